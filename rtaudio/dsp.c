@@ -1,0 +1,51 @@
+#include "dsp.h"
+#include "rtclock.h"
+
+/* Keeps the compiler from deleting the work. Written by the RT thread only. */
+static volatile float dsp_sink;
+
+/* RT-safe (runs in the RT thread). */
+float dsp_unit(float x)
+{
+    float y1 = 0.0f, y2 = 0.0f;
+    for (int i = 0; i < 64; i++) {
+        float y = 0.2f * x + 0.5f * y1 - 0.25f * y2;
+        y2 = y1;
+        y1 = y;
+        x = y + 1e-3f;
+    }
+    return y1;
+}
+
+/* RT-safe (runs in the RT thread). */
+uint32_t dsp_burn(uint32_t units, int64_t deadline_ns, clockid_t clk)
+{
+    uint32_t done = 0;
+    float acc = 1.0f;
+    while (done < units) {
+        if (rt_now_ns(clk) >= deadline_ns)
+            break;
+        uint32_t n = units - done < DSP_CHUNK_UNITS ? units - done : DSP_CHUNK_UNITS;
+        for (uint32_t i = 0; i < n; i++)
+            acc = dsp_unit(acc);
+        done += n;
+    }
+    dsp_sink = acc;
+    return done;
+}
+
+double dsp_calibrate_units_per_us(void)
+{
+    double best = 0.0;
+    for (int t = 0; t < 5; t++) {
+        int64_t t0 = rt_now_ns(CLOCK_MONOTONIC);
+        uint32_t n = dsp_burn(20000, INT64_MAX, CLOCK_MONOTONIC);
+        int64_t dt = rt_now_ns(CLOCK_MONOTONIC) - t0;
+        if (dt > 0) {
+            double r = (double)n * 1000.0 / (double)dt;
+            if (r > best)
+                best = r;
+        }
+    }
+    return best;
+}

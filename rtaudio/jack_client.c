@@ -1,0 +1,260 @@
+#include "jack_client.h"
+#include "dsp.h"
+#include "rtclock.h"
+#include <dlfcn.h>
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* RT-safe (runs in the RT thread): clock reads, JACK's shared-memory getters, integer updates, one ring push.
+ * The only system calls are in the very first cycle (a warm-up cycle, never measured): the scheduling policy
+ * and priority are read from inside the callback, as the report must state what the thread really got. */
+static int process_cb(jack_nframes_t nframes, void *arg)
+{
+    struct rtj_jack *j = arg;
+    struct rt_record r;
+    r.t_entry_ns = rt_now_ns(j->clock);
+
+    jack_nframes_t cur_frames;
+    jack_time_t cur_usecs, next_usecs;
+    float period_usecs;
+    r.flags = 0;
+    if (jack_get_cycle_times(j->client, &cur_frames, &cur_usecs, &next_usecs, &period_usecs) == 0) {
+        r.cycle_start = cur_usecs;
+        r.next_start = next_usecs;
+        r.flags |= RTREC_HAS_CYCLE_TIMES;
+    } else {
+        r.cycle_start = 0;
+        r.next_start = 0;
+    }
+    r.frame_time = jack_last_frame_time(j->client);
+    r.since_start = jack_frames_since_cycle_start(j->client);
+    r.nframes = nframes;
+    r.rate_hz = atomic_load_explicit(&j->rate_hz, memory_order_relaxed);
+    unsigned tag = atomic_load_explicit(j->phase_tag, memory_order_acquire);
+    r.phase = tag >> 1;
+    if (tag & 1u)
+        r.flags |= RTREC_MEASURING;
+
+    if (!atomic_load_explicit(&j->sched_known, memory_order_relaxed)) {
+        /* First cycle only (warm-up): see the comment above. Touch some stack too, so later cycles
+         * don't take page faults on it. */
+        volatile char stack_touch[32 * 1024];
+        for (size_t i = 0; i < sizeof(stack_touch); i += 256)
+            stack_touch[i] = 0;
+        struct sched_param sp;
+        int pol = sched_getscheduler(0);
+        atomic_store_explicit(&j->sched_policy, pol, memory_order_relaxed);
+        atomic_store_explicit(&j->sched_priority, sched_getparam(0, &sp) == 0 ? sp.sched_priority : -1,
+                              memory_order_relaxed);
+        atomic_store_explicit(&j->sched_known, 1, memory_order_release);
+    }
+
+    /* Silence out, as a well-behaved client does; the input is only there so others can feed us. */
+    float *out = jack_port_get_buffer(j->out, nframes);
+    if (out)
+        memset(out, 0, nframes * sizeof(float));
+
+    uint32_t units = atomic_load_explicit(&j->dsp_units, memory_order_relaxed);
+    r.dsp_req = units;
+    r.dsp_done = 0;
+    if (units) {
+        /* The deadline is the next cycle start: the measured start of this one plus a period. */
+        int64_t rate = r.rate_hz ? r.rate_hz : 48000;
+        int64_t deadline = r.t_entry_ns + ((int64_t)nframes - (int64_t)r.since_start) * 1000000000LL / rate;
+        r.dsp_done = dsp_burn(units, deadline, j->clock);
+        r.flags |= RTREC_DSP;
+    }
+    r.t_exit_ns = rt_now_ns(j->clock);
+    rt_ring_push(j->ring, &r);
+    atomic_store_explicit(&j->cycles, atomic_load_explicit(&j->cycles, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+    return 0;
+}
+
+/* RT-safe: PipeWire's JACK calls this from the RT thread. One atomic increment, nothing else. */
+static int xrun_cb(void *arg)
+{
+    struct rtj_jack *j = arg;
+    atomic_fetch_add_explicit(&j->xruns, 1, memory_order_release);
+    return 0;
+}
+
+static void set_dsp_units(struct rtj_jack *j, jack_nframes_t nframes)
+{
+    unsigned rate = atomic_load_explicit(&j->rate_hz, memory_order_relaxed);
+    double period_ns = rate ? (double)nframes * 1e9 / rate : 0.0;
+    double units = j->dsp_share * period_ns * j->dsp_units_per_ns;
+    atomic_store_explicit(&j->dsp_units, units > 0 ? (unsigned)(units + 0.5) : 0u, memory_order_relaxed);
+}
+
+/* RT-safe (may run in the RT thread): atomic stores and arithmetic only. */
+static int bufsize_cb(jack_nframes_t nframes, void *arg)
+{
+    struct rtj_jack *j = arg;
+    unsigned old = atomic_exchange_explicit(&j->nframes, nframes, memory_order_relaxed);
+    if (old != 0 && old != nframes)
+        atomic_fetch_add_explicit(&j->size_changes, 1, memory_order_relaxed);
+    set_dsp_units(j, nframes);
+    return 0;
+}
+
+/* RT-safe (may run in the RT thread). */
+static int srate_cb(jack_nframes_t rate, void *arg)
+{
+    struct rtj_jack *j = arg;
+    unsigned old = atomic_exchange_explicit(&j->rate_hz, rate, memory_order_relaxed);
+    if (old != 0 && old != rate)
+        atomic_fetch_add_explicit(&j->size_changes, 1, memory_order_relaxed);
+    set_dsp_units(j, atomic_load_explicit(&j->nframes, memory_order_relaxed));
+    return 0;
+}
+
+/* May run in any JACK thread: one atomic store. */
+static void shutdown_cb(jack_status_t code, const char *reason, void *arg)
+{
+    (void)code;
+    (void)reason;
+    struct rtj_jack *j = arg;
+    atomic_store_explicit(&j->shutdown, 1, memory_order_release);
+}
+
+static void silent_error(const char *msg)
+{
+    (void)msg;
+}
+
+const char *rtj_jack_provider(char *lib, size_t liblen)
+{
+    Dl_info info;
+    const char *path = "";
+    if (dladdr((void *)jack_client_open, &info) && info.dli_fname)
+        path = info.dli_fname;
+    if (lib)
+        snprintf(lib, liblen, "%s", path);
+    return strstr(path, "pipewire") ? "pipewire-jack" : "jack2";
+}
+
+int rtj_jack_server_running(const char *name)
+{
+    jack_status_t st;
+    jack_set_error_function(silent_error);
+    jack_set_info_function(silent_error);
+    jack_options_t opt = JackNoStartServer | (name ? JackServerName : 0);
+    jack_client_t *c = name ? jack_client_open("rtjitter-probe", opt, &st, name)
+                            : jack_client_open("rtjitter-probe", opt, &st);
+    if (!c)
+        return 0;
+    jack_client_close(c);
+    return 1;
+}
+
+/* Which clock does jack_get_time() follow, and in which unit? Compare with both candidates several times;
+ * take the median offset. Returns 0, or -ENOENT when neither matches within 50 ms. */
+static int detect_clock(struct rtj_jack *j)
+{
+    static const clockid_t ids[2] = { CLOCK_MONOTONIC_RAW, CLOCK_MONOTONIC };
+    static const char *names[2] = { "CLOCK_MONOTONIC_RAW", "CLOCK_MONOTONIC" };
+    static const int64_t scales[2] = { 1000, 1 };
+    static const char *units[2] = { "us", "ns" };
+    int64_t best = INT64_MAX;
+    int bi = -1, bs = -1;
+    int64_t best_off = 0;
+    for (int c = 0; c < 2; c++)
+        for (int s = 0; s < 2; s++) {
+            int64_t off[9];
+            for (int k = 0; k < 9; k++) {
+                int64_t a = rt_now_ns(ids[c]);
+                int64_t jt = (int64_t)jack_get_time() * scales[s];
+                int64_t b = rt_now_ns(ids[c]);
+                off[k] = (a + b) / 2 - jt;
+            }
+            for (int x = 1; x < 9; x++) /* insertion sort for the median */
+                for (int y = x; y > 0 && off[y - 1] > off[y]; y--) {
+                    int64_t t = off[y]; off[y] = off[y - 1]; off[y - 1] = t;
+                }
+            int64_t a = off[4] < 0 ? -off[4] : off[4];
+            if (a < best) {
+                best = a;
+                bi = c;
+                bs = s;
+                best_off = off[4];
+            }
+        }
+    if (best > 50 * 1000 * 1000)
+        return -ENOENT;
+    j->clock = ids[bi];
+    j->jack_scale_ns = scales[bs];
+    /* The two clocks are the same clock: an offset under a few µs is reading noise, not a real offset. */
+    j->clock_offset_ns = 0;
+    (void)best_off;
+    snprintf(j->clock_name, sizeof(j->clock_name), "%s", names[bi]);
+    snprintf(j->time_unit, sizeof(j->time_unit), "%s", units[bs]);
+    return 0;
+}
+
+int rtj_jack_open(struct rtj_jack *j, const char *server_name, const char *client_name,
+                  struct rt_ring *ring, const atomic_uint *phase_tag, double dsp_pct,
+                  char *err, size_t errlen)
+{
+    jack_status_t st = 0;
+    jack_set_error_function(silent_error);
+    jack_set_info_function(silent_error);
+    j->ring = ring;
+    j->phase_tag = phase_tag;
+    jack_options_t opt = JackNoStartServer | (server_name ? JackServerName : 0);
+    j->client = server_name ? jack_client_open(client_name, opt, &st, server_name)
+                            : jack_client_open(client_name, opt, &st);
+    if (!j->client) {
+        snprintf(err, errlen, "cannot connect to JACK server '%s' (status 0x%x)",
+                 server_name ? server_name : "default", (unsigned)st);
+        return -ECONNREFUSED;
+    }
+    snprintf(j->provider, sizeof(j->provider), "%s", rtj_jack_provider(j->library, sizeof(j->library)));
+    const char *v = jack_get_version_string();
+    snprintf(j->version, sizeof(j->version), "%s", v ? v : "unknown");
+    snprintf(j->server_name, sizeof(j->server_name), "%s", server_name ? server_name :
+             (getenv("JACK_DEFAULT_SERVER") ? getenv("JACK_DEFAULT_SERVER") : "default"));
+    if (detect_clock(j) < 0) {
+        snprintf(err, errlen, "jack_get_time() follows neither CLOCK_MONOTONIC_RAW nor CLOCK_MONOTONIC");
+        jack_client_close(j->client);
+        j->client = NULL;
+        return -ENOTSUP;
+    }
+    atomic_store(&j->rate_hz, jack_get_sample_rate(j->client));
+    atomic_store(&j->nframes, jack_get_buffer_size(j->client));
+    j->realtime_server = jack_is_realtime(j->client);
+    j->dsp_share = dsp_pct / 100.0;
+    j->dsp_units_per_ns = dsp_pct > 0 ? dsp_calibrate_units_per_us() / 1000.0 : 0.0;
+    set_dsp_units(j, jack_get_buffer_size(j->client));
+
+    j->in = jack_port_register(j->client, "in", JACK_DEFAULT_AUDIO_TYPE, JackPortIsInput, 0);
+    j->out = jack_port_register(j->client, "out", JACK_DEFAULT_AUDIO_TYPE, JackPortIsOutput, 0);
+    if (!j->in || !j->out || jack_set_process_callback(j->client, process_cb, j) ||
+        jack_set_xrun_callback(j->client, xrun_cb, j) || jack_set_buffer_size_callback(j->client, bufsize_cb, j) ||
+        jack_set_sample_rate_callback(j->client, srate_cb, j)) {
+        snprintf(err, errlen, "cannot register JACK ports or callbacks");
+        jack_client_close(j->client);
+        j->client = NULL;
+        return -EIO;
+    }
+    jack_on_info_shutdown(j->client, shutdown_cb, j);
+    return 0;
+}
+
+int rtj_jack_activate(struct rtj_jack *j)
+{
+    return jack_activate(j->client) ? -EIO : 0;
+}
+
+void rtj_jack_close(struct rtj_jack *j)
+{
+    if (!j->client)
+        return;
+    if (!atomic_load(&j->shutdown))
+        jack_deactivate(j->client);
+    jack_client_close(j->client);
+    j->client = NULL;
+}

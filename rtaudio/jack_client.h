@@ -1,0 +1,57 @@
+/* The JACK backend: a client whose process callback measures every cycle.
+ * Fields under "RT thread" are touched by the process callback; everything it touches is allocated,
+ * zeroed and locked before activation. */
+#ifndef RTJ_JACK_CLIENT_H
+#define RTJ_JACK_CLIENT_H
+#include <jack/jack.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <time.h>
+#include "ring.h"
+
+struct rtj_jack {
+    jack_client_t *client;
+    jack_port_t *in, *out;
+
+    /* --- RT thread (process, xrun, buffer-size, sample-rate and shutdown callbacks) --- */
+    struct rt_ring *ring;
+    clockid_t clock;                 /* the clock jack_get_time() follows */
+    int64_t jack_scale_ns;           /* ns per JACK time unit */
+    const atomic_uint *phase_tag;    /* phase << 1 | measuring; written by the orchestrator */
+    atomic_uint nframes;             /* written by the buffer-size callback */
+    atomic_uint rate_hz;             /* written by the sample-rate callback */
+    atomic_uint dsp_units;           /* DSP units per cycle; written by the buffer-size callback */
+    double dsp_units_per_ns;         /* calibration, set before activation */
+    double dsp_share;                /* --dsp PCT / 100 */
+    atomic_uint_fast64_t xruns;      /* server xrun notifications; written by the xrun callback only */
+    atomic_uint_fast64_t cycles;     /* process callbacks; written by the process callback only */
+    atomic_uint_fast64_t size_changes; /* buffer-size callbacks after the first */
+    atomic_int shutdown;             /* the server went away */
+    atomic_int sched_policy;         /* read inside the first callback */
+    atomic_int sched_priority;
+    atomic_int sched_known;
+
+    /* --- non-RT: what the report says about the server --- */
+    char provider[32];               /* "jack2" or "pipewire-jack" */
+    char library[256];               /* path of the libjack in use */
+    char version[64];                /* jack_get_version_string() */
+    char server_name[128];
+    char clock_name[32];             /* "CLOCK_MONOTONIC_RAW" / "CLOCK_MONOTONIC" */
+    char time_unit[4];               /* "us" or "ns" */
+    int64_t clock_offset_ns;         /* median of (measurement clock - JACK clock), should be ~0 */
+    int realtime_server;             /* jack_is_realtime() */
+};
+
+/* Non-RT. Opens a client named `client_name` on server `server_name` (NULL: the default), never starting a
+ * server. Finds the JACK clock, registers ports and callbacks. Returns 0 or -errno; err gets one line. */
+int rtj_jack_open(struct rtj_jack *j, const char *server_name, const char *client_name,
+                  struct rt_ring *ring, const atomic_uint *phase_tag, double dsp_pct,
+                  char *err, size_t errlen);
+int rtj_jack_activate(struct rtj_jack *j);
+void rtj_jack_close(struct rtj_jack *j);
+/* Non-RT: can a client reach server `name` (NULL: default)? */
+int rtj_jack_server_running(const char *name);
+/* Non-RT: which libjack is in use: "jack2" or "pipewire-jack"; path into lib. */
+const char *rtj_jack_provider(char *lib, size_t liblen);
+
+#endif

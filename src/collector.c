@@ -1,0 +1,75 @@
+#include "collector.h"
+#include <errno.h>
+#include <time.h>
+
+#define DRAIN_BATCH 1024
+
+void collector_drain(struct collector *c)
+{
+    struct rt_record batch[DRAIN_BATCH];
+    size_t n;
+    unsigned tag = atomic_load_explicit(c->phase_tag, memory_order_acquire);
+    uint64_t x = c->xruns ? atomic_load_explicit(c->xruns, memory_order_acquire) : 0;
+    while ((n = rt_ring_pop(c->ring, batch, DRAIN_BATCH)) > 0) {
+        for (size_t i = 0; i < n; i++) {
+            const struct rt_record *r = &batch[i];
+            c->records_seen++;
+            if (!(r->flags & RTREC_MEASURING) || (int)r->phase >= c->nphases)
+                continue;
+            struct phase_stats *p = &c->phases[r->phase];
+            int e = phase_add(p, &c->ctx, r);
+            if (e < 0 && !c->error)
+                c->error = e;
+            int64_t j = p->cur >= 0 ? p->seg[p->cur]->m[M_JITTER].abs_max : 0;
+            if (j > atomic_load_explicit(&c->st_worst_jitter_ns, memory_order_relaxed))
+                atomic_store_explicit(&c->st_worst_jitter_ns, j, memory_order_relaxed);
+            atomic_fetch_add_explicit(&c->st_cycles, 1, memory_order_relaxed);
+        }
+    }
+    /* Server notifications go to the phase that is measuring now; those during a warm-up are not counted. */
+    if (x > c->xruns_seen) {
+        if ((tag & 1u) && (int)(tag >> 1) < c->nphases)
+            phase_add_reported_xruns(&c->phases[tag >> 1], x - c->xruns_seen);
+        c->xruns_seen = x;
+    }
+    uint64_t det = 0;
+    for (int i = 0; i < c->nphases; i++)
+        for (int s = 0; s < c->phases[i].nseg; s++)
+            det += c->phases[i].seg[s]->xruns_detected;
+    atomic_store_explicit(&c->st_detected, det, memory_order_relaxed);
+}
+
+static void *collector_main(void *arg)
+{
+    struct collector *c = arg;
+    const struct timespec nap = { 0, 50 * 1000 * 1000 };
+    while (!atomic_load_explicit(&c->stop, memory_order_acquire)) {
+        collector_drain(c);
+        nanosleep(&nap, NULL);
+    }
+    collector_drain(c);
+    return NULL;
+}
+
+int collector_start(struct collector *c)
+{
+    atomic_store(&c->stop, 0);
+    c->xruns_seen = c->xruns ? atomic_load(c->xruns) : 0;
+    int e = pthread_create(&c->thread, NULL, collector_main, c);
+    if (e)
+        return -e;
+    c->running = 1;
+    return 0;
+}
+
+int collector_stop(struct collector *c)
+{
+    if (!c->running)
+        return 0;
+    atomic_store_explicit(&c->stop, 1, memory_order_release);
+    pthread_join(c->thread, NULL);
+    c->running = 0;
+    for (int i = 0; i < c->nphases; i++)
+        phase_finish(&c->phases[i]);
+    return c->error;
+}

@@ -1,0 +1,34 @@
+/* The collector thread (normal priority): drains the ring every ~50 ms into per-phase statistics. */
+#ifndef RTJ_COLLECTOR_H
+#define RTJ_COLLECTOR_H
+#include <pthread.h>
+#include <stdatomic.h>
+#include "phase.h"
+#include "ring.h"
+
+struct collector {
+    struct rt_ring *ring;
+    struct phase_ctx ctx;
+    struct phase_stats *phases;      /* nphases, owned by the collector thread until collector_stop() */
+    int nphases;
+    const atomic_uint_fast64_t *xruns; /* the server's xrun notifications (written by the xrun callback) */
+    const atomic_uint *phase_tag;     /* phase << 1 | measuring, written by the orchestrator */
+    uint64_t xruns_seen;
+    int error;                        /* first -errno met */
+    pthread_t thread;
+    int running;
+    atomic_int stop;
+    /* published for the status line (written by the collector only) */
+    atomic_uint_fast64_t st_cycles;
+    atomic_int_fast64_t st_worst_jitter_ns;
+    atomic_uint_fast64_t st_detected;
+    uint64_t records_seen;            /* all records, warm-up included */
+};
+
+int collector_start(struct collector *c);
+/* Drain what is left, join the thread. Afterwards phases[] may be read by the caller. */
+int collector_stop(struct collector *c);
+/* Drain once, in the calling thread (used by collector_stop and by offline tests). */
+void collector_drain(struct collector *c);
+
+#endif

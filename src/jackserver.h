@@ -1,0 +1,24 @@
+/* A private jackd for one run: started when no server is running, stopped by its PID at exit. */
+#ifndef RTJ_JACKSERVER_H
+#define RTJ_JACKSERVER_H
+#include <sys/types.h>
+
+struct private_server {
+    pid_t pid;               /* 0 when none */
+    char name[64];           /* unique: rtjitter-PID */
+    char driver[16];         /* "dummy" or "alsa" */
+    char device[64];
+    char log_path[256];
+    int rate_hz, period_frames, nperiods, priority;
+};
+
+/* Start jackd and wait (up to 5 s) until a client can connect. device NULL: the dummy driver.
+ * Returns 0 or -errno; err gets one line (the server's last words when it died). */
+int jackserver_start(struct private_server *s, const char *device, int rate_hz, int period_frames,
+                     int nperiods, int priority, char *err, size_t errlen);
+/* 1 while the server process lives. */
+int jackserver_alive(struct private_server *s);
+/* SIGTERM, then SIGKILL after 3 s; reaps it and removes its log. */
+void jackserver_stop(struct private_server *s);
+
+#endif

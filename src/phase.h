@@ -1,0 +1,75 @@
+/* Per-phase statistics, built by the collector thread from rt_records.
+ * A phase may hold several segments when the buffer size or rate changed during it: statistics never mix
+ * two period sizes. */
+#ifndef RTJ_PHASE_H
+#define RTJ_PHASE_H
+#include <stdint.h>
+#include <stddef.h>
+#include "stats.h"
+#include "record.h"
+
+enum { M_PERIOD, M_JITTER, M_WAKEUP, M_CALLBACK, M_MARGIN, M_COUNT };
+extern const char *const metric_names[M_COUNT]; /* "period", "jitter", ... */
+
+/* One second of a segment's timeline. Times in ns. */
+struct second_stats {
+    uint32_t cycles;
+    uint32_t xruns_reported;
+    uint32_t xruns_detected;
+    uint32_t deadlines_missed;
+    int64_t jitter_abs_max, jitter_abs_p99;
+    int64_t wakeup_max, wakeup_p99;
+    int64_t callback_max;
+    int64_t margin_min;
+};
+
+struct segment {
+    uint32_t nframes, rate_hz;
+    uint64_t cycles;               /* records counted */
+    uint64_t deadlines_met;        /* of the m[M_MARGIN].count cycles whose next start was seen */
+    uint64_t dsp_done, dsp_req;
+    uint64_t xruns_detected;       /* frame-clock gaps larger than one period */
+    uint64_t skipped_cycles;       /* cycles lost in those gaps */
+    uint64_t xruns_reported;       /* server notifications while this segment was current */
+    struct metric_stats m[M_COUNT];
+    /* timeline */
+    int64_t t0_ns;                 /* entry time of the first record */
+    struct second_stats *secs;
+    size_t nsecs, secs_cap;
+    int64_t *buf_jit, *buf_wake;   /* the current second's values, for its p99 */
+    size_t buf_n, buf_cap;
+    int64_t cur_sec;
+    /* previous record, for period and frame deltas */
+    int have_prev;
+    int64_t prev_entry_ns;
+    uint32_t prev_frame_time;
+    int64_t prev_exit_ns;
+    int64_t prev_start_ns;
+};
+
+#define PHASE_MAX_SEGMENTS 8
+
+struct phase_stats {
+    struct segment *seg[PHASE_MAX_SEGMENTS];
+    int nseg;
+    int cur;                       /* segment of the latest record, -1 before any */
+    uint64_t ignored_records;      /* records of a ninth size: counted, not measured */
+    uint64_t pending_xruns;        /* reported before the phase's first record */
+};
+
+struct phase_ctx {
+    int64_t jack_scale_ns;         /* ns per JACK time unit (1000 for µs, 1 for ns) */
+    int64_t jack_offset_ns;        /* measurement clock minus JACK clock, ns (0 when they are one clock) */
+};
+
+void phase_init(struct phase_stats *p);
+void phase_free(struct phase_stats *p);
+/* Account one record. Returns 0 or -ENOMEM. */
+int phase_add(struct phase_stats *p, const struct phase_ctx *ctx, const struct rt_record *r);
+/* Attribute n server-reported xruns to the current segment and second. */
+void phase_add_reported_xruns(struct phase_stats *p, uint64_t n);
+/* Close the current second of every segment (computes its p99). */
+void phase_finish(struct phase_stats *p);
+uint64_t phase_cycles(const struct phase_stats *p);
+
+#endif

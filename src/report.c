@@ -1,0 +1,205 @@
+#include "report.h"
+#include <math.h>
+#include <string.h>
+
+static double us(int64_t ns)
+{
+    return (double)ns / 1000.0;
+}
+
+static json_t *metric_json(const struct metric_stats *m)
+{
+    if (m->count == 0)
+        return json_null();
+    static const struct { const char *k; double q; } qs[] = {
+        { "p50", 0.5 }, { "p90", 0.9 }, { "p99", 0.99 }, { "p999", 0.999 }, { "p9999", 0.9999 },
+    };
+    json_t *o = json_pack("{s:I, s:f, s:f, s:f, s:f, s:f}", "count", (json_int_t)m->count,
+                          "mean", m->w.mean / 1000.0, "sd", welford_sd(&m->w) / 1000.0,
+                          "min", us(m->min), "max", us(m->max), "abs_max", us(m->abs_max));
+    for (size_t i = 0; i < sizeof(qs) / sizeof(qs[0]); i++)
+        json_object_set_new(o, qs[i].k, json_real(us(metric_quantile(m, qs[i].q))));
+    return o;
+}
+
+/* Non-empty buckets only, ascending: [lo_us, hi_us, count]. */
+static json_t *hist_json(const struct histogram *h)
+{
+    json_t *a = json_array();
+    for (int b = HIST_BUCKETS - 1; b >= 0; b--)
+        if (h->neg[b]) {
+            uint64_t lo, hi;
+            hist_bucket_edges(b, &lo, &hi);
+            json_array_append_new(a, json_pack("[f,f,I]", -(double)hi / 1000.0, -(double)lo / 1000.0,
+                                               (json_int_t)h->neg[b]));
+        }
+    for (int b = 0; b < HIST_BUCKETS; b++)
+        if (h->pos[b]) {
+            uint64_t lo, hi;
+            hist_bucket_edges(b, &lo, &hi);
+            json_array_append_new(a, json_pack("[f,f,I]", (double)lo / 1000.0, (double)hi / 1000.0,
+                                               (json_int_t)h->pos[b]));
+        }
+    return a;
+}
+
+static json_t *timeline_json(const struct segment *s)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < s->nsecs; i++) {
+        const struct second_stats *ss = &s->secs[i];
+        json_array_append_new(a, json_pack("{s:I, s:i, s:i, s:i, s:i, s:f, s:f, s:f, s:f, s:f, s:o}",
+            "s", (json_int_t)i, "cycles", (int)ss->cycles, "xruns_reported", (int)ss->xruns_reported,
+            "xruns_detected", (int)ss->xruns_detected, "deadlines_missed", (int)ss->deadlines_missed,
+            "jitter_abs_max_us", us(ss->jitter_abs_max), "jitter_abs_p99_us", us(ss->jitter_abs_p99),
+            "wakeup_max_us", us(ss->wakeup_max), "wakeup_p99_us", us(ss->wakeup_p99),
+            "callback_max_us", us(ss->callback_max),
+            "margin_min_us", ss->margin_min == INT64_MAX ? json_null() : json_real(us(ss->margin_min))));
+    }
+    return a;
+}
+
+static json_t *phase_json(const struct phase_result *pr, const struct segment *s, int nseg)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "load", json_string(pr->load));
+    json_object_set_new(o, "duration_s", json_real(pr->duration_s));
+    json_object_set_new(o, "measured_s", json_real(pr->measured_s));
+    json_object_set_new(o, "period_frames", s ? json_integer(s->nframes) : json_null());
+    json_object_set_new(o, "rate", s ? json_integer(s->rate_hz) : json_null());
+    json_object_set_new(o, "period_us", s && s->rate_hz ? json_real((double)s->nframes * 1e6 / s->rate_hz)
+                                                        : json_null());
+    json_object_set_new(o, "cycles", json_integer(s ? (json_int_t)s->cycles : 0));
+    /* Dropped records belong to the phase, not to a buffer size: shown on every segment of it. */
+    json_object_set_new(o, "dropped", json_integer((json_int_t)pr->dropped));
+    json_object_set_new(o, "segments_in_phase", json_integer(nseg));
+    json_object_set_new(o, "xruns", json_pack("{s:I, s:I, s:I}",
+        "reported", (json_int_t)(s ? s->xruns_reported : pr->stats->pending_xruns),
+        "detected", (json_int_t)(s ? s->xruns_detected : 0),
+        "skipped_cycles", (json_int_t)(s ? s->skipped_cycles : 0)));
+    json_t *hist = json_object();
+    for (int m = 0; m < M_COUNT; m++) {
+        char key[32];
+        snprintf(key, sizeof(key), "%s_us", metric_names[m]);
+        json_object_set_new(o, key, s ? metric_json(&s->m[m]) : json_null());
+        if (s && s->m[m].count)
+            json_object_set_new(hist, metric_names[m], hist_json(&s->m[m].hist));
+    }
+    uint64_t with_deadline = s ? s->m[M_MARGIN].count : 0;
+    json_object_set_new(o, "deadlines_met_pct",
+                        with_deadline ? json_real(100.0 * (double)s->deadlines_met / (double)with_deadline)
+                                      : json_null());
+    json_object_set_new(o, "deadlines_missed", json_integer(with_deadline ? (json_int_t)(with_deadline -
+                                                                          s->deadlines_met) : 0));
+    json_object_set_new(o, "desired_cpu_pct", s && s->dsp_req ? json_real(100.0 * (double)s->dsp_done /
+                                                                           (double)s->dsp_req)
+                                                              : json_null());
+    double period_ns = s && s->rate_hz ? (double)s->nframes * 1e9 / s->rate_hz : 0;
+    json_object_set_new(o, "dsp_load", json_pack("{s:o, s:o, s:o, s:o}",
+        "callback_mean_pct", s && s->m[M_CALLBACK].count ? json_real(100.0 * s->m[M_CALLBACK].w.mean / period_ns)
+                                                         : json_null(),
+        "callback_max_pct", s && s->m[M_CALLBACK].count ? json_real(100.0 * (double)s->m[M_CALLBACK].max / period_ns)
+                                                        : json_null(),
+        "server_mean_pct", pr->cpu_load_samples ? json_real(pr->cpu_load_mean) : json_null(),
+        "server_max_pct", pr->cpu_load_samples ? json_real(pr->cpu_load_max) : json_null()));
+    json_object_set_new(o, "load_metrics", pr->load_metrics ? json_incref(pr->load_metrics) : json_array());
+    json_object_set_new(o, "load_error", pr->load_error ? json_string(pr->load_error) : json_null());
+    json_object_set_new(o, "histograms", hist);
+    json_object_set_new(o, "timeline", s ? timeline_json(s) : json_array());
+    return o;
+}
+
+static json_t *iso_time(struct timespec ts)
+{
+    char buf[64];
+    struct tm tm;
+    gmtime_r(&ts.tv_sec, &tm);
+    strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return json_string(buf);
+}
+
+static json_t *str_or_null(const char *s)
+{
+    return s ? json_string(s) : json_null();
+}
+
+json_t *report_build(const struct run_info *ri)
+{
+    const struct audio_info *a = &ri->audio;
+    json_t *doc = json_object();
+    json_object_set_new(doc, "schema", json_string(REPORT_SCHEMA));
+    json_object_set_new(doc, "tool", json_pack("{s:s, s:s}", "name", "rtjitter", "version", RTJ_VERSION));
+    json_object_set_new(doc, "complete", json_boolean(ri->complete));
+    json_object_set_new(doc, "incomplete_reason", str_or_null(ri->incomplete_reason));
+    json_object_set_new(doc, "label", str_or_null(ri->label));
+    json_object_set_new(doc, "started", iso_time(ri->started));
+    json_object_set_new(doc, "finished", iso_time(ri->finished));
+    json_object_set_new(doc, "command", str_or_null(ri->command));
+    json_object_set_new(doc, "system", ri->system ? json_incref(ri->system) : json_object());
+    json_t *au = json_object();
+    json_object_set_new(au, "backend", str_or_null(a->backend));
+    json_object_set_new(au, "provider", str_or_null(a->provider));
+    json_object_set_new(au, "provider_version", str_or_null(a->provider_version));
+    json_object_set_new(au, "library", str_or_null(a->library));
+    json_object_set_new(au, "server", str_or_null(a->server));
+    json_object_set_new(au, "server_name", str_or_null(a->server_name));
+    json_object_set_new(au, "driver", str_or_null(a->driver));
+    json_object_set_new(au, "device", str_or_null(a->device));
+    json_object_set_new(au, "rate", json_integer(a->rate_hz));
+    json_object_set_new(au, "period_frames", json_integer(a->period_frames));
+    json_object_set_new(au, "nperiods", a->nperiods > 0 ? json_integer(a->nperiods) : json_null());
+    json_object_set_new(au, "period_us", a->rate_hz ? json_real((double)a->period_frames * 1e6 / a->rate_hz)
+                                                    : json_null());
+    json_object_set_new(au, "clock", str_or_null(a->clock));
+    json_object_set_new(au, "jack_time_unit", str_or_null(a->jack_time_unit));
+    json_object_set_new(au, "realtime", json_boolean(a->realtime));
+    json_object_set_new(au, "sched_policy", str_or_null(a->sched_policy));
+    json_object_set_new(au, "priority", a->priority >= 0 ? json_integer(a->priority) : json_null());
+    json_object_set_new(au, "priority_requested", json_integer(a->priority_requested));
+    json_object_set_new(au, "server_realtime", json_boolean(a->server_realtime));
+    json_object_set_new(au, "mlocked", json_boolean(a->mlocked));
+    json_object_set_new(au, "dsp_pct", json_real(a->dsp_pct));
+    json_object_set_new(au, "buffer_changes", json_integer(a->buffer_changes));
+    json_object_set_new(doc, "audio", au);
+
+    json_t *phases = json_array();
+    for (int i = 0; i < ri->nphases; i++) {
+        const struct phase_result *pr = &ri->phases[i];
+        if (!pr->measured)
+            continue;
+        if (pr->stats->nseg == 0)
+            json_array_append_new(phases, phase_json(pr, NULL, 0));
+        for (int s = 0; s < pr->stats->nseg; s++)
+            json_array_append_new(phases, phase_json(pr, pr->stats->seg[s], pr->stats->nseg));
+    }
+    json_object_set_new(doc, "phases", phases);
+    json_object_set_new(doc, "warnings", ri->warnings ? json_incref(ri->warnings) : json_array());
+    return doc;
+}
+
+int report_check_schema(const json_t *doc, char *err, size_t errlen)
+{
+    if (!json_is_object(doc)) {
+        snprintf(err, errlen, "not a report: the document is not a JSON object");
+        return -1;
+    }
+    const char *schema = json_string_value(json_object_get(doc, "schema"));
+    if (!schema) {
+        snprintf(err, errlen, "not an rtjitter report: no \"schema\" key");
+        return -1;
+    }
+    if (strncmp(schema, "rtjitter.report/", 16) != 0) {
+        snprintf(err, errlen, "not an rtjitter report: schema \"%.60s\"", schema);
+        return -1;
+    }
+    if (strcmp(schema + 16, "1") != 0 && strncmp(schema + 16, "1.", 2) != 0) {
+        snprintf(err, errlen, "report schema \"%.60s\" is newer than this rtjitter reads (%s)", schema,
+                 REPORT_SCHEMA);
+        return -1;
+    }
+    if (!json_is_array(json_object_get(doc, "phases"))) {
+        snprintf(err, errlen, "malformed report: \"phases\" is missing or not an array");
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,71 @@
+/* The report document ("schema": "rtjitter.report/1"): built once from a run, then every other form
+ * (text, HTML, compare) is rendered from the JSON. */
+#ifndef RTJ_REPORT_H
+#define RTJ_REPORT_H
+#include <jansson.h>
+#include <stdio.h>
+#include <time.h>
+#include "phase.h"
+
+#define REPORT_SCHEMA "rtjitter.report/1"
+
+struct phase_result {
+    const char *load;              /* "none", "burn", "compile+write", ... */
+    double duration_s;             /* planned measuring time */
+    double measured_s;             /* time really measured (shorter when interrupted) */
+    int measured;                  /* the phase reached its measuring part */
+    struct phase_stats *stats;
+    uint64_t dropped;              /* ring-full records during this phase */
+    double cpu_load_mean, cpu_load_max; /* jack_cpu_load() samples, % */
+    int cpu_load_samples;
+    json_t *load_metrics;          /* array [{name, value, unit}], borrowed reference, may be NULL */
+    const char *load_error;        /* why the load did not run / failed, or NULL */
+};
+
+struct audio_info {
+    const char *backend;           /* "jack" */
+    const char *provider;          /* "jack2" / "pipewire-jack" */
+    const char *provider_version;
+    const char *library;
+    const char *server;            /* "external" / "private" */
+    const char *server_name;
+    const char *driver;            /* private server driver, or NULL */
+    const char *device;
+    int rate_hz, period_frames, nperiods;
+    const char *clock;             /* clock jack_get_time() follows */
+    const char *jack_time_unit;
+    int realtime;                  /* SCHED_FIFO/RR seen from inside the callback */
+    const char *sched_policy;
+    int priority;                  /* seen from inside the callback */
+    int priority_requested;
+    int mlocked;
+    int server_realtime;           /* jack_is_realtime() */
+    double dsp_pct;
+    unsigned buffer_changes;
+};
+
+struct run_info {
+    const char *command;
+    const char *label;
+    struct timespec started, finished; /* CLOCK_REALTIME */
+    int complete;
+    const char *incomplete_reason;
+    struct audio_info audio;
+    struct phase_result *phases;
+    int nphases;
+    json_t *system;                /* borrowed */
+    json_t *warnings;              /* array of strings, borrowed, may be NULL */
+    int64_t max_xruns;             /* thresholds, -1 when not set */
+    double max_jitter_us;          /* < 0 when not set */
+};
+
+json_t *report_build(const struct run_info *ri);
+/* Adds "verdict" {level, summary, advice[]} and "thresholds" to doc from its phases; returns 1 when a
+ * threshold was exceeded. */
+int report_verdict(json_t *doc, int64_t max_xruns, double max_jitter_us);
+/* Render the interbench-style table and verdict. */
+void report_print_text(FILE *f, const json_t *doc);
+/* Check that doc is a report this reader understands; on error fills err with one line. */
+int report_check_schema(const json_t *doc, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,107 @@
+/* Text rendering of a report document: header, interbench-style table, verdict. */
+#include "report.h"
+#include <math.h>
+#include <string.h>
+
+static double num(const json_t *o, const char *k)
+{
+    const json_t *v = json_object_get(o, k);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static const char *str(const json_t *o, const char *k, const char *dflt)
+{
+    const char *s = json_string_value(json_object_get(o, k));
+    return s ? s : dflt;
+}
+
+static void cell(FILE *f, int width, double v, int prec)
+{
+    if (isnan(v))
+        fprintf(f, " %*s", width, "-");
+    else
+        fprintf(f, " %*.*f", width, prec, v);
+}
+
+void report_print_text(FILE *f, const json_t *doc)
+{
+    const json_t *au = json_object_get(doc, "audio");
+    const json_t *sys = json_object_get(doc, "system");
+    const json_t *k = json_object_get(sys, "kernel");
+    fprintf(f, "rtjitter %s  %s%s%s\n", str(json_object_get(doc, "tool"), "version", "?"),
+            str(doc, "started", ""), json_is_true(json_object_get(doc, "complete")) ? "" : "  [INCOMPLETE]",
+            json_string_value(json_object_get(doc, "label")) ? "" : "");
+    if (json_string_value(json_object_get(doc, "label")))
+        fprintf(f, "label:   %s\n", str(doc, "label", ""));
+    fprintf(f, "kernel:  %s (preempt %s)\n", str(k, "release", "?"), str(k, "preempt", "?"));
+    fprintf(f, "audio:   %.0f frames @ %.0f Hz = %.3f ms, %s %s, %s server '%s'%s%s\n", num(au, "period_frames"),
+            num(au, "rate"), num(au, "period_us") / 1000.0, str(au, "provider", "?"), str(au, "provider_version", ""),
+            str(au, "server", "?"), str(au, "server_name", "?"), json_string_value(json_object_get(au, "driver"))
+            ? ", driver " : "", str(au, "driver", ""));
+    fprintf(f, "thread:  %s", str(au, "sched_policy", "unknown"));
+    if (json_is_integer(json_object_get(au, "priority")))
+        fprintf(f, " priority %.0f", num(au, "priority"));
+    fprintf(f, ", memory %slocked, clock %s\n", json_is_true(json_object_get(au, "mlocked")) ? "" : "NOT ",
+            str(au, "clock", "?"));
+    if (num(au, "dsp_pct") > 0)
+        fprintf(f, "dsp:     %.0f %% of each period burnt in the callback\n", num(au, "dsp_pct"));
+
+    fprintf(f, "\n%-14s %24s %8s %8s %8s %24s %8s %8s %7s %7s %9s %7s\n", "Load", "Jitter +/- SD (us)", "p99",
+            "p99.9", "Max", "Wakeup +/- SD (us)", "p99", "Max", "%Dline", "%DsCPU", "Xruns r/d", "Dropped");
+    size_t i;
+    const json_t *p;
+    json_array_foreach(json_object_get(doc, "phases"), i, p) {
+        const json_t *j = json_object_get(p, "jitter_us");
+        const json_t *w = json_object_get(p, "wakeup_us");
+        char name[32];
+        const json_t *segs = json_object_get(p, "segments_in_phase");
+        if (json_integer_value(segs) > 1)
+            snprintf(name, sizeof(name), "%.20s@%.0f", str(p, "load", "?"), num(p, "period_frames"));
+        else
+            snprintf(name, sizeof(name), "%.20s", str(p, "load", "?"));
+        fprintf(f, "%-14s", name);
+        char ms[40];
+        if (json_is_object(j))
+            snprintf(ms, sizeof(ms), "%.1f +/- %.1f", num(j, "mean"), num(j, "sd"));
+        else
+            snprintf(ms, sizeof(ms), "-");
+        fprintf(f, " %24s", ms);
+        cell(f, 8, num(j, "p99"), 1);
+        cell(f, 8, num(j, "p999"), 1);
+        cell(f, 8, num(j, "abs_max"), 1);
+        if (json_is_object(w))
+            snprintf(ms, sizeof(ms), "%.1f +/- %.1f", num(w, "mean"), num(w, "sd"));
+        else
+            snprintf(ms, sizeof(ms), "-");
+        fprintf(f, " %24s", ms);
+        cell(f, 8, num(w, "p99"), 1);
+        cell(f, 8, num(w, "max"), 1);
+        cell(f, 7, num(p, "deadlines_met_pct"), 2);
+        cell(f, 7, num(p, "desired_cpu_pct"), 1);
+        const json_t *x = json_object_get(p, "xruns");
+        char xr[32];
+        snprintf(xr, sizeof(xr), "%.0f/%.0f", num(x, "reported"), num(x, "detected"));
+        fprintf(f, " %9s %7.0f\n", xr, num(p, "dropped"));
+        const json_t *lm;
+        size_t li;
+        json_array_foreach(json_object_get(p, "load_metrics"), li, lm)
+            fprintf(f, "%14s   %s: %.3g %s\n", "", str(lm, "name", "?"), num(lm, "value"), str(lm, "unit", ""));
+        if (json_string_value(json_object_get(p, "load_error")))
+            fprintf(f, "%14s   load: %s\n", "", str(p, "load_error", ""));
+    }
+    const json_t *v = json_object_get(doc, "verdict");
+    if (v) {
+        const char *lvl = str(v, "level", "?");
+        fprintf(f, "\nVerdict: %s. %s\n", strcmp(lvl, "pass") == 0 ? "PASS" : strcmp(lvl, "warn") == 0 ? "WARN"
+                                                                                                  : "FAIL",
+                str(v, "summary", ""));
+        const json_t *adv;
+        json_array_foreach(json_object_get(v, "advice"), i, adv)
+            fprintf(f, "  - %s\n", json_string_value(adv) ? json_string_value(adv) : "");
+    }
+    const json_t *wn;
+    json_array_foreach(json_object_get(doc, "warnings"), i, wn)
+        fprintf(f, "warning: %s\n", json_string_value(wn) ? json_string_value(wn) : "");
+    if (!json_is_true(json_object_get(doc, "complete")))
+        fprintf(f, "INCOMPLETE: %s\n", str(doc, "incomplete_reason", "interrupted"));
+}

@@ -1,0 +1,162 @@
+#include "stats.h"
+#include <math.h>
+#include <string.h>
+
+int hist_bucket(uint64_t v)
+{
+    if (v < HIST_LINEAR)
+        return (int)v;
+    int e = 63 - __builtin_clzll(v); /* >= 7 */
+    if (e > HIST_MAX_EXP)
+        return HIST_BUCKETS - 1;
+    int sub = (int)((v >> (e - HIST_SUB_BITS)) & (HIST_SUB - 1));
+    return HIST_LINEAR + (e - 7) * HIST_SUB + sub;
+}
+
+void hist_bucket_edges(int b, uint64_t *lo, uint64_t *hi)
+{
+    if (b < HIST_LINEAR) {
+        *lo = (uint64_t)b;
+        *hi = (uint64_t)b + 1;
+        return;
+    }
+    int e = (b - HIST_LINEAR) / HIST_SUB + 7;
+    int sub = (b - HIST_LINEAR) % HIST_SUB;
+    uint64_t width = (uint64_t)1 << (e - HIST_SUB_BITS);
+    *lo = ((uint64_t)1 << e) + (uint64_t)sub * width;
+    *hi = *lo + width;
+}
+
+void hist_add(struct histogram *h, int64_t v)
+{
+    if (v >= 0)
+        h->pos[hist_bucket((uint64_t)v)]++;
+    else
+        h->neg[hist_bucket(v == INT64_MIN ? (uint64_t)INT64_MAX : (uint64_t)-v)]++;
+    h->total++;
+}
+
+static int64_t bucket_mid(int b)
+{
+    uint64_t lo, hi;
+    hist_bucket_edges(b, &lo, &hi);
+    if (hi - lo == 1)
+        return (int64_t)lo;
+    return (int64_t)(lo + (hi - lo) / 2);
+}
+
+int64_t hist_quantile(const struct histogram *h, double q)
+{
+    if (h->total == 0)
+        return 0;
+    if (q < 0)
+        q = 0;
+    if (q > 1)
+        q = 1;
+    /* nearest rank: the smallest value with at least ceil(q*n) values at or below it (rank >= 1) */
+    uint64_t rank = (uint64_t)ceil(q * (double)h->total);
+    if (rank < 1)
+        rank = 1;
+    uint64_t cum = 0;
+    for (int b = HIST_BUCKETS - 1; b >= 0; b--) { /* most negative first */
+        cum += h->neg[b];
+        if (cum >= rank)
+            return -bucket_mid(b);
+    }
+    for (int b = 0; b < HIST_BUCKETS; b++) {
+        cum += h->pos[b];
+        if (cum >= rank)
+            return bucket_mid(b);
+    }
+    return bucket_mid(HIST_BUCKETS - 1);
+}
+
+void welford_add(struct welford *w, double x)
+{
+    w->n++;
+    double d = x - w->mean;
+    w->mean += d / (double)w->n;
+    w->m2 += d * (x - w->mean);
+}
+
+double welford_sd(const struct welford *w)
+{
+    if (w->n < 2)
+        return 0.0;
+    return sqrt(w->m2 / (double)(w->n - 1));
+}
+
+void metric_init(struct metric_stats *m)
+{
+    memset(m, 0, sizeof(*m));
+    m->min = INT64_MAX;
+    m->max = INT64_MIN;
+}
+
+void metric_add(struct metric_stats *m, int64_t v)
+{
+    m->count++;
+    if (v < m->min)
+        m->min = v;
+    if (v > m->max)
+        m->max = v;
+    int64_t a = v < 0 ? -v : v;
+    if (a > m->abs_max)
+        m->abs_max = a;
+    welford_add(&m->w, (double)v);
+    hist_add(&m->hist, v);
+}
+
+int64_t metric_quantile(const struct metric_stats *m, double q)
+{
+    if (m->count == 0)
+        return 0;
+    int64_t v = hist_quantile(&m->hist, q);
+    if (v < m->min)
+        v = m->min;
+    if (v > m->max)
+        v = m->max;
+    return v;
+}
+
+static void swap64(int64_t *a, int64_t *b)
+{
+    int64_t t = *a;
+    *a = *b;
+    *b = t;
+}
+
+int64_t select_quantile(int64_t *v, size_t n, double q)
+{
+    size_t rank = (size_t)ceil(q * (double)n);
+    if (rank < 1)
+        rank = 1;
+    if (rank > n)
+        rank = n;
+    size_t k = rank - 1, lo = 0, hi = n - 1;
+    while (lo < hi) { /* Hoare-style quickselect with median-of-three pivot */
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid] < v[lo]) swap64(&v[mid], &v[lo]);
+        if (v[hi] < v[lo]) swap64(&v[hi], &v[lo]);
+        if (v[hi] < v[mid]) swap64(&v[hi], &v[mid]);
+        int64_t pivot = v[mid];
+        size_t i = lo, j = hi;
+        while (i <= j) {
+            while (v[i] < pivot) i++;
+            while (v[j] > pivot) j--;
+            if (i <= j) {
+                swap64(&v[i], &v[j]);
+                i++;
+                if (j == 0) break;
+                j--;
+            }
+        }
+        if (k <= j)
+            hi = j;
+        else if (k >= i)
+            lo = i;
+        else
+            break;
+    }
+    return v[k];
+}

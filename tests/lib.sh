@@ -1,0 +1,50 @@
+# Shared helpers for integration tests. Source it: . "$(dirname "$0")/../lib.sh"
+# Every server a test starts has a unique name and is stopped by its PID; nothing is killed by name.
+set -u
+RTJ=${RTJ:-./rtjitter}
+RTJ_HELPERS=${RTJ_HELPERS:-build/tests/helpers}
+TESTNAME=$(basename "$0" .sh)
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/rtjt-$TESTNAME.XXXXXX")
+export XDG_DATA_HOME="$WORK/xdg"        # reports of tests never land in the user's store
+export JACK_NO_START_SERVER=1
+unset JACK_DEFAULT_SERVER
+JACKD_PIDS=()
+
+ok()     { echo "ok - $*"; }
+not_ok() { echo "not ok - $*"; }
+check()  { local desc=$1; shift; if "$@"; then ok "$desc"; else not_ok "$desc"; fi; }
+
+# start_jackd NAME RATE PERIOD: a private dummy server; sets JACKD_PID. Waits until it takes clients.
+start_jackd() {
+    local name=$1 rate=${2:-48000} period=${3:-64}
+    jackd -n "$name" -R -d dummy -r "$rate" -p "$period" >"$WORK/jackd-$name.log" 2>&1 &
+    JACKD_PID=$!
+    JACKD_PIDS+=("$JACKD_PID")
+    local i
+    for i in $(seq 50); do
+        if jack_lsp -s "$name" >/dev/null 2>&1; then return 0; fi
+        kill -0 "$JACKD_PID" 2>/dev/null || { cat "$WORK/jackd-$name.log"; return 1; }
+        sleep 0.1
+    done
+    return 1
+}
+
+stop_jackd() { # PID
+    local pid=$1 i
+    kill -TERM "$pid" 2>/dev/null || return 0
+    for i in $(seq 50); do kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null; return 0; }; sleep 0.1; done
+    kill -KILL "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+}
+
+# A unique server name for this test run.
+server_name() { echo "rtjt-$TESTNAME-$$-$1"; }
+
+# json FILE PYTHON-EXPR: evaluate an expression on the parsed document `d`.
+json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+
+cleanup_lib() {
+    local p
+    for p in "${JACKD_PIDS[@]}"; do stop_jackd "$p"; done
+    rm -rf "$WORK"
+}
+trap cleanup_lib EXIT
