@@ -22,7 +22,7 @@
 #define RING_RECORDS (1u << 16) /* 64 Ki records of 64 bytes: over 5 s at 12,000 cycles/s */
 
 struct run_opts {
-    const char *backend, *server, *device, *loads, *label, *output, *json;
+    const char *backend, *server, *device, *loads, *label, *output, *json, *tmpdir;
     int rate, period, nperiods, priority, quiet, max_xruns;
     double duration, warmup, dsp, max_jitter_us;
 };
@@ -45,6 +45,8 @@ static const struct opt_def run_defs[] = {
     { "loads", OPT_STR, O(loads), 0, 0, "LIST", "phases, one load each (default none)", NULL },
     { "dsp", OPT_DOUBLE, O(dsp), 0, 95, "PCT", "burn this share of each period in the callback (default 0)", NULL },
     { "priority", OPT_INT, O(priority), 1, 98, "N", "private server: real-time priority (default 70)", NULL },
+    { "tmpdir", OPT_STR, O(tmpdir), 0, 0, "DIR", "where loads may write their files (default $TMPDIR or /tmp)",
+      NULL },
     { "label", OPT_STR, O(label), 0, 0, "TEXT", "a name for this run, kept in the report", NULL },
     { "output", OPT_STR, O(output), 0, 0, "DIR", "report store directory (default "
       "$XDG_DATA_HOME/rtjitter/reports)", NULL },
@@ -216,7 +218,7 @@ int cmd_run(int argc, char **argv, const char *command_line)
         free(st);
         return pr == 1 ? 0 : 2;
     }
-    const char *tmpdir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    const char *tmpdir = st->o.tmpdir ? st->o.tmpdir : getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
     if (load_plan_parse(st->o.loads, tmpdir, &st->plan, err, sizeof(err)) < 0) {
         fprintf(stderr, "rtjitter run: --loads: %s\n", err);
         free(st);
