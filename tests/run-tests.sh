@@ -19,8 +19,9 @@ for t in "$BUILD"/tests/test_*; do
     "$t" >"$log/out" 2>&1
     rc=$?
     cat "$log/out"
-    p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test(s)\./\1/p' "$log/out" | tail -1)
-    f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test(s), listed below:/\1/p' "$log/out" | tail -1)
+    # cmocka's summary lines (stdout and stderr may share a line, so match anywhere)
+    p=$(grep -o '\[  PASSED  \] [0-9]* test(s)' "$log/out" | tail -1 | grep -o '[0-9]\+')
+    f=$(grep -o '\[  FAILED  \] [0-9]* test(s)' "$log/out" | tail -1 | grep -o '[0-9]\+')
     p=${p:-0}; f=${f:-0}
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi  # crashed, or sanitizer abort
     pass=$((pass + p)); fail=$((fail + f))

@@ -1,0 +1,166 @@
+/* Per-cycle metrics from synthetic records whose truth is known: period, jitter, frame gaps, wake-up,
+ * margin, deadlines, buffer-size changes and the per-second timeline. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+#include "phase.h"
+
+#define RATE 48000
+#define FRAMES 64
+#define FRAME_NS (1000000000LL / RATE)          /* 20833 ns */
+#define PERIOD_NS (FRAMES * 1000000000LL / RATE) /* 1333333 ns */
+
+static const struct phase_ctx ctx = { 1000, 0 };
+
+/* A cycle starting at start_ns (true start), entered `wake_frames` frames later (+ 0.5 frame, the middle of
+ * what jack_frames_since_cycle_start() would say), busy for cb_ns. */
+static struct rt_record cyc(int64_t start_ns, uint32_t frame_time, uint32_t wake_frames, int64_t cb_ns,
+                            uint32_t nframes)
+{
+    struct rt_record r;
+    memset(&r, 0, sizeof(r));
+    r.t_entry_ns = start_ns + wake_frames * FRAME_NS + FRAME_NS / 2;
+    r.t_exit_ns = r.t_entry_ns + cb_ns;
+    r.frame_time = frame_time;
+    r.since_start = wake_frames;
+    r.nframes = nframes;
+    r.rate_hz = RATE;
+    r.flags = RTREC_MEASURING;
+    return r;
+}
+
+static void test_steady_cycles(void **state)
+{
+    (void)state;
+    struct phase_stats p;
+    phase_init(&p);
+    for (int k = 0; k < 48000 / FRAMES * 3; k++) { /* 3 s */
+        struct rt_record r = cyc(k * PERIOD_NS, (uint32_t)(k * FRAMES), 2, 10000, FRAMES);
+        assert_int_equal(phase_add(&p, &ctx, &r), 0);
+    }
+    phase_finish(&p);
+    assert_int_equal(p.nseg, 1);
+    struct segment *s = p.seg[0];
+    assert_int_equal(s->cycles, 2250);
+    assert_int_equal(s->m[M_PERIOD].count, 2249);
+    assert_true(llabs((long long)s->m[M_PERIOD].w.mean - PERIOD_NS) < 2);
+    assert_true(s->m[M_JITTER].abs_max < 2);
+    assert_int_equal(s->xruns_detected, 0);
+    assert_int_equal(s->deadlines_met, s->m[M_MARGIN].count);
+    /* wake-up: 2 frames + half a frame after the start, recovered to within a frame */
+    assert_true(llabs(s->m[M_WAKEUP].max - (2 * FRAME_NS + FRAME_NS / 2)) < FRAME_NS);
+    /* margin = next start - exit = period - wake - callback */
+    int64_t want = PERIOD_NS - 2 * FRAME_NS - FRAME_NS / 2 - 10000;
+    assert_true(llabs(s->m[M_MARGIN].min - want) < FRAME_NS);
+    assert_int_equal(s->nsecs, 3);
+    assert_int_equal(s->secs[0].cycles + s->secs[1].cycles + s->secs[2].cycles, 2250);
+    phase_free(&p);
+}
+
+/* An 8 ms stall inside cycle 1000's callback: the server skips cycles; our next entry comes late. */
+static void test_stall_shows_as_gap_miss_and_timeline(void **state)
+{
+    (void)state;
+    struct phase_stats p;
+    phase_init(&p);
+    int64_t stall = 8000000;
+    uint32_t skipped = 0;
+    for (int k = 0; k < 2000; k++) {
+        int64_t cb = k == 1000 ? stall : 10000;
+        if (k == 1001) /* the cycles that started during the stall were lost to us */
+            skipped = (uint32_t)(stall / PERIOD_NS);
+        int kk = k + (int)skipped;
+        struct rt_record r = cyc(kk * PERIOD_NS, (uint32_t)(kk * FRAMES), 1, cb, FRAMES);
+        assert_int_equal(phase_add(&p, &ctx, &r), 0);
+    }
+    phase_finish(&p);
+    struct segment *s = p.seg[0];
+    assert_int_equal(s->xruns_detected, 1);
+    assert_int_equal(s->skipped_cycles, skipped);  /* 6 cycles of 1.33 ms fit in 8 ms */
+    assert_int_equal(skipped, 6);
+    assert_int_equal(s->m[M_MARGIN].count - s->deadlines_met, 1);      /* exactly one deadline missed */
+    assert_true(s->m[M_MARGIN].min < -(stall - 2 * PERIOD_NS));          /* by about the stall */
+    assert_true(s->m[M_CALLBACK].max == stall);
+    /* jitter is measured against the frames that really advanced: the gap itself is not jitter */
+    assert_true(s->m[M_JITTER].abs_max < 2);
+    /* cycle 1000 starts at 1.333 s: second 1 of the timeline has the miss and the long callback */
+    assert_int_equal(s->secs[1].deadlines_missed, 1);
+    assert_int_equal(s->secs[1].callback_max, stall);
+    assert_int_equal(s->secs[0].deadlines_missed, 0);
+    assert_int_equal(s->secs[1].xruns_detected, 1);
+    phase_free(&p);
+}
+
+/* A late wake-up of 5 ms with no lost frames: jitter +5 ms then -5 ms; the wake-up shows it. */
+static void test_late_wakeup_is_jitter(void **state)
+{
+    (void)state;
+    struct phase_stats p;
+    phase_init(&p);
+    for (int k = 0; k < 100; k++) {
+        uint32_t wake = k == 50 ? (uint32_t)(5000000 / FRAME_NS) : 1;
+        struct rt_record r = cyc(k * PERIOD_NS, (uint32_t)(k * FRAMES), wake, 1000, FRAMES);
+        phase_add(&p, &ctx, &r);
+    }
+    struct segment *s = p.seg[0];
+    assert_true(s->m[M_JITTER].max > 4900000 - 2 * FRAME_NS);
+    assert_true(s->m[M_JITTER].min < -(4900000 - 2 * FRAME_NS));
+    assert_true(s->m[M_WAKEUP].max > 4900000);
+    assert_int_equal(s->xruns_detected, 0);
+    phase_free(&p);
+}
+
+static void test_buffer_size_change_makes_segments(void **state)
+{
+    (void)state;
+    struct phase_stats p;
+    phase_init(&p);
+    uint32_t ft = 0;
+    int64_t t = 0;
+    for (int k = 0; k < 300; k++) {
+        uint32_t n = k < 100 ? 64 : k < 200 ? 128 : 64;
+        struct rt_record r = cyc(t, ft, 1, 1000, n);
+        phase_add(&p, &ctx, &r);
+        t += n * 1000000000LL / RATE;
+        ft += n;
+    }
+    phase_add_reported_xruns(&p, 2);
+    assert_int_equal(p.nseg, 2);
+    assert_int_equal(p.seg[0]->nframes, 64);
+    assert_int_equal(p.seg[1]->nframes, 128);
+    assert_int_equal(p.seg[0]->cycles, 200);
+    assert_int_equal(p.seg[1]->cycles, 100);
+    /* never mixed: each segment's mean period is its own nominal one */
+    assert_true(llabs((long long)p.seg[0]->m[M_PERIOD].w.mean - 1333333) < 2);
+    assert_true(llabs((long long)p.seg[1]->m[M_PERIOD].w.mean - 2666666) < 2);
+    assert_int_equal(p.seg[0]->xruns_detected + p.seg[1]->xruns_detected, 0);
+    assert_int_equal(p.seg[0]->xruns_reported, 2); /* to the segment in force */
+    phase_free(&p);
+}
+
+static void test_reported_before_first_record(void **state)
+{
+    (void)state;
+    struct phase_stats p;
+    phase_init(&p);
+    phase_add_reported_xruns(&p, 3);
+    struct rt_record r = cyc(0, 0, 1, 1000, 64);
+    phase_add(&p, &ctx, &r);
+    assert_int_equal(p.seg[0]->xruns_reported, 3);
+    phase_free(&p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_steady_cycles),
+        cmocka_unit_test(test_stall_shows_as_gap_miss_and_timeline),
+        cmocka_unit_test(test_late_wakeup_is_jitter),
+        cmocka_unit_test(test_buffer_size_change_makes_segments),
+        cmocka_unit_test(test_reported_before_first_record),
+    };
+    return cmocka_run_group_tests_name("phase", tests, NULL, NULL);
+}
