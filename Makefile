@@ -5,7 +5,7 @@
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 CC       ?= cc
-PKGS     := jack alsa sndfile jansson
+PKGS     := jack alsa sndfile jansson zlib
 VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)

@@ -1,12 +1,20 @@
-/* System identity for the report. Every /proc and /sys read goes through `root` ("" on a live system),
- * so tests can run it against fake trees. */
+/* System identity for the report: which kernel ran (and how it was configured and booted), on which machine.
+ * Every /proc, /sys and /boot read goes through `root` ("" on a live system), so unit tests run it against
+ * fake trees laid out like real systems (tests/fixtures/). Nothing is guessed: what cannot be read is null or
+ * "unknown", and each derived value says where it came from. */
 #ifndef RTJ_SYSINFO_H
 #define RTJ_SYSINFO_H
 #include <jansson.h>
+#include <stddef.h>
 
-/* Returns a new JSON object {hostname, kernel {...}, cpu {...}, ...}, or NULL on allocation failure. */
+/* Returns a new JSON object {hostname, kernel {...}, cpu {...}, memory {...}, sound {...}, audio_servers [...]},
+ * or NULL on allocation failure. */
 json_t *sysinfo_collect(const char *root);
 /* Kernel release of the running system (for the report store path); never NULL. */
 const char *sysinfo_release(const char *root, char *buf, size_t len);
+/* Value of the kernel parameter `key` on a command line, as the kernel parses it: the last occurrence wins,
+ * '-' and '_' are the same in names, double quotes may hold spaces, nothing after a lone "--" (init's
+ * arguments). Returns 1 with val filled for key=val, 0 with val "" for a bare key, -ENOENT when absent. */
+int sysinfo_cmdline_param(const char *cmdline, const char *key, char *val, size_t len);
 
 #endif
