@@ -150,6 +150,8 @@ int phase_add(struct phase_stats *p, const struct phase_ctx *ctx, const struct r
         int64_t period = r->t_entry_ns - s->prev_entry_ns;
         adv = r->frame_time - s->prev_frame_time; /* wraps correctly in uint32 */
         metric_add(&s->m[M_PERIOD], period);
+        if (period > ss->period_max)
+            ss->period_max = period;
         if (adv > 0) {
             int64_t expected = nominal_ns * (int64_t)adv / (int64_t)r->nframes;
             int64_t jitter = period - expected;

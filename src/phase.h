@@ -17,6 +17,7 @@ struct second_stats {
     uint32_t xruns_reported;
     uint32_t xruns_detected;
     uint32_t deadlines_missed;
+    int64_t period_max;
     int64_t jitter_abs_max, jitter_abs_p99;
     int64_t wakeup_max, wakeup_p99;
     int64_t callback_max;

@@ -48,9 +48,10 @@ static json_t *timeline_json(const struct segment *s)
     json_t *a = json_array();
     for (size_t i = 0; i < s->nsecs; i++) {
         const struct second_stats *ss = &s->secs[i];
-        json_array_append_new(a, json_pack("{s:I, s:i, s:i, s:i, s:i, s:f, s:f, s:f, s:f, s:f, s:o}",
+        json_array_append_new(a, json_pack("{s:I, s:i, s:i, s:i, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:o}",
             "s", (json_int_t)i, "cycles", (int)ss->cycles, "xruns_reported", (int)ss->xruns_reported,
             "xruns_detected", (int)ss->xruns_detected, "deadlines_missed", (int)ss->deadlines_missed,
+            "period_max_us", us(ss->period_max),
             "jitter_abs_max_us", us(ss->jitter_abs_max), "jitter_abs_p99_us", us(ss->jitter_abs_p99),
             "wakeup_max_us", us(ss->wakeup_max), "wakeup_p99_us", us(ss->wakeup_p99),
             "callback_max_us", us(ss->callback_max),

@@ -21,11 +21,13 @@ start_jackd() {
     JACKD_PID=$!
     JACKD_PIDS+=("$JACKD_PID")
     local i
-    for i in $(seq 50); do
-        if jack_lsp -s "$name" >/dev/null 2>&1; then return 0; fi
+    for i in $(seq 100); do
+        # jack_wait -c checks without starting a server; run in a subshell so a client abort stays quiet
+        if (jack_wait -s "$name" -c 2>/dev/null | grep -q '^running') 2>/dev/null; then return 0; fi
         kill -0 "$JACKD_PID" 2>/dev/null || { cat "$WORK/jackd-$name.log"; return 1; }
         sleep 0.1
     done
+    echo "# jackd $name did not take clients in 10 s"; cat "$WORK/jackd-$name.log"
     return 1
 }
 
@@ -39,8 +41,8 @@ stop_jackd() { # PID
 # A unique server name for this test run.
 server_name() { echo "rtjt-$TESTNAME-$$-$1"; }
 
-# json FILE PYTHON-EXPR: evaluate an expression on the parsed document `d`.
-json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+# json FILE PYTHON-EXPR: print the value of an expression on the parsed document `d` (tuples space-separated).
+json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); v=($2); print(*v) if isinstance(v, tuple) else print(v)" "$1"; }
 
 cleanup_lib() {
     local p

@@ -1,0 +1,56 @@
+#!/bin/bash
+# Cycle count and mean period match the server's rate and period (two settings, so nothing is hard-coded);
+# --dsp burns the share of the period it was asked for; a buffer-size change mid-run is recorded and the
+# statistics are kept apart per size.
+. "$(dirname "$0")/../lib.sh"
+
+for cfg in "48000 64 3" "44100 256 3"; do
+    set -- $cfg
+    rate=$1 period=$2 dur=$3
+    name=$(server_name "$rate-$period")
+    start_jackd "$name" "$rate" "$period" || { not_ok "jackd $rate/$period starts"; continue; }
+    "$RTJ" run --server "$name" --duration "$dur" --warmup 0.5 --quiet --json "$WORK/r.json" >"$WORK/out" 2>&1
+    rc=$?
+    check "run on $rate Hz / $period frames exits 0 (got $rc)" [ "$rc" -eq 0 ]
+    exp_cycles=$(python3 -c "print($dur * $rate / $period)")
+    cycles=$(json "$WORK/r.json" "d['phases'][0]['cycles']")
+    mean=$(json "$WORK/r.json" "d['phases'][0]['period_us']['mean']")
+    exp_period=$(python3 -c "print($period * 1e6 / $rate)")
+    echo "# $rate/$period: cycles $cycles (expected $exp_cycles), mean period $mean us (nominal $exp_period)"
+    check "cycle count within 3 % of duration x rate / period" \
+        python3 -c "import sys; sys.exit(abs($cycles - $exp_cycles) > 0.03 * $exp_cycles)"
+    check "mean period within 1 % of the nominal period" \
+        python3 -c "import sys; sys.exit(abs($mean - $exp_period) > 0.01 * $exp_period)"
+    check "report names the server, rate and period" \
+        [ "$(json "$WORK/r.json" "d['audio']['server_name'], d['audio']['rate'], d['audio']['period_frames'], d['audio']['server']")" = "$name $rate $period external" ]
+    check "report states the clock jack_get_time() follows (jack2: CLOCK_MONOTONIC_RAW)" \
+        [ "$(json "$WORK/r.json" "d['audio']['clock'], d['audio']['provider']")" = "CLOCK_MONOTONIC_RAW jack2" ]
+    check "real-time scheduling read from inside the callback" \
+        [ "$(json "$WORK/r.json" "d['audio']['sched_policy'] in ('SCHED_FIFO','SCHED_RR') and d['audio']['realtime']")" = True ]
+    stop_jackd "$JACKD_PID"
+done
+
+# --dsp 50: the callback takes about half the period, and all of that work is done in time.
+name=$(server_name dsp)
+start_jackd "$name" 48000 256 || not_ok "jackd for --dsp starts"
+"$RTJ" run --server "$name" --duration 2 --warmup 0.5 --dsp 50 --quiet --json "$WORK/d.json" >"$WORK/out" 2>&1
+cb=$(json "$WORK/d.json" "d['phases'][0]['dsp_load']['callback_mean_pct']")
+dcpu=$(json "$WORK/d.json" "d['phases'][0]['desired_cpu_pct']")
+echo "# --dsp 50: callback mean $cb % of the period, desired CPU $dcpu %"
+check "--dsp 50 makes the callback take 35-65 % of the period" python3 -c "import sys; sys.exit(not 35 <= $cb <= 65)"
+check "--dsp 50 completes (almost) all of its work: desired CPU >= 95 %" python3 -c "import sys; sys.exit(not $dcpu >= 95)"
+"$RTJ" run --server "$name" --duration 1 --warmup 0.5 --quiet --json "$WORK/n.json" >"$WORK/out" 2>&1
+check "without --dsp, desired CPU is null and the callback is short" \
+    [ "$(json "$WORK/n.json" "d['phases'][0]['desired_cpu_pct'] is None and d['phases'][0]['dsp_load']['callback_mean_pct'] < 10")" = True ]
+
+# A buffer-size change mid-run: two segments, never mixed, and a warning in the report.
+"$RTJ" run --server "$name" --duration 4 --warmup 0.5 --quiet --json "$WORK/b.json" >"$WORK/out" 2>&1 &
+rpid=$!
+sleep 2.5
+"$RTJ_HELPERS/set_bufsize" "$name" 128
+wait "$rpid"
+segs=$(json "$WORK/b.json" "sorted((p['period_frames'], round(p['period_us']['mean'])) for p in d['phases'])")
+echo "# segments (frames, mean period us): $segs"
+check "buffer change gives one segment per size, each with its own mean period" \
+    python3 -c "import sys; s=$segs; sys.exit(not (len(s)==2 and s[0][0]==128 and abs(s[0][1]-2667)<30 and s[1][0]==256 and abs(s[1][1]-5333)<55))"
+check "buffer change is recorded" [ "$(json "$WORK/b.json" "d['audio']['buffer_changes'] >= 1 and any('buffer changed' in w for w in d['warnings'])")" = True ]
