@@ -778,8 +778,12 @@ static void proc_scan(const char *root, struct irq_thread **threads, int *nthrea
                 while (n > 0 && args[n - 1] == ' ')
                     n--;
                 args[n] = '\0';
-                json_array_append_new(servers, json_pack("{s:s, s:i, s:s}", "name", *sn, "pid", pid,
-                                                         "cmdline", args));
+                /* Kept in pid order, so that two reports of one system list them alike. */
+                size_t at = json_array_size(servers);
+                while (at > 0 && json_integer_value(json_object_get(json_array_get(servers, at - 1), "pid")) > pid)
+                    at--;
+                json_array_insert_new(servers, at, json_pack("{s:s, s:i, s:s}", "name", *sn, "pid", pid,
+                                                             "cmdline", args));
                 break;
             }
     }
