@@ -2,6 +2,7 @@
  * It owns the phase tag that the RT thread copies into every record. */
 #include "run.h"
 #include "collector.h"
+#include "html.h"
 #include "jack_client.h"
 #include "jackserver.h"
 #include "loadplan.h"
@@ -22,7 +23,7 @@
 #define RING_RECORDS (1u << 16) /* 64 Ki records of 64 bytes: over 5 s at 12,000 cycles/s */
 
 struct run_opts {
-    const char *backend, *server, *device, *loads, *label, *output, *json, *tmpdir;
+    const char *backend, *server, *device, *loads, *label, *output, *json, *html, *tmpdir;
     int rate, period, nperiods, priority, quiet, max_xruns;
     double duration, warmup, dsp, max_jitter_us;
 };
@@ -51,6 +52,7 @@ static const struct opt_def run_defs[] = {
     { "output", OPT_STR, O(output), 0, 0, "DIR", "report store directory (default "
       "$XDG_DATA_HOME/rtjitter/reports)", NULL },
     { "json", OPT_STR, O(json), 0, 0, "FILE", "also write the JSON report to FILE", NULL },
+    { "html", OPT_STR, O(html), 0, 0, "FILE", "also write the report as a self-contained HTML page", NULL },
     { "max-xruns", OPT_INT, O(max_xruns), 0, 1000000000, "N", "exit 1 when more xruns than N", NULL },
     { "max-jitter-us", OPT_DOUBLE, O(max_jitter_us), 0, 1e9, "US", "exit 1 when |jitter| exceeds US", NULL },
     { "quiet", OPT_FLAG, O(quiet), 0, 0, "", "no status line, no table: only errors and the report path", NULL },
@@ -387,6 +389,8 @@ out_collector:
             if (e < 0)
                 fprintf(stderr, "rtjitter run: cannot write %s: %s\n", st->o.json, strerror(-e));
         }
+        if (st->o.html && (e = html_report_file(st->o.html, doc)) < 0)
+            fprintf(stderr, "rtjitter run: cannot write %s: %s\n", st->o.html, strerror(-e));
         json_decref(doc);
         json_decref(ri.system);
     }

@@ -1,0 +1,416 @@
+/* The report reader: parse with jansson, then check every key a renderer reads against a table of types and
+ * ranges. Missing keys are allowed (renderers show "-"), wrong types and out-of-range numbers are not: a file
+ * that passes here can be rendered without any further check beyond "is it there". */
+#include "report_read.h"
+#include "report.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Accepted types of one key, as a bit set. */
+enum {
+    T_NUM = 1,   /* a number, |x| <= REPORT_MAX_NUMBER */
+    T_COUNT = 2, /* a whole number, 0 <= x <= REPORT_MAX_NUMBER */
+    T_STR = 4,
+    T_BOOL = 8,
+    T_NULL = 16,
+    T_OBJ = 32,
+    T_ARR = 64,
+};
+
+/* Upper bounds on array lengths: far above what a run writes (2 x 2304 buckets, one timeline entry a second
+ * for a day), low enough that a hostile file cannot make the renderers loop for hours. */
+#define MAX_PHASES 4096
+#define MAX_BUCKETS 100000
+#define MAX_TIMELINE 1000000
+#define MAX_STRINGS 100000
+
+struct field {
+    const char *key;
+    unsigned types;
+};
+
+static const struct field top_fields[] = {
+    { "schema", T_STR }, { "tool", T_OBJ }, { "complete", T_BOOL }, { "incomplete_reason", T_STR | T_NULL },
+    { "label", T_STR | T_NULL }, { "started", T_STR | T_NULL }, { "finished", T_STR | T_NULL },
+    { "command", T_STR | T_NULL }, { "system", T_OBJ }, { "audio", T_OBJ }, { "phases", T_ARR },
+    { "warnings", T_ARR }, { "verdict", T_OBJ | T_NULL }, { "thresholds", T_OBJ | T_NULL }, { NULL, 0 },
+};
+
+static const struct field tool_fields[] = { { "name", T_STR }, { "version", T_STR }, { NULL, 0 } };
+
+static const struct field audio_fields[] = {
+    { "backend", T_STR | T_NULL }, { "provider", T_STR | T_NULL }, { "provider_version", T_STR | T_NULL },
+    { "library", T_STR | T_NULL }, { "server", T_STR | T_NULL }, { "server_name", T_STR | T_NULL },
+    { "driver", T_STR | T_NULL }, { "device", T_STR | T_NULL }, { "clock", T_STR | T_NULL },
+    { "jack_time_unit", T_STR | T_NULL }, { "sched_policy", T_STR | T_NULL },
+    { "rate", T_NUM | T_NULL }, { "period_frames", T_NUM | T_NULL }, { "nperiods", T_NUM | T_NULL },
+    { "period_us", T_NUM | T_NULL }, { "priority", T_NUM | T_NULL }, { "priority_requested", T_NUM | T_NULL },
+    { "dsp_pct", T_NUM | T_NULL }, { "buffer_changes", T_NUM | T_NULL },
+    { "realtime", T_BOOL | T_NULL }, { "server_realtime", T_BOOL | T_NULL }, { "mlocked", T_BOOL | T_NULL },
+    { NULL, 0 },
+};
+
+/* system.kernel and system.cpu are compared generically (any key); only the ones printed by name are typed. */
+static const struct field system_fields[] = {
+    { "hostname", T_STR | T_NULL }, { "kernel", T_OBJ }, { "cpu", T_OBJ }, { NULL, 0 },
+};
+static const struct field kernel_fields[] = {
+    { "release", T_STR | T_NULL }, { "version", T_STR | T_NULL }, { "cmdline", T_STR | T_NULL },
+    { "preempt", T_STR | T_NULL }, { NULL, 0 },
+};
+
+static const struct field verdict_fields[] = {
+    { "level", T_STR }, { "summary", T_STR }, { "advice", T_ARR }, { NULL, 0 },
+};
+
+static const struct field phase_fields[] = {
+    { "load", T_STR | T_NULL }, { "duration_s", T_NUM | T_NULL }, { "measured_s", T_NUM | T_NULL },
+    { "period_frames", T_NUM | T_NULL }, { "rate", T_NUM | T_NULL }, { "cycles", T_COUNT | T_NULL },
+    { "dropped", T_COUNT | T_NULL }, { "segments_in_phase", T_COUNT | T_NULL }, { "xruns", T_OBJ | T_NULL },
+    { "period_us", T_OBJ | T_NUM | T_NULL }, { "jitter_us", T_OBJ | T_NULL }, { "wakeup_us", T_OBJ | T_NULL },
+    { "callback_us", T_OBJ | T_NULL }, { "margin_us", T_OBJ | T_NULL },
+    { "deadlines_met_pct", T_NUM | T_NULL }, { "deadlines_missed", T_COUNT | T_NULL },
+    { "desired_cpu_pct", T_NUM | T_NULL }, { "dsp_load", T_OBJ | T_NULL }, { "load_metrics", T_ARR | T_NULL },
+    { "load_error", T_STR | T_NULL }, { "histograms", T_OBJ | T_NULL }, { "timeline", T_ARR | T_NULL },
+    { NULL, 0 },
+};
+
+static const struct field xrun_fields[] = {
+    { "reported", T_COUNT | T_NULL }, { "detected", T_COUNT | T_NULL }, { "skipped_cycles", T_COUNT | T_NULL },
+    { NULL, 0 },
+};
+
+static const struct field metric_fields[] = {
+    { "count", T_COUNT | T_NULL }, { "mean", T_NUM | T_NULL }, { "sd", T_NUM | T_NULL }, { "min", T_NUM | T_NULL },
+    { "max", T_NUM | T_NULL }, { "abs_max", T_NUM | T_NULL }, { "p50", T_NUM | T_NULL },
+    { "p90", T_NUM | T_NULL }, { "p99", T_NUM | T_NULL }, { "p999", T_NUM | T_NULL }, { "p9999", T_NUM | T_NULL },
+    { NULL, 0 },
+};
+
+static const struct field load_metric_fields[] = {
+    { "name", T_STR }, { "value", T_NUM | T_NULL }, { "unit", T_STR | T_NULL }, { NULL, 0 },
+};
+
+static const struct field timeline_fields[] = {
+    { "s", T_COUNT | T_NULL }, { "cycles", T_COUNT | T_NULL }, { "xruns_reported", T_COUNT | T_NULL },
+    { "xruns_detected", T_COUNT | T_NULL }, { "deadlines_missed", T_COUNT | T_NULL },
+    { "jitter_abs_max_us", T_NUM | T_NULL }, { "jitter_abs_p99_us", T_NUM | T_NULL },
+    { "wakeup_max_us", T_NUM | T_NULL }, { "wakeup_p99_us", T_NUM | T_NULL },
+    { "callback_max_us", T_NUM | T_NULL }, { "margin_min_us", T_NUM | T_NULL }, { NULL, 0 },
+};
+
+static const char *const metric_keys[] = { "period_us", "jitter_us", "wakeup_us", "callback_us", "margin_us" };
+
+static int type_ok(const json_t *v, unsigned types)
+{
+    if ((types & T_STR) && json_is_string(v))
+        return 1;
+    if ((types & T_BOOL) && json_is_boolean(v))
+        return 1;
+    if ((types & T_NULL) && json_is_null(v))
+        return 1;
+    if ((types & T_OBJ) && json_is_object(v))
+        return 1;
+    if ((types & T_ARR) && json_is_array(v))
+        return 1;
+    if (json_is_number(v)) {
+        double x = json_number_value(v);
+        if ((types & T_NUM) && isfinite(x) && fabs(x) <= REPORT_MAX_NUMBER)
+            return 1;
+        if ((types & T_COUNT) && isfinite(x) && x >= 0 && x <= REPORT_MAX_NUMBER && x == floor(x))
+            return 1;
+    }
+    return 0;
+}
+
+static const char *type_words(unsigned types)
+{
+    if (types & T_COUNT)
+        return "a whole number from 0 to 1e15";
+    if (types & T_NUM)
+        return types & T_OBJ ? "an object or a number" : "a number from -1e15 to 1e15";
+    if (types & T_OBJ)
+        return "an object";
+    if (types & T_ARR)
+        return "an array";
+    if (types & T_STR)
+        return "a string";
+    if (types & T_BOOL)
+        return "true or false";
+    return "null";
+}
+
+static const char *json_kind(const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
+    case JSON_INTEGER: case JSON_REAL: return "a number out of range";
+    case JSON_TRUE: case JSON_FALSE: return "a boolean";
+    default: return "null";
+    }
+}
+
+/* Checks the keys of o listed in f; o itself must be an object (checked by the caller). */
+static int check_fields(const json_t *o, const struct field *f, const char *path, char *err, size_t errlen)
+{
+    for (; f->key; f++) {
+        const json_t *v = json_object_get(o, f->key);
+        if (!v || type_ok(v, f->types))
+            continue;
+        snprintf(err, errlen, "malformed report: %s%s%s is %s, expected %s", path, *path ? "." : "", f->key,
+                 json_kind(v), type_words(f->types));
+        return -EINVAL;
+    }
+    return 0;
+}
+
+static int check_array_len(const json_t *a, size_t max, const char *path, char *err, size_t errlen)
+{
+    if (json_array_size(a) > max) {
+        snprintf(err, errlen, "malformed report: %s has %zu entries (more than %zu)", path, json_array_size(a),
+                 max);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* An array of strings (warnings, advice). */
+static int check_strings(const json_t *a, const char *path, char *err, size_t errlen)
+{
+    if (!a)
+        return 0;
+    if (check_array_len(a, MAX_STRINGS, path, err, errlen) < 0)
+        return -EINVAL;
+    size_t i;
+    const json_t *s;
+    json_array_foreach(a, i, s)
+        if (!json_is_string(s)) {
+            snprintf(err, errlen, "malformed report: %s[%zu] is %s, expected a string", path, i, json_kind(s));
+            return -EINVAL;
+        }
+    return 0;
+}
+
+/* histograms.NAME: [[lo_us, hi_us, count], ...] with lo <= hi. */
+static int check_histogram(const json_t *a, const char *path, char *err, size_t errlen)
+{
+    if (!json_is_array(a)) {
+        snprintf(err, errlen, "malformed report: %s is %s, expected an array of buckets", path, json_kind(a));
+        return -EINVAL;
+    }
+    if (check_array_len(a, MAX_BUCKETS, path, err, errlen) < 0)
+        return -EINVAL;
+    size_t i;
+    const json_t *b;
+    json_array_foreach(a, i, b) {
+        if (!json_is_array(b) || json_array_size(b) != 3 || !type_ok(json_array_get(b, 0), T_NUM) ||
+            !type_ok(json_array_get(b, 1), T_NUM) || !type_ok(json_array_get(b, 2), T_COUNT)) {
+            snprintf(err, errlen, "malformed report: %s[%zu] is not a bucket [low_us, high_us, count]", path, i);
+            return -EINVAL;
+        }
+        if (json_number_value(json_array_get(b, 0)) > json_number_value(json_array_get(b, 1))) {
+            snprintf(err, errlen, "malformed report: %s[%zu] has its low edge above its high edge", path, i);
+            return -EINVAL;
+        }
+    }
+    return 0;
+}
+
+static int check_phase(const json_t *p, size_t idx, char *err, size_t errlen)
+{
+    char path[160], sub[256];
+    snprintf(path, sizeof(path), "phases[%zu]", idx);
+    if (!json_is_object(p)) {
+        snprintf(err, errlen, "malformed report: %s is %s, expected an object", path, json_kind(p));
+        return -EINVAL;
+    }
+    if (check_fields(p, phase_fields, path, err, errlen) < 0)
+        return -EINVAL;
+    const json_t *x = json_object_get(p, "xruns");
+    snprintf(sub, sizeof(sub), "%s.xruns", path);
+    if (json_is_object(x) && check_fields(x, xrun_fields, sub, err, errlen) < 0)
+        return -EINVAL;
+    for (size_t m = 0; m < sizeof(metric_keys) / sizeof(metric_keys[0]); m++) {
+        const json_t *mo = json_object_get(p, metric_keys[m]);
+        snprintf(sub, sizeof(sub), "%s.%s", path, metric_keys[m]);
+        if (json_is_object(mo) && check_fields(mo, metric_fields, sub, err, errlen) < 0)
+            return -EINVAL;
+    }
+    const json_t *dl = json_object_get(p, "dsp_load");
+    if (json_is_object(dl)) {
+        const char *k;
+        const json_t *v;
+        json_object_foreach((json_t *)dl, k, v)
+            if (!type_ok(v, T_NUM | T_NULL)) {
+                snprintf(err, errlen, "malformed report: %s.dsp_load.%.40s is %s, expected a number", path, k,
+                         json_kind(v));
+                return -EINVAL;
+            }
+    }
+    const json_t *lm = json_object_get(p, "load_metrics");
+    if (json_is_array(lm)) {
+        snprintf(sub, sizeof(sub), "%s.load_metrics", path);
+        if (check_array_len(lm, MAX_STRINGS, sub, err, errlen) < 0)
+            return -EINVAL;
+        size_t i;
+        const json_t *e;
+        json_array_foreach(lm, i, e) {
+            snprintf(sub, sizeof(sub), "%s.load_metrics[%zu]", path, i);
+            if (!json_is_object(e)) {
+                snprintf(err, errlen, "malformed report: %s is %s, expected an object", sub, json_kind(e));
+                return -EINVAL;
+            }
+            if (check_fields(e, load_metric_fields, sub, err, errlen) < 0)
+                return -EINVAL;
+        }
+    }
+    const json_t *h = json_object_get(p, "histograms");
+    if (json_is_object(h)) {
+        const char *k;
+        const json_t *v;
+        json_object_foreach((json_t *)h, k, v) {
+            snprintf(sub, sizeof(sub), "%s.histograms.%.40s", path, k);
+            if (check_histogram(v, sub, err, errlen) < 0)
+                return -EINVAL;
+        }
+    }
+    const json_t *tl = json_object_get(p, "timeline");
+    if (json_is_array(tl)) {
+        snprintf(sub, sizeof(sub), "%s.timeline", path);
+        if (check_array_len(tl, MAX_TIMELINE, sub, err, errlen) < 0)
+            return -EINVAL;
+        size_t i;
+        const json_t *e;
+        json_array_foreach(tl, i, e) {
+            snprintf(sub, sizeof(sub), "%s.timeline[%zu]", path, i);
+            if (!json_is_object(e)) {
+                snprintf(err, errlen, "malformed report: %s is %s, expected an object", sub, json_kind(e));
+                return -EINVAL;
+            }
+            if (check_fields(e, timeline_fields, sub, err, errlen) < 0)
+                return -EINVAL;
+        }
+    }
+    return 0;
+}
+
+int report_validate(const json_t *doc, char *err, size_t errlen)
+{
+    if (report_check_schema(doc, err, errlen) < 0)
+        return -EINVAL;
+    if (check_fields(doc, top_fields, "", err, errlen) < 0)
+        return -EINVAL;
+    const json_t *o;
+    if ((o = json_object_get(doc, "tool")) && check_fields(o, tool_fields, "tool", err, errlen) < 0)
+        return -EINVAL;
+    if ((o = json_object_get(doc, "audio")) && check_fields(o, audio_fields, "audio", err, errlen) < 0)
+        return -EINVAL;
+    if ((o = json_object_get(doc, "system"))) {
+        if (check_fields(o, system_fields, "system", err, errlen) < 0)
+            return -EINVAL;
+        const json_t *k = json_object_get(o, "kernel");
+        if (k && check_fields(k, kernel_fields, "system.kernel", err, errlen) < 0)
+            return -EINVAL;
+    }
+    if (check_strings(json_object_get(doc, "warnings"), "warnings", err, errlen) < 0)
+        return -EINVAL;
+    if (json_is_object(o = json_object_get(doc, "verdict"))) {
+        if (check_fields(o, verdict_fields, "verdict", err, errlen) < 0 ||
+            check_strings(json_object_get(o, "advice"), "verdict.advice", err, errlen) < 0)
+            return -EINVAL;
+    }
+    const json_t *phases = json_object_get(doc, "phases");
+    if (check_array_len(phases, MAX_PHASES, "phases", err, errlen) < 0)
+        return -EINVAL;
+    size_t i;
+    const json_t *p;
+    json_array_foreach(phases, i, p)
+        if (check_phase(p, i, err, errlen) < 0)
+            return -EINVAL;
+    return 0;
+}
+
+int report_read_buffer(const char *buf, size_t len, json_t **doc, char *err, size_t errlen)
+{
+    *doc = NULL;
+    if (len > REPORT_MAX_BYTES) {
+        snprintf(err, errlen, "not a report: larger than %u MiB", REPORT_MAX_BYTES >> 20);
+        return -EFBIG;
+    }
+    json_error_t je;
+    /* Duplicate keys are refused: which of two "schema" keys wins is not something to guess. jansson
+     * refuses NUL inside strings, invalid UTF-8 and nesting deeper than 2048 by itself. */
+    json_t *d = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+    if (!d) {
+        snprintf(err, errlen, "not valid JSON (line %d, column %d): %.120s", je.line, je.column, je.text);
+        return -EINVAL;
+    }
+    int e = report_validate(d, err, errlen);
+    if (e < 0) {
+        json_decref(d);
+        return e;
+    }
+    *doc = d;
+    return 0;
+}
+
+int report_read_file(const char *path, json_t **doc, char *err, size_t errlen)
+{
+    *doc = NULL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        int e = errno;
+        snprintf(err, errlen, "cannot open: %s", strerror(e));
+        return -e;
+    }
+    struct stat st;
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "not a regular file");
+        close(fd);
+        return -EINVAL;
+    }
+    if ((unsigned long long)st.st_size > REPORT_MAX_BYTES) {
+        snprintf(err, errlen, "not a report: larger than %u MiB", REPORT_MAX_BYTES >> 20);
+        close(fd);
+        return -EFBIG;
+    }
+    size_t cap = (size_t)st.st_size + 1, len = 0;
+    char *buf = malloc(cap);
+    int rc = 0;
+    if (!buf) {
+        snprintf(err, errlen, "out of memory");
+        rc = -ENOMEM;
+        goto out;
+    }
+    for (;;) {
+        ssize_t r = read(fd, buf + len, cap - len);
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            rc = -errno;
+            snprintf(err, errlen, "cannot read: %s", strerror(errno));
+            goto out;
+        }
+        if (r == 0)
+            break;
+        len += (size_t)r;
+        if (len == cap) { /* the file grew while we read it: refuse rather than chase it */
+            snprintf(err, errlen, "the file changed while it was read");
+            rc = -EAGAIN;
+            goto out;
+        }
+    }
+    rc = report_read_buffer(buf, len, doc, err, errlen);
+out:
+    free(buf);
+    close(fd);
+    return rc;
+}

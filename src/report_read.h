@@ -1,0 +1,23 @@
+/* Reading a stored report back: the only way `report` and `compare` get a document.
+ * A truncated, malformed or hostile file gives -EINVAL (or -errno) and one line in err, never a crash: every key
+ * the renderers use is type- and range-checked here, once, so that they may trust what they read. Unknown keys
+ * are ignored; a schema of another major version is refused. */
+#ifndef RTJ_REPORT_READ_H
+#define RTJ_REPORT_READ_H
+#include <jansson.h>
+#include <stddef.h>
+
+/* A report larger than this is refused: real ones are a few hundred KiB (histograms are sparse). */
+#define REPORT_MAX_BYTES (64u << 20)
+/* Largest magnitude accepted for any number the renderers use: 1e15 µs is 31 years, and every such value
+ * still converts to int64 without overflow. */
+#define REPORT_MAX_NUMBER 1e15
+
+/* Read and check path. On success *doc is a new reference. */
+int report_read_file(const char *path, json_t **doc, char *err, size_t errlen);
+/* The same, from memory (the fuzz target's entry). */
+int report_read_buffer(const char *buf, size_t len, json_t **doc, char *err, size_t errlen);
+/* Check an already parsed document: schema, then the type and range of every key a renderer reads. */
+int report_validate(const json_t *doc, char *err, size_t errlen);
+
+#endif
