@@ -60,9 +60,12 @@ struct run_info {
 };
 
 json_t *report_build(const struct run_info *ri);
-/* Adds "verdict" {level, summary, advice[]} and "thresholds" to doc from its phases; returns 1 when a
- * threshold was exceeded. */
-int report_verdict(json_t *doc, int64_t max_xruns, double max_jitter_us);
+/* Adds "verdict" {level, summary, setting, worst_load, try, advice[], advice_ids[], profile}, "thresholds" and
+ * "profile" to doc, from its phases and its system identity, judged by profile (a checked profile, see
+ * profile.h). max_xruns (>= 0) overrides the profile's; max_jitter_us (>= 0) adds a jitter limit.
+ * Returns 1 when a threshold the user chose was exceeded: --max-xruns, --max-jitter-us, or, when strict
+ * (--profile given), any FAIL of the profile; 0 otherwise; -1 when out of memory. */
+int report_verdict(json_t *doc, const json_t *profile, int strict, int64_t max_xruns, double max_jitter_us);
 /* Render the interbench-style table and verdict. */
 void report_print_text(FILE *f, const json_t *doc);
 /* Check that doc is a report this reader understands; on error fills err with one line. */

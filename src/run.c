@@ -7,6 +7,7 @@
 #include "jackserver.h"
 #include "loadplan.h"
 #include "options.h"
+#include "profile.h"
 #include "report.h"
 #include "store.h"
 #include "sysinfo.h"
@@ -26,6 +27,7 @@ struct run_opts {
     const char *backend, *server, *device, *loads, *label, *output, *json, *html, *tmpdir;
     int rate, period, nperiods, priority, quiet, max_xruns;
     double duration, warmup, dsp, max_jitter_us;
+    const char *profile;
 };
 
 static const char *const backends[] = { "jack", NULL };
@@ -55,6 +57,8 @@ static const struct opt_def run_defs[] = {
     { "html", OPT_STR, O(html), 0, 0, "FILE", "also write the report as a self-contained HTML page", NULL },
     { "max-xruns", OPT_INT, O(max_xruns), 0, 1000000000, "N", "exit 1 when more xruns than N", NULL },
     { "max-jitter-us", OPT_DOUBLE, O(max_jitter_us), 0, 1e9, "US", "exit 1 when |jitter| exceeds US", NULL },
+    { "profile", OPT_STR, O(profile), 0, 0, "NAME", "judge the run by the thresholds of profile NAME: studio "
+      "(default) or live (data/profiles/); exit 1 when it fails", NULL },
     { "quiet", OPT_FLAG, O(quiet), 0, 0, "", "no status line, no table: only errors and the report path", NULL },
     { NULL, 0, 0, 0, 0, NULL, NULL, NULL },
 };
@@ -109,6 +113,7 @@ struct run_state {
     struct phase_result *results;
     int nphases;
     json_t *warnings;
+    json_t *profile;               /* the verdict's thresholds (data/profiles/) */
     const char *stop_reason;
     int status_on;
 };
@@ -220,9 +225,16 @@ int cmd_run(int argc, char **argv, const char *command_line)
         free(st);
         return pr == 1 ? 0 : 2;
     }
+    /* Before anything starts: a wrong --profile is bad usage, found at once. */
+    if (profile_load(st->o.profile ? st->o.profile : PROFILE_DEFAULT, &st->profile, err, sizeof(err)) < 0) {
+        fprintf(stderr, "rtjitter run: --profile: %s\n", err);
+        free(st);
+        return 2;
+    }
     const char *tmpdir = st->o.tmpdir ? st->o.tmpdir : getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
     if (load_plan_parse(st->o.loads, tmpdir, &st->plan, err, sizeof(err)) < 0) {
         fprintf(stderr, "rtjitter run: --loads: %s\n", err);
+        json_decref(st->profile);
         free(st);
         return 2;
     }
@@ -371,7 +383,8 @@ out_collector:
         ri.system = sysinfo_collect("");
         ri.warnings = st->warnings;
         json_t *doc = report_build(&ri);
-        int exceeded = report_verdict(doc, st->o.max_xruns, st->o.max_jitter_us);
+        int exceeded = report_verdict(doc, st->profile, st->o.profile != NULL, st->o.max_xruns,
+                                     st->o.max_jitter_us);
         if (rc == 0 && exceeded)
             rc = 1;
         if (!st->o.quiet)
@@ -411,6 +424,7 @@ out:
     free(st->results);
     rt_ring_free(&st->ring);
     json_decref(st->warnings);
+    json_decref(st->profile);
     if (st->stop_reason && rc == 3 && !st->o.quiet)
         fprintf(stderr, "rtjitter: run incomplete: %s\n", st->stop_reason);
     free(st);

@@ -1,7 +1,11 @@
-/* The verdict: plain words from the phases of a report document. */
+/* The verdict: plain words for a musician, from the phases of a report document, the system identity in it,
+ * and a profile of thresholds (data/profiles/). Like Redis's LATENCY DOCTOR, it says what was seen, why it
+ * matters and what to try, in that order. Runs on the main thread, after the measurement. */
 #include "report.h"
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static double num(const json_t *o, const char *k)
@@ -15,86 +19,575 @@ static double sub(const json_t *o, const char *k1, const char *k2)
     return num(json_object_get(o, k1), k2);
 }
 
-int report_verdict(json_t *doc, int64_t max_xruns, double max_jitter_us)
+static long long count(double v)
 {
-    const json_t *audio = json_object_get(doc, "audio");
+    return isnan(v) || v < 0 ? 0 : (long long)v;
+}
+
+static const char *plural(long long n)
+{
+    return n == 1 ? "" : "s";
+}
+
+/* One phase as the verdict sees it. */
+struct pview {
+    char name[48];       /* the load, with "@FRAMES" when the buffer size changed within the phase */
+    long long xruns;     /* the larger of the server's count and the frame-clock gaps */
+    long long missed;    /* cycles whose callback ended after the next cycle started */
+    long long dropped;
+    double met_pct;      /* deadlines met, %; NAN when unknown */
+    double jitter_us;    /* worst |jitter| */
+    double margin_us;    /* tightest margin left before the deadline */
+    const char *load_error;
+};
+
+struct vctx {
+    const json_t *doc, *audio, *kernel, *cpu, *memory, *sound, *profile;
+    struct pview *ph;
+    int nph;
+    long long frames;
+    double rate_hz, period_us;
+    long long max_xruns, max_missed; /* FAIL thresholds (profile, or --max-xruns) */
+    double max_jitter_us;            /* FAIL threshold from --max-jitter-us, < 0 when not set */
+    long long xruns, missed, dropped; /* totals */
+    int worst;                       /* the phase with the most trouble, -1 if none */
+    int worst_jitter;                /* the phase with the largest |jitter|, -1 if none */
+    double jitter_us, margin_us;     /* worst over all phases */
+    int failing;                     /* phases over a FAIL threshold */
+    int timing_warn;                 /* jitter or margin over the profile's WARN share */
+    int rt, complete;
+};
+
+static int phase_fails(const struct vctx *v, const struct pview *p)
+{
+    return p->xruns > v->max_xruns || p->missed > v->max_missed ||
+           (v->max_jitter_us >= 0 && p->jitter_us > v->max_jitter_us);
+}
+
+static const char *kstr(const json_t *o, const char *k)
+{
+    return json_string_value(json_object_get(o, k));
+}
+
+/* ---- advice rules: each says whether it applies, then why and how; hint is the few words of "Try ..." ---- */
+
+struct advice_rule {
+    const char *id;
+    int (*applies)(const struct vctx *v);
+    void (*say)(const struct vctx *v, char *buf, size_t len);
+    void (*hint)(const struct vctx *v, char *buf, size_t len); /* NULL: no entry in the summary's "Try" */
+};
+
+/* System advice only matters when the timing was poor: a passing run needs no tuning. */
+static int trouble(const struct vctx *v)
+{
+    return v->failing > 0 || v->timing_warn;
+}
+
+static int is_rt(const struct vctx *v)
+{
+    const char *p = kstr(v->kernel, "preempt");
+    return p && strcmp(p, "rt") == 0;
+}
+
+static int no_threadirqs(const struct vctx *v)
+{
+    return trouble(v) && json_is_false(json_object_get(v->kernel, "threadirqs")) && !is_rt(v);
+}
+
+static void say_threadirqs(const struct vctx *v, char *b, size_t n)
+{
+    (void)v;
+    snprintf(b, n, "Interrupt handlers run ahead of every thread, the audio thread included: boot with threadirqs "
+             "(add it to GRUB_CMDLINE_LINUX_DEFAULT in /etc/default/grub, then run update-grub) and install rtirq "
+             "(apt install rtirq-init), which raises the sound card's interrupt thread above the others.");
+}
+
+static void hint_threadirqs(const struct vctx *v, char *b, size_t n)
+{
+    (void)v;
+    snprintf(b, n, "threadirqs and rtirq");
+}
+
+/* The first interrupt thread of a sound card still at the kernel's default priority (50). */
+static const json_t *sound_irq_thread_at_default(const struct vctx *v, const char **card)
+{
+    size_t i, j, k;
+    const json_t *c, *irq, *th;
+    json_array_foreach(json_object_get(v->sound, "cards"), i, c)
+        json_array_foreach(json_object_get(c, "irqs"), j, irq)
+            json_array_foreach(json_object_get(irq, "threads"), k, th)
+                if (json_integer_value(json_object_get(th, "rt_priority")) <= 50) {
+                    *card = kstr(c, "name");
+                    return th;
+                }
+    return NULL;
+}
+
+static int rtirq_missing(const struct vctx *v)
+{
+    const char *card;
+    return trouble(v) && (json_is_true(json_object_get(v->kernel, "threadirqs"))) &&
+           sound_irq_thread_at_default(v, &card);
+}
+
+static void say_rtirq(const struct vctx *v, char *b, size_t n)
+{
+    const char *card = NULL;
+    const json_t *th = sound_irq_thread_at_default(v, &card);
+    snprintf(b, n, "The interrupt thread of %s (%s) runs at priority %lld, the default of every interrupt thread: "
+             "install rtirq (apt install rtirq-init) so that the sound card's interrupts are served first.",
+             card ? card : "the sound card", kstr(th, "name") ? kstr(th, "name") : "?",
+             (long long)json_integer_value(json_object_get(th, "rt_priority")));
+}
+
+static void hint_rtirq(const struct vctx *v, char *b, size_t n)
+{
+    (void)v;
+    snprintf(b, n, "rtirq");
+}
+
+static int preempt_low(const struct vctx *v)
+{
+    const char *p = kstr(v->kernel, "preempt");
+    return trouble(v) && p && (strcmp(p, "none") == 0 || strcmp(p, "voluntary") == 0);
+}
+
+static void say_preempt(const struct vctx *v, char *b, size_t n)
+{
+    const char *p = kstr(v->kernel, "preempt");
+    if (json_is_true(json_object_get(v->kernel, "preempt_dynamic")))
+        snprintf(b, n, "This kernel runs with preempt=%s: long stretches of kernel code cannot be interrupted for "
+                 "the audio thread. It was built with PREEMPT_DYNAMIC, so booting it with preempt=full (on the "
+                 "kernel command line) makes it fully preemptible without another kernel.", p);
+    else
+        snprintf(b, n, "This kernel's preemption model is %s: long stretches of kernel code cannot be interrupted "
+                 "for the audio thread. A lowlatency kernel (Ubuntu: linux-lowlatency) or a PREEMPT_RT kernel "
+                 "(Debian: linux-image-rt-amd64) is fully preemptible.", p);
+}
+
+static void hint_preempt(const struct vctx *v, char *b, size_t n)
+{
+    snprintf(b, n, "%s", json_is_true(json_object_get(v->kernel, "preempt_dynamic")) ? "preempt=full"
+                                                                                     : "a lowlatency kernel");
+}
+
+static int governor_slow(const struct vctx *v)
+{
+    const char *g = kstr(v->cpu, "governor");
+    return trouble(v) && g && strcmp(g, "performance") != 0;
+}
+
+static void say_governor(const struct vctx *v, char *b, size_t n)
+{
+    snprintf(b, n, "The CPU frequency governor is %s: the CPU slows down between audio cycles and needs time to "
+             "speed up again. Set performance while you play (cpupower frequency-set -g performance).",
+             kstr(v->cpu, "governor"));
+}
+
+static void hint_governor(const struct vctx *v, char *b, size_t n)
+{
+    (void)v;
+    snprintf(b, n, "the performance governor");
+}
+
+/* Throttling only bites a heavy callback: with --dsp, or when the requested work did not all get done. */
+static int rt_throttled(const struct vctx *v)
+{
+    int heavy = num(v->audio, "dsp_pct") > 0;
+    for (size_t i = 0; i < json_array_size(json_object_get(v->doc, "phases")); i++)
+        heavy |= num(json_array_get(json_object_get(v->doc, "phases"), i), "desired_cpu_pct") < 100;
+    return v->failing > 0 && heavy &&
+           json_is_true(json_object_get(json_object_get(v->kernel, "rt_throttling"), "enabled"));
+}
+
+static void say_throttling(const struct vctx *v, char *b, size_t n)
+{
+    snprintf(b, n, "Real-time throttling is on (kernel.sched_rt_runtime_us = %.0f): real-time threads that use "
+             "more than that much of each second are stopped until the next second. A heavy plugin load can hit "
+             "it; sysctl kernel.sched_rt_runtime_us=-1 turns it off (at the risk of a stuck real-time thread "
+             "freezing the machine).", sub(v->kernel, "rt_throttling", "runtime_us"));
+}
+
+static int swappy(const struct vctx *v)
+{
+    return v->failing > 0 && num(v->memory, "swap_total_mib") > 0 && num(v->memory, "swappiness") > 10;
+}
+
+static void say_swappiness(const struct vctx *v, char *b, size_t n)
+{
+    snprintf(b, n, "vm.swappiness is %.0f with swap in use: pages of the audio programs can be swapped out and "
+             "fault back in mid-cycle. sysctl vm.swappiness=10 keeps them in memory.",
+             num(v->memory, "swappiness"));
+}
+
+static int no_hrtimers(const struct vctx *v)
+{
+    return trouble(v) && json_is_false(json_object_get(v->kernel, "high_res_timers"));
+}
+
+static void say_hrtimers(const struct vctx *v, char *b, size_t n)
+{
+    (void)v;
+    snprintf(b, n, "High-resolution timers are off (highres=off or a kernel without CONFIG_HIGH_RES_TIMERS): "
+             "timers fire only on the tick. Remove highres=off from the kernel command line.");
+}
+
+static int not_realtime(const struct vctx *v)
+{
+    return !v->rt && v->nph > 0;
+}
+
+static void say_not_realtime(const struct vctx *v, char *b, size_t n)
+{
+    (void)v;
+    snprintf(b, n, "The audio thread did not run with real-time scheduling: add your user to the audio group "
+             "(jackd2 offers to set this up; log in again afterwards) or start the server with -R.");
+}
+
+static int not_mlocked(const struct vctx *v)
+{
+    return json_is_false(json_object_get(v->audio, "mlocked"));
+}
+
+static void say_not_mlocked(const struct vctx *v, char *b, size_t n)
+{
+    (void)v;
+    snprintf(b, n, "Memory could not be locked: a page fault in the audio thread can cost a cycle. Raise the "
+             "memlock limit (the audio group's /etc/security/limits.d/audio.conf: @audio - memlock unlimited).");
+}
+
+static int bigger_buffer(const struct vctx *v)
+{
+    return v->failing > 0 && v->frames > 0 && v->frames < 8192;
+}
+
+static void say_bigger_buffer(const struct vctx *v, char *b, size_t n)
+{
+    snprintf(b, n, "A larger buffer gives each cycle more time: %lld frames at %.0f Hz is %.2f ms per period "
+             "(twice the latency of this test).", v->frames * 2, v->rate_hz, v->period_us * 2 / 1000.0);
+}
+
+static void hint_bigger_buffer(const struct vctx *v, char *b, size_t n)
+{
+    snprintf(b, n, "%lld frames", v->frames * 2);
+}
+
+static int little_headroom(const struct vctx *v)
+{
+    return v->failing == 0 && v->timing_warn;
+}
+
+static void say_headroom(const struct vctx *v, char *b, size_t n)
+{
+    double pj = num(v->profile, "warn_jitter_pct"), pm = num(v->profile, "warn_margin_pct");
+    snprintf(b, n, "Every deadline was met, but with little to spare: the worst jitter was %.0f us (%.0f %% of the "
+             "period; this profile accepts %.0f %%) and the tightest cycle left %.0f us (%.0f %%; it asks for %.0f "
+             "%%). A busier moment could cost a dropout.", v->jitter_us, 100 * v->jitter_us / v->period_us, pj,
+             v->margin_us, 100 * v->margin_us / v->period_us, pm);
+}
+
+static int period_too_long(const struct vctx *v)
+{
+    double lim = num(v->profile, "warn_period_ms");
+    return v->period_us > 0 && v->period_us / 1000.0 > lim;
+}
+
+static void say_period_long(const struct vctx *v, char *b, size_t n)
+{
+    snprintf(b, n, "%.2f ms per period is more latency than the %s profile accepts (%.1f ms): test a smaller "
+             "buffer.", v->period_us / 1000.0, kstr(v->profile, "name"), num(v->profile, "warn_period_ms"));
+}
+
+static int dropped_records(const struct vctx *v)
+{
+    return v->dropped > 0;
+}
+
+static void say_dropped(const struct vctx *v, char *b, size_t n)
+{
+    snprintf(b, n, "%lld measurement record%s were dropped (the collector fell behind): the statistics miss "
+             "those cycles.", v->dropped, plural(v->dropped));
+}
+
+static int load_failed(const struct vctx *v)
+{
+    for (int i = 0; i < v->nph; i++)
+        if (v->ph[i].load_error)
+            return 1;
+    return 0;
+}
+
+static void say_load_failed(const struct vctx *v, char *b, size_t n)
+{
+    for (int i = 0; i < v->nph; i++)
+        if (v->ph[i].load_error) {
+            snprintf(b, n, "The %s load did not run as planned (%s): that phase measured a quieter machine.",
+                     v->ph[i].name, v->ph[i].load_error);
+            return;
+        }
+}
+
+static int incomplete(const struct vctx *v)
+{
+    return !v->complete;
+}
+
+static void say_incomplete(const struct vctx *v, char *b, size_t n)
+{
+    (void)v;
+    snprintf(b, n, "The run did not complete: the figures cover only the part that ran.");
+}
+
+/* In the order a musician should try them: the cheap boot options first, a bigger buffer last. */
+static const struct advice_rule advice_rules[] = {
+    { "threadirqs", no_threadirqs, say_threadirqs, hint_threadirqs },
+    { "rtirq", rtirq_missing, say_rtirq, hint_rtirq },
+    { "preempt", preempt_low, say_preempt, hint_preempt },
+    { "governor", governor_slow, say_governor, hint_governor },
+    { "high_res_timers", no_hrtimers, say_hrtimers, NULL },
+    { "rt_throttling", rt_throttled, say_throttling, NULL },
+    { "swappiness", swappy, say_swappiness, NULL },
+    { "headroom", little_headroom, say_headroom, NULL },
+    { "buffer", bigger_buffer, say_bigger_buffer, hint_bigger_buffer },
+    { "realtime", not_realtime, say_not_realtime, NULL },
+    { "mlock", not_mlocked, say_not_mlocked, NULL },
+    { "period", period_too_long, say_period_long, NULL },
+    { "dropped", dropped_records, say_dropped, NULL },
+    { "load", load_failed, say_load_failed, NULL },
+    { "incomplete", incomplete, say_incomplete, NULL },
+};
+
+/* ---- the summary ---- */
+
+static size_t add(char *b, size_t n, size_t o, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static size_t add(char *b, size_t n, size_t o, const char *fmt, ...)
+{
+    if (o >= n)
+        return o;
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(b + o, n - o, fmt, ap);
+    va_end(ap);
+    return k < 0 ? o : o + (size_t)k >= n ? n - 1 : o + (size_t)k;
+}
+
+static void setting_text(const struct vctx *v, char *b, size_t n)
+{
+    if (v->frames > 0 && v->rate_hz > 0)
+        snprintf(b, n, "%lld frames at %g kHz (%.2f ms per period)", v->frames, v->rate_hz / 1000.0,
+                 v->period_us / 1000.0);
+    else
+        snprintf(b, n, "an unknown buffer size");
+}
+
+static void phase_trouble(const struct pview *p, char *b, size_t n)
+{
+    size_t o = add(b, n, 0, "Under %s: ", p->name);
+    if (p->xruns)
+        o = add(b, n, o, "%lld xrun%s", p->xruns, plural(p->xruns));
+    if (p->missed)
+        o = add(b, n, o, "%s%lld missed deadline%s", p->xruns ? ", " : "", p->missed, plural(p->missed));
+    if (!isnan(p->met_pct) && p->missed)
+        o = add(b, n, o, " (%.2f %% met)", p->met_pct);
+    if (!p->xruns && !p->missed)
+        o = add(b, n, o, "jitter %.0f us", p->jitter_us);
+    add(b, n, o, ".");
+}
+
+static void build_summary(const struct vctx *v, const char *level, const char *hints, char *b, size_t n)
+{
+    char setting[128];
+    setting_text(v, setting, sizeof(setting));
+    size_t o;
+    if (v->nph == 0) {
+        snprintf(b, n, "Nothing was measured%s.", v->complete ? "" : ": the run was interrupted");
+        return;
+    }
+    if (v->failing == 0) {
+        o = add(b, n, 0, "At %s, every deadline was met under every load (", setting);
+        for (int i = 0; i < v->nph; i++)
+            o = add(b, n, o, "%s%s", i ? ", " : "", v->ph[i].name);
+        o = add(b, n, o, ")%s.", v->xruns ? "" : ", with no xrun");
+        if (v->xruns || v->missed)
+            o = add(b, n, o, " %lld xrun%s and %lld missed deadline%s, within what this profile accepts.",
+                    v->xruns, plural(v->xruns), v->missed, plural(v->missed));
+        if (v->worst_jitter >= 0)
+            o = add(b, n, o, " Worst jitter %.0f us (%.0f %% of the period), under %s.", v->jitter_us,
+                    v->period_us > 0 ? 100 * v->jitter_us / v->period_us : 0, v->ph[v->worst_jitter].name);
+        if (strcmp(level, "pass") == 0 && v->frames > 16)
+            add(b, n, o, " Next: try %lld frames.", v->frames / 2);
+        else if (hints[0])
+            add(b, n, o, " Try %s.", hints);
+        return;
+    }
+    o = add(b, n, 0, "At %s, deadlines were missed. ", setting);
+    /* The failing loads, the worst first: most xruns and missed deadlines. */
+    int order[64], k = 0;
+    for (int i = 0; i < v->nph && k < 64; i++)
+        if (phase_fails(v, &v->ph[i]))
+            order[k++] = i;
+    for (int i = 1; i < k; i++)
+        for (int j = i; j > 0; j--) {
+            const struct pview *a = &v->ph[order[j - 1]], *c = &v->ph[order[j]];
+            if (a->xruns + a->missed >= c->xruns + c->missed)
+                break;
+            int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    char part[256];
+    int shown = 0;
+    for (; shown < k && shown < 4; shown++) {
+        phase_trouble(&v->ph[order[shown]], part, sizeof(part));
+        o = add(b, n, o, "%s%s", shown ? " " : "", part);
+    }
+    if (v->failing > shown)
+        o = add(b, n, o, " And %d more load%s.", v->failing - shown, plural(v->failing - shown));
+    if (v->failing < v->nph) {
+        int others = v->nph - v->failing, listed = 0;
+        o = add(b, n, o, " ");
+        for (int i = 0; i < v->nph && others <= 4; i++)
+            if (!phase_fails(v, &v->ph[i]))
+                o = add(b, n, o, "%s%s", listed++ ? ", " : "", v->ph[i].name);
+        o = add(b, n, o, "%s met every deadline.", others > 4 ? "The other loads" : "");
+    }
+    if (hints[0])
+        add(b, n, o, " Try %s.", hints);
+}
+
+/* "a, b, or c" from the hints of the rules that apply. */
+static void join_hints(const struct vctx *v, const int *fired, char *b, size_t n)
+{
+    char h[8][96];
+    int k = 0;
+    for (size_t i = 0; i < sizeof(advice_rules) / sizeof(advice_rules[0]) && k < 8; i++)
+        if (fired[i] && advice_rules[i].hint)
+            advice_rules[i].hint(v, h[k++], sizeof(h[0]));
+    size_t o = 0;
+    b[0] = '\0';
+    for (int i = 0; i < k; i++)
+        o = add(b, n, o, "%s%s", i == 0 ? "" : i == k - 1 ? (k > 2 ? ", or " : " or ") : ", ", h[i]);
+}
+
+int report_verdict(json_t *doc, const json_t *profile, int strict, int64_t max_xruns, double max_jitter_us)
+{
+    struct vctx v;
+    memset(&v, 0, sizeof(v));
+    const json_t *sys = json_object_get(doc, "system");
     const json_t *phases = json_object_get(doc, "phases");
-    double period_us = num(audio, "period_us");
-    long long frames = (long long)num(audio, "period_frames");
-    double rate = num(audio, "rate");
-    long long xr_total = 0, missed_total = 0, dropped_total = 0;
-    const char *worst = NULL;
-    double worst_jit = -1;
-    long long worst_bad = -1;
-    const char *bad_load = NULL;
+    v.doc = doc;
+    v.audio = json_object_get(doc, "audio");
+    v.kernel = json_object_get(sys, "kernel");
+    v.cpu = json_object_get(sys, "cpu");
+    v.memory = json_object_get(sys, "memory");
+    v.sound = json_object_get(sys, "sound");
+    v.profile = profile;
+    v.frames = count(num(v.audio, "period_frames"));
+    v.rate_hz = num(v.audio, "rate");
+    v.period_us = num(v.audio, "period_us");
+    if (isnan(v.period_us))
+        v.period_us = 0;
+    v.max_xruns = max_xruns >= 0 ? max_xruns : count(num(profile, "max_xruns"));
+    v.max_missed = count(num(profile, "max_deadlines_missed"));
+    v.max_jitter_us = max_jitter_us;
+    v.complete = json_is_true(json_object_get(doc, "complete"));
+    v.rt = json_is_true(json_object_get(v.audio, "realtime"));
+    v.worst = v.worst_jitter = -1;
+    v.margin_us = INFINITY;
+    size_t np = json_array_size(phases);
+    v.ph = calloc(np ? np : 1, sizeof(*v.ph));
+    if (!v.ph)
+        return -1;
     size_t i;
-    json_t *p;
+    const json_t *p;
+    long long worst_bad = -1;
     json_array_foreach(phases, i, p) {
-        long long rep = (long long)sub(p, "xruns", "reported");
-        long long det = (long long)sub(p, "xruns", "detected");
-        long long xr = rep > det ? rep : det;
-        double dm = num(p, "deadlines_missed");
-        long long missed = isnan(dm) ? 0 : (long long)dm;
-        double jit = sub(p, "jitter_us", "abs_max");
-        xr_total += xr;
-        missed_total += missed;
-        dropped_total += (long long)num(p, "dropped");
-        const char *load = json_string_value(json_object_get(p, "load"));
-        if (xr + missed > worst_bad) {
-            worst_bad = xr + missed;
-            bad_load = load;
+        struct pview *pv = &v.ph[v.nph];
+        const char *load = kstr(p, "load");
+        if (json_integer_value(json_object_get(p, "segments_in_phase")) > 1)
+            snprintf(pv->name, sizeof(pv->name), "%.30s@%lld", load ? load : "?", count(num(p, "period_frames")));
+        else
+            snprintf(pv->name, sizeof(pv->name), "%.40s", load ? load : "?");
+        long long rep = count(sub(p, "xruns", "reported")), det = count(sub(p, "xruns", "detected"));
+        pv->xruns = rep > det ? rep : det;
+        pv->missed = count(num(p, "deadlines_missed"));
+        pv->dropped = count(num(p, "dropped"));
+        pv->met_pct = num(p, "deadlines_met_pct");
+        pv->jitter_us = sub(p, "jitter_us", "abs_max");
+        pv->margin_us = sub(p, "margin_us", "min");
+        pv->load_error = kstr(p, "load_error");
+        v.xruns += pv->xruns;
+        v.missed += pv->missed;
+        v.dropped += pv->dropped;
+        if (phase_fails(&v, pv))
+            v.failing++;
+        if (pv->xruns + pv->missed > worst_bad) {
+            worst_bad = pv->xruns + pv->missed;
+            v.worst = v.nph;
         }
-        if (!isnan(jit) && jit > worst_jit) {
-            worst_jit = jit;
-            worst = load;
+        if (!isnan(pv->jitter_us) && (v.worst_jitter < 0 || pv->jitter_us > v.jitter_us)) {
+            v.jitter_us = pv->jitter_us;
+            v.worst_jitter = v.nph;
         }
+        if (!isnan(pv->margin_us) && pv->margin_us < v.margin_us)
+            v.margin_us = pv->margin_us;
+        v.nph++;
     }
-    int complete = json_is_true(json_object_get(doc, "complete"));
-    int rt = json_is_true(json_object_get(audio, "realtime"));
-    char summary[1024];
-    const char *level;
-    json_t *advice = json_array();
-    if (json_array_size(phases) == 0) {
-        level = "fail";
-        snprintf(summary, sizeof(summary), "Nothing was measured%s.", complete ? "" : ": the run was interrupted");
-    } else if (xr_total == 0 && missed_total == 0) {
-        level = rt && dropped_total == 0 && complete ? "pass" : "warn";
-        snprintf(summary, sizeof(summary),
-                 "At %lld frames / %.0f Hz (%.2f ms) every deadline was met in every phase, with no xruns. "
-                 "Worst jitter %.0f us under %s.",
-                 frames, rate, period_us / 1000.0, worst_jit, worst ? worst : "?");
-    } else {
-        level = "fail";
-        snprintf(summary, sizeof(summary),
-                 "At %lld frames / %.0f Hz (%.2f ms): %lld xrun%s and %lld missed deadline%s; worst under %s.",
-                 frames, rate, period_us / 1000.0, xr_total, xr_total == 1 ? "" : "s", missed_total,
-                 missed_total == 1 ? "" : "s", bad_load ? bad_load : "?");
-        json_array_append_new(advice, json_string("Try a larger buffer (twice the frames), the threadirqs kernel "
-                                                  "option with rtirq, or a lowlatency kernel."));
+    /* Among the failing phases the worst is the one with the most trouble; without any, the worst jitter. */
+    if (v.failing == 0 || worst_bad == 0)
+        v.worst = v.worst_jitter;
+    if (v.failing && !phase_fails(&v, &v.ph[v.worst]))
+        for (int k = 0; k < v.nph; k++)
+            if (phase_fails(&v, &v.ph[k])) {
+                v.worst = k;
+                break;
+            }
+    if (v.period_us > 0)
+        v.timing_warn = (v.worst_jitter >= 0 && 100 * v.jitter_us / v.period_us > num(profile, "warn_jitter_pct")) ||
+                        (isfinite(v.margin_us) && 100 * v.margin_us / v.period_us < num(profile, "warn_margin_pct"));
+
+    int nrules = (int)(sizeof(advice_rules) / sizeof(advice_rules[0]));
+    int fired[sizeof(advice_rules) / sizeof(advice_rules[0])];
+    json_t *advice = json_array(), *ids = json_array();
+    int warn = 0;
+    for (int r = 0; r < nrules; r++) {
+        fired[r] = advice_rules[r].applies(&v);
+        if (!fired[r])
+            continue;
+        char text[600];
+        advice_rules[r].say(&v, text, sizeof(text));
+        json_array_append_new(advice, json_string(text));
+        json_array_append_new(ids, json_string(advice_rules[r].id));
     }
-    if (!rt)
-        json_array_append_new(advice, json_string("The audio thread did not run with real-time scheduling: "
-                                                  "add your user to the audio group (jackd2 asks to set this up) "
-                                                  "or run the server with -R."));
-    if (dropped_total)
-        json_array_append_new(advice, json_string("Some records were dropped (the collector fell behind): "
-                                                  "the statistics miss those cycles."));
-    if (!complete)
-        json_array_append_new(advice, json_string("The run did not complete: the figures cover only the part "
-                                                  "that ran."));
-    int exceeded = 0;
-    json_t *th = json_object();
-    if (max_xruns >= 0) {
-        json_object_set_new(th, "max_xruns", json_integer(max_xruns));
-        exceeded |= xr_total > max_xruns;
-    }
-    if (max_jitter_us >= 0) {
-        json_object_set_new(th, "max_jitter_us", json_real(max_jitter_us));
-        exceeded |= worst_jit > max_jitter_us;
-    }
-    json_object_set_new(th, "exceeded", json_boolean(exceeded));
+    /* WARN: nothing failed, but the figures are not to be trusted as they stand, or leave little margin. */
+    warn = v.timing_warn || !v.complete || v.dropped > 0 || load_failed(&v) || period_too_long(&v) ||
+           (!v.rt && json_is_true(json_object_get(profile, "require_realtime")));
+    const char *level = v.nph == 0 || v.failing ? "fail" : warn ? "warn" : "pass";
+
+    char hints[400], summary[2048];
+    join_hints(&v, fired, hints, sizeof(hints));
+    build_summary(&v, level, hints, summary, sizeof(summary));
+    char setting[128];
+    setting_text(&v, setting, sizeof(setting));
+
+    int exceeded = (max_xruns >= 0 && v.xruns > max_xruns) ||
+                   (max_jitter_us >= 0 && v.worst_jitter >= 0 && v.jitter_us > max_jitter_us) ||
+                   (strict && strcmp(level, "fail") == 0);
+    json_t *pname = json_object_get(profile, "name");
+    json_t *th = json_pack("{s:O, s:I, s:I, s:o, s:b, s:b}",
+                           "profile", pname ? pname : json_null(),
+                           "max_xruns", (json_int_t)v.max_xruns, "max_deadlines_missed", (json_int_t)v.max_missed,
+                           "max_jitter_us", max_jitter_us >= 0 ? json_real(max_jitter_us) : json_null(),
+                           "strict", strict, "exceeded", exceeded);
     json_object_set_new(doc, "thresholds", th);
-    json_object_set_new(doc, "verdict", json_pack("{s:s, s:s, s:o}", "level", level, "summary", summary,
-                                                  "advice", advice));
+    json_t *prof = profile ? json_deep_copy(profile) : json_null();
+    json_object_del(prof, "path"); /* where this machine keeps it says nothing about the run */
+    json_object_set_new(doc, "profile", prof);
+    json_object_set_new(doc, "verdict", json_pack("{s:s, s:s, s:s, s:s?, s:s?, s:o, s:o, s:O}",
+        "level", level, "summary", summary, "setting", setting,
+        "worst_load", v.worst >= 0 ? v.ph[v.worst].name : NULL, "try", hints[0] ? hints : NULL,
+        "advice", advice, "advice_ids", ids, "profile", pname ? pname : json_null()));
+    free(v.ph);
     return exceeded;
 }

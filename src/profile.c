@@ -1,0 +1,141 @@
+/* Finding and checking verdict profiles. Runs on the main thread before the measurement starts, so that a
+ * wrong --profile fails at once (exit 2), not after minutes of measuring. */
+#include "profile.h"
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const number_keys[] = { "max_xruns", "max_deadlines_missed", "warn_jitter_pct", "warn_margin_pct",
+                                           "warn_period_ms", NULL };
+
+int profile_check(const json_t *p, char *err, size_t errlen)
+{
+    if (!json_is_object(p)) {
+        snprintf(err, errlen, "not a JSON object");
+        return -EINVAL;
+    }
+    const char *schema = json_string_value(json_object_get(p, "schema"));
+    if (!schema || strcmp(schema, PROFILE_SCHEMA) != 0) {
+        snprintf(err, errlen, "schema is \"%.40s\", expected \"%s\"", schema ? schema : "(none)", PROFILE_SCHEMA);
+        return -EINVAL;
+    }
+    if (!json_string_value(json_object_get(p, "name"))) {
+        snprintf(err, errlen, "no \"name\"");
+        return -EINVAL;
+    }
+    for (const char *const *k = number_keys; *k; k++) {
+        const json_t *v = json_object_get(p, *k);
+        if (!json_is_number(v) || json_number_value(v) < 0) {
+            snprintf(err, errlen, "\"%s\" must be a number >= 0", *k);
+            return -EINVAL;
+        }
+    }
+    if (!json_is_boolean(json_object_get(p, "require_realtime"))) {
+        snprintf(err, errlen, "\"require_realtime\" must be true or false");
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* The directories searched, in order; n gets how many. */
+static int profile_dirs(char dirs[][PATH_MAX], int max)
+{
+    int n = 0;
+    const char *env = getenv("RTJ_DATADIR");
+    if (env && env[0] && n < max)
+        snprintf(dirs[n++], PATH_MAX, "%s/profiles", env);
+    char exe[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    if (len > 0) {
+        exe[len] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            /* ./rtjitter in the source tree, then PREFIX/bin/rtjitter after make install. */
+            if (n < max)
+                snprintf(dirs[n++], PATH_MAX, "%.3000s/data/profiles", exe);
+            if (n < max)
+                snprintf(dirs[n++], PATH_MAX, "%.3000s/../share/rtjitter/profiles", exe);
+        }
+    }
+    return n;
+}
+
+static int load_file(const char *path, json_t **out, char *err, size_t errlen)
+{
+    json_error_t je;
+    json_t *p = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+    if (!p) {
+        snprintf(err, errlen, "profile %.300s: %.200s (line %d)", path, je.text, je.line);
+        return -EINVAL;
+    }
+    char why[200];
+    if (profile_check(p, why, sizeof(why)) < 0) {
+        snprintf(err, errlen, "profile %.300s: %s", path, why);
+        json_decref(p);
+        return -EINVAL;
+    }
+    json_object_set_new(p, "path", json_string(path));
+    *out = p;
+    return 0;
+}
+
+/* "live, studio" from the first directory that has profiles. */
+static void list_available(char dirs[][PATH_MAX], int n, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (int i = 0; i < n && !buf[0]; i++) {
+        struct dirent **names;
+        int k = scandir(dirs[i], &names, NULL, alphasort);
+        if (k < 0)
+            continue;
+        size_t o = 0;
+        for (int j = 0; j < k; j++) {
+            size_t l = strlen(names[j]->d_name);
+            if (l > 5 && strcmp(names[j]->d_name + l - 5, ".json") == 0 && o + l < len)
+                o += (size_t)snprintf(buf + o, len - o, "%s%.*s", o ? ", " : "", (int)(l - 5), names[j]->d_name);
+            free(names[j]);
+        }
+        free(names);
+    }
+}
+
+int profile_load(const char *name, json_t **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    if (strchr(name, '/')) {
+        if (access(name, R_OK) < 0) {
+            snprintf(err, errlen, "profile %.300s: %s", name, strerror(errno));
+            return -ENOENT;
+        }
+        return load_file(name, out, err, errlen);
+    }
+    /* A bare name only: never a path made up from user text. */
+    for (const char *c = name; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '-' ||
+              *c == '_') || c - name > 64) {
+            snprintf(err, errlen, "bad profile name \"%.70s\": letters, digits, - and _ only", name);
+            return -EINVAL;
+        }
+    char dirs[4][PATH_MAX];
+    int n = profile_dirs(dirs, 4);
+    for (int i = 0; i < n; i++) {
+        char path[PATH_MAX + 80];
+        snprintf(path, sizeof(path), "%.4000s/%.70s.json", dirs[i], name);
+        if (access(path, F_OK) == 0)
+            return load_file(path, out, err, errlen);
+    }
+    char avail[256];
+    list_available(dirs, n, avail, sizeof(avail));
+    int o = snprintf(err, errlen, "unknown profile \"%s\" (%s%s; looked in", name,
+                     avail[0] ? "available: " : "no profile found", avail);
+    for (int i = 0; i < n && o > 0 && (size_t)o < errlen; i++)
+        o += snprintf(err + o, errlen - (size_t)o, "%s %s", i ? "," : "", dirs[i]);
+    if (o > 0 && (size_t)o < errlen)
+        snprintf(err + o, errlen - (size_t)o, ")");
+    return -ENOENT;
+}

@@ -1,0 +1,18 @@
+/* Verdict profiles (data/profiles/NAME.json): the thresholds a run is judged by, kept out of the code so that
+ * a musician can read them and a distribution can add its own. Documented in data/profiles/README.md. */
+#ifndef RTJ_PROFILE_H
+#define RTJ_PROFILE_H
+#include <jansson.h>
+#include <stddef.h>
+
+#define PROFILE_SCHEMA "rtjitter.profile/1"
+#define PROFILE_DEFAULT "studio"
+
+/* Finds profile NAME (a path when it contains '/'), reads and checks it. On success *out is a new reference
+ * with "path" added (where it was found). Returns 0, -ENOENT (not found: err lists the profiles found and
+ * where rtjitter looked) or -EINVAL (malformed: err says what). err gets one line. */
+int profile_load(const char *name, json_t **out, char *err, size_t errlen);
+/* Checks a parsed profile: schema, name, and every threshold a number >= 0. Returns 0 or -EINVAL. */
+int profile_check(const json_t *p, char *err, size_t errlen);
+
+#endif
