@@ -1,0 +1,368 @@
+/* Verdicts: levels against the shipped profiles (data/profiles/), the plain summary, advice drawn from the
+ * system identity of the fixture trees, thresholds and exit decisions, the text report's opening, and the
+ * profile loader's errors. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "profile.h"
+#include "report.h"
+#include "sysinfo.h"
+
+static char top[4096];
+
+static int setup(void **state)
+{
+    (void)state;
+    const char *t = getenv("RTJ_TOP");
+    snprintf(top, sizeof(top), "%s", t ? t : ".");
+    char dd[4200];
+    snprintf(dd, sizeof(dd), "%s/data", top);
+    setenv("RTJ_DATADIR", dd, 1);
+    return 0;
+}
+
+static json_t *profile(const char *name)
+{
+    char err[512];
+    json_t *p = NULL;
+    if (profile_load(name, &p, err, sizeof(err)) < 0)
+        fail_msg("profile %s: %s", name, err);
+    return p;
+}
+
+static json_t *phase(const char *load, int xruns_reported, int xruns_detected, int missed, double jitter_us,
+                     double margin_us)
+{
+    return json_pack("{s:s, s:i, s:i, s:i, s:i, s:{s:i, s:i, s:i}, s:{s:f, s:f, s:f, s:f}, s:{s:f}, s:f, s:i, "
+                     "s:n, s:n}",
+                     "load", load, "cycles", 7500, "dropped", 0, "segments_in_phase", 1, "period_frames", 64,
+                     "xruns", "reported", xruns_reported, "detected", xruns_detected, "skipped_cycles", 0,
+                     "jitter_us", "mean", 0.5, "sd", 4.0, "p99", jitter_us / 2, "abs_max", jitter_us,
+                     "margin_us", "min", margin_us,
+                     "deadlines_met_pct", 100.0 * (7500 - missed) / 7500, "deadlines_missed", missed,
+                     "desired_cpu_pct", "load_error");
+}
+
+/* A report document on the fixture system `fixture` (tests/fixtures/sys-*), 64 frames at 48 kHz. */
+static json_t *doc_on(const char *fixture, int frames)
+{
+    char root[4200];
+    snprintf(root, sizeof(root), "%s/tests/fixtures/%s", top, fixture);
+    json_t *sys = sysinfo_collect(root);
+    assert_non_null(sys);
+    json_t *d = json_pack("{s:s, s:b, s:{s:s}, s:o, s:{s:i, s:i, s:f, s:b, s:b, s:f}, s:[]}",
+                          "schema", REPORT_SCHEMA, "complete", 1, "tool", "version", "test", "system", sys,
+                          "audio", "rate", 48000, "period_frames", frames, "period_us", frames * 1e6 / 48000,
+                          "realtime", 1, "mlocked", 1, "dsp_pct", 0.0, "phases");
+    assert_non_null(d);
+    return d;
+}
+
+static void add_phase(json_t *d, json_t *p)
+{
+    json_array_append_new(json_object_get(d, "phases"), p);
+}
+
+static const char *vstr(const json_t *d, const char *k)
+{
+    const char *s = json_string_value(json_object_get(json_object_get(d, "verdict"), k));
+    return s ? s : "(null)";
+}
+
+static int has_id(const json_t *d, const char *id)
+{
+    size_t i;
+    const json_t *v;
+    json_array_foreach(json_object_get(json_object_get(d, "verdict"), "advice_ids"), i, v)
+        if (strcmp(json_string_value(v), id) == 0)
+            return 1;
+    return 0;
+}
+
+#define CONTAINS(hay, needle) do { \
+        if (!strstr((hay), (needle))) fail_msg("\"%s\" not in \"%s\"", (needle), (hay)); \
+    } while (0)
+
+static void test_pass(void **state)
+{
+    (void)state;
+    json_t *d = doc_on("sys-lowlatency", 64), *p = profile("studio");
+    add_phase(d, phase("none", 0, 0, 0, 40, 1200));
+    add_phase(d, phase("write", 0, 0, 0, 90, 1100));
+    assert_int_equal(report_verdict(d, p, 1, -1, -1), 0);
+    assert_string_equal(vstr(d, "level"), "pass");
+    const char *s = vstr(d, "summary");
+    CONTAINS(s, "At 64 frames at 48 kHz (1.33 ms per period), every deadline was met under every load "
+                "(none, write), with no xrun.");
+    CONTAINS(s, "Worst jitter 90 us (7 % of the period), under write.");
+    CONTAINS(s, "Next: try 32 frames.");
+    assert_string_equal(vstr(d, "worst_load"), "write");
+    assert_int_equal(json_array_size(json_object_get(json_object_get(d, "verdict"), "advice")), 0);
+    json_decref(d);
+    json_decref(p);
+}
+
+static void test_fail_generic_kernel(void **state)
+{
+    (void)state;
+    json_t *d = doc_on("sys-generic", 64), *p = profile("studio");
+    add_phase(d, phase("none", 0, 0, 0, 40, 1200));
+    add_phase(d, phase("cpu", 1, 0, 0, 300, 600));
+    add_phase(d, phase("write", 12, 9, 3, 2500, -900));
+    /* Not strict (no --profile): the verdict fails, the exit status does not. */
+    assert_int_equal(report_verdict(d, p, 0, -1, -1), 0);
+    assert_string_equal(vstr(d, "level"), "fail");
+    assert_string_equal(vstr(d, "worst_load"), "write");
+    const char *s = vstr(d, "summary");
+    CONTAINS(s, "At 64 frames at 48 kHz (1.33 ms per period), deadlines were missed.");
+    /* The worst load first, then the others that failed, then the ones that held. */
+    CONTAINS(s, "Under write: 12 xruns, 3 missed deadlines (99.96 % met). Under cpu: 1 xrun. none met every "
+                "deadline.");
+    /* generic: no threadirqs, preempt voluntary (not dynamic), powersave governor. */
+    CONTAINS(s, "Try threadirqs and rtirq, a lowlatency kernel, the performance governor, or 128 frames.");
+    assert_true(has_id(d, "threadirqs"));
+    assert_true(has_id(d, "preempt"));
+    assert_true(has_id(d, "governor"));
+    assert_true(has_id(d, "swappiness")); /* swap in use, swappiness 60 */
+    assert_true(has_id(d, "buffer"));
+    assert_false(has_id(d, "rtirq"));
+    assert_false(has_id(d, "rt_throttling")); /* no heavy callback */
+    /* Strict (--profile given): the same verdict exits 1. */
+    assert_int_equal(report_verdict(d, p, 1, -1, -1), 1);
+    json_decref(d);
+    json_decref(p);
+}
+
+static void test_fail_rt_kernel_only_buffer(void **state)
+{
+    (void)state;
+    json_t *d = doc_on("sys-rt", 32), *p = profile("studio");
+    add_phase(d, phase("compile", 2, 2, 0, 500, 10));
+    report_verdict(d, p, 0, -1, -1);
+    assert_string_equal(vstr(d, "level"), "fail");
+    /* PREEMPT_RT: interrupts are threaded and preemption is full; the governor is performance. */
+    CONTAINS(vstr(d, "summary"), "Under compile: 2 xruns. Try 64 frames.");
+    assert_false(has_id(d, "threadirqs"));
+    assert_false(has_id(d, "preempt"));
+    assert_false(has_id(d, "governor"));
+    assert_false(has_id(d, "rt_throttling")); /* off on this system */
+    json_decref(d);
+    json_decref(p);
+}
+
+static void test_fail_dynamic_threadirqs_without_rtirq(void **state)
+{
+    (void)state;
+    json_t *d = doc_on("sys-dynamic-full", 64), *p = profile("live");
+    json_object_set_new(json_object_get(d, "audio"), "dsp_pct", json_real(50));
+    add_phase(d, phase("read", 0, 4, 0, 800, 5));
+    report_verdict(d, p, 0, -1, -1);
+    assert_string_equal(vstr(d, "level"), "fail");
+    CONTAINS(vstr(d, "summary"), "Under read: 4 xruns.");
+    CONTAINS(vstr(d, "summary"), "Try rtirq, the performance governor, or 128 frames.");
+    assert_true(has_id(d, "rtirq"));
+    assert_false(has_id(d, "threadirqs")); /* booted with threadirqs */
+    assert_false(has_id(d, "preempt"));    /* booted with preempt=full */
+    assert_true(has_id(d, "rt_throttling")); /* a heavy callback (--dsp 50) with throttling on */
+    const json_t *adv = json_object_get(json_object_get(d, "verdict"), "advice");
+    CONTAINS(json_string_value(json_array_get(adv, 0)), "HDA Intel PCH (irq/35-snd_hda_) runs at priority 50");
+    json_decref(d);
+    json_decref(p);
+}
+
+static void test_preempt_dynamic_advice(void **state)
+{
+    (void)state;
+    /* A dynamic kernel left at its default (voluntary) is told about preempt=full, not a new kernel. */
+    json_t *d = doc_on("sys-dynamic-full", 64), *p = profile("studio");
+    json_t *k = json_object_get(json_object_get(d, "system"), "kernel");
+    json_object_set_new(k, "preempt", json_string("voluntary"));
+    add_phase(d, phase("none", 1, 1, 0, 800, 5));
+    report_verdict(d, p, 0, -1, -1);
+    assert_true(has_id(d, "preempt"));
+    CONTAINS(vstr(d, "try"), "preempt=full");
+    json_decref(d);
+    json_decref(p);
+}
+
+static void test_profiles_differ(void **state)
+{
+    (void)state;
+    /* Jitter of 30 % of the period with 20 % left before the deadline: fine for the studio, tight for live. */
+    json_t *p_studio = profile("studio"), *p_live = profile("live");
+    json_t *d = doc_on("sys-lowlatency", 64);
+    add_phase(d, phase("none", 0, 0, 0, 400, 270));
+    report_verdict(d, p_studio, 1, -1, -1);
+    assert_string_equal(vstr(d, "level"), "pass");
+    assert_int_equal(report_verdict(d, p_live, 1, -1, -1), 0); /* WARN is not a FAIL: exit 0 */
+    assert_string_equal(vstr(d, "level"), "warn");
+    assert_true(has_id(d, "headroom"));
+    CONTAINS(json_string_value(json_array_get(json_object_get(json_object_get(d, "verdict"), "advice"), 0)),
+             "the worst jitter was 400 us (30 % of the period; this profile accepts 25 %)");
+    /* The profile used is recorded, without this machine's path to it. */
+    assert_string_equal(json_string_value(json_object_get(json_object_get(d, "profile"), "name")), "live");
+    assert_null(json_object_get(json_object_get(d, "profile"), "path"));
+    assert_string_equal(json_string_value(json_object_get(json_object_get(d, "thresholds"), "profile")), "live");
+    assert_string_equal(vstr(d, "profile"), "live");
+    json_decref(d);
+    /* 512 frames (10.7 ms): acceptable latency in the studio, too much on stage. */
+    d = doc_on("sys-lowlatency", 512);
+    add_phase(d, phase("none", 0, 0, 0, 100, 9000));
+    report_verdict(d, p_studio, 1, -1, -1);
+    assert_string_equal(vstr(d, "level"), "pass");
+    report_verdict(d, p_live, 1, -1, -1);
+    assert_string_equal(vstr(d, "level"), "warn");
+    assert_true(has_id(d, "period"));
+    json_decref(d);
+    json_decref(p_studio);
+    json_decref(p_live);
+}
+
+static void test_cli_thresholds(void **state)
+{
+    (void)state;
+    json_t *d = doc_on("sys-lowlatency", 64), *p = profile("studio");
+    add_phase(d, phase("write", 12, 3, 0, 700, 100));
+    /* --max-xruns 20 overrides the profile's 0: no failure. */
+    assert_int_equal(report_verdict(d, p, 0, 20, -1), 0);
+    assert_string_equal(vstr(d, "level"), "warn"); /* 700 us jitter is over half the period */
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(d, "thresholds"), "max_xruns")), 20);
+    CONTAINS(vstr(d, "summary"), "12 xruns and 0 missed deadlines, within what this profile accepts.");
+    assert_int_equal(report_verdict(d, p, 0, 5, -1), 1);
+    assert_string_equal(vstr(d, "level"), "fail");
+    assert_true(json_is_true(json_object_get(json_object_get(d, "thresholds"), "exceeded")));
+    assert_int_equal(report_verdict(d, p, 0, 20, 500), 1); /* --max-jitter-us 500 */
+    assert_int_equal(report_verdict(d, p, 0, 20, 800), 0);
+    json_decref(d);
+    json_decref(p);
+}
+
+static void test_nothing_measured_and_not_realtime(void **state)
+{
+    (void)state;
+    json_t *d = doc_on("sys-generic", 64), *p = profile("studio");
+    json_object_set_new(d, "complete", json_false());
+    report_verdict(d, p, 0, -1, -1);
+    assert_string_equal(vstr(d, "level"), "fail");
+    assert_string_equal(vstr(d, "summary"), "Nothing was measured: the run was interrupted.");
+    assert_true(has_id(d, "incomplete"));
+    json_decref(d);
+
+    d = doc_on("sys-generic", 64);
+    json_object_set_new(json_object_get(d, "audio"), "realtime", json_false());
+    json_object_set_new(json_object_get(d, "audio"), "mlocked", json_false());
+    add_phase(d, phase("none", 0, 0, 0, 30, 1200));
+    report_verdict(d, p, 0, -1, -1);
+    assert_string_equal(vstr(d, "level"), "warn");
+    assert_true(has_id(d, "realtime"));
+    assert_true(has_id(d, "mlock"));
+    assert_false(has_id(d, "threadirqs")); /* the timing was fine: no tuning advice */
+    json_decref(d);
+    json_decref(p);
+}
+
+static void test_text_opens_with_summary(void **state)
+{
+    (void)state;
+    json_t *d = doc_on("sys-generic", 64), *p = profile("studio");
+    add_phase(d, phase("none", 0, 0, 0, 40, 1200));
+    add_phase(d, phase("write", 12, 0, 0, 2500, 100));
+    report_verdict(d, p, 0, -1, -1);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    report_print_text(f, d);
+    fclose(f);
+    assert_true(strncmp(buf, "FAIL (studio profile): At 64 frames at 48 kHz (1.33 ms per period), deadlines were "
+                             "missed.", 80) == 0);
+    /* The summary is wrapped: read it with each line break and its indent as one space. */
+    char *flat = strdup(buf);
+    size_t o = 0;
+    for (size_t i = 0; buf[i]; i++) {
+        if (buf[i] == '\n' && buf[i + 1] == ' ') {
+            flat[o++] = ' ';
+            while (buf[i + 1] == ' ')
+                i++;
+        } else {
+            flat[o++] = buf[i];
+        }
+    }
+    flat[o] = '\0';
+    char *under = strstr(flat, "Under write: 12 xruns."), *table_f = strstr(flat, "Jitter +/- SD");
+    char *table = strstr(buf, "Jitter +/- SD");
+    assert_non_null(under);
+    assert_non_null(table_f);
+    assert_true(under < table_f);
+    CONTAINS(flat, "Try threadirqs and rtirq, a lowlatency kernel, the performance governor, or 128 frames.");
+    free(flat);
+    CONTAINS(buf, "  - Interrupt handlers run ahead of every thread");
+    CONTAINS(buf, "kernel:  5.15.0-91-generic, preempt voluntary, HZ 250, NO_HZ idle, threadirqs no");
+    CONTAINS(buf, "cpu:     Intel(R) Core(TM) i5-8250U CPU @ 1.60GHz, 4 cores / 8 threads, governor powersave");
+    CONTAINS(buf, "sound:   card 0 HDA Intel PCH (irq 145 snd_hda_intel:card0), card 1 Scarlett 2i2 USB");
+    /* No line of the wrapped verdict (up to the first blank line) is wider than 110 columns. */
+    char *end = strstr(buf, "\n\n");
+    assert_non_null(end);
+    assert_true(end < table);
+    for (char *l = buf; l < end; l = strchr(l, '\n') + 1)
+        assert_true(strcspn(l, "\n") <= 110);
+    free(buf);
+    json_decref(d);
+    json_decref(p);
+}
+
+static void test_profile_loader(void **state)
+{
+    (void)state;
+    char err[512];
+    json_t *p = NULL;
+    assert_int_equal(profile_load("nope", &p, err, sizeof(err)), -ENOENT);
+    assert_null(p);
+    CONTAINS(err, "unknown profile \"nope\" (available: live, studio;");
+    assert_int_equal(profile_load("../etc/passwd", &p, err, sizeof(err)), -ENOENT);
+    assert_int_equal(profile_load("a.b", &p, err, sizeof(err)), -EINVAL);
+    CONTAINS(err, "bad profile name");
+    /* A file given by path, malformed in three ways. */
+    char path[] = "/tmp/rtj-profile-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    static const char *const bad[][2] = {
+        { "{\"schema\": \"rtjitter.profile/2\", \"name\": \"x\"}", "schema is \"rtjitter.profile/2\"" },
+        { "{\"schema\": \"rtjitter.profile/1\", \"name\": \"x\", \"max_xruns\": -1}", "\"max_xruns\" must be" },
+        { "{\"schema\": \"rtjitter.profile/1\",", "profile /tmp/rtj-profile-" },
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        assert_int_equal(ftruncate(fd, 0), 0);
+        assert_int_equal(pwrite(fd, bad[i][0], strlen(bad[i][0]), 0), (ssize_t)strlen(bad[i][0]));
+        assert_int_equal(profile_load(path, &p, err, sizeof(err)), -EINVAL);
+        CONTAINS(err, bad[i][1]);
+    }
+    close(fd);
+    unlink(path);
+    /* Every shipped profile passes its own check. */
+    assert_int_equal(profile_load("live", &p, err, sizeof(err)), 0);
+    CONTAINS(json_string_value(json_object_get(p, "path")), "/data/profiles/live.json");
+    json_decref(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pass),
+        cmocka_unit_test(test_fail_generic_kernel),
+        cmocka_unit_test(test_fail_rt_kernel_only_buffer),
+        cmocka_unit_test(test_fail_dynamic_threadirqs_without_rtirq),
+        cmocka_unit_test(test_preempt_dynamic_advice),
+        cmocka_unit_test(test_profiles_differ),
+        cmocka_unit_test(test_cli_thresholds),
+        cmocka_unit_test(test_nothing_measured_and_not_realtime),
+        cmocka_unit_test(test_text_opens_with_summary),
+        cmocka_unit_test(test_profile_loader),
+    };
+    return cmocka_run_group_tests(tests, setup, NULL);
+}
