@@ -65,11 +65,22 @@ static const struct opt_def run_defs[] = {
 #undef O
 
 static atomic_int g_signal;
+static sigset_t g_stop_signals; /* SIGINT, SIGTERM, SIGHUP: blocked in every thread, taken by sigtimedwait */
 
-/* Async-signal-safe: sets a flag, nothing else. */
+/* Async-signal-safe: sets a flag, nothing else. Installed so that the signals are not ignored (a shell starts
+ * background jobs with SIGINT ignored, and an ignored signal never becomes pending for sigtimedwait). */
 static void on_signal(int sig)
 {
     atomic_store(&g_signal, sig);
+}
+
+/* Sleep up to ms, waking at once for a stop signal. */
+static void wait_signal_ms(int ms)
+{
+    struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+    int sig = sigtimedwait(&g_stop_signals, NULL, &ts);
+    if (sig > 0)
+        atomic_store(&g_signal, sig);
 }
 
 static double now_s(void)
@@ -77,12 +88,6 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void nap_ms(int ms)
-{
-    struct timespec ts = { 0, (long)ms * 1000000L };
-    nanosleep(&ts, NULL); /* a signal cuts it short, which is what we want */
 }
 
 static const char *policy_name(int pol)
@@ -157,7 +162,7 @@ static int wait_phase(struct run_state *st, int phase, double secs, struct phase
     while (now_s() - t0 < secs) {
         if ((st->stop_reason = stop_reason(st)))
             return -EINTR;
-        nap_ms(50);
+        wait_signal_ms(50);
         if (pr) {
             double l = jack_cpu_load(st->jack.client);
             pr->cpu_load_mean += (l - pr->cpu_load_mean) / ++pr->cpu_load_samples;
@@ -241,10 +246,10 @@ int cmd_run(int argc, char **argv, const char *command_line)
     st->warnings = json_array();
     st->status_on = !st->o.quiet && isatty(STDOUT_FILENO);
 
-    sigset_t blocked;
-    setup_signals(&blocked);
-    /* Only the main thread takes signals: every thread created from here on inherits this mask. */
-    pthread_sigmask(SIG_BLOCK, &blocked, NULL);
+    setup_signals(&g_stop_signals);
+    /* Blocked in every thread (threads created from here on inherit the mask); the main thread takes them
+     * synchronously with sigtimedwait() in its wait loop. */
+    pthread_sigmask(SIG_BLOCK, &g_stop_signals, NULL);
 
     struct run_info ri;
     memset(&ri, 0, sizeof(ri));
@@ -321,7 +326,7 @@ int cmd_run(int argc, char **argv, const char *command_line)
         load_phase_start(st->plan, i);
         if (wait_phase(st, i, st->o.warmup, NULL, st->o.duration) == 0) {
             if (i == 0 && !atomic_load(&st->jack.sched_known))
-                nap_ms(100); /* a very short warm-up: give the first cycle a chance */
+                wait_signal_ms(100); /* a very short warm-up: give the first cycle a chance */
             uint64_t d0 = rt_ring_dropped(&st->ring);
             atomic_store(&st->phase_tag, ((unsigned)i << 1) | 1u);
             res->measured = 1;

@@ -1,0 +1,79 @@
+#!/bin/bash
+# The private-server path leaves no jackd behind; SIGINT and SIGTERM mid-run give an incomplete report and
+# exit 3; a server killed mid-run gives exit 3 within 2 s; bad options give one line and exit 2.
+. "$(dirname "$0")/../lib.sh"
+
+no_jackd_named() { ! grep -qs -- "$1" /proc/[0-9]*/cmdline 2>/dev/null; }
+
+# --- 3. private server ---------------------------------------------------------------------------
+if (jack_wait -c 2>/dev/null | grep -q '^running'); then
+    ok "# SKIP private-server path: a default JACK server runs on this machine"
+else
+    "$RTJ" run --duration 2 --warmup 0.5 --rate 48000 --period 128 --quiet --json "$WORK/p.json" >"$WORK/out" 2>&1 &
+    rpid=$!
+    wait "$rpid"; rc=$?
+    check "private-server run exits 0 (got $rc)" [ "$rc" -eq 0 ]
+    srv=$(json "$WORK/p.json" "d['audio']['server'], d['audio']['driver'], d['audio']['server_name'], d['audio']['period_frames'], d['audio']['rate']")
+    echo "# report: $srv"
+    check "report says a private dummy server at the requested 128 frames / 48000 Hz ran" \
+        [ "$srv" = "private dummy rtjitter-$rpid 128 48000" ]
+    check "it measured about 2 s of 128-frame cycles (750)" [ "$(json "$WORK/p.json" "700 < d['phases'][0]['cycles'] < 800")" = True ]
+    check "no jackd named rtjitter-$rpid is left" no_jackd_named "rtjitter-$rpid"
+    check "no jackd log is left in the temp dir" [ ! -e "${TMPDIR:-/tmp}/rtjitter-$rpid.jackd.log" ]
+    # SIGTERM to a private-server run: incomplete, exit 3, and still no jackd left
+    "$RTJ" run --duration 30 --warmup 0.5 --quiet --json "$WORK/t.json" >"$WORK/out" 2>&1 &
+    rpid=$!
+    sleep 2.5
+    kill -TERM "$rpid"
+    t0=$(date +%s.%N); wait "$rpid"; rc=$?; t1=$(date +%s.%N)
+    check "SIGTERM: exit 3 (got $rc)" [ "$rc" -eq 3 ]
+    check "SIGTERM: stopped within 2 s" python3 -c "import sys; sys.exit($t1 - $t0 > 2)"
+    check "SIGTERM: report marked incomplete, with the reason" \
+        [ "$(json "$WORK/t.json" "d['complete'], d['incomplete_reason']")" = "False terminated (SIGTERM)" ]
+    check "SIGTERM: no private jackd left" no_jackd_named "rtjitter-$rpid"
+fi
+
+# --- 4. SIGINT mid-run --------------------------------------------------------------------------
+name=$(server_name int)
+start_jackd "$name" 48000 64 || not_ok "jackd starts"
+"$RTJ" run --server "$name" --duration 30 --warmup 0.5 --quiet --json "$WORK/i.json" >"$WORK/out" 2>&1 &
+rpid=$!
+sleep 3
+kill -INT "$rpid"
+t0=$(date +%s.%N); wait "$rpid"; rc=$?; t1=$(date +%s.%N)
+echo "# SIGINT: exit $rc after $(python3 -c "print(round($t1 - $t0, 2))") s"
+check "SIGINT: exit 3 (got $rc)" [ "$rc" -eq 3 ]
+check "SIGINT: stopped within 2 s" python3 -c "import sys; sys.exit($t1 - $t0 > 2)"
+check "SIGINT: report has complete=false and the reason" \
+    [ "$(json "$WORK/i.json" "d['complete'], d['incomplete_reason']")" = "False interrupted (SIGINT)" ]
+check "SIGINT: the measured part is in the report (about 2.5 s of cycles)" \
+    [ "$(json "$WORK/i.json" "1500 < d['phases'][0]['cycles'] < 2500")" = True ]
+check "SIGINT: a stored copy exists as well" [ "$(find "$XDG_DATA_HOME/rtjitter/reports" -name '*.json' | wc -l)" -ge 1 ]
+check "SIGINT: the external server is untouched" kill -0 "$JACKD_PID"
+stop_jackd "$JACKD_PID"
+
+# --- 5. server killed mid-run -------------------------------------------------------------------
+name=$(server_name kill)
+start_jackd "$name" 48000 64 || not_ok "jackd starts"
+"$RTJ" run --server "$name" --duration 30 --warmup 0.5 --quiet --json "$WORK/k.json" >"$WORK/out" 2>&1 &
+rpid=$!
+sleep 3
+kill -KILL "$JACKD_PID"
+t0=$(date +%s.%N); wait "$rpid"; rc=$?; t1=$(date +%s.%N)
+echo "# server killed: exit $rc after $(python3 -c "print(round($t1 - $t0, 2))") s"
+check "server killed: exit 3 (got $rc)" [ "$rc" -eq 3 ]
+check "server killed: stopped within 2 s" python3 -c "import sys; sys.exit($t1 - $t0 > 2)"
+check "server killed: incomplete report says the server went away" \
+    [ "$(json "$WORK/k.json" "d['complete'], d['incomplete_reason']")" = "False the JACK server went away" ]
+
+# --- bad usage ----------------------------------------------------------------------------------
+for args in "--period 7" "--rate abc" "--duration" "--bogus" "--dsp 200" "--backend oss" "--loads no-such-load"; do
+    # shellcheck disable=SC2086
+    "$RTJ" run $args >"$WORK/o" 2>"$WORK/e"; rc=$?
+    check "'run $args': exit 2 and one line on stderr (got $rc, $(wc -l <"$WORK/e") lines: $(head -1 "$WORK/e"))" \
+        [ "$rc" -eq 2 -a "$(wc -l <"$WORK/e")" -eq 1 ]
+done
+"$RTJ" nonsense >/dev/null 2>&1; check "unknown command: exit 2" [ $? -eq 2 ]
+"$RTJ" run --server "$(server_name none)" --duration 1 --quiet >/dev/null 2>"$WORK/e"; rc=$?
+check "a named server that is not running: exit 3 and one line ($(head -1 "$WORK/e"))" \
+    [ "$rc" -eq 3 -a "$(wc -l <"$WORK/e")" -eq 1 ]
