@@ -1,5 +1,6 @@
 /* rtjitter: can this kernel, on this machine, run audio at a small buffer size without dropouts? */
 #include "cmd_report.h"
+#include "cmd_loads.h"
 #include "run.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@ struct command {
 
 static const struct command commands[] = {
     { "run", cmd_run, "measure audio cycles on JACK, phase by phase (rtjitter run --help)" },
+    { "loads", cmd_loads, "list the loads, what each does, its parameters and safety bounds" },
     { "report", cmd_report, "render a stored report again, as text or HTML (rtjitter report FILE --html OUT)" },
     { "compare", cmd_compare, "reports side by side; with no files, the latest of each kernel in the store" },
 };

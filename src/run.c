@@ -21,6 +21,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#define DEFAULT_LOADS "none,burn,write,read,compile,memload,video,x" /* interbench's set, none first */
 #define RING_RECORDS (1u << 16) /* 64 Ki records of 64 bytes: over 5 s at 12,000 cycles/s */
 
 struct run_opts {
@@ -45,7 +46,8 @@ static const struct opt_def run_defs[] = {
       NULL },
     { "duration", OPT_DOUBLE, O(duration), 0.5, 86400, "SECS", "measuring time of each phase (default 10)", NULL },
     { "warmup", OPT_DOUBLE, O(warmup), 0, 60, "SECS", "discarded start of each phase (default 1)", NULL },
-    { "loads", OPT_STR, O(loads), 0, 0, "LIST", "phases, one load each (default none)", NULL },
+    { "loads", OPT_STR, O(loads), 0, 0, "LIST", "phases, one load each (default " DEFAULT_LOADS "; see "
+      "rtjitter loads)", NULL },
     { "dsp", OPT_DOUBLE, O(dsp), 0, 95, "PCT", "burn this share of each period in the callback (default 0)", NULL },
     { "priority", OPT_INT, O(priority), 1, 98, "N", "private server: real-time priority (default 70)", NULL },
     { "tmpdir", OPT_STR, O(tmpdir), 0, 0, "DIR", "where loads may write their files (default $TMPDIR or /tmp)",
@@ -220,7 +222,7 @@ int cmd_run(int argc, char **argv, const char *command_line)
         return 3;
     }
     st->o = (struct run_opts){ .backend = "jack", .rate = 48000, .period = 64, .nperiods = 2, .duration = 10,
-                               .warmup = 1, .loads = "none", .priority = 70, .max_xruns = -1,
+                               .warmup = 1, .loads = DEFAULT_LOADS, .priority = 70, .max_xruns = -1,
                                .max_jitter_us = -1 };
     int np = 0;
     int pr = opts_parse("run", run_defs, &st->o, argc, argv, NULL, 0, &np);
@@ -328,6 +330,7 @@ int cmd_run(int argc, char **argv, const char *command_line)
             if (i == 0 && !atomic_load(&st->jack.sched_known))
                 wait_signal_ms(100); /* a very short warm-up: give the first cycle a chance */
             uint64_t d0 = rt_ring_dropped(&st->ring);
+            load_phase_measure(st->plan, i);
             atomic_store(&st->phase_tag, ((unsigned)i << 1) | 1u);
             res->measured = 1;
             wait_phase(st, i, st->o.duration, res, st->o.duration);

@@ -1,0 +1,164 @@
+/* compile: a real compiler run. rtjitter writes a small C source tree under --tmpdir and builds it with `cc` in
+ * parallel jobs, again and again (interbench only emulated this). */
+#include "load.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+enum { P_JOBS, P_UNITS };
+#define UNIT_FUNCS 16 /* about 0.25 s of cc -O2 on a 2020 laptop core */
+
+/* Runs in the supervisor: a missing compiler is a reason to skip, not a failure. */
+static const char *unavailable(const struct load_child *c, char *buf, size_t len)
+{
+    (void)c;
+    const char *path = getenv("PATH");
+    if (!path)
+        path = "/usr/bin:/bin";
+    char dir[4096];
+    for (const char *p = path; *p;) {
+        size_t n = strcspn(p, ":");
+        snprintf(dir, sizeof(dir), "%.*s/cc", (int)n, n ? p : ".");
+        if (access(dir, X_OK) == 0)
+            return NULL;
+        p += n + (p[n] == ':');
+    }
+    snprintf(buf, len, "no C compiler: no cc in PATH (install build-essential)");
+    return buf;
+}
+
+/* One translation unit with enough branches and loops to keep the optimiser busy for a fraction of a second. */
+static int write_unit(const char *dir, int u)
+{
+    char path[4200];
+    snprintf(path, sizeof(path), "%s/u%d.c", dir, u);
+    FILE *f = fopen(path, "we");
+    if (!f)
+        return -errno;
+    fprintf(f, "#include <stdio.h>\n#include <string.h>\n#include <stdlib.h>\n");
+    for (int k = 0; k < UNIT_FUNCS; k++) {
+        fprintf(f, "static int f%d(int *a, int n)\n{\n    int s = %d;\n    for (int i = 0; i < n; i++) {\n"
+                   "        switch ((a[i] + %d) & 7) {\n", k, u * 131 + k, k);
+        for (int c = 0; c < 8; c++)
+            fprintf(f, "        case %d: s += a[i] * %d - (s >> %d); a[i] ^= s; break;\n", c, k + c + 3, c + 1);
+        fprintf(f, "        }\n        for (int j = i; j < n && j < i + %d; j++)\n            s += a[j] %% %d;\n"
+                   "    }\n    return s;\n}\n", 4 + k % 5, 7 + k);
+    }
+    fprintf(f, "int unit%d(int *a, int n)\n{\n    int s = 0;\n", u);
+    for (int k = 0; k < UNIT_FUNCS; k++)
+        fprintf(f, "    s += f%d(a, n);\n", k);
+    fprintf(f, "    return s;\n}\n");
+    int e = ferror(f) ? -EIO : 0;
+    if (fclose(f) != 0 && e == 0)
+        e = -errno;
+    return e;
+}
+
+static pid_t spawn_cc(const char *dir, int u, pid_t self)
+{
+    pid_t pid = fork();
+    if (pid != 0)
+        return pid;
+    /* A compiler must not outlive its load: if the load process dies, so does it. */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != self)
+        _exit(1);
+    if (chdir(dir) < 0)
+        _exit(126);
+    int log = open("cc.log", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+    if (log >= 0) {
+        dup2(log, 2);
+        close(log);
+    }
+    char src[32], obj[32];
+    snprintf(src, sizeof(src), "u%d.c", u);
+    snprintf(obj, sizeof(obj), "u%d.o", u);
+    execlp("cc", "cc", "-O2", "-c", src, "-o", obj, (char *)NULL);
+    _exit(127);
+}
+
+static void last_line(const char *dir, char *out, size_t len)
+{
+    char path[4200], line[200];
+    snprintf(path, sizeof(path), "%s/cc.log", dir);
+    out[0] = '\0';
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return;
+    while (fgets(line, sizeof(line), f))
+        if (line[0] != '\n')
+            snprintf(out, len, "%.*s", (int)strcspn(line, "\n"), line);
+    fclose(f);
+}
+
+static void run(struct load_child *c)
+{
+    int jobs = c->param[P_JOBS] > 0 ? (int)c->param[P_JOBS] : load_online_cpus() + 1;
+    int units = (int)c->param[P_UNITS];
+    for (int u = 0; u < units; u++) {
+        int e = write_unit(c->dir, u);
+        if (e < 0) {
+            load_fail(c, "cannot write the sources in %s: %s", c->dir, strerror(-e));
+            return;
+        }
+    }
+    pid_t self = getpid();
+    int running = 0, next = 0;
+    for (;;) {
+        while (running < jobs) {
+            if (spawn_cc(c->dir, next, self) < 0) {
+                load_fail(c, "fork: %s", strerror(errno));
+                return;
+            }
+            running++;
+            next = (next + 1) % units;
+        }
+        int st;
+        pid_t r = waitpid(-1, &st, 0);
+        if (r < 0)
+            continue;
+        running--;
+        if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+            load_count(c, 0, 1);
+        } else {
+            char why[160];
+            last_line(c->dir, why, sizeof(why));
+            if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
+                load_fail(c, "cannot run cc");
+            else
+                load_fail(c, "cc failed (status %d)%s%s", WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st),
+                          why[0] ? ": " : "", why);
+            return;
+        }
+    }
+}
+
+static int report(const struct load_child *c, const struct load_sample *s, struct load_metric *m)
+{
+    (void)c;
+    if (s->wall_s <= 0)
+        return 0;
+    return load_metric_set(&m[0], "compile", "units", s->count[0] * 60.0 / s->wall_s, "units/min");
+}
+
+const struct load_info load_compile = {
+    .name = "compile",
+    .summary = "writes a C source tree under --tmpdir and builds it with cc -O2 in parallel jobs, again and again",
+    .metric = "compile.units",
+    .unit = "units/min",
+    .bounds = "a few hundred KB of sources and objects in a private directory, removed at the phase end",
+    .example = "compile:units=4",
+    .params = { { "jobs", LP_INT, 0, 0, 256, "", "parallel compilers; 0: online CPUs + 1" },
+                { "units", LP_INT, 24, 1, 1000, "", "source files in the tree" } },
+    .needs_dir = 1,
+    .unavailable = unavailable,
+    .run = run,
+    .report = report,
+};

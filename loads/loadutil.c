@@ -1,0 +1,155 @@
+/* Helpers shared by the loads. Everything here runs in a load's child process unless said otherwise. */
+#include "load.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+void load_fail(struct load_child *c, const char *fmt, ...)
+{
+    if (atomic_load(&c->shared->failed))
+        return; /* the first reason is the one that matters */
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->shared->error, sizeof(c->shared->error), fmt, ap);
+    va_end(ap);
+    atomic_store(&c->shared->failed, 1);
+}
+
+void load_count(struct load_child *c, int i, uint64_t n)
+{
+    atomic_fetch_add_explicit(&c->shared->count[i], n, memory_order_relaxed);
+}
+
+int load_online_cpus(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+int64_t load_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+int64_t load_thread_cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int meminfo_kb(const char *key, uint64_t *bytes)
+{
+    FILE *f = fopen("/proc/meminfo", "re");
+    if (!f)
+        return -errno;
+    char line[256];
+    size_t klen = strlen(key);
+    int rc = -ENOENT;
+    while (fgets(line, sizeof(line), f)) {
+        if (strncmp(line, key, klen) == 0 && line[klen] == ':') {
+            *bytes = strtoull(line + klen + 1, NULL, 10) * 1024;
+            rc = 0;
+            break;
+        }
+    }
+    fclose(f);
+    return rc;
+}
+
+/* In a container the cgroup's memory.max, not MemAvailable, is where the OOM killer wakes up. */
+static int cgroup_headroom(uint64_t *bytes)
+{
+    FILE *f = fopen("/proc/self/cgroup", "re");
+    if (!f)
+        return -errno;
+    char line[4096], path[4200];
+    int rc = -ENOENT;
+    while (fgets(line, sizeof(line), f)) {
+        if (strncmp(line, "0::", 3) != 0)
+            continue;
+        line[strcspn(line, "\n")] = '\0';
+        snprintf(path, sizeof(path), "/sys/fs/cgroup%s/memory.max", line + 3);
+        FILE *m = fopen(path, "re");
+        if (!m)
+            break;
+        char v[64] = "";
+        if (fgets(v, sizeof(v), m) && strncmp(v, "max", 3) != 0) {
+            uint64_t max = strtoull(v, NULL, 10), cur = 0;
+            snprintf(path, sizeof(path), "/sys/fs/cgroup%s/memory.current", line + 3);
+            FILE *c = fopen(path, "re");
+            if (c) {
+                if (fgets(v, sizeof(v), c))
+                    cur = strtoull(v, NULL, 10);
+                fclose(c);
+            }
+            *bytes = max > cur ? max - cur : 0;
+            rc = 0;
+        }
+        fclose(m);
+        break;
+    }
+    fclose(f);
+    return rc;
+}
+
+int load_mem_available(uint64_t *bytes)
+{
+    int rc = meminfo_kb("MemAvailable", bytes);
+    if (rc < 0)
+        return rc;
+    uint64_t cg;
+    if (cgroup_headroom(&cg) == 0 && cg < *bytes)
+        *bytes = cg;
+    return 0;
+}
+
+int load_mem_total(uint64_t *bytes)
+{
+    return meminfo_kb("MemTotal", bytes);
+}
+
+int load_tmpfile(const char *dir, int flags)
+{
+    int fd = open(dir, flags | O_TMPFILE | O_CLOEXEC, 0600);
+    if (fd >= 0)
+        return fd;
+    /* Some file systems have no O_TMPFILE: a named file, unlinked at once, is as good. */
+    char path[4200];
+    snprintf(path, sizeof(path), "%s/data.XXXXXX", dir);
+    fd = mkostemp(path, O_CLOEXEC | (flags & ~(O_WRONLY | O_RDWR)));
+    if (fd < 0)
+        return -errno;
+    unlink(path);
+    return fd;
+}
+
+int load_thread(void *(*fn)(void *), void *arg)
+{
+    pthread_attr_t a;
+    pthread_t t;
+    pthread_attr_init(&a);
+    pthread_attr_setstacksize(&a, 128 * 1024);
+    pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+    int e = pthread_create(&t, &a, fn, arg);
+    pthread_attr_destroy(&a);
+    return -e;
+}
+
+int load_metric_set(struct load_metric *m, const char *load, const char *what, double value, const char *unit)
+{
+    snprintf(m->name, sizeof(m->name), "%s.%s", load, what);
+    m->value = value;
+    snprintf(m->unit, sizeof(m->unit), "%s", unit);
+    return 1;
+}

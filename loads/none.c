@@ -1,0 +1,8 @@
+/* none: the baseline phase, nothing runs beside the audio client. */
+#include "load.h"
+
+const struct load_info load_none = {
+    .name = "none",
+    .summary = "nothing: the baseline every other phase is read against",
+    .example = "none",
+};

@@ -1,0 +1,5 @@
+#ifndef RTJ_CMD_LOADS_H
+#define RTJ_CMD_LOADS_H
+/* `rtjitter loads [--json]`: the load registry, for people and for scripts. Returns the exit status. */
+int cmd_loads(int argc, char **argv, const char *command_line);
+#endif

@@ -1,0 +1,199 @@
+/* Every registered load, through the real supervisor, without JACK: it starts, reports its metric above zero,
+ * stops within a second, and leaves no process and no file behind. A new load is tested by being registered. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "loadplan.h"
+#include "loadspec.h"
+
+static char g_tmp[256], g_mark[64];
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void nap(double s)
+{
+    struct timespec ts = { (time_t)s, (long)((s - (time_t)s) * 1e9) };
+    nanosleep(&ts, NULL);
+}
+
+/* Processes that carry our marker in their environment: the supervisor and every load it started. */
+static int marked_processes(void)
+{
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    int n = 0;
+    char path[300], buf[65536];
+    while (d && (e = readdir(d))) {
+        if (e->d_name[0] < '1' || e->d_name[0] > '9' || atoi(e->d_name) == getpid())
+            continue;
+        snprintf(path, sizeof(path), "/proc/%s/environ", e->d_name);
+        FILE *f = fopen(path, "re");
+        if (!f)
+            continue;
+        size_t len = fread(buf, 1, sizeof(buf) - 1, f);
+        fclose(f);
+        for (size_t i = 0; i < len; i += strlen(buf + i) + 1) {
+            buf[len] = '\0';
+            if (strcmp(buf + i, g_mark) == 0) {
+                n++;
+                break;
+            }
+        }
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+static int dir_entries(const char *path)
+{
+    DIR *d = opendir(path);
+    struct dirent *e;
+    int n = 0;
+    while (d && (e = readdir(d)))
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    if (d)
+        closedir(d);
+    return n;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(g_tmp, sizeof(g_tmp), "%s/rtjt-loadplan.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!mkdtemp(g_tmp))
+        return -1;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    rmdir(g_tmp);
+    return 0;
+}
+
+static void test_every_load(void **state)
+{
+    (void)state;
+    for (const struct load_info *const *l = load_registry; *l; l++) {
+        const struct load_info *li = *l;
+        struct load_plan *p = NULL;
+        char err[512];
+        assert_int_equal(load_plan_parse(li->example, g_tmp, &p, err, sizeof(err)), 0);
+        assert_int_equal(load_plan_count(p), 1);
+        assert_int_equal(load_phase_start(p, 0), 0);
+        nap(0.3);
+        if (li->run)
+            assert_true(marked_processes() >= 2); /* the supervisor and the load */
+        assert_int_equal(load_phase_measure(p, 0), 0);
+        nap(1.0);
+        json_t *m = json_array();
+        const char *error = NULL;
+        double t0 = now_s();
+        load_phase_stop(p, 0, m, &error);
+        double stop_s = now_s() - t0;
+        if (error)
+            fail_msg("%s: %s", li->name, error);
+        if (li->run) {
+            json_t *first = json_array_get(m, 0);
+            if (!first || strcmp(json_string_value(json_object_get(first, "name")), li->metric) != 0 ||
+                !(json_number_value(json_object_get(first, "value")) > 0))
+                fail_msg("%s: no %s above zero", li->name, li->metric);
+            printf("  %-10s %s = %.4g %s, stopped in %.3f s\n", li->name, li->metric,
+                   json_number_value(json_object_get(first, "value")), li->unit, stop_s);
+        }
+        assert_true(stop_s < 1.0);
+        /* Stopped: no load process left, even before the plan is freed (only the supervisor remains). */
+        assert_true(marked_processes() <= 1);
+        json_decref(m);
+        load_plan_free(p);
+        assert_int_equal(marked_processes(), 0);
+        assert_int_equal(dir_entries(g_tmp), 0);
+    }
+}
+
+/* A load that cannot run is skipped with its reason, and the plan goes on. */
+static void test_unwritable_tmpdir(void **state)
+{
+    (void)state;
+    struct load_plan *p = NULL;
+    char err[512];
+    assert_int_equal(load_plan_parse("write:mb=2,burn:threads=1", "/nonexistent/rtjitter", &p, err, sizeof(err)),
+                     0);
+    assert_int_equal(load_phase_start(p, 0), 0);
+    json_t *m = json_array();
+    const char *error = NULL;
+    load_phase_stop(p, 0, m, &error);
+    assert_non_null(error);
+    assert_non_null(strstr(error, "write: skipped: cannot create a directory in /nonexistent/rtjitter"));
+    assert_int_equal(json_array_size(m), 0);
+    assert_int_equal(load_phase_start(p, 1), 0);
+    nap(0.3);
+    load_phase_stop(p, 1, m, &error);
+    assert_null(error);
+    assert_int_equal(json_array_size(m), 2);
+    json_decref(m);
+    load_plan_free(p);
+    assert_int_equal(marked_processes(), 0);
+}
+
+/* The user's command: its failure and exit status are reported. */
+static void test_exec_status(void **state)
+{
+    (void)state;
+    struct load_plan *p = NULL;
+    char err[512];
+    assert_int_equal(load_plan_parse("exec:echo boom >&2; exit 3", g_tmp, &p, err, sizeof(err)), 0);
+    assert_int_equal(load_phase_start(p, 0), 0);
+    nap(0.3);
+    json_t *m = json_array();
+    const char *error = NULL;
+    load_phase_stop(p, 0, m, &error);
+    assert_non_null(error);
+    assert_non_null(strstr(error, "exec: the command exited with status 3: boom"));
+    int found = 0;
+    size_t i;
+    json_t *o;
+    json_array_foreach(m, i, o)
+        found |= strcmp(json_string_value(json_object_get(o, "name")), "exec.exit_status") == 0 &&
+                 json_number_value(json_object_get(o, "value")) == 3;
+    assert_true(found);
+    json_decref(m);
+    load_plan_free(p);
+    assert_int_equal(dir_entries(g_tmp), 0);
+}
+
+int main(int argc, char **argv)
+{
+    (void)argc;
+    /* /proc/PID/environ shows the environment a process was exec'd with: set the marker, then exec again, so
+     * that the supervisor and the loads (forked, never exec'd) carry it where the scan can see it. */
+    if (!getenv("RTJ_TEST_MARK")) {
+        char mark[64];
+        snprintf(mark, sizeof(mark), "loadplan-%d", (int)getpid());
+        setenv("RTJ_TEST_MARK", mark, 1);
+        execv("/proc/self/exe", argv);
+        return 1;
+    }
+    snprintf(g_mark, sizeof(g_mark), "RTJ_TEST_MARK=%s", getenv("RTJ_TEST_MARK"));
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_load),
+        cmocka_unit_test(test_unwritable_tmpdir),
+        cmocka_unit_test(test_exec_status),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
