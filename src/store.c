@@ -1,3 +1,5 @@
+/* The report store. Reports are the source of truth that compare and report read back, so a report is written
+ * whole or not at all (temp file, fsync, link), and never replaces another one. */
 #include "store.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -7,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int mkdir_p(const char *dir)
+static int mkdir_p_mode(const char *dir, mode_t mode)
 {
     char tmp[4096];
     if (snprintf(tmp, sizeof(tmp), "%s", dir) >= (int)sizeof(tmp))
@@ -15,54 +17,85 @@ int mkdir_p(const char *dir)
     for (char *p = tmp + 1; *p; p++)
         if (*p == '/') {
             *p = '\0';
-            if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+            if (mkdir(tmp, mode) < 0 && errno != EEXIST)
                 return -errno;
             *p = '/';
         }
-    if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+    if (mkdir(tmp, mode) < 0 && errno != EEXIST)
         return -errno;
     return 0;
 }
 
+int mkdir_p(const char *dir)
+{
+    return mkdir_p_mode(dir, 0755);
+}
+
 int store_dir(const char *output, char *buf, size_t len)
 {
+    int n;
     if (output) {
-        snprintf(buf, len, "%s", output);
-        return 0;
+        if (!output[0])
+            return -EINVAL;
+        n = snprintf(buf, len, "%s", output);
+    } else {
+        const char *xdg = getenv("XDG_DATA_HOME");
+        const char *home = getenv("HOME");
+        /* The XDG spec: a relative XDG_DATA_HOME is invalid and is ignored. */
+        if (xdg && xdg[0] == '/')
+            n = snprintf(buf, len, "%s/rtjitter/reports", xdg);
+        else if (home && home[0])
+            n = snprintf(buf, len, "%s/.local/share/rtjitter/reports", home);
+        else
+            return -ENOENT;
     }
-    const char *xdg = getenv("XDG_DATA_HOME");
-    const char *home = getenv("HOME");
-    if (xdg && xdg[0] == '/')
-        snprintf(buf, len, "%s/rtjitter/reports", xdg);
-    else if (home && home[0])
-        snprintf(buf, len, "%s/.local/share/rtjitter/reports", home);
-    else
-        return -ENOENT;
-    return 0;
+    return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
 int store_write_json(const json_t *doc, const char *path)
 {
-    char tmp[4200];
-    snprintf(tmp, sizeof(tmp), "%s.tmp-%d", path, (int)getpid());
-    if (json_dump_file(doc, tmp, JSON_INDENT(1) | JSON_REAL_PRECISION(8)) < 0) {
-        unlink(tmp);
-        return -EIO;
-    }
+    /* The temp file sits in the same directory (link() cannot cross file systems), hidden, and not named
+     * *.json, so that no reader of the store ever sees a half-written report. */
+    char tmp[4400];
+    const char *slash = strrchr(path, '/');
+    int dirlen = slash ? (int)(slash - path + 1) : 0;
+    int n = snprintf(tmp, sizeof(tmp), "%.*s.%s.tmp-%d", dirlen, path, slash ? slash + 1 : path, (int)getpid());
+    if (n < 0 || (size_t)n >= sizeof(tmp))
+        return -ENAMETOOLONG;
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return -errno;
+    int e = 0;
+    errno = 0;
+    if (json_dumpfd(doc, fd, JSON_INDENT(1) | JSON_REAL_PRECISION(8)) < 0 || write(fd, "\n", 1) != 1)
+        e = errno ? -errno : -EIO;
+    /* On disk before it gets its name: after a crash the report is whole or absent. */
+    if (!e && fsync(fd) < 0)
+        e = -errno;
+    if (close(fd) < 0 && !e)
+        e = -errno;
     /* link() refuses to replace: an existing report is never overwritten. */
-    if (link(tmp, path) < 0) {
-        int e = errno;
-        unlink(tmp);
-        return -e;
-    }
+    if (!e && link(tmp, path) < 0)
+        e = -errno;
     unlink(tmp);
+    if (e)
+        return e;
+    char dir[4400];
+    snprintf(dir, sizeof(dir), "%.*s", dirlen ? dirlen : 1, dirlen ? path : ".");
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+        fsync(dfd); /* the new name itself; failure here leaves a complete file, so it is not an error */
+        close(dfd);
+    }
     return 0;
 }
 
-static void safe_name(const char *in, char *out, size_t len)
+/* A file-name part from outside text (a kernel release, a label): letters, digits, '.', '_' and '-' kept,
+ * anything else '_', at most max characters; never empty, ".", or "..". */
+static void safe_name(const char *in, char *out, size_t len, size_t max)
 {
     size_t o = 0;
-    for (; *in && o + 1 < len && o < 48; in++) {
+    for (; *in && o + 1 < len && o < max; in++) {
         char c = *in;
         out[o++] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
                            c == '_' || c == '-'
@@ -70,6 +103,8 @@ static void safe_name(const char *in, char *out, size_t len)
                        : '_';
     }
     out[o] = '\0';
+    if (!out[0] || strcmp(out, ".") == 0 || strcmp(out, "..") == 0)
+        snprintf(out, len, "unknown");
 }
 
 int store_save(const json_t *doc, const char *output, const char *release, const char *label,
@@ -79,10 +114,13 @@ int store_save(const json_t *doc, const char *output, const char *release, const
     int e = store_dir(output, base, sizeof(base));
     if (e < 0)
         return e;
-    safe_name(release, rel, sizeof(rel));
+    /* A release is at most 64 characters (utsname); a label is cut to keep the name readable. */
+    safe_name(release ? release : "", rel, sizeof(rel), 200);
     char dir[4400];
-    snprintf(dir, sizeof(dir), "%s/%s", base, rel);
-    if ((e = mkdir_p(dir)) < 0)
+    if (snprintf(dir, sizeof(dir), "%s/%s", base, rel) >= (int)sizeof(dir))
+        return -ENAMETOOLONG;
+    /* Reports name the machine and its boot options: the store is private, as XDG asks (0700). */
+    if ((e = mkdir_p_mode(dir, 0700)) < 0)
         return e;
     struct tm tm;
     gmtime_r(&when.tv_sec, &tm);
@@ -90,13 +128,13 @@ int store_save(const json_t *doc, const char *output, const char *release, const
     lab[0] = '\0';
     if (label && *label) {
         lab[0] = '-';
-        safe_name(label, lab + 1, sizeof(lab) - 1);
+        safe_name(label, lab + 1, sizeof(lab) - 1, 48);
     }
-    for (int n = 0; n < 1000; n++) {
-        if (n == 0)
-            snprintf(path, pathlen, "%s/%s%s.json", dir, ts, lab);
-        else
-            snprintf(path, pathlen, "%s/%s%s.%d.json", dir, ts, lab, n);
+    for (int k = 0; k < 1000; k++) {
+        int n = k == 0 ? snprintf(path, pathlen, "%s/%s%s.json", dir, ts, lab)
+                       : snprintf(path, pathlen, "%s/%s%s.%d.json", dir, ts, lab, k);
+        if (n < 0 || (size_t)n >= pathlen)
+            return -ENAMETOOLONG;
         e = store_write_json(doc, path);
         if (e != -EEXIST)
             return e;

@@ -5,11 +5,16 @@
 #include <stddef.h>
 #include <time.h>
 
-/* Directory of the store (without the release part): --output DIR when given, else XDG. */
+/* Directory of the store (without the release part): --output DIR when given, else $XDG_DATA_HOME (absolute
+ * only) or ~/.local/share, + /rtjitter/reports. Returns 0, -ENOENT (neither set), -EINVAL (DIR empty) or
+ * -ENAMETOOLONG. */
 int store_dir(const char *output, char *buf, size_t len);
-/* Write doc atomically (temp file + rename) to path; never overwrites: returns -EEXIST. */
+/* Write doc atomically to path (hidden temp file in the same directory, fsync, link): readers see the whole
+ * report or none. Never overwrites: returns -EEXIST when path exists. 0 or -errno. */
 int store_write_json(const json_t *doc, const char *path);
-/* Save doc in the store under the kernel release; path gets the file written. Returns 0 or -errno. */
+/* Save doc as STORE/<release>/<UTC YYYYMMDDTHHMMSSZ of when>[-label].json, adding .1, .2, ... before .json
+ * when that name is taken; release and label are reduced to [A-Za-z0-9._-]. The directories are created
+ * private (0700). path gets the file written. Returns 0 or -errno. */
 int store_save(const json_t *doc, const char *output, const char *release, const char *label,
                struct timespec when, char *path, size_t pathlen);
 /* mkdir -p */
