@@ -415,6 +415,15 @@ static void build_summary(const struct vctx *v, const char *level, const char *h
         if (v->worst_jitter >= 0)
             o = add(b, n, o, " Worst jitter %.0f us (%.0f %% of the period), under %s.", v->jitter_us,
                     v->period_us > 0 ? 100 * v->jitter_us / v->period_us : 0, v->ph[v->worst_jitter].name);
+        if (v->timing_warn && v->period_us > 0) {
+            double pj = num(v->profile, "warn_jitter_pct");
+            if (100 * v->jitter_us / v->period_us > pj)
+                o = add(b, n, o, " That is more jitter than the %s profile accepts (%g %%).",
+                        kstr(v->profile, "name"), pj);
+            else
+                o = add(b, n, o, " The tightest cycle left %.0f us, less than the %s profile asks (%g %% of the "
+                        "period).", v->margin_us, kstr(v->profile, "name"), num(v->profile, "warn_margin_pct"));
+        }
         if (strcmp(level, "pass") == 0 && v->frames > 16)
             add(b, n, o, " Next: try %lld frames.", v->frames / 2);
         else if (hints[0])

@@ -203,6 +203,7 @@ static void test_profiles_differ(void **state)
     assert_int_equal(report_verdict(d, p_live, 1, -1, -1), 0); /* WARN is not a FAIL: exit 0 */
     assert_string_equal(vstr(d, "level"), "warn");
     assert_true(has_id(d, "headroom"));
+    CONTAINS(vstr(d, "summary"), "That is more jitter than the live profile accepts (25 %).");
     CONTAINS(json_string_value(json_array_get(json_object_get(json_object_get(d, "verdict"), "advice"), 0)),
              "the worst jitter was 400 us (30 % of the period; this profile accepts 25 %)");
     /* The profile used is recorded, without this machine's path to it. */
