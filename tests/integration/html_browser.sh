@@ -1,0 +1,104 @@
+#!/bin/bash
+# HTML pages of `run --html`, `report --html` and `compare --html`, checked in a real browser: Debian's headless
+# Chromium renders each page to a PNG that must not be blank, and every inline SVG must parse as XML.
+# Hostile strings in a report (label, load error) must come out escaped.
+. "$(dirname "$0")/../lib.sh"
+
+name=$(server_name html)
+start_jackd "$name" 48000 128 || not_ok "jackd starts"
+"$RTJ" run --server "$name" --loads none --duration 2 --warmup 0.3 --quiet --label '<b>lab</b>' \
+    --json "$WORK/a.json" --html "$WORK/run.html" --output "$WORK/store" >"$WORK/run.out" 2>&1
+rc=$?
+check "run --html exits 0 (got $rc)" [ "$rc" -eq 0 ]
+stop_jackd "$JACKD_PID"
+check "run --html wrote a page" [ -s "$WORK/run.html" ]
+
+# A second kernel, made from the first report: other HZ and preempt, a hostile load error, and a slower wakeup.
+python3 - "$WORK/a.json" "$WORK/b.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d['system']['kernel']['release'] = '9.9.9-other<script>'
+d['system']['kernel']['hz'] = 1000
+d['system']['kernel']['preempt'] = 'full'
+p = d['phases'][0]
+p['load_error'] = '<img src=x onerror=alert(1)> & "quoted"'
+p['histograms']['wakeup'] = [[lo + 3000, hi + 3000, c] for lo, hi, c in p['histograms']['wakeup']]
+p['xruns']['reported'] = 3
+json.dump(d, open(sys.argv[2], 'w'))
+PY
+
+"$RTJ" report "$WORK/b.json" --html "$WORK/report.html" >"$WORK/report.out" 2>&1
+rc=$?
+check "report --html exits 0 (got $rc)" [ "$rc" -eq 0 ]
+"$RTJ" report "$WORK/b.json" --html "$WORK/report2.html" --text >"$WORK/text.out" 2>&1
+check "report --html --text prints the text table too" grep -q '^Load' "$WORK/text.out"
+"$RTJ" compare "$WORK/a.json" "$WORK/b.json" --html "$WORK/compare.html" --quiet >"$WORK/cmp.out" 2>&1
+rc=$?
+check "compare --html exits 0 (got $rc)" [ "$rc" -eq 0 ]
+
+for page in run report compare; do
+    f="$WORK/$page.html"
+    check "$page.html: no raw markup from the report" python3 - "$f" <<'PY'
+import sys
+s = open(sys.argv[1], encoding='utf-8').read()
+bad = [t for t in ('<script', '<img', 'src="', 'href="', 'http://', 'https://') if t in s.replace('http://www.w3.org/2000/svg', '')]
+print('# %s: %d bytes, %d svg' % (sys.argv[1].split('/')[-1], len(s), s.count('<svg')), 'bad:', bad)
+sys.exit(1 if bad else 0)
+PY
+    check "$page.html: every SVG parses as XML" python3 - "$f" <<'PY'
+import re, sys, xml.etree.ElementTree as ET
+s = open(sys.argv[1], encoding='utf-8').read()
+svgs = re.findall(r'<svg\b.*?</svg>', s, re.S)
+for x in svgs:
+    ET.fromstring(x)
+sys.exit(0 if svgs else 1)
+PY
+    png="$WORK/$page.png"
+    timeout 90 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+        --disable-background-networking --disable-component-update --disable-sync \
+        --user-data-dir="$(mktemp -d "$WORK/chromium.XXXXXX")" --window-size=1100,1600 \
+        --screenshot="$png" "file://$f" >"$WORK/chromium-$page.log" 2>&1
+    check "$page.html: chromium took a screenshot" [ -s "$png" ]
+    check "$page.html: the screenshot is not blank" python3 - "$png" <<'PY'
+import struct, sys, zlib
+data = open(sys.argv[1], 'rb').read()
+assert data[:8] == b'\x89PNG\r\n\x1a\n'
+pos, idat, w = 8, b'', 0
+while pos < len(data):
+    n, typ = struct.unpack('>I4s', data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + n]
+    if typ == b'IHDR':
+        w, h, depth, ctype = struct.unpack('>IIBB', body[:10])
+    elif typ == b'IDAT':
+        idat += body
+    pos += 12 + n
+bpp = {2: 3, 6: 4}[ctype]
+raw, stride = zlib.decompress(idat), w * bpp
+prev, colours, ink = bytearray(stride), set(), 0
+i = 0
+for y in range(h):
+    f, row = raw[i], bytearray(raw[i + 1:i + 1 + stride])
+    i += 1 + stride
+    for x in range(stride):
+        a = row[x - bpp] if x >= bpp else 0
+        b, c = prev[x], (prev[x - bpp] if x >= bpp else 0)
+        if f == 1: row[x] = (row[x] + a) & 255
+        elif f == 2: row[x] = (row[x] + b) & 255
+        elif f == 3: row[x] = (row[x] + (a + b) // 2) & 255
+        elif f == 4:
+            p = a + b - c
+            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            row[x] = (row[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    prev = row
+    if y % 4 == 0:
+        for x in range(0, stride, bpp * 4):
+            px = tuple(row[x:x + 3])
+            colours.add(px)
+            ink += px != (255, 255, 255)
+print('# %d distinct colours, %d sampled non-white pixels' % (len(colours), ink))
+sys.exit(0 if len(colours) > 20 and ink > 1000 else 1)
+PY
+done
+grep -q 'kernel.hz' "$WORK/compare.html"
+check "compare.html lists what differs in the system (kernel.hz)" [ $? -eq 0 ]
+check "compare.html calls the +3 ms wakeup worse" grep -q 'class="worse"' "$WORK/compare.html"

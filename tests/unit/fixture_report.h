@@ -1,0 +1,105 @@
+/* Synthetic report documents for the reader, compare and HTML tests: histograms filled from a seeded random
+ * distribution through the real stats.c buckets, laid out as report.c lays them out. Header-only (static). */
+#ifndef RTJ_FIXTURE_REPORT_H
+#define RTJ_FIXTURE_REPORT_H
+#include <jansson.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include "stats.h"
+
+static uint64_t fx_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static double fx_uniform(uint64_t *s)
+{
+    return ((double)(fx_next(s) >> 11) + 0.5) * 0x1.0p-53;
+}
+
+static json_t *fx_hist_json(const struct histogram *h)
+{
+    json_t *a = json_array();
+    for (int b = HIST_BUCKETS - 1; b >= 0; b--)
+        if (h->neg[b]) {
+            uint64_t lo, hi;
+            hist_bucket_edges(b, &lo, &hi);
+            json_array_append_new(a, json_pack("[f,f,I]", -(double)hi / 1000.0, -(double)lo / 1000.0,
+                                               (json_int_t)h->neg[b]));
+        }
+    for (int b = 0; b < HIST_BUCKETS; b++)
+        if (h->pos[b]) {
+            uint64_t lo, hi;
+            hist_bucket_edges(b, &lo, &hi);
+            json_array_append_new(a, json_pack("[f,f,I]", (double)lo / 1000.0, (double)hi / 1000.0,
+                                               (json_int_t)h->pos[b]));
+        }
+    return a;
+}
+
+static json_t *fx_metric(const struct metric_stats *m)
+{
+    return json_pack("{s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "count", (json_int_t)m->count, "mean",
+                     m->w.mean / 1000, "sd", welford_sd(&m->w) / 1000, "min", m->min / 1000.0, "max",
+                     m->max / 1000.0, "abs_max", m->abs_max / 1000.0, "p50", metric_quantile(m, 0.5) / 1000.0,
+                     "p99", metric_quantile(m, 0.99) / 1000.0, "p999", metric_quantile(m, 0.999) / 1000.0);
+}
+
+/* One phase of n cycles: wakeup = 40 µs + exponential(10 µs) + shift_us; jitter = normal(0, 20 µs), moved
+ * away from zero by shift_us. xruns cycles get an xrun. */
+static json_t *fx_phase(const char *load, int n, double shift_us, uint64_t seed, int xruns)
+{
+    struct metric_stats *w = malloc(sizeof(*w)), *j = malloc(sizeof(*j));
+    metric_init(w);
+    metric_init(j);
+    uint64_t s = seed;
+    for (int i = 0; i < n; i++) {
+        double wake = 40 - 10 * log(fx_uniform(&s)) + shift_us;
+        double u1 = fx_uniform(&s), u2 = fx_uniform(&s);
+        double jit = 20 * sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+        jit += jit < 0 ? -shift_us : shift_us;
+        metric_add(w, (int64_t)(wake * 1000));
+        metric_add(j, (int64_t)(jit * 1000));
+    }
+    json_t *tl = json_array();
+    for (int sec = 0; sec < 5; sec++)
+        json_array_append_new(tl, json_pack("{s:i, s:i, s:i, s:i, s:i, s:f, s:f, s:f, s:f, s:f, s:f}", "s", sec,
+                                            "cycles", n / 5, "xruns_reported", sec == 2 ? xruns : 0,
+                                            "xruns_detected", 0, "deadlines_missed", 0, "jitter_abs_max_us",
+                                            j->abs_max / 1000.0, "jitter_abs_p99_us", 50.0, "wakeup_max_us",
+                                            w->max / 1000.0, "wakeup_p99_us", 90.0, "callback_max_us", 3.0,
+                                            "margin_min_us", 900.0));
+    json_t *p = json_pack("{s:s, s:f, s:i, s:i, s:i, s:i, s:i, s:{s:i, s:i, s:i}, s:o, s:o, s:f, s:i,"
+                          " s:[{s:s, s:f, s:s}], s:n, s:{s:o, s:o}, s:o}",
+                          "load", load, "duration_s", 5.0, "period_frames", 64, "rate", 48000, "cycles", n,
+                          "dropped", 0, "segments_in_phase", 1, "xruns", "reported", xruns, "detected", 0,
+                          "skipped_cycles", 0, "jitter_us", fx_metric(j), "wakeup_us", fx_metric(w),
+                          "deadlines_met_pct", 100.0, "deadlines_missed", 0, "load_metrics", "name", "written",
+                          "value", 123.5, "unit", "MB/s", "load_error", "histograms", "jitter",
+                          fx_hist_json(&j->hist), "wakeup", fx_hist_json(&w->hist), "timeline", tl);
+    free(w);
+    free(j);
+    return p;
+}
+
+/* A whole report with one "none" phase. */
+static json_t *fx_report(const char *release, const char *hz, const char *preempt, int n, double shift_us,
+                         uint64_t seed)
+{
+    return json_pack("{s:s, s:{s:s, s:s}, s:b, s:s, s:s, s:s, s:s, s:{s:s, s:{s:s, s:s, s:s, s:s}, s:{s:s, s:i}},"
+                     " s:{s:s, s:s, s:s, s:i, s:i, s:f, s:b}, s:[o], s:[], s:{s:s, s:s, s:[]}}",
+                     "schema", "rtjitter.report/1", "tool", "name", "rtjitter", "version", "test", "complete", 1,
+                     "label", "test", "started", "2026-01-01T00:00:00Z", "finished", "2026-01-01T00:00:10Z",
+                     "command", "rtjitter run", "system", "hostname", "box", "kernel", "release", release, "hz", hz,
+                     "preempt", preempt, "version", "#1 SMP", "cpu", "model", "Test CPU", "threads", 4,
+                     "audio", "backend", "jack", "provider", "jack2", "server", "private", "rate", 48000,
+                     "period_frames", 64, "period_us", 1333.3333, "realtime", 1,
+                     "phases", fx_phase("none", n, shift_us, seed, 0), "warnings", "verdict", "level", "pass",
+                     "summary", "fine", "advice");
+}
+
+#endif

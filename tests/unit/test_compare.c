@@ -1,0 +1,235 @@
+/* The statistics of compare: two runs from one distribution are "no clear difference"; a shift of several ms
+ * is "worse" (or "better" the other way round); rate tests; identity differences; the store's latest reports. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "compare.h"
+#include "unit/fixture_report.h"
+
+/* The outcome of one verdict of the comparison, by load and metric name ("wakeup p99"). */
+static const char *outcome(const json_t *cmp, const char *load, const char *metric)
+{
+    size_t i, j;
+    const json_t *l, *v;
+    json_array_foreach(json_object_get(cmp, "loads"), i, l) {
+        if (strcmp(json_string_value(json_object_get(l, "load")), load))
+            continue;
+        json_array_foreach(json_object_get(l, "verdicts"), j, v)
+            if (!strcmp(json_string_value(json_object_get(v, "metric")), metric))
+                return json_string_value(json_object_get(v, "outcome"));
+    }
+    return "(missing)";
+}
+
+static json_t *compare_two(json_t *a, json_t *b)
+{
+    json_t *docs[2] = { a, b };
+    const char *names[2] = { "a.json", "b.json" };
+    json_t *cmp = compare_build(docs, names, 2);
+    assert_non_null(cmp);
+    return cmp;
+}
+
+static const char *const decided[] = { "jitter distribution", "jitter p99", "jitter p99.9", "wakeup distribution",
+                                       "wakeup p99", "wakeup p99.9" };
+
+static void test_same_distribution_no_difference(void **state)
+{
+    (void)state;
+    /* Several seed pairs: not one lucky draw. */
+    for (uint64_t s = 1; s <= 4; s++) {
+        json_t *a = fx_report("6.1.0", "250", "voluntary", 20000, 0, s);
+        json_t *b = fx_report("6.8.0", "1000", "full", 20000, 0, 1000 + s);
+        json_t *cmp = compare_two(a, b);
+        for (size_t m = 0; m < sizeof(decided) / sizeof(decided[0]); m++) {
+            const char *o = outcome(cmp, "none", decided[m]);
+            if (strcmp(o, "same"))
+                fail_msg("seed %d: %s is \"%s\", expected \"same\"", (int)s, decided[m], o);
+        }
+        assert_string_equal(outcome(cmp, "none", "wakeup max"), "weak");
+        assert_string_equal(outcome(cmp, "none", "xruns"), "same");
+        const char *sum = json_string_value(json_array_get(json_object_get(cmp, "summary"), 0));
+        assert_non_null(strstr(sum, "better in 0 measures, worse in 0"));
+        json_decref(cmp);
+        json_decref(a);
+        json_decref(b);
+    }
+}
+
+static void test_shift_of_3ms_is_significant(void **state)
+{
+    (void)state;
+    json_t *a = fx_report("6.1.0", "250", "voluntary", 20000, 0, 7);
+    json_t *b = fx_report("6.8.0", "1000", "full", 20000, 3000, 8);
+    json_t *cmp = compare_two(a, b);
+    for (size_t m = 0; m < sizeof(decided) / sizeof(decided[0]); m++)
+        assert_string_equal(outcome(cmp, "none", decided[m]), "worse");
+    assert_string_equal(outcome(cmp, "none", "wakeup max"), "weak"); /* never more than weak */
+    json_decref(cmp);
+    cmp = compare_two(b, a); /* the other way round */
+    for (size_t m = 0; m < sizeof(decided) / sizeof(decided[0]); m++)
+        assert_string_equal(outcome(cmp, "none", decided[m]), "better");
+    json_decref(cmp);
+    json_decref(a);
+    json_decref(b);
+}
+
+static void test_small_runs_are_weak(void **state)
+{
+    (void)state;
+    /* 300 cycles: p99.9 rests on no cycle at all above it. Even a real shift is only weak evidence there. */
+    json_t *a = fx_report("6.1.0", "250", "voluntary", 300, 0, 3);
+    json_t *b = fx_report("6.8.0", "1000", "full", 300, 3000, 4);
+    json_t *cmp = compare_two(a, b);
+    assert_string_equal(outcome(cmp, "none", "wakeup p99.9"), "weak");
+    assert_string_equal(outcome(cmp, "none", "wakeup distribution"), "worse");
+    json_decref(cmp);
+    json_decref(a);
+    json_decref(b);
+}
+
+static void test_quantile_ci(void **state)
+{
+    (void)state;
+    json_t *p = fx_phase("none", 50000, 0, 11, 0);
+    struct rhist h;
+    assert_int_equal(rhist_from_json(json_object_get(json_object_get(p, "histograms"), "wakeup"), 0, &h), 0);
+    assert_true(fabs(h.total - 50000) < 0.5);
+    /* exponential(10) + 40: median 40 + 10 ln 2 = 46.9 µs, p99 = 40 + 10 ln 100 = 86.1 µs */
+    assert_true(fabs(rhist_quantile(&h, 0.5) - 46.9) < 1.0);
+    assert_true(fabs(rhist_quantile(&h, 0.99) - 86.1) < 3.0);
+    struct quantile_diff d;
+    assert_int_equal(quantile_diff_ci(&h, &h, 0.99, 2000, 1, &d), 0);
+    assert_true(d.lo < 0 && d.hi > 0);
+    assert_true(d.hi - d.lo < 10); /* 500 cycles above p99: a few µs wide */
+    assert_int_equal(decide_quantile(&d), CMP_SAME);
+    struct rank_test rt;
+    assert_int_equal(rank_test(&h, &h, &rt), 0);
+    assert_true(rt.p_value > 0.9);
+    assert_true(fabs(rt.prob_b_greater - 0.5) < 1e-9);
+    rhist_free(&h);
+    /* Folding: |jitter| of a symmetric normal(0, 20): median 13.5 µs. */
+    assert_int_equal(rhist_from_json(json_object_get(json_object_get(p, "histograms"), "jitter"), 1, &h), 0);
+    assert_true(fabs(rhist_quantile(&h, 0.5) - 13.5) < 1.0);
+    for (size_t i = 0; i < h.n; i++)
+        assert_true(h.lo[i] >= 0 && (i == 0 || h.lo[i] >= h.lo[i - 1]));
+    rhist_free(&h);
+    /* Empty: NAN, not a crash. */
+    json_t *empty = json_array();
+    assert_int_equal(rhist_from_json(empty, 0, &h), 0);
+    assert_true(isnan(rhist_quantile(&h, 0.5)));
+    assert_true(rank_test(&h, &h, &rt) < 0);
+    json_decref(empty);
+    json_decref(p);
+}
+
+static void test_rate_test(void **state)
+{
+    (void)state;
+    assert_true(rate_test_p(0, 10000, 0, 10000) == 1);
+    assert_true(rate_test_p(0, 10000, 50, 10000) < 1e-10);
+    assert_true(rate_test_p(5, 10000, 6, 10000) > 0.5);
+    assert_true(rate_test_p(500000, 1e9, 500000, 1e9) > 0.5); /* the normal branch */
+    assert_true(isnan(rate_test_p(1, 0, 1, 10)));
+}
+
+static void test_identity_diff_and_warnings(void **state)
+{
+    (void)state;
+    json_t *a = fx_report("6.1.0", "250", "voluntary", 1000, 0, 1);
+    json_t *b = fx_report("6.8.0", "1000", "full", 1000, 0, 2);
+    json_object_set_new(json_object_get(b, "audio"), "rate", json_integer(44100));
+    json_t *cmp = compare_two(a, b);
+    int hz = 0, preempt = 0, model = 0;
+    size_t i;
+    const json_t *d;
+    json_array_foreach(json_object_get(cmp, "system_diff"), i, d) {
+        const char *k = json_string_value(json_object_get(d, "key"));
+        const json_t *v = json_object_get(d, "values");
+        if (!strcmp(k, "kernel.hz")) {
+            hz = 1;
+            assert_string_equal(json_string_value(json_array_get(v, 0)), "250");
+            assert_string_equal(json_string_value(json_array_get(v, 1)), "1000");
+        }
+        preempt |= !strcmp(k, "kernel.preempt");
+        model |= !strcmp(k, "cpu.model"); /* the same in both: must not be listed */
+    }
+    assert_true(hz && preempt && !model);
+    const char *w = json_string_value(json_array_get(json_object_get(cmp, "warnings"), 0));
+    assert_non_null(w);
+    assert_non_null(strstr(w, "not measured under the same setting"));
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    compare_print_text(f, cmp);
+    fclose(f);
+    assert_non_null(strstr(text, "kernel.hz"));
+    assert_non_null(strstr(text, "250 → 1000"));
+    assert_non_null(strstr(text, "voluntary → full"));
+    assert_non_null(strstr(text, "written (MB/s)")); /* the load's throughput row */
+    free(text);
+    json_decref(cmp);
+    json_decref(a);
+    json_decref(b);
+}
+
+static void write_file(const char *path, const char *s)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(s, f);
+    fclose(f);
+}
+
+static void test_latest_in_store(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rtjt-store-XXXXXX", p[4200];
+    assert_non_null(mkdtemp(dir));
+    snprintf(p, sizeof(p), "%s/6.8.0", dir);
+    mkdir(p, 0755);
+    snprintf(p, sizeof(p), "%s/6.1.0", dir);
+    mkdir(p, 0755);
+    snprintf(p, sizeof(p), "%s/empty", dir);
+    mkdir(p, 0755);
+    const char *files[] = { "6.8.0/20260101T000000Z.json", "6.8.0/20260102T000000Z-x.json",
+                            "6.8.0/20260103T000000Z.json.tmp-12", "6.1.0/20251201T000000Z.json", "stray.json" };
+    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+        snprintf(p, sizeof(p), "%s/%s", dir, files[i]);
+        write_file(p, "{}");
+    }
+    char **paths;
+    size_t n;
+    assert_int_equal(compare_latest_in_store(dir, &paths, &n), 0);
+    assert_int_equal(n, 2);
+    assert_non_null(strstr(paths[0], "6.1.0/20251201T000000Z.json")); /* the older kernel first */
+    assert_non_null(strstr(paths[1], "6.8.0/20260102T000000Z-x.json"));
+    for (size_t i = 0; i < n; i++)
+        free(paths[i]);
+    free(paths);
+    assert_true(compare_latest_in_store("/nonexistent-store", &paths, &n) < 0);
+    char cmd[4300];
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_same_distribution_no_difference),
+        cmocka_unit_test(test_shift_of_3ms_is_significant),
+        cmocka_unit_test(test_small_runs_are_weak),
+        cmocka_unit_test(test_quantile_ci),
+        cmocka_unit_test(test_rate_test),
+        cmocka_unit_test(test_identity_diff_and_warnings),
+        cmocka_unit_test(test_latest_in_store),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

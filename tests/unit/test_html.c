@@ -1,0 +1,128 @@
+/* HTML escaping: the one function every string goes through, and pages built from hostile reports that must
+ * carry none of their markup. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "compare.h"
+#include "html.h"
+#include "unit/fixture_report.h"
+
+static char *escaped(const char *in)
+{
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    html_escape(f, in);
+    fclose(f);
+    return out;
+}
+
+static void expect_escape(const char *in, const char *want)
+{
+    char *got = escaped(in);
+    if (strcmp(got, want))
+        fail_msg("html_escape(\"%s\") = \"%s\", expected \"%s\"", in, got, want);
+    free(got);
+}
+
+static void test_escape(void **state)
+{
+    (void)state;
+    expect_escape("plain text 123", "plain text 123");
+    expect_escape("<script>alert('x')</script>", "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;");
+    expect_escape("a & b \"c\"", "a &amp; b &quot;c&quot;");
+    expect_escape("&amp;", "&amp;amp;");
+    expect_escape("µs → ± 日本", "µs → ± 日本");               /* valid UTF-8 kept */
+    expect_escape("tab\tnl\n", "tab\tnl\n");
+    expect_escape("bell\x07" "esc\x1b" "del\x7f", "bell\xef\xbf\xbd" "esc\xef\xbf\xbd" "del\xef\xbf\xbd");
+    expect_escape("bad\xff" "byte", "bad\xef\xbf\xbd" "byte");
+    expect_escape("overlong\xc0\xaf", "overlong\xef\xbf\xbd\xef\xbf\xbd");
+    expect_escape("surrogate\xed\xa0\x80", "surrogate\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+    expect_escape("cut\xe2\x86", "cut\xef\xbf\xbd\xef\xbf\xbd");
+    expect_escape("", "");
+    char *n = escaped(NULL);
+    assert_string_equal(n, "");
+    free(n);
+}
+
+#define EVIL "<script>alert(1)</script><img src=x onerror=y>"
+
+static json_t *evil_report(void)
+{
+    json_t *d = fx_report("6.1.0" EVIL, "250" EVIL, "full", 2000, 0, 1);
+    json_object_set_new(d, "label", json_string("lab" EVIL));
+    json_object_set_new(d, "command", json_string("rtjitter run --label '" EVIL "'"));
+    json_object_set_new(json_object_get(d, "system"), "hostname", json_string("host" EVIL));
+    json_t *p = json_array_get(json_object_get(d, "phases"), 0);
+    json_object_set_new(p, "load", json_string("none" EVIL));
+    json_object_set_new(p, "load_error", json_string("err" EVIL));
+    json_array_append_new(json_object_get(d, "warnings"), json_string("warn" EVIL));
+    json_object_set_new(json_object_get(d, "verdict"), "summary", json_string("sum" EVIL));
+    json_object_set_new(json_object_get(json_object_get(d, "system"), "cpu"), "evil" EVIL, json_string(EVIL));
+    return d;
+}
+
+static void expect_clean(const char *html)
+{
+    assert_null(strstr(html, "<script"));
+    assert_null(strstr(html, "<img"));
+    assert_non_null(strstr(html, "&lt;script&gt;"));
+    assert_non_null(strstr(html, "<svg"));
+    assert_non_null(strstr(html, "</html>"));
+    /* Self-contained: nothing fetched. */
+    assert_null(strstr(html, "src=\""));
+    assert_null(strstr(html, "href=\""));
+    assert_null(strstr(html, "@import"));
+}
+
+static void test_report_page_escapes_everything(void **state)
+{
+    (void)state;
+    json_t *d = evil_report();
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    html_report(f, d);
+    fclose(f);
+    expect_clean(out);
+    assert_non_null(strstr(out, "class=\"verdict pass\""));
+    assert_non_null(strstr(out, "cycles (log scale)"));
+    free(out);
+    json_decref(d);
+}
+
+static void test_compare_page_escapes_everything(void **state)
+{
+    (void)state;
+    json_t *a = evil_report(), *b = fx_report("6.8.0", "1000", "full", 2000, 3000, 2);
+    json_object_set_new(json_array_get(json_object_get(b, "phases"), 0), "load", json_string("none" EVIL));
+    json_t *docs[2] = { a, b };
+    const char *names[2] = { "/tmp/" EVIL ".json", "b.json" };
+    json_t *cmp = compare_build(docs, names, 2);
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    html_compare(f, cmp, docs, 2);
+    fclose(f);
+    expect_clean(out);
+    assert_non_null(strstr(out, "What differs in the system"));
+    assert_non_null(strstr(out, "class=\"worse\""));
+    free(out);
+    json_decref(cmp);
+    json_decref(a);
+    json_decref(b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_escape),
+        cmocka_unit_test(test_report_page_escapes_everything),
+        cmocka_unit_test(test_compare_page_escapes_everything),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
