@@ -15,7 +15,7 @@ static int process_cb(jack_nframes_t nframes, void *arg)
 {
     struct rtj_jack *j = arg;
     struct rt_record r;
-    r.t_entry_ns = rt_now_ns(j->clock);
+    r.t_entry_ns = rt_now_ns(j->sink.clock);
 
     jack_nframes_t cur_frames;
     jack_time_t cur_usecs, next_usecs;
@@ -33,10 +33,6 @@ static int process_cb(jack_nframes_t nframes, void *arg)
     r.since_start = jack_frames_since_cycle_start(j->client);
     r.nframes = nframes;
     r.rate_hz = atomic_load_explicit(&j->rate_hz, memory_order_relaxed);
-    unsigned tag = atomic_load_explicit(j->phase_tag, memory_order_acquire);
-    r.phase = tag >> 1;
-    if (tag & 1u)
-        r.flags |= RTREC_MEASURING;
 
     if (!atomic_load_explicit(&j->sched_known, memory_order_relaxed)) {
         /* First cycle only (warm-up): see the comment above. Touch some stack too, so later cycles
@@ -57,20 +53,10 @@ static int process_cb(jack_nframes_t nframes, void *arg)
     if (out)
         memset(out, 0, nframes * sizeof(float));
 
-    uint32_t units = atomic_load_explicit(&j->dsp_units, memory_order_relaxed);
-    r.dsp_req = units;
-    r.dsp_done = 0;
-    if (units) {
-        /* The deadline is the next cycle start: the measured start of this one plus a period. */
-        int64_t rate = r.rate_hz ? r.rate_hz : 48000;
-        int64_t deadline = r.t_entry_ns + ((int64_t)nframes - (int64_t)r.since_start) * 1000000000LL / rate;
-        r.dsp_done = dsp_burn(units, deadline, j->clock);
-        r.flags |= RTREC_DSP;
-    }
-    r.t_exit_ns = rt_now_ns(j->clock);
-    rt_ring_push(j->ring, &r);
-    atomic_store_explicit(&j->cycles, atomic_load_explicit(&j->cycles, memory_order_relaxed) + 1,
-                          memory_order_relaxed);
+    /* The deadline is the next cycle start: the measured start of this one plus a period. */
+    int64_t rate = r.rate_hz ? r.rate_hz : 48000;
+    int64_t deadline = r.t_entry_ns + ((int64_t)nframes - (int64_t)r.since_start) * 1000000000LL / rate;
+    rt_sink_cycle(&j->sink, &r, deadline);
     return 0;
 }
 
@@ -87,7 +73,7 @@ static void set_dsp_units(struct rtj_jack *j, jack_nframes_t nframes)
     unsigned rate = atomic_load_explicit(&j->rate_hz, memory_order_relaxed);
     double period_ns = rate ? (double)nframes * 1e9 / rate : 0.0;
     double units = j->dsp_share * period_ns * j->dsp_units_per_ns;
-    atomic_store_explicit(&j->dsp_units, units > 0 ? (unsigned)(units + 0.5) : 0u, memory_order_relaxed);
+    atomic_store_explicit(&j->sink.dsp_units, units > 0 ? (unsigned)(units + 0.5) : 0u, memory_order_relaxed);
 }
 
 /* RT-safe (may run in the RT thread): atomic stores and arithmetic only. */
@@ -185,7 +171,7 @@ static int detect_clock(struct rtj_jack *j)
         }
     if (best > 50 * 1000 * 1000)
         return -ENOENT;
-    j->clock = ids[bi];
+    j->sink.clock = ids[bi];
     j->jack_scale_ns = scales[bs];
     /* The two clocks are the same clock: an offset under a few µs is reading noise, not a real offset. */
     j->clock_offset_ns = 0;
@@ -202,8 +188,8 @@ int rtj_jack_open(struct rtj_jack *j, const char *server_name, const char *clien
     jack_status_t st = 0;
     jack_set_error_function(silent_error);
     jack_set_info_function(silent_error);
-    j->ring = ring;
-    j->phase_tag = phase_tag;
+    j->sink.ring = ring;
+    j->sink.phase_tag = phase_tag;
     jack_options_t opt = JackNoStartServer | (server_name ? JackServerName : 0);
     j->client = server_name ? jack_client_open(client_name, opt, &st, server_name)
                             : jack_client_open(client_name, opt, &st);

@@ -8,23 +8,20 @@
 #include <stdint.h>
 #include <time.h>
 #include "ring.h"
+#include "rt_sink.h"
 
 struct rtj_jack {
     jack_client_t *client;
     jack_port_t *in, *out;
 
     /* --- RT thread (process, xrun, buffer-size, sample-rate and shutdown callbacks) --- */
-    struct rt_ring *ring;
-    clockid_t clock;                 /* the clock jack_get_time() follows */
+    struct rt_sink sink;             /* ring, clock (the one jack_get_time() follows), phase tag, DSP units */
     int64_t jack_scale_ns;           /* ns per JACK time unit */
-    const atomic_uint *phase_tag;    /* phase << 1 | measuring; written by the orchestrator */
     atomic_uint nframes;             /* written by the buffer-size callback */
     atomic_uint rate_hz;             /* written by the sample-rate callback */
-    atomic_uint dsp_units;           /* DSP units per cycle; written by the buffer-size callback */
     double dsp_units_per_ns;         /* calibration, set before activation */
     double dsp_share;                /* --dsp PCT / 100 */
     atomic_uint_fast64_t xruns;      /* server xrun notifications; written by the xrun callback only */
-    atomic_uint_fast64_t cycles;     /* process callbacks; written by the process callback only */
     atomic_uint_fast64_t size_changes; /* buffer-size callbacks after the first */
     atomic_int shutdown;             /* the server went away */
     atomic_int sched_policy;         /* read inside the first callback */

@@ -48,6 +48,9 @@ static void *collector_main(void *arg)
         nanosleep(&nap, NULL);
     }
     collector_drain(c);
+    struct timespec cpu;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu) == 0)
+        c->cpu_ns = (int64_t)cpu.tv_sec * 1000000000LL + cpu.tv_nsec;
     return NULL;
 }
 

@@ -23,6 +23,7 @@ struct collector {
     atomic_int_fast64_t st_worst_jitter_ns;
     atomic_uint_fast64_t st_detected;
     uint64_t records_seen;            /* all records, warm-up included */
+    int64_t cpu_ns;                   /* the collector thread's own CPU time, read when it ends */
 };
 
 int collector_start(struct collector *c);

@@ -175,6 +175,12 @@ json_t *report_build(const struct run_info *ri)
     }
     json_object_set_new(doc, "phases", phases);
     json_object_set_new(doc, "warnings", ri->warnings ? json_incref(ri->warnings) : json_array());
+    const struct run_stats *rs = &ri->stats;
+    json_object_set_new(doc, "run_stats", json_pack("{s:f, s:f, s:f, s:I, s:I, s:I, s:I}",
+        "wall_s", rs->wall_s, "collector_cpu_s", rs->collector_cpu_s,
+        "collector_cpu_pct", rs->wall_s > 0 ? 100.0 * rs->collector_cpu_s / rs->wall_s : 0.0,
+        "records", (json_int_t)rs->records, "dropped", (json_int_t)rs->dropped,
+        "ring_capacity", (json_int_t)rs->ring_capacity, "peak_rss_kib", (json_int_t)rs->peak_rss_kib));
     return doc;
 }
 

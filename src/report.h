@@ -44,6 +44,16 @@ struct audio_info {
     unsigned buffer_changes;
 };
 
+/* What the run cost: for `make bench` and for anyone who doubts the figures. */
+struct run_stats {
+    double wall_s;                 /* from activation to the end */
+    double collector_cpu_s;        /* CPU time of the collector thread */
+    uint64_t records;              /* records drained, warm-ups included */
+    uint64_t dropped;              /* records lost to a full ring, whole run */
+    size_t ring_capacity;          /* records */
+    long peak_rss_kib;             /* VmHWM at the end of the run */
+};
+
 struct run_info {
     const char *command;
     const char *label;
@@ -53,6 +63,7 @@ struct run_info {
     struct audio_info audio;
     struct phase_result *phases;
     int nphases;
+    struct run_stats stats;
     json_t *system;                /* borrowed */
     json_t *warnings;              /* array of strings, borrowed, may be NULL */
     int64_t max_xruns;             /* thresholds, -1 when not set */

@@ -189,6 +189,21 @@ static int wait_phase(struct run_state *st, int phase, double secs, struct phase
     return 0;
 }
 
+/* VmHWM of this process, KiB; -1 when unknown. */
+static long peak_rss_kib(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long v = -1;
+    if (!f)
+        return -1;
+    while (fgets(line, sizeof(line), f))
+        if (sscanf(line, "VmHWM: %ld", &v) == 1)
+            break;
+    fclose(f);
+    return v;
+}
+
 static void setup_signals(sigset_t *blocked)
 {
     struct sigaction sa;
@@ -317,6 +332,7 @@ int cmd_run(int argc, char **argv, const char *command_line)
         fprintf(stderr, "rtjitter run: cannot start the collector thread: %s\n", strerror(-e));
         goto out_close;
     }
+    double t_active = now_s();
     if (rtj_jack_activate(&st->jack) < 0) {
         fprintf(stderr, "rtjitter run: cannot activate the JACK client\n");
         goto out_collector;
@@ -347,6 +363,7 @@ int cmd_run(int argc, char **argv, const char *command_line)
 out_collector:
     rtj_jack_close(&st->jack);
     collector_stop(&st->col);
+    ri.stats.wall_s = now_s() - t_active;
     if (!st->stats)
         goto out;
     clock_gettime(CLOCK_REALTIME, &ri.finished);
@@ -390,6 +407,11 @@ out_collector:
         ri.nphases = st->nphases;
         ri.system = sysinfo_collect("");
         ri.warnings = st->warnings;
+        ri.stats.collector_cpu_s = (double)st->col.cpu_ns / 1e9;
+        ri.stats.records = st->col.records_seen;
+        ri.stats.dropped = rt_ring_dropped(&st->ring);
+        ri.stats.ring_capacity = st->ring.capacity;
+        ri.stats.peak_rss_kib = peak_rss_kib();
         json_t *doc = report_build(&ri);
         int exceeded = report_verdict(doc, st->profile, st->o.profile != NULL, st->o.max_xruns,
                                      st->o.max_jitter_us);

@@ -1,0 +1,44 @@
+#!/bin/bash
+# Issue 2 figures: RT-side cost per cycle (ns, and instructions with callgrind); capacity at 16 frames /
+# 192 kHz for 60 s on a private dummy server; peak RSS after a 10 s and a 120 s run.
+# CAPACITY_S / RSS_LONG_S shorten the long runs when you only want a quick look.
+set -u
+RTJ=${RTJ:-./rtjitter}
+H=${RTJ_HELPERS:-build/tests/helpers}
+W=$(mktemp -d); trap 'rm -rf "$W"' EXIT
+export XDG_DATA_HOME="$W/xdg"
+unset JACK_DEFAULT_SERVER
+
+"$H/bench_rtcycle" 2000000
+if command -v valgrind >/dev/null; then
+    valgrind --tool=callgrind --callgrind-out-file="$W/cg.out" --toggle-collect=bench_one_cycle \
+        "$H/bench_rtcycle" 100000 >/dev/null 2>"$W/cg.log"
+    ir=$(sed -n 's/^summary: //p;s/^totals: //p' "$W/cg.out" | head -1)
+    # 5 batches of 100000 cycles
+    echo "rt cycle: $(python3 -c "print(round($ir / 500000, 1))") instructions per cycle (callgrind, toggle-collect=bench_one_cycle)"
+fi
+
+cap=${CAPACITY_S:-60}
+echo "capacity: 16 frames @ 192000 Hz (12,000 cycles/s) for $cap s on a private dummy server..."
+"$RTJ" run --rate 192000 --period 16 --duration "$cap" --warmup 1 --quiet --json "$W/cap.json" >/dev/null 2>"$W/cap.err"
+python3 - "$W/cap.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = d['phases'][0]; r = d['run_stats']
+print(f"capacity: {p['cycles']} cycles measured ({p['cycles']/p['measured_s']:.0f}/s), "
+      f"dropped records {r['dropped']} (ring {r['ring_capacity']} records), "
+      f"collector thread CPU {r['collector_cpu_pct']:.2f} % of one core ({r['collector_cpu_s']:.2f} s in {r['wall_s']:.1f} s), "
+      f"xruns reported/detected {p['xruns']['reported']}/{p['xruns']['detected']}")
+PY
+
+long=${RSS_LONG_S:-120}
+for dur in 10 "$long"; do
+    "$RTJ" run --duration "$dur" --warmup 1 --quiet --json "$W/m$dur.json" >/dev/null 2>&1
+done
+python3 - "$W/m10.json" "$W/m$long.json" "$long" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))['run_stats']['peak_rss_kib']
+b = json.load(open(sys.argv[2]))['run_stats']['peak_rss_kib']
+print(f"memory: peak RSS {a} KiB after a 10 s run, {b} KiB after a {sys.argv[3]} s run: "
+      f"difference {b - a} KiB ({'under' if abs(b - a) < 1024 else 'NOT under'} 1 MiB)")
+PY
