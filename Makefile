@@ -26,7 +26,7 @@ HELPER_SRC := $(wildcard tests/helpers/*.c)
 HELPER_BIN := $(patsubst tests/helpers/%.c,$(BUILD)/tests/helpers/%,$(HELPER_SRC))
 RTJ      ?= ./rtjitter
 
-.PHONY: all deps run check unit integration sanitize bench install uninstall clean
+.PHONY: all deps run check unit integration sanitize bench install uninstall clean fuzz
 
 all: rtjitter
 
@@ -73,6 +73,21 @@ rtjitter-san-build: $(MAIN_OBJ) $(BUILD)/librtj.a $(UNIT_BIN) $(HELPER_BIN)
 bench: deps rtjitter $(HELPER_BIN)
 	@BUILD=$(BUILD) RTJ=$(RTJ) tests/bench.sh
 
+# libFuzzer over the report reader and every renderer (fuzz/fuzz_report.c), FUZZ_SECS seconds (default 60).
+# Needs clang (installed here when missing). Only the sources the reader and renderers use are built with it.
+# A crash input lands in tests/fuzz-regressions/ and `make check` replays it from then on: commit it with the fix.
+FUZZ_SECS ?= 60
+FUZZ_SRC  := fuzz/fuzz_report.c src/report_read.c src/compare.c src/html.c src/report_text.c src/report.c \
+             src/stats.c src/phase.c
+fuzz: $(FUZZ_SRC)
+	@command -v clang >/dev/null 2>&1 || RTJ_EXTRA_PKGS=clang scripts/install-deps.sh
+	@mkdir -p build-fuzz/corpus tests/fuzz-regressions
+	clang $(CFLAGS) -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
+	  -o build-fuzz/fuzz_report $(FUZZ_SRC) $(LDLIBS)
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 build-fuzz/fuzz_report -max_total_time=$(FUZZ_SECS) \
+	  -timeout=10 -max_len=65536 -dict=fuzz/report.dict -artifact_prefix=tests/fuzz-regressions/ \
+	  build-fuzz/corpus fuzz/corpus
+
 install: rtjitter
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/rtjitter $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0755 rtjitter $(DESTDIR)$(PREFIX)/bin/rtjitter
@@ -84,4 +99,4 @@ uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/share/rtjitter
 
 clean:
-	rm -rf build build-san rtjitter rtjitter-san
+	rm -rf build build-san build-fuzz rtjitter rtjitter-san

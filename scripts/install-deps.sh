@@ -3,7 +3,10 @@
 # Says what it installs; uses sudo when not root. Set RTJ_NO_INSTALL=1 to only report.
 set -e
 PKGS="build-essential pkg-config libjack-jackd2-dev jackd2 libasound2-dev libsndfile1-dev libjansson-dev
-      libcmocka-dev rt-tests libasound2-plugins stress-ng valgrind procps zlib1g-dev"
+      libcmocka-dev rt-tests libasound2-plugins stress-ng valgrind procps zlib1g-dev
+      chromium python3 $RTJ_EXTRA_PKGS"
+# chromium and python3: the HTML test renders each page and parses its SVG. RTJ_EXTRA_PKGS: what one target
+# alone needs (make fuzz: clang).
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
