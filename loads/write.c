@@ -46,7 +46,7 @@ static void run(struct load_child *c)
                 continue;
             if (n <= 0) {
                 int e = n < 0 ? errno : ENOSPC;
-                load_fail(c, "%s after %.0f MB of a %.0f MB pass (%s); the load stopped",
+                load_fail(c, "%s after %.1f MB of a %.0f MB pass (%s); the load stopped",
                           e == ENOSPC || e == EDQUOT ? "the disk filled up" : "write failed", done / 1048576.0,
                           size / 1048576.0, strerror(e));
                 goto out;

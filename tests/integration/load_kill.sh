@@ -1,0 +1,32 @@
+#!/bin/bash
+# However rtjitter ends mid-load (SIGKILL, SIGTERM, Ctrl-C), every load process is gone and every file it made
+# is removed: the load supervisor notices and cleans up.
+. "$(dirname "$0")/../lib.sh"
+
+name=$(server_name kill)
+start_jackd "$name" 48000 256 || { not_ok "jackd starts"; exit 0; }
+mkdir -p "$WORK/tmp"
+watched() { sed -n "s/^$1 //p" "$WORK/watch"; }
+LOADS="compile:units=3+memload:mb=128+burn+write:mb=16+hackbench:groups=1:fds=4+exec:sleep 1000"
+
+# SIGKILL: rtjitter has no chance to clean up; its supervisor must.
+"$RTJ_HELPERS/load_watch" -k 2.5 -- "$RTJ" run --server "$name" --loads "$LOADS" --duration 30 \
+    --warmup 0.5 --tmpdir "$WORK/tmp" --quiet >"$WORK/watch" 2>"$WORK/err"
+echo "# SIGKILL: $(tr '\n' ' ' <"$WORK/watch")"
+check "SIGKILL: rtjitter was killed mid-phase with its loads running ($(watched max_load_procs) load processes)" \
+    [ "$(watched status)" = 137 -a "$(watched max_load_procs)" -ge 10 ]
+check "SIGKILL: no process left within 1.5 s (left $(watched left) after $(watched left_after_s) s)" \
+    python3 -c "import sys; sys.exit(not ($(watched left) == 0 and 0 <= $(watched left_after_s) <= 1.5))"
+check "SIGKILL: the tmpdir is empty ($(ls -A "$WORK/tmp" | head -3 | tr '\n' ' '))" [ -z "$(ls -A "$WORK/tmp")" ]
+
+# SIGTERM and SIGINT: the normal stop path, with the report marked incomplete.
+for sig in TERM INT; do
+    "$RTJ_HELPERS/load_watch" -- bash -c "'$RTJ' run --server '$name' --loads '$LOADS' --duration 30 --warmup 0.5 \
+        --tmpdir '$WORK/tmp' --quiet --json '$WORK/r.json' & p=\$!; sleep 2.5; kill -$sig \$p; wait \$p" \
+        >"$WORK/watch" 2>"$WORK/err"
+    echo "# SIG$sig: $(tr '\n' ' ' <"$WORK/watch")"
+    check "SIG$sig: exit 3, loads ran, report has the phase's load metrics" [ "$(watched status) $(json "$WORK/r.json" \
+        "d['complete'], len(d['phases'][0]['load_metrics']) >= 5")" = "3 False True" ]
+    check "SIG$sig: no process left, tmpdir empty" [ "$(watched left)" = 0 -a -z "$(ls -A "$WORK/tmp")" ]
+done
+stop_jackd "$JACKD_PID"

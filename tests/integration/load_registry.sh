@@ -1,0 +1,42 @@
+#!/bin/bash
+# One loop over the load registry (from `rtjitter loads --json`, so a new load is tested without anyone
+# remembering it): each load, run with its example parameters on a private jackd, starts, reports its metric
+# above zero without an error, stops within 1 s of its phase end, and leaves no process and no file behind.
+. "$(dirname "$0")/../lib.sh"
+
+WARMUP=0.5 DURATION=1.5
+name=$(server_name reg)
+start_jackd "$name" 48000 256 || { not_ok "jackd starts"; exit 0; }
+"$RTJ" loads --json >"$WORK/loads.json" || not_ok "rtjitter loads --json"
+n=$(json "$WORK/loads.json" "len(d)")
+check "the registry lists at least 11 loads (got $n)" [ "$n" -ge 11 ]
+mkdir -p "$WORK/tmp"
+
+# watched KEY: a value from the last load_watch output
+watched() { sed -n "s/^$1 //p" "$WORK/watch"; }
+
+for i in $(seq 0 $((n - 1))); do
+    load=$(json "$WORK/loads.json" "d[$i]['name']")
+    example=$(json "$WORK/loads.json" "d[$i]['example']")
+    metric=$(json "$WORK/loads.json" "d[$i]['metric'] or ''")
+    "$RTJ_HELPERS/load_watch" -- "$RTJ" run --server "$name" --loads "$example" --duration $DURATION \
+        --warmup $WARMUP --tmpdir "$WORK/tmp" --quiet --json "$WORK/r.json" >"$WORK/watch" 2>"$WORK/err"
+    st=$(watched status)
+    check "$load: run exits 0 (got $st)" [ "$st" = 0 ]
+    got=$(json "$WORK/r.json" "[(m['name'], m['value']) for m in d['phases'][0]['load_metrics']], d['phases'][0]['load_error']")
+    echo "# $load ($example): $got; $(tr '\n' ' ' <"$WORK/watch")"
+    if [ -z "$metric" ]; then
+        check "$load: no load process ran, no metric" \
+            [ "$(watched max_load_procs) $(json "$WORK/r.json" "len(d['phases'][0]['load_metrics'])")" = "0 0" ]
+    else
+        check "$load: $metric above zero, no load error" [ "$(json "$WORK/r.json" \
+            "d['phases'][0]['load_metrics'][0]['name'] == '$metric' and d['phases'][0]['load_metrics'][0]['value'] > 0 and d['phases'][0]['load_error'] is None")" = True ]
+        # The load's processes appear at the warm-up and are gone within 1 s of the phase end.
+        check "$load: its processes lived no longer than the phase + 1 s" python3 -c "
+import sys; f, l = $(watched first_load_s), $(watched last_load_s)
+sys.exit(not (f >= 0 and l - f <= $WARMUP + $DURATION + 1.0))"
+    fi
+    check "$load: no process left after the run (left $(watched left))" [ "$(watched left)" = 0 ]
+    check "$load: the tmpdir is empty" [ -z "$(ls -A "$WORK/tmp")" ]
+done
+stop_jackd "$JACKD_PID"
