@@ -57,9 +57,13 @@ static void wrap(FILE *f, const char *first, int indent, int width, const char *
 static void verdict_text(FILE *f, const json_t *v)
 {
     const char *lvl = str(v, "level", "?");
-    char first[64];
-    snprintf(first, sizeof(first), "%s (%s profile): ", strcmp(lvl, "pass") == 0 ? "PASS"
-             : strcmp(lvl, "warn") == 0 ? "WARN" : "FAIL", str(v, "profile", "?"));
+    char first[96];
+    const char *word = strcmp(lvl, "pass") == 0 ? "PASS" : strcmp(lvl, "warn") == 0 ? "WARN" : "FAIL";
+    /* Reports written before profiles existed have no profile name. */
+    if (json_string_value(json_object_get(v, "profile")))
+        snprintf(first, sizeof(first), "%s (%.60s profile): ", word, str(v, "profile", ""));
+    else
+        snprintf(first, sizeof(first), "%s: ", word);
     wrap(f, first, 2, 110, str(v, "summary", ""));
     size_t i;
     const json_t *adv;

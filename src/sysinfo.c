@@ -640,8 +640,9 @@ static int interrupts_read(const char *root, struct irq_line **out)
     size_t cap = 0;
     int ncpu = 0, n = 0, alloc = 0;
     struct irq_line *v = NULL;
+    char *save = NULL;
     if (getline(&line, &cap, f) > 0)
-        for (char *t = strtok(line, " \t\n"); t; t = strtok(NULL, " \t\n"))
+        for (char *t = strtok_r(line, " \t\n", &save); t; t = strtok_r(NULL, " \t\n", &save))
             ncpu++;
     while (getline(&line, &cap, f) > 0) {
         char *p = line, *end;
@@ -739,7 +740,8 @@ static void proc_scan(const char *root, struct irq_thread **threads, int *nthrea
             if (!s)
                 continue;
             int field = 2, rtprio = -1, policy = -1;
-            for (char *t = strtok(s + 1, " "); t; t = strtok(NULL, " ")) {
+            char *save = NULL;
+            for (char *t = strtok_r(s + 1, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
                 field++;
                 if (field == 40)
                     rtprio = atoi(t);

@@ -313,6 +313,13 @@ static void test_text_opens_with_summary(void **state)
     for (char *l = buf; l < end; l = strchr(l, '\n') + 1)
         assert_true(strcspn(l, "\n") <= 110);
     free(buf);
+    /* A report from before profiles: the verdict opens without a profile name. */
+    json_object_del(json_object_get(d, "verdict"), "profile");
+    f = open_memstream(&buf, &len);
+    report_print_text(f, d);
+    fclose(f);
+    assert_true(strncmp(buf, "FAIL: At 64 frames at 48 kHz", 28) == 0);
+    free(buf);
     json_decref(d);
     json_decref(p);
 }
