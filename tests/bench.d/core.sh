@@ -20,7 +20,7 @@ fi
 
 cap=${CAPACITY_S:-60}
 echo "capacity: 16 frames @ 192000 Hz (12,000 cycles/s) for $cap s on a private dummy server..."
-"$RTJ" run --rate 192000 --period 16 --duration "$cap" --warmup 1 --quiet --json "$W/cap.json" >/dev/null 2>"$W/cap.err"
+"$RTJ" run --loads none --rate 192000 --period 16 --duration "$cap" --warmup 1 --quiet --json "$W/cap.json" >/dev/null 2>"$W/cap.err"
 python3 - "$W/cap.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -33,7 +33,7 @@ PY
 
 long=${RSS_LONG_S:-120}
 for dur in 10 "$long"; do
-    "$RTJ" run --duration "$dur" --warmup 1 --quiet --json "$W/m$dur.json" >/dev/null 2>&1
+    "$RTJ" run --loads none --duration "$dur" --warmup 1 --quiet --json "$W/m$dur.json" >/dev/null 2>&1
 done
 python3 - "$W/m10.json" "$W/m$long.json" "$long" <<'PY'
 import json, sys

@@ -9,7 +9,7 @@ for cfg in "48000 64 3" "44100 256 3"; do
     rate=$1 period=$2 dur=$3
     name=$(server_name "$rate-$period")
     start_jackd "$name" "$rate" "$period" || { not_ok "jackd $rate/$period starts"; continue; }
-    "$RTJ" run --server "$name" --duration "$dur" --warmup 0.5 --quiet --json "$WORK/r.json" >"$WORK/out" 2>&1
+    "$RTJ" run --loads none --server "$name" --duration "$dur" --warmup 0.5 --quiet --json "$WORK/r.json" >"$WORK/out" 2>&1
     rc=$?
     check "run on $rate Hz / $period frames exits 0 (got $rc)" [ "$rc" -eq 0 ]
     exp_cycles=$(python3 -c "print($dur * $rate / $period)")
@@ -33,18 +33,18 @@ done
 # --dsp 50: the callback takes about half the period, and all of that work is done in time.
 name=$(server_name dsp)
 start_jackd "$name" 48000 256 || not_ok "jackd for --dsp starts"
-"$RTJ" run --server "$name" --duration 2 --warmup 0.5 --dsp 50 --quiet --json "$WORK/d.json" >"$WORK/out" 2>&1
+"$RTJ" run --loads none --server "$name" --duration 2 --warmup 0.5 --dsp 50 --quiet --json "$WORK/d.json" >"$WORK/out" 2>&1
 cb=$(json "$WORK/d.json" "d['phases'][0]['dsp_load']['callback_mean_pct']")
 dcpu=$(json "$WORK/d.json" "d['phases'][0]['desired_cpu_pct']")
 echo "# --dsp 50: callback mean $cb % of the period, desired CPU $dcpu %"
 check "--dsp 50 makes the callback take 35-65 % of the period" python3 -c "import sys; sys.exit(not 35 <= $cb <= 65)"
 check "--dsp 50 completes (almost) all of its work: desired CPU >= 95 %" python3 -c "import sys; sys.exit(not $dcpu >= 95)"
-"$RTJ" run --server "$name" --duration 1 --warmup 0.5 --quiet --json "$WORK/n.json" >"$WORK/out" 2>&1
+"$RTJ" run --loads none --server "$name" --duration 1 --warmup 0.5 --quiet --json "$WORK/n.json" >"$WORK/out" 2>&1
 check "without --dsp, desired CPU is null and the callback is short" \
     [ "$(json "$WORK/n.json" "d['phases'][0]['desired_cpu_pct'] is None and d['phases'][0]['dsp_load']['callback_mean_pct'] < 10")" = True ]
 
 # A buffer-size change mid-run: two segments, never mixed, and a warning in the report.
-"$RTJ" run --server "$name" --duration 4 --warmup 0.5 --quiet --json "$WORK/b.json" >"$WORK/out" 2>&1 &
+"$RTJ" run --loads none --server "$name" --duration 4 --warmup 0.5 --quiet --json "$WORK/b.json" >"$WORK/out" 2>&1 &
 rpid=$!
 sleep 2.5
 "$RTJ_HELPERS/set_bufsize" "$name" 128

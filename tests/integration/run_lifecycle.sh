@@ -9,7 +9,7 @@ no_jackd_named() { ! grep -qs -- "$1" /proc/[0-9]*/cmdline 2>/dev/null; }
 if (jack_wait -c 2>/dev/null | grep -q '^running'); then
     ok "# SKIP private-server path: a default JACK server runs on this machine"
 else
-    "$RTJ" run --duration 2 --warmup 0.5 --rate 48000 --period 128 --quiet --json "$WORK/p.json" >"$WORK/out" 2>&1 &
+    "$RTJ" run --loads none --duration 2 --warmup 0.5 --rate 48000 --period 128 --quiet --json "$WORK/p.json" >"$WORK/out" 2>&1 &
     rpid=$!
     wait "$rpid"; rc=$?
     check "private-server run exits 0 (got $rc)" [ "$rc" -eq 0 ]
@@ -21,7 +21,7 @@ else
     check "no jackd named rtjitter-$rpid is left" no_jackd_named "rtjitter-$rpid"
     check "no jackd log is left in the temp dir" [ ! -e "${TMPDIR:-/tmp}/rtjitter-$rpid.jackd.log" ]
     # SIGTERM to a private-server run: incomplete, exit 3, and still no jackd left
-    "$RTJ" run --duration 30 --warmup 0.5 --quiet --json "$WORK/t.json" >"$WORK/out" 2>&1 &
+    "$RTJ" run --loads none --duration 30 --warmup 0.5 --quiet --json "$WORK/t.json" >"$WORK/out" 2>&1 &
     rpid=$!
     sleep 2.5
     kill -TERM "$rpid"
@@ -36,7 +36,7 @@ fi
 # --- 4. SIGINT mid-run --------------------------------------------------------------------------
 name=$(server_name int)
 start_jackd "$name" 48000 64 || not_ok "jackd starts"
-"$RTJ" run --server "$name" --duration 30 --warmup 0.5 --quiet --json "$WORK/i.json" >"$WORK/out" 2>&1 &
+"$RTJ" run --loads none --server "$name" --duration 30 --warmup 0.5 --quiet --json "$WORK/i.json" >"$WORK/out" 2>&1 &
 rpid=$!
 sleep 3
 kill -INT "$rpid"
@@ -55,7 +55,7 @@ stop_jackd "$JACKD_PID"
 # --- 5. server killed mid-run -------------------------------------------------------------------
 name=$(server_name kill)
 start_jackd "$name" 48000 64 || not_ok "jackd starts"
-"$RTJ" run --server "$name" --duration 30 --warmup 0.5 --quiet --json "$WORK/k.json" >"$WORK/out" 2>&1 &
+"$RTJ" run --loads none --server "$name" --duration 30 --warmup 0.5 --quiet --json "$WORK/k.json" >"$WORK/out" 2>&1 &
 rpid=$!
 sleep 3
 kill -KILL "$JACKD_PID"
@@ -69,11 +69,11 @@ check "server killed: incomplete report says the server went away" \
 # --- bad usage ----------------------------------------------------------------------------------
 for args in "--period 7" "--rate abc" "--duration" "--bogus" "--dsp 200" "--backend oss" "--loads no-such-load"; do
     # shellcheck disable=SC2086
-    "$RTJ" run $args >"$WORK/o" 2>"$WORK/e"; rc=$?
+    "$RTJ" run --loads none $args >"$WORK/o" 2>"$WORK/e"; rc=$?
     check "'run $args': exit 2 and one line on stderr (got $rc, $(wc -l <"$WORK/e") lines: $(head -1 "$WORK/e"))" \
         [ "$rc" -eq 2 -a "$(wc -l <"$WORK/e")" -eq 1 ]
 done
 "$RTJ" nonsense >/dev/null 2>&1; check "unknown command: exit 2" [ $? -eq 2 ]
-"$RTJ" run --server "$(server_name none)" --duration 1 --quiet >/dev/null 2>"$WORK/e"; rc=$?
+"$RTJ" run --loads none --server "$(server_name none)" --duration 1 --quiet >/dev/null 2>"$WORK/e"; rc=$?
 check "a named server that is not running: exit 3 and one line ($(head -1 "$WORK/e"))" \
     [ "$rc" -eq 3 -a "$(wc -l <"$WORK/e")" -eq 1 ]
