@@ -478,9 +478,28 @@ struct flat_ctx {
     size_t idx, n;
 };
 
+/* Keys of the identity that change from run to run on one and the same system (process ids, other audio
+ * processes that happened to run, free swap): listing them as "what differs" would hide what does. */
+static int identity_noise(const char *key)
+{
+    static const char *const prefixes[] = { "audio_servers" };
+    static const char *const leaves[] = { "pid", "swap_free_mib", "mem_free_mib", "mem_available_mib", "uptime_s" };
+    for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+        if (!strncmp(key, prefixes[i], strlen(prefixes[i])))
+            return 1;
+    const char *leaf = strrchr(key, '.');
+    leaf = leaf ? leaf + 1 : key;
+    for (size_t i = 0; i < sizeof(leaves) / sizeof(leaves[0]); i++)
+        if (!strcmp(leaf, leaves[i]))
+            return 1;
+    return 0;
+}
+
 static void flat_collect(const char *key, const char *value, void *arg)
 {
     struct flat_ctx *c = arg;
+    if (identity_noise(key))
+        return;
     json_t *a = json_object_get(c->map, key);
     if (!a) {
         if (json_object_size(c->map) >= 2000) /* a hostile identity does not get to grow this without bound */
