@@ -807,6 +807,8 @@ static void title_of(const json_t *doc, size_t i, char *buf, size_t len)
 
 json_t *compare_build(json_t *const *docs, const char *const *names, size_t n)
 {
+    if (n == 0)
+        return NULL; /* the baseline is docs[0]: there must be one */
     json_t *cmp = json_object();
     json_t *reports = json_array(), *warnings = json_array();
     json_object_set_new(cmp, "schema", json_string("rtjitter.compare/1"));

@@ -65,7 +65,7 @@ enum cmp_outcome decide_quantile(const struct quantile_diff *d);
 enum cmp_outcome decide_rank(const struct rank_test *t);
 
 /* The comparison document ("schema": "rtjitter.compare/1") of n validated reports; the first is the baseline.
- * names[i] is where report i came from (shown, not parsed). */
+ * names[i] is where report i came from (shown, not parsed). NULL when n is 0. */
 json_t *compare_build(json_t *const *docs, const char *const *names, size_t n);
 /* Text rendering: identity differences, one table per load, verdicts. */
 void compare_print_text(FILE *f, const json_t *cmp);
