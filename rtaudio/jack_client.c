@@ -42,6 +42,10 @@ static int process_cb(jack_nframes_t nframes, void *arg)
             stack_touch[i] = 0;
         struct sched_param sp;
         int pol = sched_getscheduler(0);
+#ifdef SCHED_RESET_ON_FORK
+        if (pol > 0)
+            pol &= ~SCHED_RESET_ON_FORK; /* PipeWire sets it on its data threads */
+#endif
         atomic_store_explicit(&j->sched_policy, pol, memory_order_relaxed);
         atomic_store_explicit(&j->sched_priority, sched_getparam(0, &sp) == 0 ? sp.sched_priority : -1,
                               memory_order_relaxed);
