@@ -66,7 +66,7 @@ static const struct field kernel_fields[] = {
 };
 
 static const struct field verdict_fields[] = {
-    { "level", T_STR }, { "summary", T_STR }, { "advice", T_ARR }, { NULL, 0 },
+    { "level", T_STR | T_NULL }, { "summary", T_STR | T_NULL }, { "advice", T_ARR | T_NULL }, { NULL, 0 },
 };
 
 static const struct field phase_fields[] = {
