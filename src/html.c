@@ -160,7 +160,9 @@ static void svg_open(FILE *f, const char *title)
     fputs("</text>\n", f);
 }
 
-static void svg_legend(FILE *f, const char *const *names, const char *const *colors, size_t n)
+/* dashes: NULL, or per entry "" for a filled swatch and a dash pattern for a line sample. */
+static void svg_legend(FILE *f, const char *const *names, const char *const *colors, const char *const *dashes,
+                       size_t n)
 {
     /* One row under the title, left to right; names are cut so that the row stays inside the picture. */
     double x = M_L;
@@ -177,8 +179,13 @@ static void svg_legend(FILE *f, const char *const *names, const char *const *col
         double w = 6.2 * (double)l + 28;
         if (x + w > SVG_W - M_R)
             break;
-        fprintf(f, "<rect x=\"%.1f\" y=\"22\" width=\"12\" height=\"10\" fill=\"%s\" fill-opacity=\"0.5\" "
-                "stroke=\"%s\"/><text x=\"%.1f\" y=\"31\">", x, colors[i], colors[i], x + 16);
+        if (dashes && dashes[i] && dashes[i][0])
+            fprintf(f, "<line x1=\"%.1f\" y1=\"27\" x2=\"%.1f\" y2=\"27\" stroke=\"%s\" stroke-width=\"2\" "
+                    "stroke-dasharray=\"%s\"/>", x, x + 12, colors[i], dashes[i]);
+        else
+            fprintf(f, "<rect x=\"%.1f\" y=\"22\" width=\"12\" height=\"10\" fill=\"%s\" fill-opacity=\"0.5\" "
+                    "stroke=\"%s\"/>", x, colors[i], colors[i]);
+        fprintf(f, "<text x=\"%.1f\" y=\"31\">", x + 16);
         html_escape(f, name);
         fputs("</text>\n", f);
         x += w;
@@ -277,7 +284,7 @@ static void svg_histogram(FILE *f, const char *title, const char *xlabel, const 
     }
 #undef XP
 #undef YP
-    svg_legend(f, names, colors, nl);
+    svg_legend(f, names, colors, NULL, nl);
     fputs("</svg>\n", f);
     free(bins);
 }
@@ -370,14 +377,16 @@ static void svg_timeline(FILE *f, const char *title, const json_t *tl)
                             / span, y0 - ph * fmin(fabs(v[g * NL + l]), ymax) / ymax, colors[l]);
         fputc('\n', f);
     }
-    const char *names[NL + 1], *cols[NL + 1];
+    const char *names[NL + 1], *cols[NL + 1], *dashes[NL + 1];
     for (int l = 0; l < NL; l++) {
         names[l] = lines[l].name;
         cols[l] = colors[l];
+        dashes[l] = lines[l].dash[0] ? lines[l].dash : "1 0"; /* a line sample: solid or dashed */
     }
     names[NL] = "xrun / missed deadline";
     cols[NL] = "#d00";
-    svg_legend(f, names, cols, NL + 1);
+    dashes[NL] = "";
+    svg_legend(f, names, cols, dashes, NL + 1);
     if (nmarks == 0)
         fprintf(f, "<text x=\"%d\" y=\"%d\" fill=\"#2a8f2a\">no xrun, no missed deadline</text>\n", M_L + 6,
                 M_T + 14);
