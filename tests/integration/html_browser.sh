@@ -76,7 +76,7 @@ bpp = {2: 3, 6: 4}[ctype]
 raw, stride = zlib.decompress(idat), w * bpp
 prev, colours, ink = bytearray(stride), set(), 0
 i = 0
-for y in range(h):
+for y in range(min(h, 700)):  # the top of the page (verdict, tables, first plot) is enough, and quick
     f, row = raw[i], bytearray(raw[i + 1:i + 1 + stride])
     i += 1 + stride
     for x in range(stride):
@@ -96,7 +96,7 @@ for y in range(h):
             colours.add(px)
             ink += px != (255, 255, 255)
 print('# %d distinct colours, %d sampled non-white pixels' % (len(colours), ink))
-sys.exit(0 if len(colours) > 20 and ink > 1000 else 1)
+sys.exit(0 if len(colours) > 20 and ink > 500 else 1)
 PY
 done
 grep -q 'kernel.hz' "$WORK/compare.html"
