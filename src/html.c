@@ -100,7 +100,7 @@ static void page_start(FILE *f, const char *title)
           ".same{color:#555}.weak{color:#9a6a00}\n"
           ".warning{color:#8a5a00}figure{margin:.5em 0}figcaption{font-size:.9em;color:#444}"
           "svg{max-width:100%;height:auto;background:#fff}\n"
-          "details summary{cursor:pointer}code{font-size:.9em}\n"
+          "details summary{cursor:pointer}code{font-size:.9em}.wide{overflow-x:auto}\n"
           "</style>\n</head>\n<body>\n", f);
 }
 
@@ -479,7 +479,7 @@ static void phase_name(const json_t *p, char *buf, size_t len)
 
 static void phases_table(FILE *f, const json_t *doc)
 {
-    fputs("<table>\n<tr><th class=\"k\">Load</th><th>Jitter mean ± SD (µs)</th><th>p99</th><th>p99.9</th>"
+    fputs("<div class=\"wide\"><table>\n<tr><th class=\"k\">Load</th><th>Jitter mean ± SD (µs)</th><th>p99</th><th>p99.9</th>"
           "<th>|max|</th><th>Wakeup mean ± SD (µs)</th><th>p99</th><th>p99.9</th><th>max</th><th>Deadlines met "
           "%</th><th>Xruns reported / detected</th><th>Cycles</th><th class=\"k\">Throughput</th></tr>\n", f);
     size_t i;
@@ -537,7 +537,7 @@ static void phases_table(FILE *f, const json_t *doc)
         }
         fputs("</td></tr>\n", f);
     }
-    fputs("</table>\n", f);
+    fputs("</table></div>\n", f);
 }
 
 static void strings_list(FILE *f, const json_t *a, const char *cls)
@@ -632,7 +632,7 @@ void html_report(FILE *f, const json_t *doc)
 
 static void compare_table(FILE *f, const json_t *load, const json_t *reports)
 {
-    fputs("<table>\n<tr><th class=\"k\"></th>", f);
+    fputs("<div class=\"wide\"><table>\n<tr><th class=\"k\"></th>", f);
     size_t i;
     const json_t *r;
     json_array_foreach(reports, i, r) {
@@ -655,7 +655,7 @@ static void compare_table(FILE *f, const json_t *load, const json_t *reports)
         }
         fputs("</tr>\n", f);
     }
-    fputs("</table>\n", f);
+    fputs("</table></div>\n", f);
 }
 
 static void overlay(FILE *f, const char *load, const char *metric, int fold, const char *what,
