@@ -151,7 +151,6 @@ static int detect_clock(struct rtj_jack *j)
     static const char *units[2] = { "us", "ns" };
     int64_t best = INT64_MAX;
     int bi = -1, bs = -1;
-    int64_t best_off = 0;
     for (int c = 0; c < 2; c++)
         for (int s = 0; s < 2; s++) {
             int64_t off[9];
@@ -170,16 +169,13 @@ static int detect_clock(struct rtj_jack *j)
                 best = a;
                 bi = c;
                 bs = s;
-                best_off = off[4];
             }
         }
     if (best > 50 * 1000 * 1000)
         return -ENOENT;
     j->sink.clock = ids[bi];
     j->jack_scale_ns = scales[bs];
-    /* The two clocks are the same clock: an offset under a few µs is reading noise, not a real offset. */
-    j->clock_offset_ns = 0;
-    (void)best_off;
+    j->clock_offset_ns = best; /* |median offset|: reading noise of a few µs when they are one clock */
     snprintf(j->clock_name, sizeof(j->clock_name), "%s", names[bi]);
     snprintf(j->time_unit, sizeof(j->time_unit), "%s", units[bs]);
     return 0;

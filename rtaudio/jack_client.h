@@ -35,7 +35,7 @@ struct rtj_jack {
     char server_name[128];
     char clock_name[32];             /* "CLOCK_MONOTONIC_RAW" / "CLOCK_MONOTONIC" */
     char time_unit[4];               /* "us" or "ns" */
-    int64_t clock_offset_ns;         /* median of (measurement clock - JACK clock), should be ~0 */
+    int64_t clock_offset_ns;         /* |median (measurement clock - JACK clock)|, ns: ~0 when they are one clock */
     int realtime_server;             /* jack_is_realtime() */
 };
 

@@ -153,6 +153,7 @@ json_t *report_build(const struct run_info *ri)
                                                     : json_null());
     json_object_set_new(au, "clock", str_or_null(a->clock));
     json_object_set_new(au, "jack_time_unit", str_or_null(a->jack_time_unit));
+    json_object_set_new(au, "clock_offset_us", json_real(a->clock_offset_us));
     json_object_set_new(au, "realtime", json_boolean(a->realtime));
     json_object_set_new(au, "sched_policy", str_or_null(a->sched_policy));
     json_object_set_new(au, "priority", a->priority >= 0 ? json_integer(a->priority) : json_null());

@@ -34,6 +34,7 @@ struct audio_info {
     int rate_hz, period_frames, nperiods;
     const char *clock;             /* clock jack_get_time() follows */
     const char *jack_time_unit;
+    double clock_offset_us;        /* |measurement clock - jack_get_time()| at start-up: ~0 proves one clock */
     int realtime;                  /* SCHED_FIFO/RR seen from inside the callback */
     const char *sched_policy;
     int priority;                  /* seen from inside the callback */

@@ -395,6 +395,7 @@ out_collector:
         a->nperiods = st->srv.name[0] && st->o.device ? st->o.nperiods : 0;
         a->clock = st->jack.clock_name;
         a->jack_time_unit = st->jack.time_unit;
+        a->clock_offset_us = (double)st->jack.clock_offset_ns / 1000.0;
         a->realtime = known && (pol == SCHED_FIFO || pol == SCHED_RR);
         a->sched_policy = known ? policy_name(pol) : NULL;
         a->priority = known ? atomic_load(&st->jack.sched_priority) : -1;
