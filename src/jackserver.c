@@ -17,16 +17,22 @@ static void nap_ms(int ms)
     nanosleep(&ts, NULL);
 }
 
+/* The server's reason for dying: its first line that reads like an error, else its last line. */
 static void last_log_line(const char *path, char *out, size_t outlen)
 {
     FILE *f = fopen(path, "r");
     char line[240];
+    int found = 0;
     out[0] = '\0';
     if (!f)
         return;
-    while (fgets(line, sizeof(line), f)) {
+    while (!found && fgets(line, sizeof(line), f)) {
         line[strcspn(line, "\n")] = '\0';
-        if (line[0] && strncmp(line, "no message buffer", 17) != 0)
+        if (!line[0] || strncmp(line, "no message buffer", 17) == 0)
+            continue;
+        found = strcasestr(line, "fail") || strcasestr(line, "error") || strcasestr(line, "cannot") ||
+                strcasestr(line, "too many") || strcasestr(line, "unknown");
+        if (found || !strstr(line, "Copyright"))
             snprintf(out, outlen, "%s", line);
     }
     fclose(f);
@@ -87,8 +93,9 @@ int jackserver_start(struct private_server *s, const char *device, int rate_hz, 
         return -e;
     }
     if (pid == 0) {
-        /* Die with rtjitter, even when it is killed with SIGKILL. */
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        /* Die with rtjitter, even when it is killed with SIGKILL. SIGTERM, not SIGKILL: jackd then removes its
+         * entry from JACK's shared-memory registry, which holds only 8 servers and keeps dead ones. */
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
         if (getppid() != ppid)
             _exit(127);
         sigset_t none;

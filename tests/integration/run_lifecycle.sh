@@ -65,6 +65,11 @@ check "server killed: exit 3 (got $rc)" [ "$rc" -eq 3 ]
 check "server killed: stopped within 2 s" python3 -c "import sys; sys.exit($t1 - $t0 > 2)"
 check "server killed: incomplete report says the server went away" \
     [ "$(json "$WORK/k.json" "d['complete'], d['incomplete_reason']")" = "False the JACK server went away" ]
+# A SIGKILLed jackd leaves its entry in JACK's shared-memory registry (8 servers at most, dead ones kept):
+# start the same name once more and stop it properly, which frees the entry; remove its client semaphores.
+start_jackd "$name" 48000 64 && stop_jackd "$JACKD_PID"
+rm -f /dev/shm/jack_sem.*_"$name"_*
+check "the killed server's shared-memory entries are gone" [ -z "$(ls /dev/shm | grep -F -- "$name")" ]
 
 # --- bad usage ----------------------------------------------------------------------------------
 for args in "--period 7" "--rate abc" "--duration" "--bogus" "--dsp 200" "--backend oss" "--loads no-such-load"; do
