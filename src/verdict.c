@@ -455,11 +455,17 @@ static void build_summary(const struct vctx *v, const char *level, const char *h
         o = add(b, n, o, " And %d more load%s.", v->failing - shown, plural(v->failing - shown));
     if (v->failing < v->nph) {
         int others = v->nph - v->failing, listed = 0;
-        o = add(b, n, o, " ");
-        for (int i = 0; i < v->nph && others <= 4; i++)
-            if (!phase_fails(v, &v->ph[i]))
-                o = add(b, n, o, "%s%s", listed++ ? ", " : "", v->ph[i].name);
-        o = add(b, n, o, "%s met every deadline.", others > 4 ? "The other loads" : "");
+        if (others > 4) {
+            o = add(b, n, o, " The other %d loads met every deadline.", others);
+        } else {
+            o = add(b, n, o, " Every deadline was met under ");
+            for (int i = 0; i < v->nph; i++)
+                if (!phase_fails(v, &v->ph[i])) {
+                    listed++;
+                    o = add(b, n, o, "%s%s", listed == 1 ? "" : listed == others ? " and " : ", ", v->ph[i].name);
+                }
+            o = add(b, n, o, ".");
+        }
     }
     if (hints[0])
         add(b, n, o, " Try %s.", hints);
