@@ -794,8 +794,10 @@ static void proc_scan(const char *root, struct irq_thread **threads, int *nthrea
 
 static json_t *irq_json(const struct irq_line *l, const struct irq_thread *th, int nth)
 {
-    json_t *o = json_pack("{s:i, s:s, s:I}", "irq", l->irq, "actions", irq_actions(l->actions), "count",
-                          (json_int_t)l->count);
+    const char *actions = irq_actions(l->actions);
+    /* Several handlers on one line: the card waits while the others' handlers run. */
+    json_t *o = json_pack("{s:i, s:s, s:b, s:I}", "irq", l->irq, "actions", actions, "shared",
+                          strchr(actions, ',') != NULL, "count", (json_int_t)l->count);
     json_t *threads = json_array();
     for (int i = 0; i < nth; i++)
         if (th[i].irq == l->irq)

@@ -147,6 +147,37 @@ static void hint_rtirq(const struct vctx *v, char *b, size_t n)
     snprintf(b, n, "rtirq");
 }
 
+/* The first interrupt line of a sound card that other devices share. */
+static const json_t *sound_irq_shared(const struct vctx *v, const char **card)
+{
+    size_t i, j;
+    const json_t *c, *irq;
+    json_array_foreach(json_object_get(v->sound, "cards"), i, c)
+        json_array_foreach(json_object_get(c, "irqs"), j, irq)
+            if (json_is_true(json_object_get(irq, "shared"))) {
+                *card = kstr(c, "name");
+                return irq;
+            }
+    return NULL;
+}
+
+static int irq_shared(const struct vctx *v)
+{
+    const char *card;
+    return trouble(v) && sound_irq_shared(v, &card);
+}
+
+static void say_irq_shared(const struct vctx *v, char *b, size_t n)
+{
+    const char *card = NULL;
+    const json_t *irq = sound_irq_shared(v, &card);
+    snprintf(b, n, "%s shares its interrupt (IRQ %lld: %s) with other devices, whose handlers run before the "
+             "card is served: move a PCI card to another slot, a USB interface to another port or controller, "
+             "or disable the other device in the BIOS.", card ? card : "The sound card",
+             (long long)json_integer_value(json_object_get(irq, "irq")), kstr(irq, "actions") ? kstr(irq, "actions")
+             : "?");
+}
+
 static int preempt_low(const struct vctx *v)
 {
     const char *p = kstr(v->kernel, "preempt");
@@ -344,6 +375,7 @@ static const struct advice_rule advice_rules[] = {
     { "threadirqs", no_threadirqs, say_threadirqs, hint_threadirqs },
     { "rtirq", rtirq_missing, say_rtirq, hint_rtirq },
     { "preempt", preempt_low, say_preempt, hint_preempt },
+    { "shared_irq", irq_shared, say_irq_shared, NULL },
     { "governor", governor_slow, say_governor, hint_governor },
     { "high_res_timers", no_hrtimers, say_hrtimers, NULL },
     { "rt_throttling", rt_throttled, say_throttling, NULL },

@@ -95,6 +95,7 @@ static void test_generic(void **state)
     STR(s, "sound.cards.0.name", "HDA Intel PCH");
     INT(s, "sound.cards.0.irqs.0.irq", 145);
     STR(s, "sound.cards.0.irqs.0.actions", "snd_hda_intel:card0");
+    FALSE(s, "sound.cards.0.irqs.0.shared");
     INT(s, "sound.cards.0.irqs.0.count", 912);
     assert_int_equal(json_array_size(at(s, "sound.cards.0.irqs.0.threads")), 0); /* no threadirqs */
     STR(s, "sound.cards.1.driver", "USB-Audio");
@@ -191,6 +192,8 @@ static void test_dynamic_booted_full(void **state)
     INT(s, "memory.swap_free_mib", 500);
     /* The handler says only "snd_hda_intel": the IRQ comes from the card's long name. */
     INT(s, "sound.cards.0.irqs.0.irq", 35);
+    STR(s, "sound.cards.0.irqs.0.actions", "snd_hda_intel, i801_smbus");
+    TRUE(s, "sound.cards.0.irqs.0.shared");
     INT(s, "sound.cards.0.irqs.0.threads.0.rt_priority", 50);
     assert_int_equal(json_array_size(at(s, "audio_servers")), 3);
     STR(s, "audio_servers.0.name", "pipewire");

@@ -132,6 +132,7 @@ static void test_fail_generic_kernel(void **state)
     assert_true(has_id(d, "swappiness")); /* swap in use, swappiness 60 */
     assert_true(has_id(d, "buffer"));
     assert_false(has_id(d, "rtirq"));
+    assert_false(has_id(d, "shared_irq"));
     assert_false(has_id(d, "rt_throttling")); /* no heavy callback */
     /* Strict (--profile given): the same verdict exits 1. */
     assert_int_equal(report_verdict(d, p, 1, -1, -1), 1);
@@ -170,6 +171,9 @@ static void test_fail_dynamic_threadirqs_without_rtirq(void **state)
     assert_false(has_id(d, "threadirqs")); /* booted with threadirqs */
     assert_false(has_id(d, "preempt"));    /* booted with preempt=full */
     assert_true(has_id(d, "rt_throttling")); /* a heavy callback (--dsp 50) with throttling on */
+    assert_true(has_id(d, "shared_irq"));
+    CONTAINS(json_string_value(json_array_get(json_object_get(json_object_get(d, "verdict"), "advice"), 1)),
+             "HDA Intel PCH shares its interrupt (IRQ 35: snd_hda_intel, i801_smbus)");
     const json_t *adv = json_object_get(json_object_get(d, "verdict"), "advice");
     CONTAINS(json_string_value(json_array_get(adv, 0)), "HDA Intel PCH (irq/35-snd_hda_) runs at priority 50");
     json_decref(d);
