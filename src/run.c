@@ -144,12 +144,17 @@ static const char *stop_reason(struct run_state *st)
     return NULL;
 }
 
-static void status_line(struct run_state *st, int phase, double elapsed, double total)
+static void status_line(struct run_state *st, int phase, double elapsed, double total, int warming)
 {
     if (!st->status_on)
         return;
-    printf("\r\033[K%-12s %5.1f/%.0f s  cycles %llu  xruns %llu/%llu  worst jitter %.0f us", 
-           load_plan_name(st->plan, phase), elapsed, total,
+    char when[32];
+    if (warming)
+        snprintf(when, sizeof(when), "warm-up");
+    else
+        snprintf(when, sizeof(when), "%.1f/%.0f s", elapsed, total);
+    printf("\r\033[K[%d/%d] %-12s %-10s cycles %llu  xruns %llu/%llu  worst jitter %.0f us", phase + 1,
+           st->nphases, load_plan_name(st->plan, phase), when,
            (unsigned long long)atomic_load(&st->col.st_cycles), (unsigned long long)atomic_load(&st->jack.xruns),
            (unsigned long long)atomic_load(&st->col.st_detected),
            (double)atomic_load(&st->col.st_worst_jitter_ns) / 1000.0);
@@ -182,7 +187,7 @@ static int wait_phase(struct run_state *st, int phase, double secs, struct phase
             last_rate = ra;
         }
         if (now_s() >= next_status) {
-            status_line(st, phase, pr ? now_s() - t0 : 0, t_total);
+            status_line(st, phase, now_s() - t0, t_total, pr == NULL);
             next_status = now_s() + 0.25;
         }
     }

@@ -82,3 +82,21 @@ done
 "$RTJ" run --loads none --server "$(server_name none)" --duration 1 --quiet >/dev/null 2>"$WORK/e"; rc=$?
 check "a named server that is not running: exit 3 and one line ($(head -1 "$WORK/e"))" \
     [ "$rc" -eq 3 -a "$(wc -l <"$WORK/e")" -eq 1 ]
+
+# --- the status line: only on a terminal --------------------------------------------------------
+name=$(server_name tty)
+start_jackd "$name" 48000 256 || not_ok "jackd starts"
+script -qec "$RTJ run --server $name --loads none --duration 1.5 --warmup 0.5" /dev/null >"$WORK/tty.out" 2>&1
+check "on a terminal, a status line updates in place (phase, time, cycles, xruns, worst jitter)" \
+    [ "$(tr '\r' '\n' <"$WORK/tty.out" | grep -ac '^.*\[1/1\] none .*s *cycles [0-9]* *xruns [0-9]*/[0-9]* *worst jitter')" -ge 3 ]
+"$RTJ" run --server "$name" --loads none --duration 1 --warmup 0.5 >"$WORK/notty.out" 2>&1
+check "not on a terminal: no status line" [ "$(grep -c $'\r' "$WORK/notty.out")" -eq 0 ]
+stop_jackd "$JACKD_PID"
+
+# --- a private server on an ALSA device that does not exist: a clear error, exit 3 ---------------
+if ! (jack_wait -c 2>/dev/null | grep -q '^running'); then
+    "$RTJ" run --loads none --device hw:97 --duration 1 --quiet >"$WORK/o" 2>"$WORK/e"; rc=$?
+    named=$(grep -c "private jackd" "$WORK/e")
+    check "--device hw:97 (no such card): exit 3, one line naming jackd ($(head -1 "$WORK/e"))" \
+        [ "$rc" -eq 3 -a "$(wc -l <"$WORK/e")" -eq 1 -a "$named" -eq 1 ]
+fi
