@@ -31,7 +31,7 @@ struct inst {
     double child_cpu_s;
     const char *skip;                  /* why it did not start */
     char skipbuf[256];
-    char dir[4096];
+    char dir[4200];
     uint64_t c0[LOAD_NCOUNT];
     double cpu0, t0, tstart;
 };
@@ -39,7 +39,7 @@ struct inst {
 struct sup {
     const struct load_spec *spec;
     const char *tmpdir;
-    char rundir[4096];                 /* created on first need; removed at exit */
+    char rundir[4000];                 /* created on first need; removed at exit */
     int fd, sigfd;
     pid_t self;
     int phase;                         /* running phase, or -1 */
@@ -148,7 +148,8 @@ static void start_one(struct sup *s, int phase, struct inst *in, const struct lo
             return;
         snprintf(in->dir, sizeof(in->dir), "%s/%d-%s", s->rundir, phase, u->info->name);
         if (mkdir(in->dir, 0700) < 0) {
-            snprintf(in->skipbuf, sizeof(in->skipbuf), "cannot create %s: %s", in->dir, strerror(errno));
+            snprintf(in->skipbuf, sizeof(in->skipbuf), "cannot create a directory in %s: %s", s->tmpdir,
+                     strerror(errno));
             in->skip = in->skipbuf;
             in->dir[0] = '\0';
             return;
@@ -159,7 +160,7 @@ static void start_one(struct sup *s, int phase, struct inst *in, const struct lo
         /* Never more than half the free space, shared among the disk loads of the phase. */
         struct statvfs v;
         if (statvfs(in->dir, &v) < 0) {
-            snprintf(in->skipbuf, sizeof(in->skipbuf), "statvfs %s: %s", in->dir, strerror(errno));
+            snprintf(in->skipbuf, sizeof(in->skipbuf), "statvfs %s: %s", s->tmpdir, strerror(errno));
             in->skip = in->skipbuf;
             return;
         }

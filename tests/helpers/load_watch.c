@@ -6,6 +6,7 @@
  *   last_load_s X         when one was last seen (relative to the command's start)
  *   max_load_procs N      most load processes seen at once
  *   peak_rss_mb X         highest VmRSS of one process named by -r COMM (0 when none)
+ *   peak_threads N        most threads seen in one process named by -r COMM
  *   busy_pct X            share of all CPUs busy (/proc/stat) while load processes existed
  *   comms a,b,c           every process name seen among the load processes
  *   left_after_s X        seconds after the command's end until no marked process was left (-1: some stayed)
@@ -60,15 +61,18 @@ static void read_comm(const char *pid, char *out, size_t len)
     }
 }
 
-static double rss_mb(const char *pid)
+static double rss_mb(const char *pid, int *threads)
 {
     char path[300], line[256];
     snprintf(path, sizeof(path), "/proc/%s/status", pid);
     FILE *f = fopen(path, "re");
     double mb = 0;
-    while (f && fgets(line, sizeof(line), f))
+    while (f && fgets(line, sizeof(line), f)) {
         if (strncmp(line, "VmRSS:", 6) == 0)
             mb = strtod(line + 6, NULL) / 1024.0;
+        if (strncmp(line, "Threads:", 8) == 0)
+            *threads = atoi(line + 8);
+    }
     if (f)
         fclose(f);
     return mb;
@@ -89,7 +93,7 @@ static void cpu_times(unsigned long long *busy, unsigned long long *total)
 }
 
 struct scan {
-    int marked, loads;
+    int marked, loads, threads;
     double peak_rss;
 };
 
@@ -110,7 +114,7 @@ static void note_comm(const char *c)
 
 static struct scan scan(pid_t cmd, const char *rss_comm)
 {
-    struct scan s = { 0, 0, 0 };
+    struct scan s = { 0, 0, 0, 0 };
     DIR *d = opendir("/proc");
     struct dirent *e;
     while (d && (e = readdir(d))) {
@@ -124,14 +128,19 @@ static struct scan scan(pid_t cmd, const char *rss_comm)
             continue;
         char comm[64];
         read_comm(e->d_name, comm, sizeof(comm));
-        if (strcmp(comm, "rtj-loads") == 0 || !comm[0])
+        /* The supervisor is not a load; nor is a helper task of the command itself (LeakSanitizer's tracer
+         * in a sanitizer build shows as a process of the command's own name). */
+        if (strcmp(comm, "rtj-loads") == 0 || strncmp(comm, "rtjitter", 8) == 0 || !comm[0])
             continue;
         s.loads++;
         note_comm(comm);
         if (rss_comm && strcmp(comm, rss_comm) == 0) {
-            double r = rss_mb(e->d_name);
+            int th = 0;
+            double r = rss_mb(e->d_name, &th);
             if (r > s.peak_rss)
                 s.peak_rss = r;
+            if (th > s.threads)
+                s.threads = th;
         }
     }
     if (d)
@@ -172,7 +181,7 @@ int main(int argc, char **argv)
         _exit(127);
     }
     double first = -1, last = -1, peak = 0;
-    int maxp = 0, st = 0, killed = 0;
+    int maxp = 0, st = 0, killed = 0, maxth = 0;
     unsigned long long busy_sum = 0, total_sum = 0, b0, t0c;
     cpu_times(&b0, &t0c);
     struct timespec nap = { 0, (long)interval_ms * 1000000L };
@@ -201,6 +210,8 @@ int main(int argc, char **argv)
             maxp = s.loads;
         if (s.peak_rss > peak)
             peak = s.peak_rss;
+        if (s.threads > maxth)
+            maxth = s.threads;
         nanosleep(&nap, NULL);
     }
     double end = now_s() - t0, gone = -1;
@@ -222,6 +233,7 @@ int main(int argc, char **argv)
     printf("last_load_s %.3f\n", last);
     printf("max_load_procs %d\n", maxp);
     printf("peak_rss_mb %.1f\n", peak);
+    printf("peak_threads %d\n", maxth);
     printf("busy_pct %.1f\n", total_sum ? 100.0 * (double)busy_sum / (double)total_sum : 0.0);
     printf("comms %s\n", g_comms[0] ? g_comms : "-");
     printf("left_after_s %.3f\n", gone);

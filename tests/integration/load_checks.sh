@@ -24,12 +24,15 @@ clean_after() { # what
 metric() { json "$WORK/r.json" "[m['value'] for p in d['phases'] for m in p['load_metrics'] if m['name'] == '$1'][0]"; }
 
 # --- burn: every CPU busy while it runs ---------------------------------------------------------------
-run_watched -- --loads burn --duration 2
+run_watched -r rtj-burn -- --loads burn --duration 2
 busy=$(watched busy_pct); cpu=$(metric burn.cpu)
 echo "# burn: /proc/stat busy $busy %, burn.cpu $cpu % of all CPUs"
 check "burn: the CPUs were at least 90 % busy during the phase (/proc/stat: $busy %)" \
     python3 -c "import sys; sys.exit(not $busy >= 90)"
-check "burn: its own threads took at least 40 % of all CPUs ($cpu %)" python3 -c "import sys; sys.exit(not $cpu >= 40)"
+# Other programs compete for the CPUs on a shared machine: burn gets its share of them, not all.
+check "burn: its own threads took at least 20 % of all CPUs ($cpu %)" python3 -c "import sys; sys.exit(not $cpu >= 20)"
+check "burn: one busy thread per online CPU ($(watched peak_threads) threads, $(nproc) CPUs)" \
+    [ "$(watched peak_threads)" = "$(nproc)" ]
 check "burn: one load process (its threads inside it)" [ "$(watched max_load_procs)" = 1 ]
 clean_after burn
 
