@@ -4,7 +4,9 @@
 set -e
 PKGS="build-essential pkg-config libjack-jackd2-dev jackd2 libasound2-dev libsndfile1-dev libjansson-dev
       libcmocka-dev rt-tests libasound2-plugins stress-ng valgrind procps zlib1g-dev
-      chromium python3 pipewire pipewire-jack $RTJ_EXTRA_PKGS"
+      chromium python3 pipewire pipewire-jack strace time util-linux $RTJ_EXTRA_PKGS"
+# strace: the write-load test watches its fsyncs; time: make bench times stress-ng (CPU share); util-linux:
+# unshare for the full-disk test's private tmpfs.
 # chromium and python3: the HTML test renders each page and parses its SVG. RTJ_EXTRA_PKGS: what one target
 # alone needs (make fuzz: clang).
 missing=""
