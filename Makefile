@@ -64,7 +64,8 @@ sanitize: deps
 	$(MAKE) BUILD=build-san RTJ=./rtjitter-san \
 	  EXTRA_CFLAGS="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	  EXTRA_LDLIBS="-fsanitize=address,undefined" rtjitter-san-build
-	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  BUILD=build-san RTJ=./rtjitter-san RTJ_SANITIZE=1 tests/run-tests.sh
 
 rtjitter-san-build: $(MAIN_OBJ) $(BUILD)/librtj.a $(UNIT_BIN) $(HELPER_BIN)
