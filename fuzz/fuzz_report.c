@@ -1,5 +1,6 @@
 /* libFuzzer target (`make fuzz`): the report reader on arbitrary bytes, then every renderer on whatever it
- * accepts (text, HTML, compare of the document with itself, text and HTML of that), all to /dev/null.
+ * accepts (text, HTML, compare of the document with itself and with a variant whose histograms differ, text
+ * and HTML of that), all to /dev/null.
  * A crash, a sanitizer report or a leak is a bug; libFuzzer saves its input in tests/fuzz-regressions/, where
  * `make check` replays it from then on (tests/unit/test_reader.c). */
 #include <stdint.h>
@@ -10,6 +11,29 @@
 #include "report_read.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The same document with each histogram's counts in reverse bucket order: a second, different distribution on
+ * the same edges, so that compare's statistics see two samples that differ. */
+static json_t *reversed_counts(const json_t *doc)
+{
+    json_t *d = json_deep_copy(doc);
+    size_t i;
+    json_t *p;
+    json_array_foreach(json_object_get(d, "phases"), i, p) {
+        const char *k;
+        json_t *a;
+        json_object_foreach(json_object_get(p, "histograms"), k, a) {
+            size_t n = json_array_size(a);
+            for (size_t j = 0; j < n / 2; j++) {
+                json_t *x = json_array_get(a, j), *y = json_array_get(a, n - 1 - j);
+                json_t *cx = json_incref(json_array_get(x, 2));
+                json_array_set(x, 2, json_array_get(y, 2));
+                json_array_set_new(y, 2, cx);
+            }
+        }
+    }
+    return d;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -22,14 +46,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     report_print_text(sink, doc);
     html_report(sink, doc);
-    json_t *docs[2] = { doc, doc };
-    const char *names[2] = { "a.json", "b.json" };
-    json_t *cmp = compare_build(docs, names, 2);
+    json_t *other = reversed_counts(doc);
+    json_t *docs[3] = { doc, other, doc };
+    const char *names[3] = { "a.json", "b.json", "c.json" };
+    json_t *cmp = compare_build(docs, names, other ? 3 : 1);
     if (cmp) {
         compare_print_text(sink, cmp);
-        html_compare(sink, cmp, docs, 2);
+        html_compare(sink, cmp, docs, other ? 3 : 1);
         json_decref(cmp);
     }
+    json_decref(other);
     json_decref(doc);
     return 0;
 }
