@@ -3,6 +3,7 @@
 #include "loadspec.h"
 #include "supervisor.h"
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -134,6 +135,8 @@ void load_phase_stop(struct load_plan *p, int phase, json_t *metrics, const char
         msg = p->sup_error;
     } else {
         for (int i = 0; i < r.nmetrics && i < SUP_MAX_METRICS; i++) {
+            if (!isfinite(r.m[i].value))
+                continue; /* JSON has no NaN; a load that measured nothing says so by its absence */
             json_t *m = json_object();
             r.m[i].name[sizeof(r.m[i].name) - 1] = '\0';
             r.m[i].unit[sizeof(r.m[i].unit) - 1] = '\0';

@@ -356,6 +356,9 @@ static void stop_phase(struct sup *s, struct sup_reply *r)
     }
     s->ninst = 0;
     s->phase = -1;
+    /* Between phases no process of ours should live: whatever escaped its group (a daemonising command) and came
+     * back to us as subreaper goes now, not at the end of the run. */
+    kill_all_children(s);
 }
 
 static void start_phase(struct sup *s, int phase)

@@ -19,19 +19,20 @@ static const struct opt_def loads_defs[] = {
 
 static void print_wrapped(const char *indent, const char *label, const char *text)
 {
-    /* Word-wrap at 110 columns so long summaries stay readable in a terminal. */
+    /* Word-wrap at 110 columns so long summaries stay readable in a terminal; continuation lines line up under
+     * the text, after the label. */
+    int start = (int)(strlen(indent) + strlen(label));
     int col = printf("%s%s", indent, label);
-    const char *p = text;
-    while (*p) {
+    for (const char *p = text; *p;) {
         size_t w = strcspn(p, " ");
-        if (col + (int)w + 1 > 110 && col > (int)strlen(indent) + (int)strlen(label))
-            col = printf("\n%s%*s", indent, (int)strlen(label), "");
+        if (col > start && col + 1 + (int)w > 110)
+            col = printf("\n%*s", start, "") - 1;
+        else if (col > start)
+            col += printf(" ");
         col += printf("%.*s", (int)w, p);
         p += w;
-        if (*p == ' ') {
+        while (*p == ' ')
             p++;
-            col += printf(" ");
-        }
     }
     printf("\n");
 }

@@ -29,4 +29,12 @@ for sig in TERM INT; do
         "d['complete'], len(d['phases'][0]['load_metrics']) >= 5")" = "3 False True" ]
     check "SIG$sig: no process left, tmpdir empty" [ "$(watched left)" = 0 -a -z "$(ls -A "$WORK/tmp")" ]
 done
+# A command that escapes its process group (setsid, as a daemon would) is still ended at its phase end: it comes
+# back to the supervisor, a child subreaper, when its shell dies.
+"$RTJ_HELPERS/load_watch" -- "$RTJ" run --server "$name" --loads 'exec:setsid sleep 300 & sleep 300,none' \
+    --duration 1.5 --warmup 0.5 --tmpdir "$WORK/tmp" --quiet >"$WORK/watch" 2>"$WORK/err"
+echo "# setsid: $(grep -v '^report' "$WORK/watch" | tr '\n' ' ')"
+check "setsid'd command: gone within 1 s of its phase end, nothing left after the run" python3 -c "
+import sys; f, l = $(watched first_load_s), $(watched last_load_s)
+sys.exit(not (f >= 0 and l - f <= 0.5 + 1.5 + 1.0 and $(watched left) == 0 and $(watched max_load_procs) >= 2))"
 stop_jackd "$JACKD_PID"
