@@ -107,7 +107,8 @@ int cmd_compare(int argc, char **argv, const char *command_line)
     int r = opts_parse("compare", compare_defs, &o, argc, argv, pos, COMPARE_MAX + 1, &npos);
     if (r == 1) {
         opts_help(stdout, "compare", "[REPORT.json ...] [--html FILE] [--json FILE]\n\n"
-                  "With no files: the latest report of each kernel in the store, the oldest first (the baseline).",
+                  "With no files: the latest report of each kernel in the store, the oldest first (the baseline);\n"
+                  "an earlier run of a kernel in the store, when there is one, measures run-to-run noise.",
                   compare_defs);
         return 0;
     }
@@ -159,7 +160,24 @@ int cmd_compare(int argc, char **argv, const char *command_line)
         }
         n++;
     }
-    json_t *cmp = compare_build(docs, names, n);
+    /* From the store, an earlier run of each kernel (when there is one) measures run-to-run noise. */
+    json_t *repeats[COMPARE_MAX] = { NULL };
+    char *repeat_names[COMPARE_MAX] = { NULL };
+    for (size_t i = 0; found && i < n; i++) {
+        char prev[4096], err[512];
+        if (compare_previous_in_store(names[i], prev, sizeof(prev)) < 0)
+            continue;
+        if (report_read_file(prev, &repeats[i], err, sizeof(err)) < 0) {
+            fprintf(stderr, "rtjitter compare: %s: %s (not used for run-to-run noise)\n", prev, err);
+            continue;
+        }
+        repeat_names[i] = strdup(prev);
+    }
+    json_t *cmp = compare_build_repeats(docs, names, repeats, (const char *const *)repeat_names, n);
+    for (size_t i = 0; i < n; i++) {
+        json_decref(repeats[i]);
+        free(repeat_names[i]);
+    }
     if (!cmp) {
         fprintf(stderr, "rtjitter compare: out of memory\n");
         rc = 2;

@@ -331,13 +331,20 @@ static double practical_floor(double baseline)
 
 enum cmp_outcome decide_quantile(const struct quantile_diff *d)
 {
+    return decide_quantile_noise(d, 0);
+}
+
+enum cmp_outcome decide_quantile_noise(const struct quantile_diff *d, double noise_us)
+{
     if (isnan(d->a) || isnan(d->b) || isnan(d->lo) || isnan(d->hi))
         return CMP_NA;
     double diff = d->b - d->a, floor_us = practical_floor(d->a);
+    /* Beyond run-to-run noise means farther apart than two runs of one kernel were: strictly. */
+    int beyond = fabs(diff) >= floor_us && !(fabs(diff) <= noise_us);
     enum cmp_outcome o = CMP_SAME;
-    if (d->lo > 0 && diff >= floor_us)
+    if (d->lo > 0 && beyond)
         o = CMP_WORSE;
-    else if (d->hi < 0 && -diff >= floor_us)
+    else if (d->hi < 0 && beyond)
         o = CMP_BETTER;
     if (o != CMP_SAME && (d->tail_a < MIN_TAIL || d->tail_b < MIN_TAIL))
         o = CMP_WEAK;
@@ -346,10 +353,16 @@ enum cmp_outcome decide_quantile(const struct quantile_diff *d)
 
 enum cmp_outcome decide_rank(const struct rank_test *t)
 {
+    return decide_rank_noise(t, 0);
+}
+
+enum cmp_outcome decide_rank_noise(const struct rank_test *t, double noise_effect)
+{
     if (isnan(t->p_value))
         return CMP_NA;
     /* p < 0.001 rather than 0.05: cycles are not independent, so the p-value is optimistic. */
-    if (t->p_value < 0.001 && fabs(t->prob_b_greater - 0.5) >= 0.06)
+    double effect = fabs(t->prob_b_greater - 0.5);
+    if (t->p_value < 0.001 && effect >= 0.06 && !(effect <= noise_effect))
         return t->prob_b_greater > 0.5 ? CMP_WORSE : CMP_BETTER;
     return CMP_SAME;
 }
@@ -712,7 +725,33 @@ static void add_verdict(json_t *list, size_t report, const char *metric, double 
 #define BOOTSTRAP_RESAMPLES 2000
 
 /* Verdicts of report b against the baseline a for one load, appended to list. */
-static void metric_verdicts(const json_t *pa, const json_t *pb, size_t bi, json_t *list, struct tally *t)
+/* How far two runs of one and the same kernel lie apart: the q-quantile difference in µs (q > 0), or the rank
+ * test's |P(B > A) - 0.5| (q == 0). 0 without a repeated run. */
+static double repeat_noise(const json_t *p, const json_t *rep, const char *hist, int fold, double q)
+{
+    if (!p || !rep)
+        return 0;
+    struct rhist h, r;
+    double noise = 0;
+    if (rhist_from_json(json_object_get(json_object_get(p, "histograms"), hist), fold, &h) < 0)
+        return 0;
+    if (rhist_from_json(json_object_get(json_object_get(rep, "histograms"), hist), fold, &r) == 0) {
+        if (q > 0) {
+            noise = fabs(rhist_quantile(&h, q) - rhist_quantile(&r, q));
+        } else {
+            struct rank_test t;
+            if (rank_test(&r, &h, &t) == 0)
+                noise = fabs(t.prob_b_greater - 0.5);
+        }
+        rhist_free(&r);
+    }
+    rhist_free(&h);
+    return isnan(noise) ? 0 : noise;
+}
+
+/* ra, rb: the same load in an earlier run of the baseline's and of this report's kernel, or NULL. */
+static void metric_verdicts(const json_t *pa, const json_t *pb, const json_t *ra, const json_t *rb, size_t bi,
+                            json_t *list, struct tally *t)
 {
     static const struct { const char *name, *hist; int fold; } metrics[] = {
         { "jitter", "jitter", 1 }, { "wakeup", "wakeup", 0 },
@@ -732,14 +771,20 @@ static void metric_verdicts(const json_t *pa, const json_t *pb, size_t bi, json_
         if (ha.total > 0 && hb.total > 0) {
             struct rank_test rt;
             rank_test(&ha, &hb, &rt);
-            enum cmp_outcome o = decide_rank(&rt);
+            double noise = fmax(repeat_noise(pa, ra, metrics[m].hist, metrics[m].fold, 0),
+                                repeat_noise(pb, rb, metrics[m].hist, metrics[m].fold, 0));
+            enum cmp_outcome o = decide_rank_noise(&rt, noise), o0 = decide_rank(&rt);
             char pv[32];
             if (rt.p_value < 1e-6)
                 snprintf(pv, sizeof(pv), "p < 1e-6");
             else
                 snprintf(pv, sizeof(pv), "p = %.2g", rt.p_value);
-            snprintf(text, sizeof(text), "%s distribution: %s (Mann-Whitney %s, P(this > baseline) = %.2f)", what,
-                     outcome_words(o), pv, rt.prob_b_greater);
+            int n = snprintf(text, sizeof(text), "%s distribution: %s (Mann-Whitney %s, P(this > baseline) = %.2f)",
+                             what, o != o0 ? "no clear difference: within the run-to-run noise" : outcome_words(o),
+                             pv, rt.prob_b_greater);
+            if ((ra || rb) && n > 0 && (size_t)n < sizeof(text))
+                snprintf(text + n, sizeof(text) - (size_t)n, "; two runs of one kernel already differ by %.2f "
+                         "in P", noise);
             char mname[64];
             snprintf(mname, sizeof(mname), "%s distribution", metrics[m].name);
             add_verdict(list, bi, mname, rhist_quantile(&ha, 0.5), rhist_quantile(&hb, 0.5), o, text, t);
@@ -747,13 +792,20 @@ static void metric_verdicts(const json_t *pa, const json_t *pb, size_t bi, json_
             for (size_t k = 0; k < 2; k++) {
                 struct quantile_diff d;
                 quantile_diff_ci(&ha, &hb, qs[k].q, BOOTSTRAP_RESAMPLES, 0x5eed0000u + k + 2 * m, &d);
-                o = decide_quantile(&d);
-                int n = snprintf(text, sizeof(text), "%s %s %.1f → %.1f µs: %s (95 %% bootstrap interval of the "
-                                 "difference %+.1f..%+.1f µs)", what, qs[k].label, d.a, d.b, outcome_words(o), d.lo,
-                                 d.hi);
+                noise = fmax(repeat_noise(pa, ra, metrics[m].hist, metrics[m].fold, qs[k].q),
+                             repeat_noise(pb, rb, metrics[m].hist, metrics[m].fold, qs[k].q));
+                o = decide_quantile_noise(&d, noise);
+                o0 = decide_quantile(&d);
+                n = snprintf(text, sizeof(text), "%s %s %.1f → %.1f µs: %s (95 %% bootstrap interval of the "
+                             "difference %+.1f..%+.1f µs)", what, qs[k].label, d.a, d.b,
+                             o != o0 && o == CMP_SAME ? "no clear difference: within the run-to-run noise"
+                                                      : outcome_words(o), d.lo, d.hi);
                 if (o == CMP_WEAK && n > 0 && (size_t)n < sizeof(text))
-                    snprintf(text + n, sizeof(text) - (size_t)n, "; only %.0f and %.0f cycles lie above it",
-                             d.tail_a, d.tail_b);
+                    n += snprintf(text + n, sizeof(text) - (size_t)n, "; only %.0f and %.0f cycles lie above it",
+                                  d.tail_a, d.tail_b);
+                if ((ra || rb) && n > 0 && (size_t)n < sizeof(text))
+                    snprintf(text + n, sizeof(text) - (size_t)n, "; two runs of one kernel differ by %.1f µs",
+                             noise);
                 snprintf(mname, sizeof(mname), "%s %s", metrics[m].name, qs[k].label);
                 add_verdict(list, bi, mname, d.a, d.b, o, text, t);
             }
@@ -805,7 +857,38 @@ static void title_of(const json_t *doc, size_t i, char *buf, size_t len)
     (void)i;
 }
 
+static void flat_one(const char *key, const char *value, void *arg)
+{
+    if (!identity_noise(key) && json_object_size(arg) < 2000)
+        json_object_set_new(arg, key, json_string(value));
+}
+
+/* Is rep an earlier run of the same set-up as doc: the same system identity (less its run-to-run noise), the
+ * same audio setting? Only then does the distance between the two say what run-to-run noise is. */
+static int same_setup(const json_t *doc, const json_t *rep)
+{
+    json_t *a = json_object(), *b = json_object();
+    flatten_json(json_object_get(doc, "system"), "", 0, flat_one, a);
+    flatten_json(json_object_get(rep, "system"), "", 0, flat_one, b);
+    int same = json_equal(a, b);
+    json_decref(a);
+    json_decref(b);
+    static const char *const keys[] = { "backend", "provider", "rate", "period_frames" };
+    const json_t *x = json_object_get(doc, "audio"), *y = json_object_get(rep, "audio");
+    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+        const json_t *u = json_object_get(x, keys[i]), *v = json_object_get(y, keys[i]);
+        same &= (!u && !v) || (u && v && json_equal(u, v));
+    }
+    return same;
+}
+
 json_t *compare_build(json_t *const *docs, const char *const *names, size_t n)
+{
+    return compare_build_repeats(docs, names, NULL, NULL, n);
+}
+
+json_t *compare_build_repeats(json_t *const *docs, const char *const *names, json_t *const *repeats_in,
+                              const char *const *repeat_names, size_t n)
 {
     if (n == 0)
         return NULL; /* the baseline is docs[0]: there must be one */
@@ -815,6 +898,10 @@ json_t *compare_build(json_t *const *docs, const char *const *names, size_t n)
     char titles[64][200];
     if (n > 64)
         n = 64; /* more columns than this cannot be read side by side anyway */
+    const json_t *repeats[64] = { NULL };
+    for (size_t i = 0; repeats_in && i < n; i++)
+        if (repeats_in[i] && same_setup(docs[i], repeats_in[i]))
+            repeats[i] = repeats_in[i];
     for (size_t i = 0; i < n; i++) {
         title_of(docs[i], i, titles[i], sizeof(titles[i]));
         for (size_t j = 0; j < i; j++)
@@ -840,6 +927,11 @@ json_t *compare_build(json_t *const *docs, const char *const *names, size_t n)
             "rate", num_or_null(num(au, "rate")), "period_frames", num_or_null(num(au, "period_frames")),
             "period_us", num_or_null(num(au, "period_us")),
             "complete", json_is_true(json_object_get(docs[i], "complete"))));
+        char rfile[1024];
+        snprintf(rfile, sizeof(rfile), "%s", repeats[i] && repeat_names && repeat_names[i] ? repeat_names[i] : "");
+        utf8_fix(rfile);
+        json_object_set_new(json_array_get(reports, i), "noise_from", repeats[i] ? json_string(rfile)
+                                                                               : json_null());
     }
     json_object_set_new(cmp, "reports", reports);
     if (n < 2)
@@ -923,7 +1015,8 @@ json_t *compare_build(json_t *const *docs, const char *const *names, size_t n)
         for (size_t i = 1; i < n && pa && tallies; i++) {
             const json_t *pb = compare_find_phase(docs[i], k);
             if (pb)
-                metric_verdicts(pa, pb, i, verdicts, &tallies[i]);
+                metric_verdicts(pa, pb, repeats[0] ? compare_find_phase(repeats[0], k) : NULL,
+                                repeats[i] ? compare_find_phase(repeats[i], k) : NULL, i, verdicts, &tallies[i]);
         }
         json_array_append_new(loads, json_pack("{s:s, s:o, s:o, s:o}", "load", k, "columns", columns, "rows",
                                                build_rows(columns), "verdicts", verdicts));
@@ -983,8 +1076,9 @@ json_t *compare_build(json_t *const *docs, const char *const *names, size_t n)
         "Percentiles: 95 % percentile-bootstrap interval of the difference (2000 resamples drawn from the "
         "histograms). Distributions: Mann-Whitney rank test on the histograms (values in one bucket are ties), "
         "called a difference at p < 0.001 with P(B > A) at least 0.06 away from 0.5. A difference must also "
-        "exceed 10 % and 2 µs. Xruns and missed deadlines: exact conditional test of two rates, p < 0.01. These "
-        "tests treat cycles as independent and see one run per kernel: repeat runs to see run-to-run noise. "
+        "exceed 10 % and 2 µs, and, where the store holds an earlier run of the same kernel and set-up, the "
+        "distance between those two runs (run-to-run noise). Xruns and missed deadlines: exact conditional test of two rates, p < 0.01. These "
+        "tests treat cycles as independent; without an earlier run of a kernel they cannot see run-to-run noise. "
         "A single run's maximum is weak evidence."));
     return cmp;
 }
@@ -1017,6 +1111,8 @@ void compare_print_text(FILE *f, const json_t *cmp)
     json_array_foreach(reports, i, r) {
         fprintf(f, "  [%zu] %s  %s, %.0f frames @ %.0f Hz  %s\n", i + 1, sstr(r, "title"),
                 str(r, "started") ? str(r, "started") : "?", num(r, "period_frames"), num(r, "rate"), sstr(r, "file"));
+        if (str(r, "noise_from"))
+            fprintf(f, "      run-to-run noise measured against an earlier run: %s\n", sstr(r, "noise_from"));
     }
     const json_t *s;
     json_array_foreach(json_object_get(cmp, "warnings"), i, s)
@@ -1104,6 +1200,34 @@ static int is_report_name(const char *name)
 {
     size_t l = strlen(name);
     return name[0] != '.' && l > 5 && !strcmp(name + l - 5, ".json") && !strstr(name, ".tmp-");
+}
+
+int compare_previous_in_store(const char *path, char *out, size_t len)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return -ENOENT;
+    char dir[4096];
+    if ((size_t)(slash - path) >= sizeof(dir))
+        return -ENAMETOOLONG;
+    memcpy(dir, path, (size_t)(slash - path));
+    dir[slash - path] = '\0';
+    const char *base = slash + 1;
+    DIR *d = opendir(dir[0] ? dir : "/");
+    if (!d)
+        return -errno;
+    char best[256] = "";
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (is_report_name(e->d_name) && strlen(e->d_name) < sizeof(best) && strcmp(e->d_name, base) < 0 &&
+            strcmp(e->d_name, best) > 0)
+            snprintf(best, sizeof(best), "%s", e->d_name);
+    closedir(d);
+    if (!best[0])
+        return -ENOENT;
+    if (snprintf(out, len, "%s/%s", dir, best) >= (int)len)
+        return -ENAMETOOLONG;
+    return 0;
 }
 
 int compare_latest_in_store(const char *store, char ***paths, size_t *n)

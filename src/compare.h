@@ -63,10 +63,19 @@ const char *cmp_outcome_name(enum cmp_outcome o);
 enum cmp_outcome decide_quantile(const struct quantile_diff *d);
 /* Decide a rank test: lower is better. */
 enum cmp_outcome decide_rank(const struct rank_test *t);
+/* The same, when two runs of one kernel were seen to differ by noise_us (quantile) or by an effect of
+ * noise_effect (|P(B > A) - 0.5|): a difference must exceed that too. */
+enum cmp_outcome decide_quantile_noise(const struct quantile_diff *d, double noise_us);
+enum cmp_outcome decide_rank_noise(const struct rank_test *t, double noise_effect);
 
 /* The comparison document ("schema": "rtjitter.compare/1") of n validated reports; the first is the baseline.
  * names[i] is where report i came from (shown, not parsed). NULL when n is 0. */
 json_t *compare_build(json_t *const *docs, const char *const *names, size_t n);
+/* The same, with repeats[i] (or NULL) an earlier run of report i's kernel: when its system identity and audio
+ * setting match, the distance between the two runs is taken as run-to-run noise, and a difference between
+ * kernels must exceed it. repeat_names[i] says where it came from. */
+json_t *compare_build_repeats(json_t *const *docs, const char *const *names, json_t *const *repeats,
+                              const char *const *repeat_names, size_t n);
 /* Text rendering: identity differences, one table per load, verdicts. */
 void compare_print_text(FILE *f, const json_t *cmp);
 /* One flattened line per scalar under o ("kernel.hz" -> "1000"), for identity tables and differences.
@@ -79,6 +88,8 @@ void flatten_json(const json_t *o, const char *prefix, int depth,
 void compare_phase_key(const json_t *phase, char *buf, size_t len);
 const json_t *compare_find_phase(const json_t *doc, const char *key);
 
+/* The report just before path in its directory (by name, i.e. by start time), into out. 0 or -ENOENT. */
+int compare_previous_in_store(const char *path, char *out, size_t len);
 /* The store's latest report of each kernel release: fills paths (malloc'ed, caller frees each and the array),
  * oldest kernel first by start time. 0 or -errno; *n may be 0. */
 int compare_latest_in_store(const char *store, char ***paths, size_t *n);

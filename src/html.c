@@ -728,7 +728,13 @@ void html_compare(FILE *f, const json_t *cmp, json_t *const *docs, size_t n)
         html_escape(f, str(r, "provider") ? str(r, "provider") : str(r, "backend"));
         fputs("</td><td class=\"k\"><code>", f);
         html_escape(f, str(r, "file"));
-        fputs("</code></td></tr>\n", f);
+        fputs("</code>", f);
+        if (str(r, "noise_from")) {
+            fputs("<br>run-to-run noise from <code>", f);
+            html_escape(f, str(r, "noise_from"));
+            fputs("</code>", f);
+        }
+        fputs("</td></tr>\n", f);
     }
     fputs("</table>\n</header>\n", f);
     if (json_array_size(json_object_get(cmp, "warnings"))) {

@@ -49,6 +49,8 @@ check "side-by-side table per load, headed by the kernel releases" grep -q '^Loa
 check "a single run's maximum is flagged as weak evidence" grep -q "single run's maximum is weak evidence" "$WORK/c.out"
 check "identical runs: no clear difference in wakeup p99" \
     [ "$(json "$WORK/c.json" "[v['outcome'] for v in d['loads'][0]['verdicts'] if v['metric']=='wakeup p99' and v['report']==1][0]")" = same ]
+check "an earlier run of a kernel in the store measures run-to-run noise" \
+    grep -q 'run-to-run noise measured against an earlier run: .*6.1.0-generic/20260101T000000Z.json' "$WORK/c.out"
 check "--json document is rtjitter.compare/1" [ "$(json "$WORK/c.json" "d['schema']")" = rtjitter.compare/1 ]
 check "the verdict sentence says nothing is beyond noise" grep -q 'Nothing here is beyond run-to-run noise' "$WORK/c.out"
 
