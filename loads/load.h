@@ -91,7 +91,7 @@ void load_count(struct load_child *c, int i, uint64_t n);
 int load_online_cpus(void);
 int64_t load_now_ns(void);
 int64_t load_thread_cpu_ns(void);
-/* Memory that may still be taken without pressure: MemAvailable, lowered by the cgroup's memory.max headroom. */
+/* Memory that may still be taken without pressure: MemAvailable, lowered to the cgroups' headroom (memavail.h). */
 int load_mem_available(uint64_t *bytes);
 int load_mem_total(uint64_t *bytes);
 /* Opens an anonymous file in dir (O_TMPFILE, else a named file unlinked at once): it vanishes with the process. */

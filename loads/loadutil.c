@@ -1,5 +1,6 @@
 /* Helpers shared by the loads. Everything here runs in a load's child process unless said otherwise. */
 #include "load.h"
+#include "memavail.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -48,75 +49,16 @@ int64_t load_thread_cpu_ns(void)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-static int meminfo_kb(const char *key, uint64_t *bytes)
-{
-    FILE *f = fopen("/proc/meminfo", "re");
-    if (!f)
-        return -errno;
-    char line[256];
-    size_t klen = strlen(key);
-    int rc = -ENOENT;
-    while (fgets(line, sizeof(line), f)) {
-        if (strncmp(line, key, klen) == 0 && line[klen] == ':') {
-            *bytes = strtoull(line + klen + 1, NULL, 10) * 1024;
-            rc = 0;
-            break;
-        }
-    }
-    fclose(f);
-    return rc;
-}
-
-/* In a container the cgroup's memory.max, not MemAvailable, is where the OOM killer wakes up. */
-static int cgroup_headroom(uint64_t *bytes)
-{
-    FILE *f = fopen("/proc/self/cgroup", "re");
-    if (!f)
-        return -errno;
-    char line[4096], path[4200];
-    int rc = -ENOENT;
-    while (fgets(line, sizeof(line), f)) {
-        if (strncmp(line, "0::", 3) != 0)
-            continue;
-        line[strcspn(line, "\n")] = '\0';
-        snprintf(path, sizeof(path), "/sys/fs/cgroup%s/memory.max", line + 3);
-        FILE *m = fopen(path, "re");
-        if (!m)
-            break;
-        char v[64] = "";
-        if (fgets(v, sizeof(v), m) && strncmp(v, "max", 3) != 0) {
-            uint64_t max = strtoull(v, NULL, 10), cur = 0;
-            snprintf(path, sizeof(path), "/sys/fs/cgroup%s/memory.current", line + 3);
-            FILE *c = fopen(path, "re");
-            if (c) {
-                if (fgets(v, sizeof(v), c))
-                    cur = strtoull(v, NULL, 10);
-                fclose(c);
-            }
-            *bytes = max > cur ? max - cur : 0;
-            rc = 0;
-        }
-        fclose(m);
-        break;
-    }
-    fclose(f);
-    return rc;
-}
-
 int load_mem_available(uint64_t *bytes)
 {
-    int rc = meminfo_kb("MemAvailable", bytes);
-    if (rc < 0)
-        return rc;
-    uint64_t cg;
-    if (cgroup_headroom(&cg) == 0 && cg < *bytes)
-        *bytes = cg;
-    return 0;
+    uint64_t total;
+    return mem_available_at("", bytes, &total);
 }
 
 int load_mem_total(uint64_t *bytes)
 {
-    return meminfo_kb("MemTotal", bytes);
+    uint64_t avail;
+    return mem_available_at("", &avail, bytes);
 }
 
 int load_tmpfile(const char *dir, int flags)
