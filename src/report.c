@@ -7,7 +7,7 @@ static double us(int64_t ns)
     return (double)ns / 1000.0;
 }
 
-static json_t *metric_json(const struct metric_stats *m)
+json_t *report_metric_json(const struct metric_stats *m)
 {
     if (m->count == 0)
         return json_null();
@@ -22,8 +22,7 @@ static json_t *metric_json(const struct metric_stats *m)
     return o;
 }
 
-/* Non-empty buckets only, ascending: [lo_us, hi_us, count]. */
-static json_t *hist_json(const struct histogram *h)
+json_t *report_hist_json(const struct histogram *h)
 {
     json_t *a = json_array();
     for (int b = HIST_BUCKETS - 1; b >= 0; b--)
@@ -82,9 +81,9 @@ static json_t *phase_json(const struct phase_result *pr, const struct segment *s
     for (int m = 0; m < M_COUNT; m++) {
         char key[32];
         snprintf(key, sizeof(key), "%s_us", metric_names[m]);
-        json_object_set_new(o, key, s ? metric_json(&s->m[m]) : json_null());
+        json_object_set_new(o, key, s ? report_metric_json(&s->m[m]) : json_null());
         if (s && s->m[m].count)
-            json_object_set_new(hist, metric_names[m], hist_json(&s->m[m].hist));
+            json_object_set_new(hist, metric_names[m], report_hist_json(&s->m[m].hist));
     }
     uint64_t with_deadline = s ? s->m[M_MARGIN].count : 0;
     json_object_set_new(o, "deadlines_met_pct",

@@ -72,6 +72,10 @@ struct run_info {
 };
 
 json_t *report_build(const struct run_info *ri);
+/* One metric as the report holds it: {count, mean, sd, min, max, abs_max, p50 ... p9999} in µs; null if empty. */
+json_t *report_metric_json(const struct metric_stats *m);
+/* A histogram as the report holds it: non-empty buckets only, ascending, [lo_us, hi_us, count]. */
+json_t *report_hist_json(const struct histogram *h);
 /* Adds "verdict" {level, summary, setting, worst_load, try, advice[], advice_ids[], profile}, "thresholds" and
  * "profile" to doc, from its phases and its system identity, judged by profile (a checked profile, see
  * profile.h). max_xruns (>= 0) overrides the profile's; max_jitter_us (>= 0) adds a jitter limit.

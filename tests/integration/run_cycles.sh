@@ -17,10 +17,10 @@ for cfg in "48000 64 3" "44100 256 3"; do
     mean=$(json "$WORK/r.json" "d['phases'][0]['period_us']['mean']")
     exp_period=$(python3 -c "print($period * 1e6 / $rate)")
     echo "# $rate/$period: cycles $cycles (expected $exp_cycles), mean period $mean us (nominal $exp_period)"
-    check "cycle count within 3 % of duration x rate / period" \
-        python3 -c "import sys; sys.exit(abs($cycles - $exp_cycles) > 0.03 * $exp_cycles)"
-    check "mean period within 1 % of the nominal period" \
-        python3 -c "import sys; sys.exit(abs($mean - $exp_period) > 0.01 * $exp_period)"
+    check "cycle count within 5 % of duration x rate / period" \
+        python3 -c "import sys; sys.exit(abs($cycles - $exp_cycles) > 0.05 * $exp_cycles)"
+    check "mean period within 2 % of the nominal period (a busy machine stretches the dummy driver's sleeps)" \
+        python3 -c "import sys; sys.exit(abs($mean - $exp_period) > 0.02 * $exp_period)"
     check "report names the server, rate and period" \
         [ "$(json "$WORK/r.json" "d['audio']['server_name'], d['audio']['rate'], d['audio']['period_frames'], d['audio']['server']")" = "$name $rate $period external" ]
     check "report states the clock jack_get_time() follows (jack2: CLOCK_MONOTONIC_RAW)" \

@@ -1,11 +1,12 @@
 /* Synthetic report documents for the reader, compare and HTML tests: histograms filled from a seeded random
- * distribution through the real stats.c buckets, laid out as report.c lays them out. Header-only (static). */
+ * distribution through the real stats.c buckets, laid out by report.c's own functions. Header-only (static). */
 #ifndef RTJ_FIXTURE_REPORT_H
 #define RTJ_FIXTURE_REPORT_H
 #include <jansson.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include "report.h"
 #include "stats.h"
 
 static uint64_t fx_next(uint64_t *s)
@@ -19,34 +20,6 @@ static uint64_t fx_next(uint64_t *s)
 static double fx_uniform(uint64_t *s)
 {
     return ((double)(fx_next(s) >> 11) + 0.5) * 0x1.0p-53;
-}
-
-static json_t *fx_hist_json(const struct histogram *h)
-{
-    json_t *a = json_array();
-    for (int b = HIST_BUCKETS - 1; b >= 0; b--)
-        if (h->neg[b]) {
-            uint64_t lo, hi;
-            hist_bucket_edges(b, &lo, &hi);
-            json_array_append_new(a, json_pack("[f,f,I]", -(double)hi / 1000.0, -(double)lo / 1000.0,
-                                               (json_int_t)h->neg[b]));
-        }
-    for (int b = 0; b < HIST_BUCKETS; b++)
-        if (h->pos[b]) {
-            uint64_t lo, hi;
-            hist_bucket_edges(b, &lo, &hi);
-            json_array_append_new(a, json_pack("[f,f,I]", (double)lo / 1000.0, (double)hi / 1000.0,
-                                               (json_int_t)h->pos[b]));
-        }
-    return a;
-}
-
-static json_t *fx_metric(const struct metric_stats *m)
-{
-    return json_pack("{s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "count", (json_int_t)m->count, "mean",
-                     m->w.mean / 1000, "sd", welford_sd(&m->w) / 1000, "min", m->min / 1000.0, "max",
-                     m->max / 1000.0, "abs_max", m->abs_max / 1000.0, "p50", metric_quantile(m, 0.5) / 1000.0,
-                     "p99", metric_quantile(m, 0.99) / 1000.0, "p999", metric_quantile(m, 0.999) / 1000.0);
 }
 
 /* One phase of n cycles: wakeup = 40 µs + exponential(10 µs) + shift_us; jitter = normal(0, 20 µs), moved
@@ -77,10 +50,10 @@ static json_t *fx_phase(const char *load, int n, double shift_us, uint64_t seed,
                           " s:[{s:s, s:f, s:s}], s:n, s:{s:o, s:o}, s:o}",
                           "load", load, "duration_s", 5.0, "period_frames", 64, "rate", 48000, "cycles", n,
                           "dropped", 0, "segments_in_phase", 1, "xruns", "reported", xruns, "detected", 0,
-                          "skipped_cycles", 0, "jitter_us", fx_metric(j), "wakeup_us", fx_metric(w),
+                          "skipped_cycles", 0, "jitter_us", report_metric_json(j), "wakeup_us", report_metric_json(w),
                           "deadlines_met_pct", 100.0, "deadlines_missed", 0, "load_metrics", "name", "written",
                           "value", 123.5, "unit", "MB/s", "load_error", "histograms", "jitter",
-                          fx_hist_json(&j->hist), "wakeup", fx_hist_json(&w->hist), "timeline", tl);
+                          report_hist_json(&j->hist), "wakeup", report_hist_json(&w->hist), "timeline", tl);
     free(w);
     free(j);
     return p;
