@@ -150,20 +150,23 @@ int mem_available_at(const char *root, uint64_t *avail, uint64_t *total)
 
 #define FLOOR_MIN ((uint64_t)256 << 20)
 
-/* Memory must stay available to the rest of the machine: at least the share not taken, 2 % of RAM, 256 MB. */
+/* Memory must stay available to the rest of the machine: 5 % of what was available (what the 95 % bound leaves),
+ * 2 % of RAM, 256 MB, whichever is most. Below that memload gives memory back; the target never reaches it. */
 struct memload_bounds memload_bounds(uint64_t avail0, uint64_t total, double pct, double cap_mb)
 {
     struct memload_bounds b;
     if (pct > 95)
         pct = 95; /* the declared bound, held here too */
-    b.target = (uint64_t)((double)avail0 * pct / 100.0);
-    if (cap_mb > 0 && (double)b.target > cap_mb * 1048576.0)
-        b.target = (uint64_t)(cap_mb * 1048576.0);
-    b.floor = (uint64_t)((double)avail0 * (100.0 - pct) / 100.0);
+    b.floor = avail0 / 20;
     if (b.floor < total / 50)
         b.floor = total / 50;
     if (b.floor < FLOOR_MIN)
         b.floor = FLOOR_MIN;
+    b.target = (uint64_t)((double)avail0 * pct / 100.0);
+    if (cap_mb > 0 && (double)b.target > cap_mb * 1048576.0)
+        b.target = (uint64_t)(cap_mb * 1048576.0);
+    if (b.target > avail0 - (avail0 < b.floor ? avail0 : b.floor))
+        b.target = avail0 - (avail0 < b.floor ? avail0 : b.floor);
     return b;
 }
 

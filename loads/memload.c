@@ -97,8 +97,9 @@ const struct load_info load_memload = {
     .metric = "memload.touched",
     .unit = "MB/s",
     .bounds = "pct of MemAvailable (lowered to the headroom of every memory cgroup above it, v1 or v2), at most "
-              "95 %; gives memory back at once whenever less than max(100-pct %, 2 % of RAM, 256 MB) stays "
-              "available, so the OOM killer never has a reason to wake; oom_score_adj 1000 all the same",
+              "95 %; gives memory back at once whenever less than max(5 % of what was available, 2 % of RAM, "
+              "256 MB) stays available, so the OOM killer never has a reason to wake; oom_score_adj 1000 all the "
+              "same",
     .example = "memload:mb=128",
     .params = { { "pct", LP_DOUBLE, 80, 1, 95, "%", "share of MemAvailable to take" },
                 { "mb", LP_INT, 0, 0, 1048576, "MB", "upper cap in MB; 0: none" } },

@@ -7,6 +7,7 @@
  *   max_load_procs N      most load processes seen at once
  *   peak_rss_mb X         highest VmRSS of one process named by -r COMM (0 when none)
  *   peak_threads N        most threads seen in one process named by -r COMM
+ *   supervisor_rss_mb X   highest VmRSS of the load supervisor (rtj-loads): what a load inherits at its fork
  *   busy_pct X            share of all CPUs busy (/proc/stat) while load processes existed
  *   comms a,b,c           every process name seen among the load processes
  *   left_after_s X        seconds after the command's end until no marked process was left (-1: some stayed)
@@ -94,7 +95,7 @@ static void cpu_times(unsigned long long *busy, unsigned long long *total)
 
 struct scan {
     int marked, loads, threads;
-    double peak_rss;
+    double peak_rss, sup_rss;
 };
 
 static char g_comms[4096];
@@ -114,7 +115,7 @@ static void note_comm(const char *c)
 
 static struct scan scan(pid_t cmd, const char *rss_comm)
 {
-    struct scan s = { 0, 0, 0, 0 };
+    struct scan s = { 0, 0, 0, 0, 0 };
     DIR *d = opendir("/proc");
     struct dirent *e;
     while (d && (e = readdir(d))) {
@@ -130,7 +131,14 @@ static struct scan scan(pid_t cmd, const char *rss_comm)
         read_comm(e->d_name, comm, sizeof(comm));
         /* The supervisor is not a load; nor is a helper task of the command itself (LeakSanitizer's tracer
          * in a sanitizer build shows as a process of the command's own name). */
-        if (strcmp(comm, "rtj-loads") == 0 || strncmp(comm, "rtjitter", 8) == 0 || !comm[0])
+        if (strcmp(comm, "rtj-loads") == 0) {
+            int th;
+            double r = rss_mb(e->d_name, &th);
+            if (r > s.sup_rss)
+                s.sup_rss = r;
+            continue;
+        }
+        if (strncmp(comm, "rtjitter", 8) == 0 || !comm[0])
             continue;
         s.loads++;
         note_comm(comm);
@@ -180,7 +188,7 @@ int main(int argc, char **argv)
         execvp(argv[i + 1], argv + i + 1);
         _exit(127);
     }
-    double first = -1, last = -1, peak = 0;
+    double first = -1, last = -1, peak = 0, sup_peak = 0;
     int maxp = 0, st = 0, killed = 0, maxth = 0;
     unsigned long long busy_sum = 0, total_sum = 0, b0, t0c;
     cpu_times(&b0, &t0c);
@@ -212,6 +220,8 @@ int main(int argc, char **argv)
             peak = s.peak_rss;
         if (s.threads > maxth)
             maxth = s.threads;
+        if (s.sup_rss > sup_peak)
+            sup_peak = s.sup_rss;
         nanosleep(&nap, NULL);
     }
     double end = now_s() - t0, gone = -1;
@@ -234,6 +244,7 @@ int main(int argc, char **argv)
     printf("max_load_procs %d\n", maxp);
     printf("peak_rss_mb %.1f\n", peak);
     printf("peak_threads %d\n", maxth);
+    printf("supervisor_rss_mb %.1f\n", sup_peak);
     printf("busy_pct %.1f\n", total_sum ? 100.0 * (double)busy_sum / (double)total_sum : 0.0);
     printf("comms %s\n", g_comms[0] ? g_comms : "-");
     printf("left_after_s %.3f\n", gone);

@@ -122,15 +122,19 @@ static void test_bounds(void **state)
 {
     (void)state;
     struct memload_bounds b = memload_bounds(10 * GB, 16 * GB, 80, 0);
-    assert_true(b.target == 8 * GB && b.floor == 2 * GB);
-    b = memload_bounds(10 * GB, 16 * GB, 95, 0); /* floor: 5 % of 10 GB, above 2 % of RAM and 256 MB */
+    assert_true(b.target == 8 * GB && b.floor == GB / 2); /* floor: 5 % of 10 GB, above 2 % of RAM and 256 MB */
+    b = memload_bounds(10 * GB, 16 * GB, 95, 0);
     assert_true(b.target == (uint64_t)(9.5 * GB) && b.floor == GB / 2);
     b = memload_bounds(10 * GB, 16 * GB, 99, 0); /* above the bound: held at 95 % */
     assert_true(b.target == (uint64_t)(9.5 * GB));
-    b = memload_bounds(10 * GB, 16 * GB, 80, 100); /* mb caps it */
-    assert_true(b.target == 100 * MB && b.floor == 2 * GB);
-    b = memload_bounds(GB, 2 * GB, 95, 0); /* a small machine: 256 MB always stay free */
-    assert_true(b.floor == 256 * MB);
+    b = memload_bounds(10 * GB, 16 * GB, 80, 100); /* mb caps it; the floor does not depend on the share */
+    assert_true(b.target == 100 * MB && b.floor == GB / 2);
+    b = memload_bounds(10 * GB, 16 * GB, 1, 0); /* a small share is not timid: the same floor */
+    assert_true(b.target == (uint64_t)(0.01 * 10 * GB) && b.floor == GB / 2);
+    b = memload_bounds(GB, 2 * GB, 95, 0); /* a small machine: 256 MB always stay, the target gives way */
+    assert_true(b.floor == 256 * MB && b.target == GB - 256 * MB);
+    b = memload_bounds(100 * MB, 2 * GB, 95, 0); /* less available than the floor: take nothing */
+    assert_true(b.target == 0);
 }
 
 static void test_decide(void **state)
