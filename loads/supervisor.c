@@ -186,6 +186,8 @@ static void start_one(struct sup *s, int phase, struct inst *in, const struct lo
     if (pid < 0) {
         snprintf(in->skipbuf, sizeof(in->skipbuf), "fork: %s", strerror(errno));
         in->skip = in->skipbuf;
+        munmap(in->c.shared, sizeof(struct load_shared));
+        in->c.shared = NULL;
         return;
     }
     if (pid == 0) {
