@@ -48,4 +48,18 @@ unshare -m bash -c '
 echo "# read-only: $(cat "$WORK/rc"); $(json "$WORK/ro.json" "d['phases'][0]['load_error']")"
 check "read-only tmpdir: exit 0, write skipped with the reason" [ "$(cat "$WORK/rc") $(json "$WORK/ro.json" \
     "'skipped' in d['phases'][0]['load_error'] and 'Read-only' in d['phases'][0]['load_error'] and d['phases'][0]['cycles'] > 0")" = "rc 0 True" ]
+# Full before the phase starts: skipped with the reason (no room for half of nothing).
+mkdir -p "$WORK/full"
+unshare -m bash -c '
+    mount -t tmpfs -o size=4m rtjt-fullbefore "$WORK/full" || exit 9
+    mkdir "$WORK/full/t"
+    dd if=/dev/zero of="$WORK/full/filler" bs=64k 2>/dev/null
+    "$RTJ" run --server "$name" --loads write:mb=8+read:mb=8 --duration 1 --warmup 0.5 --tmpdir "$WORK/full/t" \
+        --quiet --json "$WORK/full.json" >"$WORK/out" 2>&1; echo "rc $?" >"$WORK/rc"
+    ls -A "$WORK/full/t" >"$WORK/left"
+    umount "$WORK/full"
+'
+echo "# full before: $(cat "$WORK/rc"); $(json "$WORK/full.json" "d['phases'][0]['load_error']")"
+check "full tmpdir: exit 0, write and read skipped for too little free space, tmpdir left empty" \
+    [ "$(cat "$WORK/rc") $(json "$WORK/full.json" "d['phases'][0]['load_error'].count('too little free space') == 2 and d['phases'][0]['cycles'] > 0") $(cat "$WORK/left" | wc -l)" = "rc 0 True 0" ]
 stop_jackd "$JACKD_PID"
