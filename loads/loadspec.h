@@ -6,7 +6,7 @@
 #define RTJ_LOADSPEC_H
 #include "load.h"
 
-#define LOAD_MAX_COMBO 8
+#define LOAD_MAX_COMBO 12 /* more than the registry holds: every load at once is allowed */
 
 struct load_use {
     const struct load_info *info;

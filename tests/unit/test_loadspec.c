@@ -64,6 +64,18 @@ static void test_exec_takes_the_rest(void **state)
     load_spec_free(&s);
 }
 
+/* Every load at once is one phase. */
+static void test_everything_together(void **state)
+{
+    (void)state;
+    struct load_spec s;
+    char err[512];
+    assert_int_equal(parse("burn+write+read+compile+memload+video+x+hackbench+net+exec:true", &s, err), 0);
+    assert_int_equal(s.nphases, 1);
+    assert_int_equal(s.phase[0].nuses, 10);
+    load_spec_free(&s);
+}
+
 static void test_all(void **state)
 {
     (void)state;
@@ -164,7 +176,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_single_and_defaults), cmocka_unit_test(test_params_and_combo),
-        cmocka_unit_test(test_exec_takes_the_rest), cmocka_unit_test(test_all),
+        cmocka_unit_test(test_exec_takes_the_rest), cmocka_unit_test(test_everything_together),
+        cmocka_unit_test(test_all),
         cmocka_unit_test(test_errors),           cmocka_unit_test(test_registry),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
