@@ -29,6 +29,17 @@ for sig in TERM INT; do
         "d['complete'], len(d['phases'][0]['load_metrics']) >= 5")" = "3 False True" ]
     check "SIG$sig: no process left, tmpdir empty" [ "$(watched left)" = 0 -a -z "$(ls -A "$WORK/tmp")" ]
 done
+# The server lost mid-load (its jackd stopped by PID): exit 3, and the loads are stopped and cleaned up the same.
+lost=$(server_name lost)
+start_jackd "$lost" 48000 256 || not_ok "second jackd starts"
+lost_pid=$JACKD_PID
+"$RTJ_HELPERS/load_watch" -- bash -c "'$RTJ' run --server '$lost' --loads '$LOADS' --duration 30 --warmup 0.5 \
+    --tmpdir '$WORK/tmp' --quiet --json '$WORK/l.json' & p=\$!; sleep 2.5; kill -TERM $lost_pid; wait \$p" \
+    >"$WORK/watch" 2>"$WORK/err"
+echo "# server lost: $(grep -v '^report' "$WORK/watch" | tr '\n' ' ')"
+check "server lost: exit 3, the loads had run, no process left, tmpdir empty" [ "$(watched status) \
+$(watched max_load_procs | awk '{print ($1 >= 10)}') $(watched left) $(ls -A "$WORK/tmp" | wc -l)" = "3 1 0 0" ]
+
 # A command that escapes its process group (setsid, as a daemon would) is still ended at its phase end: it comes
 # back to the supervisor, a child subreaper, when its shell dies.
 "$RTJ_HELPERS/load_watch" -- "$RTJ" run --server "$name" --loads 'exec:setsid sleep 300 & sleep 300,none' \
