@@ -2,8 +2,11 @@
  * notifications it receives itself, to be compared with what rtjitter reports.
  *
  * usage: stall_client SERVER STALL_MS EVERY_K COUNT [CONNECT_TO_PORT]
- * Prints "stalls N" and "xruns N" when done (COUNT stalls, then 1 s of quiet). */
+ * It activates (and connects) at once, then idles until SIGUSR1: from then on it stalls COUNT times and counts
+ * xruns; 1 s after the last stall it stops counting and prints "stalls N" and "xruns N". It stays active until
+ * SIGTERM, so that neither its arrival nor its departure falls in the window it counted. */
 #include <jack/jack.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +15,7 @@
 #include <unistd.h>
 
 static atomic_uint_fast64_t xruns;
+static atomic_int counting;
 static atomic_int stalls_done;
 static int stall_ms, every_k, count;
 static unsigned long cycle;
@@ -23,7 +27,7 @@ static int process(jack_nframes_t n, void *arg)
     (void)arg;
     float *buf = jack_port_get_buffer(out, n);
     memset(buf, 0, n * sizeof(float));
-    if (++cycle % (unsigned long)every_k == 0 && atomic_load(&stalls_done) < count) {
+    if (atomic_load(&counting) && ++cycle % (unsigned long)every_k == 0 && atomic_load(&stalls_done) < count) {
         struct timespec ts = { stall_ms / 1000, (long)(stall_ms % 1000) * 1000000L };
         nanosleep(&ts, NULL);
         atomic_fetch_add(&stalls_done, 1);
@@ -34,7 +38,8 @@ static int process(jack_nframes_t n, void *arg)
 static int on_xrun(void *arg)
 {
     (void)arg;
-    atomic_fetch_add(&xruns, 1);
+    if (atomic_load(&counting))
+        atomic_fetch_add(&xruns, 1);
     return 0;
 }
 
@@ -47,6 +52,13 @@ int main(int argc, char **argv)
     stall_ms = atoi(argv[2]);
     every_k = atoi(argv[3]);
     count = atoi(argv[4]);
+    /* JACK's threads inherit this mask: the signals come to sigwait() in the main thread only. */
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGUSR1);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &set, NULL);
     jack_status_t st;
     jack_client_t *c = jack_client_open("stall", JackNoStartServer | JackServerName, &st, argv[1]);
     if (!c) {
@@ -64,12 +76,20 @@ int main(int argc, char **argv)
         fprintf(stderr, "cannot connect to %s\n", argv[5]);
         return 1;
     }
-    while (atomic_load(&stalls_done) < count)
-        usleep(10000);
-    sleep(1); /* let the last notifications arrive */
-    uint64_t x = atomic_load(&xruns);
-    printf("stalls %d\nxruns %llu\n", atomic_load(&stalls_done), (unsigned long long)x);
-    fflush(stdout);
+    fprintf(stderr, "ready\n");
+    int sig = 0;
+    sigwait(&set, &sig);
+    if (sig == SIGUSR1) {
+        atomic_store(&counting, 1);
+        while (atomic_load(&stalls_done) < count)
+            usleep(10000);
+        sleep(1); /* let the last notifications arrive */
+        atomic_store(&counting, 0);
+        printf("stalls %d\nxruns %llu\n", atomic_load(&stalls_done), (unsigned long long)atomic_load(&xruns));
+        fflush(stdout);
+        sigdelset(&set, SIGUSR1);
+        sigwait(&set, &sig);
+    }
     jack_deactivate(c);
     jack_client_close(c);
     return 0;

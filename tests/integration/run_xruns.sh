@@ -10,17 +10,24 @@ STALLS=5 STALL_MS=20 EVERY=100 PERIOD=256
 attempt() {
     local name=$(server_name "x$1")
     start_jackd "$name" 48000 "$PERIOD" || { echo "# jackd did not start"; return 1; }
-    "$RTJ" run --loads none --server "$name" --duration 8 --warmup 1 --quiet --json "$WORK/r.json" >"$WORK/out" 2>&1 &
-    local rpid=$!
-    local i
+    # rtjitter warms up for 2 s; the stall client arrives and connects during the warm-up, counts and stalls
+    # only between SIGUSR1 and its print-out, and leaves after rtjitter: the counted window lies inside
+    # rtjitter's measured one, and no graph change falls in either.
+    "$RTJ" run --loads none --server "$name" --duration 6 --warmup 2 --quiet --json "$WORK/r.json" >"$WORK/out" 2>&1 &
+    local rpid=$! i
     for i in $(seq 50); do
         jack_lsp -s "$name" 2>/dev/null | grep -q "^rtjitter-$rpid:in" && break
         sleep 0.1
     done
-    sleep 1.5 # past rtjitter's warm-up: every stall falls in the measured window
-    "$RTJ_HELPERS/stall_client" "$name" "$STALL_MS" "$EVERY" "$STALLS" "rtjitter-$rpid:in" >"$WORK/stall.out" 2>&1
+    "$RTJ_HELPERS/stall_client" "$name" "$STALL_MS" "$EVERY" "$STALLS" "rtjitter-$rpid:in" >"$WORK/stall.out" 2>"$WORK/stall.err" &
+    local spid=$!
+    for i in $(seq 50); do grep -q ready "$WORK/stall.err" && break; sleep 0.1; done
+    sleep 2.2 # past rtjitter's warm-up
+    kill -USR1 "$spid"
+    for i in $(seq 100); do grep -q '^xruns' "$WORK/stall.out" && break; sleep 0.1; done
     wait "$rpid"
     RC=$?
+    kill -TERM "$spid"; wait "$spid"
     stop_jackd "$JACKD_PID"
     CLIENT_XRUNS=$(sed -n 's/^xruns //p' "$WORK/stall.out")
     CLIENT_STALLS=$(sed -n 's/^stalls //p' "$WORK/stall.out")
@@ -48,7 +55,7 @@ check "and none longer than 30 ms" \
     [ "$(json "$WORK/r.json" "sum(b[2] for b in d['phases'][0]['histograms']['period'] if b[1] > 30000)")" = 0 ]
 tl=$(json "$WORK/r.json" "[(t['s'], t['xruns_detected'], t['xruns_reported']) for t in d['phases'][0]['timeline'] if t['xruns_detected'] or t['xruns_reported']]")
 echo "# timeline seconds with xruns (s, detected, reported): $tl"
-# stalls start ~0.5-1 s into the measured window and come every 100 cycles (0.53 s): seconds 0..5 hold them all
+# stalls start ~0.2 s into the measured window and come every 100 cycles (0.53 s): seconds 0..5 hold them all
 check "timeline: the gaps sum to $STALLS and sit in seconds 0-5" \
     python3 -c "import sys; t=$tl; sys.exit(not (sum(x[1] for x in t)==$STALLS and all(0<=x[0]<=5 for x in t)))"
 check "timeline: reported xruns per second sum to the phase total" \
