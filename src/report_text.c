@@ -142,19 +142,30 @@ void report_print_text(FILE *f, const json_t *doc)
     if (num(au, "dsp_pct") > 0)
         fprintf(f, "dsp:     %.0f %% of each period burnt in the callback\n", num(au, "dsp_pct"));
 
-    fprintf(f, "\n%-14s %24s %8s %8s %8s %24s %8s %8s %7s %7s %9s %7s\n", "Load", "Jitter +/- SD (us)", "p99",
-            "p99.9", "Max", "Wakeup +/- SD (us)", "p99", "Max", "%Dline", "%DsCPU", "Xruns r/d", "Dropped");
+    /* The load column is as wide as the longest name up to 24; a longer name gets a line of its own. */
+    int lw = 8;
     const json_t *p;
+    json_array_foreach(json_object_get(doc, "phases"), i, p) {
+        int n = (int)strlen(str(p, "load", "?")) + (json_integer_value(json_object_get(p, "segments_in_phase")) > 1
+                                                         ? 6 : 0);
+        if (n > lw)
+            lw = n > 24 ? 24 : n;
+    }
+    fprintf(f, "\n%-*s %24s %8s %8s %8s %24s %8s %8s %7s %7s %9s %7s\n", lw, "Load", "Jitter +/- SD (us)", "p99",
+            "p99.9", "Max", "Wakeup +/- SD (us)", "p99", "Max", "%Dline", "%DsCPU", "Xruns r/d", "Dropped");
     json_array_foreach(json_object_get(doc, "phases"), i, p) {
         const json_t *j = json_object_get(p, "jitter_us");
         const json_t *w = json_object_get(p, "wakeup_us");
-        char name[32];
+        char name[320];
         const json_t *segs = json_object_get(p, "segments_in_phase");
         if (json_integer_value(segs) > 1)
-            snprintf(name, sizeof(name), "%.20s@%.0f", str(p, "load", "?"), num(p, "period_frames"));
+            snprintf(name, sizeof(name), "%.300s@%.0f", str(p, "load", "?"), num(p, "period_frames"));
         else
-            snprintf(name, sizeof(name), "%.20s", str(p, "load", "?"));
-        fprintf(f, "%-14s", name);
+            snprintf(name, sizeof(name), "%.300s", str(p, "load", "?"));
+        if ((int)strlen(name) > lw)
+            fprintf(f, "%s\n%-*s", name, lw, "");
+        else
+            fprintf(f, "%-*s", lw, name);
         char ms[40];
         if (json_is_object(j))
             snprintf(ms, sizeof(ms), "%.1f +/- %.1f", num(j, "mean"), num(j, "sd"));
@@ -180,9 +191,9 @@ void report_print_text(FILE *f, const json_t *doc)
         const json_t *lm;
         size_t li;
         json_array_foreach(json_object_get(p, "load_metrics"), li, lm)
-            fprintf(f, "%14s   %s: %.3g %s\n", "", str(lm, "name", "?"), num(lm, "value"), str(lm, "unit", ""));
+            fprintf(f, "%*s   %s: %.3g %s\n", lw, "", str(lm, "name", "?"), num(lm, "value"), str(lm, "unit", ""));
         if (json_string_value(json_object_get(p, "load_error")))
-            fprintf(f, "%14s   load: %s\n", "", str(p, "load_error", ""));
+            fprintf(f, "%*s   load: %s\n", lw, "", str(p, "load_error", ""));
     }
     const json_t *wn;
     json_array_foreach(json_object_get(doc, "warnings"), i, wn)
