@@ -34,7 +34,7 @@ for t in tests/integration/*.sh; do
     [ -n "${TESTS:-}" ] && [[ "$name" != *$TESTS* ]] && continue
     echo "== integration: $name"
     start=$(date +%s)
-    timeout 600 bash "$t" >"$log/out" 2>&1
+    timeout 180 bash "$t" >"$log/out" 2>&1
     rc=$?
     cat "$log/out"
     p=$(grep -c '^ok ' "$log/out")

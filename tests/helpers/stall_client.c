@@ -76,6 +76,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "cannot connect to %s\n", argv[5]);
         return 1;
     }
+    alarm(120); /* a test that forgets to signal must not hang: SIGALRM ends the client */
     fprintf(stderr, "ready\n");
     int sig = 0;
     sigwait(&set, &sig);

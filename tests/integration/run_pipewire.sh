@@ -32,12 +32,17 @@ check "cycle count within 5 % of 3 s x 750/s" python3 -c "import sys; sys.exit(a
 check "mean period within 3 % of 1333.3 us" python3 -c "import sys; sys.exit(abs($2 - 1333.3) > 40)"
 
 # A client stalling 20 ms, 5 times, upstream of rtjitter at 256 frames: each stall is a frame gap.
-pw-jack -p 256 "$RTJ" run --loads none --duration 6 --warmup 0.5 --quiet --json "$WORK/st.json" >"$WORK/out" 2>&1 &
+# The stall client arrives during rtjitter's 2 s warm-up and stalls only after SIGUSR1 (see run_xruns.sh).
+pw-jack -p 256 "$RTJ" run --loads none --duration 6 --warmup 2 --quiet --json "$WORK/st.json" >"$WORK/out" 2>&1 &
 rpid=$!
 for i in $(seq 50); do pw-jack jack_lsp 2>/dev/null | grep -q "rtjitter-$rpid:in" && break; sleep 0.1; done
-sleep 1
-pw-jack -p 256 "$RTJ_HELPERS/stall_client" default 20 100 5 "rtjitter-$rpid:in" >"$WORK/stall.out" 2>&1
+pw-jack -p 256 "$RTJ_HELPERS/stall_client" default 20 100 5 "rtjitter-$rpid:in" >"$WORK/stall.out" 2>"$WORK/stall.err" &
+spid=$!
+for i in $(seq 50); do grep -q ready "$WORK/stall.err" && break; sleep 0.1; done
+sleep 2.2
+kill -USR1 "$spid"
 wait "$rpid"
+kill -TERM "$spid"; wait "$spid"
 g=$(json "$WORK/st.json" "d['phases'][0]['xruns']['detected'], d['phases'][0]['xruns']['reported']")
 echo "# stall client: $(tr '\n' ' ' <"$WORK/stall.out"); rtjitter detected/reported: $g"
 set -- $g
