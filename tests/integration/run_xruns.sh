@@ -47,8 +47,12 @@ check "rtjitter's reported xruns ($REPORTED) equal the stall client's own notifi
 det=$(json "$WORK/r.json" "d['phases'][0]['xruns']['detected'], d['phases'][0]['xruns']['skipped_cycles']")
 echo "# detected gaps, skipped cycles: $det"
 set -- $det
-check "each stall is one frame-clock gap ($1 gaps)" [ "$1" = "$STALLS" ]
-check "of 3-4 skipped cycles each (20 ms / 5.33 ms; $2 in all)" [ "$2" -ge $((STALLS * 3)) -a "$2" -le $((STALLS * 4)) ]
+# Each stall is a frame-clock gap of 3-4 cycles (20 ms / 5.33 ms). The server's recovery after a stall can cost
+# one more short gap (seen under the sanitizer build, which runs slower): at most one per stall.
+check "every stall is a frame-clock gap, plus at most one more per stall ($1 gaps)" \
+    [ "$1" -ge "$STALLS" -a "$1" -le $((STALLS * 2)) ]
+check "3-4 skipped cycles per stall, plus at most one per extra gap ($2 in all)" \
+    [ "$2" -ge $((STALLS * 3)) -a "$2" -le $((STALLS * 4 + $1 - STALLS)) ]
 long=$(json "$WORK/r.json" "sum(b[2] for b in d['phases'][0]['histograms']['period'] if b[0] >= 20000 and b[1] <= 30000)")
 check "the histogram holds exactly $STALLS periods of 20-30 ms (got $long)" [ "$long" = "$STALLS" ]
 check "and none longer than 30 ms" \
@@ -56,8 +60,8 @@ check "and none longer than 30 ms" \
 tl=$(json "$WORK/r.json" "[(t['s'], t['xruns_detected'], t['xruns_reported']) for t in d['phases'][0]['timeline'] if t['xruns_detected'] or t['xruns_reported']]")
 echo "# timeline seconds with xruns (s, detected, reported): $tl"
 # stalls start ~0.2 s into the measured window and come every 100 cycles (0.53 s): seconds 0..5 hold them all
-check "timeline: the gaps sum to $STALLS and sit in seconds 0-5" \
-    python3 -c "import sys; t=$tl; sys.exit(not (sum(x[1] for x in t)==$STALLS and all(0<=x[0]<=5 for x in t)))"
+check "timeline: the gaps sum to the phase's ($1) and sit in seconds 0-5" \
+    python3 -c "import sys; t=$tl; sys.exit(not (sum(x[1] for x in t)==$1 and all(0<=x[0]<=5 for x in t)))"
 check "timeline: reported xruns per second sum to the phase total" \
     python3 -c "import sys; t=$tl; sys.exit(sum(x[2] for x in t) != $REPORTED)"
 check "the long periods show in the timeline's period max, in those seconds and no others" \
