@@ -90,6 +90,8 @@ void load_fail(struct load_child *c, const char *fmt, ...) __attribute__((format
 void load_count(struct load_child *c, int i, uint64_t n);
 int load_online_cpus(void);
 int64_t load_now_ns(void);
+/* Sleep until load_now_ns() reaches t_ns (absolute, so a periodic load does not drift). */
+void load_sleep_until_ns(int64_t t_ns);
 int64_t load_thread_cpu_ns(void);
 /* Memory that may still be taken without pressure: MemAvailable, lowered to the cgroups' headroom (memavail.h). */
 int load_mem_available(uint64_t *bytes);

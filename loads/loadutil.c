@@ -42,6 +42,12 @@ int64_t load_now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+void load_sleep_until_ns(int64_t t_ns)
+{
+    struct timespec ts = { (time_t)(t_ns / 1000000000), (long)(t_ns % 1000000000) };
+    clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
+
 int64_t load_thread_cpu_ns(void)
 {
     struct timespec ts;

@@ -29,8 +29,7 @@ static void run(struct load_child *c)
             next += frame_ns;
             load_count(c, 1, 1);
         }
-        struct timespec ts = { (time_t)(next / 1000000000), (long)(next % 1000000000) };
-        clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+        load_sleep_until_ns(next);
     }
 }
 

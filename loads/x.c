@@ -29,8 +29,7 @@ static void run(struct load_child *c)
         int64_t now = load_now_ns();
         if (next < now)
             next = now; /* a late slice is not made up for: its shortfall is the measurement */
-        struct timespec ts = { (time_t)(next / 1000000000), (long)(next % 1000000000) };
-        clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+        load_sleep_until_ns(next);
     }
 }
 
