@@ -72,6 +72,9 @@ static pid_t spawn_cc(const char *dir, int u, pid_t self)
         _exit(1);
     if (chdir(dir) < 0)
         _exit(126);
+    /* The compiler's own temporary files (cc's .s between cc1 and as) go into the load's directory, which the
+     * supervisor removes, not into /tmp, where a killed cc leaves them behind. */
+    setenv("TMPDIR", dir, 1);
     int log = open("cc.log", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
     if (log >= 0) {
         dup2(log, 2);

@@ -47,6 +47,9 @@ json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); v=($2); pr
 cleanup_lib() {
     local p
     for p in "${JACKD_PIDS[@]}"; do stop_jackd "$p"; done
+    # jack2 leaves a client's semaphore behind when the server goes before the client: remove those of the
+    # servers this test named (the names are unique to this run).
+    rm -f /dev/shm/jack_sem.*_"rtjt-$TESTNAME-$$-"*
     rm -rf "$WORK"
 }
 trap cleanup_lib EXIT

@@ -29,6 +29,9 @@ for sig in TERM INT; do
         "d['complete'], len(d['phases'][0]['load_metrics']) >= 5")" = "3 False True" ]
     check "SIG$sig: no process left, tmpdir empty" [ "$(watched left)" = 0 -a -z "$(ls -A "$WORK/tmp")" ]
 done
+# The compiler's own temporary files stay in the load's directory, not in the system's temp dir.
+check "no compiler temporary files (cc*.s) were left in ${TMPDIR:-/tmp}" \
+    [ "$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'cc*.s' -newer "$WORK" | wc -l)" -eq 0 ]
 # The server lost mid-load (its jackd stopped by PID): exit 3, and the loads are stopped and cleaned up the same.
 lost=$(server_name lost)
 start_jackd "$lost" 48000 256 || not_ok "second jackd starts"
