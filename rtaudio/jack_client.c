@@ -190,6 +190,7 @@ int rtj_jack_open(struct rtj_jack *j, const char *server_name, const char *clien
     jack_set_info_function(silent_error);
     j->sink.ring = ring;
     j->sink.phase_tag = phase_tag;
+    j->sink.xruns = &j->xruns;
     jack_options_t opt = JackNoStartServer | (server_name ? JackServerName : 0);
     j->client = server_name ? jack_client_open(client_name, opt, &st, server_name)
                             : jack_client_open(client_name, opt, &st);

@@ -24,6 +24,9 @@ struct rt_record {
     uint32_t dsp_done;        /* DSP work units completed before the deadline */
     uint32_t dsp_req;         /* DSP work units requested */
     uint32_t since_start;     /* jack_frames_since_cycle_start() at entry: the measured cycle start */
+    uint32_t xruns;           /* the server's xrun notifications so far (low 32 bits): the collector gives each
+                               * one to the cycle that first saw it, so warm-up and phase edges are exact */
+    uint32_t pad;
 };
 
 #endif

@@ -15,6 +15,7 @@ struct rt_sink {
     const atomic_uint *phase_tag; /* phase << 1 | measuring; written by the orchestrator */
     atomic_uint dsp_units;        /* DSP work units per cycle; 0: none */
     atomic_uint_fast64_t cycles;  /* cycles seen; written by the RT thread only */
+    const atomic_uint_fast64_t *xruns; /* the backend's xrun counter, copied into each record; may be NULL */
 };
 
 /* RT-safe (runs in the RT thread): no allocation, lock, system call, printf or file I/O.

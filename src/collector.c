@@ -8,16 +8,18 @@ void collector_drain(struct collector *c)
 {
     struct rt_record batch[DRAIN_BATCH];
     size_t n;
-    unsigned tag = atomic_load_explicit(c->phase_tag, memory_order_acquire);
-    uint64_t x = c->xruns ? atomic_load_explicit(c->xruns, memory_order_acquire) : 0;
     while ((n = rt_ring_pop(c->ring, batch, DRAIN_BATCH)) > 0) {
         for (size_t i = 0; i < n; i++) {
             const struct rt_record *r = &batch[i];
+            /* Server xruns since the previous record belong to this cycle: the first that could see them. */
+            uint32_t new_xruns = c->records_seen ? r->xruns - c->last_xruns : 0;
+            c->last_xruns = r->xruns;
             c->records_seen++;
             if (!(r->flags & RTREC_MEASURING) || (int)r->phase >= c->nphases)
                 continue;
             struct phase_stats *p = &c->phases[r->phase];
             int e = phase_add(p, &c->ctx, r);
+            phase_add_reported_xruns(p, new_xruns);
             if (e < 0 && !c->error)
                 c->error = e;
             int64_t j = p->cur >= 0 ? p->seg[p->cur]->m[M_JITTER].abs_max : 0;
@@ -25,12 +27,6 @@ void collector_drain(struct collector *c)
                 atomic_store_explicit(&c->st_worst_jitter_ns, j, memory_order_relaxed);
             atomic_fetch_add_explicit(&c->st_cycles, 1, memory_order_relaxed);
         }
-    }
-    /* Server notifications go to the phase that is measuring now; those during a warm-up are not counted. */
-    if (x > c->xruns_seen) {
-        if ((tag & 1u) && (int)(tag >> 1) < c->nphases)
-            phase_add_reported_xruns(&c->phases[tag >> 1], x - c->xruns_seen);
-        c->xruns_seen = x;
     }
     uint64_t det = 0;
     for (int i = 0; i < c->nphases; i++)
@@ -57,7 +53,6 @@ static void *collector_main(void *arg)
 int collector_start(struct collector *c)
 {
     atomic_store(&c->stop, 0);
-    c->xruns_seen = c->xruns ? atomic_load(c->xruns) : 0;
     int e = pthread_create(&c->thread, NULL, collector_main, c);
     if (e)
         return -e;

@@ -11,9 +11,7 @@ struct collector {
     struct phase_ctx ctx;
     struct phase_stats *phases;      /* nphases, owned by the collector thread until collector_stop() */
     int nphases;
-    const atomic_uint_fast64_t *xruns; /* the server's xrun notifications (written by the xrun callback) */
-    const atomic_uint *phase_tag;     /* phase << 1 | measuring, written by the orchestrator */
-    uint64_t xruns_seen;
+    uint32_t last_xruns;              /* the xrun count carried by the previous record */
     int error;                        /* first -errno met */
     pthread_t thread;
     int running;

@@ -70,6 +70,11 @@ static json_t *phase_json(const struct phase_result *pr, const struct segment *s
     json_object_set_new(o, "period_us", s && s->rate_hz ? json_real((double)s->nframes * 1e6 / s->rate_hz)
                                                         : json_null());
     json_object_set_new(o, "cycles", json_integer(s ? (json_int_t)s->cycles : 0));
+    /* First and last measured cycle entry, in seconds of the measurement clock (audio.clock): lets a test or
+     * another tool line up events it timed on the same clock. */
+    json_object_set_new(o, "clock_window_s", s && s->cycles ? json_pack("[f,f]", (double)s->t0_ns / 1e9,
+                                                                        (double)s->prev_entry_ns / 1e9)
+                                                            : json_null());
     /* Dropped records belong to the phase, not to a buffer size: shown on every segment of it. */
     json_object_set_new(o, "dropped", json_integer((json_int_t)pr->dropped));
     json_object_set_new(o, "segments_in_phase", json_integer(nseg));

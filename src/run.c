@@ -331,8 +331,6 @@ int cmd_run(int argc, char **argv, const char *command_line)
     st->col.ctx.jack_scale_ns = st->jack.jack_scale_ns;
     st->col.phases = st->stats;
     st->col.nphases = st->nphases;
-    st->col.xruns = &st->jack.xruns;
-    st->col.phase_tag = &st->phase_tag;
     if ((e = collector_start(&st->col)) < 0) {
         fprintf(stderr, "rtjitter run: cannot start the collector thread: %s\n", strerror(-e));
         goto out_close;
