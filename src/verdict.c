@@ -462,7 +462,11 @@ static void build_summary(const struct vctx *v, const char *level, const char *h
             add(b, n, o, " Try %s.", hints);
         return;
     }
-    o = add(b, n, 0, "At %s, deadlines were missed. ", setting);
+    /* Say what happened: our own callback late (missed deadlines), or cycles lost in the server (xruns). */
+    o = add(b, n, 0, "At %s, %s. ", setting,
+            v->missed && v->xruns ? "deadlines were missed and the server had xruns"
+            : v->missed           ? "deadlines were missed"
+                                  : "the server had xruns (audio was lost), although our callback met its deadlines");
     /* The failing loads, the worst first: most xruns and missed deadlines. */
     int order[64], k = 0;
     for (int i = 0; i < v->nph && k < 64; i++)
