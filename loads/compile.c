@@ -87,20 +87,6 @@ static pid_t spawn_cc(const char *dir, int u, pid_t self)
     _exit(127);
 }
 
-static void last_line(const char *dir, char *out, size_t len)
-{
-    char path[4200], line[200];
-    snprintf(path, sizeof(path), "%s/cc.log", dir);
-    out[0] = '\0';
-    FILE *f = fopen(path, "re");
-    if (!f)
-        return;
-    while (fgets(line, sizeof(line), f))
-        if (line[0] != '\n')
-            snprintf(out, len, "%.*s", (int)strcspn(line, "\n"), line);
-    fclose(f);
-}
-
 static void run(struct load_child *c)
 {
     int jobs = c->param[P_JOBS] > 0 ? (int)c->param[P_JOBS] : load_online_cpus() + 1;
@@ -132,7 +118,8 @@ static void run(struct load_child *c)
             load_count(c, 0, 1);
         } else {
             char why[160];
-            last_line(c->dir, why, sizeof(why));
+            why[0] = '\0';
+            load_last_line(c->dir, "cc.log", why, sizeof(why));
             if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
                 load_fail(c, "cannot run cc");
             else

@@ -92,6 +92,8 @@ int load_online_cpus(void);
 int64_t load_now_ns(void);
 /* Sleep until load_now_ns() reaches t_ns (absolute, so a periodic load does not drift). */
 void load_sleep_until_ns(int64_t t_ns);
+/* The last non-empty line of dir/name into out (left as it is when there is none): a failed tool's last words. */
+void load_last_line(const char *dir, const char *name, char *out, size_t len);
 int64_t load_thread_cpu_ns(void);
 /* Memory that may still be taken without pressure: MemAvailable, lowered to the cgroups' headroom (memavail.h). */
 int load_mem_available(uint64_t *bytes);

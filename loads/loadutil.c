@@ -101,3 +101,16 @@ int load_metric_set(struct load_metric *m, const char *load, const char *what, d
     snprintf(m->unit, sizeof(m->unit), "%s", unit);
     return 1;
 }
+
+void load_last_line(const char *dir, const char *name, char *out, size_t len)
+{
+    char path[4200], line[200];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    FILE *f = dir[0] ? fopen(path, "re") : NULL;
+    if (!f)
+        return;
+    while (fgets(line, sizeof(line), f))
+        if (line[0] != '\n')
+            snprintf(out, len, "%.*s", (int)strcspn(line, "\n"), line);
+    fclose(f);
+}

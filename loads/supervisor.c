@@ -283,18 +283,6 @@ static void kill_all_children(struct sup *s)
     }
 }
 
-static void last_line(const char *dir, const char *name, char *out, size_t len)
-{
-    char path[4200], line[200];
-    snprintf(path, sizeof(path), "%s/%s", dir, name);
-    FILE *f = dir[0] ? fopen(path, "re") : NULL;
-    if (!f)
-        return;
-    while (fgets(line, sizeof(line), f))
-        if (line[0] != '\n')
-            snprintf(out, len, "%.*s", (int)strcspn(line, "\n"), line);
-    fclose(f);
-}
 
 static void append_error(struct sup_reply *r, const char *load, const char *msg)
 {
@@ -346,7 +334,7 @@ static void stop_phase(struct sup *s, struct sup_reply *r)
             } else if (in->early && in->status != 0) {
                 /* A command of the user's that failed: its status and the last line it wrote say why. */
                 char msg[300], line[200] = "";
-                last_line(in->dir, "output.log", line, sizeof(line));
+                load_last_line(in->dir, "output.log", line, sizeof(line));
                 snprintf(msg, sizeof(msg), "the command exited with status %d%s%s", in->status,
                          line[0] ? ": " : "", line);
                 append_error(r, li->name, msg);
