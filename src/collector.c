@@ -18,7 +18,7 @@ void collector_drain(struct collector *c)
             if (!(r->flags & RTREC_MEASURING) || (int)r->phase >= c->nphases)
                 continue;
             struct phase_stats *p = &c->phases[r->phase];
-            int e = phase_add(p, &c->ctx, r);
+            int e = phase_add(p, r);
             phase_add_reported_xruns(p, new_xruns);
             if (e < 0 && !c->error)
                 c->error = e;

@@ -8,7 +8,6 @@
 
 struct collector {
     struct rt_ring *ring;
-    struct phase_ctx ctx;
     struct phase_stats *phases;      /* nphases, owned by the collector thread until collector_stop() */
     int nphases;
     uint32_t last_xruns;              /* the xrun count carried by the previous record */

@@ -100,7 +100,7 @@ static int buf_push(struct segment *s, int64_t jit_abs, int64_t wake)
     return 0;
 }
 
-int phase_add(struct phase_stats *p, const struct phase_ctx *ctx, const struct rt_record *r)
+int phase_add(struct phase_stats *p, const struct rt_record *r)
 {
     int idx = -1;
     for (int i = 0; i < p->nseg; i++)
@@ -192,7 +192,6 @@ int phase_add(struct phase_stats *p, const struct phase_ctx *ctx, const struct r
     metric_add(&s->m[M_WAKEUP], wake);
     if (wake > ss->wakeup_max)
         ss->wakeup_max = wake;
-    (void)ctx;
     if (r->flags & RTREC_DSP) {
         s->dsp_done += r->dsp_done;
         s->dsp_req += r->dsp_req;

@@ -58,15 +58,10 @@ struct phase_stats {
     uint64_t pending_xruns;        /* reported before the phase's first record */
 };
 
-struct phase_ctx {
-    int64_t jack_scale_ns;         /* ns per JACK time unit (1000 for µs, 1 for ns) */
-    int64_t jack_offset_ns;        /* measurement clock minus JACK clock, ns (0 when they are one clock) */
-};
-
 void phase_init(struct phase_stats *p);
 void phase_free(struct phase_stats *p);
 /* Account one record. Returns 0 or -ENOMEM. */
-int phase_add(struct phase_stats *p, const struct phase_ctx *ctx, const struct rt_record *r);
+int phase_add(struct phase_stats *p, const struct rt_record *r);
 /* Attribute n server-reported xruns to the current segment and second. */
 void phase_add_reported_xruns(struct phase_stats *p, uint64_t n);
 /* Close the current second of every segment (computes its p99). */

@@ -328,7 +328,6 @@ int cmd_run(int argc, char **argv, const char *command_line)
         st->results[i].load_metrics = json_array();
     }
     st->col.ring = &st->ring;
-    st->col.ctx.jack_scale_ns = st->jack.jack_scale_ns;
     st->col.phases = st->stats;
     st->col.nphases = st->nphases;
     if ((e = collector_start(&st->col)) < 0) {

@@ -5,6 +5,18 @@
 
 no_jackd_named() { ! grep -qs -- "$1" /proc/[0-9]*/cmdline 2>/dev/null; }
 
+# interrupt_run SERVER JSON ACTION...: a 30 s run on SERVER, after 3 s run ACTION (with $rpid set to rtjitter's PID);
+# sets RC and STOP_S (seconds from the action to rtjitter's exit).
+interrupt_run() {
+    local server=$1 out=$2; shift 2
+    "$RTJ" run --loads none --server "$server" --duration 30 --warmup 0.5 --quiet --json "$out" >"$WORK/out" 2>&1 &
+    rpid=$!
+    sleep 3
+    "$@"
+    local t0=$(date +%s.%N); wait "$rpid"; RC=$?; local t1=$(date +%s.%N)
+    STOP_S=$(python3 -c "print(round($t1 - $t0, 2))")
+}
+
 # --- 3. private server ---------------------------------------------------------------------------
 if (jack_wait -c 2>/dev/null | grep -q '^running'); then
     ok "# SKIP private-server path: a default JACK server runs on this machine"
@@ -36,14 +48,10 @@ fi
 # --- 4. SIGINT mid-run --------------------------------------------------------------------------
 name=$(server_name int)
 start_jackd "$name" 48000 64 || not_ok "jackd starts"
-"$RTJ" run --loads none --server "$name" --duration 30 --warmup 0.5 --quiet --json "$WORK/i.json" >"$WORK/out" 2>&1 &
-rpid=$!
-sleep 3
-kill -INT "$rpid"
-t0=$(date +%s.%N); wait "$rpid"; rc=$?; t1=$(date +%s.%N)
-echo "# SIGINT: exit $rc after $(python3 -c "print(round($t1 - $t0, 2))") s"
-check "SIGINT: exit 3 (got $rc)" [ "$rc" -eq 3 ]
-check "SIGINT: stopped within 2 s" python3 -c "import sys; sys.exit($t1 - $t0 > 2)"
+interrupt_run "$name" "$WORK/i.json" eval 'kill -INT $rpid'
+echo "# SIGINT: exit $RC after $STOP_S s"
+check "SIGINT: exit 3 (got $RC)" [ "$RC" -eq 3 ]
+check "SIGINT: stopped within 2 s" python3 -c "import sys; sys.exit($STOP_S > 2)"
 check "SIGINT: report has complete=false and the reason" \
     [ "$(json "$WORK/i.json" "d['complete'], d['incomplete_reason']")" = "False interrupted (SIGINT)" ]
 check "SIGINT: the measured part is in the report (about 2.5 s of cycles)" \
@@ -55,14 +63,10 @@ stop_jackd "$JACKD_PID"
 # --- 5. server killed mid-run -------------------------------------------------------------------
 name=$(server_name kill)
 start_jackd "$name" 48000 64 || not_ok "jackd starts"
-"$RTJ" run --loads none --server "$name" --duration 30 --warmup 0.5 --quiet --json "$WORK/k.json" >"$WORK/out" 2>&1 &
-rpid=$!
-sleep 3
-kill -KILL "$JACKD_PID"
-t0=$(date +%s.%N); wait "$rpid"; rc=$?; t1=$(date +%s.%N)
-echo "# server killed: exit $rc after $(python3 -c "print(round($t1 - $t0, 2))") s"
-check "server killed: exit 3 (got $rc)" [ "$rc" -eq 3 ]
-check "server killed: stopped within 2 s" python3 -c "import sys; sys.exit($t1 - $t0 > 2)"
+interrupt_run "$name" "$WORK/k.json" kill -KILL "$JACKD_PID"
+echo "# server killed: exit $RC after $STOP_S s"
+check "server killed: exit 3 (got $RC)" [ "$RC" -eq 3 ]
+check "server killed: stopped within 2 s" python3 -c "import sys; sys.exit($STOP_S > 2)"
 check "server killed: incomplete report says the server went away" \
     [ "$(json "$WORK/k.json" "d['complete'], d['incomplete_reason']")" = "False the JACK server went away" ]
 # A SIGKILLed jackd leaves its entry in JACK's shared-memory registry (8 servers at most, dead ones kept):

@@ -50,4 +50,6 @@ set -- $g
 # Linking a new client makes PipeWire re-plan its graph: that may cost a gap of its own, shorter than a stall.
 check "5 stalls give at least 5 frame-clock gaps (got $1)" [ "$1" -ge 5 ]
 long=$(json "$WORK/st.json" "sum(b[2] for b in d['phases'][0]['histograms']['period'] if b[0] >= 20000 and b[1] <= 31000)")
-check "and exactly 5 periods of 20-31 ms in the histogram (got $long)" [ "$long" = 5 ]
+# every stall is one such period; a hiccup of the VM's own may add one, but never more than there were gaps
+check "and at least 5 periods of 20-31 ms in the histogram, no more than the gaps (got $long)" \
+    [ "$long" -ge 5 -a "$long" -le "$1" ]

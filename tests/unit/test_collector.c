@@ -33,7 +33,6 @@ static void test_xruns_by_record(void **state)
     struct collector c;
     memset(&c, 0, sizeof(c));
     c.ring = &ring;
-    c.ctx.jack_scale_ns = 1000;
     c.phases = ph;
     c.nphases = 2;
     /* the counter stands at 7 when the first record is made (xruns at activation) */

@@ -13,8 +13,6 @@
 #define FRAME_NS (1000000000LL / RATE)          /* 20833 ns */
 #define PERIOD_NS (FRAMES * 1000000000LL / RATE) /* 1333333 ns */
 
-static const struct phase_ctx ctx = { 1000, 0 };
-
 /* A cycle starting at start_ns (true start), entered `wake_frames` frames later (+ 0.5 frame, the middle of
  * what jack_frames_since_cycle_start() would say), busy for cb_ns. */
 static struct rt_record cyc(int64_t start_ns, uint32_t frame_time, uint32_t wake_frames, int64_t cb_ns,
@@ -39,7 +37,7 @@ static void test_steady_cycles(void **state)
     phase_init(&p);
     for (int k = 0; k < 48000 / FRAMES * 3; k++) { /* 3 s */
         struct rt_record r = cyc(k * PERIOD_NS, (uint32_t)(k * FRAMES), 2, 10000, FRAMES);
-        assert_int_equal(phase_add(&p, &ctx, &r), 0);
+        assert_int_equal(phase_add(&p, &r), 0);
     }
     phase_finish(&p);
     assert_int_equal(p.nseg, 1);
@@ -74,7 +72,7 @@ static void test_stall_shows_as_gap_miss_and_timeline(void **state)
             skipped = (uint32_t)(stall / PERIOD_NS);
         int kk = k + (int)skipped;
         struct rt_record r = cyc(kk * PERIOD_NS, (uint32_t)(kk * FRAMES), 1, cb, FRAMES);
-        assert_int_equal(phase_add(&p, &ctx, &r), 0);
+        assert_int_equal(phase_add(&p, &r), 0);
     }
     phase_finish(&p);
     struct segment *s = p.seg[0];
@@ -103,7 +101,7 @@ static void test_late_wakeup_is_jitter(void **state)
     for (int k = 0; k < 100; k++) {
         uint32_t wake = k == 50 ? (uint32_t)(5000000 / FRAME_NS) : 1;
         struct rt_record r = cyc(k * PERIOD_NS, (uint32_t)(k * FRAMES), wake, 1000, FRAMES);
-        phase_add(&p, &ctx, &r);
+        phase_add(&p, &r);
     }
     struct segment *s = p.seg[0];
     assert_true(s->m[M_JITTER].max > 4900000 - 2 * FRAME_NS);
@@ -123,7 +121,7 @@ static void test_buffer_size_change_makes_segments(void **state)
     for (int k = 0; k < 300; k++) {
         uint32_t n = k < 100 ? 64 : k < 200 ? 128 : 64;
         struct rt_record r = cyc(t, ft, 1, 1000, n);
-        phase_add(&p, &ctx, &r);
+        phase_add(&p, &r);
         t += n * 1000000000LL / RATE;
         ft += n;
     }
@@ -148,7 +146,7 @@ static void test_reported_before_first_record(void **state)
     phase_init(&p);
     phase_add_reported_xruns(&p, 3);
     struct rt_record r = cyc(0, 0, 1, 1000, 64);
-    phase_add(&p, &ctx, &r);
+    phase_add(&p, &r);
     assert_int_equal(p.seg[0]->xruns_reported, 3);
     phase_free(&p);
 }
