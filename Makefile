@@ -1,103 +1,170 @@
 # rtjitter — real-time audio jitter tester.  `make` builds ./rtjitter.
-# Sources are globbed: a new file in src/, rtaudio/ or loads/ builds without touching this file;
-# a new tests/unit/test_*.c becomes one more cmocka binary; a new tests/integration/*.sh one more script.
+#
+# Sources are globbed: a new .c under src/, rtaudio/ or loads/ builds without touching this file; a new
+# tests/unit/test_*.c becomes one more cmocka binary; a new tests/integration/*.sh one more script.
+#
+# Flags: the user's and the packager's CPPFLAGS, CFLAGS and LDFLAGS are honoured as given (dpkg-buildflags puts
+# -D_FORTIFY_SOURCE in CPPFLAGS); rtjitter's own include paths, defines and warnings live in RTJ_* variables, so
+# `make CFLAGS=-O0` still builds. -Werror is on for a git checkout (developers), for `make check` and for CI,
+# and off for a build from a release tarball; WERROR=0 or WERROR=1 overrides.
+#
+# `make run` and `make check` first install the Debian packages they need (and say which and why), then build in
+# a second make, so that pkg-config is asked only once the packages are there.
 
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 CC       ?= cc
-PKGS     := jack alsa sndfile jansson zlib
 VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
-
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+BUILD    ?= build
+RTJ      ?= ./rtjitter
+DATADIR  ?= $(PREFIX)/share/rtjitter
 
 CFLAGS   ?= -O2 -g
-CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -pthread -D_GNU_SOURCE -DRTJ_VERSION='"$(VERSION)"' \
-            -Isrc -Irtaudio -Iloads $(PKG_CFLAGS) $(EXTRA_CFLAGS)
-LDLIBS   += $(PKG_LIBS) -lm -lpthread -ldl $(EXTRA_LDLIBS)
-BUILD    ?= build
+WERROR   ?= $(if $(wildcard .git),1,0)
 
-LIB_SRC  := $(filter-out src/main.c,$(wildcard src/*.c rtaudio/*.c loads/*.c))
+# What the binary links: libjack (the JACK backend), jansson (reports), zlib (reads /proc/config.gz).
+# alsa-lib and libsndfile join when the ALSA backend and the loopback recordings arrive.
+PKGS     := jack jansson zlib
+PKG_CFLAGS = $(eval PKG_CFLAGS := $(call pkgconf,--cflags,$(PKGS)))$(PKG_CFLAGS)
+PKG_LIBS   = $(eval PKG_LIBS := $(call pkgconf,--libs,$(PKGS)))$(PKG_LIBS)
+CMOCKA_LIBS = $(eval CMOCKA_LIBS := $(call pkgconf,--libs,cmocka))$(CMOCKA_LIBS)
+# pkg-config, or one line naming what is missing and how to get it.
+pkgconf  = $(or $(shell pkg-config $(1) $(2) 2>/dev/null),$(if $(shell pkg-config --exists $(2) && echo y),,\
+           $(error pkg-config cannot find: $(2). Run 'make deps' (or install them by hand); see README)))
+
+RTJ_CPPFLAGS = -Isrc -Irtaudio -Iloads -D_GNU_SOURCE -DRTJ_VERSION='"$(VERSION)"' \
+               -DRTJ_DATADIR='"$(DATADIR)"' $(PKG_CFLAGS)
+RTJ_CFLAGS   = -std=gnu11 -pthread -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror) -MMD -MP
+RTJ_LIBS     = $(PKG_LIBS) -lm -lpthread -ldl
+
+LIB_SRC  := $(filter-out src/cli/main.c,$(wildcard src/*/*.c rtaudio/*.c rtaudio/*/*.c loads/*.c))
 LIB_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRC))
-MAIN_OBJ := $(BUILD)/src/main.o
+MAIN_OBJ := $(BUILD)/src/cli/main.o
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 HELPER_SRC := $(wildcard tests/helpers/*.c)
 HELPER_BIN := $(patsubst tests/helpers/%.c,$(BUILD)/tests/helpers/%,$(HELPER_SRC))
-RTJ      ?= ./rtjitter
+ALL_OBJ  := $(LIB_OBJ) $(MAIN_OBJ)
 
-.PHONY: all deps run check unit integration sanitize bench install uninstall clean fuzz
+.PHONY: all deps deps-run deps-check run check test-bins sanitize bench install uninstall clean fuzz
 
 all: rtjitter
 
-deps:
-	@scripts/install-deps.sh
+# ---- Debian packages -------------------------------------------------------------------------------------------
+# To build and run: a compiler, pkg-config, the libraries linked above, and jackd2 (the private server rtjitter
+# starts when none is running). --no-install-recommends keeps it at what is listed (jackd2 recommends qjackctl).
+RUN_PKGS   := build-essential pkg-config libjack-jackd2-dev jackd2 libjansson-dev zlib1g-dev
+# The tests add: cmocka (unit tests); pipewire + pipewire-jack (PipeWire's JACK, on a private PipeWire);
+# rt-tests (cyclictest, hackbench: reference tools); stress-ng (busy-machine runs, bench); libasound2-plugins
+# (ALSA's jack PCM); chromium + python3 (the HTML test renders each page and parses its SVG); valgrind
+# (bench: instructions per cycle); strace (the write load's fsyncs); time (bench); util-linux (unshare, for
+# the full-disk test's private tmpfs); procps (ps, pgrep in the leak checks).
+CHECK_PKGS := $(RUN_PKGS) libcmocka-dev pipewire pipewire-jack rt-tests stress-ng libasound2-plugins chromium \
+              python3 valgrind strace time util-linux procps
+# RTJ_EXTRA_PKGS: what one target alone adds (make fuzz: clang).
 
+define install_pkgs
+	@missing=""; for p in $(1) $(RTJ_EXTRA_PKGS); do \
+	  dpkg-query -W -f='$${Status}' "$$p" 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	[ -z "$$missing" ] && exit 0; \
+	command -v apt-get >/dev/null 2>&1 || { echo "rtjitter: missing packages:$$missing (no apt-get: install them by hand)" >&2; exit 1; }; \
+	[ -z "$(RTJ_NO_INSTALL)" ] || { echo "rtjitter: missing packages:$$missing" >&2; exit 1; }; \
+	SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO=sudo; \
+	echo "rtjitter: $(2) needs these Debian packages, not yet installed:$$missing"; \
+	case " $$missing " in *" jackd2 "*) \
+	  echo "rtjitter: preseeding jackd2's question 'enable realtime process priority?' as yes: it writes"; \
+	  echo "          /etc/security/limits.d/audio.conf (rtprio 95, memlock unlimited for the audio group);"; \
+	  echo "          members of audio get it at their next login"; \
+	  echo "jackd2 jackd/tweak_rt_limits boolean true" | $$SUDO debconf-set-selections 2>/dev/null || true;; esac; \
+	export DEBIAN_FRONTEND=noninteractive; \
+	$$SUDO apt-get update -qq && $$SUDO apt-get install -y -q --no-install-recommends $$missing
+endef
+
+deps: deps-check
+deps-run:
+	$(call install_pkgs,$(RUN_PKGS),running rtjitter)
+deps-check:
+	$(call install_pkgs,$(CHECK_PKGS),'make check')
+
+# ---- Build -----------------------------------------------------------------------------------------------------
 rtjitter: $(MAIN_OBJ) $(BUILD)/librtj.a
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(RTJ_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(RTJ_LIBS) $(LDLIBS)
 
 $(BUILD)/librtj.a: $(LIB_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(AR) rcs $@ $^
 
-$(BUILD)/%.o: %.c $(wildcard src/*.h rtaudio/*.h loads/*.h)
+$(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(RTJ_CPPFLAGS) $(CPPFLAGS) $(RTJ_CFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/librtj.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests -o $@ $< $(BUILD)/librtj.a $(LDLIBS) $(shell pkg-config --libs cmocka 2>/dev/null)
+	$(CC) $(RTJ_CPPFLAGS) -Itests $(CPPFLAGS) $(RTJ_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/librtj.a \
+	  $(RTJ_LIBS) $(CMOCKA_LIBS) $(LDLIBS)
 
 $(BUILD)/tests/helpers/%: tests/helpers/%.c $(BUILD)/librtj.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests -o $@ $< $(BUILD)/librtj.a $(LDLIBS)
+	$(CC) $(RTJ_CPPFLAGS) -Itests $(CPPFLAGS) $(RTJ_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/librtj.a \
+	  $(RTJ_LIBS) $(LDLIBS)
 
+-include $(ALL_OBJ:.o=.d) $(UNIT_BIN:=.d) $(HELPER_BIN:=.d)
+
+test-bins: rtjitter $(UNIT_BIN) $(HELPER_BIN)
+
+# ---- The README's two commands ---------------------------------------------------------------------------------
 # The main job: a short test against the running JACK server, or a private dummy one.
-run: deps rtjitter
+run: deps-run
+	@$(MAKE) --no-print-directory rtjitter
 	$(RTJ) run --duration $${DURATION:-10}
 
-check: deps rtjitter $(UNIT_BIN) $(HELPER_BIN)
+check: deps-check
+	@$(MAKE) --no-print-directory WERROR=1 test-bins
 	@BUILD=$(BUILD) RTJ=$(RTJ) tests/run-tests.sh
 
 # The tests again, built with AddressSanitizer and UndefinedBehaviorSanitizer, into their own build dir.
-sanitize: deps
-	$(MAKE) BUILD=build-san RTJ=./rtjitter-san \
-	  EXTRA_CFLAGS="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-	  EXTRA_LDLIBS="-fsanitize=address,undefined" rtjitter-san-build
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+sanitize: deps-check
+	@$(MAKE) --no-print-directory BUILD=build-san RTJ=./rtjitter-san WERROR=1 CFLAGS="-O1 -g $(SAN_FLAGS)" \
+	  LDFLAGS="$(SAN_FLAGS)" rtjitter-san $(addprefix build-san/tests/,$(notdir $(UNIT_BIN))) \
+	  $(addprefix build-san/tests/helpers/,$(notdir $(HELPER_BIN)))
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  BUILD=build-san RTJ=./rtjitter-san RTJ_SANITIZE=1 tests/run-tests.sh
 
-rtjitter-san-build: $(MAIN_OBJ) $(BUILD)/librtj.a $(UNIT_BIN) $(HELPER_BIN)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o rtjitter-san $(MAIN_OBJ) $(BUILD)/librtj.a $(LDLIBS)
+rtjitter-san: $(MAIN_OBJ) $(BUILD)/librtj.a
+	$(CC) $(RTJ_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(RTJ_LIBS) $(LDLIBS)
 
-bench: deps rtjitter $(HELPER_BIN)
+bench: deps-check
+	@$(MAKE) --no-print-directory test-bins
 	@BUILD=$(BUILD) RTJ=$(RTJ) tests/bench.sh
 
-# libFuzzer over the report reader and every renderer (fuzz/fuzz_report.c), FUZZ_SECS seconds (default 60).
-# Needs clang (installed here when missing). Only the sources the reader and renderers use are built with it.
-# A crash input lands in tests/fuzz-regressions/ and `make check` replays it from then on: commit it with the fix.
+# libFuzzer over the report reader and every renderer (tests/fuzz/fuzz_report.c), FUZZ_SECS seconds (default 60).
+# The library is built with clang into build-fuzz/ and the fuzz target linked against it. A crash input lands in
+# tests/fuzz-regressions/ and `make check` replays it from then on: commit it with the fix.
 FUZZ_SECS ?= 60
-FUZZ_SRC  := fuzz/fuzz_report.c src/report_read.c src/compare.c src/html.c src/report_text.c src/report.c \
-             src/stats.c src/phase.c
-fuzz: $(FUZZ_SRC)
-	@command -v clang >/dev/null 2>&1 || RTJ_EXTRA_PKGS=clang scripts/install-deps.sh
+FUZZ_SAN  := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+fuzz:
+	@$(MAKE) --no-print-directory deps-check RTJ_EXTRA_PKGS=clang
+	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang CFLAGS="-O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN)" \
+	  build-fuzz/librtj.a
 	@mkdir -p build-fuzz/corpus tests/fuzz-regressions
-	clang $(CFLAGS) -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
-	  -o build-fuzz/fuzz_report $(FUZZ_SRC) $(LDLIBS)
+	clang $(RTJ_CPPFLAGS) -std=gnu11 -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -o build-fuzz/fuzz_report \
+	  tests/fuzz/fuzz_report.c build-fuzz/librtj.a $(RTJ_LIBS)
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 build-fuzz/fuzz_report -max_total_time=$(FUZZ_SECS) \
-	  -timeout=10 -max_len=65536 -dict=fuzz/report.dict -artifact_prefix=tests/fuzz-regressions/ \
-	  build-fuzz/corpus fuzz/corpus
+	  -timeout=10 -max_len=65536 -dict=tests/fuzz/report.dict -artifact_prefix=tests/fuzz-regressions/ \
+	  build-fuzz/corpus tests/fuzz/corpus
 
 install: rtjitter
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/rtjitter $(DESTDIR)$(PREFIX)/share/man/man1
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR) $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0755 rtjitter $(DESTDIR)$(PREFIX)/bin/rtjitter
-	cp -r data/. $(DESTDIR)$(PREFIX)/share/rtjitter/
+	cp -r data/. $(DESTDIR)$(DATADIR)/
 	if [ -f data/rtjitter.1 ]; then install -m 0644 data/rtjitter.1 $(DESTDIR)$(PREFIX)/share/man/man1/; fi
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/rtjitter $(DESTDIR)$(PREFIX)/share/man/man1/rtjitter.1
-	rm -rf $(DESTDIR)$(PREFIX)/share/rtjitter
+	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:
 	rm -rf build build-san build-fuzz rtjitter rtjitter-san

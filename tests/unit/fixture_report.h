@@ -6,8 +6,8 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include "report.h"
-#include "stats.h"
+#include "report/report.h"
+#include "stats/stats.h"
 
 static uint64_t fx_next(uint64_t *s)
 {

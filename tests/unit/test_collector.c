@@ -5,7 +5,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <string.h>
-#include "collector.h"
+#include "run/collector.h"
 
 static struct rt_record rec(int k, unsigned phase, int measuring, uint32_t xruns)
 {

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "compare.h"
+#include "report/compare.h"
 #include "unit/fixture_report.h"
 
 /* The outcome of one verdict of the comparison, by load and metric name ("wakeup p99"). */

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "compare.h"
-#include "html.h"
+#include "report/compare.h"
+#include "render/html.h"
 #include "unit/fixture_report.h"
 
 static char *escaped(const char *in)

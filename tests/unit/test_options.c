@@ -4,7 +4,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <string.h>
-#include "options.h"
+#include "cli/options.h"
 
 struct o {
     int n, flag;

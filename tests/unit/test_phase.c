@@ -6,7 +6,7 @@
 #include <cmocka.h>
 #include <stdlib.h>
 #include <string.h>
-#include "phase.h"
+#include "stats/phase.h"
 
 #define RATE 48000
 #define FRAMES 64

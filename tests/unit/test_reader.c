@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "compare.h"
-#include "html.h"
-#include "report.h"
-#include "report_read.h"
+#include "report/compare.h"
+#include "render/html.h"
+#include "report/report.h"
+#include "report/report_read.h"
 #include "unit/fixture_report.h"
 
 /* Render a document every way there is, to /dev/null: must not crash (ASan/UBSan in `make sanitize`). */

@@ -5,7 +5,7 @@
 #include <cmocka.h>
 #include <math.h>
 #include <stdlib.h>
-#include "stats.h"
+#include "stats/stats.h"
 
 /* Every bucket from 1 µs to 10 s is at most 1/64 wide relative to its lower edge: midpoint error < 1 %. */
 static void test_bucket_relative_error(void **state)

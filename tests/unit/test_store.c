@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "store.h"
+#include "report/store.h"
 
 static char root[256];
 

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sysinfo.h"
+#include "sysinfo/sysinfo.h"
 
 static json_t *collect(const char *fixture)
 {

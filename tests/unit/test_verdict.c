@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "profile.h"
-#include "report.h"
-#include "sysinfo.h"
+#include "verdict/profile.h"
+#include "report/report.h"
+#include "sysinfo/sysinfo.h"
 
 static char top[4096];
 

@@ -1,7 +1,7 @@
 /* HTML pages with inline SVG plots, rendered from report and comparison documents. No script: the page must
  * read the same in a mail attachment, a forum post or a browser with JavaScript off. */
-#include "html.h"
-#include "compare.h"
+#include "render/html.h"
+#include "report/compare.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>

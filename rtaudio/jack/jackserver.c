@@ -1,5 +1,5 @@
-#include "jackserver.h"
-#include "jack_client.h"
+#include "jack/jackserver.h"
+#include "jack/jack_client.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>

@@ -1,6 +1,6 @@
 /* The report store. Reports are the source of truth that compare and report read back, so a report is written
  * whole or not at all (temp file, fsync, link), and never replaces another one. */
-#include "store.h"
+#include "report/store.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

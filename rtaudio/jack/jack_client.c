@@ -1,4 +1,4 @@
-#include "jack_client.h"
+#include "jack/jack_client.h"
 #include "dsp.h"
 #include "rtclock.h"
 #include <dlfcn.h>

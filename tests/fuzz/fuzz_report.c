@@ -5,10 +5,10 @@
  * `make check` replays it from then on (tests/unit/test_reader.c). */
 #include <stdint.h>
 #include <stdio.h>
-#include "compare.h"
-#include "html.h"
-#include "report.h"
-#include "report_read.h"
+#include "report/compare.h"
+#include "render/html.h"
+#include "report/report.h"
+#include "report/report_read.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

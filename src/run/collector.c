@@ -1,4 +1,4 @@
-#include "collector.h"
+#include "run/collector.h"
 #include <errno.h>
 #include <time.h>
 

@@ -3,7 +3,7 @@
 #define RTJ_COLLECTOR_H
 #include <pthread.h>
 #include <stdatomic.h>
-#include "phase.h"
+#include "stats/phase.h"
 #include "ring.h"
 
 struct collector {

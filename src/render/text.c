@@ -1,6 +1,6 @@
 /* Text rendering of a report document. It opens with the verdict in plain words (what was tested, whether
  * every deadline was met, what to try), then the system identity, then the interbench-style table. */
-#include "report.h"
+#include "report/report.h"
 #include <math.h>
 #include <string.h>
 

@@ -1,16 +1,17 @@
 /* `rtjitter run`: the orchestrator. Main thread: options, server, phases, status line, report.
  * It owns the phase tag that the RT thread copies into every record. */
-#include "run.h"
-#include "collector.h"
-#include "html.h"
-#include "jack_client.h"
-#include "jackserver.h"
+#include "run/run.h"
+#include "run/run_output.h"
+#include "run/collector.h"
+#include "render/html.h"
+#include "jack/jack_client.h"
+#include "jack/jackserver.h"
 #include "loadplan.h"
-#include "options.h"
-#include "profile.h"
-#include "report.h"
-#include "store.h"
-#include "sysinfo.h"
+#include "cli/options.h"
+#include "verdict/profile.h"
+#include "report/report.h"
+#include "report/store.h"
+#include "sysinfo/sysinfo.h"
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
@@ -422,21 +423,9 @@ out_collector:
             rc = 1;
         if (!st->o.quiet)
             report_print_text(stdout, doc);
-        char rel[256], path[4608];
-        sysinfo_release("", rel, sizeof(rel));
-        e = store_save(doc, st->o.output, rel, st->o.label, ri.started, path, sizeof(path));
-        if (e < 0)
-            fprintf(stderr, "rtjitter run: cannot save the report in the store: %s\n", strerror(-e));
-        else
-            printf("report: %s\n", path);
-        if (st->o.json) {
-            unlink(st->o.json); /* --json FILE is the user's own name: replace it */
-            e = store_write_json(doc, st->o.json);
-            if (e < 0)
-                fprintf(stderr, "rtjitter run: cannot write %s: %s\n", st->o.json, strerror(-e));
-        }
-        if (st->o.html && (e = html_report_file(st->o.html, doc)) < 0)
-            fprintf(stderr, "rtjitter run: cannot write %s: %s\n", st->o.html, strerror(-e));
+        struct run_outputs outs = { .store = st->o.output, .json = st->o.json, .html = st->o.html,
+                                    .label = st->o.label, .started = ri.started };
+        run_write_outputs(doc, &outs);
         json_decref(doc);
         json_decref(ri.system);
     }

@@ -1,8 +1,8 @@
 /* The report reader: parse with jansson, then check every key a renderer reads against a table of types and
  * ranges. Missing keys are allowed (renderers show "-"), wrong types and out-of-range numbers are not: a file
  * that passes here can be rendered without any further check beyond "is it there". */
-#include "report_read.h"
-#include "report.h"
+#include "report/report_read.h"
+#include "report/report.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>

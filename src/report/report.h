@@ -5,7 +5,7 @@
 #include <jansson.h>
 #include <stdio.h>
 #include <time.h>
-#include "phase.h"
+#include "stats/phase.h"
 
 #define REPORT_SCHEMA "rtjitter.report/1"
 

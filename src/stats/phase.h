@@ -5,7 +5,7 @@
 #define RTJ_PHASE_H
 #include <stdint.h>
 #include <stddef.h>
-#include "stats.h"
+#include "stats/stats.h"
 #include "record.h"
 
 enum { M_PERIOD, M_JITTER, M_WAKEUP, M_CALLBACK, M_MARGIN, M_COUNT };

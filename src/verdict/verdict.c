@@ -1,7 +1,7 @@
 /* The verdict: plain words for a musician, from the phases of a report document, the system identity in it,
  * and a profile of thresholds (data/profiles/). Like Redis's LATENCY DOCTOR, it says what was seen, why it
  * matters and what to try, in that order. Runs on the main thread, after the measurement. */
-#include "report.h"
+#include "report/report.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>

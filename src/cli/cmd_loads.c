@@ -1,7 +1,7 @@
 /* `rtjitter loads`: lists the load registry, generated from it (nothing here names a load). */
-#include "cmd_loads.h"
+#include "cli/cmd_loads.h"
 #include "load.h"
-#include "options.h"
+#include "cli/options.h"
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,12 +1,12 @@
 /* `rtjitter report FILE [--html OUT] [--text]` and `rtjitter compare [FILE ...] [--html OUT] [--json OUT]`.
  * Both read reports through report_read.c, so a bad file ends with one line on stderr and exit status 2. */
-#include "cmd_report.h"
-#include "compare.h"
-#include "html.h"
-#include "options.h"
-#include "report.h"
-#include "report_read.h"
-#include "store.h"
+#include "cli/cmd_report.h"
+#include "report/compare.h"
+#include "render/html.h"
+#include "cli/options.h"
+#include "report/report.h"
+#include "report/report_read.h"
+#include "report/store.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-#include "phase.h"
+#include "stats/phase.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

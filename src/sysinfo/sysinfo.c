@@ -1,6 +1,6 @@
 /* System identity: kernel, boot options, CPU, memory, sound cards and their interrupts, audio servers.
  * Runs once, on the main thread, after the measurement: nothing here is real-time safe, nor needs to be. */
-#include "sysinfo.h"
+#include "sysinfo/sysinfo.h"
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* Comparison of reports: statistics on stored histograms, and the comparison document that the text and
  * HTML renderers print. See compare.h for why each test is the one used. */
-#include "compare.h"
+#include "report/compare.h"
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>

@@ -1,6 +1,6 @@
 /* Finding and checking verdict profiles. Runs on the main thread before the measurement starts, so that a
  * wrong --profile fails at once (exit 2), not after minutes of measuring. */
-#include "profile.h"
+#include "verdict/profile.h"
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>

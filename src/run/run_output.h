@@ -1,0 +1,18 @@
+/* Where a finished run's report goes: the store, --json FILE and --html FILE. Main thread, after the run. */
+#ifndef RTJ_RUN_OUTPUT_H
+#define RTJ_RUN_OUTPUT_H
+#include <jansson.h>
+#include <time.h>
+
+struct run_outputs {
+    const char *store;        /* --output DIR, or NULL: the default store */
+    const char *json;         /* --json FILE, or NULL */
+    const char *html;         /* --html FILE, or NULL */
+    const char *label;        /* --label, part of the stored name */
+    struct timespec started;  /* CLOCK_REALTIME start of the run, part of the stored name */
+};
+
+/* Writes every output; says on stderr what could not be written. Returns 0, or -errno of the first failure. */
+int run_write_outputs(const json_t *doc, const struct run_outputs *o);
+
+#endif
