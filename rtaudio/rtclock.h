@@ -13,4 +13,16 @@ static inline int64_t rt_now_ns(clockid_t clk)
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+/* The one monotonic-clock helper for everything that is not the measurement itself (timeouts, phase lengths,
+ * naps): CLOCK_MONOTONIC in ns. RT-safe too (vDSO). */
+static inline int64_t mono_ns(void)
+{
+    return rt_now_ns(CLOCK_MONOTONIC);
+}
+
+static inline double mono_s(void)
+{
+    return (double)mono_ns() / 1e9;
+}
+
 #endif

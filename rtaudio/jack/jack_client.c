@@ -8,49 +8,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* RT-safe (runs in the RT thread): clock reads, JACK's shared-memory getters, integer updates, one ring push.
- * The only system calls are in the very first cycle (a warm-up cycle, never measured): the scheduling policy
- * and priority are read from inside the callback, as the report must state what the thread really got. */
+/* RT-safe (runs in the RT thread): clock reads, JACK's shared-memory getters, integer updates, one ring push
+ * (rt_sink_cycle, whose first, never measured, cycle reads the scheduling policy the thread really got). */
 static int process_cb(jack_nframes_t nframes, void *arg)
 {
     struct rtj_jack *j = arg;
     struct rt_record r;
-    r.t_entry_ns = rt_now_ns(j->sink.clock);
-
-    jack_nframes_t cur_frames;
-    jack_time_t cur_usecs, next_usecs;
-    float period_usecs;
-    r.flags = 0;
-    if (jack_get_cycle_times(j->client, &cur_frames, &cur_usecs, &next_usecs, &period_usecs) == 0) {
-        r.cycle_start = cur_usecs;
-        r.next_start = next_usecs;
-        r.flags |= RTREC_HAS_CYCLE_TIMES;
-    } else {
-        r.cycle_start = 0;
-        r.next_start = 0;
-    }
-    r.frame_time = jack_last_frame_time(j->client);
-    r.since_start = jack_frames_since_cycle_start(j->client);
+    r.t_entry_ns = rt_now_ns(j->sink->clock);
+    r.flags = RTREC_HAS_START;
+    uint32_t ft = jack_last_frame_time(j->client);
+    if (j->have_frame_time)
+        j->frame_pos += (uint32_t)(ft - j->last_frame_time); /* modulo 2^32: wraps correctly */
+    j->last_frame_time = ft;
+    j->have_frame_time = 1;
+    r.frame_pos = j->frame_pos;
+    uint32_t since = jack_frames_since_cycle_start(j->client);
     r.nframes = nframes;
     r.rate_hz = atomic_load_explicit(&j->rate_hz, memory_order_relaxed);
+    int64_t rate = r.rate_hz ? r.rate_hz : 48000;
 
-    if (!atomic_load_explicit(&j->sched_known, memory_order_relaxed)) {
-        /* First cycle only (warm-up): see the comment above. Touch some stack too, so later cycles
-         * don't take page faults on it. */
-        volatile char stack_touch[32 * 1024];
-        for (size_t i = 0; i < sizeof(stack_touch); i += 256)
-            stack_touch[i] = 0;
-        struct sched_param sp;
-        int pol = sched_getscheduler(0);
-#ifdef SCHED_RESET_ON_FORK
-        if (pol > 0)
-            pol &= ~SCHED_RESET_ON_FORK; /* PipeWire sets it on its data threads */
-#endif
-        atomic_store_explicit(&j->sched_policy, pol, memory_order_relaxed);
-        atomic_store_explicit(&j->sched_priority, sched_getparam(0, &sp) == 0 ? sp.sched_priority : -1,
-                              memory_order_relaxed);
-        atomic_store_explicit(&j->sched_known, 1, memory_order_release);
-    }
+    /* The measured cycle start: the provider's own begin time, seen through jack_frames_since_cycle_start()
+     * (whole frames, floored: the start lies within [since, since + 1) frames before entry; take the middle).
+     * jack2's current_usecs is a DLL prediction that lags for hundreds of cycles after a stall, so it is not
+     * used for wake-up or deadlines. */
+    int64_t frame_ns = 1000000000LL / rate;
+    r.start_ns = r.t_entry_ns - (int64_t)since * frame_ns - frame_ns / 2;
 
     /* Silence out, as a well-behaved client does; the input is only there so others can feed us. */
     float *out = jack_port_get_buffer(j->out, nframes);
@@ -58,9 +40,8 @@ static int process_cb(jack_nframes_t nframes, void *arg)
         memset(out, 0, nframes * sizeof(float));
 
     /* The deadline is the next cycle start: the measured start of this one plus a period. */
-    int64_t rate = r.rate_hz ? r.rate_hz : 48000;
-    int64_t deadline = r.t_entry_ns + ((int64_t)nframes - (int64_t)r.since_start) * 1000000000LL / rate;
-    rt_sink_cycle(&j->sink, &r, deadline);
+    int64_t deadline = r.t_entry_ns + ((int64_t)nframes - (int64_t)since) * 1000000000LL / rate;
+    rt_sink_cycle(j->sink, &r, deadline);
     return 0;
 }
 
@@ -72,12 +53,11 @@ static int xrun_cb(void *arg)
     return 0;
 }
 
+/* RT-safe (may run in the RT thread): arithmetic and one atomic store. */
 static void set_dsp_units(struct rtj_jack *j, jack_nframes_t nframes)
 {
-    unsigned rate = atomic_load_explicit(&j->rate_hz, memory_order_relaxed);
-    double period_ns = rate ? (double)nframes * 1e9 / rate : 0.0;
-    double units = j->dsp_share * period_ns * j->dsp_units_per_ns;
-    atomic_store_explicit(&j->sink.dsp_units, units > 0 ? (unsigned)(units + 0.5) : 0u, memory_order_relaxed);
+    rt_sink_set_dsp(j->sink, j->dsp_share, j->dsp_units_per_ns, nframes,
+                    atomic_load_explicit(&j->rate_hz, memory_order_relaxed));
 }
 
 /* RT-safe (may run in the RT thread): atomic stores and arithmetic only. */
@@ -173,7 +153,7 @@ static int detect_clock(struct rtj_jack *j)
         }
     if (best > 50 * 1000 * 1000)
         return -ENOENT;
-    j->sink.clock = ids[bi];
+    j->sink->clock = ids[bi];
     j->jack_scale_ns = scales[bs];
     j->clock_offset_ns = best; /* |median offset|: reading noise of a few µs when they are one clock */
     snprintf(j->clock_name, sizeof(j->clock_name), "%s", names[bi]);
@@ -182,15 +162,13 @@ static int detect_clock(struct rtj_jack *j)
 }
 
 int rtj_jack_open(struct rtj_jack *j, const char *server_name, const char *client_name,
-                  struct rt_ring *ring, const atomic_uint *phase_tag, double dsp_pct,
-                  char *err, size_t errlen)
+                  struct rt_sink *sink, double dsp_pct, char *err, size_t errlen)
 {
     jack_status_t st = 0;
     jack_set_error_function(silent_error);
     jack_set_info_function(silent_error);
-    j->sink.ring = ring;
-    j->sink.phase_tag = phase_tag;
-    j->sink.xruns = &j->xruns;
+    j->sink = sink;
+    sink->xruns = &j->xruns;
     jack_options_t opt = JackNoStartServer | (server_name ? JackServerName : 0);
     j->client = server_name ? jack_client_open(client_name, opt, &st, server_name)
                             : jack_client_open(client_name, opt, &st);

@@ -1,6 +1,6 @@
-/* The JACK backend: a client whose process callback measures every cycle.
- * Fields under "RT thread" are touched by the process callback; everything it touches is allocated,
- * zeroed and locked before activation. */
+/* The JACK backend's client: a process callback that measures every cycle. jack_backend.c wraps it (and the
+ * private server) in the backend ops. Fields under "RT thread" are touched by the process callback; everything it
+ * touches is allocated, zeroed and locked (it lives in the backend's private state) before activation. */
 #ifndef RTJ_JACK_CLIENT_H
 #define RTJ_JACK_CLIENT_H
 #include <jack/jack.h>
@@ -15,8 +15,11 @@ struct rtj_jack {
     jack_port_t *in, *out;
 
     /* --- RT thread (process, xrun, buffer-size, sample-rate and shutdown callbacks) --- */
-    struct rt_sink sink;             /* ring, clock (the one jack_get_time() follows), phase tag, DSP units */
+    struct rt_sink *sink;            /* ring, clock (the one jack_get_time() follows), phase tag, DSP units */
     int64_t jack_scale_ns;           /* ns per JACK time unit */
+    uint64_t frame_pos;              /* jack_last_frame_time() widened to 64 bits: RT thread only */
+    uint32_t last_frame_time;
+    int have_frame_time;
     atomic_uint nframes;             /* written by the buffer-size callback */
     atomic_uint rate_hz;             /* written by the sample-rate callback */
     double dsp_units_per_ns;         /* calibration, set before activation */
@@ -24,9 +27,6 @@ struct rtj_jack {
     atomic_uint_fast64_t xruns;      /* server xrun notifications; written by the xrun callback only */
     atomic_uint_fast64_t size_changes; /* buffer-size callbacks after the first */
     atomic_int shutdown;             /* the server went away */
-    atomic_int sched_policy;         /* read inside the first callback */
-    atomic_int sched_priority;
-    atomic_int sched_known;
 
     /* --- non-RT: what the report says about the server --- */
     char provider[32];               /* "jack2" or "pipewire-jack" */
@@ -42,8 +42,7 @@ struct rtj_jack {
 /* Non-RT. Opens a client named `client_name` on server `server_name` (NULL: the default), never starting a
  * server. Finds the JACK clock, registers ports and callbacks. Returns 0 or -errno; err gets one line. */
 int rtj_jack_open(struct rtj_jack *j, const char *server_name, const char *client_name,
-                  struct rt_ring *ring, const atomic_uint *phase_tag, double dsp_pct,
-                  char *err, size_t errlen);
+                  struct rt_sink *sink, double dsp_pct, char *err, size_t errlen);
 int rtj_jack_activate(struct rtj_jack *j);
 void rtj_jack_close(struct rtj_jack *j);
 /* Non-RT: can a client reach server `name` (NULL: default)? */

@@ -1,7 +1,7 @@
 /* rtjitter: can this kernel, on this machine, run audio at a small buffer size without dropouts? */
 #include "cli/cmd_report.h"
 #include "cli/cmd_loads.h"
-#include "run/run.h"
+#include "cli/cmd_run.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

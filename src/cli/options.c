@@ -118,9 +118,22 @@ int opts_parse(const char *cmd, const struct opt_def *defs, void *opts, int argc
     return 0;
 }
 
+size_t opts_count(const struct opt_def *defs)
+{
+    size_t n = 0;
+    while (defs[n].name)
+        n++;
+    return n;
+}
+
 void opts_help(FILE *f, const char *cmd, const char *synopsis, const struct opt_def *defs)
 {
     fprintf(f, "usage: rtjitter %s %s\n\n", cmd, synopsis);
+    opts_help_list(f, defs);
+}
+
+void opts_help_list(FILE *f, const struct opt_def *defs)
+{
     for (const struct opt_def *d = defs; d->name; d++) {
         char left[64];
         if (d->type == OPT_FLAG)

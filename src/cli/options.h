@@ -22,5 +22,9 @@ struct opt_def {
 int opts_parse(const char *cmd, const struct opt_def *defs, void *opts, int argc, char **argv,
                const char **pos, int maxpos, int *npos);
 void opts_help(FILE *f, const char *cmd, const char *synopsis, const struct opt_def *defs);
+/* Only the option lines of defs (for a help made of several sections). */
+void opts_help_list(FILE *f, const struct opt_def *defs);
+/* The number of entries of defs, without the terminating one. */
+size_t opts_count(const struct opt_def *defs);
 
 #endif

@@ -143,26 +143,16 @@ json_t *report_build(const struct run_info *ri)
     json_object_set_new(doc, "system", ri->system ? json_incref(ri->system) : json_object());
     json_t *au = json_object();
     json_object_set_new(au, "backend", str_or_null(a->backend));
-    json_object_set_new(au, "provider", str_or_null(a->provider));
-    json_object_set_new(au, "provider_version", str_or_null(a->provider_version));
-    json_object_set_new(au, "library", str_or_null(a->library));
-    json_object_set_new(au, "server", str_or_null(a->server));
-    json_object_set_new(au, "server_name", str_or_null(a->server_name));
-    json_object_set_new(au, "driver", str_or_null(a->driver));
-    json_object_set_new(au, "device", str_or_null(a->device));
+    if (a->provider)
+        json_object_update(au, a->provider);
     json_object_set_new(au, "rate", json_integer(a->rate_hz));
     json_object_set_new(au, "period_frames", json_integer(a->period_frames));
-    json_object_set_new(au, "nperiods", a->nperiods > 0 ? json_integer(a->nperiods) : json_null());
     json_object_set_new(au, "period_us", a->rate_hz ? json_real((double)a->period_frames * 1e6 / a->rate_hz)
                                                     : json_null());
-    json_object_set_new(au, "clock", str_or_null(a->clock));
-    json_object_set_new(au, "jack_time_unit", str_or_null(a->jack_time_unit));
-    json_object_set_new(au, "clock_offset_us", json_real(a->clock_offset_us));
     json_object_set_new(au, "realtime", json_boolean(a->realtime));
     json_object_set_new(au, "sched_policy", str_or_null(a->sched_policy));
     json_object_set_new(au, "priority", a->priority >= 0 ? json_integer(a->priority) : json_null());
     json_object_set_new(au, "priority_requested", json_integer(a->priority_requested));
-    json_object_set_new(au, "server_realtime", json_boolean(a->server_realtime));
     json_object_set_new(au, "mlocked", json_boolean(a->mlocked));
     json_object_set_new(au, "dsp_pct", json_real(a->dsp_pct));
     json_object_set_new(au, "buffer_changes", json_integer(a->buffer_changes));

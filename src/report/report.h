@@ -23,24 +23,14 @@ struct phase_result {
 };
 
 struct audio_info {
-    const char *backend;           /* "jack" */
-    const char *provider;          /* "jack2" / "pipewire-jack" */
-    const char *provider_version;
-    const char *library;
-    const char *server;            /* "external" / "private" */
-    const char *server_name;
-    const char *driver;            /* private server driver, or NULL */
-    const char *device;
-    int rate_hz, period_frames, nperiods;
-    const char *clock;             /* clock jack_get_time() follows */
-    const char *jack_time_unit;
-    double clock_offset_us;        /* |measurement clock - jack_get_time()| at start-up: ~0 proves one clock */
-    int realtime;                  /* SCHED_FIFO/RR seen from inside the callback */
+    const char *backend;           /* "jack", ... */
+    json_t *provider;              /* the backend's describe(): provider, server, clock... (borrowed, may be NULL) */
+    int rate_hz, period_frames;
+    int realtime;                  /* SCHED_FIFO/RR seen from inside the RT thread */
     const char *sched_policy;
-    int priority;                  /* seen from inside the callback */
+    int priority;                  /* seen from inside the RT thread */
     int priority_requested;
     int mlocked;
-    int server_realtime;           /* jack_is_realtime() */
     double dsp_pct;
     unsigned buffer_changes;
 };

@@ -20,8 +20,8 @@ void collector_drain(struct collector *c)
             struct phase_stats *p = &c->phases[r->phase];
             int e = phase_add(p, r);
             phase_add_reported_xruns(p, new_xruns);
-            if (e < 0 && !c->error)
-                c->error = e;
+            if (e < 0 && !atomic_load_explicit(&c->error, memory_order_relaxed))
+                atomic_store_explicit(&c->error, e, memory_order_relaxed);
             int64_t j = p->cur >= 0 ? p->seg[p->cur]->m[M_JITTER].abs_max : 0;
             if (j > atomic_load_explicit(&c->st_worst_jitter_ns, memory_order_relaxed))
                 atomic_store_explicit(&c->st_worst_jitter_ns, j, memory_order_relaxed);
@@ -69,5 +69,5 @@ int collector_stop(struct collector *c)
     c->running = 0;
     for (int i = 0; i < c->nphases; i++)
         phase_finish(&c->phases[i]);
-    return c->error;
+    return atomic_load(&c->error);
 }

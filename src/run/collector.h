@@ -11,7 +11,7 @@ struct collector {
     struct phase_stats *phases;      /* nphases, owned by the collector thread until collector_stop() */
     int nphases;
     uint32_t last_xruns;              /* the xrun count carried by the previous record */
-    int error;                        /* first -errno met */
+    atomic_int error;                 /* first -errno met; written by the collector thread only */
     pthread_t thread;
     int running;
     atomic_int stop;

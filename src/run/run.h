@@ -1,5 +1,36 @@
+/* src/run/: a run is a plan (backend, settings, loads, durations, outputs) executed phase by phase: the
+ * orchestration over a backend and a load plan, the collector thread, signals, the status line, and where the
+ * report goes. It may include rtaudio/, loads/, stats/, report/, render/, verdict/ and sysinfo/; never cli/
+ * except the option table type. `run` is a function, so a sweep can run plans in a loop. */
 #ifndef RTJ_RUN_H
 #define RTJ_RUN_H
-/* `rtjitter run`: returns the process exit status (0, 1 threshold exceeded, 2 bad usage, 3 incomplete). */
-int cmd_run(int argc, char **argv, const char *command_line);
+#include "backend.h"
+
+#define RUN_DEFAULT_LOADS "none,burn,write,read,compile,memload,video,x" /* interbench's set, none first */
+
+struct run_plan {
+    const struct backend_ops *backend;
+    struct backend_config be;      /* the backend's settings (rate, period, server...) */
+    const char *loads;             /* phases, one load each: a load_plan list */
+    const char *tmpdir;            /* where loads may write (NULL: $TMPDIR or /tmp) */
+    double duration_s;             /* measuring time of each phase */
+    double warmup_s;               /* discarded start of each phase */
+    const char *label;             /* kept in the report and the stored name */
+    const char *output;            /* store directory (NULL: the default store) */
+    const char *json, *html;       /* extra outputs, or NULL */
+    const char *profile;           /* verdict profile; NULL: the default one, advice only (exit 1 only when set) */
+    int quiet;                     /* no status line, no table */
+    int max_xruns;                 /* exit 1 above this; < 0: not set */
+    double max_jitter_us;          /* exit 1 above this; < 0: not set */
+    const char *command_line;      /* as typed, for the report */
+};
+
+/* The defaults of `rtjitter run` (jack, 48 kHz, 64 frames, 10 s phases of interbench's loads). */
+void run_plan_defaults(struct run_plan *p);
+
+/* Runs the plan on the main thread. Returns the process exit status: 0 done, 1 a threshold chosen by the user
+ * was exceeded, 2 bad input found before measuring (profile, loads), 3 the run could not complete (a report
+ * marked incomplete is still written when anything was measured). */
+int run_execute(const struct run_plan *p);
+
 #endif

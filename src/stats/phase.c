@@ -138,17 +138,14 @@ int phase_add(struct phase_stats *p, const struct rt_record *r)
     s->cycles++;
     ss->cycles++;
 
-    /* The measured cycle start: the provider's own begin time, seen through jack_frames_since_cycle_start()
-     * (whole frames, floored: the start lies within [since, since + 1) frames before entry; take the middle).
-     * jack2's current_usecs is a DLL prediction that lags for hundreds of cycles after a stall, so it is not
-     * used for wake-up or deadlines. */
-    int64_t frame_ns2 = 1000000000LL / r->rate_hz; /* one frame, ns */
-    int64_t start_ns = r->t_entry_ns - (int64_t)r->since_start * frame_ns2 - frame_ns2 / 2;
+    /* The provider's measured start of this cycle when it has one (JACK: from jack_frames_since_cycle_start(),
+     * see rtaudio/jack/jack_client.c); otherwise the entry itself. */
+    int64_t start_ns = (r->flags & RTREC_HAS_START) ? r->start_ns : r->t_entry_ns;
     int64_t jit_abs = 0;
     uint32_t adv = 0;
     if (s->have_prev) {
         int64_t period = r->t_entry_ns - s->prev_entry_ns;
-        adv = r->frame_time - s->prev_frame_time; /* wraps correctly in uint32 */
+        adv = (uint32_t)(r->frame_pos - s->prev_frame_pos);
         metric_add(&s->m[M_PERIOD], period);
         if (period > ss->period_max)
             ss->period_max = period;
@@ -179,7 +176,7 @@ int phase_add(struct phase_stats *p, const struct rt_record *r)
     }
     s->have_prev = 1;
     s->prev_entry_ns = r->t_entry_ns;
-    s->prev_frame_time = r->frame_time;
+    s->prev_frame_pos = r->frame_pos;
     s->prev_exit_ns = r->t_exit_ns;
     s->prev_start_ns = start_ns;
 

@@ -43,7 +43,7 @@ struct segment {
     /* previous record, for period and frame deltas */
     int have_prev;
     int64_t prev_entry_ns;
-    uint32_t prev_frame_time;
+    uint64_t prev_frame_pos;
     int64_t prev_exit_ns;
     int64_t prev_start_ns;
 };

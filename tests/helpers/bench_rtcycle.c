@@ -15,11 +15,9 @@ __attribute__((noinline)) void bench_one_cycle(uint32_t k)
 {
     struct rt_record r;
     r.t_entry_ns = rt_now_ns(sink.clock);
-    r.flags = RTREC_HAS_CYCLE_TIMES;
-    r.cycle_start = (uint64_t)k * 1333;  /* what JACK's getters would have filled */
-    r.next_start = r.cycle_start + 1333;
-    r.frame_time = k * 64;
-    r.since_start = 1;
+    r.flags = RTREC_HAS_START;
+    r.start_ns = r.t_entry_ns - 31250;   /* what the JACK backend would have derived */
+    r.frame_pos = (uint64_t)k * 64;
     r.nframes = 64;
     r.rate_hz = 48000;
     rt_sink_cycle(&sink, &r, r.t_entry_ns + 1000000);

@@ -13,7 +13,7 @@ static struct rt_record rec(int k, unsigned phase, int measuring, uint32_t xruns
     memset(&r, 0, sizeof(r));
     r.t_entry_ns = (int64_t)k * 1333333;
     r.t_exit_ns = r.t_entry_ns + 1000;
-    r.frame_time = (uint32_t)k * 64;
+    r.frame_pos = (uint64_t)k * 64;
     r.nframes = 64;
     r.rate_hz = 48000;
     r.phase = phase;

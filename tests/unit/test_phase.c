@@ -22,11 +22,12 @@ static struct rt_record cyc(int64_t start_ns, uint32_t frame_time, uint32_t wake
     memset(&r, 0, sizeof(r));
     r.t_entry_ns = start_ns + wake_frames * FRAME_NS + FRAME_NS / 2;
     r.t_exit_ns = r.t_entry_ns + cb_ns;
-    r.frame_time = frame_time;
-    r.since_start = wake_frames;
+    r.frame_pos = frame_time;
+    r.start_ns = start_ns; /* what the JACK backend derives from jack_frames_since_cycle_start() */
+    r.flags = RTREC_HAS_START;
     r.nframes = nframes;
     r.rate_hz = RATE;
-    r.flags = RTREC_MEASURING;
+    r.flags |= RTREC_MEASURING;
     return r;
 }
 

@@ -14,7 +14,7 @@ static struct rt_record rec(int64_t i)
     memset(&r, 0, sizeof(r));
     r.t_entry_ns = i;
     r.t_exit_ns = i * 3;
-    r.frame_time = (uint32_t)i;
+    r.frame_pos = (uint32_t)i;
     return r;
 }
 
@@ -114,7 +114,7 @@ static void test_two_threads_hammering(void **state)
             /* strictly increasing (drops leave gaps), and every record arrives whole */
             assert_true(out[i].t_entry_ns > last);
             assert_int_equal(out[i].t_exit_ns, out[i].t_entry_ns * 3);
-            assert_int_equal(out[i].frame_time, (uint32_t)out[i].t_entry_ns);
+            assert_int_equal(out[i].frame_pos, (uint32_t)out[i].t_entry_ns);
             last = out[i].t_entry_ns;
         }
         got_total += (int64_t)n;

@@ -1,0 +1,68 @@
+/* rtaudio/: everything that runs in the real-time thread, and the backends that own such a thread.
+ * It may include only itself, the C library, jansson (describe) and its backends' libraries (libjack...); never
+ * src/, with one exception: a backend's .c file includes cli/options.h to declare its params table.
+ *
+ * A backend is a const ops table plus the size of its private state (alsa-utils' axfer `xfer_data`, PipeWire's
+ * spa node methods): `run` allocates the private state zeroed, locks it, and calls the ops in the order
+ * unavailable -> open -> start -> status* -> describe -> stop. Each op says the thread it may be called from.
+ * Only the backend's RT thread writes the sink (struct rt_sink), which stamps, tags and pushes every record.
+ * Adding a backend is one folder under rtaudio/ (or one file) plus one entry in rtaudio/backends.c. */
+#ifndef RTJ_BACKEND_H
+#define RTJ_BACKEND_H
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "rt_sink.h"
+
+struct opt_def; /* src/cli/options.h: typed, bounded options that generate their own help */
+
+/* What run asks of a backend. Each backend reads only the fields its params table lists. Units in names. */
+struct backend_config {
+    const char *server;      /* jack: server name, NULL: the running one, else a private one */
+    const char *device;      /* jack: private server's ALSA device (NULL: dummy driver) */
+    int rate_hz;             /* requested sample rate */
+    int period_frames;       /* requested frames per period */
+    int nperiods;            /* periods per buffer */
+    int priority;            /* requested real-time priority */
+    double dsp_pct;          /* --dsp: share of each period burnt in the RT thread */
+    int quiet;               /* no notices on stderr */
+};
+
+/* A snapshot of the backend, for the status line, the phase loop and the report. */
+struct backend_status {
+    unsigned rate_hz, period_frames;  /* in force now */
+    uint64_t xruns;                   /* provider's xrun notifications so far */
+    uint64_t size_changes;            /* buffer-size or rate changes after the first */
+    double dsp_load_pct;              /* the provider's own DSP load figure (jack_cpu_load), < 0 when none */
+    const char *lost;                 /* why the provider is gone (server died, device lost), or NULL */
+};
+
+struct backend_ops {
+    const char *name;                 /* --backend NAME */
+    const char *summary;              /* one line for --help and --backend list */
+    const struct opt_def *params;     /* its options; offsets are into struct backend_config */
+    size_t private_size;              /* bytes of private state: run allocates them zeroed and locked */
+
+    /* Main thread, before open: 0 when it can run here, else -errno and one line in why. */
+    int (*unavailable)(char *why, size_t len);
+    /* Main thread: connect or open the device (starting a private server when needed), find the clock, prepare
+     * everything the RT thread will touch, and hand the sink its ring and clock. Does not start cycles.
+     * Returns 0, -errno with one line in err (exit 2 for bad input such as a missing device, 3 otherwise). */
+    int (*open)(void *priv, const struct backend_config *cfg, struct rt_sink *sink, char *err, size_t len);
+    /* Main thread: start the cycles. The first cycle may run before it returns. */
+    int (*start)(void *priv);
+    /* Any non-RT thread, cheap (polled every 50 ms): a snapshot. */
+    void (*status)(void *priv, struct backend_status *st);
+    /* Main thread, after stop or before: what the report says of the provider, added to the "audio" object. */
+    void (*describe)(void *priv, json_t *audio);
+    /* Main thread: stop cycles, close, stop a private server. Safe after a failed open and when called twice;
+     * returns within a bounded time even when the provider hangs. */
+    void (*stop)(void *priv);
+};
+
+/* The registered backends, NULL-terminated; the first is the default. */
+extern const struct backend_ops *const rtj_backends[];
+/* The backend called name, or NULL. */
+const struct backend_ops *backend_find(const char *name);
+
+#endif

@@ -1,0 +1,18 @@
+/* The registry of backends: one entry each, the first is the default. */
+#include "backend.h"
+#include <string.h>
+
+extern const struct backend_ops backend_jack;
+
+const struct backend_ops *const rtj_backends[] = {
+    &backend_jack,
+    NULL,
+};
+
+const struct backend_ops *backend_find(const char *name)
+{
+    for (size_t i = 0; rtj_backends[i]; i++)
+        if (strcmp(rtj_backends[i]->name, name) == 0)
+            return rtj_backends[i];
+    return NULL;
+}

@@ -1,0 +1,131 @@
+/* The JACK backend's ops: the running server (jack2 or PipeWire's JACK), or a private jackd that it starts
+ * when none runs and stops at the end. The client itself is jack_client.c; the private server jackserver.c. */
+#include "backend.h"
+#include "cli/options.h"
+#include "jack/jack_client.h"
+#include "jack/jackserver.h"
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+struct jack_backend {
+    struct rtj_jack jack;          /* the client; its RT fields are locked with this state */
+    struct private_server srv;     /* pid 0: none started */
+    struct backend_config cfg;
+};
+
+#define O(f) offsetof(struct backend_config, f)
+static const struct opt_def jack_params[] = {
+    { "server", OPT_STR, O(server), 0, 0, "NAME", "JACK server to use (default: the running one, else a private "
+      "dummy server)", NULL },
+    { "device", OPT_STR, O(device), 0, 0, "DEV", "private server: ALSA device such as hw:0 (default: dummy driver)",
+      NULL },
+    { "nperiods", OPT_INT, O(nperiods), 2, 16, "N", "private server, ALSA driver: periods per buffer (default 2)",
+      NULL },
+    { "priority", OPT_INT, O(priority), 1, 98, "N", "private server: real-time priority (default 70)", NULL },
+    { NULL, 0, 0, 0, 0, NULL, NULL, NULL },
+};
+#undef O
+
+/* Main thread. libjack is linked in, so the backend can always try; a missing server is open's business. */
+static int jack_unavailable(char *why, size_t len)
+{
+    (void)why;
+    (void)len;
+    return 0;
+}
+
+/* Main thread. */
+static int jack_open(void *priv, const struct backend_config *cfg, struct rt_sink *sink, char *err, size_t len)
+{
+    struct jack_backend *b = priv;
+    b->cfg = *cfg;
+    const char *server = cfg->server;
+    if (!server && !rtj_jack_server_running(NULL)) {
+        if (strcmp(rtj_jack_provider(NULL, 0), "pipewire-jack") == 0) {
+            snprintf(err, len, "PipeWire's JACK is in use but no PipeWire server is reachable");
+            return -ECONNREFUSED;
+        }
+        if (!cfg->quiet)
+            fprintf(stderr, "rtjitter: no JACK server running; starting a private one (%s, %d frames @ %d Hz)\n",
+                    cfg->device ? cfg->device : "dummy driver", cfg->period_frames, cfg->rate_hz);
+        int e = jackserver_start(&b->srv, cfg->device, cfg->rate_hz, cfg->period_frames, cfg->nperiods,
+                                 cfg->priority, err, len);
+        if (e < 0)
+            return e;
+        server = b->srv.name;
+    }
+    char client_name[64];
+    snprintf(client_name, sizeof(client_name), "rtjitter-%d", (int)getpid());
+    return rtj_jack_open(&b->jack, server, client_name, sink, cfg->dsp_pct, err, len);
+}
+
+/* Main thread. */
+static int jack_start(void *priv)
+{
+    struct jack_backend *b = priv;
+    return rtj_jack_activate(&b->jack);
+}
+
+/* Any non-RT thread. */
+static void jack_status(void *priv, struct backend_status *st)
+{
+    struct jack_backend *b = priv;
+    st->rate_hz = atomic_load(&b->jack.rate_hz);
+    st->period_frames = atomic_load(&b->jack.nframes);
+    st->xruns = atomic_load(&b->jack.xruns);
+    st->size_changes = atomic_load(&b->jack.size_changes);
+    st->dsp_load_pct = b->jack.client && !atomic_load(&b->jack.shutdown) ? jack_cpu_load(b->jack.client) : -1;
+    st->lost = NULL;
+    if (atomic_load(&b->jack.shutdown))
+        st->lost = "the JACK server went away";
+    else if (b->srv.pid != 0 && !jackserver_alive(&b->srv))
+        st->lost = "the private JACK server died";
+}
+
+static json_t *str_or_null(const char *s)
+{
+    return s ? json_string(s) : json_null();
+}
+
+/* Main thread: the provider, its server and its clock, for the report's "audio" object. */
+static void jack_describe(void *priv, json_t *au)
+{
+    struct jack_backend *b = priv;
+    int private = b->srv.name[0] != '\0';
+    json_object_set_new(au, "provider", str_or_null(b->jack.provider[0] ? b->jack.provider : NULL));
+    json_object_set_new(au, "provider_version", str_or_null(b->jack.version[0] ? b->jack.version : NULL));
+    json_object_set_new(au, "library", str_or_null(b->jack.library[0] ? b->jack.library : NULL));
+    json_object_set_new(au, "server", json_string(private ? "private" : "external"));
+    json_object_set_new(au, "server_name", str_or_null(b->jack.server_name[0] ? b->jack.server_name : NULL));
+    json_object_set_new(au, "driver", str_or_null(private ? b->srv.driver : NULL));
+    json_object_set_new(au, "device", str_or_null(private ? b->cfg.device : NULL));
+    json_object_set_new(au, "nperiods", private && b->cfg.device ? json_integer(b->cfg.nperiods) : json_null());
+    json_object_set_new(au, "clock", str_or_null(b->jack.clock_name[0] ? b->jack.clock_name : NULL));
+    json_object_set_new(au, "jack_time_unit", str_or_null(b->jack.time_unit[0] ? b->jack.time_unit : NULL));
+    json_object_set_new(au, "clock_offset_us", json_real((double)b->jack.clock_offset_ns / 1000.0));
+    json_object_set_new(au, "server_realtime", json_boolean(b->jack.realtime_server));
+}
+
+/* Main thread: close the client, then stop a private server. Safe twice and after a failed open. */
+static void jack_stop(void *priv)
+{
+    struct jack_backend *b = priv;
+    rtj_jack_close(&b->jack);
+    if (b->srv.pid != 0)
+        jackserver_stop(&b->srv);
+}
+
+const struct backend_ops backend_jack = {
+    .name = "jack",
+    .summary = "a client of the JACK graph: jack2, or PipeWire's JACK (pw-jack); a private jackd when none runs",
+    .params = jack_params,
+    .private_size = sizeof(struct jack_backend),
+    .unavailable = jack_unavailable,
+    .open = jack_open,
+    .start = jack_start,
+    .status = jack_status,
+    .describe = jack_describe,
+    .stop = jack_stop,
+};
