@@ -1,4 +1,8 @@
-/* Command-line options, declared once: the table drives parsing, range checks and the help text. */
+/* src/cli/: the command line. main.c (the table of subcommands), one cmd_NAME.c per subcommand turning argv into a
+ * call of the module that does the work, and this option table. It may include every other folder; nothing but
+ * main.c includes a cmd_*.h, and only backends include options.h from outside cli/.
+ *
+ * Command-line options, declared once: the table drives parsing, range checks and the help text. */
 #ifndef RTJ_OPTIONS_H
 #define RTJ_OPTIONS_H
 #include <stddef.h>

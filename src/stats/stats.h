@@ -1,4 +1,7 @@
-/* Statistics of one metric: exact count/min/max, Welford mean and variance, and a log-linear histogram.
+/* src/stats/: statistics of cycles, without JSON and without threads: one metric (this file) and one phase
+ * (phase.h, from rt_records). It may include rtaudio/record.h and the C library only.
+ *
+ * Statistics of one metric: exact count/min/max, Welford mean and variance, and a log-linear histogram.
  * Values are int64 nanoseconds and may be negative (jitter, margin).
  *
  * Histogram: magnitudes below 128 ns are exact; above, each power of two is split in 64 buckets, so a
