@@ -30,8 +30,10 @@ static int set_value(const char *cmd, const struct opt_def *d, void *opts, const
     }
     case OPT_DOUBLE: {
         errno = 0;
-        double v = strtod(val, &end);
-        if (errno || end == val || *end || !isfinite(v) || v < d->min || v > d->max) {
+        /* Decimal only: strtod also takes hexadecimal ("0x10" is 16), "inf" and "nan". */
+        int decimal = val[strspn(val, "0123456789.eE+-")] == '\0';
+        double v = decimal ? strtod(val, &end) : 0;
+        if (!decimal || errno || end == val || *end || !isfinite(v) || v < d->min || v > d->max) {
             fprintf(stderr, "rtjitter %s: --%s: '%s' is not a number from %g to %g\n", cmd, d->name, val, d->min,
                     d->max);
             return -1;
@@ -104,6 +106,11 @@ int opts_parse(const char *cmd, const struct opt_def *defs, void *opts, int argc
             }
         } else if (eq) {
             val = eq + 1;
+        } else if (i + 1 < argc && strncmp(argv[i + 1], "--", 2) == 0 && argv[i + 1][2] != '\0') {
+            /* `--server --quiet`: the next word is an option, not this one's value (--server=--x says so). */
+            fprintf(stderr, "rtjitter %s: --%s needs a value (%s), not the option '%s'\n", cmd, d->name,
+                    d->metavar, argv[i + 1]);
+            return -1;
         } else if (i + 1 < argc) {
             val = argv[++i];
         } else {

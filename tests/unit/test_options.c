@@ -56,6 +56,9 @@ static void test_bad_values(void **state)
     char *a8[] = { "-x" };                 /* short unknown */
     char *a9[] = { "--num", "99999999999999999999" };
     char *a10[] = { "--str", "" };
+    char *a11[] = { "--dbl", "0x10" };     /* hexadecimal: strtod would read 16 */
+    char *a12[] = { "--str", "--flag" };   /* an option is not a value */
+    char *a13[] = { "--dbl", "inf" };
     assert_int_equal(parse(&o, 2, a1), -1);
     assert_int_equal(parse(&o, 2, a2), -1);
     assert_int_equal(parse(&o, 1, a3), -1);
@@ -66,6 +69,14 @@ static void test_bad_values(void **state)
     assert_int_equal(parse(&o, 1, a8), -1);
     assert_int_equal(parse(&o, 2, a9), -1);
     assert_int_equal(parse(&o, 2, a10), -1);
+    assert_int_equal(parse(&o, 2, a11), -1);
+    assert_int_equal(parse(&o, 2, a12), -1);
+    assert_int_equal(o.flag, 0);
+    assert_int_equal(parse(&o, 2, a13), -1);
+    char *ok[] = { "--str=--flag", "--dbl", "1e1" }; /* with '=' a value may start with dashes */
+    assert_int_equal(parse(&o, 3, ok), 0);
+    assert_string_equal(o.s, "--flag");
+    assert_true(o.d == 10);
 }
 
 static void test_help_and_positionals(void **state)
