@@ -265,6 +265,7 @@ static void kernel_timers(const json_t *cfg, int have_cfg, const char *cmdline, 
     json_object_set_new(k, "high_res_timers", hr);
 }
 
+/* cmdline is NULL when it could not be read: then only PREEMPT_RT says anything. */
 static void kernel_threadirqs(const json_t *cfg, int have_cfg, const char *preempt, const char *cmdline, json_t *k)
 {
     char val[8];
@@ -274,6 +275,10 @@ static void kernel_threadirqs(const json_t *cfg, int have_cfg, const char *preem
         /* PREEMPT_RT forces every interrupt handler into a thread. */
         on = 1;
         source = "preempt_rt";
+    } else if (!cmdline) {
+        json_object_set_new(k, "threadirqs", json_null());
+        json_object_set_new(k, "threadirqs_source", json_null());
+        return;
     } else if (sysinfo_cmdline_param(cmdline, "threadirqs", val, sizeof(val)) >= 0) {
         /* The option does nothing on a kernel built without forced IRQ threading. */
         on = !have_cfg || cfg_y(cfg, "CONFIG_IRQ_FORCED_THREADING");
@@ -312,15 +317,16 @@ static json_t *vulnerabilities(const char *root)
     return o;
 }
 
-json_t *sysinfo_kernel(const char *root, const char *release, const char *cmdline)
+json_t *sysinfo_kernel(const char *root, const char *release, const char *cmdline_or_null)
 {
+    const char *cmdline = cmdline_or_null ? cmdline_or_null : "";
     char version[512], source[PATH_MAX];
     json_t *k = json_object();
     if (sysinfo_read_text(root, "/proc/sys/kernel/version", version, sizeof(version)) < 0)
         version[0] = '\0';
     json_object_set_new(k, "release", json_string(release));
     json_object_set_new(k, "version", json_string(version[0] ? version : "unknown"));
-    json_object_set_new(k, "cmdline", json_string(cmdline));
+    json_object_set_new(k, "cmdline", sysinfo_str_or_null(cmdline_or_null));
     json_t *cfg = json_object();
     config_load(root, release, cfg, source, sizeof(source));
     int have_cfg = strcmp(source, "unknown") != 0;
@@ -328,7 +334,7 @@ json_t *sysinfo_kernel(const char *root, const char *release, const char *cmdlin
 
     kernel_preempt(root, cfg, have_cfg, version, cmdline, k);
     kernel_timers(cfg, have_cfg, cmdline, k);
-    kernel_threadirqs(cfg, have_cfg, json_string_value(json_object_get(k, "preempt")), cmdline, k);
+    kernel_threadirqs(cfg, have_cfg, json_string_value(json_object_get(k, "preempt")), cmdline_or_null, k);
 
     json_object_set_new(k, "isolcpus", cmdline_value(cmdline, "isolcpus"));
     json_object_set_new(k, "nohz_full", cmdline_value(cmdline, "nohz_full"));

@@ -89,15 +89,15 @@ json_t *sysinfo_collect(const char *root)
     if (!cmdline)
         return NULL;
     sysinfo_release(root, rel, sizeof(rel));
-    if (sysinfo_read_text(root, "/proc/cmdline", cmdline, 8192) < 0)
-        cmdline[0] = '\0';
+    /* Unreadable is not empty: the kernel part says null, and what depends on it is unknown, not "off". */
+    int have_cmdline = sysinfo_read_text(root, "/proc/cmdline", cmdline, 8192) == 0;
     if (sysinfo_read_text(root, "/proc/sys/kernel/hostname", host, sizeof(host)) < 0)
         snprintf(host, sizeof(host), "unknown");
     json_t *sound, *servers;
     sysinfo_sound(root, &sound, &servers);
     json_t *sys = json_object();
     json_object_set_new(sys, "hostname", json_string(host));
-    json_object_set_new(sys, "kernel", sysinfo_kernel(root, rel, cmdline));
+    json_object_set_new(sys, "kernel", sysinfo_kernel(root, rel, have_cmdline ? cmdline : NULL));
     json_object_set_new(sys, "cpu", sysinfo_cpu(root));
     json_object_set_new(sys, "memory", sysinfo_memory(root));
     json_object_set_new(sys, "sound", sound);
