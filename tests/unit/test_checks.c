@@ -15,6 +15,8 @@
 /* Every tree, and a root that does not exist at all. */
 static const char *const fixtures[] = {
     "sys-generic", "sys-lowlatency", "sys-rt", "sys-dynamic-full", "sys-dynamic-debugfs", "sys-noconfig",
+    "sys-highres-off",
+    /* the last two have (almost) nothing to read */
     "sys-bare", "/nonexistent/rtjitter-root",
 };
 #define NFIXTURES (sizeof(fixtures) / sizeof(fixtures[0]))
@@ -257,6 +259,21 @@ static void test_debugfs_and_noconfig(void **state)
     expect(r, n, "rtirq", CHECK_SKIP, "no /proc/asound/cards");
 }
 
+static void test_highres_off(void **state)
+{
+    (void)state;
+    struct check_result r[MAXCHECKS];
+    int n = run_on("sys-highres-off", r);
+    /* Built with high-resolution timers, booted with highres=off; a dynamic kernel left at voluntary. */
+    const struct check_result *x = expect(r, n, "high_res_timers", CHECK_WARN, "highres=off is on the kernel command "
+                                          "line");
+    CONTAINS(x->fix, "remove highres=off from GRUB_CMDLINE_LINUX_DEFAULT");
+    x = expect(r, n, "preempt", CHECK_WARN, "voluntary (from config)");
+    CONTAINS(x->fix, "add preempt=full to GRUB_CMDLINE_LINUX_DEFAULT");
+    assert_string_equal(x->hint, "preempt=full");
+    expect(r, n, "governor", CHECK_OK, "performance on 2 CPUs");
+}
+
 /* Identities edited the way other systems look, for the branches no fixture tree takes. */
 static void test_other_systems(void **state)
 {
@@ -270,13 +287,13 @@ static void test_other_systems(void **state)
     assert_int_equal(r.status, CHECK_WARN);
     CONTAINS(r.fix, "add preempt=full to GRUB_CMDLINE_LINUX_DEFAULT");
     assert_string_equal(r.hint, "preempt=full");
-    /* highres=off on the command line. */
+    /* A kernel built without high-resolution timers (sys-highres-off has them turned off at boot). */
     json_object_set_new(k, "high_res_timers", json_false());
-    json_object_set_new(k, "cmdline", json_string("ro quiet highres=off"));
+    json_object_set_new(json_object_get(k, "config"), "CONFIG_HIGH_RES_TIMERS", json_string("n"));
     check_run(by_id("high_res_timers"), s, &r);
     assert_int_equal(r.status, CHECK_WARN);
-    CONTAINS(r.why, "highres=off");
-    CONTAINS(r.fix, "remove highres=off");
+    CONTAINS(r.why, "built without high-resolution timers (CONFIG_HIGH_RES_TIMERS is n)");
+    CONTAINS(r.fix, "CONFIG_HIGH_RES_TIMERS=y");
     /* threadirqs given to a kernel that cannot force threading. */
     json_object_set_new(k, "threadirqs", json_false());
     json_object_set_new(k, "threadirqs_source", json_string("cmdline, but the kernel lacks "
@@ -336,6 +353,7 @@ int main(void)
         cmocka_unit_test(test_rt),
         cmocka_unit_test(test_dynamic_full),
         cmocka_unit_test(test_debugfs_and_noconfig),
+        cmocka_unit_test(test_highres_off),
         cmocka_unit_test(test_other_systems),
         cmocka_unit_test(test_identity_or_root),
     };
