@@ -1,4 +1,9 @@
-/* System identity for the report: which kernel ran (and how it was configured and booted), on which machine.
+/* src/sysinfo: the system identity for the report, which kernel ran (and how it was configured and booted), on
+ * which machine, with which sound cards and audio servers. sysinfo.c collects the whole and owns the reads through
+ * the root prefix; kernel.c, cpu.c and sound.c each collect their part (sysinfo_internal.h, private to this
+ * folder). May include libc, jansson and zlib only: nothing of rtjitter, so that checks, the report and the
+ * verdict can all build on it.
+ *
  * Every /proc, /sys and /boot read goes through `root` ("" on a live system), so unit tests run it against
  * fake trees laid out like real systems (tests/fixtures/). Nothing is guessed: what cannot be read is null or
  * "unknown", and each derived value says where it came from. */

@@ -1,4 +1,9 @@
-/* Verdict profiles (data/profiles/NAME.json): the thresholds a run is judged by, kept out of the code so that
+/* src/verdict: the verdict a report opens with (verdict.c: level, summary and advice, added to the report
+ * document by report_verdict(), declared in report/report.h) and the profiles it is judged by (profile.c, this
+ * header). May include report/ (the document it fills), checks/ (the system advice) and profile.h; never
+ * run/, render/ or cli/, which call it.
+ *
+ * Verdict profiles (data/profiles/NAME.json): the thresholds a run is judged by, kept out of the code so that
  * a musician can read them and a distribution can add its own. Documented in data/profiles/README.md. */
 #ifndef RTJ_PROFILE_H
 #define RTJ_PROFILE_H

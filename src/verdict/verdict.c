@@ -1,7 +1,11 @@
 /* The verdict: plain words for a musician, from the phases of a report document, the system identity in it,
  * and a profile of thresholds (data/profiles/). Like Redis's LATENCY DOCTOR, it says what was seen, why it
- * matters and what to try, in that order. Runs on the main thread, after the measurement. */
+ * matters and what to try, in that order. What to change in the system comes from the checks table
+ * (src/checks), run on the document's identity after a poor run; what the run itself calls for (a bigger
+ * buffer, real-time rights, ...) from the rules here. Runs on the main thread, after the measurement. */
 #include "report/report.h"
+#include "checks/checks.h"
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -42,7 +46,7 @@ struct pview {
 };
 
 struct vctx {
-    const json_t *doc, *audio, *kernel, *cpu, *memory, *sound, *profile;
+    const json_t *doc, *audio, *sys, *profile;
     struct pview *ph;
     int nph;
     long long frames;
@@ -69,14 +73,22 @@ static const char *kstr(const json_t *o, const char *k)
     return json_string_value(json_object_get(o, k));
 }
 
-/* ---- advice rules: each says whether it applies, then why and how; hint is the few words of "Try ..." ---- */
+/* ---- advice: first the system's, from the checks table, then the run's own rules below ---- */
 
-struct advice_rule {
-    const char *id;
-    int (*applies)(const struct vctx *v);
-    void (*say)(const struct vctx *v, char *buf, size_t len);
-    void (*hint)(const struct vctx *v, char *buf, size_t len); /* NULL: no entry in the summary's "Try" */
+/* What the verdict advises, in order: texts and ids for the report, hints for the summary's "Try ...". */
+struct advice {
+    json_t *texts, *ids;
+    char hints[8][96];
+    int nhints;
 };
+
+static void advise(struct advice *a, const char *id, const char *text, const char *hint)
+{
+    json_array_append_new(a->texts, json_string(text));
+    json_array_append_new(a->ids, json_string(id));
+    if (hint && hint[0] && a->nhints < 8)
+        snprintf(a->hints[a->nhints++], sizeof(a->hints[0]), "%s", hint);
+}
 
 /* System advice only matters when the timing was poor: a passing run needs no tuning. */
 static int trouble(const struct vctx *v)
@@ -84,185 +96,51 @@ static int trouble(const struct vctx *v)
     return v->failing > 0 || v->timing_warn;
 }
 
-static int is_rt(const struct vctx *v)
-{
-    const char *p = kstr(v->kernel, "preempt");
-    return p && strcmp(p, "rt") == 0;
-}
-
-static int no_threadirqs(const struct vctx *v)
-{
-    return trouble(v) && json_is_false(json_object_get(v->kernel, "threadirqs")) && !is_rt(v);
-}
-
-static void say_threadirqs(const struct vctx *v, char *b, size_t n)
-{
-    (void)v;
-    snprintf(b, n, "Interrupt handlers run ahead of every thread, the audio thread included: boot with threadirqs "
-             "(add it to GRUB_CMDLINE_LINUX_DEFAULT in /etc/default/grub, then run update-grub) and install rtirq "
-             "(apt install rtirq-init), which raises the sound card's interrupt thread above the others.");
-}
-
-static void hint_threadirqs(const struct vctx *v, char *b, size_t n)
-{
-    (void)v;
-    snprintf(b, n, "threadirqs and rtirq");
-}
-
-/* The first interrupt thread of a sound card still at the kernel's default priority (50). */
-static const json_t *sound_irq_thread_at_default(const struct vctx *v, const char **card)
-{
-    size_t i, j, k;
-    const json_t *c, *irq, *th;
-    json_array_foreach(json_object_get(v->sound, "cards"), i, c)
-        json_array_foreach(json_object_get(c, "irqs"), j, irq)
-            json_array_foreach(json_object_get(irq, "threads"), k, th)
-                if (json_integer_value(json_object_get(th, "rt_priority")) <= 50) {
-                    *card = kstr(c, "name");
-                    return th;
-                }
-    return NULL;
-}
-
-static int rtirq_missing(const struct vctx *v)
-{
-    const char *card;
-    return trouble(v) && (json_is_true(json_object_get(v->kernel, "threadirqs"))) &&
-           sound_irq_thread_at_default(v, &card);
-}
-
-static void say_rtirq(const struct vctx *v, char *b, size_t n)
-{
-    const char *card = NULL;
-    const json_t *th = sound_irq_thread_at_default(v, &card);
-    snprintf(b, n, "The interrupt thread of %s (%s) runs at priority %lld, the default of every interrupt thread: "
-             "install rtirq (apt install rtirq-init) so that the sound card's interrupts are served first.",
-             card ? card : "the sound card", kstr(th, "name") ? kstr(th, "name") : "?",
-             (long long)json_integer_value(json_object_get(th, "rt_priority")));
-}
-
-static void hint_rtirq(const struct vctx *v, char *b, size_t n)
-{
-    (void)v;
-    snprintf(b, n, "rtirq");
-}
-
-/* The first interrupt line of a sound card that other devices share. */
-static const json_t *sound_irq_shared(const struct vctx *v, const char **card)
-{
-    size_t i, j;
-    const json_t *c, *irq;
-    json_array_foreach(json_object_get(v->sound, "cards"), i, c)
-        json_array_foreach(json_object_get(c, "irqs"), j, irq)
-            if (json_is_true(json_object_get(irq, "shared"))) {
-                *card = kstr(c, "name");
-                return irq;
-            }
-    return NULL;
-}
-
-static int irq_shared(const struct vctx *v)
-{
-    const char *card;
-    return trouble(v) && sound_irq_shared(v, &card);
-}
-
-static void say_irq_shared(const struct vctx *v, char *b, size_t n)
-{
-    const char *card = NULL;
-    const json_t *irq = sound_irq_shared(v, &card);
-    snprintf(b, n, "%s shares its interrupt (IRQ %lld: %s) with other devices, whose handlers run before the "
-             "card is served: move a PCI card to another slot, a USB interface to another port or controller, "
-             "or disable the other device in the BIOS.", card ? card : "The sound card",
-             (long long)json_integer_value(json_object_get(irq, "irq")), kstr(irq, "actions") ? kstr(irq, "actions")
-             : "?");
-}
-
-static int preempt_low(const struct vctx *v)
-{
-    const char *p = kstr(v->kernel, "preempt");
-    return trouble(v) && p && (strcmp(p, "none") == 0 || strcmp(p, "voluntary") == 0);
-}
-
-static void say_preempt(const struct vctx *v, char *b, size_t n)
-{
-    const char *p = kstr(v->kernel, "preempt");
-    if (json_is_true(json_object_get(v->kernel, "preempt_dynamic")))
-        snprintf(b, n, "This kernel runs with preempt=%s: long stretches of kernel code cannot be interrupted for "
-                 "the audio thread. It was built with PREEMPT_DYNAMIC, so booting it with preempt=full (on the "
-                 "kernel command line) makes it fully preemptible without another kernel.", p);
-    else
-        snprintf(b, n, "This kernel's preemption model is %s: long stretches of kernel code cannot be interrupted "
-                 "for the audio thread. A lowlatency kernel (Ubuntu: linux-lowlatency) or a PREEMPT_RT kernel "
-                 "(Debian: linux-image-rt-amd64) is fully preemptible.", p);
-}
-
-static void hint_preempt(const struct vctx *v, char *b, size_t n)
-{
-    snprintf(b, n, "%s", json_is_true(json_object_get(v->kernel, "preempt_dynamic")) ? "preempt=full"
-                                                                                     : "a lowlatency kernel");
-}
-
-static int governor_slow(const struct vctx *v)
-{
-    const char *g = kstr(v->cpu, "governor");
-    return trouble(v) && g && strcmp(g, "performance") != 0;
-}
-
-static void say_governor(const struct vctx *v, char *b, size_t n)
-{
-    snprintf(b, n, "The CPU frequency governor is %s: the CPU slows down between audio cycles and needs time to "
-             "speed up again. Set performance while you play (cpupower frequency-set -g performance).",
-             kstr(v->cpu, "governor"));
-}
-
-static void hint_governor(const struct vctx *v, char *b, size_t n)
-{
-    (void)v;
-    snprintf(b, n, "the performance governor");
-}
-
-/* Throttling only bites a heavy callback: with --dsp, or when the requested work did not all get done. */
-static int rt_throttled(const struct vctx *v)
+/* A heavy callback: --dsp, or requested work that did not all get done. */
+static int heavy_callback(const struct vctx *v)
 {
     int heavy = num(v->audio, "dsp_pct") > 0;
     for (size_t i = 0; i < json_array_size(json_object_get(v->doc, "phases")); i++)
         heavy |= num(json_array_get(json_object_get(v->doc, "phases"), i), "desired_cpu_pct") < 100;
-    return v->failing > 0 && heavy &&
-           json_is_true(json_object_get(json_object_get(v->kernel, "rt_throttling"), "enabled"));
+    return heavy;
 }
 
-static void say_throttling(const struct vctx *v, char *b, size_t n)
+/* Whether a check's finding can explain what this run suffered (enum check_matters). */
+static int matters(const struct vctx *v, enum check_matters m)
 {
-    snprintf(b, n, "Real-time throttling is on (kernel.sched_rt_runtime_us = %.0f): real-time threads that use "
-             "more than that much of each second are stopped until the next second. A heavy plugin load can hit "
-             "it; sysctl kernel.sched_rt_runtime_us=-1 turns it off (at the risk of a stuck real-time thread "
-             "freezing the machine).", sub(v->kernel, "rt_throttling", "runtime_us"));
+    if (m == CHECK_MATTERS_HEAVY_CALLBACK)
+        return v->failing > 0 && heavy_callback(v);
+    if (m == CHECK_MATTERS_FAILURE)
+        return v->failing > 0;
+    return trouble(v);
 }
 
-static int swappy(const struct vctx *v)
+/* The checks table's findings on the system identity, in the table's order (the order worth trying). */
+static int system_advice(const struct vctx *v, struct advice *a)
 {
-    return v->failing > 0 && num(v->memory, "swap_total_mib") > 0 && num(v->memory, "swappiness") > 10;
+    if (!trouble(v))
+        return 0;
+    size_t n = checks_count();
+    struct check_result *r = calloc(n, sizeof(*r));
+    if (!r)
+        return -ENOMEM;
+    /* The identity in the document, not this machine's: the verdict judges the system the run measured. */
+    int got = checks_run(v->sys, NULL, r, n);
+    for (int i = 0; i < got; i++)
+        if ((r[i].status == CHECK_WARN || r[i].status == CHECK_FAIL) && r[i].advice[0] &&
+            matters(v, r[i].check->matters))
+            advise(a, r[i].check->id, r[i].advice, r[i].hint);
+    free(r);
+    return 0;
 }
 
-static void say_swappiness(const struct vctx *v, char *b, size_t n)
-{
-    snprintf(b, n, "vm.swappiness is %.0f with swap in use: pages of the audio programs can be swapped out and "
-             "fault back in mid-cycle. sysctl vm.swappiness=10 keeps them in memory.",
-             num(v->memory, "swappiness"));
-}
-
-static int no_hrtimers(const struct vctx *v)
-{
-    return trouble(v) && json_is_false(json_object_get(v->kernel, "high_res_timers"));
-}
-
-static void say_hrtimers(const struct vctx *v, char *b, size_t n)
-{
-    (void)v;
-    snprintf(b, n, "High-resolution timers are off (highres=off or a kernel without CONFIG_HIGH_RES_TIMERS): "
-             "timers fire only on the tick. Remove highres=off from the kernel command line.");
-}
+/* The run's own rules: each says whether it applies, then why and how; hint is the few words of "Try ...". */
+struct advice_rule {
+    const char *id;
+    int (*applies)(const struct vctx *v);
+    void (*say)(const struct vctx *v, char *buf, size_t len);
+    void (*hint)(const struct vctx *v, char *buf, size_t len); /* NULL: no entry in the summary's "Try" */
+};
 
 static int not_realtime(const struct vctx *v)
 {
@@ -370,16 +248,8 @@ static void say_incomplete(const struct vctx *v, char *b, size_t n)
     snprintf(b, n, "The run did not complete: the figures cover only the part that ran.");
 }
 
-/* In the order a musician should try them: the cheap boot options first, a bigger buffer last. */
+/* After the system's advice: what the run itself calls for, a bigger buffer first. */
 static const struct advice_rule advice_rules[] = {
-    { "threadirqs", no_threadirqs, say_threadirqs, hint_threadirqs },
-    { "rtirq", rtirq_missing, say_rtirq, hint_rtirq },
-    { "preempt", preempt_low, say_preempt, hint_preempt },
-    { "shared_irq", irq_shared, say_irq_shared, NULL },
-    { "governor", governor_slow, say_governor, hint_governor },
-    { "high_res_timers", no_hrtimers, say_hrtimers, NULL },
-    { "rt_throttling", rt_throttled, say_throttling, NULL },
-    { "swappiness", swappy, say_swappiness, NULL },
     { "headroom", little_headroom, say_headroom, NULL },
     { "buffer", bigger_buffer, say_bigger_buffer, hint_bigger_buffer },
     { "realtime", not_realtime, say_not_realtime, NULL },
@@ -507,18 +377,14 @@ static void build_summary(const struct vctx *v, const char *level, const char *h
         add(b, n, o, " Try %s.", hints);
 }
 
-/* "a, b, or c" from the hints of the rules that apply. */
-static void join_hints(const struct vctx *v, const int *fired, char *b, size_t n)
+/* "a, b, or c" from the hints of the advice given. */
+static void join_hints(const struct advice *a, char *b, size_t n)
 {
-    char h[8][96];
-    int k = 0;
-    for (size_t i = 0; i < sizeof(advice_rules) / sizeof(advice_rules[0]) && k < 8; i++)
-        if (fired[i] && advice_rules[i].hint)
-            advice_rules[i].hint(v, h[k++], sizeof(h[0]));
     size_t o = 0;
+    int k = a->nhints;
     b[0] = '\0';
     for (int i = 0; i < k; i++)
-        o = add(b, n, o, "%s%s", i == 0 ? "" : i == k - 1 ? (k > 2 ? ", or " : " or ") : ", ", h[i]);
+        o = add(b, n, o, "%s%s", i == 0 ? "" : i == k - 1 ? (k > 2 ? ", or " : " or ") : ", ", a->hints[i]);
 }
 
 int report_verdict(json_t *doc, const json_t *profile, int strict, int64_t max_xruns, double max_jitter_us)
@@ -529,10 +395,7 @@ int report_verdict(json_t *doc, const json_t *profile, int strict, int64_t max_x
     const json_t *phases = json_object_get(doc, "phases");
     v.doc = doc;
     v.audio = json_object_get(doc, "audio");
-    v.kernel = json_object_get(sys, "kernel");
-    v.cpu = json_object_get(sys, "cpu");
-    v.memory = json_object_get(sys, "memory");
-    v.sound = json_object_get(sys, "sound");
+    v.sys = sys;
     v.profile = profile;
     v.frames = count(num(v.audio, "period_frames"));
     v.rate_hz = num(v.audio, "rate");
@@ -598,26 +461,30 @@ int report_verdict(json_t *doc, const json_t *profile, int strict, int64_t max_x
         v.timing_warn = (v.worst_jitter >= 0 && 100 * v.jitter_us / v.period_us > num(profile, "warn_jitter_pct")) ||
                         (isfinite(v.margin_us) && 100 * v.margin_us / v.period_us < num(profile, "warn_margin_pct"));
 
-    int nrules = (int)(sizeof(advice_rules) / sizeof(advice_rules[0]));
-    int fired[sizeof(advice_rules) / sizeof(advice_rules[0])];
-    json_t *advice = json_array(), *ids = json_array();
-    int warn = 0;
-    for (int r = 0; r < nrules; r++) {
-        fired[r] = advice_rules[r].applies(&v);
-        if (!fired[r])
+    struct advice adv = { .texts = json_array(), .ids = json_array() };
+    int err = system_advice(&v, &adv);
+    for (size_t r = 0; !err && r < sizeof(advice_rules) / sizeof(advice_rules[0]); r++) {
+        if (!advice_rules[r].applies(&v))
             continue;
-        char text[600];
+        char text[600], hint[96] = "";
         advice_rules[r].say(&v, text, sizeof(text));
-        json_array_append_new(advice, json_string(text));
-        json_array_append_new(ids, json_string(advice_rules[r].id));
+        if (advice_rules[r].hint)
+            advice_rules[r].hint(&v, hint, sizeof(hint));
+        advise(&adv, advice_rules[r].id, text, hint);
+    }
+    if (err || !adv.texts || !adv.ids) {
+        json_decref(adv.texts);
+        json_decref(adv.ids);
+        free(v.ph);
+        return -1;
     }
     /* WARN: nothing failed, but the figures are not to be trusted as they stand, or leave little margin. */
-    warn = v.timing_warn || !v.complete || v.dropped > 0 || load_failed(&v) || period_too_long(&v) ||
+    int warn = v.timing_warn || !v.complete || v.dropped > 0 || load_failed(&v) || period_too_long(&v) ||
            (!v.rt && json_is_true(json_object_get(profile, "require_realtime")));
     const char *level = v.nph == 0 || v.failing ? "fail" : warn ? "warn" : "pass";
 
     char hints[400], summary[2048];
-    join_hints(&v, fired, hints, sizeof(hints));
+    join_hints(&adv, hints, sizeof(hints));
     build_summary(&v, level, hints, summary, sizeof(summary));
     char setting[128];
     setting_text(&v, setting, sizeof(setting));
@@ -638,7 +505,7 @@ int report_verdict(json_t *doc, const json_t *profile, int strict, int64_t max_x
     json_object_set_new(doc, "verdict", json_pack("{s:s, s:s, s:s, s:s?, s:s?, s:o, s:o, s:O}",
         "level", level, "summary", summary, "setting", setting,
         "worst_load", v.worst >= 0 ? v.ph[v.worst].name : NULL, "try", hints[0] ? hints : NULL,
-        "advice", advice, "advice_ids", ids, "profile", pname ? pname : json_null()));
+        "advice", adv.texts, "advice_ids", adv.ids, "profile", pname ? pname : json_null()));
     free(v.ph);
     return exceeded;
 }

@@ -40,6 +40,27 @@ check "the report is in the store under the release" \
     [ "$(ls "$WORK/store/$rel/" | grep -c '^[0-9]\{8\}T[0-9]\{6\}Z\.json$')" -eq 1 ]
 check "no temp file is left in the store" [ "$(ls -A "$WORK/store/$rel/" | grep -c tmp)" -eq 0 ]
 
+# --- a failed run takes its system advice from the checks, judged on this machine's identity -----------
+# --max-jitter-us 1 fails any run, so the system advice is given; which of it is due is worked out here from the
+# report's own identity (independently of src/checks); RT throttling is never due here (no --dsp, no heavy load).
+"$RTJ" run --server "$name" --loads none --duration 1 --warmup 0.3 --max-jitter-us 1 --quiet --output "$WORK/store" \
+    --json "$WORK/f.json" >/dev/null 2>&1; rc=$?
+check "--max-jitter-us 1: the verdict fails, exit 1 (got $rc)" \
+    [ "$rc,$(json "$WORK/f.json" "d['verdict']['level']")" = "1,fail" ]
+want=$(json "$WORK/f.json" "' '.join(i for i, due in (
+    ('threadirqs', d['system']['kernel']['threadirqs'] is False and d['system']['kernel']['preempt'] != 'rt'),
+    ('rtirq', d['system']['kernel']['threadirqs'] is True and any(t['rt_priority'] <= 50
+        for c in d['system']['sound']['cards'] for q in c.get('irqs', []) for t in q['threads'])),
+    ('preempt', d['system']['kernel']['preempt'] in ('none', 'voluntary')),
+    ('shared_irq', any(q['shared'] for c in d['system']['sound']['cards'] for q in c.get('irqs', []))),
+    ('governor', d['system']['cpu']['governor'] not in (None, 'performance')),
+    ('high_res_timers', d['system']['kernel']['high_res_timers'] is False),
+    ('swappiness', (d['system']['memory']['swap_total_mib'] or 0) > 0 and (d['system']['memory']['swappiness'] or 0) > 10)) if due)")
+got=$(json "$WORK/f.json" "' '.join(i for i in d['verdict']['advice_ids'] if i in ('threadirqs', 'rtirq', 'preempt',
+    'shared_irq', 'governor', 'high_res_timers', 'rt_throttling', 'swappiness'))")
+echo "# system advice due: [$want], given: [$got]"
+check "the system advice is what this machine's identity calls for, in the checks' order" [ "$got" = "$want" ]
+
 # --- an installed copy finds its profiles under PREFIX/share/rtjitter --------------------------------
 if [ "$(basename "$RTJ")" = rtjitter ] && make -C "$TOP" -s install DESTDIR="$WORK/dest" PREFIX=/opt/rtj \
         >"$WORK/install.log" 2>&1; then

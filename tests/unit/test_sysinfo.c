@@ -238,6 +238,39 @@ static void test_no_config_is_not_guessed(void **state)
     json_decref(s);
 }
 
+static void test_boot_options_win(void **state)
+{
+    (void)state;
+    /* Built with high-resolution timers and NO_HZ_IDLE; highres=off and nohz=off on the command line. */
+    json_t *s = collect("sys-highres-off");
+    STR(s, "kernel.config.CONFIG_HIGH_RES_TIMERS", "y");
+    FALSE(s, "kernel.high_res_timers");
+    STR(s, "kernel.nohz", "periodic");
+    STR(s, "kernel.preempt", "voluntary");
+    TRUE(s, "kernel.preempt_dynamic");
+    json_decref(s);
+}
+
+static void test_bare_tree_is_unknown(void **state)
+{
+    (void)state;
+    /* A container's view: no /proc/cmdline. Unreadable is not empty: threadirqs is unknown, not "off". */
+    json_t *s = collect("sys-bare");
+    STR(s, "hostname", "container");
+    STR(s, "kernel.release", "6.1.0-18-amd64");
+    NUL(s, "kernel.cmdline");
+    NUL(s, "kernel.threadirqs");
+    NUL(s, "kernel.threadirqs_source");
+    STR(s, "kernel.preempt", "unknown");
+    NUL(s, "kernel.high_res_timers");
+    NUL(s, "kernel.rt_throttling.enabled");
+    NUL(s, "cpu.governor");
+    NUL(s, "memory.swappiness");
+    NUL(s, "memory.swap_total_mib");
+    FALSE(s, "sound.asound");
+    json_decref(s);
+}
+
 static void test_missing_root(void **state)
 {
     (void)state;
@@ -294,6 +327,8 @@ int main(void)
         cmocka_unit_test(test_dynamic_booted_full),
         cmocka_unit_test(test_dynamic_debugfs_wins),
         cmocka_unit_test(test_no_config_is_not_guessed),
+        cmocka_unit_test(test_boot_options_win),
+        cmocka_unit_test(test_bare_tree_is_unknown),
         cmocka_unit_test(test_missing_root),
         cmocka_unit_test(test_cmdline_param),
         cmocka_unit_test(test_live_system),

@@ -1,0 +1,171 @@
+/* The checks table and its runner. The order is the verdict's order of advice: the cheap boot options first
+ * (threaded interrupts, then the sound card's interrupt priority), then the kernel, the machine, and the
+ * settings that bite only a heavy load. */
+#include "checks/checks_internal.h"
+#include "sysinfo/sysinfo.h"
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static const struct check *const table[] = {
+    &check_threadirqs,
+    &check_rtirq,
+    &check_preempt,
+    &check_shared_irq,
+    &check_governor,
+    &check_high_res_timers,
+    &check_rt_throttling,
+    &check_swappiness,
+};
+
+#define NCHECKS (sizeof(table) / sizeof(table[0]))
+
+size_t checks_count(void)
+{
+    return NCHECKS;
+}
+
+const struct check *checks_get(size_t i)
+{
+    return i < NCHECKS ? table[i] : NULL;
+}
+
+static void vfill(char *buf, size_t len, const char *fmt, va_list ap)
+{
+    if (vsnprintf(buf, len, fmt, ap) < 0)
+        buf[0] = '\0';
+}
+
+void check_say(struct check_result *r, enum check_status s, const char *fmt, ...)
+{
+    va_list ap;
+    r->status = s;
+    va_start(ap, fmt);
+    vfill(r->why, sizeof(r->why), fmt, ap);
+    va_end(ap);
+}
+
+void check_fix(struct check_result *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfill(r->fix, sizeof(r->fix), fmt, ap);
+    va_end(ap);
+}
+
+void check_advise(struct check_result *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfill(r->advice, sizeof(r->advice), fmt, ap);
+    va_end(ap);
+}
+
+void check_hint(struct check_result *r, const char *hint)
+{
+    snprintf(r->hint, sizeof(r->hint), "%s", hint);
+}
+
+const char *check_str(const json_t *o, const char *key)
+{
+    return json_string_value(json_object_get(o, key));
+}
+
+double check_num(const json_t *o, const char *key)
+{
+    const json_t *v = json_object_get(o, key);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* Length of the valid UTF-8 sequence at s, 0 when it is not one (or is cut short). */
+static size_t utf8_len(const unsigned char *s)
+{
+    size_t n = s[0] < 0x80 ? 1 : (s[0] & 0xe0) == 0xc0 && s[0] >= 0xc2 ? 2 : (s[0] & 0xf0) == 0xe0 ? 3
+               : (s[0] & 0xf8) == 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+    for (size_t i = 1; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    return n;
+}
+
+/* The why and the fix are one line each: values read from the system (a card's name, the command line) must
+ * not break a table or a log line, and a value cut to fit may end inside a UTF-8 sequence, which JSON refuses. */
+static void one_line(char *s)
+{
+    unsigned char *p = (unsigned char *)s;
+    while (*p) {
+        size_t n = utf8_len(p);
+        if (n == 0) {
+            *p++ = '?';
+            continue;
+        }
+        if (n == 1 && (*p < 0x20 || *p == 0x7f))
+            *p = ' ';
+        p += n;
+    }
+}
+
+void check_run(const struct check *c, const json_t *sys, struct check_result *r)
+{
+    json_t *empty = NULL;
+    memset(r, 0, sizeof(*r));
+    r->check = c;
+    if (!json_is_object(sys))
+        sys = empty = json_object();
+    /* A check that forgets to say anything still gives a status and a reason. */
+    check_say(r, CHECK_SKIP, "the check gave no answer");
+    if (sys)
+        c->eval(sys, r);
+    json_decref(empty);
+    /* A check never claims more than its table entry says it can give. */
+    if (r->status > c->level && r->status != CHECK_SKIP)
+        r->status = c->level;
+    if (r->status == CHECK_OK || r->status == CHECK_SKIP)
+        r->fix[0] = r->advice[0] = r->hint[0] = '\0';
+    one_line(r->why);
+    one_line(r->fix);
+    one_line(r->advice);
+    one_line(r->hint);
+}
+
+int checks_run(const json_t *system, const char *root, struct check_result *out, size_t max)
+{
+    json_t *collected = NULL;
+    if (!system && root) {
+        collected = sysinfo_collect(root);
+        if (!collected)
+            return -ENOMEM;
+        system = collected;
+    }
+    size_t n = max < NCHECKS ? max : NCHECKS;
+    for (size_t i = 0; i < n; i++)
+        check_run(table[i], system, &out[i]);
+    json_decref(collected);
+    return (int)n;
+}
+
+const char *check_status_name(enum check_status s)
+{
+    static const char *const names[] = { [CHECK_SKIP] = "skip", [CHECK_OK] = "ok", [CHECK_WARN] = "warn",
+                                         [CHECK_FAIL] = "fail" };
+    return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "?";
+}
+
+json_t *checks_json(const struct check_result *r, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < n; i++) {
+        const struct check *c = r[i].check;
+        json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o}", "id", c->id, "title", c->title, "reads",
+                              c->reads, "level", check_status_name(c->level), "status",
+                              check_status_name(r[i].status), "why", r[i].why, "fix",
+                              r[i].fix[0] ? json_string(r[i].fix) : json_null());
+        if (!o || json_array_append_new(a, o) < 0) {
+            json_decref(a);
+            return NULL;
+        }
+    }
+    return a;
+}
