@@ -56,8 +56,10 @@ struct backend_ops {
     /* Main thread, after stop or before: what the report says of the provider, added to the "audio" object. */
     void (*describe)(void *priv, json_t *audio);
     /* Main thread: stop cycles, close, stop a private server. Safe after a failed open and when called twice;
-     * returns within a bounded time even when the provider hangs. */
-    void (*stop)(void *priv);
+     * returns within about a second even when the provider hangs. Returns 0, or 1 when a call into the provider
+     * had to be left behind in another thread: the private state must then stay allocated and the process should
+     * leave with _exit() (the provider library's own exit handlers may wait on that call). */
+    int (*stop)(void *priv);
 };
 
 /* The registered backends, NULL-terminated; the first is the default. */

@@ -5,6 +5,9 @@
 #include "jack/jack_client.h"
 #include "jack/jackserver.h"
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <time.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,6 +16,9 @@ struct jack_backend {
     struct rtj_jack jack;          /* the client; its RT fields are locked with this state */
     struct private_server srv;     /* pid 0: none started */
     struct backend_config cfg;
+    atomic_int closing;            /* stop began: no more calls into libjack from status */
+    atomic_int closed;             /* the closing thread returned from jack_client_close */
+    int abandoned;                 /* the closing thread was left behind, blocked in libjack */
 };
 
 #define O(f) offsetof(struct backend_config, f)
@@ -76,7 +82,8 @@ static void jack_status(void *priv, struct backend_status *st)
     st->period_frames = atomic_load(&b->jack.nframes);
     st->xruns = atomic_load(&b->jack.xruns);
     st->size_changes = atomic_load(&b->jack.size_changes);
-    st->dsp_load_pct = b->jack.client && !atomic_load(&b->jack.shutdown) ? jack_cpu_load(b->jack.client) : -1;
+    st->dsp_load_pct = b->jack.client && !atomic_load(&b->jack.shutdown) && !atomic_load(&b->closing)
+                           ? jack_cpu_load(b->jack.client) : -1;
     st->lost = NULL;
     if (atomic_load(&b->jack.shutdown))
         st->lost = "the JACK server went away";
@@ -108,13 +115,55 @@ static void jack_describe(void *priv, json_t *au)
     json_object_set_new(au, "server_realtime", json_boolean(b->jack.realtime_server));
 }
 
-/* Main thread: close the client, then stop a private server. Safe twice and after a failed open. */
-static void jack_stop(void *priv)
+/* A thread of its own: jack_deactivate and jack_client_close wait for the server without a deadline (a
+ * SIGSTOPped jackd kept rtjitter 10 minutes after Ctrl-C). */
+static void *close_thread(void *arg)
+{
+    struct jack_backend *b = arg;
+    rtj_jack_close(&b->jack);
+    atomic_store(&b->closed, 1);
+    return NULL;
+}
+
+/* Wait up to ms for the closing thread. Returns 1 when it finished. */
+static int closed_within(struct jack_backend *b, int ms)
+{
+    for (int waited = 0; waited < ms && !atomic_load(&b->closed); waited += 10) {
+        struct timespec ts = { 0, 10 * 1000000L };
+        nanosleep(&ts, NULL);
+    }
+    return atomic_load(&b->closed);
+}
+
+/* Main thread: close the client with a deadline, then stop a private server (which also unblocks a close that
+ * waits on it). Safe twice and after a failed open. */
+static int jack_stop(void *priv)
 {
     struct jack_backend *b = priv;
-    rtj_jack_close(&b->jack);
+    if (b->abandoned)
+        return 1;
+    if (b->jack.client && !atomic_load(&b->closing)) {
+        atomic_store(&b->closing, 1);
+        pthread_t t;
+        pthread_attr_t attr;
+        pthread_attr_init(&attr);
+        pthread_attr_setstacksize(&attr, 256 * 1024);
+        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+        if (pthread_create(&t, &attr, close_thread, b) != 0)
+            close_thread(b); /* no thread to spare: close here, as before */
+        pthread_attr_destroy(&attr);
+        if (!closed_within(b, 700)) {
+            if (b->srv.pid != 0)
+                jackserver_stop(&b->srv);
+            if (!closed_within(b, 300)) {
+                b->abandoned = 1;
+                return 1;
+            }
+        }
+    }
     if (b->srv.pid != 0)
         jackserver_stop(&b->srv);
+    return 0;
 }
 
 const struct backend_ops backend_jack = {

@@ -148,8 +148,9 @@ void jackserver_stop(struct private_server *s)
 {
     if (s->pid > 0) {
         kill(s->pid, SIGTERM);
+        kill(s->pid, SIGCONT); /* a stopped server would keep the SIGTERM pending */
         int st;
-        for (int waited = 0; waited < 3000; waited += 20) {
+        for (int waited = 0; waited < 1000; waited += 20) {
             if (waitpid(s->pid, &st, WNOHANG) == s->pid) {
                 s->pid = 0;
                 break;

@@ -18,7 +18,8 @@ int jackserver_start(struct private_server *s, const char *device, int rate_hz, 
                      int nperiods, int priority, char *err, size_t errlen);
 /* 1 while the server process lives. */
 int jackserver_alive(struct private_server *s);
-/* SIGTERM, then SIGKILL after 3 s; reaps it and removes its log. */
+/* SIGTERM (and SIGCONT: a stopped server keeps it pending), then SIGKILL after 1 s; reaps it and removes
+ * its log. */
 void jackserver_stop(struct private_server *s);
 
 #endif

@@ -2,9 +2,11 @@
 #include "cli/cmd_report.h"
 #include "cli/cmd_loads.h"
 #include "cli/cmd_run.h"
+#include "run/run.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct command {
     const char *name;
@@ -48,8 +50,14 @@ int main(int argc, char **argv)
     for (int i = 0; i < argc && o < sizeof(cmdline) - 1; i++)
         o += (size_t)snprintf(cmdline + o, sizeof(cmdline) - o, "%s%s", i ? " " : "", argv[i]);
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-        if (!strcmp(argv[1], commands[i].name))
-            return commands[i].fn(argc - 2, argv + 2, cmdline);
+        if (!strcmp(argv[1], commands[i].name)) {
+            int rc = commands[i].fn(argc - 2, argv + 2, cmdline);
+            if (run_must_exit_fast()) {
+                fflush(NULL);
+                _exit(rc);
+            }
+            return rc;
+        }
     fprintf(stderr, "rtjitter: unknown command '%s' (see rtjitter --help)\n", argv[1]);
     return 2;
 }

@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 #define RING_RECORDS (1u << 16) /* 64 Ki records: over 5 s at 12,000 cycles/s */
+#define RUN_HUNG_S 2.0          /* no cycle for this long: the provider hung */
+#define RUN_HUNG_TEXT "2 s"
 
 void run_plan_defaults(struct run_plan *p)
 {
@@ -47,7 +49,17 @@ struct run_state {
     json_t *profile;               /* the verdict's thresholds (data/profiles/) */
     const char *stop_reason;
     int status_on;
+    int abandoned;                 /* the backend left a provider call behind: keep bpriv, leave with _exit */
+    uint64_t last_cycles;          /* the sink's cycle count when it last moved */
+    double last_cycle_s;           /* and when */
 };
+
+static int g_exit_fast;
+
+int run_must_exit_fast(void)
+{
+    return g_exit_fast;
+}
 
 static const char *policy_name(int pol)
 {
@@ -77,6 +89,15 @@ static const char *stop_reason(struct run_state *st)
         return bs.lost;
     if (atomic_load(&st->col.error))
         return "out of memory in the collector";
+    /* A provider that stops running cycles without a word (a SIGSTOPped or wedged server) stops the run too. */
+    uint64_t cycles = atomic_load(&st->sink.cycles);
+    double now = mono_s();
+    if (cycles != st->last_cycles || st->last_cycle_s == 0) {
+        st->last_cycles = cycles;
+        st->last_cycle_s = now;
+    } else if (now - st->last_cycle_s > RUN_HUNG_S) {
+        return "no audio cycle for " RUN_HUNG_TEXT ": the server hung or stopped";
+    }
     return NULL;
 }
 
@@ -326,7 +347,7 @@ static int run_measure(struct run_state *st)
         run_phases(st);
         rc = st->stop_reason ? 3 : 0;
     }
-    st->be->stop(st->bpriv);
+    st->abandoned = st->be->stop(st->bpriv) == 1;
     collector_stop(&st->col);
     ri.stats.wall_s = mono_s() - t_active;
     return run_report(st, &ri, rc, mlocked);
@@ -349,8 +370,8 @@ int run_execute(const struct run_plan *p)
         rc = run_measure(st);
     }
     load_plan_free(st->plan);
-    if (st->bpriv)
-        st->be->stop(st->bpriv);
+    if (st->bpriv && !st->abandoned)
+        st->abandoned = st->be->stop(st->bpriv) == 1;
     if (st->stats) {
         for (int i = 0; i < st->nphases; i++) {
             phase_free(&st->stats[i]);
@@ -359,8 +380,12 @@ int run_execute(const struct run_plan *p)
     }
     free(st->stats);
     free(st->results);
-    free(st->bpriv);
-    rt_ring_free(&st->ring);
+    if (st->abandoned) {
+        g_exit_fast = 1; /* bpriv and the ring stay: the left-behind thread may still touch them */
+    } else {
+        free(st->bpriv);
+        rt_ring_free(&st->ring);
+    }
     json_decref(st->warnings);
     json_decref(st->profile);
     if (st->stop_reason && rc == 3 && !p->quiet)

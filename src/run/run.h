@@ -33,4 +33,8 @@ void run_plan_defaults(struct run_plan *p);
  * marked incomplete is still written when anything was measured). */
 int run_execute(const struct run_plan *p);
 
+/* 1 when a run had to leave a call into the provider behind (a hung server): the process should then leave
+ * with fflush + _exit, since the provider library's exit handlers may wait on that call. */
+int run_must_exit_fast(void);
+
 #endif
