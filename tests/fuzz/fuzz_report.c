@@ -6,9 +6,11 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "report/compare.h"
+#include "render/compare_text.h"
 #include "render/html.h"
 #include "report/report.h"
 #include "report/report_read.h"
+#include "render/text.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "report/compare.h"
+#include "render/compare_text.h"
 #include "unit/fixture_report.h"
 
 /* The outcome of one verdict of the comparison, by load and metric name ("wakeup p99"). */

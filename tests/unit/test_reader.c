@@ -12,9 +12,11 @@
 #include <string.h>
 #include <unistd.h>
 #include "report/compare.h"
+#include "render/compare_text.h"
 #include "render/html.h"
 #include "report/report.h"
 #include "report/report_read.h"
+#include "render/text.h"
 #include "unit/fixture_report.h"
 
 /* Render a document every way there is, to /dev/null: must not crash (ASan/UBSan in `make sanitize`). */
