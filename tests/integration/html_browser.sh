@@ -15,6 +15,25 @@ ln -s "$WORK/run-victim" "$WORK/run.html"
     --json "$WORK/a.json" --html "$WORK/run.html" --output "$WORK/store" >"$WORK/run.out" 2>&1
 rc=$?
 check "run --html exits 0 (got $rc)" [ "$rc" -eq 0 ]
+# A full disk (a private 64 KiB tmpfs, root only): the user's old --json file stays whole. run used to unlink
+# it first, so a write that failed lost it.
+if [ "$(id -u)" -eq 0 ] && unshare -m true 2>/dev/null; then
+    mkdir -p "$WORK/full"
+    RTJ="$RTJ" WORK="$WORK" name="$name" unshare -m bash -c '
+        mount -t tmpfs -o size=64k rtjt-html-full "$WORK/full" || exit 9
+        echo "the old report" >"$WORK/full/r.json"
+        dd if=/dev/zero of="$WORK/full/filler" bs=4k 2>/dev/null
+        "$RTJ" run --server "$name" --loads none --duration 0.5 --warmup 0.2 --quiet --json "$WORK/full/r.json" \
+            --output "$WORK/store" >"$WORK/full.out" 2>&1
+        cp "$WORK/full/r.json" "$WORK/full.kept"
+        ls -A "$WORK/full" | tr "\n" " " >"$WORK/full.left"
+        umount "$WORK/full"'
+    check "run --json on a full disk: the old file is kept whole" [ "$(cat "$WORK/full.kept")" = "the old report" ]
+    check "... the failure is said ($(grep -o 'cannot write.*' "$WORK/full.out"))" grep -q 'No space left' "$WORK/full.out"
+    check "... and no temporary file is left ($(cat "$WORK/full.left"))" [ "$(cat "$WORK/full.left")" = "filler r.json " ]
+else
+    ok "# SKIP full disk: needs root and unshare -m for a private tmpfs"
+fi
 stop_jackd "$JACKD_PID"
 check "run --html wrote a page" [ -s "$WORK/run.html" ]
 check "run --json and --html replaced the symlinks at their names, not the file they pointed to" \
