@@ -114,15 +114,15 @@ void report_print_text(FILE *f, const json_t *doc)
         verdict_text(f, v);
         fputc('\n', f);
     }
-    fprintf(f, "rtjitter %s  %s%s\n", doc_str(json_object_get(doc, "tool"), "version", "?"), doc_str(doc, "started", ""),
-            json_is_true(json_object_get(doc, "complete")) ? "" : "  [INCOMPLETE]");
+    fprintf(f, "rtjitter %s  %s%s\n", doc_str(json_object_get(doc, "tool"), "version", "?"),
+            doc_str(doc, "started", ""), json_is_true(json_object_get(doc, "complete")) ? "" : "  [INCOMPLETE]");
     if (json_string_value(json_object_get(doc, "label")))
         fprintf(f, "label:   %s\n", doc_str(doc, "label", ""));
     identity_text(f, sys);
     fprintf(f, "audio:   %.0f frames @ %.0f Hz = %.3f ms, %s %s, %s server '%s'%s%s\n", doc_num(au, "period_frames"),
-            doc_num(au, "rate"), doc_num(au, "period_us") / 1000.0, doc_str(au, "provider", "?"), doc_str(au, "provider_version", ""),
-            doc_str(au, "server", "?"), doc_str(au, "server_name", "?"), json_string_value(json_object_get(au, "driver"))
-            ? ", driver " : "", doc_str(au, "driver", ""));
+            doc_num(au, "rate"), doc_num(au, "period_us") / 1000.0, doc_str(au, "provider", "?"),
+            doc_str(au, "provider_version", ""), doc_str(au, "server", "?"), doc_str(au, "server_name", "?"),
+            json_string_value(json_object_get(au, "driver")) ? ", driver " : "", doc_str(au, "driver", ""));
     fprintf(f, "thread:  %s", doc_str(au, "sched_policy", "unknown"));
     if (json_is_integer(json_object_get(au, "priority")))
         fprintf(f, " priority %.0f", doc_num(au, "priority"));
@@ -176,7 +176,8 @@ void report_print_text(FILE *f, const json_t *doc)
         const json_t *lm;
         size_t li;
         json_array_foreach(json_object_get(p, "load_metrics"), li, lm)
-            fprintf(f, "%*s   %s: %.3g %s\n", lw, "", doc_str(lm, "name", "?"), doc_num(lm, "value"), doc_str(lm, "unit", ""));
+            fprintf(f, "%*s   %s: %.3g %s\n", lw, "", doc_str(lm, "name", "?"), doc_num(lm, "value"),
+                    doc_str(lm, "unit", ""));
         if (json_string_value(json_object_get(p, "load_error")))
             fprintf(f, "%*s   load: %s\n", lw, "", doc_str(p, "load_error", ""));
     }

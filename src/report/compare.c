@@ -95,8 +95,7 @@ static json_t *column(const json_t *p)
                      "xruns_detected", doc_number_json(doc_num(x, "detected")),
                      "deadlines_met_pct", doc_number_json(doc_num(p, "deadlines_met_pct")),
                      "deadlines_missed", doc_number_json(doc_num(p, "deadlines_missed")),
-                     "throughput", tp, "load_error", doc_str(p, "load_error", NULL) ? json_string(doc_str(p, "load_error", NULL))
-                                                                          : json_null(),
+                     "throughput", tp, "load_error", utf8_json_string(doc_str(p, "load_error", NULL)),
                      "period_frames", doc_number_json(doc_num(p, "period_frames")));
 }
 
