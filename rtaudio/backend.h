@@ -1,6 +1,7 @@
 /* rtaudio/: everything that runs in the real-time thread, and the backends that own such a thread.
  * It may include only itself, the C library, jansson (describe) and its backends' libraries (libjack...); never
- * src/, with one exception: a backend's .c file includes cli/options.h to declare its params table.
+ * src/, with two exceptions: a backend's .c file includes cli/options.h to declare its params table and
+ * util/utf8.h for the strings it describes.
  *
  * A backend is a const ops table plus the size of its private state (alsa-utils' axfer `xfer_data`, PipeWire's
  * spa node methods): `run` allocates the private state zeroed, locks it, and calls the ops in the order

@@ -2,6 +2,7 @@
  * when none runs and stops at the end. The client itself is jack_client.c; the private server jackserver.c. */
 #include "backend.h"
 #include "cli/options.h"
+#include "util/utf8.h"
 #include "jack/jack_client.h"
 #include "jack/jackserver.h"
 #include <errno.h>
@@ -91,10 +92,9 @@ static void jack_status(void *priv, struct backend_status *st)
         st->lost = "the private JACK server died";
 }
 
-static json_t *str_or_null(const char *s)
-{
-    return s ? json_string(s) : json_null();
-}
+/* Outside strings (a server name from the command line or the environment, a library path) may hold invalid
+ * UTF-8: kept with U+FFFD, never dropped. NULL gives null. */
+#define str_or_null utf8_json_string
 
 /* Main thread: the provider, its server and its clock, for the report's "audio" object. */
 static void jack_describe(void *priv, json_t *au)

@@ -1,5 +1,6 @@
 /* rtjitter: can this kernel, on this machine, run audio at a small buffer size without dropouts? */
 #include "cli/cmd_report.h"
+#include "cli/cmd_compare.h"
 #include "cli/cmd_loads.h"
 #include "cli/cmd_run.h"
 #include "run/run.h"

@@ -6,8 +6,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* The one escaping function: & < > " ' become entities; control characters (other than tab and newline) and
- * invalid UTF-8 become U+FFFD, so that the output is also well-formed XML (the SVG parts). NULL writes nothing. */
+/* The one escaping function: & < > " ' become entities; control characters (other than tab and newline),
+ * U+FFFE, U+FFFF and every byte that is not well-formed UTF-8 (util/utf8.h) become U+FFFD, so that the output
+ * is also well-formed XML (the SVG parts). NULL writes nothing. */
 void html_escape(FILE *f, const char *s);
 
 /* A report document (validated, or freshly built). */
@@ -15,8 +16,12 @@ void html_report(FILE *f, const json_t *doc);
 /* A comparison document from compare_build(), with the n reports it was built from (for the histograms). */
 void html_compare(FILE *f, const json_t *cmp, json_t *const *docs, size_t n);
 
-/* Write to path through a temporary file and rename: a reader never sees half a page. 0 or -errno. */
-int html_report_file(const char *path, const json_t *doc);
-int html_compare_file(const char *path, const json_t *cmp, json_t *const *docs, size_t n);
+/* Pieces the two pages share (html.c). */
+void html_page_start(FILE *f, const char *title);
+void html_page_end(FILE *f, const char *version);
+/* v with prec decimals, or "-" when it is NAN (absent). */
+void html_num(FILE *f, double v, int prec);
+/* The strings of array a as <ul class="cls">; nothing when a is empty. */
+void html_strings_list(FILE *f, const json_t *a, const char *cls);
 
 #endif

@@ -1,4 +1,9 @@
+/* Building the report document from a run. Every string from outside (the label, the command line, load names
+ * and errors, the server's names) goes in through utf8_json_string(): jansson would drop it, key and all, if it
+ * were not UTF-8. */
 #include "report/report.h"
+#include "report/doc.h"
+#include "util/utf8.h"
 #include <math.h>
 #include <string.h>
 
@@ -62,7 +67,7 @@ static json_t *timeline_json(const struct segment *s)
 static json_t *phase_json(const struct phase_result *pr, const struct segment *s, int nseg)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "load", json_string(pr->load));
+    json_object_set_new(o, "load", utf8_json_string(pr->load));
     json_object_set_new(o, "duration_s", json_real(pr->duration_s));
     json_object_set_new(o, "measured_s", json_real(pr->measured_s));
     json_object_set_new(o, "period_frames", s ? json_integer(s->nframes) : json_null());
@@ -108,7 +113,7 @@ static json_t *phase_json(const struct phase_result *pr, const struct segment *s
         "server_mean_pct", pr->cpu_load_samples ? json_real(pr->cpu_load_mean) : json_null(),
         "server_max_pct", pr->cpu_load_samples ? json_real(pr->cpu_load_max) : json_null()));
     json_object_set_new(o, "load_metrics", pr->load_metrics ? json_incref(pr->load_metrics) : json_array());
-    json_object_set_new(o, "load_error", pr->load_error ? json_string(pr->load_error) : json_null());
+    json_object_set_new(o, "load_error", utf8_json_string(pr->load_error));
     json_object_set_new(o, "histograms", hist);
     json_object_set_new(o, "timeline", s ? timeline_json(s) : json_array());
     return o;
@@ -123,26 +128,20 @@ static json_t *iso_time(struct timespec ts)
     return json_string(buf);
 }
 
-static json_t *str_or_null(const char *s)
-{
-    return s ? json_string(s) : json_null();
-}
-
 json_t *report_build(const struct run_info *ri)
 {
     const struct audio_info *a = &ri->audio;
-    json_t *doc = json_object();
-    json_object_set_new(doc, "schema", json_string(REPORT_SCHEMA));
-    json_object_set_new(doc, "tool", json_pack("{s:s, s:s}", "name", "rtjitter", "version", RTJ_VERSION));
+    json_t *doc = doc_begin(REPORT_SCHEMA, 1);
+    if (!doc)
+        return NULL;
     json_object_set_new(doc, "complete", json_boolean(ri->complete));
-    json_object_set_new(doc, "incomplete_reason", str_or_null(ri->incomplete_reason));
-    json_object_set_new(doc, "label", str_or_null(ri->label));
+    json_object_set_new(doc, "incomplete_reason", utf8_json_string(ri->incomplete_reason));
+    json_object_set_new(doc, "label", utf8_json_string(ri->label));
     json_object_set_new(doc, "started", iso_time(ri->started));
     json_object_set_new(doc, "finished", iso_time(ri->finished));
-    json_object_set_new(doc, "command", str_or_null(ri->command));
-    json_object_set_new(doc, "system", ri->system ? json_incref(ri->system) : json_object());
+    doc_set_origin(doc, ri->command, ri->system);
     json_t *au = json_object();
-    json_object_set_new(au, "backend", str_or_null(a->backend));
+    json_object_set_new(au, "backend", utf8_json_string(a->backend));
     if (a->provider)
         json_object_update(au, a->provider);
     json_object_set_new(au, "rate", json_integer(a->rate_hz));
@@ -150,7 +149,7 @@ json_t *report_build(const struct run_info *ri)
     json_object_set_new(au, "period_us", a->rate_hz ? json_real((double)a->period_frames * 1e6 / a->rate_hz)
                                                     : json_null());
     json_object_set_new(au, "realtime", json_boolean(a->realtime));
-    json_object_set_new(au, "sched_policy", str_or_null(a->sched_policy));
+    json_object_set_new(au, "sched_policy", utf8_json_string(a->sched_policy));
     json_object_set_new(au, "priority", a->priority >= 0 ? json_integer(a->priority) : json_null());
     json_object_set_new(au, "priority_requested", json_integer(a->priority_requested));
     json_object_set_new(au, "mlocked", json_boolean(a->mlocked));

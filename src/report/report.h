@@ -1,5 +1,9 @@
-/* The report document ("schema": "rtjitter.report/1"): built once from a run, then every other form
- * (text, HTML, compare) is rendered from the JSON. */
+/* src/report/: the documents. The report ("schema": "rtjitter.report/1") is built once from a run (report.c),
+ * kept in the store (store.c), read back and checked (report_read.c), and compared (compare*.c, giving
+ * "rtjitter.compare/1"); doc.c holds the frame every document opens with and the one writer every file goes
+ * through, access.c the one way values are read out of a document. Every other form (text, HTML) is rendered
+ * from the JSON by render/. A file here may include stats/ (what a report is built from), util/ and jansson;
+ * never render/, cli/, run/ or rtaudio/. */
 #ifndef RTJ_REPORT_H
 #define RTJ_REPORT_H
 #include <jansson.h>
@@ -72,7 +76,8 @@ json_t *report_hist_json(const struct histogram *h);
  * Returns 1 when a threshold the user chose was exceeded: --max-xruns, --max-jitter-us, or, when strict
  * (--profile given), any FAIL of the profile; 0 otherwise; -1 when out of memory. */
 int report_verdict(json_t *doc, const json_t *profile, int strict, int64_t max_xruns, double max_jitter_us);
-/* Render the interbench-style table and verdict. */
+/* Rendered by render/text.c and declared in render/text.h; repeated here only for run.c and test_verdict.c,
+ * which do not include render/text.h yet. */
 void report_print_text(FILE *f, const json_t *doc);
 /* Check that doc is a report this reader understands; on error fills err with one line. */
 int report_check_schema(const json_t *doc, char *err, size_t errlen);

@@ -1,8 +1,8 @@
 /* The report store. Reports are the source of truth that compare and report read back, so a report is written
- * whole or not at all (temp file, fsync, link), and never replaces another one. */
+ * whole or not at all, and never replaces another one (doc_write, DOC_EXCLUSIVE). */
 #include "report/store.h"
+#include "report/doc.h"
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,40 +54,8 @@ int store_dir(const char *output, char *buf, size_t len)
 
 int store_write_json(const json_t *doc, const char *path)
 {
-    /* The temp file sits in the same directory (link() cannot cross file systems), hidden, and not named
-     * *.json, so that no reader of the store ever sees a half-written report. */
-    char tmp[4400];
-    const char *slash = strrchr(path, '/');
-    int dirlen = slash ? (int)(slash - path + 1) : 0;
-    int n = snprintf(tmp, sizeof(tmp), "%.*s.%s.tmp-%d", dirlen, path, slash ? slash + 1 : path, (int)getpid());
-    if (n < 0 || (size_t)n >= sizeof(tmp))
-        return -ENAMETOOLONG;
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return -errno;
-    int e = 0;
-    errno = 0;
-    if (json_dumpfd(doc, fd, JSON_INDENT(1) | JSON_REAL_PRECISION(8)) < 0 || write(fd, "\n", 1) != 1)
-        e = errno ? -errno : -EIO;
-    /* On disk before it gets its name: after a crash the report is whole or absent. */
-    if (!e && fsync(fd) < 0)
-        e = -errno;
-    if (close(fd) < 0 && !e)
-        e = -errno;
-    /* link() refuses to replace: an existing report is never overwritten. */
-    if (!e && link(tmp, path) < 0)
-        e = -errno;
-    unlink(tmp);
-    if (e)
-        return e;
-    char dir[4400];
-    snprintf(dir, sizeof(dir), "%.*s", dirlen ? dirlen : 1, dirlen ? path : ".");
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd >= 0) {
-        fsync(dfd); /* the new name itself; failure here leaves a complete file, so it is not an error */
-        close(dfd);
-    }
-    return 0;
+    /* doc_write's temporary file is hidden and not named *.json: no reader of the store sees half a report. */
+    return doc_write_json(path, DOC_EXCLUSIVE, doc);
 }
 
 /* A file-name part from outside text (a kernel release, a label): letters, digits, '.', '_' and '-' kept,

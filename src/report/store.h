@@ -9,8 +9,8 @@
  * only) or ~/.local/share, + /rtjitter/reports. Returns 0, -ENOENT (neither set), -EINVAL (DIR empty) or
  * -ENAMETOOLONG. */
 int store_dir(const char *output, char *buf, size_t len);
-/* Write doc atomically to path (hidden temp file in the same directory, fsync, link): readers see the whole
- * report or none. Never overwrites: returns -EEXIST when path exists. 0 or -errno. */
+/* Write doc to path through doc_write(): readers see the whole report or none. Never overwrites: returns
+ * -EEXIST when path exists (a symlink included). 0 or -errno. */
 int store_write_json(const json_t *doc, const char *path);
 /* Save doc as STORE/<release>/<UTC YYYYMMDDTHHMMSSZ of when>[-label].json, adding .1, .2, ... before .json
  * when that name is taken; release and label are reduced to [A-Za-z0-9._-]. The directories are created

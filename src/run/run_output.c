@@ -1,12 +1,14 @@
-/* Where a finished run's report goes: the store, --json FILE and --html FILE. */
+/* Where a finished run's report goes: the store, --json FILE and --html FILE. The store never replaces a
+ * report (store_save); --json and --html are the user's own names, replaced whole or not at all (doc_write):
+ * the old file is never removed before the new one is safely written. */
 #include "run/run_output.h"
-#include "render/html.h"
+#include "render/render.h"
+#include "report/doc.h"
 #include "report/store.h"
 #include "sysinfo/sysinfo.h"
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 int run_write_outputs(const json_t *doc, const struct run_outputs *o)
 {
@@ -20,19 +22,16 @@ int run_write_outputs(const json_t *doc, const struct run_outputs *o)
     } else {
         printf("report: %s\n", path);
     }
-    if (o->json) {
-        unlink(o->json); /* --json FILE is the user's own name: replace it */
-        e = store_write_json(doc, o->json);
+    const struct { const char *form, *path; } files[] = { { "json", o->json }, { "html", o->html } };
+    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+        if (!files[i].path)
+            continue;
+        e = render_report_file(renderer_find(files[i].form), files[i].path, doc);
         if (e < 0) {
-            fprintf(stderr, "rtjitter run: cannot write %s: %s\n", o->json, strerror(-e));
+            fprintf(stderr, "rtjitter run: cannot write %s: %s\n", files[i].path, doc_strerror(e));
             if (!first)
                 first = e;
         }
-    }
-    if (o->html && (e = html_report_file(o->html, doc)) < 0) {
-        fprintf(stderr, "rtjitter run: cannot write %s: %s\n", o->html, strerror(-e));
-        if (!first)
-            first = e;
     }
     return first;
 }

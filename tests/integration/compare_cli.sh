@@ -82,3 +82,39 @@ check "compare --help exits 0" "$RTJ" compare --help
 check "compare --bogus is bad usage (2)" [ $? -eq 2 ]
 "$RTJ" report >/dev/null 2>&1
 check "report without a file is bad usage (2)" [ $? -eq 2 ]
+
+# A file name that is not UTF-8 (C0 80 is an overlong NUL): refused with one line, never compared under another
+# name or dropped from the comparison.
+bad="$WORK/c"$'\xc0\x80'".json"
+cp "$WORK/a.json" "$bad"
+"$RTJ" compare "$WORK/a.json" "$bad" --json "$WORK/u.json" >"$WORK/u.out" 2>"$WORK/u.err"
+rc=$?
+check "compare a.json \$'c\\xc0\\x80.json': exit 2 (got $rc), one line" [ "$rc" -eq 2 -a "$(wc -l <"$WORK/u.err")" -eq 1 ]
+check "... naming the problem" grep -q 'file name is not valid UTF-8' "$WORK/u.err"
+check "... and no comparison written" [ ! -e "$WORK/u.json" ]
+
+# Every form through the one table of renderers: --format NAME, the names listed in --help.
+check "report --help lists the forms" grep -q 'text, html, json' <("$RTJ" report --help)
+check "compare --help lists the forms" grep -q 'text, html, json' <("$RTJ" compare --help)
+"$RTJ" report "$WORK/a.json" --format json >"$WORK/f.json" 2>&1
+check "report --format json prints the report itself" python3 -c "
+import json, sys; sys.exit(json.load(open('$WORK/f.json')) != json.load(open('$WORK/a.json')))"
+check "report --format text is the default text" cmp -s <("$RTJ" report "$WORK/a.json") <("$RTJ" report "$WORK/a.json" --format text)
+"$RTJ" report "$WORK/a.json" --format html >"$WORK/f.html" 2>&1
+check "report --format html prints a page" grep -q '</html>' "$WORK/f.html"
+"$RTJ" compare "$WORK/a.json" "$WORK/a.json" --format json >"$WORK/fc.json" 2>&1
+check "compare --format json prints the comparison document" [ "$(json "$WORK/fc.json" "d['schema']")" = rtjitter.compare/1 ]
+"$RTJ" report "$WORK/a.json" --format pdf >/dev/null 2>"$WORK/fmt.err"
+rc=$?
+check "report --format pdf: exit 2 (got $rc), one line" [ "$rc" -eq 2 -a "$(wc -l <"$WORK/fmt.err")" -eq 1 ]
+check "... listing the forms" grep -q 'text html json' "$WORK/fmt.err"
+
+# --json onto what is not a regular file: refused, one line, exit 2; onto an existing file: replaced whole.
+mkdir "$WORK/adir"
+"$RTJ" compare "$WORK/a.json" --quiet --json "$WORK/adir" >/dev/null 2>"$WORK/dir.err"
+rc=$?
+check "compare --json onto a directory: exit 2 (got $rc), one line" [ "$rc" -eq 2 -a "$(wc -l <"$WORK/dir.err")" -eq 1 ]
+echo 'an old comparison' >"$WORK/old.json"
+"$RTJ" compare "$WORK/a.json" --quiet --json "$WORK/old.json" >/dev/null 2>&1
+check "compare --json replaces an existing file" [ "$(json "$WORK/old.json" "d['schema']")" = rtjitter.compare/1 ]
+check "... and leaves no temporary file" [ -z "$(ls -A "$WORK" | grep -- '\.tmp-')" ]

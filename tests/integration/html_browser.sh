@@ -6,12 +6,38 @@
 
 name=$(server_name html)
 start_jackd "$name" 48000 128 || not_ok "jackd starts"
+# --json and --html name files that already exist as symlinks to someone else's file: each link is replaced
+# by the new file, the file it pointed to is never written (run used to unlink and recreate --json's name).
+echo precious >"$WORK/run-victim"
+ln -s "$WORK/run-victim" "$WORK/a.json"
+ln -s "$WORK/run-victim" "$WORK/run.html"
 "$RTJ" run --server "$name" --loads none --duration 2 --warmup 0.3 --quiet --label '<b>lab</b>' \
     --json "$WORK/a.json" --html "$WORK/run.html" --output "$WORK/store" >"$WORK/run.out" 2>&1
 rc=$?
 check "run --html exits 0 (got $rc)" [ "$rc" -eq 0 ]
+# A full disk (a private 64 KiB tmpfs, root only): the user's old --json file stays whole. run used to unlink
+# it first, so a write that failed lost it.
+if [ "$(id -u)" -eq 0 ] && unshare -m true 2>/dev/null; then
+    mkdir -p "$WORK/full"
+    RTJ="$RTJ" WORK="$WORK" name="$name" unshare -m bash -c '
+        mount -t tmpfs -o size=64k rtjt-html-full "$WORK/full" || exit 9
+        echo "the old report" >"$WORK/full/r.json"
+        dd if=/dev/zero of="$WORK/full/filler" bs=4k 2>/dev/null
+        "$RTJ" run --server "$name" --loads none --duration 0.5 --warmup 0.2 --quiet --json "$WORK/full/r.json" \
+            --output "$WORK/store" >"$WORK/full.out" 2>&1
+        cp "$WORK/full/r.json" "$WORK/full.kept"
+        ls -A "$WORK/full" | tr "\n" " " >"$WORK/full.left"
+        umount "$WORK/full"'
+    check "run --json on a full disk: the old file is kept whole" [ "$(cat "$WORK/full.kept")" = "the old report" ]
+    check "... the failure is said ($(grep -o 'cannot write.*' "$WORK/full.out"))" grep -q 'No space left' "$WORK/full.out"
+    check "... and no temporary file is left ($(cat "$WORK/full.left"))" [ "$(cat "$WORK/full.left")" = "filler r.json " ]
+else
+    ok "# SKIP full disk: needs root and unshare -m for a private tmpfs"
+fi
 stop_jackd "$JACKD_PID"
 check "run --html wrote a page" [ -s "$WORK/run.html" ]
+check "run --json and --html replaced the symlinks at their names, not the file they pointed to" \
+    [ "$(cat "$WORK/run-victim")" = precious -a ! -L "$WORK/a.json" -a ! -L "$WORK/run.html" ]
 
 # A second kernel, made from the first report: other HZ and preempt, a hostile load error, and a slower wakeup.
 python3 - "$WORK/a.json" "$WORK/b.json" <<'PY'
@@ -32,6 +58,18 @@ rc=$?
 check "report --html exits 0 (got $rc)" [ "$rc" -eq 0 ]
 "$RTJ" report "$WORK/b.json" --html "$WORK/report2.html" --text >"$WORK/text.out" 2>&1
 check "report --html --text prints the text table too" grep -q '^Load' "$WORK/text.out"
+# The attack on a predictable temporary name: symlinks planted at out.html.tmp-PID (the name report --html
+# used) and .out.html.tmp-PID (the store's), PID being the rtjitter about to run. Neither is followed.
+echo precious >"$WORK/victim"
+RTJ="$RTJ" WORK="$WORK" sh -c 'ln -s "$WORK/victim" "$WORK/out.html.tmp-$$"; ln -s "$WORK/victim" "$WORK/.out.html.tmp-$$"
+    exec "$RTJ" report "$WORK/b.json" --html "$WORK/out.html"' >/dev/null 2>&1
+check "report --html: a symlink planted at out.html.tmp-PID is not written through" [ "$(cat "$WORK/victim")" = precious ]
+check "... and the page is written under its name" grep -q '</html>' "$WORK/out.html"
+mkfifo "$WORK/fifo.html"
+timeout 10 "$RTJ" report "$WORK/b.json" --html "$WORK/fifo.html" >/dev/null 2>"$WORK/fifo.err"
+rc=$?
+check "report --html onto a FIFO is refused: exit 2 (got $rc), one line" \
+    [ "$rc" -eq 2 -a "$(wc -l <"$WORK/fifo.err")" -eq 1 -a -p "$WORK/fifo.html" ]
 "$RTJ" compare "$WORK/a.json" "$WORK/b.json" --html "$WORK/compare.html" --quiet >"$WORK/cmp.out" 2>&1
 rc=$?
 check "compare --html exits 0 (got $rc)" [ "$rc" -eq 0 ]

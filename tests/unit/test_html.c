@@ -4,11 +4,16 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "report/compare.h"
 #include "render/html.h"
+#include "render/render.h"
+#include "render/text.h"
+#include "render/compare_text.h"
+#include <unistd.h>
 #include "unit/fixture_report.h"
 
 static char *escaped(const char *in)
@@ -43,6 +48,11 @@ static void test_escape(void **state)
     expect_escape("overlong\xc0\xaf", "overlong\xef\xbf\xbd\xef\xbf\xbd");
     expect_escape("surrogate\xed\xa0\x80", "surrogate\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
     expect_escape("cut\xe2\x86", "cut\xef\xbf\xbd\xef\xbf\xbd");
+    expect_escape("nul-ish\xc0\x80", "nul-ish\xef\xbf\xbd\xef\xbf\xbd");        /* overlong NUL */
+    expect_escape("big\xf4\x90\x80\x80", "big\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"); /* > U+10FFFF */
+    expect_escape("nonchar\xef\xbf\xbe", "nonchar\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"); /* U+FFFE: not XML */
+    expect_escape("cr\r", "cr\xef\xbf\xbd");
+    expect_escape("c1\xc2\x85 max\xf4\x8f\xbf\xbf", "c1\xc2\x85 max\xf4\x8f\xbf\xbf");   /* allowed in XML 1.0 */
     expect_escape("", "");
     char *n = escaped(NULL);
     assert_string_equal(n, "");
@@ -117,12 +127,105 @@ static void test_compare_page_escapes_everything(void **state)
     json_decref(b);
 }
 
+/* What a FILE gets from fn, as a string. */
+static char *rendered(void (*fn)(FILE *, const json_t *), const json_t *doc)
+{
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    fn(f, doc);
+    fclose(f);
+    return out;
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char *out = NULL;
+    size_t cap = 0;
+    ssize_t n = getdelim(&out, &cap, '\0', f); /* the whole file: it holds no NUL */
+    fclose(f);
+    assert_true(n > 0);
+    return out;
+}
+
+static void test_renderer_table(void **state)
+{
+    (void)state;
+    /* The forms the README promises, each with a report and a comparison, and their names for --format. */
+    const char *const want[] = { "text", "html", "json" };
+    const char *const *names = renderer_names();
+    for (size_t i = 0; i < 3; i++) {
+        assert_string_equal(names[i], want[i]);
+        const struct renderer *r = renderer_find(want[i]);
+        assert_non_null(r);
+        assert_non_null(r->report);
+        assert_non_null(r->compare);
+        assert_true(r->ext && *r->ext && r->summary && *r->summary);
+    }
+    assert_null(names[3]);
+    assert_null(renderer_find("pdf"));
+    assert_null(renderer_find(NULL));
+    /* Into a file through the writer: the same bytes as rendering directly. */
+    json_t *d = fx_report("6.1.0", "250", "full", 2000, 0, 1);
+    char dir[] = "/tmp/rtjt-render-XXXXXX", path[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/r.html", dir);
+    assert_int_equal(render_report_file(renderer_find("html"), path, d), 0);
+    char *direct = rendered(html_report, d), *file = slurp(path);
+    assert_string_equal(file, direct);
+    free(direct);
+    free(file);
+    snprintf(path, sizeof(path), "%s/r.txt", dir);
+    assert_int_equal(render_report_file(renderer_find("text"), path, d), 0);
+    direct = rendered(report_print_text, d);
+    file = slurp(path);
+    assert_string_equal(file, direct);
+    free(direct);
+    free(file);
+    snprintf(path, sizeof(path), "%s/r.json", dir);
+    assert_int_equal(render_report_file(renderer_find("json"), path, d), 0);
+    /* The on-disk form of every JSON document: indented by one, reals to 8 digits, a final newline. */
+    char *dump = json_dumps(d, JSON_INDENT(1) | JSON_REAL_PRECISION(8));
+    file = slurp(path);
+    assert_int_equal(strlen(file), strlen(dump) + 1);
+    assert_memory_equal(file, dump, strlen(dump));
+    assert_int_equal(file[strlen(dump)], '\n');
+    free(file);
+    free(dump);
+    json_t *docs[2] = { d, d };
+    const char *fn[2] = { "a", "b" };
+    json_t *cmp = compare_build(docs, fn, 2);
+    snprintf(path, sizeof(path), "%s/c.json", dir);
+    assert_int_equal(render_compare_file(renderer_find("json"), path, cmp, docs, 2), 0);
+    json_t *back = json_load_file(path, 0, NULL);
+    assert_non_null(back);
+    assert_string_equal(json_string_value(json_object_get(back, "schema")), "rtjitter.compare/1");
+    assert_int_equal(json_array_size(json_object_get(back, "reports")), 2);
+    json_decref(back);
+    snprintf(path, sizeof(path), "%s/c.txt", dir);
+    assert_int_equal(render_compare_file(renderer_find("text"), path, cmp, docs, 2), 0);
+    file = slurp(path);
+    assert_non_null(strstr(file, "Comparing 2 reports"));
+    free(file);
+    struct renderer none = { .name = "none" };
+    assert_int_equal(render_report_file(&none, path, d), -ENOTSUP);
+    assert_int_equal(render_compare_file(&none, path, cmp, docs, 2), -ENOTSUP);
+    json_decref(cmp);
+    json_decref(d);
+    char cmd[128];
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_escape),
         cmocka_unit_test(test_report_page_escapes_everything),
         cmocka_unit_test(test_compare_page_escapes_everything),
+        cmocka_unit_test(test_renderer_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,163 @@
+/* `rtjitter compare [FILE ...] [--html OUT] [--json OUT] [--format NAME]`: reports side by side. Reports are
+ * read through report_read.c, so a bad file ends with one line on stderr and exit status 2; every form comes
+ * from the table of renderers (render/render.h). */
+#include "cli/cmd_compare.h"
+#include "cli/cmd_report.h"
+#include "cli/options.h"
+#include "render/render.h"
+#include "report/compare.h"
+#include "report/doc.h"
+#include "report/report_read.h"
+#include "report/store.h"
+#include "util/utf8.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct compare_opts {
+    const char *html, *json, *store, *format;
+    int quiet;
+};
+
+static const char *format_names[8];
+
+#define O(f) offsetof(struct compare_opts, f)
+static const struct opt_def compare_defs[] = {
+    { "html", OPT_STR, O(html), 0, 0, "FILE", "write the comparison as one self-contained HTML page", NULL },
+    { "json", OPT_STR, O(json), 0, 0, "FILE", "write the comparison document (rtjitter.compare/1) as JSON", NULL },
+    { "store", OPT_STR, O(store), 0, 0, "DIR", "with no files: the store to read (default "
+      "$XDG_DATA_HOME/rtjitter/reports)", NULL },
+    { "format", OPT_STR, O(format), 0, 0, "NAME", "print the comparison in this form (default text)", format_names },
+    { "quiet", OPT_FLAG, O(quiet), 0, 0, "", "no text on stdout (with --html or --json)", NULL },
+    { NULL, 0, 0, 0, 0, NULL, NULL, NULL },
+};
+#undef O
+
+#define COMPARE_MAX 16
+
+/* A file named on the command line whose name is not UTF-8 cannot be named in the comparison document as it
+ * is: refused, so that nothing is compared under a name other than its own. */
+static int names_ok(const char *const *names, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!utf8_valid(names[i])) {
+            char *shown = utf8_sanitize(names[i]);
+            fprintf(stderr, "rtjitter compare: %s: the file name is not valid UTF-8 (rename the file)\n",
+                    shown ? shown : "?");
+            free(shown);
+            return 0;
+        }
+    return 1;
+}
+
+/* One file in the form of the renderer named form, when path is given; 0, or 2 when it could not be written. */
+static int output_file(const char *form, const char *path, const json_t *cmp, json_t *const *docs, size_t n)
+{
+    int e = path ? render_compare_file(renderer_find(form), path, cmp, docs, n) : 0;
+    if (e < 0) {
+        fprintf(stderr, "rtjitter compare: cannot write %s: %s\n", path, doc_strerror(e));
+        return 2;
+    }
+    return 0;
+}
+
+int cmd_compare(int argc, char **argv, const char *command_line)
+{
+    (void)command_line;
+    struct compare_opts o = { 0 };
+    const char *pos[COMPARE_MAX + 1];
+    int npos = 0;
+    cli_format_names(format_names, sizeof(format_names) / sizeof(format_names[0]));
+    int r = opts_parse("compare", compare_defs, &o, argc, argv, pos, COMPARE_MAX + 1, &npos);
+    if (r == 1) {
+        opts_help(stdout, "compare", "[REPORT.json ...] [--html FILE] [--json FILE] [--format NAME]\n\n"
+                  "With no files: the latest report of each kernel in the store, the oldest first (the baseline);\n"
+                  "an earlier run of a kernel in the store, when there is one, measures run-to-run noise.",
+                  compare_defs);
+        return 0;
+    }
+    if (r < 0)
+        return 2;
+    if (npos > COMPARE_MAX) {
+        fprintf(stderr, "rtjitter compare: at most %d reports side by side\n", COMPARE_MAX);
+        return 2;
+    }
+    if (!names_ok(pos, npos))
+        return 2;
+    char **found = NULL;
+    size_t nfound = 0, n = 0;
+    const char *names[COMPARE_MAX];
+    json_t *docs[COMPARE_MAX];
+    int rc = 0;
+    if (npos == 0) {
+        char store[4096];
+        if (store_dir(o.store, store, sizeof(store)) < 0) {
+            fprintf(stderr, "rtjitter compare: no report store: set XDG_DATA_HOME or HOME, or name the files\n");
+            return 2;
+        }
+        int e = compare_latest_in_store(store, &found, &nfound);
+        if (e < 0 || nfound == 0) {
+            fprintf(stderr, "rtjitter compare: no reports in %s%s%s (run rtjitter run first, or name the files)\n",
+                    store, e < 0 ? ": " : "", e < 0 ? strerror(-e) : "");
+            rc = 2;
+            goto out;
+        }
+        if (nfound > COMPARE_MAX) { /* the newest kernels are the interesting ones */
+            for (size_t i = 0; i < nfound - COMPARE_MAX; i++)
+                free(found[i]);
+            memmove(found, found + (nfound - COMPARE_MAX), COMPARE_MAX * sizeof(char *));
+            fprintf(stderr, "rtjitter compare: %zu kernels in the store; comparing the latest %d\n", nfound,
+                    COMPARE_MAX);
+            nfound = COMPARE_MAX;
+        }
+        for (size_t i = 0; i < nfound; i++)
+            names[i] = found[i];
+        npos = (int)nfound;
+    } else {
+        for (int i = 0; i < npos; i++)
+            names[i] = pos[i];
+    }
+    for (int i = 0; i < npos; i++) {
+        char err[512];
+        if (report_read_file(names[i], &docs[n], err, sizeof(err)) < 0) {
+            fprintf(stderr, "rtjitter compare: %s: %s\n", names[i], err);
+            rc = 2;
+            goto out;
+        }
+        n++;
+    }
+    /* From the store, an earlier run of each kernel (when there is one) measures run-to-run noise. */
+    json_t *repeats[COMPARE_MAX] = { NULL };
+    char *repeat_names[COMPARE_MAX] = { NULL };
+    for (size_t i = 0; found && i < n; i++) {
+        char prev[4096], err[512];
+        if (compare_previous_in_store(names[i], prev, sizeof(prev)) < 0)
+            continue;
+        if (report_read_file(prev, &repeats[i], err, sizeof(err)) < 0) {
+            fprintf(stderr, "rtjitter compare: %s: %s (not used for run-to-run noise)\n", prev, err);
+            continue;
+        }
+        repeat_names[i] = strdup(prev);
+    }
+    json_t *cmp = compare_build_repeats(docs, names, repeats, (const char *const *)repeat_names, n);
+    for (size_t i = 0; i < n; i++) {
+        json_decref(repeats[i]);
+        free(repeat_names[i]);
+    }
+    if (!cmp) {
+        fprintf(stderr, "rtjitter compare: out of memory\n");
+        rc = 2;
+        goto out;
+    }
+    if (!o.quiet)
+        renderer_find(o.format ? o.format : "text")->compare(stdout, cmp, docs, n);
+    rc = output_file("json", o.json, cmp, docs, n) | output_file("html", o.html, cmp, docs, n);
+    json_decref(cmp);
+out:
+    for (size_t i = 0; i < n; i++)
+        json_decref(docs[i]);
+    for (size_t i = 0; i < nfound; i++)
+        free(found[i]);
+    free(found);
+    return rc;
+}

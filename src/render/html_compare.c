@@ -1,0 +1,182 @@
+/* The HTML page of a comparison: the verdict sentences and the reports, warnings, what differs in the system,
+ * and per load the side-by-side table, every report's histograms overlaid, and the verdicts. */
+#include "render/html.h"
+#include "render/svg.h"
+#include "report/access.h"
+#include "report/compare.h"
+#include "util/utf8.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void compare_table(FILE *f, const json_t *load, const json_t *reports)
+{
+    fputs("<div class=\"wide\"><table>\n<tr><th class=\"k\"></th>", f);
+    size_t i;
+    const json_t *r;
+    json_array_foreach(reports, i, r) {
+        fputs("<th>", f);
+        html_escape(f, doc_str(r, "title", NULL));
+        fputs("</th>", f);
+    }
+    fputs("</tr>\n", f);
+    const json_t *row;
+    json_array_foreach(json_object_get(load, "rows"), i, row) {
+        fputs("<tr><td class=\"k\">", f);
+        html_escape(f, doc_str(row, "label", NULL));
+        fputs("</td>", f);
+        size_t c;
+        const json_t *cell;
+        json_array_foreach(json_object_get(row, "cells"), c, cell) {
+            fputs("<td>", f);
+            html_escape(f, json_string_value(cell));
+            fputs("</td>", f);
+        }
+        fputs("</tr>\n", f);
+    }
+    fputs("</table></div>\n", f);
+}
+
+static void overlay(FILE *f, const char *load, const char *metric, int fold, const char *what,
+                    json_t *const *docs, const json_t *reports, size_t n)
+{
+    struct rhist *h = calloc(n, sizeof(*h));
+    struct series *s = calloc(n, sizeof(*s));
+    size_t ns = 0;
+    if (!h || !s)
+        goto out;
+    for (size_t i = 0; i < n; i++) {
+        const json_t *p = compare_find_phase(docs[i], load);
+        if (!p)
+            continue;
+        if (rhist_from_json(json_object_get(json_object_get(p, "histograms"), metric), fold, &h[ns]) < 0)
+            continue;
+        s[ns].name = doc_str(json_array_get(reports, i), "title", NULL);
+        s[ns].h = &h[ns];
+        ns++;
+    }
+    char cap[256];
+    snprintf(cap, sizeof(cap), "%s under %.*s, every report", what, utf8_prefix(load, 100), load);
+    fputs("<figure>\n", f);
+    svg_histogram(f, cap, "µs (log scale)", s, ns);
+    fputs("</figure>\n", f);
+out:
+    for (size_t i = 0; h && i < ns; i++)
+        rhist_free(&h[i]);
+    free(h);
+    free(s);
+}
+
+void html_compare(FILE *f, const json_t *cmp, json_t *const *docs, size_t n)
+{
+    const json_t *reports = json_object_get(cmp, "reports");
+    char title[256];
+    snprintf(title, sizeof(title), "rtjitter compare: %zu reports", json_array_size(reports));
+    html_page_start(f, title);
+    /* The header's colour follows the plain answer: any "worse" is a warning, nothing decided is neutral. */
+    int better = 0, worse = 0;
+    size_t i, j;
+    const json_t *load, *v;
+    json_array_foreach(json_object_get(cmp, "loads"), i, load)
+        json_array_foreach(json_object_get(load, "verdicts"), j, v) {
+            better += !strcmp(doc_str(v, "outcome", ""), "better");
+            worse += !strcmp(doc_str(v, "outcome", ""), "worse");
+        }
+    fprintf(f, "<header class=\"verdict %s\">\n<h1>", worse ? "warn" : better ? "pass" : "");
+    html_escape(f, title);
+    fputs("</h1>\n", f);
+    const json_t *s;
+    json_array_foreach(json_object_get(cmp, "summary"), i, s) {
+        fputs("<p class=\"summary\">", f);
+        html_escape(f, json_string_value(s));
+        fputs("</p>\n", f);
+    }
+    fputs("<table>\n<tr><th>#</th><th class=\"k\">Kernel (label)</th><th class=\"k\">Started</th><th>Setting</th>"
+          "<th class=\"k\">File</th></tr>\n", f);
+    const json_t *r;
+    json_array_foreach(reports, i, r) {
+        fprintf(f, "<tr><td>%zu%s</td><td class=\"k\">", i + 1, i == 0 ? " (baseline)" : "");
+        html_escape(f, doc_str(r, "title", NULL));
+        fputs("</td><td class=\"k\">", f);
+        html_escape(f, doc_str(r, "started", NULL));
+        fputs("</td><td>", f);
+        html_num(f, doc_num(r, "period_frames"), 0);
+        fputs(" frames @ ", f);
+        html_num(f, doc_num(r, "rate"), 0);
+        fputs(" Hz, ", f);
+        html_escape(f, doc_str(r, "provider", NULL) ? doc_str(r, "provider", NULL) : doc_str(r, "backend", NULL));
+        fputs("</td><td class=\"k\"><code>", f);
+        html_escape(f, doc_str(r, "file", NULL));
+        fputs("</code>", f);
+        if (doc_str(r, "noise_from", NULL)) {
+            fputs("<br>run-to-run noise from <code>", f);
+            html_escape(f, doc_str(r, "noise_from", NULL));
+            fputs("</code>", f);
+        }
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</table>\n</header>\n", f);
+    if (json_array_size(json_object_get(cmp, "warnings"))) {
+        fputs("<h2>Warnings</h2>\n", f);
+        html_strings_list(f, json_object_get(cmp, "warnings"), "warning");
+    }
+    fputs("<h2>What differs in the system</h2>\n", f);
+    const json_t *diff = json_object_get(cmp, "system_diff");
+    if (!json_array_size(diff)) {
+        fputs("<p>The system identity is the same in every report.</p>\n", f);
+    } else {
+        fputs("<table>\n<tr><th class=\"k\">key</th>", f);
+        json_array_foreach(reports, i, r) {
+            fputs("<th class=\"k\">", f);
+            html_escape(f, doc_str(r, "title", NULL));
+            fputs("</th>", f);
+        }
+        fputs("</tr>\n", f);
+        json_array_foreach(diff, i, s) {
+            fputs("<tr><td class=\"k\">", f);
+            html_escape(f, doc_str(s, "key", NULL));
+            fputs("</td>", f);
+            json_array_foreach(json_object_get(s, "values"), j, v) {
+                fputs("<td class=\"v\">", f);
+                html_escape(f, json_string_value(v) ? json_string_value(v) : "(absent)");
+                fputs("</td>", f);
+            }
+            fputs("</tr>\n", f);
+        }
+        fputs("</table>\n", f);
+    }
+    json_array_foreach(json_object_get(cmp, "loads"), i, load) {
+        const char *name = doc_str(load, "load", "?");
+        fputs("<h2>Load: ", f);
+        html_escape(f, name);
+        fputs("</h2>\n", f);
+        compare_table(f, load, reports);
+        overlay(f, name, "wakeup", 0, "Wakeup latency", docs, reports, n);
+        overlay(f, name, "jitter", 1, "|Period jitter|", docs, reports, n);
+        if (json_array_size(json_object_get(load, "verdicts"))) {
+            size_t last = 0;
+            json_array_foreach(json_object_get(load, "verdicts"), j, v) {
+                size_t ri = (size_t)json_integer_value(json_object_get(v, "report"));
+                if (ri != last) {
+                    fputs(last ? "</ul>\n<p>" : "<p>", f);
+                    html_escape(f, doc_str(json_array_get(reports, ri), "title", NULL));
+                    fputs(" against the baseline:</p>\n<ul>\n", f);
+                    last = ri;
+                }
+                const char *o = doc_str(v, "outcome", "n/a");
+                fprintf(f, "<li><span class=\"%s\">", !strcmp(o, "better") ? "better" : !strcmp(o, "worse")
+                        ? "worse" : !strcmp(o, "weak") ? "weak" : "same");
+                html_escape(f, o);
+                fputs("</span> ", f);
+                html_escape(f, doc_str(v, "text", NULL));
+                fputs("</li>\n", f);
+            }
+            if (last)
+                fputs("</ul>\n", f);
+        }
+    }
+    fputs("<h2>How the verdicts are reached</h2>\n<p>", f);
+    html_escape(f, doc_str(cmp, "method", NULL));
+    fputs("</p>\n", f);
+    html_page_end(f, RTJ_VERSION);
+}

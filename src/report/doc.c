@@ -1,0 +1,185 @@
+/* The document writer and the document frame. See doc.h for the contract; the comments here say why each
+ * step is there. */
+#include "report/doc.h"
+#include "util/utf8.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define TMP_RANDOM 12     /* 62^12 names: not guessable, and O_EXCL makes a guessed one harmless anyway */
+#define TMP_BASE_MAX 200  /* of the target's name in the temporary one: NAME_MAX is 255 */
+#define TMP_TRIES 100
+
+static int random_name(char *out, size_t n)
+{
+    static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    unsigned char r[TMP_RANDOM];
+    size_t got = 0;
+    while (got < n) {
+        ssize_t k = getrandom(r + got, n - got, 0);
+        if (k < 0) {
+            if (errno == EINTR)
+                continue;
+            return -errno;
+        }
+        got += (size_t)k;
+    }
+    for (size_t i = 0; i < n; i++)
+        out[i] = alphabet[r[i] % (sizeof(alphabet) - 1)];
+    out[n] = '\0';
+    return 0;
+}
+
+/* Creates the temporary file in dfd; name gets its name. A name that exists (planted or not) is never opened:
+ * O_EXCL with O_CREAT fails on any existing entry, a symlink included. */
+static int create_temp(int dfd, const char *base, mode_t perms, char *name, size_t len)
+{
+    for (int t = 0; t < TMP_TRIES; t++) {
+        char rnd[TMP_RANDOM + 1];
+        int e = random_name(rnd, TMP_RANDOM);
+        if (e < 0)
+            return e;
+        if (snprintf(name, len, ".%.*s.tmp-%s", utf8_prefix(base, TMP_BASE_MAX), base, rnd) >= (int)len)
+            return -ENAMETOOLONG;
+        int fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, perms);
+        if (fd >= 0)
+            return fd;
+        if (errno != EEXIST)
+            return -errno;
+    }
+    return -EEXIST;
+}
+
+/* What is at the target now: 0 to go on, or why not. */
+static int check_target(int dfd, const char *base, int mode)
+{
+    struct stat st;
+    if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) < 0)
+        return errno == ENOENT ? 0 : -errno;
+    if (mode == DOC_EXCLUSIVE)
+        return -EEXIST;
+    if (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode))
+        return 0; /* a symlink is replaced by rename() as a link: nothing is written through it */
+    /* rename() would replace a FIFO or a device node: the user named it for a reason, so refuse instead. */
+    return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+}
+
+int doc_write(const char *path, int mode, int (*body)(FILE *f, void *arg), void *arg)
+{
+    if (!path || !*path || !body || (mode != DOC_REPLACE && mode != DOC_EXCLUSIVE))
+        return -EINVAL;
+    char dir[PATH_MAX];
+    const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+    if (!slash)
+        snprintf(dir, sizeof(dir), ".");
+    else if (slash == path)
+        snprintf(dir, sizeof(dir), "/");
+    else if ((size_t)(slash - path) >= sizeof(dir))
+        return -ENAMETOOLONG;
+    else
+        snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+    if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
+        return -EISDIR;
+    /* Every step works relative to one open directory: it cannot be swapped for another between them. */
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0)
+        return -errno;
+    char tmp[NAME_MAX + 1];
+    int e = check_target(dfd, base, mode);
+    int fd = e < 0 ? e : create_temp(dfd, base, mode == DOC_EXCLUSIVE ? 0644 : 0666, tmp, sizeof(tmp));
+    if (fd < 0) {
+        close(dfd);
+        return fd;
+    }
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        e = -errno;
+        close(fd);
+        goto fail;
+    }
+    errno = 0;
+    e = body(f, arg);
+    if (e > 0)
+        e = -EIO;
+    /* A full disk often shows only here, when the buffer is written out, or at fsync (delayed allocation). */
+    if (!e && fflush(f) != 0)
+        e = errno ? -errno : -EIO;
+    if (!e && ferror(f))
+        e = -EIO;
+    /* On disk before it gets its name: after a crash the target is the old file or the whole new one. */
+    if (!e && fsync(fileno(f)) < 0)
+        e = -errno;
+    if (fclose(f) != 0 && !e)
+        e = errno ? -errno : -EIO;
+    if (e)
+        goto fail;
+    if (mode == DOC_REPLACE) {
+        if (renameat(dfd, tmp, dfd, base) < 0) {
+            e = -errno;
+            goto fail;
+        }
+    } else {
+        /* link() never replaces anything, a symlink or a name created since check_target() included. */
+        if (linkat(dfd, tmp, dfd, base, 0) < 0) {
+            e = -errno;
+            goto fail;
+        }
+        unlinkat(dfd, tmp, 0);
+    }
+    /* The new name itself. A failure here (some file systems refuse fsync on a directory) leaves a complete
+     * file under its name, so it is not an error. */
+    fsync(dfd);
+    close(dfd);
+    return 0;
+fail:
+    unlinkat(dfd, tmp, 0);
+    close(dfd);
+    return e;
+}
+
+int doc_json_body(FILE *f, void *doc)
+{
+    errno = 0;
+    if (json_dumpf(doc, f, JSON_INDENT(1) | JSON_REAL_PRECISION(8)) < 0 || fputc('\n', f) == EOF)
+        return errno ? -errno : -EIO;
+    return 0;
+}
+
+int doc_write_json(const char *path, int mode, const json_t *doc)
+{
+    return doc_write(path, mode, doc_json_body, (void *)doc);
+}
+
+const char *doc_strerror(int e)
+{
+    if (e == -EINVAL)
+        return "it exists and is not a regular file";
+    if (e == -EISDIR)
+        return "it is a directory";
+    return strerror(e < 0 ? -e : e);
+}
+
+json_t *doc_begin(const char *schema, int with_tool)
+{
+    json_t *doc = json_object();
+    if (!doc || json_object_set_new(doc, "schema", json_string(schema)) < 0 ||
+        (with_tool && json_object_set_new(doc, "tool", json_pack("{s:s, s:s}", "name", "rtjitter", "version",
+                                                                 RTJ_VERSION)) < 0)) {
+        json_decref(doc);
+        return NULL;
+    }
+    return doc;
+}
+
+int doc_set_origin(json_t *doc, const char *command, json_t *system)
+{
+    if (json_object_set_new(doc, "command", utf8_json_string(command)) < 0 ||
+        json_object_set_new(doc, "system", system ? json_incref(system) : json_object()) < 0)
+        return -ENOMEM;
+    return 0;
+}

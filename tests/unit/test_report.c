@@ -1,0 +1,160 @@
+/* Building a report from a run: the frame's keys in the order the README documents, and every string from
+ * outside (label, command line, load name and error, the server's names) kept even when it is not UTF-8
+ * (jansson would have dropped the key: json_string() returns NULL and json_object_set_new() fails). Reading
+ * it back: the one accessor, and the one name of a phase. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report/report.h"
+#include "report/access.h"
+#include <math.h>
+
+#define REPL "\xef\xbf\xbd" /* U+FFFD, written out here */
+
+static json_t *build(const char *label, const char *command, const char *load, const char *load_error,
+                     const char *server_name, struct phase_stats *ps)
+{
+    static struct phase_result pr;
+    pr = (struct phase_result){ .load = load, .duration_s = 1, .measured_s = 1, .measured = 1, .stats = ps,
+                                .load_error = load_error };
+    struct run_info ri = { .command = command, .label = label, .complete = 1, .phases = &pr, .nphases = 1,
+                           .max_xruns = -1, .max_jitter_us = -1 };
+    ri.audio.backend = "jack";
+    ri.audio.server_name = server_name;
+    ri.audio.rate_hz = 48000;
+    ri.audio.period_frames = 64;
+    return report_build(&ri);
+}
+
+static void test_frame_keys_in_order(void **state)
+{
+    (void)state;
+    struct phase_stats ps;
+    phase_init(&ps);
+    json_t *d = build("lab", "rtjitter run", "none", NULL, "default", &ps);
+    /* README, "Reports: JSON, text and HTML": the top level, in this order (verdict, thresholds and profile are
+     * added later by report_verdict()). */
+    static const char *const keys[] = { "schema", "tool", "complete", "incomplete_reason", "label", "started",
+                                        "finished", "command", "system", "audio", "phases", "warnings",
+                                        "run_stats" };
+    size_t i = 0;
+    const char *k;
+    json_t *v;
+    json_object_foreach(d, k, v) {
+        assert_true(i < sizeof(keys) / sizeof(keys[0]));
+        assert_string_equal(k, keys[i]);
+        i++;
+    }
+    assert_int_equal(i, sizeof(keys) / sizeof(keys[0]));
+    assert_string_equal(json_string_value(json_object_get(d, "schema")), "rtjitter.report/1");
+    assert_string_equal(json_string_value(json_object_get(json_object_get(d, "tool"), "name")), "rtjitter");
+    assert_string_equal(json_string_value(json_object_get(json_object_get(d, "tool"), "version")), RTJ_VERSION);
+    json_decref(d);
+    phase_free(&ps);
+}
+
+static void test_strings_from_outside_survive(void **state)
+{
+    (void)state;
+    struct phase_stats ps;
+    phase_init(&ps);
+    json_t *d = build("lab\xc0\x80", "rtjitter run --label lab\xc0\x80", "exec:echo \xff", "last line: \xed\xa0\x80",
+                      "srv\xf4\x90\x80\x80", &ps);
+    assert_string_equal(json_string_value(json_object_get(d, "label")), "lab" REPL REPL);
+    assert_string_equal(json_string_value(json_object_get(d, "command")), "rtjitter run --label lab" REPL REPL);
+    assert_string_equal(json_string_value(json_object_get(json_object_get(d, "audio"), "server_name")),
+                        "srv" REPL REPL REPL REPL);
+    const json_t *p = json_array_get(json_object_get(d, "phases"), 0);
+    assert_non_null(p);
+    assert_string_equal(json_string_value(json_object_get(p, "load")), "exec:echo " REPL);
+    assert_string_equal(json_string_value(json_object_get(p, "load_error")), "last line: " REPL REPL REPL);
+    /* The whole document can be written and read back. */
+    char *s = json_dumps(d, 0);
+    assert_non_null(s);
+    json_t *back = json_loads(s, 0, NULL);
+    assert_non_null(back);
+    assert_true(json_equal(back, d));
+    json_decref(back);
+    free(s);
+    json_decref(d);
+    /* Absent strings are null, not missing. */
+    d = build(NULL, NULL, "none", NULL, NULL, &ps);
+    assert_true(json_is_null(json_object_get(d, "label")));
+    assert_true(json_is_null(json_object_get(d, "command")));
+    assert_true(json_is_null(json_object_get(json_array_get(json_object_get(d, "phases"), 0), "load_error")));
+    json_decref(d);
+    phase_free(&ps);
+}
+
+static void test_accessors(void **state)
+{
+    (void)state;
+    json_t *o = json_pack("{s:i, s:f, s:s, s:n, s:b}", "i", 3, "r", 2.5, "s", "text", "z", "t", 1);
+    assert_true(doc_num(o, "i") == 3.0);
+    assert_true(doc_num(o, "r") == 2.5);
+    assert_true(isnan(doc_num(o, "s")));   /* another type */
+    assert_true(isnan(doc_num(o, "z")));   /* null */
+    assert_true(isnan(doc_num(o, "t")));   /* a boolean is not a number */
+    assert_true(isnan(doc_num(o, "none"))); /* absent */
+    assert_true(isnan(doc_num(NULL, "i")));
+    assert_string_equal(doc_str(o, "s", "d"), "text");
+    assert_string_equal(doc_str(o, "i", "d"), "d");
+    assert_string_equal(doc_str(o, "z", "d"), "d");
+    assert_null(doc_str(o, "none", NULL));
+    assert_string_equal(doc_str(json_array_get(o, 0), "s", "?"), "?"); /* not an object */
+    json_t *n = doc_number_json(NAN);
+    assert_true(json_is_null(n));
+    json_decref(n);
+    n = doc_number_json(1.5);
+    assert_true(json_real_value(n) == 1.5);
+    json_decref(n);
+    json_decref(o);
+}
+
+static void expect_name(const char *load, int segs, int frames, size_t len, const char *want)
+{
+    json_t *p = json_pack("{s:s, s:i, s:i}", "load", load, "segments_in_phase", segs, "period_frames", frames);
+    char buf[PHASE_NAME_LEN];
+    assert_true(len <= sizeof(buf));
+    phase_display_name(p, buf, len);
+    if (strcmp(buf, want))
+        fail_msg("phase name of \"%.40s...\" (%d segments) is \"%s\", expected \"%s\"", load, segs, buf, want);
+    json_decref(p);
+}
+
+static void test_phase_display_name(void **state)
+{
+    (void)state;
+    expect_name("none", 1, 64, PHASE_NAME_LEN, "none");
+    expect_name("compile+write", 2, 128, PHASE_NAME_LEN, "compile+write@128"); /* split by buffer size */
+    char load[420], want[420];
+    memset(load, 'x', 400);
+    load[400] = '\0';
+    memset(want, 'x', 300);
+    strcpy(want + 300, "@64");
+    expect_name(load, 3, 64, PHASE_NAME_LEN, want);            /* 300 bytes of the load, then the size */
+    memset(load, 'x', 299);
+    strcpy(load + 299, "é and more");
+    want[299] = '\0';
+    expect_name(load, 1, 64, PHASE_NAME_LEN, want);            /* é would straddle byte 300: left out */
+    expect_name("abcdéf", 1, 64, 6, "abcd");                   /* a short buffer never cuts é either */
+    json_t *p = json_object(); /* nothing at all */
+    char buf[PHASE_NAME_LEN];
+    phase_display_name(p, buf, sizeof(buf));
+    assert_string_equal(buf, "?");
+    json_decref(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_frame_keys_in_order),
+        cmocka_unit_test(test_strings_from_outside_survive),
+        cmocka_unit_test(test_accessors),
+        cmocka_unit_test(test_phase_display_name),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
