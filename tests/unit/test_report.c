@@ -10,6 +10,7 @@
 #include <string.h>
 #include "report/report.h"
 #include "report/access.h"
+#include "util/utf8.h"
 #include <math.h>
 
 #define REPL "\xef\xbf\xbd" /* U+FFFD, written out here */
@@ -23,10 +24,13 @@ static json_t *build(const char *label, const char *command, const char *load, c
     struct run_info ri = { .command = command, .label = label, .complete = 1, .phases = &pr, .nphases = 1,
                            .max_xruns = -1, .max_jitter_us = -1 };
     ri.audio.backend = "jack";
-    ri.audio.server_name = server_name;
+    /* What a backend's describe() adds (rtaudio/jack/jack_backend.c keeps outside strings with utf8_json_string) */
+    ri.audio.provider = json_pack("{s:o}", "server_name", utf8_json_string(server_name));
     ri.audio.rate_hz = 48000;
     ri.audio.period_frames = 64;
-    return report_build(&ri);
+    json_t *doc = report_build(&ri);
+    json_decref(ri.audio.provider);
+    return doc;
 }
 
 static void test_frame_keys_in_order(void **state)
