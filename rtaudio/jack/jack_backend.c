@@ -17,10 +17,35 @@ struct jack_backend {
     struct rtj_jack jack;          /* the client; its RT fields are locked with this state */
     struct private_server srv;     /* pid 0: none started */
     struct backend_config cfg;
+    struct rt_sink *sink;
+    atomic_int call_done;          /* the thread of call_with_deadline() returned: call_rc, call_err are set */
+    int call_rc;
+    char call_err[512];
+    const char *call_server;
     atomic_int closing;            /* stop began: no more calls into libjack from status */
     atomic_int closed;             /* the closing thread returned from jack_client_close */
     int abandoned;                 /* the closing thread was left behind, blocked in libjack */
 };
+
+#define CALL_DEADLINE_MS 5000 /* for one call that waits on the server: connecting, probing */
+
+static void nap_ms(int ms)
+{
+    struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+    nanosleep(&ts, NULL);
+}
+
+/* A detached thread with a small stack (mlockall(MCL_FUTURE) would lock a default 8 MiB one). */
+static int spawn_detached(pthread_t *t, void *(*fn)(void *), void *arg)
+{
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, 256 * 1024);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    int e = pthread_create(t, &attr, fn, arg);
+    pthread_attr_destroy(&attr);
+    return e;
+}
 
 #define O(f) offsetof(struct backend_config, f)
 static const struct opt_def jack_params[] = {
@@ -43,29 +68,81 @@ static int jack_unavailable(char *why, size_t len)
     return 0;
 }
 
-/* Main thread. */
+/* jack_client_open waits for the server without a deadline, so each call that may meet a hung server runs in a
+ * thread of its own and is left behind (b->abandoned) after CALL_DEADLINE_MS. The private server is started
+ * from the main thread: PR_SET_PDEATHSIG fires when the thread that forked it ends, not the process. */
+static void *probe_thread(void *arg)
+{
+    struct jack_backend *b = arg;
+    b->call_rc = rtj_jack_server_running(NULL);
+    atomic_store(&b->call_done, 1);
+    return NULL;
+}
+
+static void *client_thread(void *arg)
+{
+    struct jack_backend *b = arg;
+    char client_name[64];
+    snprintf(client_name, sizeof(client_name), "rtjitter-%d", (int)getpid());
+    b->call_rc = rtj_jack_open(&b->jack, b->call_server, client_name, b->sink, b->cfg.dsp_pct, b->call_err,
+                               sizeof(b->call_err));
+    atomic_store(&b->call_done, 1);
+    return NULL;
+}
+
+/* Runs fn(b) in a detached thread and waits for it up to CALL_DEADLINE_MS. Returns 0, or -ETIMEDOUT (the call is
+ * left behind and b must stay allocated). */
+static int call_with_deadline(struct jack_backend *b, void *(*fn)(void *))
+{
+    pthread_t t;
+    atomic_store(&b->call_done, 0);
+    if (spawn_detached(&t, fn, b) != 0)
+        fn(b); /* no thread to spare: call it here */
+    for (int waited = 0; waited < CALL_DEADLINE_MS && !atomic_load(&b->call_done); waited += 10)
+        nap_ms(10);
+    if (atomic_load(&b->call_done))
+        return 0;
+    b->abandoned = 1;
+    return -ETIMEDOUT;
+}
+
+/* Main thread: a private server when none runs (and --server was not given), then the client. */
 static int jack_open(void *priv, const struct backend_config *cfg, struct rt_sink *sink, char *err, size_t len)
 {
     struct jack_backend *b = priv;
     b->cfg = *cfg;
+    b->sink = sink;
     const char *server = cfg->server;
-    if (!server && !rtj_jack_server_running(NULL)) {
-        if (strcmp(rtj_jack_provider(NULL, 0), "pipewire-jack") == 0) {
-            snprintf(err, len, "PipeWire's JACK is in use but no PipeWire server is reachable");
-            return -ECONNREFUSED;
+    if (!server) {
+        if (call_with_deadline(b, probe_thread) < 0) {
+            snprintf(err, len, "the default JACK server does not answer within %d s (hung or stopped?)",
+                     CALL_DEADLINE_MS / 1000);
+            return -ETIMEDOUT;
         }
-        if (!cfg->quiet)
-            fprintf(stderr, "rtjitter: no JACK server running; starting a private one (%s, %d frames @ %d Hz)\n",
-                    cfg->device ? cfg->device : "dummy driver", cfg->period_frames, cfg->rate_hz);
-        int e = jackserver_start(&b->srv, cfg->device, cfg->rate_hz, cfg->period_frames, cfg->nperiods,
-                                 cfg->priority, err, len);
-        if (e < 0)
-            return e;
-        server = b->srv.name;
+        if (!b->call_rc) {
+            if (strcmp(rtj_jack_provider(NULL, 0), "pipewire-jack") == 0) {
+                snprintf(err, len, "PipeWire's JACK is in use but no PipeWire server is reachable");
+                return -ECONNREFUSED;
+            }
+            if (!cfg->quiet)
+                fprintf(stderr, "rtjitter: no JACK server running; starting a private one (%s, %d frames @ %d Hz)\n",
+                        cfg->device ? cfg->device : "dummy driver", cfg->period_frames, cfg->rate_hz);
+            int e = jackserver_start(&b->srv, cfg->device, cfg->rate_hz, cfg->period_frames, cfg->nperiods,
+                                     cfg->priority, err, len);
+            if (e < 0)
+                return e;
+            server = b->srv.name;
+        }
     }
-    char client_name[64];
-    snprintf(client_name, sizeof(client_name), "rtjitter-%d", (int)getpid());
-    return rtj_jack_open(&b->jack, server, client_name, sink, cfg->dsp_pct, err, len);
+    b->call_server = server;
+    if (call_with_deadline(b, client_thread) < 0) {
+        snprintf(err, len, "the JACK server '%s' does not answer within %d s (hung or stopped?)",
+                 server ? server : "default", CALL_DEADLINE_MS / 1000);
+        return -ETIMEDOUT;
+    }
+    if (b->call_rc < 0)
+        snprintf(err, len, "%s", b->call_err);
+    return b->call_rc;
 }
 
 /* Main thread. */
@@ -128,10 +205,8 @@ static void *close_thread(void *arg)
 /* Wait up to ms for the closing thread. Returns 1 when it finished. */
 static int closed_within(struct jack_backend *b, int ms)
 {
-    for (int waited = 0; waited < ms && !atomic_load(&b->closed); waited += 10) {
-        struct timespec ts = { 0, 10 * 1000000L };
-        nanosleep(&ts, NULL);
-    }
+    for (int waited = 0; waited < ms && !atomic_load(&b->closed); waited += 10)
+        nap_ms(10);
     return atomic_load(&b->closed);
 }
 
@@ -145,13 +220,8 @@ static int jack_stop(void *priv)
     if (b->jack.client && !atomic_load(&b->closing)) {
         atomic_store(&b->closing, 1);
         pthread_t t;
-        pthread_attr_t attr;
-        pthread_attr_init(&attr);
-        pthread_attr_setstacksize(&attr, 256 * 1024);
-        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-        if (pthread_create(&t, &attr, close_thread, b) != 0)
-            close_thread(b); /* no thread to spare: close here, as before */
-        pthread_attr_destroy(&attr);
+        if (spawn_detached(&t, close_thread, b) != 0)
+            close_thread(b); /* no thread to spare: close here */
         if (!closed_within(b, 700)) {
             if (b->srv.pid != 0)
                 jackserver_stop(&b->srv);

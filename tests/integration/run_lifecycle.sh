@@ -43,6 +43,21 @@ else
     check "SIGTERM: report marked incomplete, with the reason" \
         [ "$(json "$WORK/t.json" "d['complete'], d['incomplete_reason']")" = "False terminated (SIGTERM)" ]
     check "SIGTERM: no private jackd left" no_jackd_named "rtjitter-$rpid"
+    # Ctrl-C while the private server hangs (SIGSTOPped): libjack's close would wait for it for ever
+    "$RTJ" run --loads none --duration 30 --warmup 0.5 --quiet --json "$WORK/h.json" >"$WORK/out" 2>&1 &
+    rpid=$!
+    sleep 2.5
+    spid=$(pgrep -P "$rpid" -x jackd)
+    kill -STOP "$spid"; sleep 0.5
+    kill -INT "$rpid"
+    t0=$(date +%s.%N); wait "$rpid"; rc=$?; t1=$(date +%s.%N)
+    echo "# Ctrl-C with the private server stopped: exit $rc after $(python3 -c "print(round($t1 - $t0, 2))") s"
+    check "Ctrl-C, private server SIGSTOPped: exit 3 (got $rc)" [ "$rc" -eq 3 ]
+    check "Ctrl-C, private server SIGSTOPped: stopped within 2 s" python3 -c "import sys; sys.exit($t1 - $t0 > 2)"
+    check "Ctrl-C, private server SIGSTOPped: report marked incomplete" \
+        [ "$(json "$WORK/h.json" "d['complete'], d['incomplete_reason']")" = "False interrupted (SIGINT)" ]
+    check "Ctrl-C, private server SIGSTOPped: no private jackd left" no_jackd_named "rtjitter-$rpid"
+    kill -CONT "$spid" 2>/dev/null
 fi
 
 # --- 4. SIGINT mid-run --------------------------------------------------------------------------
@@ -58,6 +73,36 @@ check "SIGINT: the measured part is in the report (about 2.5 s of cycles)" \
     [ "$(json "$WORK/i.json" "1500 < d['phases'][0]['cycles'] < 2500")" = True ]
 check "SIGINT: a stored copy exists as well" [ "$(find "$XDG_DATA_HOME/rtjitter/reports" -name '*.json' | wc -l)" -ge 1 ]
 check "SIGINT: the external server is untouched" kill -0 "$JACKD_PID"
+stop_jackd "$JACKD_PID"
+
+# --- 4b. an external server that hangs (SIGSTOPped) ---------------------------------------------
+# Ctrl-C: rtjitter leaves within 2 s even though libjack's close waits on the server (the call is left behind).
+name=$(server_name hang)
+start_jackd "$name" 48000 64 || not_ok "jackd starts"
+interrupt_run "$name" "$WORK/h2.json" eval 'kill -STOP $JACKD_PID; sleep 0.5; kill -INT $rpid'
+echo "# external server stopped, then SIGINT: exit $RC after $STOP_S s"
+check "external server SIGSTOPped, SIGINT: exit 3 (got $RC)" [ "$RC" -eq 3 ]
+check "external server SIGSTOPped, SIGINT: stopped within 2 s" python3 -c "import sys; sys.exit($STOP_S > 2)"
+check "external server SIGSTOPped, SIGINT: the incomplete report was written" \
+    [ "$(json "$WORK/h2.json" "d['complete']")" = False ]
+# Connecting to a server that does not answer: one line, exit 3, within the deadline (5 s).
+t0=$(date +%s.%N)
+"$RTJ" run --loads none --server "$name" --duration 1 --quiet >"$WORK/o" 2>"$WORK/e"; rc=$?
+t1=$(date +%s.%N)
+echo "# connecting to the stopped server: exit $rc after $(python3 -c "print(round($t1 - $t0, 1))") s: $(head -1 "$WORK/e")"
+check "a stopped server at start: exit 3 within 7 s, one line saying it does not answer" \
+    [ "$rc" -eq 3 -a "$(python3 -c "print(int($t1 - $t0 < 7))")" = 1 -a "$(wc -l <"$WORK/e")" -eq 1 -a "$(grep -c 'does not answer' "$WORK/e")" -eq 1 ]
+kill -CONT "$JACKD_PID"
+stop_jackd "$JACKD_PID"
+# No signal at all: a server that stops running cycles mid-run ends the run by itself.
+name=$(server_name hang2)
+start_jackd "$name" 48000 64 || not_ok "jackd starts"
+interrupt_run "$name" "$WORK/h3.json" kill -STOP "$JACKD_PID"
+echo "# server stopped mid-run, no signal: exit $RC after $STOP_S s"
+check "a server that stops running cycles: the run ends by itself within 3 s, exit 3, the reason says so" \
+    [ "$RC" -eq 3 -a "$(json "$WORK/h3.json" "'hung' in (d['incomplete_reason'] or '')")" = True ] 
+check "  ... and within 3 s" python3 -c "import sys; sys.exit($STOP_S > 3.5)"
+kill -CONT "$JACKD_PID"
 stop_jackd "$JACKD_PID"
 
 # --- 5. server killed mid-run -------------------------------------------------------------------
