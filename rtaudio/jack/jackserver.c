@@ -1,6 +1,8 @@
 #include "jack/jackserver.h"
 #include "jack/jack_client.h"
+#include <dirent.h>
 #include <errno.h>
+#include <sys/stat.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -38,6 +40,101 @@ static void last_log_line(const char *path, char *out, size_t outlen)
     fclose(f);
 }
 
+/* The pid in "rtjitter-PID" at p (followed by '_', '.' or the end), or 0. */
+static pid_t our_pid_at(const char *p)
+{
+    if (strncmp(p, "rtjitter-", 9) != 0)
+        return 0;
+    char *end;
+    long v = strtol(p + 9, &end, 10);
+    if (end == p + 9 || v <= 0 || v > 4194304 || (*end && *end != '_' && *end != '.'))
+        return 0;
+    return (pid_t)v;
+}
+
+/* 1 when name names a server or client "rtjitter-PID" whose process is gone. */
+static int names_dead_rtjitter(const char *name)
+{
+    for (const char *p = name; (p = strstr(p, "rtjitter-")); p++) {
+        if (p != name && p[-1] != '_' && p[-1] != '.')
+            continue;
+        pid_t pid = our_pid_at(p);
+        if (pid > 0 && kill(pid, 0) < 0 && errno == ESRCH)
+            return 1;
+    }
+    return 0;
+}
+
+/* What an earlier rtjitter that was SIGKILLed left behind: its private server's log directory in the temp dir,
+ * and the semaphores and shared memory jack2 keeps in /dev/shm for a server or client named rtjitter-PID. Only
+ * names rtjitter makes, whose PID is dead, owned by this user; removed through directory descriptors, never
+ * following a symlink. */
+static void clean_stale(const char *tmp)
+{
+    DIR *d = opendir("/dev/shm");
+    struct dirent *de;
+    char uidp[32];
+    snprintf(uidp, sizeof(uidp), "jack_sem.%u_", (unsigned)getuid());
+    if (d) {
+        while ((de = readdir(d))) {
+            const char *n = de->d_name;
+            int ours = strncmp(n, uidp, strlen(uidp)) == 0 || strncmp(n, "jack_rtjitter-", 14) == 0;
+            struct stat st;
+            if (ours && names_dead_rtjitter(n) && fstatat(dirfd(d), n, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                S_ISREG(st.st_mode) && st.st_uid == getuid())
+                unlinkat(dirfd(d), n, 0);
+        }
+        closedir(d);
+    }
+    if (!(d = opendir(tmp)))
+        return;
+    while ((de = readdir(d))) {
+        struct stat st;
+        if (!names_dead_rtjitter(de->d_name) || !strstr(de->d_name, ".jackd") ||
+            fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode) ||
+            st.st_uid != getuid())
+            continue;
+        int fd = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        unlinkat(fd, "jackd.log", 0);
+        close(fd);
+        unlinkat(dirfd(d), de->d_name, AT_REMOVEDIR);
+    }
+    closedir(d);
+}
+
+/* The private directory of the server's log: TMP/rtjitter-PID.jackd.XXXXXX, 0700. */
+static int make_log_dir(struct private_server *s, const char *tmp, char *err, size_t errlen)
+{
+    char dir[sizeof(s->log_dir)];
+    if (snprintf(dir, sizeof(dir), "%s/%s.jackd.XXXXXX", tmp, s->name) >= (int)sizeof(dir)) {
+        snprintf(err, errlen, "temp dir name too long: %s", tmp);
+        return -ENAMETOOLONG;
+    }
+    if (!mkdtemp(dir)) {
+        int e = errno;
+        snprintf(err, errlen, "cannot create a private directory in %s: %s", tmp, strerror(e));
+        return -e;
+    }
+    snprintf(s->log_dir, sizeof(s->log_dir), "%s", dir);
+    snprintf(s->log_path, sizeof(s->log_path), "%s/jackd.log", dir);
+    return 0;
+}
+
+static void remove_log(struct private_server *s)
+{
+    if (!s->log_dir[0])
+        return;
+    int fd = open(s->log_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd >= 0) {
+        unlinkat(fd, "jackd.log", 0);
+        close(fd);
+    }
+    rmdir(s->log_dir);
+    s->log_dir[0] = '\0';
+}
+
 int jackserver_start(struct private_server *s, const char *device, int rate_hz, int period_frames,
                      int nperiods, int priority, char *err, size_t errlen)
 {
@@ -49,8 +146,11 @@ int jackserver_start(struct private_server *s, const char *device, int rate_hz, 
     s->period_frames = period_frames;
     s->nperiods = nperiods;
     s->priority = priority;
-    const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-    snprintf(s->log_path, sizeof(s->log_path), "%s/%s.jackd.log", tmp, s->name);
+    const char *tmp = getenv("TMPDIR") && getenv("TMPDIR")[0] ? getenv("TMPDIR") : "/tmp";
+    clean_stale(tmp);
+    int le = make_log_dir(s, tmp, err, errlen);
+    if (le < 0)
+        return le;
 
     char rate[16], period[16], np[16], prio[16];
     snprintf(rate, sizeof(rate), "%d", rate_hz);
@@ -79,10 +179,12 @@ int jackserver_start(struct private_server *s, const char *device, int rate_hz, 
     argv[a++] = period;
     argv[a] = NULL;
 
-    int fd = open(s->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    int fd = open(s->log_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0) {
-        snprintf(err, errlen, "cannot create %s: %s", s->log_path, strerror(errno));
-        return -errno;
+        int e = errno;
+        snprintf(err, errlen, "cannot create %s: %s", s->log_path, strerror(e));
+        remove_log(s);
+        return -e;
     }
     pid_t ppid = getpid();
     pid_t pid = fork();
@@ -90,6 +192,7 @@ int jackserver_start(struct private_server *s, const char *device, int rate_hz, 
         int e = errno;
         close(fd);
         snprintf(err, errlen, "fork: %s", strerror(e));
+        remove_log(s);
         return -e;
     }
     if (pid == 0) {
@@ -119,7 +222,7 @@ int jackserver_start(struct private_server *s, const char *device, int rate_hz, 
             last_log_line(s->log_path, last, sizeof(last));
             snprintf(err, errlen, "private jackd (%s driver) exited at start%s%s", s->driver,
                      last[0] ? ": " : "", last);
-            unlink(s->log_path);
+            remove_log(s);
             return -ECHILD;
         }
         if (rtj_jack_server_running(s->name))
@@ -163,6 +266,5 @@ void jackserver_stop(struct private_server *s)
         }
     }
     s->pid = 0;
-    if (s->log_path[0])
-        unlink(s->log_path);
+    remove_log(s);
 }

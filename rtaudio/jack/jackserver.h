@@ -8,11 +8,13 @@ struct private_server {
     char name[64];           /* unique: rtjitter-PID */
     char driver[16];         /* "dummy" or "alsa" */
     char device[64];
-    char log_path[256];
+    char log_dir[256];       /* private (0700) directory of the log: TMP/rtjitter-PID.jackd.XXXXXX */
+    char log_path[300];
     int rate_hz, period_frames, nperiods, priority;
 };
 
-/* Start jackd and wait (up to 5 s) until a client can connect. device NULL: the dummy driver.
+/* Start jackd and wait (up to 5 s) until a client can connect. device NULL: the dummy driver. First removes
+ * what a SIGKILLed rtjitter left (its log directory, jack2's /dev/shm files of rtjitter-PID names, PID dead).
  * Returns 0 or -errno; err gets one line (the server's last words when it died). */
 int jackserver_start(struct private_server *s, const char *device, int rate_hz, int period_frames,
                      int nperiods, int priority, char *err, size_t errlen);

@@ -69,10 +69,9 @@ static int check_target(int dfd, const char *base, int mode)
     return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
 }
 
-int doc_write(const char *path, int mode, int (*body)(FILE *f, void *arg), void *arg)
+/* Opens the directory of path; base points into path at its last component. Returns the fd or -errno. */
+static int open_parent(const char *path, const char **basep)
 {
-    if (!path || !*path || !body || (mode != DOC_REPLACE && mode != DOC_EXCLUSIVE))
-        return -EINVAL;
     char dir[PATH_MAX];
     const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
     if (!slash)
@@ -85,10 +84,40 @@ int doc_write(const char *path, int mode, int (*body)(FILE *f, void *arg), void 
         snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
     if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
         return -EISDIR;
-    /* Every step works relative to one open directory: it cannot be swapped for another between them. */
     int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    *basep = base;
+    return dfd < 0 ? -errno : dfd;
+}
+
+int doc_check(const char *path, int mode)
+{
+    if (!path || !*path || (mode != DOC_REPLACE && mode != DOC_EXCLUSIVE))
+        return -EINVAL;
+    const char *base;
+    int dfd = open_parent(path, &base);
     if (dfd < 0)
-        return -errno;
+        return dfd;
+    char tmp[NAME_MAX + 1];
+    int e = check_target(dfd, base, mode);
+    int fd = e < 0 ? e : create_temp(dfd, base, 0600, tmp, sizeof(tmp));
+    if (fd >= 0) {
+        close(fd);
+        unlinkat(dfd, tmp, 0);
+        fd = 0;
+    }
+    close(dfd);
+    return fd;
+}
+
+int doc_write(const char *path, int mode, int (*body)(FILE *f, void *arg), void *arg)
+{
+    if (!path || !*path || !body || (mode != DOC_REPLACE && mode != DOC_EXCLUSIVE))
+        return -EINVAL;
+    const char *base;
+    /* Every step works relative to one open directory: it cannot be swapped for another between them. */
+    int dfd = open_parent(path, &base);
+    if (dfd < 0)
+        return dfd;
     char tmp[NAME_MAX + 1];
     int e = check_target(dfd, base, mode);
     int fd = e < 0 ? e : create_temp(dfd, base, mode == DOC_EXCLUSIVE ? 0644 : 0666, tmp, sizeof(tmp));

@@ -21,6 +21,9 @@ enum doc_mode { DOC_REPLACE, DOC_EXCLUSIVE };
 
 /* body writes the document into f and returns 0 or -errno; its failure (or f's) fails the write. */
 int doc_write(const char *path, int mode, int (*body)(FILE *f, void *arg), void *arg);
+/* Before a run: could doc_write(path, mode, ...) create its file now? Opens the directory, checks the target as
+ * doc_write() would, and creates and removes a temporary file there. 0 or -errno (as doc_write()). */
+int doc_check(const char *path, int mode);
 /* A body for a JSON document (arg is a json_t *): the form every rtjitter JSON file has on disk, indented by
  * one, reals to 8 significant digits, a newline at the end. */
 int doc_json_body(FILE *f, void *doc);

@@ -2,6 +2,7 @@
  * ranges. Missing keys are allowed (renderers show "-"), wrong types and out-of-range numbers are not: a file
  * that passes here can be rendered without any further check beyond "is it there". */
 #include "report/report_read.h"
+#include "util/readfile.h"
 #include "report/report.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -365,52 +366,14 @@ int report_read_buffer(const char *buf, size_t len, json_t **doc, char *err, siz
 int report_read_file(const char *path, json_t **doc, char *err, size_t errlen)
 {
     *doc = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        int e = errno;
-        snprintf(err, errlen, "cannot open: %s", strerror(e));
-        return -e;
-    }
-    struct stat st;
-    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-        snprintf(err, errlen, "not a regular file");
-        close(fd);
-        return -EINVAL;
-    }
-    if ((unsigned long long)st.st_size > REPORT_MAX_BYTES) {
+    char *buf;
+    size_t len;
+    int rc = read_regular_file(path, REPORT_MAX_BYTES, &buf, &len, err, errlen);
+    if (rc == -EFBIG)
         snprintf(err, errlen, "not a report: larger than %u MiB", REPORT_MAX_BYTES >> 20);
-        close(fd);
-        return -EFBIG;
-    }
-    size_t cap = (size_t)st.st_size + 1, len = 0;
-    char *buf = malloc(cap);
-    int rc = 0;
-    if (!buf) {
-        snprintf(err, errlen, "out of memory");
-        rc = -ENOMEM;
-        goto out;
-    }
-    for (;;) {
-        ssize_t r = read(fd, buf + len, cap - len);
-        if (r < 0) {
-            if (errno == EINTR)
-                continue;
-            rc = -errno;
-            snprintf(err, errlen, "cannot read: %s", strerror(errno));
-            goto out;
-        }
-        if (r == 0)
-            break;
-        len += (size_t)r;
-        if (len == cap) { /* the file grew while we read it: refuse rather than chase it */
-            snprintf(err, errlen, "the file changed while it was read");
-            rc = -EAGAIN;
-            goto out;
-        }
-    }
+    if (rc < 0)
+        return rc;
     rc = report_read_buffer(buf, len, doc, err, errlen);
-out:
     free(buf);
-    close(fd);
     return rc;
 }

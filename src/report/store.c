@@ -75,20 +75,39 @@ static void safe_name(const char *in, char *out, size_t len, size_t max)
         snprintf(out, len, "unknown");
 }
 
-int store_save(const json_t *doc, const char *output, const char *release, const char *label,
-               struct timespec when, char *path, size_t pathlen)
+/* STORE/<release>, created private. */
+static int release_dir(const char *output, const char *release, char *dir, size_t len)
 {
-    char base[4096], rel[256], lab[64], ts[32];
+    char base[4096], rel[256];
     int e = store_dir(output, base, sizeof(base));
     if (e < 0)
         return e;
     /* A release is at most 64 characters (utsname); a label is cut to keep the name readable. */
     safe_name(release ? release : "", rel, sizeof(rel), 200);
-    char dir[4400];
-    if (snprintf(dir, sizeof(dir), "%s/%s", base, rel) >= (int)sizeof(dir))
+    if (snprintf(dir, len, "%s/%s", base, rel) >= (int)len)
         return -ENAMETOOLONG;
     /* Reports name the machine and its boot options: the store is private, as XDG asks (0700). */
-    if ((e = mkdir_p_mode(dir, 0700)) < 0)
+    return mkdir_p_mode(dir, 0700);
+}
+
+int store_check(const char *output, const char *release, char *dir, size_t len)
+{
+    int e = release_dir(output, release, dir, len);
+    if (e < 0)
+        return e;
+    char probe[4500];
+    if (snprintf(probe, sizeof(probe), "%s/probe.json", dir) >= (int)sizeof(probe))
+        return -ENAMETOOLONG;
+    e = doc_check(probe, DOC_REPLACE);
+    return e == -EEXIST ? 0 : e;
+}
+
+int store_save(const json_t *doc, const char *output, const char *release, const char *label,
+               struct timespec when, char *path, size_t pathlen)
+{
+    char lab[64], ts[32], dir[4400];
+    int e = release_dir(output, release, dir, sizeof(dir));
+    if (e < 0)
         return e;
     struct tm tm;
     gmtime_r(&when.tv_sec, &tm);

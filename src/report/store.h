@@ -17,6 +17,9 @@ int store_write_json(const json_t *doc, const char *path);
  * private (0700). path gets the file written. Returns 0 or -errno. */
 int store_save(const json_t *doc, const char *output, const char *release, const char *label,
                struct timespec when, char *path, size_t pathlen);
+/* Before a run: creates STORE/<release> (private) and checks that a report can be written there. path gets the
+ * directory. 0 or -errno. */
+int store_check(const char *output, const char *release, char *path, size_t pathlen);
 /* mkdir -p */
 int mkdir_p(const char *dir);
 

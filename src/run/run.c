@@ -193,6 +193,9 @@ static int run_prepare(struct run_state *st)
         fprintf(stderr, "rtjitter run: --backend %s cannot run here: %s\n", st->be->name, err);
         return -EINVAL;
     }
+    struct run_outputs outs = { .store = p->output, .json = p->json, .html = p->html, .label = p->label };
+    if (run_check_outputs(&outs) < 0)
+        return -EINVAL;
     const char *tmpdir = p->tmpdir ? p->tmpdir : getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
     if (load_plan_parse(p->loads, tmpdir, &st->plan, err, sizeof(err)) < 0) {
         fprintf(stderr, "rtjitter run: --loads: %s\n", err);
@@ -278,7 +281,8 @@ static int run_report(struct run_state *st, struct run_info *ri, int rc, int mlo
         report_print_text(stdout, doc);
     struct run_outputs outs = { .store = p->output, .json = p->json, .html = p->html, .label = p->label,
                                 .started = ri->started };
-    run_write_outputs(doc, &outs);
+    if (run_write_outputs(doc, &outs) < 0)
+        rc = 3; /* the run did not complete its job: its report is not where it was asked to be */
     json_decref(doc);
     json_decref(ri->system);
     json_decref(provider);

@@ -10,6 +10,31 @@
 #include <stdio.h>
 #include <string.h>
 
+int run_check_outputs(const struct run_outputs *o)
+{
+    char rel[256], dir[4608];
+    sysinfo_release("", rel, sizeof(rel));
+    int e = store_check(o->store, rel, dir, sizeof(dir));
+    if (e < 0) {
+        if (e == -ENOENT && !o->store)
+            fprintf(stderr, "rtjitter run: no report store: neither XDG_DATA_HOME nor HOME is set (give --output "
+                            "DIR)\n");
+        else
+            fprintf(stderr, "rtjitter run: %s: the report store cannot be written: %s\n",
+                    o->store ? o->store : "the report store", doc_strerror(e));
+        return e;
+    }
+    const struct { const char *opt, *path; } files[] = { { "--json", o->json }, { "--html", o->html } };
+    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+        if (files[i].path && (e = doc_check(files[i].path, DOC_REPLACE)) < 0) {
+            fprintf(stderr, "rtjitter run: %s %s: cannot be written: %s\n", files[i].opt, files[i].path,
+                    doc_strerror(e));
+            return e;
+        }
+    }
+    return 0;
+}
+
 int run_write_outputs(const json_t *doc, const struct run_outputs *o)
 {
     int first = 0, e;
@@ -32,6 +57,12 @@ int run_write_outputs(const json_t *doc, const struct run_outputs *o)
             if (!first)
                 first = e;
         }
+    }
+    if (first) {
+        /* The measurement must not be lost: the whole report goes to stderr, for the user to keep. */
+        fprintf(stderr, "rtjitter run: the report follows, since it could not be saved:\n");
+        json_dumpf(doc, stderr, JSON_INDENT(1) | JSON_REAL_PRECISION(8));
+        fputc('\n', stderr);
     }
     return first;
 }

@@ -12,7 +12,11 @@ struct run_outputs {
     struct timespec started;  /* CLOCK_REALTIME start of the run, part of the stored name */
 };
 
-/* Writes every output; says on stderr what could not be written. Returns 0, or -errno of the first failure. */
+/* Before the run: can the store and every named file be written? Says why not in one line on stderr.
+ * 0 or -errno. */
+int run_check_outputs(const struct run_outputs *o);
+/* Writes every output; says on stderr what could not be written, and then prints the whole report on stderr so
+ * that nothing measured is lost. Returns 0, or -errno of the first failure. */
 int run_write_outputs(const json_t *doc, const struct run_outputs *o);
 
 #endif

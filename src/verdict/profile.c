@@ -1,6 +1,8 @@
 /* Finding and checking verdict profiles. Runs on the main thread before the measurement starts, so that a
  * wrong --profile fails at once (exit 2), not after minutes of measuring. */
 #include "verdict/profile.h"
+#include "util/readfile.h"
+#include <stdlib.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -65,10 +67,19 @@ static int profile_dirs(char dirs[][PATH_MAX], int max)
     return n;
 }
 
+#define PROFILE_MAX_BYTES (1u << 20) /* a profile is a few hundred bytes */
+
 static int load_file(const char *path, json_t **out, char *err, size_t errlen)
 {
     json_error_t je;
-    json_t *p = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+    char *buf, why0[200];
+    size_t len;
+    if (read_regular_file(path, PROFILE_MAX_BYTES, &buf, &len, why0, sizeof(why0)) < 0) {
+        snprintf(err, errlen, "profile %.300s: %s", path, why0);
+        return -EINVAL;
+    }
+    json_t *p = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+    free(buf);
     if (!p) {
         snprintf(err, errlen, "profile %.300s: %.200s (line %d)", path, je.text, je.line);
         return -EINVAL;
