@@ -104,6 +104,65 @@ static void clean_stale(const char *tmp)
     closedir(d);
 }
 
+static pid_t spawn_jackd(const char *const *argv, int out_fd);
+void jackserver_stop(struct private_server *s);
+
+/* jack2's server registry (/dev/shm/jack-shm-registry) has 8 slots and frees one only when its server exits
+ * cleanly or a server of the same name starts again: a SIGKILLed rtjitter-PID server keeps its slot for ever,
+ * and once 8 are taken no jackd starts ("too many servers"). Each entry is the server's pid (4 bytes) followed by
+ * "jack-UID:NAME:"; a freed entry is zeroed. For every rtjitter-PID entry of this user whose server is dead, start
+ * that name once more (jackd reclaims the slot) and stop it cleanly (it frees it). Returns how many. */
+static int reclaim_registry(void)
+{
+    int fd = open("/dev/shm/jack-shm-registry", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    struct stat st;
+    char *reg = NULL;
+    ssize_t n = -1;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 4 && st.st_size < (1 << 20) &&
+        (reg = malloc((size_t)st.st_size + 1)))
+        n = read(fd, reg, (size_t)st.st_size);
+    close(fd);
+    if (n <= 4) {
+        free(reg);
+        return 0;
+    }
+    reg[n] = '\0';
+    char prefix[48];
+    int plen = snprintf(prefix, sizeof(prefix), "jack-%u:rtjitter-", (unsigned)getuid());
+    int reclaimed = 0;
+    for (ssize_t i = 4; i + plen < n && reclaimed < 8; i++) {
+        if (memcmp(reg + i, prefix, (size_t)plen) != 0)
+            continue;
+        int32_t spid;
+        memcpy(&spid, reg + i - 4, sizeof(spid));
+        char name[64];
+        const char *p = reg + i + plen - 9; /* "rtjitter-PID:" */
+        size_t len = strcspn(p, ":");
+        if (len >= sizeof(name) || spid <= 0 || (kill(spid, 0) == 0 || errno != ESRCH))
+            continue;
+        memcpy(name, p, len);
+        name[len] = '\0';
+        if (our_pid_at(name) <= 0)
+            continue;
+        const char *argv[] = { "jackd", "-n", name, "-d", "dummy", "-r", "48000", "-p", "1024", NULL };
+        int nul = open("/dev/null", O_WRONLY | O_CLOEXEC);
+        pid_t pid = spawn_jackd(argv, nul);
+        if (nul >= 0)
+            close(nul);
+        if (pid < 0)
+            continue;
+        for (int waited = 0; waited < 2000 && !rtj_jack_server_running(name); waited += 50)
+            nap_ms(50);
+        struct private_server tmp = { .pid = pid };
+        jackserver_stop(&tmp);
+        reclaimed++;
+    }
+    free(reg);
+    return reclaimed;
+}
+
 /* The private directory of the server's log: TMP/rtjitter-PID.jackd.XXXXXX, 0700. */
 static int make_log_dir(struct private_server *s, const char *tmp, char *err, size_t errlen)
 {
@@ -135,6 +194,38 @@ static void remove_log(struct private_server *s)
     s->log_dir[0] = '\0';
 }
 
+/* fork + exec jackd with stdout and stderr on out_fd (-1: inherited). The server gets SIGTERM when rtjitter dies,
+ * even by SIGKILL: then jackd removes its entry from the registry. Returns the pid or -errno. */
+static pid_t spawn_jackd(const char *const *argv, int out_fd)
+{
+    pid_t ppid = getpid();
+    pid_t pid = fork();
+    if (pid < 0)
+        return -errno;
+    if (pid == 0) {
+        /* Die with rtjitter, even when it is killed with SIGKILL. SIGTERM, not SIGKILL: jackd then removes its
+         * entry from JACK's shared-memory registry, which holds only 8 servers and keeps dead ones. */
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (getppid() != ppid)
+            _exit(127);
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        setpgid(0, 0); /* a Ctrl-C at the terminal goes to rtjitter, which stops the server in order */
+        if (out_fd >= 0) {
+            dup2(out_fd, 1);
+            dup2(out_fd, 2);
+        }
+        int nul = open("/dev/null", O_RDONLY);
+        if (nul >= 0)
+            dup2(nul, 0);
+        execvp("jackd", (char *const *)argv);
+        fprintf(stderr, "cannot run jackd: %s\n", strerror(errno));
+        _exit(127);
+    }
+    return pid;
+}
+
 int jackserver_start(struct private_server *s, const char *device, int rate_hz, int period_frames,
                      int nperiods, int priority, char *err, size_t errlen)
 {
@@ -148,6 +239,7 @@ int jackserver_start(struct private_server *s, const char *device, int rate_hz, 
     s->priority = priority;
     const char *tmp = getenv("TMPDIR") && getenv("TMPDIR")[0] ? getenv("TMPDIR") : "/tmp";
     clean_stale(tmp);
+    reclaim_registry();
     int le = make_log_dir(s, tmp, err, errlen);
     if (le < 0)
         return le;
@@ -186,33 +278,12 @@ int jackserver_start(struct private_server *s, const char *device, int rate_hz, 
         remove_log(s);
         return -e;
     }
-    pid_t ppid = getpid();
-    pid_t pid = fork();
+    pid_t pid = spawn_jackd(argv, fd);
     if (pid < 0) {
-        int e = errno;
         close(fd);
-        snprintf(err, errlen, "fork: %s", strerror(e));
+        snprintf(err, errlen, "fork: %s", strerror(-pid));
         remove_log(s);
-        return -e;
-    }
-    if (pid == 0) {
-        /* Die with rtjitter, even when it is killed with SIGKILL. SIGTERM, not SIGKILL: jackd then removes its
-         * entry from JACK's shared-memory registry, which holds only 8 servers and keeps dead ones. */
-        prctl(PR_SET_PDEATHSIG, SIGTERM);
-        if (getppid() != ppid)
-            _exit(127);
-        sigset_t none;
-        sigemptyset(&none);
-        sigprocmask(SIG_SETMASK, &none, NULL);
-        setpgid(0, 0); /* a Ctrl-C at the terminal goes to rtjitter, which stops the server in order */
-        dup2(fd, 1);
-        dup2(fd, 2);
-        int nul = open("/dev/null", O_RDONLY);
-        if (nul >= 0)
-            dup2(nul, 0);
-        execvp("jackd", (char *const *)argv);
-        fprintf(stderr, "cannot run jackd: %s\n", strerror(errno));
-        _exit(127);
+        return pid;
     }
     close(fd);
     s->pid = pid;

@@ -82,6 +82,19 @@ if ! (jack_wait -c 2>/dev/null | grep -q '^running'); then
     check "... and jack2's semaphores of rtjitter-$rpid" [ "$(ls /dev/shm | grep -c "jack_sem.*rtjitter-$rpid")" -eq 0 ]
     check "... and its own private server's log directory is gone too" [ -z "$(ls "$TMPDIR")" ]
     unset TMPDIR
+    # kill -9 of the private jackd itself: its slot in jack2's 8-server registry stays taken (dead) until a
+    # server of the same name starts again; the next private run reclaims it.
+    in_registry() { python3 -c "import sys; sys.exit(b'jack-%d:rtjitter-%s:' % ($(id -u), b'$1') not in open('/dev/shm/jack-shm-registry','rb').read())"; }
+    "$RTJ" run --loads none --duration 30 --warmup 0.3 --quiet --output "$WORK/kstore" >/dev/null 2>&1 &
+    rpid=$!
+    sleep 2.5
+    kill -KILL "$(pgrep -P "$rpid" -x jackd)"
+    wait "$rpid"; rc=$?
+    check "private jackd SIGKILLed: exit 3 (got $rc)" [ "$rc" -eq 3 ]
+    check "... it leaves a dead slot rtjitter-$rpid in jack2's registry" in_registry "$rpid"
+    "$RTJ" run --loads none --duration 1 --warmup 0.3 --quiet --output "$WORK/kstore" >/dev/null 2>&1
+    not_in_registry() { ! in_registry "$1"; }
+    check "... which the next private run reclaims" not_in_registry "$rpid"
 else
     ok "# SKIP kill -9 leftovers: a default JACK server runs here"
 fi
