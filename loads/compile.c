@@ -155,7 +155,7 @@ static void run(struct load_child *c)
         if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
             load_count(c, 0, 1);
             /* Forget a good job's warnings: the memory file holds one job's output at a time. */
-            if (ftruncate(job[j].log, 0) < 0 || lseek(job[j].log, 0, SEEK_SET) < 0) {
+            if (ftruncate(job[j].log, 0) < 0 || lseek(job[j].log, 0, SEEK_SET) < 0) { /* a memory file: never */
             }
             continue;
         }
@@ -164,8 +164,8 @@ static void run(struct load_child *c)
         if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
             load_fail(c, "cannot run cc");
         else
-            load_fail(c, "cc failed (status %d)%s%s", WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st),
-                      why[0] ? ": " : "", why);
+            load_fail(c, "%scc failed (status %d)%s%s", strstr(why, "No space left") ? "the disk filled up: " : "",
+                      WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), why[0] ? ": " : "", why);
         return;
     }
 }
