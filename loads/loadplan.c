@@ -161,6 +161,24 @@ static void supervisor_lost(struct load_plan *p, const char *why)
     close_fd(&p->fd);
 }
 
+static void describe_end(struct load_plan *p, int st);
+
+/* The socket failed: say how the supervisor ended when it has (it is our child: reaping it tells; a dying
+ * process closes its files a moment before it can be reaped), else why. */
+static void socket_lost(struct load_plan *p, const char *why)
+{
+    for (int waited = 0; !p->gone && p->sup > 0 && waited < 200; waited += 5) {
+        int st;
+        if (waitpid(p->sup, &st, WNOHANG) == p->sup) {
+            p->sup = 0;
+            describe_end(p, st);
+            break;
+        }
+        nap_ms(5);
+    }
+    supervisor_lost(p, why);
+}
+
 /* One request, one reply. 0, or -EPIPE once the supervisor is gone (p->sup_error says why). */
 static int ask(struct load_plan *p, int op, int phase, struct sup_reply *r)
 {
@@ -168,7 +186,7 @@ static int ask(struct load_plan *p, int op, int phase, struct sup_reply *r)
         return -EPIPE;
     struct sup_request q = { op, phase };
     if (send(p->fd, &q, sizeof(q), MSG_NOSIGNAL) != (ssize_t)sizeof(q)) {
-        supervisor_lost(p, "is gone");
+        socket_lost(p, "is gone");
         return -EPIPE;
     }
     struct pollfd pf = { p->fd, POLLIN, 0 };
@@ -177,11 +195,11 @@ static int ask(struct load_plan *p, int op, int phase, struct sup_reply *r)
         n = poll(&pf, 1, REPLY_TIMEOUT_MS);
     while (n < 0 && errno == EINTR);
     if (n <= 0) {
-        supervisor_lost(p, "stopped answering");
+        socket_lost(p, "stopped answering");
         return -EPIPE;
     }
     if (recv(p->fd, r, sizeof(*r), 0) != (ssize_t)sizeof(*r)) {
-        supervisor_lost(p, "is gone");
+        socket_lost(p, "is gone");
         return -EPIPE;
     }
     r->error[sizeof(r->error) - 1] = '\0';
