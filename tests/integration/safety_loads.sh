@@ -22,19 +22,22 @@ ATT=rtjt-att-$$ VIC=rtjt-vic-$$
 ATTACK_PIDS=()
 TIGHT_CG=
 cleanup() {
-    local p t
+    local p t u
     for p in "${ATTACK_PIDS[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
     if [ -n "$TIGHT_CG" ] && [ -d "$TIGHT_CG" ]; then
         while read -r t; do echo "$t" >"$TIGHT_CG/../cgroup.procs"; done <"$TIGHT_CG/cgroup.procs" 2>/dev/null
         rmdir "$TIGHT_CG"
     fi
-    userdel "$ATT" 2>/dev/null
-    userdel "$VIC" 2>/dev/null
+    for u in "$ATT" "$VIC"; do # an attacker's last `sleep 0.005` may still be ending
+        for _ in 1 2 3 4 5; do id "$u" >/dev/null 2>&1 || break; userdel "$u" 2>/dev/null || sleep 0.2; done
+    done
     cleanup_lib
 }
 trap cleanup EXIT
+trap 'exit 143' TERM INT HUP # through cleanup too
 useradd -M -N -r -s /bin/sh "$ATT" && useradd -M -N -r -s /bin/sh "$VIC" || { not_ok "test users created"; exit 0; }
-as() { local u=$1; shift; setpriv --reuid="$(id -u "$u")" --regid="$(id -g "$u")" --clear-groups "$@"; }
+# Commands as a test user: setpriv execs the command, so a PID taken with $! is the command's own.
+AS_ATT=(setpriv --reuid="$(id -u "$ATT")" --regid="$(id -g "$ATT")" --clear-groups)
 AS_VIC=(setpriv --reuid="$(id -u "$VIC")" --regid="$(id -g "$VIC")" --clear-groups)
 chmod 755 "$WORK"                        # the test users reach their directories through it
 mkdir -p "$WORK/bin" "$WORK/vic" "$WORK/attlog"
@@ -59,7 +62,7 @@ make_victim() { # DIR OWNER
 victim_sum() { (cd "$1" && find . -printf '%p %s %m %u\n' | sort && cat keep 0-compile/u0.c 0-exec/output.log 0-write/data) | md5sum; }
 # As the attacker: swap every load directory that appears in DIR for a symlink to VICTIM, log each success.
 attack() { # DIR VICTIM LOG
-    as "$ATT" bash -c 'while :; do for d in "$1"/rtjitter-loads.*; do
+    "${AS_ATT[@]}" bash -c 'while :; do for d in "$1"/rtjitter-loads.*; do
         if [ -d "$d" ] && [ ! -L "$d" ] && mv "$d" "$d.moved" 2>/dev/null; then
             ln -s "$2" "$d" && echo "swapped $d" >>"$3"; fi; done; sleep 0.005; done' _ "$1" "$2" "$3" &
     ATTACK_PIDS+=($!)
