@@ -159,14 +159,15 @@ static void start_one(struct sup *s, int phase, struct inst *in, int slot, const
             in->skip = a->dir_error;
             return;
         }
-        snprintf(in->dirname, sizeof(in->dirname), "%d-%s", phase, u->info->name);
-        int e = loaddir_make_exact(a->dirfd, in->dirname, &in->dirfd);
+        char name[sizeof(in->dirname)];
+        snprintf(name, sizeof(name), "%d-%s", phase, u->info->name);
+        int e = loaddir_make_exact(a->dirfd, name, &in->dirfd);
         if (e < 0) {
-            in->dirname[0] = '\0';
             skipf(in, "cannot create a directory in %s: %s", a->tmpdir, strerror(-e));
             return;
         }
-        snprintf(in->dirpath, sizeof(in->dirpath), "%s/%s", a->dirpath, in->dirname);
+        memcpy(in->dirname, name, sizeof(name));
+        snprintf(in->dirpath, sizeof(in->dirpath), "%s/%s", a->dirpath, name);
         in->c.dir = in->dirpath;
         in->c.dirfd = in->dirfd;
     }
