@@ -1,6 +1,7 @@
 /* load_watch: runs a command with a marker in its environment and watches, from outside, every process that
  * carries the marker (the command's load supervisor, its loads and whatever they start), the way a user's `ps`
  * and `top` would. Prints "key value" lines at the end:
+ *   pid N                 the command's process id
  *   status N              the command's exit status (128+signal when killed)
  *   first_load_s X        when a load process (marked, not the command, not the supervisor rtj-loads) first showed
  *   last_load_s X         when one was last seen (relative to the command's start)
@@ -252,6 +253,7 @@ int main(int argc, char **argv)
             break;
         nanosleep(&nap, NULL);
     }
+    printf("pid %d\n", (int)cmd);
     printf("status %d\n", WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
     printf("end_s %.3f\n", end);
     printf("first_load_s %.3f\n", first);

@@ -47,6 +47,13 @@ chown "$VIC" "$WORK/vic"
 chown "$ATT" "$WORK/attlog"
 RUN_VIC=("${AS_VIC[@]}" env HOME="$WORK/vic" XDG_DATA_HOME="$WORK/vic/xdg" TMPDIR="$WORK/vic" "$WORK/bin/rtjitter")
 
+# The cgroup v2 directory of this test (and so of the rtjitter it starts), where a run makes rtjitter-loads-PID.
+own2=$(awk -F: '$1 == "0" {print $3; exit}' /proc/self/cgroup)
+mnt() { awk -v want="$1" '{ for (i = 7; i < NF; i++) if ($i == "-") { t = $(i + 1); o = $(i + 3); break }
+    if (t == want && (want == "cgroup2" || o ~ /(^|,)memory(,|$)/)) { print $5; exit } }' /proc/self/mountinfo; }
+v2=$(mnt cgroup2)
+no_run_cgroup() { [ -z "$v2" ] || [ ! -e "$v2$own2/rtjitter-loads-$(watched pid)" ]; }
+
 name=$(server_name safe)
 start_jackd "$name" 48000 256 || { not_ok "jackd starts"; exit 0; }
 watched() { sed -n "s/^$1 //p" "$WORK/watch"; }
@@ -155,6 +162,7 @@ import sys; sys.exit(not ('$(watched status)' == '0' and $(watched end_s) < 5 an
     check "daemonising command ($mode): gone within 1 s of its phase end; no process left, tmpdir empty" python3 -c "
 import sys; f, l = $(watched first_load_s), $(watched last_load_s)
 sys.exit(not (0 <= f and l - f <= 0.5 + 1 + 1 and $(watched left) == 0 and '$(ls -A "$WORK/tmp")' == ''))"
+    check "daemonising command ($mode): no cgroup of the run left" no_run_cgroup
 done
 
 # --- 6. The load supervisor killed by SIGKILL mid-phase -----------------------------------------------------
@@ -169,8 +177,8 @@ for mode in cgroup groups; do
     echo "# supervisor killed ($mode): $(grep -v '^report' "$WORK/watch" | tr '\n' ' ') / $said"
     check "supervisor SIGKILLed ($mode): it was killed mid-phase with its loads running" \
         [ "$(watched supervisor_killed_s | cut -d. -f1)" = 2 -a "$(watched max_load_procs)" -ge 8 ]
-    check "supervisor SIGKILLed ($mode): no process left, tmpdir empty" \
-        [ "$(watched left)" = 0 -a -z "$(ls -A "$WORK/tmp")" ]
+    check "supervisor SIGKILLed ($mode): no process left, tmpdir empty, no cgroup of the run left" \
+        sh -c "[ '$(watched left)' = 0 ] && [ -z '$(ls -A "$WORK/tmp")' ] && $(no_run_cgroup && echo true || echo false)"
     check "supervisor SIGKILLed ($mode): the report says it was killed by signal 9" \
         grep -q "the load supervisor was killed by signal 9" <<<"$said"
     if [ "$RUN_WATCHES_SUPERVISOR" = 1 ]; then
@@ -186,11 +194,7 @@ done
 # A child of our own memory cgroup (v1 here; v2 where our cgroup delegates memory), limited to 200 MB: rtjitter
 # and the supervisor fit, memload's floor (at least 256 MB kept free) does not.
 own=$(awk -F: '$2 ~ /(^|,)memory(,|$)/ {print $3; exit}' /proc/self/cgroup)
-own2=$(awk -F: '$1 == "0" {print $3; exit}' /proc/self/cgroup)
-mnt() { awk -v want="$1" '{ for (i = 7; i < NF; i++) if ($i == "-") { t = $(i + 1); o = $(i + 3); break }
-    if (t == want && (want == "cgroup2" || o ~ /(^|,)memory(,|$)/)) { print $5; exit } }' /proc/self/mountinfo; }
 v1=$(mnt cgroup)
-v2=$(mnt cgroup2)
 limit_file=
 if [ -n "$v1" ] && [ -n "$own" ] && mkdir "$v1$own/rtjt-tight-$$" 2>/dev/null; then
     TIGHT_CG="$v1$own/rtjt-tight-$$"; limit_file=memory.limit_in_bytes
