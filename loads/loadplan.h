@@ -22,8 +22,9 @@ const char *load_plan_name(const struct load_plan *p, int phase);
 int load_phase_start(struct load_plan *p, int phase);
 /* The warm-up is over: throughput counts from now on. Optional; without it, from the start. */
 int load_phase_measure(struct load_plan *p, int phase);
-/* Stop them (within about half a second); append {name, value, unit} objects to metrics; *error gets a reason
- * or NULL (owned by plan, valid until load_plan_free). */
+/* Stop them and everything they started (SIGTERM, SIGKILL 0.4 s later; 2 s at most, never blocked by a
+ * daemonising command); append {name, value, unit} objects to metrics; *error gets a reason or NULL (owned by
+ * plan, valid until load_plan_free). */
 void load_phase_stop(struct load_plan *p, int phase, json_t *metrics, const char **error);
 /* 1 while the load supervisor runs (or the plan needs none); 0 once it died or stopped answering, with one
  * line in why (e.g. "the load supervisor was killed by signal 9 (Killed)"). Cheap (one waitpid WNOHANG, which
