@@ -18,6 +18,11 @@ check "SIGKILL: rtjitter was killed mid-phase with its loads running ($(watched 
 check "SIGKILL: no process left within 1.5 s (left $(watched left) after $(watched left_after_s) s)" \
     python3 -c "import sys; sys.exit(not ($(watched left) == 0 and 0 <= $(watched left_after_s) <= 1.5))"
 check "SIGKILL: the tmpdir is empty ($(ls -A "$WORK/tmp" | head -3 | tr '\n' ' '))" [ -z "$(ls -A "$WORK/tmp")" ]
+# The loads' cgroup (rtjitter-loads-PID in our own cgroup v2, where one could be made) went with them.
+cg=$(awk -F: '$1 == "0" {print $3; exit}' /proc/self/cgroup)
+v2=$(awk '{ for (i = 7; i < NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") { print $5; exit } break } }' \
+    /proc/self/mountinfo)
+check "SIGKILL: no cgroup of the run left" [ -z "$v2" -o ! -e "$v2$cg/rtjitter-loads-$(watched pid)" ]
 
 # SIGTERM and SIGINT: the normal stop path, with the report marked incomplete.
 for sig in TERM INT; do
