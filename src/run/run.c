@@ -50,6 +50,7 @@ struct run_state {
     const char *stop_reason;
     int status_on;
     int abandoned;                 /* the backend left a provider call behind: keep bpriv, leave with _exit */
+    char load_why[200];            /* why the load supervisor is gone */
     uint64_t last_cycles;          /* the sink's cycle count when it last moved */
     double last_cycle_s;           /* and when */
 };
@@ -89,6 +90,10 @@ static const char *stop_reason(struct run_state *st)
         return bs.lost;
     if (atomic_load(&st->col.error))
         return "out of memory in the collector";
+    if (!load_plan_alive(st->plan, st->load_why, sizeof(st->load_why))) {
+        load_plan_abort(st->plan); /* its loads and files go now, from here */
+        return st->load_why;
+    }
     /* A provider that stops running cycles without a word (a SIGSTOPped or wedged server) stops the run too. */
     uint64_t cycles = atomic_load(&st->sink.cycles);
     double now = mono_s();
@@ -197,8 +202,10 @@ static int run_prepare(struct run_state *st)
     if (run_check_outputs(&outs) < 0)
         return -EINVAL;
     const char *tmpdir = p->tmpdir ? p->tmpdir : getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-    if (load_plan_parse(p->loads, tmpdir, &st->plan, err, sizeof(err)) < 0) {
-        fprintf(stderr, "rtjitter run: --loads: %s\n", err);
+    int e = load_plan_parse(p->loads, tmpdir, &st->plan, err, sizeof(err));
+    if (e < 0) {
+        /* -EPERM: an unsafe --tmpdir, named in err; anything else is about --loads. */
+        fprintf(stderr, "rtjitter run: %s%s\n", e == -EPERM ? "" : "--loads: ", err);
         return -EINVAL;
     }
     return 0;

@@ -16,7 +16,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 # Set to 1 once run.c polls load_plan_alive() and calls load_plan_abort() (issue 9, the run's side): a killed
 # supervisor then ends the run at once with exit 3 and an incomplete report.
-RUN_WATCHES_SUPERVISOR=${RUN_WATCHES_SUPERVISOR:-0}
+RUN_WATCHES_SUPERVISOR=${RUN_WATCHES_SUPERVISOR:-1}
 
 ATT=rtjt-att-$$ VIC=rtjt-vic-$$
 ATTACK_PIDS=()
