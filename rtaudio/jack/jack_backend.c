@@ -189,6 +189,10 @@ static void jack_describe(void *priv, json_t *au)
     json_object_set_new(au, "clock", str_or_null(b->jack.clock_name[0] ? b->jack.clock_name : NULL));
     json_object_set_new(au, "jack_time_unit", str_or_null(b->jack.time_unit[0] ? b->jack.time_unit : NULL));
     json_object_set_new(au, "clock_offset_us", json_real((double)b->jack.clock_offset_ns / 1000.0));
+    json_object_set_new(au, "clock_offsets_us", json_pack("{s:f, s:f}",
+        "CLOCK_MONOTONIC_RAW", (double)b->jack.clock_offsets_ns[0] / 1000.0,
+        "CLOCK_MONOTONIC", (double)b->jack.clock_offsets_ns[1] / 1000.0));
+    json_object_set_new(au, "clock_ambiguous", json_boolean(b->jack.clock_ambiguous));
     json_object_set_new(au, "server_realtime", json_boolean(b->jack.realtime_server));
 }
 

@@ -36,6 +36,8 @@ struct rtj_jack {
     char clock_name[32];             /* "CLOCK_MONOTONIC_RAW" / "CLOCK_MONOTONIC" */
     char time_unit[4];               /* "us" or "ns" */
     int64_t clock_offset_ns;         /* |median (measurement clock - JACK clock)|, ns: ~0 when they are one clock */
+    int64_t clock_offsets_ns[2];     /* the same against CLOCK_MONOTONIC_RAW and CLOCK_MONOTONIC */
+    int clock_ambiguous;             /* both match (MONOTONIC == RAW), or neither within 50 ms */
     int realtime_server;             /* jack_is_realtime() */
 };
 

@@ -22,8 +22,10 @@ json_t *report_metric_json(const struct metric_stats *m)
     json_t *o = json_pack("{s:I, s:f, s:f, s:f, s:f, s:f}", "count", (json_int_t)m->count,
                           "mean", m->w.mean / 1000.0, "sd", welford_sd(&m->w) / 1000.0,
                           "min", us(m->min), "max", us(m->max), "abs_max", us(m->abs_max));
+    /* A q-quantile needs at least 1/(1 - q) values to say anything beyond the maximum: null below that. */
     for (size_t i = 0; i < sizeof(qs) / sizeof(qs[0]); i++)
-        json_object_set_new(o, qs[i].k, json_real(us(metric_quantile(m, qs[i].q))));
+        json_object_set_new(o, qs[i].k, (double)m->count * (1.0 - qs[i].q) >= 1.0 - 1e-9
+                                            ? json_real(us(metric_quantile(m, qs[i].q))) : json_null());
     return o;
 }
 
@@ -52,9 +54,10 @@ static json_t *timeline_json(const struct segment *s)
     json_t *a = json_array();
     for (size_t i = 0; i < s->nsecs; i++) {
         const struct second_stats *ss = &s->secs[i];
-        json_array_append_new(a, json_pack("{s:I, s:i, s:i, s:i, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:o}",
+        json_array_append_new(a, json_pack("{s:I, s:i, s:i, s:i, s:i, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:o}",
             "s", (json_int_t)i, "cycles", (int)ss->cycles, "xruns_reported", (int)ss->xruns_reported,
-            "xruns_detected", (int)ss->xruns_detected, "deadlines_missed", (int)ss->deadlines_missed,
+            "xruns_detected", (int)ss->xruns_detected, "xrun_events", (int)ss->xrun_events,
+            "deadlines_missed", (int)ss->deadlines_missed,
             "period_max_us", us(ss->period_max),
             "jitter_abs_max_us", us(ss->jitter_abs_max), "jitter_abs_p99_us", us(ss->jitter_abs_p99),
             "wakeup_max_us", us(ss->wakeup_max), "wakeup_p99_us", us(ss->wakeup_p99),
@@ -80,13 +83,24 @@ static json_t *phase_json(const struct phase_result *pr, const struct segment *s
     json_object_set_new(o, "clock_window_s", s && s->cycles ? json_pack("[f,f]", (double)s->t0_ns / 1e9,
                                                                         (double)s->prev_entry_ns / 1e9)
                                                             : json_null());
+    /* The same, exact: integer ns (8 significant digits of seconds lose 0.1 s after 11 days of uptime). */
+    json_object_set_new(o, "clock_window_ns", s && s->cycles ? json_pack("[I,I]", (json_int_t)s->t0_ns,
+                                                                         (json_int_t)s->prev_entry_ns)
+                                                             : json_null());
     /* Dropped records belong to the phase, not to a buffer size: shown on every segment of it. */
     json_object_set_new(o, "dropped", json_integer((json_int_t)pr->dropped));
     json_object_set_new(o, "segments_in_phase", json_integer(nseg));
-    json_object_set_new(o, "xruns", json_pack("{s:I, s:I, s:I}",
+    /* events: the cycles on which the provider's counter changed or the frame clock skipped (one stall is one
+     * event); reported: the provider's raw notifications (jack2 sends one per unfinished client and one per
+     * driver xrun; PipeWire collapses them); detected: frame-clock gaps; skipped_cycles: the cycles lost in them. */
+    json_object_set_new(o, "xruns", json_pack("{s:I, s:I, s:I, s:I}",
+        "events", (json_int_t)(s ? s->xrun_events : (pr->stats->pending_xruns ? 1 : 0)),
         "reported", (json_int_t)(s ? s->xruns_reported : pr->stats->pending_xruns),
         "detected", (json_int_t)(s ? s->xruns_detected : 0),
         "skipped_cycles", (json_int_t)(s ? s->skipped_cycles : 0)));
+    json_object_set_new(o, "records_lost", json_integer(s ? (json_int_t)s->records_lost : 0));
+    json_object_set_new(o, "discontinuities", json_integer(s ? (json_int_t)s->discontinuities : 0));
+    json_object_set_new(o, "duplicates", json_integer(s ? (json_int_t)s->duplicates : 0));
     json_t *hist = json_object();
     for (int m = 0; m < M_COUNT; m++) {
         char key[32];
@@ -95,7 +109,8 @@ static json_t *phase_json(const struct phase_result *pr, const struct segment *s
         if (s && s->m[m].count)
             json_object_set_new(hist, metric_names[m], report_hist_json(&s->m[m].hist));
     }
-    uint64_t with_deadline = s ? s->m[M_MARGIN].count : 0;
+    /* Against the cycles the frame clock says should have run: a cycle that never ran missed its deadline. */
+    uint64_t with_deadline = s ? s->cycles_due : 0;
     json_object_set_new(o, "deadlines_met_pct",
                         with_deadline ? json_real(100.0 * (double)s->deadlines_met / (double)with_deadline)
                                       : json_null());

@@ -13,13 +13,24 @@ void collector_drain(struct collector *c)
             const struct rt_record *r = &batch[i];
             /* Server xruns since the previous record belong to this cycle: the first that could see them. */
             uint32_t new_xruns = c->records_seen ? r->xruns - c->last_xruns : 0;
+            /* A jump in the sequence is records lost to a full ring, never a frame gap. */
+            uint64_t lost = c->records_seen && r->seq > c->last_seq + 1 ? r->seq - c->last_seq - 1 : 0;
             c->last_xruns = r->xruns;
+            c->last_seq = r->seq;
+            c->records_lost += lost;
             c->records_seen++;
-            if (!(r->flags & RTREC_MEASURING) || (int)r->phase >= c->nphases)
+            if (!(r->flags & RTREC_MEASURING) || (int)r->phase >= c->nphases) {
+                /* jack2 notifies from another thread, a little after the cycle: xruns first carried by one of
+                 * the two records just after a phase's last measured cycle belong to that phase. */
+                if (new_xruns && c->last_phase1 > 0 && (int)r->phase != c->last_phase1 - 1 &&
+                    r->seq <= c->last_measured_seq + 2)
+                    phase_add_reported_xruns(&c->phases[c->last_phase1 - 1], new_xruns);
                 continue;
+            }
             struct phase_stats *p = &c->phases[r->phase];
-            int e = phase_add(p, r);
-            phase_add_reported_xruns(p, new_xruns);
+            c->last_phase1 = (int)r->phase + 1;
+            c->last_measured_seq = r->seq;
+            int e = phase_add_cycle(p, r, new_xruns, lost);
             if (e < 0 && !atomic_load_explicit(&c->error, memory_order_relaxed))
                 atomic_store_explicit(&c->error, e, memory_order_relaxed);
             int64_t j = p->cur >= 0 ? p->seg[p->cur]->m[M_JITTER].abs_max : 0;
