@@ -2,6 +2,7 @@
  * supervisor is forked, and held open so that this process can clean up should the supervisor die), and the
  * conversation with the load supervisor. */
 #include "loadplan.h"
+#include "util/utf8.h"
 #include "loadcgroup.h"
 #include "loaddir.h"
 #include "loadspec.h"
@@ -248,9 +249,9 @@ void load_phase_stop(struct load_plan *p, int phase, json_t *metrics, const char
             json_t *m = json_object();
             r.m[i].name[sizeof(r.m[i].name) - 1] = '\0';
             r.m[i].unit[sizeof(r.m[i].unit) - 1] = '\0';
-            json_object_set_new(m, "name", json_string(r.m[i].name));
+            json_object_set_new(m, "name", utf8_json_string(r.m[i].name));
             json_object_set_new(m, "value", json_real(r.m[i].value));
-            json_object_set_new(m, "unit", json_string(r.m[i].unit));
+            json_object_set_new(m, "unit", utf8_json_string(r.m[i].unit));
             json_array_append_new(metrics, m);
         }
         if (r.error[0])

@@ -1,6 +1,7 @@
 /* `rtjitter run`'s engine: a plan executed phase by phase on the main thread. It owns the phase tag that the RT
  * thread copies into every record, and the backend's private state. */
 #include "run/run.h"
+#include "util/utf8.h"
 #include "run/collector.h"
 #include "run/run_output.h"
 #include "run/signals.h"
@@ -151,7 +152,7 @@ static int wait_phase(struct run_state *st, int phase, double secs, struct phase
             char w[160];
             snprintf(w, sizeof(w), "buffer changed during phase %s: %u frames @ %u Hz -> %u frames @ %u Hz",
                      load_plan_name(st->plan, phase), last_frames, last_rate, bs.period_frames, bs.rate_hz);
-            json_array_append_new(st->warnings, json_string(w));
+            json_array_append_new(st->warnings, utf8_json_string(w));
             last_frames = bs.period_frames;
             last_rate = bs.rate_hz;
         }
@@ -180,7 +181,7 @@ static long peak_rss_kib(void)
 
 static void warn(struct run_state *st, const char *msg)
 {
-    json_array_append_new(st->warnings, json_string(msg));
+    json_array_append_new(st->warnings, utf8_json_string(msg));
     if (!st->p->quiet)
         fprintf(stderr, "rtjitter: warning: %s\n", msg);
 }
