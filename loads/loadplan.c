@@ -2,6 +2,7 @@
  * supervisor is forked, and held open so that this process can clean up should the supervisor die), and the
  * conversation with the load supervisor. */
 #include "loadplan.h"
+#include "rtclock.h"
 #include "util/utf8.h"
 #include "loadcgroup.h"
 #include "loaddir.h"
@@ -35,19 +36,6 @@ struct load_plan {
     char sup_error[200];               /* why there is no supervisor, when a phase needs one */
     char **errors;                     /* per phase, owned */
 };
-
-static double mono_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static void nap_ms(int ms)
-{
-    struct timespec ts = { 0, (long)ms * 1000000L };
-    nanosleep(&ts, NULL);
-}
 
 static void close_fd(int *fd)
 {
@@ -175,7 +163,7 @@ static void socket_lost(struct load_plan *p, const char *why)
             describe_end(p, st);
             break;
         }
-        nap_ms(5);
+        mono_nap_ms(5);
     }
     supervisor_lost(p, why);
 }
@@ -300,7 +288,7 @@ static int reap_supervisor(struct load_plan *p, int wait_ms)
 {
     if (p->sup <= 0)
         return 1;
-    double end = mono_ms() + wait_ms;
+    double end = (mono_ns() / 1e6) + wait_ms;
     for (;;) {
         int st;
         pid_t r = waitpid(p->sup, &st, WNOHANG);
@@ -310,9 +298,9 @@ static int reap_supervisor(struct load_plan *p, int wait_ms)
             p->sup = 0;
             return 1;
         }
-        if (mono_ms() >= end)
+        if ((mono_ns() / 1e6) >= end)
             return 0;
-        nap_ms(5);
+        mono_nap_ms(5);
     }
 }
 
@@ -378,17 +366,17 @@ void load_plan_abort(struct load_plan *p)
     close_fd(&p->fd);
     /* Its loads: their leaders died with it (PR_SET_PDEATHSIG); their cgroup, or else their process groups,
      * hold everything they started. */
-    double end = mono_ms() + GONE_WAIT_MS;
+    double end = (mono_ns() / 1e6) + GONE_WAIT_MS;
     if (a->cgfd >= 0) {
-        while (loadcg_populated(a->cgfd) == 1 && mono_ms() < end) {
+        while (loadcg_populated(a->cgfd) == 1 && (mono_ns() / 1e6) < end) {
             loadcg_kill(a->cgfd);
-            nap_ms(5);
+            mono_nap_ms(5);
         }
     }
     /* Without a cgroup: what stayed in the loads' process groups. (A group's number could in principle have
      * been reused since its members died; its leader was the supervisor's child and this is the rare path.) */
-    while (groups_left(a, SIGKILL) > 0 && mono_ms() < end)
-        nap_ms(5);
+    while (groups_left(a, SIGKILL) > 0 && (mono_ns() / 1e6) < end)
+        mono_nap_ms(5);
     if (a->cgfd >= 0) {
         loadcg_remove(a->cgparent, a->cgname, a->cgfd);
         close_fd(&a->cgfd);

@@ -1,5 +1,6 @@
 /* Helpers shared by the loads. Everything here runs in a load's child process unless said otherwise. */
 #include "load.h"
+#include "rtclock.h"
 #include "loaddir.h"
 #include "memavail.h"
 #include <errno.h>
@@ -38,9 +39,7 @@ int load_online_cpus(void)
 
 int64_t load_now_ns(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+    return mono_ns();
 }
 
 void load_sleep_until_ns(int64_t t_ns)

@@ -4,6 +4,7 @@
  * It never blocks on a child: every wait is WNOHANG in a loop with a deadline. Files go through descriptors only
  * (loaddir.h). */
 #include "supervisor.h"
+#include "rtclock.h"
 #include "loadcgroup.h"
 #include "loaddir.h"
 #include <errno.h>
@@ -55,19 +56,6 @@ struct sup {
     struct inst inst[LOAD_MAX_COMBO];
     int ninst;
 };
-
-static double mono_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void nap_ms(int ms)
-{
-    struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-    nanosleep(&ts, NULL);
-}
 
 static void close_fd(int *fd)
 {
@@ -315,7 +303,7 @@ static int end_all(struct sup *s)
         left = signal_all(s, killed ? SIGKILL : 0);
         if (left == 0 || ms >= STOP_GRACE_MS + KILL_WAIT_MS)
             break;
-        nap_ms(5);
+        mono_nap_ms(5);
     }
     reap(s, 0);
     if (left == 0)

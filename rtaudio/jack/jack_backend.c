@@ -1,6 +1,7 @@
 /* The JACK backend's ops: the running server (jack2 or PipeWire's JACK), or a private jackd that it starts
  * when none runs and stops at the end. The client itself is jack_client.c; the private server jackserver.c. */
 #include "backend.h"
+#include "rtclock.h"
 #include "cli/options.h"
 #include "util/utf8.h"
 #include "jack/jack_client.h"
@@ -28,12 +29,6 @@ struct jack_backend {
 };
 
 #define CALL_DEADLINE_MS 5000 /* for one call that waits on the server: connecting, probing */
-
-static void nap_ms(int ms)
-{
-    struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-    nanosleep(&ts, NULL);
-}
 
 /* A detached thread with a small stack (mlockall(MCL_FUTURE) would lock a default 8 MiB one). */
 static int spawn_detached(pthread_t *t, void *(*fn)(void *), void *arg)
@@ -99,7 +94,7 @@ static int call_with_deadline(struct jack_backend *b, void *(*fn)(void *))
     if (spawn_detached(&t, fn, b) != 0)
         fn(b); /* no thread to spare: call it here */
     for (int waited = 0; waited < CALL_DEADLINE_MS && !atomic_load(&b->call_done); waited += 10)
-        nap_ms(10);
+        mono_nap_ms(10);
     if (atomic_load(&b->call_done))
         return 0;
     b->abandoned = 1;
@@ -210,7 +205,7 @@ static void *close_thread(void *arg)
 static int closed_within(struct jack_backend *b, int ms)
 {
     for (int waited = 0; waited < ms && !atomic_load(&b->closed); waited += 10)
-        nap_ms(10);
+        mono_nap_ms(10);
     return atomic_load(&b->closed);
 }
 

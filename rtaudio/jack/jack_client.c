@@ -169,7 +169,6 @@ static void detect_clock(struct rtj_jack *j)
     if (best > 50 * 1000 * 1000)
         bi = 1; /* neither: our own readings on CLOCK_MONOTONIC */
     j->sink->clock = ids[bi];
-    j->jack_scale_ns = scales[bs];
     j->clock_offset_ns = best; /* |median offset|: reading noise of a few µs when they are one clock */
     snprintf(j->clock_name, sizeof(j->clock_name), "%s", names[bi]);
     snprintf(j->time_unit, sizeof(j->time_unit), "%s", units[bs]);

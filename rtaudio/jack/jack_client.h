@@ -16,7 +16,6 @@ struct rtj_jack {
 
     /* --- RT thread (process, xrun, buffer-size, sample-rate and shutdown callbacks) --- */
     struct rt_sink *sink;            /* ring, clock (the one jack_get_time() follows), phase tag, DSP units */
-    int64_t jack_scale_ns;           /* ns per JACK time unit */
     uint64_t frame_pos;              /* jack_last_frame_time() widened to 64 bits: RT thread only */
     uint32_t last_frame_time;
     int have_frame_time;
