@@ -22,7 +22,12 @@ struct rt_sink {
     atomic_int sched_known;
     atomic_int sched_policy;           /* SCHED_FIFO...; SCHED_RESET_ON_FORK masked off */
     atomic_int sched_priority;
+    atomic_int stack_touched;          /* the backend touched the RT stack before the first cycle */
 };
+
+/* Not measured, in the RT thread before its first cycle (e.g. jack_set_thread_init_callback): touches the stack
+ * the cycles will use. A backend that calls it sets stack_touched. */
+void rt_sink_touch_stack(void);
 
 /* RT-safe (runs in the RT thread): no allocation, lock, printf or file I/O; the only system calls are in the
  * first cycle (sched_getscheduler/sched_getparam, a warm-up cycle that is never measured).

@@ -50,6 +50,15 @@ static int process_cb(jack_nframes_t nframes, void *arg)
     return 0;
 }
 
+/* In the process thread, before its first cycle (jack_set_thread_init_callback): its stack is touched here, not
+ * in a measured cycle. */
+static void thread_init_cb(void *arg)
+{
+    struct rtj_jack *j = arg;
+    rt_sink_touch_stack();
+    atomic_store_explicit(&j->sink->stack_touched, 1, memory_order_relaxed);
+}
+
 /* RT-safe: PipeWire's JACK calls this from the RT thread. One atomic increment, nothing else. */
 static int xrun_cb(void *arg)
 {
@@ -207,7 +216,8 @@ int rtj_jack_open(struct rtj_jack *j, const char *server_name, const char *clien
     j->out = jack_port_register(j->client, "out", JACK_DEFAULT_AUDIO_TYPE, JackPortIsOutput, 0);
     if (!j->in || !j->out || jack_set_process_callback(j->client, process_cb, j) ||
         jack_set_xrun_callback(j->client, xrun_cb, j) || jack_set_buffer_size_callback(j->client, bufsize_cb, j) ||
-        jack_set_sample_rate_callback(j->client, srate_cb, j)) {
+        jack_set_sample_rate_callback(j->client, srate_cb, j) || jack_set_thread_init_callback(j->client,
+                                                                                              thread_init_cb, j)) {
         snprintf(err, errlen, "cannot register JACK ports or callbacks");
         jack_client_close(j->client);
         j->client = NULL;

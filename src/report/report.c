@@ -5,6 +5,7 @@
 #include "report/doc.h"
 #include "util/utf8.h"
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static double us(int64_t ns)
@@ -49,21 +50,80 @@ json_t *report_hist_json(const struct histogram *h)
     return a;
 }
 
+/* The timeline of a long run stays small: every second of the first and last TL_EDGE_S seconds and within TL_NEAR_S
+ * of any event (an xrun, a missed deadline, a wake-up or jitter spike over half a period), one entry per minute
+ * elsewhere. A minute's entry has "span_s" (the seconds it covers); its counts are sums, its maxima maxima, its p99s
+ * the largest per-second p99 in it. A 24 h soak of 8 phases: a few MB, not 200. */
+#define TL_EDGE_S 60
+#define TL_NEAR_S 5
+#define TL_SPAN_S 60
+
+static int second_eventful(const struct second_stats *ss, int64_t half_period_ns)
+{
+    return ss->xruns_reported || ss->xruns_detected || ss->xrun_events || ss->deadlines_missed ||
+           ss->wakeup_max > half_period_ns || ss->jitter_abs_max > half_period_ns;
+}
+
+static void second_merge(struct second_stats *a, const struct second_stats *b)
+{
+    a->cycles += b->cycles;
+    a->xruns_reported += b->xruns_reported;
+    a->xruns_detected += b->xruns_detected;
+    a->xrun_events += b->xrun_events;
+    a->deadlines_missed += b->deadlines_missed;
+#define MAXF(f) if (b->f > a->f) a->f = b->f
+    MAXF(period_max); MAXF(jitter_abs_max); MAXF(jitter_abs_p99); MAXF(wakeup_max); MAXF(wakeup_p99);
+    MAXF(callback_max);
+#undef MAXF
+    if (b->margin_min < a->margin_min)
+        a->margin_min = b->margin_min;
+}
+
+static json_t *second_json(size_t s0, size_t span, const struct second_stats *ss)
+{
+    json_t *o = json_pack("{s:I, s:i, s:i, s:i, s:i, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:o}",
+        "s", (json_int_t)s0, "cycles", (int)ss->cycles, "xruns_reported", (int)ss->xruns_reported,
+        "xruns_detected", (int)ss->xruns_detected, "xrun_events", (int)ss->xrun_events,
+        "deadlines_missed", (int)ss->deadlines_missed,
+        "period_max_us", us(ss->period_max),
+        "jitter_abs_max_us", us(ss->jitter_abs_max), "jitter_abs_p99_us", us(ss->jitter_abs_p99),
+        "wakeup_max_us", us(ss->wakeup_max), "wakeup_p99_us", us(ss->wakeup_p99),
+        "callback_max_us", us(ss->callback_max),
+        "margin_min_us", ss->margin_min == INT64_MAX ? json_null() : json_real(us(ss->margin_min)));
+    if (span > 1)
+        json_object_set_new(o, "span_s", json_integer((json_int_t)span));
+    return o;
+}
+
 static json_t *timeline_json(const struct segment *s)
 {
     json_t *a = json_array();
-    for (size_t i = 0; i < s->nsecs; i++) {
-        const struct second_stats *ss = &s->secs[i];
-        json_array_append_new(a, json_pack("{s:I, s:i, s:i, s:i, s:i, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:o}",
-            "s", (json_int_t)i, "cycles", (int)ss->cycles, "xruns_reported", (int)ss->xruns_reported,
-            "xruns_detected", (int)ss->xruns_detected, "xrun_events", (int)ss->xrun_events,
-            "deadlines_missed", (int)ss->deadlines_missed,
-            "period_max_us", us(ss->period_max),
-            "jitter_abs_max_us", us(ss->jitter_abs_max), "jitter_abs_p99_us", us(ss->jitter_abs_p99),
-            "wakeup_max_us", us(ss->wakeup_max), "wakeup_p99_us", us(ss->wakeup_p99),
-            "callback_max_us", us(ss->callback_max),
-            "margin_min_us", ss->margin_min == INT64_MAX ? json_null() : json_real(us(ss->margin_min))));
+    size_t n = s->nsecs;
+    int64_t half = s->rate_hz ? (int64_t)s->nframes * 500000000LL / s->rate_hz : INT64_MAX;
+    unsigned char *keep = calloc(n ? n : 1, 1);
+    if (!keep)
+        return a;
+    for (size_t i = 0; i < n; i++) {
+        if (i < TL_EDGE_S || i + TL_EDGE_S >= n)
+            keep[i] = 1;
+        if (second_eventful(&s->secs[i], half))
+            for (size_t j = i > TL_NEAR_S ? i - TL_NEAR_S : 0; j <= i + TL_NEAR_S && j < n; j++)
+                keep[j] = 1;
     }
+    for (size_t i = 0; i < n;) {
+        if (keep[i]) {
+            json_array_append_new(a, second_json(i, 1, &s->secs[i]));
+            i++;
+            continue;
+        }
+        struct second_stats m = s->secs[i];
+        size_t j = i + 1;
+        for (; j < n && !keep[j] && j - i < TL_SPAN_S; j++)
+            second_merge(&m, &s->secs[j]);
+        json_array_append_new(a, second_json(i, j - i, &m));
+        i = j;
+    }
+    free(keep);
     return a;
 }
 
@@ -185,11 +245,12 @@ json_t *report_build(const struct run_info *ri)
     json_object_set_new(doc, "phases", phases);
     json_object_set_new(doc, "warnings", ri->warnings ? json_incref(ri->warnings) : json_array());
     const struct run_stats *rs = &ri->stats;
-    json_object_set_new(doc, "run_stats", json_pack("{s:f, s:f, s:f, s:I, s:I, s:I, s:I}",
+    json_object_set_new(doc, "run_stats", json_pack("{s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:I}",
         "wall_s", rs->wall_s, "collector_cpu_s", rs->collector_cpu_s,
         "collector_cpu_pct", rs->wall_s > 0 ? 100.0 * rs->collector_cpu_s / rs->wall_s : 0.0,
         "records", (json_int_t)rs->records, "dropped", (json_int_t)rs->dropped,
-        "ring_capacity", (json_int_t)rs->ring_capacity, "peak_rss_kib", (json_int_t)rs->peak_rss_kib));
+        "ring_capacity", (json_int_t)rs->ring_capacity, "peak_rss_kib", (json_int_t)rs->peak_rss_kib,
+        "private_dirty_kib", (json_int_t)rs->private_dirty_kib));
     return doc;
 }
 

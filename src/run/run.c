@@ -18,9 +18,20 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#define RING_RECORDS (1u << 16) /* 64 Ki records: over 5 s at 12,000 cycles/s */
+/* The ring holds RING_SECONDS of cycles at the rate the backend opened with (the collector drains it every 50 ms:
+ * 20 times the margin), and never fewer than RING_MIN records, so that a later, smaller buffer size still has room
+ * (a full ring loses records, counted, never blocks). 16 frames at 192 kHz: 16 Ki records, 1.3 MB. */
+#define RING_SECONDS 1
+#define RING_MIN 4096
 #define RUN_HUNG_S 2.0          /* no cycle for this long: the provider hung */
 #define RUN_HUNG_TEXT "2 s"
+
+static size_t ring_records(unsigned rate_hz, unsigned period_frames)
+{
+    size_t per_s = rate_hz && period_frames ? (rate_hz + period_frames - 1) / period_frames : 0;
+    size_t n = per_s * RING_SECONDS;
+    return n < RING_MIN ? RING_MIN : n;
+}
 
 void run_plan_defaults(struct run_plan *p)
 {
@@ -164,16 +175,17 @@ static int wait_phase(struct run_state *st, int phase, double secs, struct phase
     return 0;
 }
 
-/* VmHWM of this process, KiB; -1 when unknown. */
-static long peak_rss_kib(void)
+/* A "Key: N kB" line of a /proc/self file, KiB; -1 when unknown. */
+static long proc_kib(const char *file, const char *key)
 {
-    FILE *f = fopen("/proc/self/status", "r");
+    FILE *f = fopen(file, "r");
     char line[256];
     long v = -1;
+    size_t klen = strlen(key);
     if (!f)
         return -1;
     while (fgets(line, sizeof(line), f))
-        if (sscanf(line, "VmHWM: %ld", &v) == 1)
+        if (strncmp(line, key, klen) == 0 && sscanf(line + klen, " %ld", &v) == 1)
             break;
     fclose(f);
     return v;
@@ -280,7 +292,7 @@ static int run_report(struct run_state *st, struct run_info *ri, int rc, int mlo
     ri->stats.records = st->col.records_seen;
     ri->stats.dropped = rt_ring_dropped(&st->ring);
     ri->stats.ring_capacity = st->ring.capacity;
-    ri->stats.peak_rss_kib = peak_rss_kib();
+    ri->stats.peak_rss_kib = proc_kib("/proc/self/status", "VmHWM:");
     json_t *doc = report_build(ri);
     int exceeded = report_verdict(doc, st->profile, p->profile != NULL, p->max_xruns, p->max_jitter_us);
     if (rc == 0 && exceeded)
@@ -306,18 +318,21 @@ static int run_measure(struct run_state *st)
     struct run_info ri;
     memset(&ri, 0, sizeof(ri));
     clock_gettime(CLOCK_REALTIME, &ri.started);
+    /* Lock what is mapped now and what is touched later, as it is touched (MCL_ONFAULT): the RT path's memory (the
+     * ring, the backend's state, the RT thread's stack) is touched before the first cycle, while a thread's stack
+     * or a report tree is not made resident and locked whole. Kernels before 4.4 have no MCL_ONFAULT. */
+#ifdef MCL_ONFAULT
+    int mlocked = mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) == 0 || mlockall(MCL_CURRENT | MCL_FUTURE) == 0;
+#else
     int mlocked = mlockall(MCL_CURRENT | MCL_FUTURE) == 0;
+#endif
     if (!mlocked)
         warn(st, "memory could not be locked (mlockall): page faults may add latency; raise the memlock limit "
                  "(ulimit -l; the audio group's /etc/security/limits.d/audio.conf)");
-    int e = rt_ring_init(&st->ring, RING_RECORDS);
-    if (e < 0) {
-        fprintf(stderr, "rtjitter run: cannot allocate the record ring: %s\n", strerror(-e));
-        return 3;
-    }
     atomic_init(&st->phase_tag, 0);
-    st->sink.ring = &st->ring;
+    st->sink.ring = &st->ring; /* sized below, once the backend says how fast its cycles come */
     st->sink.phase_tag = &st->phase_tag;
+    int e;
     st->bpriv = calloc(1, st->be->private_size);
     if (!st->bpriv) {
         fprintf(stderr, "rtjitter run: out of memory\n");
@@ -328,6 +343,12 @@ static int run_measure(struct run_state *st)
     cfg.quiet = p->quiet;
     if ((e = st->be->open(st->bpriv, &cfg, &st->sink, err, sizeof(err))) < 0) {
         fprintf(stderr, "rtjitter run: %s\n", err);
+        return 3;
+    }
+    struct backend_status bs0 = { 0 };
+    st->be->status(st->bpriv, &bs0);
+    if ((e = rt_ring_init(&st->ring, ring_records(bs0.rate_hz, bs0.period_frames))) < 0) {
+        fprintf(stderr, "rtjitter run: cannot allocate the record ring: %s\n", strerror(-e));
         return 3;
     }
 
@@ -359,6 +380,8 @@ static int run_measure(struct run_state *st)
         run_phases(st);
         rc = st->stop_reason ? 3 : 0;
     }
+    /* The run's own private memory while it measures (jack's shared segments excluded): make bench watches it. */
+    ri.stats.private_dirty_kib = proc_kib("/proc/self/smaps_rollup", "Private_Dirty:");
     st->abandoned = st->be->stop(st->bpriv) == 1;
     collector_stop(&st->col);
     ri.stats.wall_s = mono_s() - t_active;
