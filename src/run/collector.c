@@ -40,11 +40,16 @@ void collector_drain(struct collector *c)
             atomic_fetch_add_explicit(&c->st_cycles, 1, memory_order_relaxed);
         }
     }
-    uint64_t det = 0;
+    uint64_t det = 0, rep = 0, ev = 0;
     for (int i = 0; i < c->nphases; i++)
-        for (int s = 0; s < c->phases[i].nseg; s++)
+        for (int s = 0; s < c->phases[i].nseg; s++) {
             det += c->phases[i].seg[s]->xruns_detected;
+            rep += c->phases[i].seg[s]->xruns_reported;
+            ev += c->phases[i].seg[s]->xrun_events;
+        }
     atomic_store_explicit(&c->st_detected, det, memory_order_relaxed);
+    atomic_store_explicit(&c->st_reported, rep, memory_order_relaxed);
+    atomic_store_explicit(&c->st_events, ev, memory_order_relaxed);
 }
 
 static void *collector_main(void *arg)

@@ -22,7 +22,9 @@ struct collector {
     /* published for the status line (written by the collector only) */
     atomic_uint_fast64_t st_cycles;
     atomic_int_fast64_t st_worst_jitter_ns;
-    atomic_uint_fast64_t st_detected;
+    atomic_uint_fast64_t st_detected;   /* of measured cycles only, like the report's table */
+    atomic_uint_fast64_t st_reported;
+    atomic_uint_fast64_t st_events;
     uint64_t records_seen;            /* all records, warm-up included */
     int64_t cpu_ns;                   /* the collector thread's own CPU time, read when it ends */
 };
