@@ -46,7 +46,9 @@ void rt_sink_cycle(struct rt_sink *s, struct rt_record *r, int64_t deadline_ns)
     r->dsp_req = units;
     r->dsp_done = 0;
     if (units) {
-        r->dsp_done = dsp_burn(units, deadline_ns, s->clock);
+        /* A guard band before the deadline: the burn never makes the miss it is there to provoke. */
+        r->dsp_done = dsp_burn(units, deadline_ns - (int64_t)atomic_load_explicit(&s->dsp_guard_ns,
+                                                                                  memory_order_relaxed), s->clock);
         r->flags |= RTREC_DSP;
     }
     r->xruns = s->xruns ? (uint32_t)atomic_load_explicit(s->xruns, memory_order_acquire) : 0;
@@ -59,5 +61,7 @@ void rt_sink_set_dsp(struct rt_sink *s, double share, double units_per_ns, unsig
 {
     double period_ns = rate_hz ? (double)nframes * 1e9 / rate_hz : 0.0;
     double units = share * period_ns * units_per_ns;
+    double guard = period_ns / 32 > 10000 ? period_ns / 32 : 10000;
+    atomic_store_explicit(&s->dsp_guard_ns, (unsigned)guard, memory_order_relaxed);
     atomic_store_explicit(&s->dsp_units, units > 0 ? (unsigned)(units + 0.5) : 0u, memory_order_relaxed);
 }

@@ -16,6 +16,7 @@ struct rt_sink {
     clockid_t clock;                   /* the measurement clock, chosen by the backend's open */
     const atomic_uint *phase_tag;      /* phase << 1 | measuring; written by the orchestrator */
     atomic_uint dsp_units;             /* DSP work units per cycle; 0: none */
+    atomic_uint dsp_guard_ns;          /* the burn stops this long before the deadline: 1/32 period, >= 10 µs */
     atomic_uint_fast64_t cycles;       /* cycles seen (the next record's seq); written by the RT thread only */
     const atomic_uint_fast64_t *xruns; /* the backend's xrun counter, copied into each record; may be NULL */
     /* Read inside the first cycle, published with sched_known (release). */

@@ -179,6 +179,7 @@ static json_t *phase_json(const struct phase_result *pr, const struct segment *s
     json_object_set_new(o, "desired_cpu_pct", s && s->dsp_req ? json_real(100.0 * (double)s->dsp_done /
                                                                            (double)s->dsp_req)
                                                               : json_null());
+    json_object_set_new(o, "dsp_cut_short", json_integer(s ? (json_int_t)s->dsp_cut_short : 0));
     double period_ns = s && s->rate_hz ? (double)s->nframes * 1e9 / s->rate_hz : 0;
     json_object_set_new(o, "dsp_load", json_pack("{s:o, s:o, s:o, s:o}",
         "callback_mean_pct", s && s->m[M_CALLBACK].count ? json_real(100.0 * s->m[M_CALLBACK].w.mean / period_ns)

@@ -264,6 +264,8 @@ int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t n
     if (r->flags & RTREC_DSP) {
         s->dsp_done += r->dsp_done;
         s->dsp_req += r->dsp_req;
+        if (r->dsp_done < r->dsp_req)
+            s->dsp_cut_short++; /* the burn stopped at its guard band: not a missed deadline of its own */
     }
     return buf_push(s, jit_abs, wake);
 }

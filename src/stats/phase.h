@@ -38,6 +38,7 @@ struct segment {
     uint64_t discontinuities;      /* frame clock jumps that time cannot explain (back, or far ahead) */
     uint64_t duplicates;           /* catch-up records with the same frame time as the one before */
     uint64_t dsp_done, dsp_req;
+    uint64_t dsp_cut_short;        /* cycles whose --dsp work stopped at the guard band before the deadline */
     uint64_t xruns_detected;       /* frame-clock gaps larger than one period */
     uint64_t skipped_cycles;       /* cycles lost in those gaps */
     uint64_t xruns_reported;       /* server notifications while this segment was current */
