@@ -271,6 +271,11 @@ static int run_report(struct run_state *st, struct run_info *ri, int rc, int mlo
     st->be->status(st->bpriv, &bs);
     json_t *provider = json_object();
     st->be->describe(st->bpriv, provider);
+    json_t *notes = json_object_get(provider, "notes"), *note;
+    size_t ni;
+    json_array_foreach(notes, ni, note)
+        json_array_append(st->warnings, note);
+    json_object_del(provider, "notes");
     struct audio_info *a = &ri->audio;
     a->backend = st->be->name;
     a->provider = provider;
