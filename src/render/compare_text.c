@@ -78,6 +78,19 @@ static void load_table(FILE *f, const json_t *load, const json_t *reports, const
         int used = lw;
         while (c1 < nr && (c1 == c0 || o->wide || used + 2 + cw[c1] <= o->width))
             used += 2 + cw[c1++];
+        /* Room left in the line goes to the titles that were cut, a column at a time. */
+        for (int grew = 1; grew && !o->wide && used < o->width;) {
+            grew = 0;
+            for (size_t c = c0; c < c1 && used < o->width; c++) {
+                char head[256];
+                snprintf(head, sizeof(head), "[%zu] %.200s", c + 1, doc_str(json_array_get(reports, c), "title", ""));
+                if (tx_width(head) > cw[c]) {
+                    cw[c]++;
+                    used++;
+                    grew = 1;
+                }
+            }
+        }
         /* Header: [i] and the title, cut to the column. */
         tx_cell(f, "", lw, 0);
         for (size_t c = c0; c < c1; c++) {
@@ -125,8 +138,13 @@ void compare_print_text_opts(FILE *f, const json_t *cmp, const struct render_opt
     json_array_foreach(reports, i, r) {
         char first[32];
         snprintf(first, sizeof(first), "  [%zu] ", i + 1);
-        snprintf(line, sizeof(line), "%.200s  %.40s, %.0f frames @ %.0f Hz  %.1000s", doc_str(r, "title", ""),
-                 doc_str(r, "started", "?"), doc_num(r, "period_frames"), doc_num(r, "rate"), doc_str(r, "file", ""));
+        /* The start time, unless the title already carries it (reports of one kernel are told apart by it). */
+        const char *st = doc_str(r, "started", "?"), *title = doc_str(r, "title", "");
+        char when[64];
+        snprintf(when, sizeof(when), "%.10s %.8s", st, strlen(st) >= 19 ? st + 11 : "");
+        snprintf(line, sizeof(line), "%.200s%s%.40s, %.0f frames @ %.0f Hz  %.1000s", title,
+                 strstr(title, when) ? "" : ", started ", strstr(title, when) ? "" : st, doc_num(r, "period_frames"),
+                 doc_num(r, "rate"), doc_str(r, "file", ""));
         say(f, &o, first, 6, line);
         if (doc_str(r, "noise_from", NULL)) {
             snprintf(line, sizeof(line), "run-to-run noise measured against an earlier run: %.1000s",

@@ -128,7 +128,7 @@ static enum cmp_outcome distribution_verdict(const struct rhist *ha, const struc
     char *t = text + n;
     size_t l = len - (size_t)n;
     if (o == CMP_BETTER || o == CMP_WORSE)
-        snprintf(t, l, "%s, because the rank test is sure (Mann-Whitney %s < 0.001), the shift is large (P(this "
+        snprintf(t, l, "%s, because the rank test is sure (Mann-Whitney %s, below 0.001), the shift is large (P(this "
                  "> baseline) = %.2f, more than 0.06 from an even 0.50) and the medians are further apart than "
                  "the 10 %% / 2 µs floor (%.1f µs)", o == CMP_WORSE ? "worse" : "better", pv, rt.prob_b_greater,
                  fl);
