@@ -49,7 +49,7 @@ static void fmt1(char *b, double v)
     if (isnan(v))
         snprintf(b, CELL, "-");
     else
-        snprintf(b, CELL, "%.1f", v + 0.0 == 0 ? 0.0 : v); /* never "-0.0" */
+        snprintf(b, CELL, "%.1f", fabs(v) < 0.05 ? 0.0 : v); /* -0.04 is "0.0", never "-0.0" */
 }
 
 static void fmt0(char *b, double v)

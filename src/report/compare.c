@@ -109,10 +109,13 @@ static json_t *column(const json_t *p)
 
 static void fmt_num(char *buf, size_t len, double v, int prec)
 {
-    if (isnan(v))
+    if (isnan(v)) {
         snprintf(buf, len, "-");
-    else
-        snprintf(buf, len, "%.*f", prec, v);
+        return;
+    }
+    snprintf(buf, len, "%.*f", prec, v);
+    if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1)) /* -0.04 is "0.0", not "-0.0" */
+        memmove(buf, buf + 1, strlen(buf));
 }
 
 /* The rows of a load's table, formatted once, for the text and HTML renderers alike. A row marked detail is
