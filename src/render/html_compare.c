@@ -166,7 +166,7 @@ void html_compare(FILE *f, const json_t *cmp, json_t *const *docs, size_t n)
     } else {
         fputs("<table>\n<tr><th class=\"k\">key</th>", f);
         json_array_foreach(reports, i, r) {
-            fputs("<th class=\"k\">", f);
+            fprintf(f, "<th class=\"title k\">[%zu] ", i + 1);
             html_escape(f, doc_str(r, "title", NULL));
             fputs("</th>", f);
         }

@@ -66,7 +66,9 @@ void svg_axes_add_timeline(struct page_axes *a, const json_t *tl, double measure
                 a->tl.hi = fmax(a->tl.hi, v);
             }
         }
-    double secs = isfinite(measured_s) && measured_s > 0 ? measured_s : (double)json_array_size(tl);
+    /* What the timeline covers: its seconds, the last one only as far as the phase ran. */
+    double n = (double)json_array_size(tl);
+    double secs = isfinite(measured_s) && measured_s > 0 ? fmin(measured_s, n > 0 ? n : measured_s) : n;
     a->tl_secs = fmax(a->tl_secs, secs);
 }
 
@@ -94,7 +96,8 @@ void svg_axes_finish(struct page_axes *a, const struct rhist *const *hs, size_t 
 {
     decades(&a->lat, LAT_FLOOR_US, 1);
     decades(&a->tl, 0.1, 1);
-    a->tl_secs = a->tl_secs > 0 ? ceil(a->tl_secs - 1e-9) : 1;
+    /* Whole seconds; a phase that ran 2.003 s does not get a third, empty one. */
+    a->tl_secs = a->tl_secs > 0 ? fmax(1, ceil(a->tl_secs - 0.01)) : 1;
     /* The histograms' count axis: the tallest bin any of them will draw. */
     double d0 = log10(a->lat.lo);
     int nbins = (int)lround((log10(a->lat.hi) - d0) * BINS_PER_DECADE);

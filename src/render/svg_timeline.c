@@ -123,7 +123,7 @@ void svg_timeline(FILE *f, const char *title, const json_t *tl, const struct pag
     svg_axis_titles(f, &fr, "seconds into the phase", "latency (log scale)");
     /* The part of the last second that did not run. */
     struct group *last = &g[np - 1];
-    if (last->t1 < last->t0 + (double)stride - 1e-6) {
+    if (last->t1 < last->t0 + (double)stride - 1e-6 && last->t1 < a->tl_secs) {
         double x0 = svg_x(&fr, &x, last->t1), x1 = svg_x(&fr, &x, last->t0 + (double)stride);
         fprintf(f, "<rect class=\"partial\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#eee\">"
                 "<title>the phase ended %.3f s into its last second (%.0f cycles in it)</title></rect>\n", x0,
