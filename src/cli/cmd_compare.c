@@ -16,7 +16,7 @@
 
 struct compare_opts {
     const char *html, *json, *store, *format;
-    int quiet;
+    int quiet, wide;
 };
 
 static const char *format_names[8];
@@ -29,6 +29,8 @@ static const struct opt_def compare_defs[] = {
       "$XDG_DATA_HOME/rtjitter/reports)", NULL },
     { "format", OPT_STR, O(format), 0, 0, "NAME", "print the comparison in this form (default text)", format_names },
     { "quiet", OPT_FLAG, O(quiet), 0, 0, "", "no text on stdout (with --html or --json)", NULL },
+    { "wide", OPT_FLAG, O(wide), 0, 0, "", "text: every row and every report side by side, however wide the "
+      "terminal", NULL },
     { NULL, 0, 0, 0, 0, NULL, NULL, NULL },
 };
 #undef O
@@ -70,7 +72,7 @@ int cmd_compare(int argc, char **argv, const char *command_line)
     cli_format_names(format_names, sizeof(format_names) / sizeof(format_names[0]));
     int r = opts_parse("compare", compare_defs, &o, argc, argv, pos, COMPARE_MAX + 1, &npos);
     if (r == 1) {
-        opts_help(stdout, "compare", "[REPORT.json ...] [--html FILE] [--json FILE] [--format NAME]\n\n"
+        opts_help(stdout, "compare", "[REPORT.json ...] [--html FILE] [--json FILE] [--format NAME] [--wide]\n\n"
                   "With no files: the latest report of each kernel in the store, the oldest first (the baseline);\n"
                   "an earlier run of a kernel in the store, when there is one, measures run-to-run noise.",
                   compare_defs);
@@ -149,8 +151,12 @@ int cmd_compare(int argc, char **argv, const char *command_line)
         rc = 2;
         goto out;
     }
-    if (!o.quiet)
-        renderer_find(o.format ? o.format : "text")->compare(stdout, cmp, docs, n);
+    if (!o.quiet) {
+        struct render_opts ro;
+        render_opts_detect(&ro, stdout);
+        ro.wide = o.wide;
+        renderer_find(o.format ? o.format : "text")->compare(stdout, cmp, docs, n, &ro);
+    }
     rc = output_file("json", o.json, cmp, docs, n) | output_file("html", o.html, cmp, docs, n);
     json_decref(cmp);
 out:

@@ -11,7 +11,7 @@
 
 struct report_opts {
     const char *html, *format;
-    int text;
+    int text, wide;
 };
 
 /* The renderers' names, filled from their table before the options are parsed or their help printed. */
@@ -22,6 +22,8 @@ static const struct opt_def report_defs[] = {
     { "html", OPT_STR, O(html), 0, 0, "FILE", "write the report as one self-contained HTML page", NULL },
     { "text", OPT_FLAG, O(text), 0, 0, "", "print the text table and verdict (the default without --html)", NULL },
     { "format", OPT_STR, O(format), 0, 0, "NAME", "print the report in this form (default text)", format_names },
+    { "wide", OPT_FLAG, O(wide), 0, 0, "", "text: every column, however wide the terminal (default: the columns "
+      "that fit it)", NULL },
     { NULL, 0, 0, 0, 0, NULL, NULL, NULL },
 };
 #undef O
@@ -44,7 +46,7 @@ int cmd_report(int argc, char **argv, const char *command_line)
     cli_format_names(format_names, sizeof(format_names) / sizeof(format_names[0]));
     int r = opts_parse("report", report_defs, &o, argc, argv, pos, 1, &npos);
     if (r == 1) {
-        opts_help(stdout, "report", "REPORT.json [--html FILE] [--text] [--format NAME]", report_defs);
+        opts_help(stdout, "report", "REPORT.json [--html FILE] [--text] [--format NAME] [--wide]", report_defs);
         return 0;
     }
     if (r < 0)
@@ -66,8 +68,12 @@ int cmd_report(int argc, char **argv, const char *command_line)
         return 2;
     }
     int rc = 0;
-    if (out)
-        out->report(stdout, doc);
+    if (out) {
+        struct render_opts ro;
+        render_opts_detect(&ro, stdout);
+        ro.wide = o.wide;
+        out->report(stdout, doc, &ro);
+    }
     if (o.html) {
         int e = render_report_file(renderer_find("html"), o.html, doc);
         if (e < 0) {
