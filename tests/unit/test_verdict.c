@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "verdict/profile.h"
+#include "render/text.h"
 #include "report/report.h"
 #include "sysinfo/sysinfo.h"
 
