@@ -147,7 +147,7 @@ static void phases_table(FILE *f, const json_t *doc, const struct limits *L)
     fputs("<div class=\"wide\"><table class=\"results\">\n<tr><th class=\"k\" rowspan=\"2\">Load</th>"
           "<th colspan=\"4\" class=\"grp\">|jitter|, µs (and % of the period)</th>"
           "<th colspan=\"4\" class=\"grp\">wakeup, µs (and % of the period)</th>"
-          "<th rowspan=\"2\">deadlines<br>met %</th><th rowspan=\"2\">xruns<small>reported /<br>detected</small></th>"
+          "<th rowspan=\"2\">deadlines<br>met %</th><th rowspan=\"2\">xrun events<small>reported /<br>detected</small></th>"
           "<th rowspan=\"2\">skipped<small>cycles</small></th><th rowspan=\"2\">cycles</th>"
           "<th class=\"k\" rowspan=\"2\">what the load did</th></tr>\n"
           "<tr><th>p99</th><th>max</th><th>p99.9</th><th>mean ± SD</th><th>p99</th><th>max</th><th>p99.9</th>"
@@ -193,9 +193,12 @@ static void phases_table(FILE *f, const json_t *doc, const struct limits *L)
             fprintf(f, "<td>%s</td>", met);
         double xr = compare_xruns(p);
         fprintf(f, "<td%s>", xr > L->max_xruns ? " class=\"bad\"" : "");
+        html_num(f, xr, 0);
+        fputs(" <small>", f);
         html_num(f, doc_num(x, "reported"), 0);
         fputs(" / ", f);
         html_num(f, doc_num(x, "detected"), 0);
+        fputs("</small>", f);
         fprintf(f, "</td><td%s>", doc_num(x, "skipped_cycles") > 0 ? " class=\"bad\"" : "");
         html_num(f, doc_num(x, "skipped_cycles"), 0);
         fputs("</td><td>", f);

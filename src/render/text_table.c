@@ -36,7 +36,7 @@ static const struct col cols[NCOL] = {
     [C_WMEAN] = { "wakeup mean %s SD", { "%s" }, 1, 13 },
     [C_MET] = { "deadlines", { "met %%" }, 1, 3 },
     [C_DSP] = { "desired", { "CPU %%" }, 1, 11 },
-    [C_XRUNS] = { "xruns", { "rep/det" }, 1, 4 },
+    [C_XRUNS] = { "xruns", { "ev(rep/det)" }, 1, 4 },
     [C_SKIP] = { "skipped", { "cycles" }, 1, 6 },
     [C_DROP] = { "dropped", { "records" }, 1, 10 },
     [C_CYCLES] = { "", { "cycles" }, 1, 14 },
@@ -106,7 +106,9 @@ static void fill(const json_t *doc, const json_t *p, const struct render_opts *o
     fmt1(c[C_DSP][0], doc_num(p, "desired_cpu_pct"));
     fmt0(a, doc_num(x, "reported"));
     fmt0(b, doc_num(x, "detected"));
-    snprintf(c[C_XRUNS][0], CELL, "%.20s/%.20s", a, b);
+    char ev[24];
+    fmt0(ev, compare_xruns(p));
+    snprintf(c[C_XRUNS][0], CELL, "%.12s(%.12s/%.12s)", ev, a, b);
     fmt0(c[C_SKIP][0], doc_num(x, "skipped_cycles"));
     fmt0(c[C_DROP][0], doc_num(p, "dropped"));
     fmt0(c[C_CYCLES][0], doc_num(p, "cycles"));
@@ -271,9 +273,9 @@ void text_phase_table(FILE *f, const json_t *doc, const struct render_opts *o)
     double per = phase_period_us(doc, p0);
     char note[512], pers[48];
     dur_human(pers, sizeof(pers), per, tx_us(o));
-    int n = snprintf(note, sizeof(note), "%% = share of the period (%s), the time each cycle has. xruns rep/det: "
-                     "reported by the server / detected as gaps in the frame clock; skipped: the cycles lost in "
-                     "those gaps.", pers);
+    int n = snprintf(note, sizeof(note), "%% = share of the period (%s), the time each cycle has. xruns ev(rep/det): "
+                     "events, one per stall (rep: the server's notifications, det: gaps in the frame clock); "
+                     "skipped: the cycles lost in those gaps.", pers);
     if (hidden && n > 0 && (size_t)n < sizeof(note))
         snprintf(note + n, sizeof(note) - (size_t)n, " %d more column%s with --wide.", hidden,
                  hidden == 1 ? "" : "s");

@@ -9,6 +9,11 @@
 double compare_xruns(const json_t *p)
 {
     const json_t *x = json_object_get(p, "xruns");
+    /* Xrun events: one per stall, however many notifications it caused. Reports from before events were kept
+     * give the larger of notifications and gaps. */
+    double e = doc_num(x, "events");
+    if (!isnan(e))
+        return e;
     double r = doc_num(x, "reported"), d = doc_num(x, "detected");
     if (isnan(r))
         return d;

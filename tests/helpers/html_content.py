@@ -304,8 +304,11 @@ def report_page(page, doc):
         tap(met == want, 'table, %s: deadlines met %s (report %.4f %%)' % (phase['load'], met, phase['deadlines_met_pct']))
         x = phase['xruns']
         xr_bad = 'bad' in (cells[9][0] or '')
-        tap(num[9].replace(' ', '') == '%d/%d' % (x['reported'], x['detected']) and
-            xr_bad == (max(x['reported'], x['detected']) > max_x),
+        ev = x['events'] if 'events' in x else max(x['reported'], x['detected'])
+        shown = re.sub(r'<[^>]*>', '', num[9]).split()
+        tap(shown[:1] == [str(ev)] and ''.join(shown[1:]) == '%d/%d' % (x['reported'], x['detected']),
+            'table, %s: xrun events %s, reported/detected as the report says' % (phase['load'], num[9]))
+        tap(xr_bad == (ev > max_x),
             'table, %s: xruns %s, %s (limit %d)' % (phase['load'], num[9], 'marked' if xr_bad else 'not marked', max_x))
     return FAILED
 
