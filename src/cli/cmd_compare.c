@@ -11,12 +11,13 @@
 #include "report/store.h"
 #include "util/utf8.h"
 #include <stdio.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct compare_opts {
-    const char *html, *json, *store, *format;
-    int quiet, wide;
+    const char *html, *json, *store, *format, *label;
+    int quiet, wide, last, kernels;
 };
 
 static const char *format_names[8];
@@ -28,6 +29,12 @@ static const struct opt_def compare_defs[] = {
     { "store", OPT_STR, O(store), 0, 0, "DIR", "with no files: the store to read (default "
       "$XDG_DATA_HOME/rtjitter/reports)", NULL },
     { "format", OPT_STR, O(format), 0, 0, "NAME", "print the comparison in this form (default text)", format_names },
+    { "last", OPT_INT, O(last), 2, 16, "N", "with no files: the last N set-ups of this machine (default 2: before and "
+      "after)", NULL },
+    { "label", OPT_STR, O(label), 0, 0, "L", "with no files: only the runs labelled L (rtjitter run --label L)",
+      NULL },
+    { "kernels", OPT_FLAG, O(kernels), 0, 0, "", "with no files: the latest report of each kernel release instead",
+      NULL },
     { "quiet", OPT_FLAG, O(quiet), 0, 0, "", "no text on stdout (with --html or --json)", NULL },
     { "wide", OPT_FLAG, O(wide), 0, 0, "", "text: every row and every report side by side, however wide the "
       "terminal", NULL },
@@ -73,8 +80,11 @@ int cmd_compare(int argc, char **argv, const char *command_line)
     int r = opts_parse("compare", compare_defs, &o, argc, argv, pos, COMPARE_MAX + 1, &npos);
     if (r == 1) {
         opts_help(stdout, "compare", "[REPORT.json ...] [--html FILE] [--json FILE] [--format NAME] [--wide]\n\n"
-                  "With no files: the latest report of each kernel in the store, the oldest first (the baseline);\n"
-                  "an earlier run of a kernel in the store, when there is one, measures run-to-run noise.",
+                  "With no files: before and after on this machine. The store's runs are grouped by set-up (kernel\n"
+                  "release, boot command line, preempt mode, governor, threaded IRQs, audio settings); the latest run\n"
+                  "of the set-up before is compared with the latest of the set-up now (--last N: the last N set-ups;\n"
+                  "one set-up only: its latest runs). --kernels: the latest report of each kernel instead. An earlier\n"
+                  "run of the same set-up, when there is one, measures run-to-run noise.",
                   compare_defs);
         return 0;
     }
@@ -97,18 +107,29 @@ int cmd_compare(int argc, char **argv, const char *command_line)
             fprintf(stderr, "rtjitter compare: no report store: set XDG_DATA_HOME or HOME, or name the files\n");
             return 2;
         }
-        int e = compare_latest_in_store(store, &found, &nfound);
+        char why[512] = "";
+        int e = o.kernels ? compare_latest_in_store(store, &found, &nfound)
+                          : compare_setups_in_store(store, o.last ? o.last : 2, o.label, &found, &nfound, why,
+                                                    sizeof(why));
+        if (e == -ENOENT && why[0]) {
+            fprintf(stderr, "rtjitter compare: %s in %s (run rtjitter run again, or name the files)\n", why, store);
+            rc = 2;
+            goto out;
+        }
         if (e < 0 || nfound == 0) {
             fprintf(stderr, "rtjitter compare: no reports in %s%s%s (run rtjitter run first, or name the files)\n",
                     store, e < 0 ? ": " : "", e < 0 ? strerror(-e) : "");
             rc = 2;
             goto out;
         }
+        if (why[0] && !o.quiet)
+            fprintf(stderr, "rtjitter compare: %s\n", why);
         if (nfound > COMPARE_MAX) { /* the newest kernels are the interesting ones */
             for (size_t i = 0; i < nfound - COMPARE_MAX; i++)
                 free(found[i]);
             memmove(found, found + (nfound - COMPARE_MAX), COMPARE_MAX * sizeof(char *));
-            fprintf(stderr, "rtjitter compare: %zu kernels in the store; comparing the latest %d\n", nfound,
+            fprintf(stderr, "rtjitter compare: %zu kernel%s in the store; comparing the latest %d\n", nfound,
+                    nfound == 1 ? "" : "s",
                     COMPARE_MAX);
             nfound = COMPARE_MAX;
         }

@@ -27,4 +27,16 @@ int compare_previous_in_store(const char *path, char *out, size_t len);
  * oldest kernel first by start time. 0 or -errno; *n may be 0. */
 int compare_latest_in_store(const char *store, char ***paths, size_t *n);
 
+/* The set-up of a report: its machine, kernel release and the identity that matters to audio (command line,
+ * preempt mode, governor, threaded IRQs) and the audio settings (backend, provider, rate, period). Two runs of one
+ * set-up differ only by chance. key gets a printable key; 0 or -ENOSPC. */
+int compare_setup_key(const json_t *doc, char *key, size_t len);
+
+/* Before/after on one machine: the store's reports grouped by set-up (optionally only those labelled label), on
+ * the machine of the newest; the latest run of each of its `last` most recent set-ups, oldest first. With one
+ * set-up only, its `last` latest runs. *paths gets malloc'd paths; what was chosen, in one line, in msg.
+ * 0, -ENOENT (nothing to compare) or -errno. */
+int compare_setups_in_store(const char *store, int last, const char *label, char ***paths, size_t *n, char *msg,
+                            size_t msglen);
+
 #endif

@@ -2,6 +2,8 @@
  * the run before a report (run-to-run noise). File names start with the UTC start time, so the order of names
  * is the order of runs; hidden files (doc_write's temporary ones) and anything not named *.json are skipped. */
 #include "report/compare.h"
+#include "report/access.h"
+#include "report/report_read.h"
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -120,5 +122,154 @@ out:
         free(fs[i].path);
     free(fs);
     closedir(d);
+    return rc;
+}
+
+int compare_setup_key(const json_t *doc, char *key, size_t len)
+{
+    const json_t *sys = json_object_get(doc, "system"), *k = json_object_get(sys, "kernel"),
+                 *cpu = json_object_get(sys, "cpu"), *au = json_object_get(doc, "audio");
+    const json_t *ti = json_object_get(k, "threadirqs");
+    int n = snprintf(key, len, "%s|%s|%s|%s|%s|%s|%s|%s|%.0f|%.0f", doc_str(sys, "hostname", "?"),
+                     doc_str(k, "release", "?"), doc_str(k, "cmdline", "?"), doc_str(k, "preempt", "?"),
+                     doc_str(cpu, "governor", "?"), json_is_true(ti) ? "threadirqs" : json_is_false(ti) ? "-" : "?",
+                     doc_str(au, "backend", "?"), doc_str(au, "provider", "?"), doc_num(au, "rate"),
+                     doc_num(au, "period_frames"));
+    return n < 0 || (size_t)n >= len ? -ENOSPC : 0;
+}
+
+struct run_ref {
+    char *path;
+    char base[256];         /* file name: starts with the UTC start time */
+    char key[1024];         /* compare_setup_key */
+    char host[256];
+};
+
+static int run_cmp(const void *a, const void *b)
+{
+    return strcmp(((const struct run_ref *)a)->base, ((const struct run_ref *)b)->base);
+}
+
+/* Every readable report of the store (any release), with its set-up; label: only those with that label. */
+static int collect_runs(const char *store, const char *label, struct run_ref **out, size_t *nout)
+{
+    *out = NULL;
+    *nout = 0;
+    DIR *d = opendir(store);
+    if (!d)
+        return -errno;
+    struct run_ref *rs = NULL;
+    size_t n = 0, cap = 0;
+    int rc = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) && !rc) {
+        char sub[4096];
+        if (de->d_name[0] == '.' || snprintf(sub, sizeof(sub), "%s/%s", store, de->d_name) >= (int)sizeof(sub))
+            continue;
+        DIR *k = opendir(sub);
+        if (!k)
+            continue;
+        struct dirent *fe;
+        while ((fe = readdir(k))) {
+            char path[4400], err[256];
+            json_t *doc;
+            if (!is_report_name(fe->d_name) || strlen(fe->d_name) >= sizeof(rs->base) ||
+                snprintf(path, sizeof(path), "%s/%s", sub, fe->d_name) >= (int)sizeof(path) ||
+                report_read_file(path, &doc, err, sizeof(err)) < 0)
+                continue; /* not a report of ours: compare names what it cannot read when it is asked to */
+            const char *lab = doc_str(doc, "label", NULL);
+            if (label && (!lab || strcmp(lab, label) != 0)) {
+                json_decref(doc);
+                continue;
+            }
+            if (n == cap) {
+                size_t nc = cap ? cap * 2 : 32;
+                struct run_ref *t = realloc(rs, nc * sizeof(*rs));
+                if (!t) {
+                    json_decref(doc);
+                    rc = -ENOMEM;
+                    break;
+                }
+                rs = t;
+                cap = nc;
+            }
+            struct run_ref *r = &rs[n];
+            memset(r, 0, sizeof(*r));
+            r->path = strdup(path);
+            snprintf(r->base, sizeof(r->base), "%s", fe->d_name);
+            compare_setup_key(doc, r->key, sizeof(r->key));
+            snprintf(r->host, sizeof(r->host), "%s", doc_str(json_object_get(doc, "system"), "hostname", "?"));
+            json_decref(doc);
+            if (!r->path) {
+                rc = -ENOMEM;
+                break;
+            }
+            n++;
+        }
+        closedir(k);
+    }
+    closedir(d);
+    qsort(rs, n, sizeof(*rs), run_cmp);
+    *out = rs;
+    *nout = n;
+    return rc;
+}
+
+int compare_setups_in_store(const char *store, int last, const char *label, char ***paths, size_t *n, char *msg,
+                            size_t msglen)
+{
+    *paths = NULL;
+    *n = 0;
+    msg[0] = '\0';
+    struct run_ref *rs;
+    size_t nr;
+    int rc = collect_runs(store, label, &rs, &nr);
+    if (rc < 0 || nr == 0) {
+        snprintf(msg, msglen, "%s", rc < 0 ? strerror(-rc) : label ? "no report with that label" : "no reports");
+        goto out;
+    }
+    const char *host = rs[nr - 1].host;
+    /* The newest run of each set-up on that machine, newest first: walk the runs from the newest. */
+    size_t pick[64], np = 0, nsetups = 0;
+    for (size_t i = nr; i-- > 0 && np < (size_t)last && np < 64;) {
+        if (strcmp(rs[i].host, host) != 0)
+            continue;
+        int seen = 0;
+        for (size_t j = 0; j < np; j++)
+            seen |= !strcmp(rs[pick[j]].key, rs[i].key);
+        if (!seen)
+            pick[np++] = i;
+    }
+    nsetups = np;
+    if (nsetups == 1) { /* one set-up only: its latest runs, an A/A comparison */
+        np = 0;
+        for (size_t i = nr; i-- > 0 && np < (size_t)last && np < 64;)
+            if (!strcmp(rs[i].key, rs[pick[0]].key))
+                pick[np++] = i;
+    }
+    if (np < 2) {
+        snprintf(msg, msglen, "1 report%s on %s: nothing to compare it with", label ? " with that label" : "", host);
+        rc = -ENOENT;
+        goto out;
+    }
+    if (nsetups == 1)
+        snprintf(msg, msglen, "one set-up on %s%s: its latest %zu runs", host, label ? " (that label)" : "", np);
+    else
+        snprintf(msg, msglen, "the latest run of each of the last %zu set-ups on %s%s", np, host,
+                 label ? " (that label)" : "");
+    *paths = calloc(np, sizeof(char *));
+    if (!*paths) {
+        rc = -ENOMEM;
+        goto out;
+    }
+    for (size_t j = 0; j < np; j++) { /* oldest first: the earlier set-up is the baseline */
+        (*paths)[j] = rs[pick[np - 1 - j]].path;
+        rs[pick[np - 1 - j]].path = NULL;
+    }
+    *n = np;
+out:
+    for (size_t i = 0; i < nr; i++)
+        free(rs[i].path);
+    free(rs);
     return rc;
 }
