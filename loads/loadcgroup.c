@@ -1,5 +1,6 @@
 /* Loads in cgroups v2 (see loadcgroup.h). */
 #include "loadcgroup.h"
+#include "loaddir.h"
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -177,16 +178,7 @@ static int remove_at(int parent, const char *name, int fd, int depth)
             rc = e2;
     }
     closedir(d);
-    struct stat mine, there;
-    if (fstat(fd, &mine) < 0)
-        return -errno;
-    if (fstatat(parent, name, &there, AT_SYMLINK_NOFOLLOW) < 0)
-        return errno == ENOENT ? rc : -errno;
-    if (there.st_dev != mine.st_dev || there.st_ino != mine.st_ino)
-        return rc ? rc : -ESTALE;
-    if (unlinkat(parent, name, AT_REMOVEDIR) < 0 && errno != ENOENT)
-        return rc ? rc : -errno;
-    return rc;
+    return loaddir_unlink_if_ours(parent, name, fd, rc);
 }
 
 int loadcg_remove(int parent, const char *name, int fd) { return remove_at(parent, name, fd, 0); }

@@ -167,9 +167,8 @@ int loaddir_empty(int fd)
     return empty_at(fd, st.st_dev, 0);
 }
 
-int loaddir_remove(int parent, const char *name, int fd)
+int loaddir_unlink_if_ours(int parent, const char *name, int fd, int rc)
 {
-    int rc = loaddir_empty(fd);
     struct stat mine, there;
     if (fstat(fd, &mine) < 0)
         return -errno;
@@ -180,6 +179,11 @@ int loaddir_remove(int parent, const char *name, int fd)
     if (unlinkat(parent, name, AT_REMOVEDIR) < 0 && errno != ENOENT)
         return rc ? rc : -errno;
     return rc;
+}
+
+int loaddir_remove(int parent, const char *name, int fd)
+{
+    return loaddir_unlink_if_ours(parent, name, fd, loaddir_empty(fd));
 }
 
 int loaddir_tmpfile(int fd, int flags)

@@ -22,6 +22,9 @@ int loaddir_empty(int fd);
 /* Empties fd, then removes parent's entry name if it is still that same directory: an entry that was swapped for
  * something else is left alone. */
 int loaddir_remove(int parent, const char *name, int fd);
+/* The last step of a removal: rmdir parent/name, an empty directory, only while it is still the directory fd is
+ * open on (never one swapped in since). Returns rc, or the first error when rc is 0. */
+int loaddir_unlink_if_ours(int parent, const char *name, int fd, int rc);
 /* An anonymous file in the directory open at fd (O_TMPFILE, else a fresh name unlinked at once): it vanishes with
  * the process. flags: O_WRONLY or O_RDWR (O_CLOEXEC is added). */
 int loaddir_tmpfile(int fd, int flags);

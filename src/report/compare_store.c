@@ -1,5 +1,5 @@
-/* Finding reports in the store for `rtjitter compare` with no files: the latest report of each kernel, and
- * the run before a report (run-to-run noise). File names start with the UTC start time, so the order of names
+/* Finding reports in the store for `rtjitter compare` with no files: the latest run of each set-up (before and
+ * after), the latest report of each kernel, and the run before a report (run-to-run noise). File names start with the UTC start time, so the order of names
  * is the order of runs; hidden files (doc_write's temporary ones) and anything not named *.json are skipped. */
 #include "report/compare.h"
 #include "report/access.h"
@@ -9,16 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct found {
-    char *path;
-    char base[256];
-};
-
-static int found_cmp(const void *a, const void *b)
-{
-    return strcmp(((const struct found *)a)->base, ((const struct found *)b)->base);
-}
 
 static int is_report_name(const char *name)
 {
@@ -54,77 +44,6 @@ int compare_previous_in_store(const char *path, char *out, size_t len)
     return 0;
 }
 
-int compare_latest_in_store(const char *store, char ***paths, size_t *n)
-{
-    *paths = NULL;
-    *n = 0;
-    DIR *d = opendir(store);
-    if (!d)
-        return -errno;
-    struct found *fs = NULL;
-    size_t nf = 0, cap = 0;
-    int rc = 0;
-    struct dirent *de;
-    while ((de = readdir(d))) {
-        if (de->d_name[0] == '.')
-            continue;
-        char sub[4096];
-        if (snprintf(sub, sizeof(sub), "%s/%s", store, de->d_name) >= (int)sizeof(sub))
-            continue;
-        DIR *k = opendir(sub);
-        if (!k)
-            continue; /* not a directory, or unreadable: not a kernel's reports */
-        char best[256] = "";
-        struct dirent *fe;
-        while ((fe = readdir(k)))
-            /* File names start with the UTC start time, so the greatest name is the latest run. */
-            if (is_report_name(fe->d_name) && strlen(fe->d_name) < sizeof(best) && strcmp(fe->d_name, best) > 0)
-                snprintf(best, sizeof(best), "%s", fe->d_name);
-        closedir(k);
-        if (!best[0])
-            continue;
-        if (nf == cap) {
-            size_t nc = cap ? cap * 2 : 8;
-            struct found *t = realloc(fs, nc * sizeof(*fs));
-            if (!t) {
-                rc = -ENOMEM;
-                goto out;
-            }
-            fs = t;
-            cap = nc;
-        }
-        size_t pl = strlen(sub) + strlen(best) + 2;
-        fs[nf].path = malloc(pl);
-        if (!fs[nf].path) {
-            rc = -ENOMEM;
-            goto out;
-        }
-        snprintf(fs[nf].path, pl, "%s/%s", sub, best);
-        snprintf(fs[nf].base, sizeof(fs[nf].base), "%s", best);
-        nf++;
-    }
-    /* Oldest first: the kernel tested first is the baseline. */
-    qsort(fs, nf, sizeof(*fs), found_cmp);
-    if (nf) {
-        *paths = calloc(nf, sizeof(char *));
-        if (!*paths) {
-            rc = -ENOMEM;
-            goto out;
-        }
-        for (size_t i = 0; i < nf; i++) {
-            (*paths)[i] = fs[i].path;
-            fs[i].path = NULL;
-        }
-        *n = nf;
-    }
-out:
-    for (size_t i = 0; i < nf; i++)
-        free(fs[i].path);
-    free(fs);
-    closedir(d);
-    return rc;
-}
-
 int compare_setup_key(const json_t *doc, char *key, size_t len)
 {
     const json_t *sys = json_object_get(doc, "system"), *k = json_object_get(sys, "kernel"),
@@ -140,6 +59,7 @@ int compare_setup_key(const json_t *doc, char *key, size_t len)
 
 struct run_ref {
     char *path;
+    char rel[256];          /* the directory it is in: its kernel release */
     char base[256];         /* file name: starts with the UTC start time */
     char key[1024];         /* compare_setup_key */
     char host[256];
@@ -197,6 +117,7 @@ static int collect_runs(const char *store, const char *label, struct run_ref **o
             memset(r, 0, sizeof(*r));
             r->path = strdup(path);
             snprintf(r->base, sizeof(r->base), "%s", fe->d_name);
+            snprintf(r->rel, sizeof(r->rel), "%s", de->d_name);
             compare_setup_key(doc, r->key, sizeof(r->key));
             snprintf(r->host, sizeof(r->host), "%s", doc_str(json_object_get(doc, "system"), "hostname", "?"));
             json_decref(doc);
@@ -268,6 +189,35 @@ int compare_setups_in_store(const char *store, int last, const char *label, char
     }
     *n = np;
 out:
+    for (size_t i = 0; i < nr; i++)
+        free(rs[i].path);
+    free(rs);
+    return rc;
+}
+
+int compare_latest_in_store(const char *store, char ***paths, size_t *n)
+{
+    *paths = NULL;
+    *n = 0;
+    struct run_ref *rs;
+    size_t nr, np = 0;
+    int rc = collect_runs(store, NULL, &rs, &nr);
+    if (rc == 0 && nr)
+        *paths = calloc(nr, sizeof(char *));
+    if (rc == 0 && nr && !*paths)
+        rc = -ENOMEM;
+    /* The runs are in time order: a run is its release's latest when no later run has that release. The list
+     * stays in time order, so the kernel tested first is the baseline. */
+    for (size_t i = 0; rc == 0 && i < nr; i++) {
+        int later = 0;
+        for (size_t j = i + 1; j < nr && !later; j++)
+            later = !strcmp(rs[j].rel, rs[i].rel);
+        if (!later) {
+            (*paths)[np++] = rs[i].path;
+            rs[i].path = NULL;
+        }
+    }
+    *n = np;
     for (size_t i = 0; i < nr; i++)
         free(rs[i].path);
     free(rs);

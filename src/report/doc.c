@@ -89,7 +89,10 @@ static int open_parent(const char *path, const char **basep)
     return dfd < 0 ? -errno : dfd;
 }
 
-int doc_check(const char *path, int mode)
+/* The steps doc_write() and doc_check() share: the target's directory opened (every later step works relative to
+ * it: it cannot be swapped for another between them), the target checked, the temporary file created. Returns the
+ * temporary file's fd (tmp names it, *dfdp is the directory) or -errno with nothing left open. */
+static int begin_temp(const char *path, int mode, mode_t perms, int *dfdp, char *tmp, size_t tmplen)
 {
     if (!path || !*path || (mode != DOC_REPLACE && mode != DOC_EXCLUSIVE))
         return -EINVAL;
@@ -97,34 +100,39 @@ int doc_check(const char *path, int mode)
     int dfd = open_parent(path, &base);
     if (dfd < 0)
         return dfd;
-    char tmp[NAME_MAX + 1];
     int e = check_target(dfd, base, mode);
-    int fd = e < 0 ? e : create_temp(dfd, base, 0600, tmp, sizeof(tmp));
-    if (fd >= 0) {
-        close(fd);
-        unlinkat(dfd, tmp, 0);
-        fd = 0;
-    }
-    close(dfd);
-    return fd;
-}
-
-int doc_write(const char *path, int mode, int (*body)(FILE *f, void *arg), void *arg)
-{
-    if (!path || !*path || !body || (mode != DOC_REPLACE && mode != DOC_EXCLUSIVE))
-        return -EINVAL;
-    const char *base;
-    /* Every step works relative to one open directory: it cannot be swapped for another between them. */
-    int dfd = open_parent(path, &base);
-    if (dfd < 0)
-        return dfd;
-    char tmp[NAME_MAX + 1];
-    int e = check_target(dfd, base, mode);
-    int fd = e < 0 ? e : create_temp(dfd, base, mode == DOC_EXCLUSIVE ? 0644 : 0666, tmp, sizeof(tmp));
+    int fd = e < 0 ? e : create_temp(dfd, base, perms, tmp, tmplen);
     if (fd < 0) {
         close(dfd);
         return fd;
     }
+    *dfdp = dfd;
+    return fd;
+}
+
+int doc_check(const char *path, int mode)
+{
+    char tmp[NAME_MAX + 1];
+    int dfd;
+    int fd = begin_temp(path, mode, 0600, &dfd, tmp, sizeof(tmp));
+    if (fd < 0)
+        return fd;
+    close(fd);
+    unlinkat(dfd, tmp, 0);
+    close(dfd);
+    return 0;
+}
+
+int doc_write(const char *path, int mode, int (*body)(FILE *f, void *arg), void *arg)
+{
+    if (!body)
+        return -EINVAL;
+    char tmp[NAME_MAX + 1];
+    int dfd, e;
+    int fd = begin_temp(path, mode, mode == DOC_EXCLUSIVE ? 0644 : 0666, &dfd, tmp, sizeof(tmp));
+    if (fd < 0)
+        return fd;
+    const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
     FILE *f = fdopen(fd, "w");
     if (!f) {
         e = -errno;
