@@ -2,6 +2,7 @@
  * run's own table plus every registered backend's params table, so a backend's options come with its entry. */
 #include "cli/cmd_run.h"
 #include "cli/options.h"
+#include "run/ladder.h"
 #include "run/run.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,8 +17,8 @@ struct run_opts {
 #define O(f) offsetof(struct run_opts, f)
 #define P(f) offsetof(struct run_opts, plan.f)
 static const struct opt_def run_defs[] = {
-    { "backend", OPT_STR, O(backend), 0, 0, "NAME", "what measures the cycles (default jack; 'list' lists them)",
-      NULL },
+    { "backend", OPT_STR, O(backend), 0, 0, "NAME", "what measures the cycles (default jack; 'list' lists them); "
+      "several, shallowest first (timer,alsa,jack): the depth ladder", NULL },
     { "rate", OPT_INT, P(be.rate_hz), 8000, 384000, "HZ", "sample rate (default 48000; a running server keeps its own, "
       "and the report says so)", NULL },
     { "period", OPT_INT, P(be.period_frames), 16, 8192, "FRAMES", "frames per period (default 64; a running server "
@@ -123,13 +124,30 @@ int cmd_run(int argc, char **argv, const char *command_line)
         list_backends(stdout);
         return 0;
     }
-    if (o.backend && !(o.plan.backend = backend_find(o.backend))) {
-        fprintf(stderr, "rtjitter run: --backend: '%s' is not one of:", o.backend);
-        for (size_t b = 0; rtj_backends[b]; b++)
-            fprintf(stderr, " %s", rtj_backends[b]->name);
-        fprintf(stderr, " (or list)\n");
-        return 2;
+    const struct backend_ops *depths[4];
+    size_t ndepths = 0;
+    if (o.backend) {
+        char list[256];
+        snprintf(list, sizeof(list), "%s", o.backend);
+        for (char *save = NULL, *b = strtok_r(list, ",", &save); b; b = strtok_r(NULL, ",", &save)) {
+            const struct backend_ops *be = backend_find(b);
+            if (!be || ndepths == 4) {
+                fprintf(stderr, "rtjitter run: --backend: '%s' is %s:", b, be ? "one too many (4 at most)" : "not one of");
+                for (size_t i = 0; !be && rtj_backends[i]; i++)
+                    fprintf(stderr, " %s", rtj_backends[i]->name);
+                fprintf(stderr, "%s\n", be ? "" : " (or list)");
+                return 2;
+            }
+            depths[ndepths++] = be;
+        }
+        if (ndepths == 0) {
+            fprintf(stderr, "rtjitter run: --backend: the list is empty\n");
+            return 2;
+        }
+        o.plan.backend = depths[0];
     }
     o.plan.command_line = command_line;
+    if (ndepths > 1)
+        return run_ladder(&o.plan, depths, ndepths, o.plan.json, o.plan.html);
     return run_execute(&o.plan);
 }

@@ -312,6 +312,8 @@ static int run_report(struct run_state *st, struct run_info *ri, int rc, int mlo
                                 .started = ri->started };
     if (run_write_outputs(doc, &outs) < 0)
         rc = 3; /* the run did not complete its job: its report is not where it was asked to be */
+    if (p->result)
+        *p->result = json_incref(doc);
     json_decref(doc);
     json_decref(ri->system);
     json_decref(provider);

@@ -5,6 +5,7 @@
 #ifndef RTJ_RUN_H
 #define RTJ_RUN_H
 #include "backend.h"
+#include <jansson.h>
 
 #define RUN_DEFAULT_LOADS "none,burn,write,read,compile,memload,video,x" /* interbench's set, none first */
 
@@ -24,6 +25,7 @@ struct run_plan {
     int max_xruns;                 /* exit 1 above this; < 0: not set */
     double max_jitter_us;          /* exit 1 above this; < 0: not set */
     const char *command_line;      /* as typed, for the report */
+    json_t **result;               /* when not NULL: gets a reference to the report document (NULL when none) */
 };
 
 /* The defaults of `rtjitter run` (jack, 48 kHz, 64 frames, 10 s phases of interbench's loads). */
