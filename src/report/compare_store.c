@@ -94,9 +94,13 @@ static int collect_runs(const char *store, const char *label, struct run_ref **o
             char path[4400], err[256];
             json_t *doc;
             if (!is_report_name(fe->d_name) || strlen(fe->d_name) >= sizeof(rs->base) ||
-                snprintf(path, sizeof(path), "%s/%s", sub, fe->d_name) >= (int)sizeof(path) ||
-                report_read_file(path, &doc, err, sizeof(err)) < 0)
-                continue; /* not a report of ours: compare names what it cannot read when it is asked to */
+                snprintf(path, sizeof(path), "%s/%s", sub, fe->d_name) >= (int)sizeof(path))
+                continue;
+            if (report_read_file(path, &doc, err, sizeof(err)) < 0) {
+                /* A *.json that is not a report we can read (a FIFO, a broken file): named, then left out. */
+                fprintf(stderr, "rtjitter compare: %s: %s (left out)\n", path, err);
+                continue;
+            }
             const char *lab = doc_str(doc, "label", NULL);
             if (label && (!lab || strcmp(lab, label) != 0)) {
                 json_decref(doc);
