@@ -50,13 +50,13 @@ static int spawn_detached(pthread_t *t, void *(*fn)(void *), void *arg)
 #define O(f) offsetof(struct backend_config, f)
 static const struct opt_def jack_params[] = {
     { "server", OPT_STR, O(server), 0, 0, "NAME", "JACK server to use (default: the running one, else a private "
-      "dummy server)", NULL },
+      "dummy server)", NULL, 0 },
     { "device", OPT_STR, O(device), 0, 0, "DEV", "private server: ALSA device such as hw:0 (default: dummy driver)",
-      NULL },
+      NULL, 'd' },
     { "nperiods", OPT_INT, O(nperiods), 2, 16, "N", "private server, ALSA driver: periods per buffer (default 2)",
-      NULL },
-    { "priority", OPT_INT, O(priority), 1, 98, "N", "private server: real-time priority (default 70)", NULL },
-    { NULL, 0, 0, 0, 0, NULL, NULL, NULL },
+      NULL, 'n' },
+    { "priority", OPT_INT, O(priority), 1, 98, "N", "private server: real-time priority (default 70)", NULL, 'P' },
+    { NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0 },
 };
 #undef O
 

@@ -3,7 +3,7 @@
  * from the table of renderers (render/render.h). */
 #include "cli/cmd_compare.h"
 #include "cli/cmd_report.h"
-#include "cli/options.h"
+#include "cli/command.h"
 #include "render/render.h"
 #include "report/compare.h"
 #include "report/doc.h"
@@ -23,13 +23,13 @@ static const char *format_names[8];
 
 #define O(f) offsetof(struct compare_opts, f)
 static const struct opt_def compare_defs[] = {
-    { "html", OPT_STR, O(html), 0, 0, "FILE", "write the comparison as one self-contained HTML page", NULL },
-    { "json", OPT_STR, O(json), 0, 0, "FILE", "write the comparison document (rtjitter.compare/1) as JSON", NULL },
+    { "html", OPT_STR, O(html), 0, 0, "FILE", "write the comparison as one self-contained HTML page", NULL, 0 },
+    { "json", OPT_STR, O(json), 0, 0, "FILE", "write the comparison document (rtjitter.compare/1) as JSON", NULL, 0 },
     { "store", OPT_STR, O(store), 0, 0, "DIR", "with no files: the store to read (default "
-      "$XDG_DATA_HOME/rtjitter/reports)", NULL },
-    { "format", OPT_STR, O(format), 0, 0, "NAME", "print the comparison in this form (default text)", format_names },
-    { "quiet", OPT_FLAG, O(quiet), 0, 0, "", "no text on stdout (with --html or --json)", NULL },
-    { NULL, 0, 0, 0, 0, NULL, NULL, NULL },
+      "$XDG_DATA_HOME/rtjitter/reports)", NULL, 0 },
+    { "format", OPT_STR, O(format), 0, 0, "NAME", "print the comparison in this form (default text)", format_names, 0 },
+    { "quiet", OPT_FLAG, O(quiet), 0, 0, "", "no text on stdout (with --html or --json)", NULL, 'q' },
+    { NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0 },
 };
 #undef O
 
@@ -61,6 +61,25 @@ static int output_file(const char *form, const char *path, const json_t *cmp, js
     return 0;
 }
 
+static size_t compare_sections(struct opt_section *out, size_t max)
+{
+    cli_format_names(format_names, sizeof(format_names) / sizeof(format_names[0]));
+    if (max > 0)
+        out[0] = (struct opt_section){ NULL, compare_defs };
+    return max > 0;
+}
+
+const struct cli_command cmd_compare_info = {
+    .name = "compare",
+    .fn = cmd_compare,
+    .summary = "reports side by side; with no files, the latest of each kernel in the store",
+    .synopsis = "[REPORT.json ...] [--html FILE] [--json FILE] [--format NAME]",
+    .description = "With no files: the latest report of each kernel in the store, the oldest first (the baseline);\n"
+                   "an earlier run of a kernel in the store, when there is one, measures run-to-run noise.",
+    .positional = "REPORT.json",
+    .sections = compare_sections,
+};
+
 int cmd_compare(int argc, char **argv, const char *command_line)
 {
     (void)command_line;
@@ -70,10 +89,7 @@ int cmd_compare(int argc, char **argv, const char *command_line)
     cli_format_names(format_names, sizeof(format_names) / sizeof(format_names[0]));
     int r = opts_parse("compare", compare_defs, &o, argc, argv, pos, COMPARE_MAX + 1, &npos);
     if (r == 1) {
-        opts_help(stdout, "compare", "[REPORT.json ...] [--html FILE] [--json FILE] [--format NAME]\n\n"
-                  "With no files: the latest report of each kernel in the store, the oldest first (the baseline);\n"
-                  "an earlier run of a kernel in the store, when there is one, measures run-to-run noise.",
-                  compare_defs);
+        cli_help(stdout, &cmd_compare_info);
         return 0;
     }
     if (r < 0)
