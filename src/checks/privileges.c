@@ -214,7 +214,8 @@ static int limits_advice(const json_t *sys, const char *item, long long need, in
     char join[160] = "";
     if (!member)
         snprintf(join, sizeof(join), ", then sudo usermod -aG audio %s", user);
-    snprintf(why, wl, "no file in /etc/security/limits.d (nor limits.conf) grants %s %s", user, item);
+    snprintf(why, wl, "no file in /etc/security/limits.d (nor limits.conf) grants %s real-time rights (rtprio, "
+             "memlock)", user);
     if (check_installed(sys, "jackd2", "jackd", NULL) > 0)
         snprintf(fix, fl, "sudo dpkg-reconfigure -p high jackd2 and answer Yes (it writes "
                  "/etc/security/limits.d/audio.conf: @audio rtprio 95, memlock unlimited)%s, and log out and in "

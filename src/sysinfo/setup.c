@@ -122,33 +122,42 @@ int sysinfo_read_assignments(const char *root, const char *path, json_t *o)
 
 /* ---- users and real-time limits ---- */
 
-/* The user's primary group id from /etc/passwd, or -1. */
-static long passwd_gid(const char *root, const char *user)
+/* The user's primary group id (or -1) and home directory ("" when unknown) from /etc/passwd. */
+static long passwd_entry(const char *root, const char *user, char *home, size_t hlen)
 {
     FILE *f = sysinfo_open(root, "/etc/passwd");
     char line[1024];
     long gid = -1;
     size_t n = strlen(user);
+    home[0] = '\0';
     while (f && fgets(line, sizeof(line), f)) {
         if (strncmp(line, user, n) != 0 || line[n] != ':')
             continue;
-        char *save = NULL, *t = strtok_r(line, ":", &save);
-        for (int field = 0; t && field < 3; field++)
-            t = strtok_r(NULL, ":", &save);
-        if (t)
-            gid = strtol(t, NULL, 10);
+        line[strcspn(line, "\n")] = '\0';
+        char *fields[7] = { NULL }, *p = line;
+        for (int i = 0; i < 7 && p; i++) {
+            fields[i] = p;
+            p = strchr(p, ':');
+            if (p)
+                *p++ = '\0';
+        }
+        if (fields[3])
+            gid = strtol(fields[3], NULL, 10);
+        if (fields[5])
+            snprintf(home, hlen, "%s", fields[5]);
     }
     if (f)
         fclose(f);
     return gid;
 }
 
-/* user {name, gid, groups [...] } as /etc/passwd and /etc/group configure them (what the next login gets), and
- * groups {name: [members]} for every group of /etc/group. */
+/* user {name, gid, home, groups [...] } as /etc/passwd and /etc/group configure them (what the next login
+ * gets), and groups {name: [members]} for every group of /etc/group. */
 static void users_read(const char *root, const char *user, json_t *setup)
 {
     json_t *groups = json_object(), *mine = json_array();
-    long gid = user ? passwd_gid(root, user) : -1;
+    char home[1024] = "";
+    long gid = user ? passwd_entry(root, user, home, sizeof(home)) : -1;
     FILE *f = sysinfo_open(root, "/etc/group");
     char line[4096];
     while (f && fgets(line, sizeof(line), f)) {
@@ -177,9 +186,10 @@ static void users_read(const char *root, const char *user, json_t *setup)
     if (f)
         fclose(f);
     json_object_set_new(setup, "groups", groups);
-    json_object_set_new(setup, "user", user ? json_pack("{s:s, s:o, s:o}", "name", user, "gid",
-                                                        gid >= 0 ? json_integer(gid) : json_null(), "groups", mine)
-                                            : json_null());
+    json_object_set_new(setup, "user", user ? json_pack("{s:s, s:o, s:o, s:o}", "name", user, "gid",
+                                                        gid >= 0 ? json_integer(gid) : json_null(), "home",
+                                                        home[0] ? json_string(home) : json_null(), "groups", mine)
+                                            : (json_decref(mine), json_null()));
 }
 
 /* Each rtprio and memlock line of one limits file (pam_limits(8): domain type item value). */
@@ -449,6 +459,8 @@ json_t *sysinfo_setup(const char *root, const struct sysinfo_setup_args *a)
                         sysinfo_ll_or_null(root, "/proc/sys/fs/inotify/max_user_instances")));
     json_object_set_new(s, "virtual", virtual_read(root));
     json_object_set_new(s, "laptop_mode", sysinfo_ll_or_null(root, "/proc/sys/vm/laptop_mode"));
-    sysinfo_setup_audio(root, a ? a->home : NULL, s);
+    /* The user's home as this system's /etc/passwd says, else as given. */
+    const char *home = json_string_value(json_object_get(json_object_get(s, "user"), "home"));
+    sysinfo_setup_audio(root, home ? home : a ? a->home : NULL, s);
     return s;
 }

@@ -22,7 +22,8 @@ json_t *sysinfo_collect(const char *root);
  * root prefix; never put into reports (it names users and files of this machine). */
 struct sysinfo_setup_args {
     const char *user;          /* whose groups to read from /etc/group (NULL: nobody's) */
-    const char *home;          /* that user's home, for ~/.config/pipewire (NULL: not read) */
+    const char *home;          /* that user's home, for ~/.config/pipewire, when /etc/passwd does not say
+                                * (NULL: not read) */
     const char *const *paths;  /* directories whose filesystem is judged besides / and /home; NULL-terminated
                                 * or NULL */
 };
