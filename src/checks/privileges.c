@@ -280,9 +280,10 @@ static void eval_limit(const json_t *sys, struct check_result *r, const char *it
     char val[32], why[400], fix[700];
     value_text(item, have, val, sizeof(val));
     if (json_is_true(json_object_get(p, mem ? "cap_ipc_lock" : "cap_sys_nice"))) {
-        check_say(r, CHECK_OK, "this process has CAP_%s (root): %s whatever RLIMIT_%s (%s) says",
-                  mem ? "IPC_LOCK" : "SYS_NICE", mem ? "it may lock any amount of memory" :
-                  "real-time priority is allowed", mem ? "MEMLOCK" : "RTPRIO", val);
+        check_say(r, CHECK_OK, "this process has CAP_%s%s: %s whatever RLIMIT_%s (%s) says",
+                  mem ? "IPC_LOCK" : "SYS_NICE", check_num(p, "euid") == 0 ? " (root)" : "",
+                  mem ? "it may lock any amount of memory" : "real-time priority is allowed",
+                  mem ? "MEMLOCK" : "RTPRIO", val);
         return;
     }
     if (soft == -2) {
