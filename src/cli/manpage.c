@@ -209,8 +209,8 @@ static void command_case(FILE *f, const struct cli_command *c)
         }
     fputs("\" -- \"$cur\"))\n", f);
     if (c->positional)
-        fputs("        else\n            compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- \"$cur\")\n",
-              f);
+        fputs("        else\n            compopt -o filenames 2>/dev/null; "
+              "mapfile -t COMPREPLY < <(compgen -f -- \"$cur\")\n", f);
     fputs("        fi;;\n", f);
 }
 
