@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -34,14 +35,30 @@ static const char *unavailable(const struct load_child *c, char *buf, size_t len
     return buf;
 }
 
-/* One translation unit with enough branches and loops to keep the optimiser busy for a fraction of a second. */
-static int write_unit(const char *dir, int u)
+static int write_all(int fd, const char *buf, size_t len)
 {
-    char path[4200];
-    snprintf(path, sizeof(path), "%s/u%d.c", dir, u);
-    FILE *f = fopen(path, "we");
+    while (len > 0) {
+        ssize_t n = write(fd, buf, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return n < 0 ? -errno : -ENOSPC;
+        buf += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+/* One translation unit with enough branches and loops to keep the optimiser busy for a fraction of a second.
+ * Made in memory and written with write(2), so that a full disk is told by its errno ("No space left on
+ * device"), not by a stream's error flag. */
+static int write_unit(int dirfd, int u)
+{
+    char *text = NULL, name[32];
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
     if (!f)
-        return -errno;
+        return -ENOMEM;
     fprintf(f, "#include <stdio.h>\n#include <string.h>\n#include <stdlib.h>\n");
     for (int k = 0; k < UNIT_FUNCS; k++) {
         fprintf(f, "static int f%d(int *a, int n)\n{\n    int s = %d;\n    for (int i = 0; i < n; i++) {\n"
@@ -55,13 +72,22 @@ static int write_unit(const char *dir, int u)
     for (int k = 0; k < UNIT_FUNCS; k++)
         fprintf(f, "    s += f%d(a, n);\n", k);
     fprintf(f, "    return s;\n}\n");
-    int e = ferror(f) ? -EIO : 0;
-    if (fclose(f) != 0 && e == 0)
+    if (fclose(f) != 0) {
+        free(text);
+        return -ENOMEM;
+    }
+    snprintf(name, sizeof(name), "u%d.c", u);
+    int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+    int e = fd < 0 ? -errno : write_all(fd, text, len);
+    if (fd >= 0 && close(fd) < 0 && e == 0)
         e = -errno;
+    free(text);
     return e;
 }
 
-static pid_t spawn_cc(const char *dir, int u, pid_t self)
+/* A compiler job: its stderr goes to a memory file of its own, not to the disk, so that its last words survive a
+ * full disk. Runs in the load's working directory, its private directory (set by the supervisor). */
+static pid_t spawn_cc(int u, int log, pid_t self)
 {
     pid_t pid = fork();
     if (pid != 0)
@@ -70,16 +96,11 @@ static pid_t spawn_cc(const char *dir, int u, pid_t self)
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != self)
         _exit(1);
-    if (chdir(dir) < 0)
-        _exit(126);
     /* The compiler's own temporary files (cc's .s between cc1 and as) go into the load's directory, which the
-     * supervisor removes, not into /tmp, where a killed cc leaves them behind. */
-    setenv("TMPDIR", dir, 1);
-    int log = open("cc.log", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-    if (log >= 0) {
-        dup2(log, 2);
-        close(log);
-    }
+     * supervisor removes, not into /tmp, where a killed cc leaves them behind. Relative: "." is the directory
+     * itself, whatever happens to its name. */
+    setenv("TMPDIR", ".", 1);
+    dup2(log, 2);
     char src[32], obj[32];
     snprintf(src, sizeof(src), "u%d.c", u);
     snprintf(obj, sizeof(obj), "u%d.o", u);
@@ -87,46 +108,65 @@ static pid_t spawn_cc(const char *dir, int u, pid_t self)
     _exit(127);
 }
 
+#define MAX_JOBS 257
+
 static void run(struct load_child *c)
 {
+    static struct { pid_t pid; int log; } job[MAX_JOBS]; /* static: the load's stack is small */
     int jobs = c->param[P_JOBS] > 0 ? (int)c->param[P_JOBS] : load_online_cpus() + 1;
+    if (jobs > MAX_JOBS)
+        jobs = MAX_JOBS;
     int units = (int)c->param[P_UNITS];
     for (int u = 0; u < units; u++) {
-        int e = write_unit(c->dir, u);
+        int e = write_unit(c->dirfd, u);
         if (e < 0) {
             load_fail(c, "cannot write the sources in %s: %s", c->dir, strerror(-e));
             return;
         }
     }
+    for (int j = 0; j < jobs; j++) {
+        job[j].pid = 0;
+        job[j].log = memfd_create("cc-stderr", MFD_CLOEXEC);
+        if (job[j].log < 0) {
+            load_fail(c, "memfd_create: %s", strerror(errno));
+            return;
+        }
+    }
     pid_t self = getpid();
-    int running = 0, next = 0;
+    int next = 0;
     for (;;) {
-        while (running < jobs) {
-            if (spawn_cc(c->dir, next, self) < 0) {
+        for (int j = 0; j < jobs; j++) {
+            if (job[j].pid)
+                continue;
+            if ((job[j].pid = spawn_cc(next, job[j].log, self)) < 0) {
                 load_fail(c, "fork: %s", strerror(errno));
                 return;
             }
-            running++;
             next = (next + 1) % units;
         }
         int st;
         pid_t r = waitpid(-1, &st, 0);
-        if (r < 0)
+        int j = 0;
+        while (j < jobs && job[j].pid != r)
+            j++;
+        if (r < 0 || j == jobs)
             continue;
-        running--;
+        job[j].pid = 0;
         if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
             load_count(c, 0, 1);
-        } else {
-            char why[160];
-            why[0] = '\0';
-            load_last_line(c->dir, "cc.log", why, sizeof(why));
-            if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
-                load_fail(c, "cannot run cc");
-            else
-                load_fail(c, "cc failed (status %d)%s%s", WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st),
-                          why[0] ? ": " : "", why);
-            return;
+            /* Forget a good job's warnings: the memory file holds one job's output at a time. */
+            if (ftruncate(job[j].log, 0) < 0 || lseek(job[j].log, 0, SEEK_SET) < 0) { /* a memory file: never */
+            }
+            continue;
         }
+        char why[200] = "";
+        load_last_line_fd(job[j].log, why, sizeof(why));
+        if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
+            load_fail(c, "cannot run cc");
+        else
+            load_fail(c, "%scc failed (status %d)%s%s", strstr(why, "No space left") ? "the disk filled up: " : "",
+                      WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), why[0] ? ": " : "", why);
+        return;
     }
 }
 

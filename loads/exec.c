@@ -8,19 +8,18 @@
 
 static void run(struct load_child *c)
 {
-    /* Its working directory and TMPDIR are the load's private directory, so whatever files it leaves behind are
-     * removed with it; its output goes to a log whose last line explains a failure. */
-    if (chdir(c->dir) < 0) {
-        load_fail(c, "chdir %s: %s", c->dir, strerror(errno));
-        return;
-    }
+    /* Its working directory (set by the supervisor, through the directory's descriptor) and TMPDIR are the load's
+     * private directory, so whatever files it leaves behind are removed with it; its output goes to a log whose
+     * last line explains a failure. TMPDIR must be a path for the command's sake: it names our own directory in
+     * a --tmpdir where nobody but us and root may rename entries (loaddir_check_parent). */
     setenv("TMPDIR", c->dir, 1);
-    int log = open("output.log", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    int log = openat(c->dirfd, "output.log", O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (log >= 0) {
         dup2(log, 1);
         dup2(log, 2);
         close(log);
     }
+    close(c->dirfd); /* the command needs no descriptor of ours */
     execl("/bin/sh", "sh", "-c", c->arg, (char *)NULL);
     load_fail(c, "cannot run /bin/sh: %s", strerror(errno));
 }
@@ -39,11 +38,12 @@ static int report(const struct load_child *c, const struct load_sample *s, struc
 
 const struct load_info load_exec = {
     .name = "exec",
-    .summary = "exec:CMD runs your own load command with /bin/sh -c in its own process group, in a private "
-               "directory under --tmpdir, and ends it (SIGTERM, then SIGKILL) at the phase end",
+    .summary = "exec:CMD runs your own load command with /bin/sh -c in a private directory under --tmpdir, and "
+               "ends it and everything it started (SIGTERM, then SIGKILL) at the phase end",
     .metric = "exec.cpu",
     .unit = "% of one CPU",
-    .bounds = "none beyond the process group: the command is yours; its directory is removed at the phase end",
+    .bounds = "none on what it does: the command is yours; everything it starts, daemons included, is ended and "
+              "its directory removed at the phase end",
     .example = "exec:while :; do :; done",
     .takes_arg = 1,
     .needs_dir = 1,

@@ -37,7 +37,11 @@ struct load_child {
     const struct load_info *info;
     double param[LOAD_MAX_PARAMS];     /* in the order of info->params, defaults filled in */
     const char *arg;                   /* exec:CMD's command, else NULL */
-    const char *dir;                   /* private directory under --tmpdir (needs_dir loads), else NULL */
+    /* needs_dir loads: a private directory under --tmpdir, open at dirfd and the process's working directory.
+     * Make every file in it through dirfd or a relative name, never through dir: that path is for messages and
+     * a command's TMPDIR only. Else dirfd is -1 and dir NULL. */
+    int dirfd;
+    const char *dir;
     uint64_t disk_bytes;               /* needs_disk loads: the most they may occupy (a share of free space) */
     struct load_shared *shared;
 };
@@ -92,14 +96,18 @@ int load_online_cpus(void);
 int64_t load_now_ns(void);
 /* Sleep until load_now_ns() reaches t_ns (absolute, so a periodic load does not drift). */
 void load_sleep_until_ns(int64_t t_ns);
-/* The last non-empty line of dir/name into out (left as it is when there is none): a failed tool's last words. */
-void load_last_line(const char *dir, const char *name, char *out, size_t len);
+/* A failed tool's last words from the file name in the directory open at dirfd (load_last_line_fd: from an open
+ * file, read from its start): the last line that says "No space left on device" or "Disk quota exceeded" (what
+ * the user must act on), else the last non-empty line. out is left as it is when there is none. */
+void load_last_line(int dirfd, const char *name, char *out, size_t len);
+void load_last_line_fd(int fd, char *out, size_t len);
 int64_t load_thread_cpu_ns(void);
 /* Memory that may still be taken without pressure: MemAvailable, lowered to the cgroups' headroom (memavail.h). */
 int load_mem_available(uint64_t *bytes);
 int load_mem_total(uint64_t *bytes);
-/* Opens an anonymous file in dir (O_TMPFILE, else a named file unlinked at once): it vanishes with the process. */
-int load_tmpfile(const char *dir, int flags);
+/* Opens an anonymous file in the directory open at dirfd (O_TMPFILE, else a named file unlinked at once): it
+ * vanishes with the process. A descriptor or -errno. */
+int load_tmpfile(int dirfd, int flags);
 /* Starts a thread with a small stack (loads run few, tiny threads). */
 int load_thread(void *(*fn)(void *), void *arg);
 /* Fills m; returns 1, for a report's one-liners. */

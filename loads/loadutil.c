@@ -1,5 +1,7 @@
 /* Helpers shared by the loads. Everything here runs in a load's child process unless said otherwise. */
 #include "load.h"
+#include "rtclock.h"
+#include "loaddir.h"
 #include "memavail.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -37,9 +39,7 @@ int load_online_cpus(void)
 
 int64_t load_now_ns(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+    return mono_ns();
 }
 
 void load_sleep_until_ns(int64_t t_ns)
@@ -67,20 +67,7 @@ int load_mem_total(uint64_t *bytes)
     return mem_available_at("", &avail, bytes);
 }
 
-int load_tmpfile(const char *dir, int flags)
-{
-    int fd = open(dir, flags | O_TMPFILE | O_CLOEXEC, 0600);
-    if (fd >= 0)
-        return fd;
-    /* Some file systems have no O_TMPFILE: a named file, unlinked at once, is as good. */
-    char path[4200];
-    snprintf(path, sizeof(path), "%s/data.XXXXXX", dir);
-    fd = mkostemp(path, O_CLOEXEC | (flags & ~(O_WRONLY | O_RDWR)));
-    if (fd < 0)
-        return -errno;
-    unlink(path);
-    return fd;
-}
+int load_tmpfile(int dirfd, int flags) { return loaddir_tmpfile(dirfd, flags); }
 
 int load_thread(void *(*fn)(void *), void *arg)
 {
@@ -102,15 +89,35 @@ int load_metric_set(struct load_metric *m, const char *load, const char *what, d
     return 1;
 }
 
-void load_last_line(const char *dir, const char *name, char *out, size_t len)
+void load_last_line_fd(int fd, char *out, size_t len)
 {
-    char path[4200], line[200];
-    snprintf(path, sizeof(path), "%s/%s", dir, name);
-    FILE *f = dir[0] ? fopen(path, "re") : NULL;
-    if (!f)
+    int dfd = dup(fd);
+    FILE *f = dfd >= 0 ? fdopen(dfd, "re") : NULL;
+    if (!f) {
+        if (dfd >= 0)
+            close(dfd);
         return;
-    while (fgets(line, sizeof(line), f))
-        if (line[0] != '\n')
-            snprintf(out, len, "%.*s", (int)strcspn(line, "\n"), line);
+    }
+    rewind(f);
+    char line[512], last[512] = "", urgent[512] = "";
+    while (fgets(line, sizeof(line), f)) {
+        line[strcspn(line, "\n")] = '\0';
+        if (!line[0])
+            continue;
+        snprintf(last, sizeof(last), "%s", line);
+        if (strstr(line, "No space left on device") || strstr(line, "Disk quota exceeded"))
+            snprintf(urgent, sizeof(urgent), "%s", line);
+    }
     fclose(f);
+    if (urgent[0] || last[0])
+        snprintf(out, len, "%s", urgent[0] ? urgent : last);
+}
+
+void load_last_line(int dirfd, const char *name, char *out, size_t len)
+{
+    int fd = dirfd >= 0 ? openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) : -1;
+    if (fd < 0)
+        return;
+    load_last_line_fd(fd, out, len);
+    close(fd);
 }

@@ -127,6 +127,12 @@ static int cgroup_headroom(const char *root, uint64_t *out)
 
 int mem_available_at(const char *root, uint64_t *avail, uint64_t *total)
 {
+    uint64_t meminfo;
+    return mem_available_detail(root, avail, total, &meminfo);
+}
+
+int mem_available_detail(const char *root, uint64_t *avail, uint64_t *total, uint64_t *meminfo)
+{
     char path[4200], line[256];
     snprintf(path, sizeof(path), "%s/proc/meminfo", root);
     FILE *f = fopen(path, "re");
@@ -142,6 +148,7 @@ int mem_available_at(const char *root, uint64_t *avail, uint64_t *total)
     fclose(f);
     if (found != 3)
         return -ENOENT;
+    *meminfo = *avail;
     uint64_t h = UINT64_MAX;
     if (cgroup_headroom(root, &h) == 0 && h < *avail)
         *avail = h;
@@ -177,4 +184,19 @@ int memload_decide(uint64_t avail, const struct memload_bounds *b, uint64_t held
     if (held < b->target && avail >= b->floor + chunk)
         return 1;
     return 0;
+}
+
+int memload_can_start(uint64_t avail, uint64_t meminfo, const struct memload_bounds *b, uint64_t chunk, char *why,
+                      size_t len)
+{
+    if (memload_decide(avail, b, 0, chunk) > 0)
+        return 0;
+    const double mb = 1048576.0;
+    if (avail < meminfo)
+        snprintf(why, len, "cannot take any memory: the memory cgroup's limit leaves %.0f MB (the machine has %.0f MB "
+                 "available), and memload always leaves %.0f MB free", avail / mb, meminfo / mb, b->floor / mb);
+    else
+        snprintf(why, len, "cannot take any memory: %.0f MB available, and memload always leaves %.0f MB free",
+                 avail / mb, b->floor / mb);
+    return -ENOMEM;
 }

@@ -20,13 +20,18 @@ static uint64_t chunk_size(int i, uint64_t target)
 static void run(struct load_child *c)
 {
     static void *chunk[MAX_CHUNKS]; /* static: the load's stack is small */
-    uint64_t avail0, total;
-    int e = mem_available_at("", &avail0, &total);
+    uint64_t avail0, total, meminfo;
+    int e = mem_available_detail("", &avail0, &total, &meminfo);
     if (e < 0) {
         load_fail(c, "cannot read /proc/meminfo: %s", strerror(-e));
         return;
     }
     struct memload_bounds b = memload_bounds(avail0, total, c->param[P_PCT], c->param[P_MB]);
+    char why[256];
+    if (memload_can_start(avail0, meminfo, &b, CHUNK, why, sizeof(why)) < 0) {
+        load_fail(c, "%s", why); /* a phase without its load must say so, not report 0 MB/s */
+        return;
+    }
     uint64_t target = b.target;
     int n = 0, want = (int)((target + CHUNK - 1) / CHUNK);
     if (want > MAX_CHUNKS)
@@ -42,8 +47,13 @@ static void run(struct load_child *c)
              grown++) {
             uint64_t sz = chunk_size(n, target);
             void *p = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-            if (p == MAP_FAILED)
+            if (p == MAP_FAILED) {
+                if (n == 0 && atomic_load(&c->shared->count[0]) == 0) {
+                    load_fail(c, "cannot take any memory: mmap of %.0f MB: %s", sz / 1048576.0, strerror(errno));
+                    return;
+                }
                 break;
+            }
             memset(p, pattern, sz);
             load_count(c, 0, sz);
             chunk[n++] = p;

@@ -22,7 +22,7 @@ static void run(struct load_child *c)
         return;
     }
     memset(buf, 0xa5, BLOCK);
-    int fd = load_tmpfile(c->dir, O_RDWR);
+    int fd = load_tmpfile(c->dirfd, O_RDWR);
     if (fd < 0) {
         load_fail(c, "cannot create a file in %s: %s", c->dir, strerror(-fd));
         free(buf);

@@ -1,13 +1,18 @@
-/* The load supervisor process (see supervisor.h). Single-threaded, so forking from it is safe; a child subreaper,
- * so whatever a load leaves behind comes back to it to be killed and reaped. */
+/* The load supervisor process (see supervisor.h). Single-threaded, so forking from it is safe. Each load runs in a
+ * cgroup of its own where one can be made (loadcgroup.h), and in a process group of its own in any case; the
+ * supervisor is a child subreaper, so whatever a load leaves behind comes back to it to be killed and reaped.
+ * It never blocks on a child: every wait is WNOHANG in a loop with a deadline. Files go through descriptors only
+ * (loaddir.h). */
 #include "supervisor.h"
-#include <dirent.h>
+#include "rtclock.h"
+#include "loadcgroup.h"
+#include "loaddir.h"
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,23 +28,28 @@
 #include <unistd.h>
 
 #define STOP_GRACE_MS 400 /* SIGTERM first (exec'd commands may want to tidy up), SIGKILL after this */
+#define KILL_WAIT_MS 1600 /* then this long at most for the killed to go (a process in D state may take a while) */
 
 struct inst {
     struct load_child c;
-    pid_t pid;                         /* 0: no process (none, skipped, or already reaped) */
+    int slot;                          /* index in the phase, and in area->groups */
+    pid_t pid;                         /* 0: no process (none, skipped); the leader of its process group */
     int reaped, status, early;
     double child_cpu_s;
     const char *skip;                  /* why it did not start */
-    char skipbuf[256];
-    char dir[4200];
+    char skipbuf[300];
+    int dirfd;                         /* its directory, in area->dirfd; -1 */
+    char dirname[64];
+    char dirpath[4300];
+    int cgfd;                          /* its cgroup, in area->cgfd; -1: process group and subreaper only */
+    char cgname[64];
     uint64_t c0[LOAD_NCOUNT];
     double cpu0, t0, tstart;
 };
 
 struct sup {
     const struct load_spec *spec;
-    const char *tmpdir;
-    char rundir[4000];                 /* created on first need; removed at exit */
+    struct load_area *a;
     int fd, sigfd;
     pid_t self;
     int phase;                         /* running phase, or -1 */
@@ -47,39 +57,17 @@ struct sup {
     int ninst;
 };
 
-static double mono_s(void)
+static void close_fd(int *fd)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void nap_ms(int ms)
-{
-    struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-    nanosleep(&ts, NULL);
-}
-
-static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb;
-    (void)ftw;
-    if (flag == FTW_DP)
-        rmdir(path);
-    else
-        unlink(path);
-    return 0;
-}
-
-static void rm_tree(const char *path)
-{
-    if (path[0])
-        nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+    if (*fd >= 0)
+        close(*fd);
+    *fd = -1;
 }
 
 /* Runs in the new child, before the load: it must not outlive the supervisor, must not inherit rtjitter's
- * real-time settings or signal set-up, and should be the OOM killer's first choice should it ever come to that. */
-static void child_setup(struct sup *s, const char *name)
+ * real-time settings or signal set-up, and should be the OOM killer's first choice should it ever come to that.
+ * It waits on go until the supervisor has put it in its cgroup, so that nothing it starts is left outside. */
+static void child_setup(struct sup *s, struct inst *in, int go)
 {
     setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -90,8 +78,20 @@ static void child_setup(struct sup *s, const char *name)
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
+    char b;
+    while (read(go, &b, 1) < 0 && errno == EINTR)
+        ;
+    close(go);
     close(s->fd);
     close(s->sigfd);
+    close(s->a->tmpfd);
+    close(s->a->dirfd);
+    close(s->a->cgparent);
+    close(s->a->cgfd);
+    if (in->cgfd >= 0)
+        close(in->cgfd);
+    if (in->dirfd >= 0 && fchdir(in->dirfd) < 0)
+        _exit(126);
     struct sched_param sp = { 0 };
     sched_setscheduler(0, SCHED_OTHER, &sp);
     int fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
@@ -101,7 +101,7 @@ static void child_setup(struct sup *s, const char *name)
         close(fd);
     }
     char comm[16];
-    snprintf(comm, sizeof(comm), "rtj-%s", name);
+    snprintf(comm, sizeof(comm), "rtj-%s", in->c.info->name);
     prctl(PR_SET_NAME, comm);
     int null = open("/dev/null", O_RDWR | O_CLOEXEC);
     if (null >= 0) {
@@ -109,19 +109,6 @@ static void child_setup(struct sup *s, const char *name)
         dup2(null, 1);
         close(null);
     }
-}
-
-static const char *make_rundir(struct sup *s, char *buf, size_t len)
-{
-    if (s->rundir[0])
-        return NULL;
-    snprintf(s->rundir, sizeof(s->rundir), "%s/rtjitter-loads.XXXXXX", s->tmpdir);
-    if (!mkdtemp(s->rundir)) {
-        snprintf(buf, len, "cannot create a directory in %s: %s", s->tmpdir, strerror(errno));
-        s->rundir[0] = '\0';
-        return buf;
-    }
-    return NULL;
 }
 
 static void sample(struct inst *in, uint64_t *cnt, double *cpu)
@@ -134,9 +121,21 @@ static void sample(struct inst *in, uint64_t *cnt, double *cpu)
         *cpu = (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void start_one(struct sup *s, int phase, struct inst *in, const struct load_use *u, int ndisk)
+static void __attribute__((format(printf, 2, 3))) skipf(struct inst *in, const char *fmt, ...)
 {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(in->skipbuf, sizeof(in->skipbuf), fmt, ap);
+    va_end(ap);
+    in->skip = in->skipbuf;
+}
+
+static void start_one(struct sup *s, int phase, struct inst *in, int slot, const struct load_use *u, int ndisk)
+{
+    const struct load_area *a = s->a;
     memset(in, 0, sizeof(*in));
+    in->slot = slot;
+    in->dirfd = in->cgfd = in->c.dirfd = -1;
     in->c.info = u->info;
     memcpy(in->c.param, u->param, sizeof(in->c.param));
     in->c.arg = u->arg;
@@ -144,32 +143,33 @@ static void start_one(struct sup *s, int phase, struct inst *in, const struct lo
     if (!u->info->run)
         return;
     if (u->info->needs_dir || u->info->needs_disk) {
-        if ((in->skip = make_rundir(s, in->skipbuf, sizeof(in->skipbuf))))
-            return;
-        snprintf(in->dir, sizeof(in->dir), "%s/%d-%s", s->rundir, phase, u->info->name);
-        if (mkdir(in->dir, 0700) < 0) {
-            snprintf(in->skipbuf, sizeof(in->skipbuf), "cannot create a directory in %s: %s", s->tmpdir,
-                     strerror(errno));
-            in->skip = in->skipbuf;
-            in->dir[0] = '\0';
+        if (a->dirfd < 0) {
+            in->skip = a->dir_error;
             return;
         }
-        in->c.dir = in->dir;
+        char name[sizeof(in->dirname)];
+        snprintf(name, sizeof(name), "%d-%s", phase, u->info->name);
+        int e = loaddir_make_exact(a->dirfd, name, &in->dirfd);
+        if (e < 0) {
+            skipf(in, "cannot create a directory in %s: %s", a->tmpdir, strerror(-e));
+            return;
+        }
+        memcpy(in->dirname, name, sizeof(name));
+        snprintf(in->dirpath, sizeof(in->dirpath), "%s/%s", a->dirpath, name);
+        in->c.dir = in->dirpath;
+        in->c.dirfd = in->dirfd;
     }
     if (u->info->needs_disk) {
         /* Never more than half the free space, shared among the disk loads of the phase. */
         struct statvfs v;
-        if (statvfs(in->dir, &v) < 0) {
-            snprintf(in->skipbuf, sizeof(in->skipbuf), "statvfs %s: %s", s->tmpdir, strerror(errno));
-            in->skip = in->skipbuf;
+        if (fstatvfs(in->dirfd, &v) < 0) {
+            skipf(in, "statvfs %s: %s", a->tmpdir, strerror(errno));
             return;
         }
         uint64_t avail = (uint64_t)v.f_bavail * v.f_frsize;
         in->c.disk_bytes = avail / 2 / (uint64_t)ndisk;
         if (in->c.disk_bytes < (1u << 20)) {
-            snprintf(in->skipbuf, sizeof(in->skipbuf), "%s has too little free space (%.1f MB)", s->tmpdir,
-                     avail / 1048576.0);
-            in->skip = in->skipbuf;
+            skipf(in, "%s has too little free space (%.1f MB)", a->tmpdir, avail / 1048576.0);
             return;
         }
     }
@@ -178,25 +178,43 @@ static void start_one(struct sup *s, int phase, struct inst *in, const struct lo
     in->c.shared = mmap(NULL, sizeof(struct load_shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (in->c.shared == MAP_FAILED) {
         in->c.shared = NULL;
-        snprintf(in->skipbuf, sizeof(in->skipbuf), "mmap: %s", strerror(errno));
-        in->skip = in->skipbuf;
+        skipf(in, "mmap: %s", strerror(errno));
+        return;
+    }
+    if (a->cgfd >= 0) {
+        snprintf(in->cgname, sizeof(in->cgname), "%d-%d-%s", phase, slot, u->info->name);
+        if (loadcg_make(a->cgfd, in->cgname, &in->cgfd) < 0)
+            in->cgfd = -1; /* this load goes without: its process group and the subreaper still end it */
+    }
+    int go[2];
+    if (pipe2(go, O_CLOEXEC) < 0) {
+        skipf(in, "pipe: %s", strerror(errno));
         return;
     }
     pid_t pid = fork();
     if (pid < 0) {
-        snprintf(in->skipbuf, sizeof(in->skipbuf), "fork: %s", strerror(errno));
-        in->skip = in->skipbuf;
-        munmap(in->c.shared, sizeof(struct load_shared));
-        in->c.shared = NULL;
+        skipf(in, "fork: %s", strerror(errno));
+        close(go[0]);
+        close(go[1]);
         return;
     }
     if (pid == 0) {
-        child_setup(s, u->info->name);
+        close(go[1]);
+        child_setup(s, in, go[0]);
         u->info->run(&in->c);
         _exit(0);
     }
+    close(go[0]);
     setpgid(pid, pid); /* also done by the child: whichever runs first, the group exists before any kill */
     in->pid = pid;
+    atomic_store(&a->groups->pgid[slot], pid);
+    if (in->cgfd >= 0 && loadcg_attach(in->cgfd, pid) < 0) {
+        loadcg_remove(a->cgfd, in->cgname, in->cgfd);
+        close_fd(&in->cgfd);
+    }
+    if (write(go[1], "g", 1) < 0) { /* the child then sees end of file, which lets it go as well */
+    }
+    close(go[1]);
 }
 
 static double ru_cpu_s(const struct rusage *ru)
@@ -204,90 +222,113 @@ static double ru_cpu_s(const struct rusage *ru)
     return ru->ru_utime.tv_sec + ru->ru_utime.tv_usec / 1e6 + ru->ru_stime.tv_sec + ru->ru_stime.tv_usec / 1e6;
 }
 
-/* Did the load end on its own before the phase did? Then keep its status (shell style: 128+signal). */
-static void reap_early(struct inst *in)
+/* Reaps every child that has ended, without waiting; a load's own process keeps its status (shell style:
+ * 128+signal) and whether it ended before the phase did. The rest are what loads left behind. */
+static void reap(struct sup *s, int early)
 {
     struct rusage ru;
     int st;
-    if (in->pid > 0 && !in->reaped && wait4(in->pid, &st, WNOHANG, &ru) == in->pid) {
-        in->reaped = 1;
-        in->early = 1;
-        in->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-        in->child_cpu_s = ru_cpu_s(&ru);
-    }
-}
-
-/* Ends a load's whole process group (SIGTERM already sent); returns once the leader is reaped and the group is
- * empty. */
-static void end_group(struct inst *in)
-{
-    if (in->pid <= 0)
-        return;
-    struct rusage ru;
-    int st;
-    for (int waited = 0; !in->reaped; waited += 10) {
-        pid_t r = wait4(in->pid, &st, waited >= STOP_GRACE_MS ? 0 : WNOHANG, &ru);
-        if (r == in->pid || (r < 0 && errno == ECHILD)) {
-            in->reaped = 1;
-            in->status = -1;
-            if (r == in->pid) {
+    pid_t r;
+    while ((r = wait4(-1, &st, WNOHANG, &ru)) > 0) {
+        for (int i = 0; i < s->ninst; i++) {
+            struct inst *in = &s->inst[i];
+            if (in->pid == r && !in->reaped) {
+                in->reaped = 1;
+                in->early = early;
                 in->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
                 in->child_cpu_s = ru_cpu_s(&ru);
             }
-            break;
         }
-        if (waited == STOP_GRACE_MS)
-            kill(-in->pid, SIGKILL);
-        else if (waited < STOP_GRACE_MS)
-            nap_ms(10);
-    }
-    /* Whatever is left of the group (compilers, hackbench workers) comes back to us as we are a subreaper: kill
-     * it, and reap it until the group is empty. */
-    kill(-in->pid, SIGKILL);
-    for (int i = 0; i < 200; i++) {
-        while (waitpid(-in->pid, &st, WNOHANG) > 0)
-            ;
-        if (kill(-in->pid, 0) < 0 && errno == ESRCH)
-            break;
-        nap_ms(5);
     }
 }
 
-/* Last resort at exit: kill every remaining descendant that came back to us, whatever group it moved to. */
-static void kill_all_children(struct sup *s)
+/* sig to every child of ours (all of them are loads or what loads left behind); returns how many there are. */
+static int signal_children(struct sup *s, int sig)
 {
-    for (int round = 0; round < 20; round++) {
-        char path[64], buf[4096];
-        snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)s->self, (int)s->self);
-        int fd = open(path, O_RDONLY | O_CLOEXEC), any = 0;
-        ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
-        if (fd >= 0)
-            close(fd);
-        if (n > 0) {
-            buf[n] = '\0';
-            for (char *p = buf, *e; *p; p = e) {
-                long pid = strtol(p, &e, 10);
-                if (e == p)
-                    break;
-                if (pid > 0) {
-                    kill((pid_t)pid, SIGKILL);
-                    any = 1;
-                }
+    char path[64];
+    snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)s->self, (int)s->self);
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return 0;
+    int n = 0;
+    long pid;
+    while (fscanf(f, "%ld", &pid) == 1)
+        if (pid > 0) {
+            kill((pid_t)pid, sig);
+            n++;
+        }
+    fclose(f);
+    return n;
+}
+
+/* Sends sig to everything of the phase's loads: each cgroup's processes, each process group whose leader is not
+ * yet reaped (only then is its number surely still ours), and every child of ours. Returns how many processes or
+ * groups are still there. */
+static int signal_all(struct sup *s, int sig)
+{
+    int left = 0;
+    for (int i = 0; i < s->ninst; i++) {
+        struct inst *in = &s->inst[i];
+        if (in->cgfd >= 0) {
+            if (loadcg_populated(in->cgfd) == 1) {
+                left++;
+                if (sig == SIGKILL)
+                    loadcg_kill(in->cgfd);
+                else
+                    loadcg_signal(in->cgfd, sig);
             }
         }
-        int st;
-        while (waitpid(-1, &st, any ? 0 : WNOHANG) > 0)
-            ;
-        if (!any)
-            break;
+        if (in->pid > 0 && !in->reaped) {
+            left++;
+            kill(-in->pid, sig);
+        }
     }
+    return left + signal_children(s, sig);
 }
 
+/* Ends every load of the phase and everything they started: SIGTERM (a command may tidy up), after
+ * STOP_GRACE_MS SIGKILL to whatever is left, again every round until nothing is. Never waits on a child: it
+ * reaps with WNOHANG every 5 ms, for at most STOP_GRACE_MS + KILL_WAIT_MS. 0, or how many are left. */
+static int end_all(struct sup *s)
+{
+    reap(s, 1); /* those that ended on their own before the phase did */
+    signal_all(s, SIGTERM);
+    double t0 = mono_s();
+    int killed = 0, left = 0;
+    for (;;) {
+        reap(s, 0);
+        double ms = (mono_s() - t0) * 1000;
+        if (ms >= STOP_GRACE_MS)
+            killed = 1;
+        left = signal_all(s, killed ? SIGKILL : 0);
+        if (left == 0 || ms >= STOP_GRACE_MS + KILL_WAIT_MS)
+            break;
+        mono_nap_ms(5);
+    }
+    reap(s, 0);
+    if (left == 0)
+        for (int i = 0; i < LOAD_MAX_COMBO; i++)
+            atomic_store(&s->a->groups->pgid[i], 0);
+    return left;
+}
 
 static void append_error(struct sup_reply *r, const char *load, const char *msg)
 {
     size_t o = strlen(r->error);
     snprintf(r->error + o, sizeof(r->error) - o, "%s%s: %s", o ? "; " : "", load, msg);
+}
+
+/* Removes a load's cgroup and directory, once its processes are gone. */
+static void remove_inst(struct sup *s, struct inst *in)
+{
+    if (in->cgfd >= 0) {
+        loadcg_remove(s->a->cgfd, in->cgname, in->cgfd);
+        close_fd(&in->cgfd);
+    }
+    if (in->dirfd >= 0) {
+        loaddir_remove(s->a->dirfd, in->dirname, in->dirfd);
+        close_fd(&in->dirfd);
+    }
 }
 
 static void stop_phase(struct sup *s, struct sup_reply *r)
@@ -301,25 +342,18 @@ static void stop_phase(struct sup *s, struct sup_reply *r)
         if (in->c.shared)
             sample(in, c1[i], &cpu1[i]);
     }
-    for (int i = 0; i < s->ninst; i++)
-        reap_early(&s->inst[i]);
-    for (int i = 0; i < s->ninst; i++) /* all groups at once: the phase ends for every load together */
-        if (s->inst[i].pid > 0)
-            kill(-s->inst[i].pid, SIGTERM);
-    for (int i = 0; i < s->ninst; i++)
-        end_group(&s->inst[i]);
+    int left = end_all(s); /* all at once: the phase ends for every load together */
     for (int i = 0; i < s->ninst; i++) {
         struct inst *in = &s->inst[i];
         const struct load_info *li = in->c.info;
         if (in->skip) {
-            char msg[300];
+            char msg[340];
             snprintf(msg, sizeof(msg), "skipped: %s", in->skip);
             append_error(r, li->name, msg);
         } else if (in->c.shared) {
             struct load_sample smp = { .wall_s = t1 - in->t0, .cpu_s = cpu1[i] - in->cpu0,
-                                       .exit_status = in->status, .ended_early = in->early,
-                                       .child_cpu_s = in->child_cpu_s,
-                                       .life_s = t1 - in->tstart };
+                                       .exit_status = in->reaped ? in->status : -1, .ended_early = in->early,
+                                       .child_cpu_s = in->child_cpu_s, .life_s = t1 - in->tstart };
             for (int k = 0; k < LOAD_NCOUNT; k++)
                 smp.count[k] = c1[i][k] - in->c0[k];
             if (li->report && r->nmetrics + LOAD_MAX_METRICS <= SUP_MAX_METRICS)
@@ -334,21 +368,26 @@ static void stop_phase(struct sup *s, struct sup_reply *r)
             } else if (in->early && in->status != 0) {
                 /* A command of the user's that failed: its status and the last line it wrote say why. */
                 char msg[300], line[200] = "";
-                load_last_line(in->dir, "output.log", line, sizeof(line));
+                load_last_line(in->dirfd, "output.log", line, sizeof(line));
                 snprintf(msg, sizeof(msg), "the command exited with status %d%s%s", in->status,
                          line[0] ? ": " : "", line);
                 append_error(r, li->name, msg);
             }
-            munmap(in->c.shared, sizeof(struct load_shared));
-            in->c.shared = NULL;
         }
-        rm_tree(in->dir);
+        if (in->c.shared)
+            munmap(in->c.shared, sizeof(struct load_shared));
+        in->c.shared = NULL;
     }
+    if (left > 0) {
+        char msg[120];
+        snprintf(msg, sizeof(msg), "%d processes or groups could not be ended within %.1f s", left,
+                 (STOP_GRACE_MS + KILL_WAIT_MS) / 1000.0);
+        append_error(r, "loads", msg);
+    }
+    for (int i = 0; i < s->ninst; i++)
+        remove_inst(s, &s->inst[i]);
     s->ninst = 0;
     s->phase = -1;
-    /* Between phases no process of ours should live: whatever escaped its group (a daemonising command) and came
-     * back to us as subreaper goes now, not at the end of the run. */
-    kill_all_children(s);
 }
 
 static void start_phase(struct sup *s, int phase)
@@ -360,7 +399,7 @@ static void start_phase(struct sup *s, int phase)
     s->ninst = ph->nuses;
     s->phase = phase;
     for (int j = 0; j < ph->nuses; j++)
-        start_one(s, phase, &s->inst[j], &ph->use[j], ndisk ? ndisk : 1);
+        start_one(s, phase, &s->inst[j], j, &ph->use[j], ndisk ? ndisk : 1);
 }
 
 static void measure_phase(struct sup *s)
@@ -374,15 +413,19 @@ static void measure_phase(struct sup *s)
     }
 }
 
+/* rtjitter is gone or wants us gone: end everything, remove the run's cgroup and directory (rtjitter made them
+ * and will try too; whoever comes second finds nothing), and leave. */
 static void __attribute__((noreturn)) finish(struct sup *s)
 {
-    struct sup_reply r;
-    if (s->phase >= 0) {
-        memset(&r, 0, sizeof(r));
+    static struct sup_reply r;
+    if (s->phase >= 0)
         stop_phase(s, &r);
-    }
-    kill_all_children(s);
-    rm_tree(s->rundir);
+    end_all(s);
+    struct load_area *a = s->a;
+    if (a->cgfd >= 0)
+        loadcg_remove(a->cgparent, a->cgname, a->cgfd);
+    if (a->dirfd >= 0)
+        loaddir_remove(a->tmpfd, a->dirname, a->dirfd);
     _exit(0);
 }
 
@@ -396,8 +439,12 @@ static void __attribute__((noreturn)) serve(struct sup *s)
                 continue;
             finish(s);
         }
-        if (p[1].revents)
-            finish(s); /* SIGTERM: someone wants us gone; leave nothing behind */
+        if (p[1].revents) {
+            struct signalfd_siginfo si;
+            if (read(s->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si) && si.ssi_signo == SIGTERM)
+                finish(s); /* someone wants us gone; leave nothing behind */
+            reap(s, 1);    /* SIGCHLD: no zombie waits for the phase end; a load that ended keeps its status */
+        }
         if (!p[0].revents)
             continue;
         struct sup_request q;
@@ -422,7 +469,7 @@ static void __attribute__((noreturn)) serve(struct sup *s)
     }
 }
 
-int supervisor_spawn(const struct load_spec *spec, const char *tmpdir, pid_t *pid, int *fd)
+int supervisor_spawn(const struct load_spec *spec, struct load_area *area, pid_t *pid, int *fd)
 {
     int sv[2];
     if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
@@ -453,11 +500,12 @@ int supervisor_spawn(const struct load_spec *spec, const char *tmpdir, pid_t *pi
     signal(SIGHUP, SIG_IGN);
     signal(SIGQUIT, SIG_IGN);
     signal(SIGPIPE, SIG_IGN);
-    sigset_t term;
-    sigemptyset(&term);
-    sigaddset(&term, SIGTERM);
-    sigprocmask(SIG_SETMASK, &term, NULL);
-    int sfd = signalfd(-1, &term, SFD_CLOEXEC);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGCHLD);
+    sigprocmask(SIG_SETMASK, &set, NULL);
+    int sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
     int null = open("/dev/null", O_RDWR | O_CLOEXEC);
     if (null >= 0) {
         dup2(null, 0);
@@ -468,7 +516,7 @@ int supervisor_spawn(const struct load_spec *spec, const char *tmpdir, pid_t *pi
         _exit(0);
     static struct sup s;
     s.spec = spec;
-    s.tmpdir = tmpdir;
+    s.a = area;
     s.fd = sv[1];
     s.sigfd = sfd;
     s.self = getpid();

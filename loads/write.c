@@ -27,7 +27,7 @@ static void run(struct load_child *c)
         x ^= x << 13, x ^= x >> 7, x ^= x << 17;
         memcpy(buf + i, &x, 8);
     }
-    int fd = load_tmpfile(c->dir, O_WRONLY);
+    int fd = load_tmpfile(c->dirfd, O_WRONLY);
     if (fd < 0) {
         load_fail(c, "cannot create a file in %s: %s", c->dir, strerror(-fd));
         free(buf);

@@ -23,6 +23,8 @@ struct backend_config {
     const char *device;      /* jack: private server's ALSA device (NULL: dummy driver) */
     int rate_hz;             /* requested sample rate */
     int period_frames;       /* requested frames per period */
+    int rate_given, period_given; /* the user asked for them (else they are defaults): never ignored in silence */
+    int set_buffer_size;     /* jack: change a running server's buffer size (every client of it sees it) */
     int nperiods;            /* periods per buffer */
     int priority;            /* requested real-time priority */
     double dsp_pct;          /* --dsp: share of each period burnt in the RT thread */
@@ -54,7 +56,8 @@ struct backend_ops {
     int (*start)(void *priv);
     /* Any non-RT thread, cheap (polled every 50 ms): a snapshot. */
     void (*status)(void *priv, struct backend_status *st);
-    /* Main thread, after stop or before: what the report says of the provider, added to the "audio" object. */
+    /* Main thread, after stop or before: what the report says of the provider, added to the "audio" object. A
+     * "notes" array there (requested settings that are not in force, and why) goes to the report's warnings. */
     void (*describe)(void *priv, json_t *audio);
     /* Main thread: stop cycles, close, stop a private server. Safe after a failed open and when called twice;
      * returns within about a second even when the provider hangs. Returns 0, or 1 when a call into the provider

@@ -16,13 +16,19 @@ struct rt_sink {
     clockid_t clock;                   /* the measurement clock, chosen by the backend's open */
     const atomic_uint *phase_tag;      /* phase << 1 | measuring; written by the orchestrator */
     atomic_uint dsp_units;             /* DSP work units per cycle; 0: none */
+    atomic_uint dsp_guard_ns;          /* the burn stops this long before the deadline: 1/32 period, >= 10 µs */
     atomic_uint_fast64_t cycles;       /* cycles seen (the next record's seq); written by the RT thread only */
     const atomic_uint_fast64_t *xruns; /* the backend's xrun counter, copied into each record; may be NULL */
     /* Read inside the first cycle, published with sched_known (release). */
     atomic_int sched_known;
     atomic_int sched_policy;           /* SCHED_FIFO...; SCHED_RESET_ON_FORK masked off */
     atomic_int sched_priority;
+    atomic_int stack_touched;          /* the backend touched the RT stack before the first cycle */
 };
+
+/* Not measured, in the RT thread before its first cycle (e.g. jack_set_thread_init_callback): touches the stack
+ * the cycles will use. A backend that calls it sets stack_touched. */
+void rt_sink_touch_stack(void);
 
 /* RT-safe (runs in the RT thread): no allocation, lock, printf or file I/O; the only system calls are in the
  * first cycle (sched_getscheduler/sched_getparam, a warm-up cycle that is never measured).

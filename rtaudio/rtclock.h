@@ -25,4 +25,11 @@ static inline double mono_s(void)
     return (double)mono_ns() / 1e9;
 }
 
+/* Not RT-safe (it sleeps): a pause of ms milliseconds, for polling loops outside the RT thread. */
+static inline void mono_nap_ms(int ms)
+{
+    struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+    nanosleep(&ts, NULL);
+}
+
 #endif

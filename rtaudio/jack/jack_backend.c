@@ -1,11 +1,13 @@
 /* The JACK backend's ops: the running server (jack2 or PipeWire's JACK), or a private jackd that it starts
  * when none runs and stops at the end. The client itself is jack_client.c; the private server jackserver.c. */
 #include "backend.h"
+#include "rtclock.h"
 #include "cli/options.h"
 #include "util/utf8.h"
 #include "jack/jack_client.h"
 #include "jack/jackserver.h"
 #include <errno.h>
+#include <stdarg.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <time.h>
@@ -25,15 +27,11 @@ struct jack_backend {
     atomic_int closing;            /* stop began: no more calls into libjack from status */
     atomic_int closed;             /* the closing thread returned from jack_client_close */
     int abandoned;                 /* the closing thread was left behind, blocked in libjack */
+    json_t *notes;                 /* requested settings not in force, and why: into the report's warnings */
+    json_t *pipewire;              /* PipeWire's clock settings (pw-metadata), under pw-jack */
 };
 
 #define CALL_DEADLINE_MS 5000 /* for one call that waits on the server: connecting, probing */
-
-static void nap_ms(int ms)
-{
-    struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-    nanosleep(&ts, NULL);
-}
 
 /* A detached thread with a small stack (mlockall(MCL_FUTURE) would lock a default 8 MiB one). */
 static int spawn_detached(pthread_t *t, void *(*fn)(void *), void *arg)
@@ -56,6 +54,8 @@ static const struct opt_def jack_params[] = {
     { "nperiods", OPT_INT, O(nperiods), 2, 16, "N", "private server, ALSA driver: periods per buffer (default 2)",
       NULL, 'n' },
     { "priority", OPT_INT, O(priority), 1, 98, "N", "private server: real-time priority (default 70)", NULL, 'P' },
+    { "set-buffer-size", OPT_FLAG, O(set_buffer_size), 0, 0, "", "jack2: set --period on a running server (every "
+      "client of that server gets the new size)", NULL, 0 },
     { NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0 },
 };
 #undef O
@@ -99,11 +99,85 @@ static int call_with_deadline(struct jack_backend *b, void *(*fn)(void *))
     if (spawn_detached(&t, fn, b) != 0)
         fn(b); /* no thread to spare: call it here */
     for (int waited = 0; waited < CALL_DEADLINE_MS && !atomic_load(&b->call_done); waited += 10)
-        nap_ms(10);
+        mono_nap_ms(10);
     if (atomic_load(&b->call_done))
         return 0;
     b->abandoned = 1;
     return -ETIMEDOUT;
+}
+
+static void note(struct jack_backend *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(struct jack_backend *b, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    if (!b->notes)
+        b->notes = json_array();
+    json_array_append_new(b->notes, utf8_json_string(buf));
+    if (!b->cfg.quiet)
+        fprintf(stderr, "rtjitter: %s\n", buf);
+}
+
+/* PipeWire's clock settings as in force (pw-metadata's "settings" object: clock.rate, clock.quantum,
+ * clock.force-quantum...), read with a deadline. NULL when pw-metadata is missing or says nothing. */
+static json_t *pipewire_settings(void)
+{
+    FILE *f = popen("timeout 2 pw-metadata -n settings 0 2>/dev/null", "r");
+    if (!f)
+        return NULL;
+    json_t *o = json_object();
+    char line[512];
+    while (fgets(line, sizeof(line), f)) {
+        char key[128], val[128];
+        const char *k = strstr(line, "key:'"), *v = strstr(line, "value:'");
+        if (!k || !v || sscanf(k, "key:'%127[^']'", key) != 1 || sscanf(v, "value:'%127[^']'", val) != 1)
+            continue;
+        if (strncmp(key, "clock.", 6) == 0)
+            json_object_set_new(o, key, utf8_json_string(val));
+    }
+    pclose(f);
+    if (json_object_size(o) == 0) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* Main thread, once the client is open: a --period or --rate the user gave is never ignored in silence. A private
+ * server was started with them; a running one keeps its own unless jack2 is asked (--set-buffer-size) to change
+ * its buffer size for every client; PipeWire sets the quantum itself. */
+static void settle_settings(struct jack_backend *b)
+{
+    const struct backend_config *cfg = &b->cfg;
+    int pw = strcmp(b->jack.provider, "pipewire-jack") == 0;
+    if (pw)
+        b->pipewire = pipewire_settings();
+    if (b->srv.name[0])
+        return;
+    unsigned frames = atomic_load(&b->jack.nframes), rate = atomic_load(&b->jack.rate_hz);
+    if (cfg->period_given && (unsigned)cfg->period_frames != frames) {
+        if (pw)
+            note(b, "--period %d: PipeWire sets the quantum (it runs %u frames): measuring %u; for %d, run "
+                    "PIPEWIRE_QUANTUM=%d/%u pw-jack rtjitter ..., or pw-metadata -n settings 0 clock.force-quantum %d",
+                 cfg->period_frames, frames, frames, cfg->period_frames, cfg->period_frames, rate,
+                 cfg->period_frames);
+        else if (cfg->set_buffer_size && jack_set_buffer_size(b->jack.client, (jack_nframes_t)cfg->period_frames) == 0)
+            note(b, "--set-buffer-size: the server's buffer size changed from %u to %d frames for every client of it",
+                 frames, cfg->period_frames);
+        else if (cfg->set_buffer_size)
+            note(b, "--set-buffer-size: the server refused %d frames: measuring its %u", cfg->period_frames, frames);
+        else
+            note(b, "--period %d: the running server keeps its %u frames, and that is what is measured (a server "
+                    "rtjitter did not start is not changed: --set-buffer-size changes it for every client, or stop "
+                    "the server and rtjitter starts its own)", cfg->period_frames, frames);
+    }
+    if (cfg->rate_given && (unsigned)cfg->rate_hz != rate)
+        note(b, "--rate %d: the running server runs at %u Hz, and that is what is measured (a running JACK server's "
+                "rate cannot be changed%s)", cfg->rate_hz, rate,
+             pw ? "; PipeWire: pw-metadata -n settings 0 clock.force-rate" : "");
 }
 
 /* Main thread: a private server when none runs (and --server was not given), then the client. */
@@ -140,9 +214,12 @@ static int jack_open(void *priv, const struct backend_config *cfg, struct rt_sin
                  server ? server : "default", CALL_DEADLINE_MS / 1000);
         return -ETIMEDOUT;
     }
-    if (b->call_rc < 0)
+    if (b->call_rc < 0) {
         snprintf(err, len, "%s", b->call_err);
-    return b->call_rc;
+        return b->call_rc;
+    }
+    settle_settings(b);
+    return 0;
 }
 
 /* Main thread. */
@@ -189,7 +266,27 @@ static void jack_describe(void *priv, json_t *au)
     json_object_set_new(au, "clock", str_or_null(b->jack.clock_name[0] ? b->jack.clock_name : NULL));
     json_object_set_new(au, "jack_time_unit", str_or_null(b->jack.time_unit[0] ? b->jack.time_unit : NULL));
     json_object_set_new(au, "clock_offset_us", json_real((double)b->jack.clock_offset_ns / 1000.0));
+    json_object_set_new(au, "clock_offsets_us", json_pack("{s:f, s:f}",
+        "CLOCK_MONOTONIC_RAW", (double)b->jack.clock_offsets_ns[0] / 1000.0,
+        "CLOCK_MONOTONIC", (double)b->jack.clock_offsets_ns[1] / 1000.0));
+    json_object_set_new(au, "clock_ambiguous", json_boolean(b->jack.clock_ambiguous));
     json_object_set_new(au, "server_realtime", json_boolean(b->jack.realtime_server));
+    if (strcmp(b->jack.provider, "pipewire-jack") == 0) {
+        /* What the figures mean under PipeWire: its JACK delivers the graph driver's xruns once per change, and
+         * never a client's own overrun; frame-clock gaps show those. */
+        json_object_set_new(au, "pipewire", json_pack("{s:I, s:I, s:O, s:s}",
+            "quantum", (json_int_t)atomic_load(&b->jack.nframes), "rate", (json_int_t)atomic_load(&b->jack.rate_hz),
+            "settings", b->pipewire ? b->pipewire : json_null(),
+            "xruns", "reported: the graph driver's xruns, once per change (a fresh driver's first is skipped); "
+                     "a client's own overrun is not reported: detected frame-clock gaps show it"));
+    } else {
+        json_object_set_new(au, "xruns_meaning", json_string("reported: jack2 notifies every client once per "
+                            "unfinished client and once per driver xrun; events count each stall once"));
+    }
+    if (b->notes)
+        json_object_set_new(au, "notes", b->notes); /* handed over: describe is called once, after stop */
+    json_decref(b->pipewire);
+    b->notes = b->pipewire = NULL;
 }
 
 /* A thread of its own: jack_deactivate and jack_client_close wait for the server without a deadline (a
@@ -206,7 +303,7 @@ static void *close_thread(void *arg)
 static int closed_within(struct jack_backend *b, int ms)
 {
     for (int waited = 0; waited < ms && !atomic_load(&b->closed); waited += 10)
-        nap_ms(10);
+        mono_nap_ms(10);
     return atomic_load(&b->closed);
 }
 

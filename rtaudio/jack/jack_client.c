@@ -17,8 +17,8 @@ static int process_cb(jack_nframes_t nframes, void *arg)
     r.t_entry_ns = rt_now_ns(j->sink->clock);
     r.flags = RTREC_HAS_START;
     uint32_t ft = jack_last_frame_time(j->client);
-    if (j->have_frame_time)
-        j->frame_pos += (uint32_t)(ft - j->last_frame_time); /* modulo 2^32: wraps correctly */
+    if (j->have_frame_time) /* signed 32-bit difference: wraps correctly, and a jump back stays a jump back */
+        j->frame_pos += (uint64_t)(int64_t)(int32_t)(ft - j->last_frame_time);
     j->last_frame_time = ft;
     j->have_frame_time = 1;
     r.frame_pos = j->frame_pos;
@@ -33,6 +33,10 @@ static int process_cb(jack_nframes_t nframes, void *arg)
      * used for wake-up or deadlines. */
     int64_t frame_ns = 1000000000LL / rate;
     r.start_ns = r.t_entry_ns - (int64_t)since * frame_ns - frame_ns / 2;
+    if (since > 4 * nframes) { /* a frame clock that jumped (server restart): no measured start this cycle */
+        r.flags = 0;
+        r.start_ns = 0;
+    }
 
     /* Silence out, as a well-behaved client does; the input is only there so others can feed us. */
     float *out = jack_port_get_buffer(j->out, nframes);
@@ -40,9 +44,19 @@ static int process_cb(jack_nframes_t nframes, void *arg)
         memset(out, 0, nframes * sizeof(float));
 
     /* The deadline is the next cycle start: the measured start of this one plus a period. */
-    int64_t deadline = r.t_entry_ns + ((int64_t)nframes - (int64_t)since) * 1000000000LL / rate;
+    int64_t deadline = r.flags & RTREC_HAS_START ? r.start_ns + (int64_t)nframes * 1000000000LL / rate
+                                                  : r.t_entry_ns + (int64_t)nframes * 1000000000LL / rate;
     rt_sink_cycle(j->sink, &r, deadline);
     return 0;
+}
+
+/* In the process thread, before its first cycle (jack_set_thread_init_callback): its stack is touched here, not
+ * in a measured cycle. */
+static void thread_init_cb(void *arg)
+{
+    struct rtj_jack *j = arg;
+    rt_sink_touch_stack();
+    atomic_store_explicit(&j->sink->stack_touched, 1, memory_order_relaxed);
 }
 
 /* RT-safe: PipeWire's JACK calls this from the RT thread. One atomic increment, nothing else. */
@@ -121,17 +135,21 @@ int rtj_jack_server_running(const char *name)
     return 1;
 }
 
-/* Which clock does jack_get_time() follow, and in which unit? Compare with both candidates several times;
- * take the median offset. Returns 0, or -ENOENT when neither matches within 50 ms. */
-static int detect_clock(struct rtj_jack *j)
+/* Which clock does jack_get_time() follow, and in which unit? Compare with both candidates several times and
+ * take the median offset of each. Every figure rtjitter reports comes from its own clock readings, so this only
+ * says which clock the JACK times are on: when neither matches within 50 ms, or both match (CLOCK_MONOTONIC equals
+ * CLOCK_MONOTONIC_RAW when nothing slews the clock), the report says so ("clock_ambiguous") instead of refusing
+ * the run. */
+static void detect_clock(struct rtj_jack *j)
 {
     static const clockid_t ids[2] = { CLOCK_MONOTONIC_RAW, CLOCK_MONOTONIC };
     static const char *names[2] = { "CLOCK_MONOTONIC_RAW", "CLOCK_MONOTONIC" };
     static const int64_t scales[2] = { 1000, 1 };
     static const char *units[2] = { "us", "ns" };
     int64_t best = INT64_MAX;
-    int bi = -1, bs = -1;
-    for (int c = 0; c < 2; c++)
+    int bi = 1, bs = 0;
+    for (int c = 0; c < 2; c++) {
+        int64_t best_c = INT64_MAX;
         for (int s = 0; s < 2; s++) {
             int64_t off[9];
             for (int k = 0; k < 9; k++) {
@@ -145,20 +163,24 @@ static int detect_clock(struct rtj_jack *j)
                     int64_t t = off[y]; off[y] = off[y - 1]; off[y - 1] = t;
                 }
             int64_t a = off[4] < 0 ? -off[4] : off[4];
+            if (a < best_c)
+                best_c = a;
             if (a < best) {
                 best = a;
                 bi = c;
                 bs = s;
             }
         }
+        j->clock_offsets_ns[c] = best_c;
+    }
+    int64_t d = j->clock_offsets_ns[0] - j->clock_offsets_ns[1];
+    j->clock_ambiguous = best > 50 * 1000 * 1000 || (d < 0 ? -d : d) < 1000 * 1000;
     if (best > 50 * 1000 * 1000)
-        return -ENOENT;
+        bi = 1; /* neither: our own readings on CLOCK_MONOTONIC */
     j->sink->clock = ids[bi];
-    j->jack_scale_ns = scales[bs];
     j->clock_offset_ns = best; /* |median offset|: reading noise of a few µs when they are one clock */
     snprintf(j->clock_name, sizeof(j->clock_name), "%s", names[bi]);
     snprintf(j->time_unit, sizeof(j->time_unit), "%s", units[bs]);
-    return 0;
 }
 
 int rtj_jack_open(struct rtj_jack *j, const char *server_name, const char *client_name,
@@ -182,12 +204,7 @@ int rtj_jack_open(struct rtj_jack *j, const char *server_name, const char *clien
     snprintf(j->version, sizeof(j->version), "%s", v ? v : "unknown");
     snprintf(j->server_name, sizeof(j->server_name), "%s", server_name ? server_name :
              (getenv("JACK_DEFAULT_SERVER") ? getenv("JACK_DEFAULT_SERVER") : "default"));
-    if (detect_clock(j) < 0) {
-        snprintf(err, errlen, "jack_get_time() follows neither CLOCK_MONOTONIC_RAW nor CLOCK_MONOTONIC");
-        jack_client_close(j->client);
-        j->client = NULL;
-        return -ENOTSUP;
-    }
+    detect_clock(j);
     atomic_store(&j->rate_hz, jack_get_sample_rate(j->client));
     atomic_store(&j->nframes, jack_get_buffer_size(j->client));
     j->realtime_server = jack_is_realtime(j->client);
@@ -199,7 +216,8 @@ int rtj_jack_open(struct rtj_jack *j, const char *server_name, const char *clien
     j->out = jack_port_register(j->client, "out", JACK_DEFAULT_AUDIO_TYPE, JackPortIsOutput, 0);
     if (!j->in || !j->out || jack_set_process_callback(j->client, process_cb, j) ||
         jack_set_xrun_callback(j->client, xrun_cb, j) || jack_set_buffer_size_callback(j->client, bufsize_cb, j) ||
-        jack_set_sample_rate_callback(j->client, srate_cb, j)) {
+        jack_set_sample_rate_callback(j->client, srate_cb, j) || jack_set_thread_init_callback(j->client,
+                                                                                              thread_init_cb, j)) {
         snprintf(err, errlen, "cannot register JACK ports or callbacks");
         jack_client_close(j->client);
         j->client = NULL;

@@ -16,7 +16,6 @@ struct rtj_jack {
 
     /* --- RT thread (process, xrun, buffer-size, sample-rate and shutdown callbacks) --- */
     struct rt_sink *sink;            /* ring, clock (the one jack_get_time() follows), phase tag, DSP units */
-    int64_t jack_scale_ns;           /* ns per JACK time unit */
     uint64_t frame_pos;              /* jack_last_frame_time() widened to 64 bits: RT thread only */
     uint32_t last_frame_time;
     int have_frame_time;
@@ -36,6 +35,8 @@ struct rtj_jack {
     char clock_name[32];             /* "CLOCK_MONOTONIC_RAW" / "CLOCK_MONOTONIC" */
     char time_unit[4];               /* "us" or "ns" */
     int64_t clock_offset_ns;         /* |median (measurement clock - JACK clock)|, ns: ~0 when they are one clock */
+    int64_t clock_offsets_ns[2];     /* the same against CLOCK_MONOTONIC_RAW and CLOCK_MONOTONIC */
+    int clock_ambiguous;             /* both match (MONOTONIC == RAW), or neither within 50 ms */
     int realtime_server;             /* jack_is_realtime() */
 };
 

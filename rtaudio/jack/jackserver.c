@@ -1,4 +1,5 @@
 #include "jack/jackserver.h"
+#include "rtclock.h"
 #include "jack/jack_client.h"
 #include <dirent.h>
 #include <errno.h>
@@ -12,12 +13,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-static void nap_ms(int ms)
-{
-    struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-    nanosleep(&ts, NULL);
-}
 
 /* The server's reason for dying: its first line that reads like an error, else its last line. */
 static void last_log_line(const char *path, char *out, size_t outlen)
@@ -154,7 +149,7 @@ static int reclaim_registry(void)
         if (pid < 0)
             continue;
         for (int waited = 0; waited < 2000 && !rtj_jack_server_running(name); waited += 50)
-            nap_ms(50);
+            mono_nap_ms(50);
         struct private_server tmp = { .pid = pid };
         jackserver_stop(&tmp);
         reclaimed++;
@@ -298,7 +293,7 @@ int jackserver_start(struct private_server *s, const char *device, int rate_hz, 
         }
         if (rtj_jack_server_running(s->name))
             return 0;
-        nap_ms(100);
+        mono_nap_ms(100);
     }
     snprintf(err, errlen, "private jackd did not accept clients within 5 s");
     jackserver_stop(s);
@@ -329,7 +324,7 @@ void jackserver_stop(struct private_server *s)
                 s->pid = 0;
                 break;
             }
-            nap_ms(20);
+            mono_nap_ms(20);
         }
         if (s->pid > 0) {
             kill(s->pid, SIGKILL);

@@ -18,9 +18,10 @@ struct run_opts {
 static const struct opt_def run_defs[] = {
     { "backend", OPT_STR, O(backend), 0, 0, "NAME", "what measures the cycles (default jack; 'list' lists them)",
       NULL, 0 },
-    { "rate", OPT_INT, P(be.rate_hz), 8000, 384000, "HZ", "private server: sample rate (default 48000)", NULL, 'r' },
-    { "period", OPT_INT, P(be.period_frames), 16, 8192, "FRAMES", "private server: frames per period (default 64)",
-      NULL, 'p' },
+    { "rate", OPT_INT, P(be.rate_hz), 8000, 384000, "HZ", "sample rate (default 48000; a running server keeps its own, "
+      "and the report says so)", NULL, 'r' },
+    { "period", OPT_INT, P(be.period_frames), 16, 8192, "FRAMES", "frames per period (default 64; a running server "
+      "keeps its own unless --set-buffer-size, and the report says so)", NULL, 'p' },
     { "duration", OPT_DOUBLE, P(duration_s), 0.5, 86400, "SECS", "measuring time of each phase (default 10)", NULL,
       'D' },
     { "warmup", OPT_DOUBLE, P(warmup_s), 0, 60, "SECS", "discarded start of each phase (default 1)", NULL, 0 },
@@ -115,6 +116,9 @@ int cmd_run(int argc, char **argv, const char *command_line)
     struct run_opts o;
     memset(&o, 0, sizeof(o));
     run_plan_defaults(&o.plan);
+    struct backend_config defaults = o.plan.be;
+    o.plan.be.rate_hz = 0; /* 0 after parsing: not given, the default applies */
+    o.plan.be.period_frames = 0;
     struct opt_def *defs = all_defs();
     if (!defs) {
         fprintf(stderr, "rtjitter run: out of memory\n");
@@ -128,6 +132,12 @@ int cmd_run(int argc, char **argv, const char *command_line)
             cli_help(stdout, &cmd_run_info);
         return pr == 1 ? 0 : 2;
     }
+    o.plan.be.rate_given = o.plan.be.rate_hz != 0;
+    o.plan.be.period_given = o.plan.be.period_frames != 0;
+    if (!o.plan.be.rate_given)
+        o.plan.be.rate_hz = defaults.rate_hz;
+    if (!o.plan.be.period_given)
+        o.plan.be.period_frames = defaults.period_frames;
     if (o.backend && strcmp(o.backend, "list") == 0) {
         list_backends(stdout);
         return 0;

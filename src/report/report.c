@@ -5,6 +5,7 @@
 #include "report/doc.h"
 #include "util/utf8.h"
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static double us(int64_t ns)
@@ -22,8 +23,10 @@ json_t *report_metric_json(const struct metric_stats *m)
     json_t *o = json_pack("{s:I, s:f, s:f, s:f, s:f, s:f}", "count", (json_int_t)m->count,
                           "mean", m->w.mean / 1000.0, "sd", welford_sd(&m->w) / 1000.0,
                           "min", us(m->min), "max", us(m->max), "abs_max", us(m->abs_max));
+    /* A q-quantile needs at least 1/(1 - q) values to say anything beyond the maximum: null below that. */
     for (size_t i = 0; i < sizeof(qs) / sizeof(qs[0]); i++)
-        json_object_set_new(o, qs[i].k, json_real(us(metric_quantile(m, qs[i].q))));
+        json_object_set_new(o, qs[i].k, (double)m->count * (1.0 - qs[i].q) >= 1.0 - 1e-9
+                                            ? json_real(us(metric_quantile(m, qs[i].q))) : json_null());
     return o;
 }
 
@@ -47,20 +50,80 @@ json_t *report_hist_json(const struct histogram *h)
     return a;
 }
 
+/* The timeline of a long run stays small: every second of the first and last TL_EDGE_S seconds and within TL_NEAR_S
+ * of any event (an xrun, a missed deadline, a wake-up or jitter spike over half a period), one entry per minute
+ * elsewhere. A minute's entry has "span_s" (the seconds it covers); its counts are sums, its maxima maxima, its p99s
+ * the largest per-second p99 in it. A 24 h soak of 8 phases: a few MB, not 200. */
+#define TL_EDGE_S 60
+#define TL_NEAR_S 5
+#define TL_SPAN_S 60
+
+static int second_eventful(const struct second_stats *ss, int64_t half_period_ns)
+{
+    return ss->xruns_reported || ss->xruns_detected || ss->xrun_events || ss->deadlines_missed ||
+           ss->wakeup_max > half_period_ns || ss->jitter_abs_max > half_period_ns;
+}
+
+static void second_merge(struct second_stats *a, const struct second_stats *b)
+{
+    a->cycles += b->cycles;
+    a->xruns_reported += b->xruns_reported;
+    a->xruns_detected += b->xruns_detected;
+    a->xrun_events += b->xrun_events;
+    a->deadlines_missed += b->deadlines_missed;
+#define MAXF(f) if (b->f > a->f) a->f = b->f
+    MAXF(period_max); MAXF(jitter_abs_max); MAXF(jitter_abs_p99); MAXF(wakeup_max); MAXF(wakeup_p99);
+    MAXF(callback_max);
+#undef MAXF
+    if (b->margin_min < a->margin_min)
+        a->margin_min = b->margin_min;
+}
+
+static json_t *second_json(size_t s0, size_t span, const struct second_stats *ss)
+{
+    json_t *o = json_pack("{s:I, s:i, s:i, s:i, s:i, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:o}",
+        "s", (json_int_t)s0, "cycles", (int)ss->cycles, "xruns_reported", (int)ss->xruns_reported,
+        "xruns_detected", (int)ss->xruns_detected, "xrun_events", (int)ss->xrun_events,
+        "deadlines_missed", (int)ss->deadlines_missed,
+        "period_max_us", us(ss->period_max),
+        "jitter_abs_max_us", us(ss->jitter_abs_max), "jitter_abs_p99_us", us(ss->jitter_abs_p99),
+        "wakeup_max_us", us(ss->wakeup_max), "wakeup_p99_us", us(ss->wakeup_p99),
+        "callback_max_us", us(ss->callback_max),
+        "margin_min_us", ss->margin_min == INT64_MAX ? json_null() : json_real(us(ss->margin_min)));
+    if (span > 1)
+        json_object_set_new(o, "span_s", json_integer((json_int_t)span));
+    return o;
+}
+
 static json_t *timeline_json(const struct segment *s)
 {
     json_t *a = json_array();
-    for (size_t i = 0; i < s->nsecs; i++) {
-        const struct second_stats *ss = &s->secs[i];
-        json_array_append_new(a, json_pack("{s:I, s:i, s:i, s:i, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:o}",
-            "s", (json_int_t)i, "cycles", (int)ss->cycles, "xruns_reported", (int)ss->xruns_reported,
-            "xruns_detected", (int)ss->xruns_detected, "deadlines_missed", (int)ss->deadlines_missed,
-            "period_max_us", us(ss->period_max),
-            "jitter_abs_max_us", us(ss->jitter_abs_max), "jitter_abs_p99_us", us(ss->jitter_abs_p99),
-            "wakeup_max_us", us(ss->wakeup_max), "wakeup_p99_us", us(ss->wakeup_p99),
-            "callback_max_us", us(ss->callback_max),
-            "margin_min_us", ss->margin_min == INT64_MAX ? json_null() : json_real(us(ss->margin_min))));
+    size_t n = s->nsecs;
+    int64_t half = s->rate_hz ? (int64_t)s->nframes * 500000000LL / s->rate_hz : INT64_MAX;
+    unsigned char *keep = calloc(n ? n : 1, 1);
+    if (!keep)
+        return a;
+    for (size_t i = 0; i < n; i++) {
+        if (i < TL_EDGE_S || i + TL_EDGE_S >= n)
+            keep[i] = 1;
+        if (second_eventful(&s->secs[i], half))
+            for (size_t j = i > TL_NEAR_S ? i - TL_NEAR_S : 0; j <= i + TL_NEAR_S && j < n; j++)
+                keep[j] = 1;
     }
+    for (size_t i = 0; i < n;) {
+        if (keep[i]) {
+            json_array_append_new(a, second_json(i, 1, &s->secs[i]));
+            i++;
+            continue;
+        }
+        struct second_stats m = s->secs[i];
+        size_t j = i + 1;
+        for (; j < n && !keep[j] && j - i < TL_SPAN_S; j++)
+            second_merge(&m, &s->secs[j]);
+        json_array_append_new(a, second_json(i, j - i, &m));
+        i = j;
+    }
+    free(keep);
     return a;
 }
 
@@ -80,13 +143,24 @@ static json_t *phase_json(const struct phase_result *pr, const struct segment *s
     json_object_set_new(o, "clock_window_s", s && s->cycles ? json_pack("[f,f]", (double)s->t0_ns / 1e9,
                                                                         (double)s->prev_entry_ns / 1e9)
                                                             : json_null());
+    /* The same, exact: integer ns (8 significant digits of seconds lose 0.1 s after 11 days of uptime). */
+    json_object_set_new(o, "clock_window_ns", s && s->cycles ? json_pack("[I,I]", (json_int_t)s->t0_ns,
+                                                                         (json_int_t)s->prev_entry_ns)
+                                                             : json_null());
     /* Dropped records belong to the phase, not to a buffer size: shown on every segment of it. */
     json_object_set_new(o, "dropped", json_integer((json_int_t)pr->dropped));
     json_object_set_new(o, "segments_in_phase", json_integer(nseg));
-    json_object_set_new(o, "xruns", json_pack("{s:I, s:I, s:I}",
+    /* events: the cycles on which the provider's counter changed or the frame clock skipped (one stall is one
+     * event); reported: the provider's raw notifications (jack2 sends one per unfinished client and one per
+     * driver xrun; PipeWire collapses them); detected: frame-clock gaps; skipped_cycles: the cycles lost in them. */
+    json_object_set_new(o, "xruns", json_pack("{s:I, s:I, s:I, s:I}",
+        "events", (json_int_t)(s ? s->xrun_events : (pr->stats->pending_xruns ? 1 : 0)),
         "reported", (json_int_t)(s ? s->xruns_reported : pr->stats->pending_xruns),
         "detected", (json_int_t)(s ? s->xruns_detected : 0),
         "skipped_cycles", (json_int_t)(s ? s->skipped_cycles : 0)));
+    json_object_set_new(o, "records_lost", json_integer(s ? (json_int_t)s->records_lost : 0));
+    json_object_set_new(o, "discontinuities", json_integer(s ? (json_int_t)s->discontinuities : 0));
+    json_object_set_new(o, "duplicates", json_integer(s ? (json_int_t)s->duplicates : 0));
     json_t *hist = json_object();
     for (int m = 0; m < M_COUNT; m++) {
         char key[32];
@@ -95,7 +169,8 @@ static json_t *phase_json(const struct phase_result *pr, const struct segment *s
         if (s && s->m[m].count)
             json_object_set_new(hist, metric_names[m], report_hist_json(&s->m[m].hist));
     }
-    uint64_t with_deadline = s ? s->m[M_MARGIN].count : 0;
+    /* Against the cycles the frame clock says should have run: a cycle that never ran missed its deadline. */
+    uint64_t with_deadline = s ? s->cycles_due : 0;
     json_object_set_new(o, "deadlines_met_pct",
                         with_deadline ? json_real(100.0 * (double)s->deadlines_met / (double)with_deadline)
                                       : json_null());
@@ -104,6 +179,7 @@ static json_t *phase_json(const struct phase_result *pr, const struct segment *s
     json_object_set_new(o, "desired_cpu_pct", s && s->dsp_req ? json_real(100.0 * (double)s->dsp_done /
                                                                            (double)s->dsp_req)
                                                               : json_null());
+    json_object_set_new(o, "dsp_cut_short", json_integer(s ? (json_int_t)s->dsp_cut_short : 0));
     double period_ns = s && s->rate_hz ? (double)s->nframes * 1e9 / s->rate_hz : 0;
     json_object_set_new(o, "dsp_load", json_pack("{s:o, s:o, s:o, s:o}",
         "callback_mean_pct", s && s->m[M_CALLBACK].count ? json_real(100.0 * s->m[M_CALLBACK].w.mean / period_ns)
@@ -170,11 +246,12 @@ json_t *report_build(const struct run_info *ri)
     json_object_set_new(doc, "phases", phases);
     json_object_set_new(doc, "warnings", ri->warnings ? json_incref(ri->warnings) : json_array());
     const struct run_stats *rs = &ri->stats;
-    json_object_set_new(doc, "run_stats", json_pack("{s:f, s:f, s:f, s:I, s:I, s:I, s:I}",
+    json_object_set_new(doc, "run_stats", json_pack("{s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:I}",
         "wall_s", rs->wall_s, "collector_cpu_s", rs->collector_cpu_s,
         "collector_cpu_pct", rs->wall_s > 0 ? 100.0 * rs->collector_cpu_s / rs->wall_s : 0.0,
         "records", (json_int_t)rs->records, "dropped", (json_int_t)rs->dropped,
-        "ring_capacity", (json_int_t)rs->ring_capacity, "peak_rss_kib", (json_int_t)rs->peak_rss_kib));
+        "ring_capacity", (json_int_t)rs->ring_capacity, "peak_rss_kib", (json_int_t)rs->peak_rss_kib,
+        "private_dirty_kib", (json_int_t)rs->private_dirty_kib));
     return doc;
 }
 

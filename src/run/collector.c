@@ -2,24 +2,36 @@
 #include <errno.h>
 #include <time.h>
 
-#define DRAIN_BATCH 1024
+#define DRAIN_BATCH 256
+#define COLLECTOR_STACK (256 * 1024)
 
 void collector_drain(struct collector *c)
 {
-    struct rt_record batch[DRAIN_BATCH];
+    struct rt_record batch[DRAIN_BATCH]; /* 20 KiB of the collector's 256 KiB stack */
     size_t n;
     while ((n = rt_ring_pop(c->ring, batch, DRAIN_BATCH)) > 0) {
         for (size_t i = 0; i < n; i++) {
             const struct rt_record *r = &batch[i];
             /* Server xruns since the previous record belong to this cycle: the first that could see them. */
             uint32_t new_xruns = c->records_seen ? r->xruns - c->last_xruns : 0;
+            /* A jump in the sequence is records lost to a full ring, never a frame gap. */
+            uint64_t lost = c->records_seen && r->seq > c->last_seq + 1 ? r->seq - c->last_seq - 1 : 0;
             c->last_xruns = r->xruns;
+            c->last_seq = r->seq;
+            c->records_lost += lost;
             c->records_seen++;
-            if (!(r->flags & RTREC_MEASURING) || (int)r->phase >= c->nphases)
+            if (!(r->flags & RTREC_MEASURING) || (int)r->phase >= c->nphases) {
+                /* jack2 notifies from another thread, a little after the cycle: xruns first carried by one of
+                 * the two records just after a phase's last measured cycle belong to that phase. */
+                if (new_xruns && c->last_phase1 > 0 && (int)r->phase != c->last_phase1 - 1 &&
+                    r->seq <= c->last_measured_seq + 2)
+                    phase_add_reported_xruns(&c->phases[c->last_phase1 - 1], new_xruns);
                 continue;
+            }
             struct phase_stats *p = &c->phases[r->phase];
-            int e = phase_add(p, r);
-            phase_add_reported_xruns(p, new_xruns);
+            c->last_phase1 = (int)r->phase + 1;
+            c->last_measured_seq = r->seq;
+            int e = phase_add_cycle(p, r, new_xruns, lost);
             if (e < 0 && !atomic_load_explicit(&c->error, memory_order_relaxed))
                 atomic_store_explicit(&c->error, e, memory_order_relaxed);
             int64_t j = p->cur >= 0 ? p->seg[p->cur]->m[M_JITTER].abs_max : 0;
@@ -28,11 +40,16 @@ void collector_drain(struct collector *c)
             atomic_fetch_add_explicit(&c->st_cycles, 1, memory_order_relaxed);
         }
     }
-    uint64_t det = 0;
+    uint64_t det = 0, rep = 0, ev = 0;
     for (int i = 0; i < c->nphases; i++)
-        for (int s = 0; s < c->phases[i].nseg; s++)
+        for (int s = 0; s < c->phases[i].nseg; s++) {
             det += c->phases[i].seg[s]->xruns_detected;
+            rep += c->phases[i].seg[s]->xruns_reported;
+            ev += c->phases[i].seg[s]->xrun_events;
+        }
     atomic_store_explicit(&c->st_detected, det, memory_order_relaxed);
+    atomic_store_explicit(&c->st_reported, rep, memory_order_relaxed);
+    atomic_store_explicit(&c->st_events, ev, memory_order_relaxed);
 }
 
 static void *collector_main(void *arg)
@@ -53,7 +70,12 @@ static void *collector_main(void *arg)
 int collector_start(struct collector *c)
 {
     atomic_store(&c->stop, 0);
-    int e = pthread_create(&c->thread, NULL, collector_main, c);
+    /* A small stack: under mlockall(MCL_FUTURE) a default 8 MiB one would be made resident and locked. */
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, COLLECTOR_STACK);
+    int e = pthread_create(&c->thread, &attr, collector_main, c);
+    pthread_attr_destroy(&attr);
     if (e)
         return -e;
     c->running = 1;

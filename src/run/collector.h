@@ -11,6 +11,10 @@ struct collector {
     struct phase_stats *phases;      /* nphases, owned by the collector thread until collector_stop() */
     int nphases;
     uint32_t last_xruns;              /* the xrun count carried by the previous record */
+    uint64_t last_seq;                /* the sequence number of the previous record */
+    uint64_t records_lost;            /* sequence gaps: records lost to a full ring, whole run */
+    int last_phase1;                  /* 1 + phase of the last measured record, 0 before any */
+    uint64_t last_measured_seq;       /* and its sequence number */
     atomic_int error;                 /* first -errno met; written by the collector thread only */
     pthread_t thread;
     int running;
@@ -18,7 +22,9 @@ struct collector {
     /* published for the status line (written by the collector only) */
     atomic_uint_fast64_t st_cycles;
     atomic_int_fast64_t st_worst_jitter_ns;
-    atomic_uint_fast64_t st_detected;
+    atomic_uint_fast64_t st_detected;   /* of measured cycles only, like the report's table */
+    atomic_uint_fast64_t st_reported;
+    atomic_uint_fast64_t st_events;
     uint64_t records_seen;            /* all records, warm-up included */
     int64_t cpu_ns;                   /* the collector thread's own CPU time, read when it ends */
 };

@@ -1,6 +1,7 @@
 /* `rtjitter run`'s engine: a plan executed phase by phase on the main thread. It owns the phase tag that the RT
  * thread copies into every record, and the backend's private state. */
 #include "run/run.h"
+#include "util/utf8.h"
 #include "run/collector.h"
 #include "run/run_output.h"
 #include "run/signals.h"
@@ -17,9 +18,20 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#define RING_RECORDS (1u << 16) /* 64 Ki records: over 5 s at 12,000 cycles/s */
+/* The ring holds RING_SECONDS of cycles at the rate the backend opened with (the collector drains it every 50 ms:
+ * 20 times the margin), and never fewer than RING_MIN records, so that a later, smaller buffer size still has room
+ * (a full ring loses records, counted, never blocks). 16 frames at 192 kHz: 16 Ki records, 1.3 MB. */
+#define RING_SECONDS 1
+#define RING_MIN 4096
 #define RUN_HUNG_S 2.0          /* no cycle for this long: the provider hung */
 #define RUN_HUNG_TEXT "2 s"
+
+static size_t ring_records(unsigned rate_hz, unsigned period_frames)
+{
+    size_t per_s = rate_hz && period_frames ? (rate_hz + period_frames - 1) / period_frames : 0;
+    size_t n = per_s * RING_SECONDS;
+    return n < RING_MIN ? RING_MIN : n;
+}
 
 void run_plan_defaults(struct run_plan *p)
 {
@@ -50,6 +62,7 @@ struct run_state {
     const char *stop_reason;
     int status_on;
     int abandoned;                 /* the backend left a provider call behind: keep bpriv, leave with _exit */
+    char load_why[200];            /* why the load supervisor is gone */
     uint64_t last_cycles;          /* the sink's cycle count when it last moved */
     double last_cycle_s;           /* and when */
 };
@@ -89,6 +102,10 @@ static const char *stop_reason(struct run_state *st)
         return bs.lost;
     if (atomic_load(&st->col.error))
         return "out of memory in the collector";
+    if (!load_plan_alive(st->plan, st->load_why, sizeof(st->load_why))) {
+        load_plan_abort(st->plan); /* its loads and files go now, from here */
+        return st->load_why;
+    }
     /* A provider that stops running cycles without a word (a SIGSTOPped or wedged server) stops the run too. */
     uint64_t cycles = atomic_load(&st->sink.cycles);
     double now = mono_s();
@@ -110,12 +127,11 @@ static void status_line(struct run_state *st, int phase, double elapsed, double 
         snprintf(when, sizeof(when), "warm-up");
     else
         snprintf(when, sizeof(when), "%.1f/%.0f s", elapsed, total);
-    struct backend_status bs = { 0 };
-    st->be->status(st->bpriv, &bs);
-    printf("\r\033[K[%d/%d] %-12s %-10s cycles %llu  xruns %llu/%llu  worst jitter %.0f us", phase + 1,
+    /* Measured cycles only, as the report's table counts them (warm-ups never count). */
+    printf("\r\033[K[%d/%d] %-12s %-10s cycles %llu  xruns %llu/%llu (%llu events)  worst jitter %.0f us", phase + 1,
            st->nphases, load_plan_name(st->plan, phase), when,
-           (unsigned long long)atomic_load(&st->col.st_cycles), (unsigned long long)bs.xruns,
-           (unsigned long long)atomic_load(&st->col.st_detected),
+           (unsigned long long)atomic_load(&st->col.st_cycles), (unsigned long long)atomic_load(&st->col.st_reported),
+           (unsigned long long)atomic_load(&st->col.st_detected), (unsigned long long)atomic_load(&st->col.st_events),
            (double)atomic_load(&st->col.st_worst_jitter_ns) / 1000.0);
     fflush(stdout);
 }
@@ -146,7 +162,7 @@ static int wait_phase(struct run_state *st, int phase, double secs, struct phase
             char w[160];
             snprintf(w, sizeof(w), "buffer changed during phase %s: %u frames @ %u Hz -> %u frames @ %u Hz",
                      load_plan_name(st->plan, phase), last_frames, last_rate, bs.period_frames, bs.rate_hz);
-            json_array_append_new(st->warnings, json_string(w));
+            json_array_append_new(st->warnings, utf8_json_string(w));
             last_frames = bs.period_frames;
             last_rate = bs.rate_hz;
         }
@@ -158,16 +174,17 @@ static int wait_phase(struct run_state *st, int phase, double secs, struct phase
     return 0;
 }
 
-/* VmHWM of this process, KiB; -1 when unknown. */
-static long peak_rss_kib(void)
+/* A "Key: N kB" line of a /proc/self file, KiB; -1 when unknown. */
+static long proc_kib(const char *file, const char *key)
 {
-    FILE *f = fopen("/proc/self/status", "r");
+    FILE *f = fopen(file, "r");
     char line[256];
     long v = -1;
+    size_t klen = strlen(key);
     if (!f)
         return -1;
     while (fgets(line, sizeof(line), f))
-        if (sscanf(line, "VmHWM: %ld", &v) == 1)
+        if (strncmp(line, key, klen) == 0 && sscanf(line + klen, " %ld", &v) == 1)
             break;
     fclose(f);
     return v;
@@ -175,7 +192,7 @@ static long peak_rss_kib(void)
 
 static void warn(struct run_state *st, const char *msg)
 {
-    json_array_append_new(st->warnings, json_string(msg));
+    json_array_append_new(st->warnings, utf8_json_string(msg));
     if (!st->p->quiet)
         fprintf(stderr, "rtjitter: warning: %s\n", msg);
 }
@@ -197,8 +214,10 @@ static int run_prepare(struct run_state *st)
     if (run_check_outputs(&outs) < 0)
         return -EINVAL;
     const char *tmpdir = p->tmpdir ? p->tmpdir : getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-    if (load_plan_parse(p->loads, tmpdir, &st->plan, err, sizeof(err)) < 0) {
-        fprintf(stderr, "rtjitter run: --loads: %s\n", err);
+    int e = load_plan_parse(p->loads, tmpdir, &st->plan, err, sizeof(err));
+    if (e < 0) {
+        /* -EPERM: an unsafe --tmpdir, named in err; anything else is about --loads. */
+        fprintf(stderr, "rtjitter run: %s%s\n", e == -EPERM ? "" : "--loads: ", err);
         return -EINVAL;
     }
     return 0;
@@ -252,6 +271,11 @@ static int run_report(struct run_state *st, struct run_info *ri, int rc, int mlo
     st->be->status(st->bpriv, &bs);
     json_t *provider = json_object();
     st->be->describe(st->bpriv, provider);
+    json_t *notes = json_object_get(provider, "notes"), *note;
+    size_t ni;
+    json_array_foreach(notes, ni, note)
+        json_array_append(st->warnings, note);
+    json_object_del(provider, "notes");
     struct audio_info *a = &ri->audio;
     a->backend = st->be->name;
     a->provider = provider;
@@ -272,7 +296,7 @@ static int run_report(struct run_state *st, struct run_info *ri, int rc, int mlo
     ri->stats.records = st->col.records_seen;
     ri->stats.dropped = rt_ring_dropped(&st->ring);
     ri->stats.ring_capacity = st->ring.capacity;
-    ri->stats.peak_rss_kib = peak_rss_kib();
+    ri->stats.peak_rss_kib = proc_kib("/proc/self/status", "VmHWM:");
     json_t *doc = report_build(ri);
     int exceeded = report_verdict(doc, st->profile, p->profile != NULL, p->max_xruns, p->max_jitter_us);
     if (rc == 0 && exceeded)
@@ -298,18 +322,21 @@ static int run_measure(struct run_state *st)
     struct run_info ri;
     memset(&ri, 0, sizeof(ri));
     clock_gettime(CLOCK_REALTIME, &ri.started);
+    /* Lock what is mapped now and what is touched later, as it is touched (MCL_ONFAULT): the RT path's memory (the
+     * ring, the backend's state, the RT thread's stack) is touched before the first cycle, while a thread's stack
+     * or a report tree is not made resident and locked whole. Kernels before 4.4 have no MCL_ONFAULT. */
+#ifdef MCL_ONFAULT
+    int mlocked = mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) == 0 || mlockall(MCL_CURRENT | MCL_FUTURE) == 0;
+#else
     int mlocked = mlockall(MCL_CURRENT | MCL_FUTURE) == 0;
+#endif
     if (!mlocked)
         warn(st, "memory could not be locked (mlockall): page faults may add latency; raise the memlock limit "
                  "(ulimit -l; the audio group's /etc/security/limits.d/audio.conf)");
-    int e = rt_ring_init(&st->ring, RING_RECORDS);
-    if (e < 0) {
-        fprintf(stderr, "rtjitter run: cannot allocate the record ring: %s\n", strerror(-e));
-        return 3;
-    }
     atomic_init(&st->phase_tag, 0);
-    st->sink.ring = &st->ring;
+    st->sink.ring = &st->ring; /* sized below, once the backend says how fast its cycles come */
     st->sink.phase_tag = &st->phase_tag;
+    int e;
     st->bpriv = calloc(1, st->be->private_size);
     if (!st->bpriv) {
         fprintf(stderr, "rtjitter run: out of memory\n");
@@ -320,6 +347,12 @@ static int run_measure(struct run_state *st)
     cfg.quiet = p->quiet;
     if ((e = st->be->open(st->bpriv, &cfg, &st->sink, err, sizeof(err))) < 0) {
         fprintf(stderr, "rtjitter run: %s\n", err);
+        return 3;
+    }
+    struct backend_status bs0 = { 0 };
+    st->be->status(st->bpriv, &bs0);
+    if ((e = rt_ring_init(&st->ring, ring_records(bs0.rate_hz, bs0.period_frames))) < 0) {
+        fprintf(stderr, "rtjitter run: cannot allocate the record ring: %s\n", strerror(-e));
         return 3;
     }
 
@@ -351,6 +384,8 @@ static int run_measure(struct run_state *st)
         run_phases(st);
         rc = st->stop_reason ? 3 : 0;
     }
+    /* The run's own private memory while it measures (jack's shared segments excluded): make bench watches it. */
+    ri.stats.private_dirty_kib = proc_kib("/proc/self/smaps_rollup", "Private_Dirty:");
     st->abandoned = st->be->stop(st->bpriv) == 1;
     collector_stop(&st->col);
     ri.stats.wall_s = mono_s() - t_active;

@@ -102,6 +102,27 @@ static int buf_push(struct segment *s, int64_t jit_abs, int64_t wake)
 
 int phase_add(struct phase_stats *p, const struct rt_record *r)
 {
+    return phase_add_cycle(p, r, 0, 0);
+}
+
+/* A notification first seen a cycle or two after the gap or notification it belongs to (jack2 notifies from
+ * another thread) is the same event: one stall is one event. */
+#define XRUN_EVENT_MERGE 2
+
+/* A frame advance that the time between two entries cannot explain: the frame clock jumped (a PipeWire driver
+ * change, a server restart, a counter that went back). A real gap advances frames as time passes. */
+static int frame_jump(int64_t adv, int64_t elapsed_ns, int64_t nominal_ns, uint32_t nframes, uint32_t rate)
+{
+    if (adv < 0)
+        return 1;
+    int64_t adv_ns = adv * 1000000000LL / rate;
+    int64_t diff = adv_ns > elapsed_ns ? adv_ns - elapsed_ns : elapsed_ns - adv_ns;
+    (void)nframes;
+    return diff > elapsed_ns / 2 + 2 * nominal_ns;
+}
+
+int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t new_xruns, uint64_t lost)
+{
     int idx = -1;
     for (int i = 0; i < p->nseg; i++)
         if (p->seg[i]->nframes == r->nframes && p->seg[i]->rate_hz == r->rate_hz)
@@ -125,6 +146,11 @@ int phase_add(struct phase_stats *p, const struct rt_record *r)
         s->xruns_reported += p->pending_xruns;
         p->pending_xruns = 0;
     }
+    if (lost) {
+        /* Records lost to a full ring: the cycles ran, we only did not see them. Never a frame gap. */
+        s->records_lost += lost;
+        s->have_prev = 0;
+    }
     if (r->nframes == 0 || r->rate_hz == 0)
         return 0;
 
@@ -132,9 +158,35 @@ int phase_add(struct phase_stats *p, const struct rt_record *r)
     if (s->cycles == 0)
         s->t0_ns = r->t_entry_ns;
     int64_t sec = (r->t_entry_ns - s->t0_ns) / 1000000000LL;
+    if (sec < 0)
+        sec = 0;
     if (timeline_reach(s, sec) < 0)
         return -ENOMEM;
     struct second_stats *ss = &s->secs[sec < s->cur_sec ? s->cur_sec : sec];
+
+    int64_t adv = 0;
+    if (s->have_prev) {
+        adv = (int64_t)(r->frame_pos - s->prev_frame_pos);
+        if (adv == 0) {
+            /* A catch-up duplicate (the same frame time twice): not a cycle of its own. It is folded into the gap
+             * before it: its callback counts, its exit is the one the next deadline is measured from. */
+            s->duplicates++;
+            int64_t cb = r->t_exit_ns - r->t_entry_ns;
+            metric_add(&s->m[M_CALLBACK], cb);
+            if (cb > ss->callback_max)
+                ss->callback_max = cb;
+            s->prev_exit_ns = r->t_exit_ns;
+            if (new_xruns) {
+                s->xruns_reported += new_xruns;
+                ss->xruns_reported += (uint32_t)new_xruns;
+            }
+            return 0;
+        }
+        if (frame_jump(adv, r->t_entry_ns - s->prev_entry_ns, nominal_ns, r->nframes, r->rate_hz)) {
+            s->discontinuities++;
+            s->have_prev = 0;
+        }
+    }
     s->cycles++;
     ss->cycles++;
 
@@ -142,29 +194,37 @@ int phase_add(struct phase_stats *p, const struct rt_record *r)
      * see rtaudio/jack/jack_client.c); otherwise the entry itself. */
     int64_t start_ns = (r->flags & RTREC_HAS_START) ? r->start_ns : r->t_entry_ns;
     int64_t jit_abs = 0;
-    uint32_t adv = 0;
+    int64_t due_ns = start_ns;     /* when this cycle's work was due: its start, or the first skipped one's */
+    int gap = 0;
     if (s->have_prev) {
         int64_t period = r->t_entry_ns - s->prev_entry_ns;
-        adv = (uint32_t)(r->frame_pos - s->prev_frame_pos);
         metric_add(&s->m[M_PERIOD], period);
         if (period > ss->period_max)
             ss->period_max = period;
-        if (adv > 0) {
-            int64_t expected = nominal_ns * (int64_t)adv / (int64_t)r->nframes;
-            int64_t jitter = period - expected;
-            metric_add(&s->m[M_JITTER], jitter);
-            jit_abs = jitter < 0 ? -jitter : jitter;
-            if (jit_abs > ss->jitter_abs_max)
-                ss->jitter_abs_max = jit_abs;
-        }
-        if (adv > r->nframes) {
+        int64_t expected = nominal_ns * adv / (int64_t)r->nframes;
+        int64_t jitter = period - expected;
+        metric_add(&s->m[M_JITTER], jitter);
+        jit_abs = jitter < 0 ? -jitter : jitter;
+        if (jit_abs > ss->jitter_abs_max)
+            ss->jitter_abs_max = jit_abs;
+        /* Cycles the frame clock says should have run since the previous one. */
+        uint64_t due = (uint64_t)((adv + r->nframes / 2) / r->nframes);
+        if (due < 1)
+            due = 1;
+        s->cycles_due += due;
+        if (adv > (int64_t)r->nframes) {
+            gap = 1;
             s->xruns_detected++;
             ss->xruns_detected++;
-            s->skipped_cycles += (adv + r->nframes / 2) / r->nframes - 1;
+            s->skipped_cycles += due - 1;
+            ss->deadlines_missed += (uint32_t)(due - 1); /* the cycles that never ran missed theirs */
+            /* The work of the first skipped cycle was due one period after the previous start: a thread that
+             * woke k periods late keeps that lateness, instead of looking prompt inside a frame gap. */
+            due_ns = s->prev_start_ns + nominal_ns;
         }
         /* Margin of the previous cycle: its exit against the start of the cycle after it. When cycles were
          * skipped, that start is one period after its own start. */
-        int64_t next_start = adv == r->nframes ? start_ns : s->prev_start_ns + nominal_ns;
+        int64_t next_start = gap ? s->prev_start_ns + nominal_ns : start_ns;
         int64_t margin = next_start - s->prev_exit_ns;
         metric_add(&s->m[M_MARGIN], margin);
         if (margin < ss->margin_min)
@@ -173,6 +233,18 @@ int phase_add(struct phase_stats *p, const struct rt_record *r)
             s->deadlines_met++;
         else
             ss->deadlines_missed++;
+    }
+    /* Every frame gap is an event (a dropout); a counter change without one starts a new event only when it is not
+     * the late notification of the event just before. */
+    if (gap || (new_xruns && (!s->last_event_cycle || s->cycles > s->last_event_cycle + XRUN_EVENT_MERGE))) {
+        s->xrun_events++;
+        ss->xrun_events++;
+    }
+    if (gap || new_xruns)
+        s->last_event_cycle = s->cycles;
+    if (new_xruns) {
+        s->xruns_reported += new_xruns;
+        ss->xruns_reported += (uint32_t)new_xruns;
     }
     s->have_prev = 1;
     s->prev_entry_ns = r->t_entry_ns;
@@ -185,13 +257,15 @@ int phase_add(struct phase_stats *p, const struct rt_record *r)
     if (cb > ss->callback_max)
         ss->callback_max = cb;
 
-    int64_t wake = r->t_entry_ns - start_ns;
+    int64_t wake = r->t_entry_ns - due_ns;
     metric_add(&s->m[M_WAKEUP], wake);
     if (wake > ss->wakeup_max)
         ss->wakeup_max = wake;
     if (r->flags & RTREC_DSP) {
         s->dsp_done += r->dsp_done;
         s->dsp_req += r->dsp_req;
+        if (r->dsp_done < r->dsp_req)
+            s->dsp_cut_short++; /* the burn stopped at its guard band: not a missed deadline of its own */
     }
     return buf_push(s, jit_abs, wake);
 }
@@ -206,8 +280,11 @@ void phase_add_reported_xruns(struct phase_stats *p, uint64_t n)
     }
     struct segment *s = p->seg[p->cur];
     s->xruns_reported += n;
-    if (s->nsecs > 0)
+    s->xrun_events++;
+    if (s->nsecs > 0) {
         s->secs[s->nsecs - 1].xruns_reported += (uint32_t)n;
+        s->secs[s->nsecs - 1].xrun_events++;
+    }
 }
 
 uint64_t phase_cycles(const struct phase_stats *p)

@@ -16,6 +16,7 @@ struct second_stats {
     uint32_t cycles;
     uint32_t xruns_reported;
     uint32_t xruns_detected;
+    uint32_t xrun_events;
     uint32_t deadlines_missed;
     int64_t period_max;
     int64_t jitter_abs_max, jitter_abs_p99;
@@ -28,7 +29,16 @@ struct segment {
     uint32_t nframes, rate_hz;
     uint64_t cycles;               /* records counted */
     uint64_t deadlines_met;        /* of the m[M_MARGIN].count cycles whose next start was seen */
+    uint64_t cycles_due;           /* cycles the frame clock says should have run after the first: frames
+                                    * advanced / frames per cycle (skipped ones included) */
+    uint64_t xrun_events;          /* cycles on which the provider's counter changed or the frame clock jumped a
+                                    * gap: one stall is one event, however many notifications it caused */
+    uint64_t last_event_cycle;     /* the cycle (count) of the last xrun event's cycle, 0 before any */
+    uint64_t records_lost;         /* records lost to a full ring (sequence gaps): never counted as a gap */
+    uint64_t discontinuities;      /* frame clock jumps that time cannot explain (back, or far ahead) */
+    uint64_t duplicates;           /* catch-up records with the same frame time as the one before */
     uint64_t dsp_done, dsp_req;
+    uint64_t dsp_cut_short;        /* cycles whose --dsp work stopped at the guard band before the deadline */
     uint64_t xruns_detected;       /* frame-clock gaps larger than one period */
     uint64_t skipped_cycles;       /* cycles lost in those gaps */
     uint64_t xruns_reported;       /* server notifications while this segment was current */
@@ -62,7 +72,10 @@ void phase_init(struct phase_stats *p);
 void phase_free(struct phase_stats *p);
 /* Account one record. Returns 0 or -ENOMEM. */
 int phase_add(struct phase_stats *p, const struct rt_record *r);
-/* Attribute n server-reported xruns to the current segment and second. */
+/* The same, with what the collector knows from the sequence: new_xruns, the change of the provider's xrun counter
+ * first seen on this record (an event on this cycle), and lost, the records missing just before it. */
+int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t new_xruns, uint64_t lost);
+/* Attribute n server-reported xruns (one event) to the current segment and second. */
 void phase_add_reported_xruns(struct phase_stats *p, uint64_t n);
 /* Close the current second of every segment (computes its p99). */
 void phase_finish(struct phase_stats *p);

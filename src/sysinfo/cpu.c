@@ -1,6 +1,7 @@
 /* The machine part of the system identity: the CPU (model, threads, cores, packages, SMT), its frequency
  * governors and range, and memory (RAM, swap, swappiness). Main thread, once per run. */
 #include "sysinfo/sysinfo_internal.h"
+#include "util/utf8.h"
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -68,7 +69,7 @@ static void cpuinfo_read(const char *root, json_t *c, int *nproc)
             else if (!model && *val && (strcmp(key, "model name") == 0 || strcmp(key, "Model") == 0 ||
                                         strcmp(key, "Hardware") == 0 || strcmp(key, "cpu model") == 0 ||
                                         strcmp(key, "uarch") == 0))
-                model = json_string(val);
+                model = utf8_json_string(val);
         }
         free(line);
         fclose(f);
@@ -108,9 +109,9 @@ static void cpu_collect_freq(const char *root, const unsigned char *online, json
         one = json_object_iter_key(it);
     }
     json_object_set_new(c, "governor", json_object_size(govs) == 0 ? json_null()
-                                       : one ? json_string(one) : json_string("mixed"));
+                                       : one ? utf8_json_string(one) : json_string("mixed"));
     json_object_set_new(c, "governors", govs);
-    json_object_set_new(c, "scaling_driver", driver[0] ? json_string(driver) : json_null());
+    json_object_set_new(c, "scaling_driver", driver[0] ? utf8_json_string(driver) : json_null());
     json_object_set_new(c, "freq_min_mhz", fmin >= 0 ? json_integer(fmin / 1000) : json_null());
     json_object_set_new(c, "freq_max_mhz", fmax >= 0 ? json_integer(fmax / 1000) : json_null());
 }
@@ -179,7 +180,7 @@ json_t *sysinfo_cpu(const char *root)
     json_t *smt_on = have_act ? json_boolean(strcmp(act, "1") == 0)
                      : cores ? json_boolean(threads > cores) : json_null();
     json_object_set_new(c, "smt", json_pack("{s:o, s:o}", "active", smt_on,
-                                            "control", have_ctl ? json_string(ctl) : json_null()));
+                                            "control", have_ctl ? utf8_json_string(ctl) : json_null()));
     cpu_collect_freq(root, online, c);
     free(online);
     free(core_key);

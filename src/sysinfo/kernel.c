@@ -3,6 +3,7 @@
  * NO_HZ, high-resolution timers, threaded interrupts, isolation options, mitigations, the clocksource, RT
  * throttling and timer migration. Main thread, once per run: nothing here is real-time safe, nor needs to be. */
 #include "sysinfo/sysinfo.h"
+#include "util/utf8.h"
 #include "sysinfo/sysinfo_internal.h"
 #include <ctype.h>
 #include <dirent.h>
@@ -114,7 +115,7 @@ static int config_read(const char *path, json_t *cfg)
                 v[vl - 1] = '\0';
                 v++;
             }
-            json_object_set_new(cfg, line, json_string(v));
+            json_object_set_new(cfg, line, utf8_json_string(v));
         } else if (strncmp(line, "# CONFIG_", 9) == 0) {
             char *end = strstr(line, " is not set");
             if (end && wanted_key(line + 2, (size_t)(end - line - 2))) {
@@ -231,7 +232,7 @@ static void kernel_preempt(const char *root, const json_t *cfg, int have_cfg, co
             source = dflt ? "config" : NULL;
         }
     }
-    json_object_set_new(k, "preempt", json_string(mode ? mode : "unknown"));
+    json_object_set_new(k, "preempt", utf8_json_string(mode ? mode : "unknown"));
     json_object_set_new(k, "preempt_source", sysinfo_str_or_null(source));
     json_object_set_new(k, "preempt_dynamic", have_cfg || dynamic ? json_boolean(dynamic) : json_null());
     if (dynamic)
@@ -292,7 +293,7 @@ static json_t *cmdline_value(const char *cmdline, const char *key)
 {
     char val[1024];
     int r = sysinfo_cmdline_param(cmdline, key, val, sizeof(val));
-    return r < 0 ? json_null() : json_string(val);
+    return r < 0 ? json_null() : utf8_json_string(val);
 }
 
 static json_t *vulnerabilities(const char *root)
@@ -311,7 +312,7 @@ static json_t *vulnerabilities(const char *root)
         char rel[PATH_MAX], buf[512];
         snprintf(rel, sizeof(rel), "/sys/devices/system/cpu/vulnerabilities/%s", de->d_name);
         if (sysinfo_read_text(root, rel, buf, sizeof(buf)) == 0)
-            json_object_set_new(o, de->d_name, json_string(buf));
+            json_object_set_new(o, de->d_name, utf8_json_string(buf));
     }
     closedir(d);
     return o;
@@ -324,13 +325,13 @@ json_t *sysinfo_kernel(const char *root, const char *release, const char *cmdlin
     json_t *k = json_object();
     if (sysinfo_read_text(root, "/proc/sys/kernel/version", version, sizeof(version)) < 0)
         version[0] = '\0';
-    json_object_set_new(k, "release", json_string(release));
-    json_object_set_new(k, "version", json_string(version[0] ? version : "unknown"));
+    json_object_set_new(k, "release", utf8_json_string(release));
+    json_object_set_new(k, "version", utf8_json_string(version[0] ? version : "unknown"));
     json_object_set_new(k, "cmdline", sysinfo_str_or_null(cmdline_or_null));
     json_t *cfg = json_object();
     config_load(root, release, cfg, source, sizeof(source));
     int have_cfg = strcmp(source, "unknown") != 0;
-    json_object_set_new(k, "config_source", json_string(source));
+    json_object_set_new(k, "config_source", utf8_json_string(source));
 
     kernel_preempt(root, cfg, have_cfg, version, cmdline, k);
     kernel_timers(cfg, have_cfg, cmdline, k);

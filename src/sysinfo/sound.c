@@ -2,6 +2,7 @@
  * each (from /proc/interrupts and sysfs), the threads of those interrupts with their real-time priority (to
  * see whether rtirq raised them), and the audio servers running. Main thread, once per run. */
 #include "sysinfo/sysinfo_internal.h"
+#include "util/utf8.h"
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -289,7 +290,7 @@ static json_t *sound_cards(const char *root, const struct irq_thread *th, int nt
             const char *p = line;
             while (*p == ' ')
                 p++;
-            json_object_set_new(card, "long_name", json_string(p));
+            json_object_set_new(card, "long_name", utf8_json_string(p));
             json_t *irqs = json_array();
             /* The index comes from the card's own line: sscanf above may have clobbered `index`. */
             card_irqs(root, (int)json_integer_value(json_object_get(card, "index")), p, lines, nlines, th, nth,

@@ -2,6 +2,7 @@
  * this folder uses; the parts are collected by kernel.c, cpu.c and sound.c. Runs once, on the main thread,
  * after the measurement: nothing here is real-time safe, nor needs to be. */
 #include "sysinfo/sysinfo.h"
+#include "util/utf8.h"
 #include "sysinfo/sysinfo_internal.h"
 #include <ctype.h>
 #include <errno.h>
@@ -58,7 +59,7 @@ int sysinfo_read_ll(const char *root, const char *path, long long *v)
 json_t *sysinfo_text_or_null(const char *root, const char *path)
 {
     char buf[1024];
-    return sysinfo_read_text(root, path, buf, sizeof(buf)) == 0 ? json_string(buf) : json_null();
+    return sysinfo_read_text(root, path, buf, sizeof(buf)) == 0 ? utf8_json_string(buf) : json_null();
 }
 
 json_t *sysinfo_ll_or_null(const char *root, const char *path)
@@ -69,7 +70,7 @@ json_t *sysinfo_ll_or_null(const char *root, const char *path)
 
 json_t *sysinfo_str_or_null(const char *s)
 {
-    return s ? json_string(s) : json_null();
+    return s ? utf8_json_string(s) : json_null();
 }
 
 /* ---- the whole identity ---- */
@@ -96,7 +97,7 @@ json_t *sysinfo_collect(const char *root)
     json_t *sound, *servers;
     sysinfo_sound(root, &sound, &servers);
     json_t *sys = json_object();
-    json_object_set_new(sys, "hostname", json_string(host));
+    json_object_set_new(sys, "hostname", utf8_json_string(host));
     json_object_set_new(sys, "kernel", sysinfo_kernel(root, rel, have_cmdline ? cmdline : NULL));
     json_object_set_new(sys, "cpu", sysinfo_cpu(root));
     json_object_set_new(sys, "memory", sysinfo_memory(root));

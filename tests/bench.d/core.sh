@@ -31,6 +31,22 @@ print(f"capacity: {p['cycles']} cycles measured ({p['cycles']/p['measured_s']:.0
       f"xruns reported/detected {p['xruns']['reported']}/{p['xruns']['detected']}")
 PY
 
+# Private memory (Private_Dirty: jack's shared segments excluded) at 16 frames / 192 kHz, after 10 s and after
+# PRIVATE_LONG_S (default 600 s), and the report's size per hour of measuring.
+plong=${PRIVATE_LONG_S:-600}
+for dur in 10 "$plong"; do
+    "$RTJ" run --loads none --rate 192000 --period 16 --duration "$dur" --warmup 1 --quiet --json "$W/p$dur.json" >/dev/null 2>&1
+done
+python3 - "$W/p10.json" "$W/p$plong.json" "$plong" <<'PY'
+import json, os, sys
+a = json.load(open(sys.argv[1]))['run_stats']; b = json.load(open(sys.argv[2]))['run_stats']; s = float(sys.argv[3])
+print(f"private memory (16 frames @ 192 kHz): {a['private_dirty_kib']} KiB after 10 s, {b['private_dirty_kib']} KiB "
+      f"after {s:.0f} s (ring {b['ring_capacity']} records, dropped {b['dropped']})")
+size = os.path.getsize(sys.argv[2])
+print(f"report size: {size / 1024:.0f} KiB for {s:.0f} s of one phase: about {size * 3600 / s / 1e6:.1f} MB per hour "
+      f"per phase")
+PY
+
 long=${RSS_LONG_S:-120}
 for dur in 10 "$long"; do
     "$RTJ" run --loads none --duration "$dur" --warmup 1 --quiet --json "$W/m$dur.json" >/dev/null 2>&1

@@ -1,6 +1,7 @@
 /* load_watch: runs a command with a marker in its environment and watches, from outside, every process that
  * carries the marker (the command's load supervisor, its loads and whatever they start), the way a user's `ps`
  * and `top` would. Prints "key value" lines at the end:
+ *   pid N                 the command's process id
  *   status N              the command's exit status (128+signal when killed)
  *   first_load_s X        when a load process (marked, not the command, not the supervisor rtj-loads) first showed
  *   last_load_s X         when one was last seen (relative to the command's start)
@@ -12,8 +13,11 @@
  *   comms a,b,c           every process name seen among the load processes
  *   left_after_s X        seconds after the command's end until no marked process was left (-1: some stayed)
  *   left N                marked processes still there at the end of the settle time
- * usage: load_watch [-i MS] [-k SECS] [-r COMM] [-s SECS] -- CMD ARGS...
- *   -k SECS  SIGKILL the command after SECS;  -s SECS settle time after its end (default 2) */
+ *   supervisor_killed_s X when -K killed the load supervisor (-1: it did not)
+ *   loads_gone_after_kill_s X  seconds from that kill until no load process was seen (-1: never, or no kill)
+ * usage: load_watch [-i MS] [-k SECS] [-K SECS] [-r COMM] [-s SECS] -- CMD ARGS...
+ *   -k SECS  SIGKILL the command after SECS;  -K SECS  SIGKILL its load supervisor (rtj-loads) after SECS;
+ *   -s SECS  settle time after its end (default 2) */
 #include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
@@ -96,6 +100,7 @@ static void cpu_times(unsigned long long *busy, unsigned long long *total)
 struct scan {
     int marked, loads, threads;
     double peak_rss, sup_rss;
+    pid_t sup;                         /* a load supervisor seen, 0: none */
 };
 
 static char g_comms[4096];
@@ -115,7 +120,7 @@ static void note_comm(const char *c)
 
 static struct scan scan(pid_t cmd, const char *rss_comm)
 {
-    struct scan s = { 0, 0, 0, 0, 0 };
+    struct scan s = { 0, 0, 0, 0, 0, 0 };
     DIR *d = opendir("/proc");
     struct dirent *e;
     while (d && (e = readdir(d))) {
@@ -132,6 +137,7 @@ static struct scan scan(pid_t cmd, const char *rss_comm)
         /* The supervisor is not a load; nor is a helper task of the command itself (LeakSanitizer's tracer
          * in a sanitizer build shows as a process of the command's own name). */
         if (strcmp(comm, "rtj-loads") == 0) {
+            s.sup = pid;
             int th;
             double r = rss_mb(e->d_name, &th);
             if (r > s.sup_rss)
@@ -159,7 +165,7 @@ static struct scan scan(pid_t cmd, const char *rss_comm)
 int main(int argc, char **argv)
 {
     int interval_ms = 50;
-    double kill_after = -1, settle = 2;
+    double kill_after = -1, kill_sup_after = -1, sup_killed_at = -1, loads_gone = -1, settle = 2;
     const char *rss_comm = NULL;
     int i = 1;
     for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
@@ -169,13 +175,15 @@ int main(int argc, char **argv)
             interval_ms = atoi(argv[++i]);
         else if (!strcmp(argv[i], "-k"))
             kill_after = atof(argv[++i]);
+        else if (!strcmp(argv[i], "-K"))
+            kill_sup_after = atof(argv[++i]);
         else if (!strcmp(argv[i], "-r"))
             rss_comm = argv[++i];
         else if (!strcmp(argv[i], "-s"))
             settle = atof(argv[++i]);
     }
     if (i >= argc - 1) {
-        fprintf(stderr, "usage: load_watch [-i MS] [-k SECS] [-r COMM] [-s SECS] -- CMD ARGS...\n");
+        fprintf(stderr, "usage: load_watch [-i MS] [-k SECS] [-K SECS] [-r COMM] [-s SECS] -- CMD ARGS...\n");
         return 2;
     }
     char val[64];
@@ -203,6 +211,12 @@ int main(int argc, char **argv)
             killed = 1;
         }
         struct scan s = scan(cmd, rss_comm);
+        if (kill_sup_after >= 0 && sup_killed_at < 0 && t >= kill_sup_after && s.sup > 0) {
+            kill(s.sup, SIGKILL);
+            sup_killed_at = t;
+        }
+        if (sup_killed_at >= 0 && loads_gone < 0 && s.loads == 0)
+            loads_gone = t - sup_killed_at;
         unsigned long long b1, t1c;
         cpu_times(&b1, &t1c);
         if (s.loads > 0) {
@@ -229,6 +243,8 @@ int main(int argc, char **argv)
     for (;;) {
         s = scan(cmd, NULL);
         double t = now_s() - t0;
+        if (sup_killed_at >= 0 && loads_gone < 0 && s.loads == 0)
+            loads_gone = t - sup_killed_at;
         if (s.marked == 0) {
             gone = t - end;
             break;
@@ -237,6 +253,7 @@ int main(int argc, char **argv)
             break;
         nanosleep(&nap, NULL);
     }
+    printf("pid %d\n", (int)cmd);
     printf("status %d\n", WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
     printf("end_s %.3f\n", end);
     printf("first_load_s %.3f\n", first);
@@ -249,5 +266,7 @@ int main(int argc, char **argv)
     printf("comms %s\n", g_comms[0] ? g_comms : "-");
     printf("left_after_s %.3f\n", gone);
     printf("left %d\n", s.marked);
+    printf("supervisor_killed_s %.3f\n", sup_killed_at);
+    printf("loads_gone_after_kill_s %.3f\n", loads_gone);
     return 0;
 }

@@ -62,4 +62,19 @@ unshare -m bash -c '
 echo "# full before: $(cat "$WORK/rc"); $(json "$WORK/full.json" "d['phases'][0]['load_error']")"
 check "full tmpdir: exit 0, write and read skipped for too little free space, tmpdir left empty" \
     [ "$(cat "$WORK/rc") $(json "$WORK/full.json" "d['phases'][0]['load_error'].count('too little free space') == 2 and d['phases'][0]['cycles'] > 0") $(cat "$WORK/left" | wc -l)" = "rc 0 True 0" ]
+# Full while compile works: cc's own words about it ("No space left on device") reach the phase's load_error
+# (cc's stderr is kept in memory: a log file on the full disk would lose them).
+mkdir -p "$WORK/cc"
+unshare -m bash -c '
+    mount -t tmpfs -o size=2m rtjt-ccfull "$WORK/cc" || exit 9
+    dd if=/dev/zero of="$WORK/cc/filler" bs=1k count=2000 2>/dev/null # 48 KB stay: the sources fit, not all of cc output
+    "$RTJ" run --server "$name" --loads compile:units=4,none --duration 1 --warmup 0.5 --tmpdir "$WORK/cc" --quiet \
+        --json "$WORK/cc.json" >"$WORK/out" 2>&1; echo "rc $?" >"$WORK/rc"
+    rm -f "$WORK/cc/filler"
+    ls -A "$WORK/cc" >"$WORK/left"
+    umount "$WORK/cc"
+'
+echo "# compile on a full tmpdir: $(cat "$WORK/rc"); $(json "$WORK/cc.json" "d['phases'][0]['load_error']")"
+check "compile on a full tmpdir: exit 0, load_error says 'No space left on device', both phases measured, nothing left" \
+    [ "$(cat "$WORK/rc") $(json "$WORK/cc.json" "'No space left on device' in (d['phases'][0]['load_error'] or '') and all(p['cycles'] > 0 for p in d['phases'])") $(wc -l <"$WORK/left")" = "rc 0 True 0" ]
 stop_jackd "$JACKD_PID"

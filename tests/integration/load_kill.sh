@@ -5,7 +5,10 @@
 
 name=$(server_name kill)
 start_jackd "$name" 48000 256 || { not_ok "jackd starts"; exit 0; }
-mkdir -p "$WORK/tmp"
+mkdir -p "$WORK/tmp" "$WORK/systmp"
+# rtjitter's own TMPDIR is private to this test: a compiler temporary file left behind would land there, and other
+# compilations on the machine (a developer's make, another test) cannot be mistaken for one.
+export TMPDIR="$WORK/systmp"
 watched() { sed -n "s/^$1 //p" "$WORK/watch"; }
 LOADS="compile:units=3+memload:mb=128+burn+write:mb=16+hackbench:groups=1:fds=4+exec:sleep 1000"
 
@@ -18,6 +21,11 @@ check "SIGKILL: rtjitter was killed mid-phase with its loads running ($(watched 
 check "SIGKILL: no process left within 1.5 s (left $(watched left) after $(watched left_after_s) s)" \
     python3 -c "import sys; sys.exit(not ($(watched left) == 0 and 0 <= $(watched left_after_s) <= 1.5))"
 check "SIGKILL: the tmpdir is empty ($(ls -A "$WORK/tmp" | head -3 | tr '\n' ' '))" [ -z "$(ls -A "$WORK/tmp")" ]
+# The loads' cgroup (rtjitter-loads-PID in our own cgroup v2, where one could be made) went with them.
+cg=$(awk -F: '$1 == "0" {print $3; exit}' /proc/self/cgroup)
+v2=$(awk '{ for (i = 7; i < NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") { print $5; exit } break } }' \
+    /proc/self/mountinfo)
+check "SIGKILL: no cgroup of the run left" [ -z "$v2" -o ! -e "$v2$cg/rtjitter-loads-$(watched pid)" ]
 
 # SIGTERM and SIGINT: the normal stop path, with the report marked incomplete.
 for sig in TERM INT; do
@@ -30,8 +38,8 @@ for sig in TERM INT; do
     check "SIG$sig: no process left, tmpdir empty" [ "$(watched left)" = 0 -a -z "$(ls -A "$WORK/tmp")" ]
 done
 # The compiler's own temporary files stay in the load's directory, not in the system's temp dir.
-check "no compiler temporary files (cc*.s) were left in ${TMPDIR:-/tmp}" \
-    [ "$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'cc*.s' -newer "$WORK" | wc -l)" -eq 0 ]
+check "no compiler temporary files (cc*.s) were left in rtjitter's TMPDIR" \
+    [ "$(find "$TMPDIR" -maxdepth 1 -name 'cc*.s' | wc -l)" -eq 0 ]
 # The server lost mid-load (its jackd stopped by PID): exit 3, and the loads are stopped and cleaned up the same.
 lost=$(server_name lost)
 start_jackd "$lost" 48000 256 || not_ok "second jackd starts"

@@ -135,9 +135,14 @@ check "a named server that is not running: exit 3 and one line ($(head -1 "$WORK
 # --- the status line: only on a terminal --------------------------------------------------------
 name=$(server_name tty)
 start_jackd "$name" 48000 256 || not_ok "jackd starts"
-script -qec "$RTJ run --server $name --loads none --duration 1.5 --warmup 0.5" /dev/null >"$WORK/tty.out" 2>&1
+script -qec "$RTJ run --server $name --loads none --duration 1.5 --warmup 0.5 --json $WORK/tty.json" /dev/null >"$WORK/tty.out" 2>&1
 check "on a terminal, a status line updates in place (phase, time, cycles, xruns, worst jitter)" \
-    [ "$(tr '\r' '\n' <"$WORK/tty.out" | grep -ac '^.*\[1/1\] none .*s *cycles [0-9]* *xruns [0-9]*/[0-9]* *worst jitter')" -ge 3 ]
+    [ "$(tr '\r' '\n' <"$WORK/tty.out" | grep -ac '^.*\[1/1\] none .*s *cycles [0-9]* *xruns [0-9]*/[0-9]* ([0-9]* events) *worst jitter')" -ge 3 ]
+last=$(tr '\r' '\n' <"$WORK/tty.out" | grep -a 'worst jitter' | tail -1 | sed -n 's/.*cycles \([0-9]*\) *xruns \([0-9]*\)\/\([0-9]*\) (\([0-9]*\) events).*/\1 \2 \3 \4/p')
+table=$(json "$WORK/tty.json" "(lambda p: (p['cycles'], p['xruns']['reported'], p['xruns']['detected'], p['xruns']['events']))(d['phases'][0])")
+echo "# last status line: cycles, reported, detected, events = $last; report: $table"
+check "the status line counts measured cycles only: its xruns are the report's, its cycles at most the report's" \
+    python3 -c "import sys; a=[int(x) for x in '$last'.split()]; b=[int(x) for x in '$table'.split()]; sys.exit(not (a[1:]==b[1:] and 0 < a[0] <= b[0]))"
 "$RTJ" run --server "$name" --loads none --duration 1 --warmup 0.5 >"$WORK/notty.out" 2>&1
 check "not on a terminal: no status line" [ "$(grep -c $'\r' "$WORK/notty.out")" -eq 0 ]
 stop_jackd "$JACKD_PID"

@@ -24,12 +24,20 @@ check "run under pw-jack exits 0 (got $rc)" [ "$rc" -eq 0 ]
 a=$(json "$WORK/pw.json" "d['audio']['provider'], d['audio']['clock'], d['audio']['period_frames'], d['audio']['rate']")
 echo "# audio: $a"
 check "report names pipewire-jack on CLOCK_MONOTONIC at 64 frames / 48 kHz" [ "$a" = "pipewire-jack CLOCK_MONOTONIC 64 48000" ]
+check "the report records PipeWire's quantum and rate as in force (64, 48000) and what its xrun figures mean" \
+    [ "$(json "$WORK/pw.json" "(lambda p: (p['quantum'], p['rate'], 'not reported' in p['xruns']))(d['audio']['pipewire'])")" = "64 48000 True" ]
+echo "# pipewire settings (pw-metadata): $(json "$WORK/pw.json" "d['audio']['pipewire']['settings']")"
 c=$(json "$WORK/pw.json" "d['phases'][0]['cycles'], round(d['phases'][0]['period_us']['mean'], 1)")
 echo "# cycles, mean period: $c"
 set -- $c
 # (a busy machine stretches the dummy driver's timer: 3 %, not 1 %)
 check "cycle count within 5 % of 3 s x 750/s" python3 -c "import sys; sys.exit(abs($1 - 2250) > 112)"
 check "mean period within 3 % of 1333.3 us" python3 -c "import sys; sys.exit(abs($2 - 1333.3) > 40)"
+
+# --period against PipeWire: never ignored in silence; PIPEWIRE_QUANTUM is the way, and the run says so.
+pw-jack -p 64 "$RTJ" run --loads none --duration 1 --warmup 0.3 --period 128 --quiet --json "$WORK/pq.json" >"$WORK/out" 2>&1
+check "--period 128 under a 64-frame PipeWire: measured 64, and the warning names PIPEWIRE_QUANTUM" \
+    [ "$(json "$WORK/pq.json" "d['audio']['period_frames'], any('PIPEWIRE_QUANTUM=128' in w for w in d['warnings'])")" = "64 True" ]
 
 # A client stalling 20 ms, 5 times, upstream of rtjitter at 256 frames: each stall is a frame gap.
 # The stall client arrives during rtjitter's 2 s warm-up and stalls only after SIGUSR1 (see run_xruns.sh).
@@ -44,6 +52,7 @@ kill -USR1 "$spid"
 for i in $(seq 100); do grep -q '^stalls' "$WORK/stall.out" && break; sleep 0.1; done
 wait "$rpid"
 kill -TERM "$spid"; wait "$spid"
+check "at 256 frames the report records PipeWire's quantum 256" [ "$(json "$WORK/st.json" "d['audio']['pipewire']['quantum']")" = 256 ]
 g=$(json "$WORK/st.json" "d['phases'][0]['xruns']['detected'], d['phases'][0]['xruns']['reported']")
 echo "# stall client: $(head -c 200 "$WORK/stall.out" | tr '\n' ' '); rtjitter detected/reported: $g"
 set -- $g

@@ -56,6 +56,10 @@ check "every stall is a frame-clock gap, plus at most one more per stall ($1 gap
     [ "$1" -ge "$STALLS" -a "$1" -le $((STALLS * 2)) ]
 check "3-4 skipped cycles per stall, plus at most one per extra gap ($2 in all)" \
     [ "$2" -ge $((STALLS * 3)) -a "$2" -le $((STALLS * 4 + $1 - STALLS)) ]
+EVENTS=$(json "$WORK/r.json" "d['phases'][0]['xruns']['events']")
+echo "# xrun events: $EVENTS (reported notifications: $REPORTED, gaps: $1)"
+check "each injected stall is one xrun event, however many notifications it caused ($EVENTS events, $1 gaps)" \
+    [ "$EVENTS" -eq "$1" ]
 long=$(json "$WORK/r.json" "sum(b[2] for b in d['phases'][0]['histograms']['period'] if b[0] >= 20000 and b[1] <= 30000)")
 check "the histogram holds exactly $STALLS periods of 20-30 ms (got $long)" [ "$long" = "$STALLS" ]
 check "and none longer than 30 ms" \

@@ -148,6 +148,35 @@ static void test_decide(void **state)
     assert_int_equal(memload_decide(8 * GB, &b, 4 * GB, 16 * MB), 0);     /* at the target: hold */
 }
 
+/* A memload that can take nothing says so, with the figures and what binds: a tight cgroup, or the machine. */
+static void test_cannot_start(void **state)
+{
+    (void)state;
+    char why[256] = "";
+    /* A container with 8 GB available on the machine and 100 MB of headroom under its memory cgroup's limit. */
+    put("/proc/self/mountinfo", "700 690 0:30 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n");
+    put("/proc/self/cgroup", "0::/tight\n");
+    put("/sys/fs/cgroup/tight/memory.max", "536870912\n");
+    put("/sys/fs/cgroup/tight/memory.current", "432013312\n");
+    uint64_t avail = 0, total = 0, meminfo = 0;
+    assert_int_equal(mem_available_detail(g_root, &avail, &total, &meminfo), 0);
+    assert_true(avail == 100 * MB && meminfo == 8 * GB && total == 16 * GB);
+    struct memload_bounds b = memload_bounds(avail, total, 80, 0);
+    assert_int_equal(memload_can_start(avail, meminfo, &b, 16 * MB, why, sizeof(why)), -ENOMEM);
+    printf("  %s\n", why);
+    assert_string_equal(why, "cannot take any memory: the memory cgroup's limit leaves 100 MB (the machine has 8192 "
+                             "MB available), and memload always leaves 328 MB free");
+    /* The machine itself is short: no cgroup in the message. */
+    b = memload_bounds(200 * MB, 2 * GB, 80, 0);
+    assert_int_equal(memload_can_start(200 * MB, 200 * MB, &b, 16 * MB, why, sizeof(why)), -ENOMEM);
+    assert_string_equal(why, "cannot take any memory: 200 MB available, and memload always leaves 256 MB free");
+    /* Room for one chunk above the floor: it starts. */
+    b = memload_bounds(GB, 2 * GB, 80, 0);
+    why[0] = '\0';
+    assert_int_equal(memload_can_start(GB, GB, &b, 16 * MB, why, sizeof(why)), 0);
+    assert_string_equal(why, "");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -158,6 +187,7 @@ int main(void)
         cmocka_unit_test(test_live_system),
         cmocka_unit_test(test_bounds),
         cmocka_unit_test(test_decide),
+        cmocka_unit_test_setup_teardown(test_cannot_start, new_root, drop_root),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

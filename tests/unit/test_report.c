@@ -152,9 +152,66 @@ static void test_phase_display_name(void **state)
     json_decref(p);
 }
 
+/* A long run's timeline stays small and adds up: 600 s of 100 ms cycles with one stall at second 300. Every second
+ * of the first and last minute and around the stall stands alone; the rest is minutes whose "span_s" cover every
+ * second once and whose cycles sum to what was fed. */
+static void test_long_timeline_is_compacted(void **state)
+{
+    (void)state;
+    struct phase_stats ps;
+    phase_init(&ps);
+    const int64_t period = 100000000; /* 4800 frames at 48 kHz */
+    int64_t fed = 0;
+    for (int64_t k = 0, f = 0; k < 6000; k++, f += 4800) {
+        if (k == 3000)
+            f += 4800 * 3; /* three cycles skipped: an xrun at second 300 */
+        struct rt_record r;
+        memset(&r, 0, sizeof(r));
+        r.seq = (uint64_t)k;
+        r.t_entry_ns = 1000000000LL + (k + (k >= 3000 ? 3 : 0)) * period + 1000;
+        r.t_exit_ns = r.t_entry_ns + 5000;
+        r.start_ns = r.t_entry_ns - 1000;
+        r.frame_pos = (uint64_t)f;
+        r.nframes = 4800;
+        r.rate_hz = 48000;
+        r.flags = RTREC_MEASURING | RTREC_HAS_START;
+        assert_int_equal(phase_add(&ps, &r), 0);
+        fed++;
+    }
+    phase_finish(&ps);
+    json_t *d = build("long", "rtjitter run", "none", NULL, "default", &ps);
+    const json_t *tl = json_object_get(json_array_get(json_object_get(d, "phases"), 0), "timeline");
+    size_t nsec = ps.seg[0]->nsecs, covered = 0, singles = 0;
+    json_int_t cycles = 0, detected = 0;
+    size_t i;
+    json_t *e;
+    json_array_foreach(tl, i, e) {
+        json_int_t s0 = json_integer_value(json_object_get(e, "s"));
+        json_t *span = json_object_get(e, "span_s");
+        size_t w = span ? (size_t)json_integer_value(span) : 1;
+        assert_int_equal((size_t)s0, covered); /* in order, no hole, no overlap */
+        covered += w;
+        singles += w == 1;
+        cycles += json_integer_value(json_object_get(e, "cycles"));
+        detected += json_integer_value(json_object_get(e, "xruns_detected"));
+        if (w > 1) {
+            assert_true(w <= 60);
+            assert_true(s0 >= 60 && s0 + (json_int_t)w <= (json_int_t)nsec - 60); /* never in the first/last minute */
+            assert_true(s0 + (json_int_t)w <= 295 || s0 >= 306);               /* nor near the stall */
+        }
+    }
+    assert_int_equal(covered, nsec);
+    assert_int_equal(cycles, fed);
+    assert_int_equal(detected, 1);
+    assert_true(json_array_size(tl) < 160 && singles >= 120 + 11);
+    json_decref(d);
+    phase_free(&ps);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_long_timeline_is_compacted),
         cmocka_unit_test(test_frame_keys_in_order),
         cmocka_unit_test(test_strings_from_outside_survive),
         cmocka_unit_test(test_accessors),

@@ -271,6 +271,28 @@ static void test_bare_tree_is_unknown(void **state)
     json_decref(s);
 }
 
+/* A tree whose strings are not UTF-8 (a hostname byte 0xff, an overlong sequence on the command line): kept with
+ * U+FFFD, never dropped (jansson's json_string() returns NULL for them and the key would vanish). */
+static void test_invalid_utf8_is_kept(void **state)
+{
+    (void)state;
+    char root[] = "/tmp/rtjt-sysinfo-XXXXXX";
+    assert_non_null(mkdtemp(root));
+    char cmd[8192];
+    snprintf(cmd, sizeof(cmd), "cp -r '%s/tests/fixtures/sys-bare/.' '%s/' && mkdir -p '%s/proc' && "
+             "printf 'host\\377name\\n' > '%s/proc/sys/kernel/hostname' && "
+             "printf 'quiet \\300\\200 threadirqs\\n' > '%s/proc/cmdline'",
+             getenv("RTJ_TOP") ? getenv("RTJ_TOP") : ".", root, root, root, root);
+    assert_int_equal(system(cmd), 0);
+    json_t *s = sysinfo_collect(root);
+    assert_non_null(s);
+    STR(s, "hostname", "host\xef\xbf\xbdname");
+    STR(s, "kernel.cmdline", "quiet \xef\xbf\xbd\xef\xbf\xbd threadirqs");
+    json_decref(s);
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+    assert_int_equal(system(cmd), 0);
+}
+
 static void test_missing_root(void **state)
 {
     (void)state;
@@ -322,6 +344,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_generic),
+        cmocka_unit_test(test_invalid_utf8_is_kept),
         cmocka_unit_test(test_lowlatency),
         cmocka_unit_test(test_preempt_rt),
         cmocka_unit_test(test_dynamic_booted_full),

@@ -1,0 +1,213 @@
+/* The test provider: drives the same sink, ring, collector and phase statistics as a real backend, from a real
+ * SCHED_FIFO timer thread (SCHED_OTHER when not permitted), with truths injected and known by construction:
+ * wake-up delays, threads that wake whole periods late (the provider then skips cycles, as a JACK server does),
+ * dropped records (a small ring drained late), frame-clock jumps back and forward, catch-up duplicates.
+ *
+ * usage: testprov SCENARIO [CYCLES]   — prints one JSON object: what the statistics say ("got") and the truth
+ * ("truth"), for tests/integration/truth_provider.sh to compare. SCENARIO: delays, late, drops, jumps, dups.
+ *
+ * The truth never comes from the estimator: wake-up truth is (entry - the ideal start the provider scheduled),
+ * sorted exactly; event counts are what the provider injected; lost records are the ring's own drop counter. */
+#include <jansson.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "report/report.h"
+#include "rtclock.h"
+#include "rt_sink.h"
+#include "run/collector.h"
+
+#define RATE 48000
+#define FRAMES 64
+#define PERIOD_NS ((int64_t)FRAMES * 1000000000LL / RATE)
+
+struct prov {
+    const char *scenario;
+    int cycles;
+    struct rt_ring ring;
+    struct rt_sink sink;
+    atomic_uint tag;
+    int64_t *truth_wake;    /* per emitted record, entry - ideal start of the cycle whose work was due */
+    int ntruth;
+    int late_events;        /* cycles that woke at least a period late (gaps), whose record and the one before
+                             * it were both delivered (a lost record hides a gap: that is records_lost's job) */
+    int skipped;            /* cycles the provider skipped in those gaps */
+    int jumps, dups;
+    atomic_int done;
+};
+
+static uint64_t rng = 88172645463325252ULL;
+static double uniform(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (double)(rng >> 11) / 9007199254740992.0;
+}
+
+static void sleep_until(int64_t t)
+{
+    struct timespec ts = { (time_t)(t / 1000000000LL), (long)(t % 1000000000LL) };
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) != 0) {
+    }
+}
+
+/* RT-safe in the measured part (clock reads, integer work, rt_sink_cycle); the truth array is preallocated. */
+static void *provider_thread(void *arg)
+{
+    struct prov *p = arg;
+    struct sched_param sp = { .sched_priority = 70 };
+    pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+    int64_t t0 = rt_now_ns(CLOCK_MONOTONIC) + 20 * PERIOD_NS;
+    int64_t frame_offset = 0;
+    int64_t prev_start = 0;
+    int have_prev = 0, prev_delivered = 0;
+    for (int64_t k = 0; k < p->cycles;) {
+        int64_t ideal = t0 + k * PERIOD_NS;
+        int64_t delay = 0;
+        if (!strcmp(p->scenario, "delays")) {
+            /* every cycle: exponential delay, mean 60 µs, capped below a period */
+            delay = (int64_t)(-log(1.0 - uniform() * 0.999) * 60000.0);
+            if (delay > PERIOD_NS / 2)
+                delay = PERIOD_NS / 2;
+        } else if (!strcmp(p->scenario, "late") && k > 0 && k % 500 == 0) {
+            delay = (k / 500) % 2 ? PERIOD_NS * 3 / 2 : PERIOD_NS * 3; /* 1.5 and 3 periods late */
+        }
+        sleep_until(ideal + delay);
+        struct rt_record r;
+        memset(&r, 0, sizeof(r));
+        r.t_entry_ns = rt_now_ns(CLOCK_MONOTONIC);
+        /* The provider's own cycle: the one current at entry (a server skips what its client missed). */
+        int64_t cur = (r.t_entry_ns - t0) / PERIOD_NS;
+        if (cur < k)
+            cur = k;
+        int late = cur > k;
+        int64_t start = t0 + cur * PERIOD_NS;
+        if (!strcmp(p->scenario, "jumps") && p->jumps < 2 && k >= 1000 * (p->jumps + 1)) {
+            frame_offset += p->jumps == 0 ? -(int64_t)RATE * 100 : (int64_t)RATE * 3600; /* back 100 s, on 1 h */
+            p->jumps++;
+        }
+        r.frame_pos = (uint64_t)(cur * FRAMES + frame_offset);
+        r.nframes = FRAMES;
+        r.rate_hz = RATE;
+        r.start_ns = start;
+        r.flags = RTREC_HAS_START;
+        /* Truth: lateness against the cycle whose work was due first (the one after the previous cycle). */
+        int64_t due = have_prev ? (cur > k ? prev_start + PERIOD_NS : start) : start;
+        if (p->ntruth < p->cycles * 2)
+            p->truth_wake[p->ntruth++] = r.t_entry_ns - due;
+        uint64_t d0 = rt_ring_dropped(&p->ring);
+        rt_sink_cycle(&p->sink, &r, start + PERIOD_NS);
+        int delivered = rt_ring_dropped(&p->ring) == d0;
+        /* A gap can be seen only when this record and the one before it both reached the collector. */
+        if (late && delivered && prev_delivered) {
+            p->late_events++;
+            p->skipped += (int)(cur - k);
+        }
+        prev_delivered = delivered;
+        if (!strcmp(p->scenario, "dups") && k % 700 == 699) {
+            /* a catch-up duplicate: the same frame time again, a few µs later */
+            struct rt_record d = r;
+            d.t_entry_ns = rt_now_ns(CLOCK_MONOTONIC);
+            d.flags = RTREC_HAS_START;
+            rt_sink_cycle(&p->sink, &d, start + PERIOD_NS);
+            p->dups++;
+        }
+        prev_start = start;
+        have_prev = 1;
+        k = cur + 1;
+    }
+    atomic_store(&p->done, 1);
+    return NULL;
+}
+
+static int cmp64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static double q_us(const int64_t *v, int n, double q)
+{
+    if (n == 0)
+        return NAN;
+    int i = (int)ceil(q * n) - 1;
+    if (i < 0)
+        i = 0;
+    return (double)v[i] / 1000.0;
+}
+
+int main(int argc, char **argv)
+{
+    struct prov p;
+    memset(&p, 0, sizeof(p));
+    p.scenario = argc > 1 ? argv[1] : "delays";
+    p.cycles = argc > 2 ? atoi(argv[2]) : 3000;
+    int drops = !strcmp(p.scenario, "drops");
+    if (rt_ring_init(&p.ring, drops ? 64 : 1u << 14) < 0)
+        return 1;
+    p.truth_wake = calloc((size_t)p.cycles * 2, sizeof(int64_t));
+    atomic_init(&p.tag, 1); /* phase 0, measuring */
+    p.sink.ring = &p.ring;
+    p.sink.clock = CLOCK_MONOTONIC;
+    p.sink.phase_tag = &p.tag;
+    struct phase_stats ps;
+    phase_init(&ps);
+    struct collector c;
+    memset(&c, 0, sizeof(c));
+    c.ring = &p.ring;
+    c.phases = &ps;
+    c.nphases = 1;
+    pthread_t t;
+    pthread_create(&t, NULL, provider_thread, &p);
+    /* The collector side, drained from here: every 20 ms, or every 300 ms in the drops scenario (a 64-record ring
+     * then overflows: records are lost, cycles are not). */
+    while (!atomic_load(&p.done)) {
+        /* the last 300 cycles are drained promptly, so that every loss is followed by a record that shows it */
+        int slow = drops && atomic_load(&p.sink.cycles) + 300 < (uint64_t)p.cycles;
+        struct timespec nap = { 0, (slow ? 300 : 20) * 1000000L };
+        nanosleep(&nap, NULL);
+        collector_drain(&c);
+    }
+    pthread_join(t, NULL);
+    collector_drain(&c);
+    phase_finish(&ps);
+
+    qsort(p.truth_wake, (size_t)p.ntruth, sizeof(int64_t), cmp64);
+    const struct segment *s = ps.nseg ? ps.seg[0] : NULL;
+    json_t *got = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:f, s:f, s:f}",
+        "cycles", (json_int_t)(s ? s->cycles : 0),
+        "events", (json_int_t)(s ? s->xrun_events : 0),
+        "detected", (json_int_t)(s ? s->xruns_detected : 0),
+        "skipped_cycles", (json_int_t)(s ? s->skipped_cycles : 0),
+        "records_lost", (json_int_t)(s ? s->records_lost : 0),
+        "discontinuities", (json_int_t)(s ? s->discontinuities : 0),
+        "duplicates", (json_int_t)(s ? s->duplicates : 0),
+        "cycles_due", (json_int_t)(s ? s->cycles_due : 0),
+        "deadlines_missed", (json_int_t)(s ? s->cycles_due - s->deadlines_met : 0),
+        "wakeup_us", s ? report_metric_json(&s->m[M_WAKEUP]) : json_null(),
+        "period_us", s ? report_metric_json(&s->m[M_PERIOD]) : json_null(),
+        "wakeup_p50_us", s ? (double)metric_quantile(&s->m[M_WAKEUP], 0.5) / 1000.0 : NAN,
+        "wakeup_p99_us", s ? (double)metric_quantile(&s->m[M_WAKEUP], 0.99) / 1000.0 : NAN,
+        "wakeup_max_us", s ? (double)s->m[M_WAKEUP].max / 1000.0 : NAN);
+    json_t *truth = json_pack("{s:i, s:i, s:i, s:i, s:I, s:I, s:f, s:f, s:f}",
+        "records", p.ntruth, "late_events", p.late_events, "skipped", p.skipped,
+        "jumps_and_dups", p.jumps + p.dups, "ring_dropped", (json_int_t)rt_ring_dropped(&p.ring),
+        "records_made", (json_int_t)atomic_load(&p.sink.cycles),
+        "wakeup_p50_us", q_us(p.truth_wake, p.ntruth, 0.5), "wakeup_p99_us", q_us(p.truth_wake, p.ntruth, 0.99),
+        "wakeup_max_us", p.ntruth ? (double)p.truth_wake[p.ntruth - 1] / 1000.0 : NAN);
+    json_t *out = json_pack("{s:s, s:o, s:o, s:i, s:i}", "scenario", p.scenario, "got", got, "truth", truth,
+                            "jumps", p.jumps, "dups", p.dups);
+    json_dumpf(out, stdout, JSON_INDENT(1));
+    putchar('\n');
+    json_decref(out);
+    phase_free(&ps);
+    rt_ring_free(&p.ring);
+    free(p.truth_wake);
+    return 0;
+}

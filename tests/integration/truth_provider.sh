@@ -1,0 +1,46 @@
+#!/bin/bash
+# Measurement truth against injected truth (issue 8): the test provider (tests/helpers/testprov.c) drives the real
+# sink, ring, collector and statistics from a SCHED_FIFO timer thread and knows its truth by construction —
+# wake-up delays it scheduled, threads it woke whole periods late, records it lost in a small ring, frame-clock
+# jumps and duplicates it made. Nothing here is checked against the estimator's own model or nominal periods, so it
+# holds on a busy machine too (spontaneous late wake-ups are counted by the provider as well).
+. "$(dirname "$0")/../lib.sh"
+
+prov() { "$RTJ_HELPERS/testprov" "$1" "${2:-3000}" >"$WORK/$1.json"; }
+g() { json "$WORK/$1.json" "d['got']['$2']"; }
+t() { json "$WORK/$1.json" "d['truth']['$2']"; }
+# close GOT TRUTH: within 2 µs or 2 %
+close() { python3 -c "import sys; g, t = $1, $2; sys.exit(not abs(g - t) <= max(2.0, 0.02 * abs(t)))"; }
+
+prov delays
+echo "# delays: got p50 $(g delays wakeup_p50_us) p99 $(g delays wakeup_p99_us) max $(g delays wakeup_max_us); truth p50 $(t delays wakeup_p50_us) p99 $(t delays wakeup_p99_us) max $(t delays wakeup_max_us)"
+check "injected delays: wake-up p50 within 2 µs or 2 % of the truth" close "$(g delays wakeup_p50_us)" "$(t delays wakeup_p50_us)"
+check "injected delays: wake-up p99 within 2 µs or 2 % of the truth" close "$(g delays wakeup_p99_us)" "$(t delays wakeup_p99_us)"
+check "injected delays: every cycle that woke a period late is one event ($(g delays events) = $(t delays late_events))" \
+    [ "$(g delays events)" = "$(t delays late_events)" ]
+
+prov late
+echo "# late: events $(g late events) truth $(t late late_events); skipped $(g late skipped_cycles) truth $(t late skipped); max $(g late wakeup_max_us) truth $(t late wakeup_max_us)"
+check "threads 1.5 and 3 periods late: at least the 5 injected, each one event, exactly as many as happened" \
+    [ "$(t late late_events)" -ge 5 -a "$(g late events)" = "$(t late late_events)" ]
+check "... the skipped cycles counted exactly ($(g late skipped_cycles))" [ "$(g late skipped_cycles)" = "$(t late skipped)" ]
+check "... and missed: deadlines missed >= skipped cycles" [ "$(g late deadlines_missed)" -ge "$(t late skipped)" ]
+check "... a late cycle keeps its true lateness: wake-up max within 2 µs or 2 % of the truth" \
+    close "$(g late wakeup_max_us)" "$(t late wakeup_max_us)"
+check "... and the p99 too" close "$(g late wakeup_p99_us)" "$(t late wakeup_p99_us)"
+
+prov drops
+echo "# drops: records lost $(g drops records_lost), ring dropped $(t drops ring_dropped); events $(g drops events) truth $(t drops late_events)"
+check "a full ring: records lost = the ring's own drop count ($(t drops ring_dropped))" \
+    [ "$(t drops ring_dropped)" -gt 100 -a "$(g drops records_lost)" = "$(t drops ring_dropped)" ]
+check "... and no xrun from lost records (events = the provider's late wake-ups)" [ "$(g drops events)" = "$(t drops late_events)" ]
+
+prov jumps
+check "frame clock back 100 s and on 1 h: 2 discontinuities, no xrun, no skipped cycles ($(g jumps discontinuities), $(g jumps events), $(g jumps skipped_cycles))" \
+    [ "$(g jumps discontinuities)" = 2 -a "$(g jumps events)" = "$(t jumps late_events)" -a "$(g jumps skipped_cycles)" = "$(t jumps skipped)" ]
+
+prov dups
+check "catch-up duplicates: each counted ($(g dups duplicates) of $(json "$WORK/dups.json" "d['dups']")), none an event or a cycle" \
+    [ "$(g dups duplicates)" = "$(json "$WORK/dups.json" "d['dups']")" -a "$(g dups events)" = "$(t dups late_events)" ]
+check "... and no tiny period from them (period min $(json "$WORK/dups.json" "d['got']['period_us']['min']") µs)" \
+    [ "$(json "$WORK/dups.json" "d['got']['period_us']['min'] > 100")" = True ]
