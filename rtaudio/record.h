@@ -9,6 +9,8 @@ enum rt_record_flags {
     RTREC_MEASURING = 1u << 0, /* phase is past its warm-up: the record counts */
     RTREC_HAS_START = 1u << 1, /* start_ns holds the provider's own measured start of this cycle */
     RTREC_DSP = 1u << 2,       /* --dsp work was requested this cycle */
+    RTREC_START_COARSE = 1u << 3, /* start_ns is known to whole frames only (JACK): the statistics fit the
+                                   * frame clock's grid instead, at ns resolution */
 };
 
 struct rt_record {

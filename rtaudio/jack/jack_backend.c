@@ -271,6 +271,15 @@ static void jack_describe(void *priv, json_t *au)
         "CLOCK_MONOTONIC", (double)b->jack.clock_offsets_ns[1] / 1000.0));
     json_object_set_new(au, "clock_ambiguous", json_boolean(b->jack.clock_ambiguous));
     json_object_set_new(au, "server_realtime", json_boolean(b->jack.realtime_server));
+    /* What wake-up includes here, and its resolution. */
+    unsigned rate = atomic_load(&b->jack.rate_hz);
+    char wk[400];
+    snprintf(wk, sizeof(wk), "from the provider's measured cycle start, known to whole frames "
+             "(jack_frames_since_cycle_start): +/- half a frame, %.1f us at %u Hz; %s", rate ? 5e5 / rate : 0.0, rate,
+             strcmp(b->jack.provider, "pipewire-jack") == 0
+                 ? "PipeWire's driver starts a cycle at its scheduled time, so it includes the driver's own lateness"
+                 : "jack2 measures from its driver's wake-up, so the driver's own timer latency is not included");
+    json_object_set_new(au, "wakeup_measured", json_string(wk));
     if (strcmp(b->jack.provider, "pipewire-jack") == 0) {
         /* What the figures mean under PipeWire: its JACK delivers the graph driver's xruns once per change, and
          * never a client's own overrun; frame-clock gaps show those. */

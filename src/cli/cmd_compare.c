@@ -16,7 +16,7 @@
 
 struct compare_opts {
     const char *html, *json, *store, *format;
-    int quiet;
+    int quiet, wide;
 };
 
 static const char *format_names[8];
@@ -27,8 +27,11 @@ static const struct opt_def compare_defs[] = {
     { "json", OPT_STR, O(json), 0, 0, "FILE", "write the comparison document (rtjitter.compare/1) as JSON", NULL, 0 },
     { "store", OPT_STR, O(store), 0, 0, "DIR", "with no files: the store to read (default "
       "$XDG_DATA_HOME/rtjitter/reports)", NULL, 0 },
-    { "format", OPT_STR, O(format), 0, 0, "NAME", "print the comparison in this form (default text)", format_names, 0 },
+    { "format", OPT_STR, O(format), 0, 0, "NAME", "print the comparison in this form (default text)", format_names,
+      0 },
     { "quiet", OPT_FLAG, O(quiet), 0, 0, "", "no text on stdout (with --html or --json)", NULL, 'q' },
+    { "wide", OPT_FLAG, O(wide), 0, 0, "", "text: every row and every report side by side, however wide the "
+      "terminal", NULL, 0 },
     { NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0 },
 };
 #undef O
@@ -73,7 +76,7 @@ const struct cli_command cmd_compare_info = {
     .name = "compare",
     .fn = cmd_compare,
     .summary = "reports side by side; with no files, the latest of each kernel in the store",
-    .synopsis = "[REPORT.json ...] [--html FILE] [--json FILE] [--format NAME]",
+    .synopsis = "[REPORT.json ...] [--html FILE] [--json FILE] [--format NAME] [--wide]",
     .description = "With no files: the latest report of each kernel in the store, the oldest first (the baseline);\n"
                    "an earlier run of a kernel in the store, when there is one, measures run-to-run noise.",
     .positional = "REPORT.json",
@@ -165,8 +168,12 @@ int cmd_compare(int argc, char **argv, const char *command_line)
         rc = 2;
         goto out;
     }
-    if (!o.quiet)
-        renderer_find(o.format ? o.format : "text")->compare(stdout, cmp, docs, n);
+    if (!o.quiet) {
+        struct render_opts ro;
+        render_opts_detect(&ro, stdout);
+        ro.wide = o.wide;
+        renderer_find(o.format ? o.format : "text")->compare(stdout, cmp, docs, n, &ro);
+    }
     rc = output_file("json", o.json, cmp, docs, n) | output_file("html", o.html, cmp, docs, n);
     json_decref(cmp);
 out:

@@ -11,7 +11,7 @@
 
 struct report_opts {
     const char *html, *format;
-    int text;
+    int text, wide;
 };
 
 /* The renderers' names, filled from their table before the options are parsed or their help printed. */
@@ -20,8 +20,11 @@ static const char *format_names[8];
 #define O(f) offsetof(struct report_opts, f)
 static const struct opt_def report_defs[] = {
     { "html", OPT_STR, O(html), 0, 0, "FILE", "write the report as one self-contained HTML page", NULL, 0 },
-    { "text", OPT_FLAG, O(text), 0, 0, "", "print the text table and verdict (the default without --html)", NULL, 0 },
+    { "text", OPT_FLAG, O(text), 0, 0, "", "print the text table and verdict (the default without --html)", NULL,
+      0 },
     { "format", OPT_STR, O(format), 0, 0, "NAME", "print the report in this form (default text)", format_names, 0 },
+    { "wide", OPT_FLAG, O(wide), 0, 0, "", "text: every column, however wide the terminal (default: the columns "
+      "that fit it)", NULL, 0 },
     { NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0 },
 };
 #undef O
@@ -47,7 +50,7 @@ const struct cli_command cmd_report_info = {
     .name = "report",
     .fn = cmd_report,
     .summary = "render a stored report again, as text, HTML or JSON",
-    .synopsis = "REPORT.json [--html FILE] [--text] [--format NAME]",
+    .synopsis = "REPORT.json [--html FILE] [--text] [--format NAME] [--wide]",
     .description = NULL,
     .positional = "REPORT.json",
     .sections = report_sections,
@@ -84,8 +87,12 @@ int cmd_report(int argc, char **argv, const char *command_line)
         return 2;
     }
     int rc = 0;
-    if (out)
-        out->report(stdout, doc);
+    if (out) {
+        struct render_opts ro;
+        render_opts_detect(&ro, stdout);
+        ro.wide = o.wide;
+        out->report(stdout, doc, &ro);
+    }
     if (o.html) {
         int e = render_report_file(renderer_find("html"), o.html, doc);
         if (e < 0) {

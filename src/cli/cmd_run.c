@@ -40,6 +40,7 @@ static const struct opt_def run_defs[] = {
     { "max-jitter-us", OPT_DOUBLE, P(max_jitter_us), 0, 1e9, "US", "exit 1 when |jitter| exceeds US", NULL, 0 },
     { "profile", OPT_STR, P(profile), 0, 0, "NAME", "judge the run by the thresholds of profile NAME: studio "
       "(default) or live, or a profile file; exit 1 when it fails", NULL, 0 },
+    { "wide", OPT_FLAG, P(wide), 0, 0, "", "text table: every column, however wide the terminal", NULL, 0 },
     { "quiet", OPT_FLAG, P(quiet), 0, 0, "", "no status line, no table: only errors and the report path", NULL,
       'q' },
     { NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0 },

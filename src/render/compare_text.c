@@ -1,41 +1,160 @@
 /* Text rendering of a comparison document: the reports, warnings, what differs in the system, one table per
- * load with its verdicts, the verdict sentences and the method. */
+ * load with its verdicts, the verdict sentences and the method; every line fitted to the reader's width. A
+ * table with more reports than fit side by side is cut into blocks, each with the row names again. */
 #include "render/compare_text.h"
+#include "render/textfmt.h"
 #include "report/access.h"
+#include "util/utf8.h"
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
-/* Display width of UTF-8 text: one column per code point (µ, ±, → are one column wide). */
-static int text_width(const char *s)
+#define MAX_COLS 64
+#define LABEL_MAX 30
+
+static void say(FILE *f, const struct render_opts *o, const char *first, int indent, const char *text)
 {
-    int w = 0;
-    for (; *s; s++)
-        w += ((unsigned char)*s & 0xc0) != 0x80;
-    return w;
+    char *t = tx_dup(o, text ? text : "");
+    char *h = tx_dup(o, first);
+    tx_wrap(f, h ? h : first, indent, o->width, t ? t : "");
+    free(t);
+    free(h);
 }
 
-static void pad(FILE *f, const char *s, int width)
+/* s cut to at most w columns, with "…" (or "...") where it was cut. */
+static void cut(char *out, size_t len, const char *s, int w, const struct render_opts *o)
 {
-    fputs(s, f);
-    for (int w = text_width(s); w < width; w++)
-        fputc(' ', f);
+    if (tx_width(s) <= w) {
+        snprintf(out, len, "%s", s);
+        return;
+    }
+    const char *dots = o->ascii ? "..." : "…";
+    int keep = w - tx_width(dots);
+    size_t b = 0;
+    for (int c = 0; s[b] && c < keep; c++) { /* keep whole characters only */
+        b++;
+        while (((unsigned char)s[b] & 0xc0) == 0x80)
+            b++;
+    }
+    snprintf(out, len, "%.*s%s", (int)b, s, dots);
 }
 
-void compare_print_text(FILE *f, const json_t *cmp)
+static void load_table(FILE *f, const json_t *load, const json_t *reports, const struct render_opts *o)
 {
+    size_t nr = json_array_size(reports);
+    if (nr > MAX_COLS)
+        nr = MAX_COLS;
+    const json_t *rows = json_object_get(load, "rows");
+    /* Rows: every one with --wide; else those without "detail". */
+    int lw = 8, cw[MAX_COLS];
+    size_t j;
+    const json_t *row;
+    json_array_foreach(rows, j, row) {
+        if (!o->wide && json_is_true(json_object_get(row, "detail")))
+            continue;
+        char *l = tx_dup(o, doc_str(row, "label", ""));
+        int w = tx_width(l);
+        free(l);
+        if (w > lw)
+            lw = w > LABEL_MAX ? LABEL_MAX : w;
+    }
+    for (size_t c = 0; c < nr; c++) {
+        char head[16];
+        snprintf(head, sizeof(head), "[%zu]", c + 1);
+        cw[c] = o->wide ? tx_width(doc_str(json_array_get(reports, c), "title", "")) : 10;
+        if (cw[c] > 40)
+            cw[c] = 40;
+        json_array_foreach(rows, j, row) {
+            char *t = tx_dup(o, json_string_value(json_array_get(json_object_get(row, "cells"), c)));
+            int w = tx_width(t);
+            free(t);
+            if (w > cw[c])
+                cw[c] = w;
+        }
+    }
+    /* Blocks of columns that fit next to the row names (with --wide, one block: wide means wide). */
+    for (size_t c0 = 0; c0 < nr;) {
+        size_t c1 = c0;
+        int used = lw;
+        while (c1 < nr && (c1 == c0 || o->wide || used + 2 + cw[c1] <= o->width))
+            used += 2 + cw[c1++];
+        /* Room left in the line goes to the titles that were cut, a column at a time. */
+        for (int grew = 1; grew && !o->wide && used < o->width;) {
+            grew = 0;
+            for (size_t c = c0; c < c1 && used < o->width; c++) {
+                char head[256];
+                snprintf(head, sizeof(head), "[%zu] %.200s", c + 1, doc_str(json_array_get(reports, c), "title", ""));
+                if (tx_width(head) > cw[c]) {
+                    cw[c]++;
+                    used++;
+                    grew = 1;
+                }
+            }
+        }
+        /* Header: [i] and the title, cut to the column. */
+        tx_cell(f, "", lw, 0);
+        for (size_t c = c0; c < c1; c++) {
+            char head[256], shown[256];
+            char *t = tx_dup(o, doc_str(json_array_get(reports, c), "title", ""));
+            snprintf(head, sizeof(head), "[%zu] %.200s", c + 1, t ? t : "");
+            free(t);
+            cut(shown, sizeof(shown), head, cw[c], o);
+            fputs("  ", f);
+            tx_cell(f, shown, cw[c], c1 - c0 > 1 || o->wide ? 1 : 0);
+        }
+        fputc('\n', f);
+        json_array_foreach(rows, j, row) {
+            if (!o->wide && json_is_true(json_object_get(row, "detail")))
+                continue;
+            char label[256];
+            char *l = tx_dup(o, doc_str(row, "label", ""));
+            cut(label, sizeof(label), l ? l : "", lw, o);
+            free(l);
+            tx_cell(f, label, lw, 0);
+            for (size_t c = c0; c < c1; c++) {
+                char *t = tx_dup(o, json_string_value(json_array_get(json_object_get(row, "cells"), c)));
+                fputs("  ", f);
+                tx_cell(f, t ? t : "", cw[c], 1);
+                free(t);
+            }
+            fputc('\n', f);
+        }
+        c0 = c1;
+        if (c0 < nr)
+            fputc('\n', f);
+    }
+}
+
+void compare_print_text_opts(FILE *f, const json_t *cmp, const struct render_opts *given)
+{
+    struct render_opts o = render_opts_or_default(given);
     const json_t *reports = json_object_get(cmp, "reports");
     size_t i;
     const json_t *r;
-    fprintf(f, "Comparing %zu report%s (the first is the baseline):\n", json_array_size(reports),
-            json_array_size(reports) == 1 ? "" : "s");
+    char line[2048];
+    snprintf(line, sizeof(line), "Comparing %zu report%s (the first is the baseline):", json_array_size(reports),
+             json_array_size(reports) == 1 ? "" : "s");
+    say(f, &o, "", 0, line);
     json_array_foreach(reports, i, r) {
-        fprintf(f, "  [%zu] %s  %s, %.0f frames @ %.0f Hz  %s\n", i + 1, doc_str(r, "title", ""),
-                doc_str(r, "started", "?"), doc_num(r, "period_frames"), doc_num(r, "rate"), doc_str(r, "file", ""));
-        if (doc_str(r, "noise_from", NULL))
-            fprintf(f, "      run-to-run noise measured against an earlier run: %s\n", doc_str(r, "noise_from", ""));
+        char first[32];
+        snprintf(first, sizeof(first), "  [%zu] ", i + 1);
+        /* The start time, unless the title already carries it (reports of one kernel are told apart by it). */
+        const char *st = doc_str(r, "started", "?"), *title = doc_str(r, "title", "");
+        char when[64];
+        snprintf(when, sizeof(when), "%.10s %.8s", st, strlen(st) >= 19 ? st + 11 : "");
+        snprintf(line, sizeof(line), "%.200s%s%.40s, %.0f frames @ %.0f Hz  %.1000s", title,
+                 strstr(title, when) ? "" : ", started ", strstr(title, when) ? "" : st, doc_num(r, "period_frames"),
+                 doc_num(r, "rate"), doc_str(r, "file", ""));
+        say(f, &o, first, 6, line);
+        if (doc_str(r, "noise_from", NULL)) {
+            snprintf(line, sizeof(line), "run-to-run noise measured against an earlier run: %.1000s",
+                     doc_str(r, "noise_from", ""));
+            say(f, &o, "      ", 8, line);
+        }
     }
     const json_t *s;
     json_array_foreach(json_object_get(cmp, "warnings"), i, s)
-        fprintf(f, "warning: %s\n", json_string_value(s) ? json_string_value(s) : "");
+        say(f, &o, "warning: ", 9, json_string_value(s) ? json_string_value(s) : "");
     const json_t *diff = json_object_get(cmp, "system_diff");
     if (json_array_size(diff)) {
         fprintf(f, "\nWhat differs in the system:\n");
@@ -44,61 +163,55 @@ void compare_print_text(FILE *f, const json_t *cmp)
                 fprintf(f, "  ... and %zu more\n", json_array_size(diff) - i);
                 break;
             }
-            fprintf(f, "  %-28s ", doc_str(s, "key", ""));
+            char *buf = NULL;
+            size_t len = 0;
+            FILE *m = open_memstream(&buf, &len);
+            if (!m)
+                break;
             size_t j;
             const json_t *v;
             json_array_foreach(json_object_get(s, "values"), j, v) {
                 const char *t = json_string_value(v);
-                fprintf(f, "%s%.120s", j ? " → " : "", t ? t : "(absent)");
+                fprintf(m, "%s%.*s", j ? " → " : "", t ? utf8_prefix(t, 120) : 8, t ? t : "(absent)");
             }
-            fputc('\n', f);
+            fclose(m);
+            char first[64];
+            snprintf(first, sizeof(first), "  %-28.40s ", doc_str(s, "key", ""));
+            say(f, &o, first, 6, buf);
+            free(buf);
         }
     } else if (json_array_size(reports) > 1) {
         fprintf(f, "\nThe system identity is the same in every report.\n");
     }
-    /* Column widths: the title or the widest cell, up to 30. */
-    size_t nr = json_array_size(reports);
-    int widths[64];
-    for (i = 0; i < nr && i < 64; i++) {
-        int w = text_width(doc_str(json_array_get(reports, i), "title", ""));
-        widths[i] = w < 12 ? 12 : w > 30 ? 30 : w;
-    }
     const json_t *load;
     json_array_foreach(json_object_get(cmp, "loads"), i, load) {
-        fprintf(f, "\nLoad: %s\n", doc_str(load, "load", ""));
-        pad(f, "", 28);
-        for (size_t c = 0; c < nr && c < 64; c++) {
-            fputs("  ", f);
-            pad(f, doc_str(json_array_get(reports, c), "title", ""), widths[c]);
-        }
-        fputc('\n', f);
-        size_t j;
-        const json_t *row;
-        json_array_foreach(json_object_get(load, "rows"), j, row) {
-            pad(f, doc_str(row, "label", ""), 28);
-            size_t c;
-            const json_t *cell;
-            json_array_foreach(json_object_get(row, "cells"), c, cell) {
-                if (c >= 64)
-                    break;
-                fputs("  ", f);
-                pad(f, json_string_value(cell) ? json_string_value(cell) : "", widths[c]);
-            }
-            fputc('\n', f);
-        }
+        fprintf(f, "\n");
+        say(f, &o, "Load: ", 6, doc_str(load, "load", ""));
+        load_table(f, load, reports, &o);
         const json_t *v;
-        size_t last = 0;
+        size_t j, last = 0;
         json_array_foreach(json_object_get(load, "verdicts"), j, v) {
             size_t ri = (size_t)json_integer_value(json_object_get(v, "report"));
-            if (ri != last)
-                fprintf(f, "  %s against the baseline:\n", doc_str(json_array_get(reports, ri), "title", ""));
+            if (ri != last) {
+                snprintf(line, sizeof(line), "[%zu] %.200s against the baseline [1]:", ri + 1,
+                         doc_str(json_array_get(reports, ri), "title", ""));
+                say(f, &o, "  ", 4, line);
+            }
             last = ri;
-            fprintf(f, "    %s\n", doc_str(v, "text", ""));
+            say(f, &o, "    - ", 6, doc_str(v, "text", ""));
         }
     }
     if (json_array_size(json_object_get(cmp, "summary")))
         fprintf(f, "\nVerdict:\n");
     json_array_foreach(json_object_get(cmp, "summary"), i, s)
-        fprintf(f, "  %s\n", json_string_value(s) ? json_string_value(s) : "");
-    fprintf(f, "\nMethod: %s\n", doc_str(cmp, "method", ""));
+        say(f, &o, "  ", 4, json_string_value(s) ? json_string_value(s) : "");
+    fputc('\n', f);
+    say(f, &o, "Method: ", 2, doc_str(cmp, "method", ""));
+}
+
+void compare_print_text(FILE *f, const json_t *cmp)
+{
+    struct render_opts o;
+    render_opts_detect(&o, f);
+    compare_print_text_opts(f, cmp, &o);
 }

@@ -39,10 +39,14 @@ void html_escape(FILE *f, const char *s)
 
 void html_num(FILE *f, double v, int prec)
 {
-    if (isnan(v))
+    char b[64];
+    if (isnan(v)) {
         fputs("-", f);
-    else
-        fprintf(f, "%.*f", prec, v);
+        return;
+    }
+    snprintf(b, sizeof(b), "%.*f", prec, v);
+    /* -0.04 shown with one decimal is zero, not "-0.0" */
+    fputs(b[0] == '-' && strspn(b + 1, "0.") == strlen(b + 1) ? b + 1 : b, f);
 }
 
 void html_page_start(FILE *f, const char *title)
@@ -51,20 +55,28 @@ void html_page_start(FILE *f, const char *title)
           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>", f);
     html_escape(f, title);
     fputs("</title>\n<style>\n"
-          "body{font-family:system-ui,sans-serif;margin:1.5em auto;max-width:1100px;padding:0 1em;color:#222;"
+          "body{font-family:system-ui,sans-serif;margin:1.5em auto;max-width:1240px;padding:0 1em;color:#222;"
           "background:#fff}\n"
           "h1{font-size:1.5em;margin:.2em 0}h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid #ccc}\n"
           "table{border-collapse:collapse;margin:.5em 0;font-size:.92em}"
-          "td,th{border:1px solid #ccc;padding:.2em .5em;text-align:right;vertical-align:top}"
-          "th{background:#f2f2f2}td.k,th.k{text-align:left}td.v{text-align:left;word-break:break-word}\n"
+          "td,th{border:1px solid #ccc;padding:.2em .45em;text-align:right;vertical-align:top;white-space:nowrap}"
+          "th{background:#f2f2f2;font-weight:600}th small{display:block;font-weight:normal;color:#555}"
+          "td.k,th.k{text-align:left}td.v{text-align:left;white-space:normal;word-break:break-word}\n"
+          "table.results{width:100%;font-size:.86em}table.results td,table.results th{padding:.2em .35em}"
+          "th.grp{text-align:center}td.figs{white-space:normal;min-width:10em}.nw{white-space:nowrap}"
+          ".pct{display:block;font-size:.85em;color:#555}\n"
+          "td.bad,span.bad{background:#f9d0d0;color:#7a0000;font-weight:bold}"
+          "td.warnc,span.warnc{background:#ffefbf}.note{font-size:.9em;color:#333}\n"
           ".verdict{padding:.8em 1em;border-radius:6px;border:2px solid #888;background:#f7f7f7}"
           ".pass{border-color:#2a8f2a;background:#eef8ee}.warn{border-color:#c98a00;background:#fff8e6}"
           ".fail{border-color:#c02020;background:#fdeeee}\n"
           ".level{font-weight:bold;font-size:1.2em}.summary{font-size:1.1em}\n"
           ".better{color:#1d7a1d;font-weight:bold}.worse{color:#b01c1c;font-weight:bold}"
-          ".same{color:#555}.weak{color:#9a6a00}\n"
-          ".warning{color:#8a5a00}figure{margin:.5em 0}figcaption{font-size:.9em;color:#444}"
-          "svg{max-width:100%;height:auto;background:#fff}\n"
+          ".same{color:#555}.weak{color:#9a6a00}li.better,li.worse{font-weight:normal}\n"
+          "th.title{white-space:normal;min-width:8em;max-width:16em;text-align:right}th.title.k{text-align:left}"
+          "td.file{white-space:normal;word-break:break-all;text-align:left}\n"
+          ".warning{color:#8a5a00}figure{margin:.8em 0 1.4em}figcaption{font-size:.9em;color:#333;max-width:60em}"
+          "svg{max-width:100%;height:auto;background:#fff}svg .period-label{fill:#000}svg .ok-note{fill:#2a8f2a}\n"
           "details summary{cursor:pointer}code{font-size:.9em}.wide{overflow-x:auto}\n"
           "</style>\n</head>\n<body>\n", f);
 }

@@ -4,7 +4,9 @@
 #include "render/svg.h"
 #include "report/access.h"
 #include "report/compare.h"
+#include "report/compare_verdict.h"
 #include "util/utf8.h"
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +17,7 @@ static void compare_table(FILE *f, const json_t *load, const json_t *reports)
     size_t i;
     const json_t *r;
     json_array_foreach(reports, i, r) {
-        fputs("<th>", f);
+        fprintf(f, "<th class=\"title\">[%zu] ", i + 1);
         html_escape(f, doc_str(r, "title", NULL));
         fputs("</th>", f);
     }
@@ -37,13 +39,38 @@ static void compare_table(FILE *f, const json_t *load, const json_t *reports)
     fputs("</table></div>\n", f);
 }
 
-static void overlay(FILE *f, const char *load, const char *metric, int fold, const char *what,
-                    json_t *const *docs, const json_t *reports, size_t n)
+/* The axes of the whole page: every report's wakeup and |jitter| of every load, and every period. */
+static void page_axes(json_t *const *docs, size_t n, struct page_axes *a)
 {
-    struct rhist *h = calloc(n, sizeof(*h));
-    struct series *s = calloc(n, sizeof(*s));
-    size_t ns = 0;
-    if (!h || !s)
+    svg_axes_init(a);
+    for (size_t i = 0; i < n; i++) {
+        size_t j;
+        const json_t *p;
+        json_array_foreach(json_object_get(docs[i], "phases"), j, p) {
+            for (int m = 0; m < 2; m++) {
+                struct rhist h;
+                if (rhist_from_json(json_object_get(json_object_get(p, "histograms"), m ? "jitter" : "wakeup"), m,
+                                    &h) == 0) {
+                    svg_axes_add_hist(a, &h);
+                    rhist_free(&h);
+                }
+            }
+            svg_axes_add_period(a, phase_period_us(docs[i], p));
+        }
+    }
+    svg_axes_finish(a, NULL, 0);
+}
+
+/* One exceedance plot of a load: a line per report that ran it. */
+static void exceedance(FILE *f, const char *load, const char *metric, int fold, const char *what,
+                       json_t *const *docs, const json_t *reports, size_t n, const struct page_axes *a)
+{
+    struct rhist *h = calloc(n ? n : 1, sizeof(*h));
+    struct series *s = calloc(n ? n : 1, sizeof(*s));
+    char (*names)[240] = calloc(n ? n : 1, sizeof(*names));
+    double periods[16];
+    size_t ns = 0, np = 0;
+    if (!h || !s || !names)
         goto out;
     for (size_t i = 0; i < n; i++) {
         const json_t *p = compare_find_phase(docs[i], load);
@@ -51,20 +78,32 @@ static void overlay(FILE *f, const char *load, const char *metric, int fold, con
             continue;
         if (rhist_from_json(json_object_get(json_object_get(p, "histograms"), metric), fold, &h[ns]) < 0)
             continue;
-        s[ns].name = doc_str(json_array_get(reports, i), "title", NULL);
-        s[ns].h = &h[ns];
+        snprintf(names[ns], sizeof(names[ns]), "[%zu] %.200s", i + 1,
+                 doc_str(json_array_get(reports, i), "title", ""));
+        /* Series keep the report's colour on every plot of the page, whichever reports ran this load. */
+        s[ns] = (struct series){ names[ns], &h[ns], svg_palette[i % svg_palette_n] };
         ns++;
+        double per = phase_period_us(docs[i], p);
+        int seen = 0;
+        for (size_t k = 0; k < np; k++)
+            seen |= fabs(periods[k] - per) < 1e-6;
+        if (!seen && per > 0 && np < sizeof(periods) / sizeof(periods[0]))
+            periods[np++] = per;
     }
     char cap[256];
-    snprintf(cap, sizeof(cap), "%s under %.*s, every report", what, utf8_prefix(load, 100), load);
+    snprintf(cap, sizeof(cap), "%s under %.*s: share of cycles later than x", what, utf8_prefix(load, 100), load);
     fputs("<figure>\n", f);
-    svg_histogram(f, cap, "µs (log scale)", s, ns);
-    fputs("</figure>\n", f);
+    svg_ccdf(f, cap, s, ns, a, periods, np);
+    fputs("<figcaption><b>How to read this:</b> each line is one report. Its height at a point on the time axis is "
+          "the share of cycles that came later than that; where a line crosses the dashed period line is the share "
+          "of cycles a whole period late. Lower and further left is better. A line ends at its report's single "
+          "worst cycle.</figcaption>\n</figure>\n", f);
 out:
     for (size_t i = 0; h && i < ns; i++)
         rhist_free(&h[i]);
     free(h);
     free(s);
+    free(names);
 }
 
 void html_compare(FILE *f, const json_t *cmp, json_t *const *docs, size_t n)
@@ -105,7 +144,7 @@ void html_compare(FILE *f, const json_t *cmp, json_t *const *docs, size_t n)
         html_num(f, doc_num(r, "rate"), 0);
         fputs(" Hz, ", f);
         html_escape(f, doc_str(r, "provider", NULL) ? doc_str(r, "provider", NULL) : doc_str(r, "backend", NULL));
-        fputs("</td><td class=\"k\"><code>", f);
+        fputs("</td><td class=\"file\"><code>", f);
         html_escape(f, doc_str(r, "file", NULL));
         fputs("</code>", f);
         if (doc_str(r, "noise_from", NULL)) {
@@ -127,7 +166,7 @@ void html_compare(FILE *f, const json_t *cmp, json_t *const *docs, size_t n)
     } else {
         fputs("<table>\n<tr><th class=\"k\">key</th>", f);
         json_array_foreach(reports, i, r) {
-            fputs("<th class=\"k\">", f);
+            fprintf(f, "<th class=\"title k\">[%zu] ", i + 1);
             html_escape(f, doc_str(r, "title", NULL));
             fputs("</th>", f);
         }
@@ -145,29 +184,31 @@ void html_compare(FILE *f, const json_t *cmp, json_t *const *docs, size_t n)
         }
         fputs("</table>\n", f);
     }
+    struct page_axes axes;
+    page_axes(docs, n, &axes);
     json_array_foreach(json_object_get(cmp, "loads"), i, load) {
         const char *name = doc_str(load, "load", "?");
         fputs("<h2>Load: ", f);
         html_escape(f, name);
         fputs("</h2>\n", f);
         compare_table(f, load, reports);
-        overlay(f, name, "wakeup", 0, "Wakeup latency", docs, reports, n);
-        overlay(f, name, "jitter", 1, "|Period jitter|", docs, reports, n);
+        exceedance(f, name, "wakeup", 0, "Wakeup latency", docs, reports, n, &axes);
+        exceedance(f, name, "jitter", 1, "|Period jitter|", docs, reports, n, &axes);
         if (json_array_size(json_object_get(load, "verdicts"))) {
             size_t last = 0;
             json_array_foreach(json_object_get(load, "verdicts"), j, v) {
                 size_t ri = (size_t)json_integer_value(json_object_get(v, "report"));
                 if (ri != last) {
                     fputs(last ? "</ul>\n<p>" : "<p>", f);
+                    fprintf(f, "[%zu] ", ri + 1);
                     html_escape(f, doc_str(json_array_get(reports, ri), "title", NULL));
-                    fputs(" against the baseline:</p>\n<ul>\n", f);
+                    fputs(" against the baseline [1]:</p>\n<ul>\n", f);
                     last = ri;
                 }
+                /* The line says its outcome in words; its colour says it at a glance. */
                 const char *o = doc_str(v, "outcome", "n/a");
-                fprintf(f, "<li><span class=\"%s\">", !strcmp(o, "better") ? "better" : !strcmp(o, "worse")
+                fprintf(f, "<li class=\"%s\">", !strcmp(o, "better") ? "better" : !strcmp(o, "worse")
                         ? "worse" : !strcmp(o, "weak") ? "weak" : "same");
-                html_escape(f, o);
-                fputs("</span> ", f);
                 html_escape(f, doc_str(v, "text", NULL));
                 fputs("</li>\n", f);
             }

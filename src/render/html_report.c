@@ -4,9 +4,12 @@
 #include "render/svg.h"
 #include "report/access.h"
 #include "report/compare_stats.h"
+#include "report/compare_verdict.h"
+#include "util/numfmt.h"
 #include "util/utf8.h"
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void kv_row(const char *key, const char *value, void *arg)
@@ -84,67 +87,225 @@ static void identity_line(FILE *f, const json_t *doc)
     fputs("</p>\n", f);
 }
 
-static void phases_table(FILE *f, const json_t *doc)
+/* The limits a cell is judged by: the report's thresholds (what the verdict used), else its profile's; any xrun
+ * and any missed deadline when a report carries neither (the studio default). */
+struct limits {
+    double max_xruns, max_missed, max_jitter_us, warn_jitter_pct;
+    const char *profile;
+};
+
+static void read_limits(const json_t *doc, struct limits *L)
 {
-    fputs("<div class=\"wide\"><table>\n<tr><th class=\"k\">Load</th><th>Jitter mean ± SD (µs)</th><th>p99</th><th>p99.9</th>"
-          "<th>|max|</th><th>Wakeup mean ± SD (µs)</th><th>p99</th><th>p99.9</th><th>max</th><th>Deadlines met "
-          "%</th><th>Xruns reported / detected</th><th>Cycles</th><th class=\"k\">Throughput</th></tr>\n", f);
+    const json_t *th = json_object_get(doc, "thresholds"), *pr = json_object_get(doc, "profile");
+    L->max_xruns = doc_num(th, "max_xruns");
+    if (isnan(L->max_xruns))
+        L->max_xruns = doc_num(pr, "max_xruns");
+    if (isnan(L->max_xruns))
+        L->max_xruns = 0;
+    L->max_missed = doc_num(th, "max_deadlines_missed");
+    if (isnan(L->max_missed))
+        L->max_missed = doc_num(pr, "max_deadlines_missed");
+    if (isnan(L->max_missed))
+        L->max_missed = 0;
+    L->max_jitter_us = doc_num(th, "max_jitter_us");
+    L->warn_jitter_pct = doc_num(pr, "warn_jitter_pct");
+    L->profile = doc_str(pr, "name", doc_str(th, "profile", NULL));
+}
+
+/* A cell: v with one decimal, and when period_us is given, its share of the period beneath. */
+static void us_cell(FILE *f, const char *cls, const char *why, double v, double period_us)
+{
+    fprintf(f, "<td%s%s%s", cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "");
+    if (why) {
+        fputs(" title=\"", f);
+        html_escape(f, why);
+        fputc('"', f);
+    }
+    fputc('>', f);
+    html_num(f, v, 1);
+    if (period_us > 0 && !isnan(v)) {
+        double pc = 100 * v / period_us;
+        if (pc > 0 && pc < 0.5)
+            fputs("<span class=\"pct\">&lt;1 %</span>", f);
+        else
+            fprintf(f, "<span class=\"pct\">%.0f %%</span>", pc);
+    }
+    fputs("</td>", f);
+}
+
+static void mean_sd_cell(FILE *f, const json_t *m)
+{
+    fputs("<td>", f);
+    html_num(f, doc_num(m, "mean"), 1);
+    fputs(" ± ", f);
+    html_num(f, doc_num(m, "sd"), 1);
+    fputs("</td>", f);
+}
+
+static void phases_table(FILE *f, const json_t *doc, const struct limits *L)
+{
+    fputs("<div class=\"wide\"><table class=\"results\">\n<tr><th class=\"k\" rowspan=\"2\">Load</th>"
+          "<th colspan=\"4\" class=\"grp\">|jitter|, µs (and % of the period)</th>"
+          "<th colspan=\"4\" class=\"grp\">wakeup, µs (and % of the period)</th>"
+          "<th rowspan=\"2\">deadlines<br>met %</th><th rowspan=\"2\">xrun events<small>reported /<br>detected</small></th>"
+          "<th rowspan=\"2\">skipped<small>cycles</small></th><th rowspan=\"2\">cycles</th>"
+          "<th class=\"k\" rowspan=\"2\">what the load did</th></tr>\n"
+          "<tr><th>p99</th><th>max</th><th>p99.9</th><th>mean ± SD</th><th>p99</th><th>max</th><th>p99.9</th>"
+          "<th>mean ± SD</th></tr>\n", f);
     size_t i;
     const json_t *p;
+    char why[256];
     json_array_foreach(json_object_get(doc, "phases"), i, p) {
         char name[PHASE_NAME_LEN];
         phase_display_name(p, name, sizeof(name));
         const json_t *j = json_object_get(p, "jitter_us"), *w = json_object_get(p, "wakeup_us");
         const json_t *x = json_object_get(p, "xruns");
+        double per = phase_period_us(doc, p);
         fputs("<tr><td class=\"k\">", f);
         html_escape(f, name);
-        fputs("</td><td>", f);
-        html_num(f, doc_num(j, "mean"), 1);
-        fputs(" ± ", f);
-        html_num(f, doc_num(j, "sd"), 1);
-        fputs("</td><td>", f);
-        html_num(f, doc_num(j, "p99"), 1);
-        fputs("</td><td>", f);
-        html_num(f, doc_num(j, "p999"), 1);
-        fputs("</td><td>", f);
-        html_num(f, doc_num(j, "abs_max"), 1);
-        fputs("</td><td>", f);
-        html_num(f, doc_num(w, "mean"), 1);
-        fputs(" ± ", f);
-        html_num(f, doc_num(w, "sd"), 1);
-        fputs("</td><td>", f);
-        html_num(f, doc_num(w, "p99"), 1);
-        fputs("</td><td>", f);
-        html_num(f, doc_num(w, "p999"), 1);
-        fputs("</td><td>", f);
-        html_num(f, doc_num(w, "max"), 1);
-        fputs("</td><td>", f);
-        html_num(f, doc_num(p, "deadlines_met_pct"), 3);
-        fputs("</td><td>", f);
+        fputs("</td>", f);
+        us_cell(f, NULL, NULL, phase_quantile(p, "jitter", 1, 0.99), per);
+        /* |jitter| max against the profile: a FAIL limit in µs, a WARN share of the period. */
+        double jm = doc_num(j, "abs_max");
+        const char *jc = NULL;
+        why[0] = '\0';
+        if (!isnan(L->max_jitter_us) && jm > L->max_jitter_us) {
+            jc = "bad";
+            snprintf(why, sizeof(why), "over the limit of %.1f µs", L->max_jitter_us);
+        } else if (!isnan(L->warn_jitter_pct) && per > 0 && 100 * jm / per > L->warn_jitter_pct) {
+            jc = "warnc";
+            snprintf(why, sizeof(why), "over %g %% of the period, where the %.60s profile warns", L->warn_jitter_pct,
+                     L->profile ? L->profile : "");
+        }
+        us_cell(f, jc, jc ? why : NULL, jm, per);
+        us_cell(f, NULL, NULL, phase_quantile(p, "jitter", 1, 0.999), 0);
+        mean_sd_cell(f, j);
+        us_cell(f, NULL, NULL, phase_quantile(p, "wakeup", 0, 0.99), per);
+        us_cell(f, NULL, NULL, doc_num(w, "max"), per);
+        us_cell(f, NULL, NULL, phase_quantile(p, "wakeup", 0, 0.999), 0);
+        mean_sd_cell(f, w);
+        double missed = doc_num(p, "deadlines_missed");
+        char met[32];
+        pct_met(met, sizeof(met), doc_num(p, "deadlines_met_pct"));
+        if (missed > L->max_missed)
+            fprintf(f, "<td class=\"bad\" title=\"%.0f deadlines missed\">%s</td>", missed, met);
+        else
+            fprintf(f, "<td>%s</td>", met);
+        double xr = compare_xruns(p);
+        fprintf(f, "<td%s>", xr > L->max_xruns ? " class=\"bad\"" : "");
+        html_num(f, xr, 0);
+        fputs(" <small>", f);
         html_num(f, doc_num(x, "reported"), 0);
         fputs(" / ", f);
         html_num(f, doc_num(x, "detected"), 0);
+        fputs("</small>", f);
+        fprintf(f, "</td><td%s>", doc_num(x, "skipped_cycles") > 0 ? " class=\"bad\"" : "");
+        html_num(f, doc_num(x, "skipped_cycles"), 0);
         fputs("</td><td>", f);
         html_num(f, doc_num(p, "cycles"), 0);
-        fputs("</td><td class=\"v\">", f);
+        fputs("</td><td class=\"k figs\">", f);
         size_t li;
         const json_t *lm;
         json_array_foreach(json_object_get(p, "load_metrics"), li, lm) {
-            if (li)
-                fputs("<br>", f);
+            char val[96];
+            num_human_unit(val, sizeof(val), doc_num(lm, "value"), "");
+            fputs("<div>", f);
             html_escape(f, doc_str(lm, "name", NULL));
-            fputs(": ", f);
-            fprintf(f, "%.4g ", doc_num(lm, "value"));
+            fputs(" <span class=\"nw\"><b>", f);
+            html_escape(f, val);
+            fputs("</b> ", f);
             html_escape(f, doc_str(lm, "unit", NULL));
+            fputs("</span></div>", f);
         }
         if (doc_str(p, "load_error", NULL)) {
-            fputs("<span class=\"warning\">", f);
+            fputs("<div class=\"warning\">", f);
             html_escape(f, doc_str(p, "load_error", NULL));
-            fputs("</span>", f);
+            fputs("</div>", f);
         }
         fputs("</td></tr>\n", f);
     }
-    fputs("</table></div>\n", f);
+    fputs("</table></div>\n<p class=\"note\"><span class=\"bad\">Red</span>: over the ", f);
+    html_escape(f, L->profile ? L->profile : "default");
+    fprintf(f, " profile's limits (xruns above %.0f, missed deadlines above %.0f", L->max_xruns, L->max_missed);
+    if (!isnan(L->max_jitter_us))
+        fprintf(f, ", |jitter| above %.1f µs", L->max_jitter_us);
+    fputs("; skipped cycles are lost audio)", f);
+    if (!isnan(L->warn_jitter_pct))
+        fprintf(f, "; <span class=\"warnc\">amber</span>: |jitter| max above %g %% of the period, where it "
+                "warns", L->warn_jitter_pct);
+    fputs(". p99: all but the worst 1 % of cycles were at or below it.</p>\n", f);
+}
+
+/* The axes every plot of the page shares: one latency range, one count range, one timeline range. */
+static void page_axes(const json_t *doc, struct page_axes *a)
+{
+    svg_axes_init(a);
+    size_t i, nh = 0, np = json_array_size(json_object_get(doc, "phases"));
+    const json_t *p;
+    struct rhist *hs = calloc(2 * (np ? np : 1), sizeof(*hs));
+    const struct rhist **ptrs = calloc(2 * (np ? np : 1), sizeof(*ptrs));
+    json_array_foreach(json_object_get(doc, "phases"), i, p) {
+        const json_t *h = json_object_get(p, "histograms");
+        for (int m = 0; hs && ptrs && m < 2; m++)
+            if (rhist_from_json(json_object_get(h, m ? "jitter" : "wakeup"), m, &hs[nh]) == 0) {
+                svg_axes_add_hist(a, &hs[nh]);
+                ptrs[nh] = &hs[nh];
+                nh++;
+            }
+        svg_axes_add_period(a, phase_period_us(doc, p));
+        svg_axes_add_timeline(a, json_object_get(p, "timeline"), doc_num(p, "measured_s"));
+    }
+    svg_axes_finish(a, ptrs, nh);
+    for (i = 0; i < nh; i++)
+        rhist_free(&hs[i]);
+    free(hs);
+    free(ptrs);
+}
+
+static void phase_plots(FILE *f, const json_t *doc, const json_t *p, const struct page_axes *axes)
+{
+    char name[PHASE_NAME_LEN], cap[256];
+    phase_display_name(p, name, sizeof(name));
+    double per = phase_period_us(doc, p);
+    char pers[48];
+    dur_human(pers, sizeof(pers), per, "µs");
+    fputs("<h2>Load: ", f);
+    html_escape(f, name);
+    fputs("</h2>\n", f);
+    struct rhist hw, hj;
+    const json_t *hs = json_object_get(p, "histograms");
+    if (rhist_from_json(json_object_get(hs, "wakeup"), 0, &hw) == 0) {
+        if (rhist_from_json(json_object_get(hs, "jitter"), 1, &hj) == 0) {
+            struct series s[2] = { { "wakeup latency", &hw, "#2ca02c" }, { "|period jitter|", &hj, "#1f77b4" } };
+            double below = 0;
+            snprintf(cap, sizeof(cap), "How late each cycle was, under %.*s", utf8_prefix(name, 100), name);
+            fputs("<figure>\n", f);
+            svg_histogram(f, cap, s, 2, axes, per, &below);
+            fprintf(f, "<figcaption><b>How to read this:</b> each bar counts the cycles that started this late "
+                    "(wakeup, green) or whose period was this far off its nominal length (|jitter|, blue). "
+                    "Everything left of the dashed line (the period, %s) left the cycle time to do its work; a bar "
+                    "at or right of it is a cycle that came a whole period late, which is where clicks and "
+                    "dropouts come from. The count axis is logarithmic, so a single late cycle still shows as a "
+                    "small bar.", pers);
+            if (below > 0)
+                fprintf(f, " %.0f cycle%s below %s (or exactly on time) %s counted in the leftmost bar.", below,
+                        below == 1 ? "" : "s", axes->lat.lo < 1 ? "10 ns" : "1 µs", below == 1 ? "is" : "are");
+            fputs("</figcaption>\n</figure>\n", f);
+            rhist_free(&hj);
+        }
+        rhist_free(&hw);
+    }
+    snprintf(cap, sizeof(cap), "Second by second, under %.*s", utf8_prefix(name, 100), name);
+    fputs("<figure>\n", f);
+    double fr = doc_num(p, "period_frames"), rate = doc_num(p, "rate");
+    svg_timeline(f, cap, json_object_get(p, "timeline"), axes, per, doc_num(p, "measured_s"),
+                 fr > 0 && rate > 0 ? rate / fr : NAN);
+    fprintf(f, "<figcaption><b>How to read this:</b> each step is one second of the phase. Solid lines: the worst "
+            "cycle of that second; dashed: its p99 (all but the worst 1 %% of cycles). The dashed black line is "
+            "the period (%s): a solid line that reaches it is a cycle that came a whole period late. Red marks: "
+            "seconds with xruns or missed deadlines. The scale is logarithmic, so one long spike does not flatten "
+            "the rest; a grey end is the part of the last second the phase did not run.</figcaption>\n</figure>\n",
+            pers);
 }
 
 void html_report(FILE *f, const json_t *doc)
@@ -184,36 +345,15 @@ void html_report(FILE *f, const json_t *doc)
         html_strings_list(f, json_object_get(doc, "warnings"), "warning");
     }
     fputs("<h2>Results per load</h2>\n", f);
-    phases_table(f, doc);
+    struct limits L;
+    read_limits(doc, &L);
+    phases_table(f, doc, &L);
+    struct page_axes axes;
+    page_axes(doc, &axes);
     size_t i;
     const json_t *p;
-    json_array_foreach(json_object_get(doc, "phases"), i, p) {
-        char name[PHASE_NAME_LEN], cap[256];
-        phase_display_name(p, name, sizeof(name));
-        fputs("<h2>Load: ", f);
-        html_escape(f, name);
-        fputs("</h2>\n", f);
-        struct rhist hw, hj;
-        const json_t *hs = json_object_get(p, "histograms");
-        if (rhist_from_json(json_object_get(hs, "wakeup"), 0, &hw) == 0) {
-            if (rhist_from_json(json_object_get(hs, "jitter"), 1, &hj) == 0) {
-                struct series s[2] = { { "wakeup latency", &hw }, { "|period jitter|", &hj } };
-                snprintf(cap, sizeof(cap), "Latency histogram under %.*s", utf8_prefix(name, 100), name);
-                fputs("<figure>\n", f);
-                svg_histogram(f, cap, "µs (log scale)", s, 2);
-                fputs("<figcaption>Cycles per latency bucket; the count axis is logarithmic, so a single late "
-                      "cycle still shows.</figcaption>\n</figure>\n", f);
-                rhist_free(&hj);
-            }
-            rhist_free(&hw);
-        }
-        snprintf(cap, sizeof(cap), "Per-second maximum and p99 under %.*s", utf8_prefix(name, 100),
-                 name);
-        fputs("<figure>\n", f);
-        svg_timeline(f, cap, json_object_get(p, "timeline"));
-        fputs("<figcaption>Solid: the worst cycle of each second; dashed: its p99. Red marks: seconds with xruns "
-              "or missed deadlines.</figcaption>\n</figure>\n", f);
-    }
+    json_array_foreach(json_object_get(doc, "phases"), i, p)
+        phase_plots(f, doc, p, &axes);
     fputs("<h2>System identity</h2>\n", f);
     kv_table(f, json_object_get(doc, "system"));
     fputs("<h2>Audio set-up</h2>\n", f);

@@ -4,44 +4,102 @@
 #include "render/html.h"
 #include "render/text.h"
 #include "report/doc.h"
+#include <ctype.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
-static int text_report(FILE *f, const json_t *doc)
+/* Does the locale's name say UTF-8? The first of LC_ALL, LC_CTYPE, LANG that is set decides (POSIX order). */
+static int locale_utf8(void)
 {
-    report_print_text(f, doc);
+    static const char *const vars[] = { "LC_ALL", "LC_CTYPE", "LANG" };
+    for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+        const char *v = getenv(vars[i]);
+        if (!v || !*v)
+            continue;
+        char low[128];
+        size_t k = 0;
+        for (; v[k] && k + 1 < sizeof(low); k++)
+            low[k] = (char)tolower((unsigned char)v[k]);
+        low[k] = '\0';
+        return strstr(low, "utf-8") || strstr(low, "utf8");
+    }
+    return 0; /* the C locale: ASCII */
+}
+
+void render_opts_detect(struct render_opts *o, FILE *f)
+{
+    memset(o, 0, sizeof(*o));
+    int fd = f ? fileno(f) : -1, tty = fd >= 0 && isatty(fd);
+    struct winsize ws;
+    const char *cols = getenv("COLUMNS");
+    char *end = NULL;
+    long c = cols && *cols ? strtol(cols, &end, 10) : 0;
+    if (tty && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+        o->width = ws.ws_col;
+    else if (c > 0 && end && !*end)
+        o->width = c > 1000 ? 1000 : (int)c;
+    else
+        o->width = tty ? 80 : RENDER_DEFAULT_WIDTH;
+    o->ascii = !locale_utf8();
+}
+
+struct render_opts render_opts_or_default(const struct render_opts *o)
+{
+    struct render_opts r = { .width = RENDER_DEFAULT_WIDTH };
+    if (o)
+        r = *o;
+    if (r.width <= 0)
+        r.width = RENDER_DEFAULT_WIDTH;
+    if (r.width < RENDER_MIN_WIDTH)
+        r.width = RENDER_MIN_WIDTH;
+    if (r.width > 1000)
+        r.width = 1000;
+    return r;
+}
+
+static int text_report(FILE *f, const json_t *doc, const struct render_opts *o)
+{
+    report_print_text_opts(f, doc, o);
     return 0;
 }
 
-static int text_compare(FILE *f, const json_t *cmp, json_t *const *docs, size_t n)
+static int text_compare(FILE *f, const json_t *cmp, json_t *const *docs, size_t n, const struct render_opts *o)
 {
     (void)docs;
     (void)n;
-    compare_print_text(f, cmp);
+    compare_print_text_opts(f, cmp, o);
     return 0;
 }
 
-static int html_report_page(FILE *f, const json_t *doc)
+static int html_report_page(FILE *f, const json_t *doc, const struct render_opts *o)
 {
+    (void)o;
     html_report(f, doc);
     return 0;
 }
 
-static int html_compare_page(FILE *f, const json_t *cmp, json_t *const *docs, size_t n)
+static int html_compare_page(FILE *f, const json_t *cmp, json_t *const *docs, size_t n,
+                             const struct render_opts *o)
 {
+    (void)o;
     html_compare(f, cmp, docs, n);
     return 0;
 }
 
-static int json_report(FILE *f, const json_t *doc)
+static int json_report(FILE *f, const json_t *doc, const struct render_opts *o)
 {
+    (void)o;
     return doc_json_body(f, (void *)doc);
 }
 
-static int json_compare(FILE *f, const json_t *cmp, json_t *const *docs, size_t n)
+static int json_compare(FILE *f, const json_t *cmp, json_t *const *docs, size_t n, const struct render_opts *o)
 {
     (void)docs;
     (void)n;
+    (void)o;
     return doc_json_body(f, (void *)cmp);
 }
 
@@ -81,7 +139,7 @@ struct report_job {
 static int report_body(FILE *f, void *arg)
 {
     const struct report_job *j = arg;
-    return j->r->report(f, j->doc);
+    return j->r->report(f, j->doc, NULL);
 }
 
 int render_report_file(const struct renderer *r, const char *path, const json_t *doc)
@@ -102,7 +160,7 @@ struct compare_job {
 static int compare_body(FILE *f, void *arg)
 {
     const struct compare_job *j = arg;
-    return j->r->compare(f, j->cmp, j->docs, j->n);
+    return j->r->compare(f, j->cmp, j->docs, j->n, NULL);
 }
 
 int render_compare_file(const struct renderer *r, const char *path, const json_t *cmp, json_t *const *docs,

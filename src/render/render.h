@@ -11,16 +11,33 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* How a form is laid out for its reader. Only the text form reads it today; every renderer takes it, so that a
+ * form can grow options without a change of the table. NULL means the defaults: 100 columns, UTF-8, the
+ * columns a musician needs first. */
+struct render_opts {
+    int width;   /* columns the text must fit (40 at least); 0: RENDER_DEFAULT_WIDTH */
+    int wide;    /* every column and row, whatever the width (--wide) */
+    int ascii;   /* the reader cannot show UTF-8: "us" for µs, "+/-" for ±, "->" for → */
+};
+#define RENDER_DEFAULT_WIDTH 100
+#define RENDER_MIN_WIDTH 40
+
+/* The options for text going to f: the width of f's terminal (TIOCGWINSZ), else $COLUMNS, else 80 on a
+ * terminal and 100 elsewhere; ascii when the locale (LC_ALL, else LC_CTYPE, else LANG) is not UTF-8. Not wide. */
+void render_opts_detect(struct render_opts *o, FILE *f);
+/* o, or the defaults when o is NULL, with width clamped to RENDER_MIN_WIDTH..1000. */
+struct render_opts render_opts_or_default(const struct render_opts *o);
+
 struct renderer {
     const char *name;      /* for --format: "text", "html", "json" */
     const char *ext;       /* the usual file name extension, without the dot */
     const char *summary;   /* one line for --help */
     /* A report document (validated, or freshly built) into f. 0 or -errno (f's own errors are the caller's
      * to see). NULL when this form has no report. */
-    int (*report)(FILE *f, const json_t *doc);
+    int (*report)(FILE *f, const json_t *doc, const struct render_opts *o);
     /* A comparison document from compare_build(), with the n reports it was built from. 0 or -errno. NULL when
      * this form has no comparison. */
-    int (*compare)(FILE *f, const json_t *cmp, json_t *const *docs, size_t n);
+    int (*compare)(FILE *f, const json_t *cmp, json_t *const *docs, size_t n, const struct render_opts *o);
 };
 
 /* Ends with an entry whose name is NULL. */
@@ -31,8 +48,8 @@ const struct renderer *renderer_find(const char *name);
 /* The names, NULL-terminated (an option's list of choices). */
 const char *const *renderer_names(void);
 
-/* r's rendering into path, which is replaced whole or not at all (doc_write, DOC_REPLACE). 0 or -errno;
- * -ENOTSUP when r has no such rendering. */
+/* r's rendering into path, which is replaced whole or not at all (doc_write, DOC_REPLACE), with the default
+ * options (a file is UTF-8 and has no terminal width). 0 or -errno; -ENOTSUP when r has no such rendering. */
 int render_report_file(const struct renderer *r, const char *path, const json_t *doc);
 int render_compare_file(const struct renderer *r, const char *path, const json_t *cmp, json_t *const *docs,
                         size_t n);

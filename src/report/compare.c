@@ -5,6 +5,7 @@
 #include "report/access.h"
 #include "report/compare_verdict.h"
 #include "report/doc.h"
+#include "util/numfmt.h"
 #include "util/utf8.h"
 #include <math.h>
 #include <stdio.h>
@@ -65,14 +66,22 @@ static void flat_collect(const char *key, const char *value, void *arg)
 
 /* ---- the load tables: columns, and rows formatted once for every renderer ---- */
 
-static json_t *metric_column(const json_t *m)
+/* A metric's figures in a column. Percentiles come from the histograms through phase_quantile(): the figures
+ * the verdicts judge, so that a table row and a verdict line name one number. For jitter they are of |jitter|
+ * (abs_p99, abs_p999, abs_max): a cycle early by 500 µs follows one late by as much. */
+static json_t *metric_column(const json_t *p, const char *metric)
 {
+    char key[32];
+    snprintf(key, sizeof(key), "%s_us", metric);
+    const json_t *m = json_object_get(p, key);
     if (!json_is_object(m))
         return json_null();
-    double mx = doc_num(m, "abs_max");
+    int fold = !strcmp(metric, "jitter");
     return json_pack("{s:o, s:o, s:o, s:o, s:o}", "mean", doc_number_json(doc_num(m, "mean")), "sd",
-                     doc_number_json(doc_num(m, "sd")), "p99", doc_number_json(doc_num(m, "p99")), "p999",
-                     doc_number_json(doc_num(m, "p999")), "max", doc_number_json(isnan(mx) ? doc_num(m, "max") : mx));
+                     doc_number_json(doc_num(m, "sd")), fold ? "abs_p99" : "p99",
+                     doc_number_json(phase_quantile(p, metric, fold, 0.99)), fold ? "abs_p999" : "p999",
+                     doc_number_json(phase_quantile(p, metric, fold, 0.999)), fold ? "abs_max" : "max",
+                     doc_number_json(doc_num(m, fold ? "abs_max" : "max")));
 }
 
 static json_t *column(const json_t *p)
@@ -88,8 +97,7 @@ static json_t *column(const json_t *p)
                                             "value", doc_number_json(doc_num(lm, "value")), "unit",
                                             doc_str(lm, "unit", "")));
     return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-                     "jitter", metric_column(json_object_get(p, "jitter_us")),
-                     "wakeup", metric_column(json_object_get(p, "wakeup_us")),
+                     "jitter", metric_column(p, "jitter"), "wakeup", metric_column(p, "wakeup"),
                      "cycles", doc_number_json(doc_num(p, "cycles")), "xruns", doc_number_json(compare_xruns(p)),
                      "xruns_reported", doc_number_json(doc_num(x, "reported")),
                      "xruns_detected", doc_number_json(doc_num(x, "detected")),
@@ -101,26 +109,32 @@ static json_t *column(const json_t *p)
 
 static void fmt_num(char *buf, size_t len, double v, int prec)
 {
-    if (isnan(v))
+    if (isnan(v)) {
         snprintf(buf, len, "-");
-    else
-        snprintf(buf, len, "%.*f", prec, v);
+        return;
+    }
+    snprintf(buf, len, "%.*f", prec, v);
+    if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1)) /* -0.04 is "0.0", not "-0.0" */
+        memmove(buf, buf + 1, strlen(buf));
 }
 
-/* The rows of a load's table, formatted once, for the text and HTML renderers alike. */
+/* The rows of a load's table, formatted once, for the text and HTML renderers alike. A row marked detail is
+ * for the statistician: the text form shows it only with --wide. The labels name the verdicts' figures
+ * ("|jitter| p99" in both). */
 struct row_def {
     const char *label;
     const char *metric; /* "jitter" / "wakeup", or NULL for a phase-level key */
     const char *key;
+    int detail;
 };
 
 static const struct row_def row_defs[] = {
-    { "jitter mean ± SD (µs)", "jitter", "mean" }, { "jitter p99 (µs)", "jitter", "p99" },
-    { "jitter p99.9 (µs)", "jitter", "p999" }, { "jitter max (µs)", "jitter", "max" },
-    { "wakeup mean ± SD (µs)", "wakeup", "mean" }, { "wakeup p99 (µs)", "wakeup", "p99" },
-    { "wakeup p99.9 (µs)", "wakeup", "p999" }, { "wakeup max (µs)", "wakeup", "max" },
-    { "xruns (reported/detected)", NULL, "xruns" }, { "deadlines met (%)", NULL, "deadlines_met_pct" },
-    { "cycles", NULL, "cycles" },
+    { "|jitter| p99 (µs)", "jitter", "abs_p99", 0 }, { "|jitter| p99.9 (µs)", "jitter", "abs_p999", 1 },
+    { "|jitter| max (µs)", "jitter", "abs_max", 0 }, { "jitter mean ± SD (µs)", "jitter", "mean", 1 },
+    { "wakeup p99 (µs)", "wakeup", "p99", 0 }, { "wakeup p99.9 (µs)", "wakeup", "p999", 1 },
+    { "wakeup max (µs)", "wakeup", "max", 0 }, { "wakeup mean ± SD (µs)", "wakeup", "mean", 1 },
+    { "deadlines met (%)", NULL, "deadlines_met_pct", 0 }, { "xruns (reported/detected)", NULL, "xruns", 0 },
+    { "cycles", NULL, "cycles", 1 },
 };
 
 static void cell_text(const json_t *col, const struct row_def *r, char *buf, size_t len)
@@ -147,7 +161,7 @@ static void cell_text(const json_t *col, const struct row_def *r, char *buf, siz
         fmt_num(b, sizeof(b), doc_num(col, "xruns_detected"), 0);
         snprintf(buf, len, "%s/%s", a, b);
     } else if (!strcmp(r->key, "deadlines_met_pct")) {
-        fmt_num(buf, len, doc_num(col, r->key), 3);
+        pct_met(buf, len, doc_num(col, r->key));
     } else {
         fmt_num(buf, len, doc_num(col, r->key), 0);
     }
@@ -165,7 +179,8 @@ static json_t *build_rows(const json_t *columns)
             cell_text(c, &row_defs[r], buf, sizeof(buf));
             json_array_append_new(cells, json_string(buf));
         }
-        json_array_append_new(rows, json_pack("{s:s, s:o}", "label", row_defs[r].label, "cells", cells));
+        json_array_append_new(rows, json_pack("{s:s, s:o, s:b}", "label", row_defs[r].label, "cells", cells,
+                                              "detail", row_defs[r].detail));
     }
     /* Throughput: one row per load metric name met in any column, in order of appearance. */
     json_t *names = json_object();
@@ -194,14 +209,13 @@ static json_t *build_rows(const json_t *columns)
             const json_t *t;
             json_array_foreach(json_object_get(c, "throughput"), j, t)
                 if (!strcmp(doc_str(t, "name", NULL), json_string_value(name))) {
-                    fmt_num(buf, sizeof(buf), doc_num(t, "value"), 3);
-                    /* %.3f of 1e15 is long but bounded: buf is 128 bytes */
+                    num_human(buf, sizeof(buf), doc_num(t, "value")); /* 1323, 961 k: numbers for people */
                     s = buf;
                     break;
                 }
             json_array_append_new(cells, json_string(s));
         }
-        json_array_append_new(rows, json_pack("{s:s, s:o}", "label", label, "cells", cells));
+        json_array_append_new(rows, json_pack("{s:s, s:o, s:b}", "label", label, "cells", cells, "detail", 0));
     }
     json_decref(names);
     return rows;
@@ -266,16 +280,32 @@ json_t *compare_build_repeats(json_t *const *docs, const char *const *names, jso
     for (size_t i = 0; repeats_in && i < n; i++)
         if (repeats_in[i] && same_setup(docs[i], repeats_in[i]))
             repeats[i] = repeats_in[i];
-    for (size_t i = 0; i < n; i++) {
+    /* Titles: kernel release and label. Reports that would share one (the same kernel, no label or the same)
+     * are all told apart by their start time, and by their number when even that is the same. */
+    for (size_t i = 0; i < n; i++)
         title_of(docs[i], i, titles[i], sizeof(titles[i]));
+    int clash[64] = { 0 };
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++)
+            clash[i] |= j != i && !strcmp(titles[i], titles[j]);
+    for (size_t i = 0; i < n; i++)
+        if (clash[i]) {
+            size_t l = strlen(titles[i]);
+            const char *st = doc_str(docs[i], "started", NULL);
+            char when[40] = "";
+            if (st && strlen(st) >= 19) /* 2026-01-05T10:00:00Z: shown as "2026-01-05 10:00:00" */
+                snprintf(when, sizeof(when), "%.10s %.8s", st, st + 11);
+            snprintf(titles[i] + l, sizeof(titles[i]) - l, " %s", when[0] ? when : "(no start time)");
+            utf8_trim(titles[i]);
+        }
+    for (size_t i = 0; i < n; i++)
         for (size_t j = 0; j < i; j++)
-            if (!strcmp(titles[i], titles[j])) { /* the same kernel twice: tell them apart by start time */
+            if (!strcmp(titles[i], titles[j])) {
                 size_t l = strlen(titles[i]);
-                const char *st = doc_str(docs[i], "started", NULL);
-                snprintf(titles[i] + l, sizeof(titles[i]) - l, " %.30s", st ? st : "");
-                utf8_trim(titles[i]);
+                snprintf(titles[i] + l, sizeof(titles[i]) - l, " #%zu", i + 1);
                 break;
             }
+    for (size_t i = 0; i < n; i++) {
         const json_t *au = json_object_get(docs[i], "audio");
         const char *be = doc_str(au, "backend", NULL), *pv = doc_str(au, "provider", NULL);
         /* A file name is bytes, not necessarily UTF-8: what is not becomes U+FFFD. */
@@ -403,7 +433,11 @@ json_t *compare_build_repeats(json_t *const *docs, const char *const *names, jso
                     continue;
                 const char *o = doc_str(v, "outcome", NULL);
                 char s[200];
-                snprintf(s, sizeof(s), "%s under %s", doc_str(v, "metric", NULL), doc_str(kv, "load", NULL));
+                /* In the words of the tables and verdict lines: the jitter figures are of |jitter|. */
+                const char *metric = doc_str(v, "metric", "");
+                int jit = !strncmp(metric, "jitter", 6);
+                snprintf(s, sizeof(s), "%s%s under %s", jit ? "|jitter|" : "", jit ? metric + 6 : metric,
+                         doc_str(kv, "load", NULL));
                 utf8_trim(s);
                 if (!strcmp(o, "better") && json_array_size(better) < 6)
                     json_array_append_new(better, json_string(s));
@@ -441,8 +475,8 @@ json_t *compare_build_repeats(json_t *const *docs, const char *const *names, jso
     json_object_set_new(cmp, "method", json_string(
         "Percentiles: 95 % percentile-bootstrap interval of the difference (2000 resamples drawn from the "
         "histograms). Distributions: Mann-Whitney rank test on the histograms (values in one bucket are ties), "
-        "called a difference at p < 0.001 with P(B > A) at least 0.06 away from 0.5. A difference must also "
-        "exceed 10 % and 2 µs, and, where the store holds an earlier run of the same kernel and set-up, the "
+        "called a difference at p < 0.001 with P(B > A) at least 0.06 away from 0.5 and medians at least 10 % and "
+        "2 µs apart. A percentile's difference must also exceed 10 % and 2 µs, and, where the store holds an earlier run of the same kernel and set-up, the "
         "distance between those two runs (run-to-run noise). Xruns and missed deadlines: exact conditional test of two rates, p < 0.01. These "
         "tests treat cycles as independent; without an earlier run of a kernel they cannot see run-to-run noise. "
         "A single run's maximum is weak evidence."));

@@ -1,4 +1,5 @@
-/* Inside compare: the verdicts of one load (compare_verdict.c), for compare_build() (compare.c). */
+/* Inside compare: the verdicts of one load (compare_verdict.c), for compare_build() (compare.c); and the figures
+ * they judge, which every table shows (render/ reads them here, so a table and a verdict name one figure). */
 #ifndef RTJ_COMPARE_VERDICT_H
 #define RTJ_COMPARE_VERDICT_H
 #include <jansson.h>
@@ -9,6 +10,14 @@
 struct tally {
     int better, worse, same, weak;
 };
+
+/* The q-quantile of a phase's histogram `hist` ("jitter", "wakeup"), of magnitudes when fold (|jitter|), from
+ * the buckets stored in the report: the figure the verdicts compare. The report's own jitter_us.p99 is the
+ * signed jitter's, which misses early cycles; tables show |jitter| p99 through this. NAN when absent. */
+double phase_quantile(const json_t *phase, const char *hist, int fold, double q);
+/* The nominal period of a phase in µs: from its own period_frames and rate, else the report's audio.period_us
+ * (doc may be NULL). NAN when neither is known. */
+double phase_period_us(const json_t *doc, const json_t *phase);
 
 /* The xruns of a phase: the larger of the reported and the detected (they overlap); NAN when neither is there. */
 double compare_xruns(const json_t *phase);

@@ -158,6 +158,10 @@ static json_t *phase_json(const struct phase_result *pr, const struct segment *s
         "reported", (json_int_t)(s ? s->xruns_reported : pr->stats->pending_xruns),
         "detected", (json_int_t)(s ? s->xruns_detected : 0),
         "skipped_cycles", (json_int_t)(s ? s->skipped_cycles : 0)));
+    /* How wake-up was measured: "grid" (the frame clock's fitted grid, ns resolution, lateness beyond the
+     * earliest cycles), "provider" (the provider's exact cycle start: a timer's deadline), or "mixed". */
+    json_object_set_new(o, "wakeup_method", !s ? json_null() : json_string(
+        s->wake_grid && s->wake_provider ? "mixed" : s->wake_grid ? "grid" : "provider"));
     json_object_set_new(o, "records_lost", json_integer(s ? (json_int_t)s->records_lost : 0));
     json_object_set_new(o, "discontinuities", json_integer(s ? (json_int_t)s->discontinuities : 0));
     json_object_set_new(o, "duplicates", json_integer(s ? (json_int_t)s->duplicates : 0));

@@ -77,9 +77,6 @@ json_t *report_hist_json(const struct histogram *h);
  * Returns 1 when a threshold the user chose was exceeded: --max-xruns, --max-jitter-us, or, when strict
  * (--profile given), any FAIL of the profile; 0 otherwise; -1 when out of memory. */
 int report_verdict(json_t *doc, const json_t *profile, int strict, int64_t max_xruns, double max_jitter_us);
-/* Rendered by render/text.c and declared in render/text.h; repeated here only for run.c and test_verdict.c,
- * which do not include render/text.h yet. */
-void report_print_text(FILE *f, const json_t *doc);
 /* Check that doc is a report this reader understands; on error fills err with one line. */
 int report_check_schema(const json_t *doc, char *err, size_t errlen);
 

@@ -20,6 +20,8 @@ void collector_drain(struct collector *c)
             c->last_seq = r->seq;
             c->records_lost += lost;
             c->records_seen++;
+            if (!(r->flags & RTREC_MEASURING) && (int)r->phase < c->nphases)
+                phase_observe(&c->phases[r->phase], r); /* the warm-up fits the grid the phase starts with */
             if (!(r->flags & RTREC_MEASURING) || (int)r->phase >= c->nphases) {
                 /* jack2 notifies from another thread, a little after the cycle: xruns first carried by one of
                  * the two records just after a phase's last measured cycle belong to that phase. */

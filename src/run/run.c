@@ -7,6 +7,7 @@
 #include "run/signals.h"
 #include "loadplan.h"
 #include "report/report.h"
+#include "render/text.h"
 #include "rtclock.h"
 #include "sysinfo/sysinfo.h"
 #include "verdict/profile.h"
@@ -301,8 +302,12 @@ static int run_report(struct run_state *st, struct run_info *ri, int rc, int mlo
     int exceeded = report_verdict(doc, st->profile, p->profile != NULL, p->max_xruns, p->max_jitter_us);
     if (rc == 0 && exceeded)
         rc = 1;
-    if (!p->quiet)
-        report_print_text(stdout, doc);
+    if (!p->quiet) {
+        struct render_opts ro;
+        render_opts_detect(&ro, stdout);
+        ro.wide = p->wide;
+        report_print_text_opts(stdout, doc, &ro);
+    }
     struct run_outputs outs = { .store = p->output, .json = p->json, .html = p->html, .label = p->label,
                                 .started = ri->started };
     if (run_write_outputs(doc, &outs) < 0)

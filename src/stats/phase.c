@@ -45,6 +45,7 @@ static struct segment *segment_new(uint32_t nframes, uint32_t rate)
         return NULL;
     s->nframes = nframes;
     s->rate_hz = rate;
+    grid_init(&s->grid, nframes, rate);
     for (int m = 0; m < M_COUNT; m++)
         metric_init(&s->m[m]);
     s->cur_sec = -1;
@@ -135,6 +136,8 @@ int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t n
         struct segment *s = segment_new(r->nframes, r->rate_hz);
         if (!s)
             return -ENOMEM;
+        if (p->warm.have_base && p->warm_nframes == r->nframes && p->warm_rate == r->rate_hz)
+            s->grid = p->warm; /* the grid the warm-up fitted */
         idx = p->nseg++;
         p->seg[idx] = s;
     }
@@ -185,14 +188,24 @@ int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t n
         if (frame_jump(adv, r->t_entry_ns - s->prev_entry_ns, nominal_ns, r->nframes, r->rate_hz)) {
             s->discontinuities++;
             s->have_prev = 0;
+            grid_reset(&s->grid);
         }
     }
     s->cycles++;
     ss->cycles++;
 
-    /* The provider's measured start of this cycle when it has one (JACK: from jack_frames_since_cycle_start(),
-     * see rtaudio/jack/jack_client.c); otherwise the entry itself. */
-    int64_t start_ns = (r->flags & RTREC_HAS_START) ? r->start_ns : r->t_entry_ns;
+    /* The start of this cycle: the provider's own when it is exact (a timer's deadline); else (JACK knows it to
+     * whole frames only, or nothing) the frame clock's fitted grid, at ns resolution (see grid.h). */
+    int use_grid = !(r->flags & RTREC_HAS_START) || (r->flags & RTREC_START_COARSE);
+    int64_t start_ns = r->start_ns;
+    if (use_grid) {
+        int64_t g = grid_start(&s->grid, r->frame_pos);
+        start_ns = g == INT64_MIN ? r->t_entry_ns : g;
+        grid_observe(&s->grid, r->frame_pos, r->t_entry_ns);
+        s->wake_grid++;
+    } else {
+        s->wake_provider++;
+    }
     int64_t jit_abs = 0;
     int64_t due_ns = start_ns;     /* when this cycle's work was due: its start, or the first skipped one's */
     int gap = 0;
@@ -220,11 +233,11 @@ int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t n
             ss->deadlines_missed += (uint32_t)(due - 1); /* the cycles that never ran missed theirs */
             /* The work of the first skipped cycle was due one period after the previous start: a thread that
              * woke k periods late keeps that lateness, instead of looking prompt inside a frame gap. */
-            due_ns = s->prev_start_ns + nominal_ns;
+            due_ns = use_grid ? grid_start(&s->grid, s->prev_frame_pos + r->nframes) : s->prev_start_ns + nominal_ns;
         }
         /* Margin of the previous cycle: its exit against the start of the cycle after it. When cycles were
-         * skipped, that start is one period after its own start. */
-        int64_t next_start = gap ? s->prev_start_ns + nominal_ns : start_ns;
+         * skipped, that start is the first skipped one's. */
+        int64_t next_start = gap ? due_ns : start_ns;
         int64_t margin = next_start - s->prev_exit_ns;
         metric_add(&s->m[M_MARGIN], margin);
         if (margin < ss->margin_min)
@@ -268,6 +281,18 @@ int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t n
             s->dsp_cut_short++; /* the burn stopped at its guard band: not a missed deadline of its own */
     }
     return buf_push(s, jit_abs, wake);
+}
+
+void phase_observe(struct phase_stats *p, const struct rt_record *r)
+{
+    if (r->nframes == 0 || r->rate_hz == 0 || ((r->flags & RTREC_HAS_START) && !(r->flags & RTREC_START_COARSE)))
+        return;
+    if (!p->warm.ns_per_frame || p->warm_nframes != r->nframes || p->warm_rate != r->rate_hz) {
+        grid_init(&p->warm, r->nframes, r->rate_hz);
+        p->warm_nframes = r->nframes;
+        p->warm_rate = r->rate_hz;
+    }
+    grid_observe(&p->warm, r->frame_pos, r->t_entry_ns);
 }
 
 void phase_add_reported_xruns(struct phase_stats *p, uint64_t n)

@@ -5,6 +5,7 @@
 #define RTJ_PHASE_H
 #include <stdint.h>
 #include <stddef.h>
+#include "stats/grid.h"
 #include "stats/stats.h"
 #include "record.h"
 
@@ -37,6 +38,8 @@ struct segment {
     uint64_t records_lost;         /* records lost to a full ring (sequence gaps): never counted as a gap */
     uint64_t discontinuities;      /* frame clock jumps that time cannot explain (back, or far ahead) */
     uint64_t duplicates;           /* catch-up records with the same frame time as the one before */
+    struct grid grid;              /* the frame clock's ideal grid, for records without an exact start */
+    uint64_t wake_grid, wake_provider; /* cycles whose wake-up came from the grid / the provider's exact start */
     uint64_t dsp_done, dsp_req;
     uint64_t dsp_cut_short;        /* cycles whose --dsp work stopped at the guard band before the deadline */
     uint64_t xruns_detected;       /* frame-clock gaps larger than one period */
@@ -66,6 +69,8 @@ struct phase_stats {
     int cur;                       /* segment of the latest record, -1 before any */
     uint64_t ignored_records;      /* records of a ninth size: counted, not measured */
     uint64_t pending_xruns;        /* reported before the phase's first record */
+    struct grid warm;              /* fitted on the phase's warm-up, handed to its first segment of that size */
+    uint32_t warm_nframes, warm_rate;
 };
 
 void phase_init(struct phase_stats *p);
@@ -75,6 +80,8 @@ int phase_add(struct phase_stats *p, const struct rt_record *r);
 /* The same, with what the collector knows from the sequence: new_xruns, the change of the provider's xrun counter
  * first seen on this record (an event on this cycle), and lost, the records missing just before it. */
 int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t new_xruns, uint64_t lost);
+/* A warm-up record of this phase: not measured, but it fits the grid the measured part starts with. */
+void phase_observe(struct phase_stats *p, const struct rt_record *r);
 /* Attribute n server-reported xruns (one event) to the current segment and second. */
 void phase_add_reported_xruns(struct phase_stats *p, uint64_t n);
 /* Close the current second of every segment (computes its p99). */

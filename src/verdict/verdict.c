@@ -7,6 +7,7 @@
  * larger buffer; each piece once. A run without real-time scheduling says nothing about the kernel: it gets
  * no kernel advice at all. Runs on the main thread, after the measurement. */
 #include "report/report.h"
+#include "report/compare_verdict.h"
 #include "checks/checks.h"
 #include <errno.h>
 #include <math.h>
@@ -499,8 +500,7 @@ int report_verdict(json_t *doc, const json_t *profile, int strict, int64_t max_x
             snprintf(pv->name, sizeof(pv->name), "%.30s@%lld", load ? load : "?", count(num(p, "period_frames")));
         else
             snprintf(pv->name, sizeof(pv->name), "%.40s", load ? load : "?");
-        long long rep = count(sub(p, "xruns", "reported")), det = count(sub(p, "xruns", "detected"));
-        pv->xruns = rep > det ? rep : det;
+        pv->xruns = count(compare_xruns(p)); /* events: one per stall, not jack2's notifications */
         pv->missed = count(num(p, "deadlines_missed"));
         pv->dropped = count(num(p, "dropped"));
         pv->met_pct = num(p, "deadlines_met_pct");

@@ -43,9 +43,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     json_t *doc;
     if (report_read_buffer((const char *)data, size, &doc, err, sizeof(err)) < 0)
         return 0;
+    /* Layouts vary with the input: narrow and wide, UTF-8 and ASCII. */
+    struct render_opts ro = { .width = 40 + (int)(size % 161), .wide = (int)(size & 1), .ascii = (int)((size >> 1) & 1) };
     for (const struct renderer *r = renderers; r->name; r++)
         if (r->report)
-            r->report(sink, doc);
+            r->report(sink, doc, &ro);
     json_t *other = reversed_counts(doc);
     json_t *docs[3] = { doc, other, doc };
     const char *names[3] = { "a.json", "b.json", "c.json" };
@@ -53,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (cmp) {
         for (const struct renderer *r = renderers; r->name; r++)
             if (r->compare)
-                r->compare(sink, cmp, docs, other ? 3 : 1);
+                r->compare(sink, cmp, docs, other ? 3 : 1, &ro);
         json_decref(cmp);
     }
     json_decref(other);

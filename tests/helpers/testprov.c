@@ -25,6 +25,7 @@
 #define RATE 48000
 #define FRAMES 64
 #define PERIOD_NS ((int64_t)FRAMES * 1000000000LL / RATE)
+#define WARMUP 750 /* cycles: 1 s */
 
 struct prov {
     const char *scenario;
@@ -38,6 +39,7 @@ struct prov {
                              * it were both delivered (a lost record hides a gap: that is records_lost's job) */
     int skipped;            /* cycles the provider skipped in those gaps */
     int jumps, dups;
+    int lost_measuring;     /* measured records the ring dropped */
     atomic_int done;
 };
 
@@ -67,15 +69,18 @@ static void *provider_thread(void *arg)
     int64_t frame_offset = 0;
     int64_t prev_start = 0;
     int have_prev = 0, prev_delivered = 0;
+    int drift = !strcmp(p->scenario, "drift+") ? 100 : !strcmp(p->scenario, "drift-") ? -100 : 0;
+    /* The provider's frame clock against the system clock: one period lasts PERIOD_NS * (1 + ppm / 1e6). */
+    double period = (double)PERIOD_NS * (1.0 + drift / 1e6);
     for (int64_t k = 0; k < p->cycles;) {
-        int64_t ideal = t0 + k * PERIOD_NS;
+        int64_t ideal = t0 + (int64_t)((double)k * period);
         int64_t delay = 0;
-        if (!strcmp(p->scenario, "delays")) {
+        if (!strcmp(p->scenario, "delays") || drift) {
             /* every cycle: exponential delay, mean 60 µs, capped below a period */
             delay = (int64_t)(-log(1.0 - uniform() * 0.999) * 60000.0);
             if (delay > PERIOD_NS / 2)
                 delay = PERIOD_NS / 2;
-        } else if (!strcmp(p->scenario, "late") && k > 0 && k % 500 == 0) {
+        } else if (!strcmp(p->scenario, "late") && k > WARMUP && k % 500 == 0) {
             delay = (k / 500) % 2 ? PERIOD_NS * 3 / 2 : PERIOD_NS * 3; /* 1.5 and 3 periods late */
         }
         sleep_until(ideal + delay);
@@ -83,29 +88,34 @@ static void *provider_thread(void *arg)
         memset(&r, 0, sizeof(r));
         r.t_entry_ns = rt_now_ns(CLOCK_MONOTONIC);
         /* The provider's own cycle: the one current at entry (a server skips what its client missed). */
-        int64_t cur = (r.t_entry_ns - t0) / PERIOD_NS;
+        int64_t cur = (int64_t)((double)(r.t_entry_ns - t0) / period);
         if (cur < k)
             cur = k;
         int late = cur > k;
-        int64_t start = t0 + cur * PERIOD_NS;
-        if (!strcmp(p->scenario, "jumps") && p->jumps < 2 && k >= 1000 * (p->jumps + 1)) {
+        int64_t start = t0 + (int64_t)((double)cur * period);
+        if (!strcmp(p->scenario, "jumps") && p->jumps < 2 && k >= WARMUP + 1000 * (p->jumps + 1)) {
             frame_offset += p->jumps == 0 ? -(int64_t)RATE * 100 : (int64_t)RATE * 3600; /* back 100 s, on 1 h */
             p->jumps++;
         }
         r.frame_pos = (uint64_t)(cur * FRAMES + frame_offset);
         r.nframes = FRAMES;
         r.rate_hz = RATE;
-        r.start_ns = start;
-        r.flags = RTREC_HAS_START;
+        r.start_ns = drift ? 0 : start;
+        r.flags = drift ? 0 : RTREC_HAS_START; /* drift: no start given, the statistics fit the grid */
+        /* The first WARMUP cycles are a warm-up, as in a run: not measured (the grid is fitted on them). */
+        int measuring = k >= WARMUP;
+        atomic_store(&p->tag, measuring ? 1u : 0u);
         /* Truth: lateness against the cycle whose work was due first (the one after the previous cycle). */
-        int64_t due = have_prev ? (cur > k ? prev_start + PERIOD_NS : start) : start;
-        if (p->ntruth < p->cycles * 2)
+        int64_t due = have_prev ? (cur > k ? prev_start + (int64_t)period : start) : start;
+        if (measuring && p->ntruth < p->cycles * 2)
             p->truth_wake[p->ntruth++] = r.t_entry_ns - due;
         uint64_t d0 = rt_ring_dropped(&p->ring);
         rt_sink_cycle(&p->sink, &r, start + PERIOD_NS);
         int delivered = rt_ring_dropped(&p->ring) == d0;
+        if (!delivered && measuring)
+            p->lost_measuring++;
         /* A gap can be seen only when this record and the one before it both reached the collector. */
-        if (late && delivered && prev_delivered) {
+        if (late && delivered && prev_delivered && measuring && k > WARMUP) {
             p->late_events++;
             p->skipped += (int)(cur - k);
         }
@@ -116,7 +126,7 @@ static void *provider_thread(void *arg)
             d.t_entry_ns = rt_now_ns(CLOCK_MONOTONIC);
             d.flags = RTREC_HAS_START;
             rt_sink_cycle(&p->sink, &d, start + PERIOD_NS);
-            p->dups++;
+            p->dups += measuring;
         }
         prev_start = start;
         have_prev = 1;
@@ -147,7 +157,7 @@ int main(int argc, char **argv)
     struct prov p;
     memset(&p, 0, sizeof(p));
     p.scenario = argc > 1 ? argv[1] : "delays";
-    p.cycles = argc > 2 ? atoi(argv[2]) : 3000;
+    p.cycles = (argc > 2 ? atoi(argv[2]) : 3000) + WARMUP;
     int drops = !strcmp(p.scenario, "drops");
     if (rt_ring_init(&p.ring, drops ? 64 : 1u << 14) < 0)
         return 1;
@@ -169,7 +179,8 @@ int main(int argc, char **argv)
      * then overflows: records are lost, cycles are not). */
     while (!atomic_load(&p.done)) {
         /* the last 300 cycles are drained promptly, so that every loss is followed by a record that shows it */
-        int slow = drops && atomic_load(&p.sink.cycles) + 300 < (uint64_t)p.cycles;
+        uint64_t made = atomic_load(&p.sink.cycles);
+        int slow = drops && made > WARMUP && made + 300 < (uint64_t)p.cycles;
         struct timespec nap = { 0, (slow ? 300 : 20) * 1000000L };
         nanosleep(&nap, NULL);
         collector_drain(&c);
@@ -195,12 +206,16 @@ int main(int argc, char **argv)
         "wakeup_p50_us", s ? (double)metric_quantile(&s->m[M_WAKEUP], 0.5) / 1000.0 : NAN,
         "wakeup_p99_us", s ? (double)metric_quantile(&s->m[M_WAKEUP], 0.99) / 1000.0 : NAN,
         "wakeup_max_us", s ? (double)s->m[M_WAKEUP].max / 1000.0 : NAN);
+    json_object_set_new(got, "wakeup_min_us", json_real(s ? (double)s->m[M_WAKEUP].min / 1000.0 : NAN));
+    json_object_set_new(got, "wake_grid", json_integer(s ? (json_int_t)s->wake_grid : 0));
     json_t *truth = json_pack("{s:i, s:i, s:i, s:i, s:I, s:I, s:f, s:f, s:f}",
         "records", p.ntruth, "late_events", p.late_events, "skipped", p.skipped,
-        "jumps_and_dups", p.jumps + p.dups, "ring_dropped", (json_int_t)rt_ring_dropped(&p.ring),
+        "jumps_and_dups", p.jumps + p.dups, "ring_dropped", (json_int_t)p.lost_measuring,
         "records_made", (json_int_t)atomic_load(&p.sink.cycles),
         "wakeup_p50_us", q_us(p.truth_wake, p.ntruth, 0.5), "wakeup_p99_us", q_us(p.truth_wake, p.ntruth, 0.99),
         "wakeup_max_us", p.ntruth ? (double)p.truth_wake[p.ntruth - 1] / 1000.0 : NAN);
+    /* The grid measures lateness beyond the earliest cycles: the truth of that is the truth less its minimum. */
+    json_object_set_new(truth, "wakeup_min_us", json_real(p.ntruth ? (double)p.truth_wake[0] / 1000.0 : NAN));
     json_t *out = json_pack("{s:s, s:o, s:o, s:i, s:i}", "scenario", p.scenario, "got", got, "truth", truth,
                             "jumps", p.jumps, "dups", p.dups);
     json_dumpf(out, stdout, JSON_INDENT(1));

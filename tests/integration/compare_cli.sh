@@ -46,11 +46,12 @@ check "HZ difference shown: 250 → 1000 → 1000" grep -q 'kernel.hz .*250 → 
 check "preempt difference shown" grep -q 'kernel.preempt .*voluntary → full → rt' "$WORK/c.out"
 check "a different rate is allowed, with a warning" grep -q 'warning: 6.9.0-rt ran at .* 44100 Hz' "$WORK/c.out"
 check "side-by-side table per load, headed by the kernel releases" grep -q '^Load: none' "$WORK/c.out"
-check "a single run's maximum is flagged as weak evidence" grep -q "single run's maximum is weak evidence" "$WORK/c.out"
+check "a single run's maximum is flagged as weak evidence" grep -q "weak evidence, because a single run's maximum is one event" "$WORK/c.out"
 check "identical runs: no clear difference in wakeup p99" \
     [ "$(json "$WORK/c.json" "[v['outcome'] for v in d['loads'][0]['verdicts'] if v['metric']=='wakeup p99' and v['report']==1][0]")" = same ]
 check "an earlier run of a kernel in the store measures run-to-run noise" \
-    grep -q 'run-to-run noise measured against an earlier run: .*6.1.0-generic/20260101T000000Z.json' "$WORK/c.out"
+    grep -q 'run-to-run noise measured against an earlier run: .*6.1.0-generic/20260101T000000Z.json' \
+    <(tr '\n' ' ' <"$WORK/c.out")
 check "--json document is rtjitter.compare/1" [ "$(json "$WORK/c.json" "d['schema']")" = rtjitter.compare/1 ]
 check "the verdict sentence says nothing is beyond noise" grep -q 'Nothing here is beyond run-to-run noise' "$WORK/c.out"
 
@@ -118,3 +119,133 @@ echo 'an old comparison' >"$WORK/old.json"
 "$RTJ" compare "$WORK/a.json" --quiet --json "$WORK/old.json" >/dev/null 2>&1
 check "compare --json replaces an existing file" [ "$(json "$WORK/old.json" "d['schema']")" = rtjitter.compare/1 ]
 check "... and leaves no temporary file" [ -z "$(ls -A "$WORK" | grep -- '\.tmp-')" ]
+
+# The text table fits the reader's terminal: 80, 100 and 200 columns, told by COLUMNS and by the size of a
+# pseudo-terminal (script), with the columns a musician needs first; --wide shows all of them. The report: the
+# run's phase and two copies with big numbers (a 12 ms stall, thousands of MB/s, 700 k msg/s, a missed deadline).
+python3 - "$WORK/a.json" "$WORK/wide.json" <<'PY'
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+p0 = d['phases'][0]
+w = copy.deepcopy(p0)
+w['load'] = 'write'
+w['jitter_us']['abs_max'] = 12043.7
+w['histograms']['jitter'].append([12000.0, 12064.0, 1])
+w['deadlines_missed'] = 1
+w['deadlines_met_pct'] = 100.0 * (w['cycles'] - 1) / w['cycles']  # 99.99something: shown as 99.99 or below
+w['load_metrics'] = [{'name': 'write.throughput', 'value': 1712.3, 'unit': 'MB/s'}]
+h = copy.deepcopy(p0)
+h['load'] = 'hackbench'
+h['load_metrics'] = [{'name': 'hackbench.messages', 'value': 702345.0, 'unit': 'msg/s'}]
+d['phases'] = [p0, w, h]
+json.dump(d, open(sys.argv[2], 'w'))
+PY
+# table_check FILE WIDTH: every line from the table's header to its note fits WIDTH display columns
+table_width() { python3 - "$1" <<'PY'
+import sys
+lines = open(sys.argv[1], encoding='utf-8').read().replace('\r', '').split('\n')
+start = next(i for i, l in enumerate(lines) if l.startswith('Load')) - 1   # the header is two lines
+end = next(i for i, l in enumerate(lines) if l.startswith('% = share of the period'))
+while end < len(lines) and lines[end]:
+    end += 1
+print(max(len(l) for l in lines[start:end]))
+PY
+}
+for w in 80 100 200; do
+    COLUMNS=$w "$RTJ" report "$WORK/wide.json" >"$WORK/cols$w.out" 2>&1
+    script -qec "stty cols $w rows 50; env -u COLUMNS '$RTJ' report '$WORK/wide.json'" /dev/null >"$WORK/pty$w.out" 2>&1
+    for how in cols pty; do
+        tw=$(table_width "$WORK/$how$w.out")
+        check "$w columns ($how): the table is $tw wide, at most $w" [ "${tw:-999}" -le "$w" ]
+    done
+done
+check "a pseudo-terminal's width is what COLUMNS says it is (80)" cmp -s <(tr -d '\r' <"$WORK/pty80.out") "$WORK/cols80.out"
+check "80 columns: |jitter| p99 and max, deadlines met and xruns are there" \
+    grep -q '|jitter| p99.*|jitter| max.*deadlines.*xruns' "$WORK/cols80.out"
+check "... and the table uses the width (over 70 columns)" [ "$(table_width "$WORK/cols80.out")" -gt 70 ]
+check "200 columns show more columns than 80" [ "$(table_width "$WORK/cols200.out")" -gt "$(table_width "$WORK/cols80.out")" ]
+COLUMNS=80 "$RTJ" report "$WORK/wide.json" --wide >"$WORK/wide80.out" 2>&1
+check "--wide shows every column whatever the width (p99.9, mean ± SD, dropped)" \
+    grep -q '|jitter| p99.9.*jitter mean ± SD.*wakeup p99.9.*wakeup mean ± SD.*dropped' "$WORK/wide80.out"
+env -u COLUMNS "$RTJ" report "$WORK/wide.json" >"$WORK/pipe.out" 2>&1
+check "not a terminal and no COLUMNS: 100 columns" cmp -s "$WORK/pipe.out" "$WORK/cols100.out"
+check "numbers for people: 1712 MB/s" grep -q 'write.throughput 1712 MB/s' "$WORK/cols100.out"
+check "... 702 k msg/s" grep -q 'hackbench.messages 702 k msg/s' "$WORK/cols100.out"
+check "... nowhere an e+ exponent" bash -c "! grep -q 'e+0' '$WORK/cols100.out'"
+met=$(python3 -c "
+import json, math; d = json.load(open('$WORK/wide.json')); p = d['phases'][1]
+print('%.2f' % (math.floor(p['deadlines_met_pct'] * 100) / 100))")
+check "one missed deadline reads $met, never 100.00" grep -q "^write .* $met " "$WORK/cols100.out"
+check "µs where the locale is UTF-8" grep -q 'µs' "$WORK/cols100.out"
+LANG=C LC_ALL= LC_CTYPE= "$RTJ" report "$WORK/wide.json" --wide >"$WORK/ascii.out" 2>&1
+check "us and +/- where it is not (LANG=C): no byte outside ASCII" \
+    bash -c "grep -q ' us ' '$WORK/ascii.out' && grep -q '+/-' '$WORK/ascii.out' && ! LC_ALL=C grep -q '[^ -~]' '$WORK/ascii.out'"
+# compare's tables fit too, report columns cut into blocks when they do not fit side by side.
+for w in 80 200; do
+    COLUMNS=$w "$RTJ" compare "$WORK/a.json" "$WORK/wide.json" "$WORK/a.json" "$WORK/wide.json" >"$WORK/cmp$w.out" 2>&1
+    tw=$(python3 - "$WORK/cmp$w.out" "$w" <<'PY'
+import sys
+w = int(sys.argv[2])
+# a line holding a word too long for any line (a file path) is exempt: it is printed whole on its own line
+ls = [l for l in open(sys.argv[1], encoding='utf-8').read().split('\n') if max([len(x) for x in l.split()] + [0]) < w - 10]
+print(max(len(l) for l in ls))
+PY
+)
+    check "compare at $w columns: every line that is not a path fits ($tw)" [ "${tw:-999}" -le "$w" ]
+done
+# A second run of the same kernel, its |jitter| half as large again and its wakeup 2.5 µs later: a difference the
+# rank test is sure of (p < 1e-6) but below the 10 % / 2 µs floor, which the verdict line must say.
+python3 - "$WORK/a.json" "$WORK/shift.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d['started'] = '2026-01-02T03:04:05Z'
+for p in d['phases']:
+    p['histograms']['jitter'] = [[lo * 1.5, hi * 1.5, c] for lo, hi, c in p['histograms']['jitter']]
+    p['jitter_us']['abs_max'] *= 1.5
+    p['histograms']['wakeup'] = [[lo + 2.5, hi + 2.5, c] for lo, hi, c in p['histograms']['wakeup']]
+    p['wakeup_us']['max'] += 2.5
+json.dump(d, open(sys.argv[2], 'w'))
+PY
+COLUMNS=200 "$RTJ" compare "$WORK/a.json" "$WORK/shift.json" >"$WORK/shift.out" 2>&1
+check "compare: the table's |jitter| p99 is the figure its verdict names" python3 - "$WORK/shift.out" "$WORK/a.json" <<'PY'
+import json, math, re, sys
+t = open(sys.argv[1], encoding='utf-8').read()
+row = re.search(r'^\|jitter\| p99 \(µs\)\s+(\S+)\s+(\S+)', t, re.M)
+verdict = re.search(r'\|jitter\| p99 (\S+) → (\S+) µs:', t)
+# the truth, from the report's histogram: the bucket of rank ceil(0.99 n) of |jitter|
+b = {}
+for lo, hi, c in json.load(open(sys.argv[2]))['phases'][0]['histograms']['jitter']:
+    k = (-hi, -lo) if hi <= 0 else (0, max(-lo, hi)) if lo < 0 else (lo, hi)
+    b[k] = b.get(k, 0) + c
+n, run, k = sum(b.values()), 0, None
+for (lo, hi) in sorted(b):
+    run += b[(lo, hi)]
+    if run >= math.ceil(0.99 * n):
+        k = (lo, hi)
+        break
+print('# table', row.groups() if row else None, 'verdict', verdict.groups() if verdict else None, 'bucket', k)
+ok = row and verdict and row.groups() == verdict.groups() and row.group(1) != row.group(2)
+ok = ok and k[0] - 0.05 <= float(row.group(1)) <= k[1] + 0.05
+sys.exit(0 if ok else 1)
+PY
+check "compare: every verdict line says what decided it" python3 - "$WORK/shift.out" "$WORK/cmp200.out" <<'PY'
+import sys
+lines = []
+for f in sys.argv[1:]:
+    cur = None
+    for l in open(f, encoding='utf-8').read().split('\n'):
+        if l.startswith('    - '):
+            cur = l[6:]
+            lines.append(cur)
+        elif cur is not None and l.startswith('      '):
+            lines[-1] += ' ' + l.strip()
+        else:
+            cur = None
+why = ('bootstrap interval', 'rank test', 'rate test', 'floor', "single run's maximum", 'none in either run', 'noise')
+bad = [l for l in lines if not any(w in l for w in why)]
+sure = [l for l in lines if 'p < 1e-6' in l and 'no clear difference' in l]
+bare = [l for l in sure if not ('floor' in l or '0.06' in l or 'noise' in l)]
+print('# %d verdict lines; without a reason: %s; %d say p < 1e-6 beside no clear difference, without why: %s'
+      % (len(lines), bad[:2], len(sure), bare[:2]))
+sys.exit(0 if lines and not bad and sure and not bare else 1)
+PY

@@ -74,7 +74,54 @@ check "report --html onto a FIFO is refused: exit 2 (got $rc), one line" \
 rc=$?
 check "compare --html exits 0 (got $rc)" [ "$rc" -eq 0 ]
 
-for page in run report compare; do
+# What the pages draw, checked against the reports (tests/helpers/html_content.py): the period at its place on
+# every plot, one axis per metric and page, nothing written past a picture's edge, the table's figures and
+# marks; and a comparison of 4 reports, two of them of one kernel with no label, drawn as 4 distinguishable
+# lines. The rich report: the run's phase, and a copy with a 12 ms stall, xruns, a missed deadline and a last
+# second that ran 0.4 s.
+python3 - "$WORK/a.json" "$WORK/rich.json" "$WORK/c3.json" "$WORK/c4.json" <<'PY'
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+p0 = d['phases'][0]
+w = copy.deepcopy(p0)
+w['load'] = 'write'
+w['histograms']['jitter'].append([12000.0, 12064.0, 1])
+w['jitter_us']['abs_max'] = 12040.0
+w['xruns'] = {'reported': 2, 'detected': 1, 'skipped_cycles': 9}
+w['deadlines_missed'] = 1
+w['deadlines_met_pct'] = 100.0 * (w['cycles'] - 1) / w['cycles']
+w['timeline'][1]['jitter_abs_max_us'] = 12040.0
+w['timeline'][1]['xruns_reported'] = 2
+w['measured_s'] = len(w['timeline']) - 0.6
+w['load_metrics'] = [{'name': 'write.throughput', 'value': 1712.3, 'unit': 'MB/s'},
+                     {'name': 'write.fsyncs', 'value': 214.0, 'unit': 'fsync/s'}]
+d['phases'] = [p0, w]
+d['thresholds'] = {'profile': 'studio', 'max_xruns': 0, 'max_deadlines_missed': 0, 'max_jitter_us': None}
+json.dump(d, open(sys.argv[2], 'w'))
+for i, (f, start) in enumerate(((sys.argv[3], '2026-01-02T10:00:00Z'), (sys.argv[4], '2026-01-03T11:30:00Z'))):
+    e = json.load(open(sys.argv[1]))
+    e.pop('label', None)
+    e['started'] = start
+    for p in e['phases']:
+        p['histograms']['wakeup'] = [[lo + 40 * (i + 1), hi + 40 * (i + 1), c] for lo, hi, c in p['histograms']['wakeup']]
+        p['wakeup_us']['max'] += 40 * (i + 1)
+    json.dump(e, open(f, 'w'))
+PY
+"$RTJ" report "$WORK/rich.json" --html "$WORK/rich.html" >/dev/null 2>&1
+check "report --html of the rich report exits 0" [ $? -eq 0 ]
+"$RTJ" compare "$WORK/a.json" "$WORK/b.json" "$WORK/c3.json" "$WORK/c4.json" --html "$WORK/compare4.html" \
+    --json "$WORK/compare4.json" --quiet >/dev/null 2>&1
+check "compare --html of 4 reports exits 0" [ $? -eq 0 ]
+check "compare: two reports of one kernel with no label are told apart (by their start)" [ "$(json "$WORK/compare4.json" \
+    "len(set(r['title'] for r in d['reports']))")" = 4 ]
+helpers=${RTJ_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/helpers
+python3 "$helpers/html_content.py" report "$WORK/run.html" "$WORK/a.json" || not_ok "run.html: its content as the report says"
+python3 "$helpers/html_content.py" report "$WORK/rich.html" "$WORK/rich.json" || not_ok "rich.html: its content as the report says"
+python3 "$helpers/html_content.py" compare "$WORK/compare4.html" "$WORK/a.json" "$WORK/b.json" "$WORK/c3.json" \
+    "$WORK/c4.json" || not_ok "compare4.html: its content as the reports say"
+check "rich.html: load figures for people (1712 MB/s), one per line" grep -q '<div>write.throughput <span class="nw"><b>1712</b> MB/s</span></div><div>write.fsyncs' "$WORK/rich.html"
+
+for page in run report compare rich compare4; do
     f="$WORK/$page.html"
     check "$page.html: no raw markup from the report" python3 - "$f" <<'PY'
 import sys
@@ -94,9 +141,10 @@ PY
     png="$WORK/$page.png"
     timeout 90 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
         --disable-background-networking --disable-component-update --disable-sync \
-        --user-data-dir="$(mktemp -d "$WORK/chromium.XXXXXX")" --window-size=1100,1600 \
+        --user-data-dir="$(mktemp -d "$WORK/chromium.XXXXXX")" --window-size=1280,2400 \
         --screenshot="$png" "file://$f" >"$WORK/chromium-$page.log" 2>&1
     check "$page.html: chromium took a screenshot" [ -s "$png" ]
+    [ -n "${RTJ_SHOTS:-}" ] && cp "$png" "$RTJ_SHOTS/$page.png" && cp "$f" "$RTJ_SHOTS/$page.html"
     check "$page.html: the screenshot is not blank" python3 - "$png" <<'PY'
 import struct, sys, zlib
 data = open(sys.argv[1], 'rb').read()

@@ -198,7 +198,7 @@ static void test_identity_diff_and_warnings(void **state)
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
-    compare_print_text(f, cmp);
+    compare_print_text_opts(f, cmp, NULL); /* the defaults: UTF-8, whatever this test's locale */
     fclose(f);
     assert_non_null(strstr(text, "kernel.hz"));
     assert_non_null(strstr(text, "250 → 1000"));
@@ -278,6 +278,96 @@ static void test_file_names_not_utf8(void **state)
     json_decref(b);
 }
 
+/* The cell of a load's table row labelled label, for report column c. */
+static const char *cell(const json_t *cmp, const char *load, const char *label, size_t c)
+{
+    size_t i, j;
+    const json_t *l, *r;
+    json_array_foreach(json_object_get(cmp, "loads"), i, l) {
+        if (strcmp(json_string_value(json_object_get(l, "load")), load))
+            continue;
+        json_array_foreach(json_object_get(l, "rows"), j, r)
+            if (!strcmp(json_string_value(json_object_get(r, "label")), label))
+                return json_string_value(json_array_get(json_object_get(r, "cells"), c));
+    }
+    return "(missing)";
+}
+
+static const json_t *verdict_of(const json_t *cmp, const char *load, const char *metric)
+{
+    size_t i, j;
+    const json_t *l, *v;
+    json_array_foreach(json_object_get(cmp, "loads"), i, l) {
+        if (strcmp(json_string_value(json_object_get(l, "load")), load))
+            continue;
+        json_array_foreach(json_object_get(l, "verdicts"), j, v)
+            if (!strcmp(json_string_value(json_object_get(v, "metric")), metric))
+                return v;
+    }
+    return NULL;
+}
+
+/* The table and the verdict talk about one figure: the |jitter| and wakeup percentiles of the table rows are
+ * the numbers the verdict lines compare, for both reports. */
+static void test_table_and_verdict_one_figure(void **state)
+{
+    (void)state;
+    json_t *a = fx_report("6.1.0", "250", "full", 20000, 0, 3), *b = fx_report("6.8.0", "1000", "full", 20000, 40, 4);
+    json_t *cmp = compare_two(a, b);
+    static const struct { const char *metric, *label, *words; } m[] = {
+        { "jitter p99", "|jitter| p99 (µs)", "|jitter| p99 " }, { "jitter p99.9", "|jitter| p99.9 (µs)", "|jitter| p99.9 " },
+        { "wakeup p99", "wakeup p99 (µs)", "wakeup p99 " }, { "wakeup p99.9", "wakeup p99.9 (µs)", "wakeup p99.9 " },
+    };
+    for (size_t k = 0; k < sizeof(m) / sizeof(m[0]); k++) {
+        const json_t *v = verdict_of(cmp, "none", m[k].metric);
+        assert_non_null(v);
+        char want[128];
+        snprintf(want, sizeof(want), "%s%s → %s µs:", m[k].words, cell(cmp, "none", m[k].label, 0),
+                 cell(cmp, "none", m[k].label, 1));
+        const char *text = json_string_value(json_object_get(v, "text"));
+        if (strncmp(text, want, strlen(want)))
+            fail_msg("the table says \"%s\", the verdict \"%s\"", want, text);
+    }
+    /* and the summary names them as the tables do */
+    const char *sum = json_string_value(json_array_get(json_object_get(cmp, "summary"), 0));
+    assert_non_null(strstr(sum, "|jitter| p99 under none"));
+    json_decref(cmp);
+    json_decref(a);
+    json_decref(b);
+}
+
+/* A 3 µs later wakeup on 20000 cycles: the rank test is sure of it (p < 1e-6, P(later) about 0.63), but the
+ * medians move by less than the 10 % / 2 µs floor (10 % of about 47 µs): "no clear difference", and the line
+ * says that this floor decided it. Every verdict line names its test or floor. */
+static void test_every_line_says_why(void **state)
+{
+    (void)state;
+    json_t *a = fx_report("6.1.0", "250", "full", 20000, 0, 5), *b = fx_report("6.8.0", "1000", "full", 20000, 3, 6);
+    json_t *cmp = compare_two(a, b);
+    const json_t *v = verdict_of(cmp, "none", "wakeup distribution");
+    assert_non_null(v);
+    const char *text = json_string_value(json_object_get(v, "text"));
+    assert_string_equal(json_string_value(json_object_get(v, "outcome")), "same");
+    if (!strstr(text, "p < 1e-6") || !strstr(text, "no clear difference") || !strstr(text, "10 % / 2 µs floor"))
+        fail_msg("%s", text);
+    static const char *const why[] = { "bootstrap interval", "rank test", "rate test", "floor",
+                                       "single run's maximum", "none in either run", "noise" };
+    size_t i, j;
+    const json_t *l;
+    json_array_foreach(json_object_get(cmp, "loads"), i, l)
+        json_array_foreach(json_object_get(l, "verdicts"), j, v) {
+            text = json_string_value(json_object_get(v, "text"));
+            int said = 0;
+            for (size_t k = 0; k < sizeof(why) / sizeof(why[0]); k++)
+                said |= strstr(text, why[k]) != NULL;
+            if (!said)
+                fail_msg("no reason in: %s", text);
+        }
+    json_decref(cmp);
+    json_decref(a);
+    json_decref(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -290,6 +380,8 @@ int main(void)
         cmocka_unit_test(test_identity_diff_and_warnings),
         cmocka_unit_test(test_latest_in_store),
         cmocka_unit_test(test_file_names_not_utf8),
+        cmocka_unit_test(test_table_and_verdict_one_figure),
+        cmocka_unit_test(test_every_line_says_why),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -138,6 +138,12 @@ static char *rendered(void (*fn)(FILE *, const json_t *), const json_t *doc)
     return out;
 }
 
+/* The text form with the default options: what a file gets, whatever this test's terminal or locale. */
+static void text_default(FILE *f, const json_t *doc)
+{
+    report_print_text_opts(f, doc, NULL);
+}
+
 static char *slurp(const char *path)
 {
     FILE *f = fopen(path, "r");
@@ -179,7 +185,7 @@ static void test_renderer_table(void **state)
     free(file);
     snprintf(path, sizeof(path), "%s/r.txt", dir);
     assert_int_equal(render_report_file(renderer_find("text"), path, d), 0);
-    direct = rendered(report_print_text, d);
+    direct = rendered(text_default, d);
     file = slurp(path);
     assert_string_equal(file, direct);
     free(direct);
@@ -219,6 +225,38 @@ static void test_renderer_table(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* Every plot of a report page carries the period, its axes in data-* attributes, and text in a musician's
+ * words under it; the load's figures read as people write numbers. (What these are drawn at is checked against
+ * the report in tests/integration/html_browser.sh.) */
+static void test_every_plot_has_the_period(void **state)
+{
+    (void)state;
+    json_t *d = fx_report("6.1.0", "250", "full", 2000, 0, 1);
+    json_array_append_new(json_object_get(d, "phases"), fx_phase("write", 2000, 500, 2, 1));
+    json_object_set_new(json_array_get(json_object_get(d, "phases"), 1), "load_metrics",
+                        json_pack("[{s:s, s:f, s:s}]", "name", "write.throughput", "value", 1712.3, "unit", "MB/s"));
+    char *out = rendered(html_report, d);
+    int svgs = 0, periods = 0, plots = 0, howto = 0;
+    for (const char *p = out; (p = strstr(p, "<svg ")); p++)
+        svgs++;
+    for (const char *p = out; (p = strstr(p, "<line class=\"period\" data-us=\"1333.33\"")); p++)
+        periods++;
+    for (const char *p = out; (p = strstr(p, "<rect class=\"plot\"")); p++)
+        plots++;
+    for (const char *p = out; (p = strstr(p, "<b>How to read this:</b>")); p++)
+        howto++;
+    assert_int_equal(svgs, 4);
+    assert_int_equal(periods, 4);
+    assert_int_equal(plots, 4);
+    assert_int_equal(howto, 4);
+    assert_non_null(strstr(out, "write.throughput <span class=\"nw\"><b>1712</b> MB/s"));
+    assert_null(strstr(out, "e+0"));
+    /* the xruns of the write phase are marked as failing the default limit (any xrun) */
+    assert_non_null(strstr(out, "<td class=\"bad\">1 <small>1 / 0</small></td>"));
+    free(out);
+    json_decref(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -226,6 +264,7 @@ int main(void)
         cmocka_unit_test(test_report_page_escapes_everything),
         cmocka_unit_test(test_compare_page_escapes_everything),
         cmocka_unit_test(test_renderer_table),
+        cmocka_unit_test(test_every_plot_has_the_period),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -28,9 +28,9 @@ static void render_all(json_t *doc)
     assert_non_null(cmp);
     for (const struct renderer *r = renderers; r->name; r++) {
         if (r->report)
-            assert_int_equal(r->report(f, doc), 0);
+            assert_int_equal(r->report(f, doc, NULL), 0);
         if (r->compare)
-            assert_int_equal(r->compare(f, cmp, docs, 2), 0);
+            assert_int_equal(r->compare(f, cmp, docs, 2, NULL), 0);
     }
     json_decref(cmp);
     fclose(f);
