@@ -157,15 +157,32 @@ fuzz:
 	  -timeout=10 -max_len=65536 -dict=tests/fuzz/report.dict -artifact_prefix=tests/fuzz-regressions/ \
 	  build-fuzz/corpus tests/fuzz/corpus
 
-install: rtjitter
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR) $(DESTDIR)$(PREFIX)/share/man/man1
+# The man page and the bash completion are generated from the binary's own option tables (rtjitter --man,
+# rtjitter --bash-completion), so they cannot drift from what the parser accepts; `make doc` builds both. The
+# verdict profiles are built into the binary (src/verdict/profile_builtin.c includes data/profiles/*.json), so
+# that object follows the files. PREFIX is compiled in (the installed data directory): give make and make install
+# the same PREFIX.
+.PHONY: doc
+doc: data/rtjitter.1 data/rtjitter.bash-completion
+data/rtjitter.1: rtjitter
+	./rtjitter --man >$@.tmp && mv $@.tmp $@
+data/rtjitter.bash-completion: rtjitter
+	./rtjitter --bash-completion >$@.tmp && mv $@.tmp $@
+$(BUILD)/src/verdict/profile_builtin.o: $(wildcard data/profiles/*.json)
+
+install: rtjitter data/rtjitter.1 data/rtjitter.bash-completion
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR)/profiles $(DESTDIR)$(PREFIX)/share/man/man1 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/doc/rtjitter
 	install -m 0755 rtjitter $(DESTDIR)$(PREFIX)/bin/rtjitter
-	cp -r data/. $(DESTDIR)$(DATADIR)/
-	if [ -f data/rtjitter.1 ]; then install -m 0644 data/rtjitter.1 $(DESTDIR)$(PREFIX)/share/man/man1/; fi
+	install -m 0644 data/profiles/*.json data/profiles/README.md $(DESTDIR)$(DATADIR)/profiles/
+	install -m 0644 data/rtjitter.1 $(DESTDIR)$(PREFIX)/share/man/man1/rtjitter.1
+	install -m 0644 data/rtjitter.bash-completion $(DESTDIR)$(PREFIX)/share/bash-completion/completions/rtjitter
+	install -m 0644 LICENSE README.md $(DESTDIR)$(PREFIX)/share/doc/rtjitter/
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/rtjitter $(DESTDIR)$(PREFIX)/share/man/man1/rtjitter.1
-	rm -rf $(DESTDIR)$(DATADIR)
+	rm -f $(DESTDIR)$(PREFIX)/bin/rtjitter $(DESTDIR)$(PREFIX)/share/man/man1/rtjitter.1 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/rtjitter
+	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(PREFIX)/share/doc/rtjitter
 
 clean:
 	rm -rf build build-san build-fuzz rtjitter rtjitter-san

@@ -48,6 +48,9 @@ struct backend_ops {
 
     /* Main thread, before open: 0 when it can run here, else -errno and one line in why. */
     int (*unavailable)(char *why, size_t len);
+    /* Optional, main thread, before open: non-NULL (one line) when its RT thread gets real time another way than
+     * this process's own rights (PipeWire's JACK: rtkit), so a run without them is still a real-time test. */
+    const char *(*realtime_elsewhere)(void);
     /* Main thread: connect or open the device (starting a private server when needed), find the clock, prepare
      * everything the RT thread will touch, and hand the sink its ring and clock. Does not start cycles.
      * Returns 0, -errno with one line in err (exit 2 for bad input such as a missing device, 3 otherwise). */

@@ -48,17 +48,24 @@ static int spawn_detached(pthread_t *t, void *(*fn)(void *), void *arg)
 #define O(f) offsetof(struct backend_config, f)
 static const struct opt_def jack_params[] = {
     { "server", OPT_STR, O(server), 0, 0, "NAME", "JACK server to use (default: the running one, else a private "
-      "dummy server)", NULL },
+      "dummy server)", NULL, 0 },
     { "device", OPT_STR, O(device), 0, 0, "DEV", "private server: ALSA device such as hw:0 (default: dummy driver)",
-      NULL },
+      NULL, 'd' },
     { "nperiods", OPT_INT, O(nperiods), 2, 16, "N", "private server, ALSA driver: periods per buffer (default 2)",
-      NULL },
-    { "priority", OPT_INT, O(priority), 1, 98, "N", "private server: real-time priority (default 70)", NULL },
+      NULL, 'n' },
+    { "priority", OPT_INT, O(priority), 1, 98, "N", "private server: real-time priority (default 70)", NULL, 'P' },
     { "set-buffer-size", OPT_FLAG, O(set_buffer_size), 0, 0, "", "jack2: set --period on a running server (every "
-      "client of that server gets the new size)", NULL },
-    { NULL, 0, 0, 0, 0, NULL, NULL, NULL },
+      "client of that server gets the new size)", NULL, 0 },
+    { NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0 },
 };
 #undef O
+
+/* Main thread: PipeWire's JACK gives its clients' threads real time itself (through rtkit). */
+static const char *jack_realtime_elsewhere(void)
+{
+    return strcmp(rtj_jack_provider(NULL, 0), "pipewire-jack") == 0
+               ? "PipeWire's JACK gives its clients real time itself (rtkit)" : NULL;
+}
 
 /* Main thread. libjack is linked in, so the backend can always try; a missing server is open's business. */
 static int jack_unavailable(char *why, size_t len)
@@ -348,6 +355,7 @@ const struct backend_ops backend_jack = {
     .params = jack_params,
     .private_size = sizeof(struct jack_backend),
     .unavailable = jack_unavailable,
+    .realtime_elsewhere = jack_realtime_elsewhere,
     .open = jack_open,
     .start = jack_start,
     .status = jack_status,

@@ -1,23 +1,54 @@
-/* The checks table and its runner. The order is the verdict's order of advice: the cheap boot options first
- * (threaded interrupts, then the sound card's interrupt priority), then the kernel, the machine, and the
- * settings that bite only a heavy load. */
+/* The checks table, its runner, and what `rtjitter check` collects for it. The order is the verdict's order of
+ * advice (privileges, the machine, then the boot options: what is quickest to change and to undo first); the
+ * checklist prints the same entries by group. */
 #include "checks/checks_internal.h"
 #include "sysinfo/sysinfo.h"
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct check *const table[] = {
-    &check_threadirqs,
-    &check_rtirq,
-    &check_preempt,
-    &check_shared_irq,
+    /* privileges: the run's own rules say these in a verdict (audio.realtime, audio.mlocked) */
+    &check_root,
+    &check_rtprio,
+    &check_memlock,
+    &check_sched_fifo,
+    &check_limits_files,
+    &check_rtkit,
+    /* the machine */
     &check_governor,
-    &check_high_res_timers,
-    &check_rt_throttling,
+    &check_rtirq,
+    &check_shared_irq,
     &check_swappiness,
+    &check_rt_throttling,
+    /* boot options */
+    &check_threadirqs,
+    &check_preempt,
+    &check_high_res_timers,
+    /* the checklist's own */
+    &check_boost,
+    &check_smt,
+    &check_idle_states,
+    &check_cpu_dma_latency,
+    &check_usb_irq,
+    &check_filesystems,
+    &check_inotify,
+    &check_hz,
+    &check_nohz,
+    &check_isolation,
+    &check_mitigations,
+    &check_timer_migration,
+    &check_boot_setup,
+    &check_audio_stack,
+    &check_server_rt,
+    &check_pipewire_clock,
+    &check_usb_autosuspend,
+    &check_power_profile,
+    &check_tlp,
+    &check_laptop_mode,
 };
 
 #define NCHECKS (sizeof(table) / sizeof(table[0]))
@@ -79,6 +110,30 @@ double check_num(const json_t *o, const char *key)
     return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+const json_t *check_setup(const json_t *sys)
+{
+    const json_t *s = json_object_get(sys, "setup");
+    return json_is_object(s) ? s : NULL;
+}
+
+const json_t *check_process(const json_t *sys)
+{
+    const json_t *p = json_object_get(sys, "process");
+    return json_is_object(p) ? p : NULL;
+}
+
+int check_installed(const json_t *sys, const char *package, const char *program, const char **version)
+{
+    const json_t *s = check_setup(sys), *pk = json_object_get(s, "packages");
+    const char *v = package ? check_str(pk, package) : NULL;
+    int prog = program && check_str(json_object_get(s, "programs"), program) != NULL;
+    if (version)
+        *version = v;
+    if (v || prog)
+        return 1;
+    return json_is_object(pk) ? 0 : -1;
+}
+
 /* Length of the valid UTF-8 sequence at s, 0 when it is not one (or is cut short). */
 static size_t utf8_len(const unsigned char *s)
 {
@@ -122,8 +177,10 @@ void check_run(const struct check *c, const json_t *sys, struct check_result *r)
     /* A check never claims more than its table entry says it can give. */
     if (r->status > c->level && r->status != CHECK_SKIP)
         r->status = c->level;
+    if (r->status == CHECK_OK || r->status == CHECK_SKIP || c->matters == CHECK_MATTERS_CHECKLIST)
+        r->advice[0] = r->hint[0] = '\0';
     if (r->status == CHECK_OK || r->status == CHECK_SKIP)
-        r->fix[0] = r->advice[0] = r->hint[0] = '\0';
+        r->fix[0] = '\0';
     one_line(r->why);
     one_line(r->fix);
     one_line(r->advice);
@@ -134,7 +191,8 @@ int checks_run(const json_t *system, const char *root, struct check_result *out,
 {
     json_t *collected = NULL;
     if (!system && root) {
-        collected = sysinfo_collect(root);
+        struct checks_env env = { .root = root };
+        collected = checks_collect(&env);
         if (!collected)
             return -ENOMEM;
         system = collected;
@@ -144,6 +202,38 @@ int checks_run(const json_t *system, const char *root, struct check_result *out,
         check_run(table[i], system, &out[i]);
     json_decref(collected);
     return (int)n;
+}
+
+const char *check_group_name(enum check_group g)
+{
+    static const char *const names[] = { [CHECK_PRIVILEGES] = "Privileges", [CHECK_KERNEL] = "Kernel",
+                                         [CHECK_CPU] = "CPU", [CHECK_MEMORY] = "Memory and disks",
+                                         [CHECK_IRQS] = "IRQs", [CHECK_AUDIO] = "Audio stack",
+                                         [CHECK_POWER] = "Power" };
+    return (unsigned)g < sizeof(names) / sizeof(names[0]) ? names[g] : "?";
+}
+
+json_t *checks_collect(const struct checks_env *env)
+{
+    const char *root = env->root ? env->root : "";
+    json_t *sys = sysinfo_collect(root);
+    if (!sys)
+        return NULL;
+    json_t *proc = env->probe ? checks_probe_process(root, env->fifo_priority) : NULL;
+    const char *user = env->user ? env->user : check_str(proc, "judged_user");
+    const char *home = env->home ? env->home : check_str(proc, "home");
+    struct sysinfo_setup_args a = { .user = user, .home = home, .paths = env->paths };
+    json_t *setup = sysinfo_setup(root, &a);
+    if (!setup || (env->probe && !proc)) {
+        json_decref(setup);
+        json_decref(proc);
+        json_decref(sys);
+        return NULL;
+    }
+    json_object_set_new(sys, "setup", setup);
+    if (proc)
+        json_object_set_new(sys, "process", proc);
+    return sys;
 }
 
 const char *check_status_name(enum check_status s)
@@ -158,7 +248,8 @@ json_t *checks_json(const struct check_result *r, size_t n)
     json_t *a = json_array();
     for (size_t i = 0; a && i < n; i++) {
         const struct check *c = r[i].check;
-        json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o}", "id", c->id, "title", c->title, "reads",
+        json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:o}", "id", c->id, "group",
+                              check_group_name(c->group), "title", c->title, "reads",
                               c->reads, "level", check_status_name(c->level), "status",
                               check_status_name(r[i].status), "why", r[i].why, "fix",
                               r[i].fix[0] ? json_string(r[i].fix) : json_null());

@@ -1,12 +1,16 @@
 /* src/checks: the studio set-up checklist, one const table of checks that judge the system alone, never a
- * measured run. Each check reads the system identity (src/sysinfo), gives OK, WARN, FAIL or SKIP with a one-line
- * why that names the value it read, and for WARN or FAIL the exact fix (a command or the file to edit) and the
- * plain words the verdict gives a musician. The verdict (src/verdict) runs the table after a poor run and takes
- * its system advice from it; `rtjitter check` will run it on its own (a later issue).
+ * measured run. Each check reads one JSON object: the system identity of a report (src/sysinfo), and for
+ * `rtjitter check` also "setup" (sysinfo_setup: limits files, boot loader, USB, audio stack, power...) and
+ * "process" (this process's limits in force and a SCHED_FIFO try, probed by process.c: the one thing that
+ * cannot come from a root prefix, so tests inject it). It gives OK, WARN, FAIL or SKIP with a one-line why that
+ * names the value it read, and for WARN or FAIL the exact fix (a command or the file to edit); the checks the
+ * verdict uses also give the plain words for a musician. The verdict (src/verdict) runs the table on a report's
+ * identity after a poor run and takes its system advice from it; `rtjitter check` runs all of it.
  *
- * checks.c holds the table and the runner; kernel.c, cpu.c and irq.c the checks of each group, one const
- * struct check each (checks_internal.h). A new check is one function with its struct, and one table entry;
- * tests/unit/test_checks.c loops over the table, so it is tested without anyone remembering.
+ * checks.c holds the table and the runner; privileges.c, kernel.c, boot.c, cpu.c, disks.c, irq.c, audio.c and
+ * power.c the checks of each group, one const struct check each (checks_internal.h). A new check is one
+ * function with its struct, and one table entry; tests/unit/test_checks.c loops over the table on every fixture
+ * tree, so it is tested without anyone remembering.
  *
  * May include libc, jansson and sysinfo/ only: never report/, run/, render/ or verdict/, which build on it.
  * Main thread only; nothing here is real-time safe. */
@@ -24,19 +28,26 @@ enum check_matters {
     CHECK_MATTERS_POOR_TIMING,    /* any run that failed or left little margin before the deadline */
     CHECK_MATTERS_FAILURE,        /* a run over the profile's FAIL thresholds (xruns, missed deadlines) */
     CHECK_MATTERS_HEAVY_CALLBACK, /* a failed run whose callback was heavy (--dsp, or work not done in time) */
+    CHECK_MATTERS_CHECKLIST,      /* never in a verdict: the checklist's alone (what a report does not record) */
 };
+
+/* The groups `rtjitter check` prints, in this order. */
+enum check_group { CHECK_PRIVILEGES, CHECK_KERNEL, CHECK_CPU, CHECK_MEMORY, CHECK_IRQS, CHECK_AUDIO, CHECK_POWER,
+                   CHECK_NGROUPS };
 
 struct check_result;
 
 struct check {
     const char *id;             /* stable: the verdict's advice_ids use it */
     const char *title;          /* what is checked, in a few words */
+    enum check_group group;
     const char *reads;          /* the identity key it judges, and the system file behind it */
-    enum check_status level;    /* the worst status it can give */
+    enum check_status level;    /* the worst status it can give (OK: it only reports a value) */
     enum check_matters matters;
     /* Judges the identity sys (an object; any key in it may be missing or null, and then the status is SKIP
-     * with the reason). Fills r->status and r->why; for WARN and FAIL also r->fix and r->advice, and r->hint
-     * when the check has a few words for the verdict's "Try ...". Cannot fail: it only reads sys. */
+     * with the reason). Fills r->status and r->why; for WARN and FAIL also r->fix, and when the verdict uses
+     * the check (matters is not CHECKLIST) r->advice, and r->hint when it has a few words for the verdict's
+     * "Try ...". Cannot fail: it only reads sys. */
     void (*eval)(const json_t *sys, struct check_result *r);
 };
 
@@ -44,26 +55,54 @@ struct check_result {
     const struct check *check;
     enum check_status status;
     char why[320];              /* one line, with the value read */
-    char fix[320];              /* the exact fix; empty for OK and SKIP */
+    char fix[640];              /* the exact fix; empty for OK and SKIP */
     char advice[600];           /* for the verdict: why it matters and what to do; empty for OK and SKIP */
     char hint[96];              /* for the verdict's "Try ..."; may be empty */
 };
 
-/* The table, in the order worth trying: the cheap boot options first. */
+/* The table, in the order the verdict advises: the privileges first (never in a verdict: the run's own rules
+ * say that), then the machine (governor, interrupts, sysctls), then the boot options; the checklist's own
+ * checks within their groups. */
 size_t checks_count(void);
 const struct check *checks_get(size_t i);
 
 /* Runs one check on the identity sys (NULL is judged as an empty identity: every check SKIPs). */
 void check_run(const struct check *c, const json_t *sys, struct check_result *r);
 /* Runs the table, in order, into out[0 .. min(max, checks_count()) - 1] and returns that count. system is
- * the identity to judge; when it is NULL the identity is collected from the tree under root ("" for this
- * machine), and when both are NULL every check SKIPs. Returns -ENOMEM when collecting fails. */
+ * what to judge; when it is NULL the identity and setup are collected from the tree under root ("" for this
+ * machine; no user, no process probe: see checks_collect), and when both are NULL every check SKIPs. Returns
+ * -ENOMEM when collecting fails. */
 int checks_run(const json_t *system, const char *root, struct check_result *out, size_t max);
 
 /* "ok", "warn", "fail", "skip". */
 const char *check_status_name(enum check_status s);
-/* The results as a JSON array [{id, title, reads, level, status, why, fix}], fix null for OK and SKIP; NULL
- * when out of memory. */
+/* "Privileges", "Kernel", "CPU", "Memory and disks", "IRQs", "Audio stack", "Power". */
+const char *check_group_name(enum check_group g);
+/* The results as a JSON array [{id, group, title, reads, level, status, why, fix}], fix null for OK and SKIP;
+ * NULL when out of memory. */
 json_t *checks_json(const struct check_result *r, size_t n);
+
+/* What `rtjitter check` judges: the identity, "setup" and (probe) "process" of the machine under root. */
+struct checks_env {
+    const char *root;            /* "" for this machine; a tree of the same layout otherwise */
+    const char *user;            /* whose groups and limits; NULL: this process's user (for root under sudo,
+                                  * SUDO_USER's) */
+    const char *home;            /* that user's home (PipeWire's user config); NULL: from the password database */
+    const char *const *paths;    /* where recordings go, NULL-terminated (filesystem checks), or NULL */
+    int probe;                   /* probe this process: its limits in force, a SCHED_FIFO thread */
+    int fifo_priority;           /* the priority the SCHED_FIFO try asks for (80 when 0) */
+};
+/* A new object {identity..., setup {...}, process {...} (with probe)}; NULL when out of memory. */
+json_t *checks_collect(const struct checks_env *env);
+/* process {uid, euid, gid, user, judged_user, home, groups [], cap_sys_nice, cap_ipc_lock, rtprio {soft, hard},
+ * memlock {soft, hard} (bytes; "unlimited"), sched_fifo {priority, ok, error}, cpu_dma_latency {writable,
+ * error}}: this process, as it runs now (process.c). root is only where /dev/cpu_dma_latency is looked for. */
+json_t *checks_probe_process(const char *root, int fifo_priority);
+
+/* The priority a real-time audio thread needs the limits to allow, and the memory that must be lockable: a JACK
+ * server runs at 70 to 95 and its clients just below; RLIMIT_MEMLOCK as jackd2's audio.conf (unlimited) or
+ * 95-pipewire.conf (4 GiB) set it, at least 256 MiB. */
+#define CHECK_RTPRIO_NEED 75
+#define CHECK_MEMLOCK_NEED_KIB (256 * 1024)
 
 #endif

@@ -1,5 +1,5 @@
-/* Checks of the machine: the CPU frequency governor and swappiness. Each judges the cpu and memory parts of
- * the identity (sysinfo/cpu.c). */
+/* Checks of the CPU: the frequency governor (the identity's cpu part, sysinfo/cpu.c), boost, SMT, idle states
+ * and /dev/cpu_dma_latency (the set-up and the process, sysinfo/setup.c and process.c). */
 #include "checks/checks_internal.h"
 #include <math.h>
 #include <stdio.h>
@@ -46,49 +46,160 @@ static void eval_governor(const json_t *sys, struct check_result *r)
 const struct check check_governor = {
     .id = "governor",
     .title = "The CPU runs at full speed (performance governor)",
+    .group = CHECK_CPU,
     .reads = "cpu.governor (/sys/devices/system/cpu/cpuN/cpufreq/scaling_governor)",
     .level = CHECK_WARN,
     .matters = CHECK_MATTERS_POOR_TIMING,
     .eval = eval_governor,
 };
 
-/* Above this, the kernel swaps out program pages rather than drop file cache: audio programs' pages too. */
-#define SWAPPINESS_MAX 10
 
-static void eval_swappiness(const json_t *sys, struct check_result *r)
+static void eval_boost(const json_t *sys, struct check_result *r)
 {
-    const json_t *mem = json_object_get(sys, "memory");
-    double swappiness = check_num(mem, "swappiness"), swap_mib = check_num(mem, "swap_total_mib");
-    if (isnan(swappiness)) {
-        check_say(r, CHECK_SKIP, "/proc/sys/vm/swappiness could not be read");
+    const json_t *b = json_object_get(check_setup(sys), "boost");
+    const char *file = check_str(b, "file");
+    if (!file) {
+        check_say(r, CHECK_SKIP, "no boost control (/sys/devices/system/cpu/cpufreq/boost, /sys/devices/system/cpu/"
+                  "intel_pstate/no_turbo): the CPU does not boost, or the kernel does not say");
         return;
     }
-    if (isnan(swap_mib)) {
-        check_say(r, CHECK_SKIP, "vm.swappiness is %.0f, but the swap size is unknown (/proc/meminfo could not be "
-                  "read)", swappiness);
+    int intel = strstr(file, "no_turbo") != NULL;
+    double v = check_num(b, "value");
+    if (!json_is_true(json_object_get(b, "on"))) {
+        check_say(r, CHECK_OK, "boost is off (%s is %.0f)", file, v);
         return;
     }
-    if (swap_mib <= 0) {
-        check_say(r, CHECK_OK, "no swap: nothing can be swapped out (vm.swappiness %.0f)", swappiness);
-        return;
-    }
-    if (swappiness <= SWAPPINESS_MAX) {
-        check_say(r, CHECK_OK, "vm.swappiness is %.0f with %.0f MiB of swap", swappiness, swap_mib);
-        return;
-    }
-    check_say(r, CHECK_WARN, "vm.swappiness is %.0f with %.0f MiB of swap", swappiness, swap_mib);
-    check_fix(r, "sysctl vm.swappiness=%d (to keep it: vm.swappiness = %d in /etc/sysctl.d/90-audio.conf)",
-              SWAPPINESS_MAX, SWAPPINESS_MAX);
-    check_advise(r, "vm.swappiness is %.0f with swap in use: pages of the audio programs can be swapped out and "
-                 "fault back in mid-cycle. sysctl vm.swappiness=10 keeps them in memory.", swappiness);
+    check_say(r, CHECK_WARN, "boost is on (%s is %.0f): the clock rises and falls with load and heat, and each "
+              "change can stall the CPU for tens of microseconds", file, v);
+    check_fix(r, "echo %d | sudo tee %s (while you play; TLP: CPU_BOOST_ON_AC=0)", intel ? 1 : 0, file);
 }
 
-const struct check check_swappiness = {
-    .id = "swappiness",
-    .title = "Audio programs stay in memory (swappiness)",
-    .reads = "memory.swappiness, memory.swap_total_mib (/proc/sys/vm/swappiness, /proc/meminfo)",
+const struct check check_boost = {
+    .id = "boost",
+    .title = "The CPU clock does not boost",
+    .group = CHECK_CPU,
+    .reads = "setup.boost (/sys/devices/system/cpu/cpufreq/boost or intel_pstate/no_turbo)",
     .level = CHECK_WARN,
-    /* Only a run that lost cycles could have lost them to a page fault. */
-    .matters = CHECK_MATTERS_FAILURE,
-    .eval = eval_swappiness,
+    .matters = CHECK_MATTERS_CHECKLIST,
+    .eval = eval_boost,
+};
+
+static void eval_smt(const json_t *sys, struct check_result *r)
+{
+    const json_t *smt = json_object_get(json_object_get(sys, "cpu"), "smt"), *active = json_object_get(smt,
+                                                                                                        "active");
+    const char *control = check_str(smt, "control");
+    /* The value read, not its truthiness: "0" is a string rtcqs took for "on". */
+    if (control && (!strcmp(control, "notsupported") || !strcmp(control, "notimplemented"))) {
+        check_say(r, CHECK_OK, "this CPU has no SMT (smt/control is %s)", control);
+        return;
+    }
+    if (!json_is_boolean(active)) {
+        check_say(r, CHECK_SKIP, "/sys/devices/system/cpu/smt/active could not be read, nor the CPU topology");
+        return;
+    }
+    if (json_is_false(active)) {
+        check_say(r, CHECK_OK, "SMT is off (smt/active 0, control %s)", control ? control : "unknown");
+        return;
+    }
+    check_say(r, CHECK_WARN, "SMT is on (smt/active 1, control %s): two threads share each core, so a busy sibling "
+              "slows the audio thread down", control ? control : "unknown");
+    check_fix(r, "echo off | sudo tee /sys/devices/system/cpu/smt/control (to keep it: add nosmt to " GRUB_EDIT ")");
+}
+
+const struct check check_smt = {
+    .id = "smt",
+    .title = "No hyper-threading sibling shares the audio core (SMT)",
+    .group = CHECK_CPU,
+    .reads = "cpu.smt (/sys/devices/system/cpu/smt/active and control)",
+    .level = CHECK_WARN,
+    .matters = CHECK_MATTERS_CHECKLIST,
+    .eval = eval_smt,
+};
+
+/* An idle state slower to leave than this delays the audio thread's wake-up by a noticeable part of a
+ * 1.33 ms period (64 frames at 48 kHz). */
+#define IDLE_EXIT_MAX_US 100
+
+static void eval_idle_states(const json_t *sys, struct check_result *r)
+{
+    const json_t *idle = json_object_get(check_setup(sys), "idle"), *states = json_object_get(idle, "states");
+    const char *driver = check_str(idle, "driver");
+    if (json_array_size(states) == 0) {
+        check_say(r, CHECK_SKIP, "no CPU idle states (/sys/devices/system/cpu/cpuN/cpuidle; driver %s)",
+                  driver ? driver : "none");
+        return;
+    }
+    size_t i;
+    const json_t *st, *deep = NULL, *deepest = NULL;
+    json_array_foreach(states, i, st) {
+        if (check_num(st, "enabled_cpus") <= 0)
+            continue;
+        if (!deepest || check_num(st, "latency_us") > check_num(deepest, "latency_us"))
+            deepest = st;
+        if (check_num(st, "latency_us") > IDLE_EXIT_MAX_US && !deep)
+            deep = st;
+    }
+    if (!deepest) {
+        check_say(r, CHECK_OK, "every idle state is disabled (driver %s)", driver ? driver : "?");
+        return;
+    }
+    if (!deep) {
+        check_say(r, CHECK_OK, "the deepest idle state in use, %s, takes %.0f us to leave (driver %s)",
+                  check_str(deepest, "name"), check_num(deepest, "latency_us"), driver ? driver : "?");
+        return;
+    }
+    check_say(r, CHECK_WARN, "deep idle states are enabled: %s takes %.0f us to leave (on %.0f of %.0f CPUs; "
+              "deepest %s, %.0f us; driver %s)", check_str(deep, "name"), check_num(deep, "latency_us"),
+              check_num(deep, "enabled_cpus"), check_num(deep, "cpus"), check_str(deepest, "name"),
+              check_num(deepest, "latency_us"), driver ? driver : "?");
+    check_fix(r, "sudo cpupower idle-set -D %d while you play (apt install linux-cpupower; it disables the states "
+              "slower than %d us to leave), or boot with processor.max_cstate=1 intel_idle.max_cstate=1 (add them "
+              "to " GRUB_EDIT ")", IDLE_EXIT_MAX_US, IDLE_EXIT_MAX_US);
+}
+
+const struct check check_idle_states = {
+    .id = "idle_states",
+    .title = "No deep CPU idle states",
+    .group = CHECK_CPU,
+    .reads = "setup.idle (/sys/devices/system/cpu/cpuN/cpuidle/stateN/{name,latency,disable})",
+    .level = CHECK_WARN,
+    .matters = CHECK_MATTERS_CHECKLIST,
+    .eval = eval_idle_states,
+};
+
+static void eval_cpu_dma_latency(const json_t *sys, struct check_result *r)
+{
+    const json_t *setup = check_setup(sys), *p = check_process(sys);
+    const json_t *dma = json_object_get(p, "cpu_dma_latency");
+    if (!json_is_true(json_object_get(setup, "cpu_dma_latency"))) {
+        check_say(r, CHECK_SKIP, "no /dev/cpu_dma_latency here (or the tree was not read)");
+        return;
+    }
+    if (!json_is_boolean(json_object_get(dma, "writable"))) {
+        check_say(r, CHECK_SKIP, "this process was not probed: whether /dev/cpu_dma_latency is writable depends on "
+                  "who runs it");
+        return;
+    }
+    const char *user = check_str(p, "user") ? check_str(p, "user") : "this user";
+    if (json_is_true(json_object_get(dma, "writable"))) {
+        check_say(r, CHECK_OK, "/dev/cpu_dma_latency is writable for %s: audio programs can keep the CPUs out of "
+                  "deep idle states while they play", user);
+        return;
+    }
+    check_say(r, CHECK_WARN, "/dev/cpu_dma_latency is not writable for %s (%s): audio programs cannot keep the CPUs "
+              "out of deep idle states", user, check_str(dma, "error") ? check_str(dma, "error") : "?");
+    check_fix(r, "echo 'KERNEL==\"cpu_dma_latency\", GROUP=\"audio\", MODE=\"0660\"' | sudo tee "
+              "/etc/udev/rules.d/99-cpu-dma-latency.rules, then sudo udevadm control --reload && sudo udevadm "
+              "trigger --name-match=cpu_dma_latency");
+}
+
+const struct check check_cpu_dma_latency = {
+    .id = "cpu_dma_latency",
+    .title = "/dev/cpu_dma_latency is writable",
+    .group = CHECK_CPU,
+    .reads = "setup.cpu_dma_latency, process.cpu_dma_latency (/dev/cpu_dma_latency, as this user)",
+    .level = CHECK_WARN,
+    .matters = CHECK_MATTERS_CHECKLIST,
+    .eval = eval_cpu_dma_latency,
 };

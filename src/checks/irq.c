@@ -1,5 +1,6 @@
 /* Checks of the sound cards' interrupts: the priority of their IRQ threads (rtirq) and interrupt lines shared
- * with other devices. Each judges sound.cards[].irqs[] of the identity (sysinfo/sound.c). */
+ * with other devices, from sound.cards[].irqs[] of the identity (sysinfo/sound.c); and the USB host
+ * controllers' lines, where any USB audio interface plugged in later will be served (setup.usb_irqs). */
 #include "checks/checks_internal.h"
 #include <string.h>
 
@@ -72,6 +73,7 @@ static void eval_rtirq(const json_t *sys, struct check_result *r)
 const struct check check_rtirq = {
     .id = "rtirq",
     .title = "The sound card's interrupt threads are raised (rtirq)",
+    .group = CHECK_IRQS,
     .reads = "sound.cards[].irqs[].threads[].rt_priority (/proc/asound/cards, /proc/interrupts, /proc/PID/stat)",
     .level = CHECK_WARN,
     .matters = CHECK_MATTERS_POOR_TIMING,
@@ -117,8 +119,51 @@ static void eval_shared_irq(const json_t *sys, struct check_result *r)
 const struct check check_shared_irq = {
     .id = "shared_irq",
     .title = "The sound card's interrupt line is its own",
+    .group = CHECK_IRQS,
     .reads = "sound.cards[].irqs[].shared (/proc/asound/cards, /proc/interrupts)",
     .level = CHECK_WARN,
     .matters = CHECK_MATTERS_POOR_TIMING,
     .eval = eval_shared_irq,
+};
+
+static void eval_usb_irq(const json_t *sys, struct check_result *r)
+{
+    const json_t *irqs = json_object_get(check_setup(sys), "usb_irqs");
+    if (!json_is_array(irqs)) {
+        check_say(r, CHECK_SKIP, "/proc/interrupts could not be read");
+        return;
+    }
+    if (json_array_size(irqs) == 0) {
+        check_say(r, CHECK_SKIP, "no USB host controller (xhci_hcd, ehci_hcd) in /proc/interrupts");
+        return;
+    }
+    char seen[200] = "";
+    size_t o = 0, i;
+    const json_t *q;
+    json_array_foreach(irqs, i, q) {
+        long long n = json_integer_value(json_object_get(q, "irq"));
+        const char *actions = check_str(q, "actions") ? check_str(q, "actions") : "?";
+        if (json_is_true(json_object_get(q, "shared"))) {
+            check_say(r, CHECK_WARN, "a USB controller shares IRQ %lld with other devices (handlers: %s): a USB "
+                      "audio interface on it waits while they are served", n, actions);
+            check_fix(r, "plug the audio interface into a port of another controller (lsusb -t shows which port "
+                      "is on which), or disable the other device in the BIOS");
+            return;
+        }
+        if (o < sizeof(seen)) {
+            int w = snprintf(seen + o, sizeof(seen) - o, "%sIRQ %lld (%s)", o ? ", " : "", n, actions);
+            o += w > 0 ? (size_t)w : 0;
+        }
+    }
+    check_say(r, CHECK_OK, "the USB controllers have their interrupt lines to themselves: %s", seen);
+}
+
+const struct check check_usb_irq = {
+    .id = "usb_irq",
+    .title = "The USB controllers' interrupt lines are their own",
+    .group = CHECK_IRQS,
+    .reads = "setup.usb_irqs (/proc/interrupts: the lines of xhci_hcd, ehci_hcd)",
+    .level = CHECK_WARN,
+    .matters = CHECK_MATTERS_CHECKLIST,
+    .eval = eval_usb_irq,
 };

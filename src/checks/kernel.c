@@ -1,12 +1,10 @@
-/* Checks of the kernel and how it was booted: threaded interrupts, the preemption model, high-resolution
- * timers, real-time throttling. Each judges the kernel part of the identity (sysinfo/kernel.c). */
+/* Checks of the kernel and how it runs: threaded interrupts, the preemption model, high-resolution timers,
+ * real-time throttling, the tick (HZ, NO_HZ) and timer migration. Each judges the kernel part of the identity
+ * (sysinfo/kernel.c). */
 #include "checks/checks_internal.h"
 #include "sysinfo/sysinfo.h"
 #include <math.h>
 #include <string.h>
-
-/* The boot options live in one line of /etc/default/grub on Debian and Ubuntu, the systems the fixes name. */
-#define GRUB_EDIT "GRUB_CMDLINE_LINUX_DEFAULT in /etc/default/grub, then run update-grub and reboot"
 
 static const json_t *kernel(const json_t *sys)
 {
@@ -48,6 +46,7 @@ static void eval_threadirqs(const json_t *sys, struct check_result *r)
 const struct check check_threadirqs = {
     .id = "threadirqs",
     .title = "Interrupt handlers run in threads",
+    .group = CHECK_KERNEL,
     .reads = "kernel.threadirqs (threadirqs on /proc/cmdline, or forced by PREEMPT_RT)",
     .level = CHECK_WARN,
     .matters = CHECK_MATTERS_POOR_TIMING,
@@ -67,8 +66,11 @@ static void eval_preempt(const json_t *sys, struct check_result *r)
     if (strcmp(p, "none") != 0 && strcmp(p, "voluntary") != 0) {
         if (strcmp(p, "full") != 0 && strcmp(p, "lazy") != 0 && strcmp(p, "rt") != 0)
             check_say(r, CHECK_SKIP, "unrecognised preemption model \"%.40s\"", p);
-        else
-            check_say(r, CHECK_OK, "preemption model %s (from %s)", p, source ? source : "?");
+        else if (strcmp(p, "rt") == 0)
+            check_say(r, CHECK_OK, "preemption model rt (from %s): a PREEMPT_RT kernel", source ? source : "?");
+        else /* rtcqs calls preempt=full real-time: it is not PREEMPT_RT */
+            check_say(r, CHECK_OK, "preemption model %s (from %s): fully preemptible, but not PREEMPT_RT", p,
+                      source ? source : "?");
         return;
     }
     check_say(r, CHECK_WARN, "preemption model %s (from %s)", p, source ? source : "?");
@@ -91,6 +93,7 @@ static void eval_preempt(const json_t *sys, struct check_result *r)
 const struct check check_preempt = {
     .id = "preempt",
     .title = "The kernel is fully preemptible",
+    .group = CHECK_KERNEL,
     .reads = "kernel.preempt (the kernel config; for PREEMPT_DYNAMIC /sys/kernel/debug/sched/preempt or preempt= "
              "on /proc/cmdline)",
     .level = CHECK_WARN,
@@ -128,6 +131,7 @@ static void eval_high_res_timers(const json_t *sys, struct check_result *r)
 const struct check check_high_res_timers = {
     .id = "high_res_timers",
     .title = "High-resolution timers are on",
+    .group = CHECK_KERNEL,
     .reads = "kernel.high_res_timers (CONFIG_HIGH_RES_TIMERS in the kernel config, highres= on /proc/cmdline)",
     .level = CHECK_WARN,
     .matters = CHECK_MATTERS_POOR_TIMING,
@@ -161,9 +165,98 @@ static void eval_rt_throttling(const json_t *sys, struct check_result *r)
 const struct check check_rt_throttling = {
     .id = "rt_throttling",
     .title = "Real-time threads are not throttled",
+    .group = CHECK_KERNEL,
     .reads = "kernel.rt_throttling (/proc/sys/kernel/sched_rt_runtime_us, sched_rt_period_us)",
     .level = CHECK_WARN,
     /* Throttling only stops a real-time thread that used most of a second: a light callback never does. */
     .matters = CHECK_MATTERS_HEAVY_CALLBACK,
     .eval = eval_rt_throttling,
+};
+
+/* The tick: 1000 Hz is what lowlatency kernels use; with high-resolution timers and threads woken by the sound
+ * card's interrupt it matters little, but 100 Hz leaves the scheduler's decisions 10 ms apart. */
+#define HZ_MIN 250
+
+static void eval_hz(const json_t *sys, struct check_result *r)
+{
+    const json_t *k = kernel(sys);
+    double hz = check_num(k, "hz");
+    if (isnan(hz)) {
+        check_say(r, CHECK_SKIP, "CONFIG_HZ is unknown without the kernel config (config_source %s)",
+                  check_str(k, "config_source") ? check_str(k, "config_source") : "?");
+        return;
+    }
+    if (hz >= HZ_MIN) {
+        check_say(r, CHECK_OK, "CONFIG_HZ is %.0f%s", hz, hz >= 1000 ? "" : " (lowlatency kernels use 1000; "
+                  "with high-resolution timers the tick matters little to an audio thread)");
+        return;
+    }
+    check_say(r, CHECK_WARN, "CONFIG_HZ is %.0f: the scheduler's tick comes every %.0f ms", hz, 1000 / hz);
+    check_fix(r, "boot a kernel built with CONFIG_HZ=1000 (Ubuntu: apt install linux-lowlatency; Debian: apt install "
+              "linux-image-rt-amd64)");
+}
+
+const struct check check_hz = {
+    .id = "hz",
+    .title = "The timer tick (CONFIG_HZ)",
+    .group = CHECK_KERNEL,
+    .reads = "kernel.hz (CONFIG_HZ in the kernel config)",
+    .level = CHECK_WARN,
+    .matters = CHECK_MATTERS_CHECKLIST,
+    .eval = eval_hz,
+};
+
+static void eval_nohz(const json_t *sys, struct check_result *r)
+{
+    const json_t *k = kernel(sys);
+    const char *nohz = check_str(k, "nohz"), *full = check_str(k, "nohz_full_cpus");
+    if (!nohz) {
+        check_say(r, CHECK_SKIP, "the tick mode is unknown without the kernel config (config_source %s)",
+                  check_str(k, "config_source") ? check_str(k, "config_source") : "?");
+        return;
+    }
+    if (strcmp(nohz, "full") == 0)
+        check_say(r, CHECK_OK, "NO_HZ_FULL: idle CPUs%s stop their tick%s%s", full && full[0] ? " and CPUs " : "",
+                  full && full[0] ? full : "", full && full[0] ? " (nohz_full)" : "");
+    else if (strcmp(nohz, "idle") == 0)
+        check_say(r, CHECK_OK, "NO_HZ_IDLE: idle CPUs stop their tick");
+    else
+        check_say(r, CHECK_OK, "periodic tick on every CPU (%s): no wake-up from a stopped tick, more power used",
+                  check_str(k, "cmdline") && strstr(check_str(k, "cmdline"), "nohz=off") ? "nohz=off" :
+                  "CONFIG_HZ_PERIODIC");
+}
+
+const struct check check_nohz = {
+    .id = "nohz",
+    .title = "The tick on idle CPUs (NO_HZ)",
+    .group = CHECK_KERNEL,
+    .reads = "kernel.nohz, kernel.nohz_full_cpus (CONFIG_NO_HZ_* in the kernel config, nohz= on /proc/cmdline, "
+             "/sys/devices/system/cpu/nohz_full)",
+    .level = CHECK_OK, /* every mode suits audio: it says which one is in force */
+    .matters = CHECK_MATTERS_CHECKLIST,
+    .eval = eval_nohz,
+};
+
+static void eval_timer_migration(const json_t *sys, struct check_result *r)
+{
+    double tm = check_num(kernel(sys), "timer_migration");
+    if (isnan(tm)) {
+        check_say(r, CHECK_SKIP, "/proc/sys/kernel/timer_migration could not be read");
+        return;
+    }
+    if (tm == 0)
+        check_say(r, CHECK_OK, "kernel.timer_migration is 0: timers stay on the CPU that armed them");
+    else
+        check_say(r, CHECK_OK, "kernel.timer_migration is %.0f (the default): timers of idle CPUs may move to busy "
+                  "ones; sysctl kernel.timer_migration=0 keeps them where they were armed (RT tuning guides do)", tm);
+}
+
+const struct check check_timer_migration = {
+    .id = "timer_migration",
+    .title = "Timer migration",
+    .group = CHECK_KERNEL,
+    .reads = "kernel.timer_migration (/proc/sys/kernel/timer_migration)",
+    .level = CHECK_OK, /* either value suits audio: it says which one is in force */
+    .matters = CHECK_MATTERS_CHECKLIST,
+    .eval = eval_timer_migration,
 };

@@ -3,7 +3,7 @@
  * from the table of renderers (render/render.h). */
 #include "cli/cmd_compare.h"
 #include "cli/cmd_report.h"
-#include "cli/options.h"
+#include "cli/command.h"
 #include "render/render.h"
 #include "report/compare.h"
 #include "report/doc.h"
@@ -24,21 +24,22 @@ static const char *format_names[8];
 
 #define O(f) offsetof(struct compare_opts, f)
 static const struct opt_def compare_defs[] = {
-    { "html", OPT_STR, O(html), 0, 0, "FILE", "write the comparison as one self-contained HTML page", NULL },
-    { "json", OPT_STR, O(json), 0, 0, "FILE", "write the comparison document (rtjitter.compare/1) as JSON", NULL },
+    { "html", OPT_STR, O(html), 0, 0, "FILE", "write the comparison as one self-contained HTML page", NULL, 0 },
+    { "json", OPT_STR, O(json), 0, 0, "FILE", "write the comparison document (rtjitter.compare/1) as JSON", NULL, 0 },
     { "store", OPT_STR, O(store), 0, 0, "DIR", "with no files: the store to read (default "
-      "$XDG_DATA_HOME/rtjitter/reports)", NULL },
-    { "format", OPT_STR, O(format), 0, 0, "NAME", "print the comparison in this form (default text)", format_names },
+      "$XDG_DATA_HOME/rtjitter/reports)", NULL, 0 },
+    { "format", OPT_STR, O(format), 0, 0, "NAME", "print the comparison in this form (default text)", format_names,
+      0 },
     { "last", OPT_INT, O(last), 2, 16, "N", "with no files: the last N set-ups of this machine (default 2: before and "
-      "after)", NULL },
+      "after)", NULL, 0 },
     { "label", OPT_STR, O(label), 0, 0, "L", "with no files: only the runs labelled L (rtjitter run --label L)",
-      NULL },
+      NULL, 0 },
     { "kernels", OPT_FLAG, O(kernels), 0, 0, "", "with no files: the latest report of each kernel release instead",
-      NULL },
-    { "quiet", OPT_FLAG, O(quiet), 0, 0, "", "no text on stdout (with --html or --json)", NULL },
+      NULL, 0 },
+    { "quiet", OPT_FLAG, O(quiet), 0, 0, "", "no text on stdout (with --html or --json)", NULL, 'q' },
     { "wide", OPT_FLAG, O(wide), 0, 0, "", "text: every row and every report side by side, however wide the "
-      "terminal", NULL },
-    { NULL, 0, 0, 0, 0, NULL, NULL, NULL },
+      "terminal", NULL, 0 },
+    { NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0 },
 };
 #undef O
 
@@ -70,6 +71,28 @@ static int output_file(const char *form, const char *path, const json_t *cmp, js
     return 0;
 }
 
+static size_t compare_sections(struct opt_section *out, size_t max)
+{
+    cli_format_names(format_names, sizeof(format_names) / sizeof(format_names[0]));
+    if (max > 0)
+        out[0] = (struct opt_section){ NULL, compare_defs };
+    return max > 0;
+}
+
+const struct cli_command cmd_compare_info = {
+    .name = "compare",
+    .fn = cmd_compare,
+    .summary = "reports side by side; with no files, before and after on this machine (the store by set-up)",
+    .synopsis = "[REPORT.json ...] [--html FILE] [--json FILE] [--format NAME] [--wide]",
+    .description = "With no files: before and after on this machine. The store's runs are grouped by set-up (kernel\n"
+                   "release, boot command line, preempt mode, governor, threaded IRQs, audio settings); the latest run\n"
+                   "of the set-up before is compared with the latest of the set-up now (--last N: the last N set-ups;\n"
+                   "one set-up only: its latest runs). --kernels: the latest report of each kernel instead. An earlier\n"
+                   "run of the same set-up, when there is one, measures run-to-run noise.",
+    .positional = "REPORT.json",
+    .sections = compare_sections,
+};
+
 int cmd_compare(int argc, char **argv, const char *command_line)
 {
     (void)command_line;
@@ -79,13 +102,7 @@ int cmd_compare(int argc, char **argv, const char *command_line)
     cli_format_names(format_names, sizeof(format_names) / sizeof(format_names[0]));
     int r = opts_parse("compare", compare_defs, &o, argc, argv, pos, COMPARE_MAX + 1, &npos);
     if (r == 1) {
-        opts_help(stdout, "compare", "[REPORT.json ...] [--html FILE] [--json FILE] [--format NAME] [--wide]\n\n"
-                  "With no files: before and after on this machine. The store's runs are grouped by set-up (kernel\n"
-                  "release, boot command line, preempt mode, governor, threaded IRQs, audio settings); the latest run\n"
-                  "of the set-up before is compared with the latest of the set-up now (--last N: the last N set-ups;\n"
-                  "one set-up only: its latest runs). --kernels: the latest report of each kernel instead. An earlier\n"
-                  "run of the same set-up, when there is one, measures run-to-run noise.",
-                  compare_defs);
+        cli_help(stdout, &cmd_compare_info);
         return 0;
     }
     if (r < 0)

@@ -1,6 +1,8 @@
 /* `rtjitter compare`: reports side by side, with a verdict per metric. */
 #ifndef RTJ_CMD_COMPARE_H
 #define RTJ_CMD_COMPARE_H
+#include "cli/command.h"
 /* Returns the process exit status: 0 ok, 2 bad usage or a file that is not a readable report. */
 int cmd_compare(int argc, char **argv, const char *command_line);
+extern const struct cli_command cmd_compare_info;
 #endif

@@ -1,7 +1,7 @@
 /* `rtjitter loads`: lists the load registry, generated from it (nothing here names a load). */
 #include "cli/cmd_loads.h"
 #include "load.h"
-#include "cli/options.h"
+#include "cli/command.h"
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,8 +12,8 @@ struct loads_opts {
 
 #define O(f) offsetof(struct loads_opts, f)
 static const struct opt_def loads_defs[] = {
-    { "json", OPT_FLAG, O(json), 0, 0, "", "print the registry as JSON (for scripts and tests)", NULL },
-    { NULL, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "json", OPT_FLAG, O(json), 0, 0, "", "print the registry as JSON (for scripts and tests)", NULL, 0 },
+    { NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0 },
 };
 #undef O
 
@@ -60,6 +60,23 @@ static json_t *registry_json(void)
     return a;
 }
 
+static size_t loads_sections(struct opt_section *out, size_t max)
+{
+    if (max > 0)
+        out[0] = (struct opt_section){ NULL, loads_defs };
+    return max > 0;
+}
+
+const struct cli_command cmd_loads_info = {
+    .name = "loads",
+    .fn = cmd_loads,
+    .summary = "list the loads, what each does, its parameters and safety bounds",
+    .synopsis = "[--json]",
+    .description = NULL,
+    .positional = NULL,
+    .sections = loads_sections,
+};
+
 int cmd_loads(int argc, char **argv, const char *command_line)
 {
     (void)command_line;
@@ -68,7 +85,7 @@ int cmd_loads(int argc, char **argv, const char *command_line)
     int r = opts_parse("loads", loads_defs, &o, argc, argv, NULL, 0, &np);
     if (r != 0) {
         if (r == 1)
-            opts_help(stdout, "loads", "[--json]", loads_defs);
+            cli_help(stdout, &cmd_loads_info);
         return r == 1 ? 0 : 2;
     }
     if (o.json) {

@@ -1,5 +1,7 @@
 #ifndef RTJ_CMD_LOADS_H
 #define RTJ_CMD_LOADS_H
+#include "cli/command.h"
 /* `rtjitter loads [--json]`: the load registry, for people and for scripts. Returns the exit status. */
 int cmd_loads(int argc, char **argv, const char *command_line);
+extern const struct cli_command cmd_loads_info;
 #endif

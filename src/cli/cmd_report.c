@@ -2,7 +2,7 @@
  * through report_read.c, so a bad file ends with one line on stderr and exit status 2; every form comes from
  * the table of renderers (render/render.h). */
 #include "cli/cmd_report.h"
-#include "cli/options.h"
+#include "cli/command.h"
 #include "render/render.h"
 #include "report/doc.h"
 #include "report/report_read.h"
@@ -19,12 +19,13 @@ static const char *format_names[8];
 
 #define O(f) offsetof(struct report_opts, f)
 static const struct opt_def report_defs[] = {
-    { "html", OPT_STR, O(html), 0, 0, "FILE", "write the report as one self-contained HTML page", NULL },
-    { "text", OPT_FLAG, O(text), 0, 0, "", "print the text table and verdict (the default without --html)", NULL },
-    { "format", OPT_STR, O(format), 0, 0, "NAME", "print the report in this form (default text)", format_names },
+    { "html", OPT_STR, O(html), 0, 0, "FILE", "write the report as one self-contained HTML page", NULL, 0 },
+    { "text", OPT_FLAG, O(text), 0, 0, "", "print the text table and verdict (the default without --html)", NULL,
+      0 },
+    { "format", OPT_STR, O(format), 0, 0, "NAME", "print the report in this form (default text)", format_names, 0 },
     { "wide", OPT_FLAG, O(wide), 0, 0, "", "text: every column, however wide the terminal (default: the columns "
-      "that fit it)", NULL },
-    { NULL, 0, 0, 0, 0, NULL, NULL, NULL },
+      "that fit it)", NULL, 0 },
+    { NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0 },
 };
 #undef O
 
@@ -37,6 +38,24 @@ void cli_format_names(const char **names, size_t max)
     names[i] = NULL;
 }
 
+static size_t report_sections(struct opt_section *out, size_t max)
+{
+    cli_format_names(format_names, sizeof(format_names) / sizeof(format_names[0]));
+    if (max > 0)
+        out[0] = (struct opt_section){ NULL, report_defs };
+    return max > 0;
+}
+
+const struct cli_command cmd_report_info = {
+    .name = "report",
+    .fn = cmd_report,
+    .summary = "render a stored report again, as text, HTML or JSON",
+    .synopsis = "REPORT.json [--html FILE] [--text] [--format NAME] [--wide]",
+    .description = NULL,
+    .positional = "REPORT.json",
+    .sections = report_sections,
+};
+
 int cmd_report(int argc, char **argv, const char *command_line)
 {
     (void)command_line;
@@ -46,7 +65,7 @@ int cmd_report(int argc, char **argv, const char *command_line)
     cli_format_names(format_names, sizeof(format_names) / sizeof(format_names[0]));
     int r = opts_parse("report", report_defs, &o, argc, argv, pos, 1, &npos);
     if (r == 1) {
-        opts_help(stdout, "report", "REPORT.json [--html FILE] [--text] [--format NAME] [--wide]", report_defs);
+        cli_help(stdout, &cmd_report_info);
         return 0;
     }
     if (r < 0)

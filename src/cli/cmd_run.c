@@ -1,6 +1,7 @@
 /* `rtjitter run`: the command line made into a plan (src/run/run.h), then run_execute(). The options are the
  * run's own table plus every registered backend's params table, so a backend's options come with its entry. */
 #include "cli/cmd_run.h"
+#include "cli/command.h"
 #include "cli/options.h"
 #include "run/ladder.h"
 #include "run/run.h"
@@ -18,31 +19,35 @@ struct run_opts {
 #define P(f) offsetof(struct run_opts, plan.f)
 static const struct opt_def run_defs[] = {
     { "backend", OPT_STR, O(backend), 0, 0, "NAME", "what measures the cycles (default jack; 'list' lists them); "
-      "several, shallowest first (timer,alsa,jack): the depth ladder", NULL },
+      "several, shallowest first (timer,alsa,jack): the depth ladder", NULL, 0 },
     { "rate", OPT_INT, P(be.rate_hz), 8000, 384000, "HZ", "sample rate (default 48000; a running server keeps its own, "
-      "and the report says so)", NULL },
+      "and the report says so)", NULL, 'r' },
     { "period", OPT_INT, P(be.period_frames), 16, 8192, "FRAMES", "frames per period (default 64; a running server "
-      "keeps its own unless --set-buffer-size, and the report says so)", NULL },
-    { "duration", OPT_DOUBLE, P(duration_s), 0.5, 86400, "SECS", "measuring time of each phase (default 10)", NULL },
-    { "warmup", OPT_DOUBLE, P(warmup_s), 0, 60, "SECS", "discarded start of each phase (default 1)", NULL },
+      "keeps its own unless --set-buffer-size, and the report says so)", NULL, 'p' },
+    { "duration", OPT_DOUBLE, P(duration_s), 0.5, 86400, "SECS", "measuring time of each phase (default 10)", NULL,
+      'D' },
+    { "warmup", OPT_DOUBLE, P(warmup_s), 0, 60, "SECS", "discarded start of each phase (default 1)", NULL, 0 },
     { "loads", OPT_STR, P(loads), 0, 0, "LIST", "phases, one load each (default " RUN_DEFAULT_LOADS "; see "
-      "rtjitter loads)", NULL },
+      "rtjitter loads)", NULL, 0 },
     { "dsp", OPT_DOUBLE, P(be.dsp_pct), 0, 95, "PCT", "burn this share of each period in the callback (default 0)",
-      NULL },
+      NULL, 0 },
     { "tmpdir", OPT_STR, P(tmpdir), 0, 0, "DIR", "where loads may write their files (default $TMPDIR or /tmp)",
-      NULL },
-    { "label", OPT_STR, P(label), 0, 0, "TEXT", "a name for this run, kept in the report", NULL },
+      NULL, 0 },
+    { "label", OPT_STR, P(label), 0, 0, "TEXT", "a name for this run, kept in the report", NULL, 0 },
     { "output", OPT_STR, P(output), 0, 0, "DIR", "report store directory (default "
-      "$XDG_DATA_HOME/rtjitter/reports)", NULL },
-    { "json", OPT_STR, P(json), 0, 0, "FILE", "also write the JSON report to FILE", NULL },
-    { "html", OPT_STR, P(html), 0, 0, "FILE", "also write the report as a self-contained HTML page", NULL },
-    { "max-xruns", OPT_INT, P(max_xruns), 0, 1000000000, "N", "exit 1 when more xruns than N", NULL },
-    { "max-jitter-us", OPT_DOUBLE, P(max_jitter_us), 0, 1e9, "US", "exit 1 when |jitter| exceeds US", NULL },
+      "$XDG_DATA_HOME/rtjitter/reports)", NULL, 0 },
+    { "json", OPT_STR, P(json), 0, 0, "FILE", "also write the JSON report to FILE", NULL, 0 },
+    { "html", OPT_STR, P(html), 0, 0, "FILE", "also write the report as a self-contained HTML page", NULL, 0 },
+    { "max-xruns", OPT_INT, P(max_xruns), 0, 1000000000, "N", "exit 1 when more xruns than N", NULL, 0 },
+    { "max-jitter-us", OPT_DOUBLE, P(max_jitter_us), 0, 1e9, "US", "exit 1 when |jitter| exceeds US", NULL, 0 },
     { "profile", OPT_STR, P(profile), 0, 0, "NAME", "judge the run by the thresholds of profile NAME: studio "
-      "(default) or live (data/profiles/); exit 1 when it fails", NULL },
-    { "wide", OPT_FLAG, P(wide), 0, 0, "", "text table: every column, however wide the terminal", NULL },
-    { "quiet", OPT_FLAG, P(quiet), 0, 0, "", "no status line, no table: only errors and the report path", NULL },
-    { NULL, 0, 0, 0, 0, NULL, NULL, NULL },
+      "(default) or live, or a profile file; exit 1 when it fails", NULL, 0 },
+    { "wide", OPT_FLAG, P(wide), 0, 0, "", "text table: every column, however wide the terminal", NULL, 0 },
+    { "allow-no-rt", OPT_FLAG, P(allow_no_rt), 0, 0, "", "measure even without real-time scheduling or locked memory "
+      "(the report says: not a kernel test)", NULL, 0 },
+    { "quiet", OPT_FLAG, P(quiet), 0, 0, "", "no status line, no table: only errors and the report path", NULL,
+      'q' },
+    { NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0 },
 };
 #undef O
 #undef P
@@ -73,15 +78,33 @@ static struct opt_def *all_defs(void)
     return defs;
 }
 
-static void help(FILE *f)
+/* The run's own options, then each backend's under its name. */
+static size_t run_sections(struct opt_section *out, size_t max)
 {
-    fprintf(f, "usage: rtjitter run [OPTIONS]\n\n");
-    opts_help_list(f, run_defs);
-    for (size_t b = 0; rtj_backends[b]; b++) {
-        fprintf(f, "\n--backend %s: %s\n", rtj_backends[b]->name, rtj_backends[b]->summary);
-        opts_help_list(f, rtj_backends[b]->params);
+    static char titles[CLI_MAX_SECTIONS][160];
+    size_t n = 0;
+    if (n < max)
+        out[n++] = (struct opt_section){ NULL, run_defs };
+    for (size_t b = 0; rtj_backends[b] && n < max && n < CLI_MAX_SECTIONS; b++) {
+        snprintf(titles[n], sizeof(titles[n]), "--backend %s: %s", rtj_backends[b]->name, rtj_backends[b]->summary);
+        out[n] = (struct opt_section){ titles[n], rtj_backends[b]->params };
+        n++;
     }
+    return n;
 }
+
+const struct cli_command cmd_run_info = {
+    .name = "run",
+    .fn = cmd_run,
+    .summary = "measure audio cycles on JACK, phase by phase, under each load",
+    .synopsis = "[OPTIONS]",
+    .description = "Measures every audio cycle of a real-time client (period jitter, wake-up latency, callback time,\n"
+                   "margin, xruns) while the machine is put under one load after another, and writes a report\n"
+                   "that names the kernel it ran on. With no JACK server running, a private one is started (dummy\n"
+                   "driver, or ALSA with --device) at --rate, --period and --nperiods, and stopped at the end.",
+    .positional = NULL,
+    .sections = run_sections,
+};
 
 static void list_backends(FILE *f)
 {
@@ -111,7 +134,7 @@ int cmd_run(int argc, char **argv, const char *command_line)
     free(defs);
     if (pr != 0) {
         if (pr == 1)
-            help(stdout);
+            cli_help(stdout, &cmd_run_info);
         return pr == 1 ? 0 : 2;
     }
     o.plan.be.rate_given = o.plan.be.rate_hz != 0;

@@ -1,33 +1,33 @@
 /* rtjitter: can this kernel, on this machine, run audio at a small buffer size without dropouts? */
+#include "cli/cmd_check.h"
 #include "cli/cmd_report.h"
 #include "cli/cmd_compare.h"
 #include "cli/cmd_loads.h"
 #include "cli/cmd_run.h"
+#include "cli/manpage.h"
 #include "run/run.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-struct command {
-    const char *name;
-    int (*fn)(int argc, char **argv, const char *command_line);
-    const char *help;
-};
-
-static const struct command commands[] = {
-    { "run", cmd_run, "measure audio cycles on JACK, phase by phase (rtjitter run --help)" },
-    { "loads", cmd_loads, "list the loads, what each does, its parameters and safety bounds" },
-    { "report", cmd_report, "render a stored report again, as text or HTML (rtjitter report FILE --html OUT)" },
-    { "compare", cmd_compare, "reports side by side; with no files, the latest of each kernel in the store" },
+/* The subcommands, in the order `rtjitter --help` and the man page list them. */
+static const struct cli_command *const commands[] = {
+    &cmd_run_info,
+    &cmd_loads_info,
+    &cmd_report_info,
+    &cmd_compare_info,
+    &cmd_check_info,
+    NULL,
 };
 
 static void usage(FILE *f)
 {
-    fprintf(f, "rtjitter %s: real-time audio jitter tester (JACK)\n\nusage: rtjitter COMMAND [OPTIONS]\n\n",
-            RTJ_VERSION);
-    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
+    fprintf(f, "rtjitter %s: real-time audio jitter tester (JACK)\n\nusage: rtjitter COMMAND [OPTIONS]\n"
+            "       rtjitter COMMAND --help\n\n", RTJ_VERSION);
+    for (size_t i = 0; commands[i]; i++)
+        fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
+    fprintf(f, "\n  -h, --help     this list\n  -V, --version  the version\n");
     fprintf(f, "\nexit status: 0 ok, 1 a threshold was exceeded, 2 bad usage, 3 the run could not complete\n");
 }
 
@@ -41,24 +41,39 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    if (!strcmp(argv[1], "--version")) {
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
         printf("rtjitter %s\n", RTJ_VERSION);
         return 0;
     }
+    /* Not in --help: what the Makefile builds the man page and the bash completion from. */
+    if (!strcmp(argv[1], "--man"))
+        return manpage_write(stdout, commands) < 0 ? 3 : 0;
+    if (!strcmp(argv[1], "--bash-completion"))
+        return completion_write(stdout, commands) < 0 ? 3 : 0;
     char cmdline[4096];
     size_t o = 0;
     cmdline[0] = '\0';
     for (int i = 0; i < argc && o < sizeof(cmdline) - 1; i++)
         o += (size_t)snprintf(cmdline + o, sizeof(cmdline) - o, "%s%s", i ? " " : "", argv[i]);
-    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-        if (!strcmp(argv[1], commands[i].name)) {
-            int rc = commands[i].fn(argc - 2, argv + 2, cmdline);
+    for (size_t i = 0; commands[i]; i++)
+        if (!strcmp(argv[1], commands[i]->name)) {
+            int rc = commands[i]->fn(argc - 2, argv + 2, cmdline);
             if (run_must_exit_fast()) {
                 fflush(NULL);
                 _exit(rc);
             }
             return rc;
         }
-    fprintf(stderr, "rtjitter: unknown command '%s' (see rtjitter --help)\n", argv[1]);
+    const char *best = NULL;
+    size_t bestd = 3;
+    for (size_t i = 0; commands[i]; i++)
+        if (opts_distance(argv[1], commands[i]->name) < bestd) {
+            bestd = opts_distance(argv[1], commands[i]->name);
+            best = commands[i]->name;
+        }
+    if (best)
+        fprintf(stderr, "rtjitter: unknown command '%s' (did you mean %s?)\n", argv[1], best);
+    else
+        fprintf(stderr, "rtjitter: unknown command '%s' (see rtjitter --help)\n", argv[1]);
     return 2;
 }

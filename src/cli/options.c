@@ -4,13 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct opt_def *find(const struct opt_def *defs, const char *name, size_t len)
-{
-    for (const struct opt_def *d = defs; d->name; d++)
-        if (strlen(d->name) == len && strncmp(d->name, name, len) == 0)
-            return d;
-    return NULL;
-}
+/* -h and --help are every command's; "help" takes part in prefixes and suggestions like any long name. */
+#define HELP_NAME "help"
 
 static int set_value(const char *cmd, const struct opt_def *d, void *opts, const char *val)
 {
@@ -67,21 +62,176 @@ static int set_value(const char *cmd, const struct opt_def *d, void *opts, const
     return -1;
 }
 
+size_t opts_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 64 || lb > 64)
+        return la > lb ? la : lb;
+    size_t d[65][65];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < best)
+                best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[la][lb];
+}
+
+/* The long name closest to the one typed, when it is close enough to be a typo; else NULL. */
+static const char *suggest(const struct opt_def *defs, const char *typed)
+{
+    size_t len = strlen(typed), limit = len <= 4 ? 1 : 2, best = limit + 1;
+    const char *name = NULL;
+    if (opts_distance(typed, HELP_NAME) < best) {
+        best = opts_distance(typed, HELP_NAME);
+        name = HELP_NAME;
+    }
+    for (const struct opt_def *d = defs; d->name; d++)
+        if (opts_distance(typed, d->name) < best) {
+            best = opts_distance(typed, d->name);
+            name = d->name;
+        }
+    return name;
+}
+
+static void unknown(const char *cmd, const struct opt_def *defs, const char *shown, const char *name)
+{
+    const char *s = name ? suggest(defs, name) : NULL;
+    if (s)
+        fprintf(stderr, "rtjitter %s: unknown option '%s' (did you mean --%s?)\n", cmd, shown, s);
+    else
+        fprintf(stderr, "rtjitter %s: unknown option '%s' (see rtjitter %s --help)\n", cmd, shown, cmd);
+}
+
+/* The option called name (len bytes), exactly or by an unambiguous prefix. Returns 0 with *out set (NULL for
+ * help), or -1 with one line printed. */
+static int find_long(const char *cmd, const struct opt_def *defs, const char *name, size_t len,
+                     const struct opt_def **out)
+{
+    *out = NULL;
+    if (len == strlen(HELP_NAME) && strncmp(name, HELP_NAME, len) == 0)
+        return 0;
+    for (const struct opt_def *d = defs; d->name; d++)
+        if (strlen(d->name) == len && strncmp(d->name, name, len) == 0) {
+            *out = d;
+            return 0;
+        }
+    size_t matches = strncmp(HELP_NAME, name, len) == 0 && len > 0;
+    const struct opt_def *match = NULL;
+    for (const struct opt_def *d = defs; d->name; d++)
+        if (len > 0 && strncmp(d->name, name, len) == 0) {
+            matches++;
+            match = d;
+        }
+    if (matches == 1) {
+        *out = match; /* NULL when the one match is help */
+        return 0;
+    }
+    char typed[128];
+    snprintf(typed, sizeof(typed), "%.*s", (int)(len < 100 ? len : 100), name);
+    if (matches > 1) {
+        fprintf(stderr, "rtjitter %s: option '--%s' is ambiguous:", cmd, typed);
+        if (strncmp(HELP_NAME, name, len) == 0)
+            fprintf(stderr, " --%s", HELP_NAME);
+        for (const struct opt_def *d = defs; d->name; d++)
+            if (strncmp(d->name, name, len) == 0)
+                fprintf(stderr, " --%s", d->name);
+        fputc('\n', stderr);
+        return -1;
+    }
+    char shown[140];
+    snprintf(shown, sizeof(shown), "--%s", typed);
+    unknown(cmd, defs, shown, typed);
+    return -1;
+}
+
+static const struct opt_def *find_short(const struct opt_def *defs, char c)
+{
+    for (const struct opt_def *d = defs; d->name; d++)
+        if (d->short_name && d->short_name == c)
+            return d;
+    return NULL;
+}
+
+/* A word that is an option, not a value: "-x", "--name"; not "-" (standard input), nor "--" alone. */
+static int looks_like_option(const char *a)
+{
+    return a[0] == '-' && a[1] != '\0' && strcmp(a, "--") != 0;
+}
+
+/* The value of option d given as `shown`: the rest of its word (inline, may be NULL) or the next word, never an
+ * option. Returns the value or NULL with one line printed; *i moves past a value taken from the next word. */
+static const char *take_value(const char *cmd, const struct opt_def *d, const char *shown, const char *inline_val,
+                              int *i, int argc, char **argv)
+{
+    if (inline_val)
+        return inline_val;
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "rtjitter %s: %s needs a value (%s)\n", cmd, shown, d->metavar);
+        return NULL;
+    }
+    if (looks_like_option(argv[*i + 1])) {
+        /* `--server --quiet`: the next word is an option, not this one's value (--server=--x says so). */
+        fprintf(stderr, "rtjitter %s: %s needs a value (%s), not the option '%s'\n", cmd, shown, d->metavar,
+                argv[*i + 1]);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+/* One word of short options: "-q", "-p64", "-p", "-qD5". Returns 0, 1 for help, -1 on error. */
+static int parse_short(const char *cmd, const struct opt_def *defs, void *opts, int *i, int argc, char **argv)
+{
+    const char *a = argv[*i];
+    /* "-duration 5" is a long option with one dash, not -d with the value "uration". */
+    for (const struct opt_def *d = defs; d->name; d++)
+        if (strlen(a + 1) > 1 && strncmp(a + 1, d->name, strcspn(a + 1, "=")) == 0 &&
+            strlen(d->name) == strcspn(a + 1, "=")) {
+            fprintf(stderr, "rtjitter %s: unknown option '%s' (did you mean --%s?)\n", cmd, a, d->name);
+            return -1;
+        }
+    for (const char *p = a + 1; *p; p++) {
+        if (*p == 'h')
+            return 1;
+        const struct opt_def *d = find_short(defs, *p);
+        if (!d) {
+            char shown[3] = { '-', *p, '\0' };
+            unknown(cmd, defs, shown, NULL);
+            return -1;
+        }
+        char shown[3] = { '-', *p, '\0' };
+        if (d->type == OPT_FLAG) {
+            set_value(cmd, d, opts, NULL);
+            continue;
+        }
+        const char *val = take_value(cmd, d, shown, p[1] ? p + 1 : NULL, i, argc, argv);
+        if (!val || set_value(cmd, d, opts, val) < 0)
+            return -1;
+        return 0;
+    }
+    return 0;
+}
+
 int opts_parse(const char *cmd, const struct opt_def *defs, void *opts, int argc, char **argv,
                const char **pos, int maxpos, int *npos)
 {
-    int np = 0;
+    int np = 0, only_positional = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
-            return 1;
-        if (strncmp(a, "--", 2) != 0 || a[2] == '\0') {
-            if (a[0] == '-' && a[1] != '\0' && strcmp(a, "--") != 0) {
-                fprintf(stderr, "rtjitter %s: unknown option '%s' (see rtjitter %s --help)\n", cmd, a, cmd);
-                return -1;
-            }
-            if (strcmp(a, "--") == 0)
-                continue;
+        if (!only_positional && strcmp(a, "--") == 0) {
+            only_positional = 1;
+            continue;
+        }
+        if (only_positional || !looks_like_option(a)) {
             if (np >= maxpos) {
                 fprintf(stderr, "rtjitter %s: unexpected argument '%s'\n", cmd, a);
                 return -1;
@@ -89,35 +239,32 @@ int opts_parse(const char *cmd, const struct opt_def *defs, void *opts, int argc
             pos[np++] = a;
             continue;
         }
+        if (a[1] != '-') {
+            int r = parse_short(cmd, defs, opts, &i, argc, argv);
+            if (r != 0)
+                return r;
+            continue;
+        }
         const char *name = a + 2;
         const char *eq = strchr(name, '=');
         size_t len = eq ? (size_t)(eq - name) : strlen(name);
-        const struct opt_def *d = find(defs, name, len);
-        if (!d) {
-            fprintf(stderr, "rtjitter %s: unknown option '--%.*s' (see rtjitter %s --help)\n", cmd, (int)len, name,
-                    cmd);
+        const struct opt_def *d;
+        if (find_long(cmd, defs, name, len, &d) < 0)
             return -1;
-        }
-        const char *val = NULL;
+        if (!d)
+            return 1; /* --help */
+        char shown[80];
+        snprintf(shown, sizeof(shown), "--%s", d->name);
         if (d->type == OPT_FLAG) {
             if (eq) {
                 fprintf(stderr, "rtjitter %s: --%s takes no value\n", cmd, d->name);
                 return -1;
             }
-        } else if (eq) {
-            val = eq + 1;
-        } else if (i + 1 < argc && strncmp(argv[i + 1], "--", 2) == 0 && argv[i + 1][2] != '\0') {
-            /* `--server --quiet`: the next word is an option, not this one's value (--server=--x says so). */
-            fprintf(stderr, "rtjitter %s: --%s needs a value (%s), not the option '%s'\n", cmd, d->name,
-                    d->metavar, argv[i + 1]);
-            return -1;
-        } else if (i + 1 < argc) {
-            val = argv[++i];
-        } else {
-            fprintf(stderr, "rtjitter %s: --%s needs a value (%s)\n", cmd, d->name, d->metavar);
-            return -1;
+            set_value(cmd, d, opts, NULL);
+            continue;
         }
-        if (set_value(cmd, d, opts, val) < 0)
+        const char *val = take_value(cmd, d, shown, eq ? eq + 1 : NULL, &i, argc, argv);
+        if (!val || set_value(cmd, d, opts, val) < 0)
             return -1;
     }
     if (npos)
@@ -142,12 +289,14 @@ void opts_help(FILE *f, const char *cmd, const char *synopsis, const struct opt_
 void opts_help_list(FILE *f, const struct opt_def *defs)
 {
     for (const struct opt_def *d = defs; d->name; d++) {
-        char left[64];
+        char left[80], sh[8] = "    ";
+        if (d->short_name)
+            snprintf(sh, sizeof(sh), "-%c, ", d->short_name);
         if (d->type == OPT_FLAG)
-            snprintf(left, sizeof(left), "--%s", d->name);
+            snprintf(left, sizeof(left), "%s--%s", sh, d->name);
         else
-            snprintf(left, sizeof(left), "--%s %s", d->name, d->metavar);
-        fprintf(f, "  %-24s %s", left, d->help);
+            snprintf(left, sizeof(left), "%s--%s %s", sh, d->name, d->metavar);
+        fprintf(f, "  %-26s %s", left, d->help);
         if (d->choices) {
             fputs(" (", f);
             for (const char *const *c = d->choices; *c; c++)

@@ -2,7 +2,11 @@
  * call of the module that does the work, and this option table. It may include every other folder; nothing but
  * main.c includes a cmd_*.h, and only backends include options.h from outside cli/.
  *
- * Command-line options, declared once: the table drives parsing, range checks and the help text. */
+ * Command-line options, declared once: the table drives parsing, range checks, the help text, the man page and
+ * the shell completion (command.h, manpage.c). Parsing behaves as getopt_long does for the people who type it:
+ * short options as jackd and cyclictest users expect (-p 64, -p64, -qD5), unambiguous prefixes of long options
+ * (--dur 5), "did you mean --duration?" for a typo, and an option that takes a value never takes the next
+ * option as its value (--server --quiet is refused; --server=--quiet is a value). "--" ends the options. */
 #ifndef RTJ_OPTIONS_H
 #define RTJ_OPTIONS_H
 #include <stddef.h>
@@ -18,11 +22,12 @@ struct opt_def {
     const char *metavar;   /* "FRAMES", "SECS", ... */
     const char *help;      /* one line; the default is said here */
     const char *const *choices; /* for OPT_STR: NULL-terminated list of allowed values, or NULL */
+    char short_name;       /* 'p' for -p; 0 for none. -h is always help, -V the version (at the top level) */
 };
 
 /* Parse argv (after the sub-command) into opts. Positional arguments are collected into pos (up to maxpos).
  * On error prints one line "rtjitter CMD: ..." to stderr and returns -1 (the caller exits 2).
- * Returns 1 when --help was given (help printed), 0 otherwise. */
+ * Returns 1 when -h or --help was given (help printed by the caller), 0 otherwise. */
 int opts_parse(const char *cmd, const struct opt_def *defs, void *opts, int argc, char **argv,
                const char **pos, int maxpos, int *npos);
 void opts_help(FILE *f, const char *cmd, const char *synopsis, const struct opt_def *defs);
@@ -30,5 +35,8 @@ void opts_help(FILE *f, const char *cmd, const char *synopsis, const struct opt_
 void opts_help_list(FILE *f, const struct opt_def *defs);
 /* The number of entries of defs, without the terminating one. */
 size_t opts_count(const struct opt_def *defs);
+/* The edit distance between a and b (optimal string alignment: insertions, deletions, substitutions and
+ * swaps of two neighbours count one each), for "did you mean". */
+size_t opts_distance(const char *a, const char *b);
 
 #endif

@@ -11,6 +11,7 @@
 #include "rtclock.h"
 #include "sysinfo/sysinfo.h"
 #include "verdict/profile.h"
+#include "checks/privileges.h"
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
@@ -64,6 +65,7 @@ struct run_state {
     int status_on;
     int abandoned;                 /* the backend left a provider call behind: keep bpriv, leave with _exit */
     char load_why[200];            /* why the load supervisor is gone */
+    struct priv_result priv;       /* real-time rights of this login, checked before measuring */
     uint64_t last_cycles;          /* the sink's cycle count when it last moved */
     double last_cycle_s;           /* and when */
 };
@@ -214,6 +216,18 @@ static int run_prepare(struct run_state *st)
     struct run_outputs outs = { .store = p->output, .json = p->json, .html = p->html, .label = p->label };
     if (run_check_outputs(&outs) < 0)
         return -EINVAL;
+    /* Without real-time rights a run says nothing about the kernel: say so first, with the one fix, and stop,
+     * unless asked to measure anyway (or the provider gives real time itself). */
+    privileges_check(p->be.priority, &st->priv);
+    const char *elsewhere = st->be->realtime_elsewhere ? st->be->realtime_elsewhere() : NULL;
+    if ((!st->priv.realtime || !st->priv.mlock) && !elsewhere) {
+        fprintf(stderr, "rtjitter run: %s: %s\n  fix: %s\n%s",
+                st->priv.realtime ? "this login cannot lock memory" : "no real-time scheduling for this login",
+                st->priv.why, st->priv.fix, p->allow_no_rt ? "" : "  (--allow-no-rt measures anyway: not a kernel "
+                                                                  "test)\n");
+        if (!p->allow_no_rt)
+            return -EPERM;
+    }
     const char *tmpdir = p->tmpdir ? p->tmpdir : getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
     int e = load_plan_parse(p->loads, tmpdir, &st->plan, err, sizeof(err));
     if (e < 0) {
@@ -259,9 +273,6 @@ static int run_report(struct run_state *st, struct run_info *ri, int rc, int mlo
     int pol = atomic_load(&st->sink.sched_policy);
     if (!known)
         warn(st, "no audio cycle ran: the scheduling policy of the audio thread is unknown");
-    else if (pol != SCHED_FIFO && pol != SCHED_RR)
-        warn(st, "the audio thread ran without real-time scheduling: start the JACK server with -R and give "
-                 "your user real-time rights (the audio group, /etc/security/limits.d/audio.conf)");
     if (st->col.records_seen == 0)
         rc = 3;
     ri->command = p->command_line;
@@ -299,6 +310,9 @@ static int run_report(struct run_state *st, struct run_info *ri, int rc, int mlo
     ri->stats.ring_capacity = st->ring.capacity;
     ri->stats.peak_rss_kib = proc_kib("/proc/self/status", "VmHWM:");
     json_t *doc = report_build(ri);
+    json_t *privs = privileges_json(&st->priv);
+    if (privs)
+        json_object_set_new(json_object_get(doc, "audio"), "privileges", privs);
     int exceeded = report_verdict(doc, st->profile, p->profile != NULL, p->max_xruns, p->max_jitter_us);
     if (rc == 0 && exceeded)
         rc = 1;
@@ -337,9 +351,7 @@ static int run_measure(struct run_state *st)
 #else
     int mlocked = mlockall(MCL_CURRENT | MCL_FUTURE) == 0;
 #endif
-    if (!mlocked)
-        warn(st, "memory could not be locked (mlockall): page faults may add latency; raise the memlock limit "
-                 "(ulimit -l; the audio group's /etc/security/limits.d/audio.conf)");
+    /* Not being able to lock memory or to run real time is the verdict's first advice (audio.privileges). */
     atomic_init(&st->phase_tag, 0);
     st->sink.ring = &st->ring; /* sized below, once the backend says how fast its cycles come */
     st->sink.phase_tag = &st->phase_tag;

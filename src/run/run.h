@@ -22,6 +22,7 @@ struct run_plan {
     const char *profile;           /* verdict profile; NULL: the default one, advice only (exit 1 only when set) */
     int quiet;                     /* no status line, no table */
     int wide;                      /* text table: every column (--wide) */
+    int allow_no_rt;               /* measure even without real-time rights (the report: not a kernel test) */
     int max_xruns;                 /* exit 1 above this; < 0: not set */
     double max_jitter_us;          /* exit 1 above this; < 0: not set */
     const char *command_line;      /* as typed, for the report */

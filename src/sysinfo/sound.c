@@ -11,14 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct irq_line {
-    int irq;
-    long long count;  /* over all CPUs */
-    char actions[160];
-};
-
 /* Reads /proc/interrupts: numbered lines only ("NMI", "LOC" are not device interrupts). */
-static int interrupts_read(const char *root, struct irq_line **out)
+int sysinfo_interrupts_read(const char *root, struct irq_line **out)
 {
     FILE *f = sysinfo_open(root, "/proc/interrupts");
     *out = NULL;
@@ -71,7 +65,7 @@ static int interrupts_read(const char *root, struct irq_line **out)
 
 /* The handler names of an interrupt line: what follows the chip and trigger columns. Those are separated
  * by runs of spaces; the actions are the last column, so take what follows the last run of 2+ spaces. */
-static const char *irq_actions(const char *s)
+const char *sysinfo_irq_actions(const char *s)
 {
     const char *last = s;
     for (const char *p = s; *p; p++)
@@ -182,7 +176,7 @@ static void proc_scan(const char *root, struct irq_thread **threads, int *nthrea
 
 static json_t *irq_json(const struct irq_line *l, const struct irq_thread *th, int nth)
 {
-    const char *actions = irq_actions(l->actions);
+    const char *actions = sysinfo_irq_actions(l->actions);
     /* Several handlers on one line: the card waits while the others' handlers run. */
     json_t *o = json_pack("{s:i, s:s, s:b, s:I}", "irq", l->irq, "actions", actions, "shared",
                           strchr(actions, ',') != NULL, "count", (json_int_t)l->count);
@@ -207,7 +201,7 @@ static void card_irqs(const char *root, int index, const char *longname,
     int found = 0;
     snprintf(tag, sizeof(tag), ":card%d", index);
     for (int i = 0; i < nlines; i++) {
-        const char *a = irq_actions(lines[i].actions), *p = strstr(a, tag);
+        const char *a = sysinfo_irq_actions(lines[i].actions), *p = strstr(a, tag);
         if (p && !isdigit((unsigned char)p[strlen(tag)])) {
             json_array_append_new(irqs, irq_json(&lines[i], th, nth));
             found = 1;
@@ -270,7 +264,7 @@ static json_t *sound_cards(const char *root, const struct irq_thread *th, int nt
     if (!f)
         return json_pack("{s:o, s:o}", "cards", cards, "asound", json_false());
     struct irq_line *lines;
-    int nlines = interrupts_read(root, &lines);
+    int nlines = sysinfo_interrupts_read(root, &lines);
     if (nlines < 0)
         nlines = 0;
     char line[512];

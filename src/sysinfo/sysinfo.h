@@ -15,6 +15,20 @@
 /* Returns a new JSON object {hostname, kernel {...}, cpu {...}, memory {...}, sound {...}, audio_servers [...]},
  * or NULL on allocation failure. */
 json_t *sysinfo_collect(const char *root);
+/* What a studio set-up is beyond a report's identity, for `rtjitter check` (setup.c, setup_audio.c): the
+ * real-time limits files and the user's groups, the boot loader's kernel options, CPU boost and idle states,
+ * the filesystems of the given paths, inotify, USB audio devices and controllers, the audio packages and
+ * servers (their real-time threads, PipeWire's clock settings, rtkit) and power managers. Read through the same
+ * root prefix; never put into reports (it names users and files of this machine). */
+struct sysinfo_setup_args {
+    const char *user;          /* whose groups to read from /etc/group (NULL: nobody's) */
+    const char *home;          /* that user's home, for ~/.config/pipewire, when /etc/passwd does not say
+                                * (NULL: not read) */
+    const char *const *paths;  /* directories whose filesystem is judged besides / and /home; NULL-terminated
+                                * or NULL */
+};
+/* A new object setup {...}, or NULL on allocation failure. */
+json_t *sysinfo_setup(const char *root, const struct sysinfo_setup_args *a);
 /* Kernel release of the running system (for the report store path); never NULL. */
 const char *sysinfo_release(const char *root, char *buf, size_t len);
 /* Value of the kernel parameter `key` on a command line, as the kernel parses it: the last occurrence wins,

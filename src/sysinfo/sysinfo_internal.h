@@ -32,4 +32,29 @@ json_t *sysinfo_memory(const char *root);
 /* sound {...} and audio_servers [...] from one walk of /proc (sound.c). */
 void sysinfo_sound(const char *root, json_t **sound, json_t **servers);
 
+/* One numbered line of /proc/interrupts (sound.c). */
+struct irq_line {
+    int irq;
+    long long count;  /* over all CPUs */
+    char actions[160];
+};
+/* The numbered lines of /proc/interrupts into *out (malloc'd); their count, or -errno. */
+int sysinfo_interrupts_read(const char *root, struct irq_line **out);
+/* The handler names of a line's text after the counts ("snd_hda_intel:card0", "i801_smbus, snd_hda_intel"). */
+const char *sysinfo_irq_actions(const char *s);
+
+/* ---- the studio set-up (setup.c, setup_audio.c) ---- */
+
+/* A directory's entries under the root prefix, sorted, without "." and ".."; NULL-terminated, malloc'd (free
+ * with sysinfo_free_names), NULL when it cannot be read. */
+char **sysinfo_list_dir(const char *root, const char *path);
+void sysinfo_free_names(char **names);
+/* Whether root + path exists. */
+int sysinfo_exists(const char *root, const char *path);
+/* Shell-style KEY=VALUE lines of a file (comments, quotes and `export` dropped) set into o, later ones winning.
+ * 0 or -errno. */
+int sysinfo_read_assignments(const char *root, const char *path, json_t *o);
+/* The audio, USB and power parts of setup {...} (setup_audio.c). */
+void sysinfo_setup_audio(const char *root, const char *home, json_t *setup);
+
 #endif

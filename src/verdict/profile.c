@@ -43,43 +43,54 @@ int profile_check(const json_t *p, char *err, size_t errlen)
     return 0;
 }
 
+#ifndef RTJ_DATADIR
+#define RTJ_DATADIR "/usr/local/share/rtjitter"
+#endif
+
+static void add_dir(char dirs[][PATH_MAX], int *n, int max, const char *d)
+{
+    for (int i = 0; i < *n; i++)
+        if (strcmp(dirs[i], d) == 0)
+            return;
+    if (*n < max)
+        snprintf(dirs[(*n)++], PATH_MAX, "%s", d);
+}
+
 /* The directories searched, in order; n gets how many. */
 static int profile_dirs(char dirs[][PATH_MAX], int max)
 {
     int n = 0;
+    char d[PATH_MAX];
     const char *env = getenv("RTJ_DATADIR");
-    if (env && env[0] && n < max)
-        snprintf(dirs[n++], PATH_MAX, "%s/profiles", env);
+    if (env && env[0]) {
+        snprintf(d, sizeof(d), "%.3000s/profiles", env);
+        add_dir(dirs, &n, max, d);
+    }
     char exe[PATH_MAX];
     ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    if (len > 0) {
-        exe[len] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = '\0';
-            /* ./rtjitter in the source tree, then PREFIX/bin/rtjitter after make install. */
-            if (n < max)
-                snprintf(dirs[n++], PATH_MAX, "%.3000s/data/profiles", exe);
-            if (n < max)
-                snprintf(dirs[n++], PATH_MAX, "%.3000s/../share/rtjitter/profiles", exe);
-        }
+    char *slash = len > 0 ? (exe[len] = '\0', strrchr(exe, '/')) : NULL;
+    if (slash) {
+        *slash = '\0';
+        /* ./rtjitter in the source tree */
+        snprintf(d, sizeof(d), "%.3000s/data/profiles", exe);
+        add_dir(dirs, &n, max, d);
+    }
+    /* where make install put them (PREFIX/share/rtjitter), then the same place relative to a moved install */
+    add_dir(dirs, &n, max, RTJ_DATADIR "/profiles");
+    if (slash) {
+        snprintf(d, sizeof(d), "%.3000s/../share/rtjitter/profiles", exe);
+        add_dir(dirs, &n, max, d);
     }
     return n;
 }
 
 #define PROFILE_MAX_BYTES (1u << 20) /* a profile is a few hundred bytes */
 
-static int load_file(const char *path, json_t **out, char *err, size_t errlen)
+/* Parses and checks a profile's text; path says where it came from. */
+static int load_text(const char *path, const char *buf, size_t len, json_t **out, char *err, size_t errlen)
 {
     json_error_t je;
-    char *buf, why0[200];
-    size_t len;
-    if (read_regular_file(path, PROFILE_MAX_BYTES, &buf, &len, why0, sizeof(why0)) < 0) {
-        snprintf(err, errlen, "profile %.300s: %s", path, why0);
-        return -EINVAL;
-    }
     json_t *p = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
-    free(buf);
     if (!p) {
         snprintf(err, errlen, "profile %.300s: %.200s (line %d)", path, je.text, je.line);
         return -EINVAL;
@@ -95,24 +106,60 @@ static int load_file(const char *path, json_t **out, char *err, size_t errlen)
     return 0;
 }
 
-/* "live, studio" from the first directory that has profiles. */
+static int load_file(const char *path, json_t **out, char *err, size_t errlen)
+{
+    char *buf, why0[200];
+    size_t len;
+    if (read_regular_file(path, PROFILE_MAX_BYTES, &buf, &len, why0, sizeof(why0)) < 0) {
+        snprintf(err, errlen, "profile %.300s: %s", path, why0);
+        return -EINVAL;
+    }
+    int r = load_text(path, buf, len, out, err, errlen);
+    free(buf);
+    return r;
+}
+
+static int has_name(char names[][72], int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(names[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp((const char *)a, (const char *)b);
+}
+
+/* "live, studio": every profile found in the directories and built in, sorted, each once. */
 static void list_available(char dirs[][PATH_MAX], int n, char *buf, size_t len)
 {
-    buf[0] = '\0';
-    for (int i = 0; i < n && !buf[0]; i++) {
-        struct dirent **names;
-        int k = scandir(dirs[i], &names, NULL, alphasort);
-        if (k < 0)
-            continue;
-        size_t o = 0;
-        for (int j = 0; j < k; j++) {
-            size_t l = strlen(names[j]->d_name);
-            if (l > 5 && strcmp(names[j]->d_name + l - 5, ".json") == 0 && o + l < len)
-                o += (size_t)snprintf(buf + o, len - o, "%s%.*s", o ? ", " : "", (int)(l - 5), names[j]->d_name);
-            free(names[j]);
+    char names[64][72];
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        struct dirent **de;
+        int m = scandir(dirs[i], &de, NULL, alphasort);
+        for (int j = 0; j < m; j++) {
+            size_t l = strlen(de[j]->d_name);
+            if (l > 5 && l < 70 && strcmp(de[j]->d_name + l - 5, ".json") == 0 && k < 64) {
+                snprintf(names[k], sizeof(names[k]), "%.*s", (int)(l - 5), de[j]->d_name);
+                if (!has_name(names, k, names[k]))
+                    k++;
+            }
+            free(de[j]);
         }
-        free(names);
+        if (m >= 0)
+            free(de);
     }
+    for (const struct profile_builtin *b = profile_builtins(); b->name && k < 64; b++)
+        if (!has_name(names, k, b->name))
+            snprintf(names[k++], sizeof(names[0]), "%s", b->name);
+    qsort(names, (size_t)k, sizeof(names[0]), by_name);
+    size_t o = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < k && o < len; i++)
+        o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? ", " : "", names[i]);
 }
 
 int profile_load(const char *name, json_t **out, char *err, size_t errlen)
@@ -140,6 +187,9 @@ int profile_load(const char *name, json_t **out, char *err, size_t errlen)
         if (access(path, F_OK) == 0)
             return load_file(path, out, err, errlen);
     }
+    for (const struct profile_builtin *b = profile_builtins(); b->name; b++)
+        if (strcmp(b->name, name) == 0)
+            return load_text("built in", b->json, strlen(b->json), out, err, errlen);
     char avail[256];
     list_available(dirs, n, avail, sizeof(avail));
     int o = snprintf(err, errlen, "unknown profile \"%s\" (%s%s; looked in", name,
@@ -147,6 +197,6 @@ int profile_load(const char *name, json_t **out, char *err, size_t errlen)
     for (int i = 0; i < n && o > 0 && (size_t)o < errlen; i++)
         o += snprintf(err + o, errlen - (size_t)o, "%s %s", i ? "," : "", dirs[i]);
     if (o > 0 && (size_t)o < errlen)
-        snprintf(err + o, errlen - (size_t)o, ")");
+        snprintf(err + o, errlen - (size_t)o, ", and among those built in)");
     return -ENOENT;
 }

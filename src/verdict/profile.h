@@ -13,11 +13,21 @@
 #define PROFILE_SCHEMA "rtjitter.profile/1"
 #define PROFILE_DEFAULT "studio"
 
-/* Finds profile NAME (a path when it contains '/'), reads and checks it. On success *out is a new reference
- * with "path" added (where it was found). Returns 0, -ENOENT (not found: err lists the profiles found and
- * where rtjitter looked) or -EINVAL (malformed: err says what). err gets one line. */
+/* Finds profile NAME (a path when it contains '/'), reads and checks it: from $RTJ_DATADIR/profiles, the source
+ * tree's data/profiles next to the binary, the installed data directory (RTJ_DATADIR, compiled in from PREFIX),
+ * ../share/rtjitter/profiles from the binary (a relocated install), then the profiles built into the binary.
+ * On success *out is a new reference with "path" added (where it was found, or "built in"). Returns 0, -ENOENT
+ * (not found: err lists the profiles found and where rtjitter looked) or -EINVAL (malformed: err says what).
+ * err gets one line. */
 int profile_load(const char *name, json_t **out, char *err, size_t errlen);
 /* Checks a parsed profile: schema, name, and every threshold a number >= 0. Returns 0 or -EINVAL. */
 int profile_check(const json_t *p, char *err, size_t errlen);
+
+/* The profiles built into the binary (profile_builtin.c): name and JSON text, NULL-terminated. */
+struct profile_builtin {
+    const char *name;
+    const char *json;
+};
+const struct profile_builtin *profile_builtins(void);
 
 #endif

@@ -2,7 +2,10 @@
  * and a profile of thresholds (data/profiles/). Like Redis's LATENCY DOCTOR, it says what was seen, why it
  * matters and what to try, in that order. What to change in the system comes from the checks table
  * (src/checks), run on the document's identity after a poor run; what the run itself calls for (a bigger
- * buffer, real-time rights, ...) from the rules here. Runs on the main thread, after the measurement. */
+ * buffer, real-time rights, ...) from the rules here. The advice comes in the order worth trying: the run's
+ * privileges and its own set-up first, then the machine, then boot options (the checks table's order), then a
+ * larger buffer; each piece once. A run without real-time scheduling says nothing about the kernel: it gets
+ * no kernel advice at all. Runs on the main thread, after the measurement. */
 #include "report/report.h"
 #include "report/compare_verdict.h"
 #include "checks/checks.h"
@@ -33,6 +36,9 @@ static const char *plural(long long n)
 {
     return n == 1 ? "" : "s";
 }
+
+/* Appends to b at o (clipped to n); returns the new end. */
+static size_t add(char *b, size_t n, size_t o, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* One phase as the verdict sees it. */
 struct pview {
@@ -85,6 +91,11 @@ struct advice {
 
 static void advise(struct advice *a, const char *id, const char *text, const char *hint)
 {
+    size_t i;
+    const json_t *t;
+    json_array_foreach(a->texts, i, t)
+        if (json_string_value(t) && strcmp(json_string_value(t), text) == 0)
+            return; /* each piece of advice once */
     json_array_append_new(a->texts, json_string(text));
     json_array_append_new(a->ids, json_string(id));
     if (hint && hint[0] && a->nhints < 8)
@@ -109,6 +120,8 @@ static int heavy_callback(const struct vctx *v)
 /* Whether a check's finding can explain what this run suffered (enum check_matters). */
 static int matters(const struct vctx *v, enum check_matters m)
 {
+    if (m == CHECK_MATTERS_CHECKLIST)
+        return 0;
     if (m == CHECK_MATTERS_HEAVY_CALLBACK)
         return v->failing > 0 && heavy_callback(v);
     if (m == CHECK_MATTERS_FAILURE)
@@ -116,10 +129,11 @@ static int matters(const struct vctx *v, enum check_matters m)
     return trouble(v);
 }
 
-/* The checks table's findings on the system identity, in the table's order (the order worth trying). */
+/* The checks table's findings on the system identity, in the table's order (the machine, then boot options).
+ * None for a run without real-time scheduling: its timing says nothing about the kernel. */
 static int system_advice(const struct vctx *v, struct advice *a)
 {
-    if (!trouble(v))
+    if (!trouble(v) || (!v->rt && v->nph > 0))
         return 0;
     size_t n = checks_count();
     struct check_result *r = calloc(n, sizeof(*r));
@@ -148,11 +162,51 @@ static int not_realtime(const struct vctx *v)
     return !v->rt && v->nph > 0;
 }
 
+/* What `run` found before measuring (checks/privileges.h: audio.privileges {why, fix}), when it says. */
+static const char *priv_str(const struct vctx *v, const char *key)
+{
+    return kstr(json_object_get(v->audio, "privileges"), key);
+}
+
+/* The external JACK server was started without real-time scheduling (jackd -r, --no-realtime). */
+static int server_without_rt(const struct vctx *v)
+{
+    size_t i;
+    const json_t *s;
+    json_array_foreach(json_object_get(v->sys, "audio_servers"), i, s) {
+        const char *name = kstr(s, "name"), *cmd = kstr(s, "cmdline");
+        if (!name || !cmd || (strcmp(name, "jackd") && strcmp(name, "jackdbus")))
+            continue;
+        char padded[1100];
+        snprintf(padded, sizeof(padded), " %.1000s ", cmd);
+        if (strstr(padded, " -r ") || strstr(padded, " --no-realtime "))
+            return 1;
+    }
+    return 0;
+}
+
 static void say_not_realtime(const struct vctx *v, char *b, size_t n)
 {
+    const char *why = priv_str(v, "why"), *fix = priv_str(v, "fix");
+    const char *server = kstr(v->audio, "server");
+    size_t o = add(b, n, 0, "The audio thread did not run with real-time scheduling, so this run says nothing "
+                   "about the kernel.");
+    if (fix) {
+        add(b, n, o, " %s%s%s: %s.", why ? "Why: " : "", why ? why : "", why ? ". The fix" : "The fix", fix);
+        return;
+    }
+    /* A private server is started with real-time priority by rtjitter itself: only the login can lack it. */
+    if ((!server || strcmp(server, "private") != 0) && server_without_rt(v))
+        add(b, n, o, " The JACK server runs without real-time scheduling (started with -r): restart it without -r.");
+    else
+        add(b, n, o, " This login may not use real-time priority: rtjitter check says why (the limits files, your "
+            "groups, a login that started before they were set) and gives the exact fix.");
+}
+
+static void hint_not_realtime(const struct vctx *v, char *b, size_t n)
+{
     (void)v;
-    snprintf(b, n, "The audio thread did not run with real-time scheduling: add your user to the audio group "
-             "(jackd2 offers to set this up; log in again afterwards) or start the server with -R.");
+    snprintf(b, n, "real-time scheduling first");
 }
 
 static int not_mlocked(const struct vctx *v)
@@ -162,14 +216,20 @@ static int not_mlocked(const struct vctx *v)
 
 static void say_not_mlocked(const struct vctx *v, char *b, size_t n)
 {
-    (void)v;
-    snprintf(b, n, "Memory could not be locked: a page fault in the audio thread can cost a cycle. Raise the "
-             "memlock limit (the audio group's /etc/security/limits.d/audio.conf: @audio - memlock unlimited).");
+    const char *fix = priv_str(v, "fix");
+    size_t o = add(b, n, 0, "Memory could not be locked: a page fault in the audio thread can cost a cycle.");
+    /* One login, one fix: when the real-time advice gave it, it is not said twice. */
+    if (fix && not_realtime(v))
+        add(b, n, o, " The fix above gives this too.");
+    else if (fix)
+        add(b, n, o, " The fix: %s.", fix);
+    else
+        add(b, n, o, " Raise this login's memlock limit: rtjitter check names the limits file and the exact fix.");
 }
 
 static int bigger_buffer(const struct vctx *v)
 {
-    return v->failing > 0 && v->frames > 0 && v->frames < 8192;
+    return v->failing > 0 && v->frames > 0 && v->frames < 8192 && !not_realtime(v);
 }
 
 static void say_bigger_buffer(const struct vctx *v, char *b, size_t n)
@@ -249,21 +309,37 @@ static void say_incomplete(const struct vctx *v, char *b, size_t n)
     snprintf(b, n, "The run did not complete: the figures cover only the part that ran.");
 }
 
-/* After the system's advice: what the run itself calls for, a bigger buffer first. */
+/* Before the system's advice: the run's privileges, then its own set-up (what it measured, and how well). */
 static const struct advice_rule advice_rules[] = {
-    { "headroom", little_headroom, say_headroom, NULL },
-    { "buffer", bigger_buffer, say_bigger_buffer, hint_bigger_buffer },
-    { "realtime", not_realtime, say_not_realtime, NULL },
+    { "realtime", not_realtime, say_not_realtime, hint_not_realtime },
     { "mlock", not_mlocked, say_not_mlocked, NULL },
-    { "period", period_too_long, say_period_long, NULL },
+    { "incomplete", incomplete, say_incomplete, NULL },
     { "dropped", dropped_records, say_dropped, NULL },
     { "load", load_failed, say_load_failed, NULL },
-    { "incomplete", incomplete, say_incomplete, NULL },
+    { "period", period_too_long, say_period_long, NULL },
+    { "headroom", little_headroom, say_headroom, NULL },
 };
+
+/* After it: a larger buffer, the last thing worth trying. */
+static const struct advice_rule last_rules[] = {
+    { "buffer", bigger_buffer, say_bigger_buffer, hint_bigger_buffer },
+};
+
+static void run_rules(const struct vctx *v, struct advice *adv, const struct advice_rule *rules, size_t n)
+{
+    for (size_t r = 0; r < n; r++) {
+        if (!rules[r].applies(v))
+            continue;
+        char text[1600], hint[96] = "";
+        rules[r].say(v, text, sizeof(text));
+        if (rules[r].hint)
+            rules[r].hint(v, hint, sizeof(hint));
+        advise(adv, rules[r].id, text, hint);
+    }
+}
 
 /* ---- the summary ---- */
 
-static size_t add(char *b, size_t n, size_t o, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 static size_t add(char *b, size_t n, size_t o, const char *fmt, ...)
 {
     if (o >= n)
@@ -462,16 +538,10 @@ int report_verdict(json_t *doc, const json_t *profile, int strict, int64_t max_x
                         (isfinite(v.margin_us) && 100 * v.margin_us / v.period_us < num(profile, "warn_margin_pct"));
 
     struct advice adv = { .texts = json_array(), .ids = json_array() };
+    run_rules(&v, &adv, advice_rules, sizeof(advice_rules) / sizeof(advice_rules[0]));
     int err = system_advice(&v, &adv);
-    for (size_t r = 0; !err && r < sizeof(advice_rules) / sizeof(advice_rules[0]); r++) {
-        if (!advice_rules[r].applies(&v))
-            continue;
-        char text[600], hint[96] = "";
-        advice_rules[r].say(&v, text, sizeof(text));
-        if (advice_rules[r].hint)
-            advice_rules[r].hint(&v, hint, sizeof(hint));
-        advise(&adv, advice_rules[r].id, text, hint);
-    }
+    if (!err)
+        run_rules(&v, &adv, last_rules, sizeof(last_rules) / sizeof(last_rules[0]));
     if (err || !adv.texts || !adv.ids) {
         json_decref(adv.texts);
         json_decref(adv.ids);
@@ -485,7 +555,9 @@ int report_verdict(json_t *doc, const json_t *profile, int strict, int64_t max_x
 
     char hints[400], summary[2048];
     join_hints(&adv, hints, sizeof(hints));
-    build_summary(&v, level, hints, summary, sizeof(summary));
+    size_t so = not_realtime(&v) ? add(summary, sizeof(summary), 0, "Not a kernel test: the audio thread ran "
+                                       "without real-time scheduling. ") : 0;
+    build_summary(&v, level, hints, summary + so, sizeof(summary) - so);
     char setting[128];
     setting_text(&v, setting, sizeof(setting));
 

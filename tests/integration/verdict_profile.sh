@@ -42,36 +42,66 @@ check "no temp file is left in the store" [ "$(ls -A "$WORK/store/$rel/" | grep 
 
 # --- a failed run takes its system advice from the checks, judged on this machine's identity -----------
 # --max-jitter-us 1 fails any run, so the system advice is given; which of it is due is worked out here from the
-# report's own identity (independently of src/checks); RT throttling is never due here (no --dsp, no heavy load).
+# report's own identity (independently of src/checks), in the order worth trying: the machine (governor,
+# interrupts, swappiness), then boot options; RT throttling is never due here (no --dsp, no heavy load). A run
+# without real-time scheduling gets none (tests/integration/privileges.sh): this one runs as root.
 "$RTJ" run --server "$name" --loads none --duration 1 --warmup 0.3 --max-jitter-us 1 --quiet --output "$WORK/store" \
     --json "$WORK/f.json" >/dev/null 2>&1; rc=$?
 check "--max-jitter-us 1: the verdict fails, exit 1 (got $rc)" \
     [ "$rc,$(json "$WORK/f.json" "d['verdict']['level']")" = "1,fail" ]
 want=$(json "$WORK/f.json" "' '.join(i for i, due in (
-    ('threadirqs', d['system']['kernel']['threadirqs'] is False and d['system']['kernel']['preempt'] != 'rt'),
+    ('governor', d['system']['cpu']['governor'] not in (None, 'performance')),
     ('rtirq', d['system']['kernel']['threadirqs'] is True and any(t['rt_priority'] <= 50
         for c in d['system']['sound']['cards'] for q in c.get('irqs', []) for t in q['threads'])),
-    ('preempt', d['system']['kernel']['preempt'] in ('none', 'voluntary')),
     ('shared_irq', any(q['shared'] for c in d['system']['sound']['cards'] for q in c.get('irqs', []))),
-    ('governor', d['system']['cpu']['governor'] not in (None, 'performance')),
-    ('high_res_timers', d['system']['kernel']['high_res_timers'] is False),
-    ('swappiness', (d['system']['memory']['swap_total_mib'] or 0) > 0 and (d['system']['memory']['swappiness'] or 0) > 10)) if due)")
+    ('swappiness', (d['system']['memory']['swap_total_mib'] or 0) > 0 and (d['system']['memory']['swappiness'] or 0) > 10),
+    ('threadirqs', d['system']['kernel']['threadirqs'] is False and d['system']['kernel']['preempt'] != 'rt'),
+    ('preempt', d['system']['kernel']['preempt'] in ('none', 'voluntary')),
+    ('high_res_timers', d['system']['kernel']['high_res_timers'] is False)) if due)")
 got=$(json "$WORK/f.json" "' '.join(i for i in d['verdict']['advice_ids'] if i in ('threadirqs', 'rtirq', 'preempt',
     'shared_irq', 'governor', 'high_res_timers', 'rt_throttling', 'swappiness'))")
 echo "# system advice due: [$want], given: [$got]"
+check "the run had real-time scheduling (as root)" [ "$(json "$WORK/f.json" "d['audio']['realtime']")" = True ]
 check "the system advice is what this machine's identity calls for, in the checks' order" [ "$got" = "$want" ]
+check "a larger buffer comes last" [ "$(json "$WORK/f.json" "d['verdict']['advice_ids'][-1]")" = buffer ]
 
-# --- an installed copy finds its profiles under PREFIX/share/rtjitter --------------------------------
+# --- a copied binary runs: the profiles are built in ------------------------------------------------
+mkdir -p "$WORK/copy"
+cp "$RTJ" "$WORK/copy/rtj"
+(cd / && env -u RTJ_DATADIR "$WORK/copy/rtj" run --profile nope) >"$WORK/out" 2>&1
+check "a copied binary lists the built-in profiles" grep -q 'unknown profile "nope" (available: live, studio; .*, and among those built in)' "$WORK/out"
+# Where it looked must hold no live.json (an installed copy under the compiled-in PREFIX would), else the
+# profile below might not be the built-in one.
+found=$(sed -e 's/.*looked in //' -e 's/, and among those built in)$//' "$WORK/out" | tr ',' '\n' | sed 's/^ //' |
+        while read -r d; do [ -f "$d/live.json" ] && echo "$d"; done)
+(cd / && env -u RTJ_DATADIR "$WORK/copy/rtj" run --server "$name" --loads none --duration 0.5 --warmup 0.2 \
+    --profile live --quiet --output "$WORK/store3" --json "$WORK/c.json") >"$WORK/out" 2>&1; rc=$?
+check "a copied binary runs with --profile live (exit $rc: $(head -1 "$WORK/out"))" [ "$rc" -le 1 ] && [ -s "$WORK/c.json" ]
+if [ -z "$found" ]; then
+    check "its report records the live profile, built in (as data/profiles/live.json says)" \
+        [ "$(json "$WORK/c.json" "d['profile']['name'], d['profile']['warn_period_ms']")" = "live $(json "$TOP/data/profiles/live.json" "d['warn_period_ms']")" ]
+else
+    ok "# SKIP the built-in profile: $found holds a live.json"
+fi
+
+# --- an installed copy finds its profiles under PREFIX/share/rtjitter, with its man page and completion ----
 if [ "$(basename "$RTJ")" = rtjitter ] && make -C "$TOP" -s install DESTDIR="$WORK/dest" PREFIX=/opt/rtj \
         >"$WORK/install.log" 2>&1; then
     inst="$WORK/dest/opt/rtj/bin/rtjitter"
     (cd / && env -u RTJ_DATADIR "$inst" run --profile nope) >"$WORK/out" 2>&1
-    check "installed: looks in PREFIX/share/rtjitter/profiles and finds live, studio" \
-        grep -q "available: live, studio; looked in $WORK/dest/opt/rtj/bin/data/profiles, $WORK/dest/opt/rtj/bin/../share/rtjitter/profiles" "$WORK/out"
+    check "installed: looks in ../share/rtjitter/profiles from the binary and finds live, studio" \
+        grep -q "available: live, studio; looked in $WORK/dest/opt/rtj/bin/data/profiles, .*$WORK/dest/opt/rtj/bin/../share/rtjitter/profiles" "$WORK/out"
     (cd / && env -u RTJ_DATADIR "$inst" run --server "$name" --loads none --duration 0.5 --warmup 0.2 \
         --profile studio --quiet --output "$WORK/store2" --json "$WORK/i.json") >"$WORK/out" 2>&1; rc=$?
     check "installed: a run with --profile studio completes (exit $rc)" [ "$rc" -le 1 ]
     check "installed: its report records the studio profile" [ "$(json "$WORK/i.json" "d['profile']['name']")" = studio ]
+    for f in share/rtjitter/profiles/studio.json share/rtjitter/profiles/live.json share/man/man1/rtjitter.1 \
+             share/bash-completion/completions/rtjitter share/doc/rtjitter/LICENSE; do
+        check "installed: $f" [ -s "$WORK/dest/opt/rtj/$f" ]
+    done
+    check "installed: the LICENSE is the GPL version 2" grep -q "GNU GENERAL PUBLIC LICENSE" "$WORK/dest/opt/rtj/share/doc/rtjitter/LICENSE"
+    make -C "$TOP" -s uninstall DESTDIR="$WORK/dest" PREFIX=/opt/rtj >/dev/null 2>&1
+    check "uninstall leaves no file" [ -z "$(find "$WORK/dest" -type f)" ]
 else
     ok "# SKIP install test (RTJ=$RTJ is not the plain build, or make install failed: $(tail -1 "$WORK/install.log" 2>/dev/null))"
 fi

@@ -15,7 +15,7 @@
 /* Every tree, and a root that does not exist at all. */
 static const char *const fixtures[] = {
     "sys-generic", "sys-lowlatency", "sys-rt", "sys-dynamic-full", "sys-dynamic-debugfs", "sys-noconfig",
-    "sys-highres-off",
+    "sys-highres-off", "sys-pending",
     /* the last two have (almost) nothing to read */
     "sys-bare", "/nonexistent/rtjitter-root",
 };
@@ -88,21 +88,35 @@ static void test_table(void **state)
 {
     (void)state;
     size_t n = checks_count();
-    assert_true(n >= 8 && n <= MAXCHECKS);
+    assert_true(n >= 30 && n <= MAXCHECKS);
     assert_null(checks_get(n));
+    char verdict_order[400] = "";
+    size_t groups[CHECK_NGROUPS] = { 0 };
     for (size_t i = 0; i < n; i++) {
         const struct check *c = checks_get(i);
         assert_non_null(c);
         assert_non_null(c->eval);
         assert_true(c->id && c->id[0] && c->title && c->title[0] && c->reads && c->reads[0]);
-        assert_true(c->level == CHECK_WARN || c->level == CHECK_FAIL);
+        /* OK as the worst: a check that only says what is in force (mitigations, the tick). */
+        assert_true(c->level == CHECK_OK || c->level == CHECK_WARN || c->level == CHECK_FAIL);
+        assert_true((unsigned)c->group < CHECK_NGROUPS);
+        assert_string_not_equal(check_group_name(c->group), "?");
+        groups[c->group]++;
         for (size_t j = 0; j < i; j++)
             if (strcmp(checks_get(j)->id, c->id) == 0)
                 fail_msg("two checks are called %s", c->id);
+        if (c->matters != CHECK_MATTERS_CHECKLIST) {
+            strcat(verdict_order, " ");
+            strcat(verdict_order, c->id);
+        }
     }
-    /* The verdict's order of advice: the cheap boot options first. */
-    assert_string_equal(checks_get(0)->id, "threadirqs");
-    assert_string_equal(checks_get(1)->id, "rtirq");
+    /* The verdict's order of advice: the machine (governor, interrupts, sysctls), then boot options. */
+    assert_string_equal(verdict_order, " governor rtirq shared_irq swappiness rt_throttling threadirqs preempt "
+                        "high_res_timers");
+    /* The privileges come first in the table, and every group of the checklist has checks. */
+    assert_int_equal(checks_get(0)->group, CHECK_PRIVILEGES);
+    for (int g = 0; g < CHECK_NGROUPS; g++)
+        assert_true(groups[g] >= 3);
 }
 
 /* What every result must be, whatever the tree. */
@@ -118,11 +132,16 @@ static void sound_result(const char *fixture, const struct check_result *x)
     for (const char *p = x->why; *p; p++)
         if ((unsigned char)*p < 0x20)
             fail_msg("%s on %s: the why is not one line", c->id, fixture);
-    int bad = x->status == CHECK_WARN || x->status == CHECK_FAIL;
-    if (bad && (!x->fix[0] || !x->advice[0]))
+    int bad = x->status == CHECK_WARN || x->status == CHECK_FAIL, verdict = c->matters != CHECK_MATTERS_CHECKLIST;
+    if (bad && (!x->fix[0] || (verdict && !x->advice[0])))
         fail_msg("%s on %s: %s without a fix or advice", c->id, fixture, check_status_name(x->status));
     if (!bad && (x->fix[0] || x->advice[0] || x->hint[0]))
         fail_msg("%s on %s: a fix for a %s", c->id, fixture, check_status_name(x->status));
+    if (!verdict && (x->advice[0] || x->hint[0]))
+        fail_msg("%s on %s: advice from a checklist-only check", c->id, fixture);
+    for (const char *p = x->fix; *p; p++)
+        if ((unsigned char)*p < 0x20)
+            fail_msg("%s on %s: the fix is not one line", c->id, fixture);
 }
 
 static void test_every_check_on_every_tree(void **state)
@@ -172,6 +191,14 @@ static void test_missing_files_skip(void **state)
     expect(r, n, "governor", CHECK_SKIP, "scaling_governor");
     expect(r, n, "rtirq", CHECK_SKIP, "no /proc/asound/cards");
     expect(r, n, "preempt", CHECK_SKIP, "unknown");
+    /* ... and what the checklist reads beyond a report's identity, and the process (not probed here). */
+    expect(r, n, "rtprio", CHECK_SKIP, "this process was not probed");
+    expect(r, n, "limits_files", CHECK_SKIP, "no user to judge");
+    expect(r, n, "filesystems", CHECK_SKIP, "/proc/mounts could not be read");
+    expect(r, n, "boot_setup", CHECK_SKIP, "no /etc/default/grub");
+    expect(r, n, "usb_autosuspend", CHECK_SKIP, "/sys/bus/usb/devices could not be read");
+    expect(r, n, "audio_stack", CHECK_SKIP, "what is installed is unknown");
+    expect(r, n, "smt", CHECK_SKIP, "smt/active could not be read");
     /* No identity and no root: nothing to judge. */
     assert_int_equal(checks_run(NULL, NULL, r, MAXCHECKS), (int)checks_count());
     for (size_t i = 0; i < checks_count(); i++)
@@ -325,13 +352,17 @@ static void test_other_systems(void **state)
     json_decref(s);
 }
 
-/* checks_run on an identity gives what it gives on the tree that identity came from. */
+/* checks_run on what checks_collect made of a tree gives what it gives on the tree itself. */
 static void test_identity_or_root(void **state)
 {
     (void)state;
     struct check_result a[MAXCHECKS], b[MAXCHECKS];
     for (size_t f = 0; f < NFIXTURES; f++) {
-        json_t *s = identity(fixtures[f]);
+        char root[4096];
+        fixture_root(fixtures[f], root, sizeof(root));
+        struct checks_env env = { .root = root };
+        json_t *s = checks_collect(&env);
+        assert_non_null(s);
         int n = checks_run(s, NULL, a, MAXCHECKS);
         run_on(fixtures[f], b);
         for (int i = 0; i < n; i++) {

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "report/compare.h"
+#include "util/readfile.h"
 #include "render/compare_text.h"
 #include "unit/fixture_report.h"
 
@@ -231,10 +232,17 @@ static void test_latest_in_store(void **state)
     mkdir(p, 0755);
     const char *files[] = { "6.8.0/20260101T000000Z.json", "6.8.0/20260102T000000Z-x.json",
                             "6.8.0/20260103T000000Z.json.tmp-12", "6.1.0/20251201T000000Z.json", "stray.json" };
+    /* a real report (the fuzz corpus' smallest): the store walk reads each one */
+    char minimal[4096], *doc;
+    size_t dlen;
+    snprintf(minimal, sizeof(minimal), "%s/tests/fuzz/corpus/minimal.json", getenv("RTJ_TOP") ? getenv("RTJ_TOP") : ".");
+    char err[256];
+    assert_int_equal(read_regular_file(minimal, 1 << 20, &doc, &dlen, err, sizeof(err)), 0);
     for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
         snprintf(p, sizeof(p), "%s/%s", dir, files[i]);
-        write_file(p, "{}");
+        write_file(p, doc);
     }
+    free(doc);
     char **paths;
     size_t n;
     assert_int_equal(compare_latest_in_store(dir, &paths, &n), 0);

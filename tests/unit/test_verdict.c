@@ -126,7 +126,8 @@ static void test_fail_generic_kernel(void **state)
     CONTAINS(s, "Under write: 12 xruns, 3 missed deadlines (99.96 % met). Under cpu: 1 xrun. Every deadline was "
                 "met under none.");
     /* generic: no threadirqs, preempt voluntary (not dynamic), powersave governor. */
-    CONTAINS(s, "Try threadirqs and rtirq, a lowlatency kernel, the performance governor, or 128 frames.");
+    /* The machine first, then boot options, then a larger buffer. */
+    CONTAINS(s, "Try the performance governor, threadirqs and rtirq, a lowlatency kernel, or 128 frames.");
     assert_true(has_id(d, "threadirqs"));
     assert_true(has_id(d, "preempt"));
     assert_true(has_id(d, "governor"));
@@ -167,16 +168,17 @@ static void test_fail_dynamic_threadirqs_without_rtirq(void **state)
     report_verdict(d, p, 0, -1, -1);
     assert_string_equal(vstr(d, "level"), "fail");
     CONTAINS(vstr(d, "summary"), "Under read: 4 xruns.");
-    CONTAINS(vstr(d, "summary"), "Try rtirq, the performance governor, or 128 frames.");
+    CONTAINS(vstr(d, "summary"), "Try the performance governor, rtirq, or 128 frames.");
     assert_true(has_id(d, "rtirq"));
     assert_false(has_id(d, "threadirqs")); /* booted with threadirqs */
     assert_false(has_id(d, "preempt"));    /* booted with preempt=full */
     assert_true(has_id(d, "rt_throttling")); /* a heavy callback (--dsp 50) with throttling on */
     assert_true(has_id(d, "shared_irq"));
-    CONTAINS(json_string_value(json_array_get(json_object_get(json_object_get(d, "verdict"), "advice"), 1)),
+    CONTAINS(json_string_value(json_array_get(json_object_get(json_object_get(d, "verdict"), "advice"), 2)),
              "HDA Intel PCH shares its interrupt (IRQ 35: snd_hda_intel, i801_smbus)");
     const json_t *adv = json_object_get(json_object_get(d, "verdict"), "advice");
-    CONTAINS(json_string_value(json_array_get(adv, 0)), "HDA Intel PCH (irq/35-snd_hda_) runs at priority 50");
+    CONTAINS(json_string_value(json_array_get(adv, 0)), "The CPU frequency governor is schedutil");
+    CONTAINS(json_string_value(json_array_get(adv, 1)), "HDA Intel PCH (irq/35-snd_hda_) runs at priority 50");
     json_decref(d);
     json_decref(p);
 }
@@ -307,7 +309,7 @@ static void test_text_opens_with_summary(void **state)
     assert_non_null(under);
     assert_non_null(table_f);
     assert_true(under < table_f);
-    CONTAINS(flat, "Try threadirqs and rtirq, a lowlatency kernel, the performance governor, or 128 frames.");
+    CONTAINS(flat, "Try the performance governor, threadirqs and rtirq, a lowlatency kernel, or 128 frames.");
     free(flat);
     CONTAINS(buf, "  - Interrupt handlers run ahead of every thread");
     CONTAINS(buf, "kernel:  5.15.0-91-generic, preempt voluntary, HZ 250, NO_HZ idle, threadirqs no");
@@ -365,6 +367,116 @@ static void test_profile_loader(void **state)
     json_decref(p);
 }
 
+/* The ids of the verdict's advice, space-separated, in order. */
+static void ids_text(const json_t *d, char *b, size_t n)
+{
+    size_t i, o = 0;
+    const json_t *v;
+    b[0] = '\0';
+    json_array_foreach(json_object_get(json_object_get(d, "verdict"), "advice_ids"), i, v)
+        o += (size_t)snprintf(b + o, o < n ? n - o : 0, "%s%s", o ? " " : "", json_string_value(v));
+}
+
+/* All the advice as one string. */
+static void advice_text(const json_t *d, char *b, size_t n)
+{
+    size_t i, o = 0;
+    const json_t *v;
+    b[0] = '\0';
+    json_array_foreach(json_object_get(json_object_get(d, "verdict"), "advice"), i, v)
+        o += (size_t)snprintf(b + o, o < n ? n - o : 0, "%s\n", json_string_value(v));
+}
+
+static size_t count_of(const char *hay, const char *needle)
+{
+    size_t k = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+        k++;
+    return k;
+}
+
+/* The order worth trying: the run's privileges and set-up, the machine (governor, interrupts, swappiness),
+ * boot options (threadirqs, preempt), a larger buffer last. sys-generic calls for governor, swappiness,
+ * threadirqs and preempt (its content, tests/fixtures/make-fixtures.py). */
+static void test_advice_order(void **state)
+{
+    (void)state;
+    json_t *d = doc_on("sys-generic", 64), *p = profile("studio");
+    json_t *ph = phase("write", 12, 9, 3, 2500, -900);
+    json_object_set_new(ph, "dropped", json_integer(5));
+    json_object_set_new(ph, "load_error", json_string("the disk filled up"));
+    add_phase(d, ph);
+    report_verdict(d, p, 0, -1, -1);
+    char ids[512];
+    ids_text(d, ids, sizeof(ids));
+    assert_string_equal(ids, "dropped load governor swappiness threadirqs preempt buffer");
+    json_decref(d);
+    json_decref(p);
+}
+
+/* A run without real-time scheduling: not a kernel test. The privileges come first, then nothing about the
+ * kernel nor the buffer; a private server is never told "-R"; nobody is told to join audio without knowing
+ * whether they are in it. */
+static void test_not_realtime_is_not_a_kernel_test(void **state)
+{
+    (void)state;
+    json_t *d = doc_on("sys-generic", 64), *p = profile("studio");
+    json_t *a = json_object_get(d, "audio");
+    json_object_set_new(a, "realtime", json_false());
+    json_object_set_new(a, "mlocked", json_false());
+    json_object_set_new(a, "server", json_string("private"));
+    add_phase(d, phase("write", 12, 9, 3, 2500, -900));
+    report_verdict(d, p, 0, -1, -1);
+    char ids[512], adv[8192];
+    ids_text(d, ids, sizeof(ids));
+    assert_string_equal(ids, "realtime mlock");
+    const char *s = vstr(d, "summary");
+    assert_true(strncmp(s, "Not a kernel test: the audio thread ran without real-time scheduling. At 64 frames",
+                        82) == 0);
+    CONTAINS(s, "Try real-time scheduling first.");
+    advice_text(d, adv, sizeof(adv));
+    CONTAINS(adv, "says nothing about the kernel");
+    CONTAINS(adv, "rtjitter check says why");
+    assert_null(strstr(adv, "-R"));
+    assert_null(strstr(adv, "audio group"));
+    assert_null(strstr(adv, "usermod"));
+    json_decref(d);
+
+    /* What run found before measuring (audio.privileges): its fix, said once for both. */
+    d = doc_on("sys-generic", 64);
+    a = json_object_get(d, "audio");
+    json_object_set_new(a, "realtime", json_false());
+    json_object_set_new(a, "mlocked", json_false());
+    json_object_set_new(a, "server", json_string("private"));
+    const char *fix = "log out and in again (or reboot): you are in audio, and /etc/security/limits.d/audio.conf "
+                      "grants it rtprio 95 and memlock unlimited, but this login started before it was installed";
+    json_object_set_new(a, "privileges", json_pack("{s:b, s:b, s:s, s:s}", "realtime", 0, "mlock", 0, "why",
+                                                   "RLIMIT_RTPRIO is 0 for this login", "fix", fix));
+    add_phase(d, phase("none", 0, 0, 0, 30, 1200));
+    report_verdict(d, p, 0, -1, -1);
+    advice_text(d, adv, sizeof(adv));
+    assert_int_equal(count_of(adv, fix), 1);
+    CONTAINS(adv, "Why: RLIMIT_RTPRIO is 0 for this login. The fix: log out and in again");
+    CONTAINS(adv, "Memory could not be locked: a page fault in the audio thread can cost a cycle. The fix above "
+                  "gives this too.");
+    json_decref(d);
+
+    /* An external jackd started with -r (no real-time): restart it without -r. */
+    d = doc_on("sys-generic", 64);
+    a = json_object_get(d, "audio");
+    json_object_set_new(a, "realtime", json_false());
+    json_object_set_new(a, "server", json_string("external"));
+    json_array_append_new(json_object_get(json_object_get(d, "system"), "audio_servers"),
+                          json_pack("{s:s, s:i, s:s}", "name", "jackd", "pid", 4242, "cmdline",
+                                    "/usr/bin/jackd -r -d alsa -d hw:1"));
+    add_phase(d, phase("none", 0, 0, 0, 30, 1200));
+    report_verdict(d, p, 0, -1, -1);
+    advice_text(d, adv, sizeof(adv));
+    CONTAINS(adv, "started with -r): restart it without -r.");
+    json_decref(d);
+    json_decref(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -378,6 +490,8 @@ int main(void)
         cmocka_unit_test(test_nothing_measured_and_not_realtime),
         cmocka_unit_test(test_text_opens_with_summary),
         cmocka_unit_test(test_profile_loader),
+        cmocka_unit_test(test_advice_order),
+        cmocka_unit_test(test_not_realtime_is_not_a_kernel_test),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

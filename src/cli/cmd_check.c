@@ -1,0 +1,212 @@
+/* `rtjitter check`: the studio set-up checklist. Collects this machine (or the tree under --root) and this
+ * process for the checks table (src/checks), prints each check by group (OK / WARN / FAIL / SKIP, why with the
+ * value read, the exact fix), coloured on a terminal unless NO_COLOR is set, and writes the checklist document
+ * (rtjitter.checks/1) with --json. Exit status 0 with no FAIL, 1 with any, 2 on bad usage. */
+#include "cli/cmd_check.h"
+#include "checks/checks.h"
+#include "report/doc.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define CHECKS_SCHEMA "rtjitter.checks/1"
+#define CHECKS_MAX 64
+
+struct check_opts {
+    const char *json, *root, *dir, *user;
+    int quiet;
+};
+
+#define O(f) offsetof(struct check_opts, f)
+static const struct opt_def check_defs[] = {
+    { "json", OPT_STR, O(json), 0, 0, "FILE", "also write the checklist as JSON (rtjitter.checks/1)", NULL, 0 },
+    { "dir", OPT_STR, O(dir), 0, 0, "DIR", "where you record: its filesystem is judged with / and /home (default: "
+      "the current directory)", NULL, 0 },
+    { "user", OPT_STR, O(user), 0, 0, "NAME", "judge NAME's groups and limits files (default: you; under sudo, "
+      "the user who ran sudo)", NULL, 0 },
+    { "root", OPT_STR, O(root), 0, 0, "DIR", "read /proc, /sys, /etc and /boot under DIR (a copy of another "
+      "system); this process is still judged as it runs", NULL, 0 },
+    { "quiet", OPT_FLAG, O(quiet), 0, 0, "", "print only the checks that WARN or FAIL, and the count", NULL, 'q' },
+    { NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0 },
+};
+#undef O
+
+static size_t check_sections(struct opt_section *out, size_t max)
+{
+    if (max > 0)
+        out[0] = (struct opt_section){ NULL, check_defs };
+    return max > 0;
+}
+
+const struct cli_command cmd_check_info = {
+    .name = "check",
+    .fn = cmd_check,
+    .summary = "the studio set-up checklist: OK / WARN / FAIL, why, and the exact fix",
+    .synopsis = "[--json FILE] [--dir DIR] [--user NAME] [-q]",
+    .description = "Checks what real-time audio needs of this machine and this login, group by group: privileges\n"
+                   "(real-time priority and memory locking in force, the limits files, a real SCHED_FIFO thread,\n"
+                   "rtkit), the kernel (preemption, threaded interrupts, timers, isolation, the boot loader's\n"
+                   "options in force), the CPU (governor, boost, SMT, idle states), memory and disks, the sound\n"
+                   "card's and USB controllers' interrupts, the audio stack (JACK, PipeWire, USB autosuspend) and\n"
+                   "power managers. Each says OK, WARN, FAIL or SKIP, why (with the value it read) and the exact\n"
+                   "command or file edit that fixes it. Exit status 1 when any check fails.",
+    .positional = NULL,
+    .sections = check_sections,
+};
+
+/* SGR colours for each status; none when the output is not a terminal or NO_COLOR is set (no-color.org). */
+struct palette {
+    const char *status[4], *bold, *off;
+};
+
+static void palette_init(struct palette *p, FILE *f)
+{
+    const char *nc = getenv("NO_COLOR");
+    int colour = isatty(fileno(f)) && !(nc && nc[0]);
+    static const char *const on[4] = { [CHECK_SKIP] = "\033[2m", [CHECK_OK] = "\033[32m",
+                                       [CHECK_WARN] = "\033[33m", [CHECK_FAIL] = "\033[1;31m" };
+    for (int i = 0; i < 4; i++)
+        p->status[i] = colour ? on[i] : "";
+    p->bold = colour ? "\033[1m" : "";
+    p->off = colour ? "\033[0m" : "";
+}
+
+static void print_text(FILE *f, const json_t *sys, const struct check_result *r, size_t n, int quiet)
+{
+    struct palette p;
+    palette_init(&p, f);
+    const json_t *setup = json_object_get(sys, "setup"), *k = json_object_get(sys, "kernel");
+    const char *user = json_string_value(json_object_get(json_object_get(setup, "user"), "name"));
+    fprintf(f, "%srtjitter check%s: %s%s%s, Linux %s\n", p.bold, p.off, user ? user : "", user ? " on " : "",
+            json_string_value(json_object_get(sys, "hostname")) ? json_string_value(json_object_get(sys, "hostname"))
+                                                                  : "?",
+            json_string_value(json_object_get(k, "release")) ? json_string_value(json_object_get(k, "release")) : "?");
+    size_t count[4] = { 0 };
+    for (int g = 0; g < CHECK_NGROUPS; g++) {
+        int header = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (r[i].check->group != (enum check_group)g)
+                continue;
+            if (quiet && r[i].status != CHECK_WARN && r[i].status != CHECK_FAIL)
+                continue;
+            if (!header) {
+                fprintf(f, "\n%s%s%s\n", p.bold, check_group_name((enum check_group)g), p.off);
+                header = 1;
+            }
+            char tag[8];
+            snprintf(tag, sizeof(tag), "%s", check_status_name(r[i].status));
+            for (char *c = tag; *c; c++)
+                *c = (char)(*c - 'a' + 'A');
+            fprintf(f, "  %s%-4s%s  %s: %s\n", p.status[r[i].status], tag, p.off, r[i].check->title, r[i].why);
+            if (r[i].fix[0])
+                fprintf(f, "        fix: %s\n", r[i].fix);
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        count[r[i].status]++;
+    fprintf(f, "\n%zu checks: %s%zu OK%s, %s%zu WARN%s, %s%zu FAIL%s, %zu SKIP\n", n, count[CHECK_OK] ?
+            p.status[CHECK_OK] : "", count[CHECK_OK], p.off, count[CHECK_WARN] ? p.status[CHECK_WARN] : "",
+            count[CHECK_WARN], p.off, count[CHECK_FAIL] ? p.status[CHECK_FAIL] : "", count[CHECK_FAIL], p.off,
+            count[CHECK_SKIP]);
+}
+
+/* The checklist document: the frame, the identity it judged (without the set-up and the process, which follow
+ * as their own keys), the user, the results and their count. */
+static json_t *checklist_doc(const char *command_line, json_t *sys, const struct check_result *r, size_t n)
+{
+    json_t *doc = doc_begin(CHECKS_SCHEMA, 1), *setup = json_incref(json_object_get(sys, "setup"));
+    json_t *process = json_incref(json_object_get(sys, "process"));
+    json_t *identity = json_copy(sys), *list = checks_json(r, n);
+    if (identity) {
+        json_object_del(identity, "setup");
+        json_object_del(identity, "process");
+    }
+    size_t count[4] = { 0 };
+    for (size_t i = 0; i < n; i++)
+        count[r[i].status]++;
+    int bad = !doc || !identity || !list || doc_set_origin(doc, command_line, identity) < 0 ||
+              json_object_set_new(doc, "setup", setup ? setup : json_null()) < 0 ||
+              json_object_set_new(doc, "process", process ? process : json_null()) < 0 ||
+              json_object_set_new(doc, "checks", list) < 0 ||
+              json_object_set_new(doc, "summary", json_pack("{s:I, s:I, s:I, s:I}", "ok", (json_int_t)count[CHECK_OK],
+                                  "warn", (json_int_t)count[CHECK_WARN], "fail", (json_int_t)count[CHECK_FAIL],
+                                  "skip", (json_int_t)count[CHECK_SKIP])) < 0;
+    json_decref(identity);
+    if (bad) {
+        json_decref(doc);
+        return NULL;
+    }
+    return doc;
+}
+
+/* Why path is not a directory one can read, or NULL. */
+static const char *not_a_dir(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) < 0)
+        return strerror(errno);
+    return S_ISDIR(st.st_mode) ? NULL : "not a directory";
+}
+
+int cmd_check(int argc, char **argv, const char *command_line)
+{
+    struct check_opts o = { 0 };
+    int np = 0;
+    int pr = opts_parse("check", check_defs, &o, argc, argv, NULL, 0, &np);
+    if (pr != 0) {
+        if (pr == 1)
+            cli_help(stdout, &cmd_check_info);
+        return pr == 1 ? 0 : 2;
+    }
+    const char *bad_dir = NULL, *which = NULL;
+    if (o.root)
+        bad_dir = not_a_dir(o.root), which = "--root";
+    if (!bad_dir && o.dir && !o.root)
+        bad_dir = not_a_dir(o.dir), which = "--dir";
+    if (bad_dir) {
+        fprintf(stderr, "rtjitter check: %s: %s: %s\n", which, which[2] == 'r' ? o.root : o.dir, bad_dir);
+        return 2;
+    }
+    int e = o.json ? doc_check(o.json, DOC_REPLACE) : 0;
+    if (e < 0) {
+        fprintf(stderr, "rtjitter check: cannot write %s: %s\n", o.json, doc_strerror(e));
+        return 2;
+    }
+    /* The recording location as an absolute path: a relative one means nothing under another root. */
+    char cwd[4096], dir[8200];
+    const char *where = o.dir;
+    if (!where)
+        where = getcwd(cwd, sizeof(cwd)) ? cwd : "/";
+    if (where[0] != '/' && getcwd(cwd, sizeof(cwd))) {
+        snprintf(dir, sizeof(dir), "%s/%s", cwd, where);
+        where = dir;
+    }
+    const char *paths[2] = { where, NULL };
+    struct checks_env env = { .root = o.root ? o.root : "", .user = o.user, .paths = paths, .probe = 1 };
+    json_t *sys = checks_collect(&env);
+    struct check_result *r = calloc(CHECKS_MAX, sizeof(*r));
+    int n = sys && r ? checks_run(sys, NULL, r, CHECKS_MAX) : -ENOMEM;
+    json_t *doc = n >= 0 ? checklist_doc(command_line, sys, r, (size_t)n) : NULL;
+    if (!doc) {
+        fprintf(stderr, "rtjitter check: out of memory\n");
+        json_decref(sys);
+        free(r);
+        return 2;
+    }
+    print_text(stdout, sys, r, (size_t)n, o.quiet);
+    int rc = 0;
+    for (int i = 0; i < n; i++)
+        if (r[i].status == CHECK_FAIL)
+            rc = 1;
+    if (o.json && (e = doc_write_json(o.json, DOC_REPLACE, doc)) < 0) {
+        fprintf(stderr, "rtjitter check: cannot write %s: %s\n", o.json, doc_strerror(e));
+        rc = 2;
+    }
+    json_decref(doc);
+    json_decref(sys);
+    free(r);
+    return rc;
+}

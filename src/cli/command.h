@@ -1,0 +1,33 @@
+/* A subcommand as main.c's table lists it, and as its --help, the man page and the bash completion describe
+ * it (manpage.c): everything about a command is said once, here and in its option tables. */
+#ifndef RTJ_COMMAND_H
+#define RTJ_COMMAND_H
+#include "cli/options.h"
+#include <stddef.h>
+#include <stdio.h>
+
+/* One table of options under a title; the command's own table has title NULL. */
+struct opt_section {
+    const char *title;
+    const struct opt_def *defs;
+};
+
+struct cli_command {
+    const char *name;
+    /* Returns the process exit status. */
+    int (*fn)(int argc, char **argv, const char *command_line);
+    const char *summary;      /* one line, for `rtjitter --help` and the man page's list */
+    const char *synopsis;     /* what follows "rtjitter NAME" in the usage line */
+    const char *description;  /* a paragraph (lines joined by the reader), or NULL */
+    const char *positional;   /* what the arguments are ("REPORT.json"), NULL when it takes none; completed as
+                               * file names */
+    /* Fills out[] with the option sections, the command's own first; returns how many (at most max). */
+    size_t (*sections)(struct opt_section *out, size_t max);
+};
+
+#define CLI_MAX_SECTIONS 8
+
+/* The usage line, the description and every option section, as `rtjitter NAME --help` prints them. */
+void cli_help(FILE *f, const struct cli_command *c);
+
+#endif
