@@ -145,12 +145,12 @@ static void eval_idle_states(const json_t *sys, struct check_result *r)
         return;
     }
     if (!deep) {
-        check_say(r, CHECK_OK, "the deepest idle state in use, %s, takes %.0f us to leave (driver %s)",
+        check_say(r, CHECK_OK, "the deepest idle state in use, %s, takes %.0f µs to leave (driver %s)",
                   check_str(deepest, "name"), check_num(deepest, "latency_us"), driver ? driver : "?");
         return;
     }
-    check_say(r, CHECK_WARN, "deep idle states are enabled: %s takes %.0f us to leave (on %.0f of %.0f CPUs; "
-              "deepest %s, %.0f us; driver %s)", check_str(deep, "name"), check_num(deep, "latency_us"),
+    check_say(r, CHECK_WARN, "deep idle states are enabled: %s takes %.0f µs to leave (on %.0f of %.0f CPUs; "
+              "deepest %s, %.0f µs; driver %s)", check_str(deep, "name"), check_num(deep, "latency_us"),
               check_num(deep, "enabled_cpus"), check_num(deep, "cpus"), check_str(deepest, "name"),
               check_num(deepest, "latency_us"), driver ? driver : "?");
     check_fix(r, "sudo cpupower idle-set -D %d while you play (apt install linux-cpupower; it disables the states "

@@ -153,7 +153,7 @@ static void eval_rt_throttling(const json_t *sys, struct check_result *r)
     if (isnan(period))
         check_say(r, CHECK_WARN, "on: kernel.sched_rt_runtime_us is %.0f", runtime);
     else
-        check_say(r, CHECK_WARN, "on: kernel.sched_rt_runtime_us is %.0f of every %.0f us", runtime, period);
+        check_say(r, CHECK_WARN, "on: kernel.sched_rt_runtime_us is %.0f of every %.0f µs", runtime, period);
     check_fix(r, "sysctl kernel.sched_rt_runtime_us=-1 (to keep it: kernel.sched_rt_runtime_us = -1 in "
               "/etc/sysctl.d/90-audio.conf)");
     check_advise(r, "Real-time throttling is on (kernel.sched_rt_runtime_us = %.0f): real-time threads that use "

@@ -63,6 +63,7 @@ struct run_state {
     json_t *profile;               /* the verdict's thresholds (data/profiles/) */
     const char *stop_reason;
     int status_on;
+    const char *us;                /* "µs", or "us" where the terminal cannot show it */
     int abandoned;                 /* the backend left a provider call behind: keep bpriv, leave with _exit */
     char load_why[200];            /* why the load supervisor is gone */
     struct priv_result priv;       /* real-time rights of this login, checked before measuring */
@@ -131,11 +132,11 @@ static void status_line(struct run_state *st, int phase, double elapsed, double 
     else
         snprintf(when, sizeof(when), "%.1f/%.0f s", elapsed, total);
     /* Measured cycles only, as the report's table counts them (warm-ups never count). */
-    printf("\r\033[K[%d/%d] %-12s %-10s cycles %llu  xruns %llu/%llu (%llu events)  worst jitter %.0f us", phase + 1,
+    printf("\r\033[K[%d/%d] %-12s %-10s cycles %llu  xruns %llu/%llu (%llu events)  worst jitter %.0f %s", phase + 1,
            st->nphases, load_plan_name(st->plan, phase), when,
            (unsigned long long)atomic_load(&st->col.st_cycles), (unsigned long long)atomic_load(&st->col.st_reported),
            (unsigned long long)atomic_load(&st->col.st_detected), (unsigned long long)atomic_load(&st->col.st_events),
-           (double)atomic_load(&st->col.st_worst_jitter_ns) / 1000.0);
+           (double)atomic_load(&st->col.st_worst_jitter_ns) / 1000.0, st->us);
     fflush(stdout);
 }
 
@@ -424,6 +425,9 @@ int run_execute(const struct run_plan *p)
     if (run_prepare(st) == 0) {
         st->warnings = json_array();
         st->status_on = !p->quiet && isatty(STDOUT_FILENO);
+        struct render_opts ro;
+        render_opts_detect(&ro, stdout);
+        st->us = ro.ascii ? "us" : "µs";
         run_signals_setup();
         rc = run_measure(st);
     }

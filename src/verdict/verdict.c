@@ -7,6 +7,7 @@
  * larger buffer; each piece once. A run without real-time scheduling says nothing about the kernel: it gets
  * no kernel advice at all. Runs on the main thread, after the measurement. */
 #include "report/report.h"
+#include "util/numfmt.h"
 #include "report/compare_verdict.h"
 #include "checks/checks.h"
 #include <errno.h>
@@ -251,8 +252,8 @@ static int little_headroom(const struct vctx *v)
 static void say_headroom(const struct vctx *v, char *b, size_t n)
 {
     double pj = num(v->profile, "warn_jitter_pct"), pm = num(v->profile, "warn_margin_pct");
-    snprintf(b, n, "Every deadline was met, but with little to spare: the worst jitter was %.0f us (%.0f %% of the "
-             "period; this profile accepts %.0f %%) and the tightest cycle left %.0f us (%.0f %%; it asks for %.0f "
+    snprintf(b, n, "Every deadline was met, but with little to spare: the worst jitter was %.0f µs (%.0f %% of the "
+             "period; this profile accepts %.0f %%) and the tightest cycle left %.0f µs (%.0f %%; it asks for %.0f "
              "%%). A busier moment could cost a dropout.", v->jitter_us, 100 * v->jitter_us / v->period_us, pj,
              v->margin_us, 100 * v->margin_us / v->period_us, pm);
 }
@@ -367,10 +368,13 @@ static void phase_trouble(const struct pview *p, char *b, size_t n)
         o = add(b, n, o, "%lld xrun%s", p->xruns, plural(p->xruns));
     if (p->missed)
         o = add(b, n, o, "%s%lld missed deadline%s", p->xruns ? ", " : "", p->missed, plural(p->missed));
-    if (!isnan(p->met_pct) && p->missed)
-        o = add(b, n, o, " (%.2f %% met)", p->met_pct);
+    if (!isnan(p->met_pct) && p->missed) {
+        char met[32];
+        pct_met(met, sizeof(met), p->met_pct); /* rounded down: one miss never reads 100.00 */
+        o = add(b, n, o, " (%s %% met)", met);
+    }
     if (!p->xruns && !p->missed)
-        o = add(b, n, o, "jitter %.0f us", p->jitter_us);
+        o = add(b, n, o, "jitter %.0f µs", p->jitter_us);
     add(b, n, o, ".");
 }
 
@@ -392,7 +396,7 @@ static void build_summary(const struct vctx *v, const char *level, const char *h
             o = add(b, n, o, " %lld xrun%s and %lld missed deadline%s, within what this profile accepts.",
                     v->xruns, plural(v->xruns), v->missed, plural(v->missed));
         if (v->worst_jitter >= 0)
-            o = add(b, n, o, " Worst jitter %.0f us (%.0f %% of the period), under %s.", v->jitter_us,
+            o = add(b, n, o, " Worst jitter %.0f µs (%.0f %% of the period), under %s.", v->jitter_us,
                     v->period_us > 0 ? 100 * v->jitter_us / v->period_us : 0, v->ph[v->worst_jitter].name);
         if (v->timing_warn && v->period_us > 0) {
             double pj = num(v->profile, "warn_jitter_pct");
@@ -400,7 +404,7 @@ static void build_summary(const struct vctx *v, const char *level, const char *h
                 o = add(b, n, o, " That is more jitter than the %s profile accepts (%g %%).",
                         kstr(v->profile, "name"), pj);
             else
-                o = add(b, n, o, " The tightest cycle left %.0f us, less than the %s profile asks (%g %% of the "
+                o = add(b, n, o, " The tightest cycle left %.0f µs, less than the %s profile asks (%g %% of the "
                         "period).", v->margin_us, kstr(v->profile, "name"), num(v->profile, "warn_margin_pct"));
         }
         if (strcmp(level, "pass") == 0 && v->frames > 16)
@@ -409,15 +413,29 @@ static void build_summary(const struct vctx *v, const char *level, const char *h
             add(b, n, o, " Try %s.", hints);
         return;
     }
-    /* Say what happened: our own callback late (missed deadlines), or cycles lost in the server (xruns). */
+    /* Say what happened: our own callback late (missed deadlines), cycles lost in the server (xruns), or, with
+     * neither, a jitter over the limit the user set. */
     o = add(b, n, 0, "At %s, %s. ", setting,
             v->missed && v->xruns ? "deadlines were missed and the server had xruns"
             : v->missed           ? "deadlines were missed"
-                                  : "the server had xruns (audio was lost), although our callback met its deadlines");
+            : v->xruns            ? "the server had xruns (audio was lost), although our callback met its deadlines"
+                                  : "every deadline was met and no audio was lost, but the jitter went over the limit");
+    char part[256];
+    /* The baseline first: when even the phase without a load fails, the machine is not quiet at rest, and no
+     * "and N more loads" may hide that. */
+    int base = -1;
+    for (int i = 0; i < v->nph && base < 0; i++)
+        if (!strcmp(v->ph[i].name, "none"))
+            base = i;
+    int base_fails = base >= 0 && phase_fails(v, &v->ph[base]);
+    if (base_fails) {
+        phase_trouble(&v->ph[base], part, sizeof(part));
+        o = add(b, n, o, "Even with no load the machine is not quiet: %s ", part);
+    }
     /* The failing loads, the worst first: most xruns and missed deadlines. */
     int order[64], k = 0;
     for (int i = 0; i < v->nph && k < 64; i++)
-        if (phase_fails(v, &v->ph[i]))
+        if (phase_fails(v, &v->ph[i]) && i != base)
             order[k++] = i;
     for (int i = 1; i < k; i++)
         for (int j = i; j > 0; j--) {
@@ -428,14 +446,14 @@ static void build_summary(const struct vctx *v, const char *level, const char *h
             order[j] = order[j - 1];
             order[j - 1] = t;
         }
-    char part[256];
     int shown = 0;
     for (; shown < k && shown < 4; shown++) {
         phase_trouble(&v->ph[order[shown]], part, sizeof(part));
         o = add(b, n, o, "%s%s", shown ? " " : "", part);
     }
-    if (v->failing > shown)
-        o = add(b, n, o, " And %d more load%s.", v->failing - shown, plural(v->failing - shown));
+    if (v->failing - base_fails > shown)
+        o = add(b, n, o, " And %d more load%s.", v->failing - base_fails - shown,
+                plural(v->failing - base_fails - shown));
     if (v->failing < v->nph) {
         int others = v->nph - v->failing, listed = 0;
         if (others > 4) {

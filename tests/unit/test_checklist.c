@@ -106,7 +106,7 @@ static void test_generic_laptop(void **state)
     assert_string_equal(x->fix, "echo 1 | sudo tee /sys/devices/system/cpu/intel_pstate/no_turbo (while you play; "
                                 "TLP: CPU_BOOST_ON_AC=0)");
     expect(r, n, "smt", CHECK_WARN, "SMT is on (smt/active 1, control on)");
-    x = expect(r, n, "idle_states", CHECK_WARN, "C7s takes 124 us to leave (on 8 of 8 CPUs; deepest C10, 890 us");
+    x = expect(r, n, "idle_states", CHECK_WARN, "C7s takes 124 µs to leave (on 8 of 8 CPUs; deepest C10, 890 µs");
     CONTAINS(x->fix, "cpupower idle-set -D 100");
     x = expect(r, n, "cpu_dma_latency", CHECK_WARN, "not writable for musician (Permission denied)");
     CONTAINS(x->fix, "/etc/udev/rules.d/99-cpu-dma-latency.rules");
@@ -159,7 +159,7 @@ static void test_lowlatency_in_force(void **state)
                                            "and memlock unlimited");
     expect(r, n, "rtkit", CHECK_OK, "up to 88 (--max-realtime-priority)");
     expect(r, n, "boost", CHECK_OK, "boost is off (/sys/devices/system/cpu/cpufreq/boost is 0)");
-    expect(r, n, "idle_states", CHECK_OK, "the deepest idle state in use, C2, takes 18 us to leave (driver "
+    expect(r, n, "idle_states", CHECK_OK, "the deepest idle state in use, C2, takes 18 µs to leave (driver "
                                           "acpi_idle)");
     expect(r, n, "cpu_dma_latency", CHECK_OK, "writable for musician");
     expect(r, n, "filesystems", CHECK_OK, "/home xfs (/dev/sdb1)");
@@ -222,7 +222,7 @@ static void test_dynamic_full_log_in_again(void **state)
     x = expect(r, n, "laptop_mode", CHECK_WARN, "vm.laptop_mode is 5");
     assert_string_equal(x->fix, "sysctl vm.laptop_mode=0");
     expect(r, n, "inotify", CHECK_WARN, "29463");
-    expect(r, n, "idle_states", CHECK_OK, "C3, takes 70 us");
+    expect(r, n, "idle_states", CHECK_OK, "C3, takes 70 µs");
     json_decref(s);
     /* Added to audio after this login started: the login has not the group yet. */
     s = tree("sys-dynamic-full", NULL, login("musician,sudo", 0, 8388608, 0));
@@ -246,7 +246,7 @@ static void test_rt_rig(void **state)
     expect(r, n, "power_profile", CHECK_SKIP, "unknown");
     expect(r, n, "boot_setup", CHECK_SKIP, "no /etc/default/grub");
     expect(r, n, "boost", CHECK_SKIP, "no boost control");
-    expect(r, n, "idle_states", CHECK_OK, "C1E, takes 10 us"); /* C6 and C8 are disabled */
+    expect(r, n, "idle_states", CHECK_OK, "C1E, takes 10 µs"); /* C6 and C8 are disabled */
     expect(r, n, "smt", CHECK_OK, "SMT is off");
     expect(r, n, "filesystems", CHECK_WARN, "/mnt/nas/takes is on nfs4 (nas:/takes, mounted on /mnt/nas): a network "
                                             "filesystem");

@@ -221,7 +221,7 @@ static void test_generic(void **state)
     x = expect(r, n, "governor", CHECK_WARN, "powersave on 8 CPUs");
     CONTAINS(x->fix, "cpupower frequency-set -g performance");
     expect(r, n, "high_res_timers", CHECK_OK, "on");
-    x = expect(r, n, "rt_throttling", CHECK_WARN, "950000 of every 1000000 us");
+    x = expect(r, n, "rt_throttling", CHECK_WARN, "950000 of every 1000000 µs");
     CONTAINS(x->fix, "sysctl kernel.sched_rt_runtime_us=-1");
     x = expect(r, n, "swappiness", CHECK_WARN, "vm.swappiness is 60 with 2047 MiB of swap");
     CONTAINS(x->fix, "sysctl vm.swappiness=10");

@@ -101,7 +101,7 @@ static void test_pass(void **state)
     const char *s = vstr(d, "summary");
     CONTAINS(s, "At 64 frames at 48 kHz (1.33 ms per period), every deadline was met under every load "
                 "(none, write), with no xrun.");
-    CONTAINS(s, "Worst jitter 90 us (7 % of the period), under write.");
+    CONTAINS(s, "Worst jitter 90 µs (7 % of the period), under write.");
     CONTAINS(s, "Next: try 32 frames.");
     assert_string_equal(vstr(d, "worst_load"), "write");
     assert_int_equal(json_array_size(json_object_get(json_object_get(d, "verdict"), "advice")), 0);
@@ -212,7 +212,7 @@ static void test_profiles_differ(void **state)
     assert_true(has_id(d, "headroom"));
     CONTAINS(vstr(d, "summary"), "That is more jitter than the live profile accepts (25 %).");
     CONTAINS(json_string_value(json_array_get(json_object_get(json_object_get(d, "verdict"), "advice"), 0)),
-             "the worst jitter was 400 us (30 % of the period; this profile accepts 25 %)");
+             "the worst jitter was 400 µs (30 % of the period; this profile accepts 25 %)");
     /* The profile used is recorded, without this machine's path to it. */
     assert_string_equal(json_string_value(json_object_get(json_object_get(d, "profile"), "name")), "live");
     assert_null(json_object_get(json_object_get(d, "profile"), "path"));
@@ -398,6 +398,30 @@ static size_t count_of(const char *hay, const char *needle)
 /* The order worth trying: the run's privileges and set-up, the machine (governor, interrupts, swappiness),
  * boot options (threadirqs, preempt), a larger buffer last. sys-generic calls for governor, swappiness,
  * threadirqs and preempt (its content, tests/fixtures/make-fixtures.py). */
+/* The baseline is never hidden: when even `none` fails, the summary says so first, and "and N more loads" counts
+ * only the loaded phases left unnamed. A run that failed only on the user's jitter limit says that, not "xruns". */
+static void test_baseline_first(void **state)
+{
+    (void)state;
+    json_t *d = doc_on("sys-generic", 64), *prof = profile("studio");
+    add_phase(d, phase("none", 1, 1, 0, 80, 900));
+    const char *loads[] = { "burn", "write", "read", "compile", "memload", "video" };
+    for (int i = 0; i < 6; i++)
+        add_phase(d, phase(loads[i], 10 + i, 10 + i, 5, 300, -200));
+    report_verdict(d, prof, 0, -1, -1);
+    const char *sum = vstr(d, "summary");
+    CONTAINS(sum, "Even with no load the machine is not quiet: Under none: 1 xrun.");
+    assert_true(strstr(sum, "Even with no load") < strstr(sum, "Under video")); /* before any load */
+    CONTAINS(sum, "And 2 more loads.");                                          /* 6 loads, 4 named */
+    json_decref(d);
+    d = doc_on("sys-generic", 64);
+    add_phase(d, phase("none", 0, 0, 0, 80, 900));
+    report_verdict(d, prof, 0, -1, 50);
+    CONTAINS(vstr(d, "summary"), "every deadline was met and no audio was lost, but the jitter went over the limit");
+    json_decref(d);
+    json_decref(prof);
+}
+
 static void test_advice_order(void **state)
 {
     (void)state;
@@ -491,6 +515,7 @@ int main(void)
         cmocka_unit_test(test_text_opens_with_summary),
         cmocka_unit_test(test_profile_loader),
         cmocka_unit_test(test_advice_order),
+        cmocka_unit_test(test_baseline_first),
         cmocka_unit_test(test_not_realtime_is_not_a_kernel_test),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
