@@ -3,9 +3,11 @@
 #include <string.h>
 
 extern const struct backend_ops backend_jack;
+extern const struct backend_ops backend_timer;
 
 const struct backend_ops *const rtj_backends[] = {
     &backend_jack,
+    &backend_timer,
     NULL,
 };
 

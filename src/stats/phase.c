@@ -117,10 +117,14 @@ int phase_add(struct phase_stats *p, const struct rt_record *r)
         idx = p->nseg++;
         p->seg[idx] = s;
     }
-    if (idx != p->cur && p->cur >= 0)
-        p->seg[p->cur]->have_prev = 0; /* deltas never span a size change */
+    unsigned stream = r->stream < RTREC_MAX_STREAMS ? r->stream : RTREC_MAX_STREAMS - 1;
+    int last = p->stream_seg[stream] - 1;
+    if (last >= 0 && last != idx)
+        p->seg[last]->prev[stream].have = 0; /* deltas never span a size change */
+    p->stream_seg[stream] = (uint8_t)(idx + 1);
     p->cur = idx;
     struct segment *s = p->seg[idx];
+    struct stream_prev *pv = &s->prev[stream];
     if (p->pending_xruns) {
         s->xruns_reported += p->pending_xruns;
         p->pending_xruns = 0;
@@ -143,9 +147,9 @@ int phase_add(struct phase_stats *p, const struct rt_record *r)
     int64_t start_ns = (r->flags & RTREC_HAS_START) ? r->start_ns : r->t_entry_ns;
     int64_t jit_abs = 0;
     uint32_t adv = 0;
-    if (s->have_prev) {
-        int64_t period = r->t_entry_ns - s->prev_entry_ns;
-        adv = (uint32_t)(r->frame_pos - s->prev_frame_pos);
+    if (pv->have) {
+        int64_t period = r->t_entry_ns - pv->entry_ns;
+        adv = (uint32_t)(r->frame_pos - pv->frame_pos);
         metric_add(&s->m[M_PERIOD], period);
         if (period > ss->period_max)
             ss->period_max = period;
@@ -164,8 +168,8 @@ int phase_add(struct phase_stats *p, const struct rt_record *r)
         }
         /* Margin of the previous cycle: its exit against the start of the cycle after it. When cycles were
          * skipped, that start is one period after its own start. */
-        int64_t next_start = adv == r->nframes ? start_ns : s->prev_start_ns + nominal_ns;
-        int64_t margin = next_start - s->prev_exit_ns;
+        int64_t next_start = adv == r->nframes ? start_ns : pv->start_ns + nominal_ns;
+        int64_t margin = next_start - pv->exit_ns;
         metric_add(&s->m[M_MARGIN], margin);
         if (margin < ss->margin_min)
             ss->margin_min = margin;
@@ -174,11 +178,13 @@ int phase_add(struct phase_stats *p, const struct rt_record *r)
         else
             ss->deadlines_missed++;
     }
-    s->have_prev = 1;
-    s->prev_entry_ns = r->t_entry_ns;
-    s->prev_frame_pos = r->frame_pos;
-    s->prev_exit_ns = r->t_exit_ns;
-    s->prev_start_ns = start_ns;
+    pv->have = 1;
+    pv->entry_ns = r->t_entry_ns;
+    pv->frame_pos = r->frame_pos;
+    pv->exit_ns = r->t_exit_ns;
+    pv->start_ns = start_ns;
+    if (s->cycles == 1 || r->t_entry_ns > s->prev_entry_ns)
+        s->prev_entry_ns = r->t_entry_ns;
 
     int64_t cb = r->t_exit_ns - r->t_entry_ns;
     metric_add(&s->m[M_CALLBACK], cb);
