@@ -15,18 +15,20 @@ static int64_t ts_ns(const snd_htimestamp_t *t)
     return (int64_t)t->tv_sec * 1000000000LL + t->tv_nsec;
 }
 
-/* RT-safe: a counter with one writer (this thread). */
+/* RT-safe (runs in the RT thread): a counter with one writer, this thread. */
 static void add(atomic_uint_fast64_t *c, uint64_t v)
 {
     atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + v, memory_order_relaxed);
 }
 
+/* RT-safe (runs in the RT thread): as add(). */
 static void keep_max(atomic_uint_fast64_t *c, uint64_t v)
 {
     if (v > atomic_load_explicit(c, memory_order_relaxed))
         atomic_store_explicit(c, v, memory_order_relaxed);
 }
 
+/* RT-safe (runs in the RT thread): as add(). */
 static void keep_min(atomic_uint_fast64_t *c, uint64_t v)
 {
     if (v < atomic_load_explicit(c, memory_order_relaxed))
@@ -171,7 +173,7 @@ static int recover(struct alsa_backend *b, struct loop *L, int64_t t_x)
     return 0;
 }
 
-/* The lost code for an error from the device. */
+/* RT-safe (runs in the RT thread): the lost code for an error from the device. */
 static int lost_for(int e)
 {
     return e == -ESTRPIPE ? ALSA_LOST_SUSPENDED : ALSA_LOST_DEVICE;

@@ -68,7 +68,7 @@ void *timer_thread(void *arg);
 void *timer_relay_thread(void *arg);
 void timer_relay_drain(struct timer_backend *b);
 
-/* Grid arithmetic, exact in integers: ns of `frames` frames at rate_hz. RT-safe. */
+/* RT-safe (runs in the RT thread): grid arithmetic, exact in integers: ns of `frames` frames at rate_hz. */
 static inline int64_t timer_frames_ns(uint64_t frames, uint32_t rate_hz)
 {
     return (int64_t)(frames / rate_hz) * 1000000000LL + (int64_t)(frames % rate_hz) * 1000000000LL / rate_hz;

@@ -1,6 +1,7 @@
 /* rtjitter: can this kernel, on this machine, run audio at a small buffer size without dropouts? */
 #include "cli/cmd_report.h"
 #include "cli/cmd_compare.h"
+#include "cli/cmd_import.h"
 #include "cli/cmd_loads.h"
 #include "cli/cmd_run.h"
 #include "run/run.h"
@@ -20,6 +21,7 @@ static const struct command commands[] = {
     { "loads", cmd_loads, "list the loads, what each does, its parameters and safety bounds" },
     { "report", cmd_report, "render a stored report again, as text or HTML (rtjitter report FILE --html OUT)" },
     { "compare", cmd_compare, "reports side by side; with no files, the latest of each kernel in the store" },
+    { "import", cmd_import, "make a report of cyclictest --json output (rtjitter import cyclictest FILE.json)" },
 };
 
 static void usage(FILE *f)
