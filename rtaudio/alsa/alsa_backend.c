@@ -402,8 +402,7 @@ static int alsa_stop(void *priv)
 
 const struct backend_ops backend_alsa = {
     .name = "alsa",
-    .summary = "alsa-lib alone, no sound server: a SCHED_FIFO period loop on a PCM (--device hw:N), writing "
-               "silence",
+    .summary = "the ALSA driver alone (alsa-lib, no sound server): a period loop on --device PCM",
     .params = alsa_params,
     .private_size = sizeof(struct alsa_backend),
     .unavailable = alsa_unavailable,

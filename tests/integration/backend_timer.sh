@@ -2,7 +2,7 @@
 # --backend timer against truths that do not come from it:
 # - injected stalls: a SCHED_FIFO hog of higher priority (tests/helpers/cpu_hog) spins 40 ms every 300 ms on one
 #   CPU and logs its own spins on CLOCK_MONOTONIC; at a 5 ms interval each spin must be exactly one wake-up of
-#   35-42 ms on that CPU and 6-9 skipped periods (the deadlines inside the spin), none on the other CPU;
+#   30-45 ms on that CPU and 6-9 skipped periods (the deadlines inside the spin), none on the other CPU;
 # - cyclictest on the same CPU, just before: the same median wake-up within a factor of two (a wrong deadline or
 #   clock would be off by a period);
 # - /dev/cpu_dma_latency as the kernel reports it while the run goes on (read back 0, and the fd in /proc/PID/fd),
@@ -31,7 +31,7 @@ w0, w1 = p['clock_window_s']
 inside = [s for s in spins if w0 + 0.05 < s[0] and s[1] < w1 - 0.05]
 hist = p['histograms']['wakeup']
 late = sum(c for lo, hi, c in hist if lo >= 30000)          # µs
-huge = sum(c for lo, hi, c in hist if lo >= 30000 and hi > 42000)
+huge = sum(c for lo, hi, c in hist if lo >= 45000)              # past the spin and a period: none
 th = {t['cpu']: t for t in d['audio']['threads']}
 for k, val in (("spins", len(spins)), ("inside", len(inside)), ("late", late), ("huge", huge),
                ("skipped_hog", th[cpu]['skipped_periods']), ("skipped_other", th[other]['skipped_periods']),
@@ -43,7 +43,7 @@ PY
     v() { awk -v k="$1" '$1 == k { print $2 }' "$WORK/h.txt"; }
     n=$(v inside)
     check "the hog's 8 spins all fell inside the measured window" [ "$(v spins)" = 8 -a "$n" = 8 ]
-    check "each spin is exactly one wake-up of 30-42 ms (got $(v late) of them, $(v huge) over 42 ms)" \
+    check "each spin is exactly one wake-up of 30-45 ms (got $(v late) of them, $(v huge) over 45 ms)" \
         [ "$(v late)" = "$n" -a "$(v huge)" = 0 ]
     sk=$(v skipped_hog)
     check "the deadlines inside the spins are skipped periods on the hog's CPU: 6-9 a spin (got $sk for $n)" \
