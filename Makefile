@@ -24,7 +24,7 @@ WERROR   ?= $(if $(wildcard .git),1,0)
 
 # What the binary links: libjack (the JACK backend), jansson (reports), zlib (reads /proc/config.gz).
 # alsa-lib and libsndfile join when the ALSA backend and the loopback recordings arrive.
-PKGS     := jack jansson zlib
+PKGS     := jack jansson zlib alsa
 PKG_CFLAGS = $(eval PKG_CFLAGS := $(call pkgconf,--cflags,$(PKGS)))$(PKG_CFLAGS)
 PKG_LIBS   = $(eval PKG_LIBS := $(call pkgconf,--libs,$(PKGS)))$(PKG_LIBS)
 CMOCKA_LIBS = $(eval CMOCKA_LIBS := $(call pkgconf,--libs,cmocka))$(CMOCKA_LIBS)
@@ -53,7 +53,7 @@ all: rtjitter
 # ---- Debian packages -------------------------------------------------------------------------------------------
 # To build and run: a compiler, pkg-config, the libraries linked above, and jackd2 (the private server rtjitter
 # starts when none is running). --no-install-recommends keeps it at what is listed (jackd2 recommends qjackctl).
-RUN_PKGS   := build-essential pkg-config libjack-jackd2-dev jackd2 libjansson-dev zlib1g-dev
+RUN_PKGS   := build-essential pkg-config libjack-jackd2-dev jackd2 libjansson-dev zlib1g-dev libasound2-dev
 # The tests add: cmocka (unit tests); pipewire + pipewire-jack (PipeWire's JACK, on a private PipeWire);
 # rt-tests (cyclictest, hackbench: reference tools); stress-ng (busy-machine runs, bench); libasound2-plugins
 # (ALSA's jack PCM); chromium + python3 (the HTML test renders each page and parses its SVG); valgrind

@@ -20,13 +20,17 @@ struct opt_def; /* src/cli/options.h: typed, bounded options that generate their
 /* What run asks of a backend. Each backend reads only the fields its params table lists. Units in names. */
 struct backend_config {
     const char *server;      /* jack: server name, NULL: the running one, else a private one */
-    const char *device;      /* jack: private server's ALSA device (NULL: dummy driver) */
+    const char *device;      /* jack: private server's ALSA device (NULL: dummy driver); alsa: the PCM */
     int rate_hz;             /* requested sample rate */
     int period_frames;       /* requested frames per period */
     int rate_given, period_given; /* the user asked for them (else they are defaults): never ignored in silence */
     int set_buffer_size;     /* jack: change a running server's buffer size (every client of it sees it) */
     int nperiods;            /* periods per buffer */
     int priority;            /* requested real-time priority */
+    const char *cpus;        /* timer: CPU list such as "0-3,6" (NULL: every CPU this process may use) */
+    int interval_us;         /* timer: period in µs instead of --period/--rate (0: from them) */
+    int no_dma_latency;      /* timer: do not hold /dev/cpu_dma_latency at 0 */
+    int duplex;              /* alsa: open the capture side too */
     double dsp_pct;          /* --dsp: share of each period burnt in the RT thread */
     int quiet;               /* no notices on stderr */
 };

@@ -3,9 +3,13 @@
 #include <string.h>
 
 extern const struct backend_ops backend_jack;
+extern const struct backend_ops backend_timer;
+extern const struct backend_ops backend_alsa;
 
 const struct backend_ops *const rtj_backends[] = {
     &backend_jack,
+    &backend_timer,
+    &backend_alsa,
     NULL,
 };
 

@@ -27,7 +27,11 @@ struct rt_record {
     uint32_t dsp_req;         /* DSP work units requested */
     uint32_t xruns;           /* the provider's xrun counter so far (low 32 bits): the collector gives each
                                * change to the cycle that first saw it, so warm-up and phase edges are exact */
-    int32_t cpu;              /* CPU the cycle ran on (sched_getcpu: vDSO), -1 when unknown */
+    int16_t cpu;              /* CPU the cycle ran on (sched_getcpu: vDSO), -1 when unknown */
+    uint16_t stream;          /* which RT thread of the backend measured it (set by its sink): the timer
+                               * backend runs one per CPU; deltas (period, jitter, margin) never span two */
 };
+
+#define RTREC_MAX_STREAMS 256 /* RT threads of one backend whose records are kept apart */
 
 #endif

@@ -37,6 +37,14 @@ static inline int rt_ring_push(struct rt_ring *r, const struct rt_record *rec)
     return 1;
 }
 
+/* Producer side, not RT: a producer that forwards records from other rings (the timer backend's relay) adds
+ * the records those rings lost, so that `dropped` still counts every record lost on the way. */
+static inline void rt_ring_add_dropped(struct rt_ring *r, uint64_t n)
+{
+    atomic_store_explicit(&r->dropped, atomic_load_explicit(&r->dropped, memory_order_relaxed) + n,
+                          memory_order_release);
+}
+
 /* Consumer side (collector thread). Copies up to max records into out; returns how many. */
 size_t rt_ring_pop(struct rt_ring *r, struct rt_record *out, size_t max);
 uint64_t rt_ring_dropped(const struct rt_ring *r);

@@ -41,7 +41,8 @@ void rt_sink_cycle(struct rt_sink *s, struct rt_record *r, int64_t deadline_ns)
     r->phase = tag >> 1;
     if (tag & 1u)
         r->flags |= RTREC_MEASURING;
-    r->cpu = sched_getcpu(); /* vDSO getcpu / rseq: no system call */
+    r->cpu = (int16_t)sched_getcpu(); /* vDSO getcpu / rseq: no system call */
+    r->stream = s->stream;
     uint32_t units = atomic_load_explicit(&s->dsp_units, memory_order_relaxed);
     r->dsp_req = units;
     r->dsp_done = 0;

@@ -19,6 +19,8 @@ struct rt_sink {
     atomic_uint dsp_guard_ns;          /* the burn stops this long before the deadline: 1/32 period, >= 10 µs */
     atomic_uint_fast64_t cycles;       /* cycles seen (the next record's seq); written by the RT thread only */
     const atomic_uint_fast64_t *xruns; /* the backend's xrun counter, copied into each record; may be NULL */
+    uint16_t stream;                   /* stamped on each record: 0, or the RT thread's index when a backend runs
+                                        * several (each with its own sink and ring) */
     /* Read inside the first cycle, published with sched_known (release). */
     atomic_int sched_known;
     atomic_int sched_policy;           /* SCHED_FIFO...; SCHED_RESET_ON_FORK masked off */

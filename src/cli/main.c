@@ -2,6 +2,7 @@
 #include "cli/cmd_check.h"
 #include "cli/cmd_report.h"
 #include "cli/cmd_compare.h"
+#include "cli/cmd_import.h"
 #include "cli/cmd_loads.h"
 #include "cli/cmd_run.h"
 #include "cli/manpage.h"
@@ -18,6 +19,7 @@ static const struct cli_command *const commands[] = {
     &cmd_report_info,
     &cmd_compare_info,
     &cmd_check_info,
+    &cmd_import_info,
     NULL,
 };
 

@@ -335,6 +335,13 @@ static int run_report(struct run_state *st, struct run_info *ri, int rc, int mlo
     return rc;
 }
 
+/* The exit status of a failed open (backend.h): bad input (a missing, busy or forbidden device, a CPU list that
+ * names no CPU here) is 2; anything else (a server that does not answer) is 3. */
+static int open_failure_status(int e)
+{
+    return e == -EINVAL || e == -ENODEV || e == -ENOENT || e == -EBUSY || e == -EACCES || e == -EPERM ? 2 : 3;
+}
+
 /* Open the backend, start the collector and the cycles, run the phases, stop, report. */
 static int run_measure(struct run_state *st)
 {
@@ -367,7 +374,7 @@ static int run_measure(struct run_state *st)
     cfg.quiet = p->quiet;
     if ((e = st->be->open(st->bpriv, &cfg, &st->sink, err, sizeof(err))) < 0) {
         fprintf(stderr, "rtjitter run: %s\n", err);
-        return 3;
+        return open_failure_status(e);
     }
     struct backend_status bs0 = { 0 };
     st->be->status(st->bpriv, &bs0);

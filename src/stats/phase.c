@@ -141,10 +141,14 @@ int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t n
         idx = p->nseg++;
         p->seg[idx] = s;
     }
-    if (idx != p->cur && p->cur >= 0)
-        p->seg[p->cur]->have_prev = 0; /* deltas never span a size change */
+    unsigned stream = r->stream < RTREC_MAX_STREAMS ? r->stream : RTREC_MAX_STREAMS - 1;
+    int last = p->stream_seg[stream] - 1;
+    if (last >= 0 && last != idx)
+        p->seg[last]->prev[stream].have = 0; /* deltas never span a size change */
+    p->stream_seg[stream] = (uint8_t)(idx + 1);
     p->cur = idx;
     struct segment *s = p->seg[idx];
+    struct stream_prev *pv = &s->prev[stream]; /* this stream's previous record: deltas never mix streams */
     if (p->pending_xruns) {
         s->xruns_reported += p->pending_xruns;
         p->pending_xruns = 0;
@@ -152,7 +156,7 @@ int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t n
     if (lost) {
         /* Records lost to a full ring: the cycles ran, we only did not see them. Never a frame gap. */
         s->records_lost += lost;
-        s->have_prev = 0;
+        pv->have = 0;
     }
     if (r->nframes == 0 || r->rate_hz == 0)
         return 0;
@@ -168,8 +172,8 @@ int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t n
     struct second_stats *ss = &s->secs[sec < s->cur_sec ? s->cur_sec : sec];
 
     int64_t adv = 0;
-    if (s->have_prev) {
-        adv = (int64_t)(r->frame_pos - s->prev_frame_pos);
+    if (pv->have) {
+        adv = (int64_t)(r->frame_pos - pv->frame_pos);
         if (adv == 0) {
             /* A catch-up duplicate (the same frame time twice): not a cycle of its own. It is folded into the gap
              * before it: its callback counts, its exit is the one the next deadline is measured from. */
@@ -178,16 +182,20 @@ int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t n
             metric_add(&s->m[M_CALLBACK], cb);
             if (cb > ss->callback_max)
                 ss->callback_max = cb;
-            s->prev_exit_ns = r->t_exit_ns;
+            pv->exit_ns = r->t_exit_ns;
             if (new_xruns) {
                 s->xruns_reported += new_xruns;
                 ss->xruns_reported += (uint32_t)new_xruns;
             }
             return 0;
         }
-        if (frame_jump(adv, r->t_entry_ns - s->prev_entry_ns, nominal_ns, r->nframes, r->rate_hz)) {
+        /* Time that passed between the two cycles: between their starts when the provider gives them (an entry can
+         * be late: a timer that woke 8 periods late, then skipped to the next deadline), else their entries. */
+        int64_t elapsed = (r->flags & RTREC_HAS_START) && pv->start_ns ? r->start_ns - pv->start_ns
+                                                                       : r->t_entry_ns - pv->entry_ns;
+        if (frame_jump(adv, elapsed, nominal_ns, r->nframes, r->rate_hz)) {
             s->discontinuities++;
-            s->have_prev = 0;
+            pv->have = 0;
             grid_reset(&s->grid);
         }
     }
@@ -209,8 +217,8 @@ int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t n
     int64_t jit_abs = 0;
     int64_t due_ns = start_ns;     /* when this cycle's work was due: its start, or the first skipped one's */
     int gap = 0;
-    if (s->have_prev) {
-        int64_t period = r->t_entry_ns - s->prev_entry_ns;
+    if (pv->have) {
+        int64_t period = r->t_entry_ns - pv->entry_ns;
         metric_add(&s->m[M_PERIOD], period);
         if (period > ss->period_max)
             ss->period_max = period;
@@ -232,13 +240,18 @@ int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t n
             s->skipped_cycles += due - 1;
             ss->deadlines_missed += (uint32_t)(due - 1); /* the cycles that never ran missed theirs */
             /* The work of the first skipped cycle was due one period after the previous start: a thread that
-             * woke k periods late keeps that lateness, instead of looking prompt inside a frame gap. */
-            due_ns = use_grid ? grid_start(&s->grid, s->prev_frame_pos + r->nframes) : s->prev_start_ns + nominal_ns;
+             * woke k periods late keeps that lateness, instead of looking prompt inside a frame gap (JACK runs
+             * the late callback for the current cycle). Unless the previous cycle was itself that late (a timer
+             * reports the deadline it woke for, then skips the ones that passed): its lateness is counted. */
+            int64_t prev_late = pv->entry_ns - pv->start_ns, skipped_ns = (int64_t)(due - 1) * nominal_ns;
+            if (prev_late < skipped_ns - nominal_ns / 2)
+                due_ns = use_grid ? grid_start(&s->grid, pv->frame_pos + r->nframes) : pv->start_ns + nominal_ns;
         }
         /* Margin of the previous cycle: its exit against the start of the cycle after it. When cycles were
          * skipped, that start is the first skipped one's. */
-        int64_t next_start = gap ? due_ns : start_ns;
-        int64_t margin = next_start - s->prev_exit_ns;
+        int64_t next_start = !gap ? start_ns
+                             : use_grid ? grid_start(&s->grid, pv->frame_pos + r->nframes) : pv->start_ns + nominal_ns;
+        int64_t margin = next_start - pv->exit_ns;
         metric_add(&s->m[M_MARGIN], margin);
         if (margin < ss->margin_min)
             ss->margin_min = margin;
@@ -259,11 +272,13 @@ int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t n
         s->xruns_reported += new_xruns;
         ss->xruns_reported += (uint32_t)new_xruns;
     }
-    s->have_prev = 1;
-    s->prev_entry_ns = r->t_entry_ns;
-    s->prev_frame_pos = r->frame_pos;
-    s->prev_exit_ns = r->t_exit_ns;
-    s->prev_start_ns = start_ns;
+    pv->have = 1;
+    pv->entry_ns = r->t_entry_ns;
+    pv->frame_pos = r->frame_pos;
+    pv->exit_ns = r->t_exit_ns;
+    pv->start_ns = start_ns;
+    if (s->cycles == 1 || r->t_entry_ns > s->prev_entry_ns)
+        s->prev_entry_ns = r->t_entry_ns;
 
     int64_t cb = r->t_exit_ns - r->t_entry_ns;
     metric_add(&s->m[M_CALLBACK], cb);

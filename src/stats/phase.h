@@ -53,12 +53,16 @@ struct segment {
     int64_t *buf_jit, *buf_wake;   /* the current second's values, for its p99 */
     size_t buf_n, buf_cap;
     int64_t cur_sec;
-    /* previous record, for period and frame deltas */
-    int have_prev;
-    int64_t prev_entry_ns;
-    uint64_t prev_frame_pos;
-    int64_t prev_exit_ns;
-    int64_t prev_start_ns;
+    /* each stream's previous record, for period and frame deltas (a backend with several RT threads, the
+     * timer on several CPUs, gives each its own stream: their records are pooled, their deltas never mixed) */
+    struct stream_prev {
+        int have;
+        int64_t entry_ns;
+        uint64_t frame_pos;
+        int64_t exit_ns;
+        int64_t start_ns;
+    } prev[RTREC_MAX_STREAMS];
+    int64_t prev_entry_ns;         /* entry time of the latest record of any stream (the clock window's end) */
 };
 
 #define PHASE_MAX_SEGMENTS 8
@@ -71,6 +75,7 @@ struct phase_stats {
     uint64_t pending_xruns;        /* reported before the phase's first record */
     struct grid warm;              /* fitted on the phase's warm-up, handed to its first segment of that size */
     uint32_t warm_nframes, warm_rate;
+    uint8_t stream_seg[RTREC_MAX_STREAMS]; /* 1 + the segment of each stream's latest record; 0: none yet */
 };
 
 void phase_init(struct phase_stats *p);

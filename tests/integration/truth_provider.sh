@@ -48,15 +48,16 @@ check "... and no tiny period from them (period min $(json "$WORK/dups.json" "d[
 # A provider that gives no cycle start: the statistics fit the frame clock's grid (src/stats/grid.c). Its frame clock
 # runs 100 ppm fast, then slow, against the system clock (130 µs a second: it would swamp every figure if the grid
 # did not follow it). The grid measures lateness beyond the earliest cycles, so the truth is the provider's own
-# (entry - ideal start) less its minimum. On a quiet machine they agree within 2-4 µs; the window's best case moves
-# with the machine's load, hence 8 µs or 5 %.
-close8() { python3 -c "import sys; g, t = $1, $2; sys.exit(not abs(g - t) <= max(8.0, 0.05 * abs(t)))"; }
+# (entry - ideal start) less its minimum. On a quiet machine they agree within 2-4 µs; the best case of a window of
+# a few seconds moves with the machine's load (seen here: up to 12 µs above the run's minimum on a busy machine),
+# hence 15 µs. A grid that did not follow the drift would be off by 100 ppm x the run: 500 µs here.
+close8() { python3 -c "import sys; g, t = $1, $2; sys.exit(not abs(g - t) <= max(15.0, 0.05 * abs(t)))"; }
 for sc in drift+ drift-; do
     prov "$sc" 4000
     gm=$(json "$WORK/$sc.json" "d['truth']['wakeup_min_us']")
     echo "# $sc: got p50 $(g "$sc" wakeup_p50_us) p99 $(g "$sc" wakeup_p99_us); truth less its minimum: p50 $(json "$WORK/$sc.json" "d['truth']['wakeup_p50_us'] - $gm") p99 $(json "$WORK/$sc.json" "d['truth']['wakeup_p99_us'] - $gm")"
     check "$sc ppm frame clock, no provider start: every cycle measured against the fitted grid" \
         [ "$(g "$sc" wake_grid)" = "$(g "$sc" cycles)" ]
-    check "$sc: wake-up p50 within 8 µs or 5 % of the truth" close8 "$(g "$sc" wakeup_p50_us)" "$(json "$WORK/$sc.json" "d['truth']['wakeup_p50_us'] - $gm")"
-    check "$sc: wake-up p99 within 8 µs or 5 % of the truth" close8 "$(g "$sc" wakeup_p99_us)" "$(json "$WORK/$sc.json" "d['truth']['wakeup_p99_us'] - $gm")"
+    check "$sc: wake-up p50 within 15 µs or 5 % of the truth" close8 "$(g "$sc" wakeup_p50_us)" "$(json "$WORK/$sc.json" "d['truth']['wakeup_p50_us'] - $gm")"
+    check "$sc: wake-up p99 within 15 µs or 5 % of the truth" close8 "$(g "$sc" wakeup_p99_us)" "$(json "$WORK/$sc.json" "d['truth']['wakeup_p99_us'] - $gm")"
 done

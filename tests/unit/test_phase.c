@@ -158,6 +158,52 @@ static void test_reported_before_first_record(void **state)
     phase_free(&p);
 }
 
+/* Two streams (the timer backend on two CPUs) interleaved in batches, as its relay delivers them: stream 1's
+ * grid is offset by 300 µs and it has one gap of 3 periods. Deltas must stay inside each stream: the mean period
+ * is the nominal one, no jitter, exactly one frame gap, its skipped cycles, and both streams' wake-ups pooled. */
+static void test_streams_never_mixed(void **state)
+{
+    (void)state;
+    struct phase_stats p;
+    phase_init(&p);
+    const int64_t off = 300000;
+    int k1 = 0;
+    for (int batch = 0; batch < 40; batch++)
+        for (int st = 0; st < 2; st++)
+            for (int i = 0; i < 25; i++) {
+                int k = batch * 25 + i;
+                struct rt_record r;
+                if (st == 0) {
+                    r = cyc(k * PERIOD_NS, (uint32_t)(k * FRAMES), 1, 1000, FRAMES);
+                } else {
+                    if (k1 == 500)
+                        k1 += 3; /* three periods skipped by stream 1 only */
+                    r = cyc(k1 * PERIOD_NS + off, (uint32_t)(k1 * FRAMES), 3, 1000, FRAMES);
+                    k1++;
+                }
+                r.stream = (uint16_t)st;
+                assert_int_equal(phase_add(&p, &r), 0);
+            }
+    phase_finish(&p);
+    assert_int_equal(p.nseg, 1);
+    struct segment *s = p.seg[0];
+    assert_int_equal(s->cycles, 2000);
+    assert_int_equal(s->xruns_detected, 1);
+    assert_int_equal(s->skipped_cycles, 3);
+    assert_true(s->m[M_JITTER].abs_max < 2);
+    assert_int_equal(s->m[M_PERIOD].count, 1998); /* one delta fewer per stream */
+    assert_true(s->m[M_PERIOD].min > PERIOD_NS - 2);
+    assert_true(s->m[M_PERIOD].max > 4 * PERIOD_NS - 2 && s->m[M_PERIOD].max < 4 * PERIOD_NS + 2);
+    /* wake-ups: 1.5 frames for stream 0, 3.5 for stream 1, pooled half and half; the cycle after stream 1's gap
+     * keeps its lateness from when the first skipped cycle was due: 3 periods more */
+    assert_true(llabs(s->m[M_WAKEUP].min - (FRAME_NS + FRAME_NS / 2)) < 2);
+    assert_true(llabs(s->m[M_WAKEUP].max - (3 * PERIOD_NS + 3 * FRAME_NS + FRAME_NS / 2)) < 2);
+    assert_int_equal(s->m[M_MARGIN].count - s->deadlines_met, 0);
+    /* the clock window ends at the latest entry of any stream */
+    assert_int_equal(s->prev_entry_ns, (int64_t)(k1 - 1) * PERIOD_NS + off + 3 * FRAME_NS + FRAME_NS / 2);
+    phase_free(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -166,6 +212,7 @@ int main(void)
         cmocka_unit_test(test_late_wakeup_is_jitter),
         cmocka_unit_test(test_buffer_size_change_makes_segments),
         cmocka_unit_test(test_reported_before_first_record),
+        cmocka_unit_test(test_streams_never_mixed),
     };
     return cmocka_run_group_tests_name("phase", tests, NULL, NULL);
 }

@@ -1,0 +1,69 @@
+/* The ALSA backend: alsa-lib alone, no sound server. It opens a PCM (hw:N, plughw:N or any named PCM) for
+ * playback, and capture too with --duplex, at the requested rate, period size and periods, mmap access where the
+ * device allows it (else read/write), and runs a SCHED_FIFO period loop paced by snd_pcm_wait() that writes
+ * silence. Per period it records the entry time, the period boundary on the device's frame clock (the hardware
+ * pointer, widened to 64 bits and carried across xruns so a gap shows), and, where the driver timestamps its
+ * pointer, the time the boundary passed (the cycle's measured start). Xruns (-EPIPE and the status) are counted,
+ * each one's length taken from the trigger timestamp as aplay's xrun() does, and recovered with
+ * snd_pcm_prepare(), counted and timed.
+ *
+ * alsa_backend.c: the ops (open, parameters, describe); alsa_loop.c: the RT thread; alsa_holder.c: who holds a
+ * busy card (fuser-style, through /proc). */
+#ifndef RTJ_ALSA_H
+#define RTJ_ALSA_H
+#include <alsa/asoundlib.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include "backend.h"
+#include "rt_sink.h"
+
+struct alsa_backend {
+    struct backend_config cfg;
+    struct rt_sink *sink;
+    snd_pcm_t *play, *cap;             /* cap: --duplex only */
+    int linked;                        /* cap is linked to play (they start and stop together) */
+    /* what the device accepted (hw_params), set by open, read-only afterwards */
+    unsigned rate_hz;
+    snd_pcm_uframes_t period_frames, buffer_frames;
+    unsigned nperiods, channels, cap_channels;
+    snd_pcm_format_t format;
+    snd_pcm_access_t access, cap_access;
+    int device_tstamps;                /* the driver timestamps its pointer (kernel PCMs); not plugins like ioplug */
+    int tstamp_monotonic;              /* sw_params took CLOCK_MONOTONIC timestamps */
+    snd_pcm_status_t *status;          /* preallocated: the RT thread's snd_pcm_status() target */
+    void *silence;                     /* two buffers of silence (read/write access) */
+    void *scratch;                     /* as large: what the capture side is read into (read/write access) */
+    size_t silence_bytes;
+    int configured;                    /* open succeeded: the accepted parameters above hold */
+    char type_name[32], pcm_name[128], card_id[64], card_name[128], card_longname[256];
+    int card;                          /* -1: no card (a plugin PCM) */
+
+    /* --- RT thread --- */
+    atomic_uint_fast64_t xruns;        /* device xruns (playback or capture); the sink copies it into records */
+    atomic_uint_fast64_t xrun_ns_total, xrun_ns_max;   /* their lengths */
+    atomic_uint_fast64_t xrun_from_trigger;            /* of which timed by the trigger timestamp */
+    atomic_uint_fast64_t recoveries, recovery_ns_total, recovery_ns_max; /* prepare + refill + start */
+    atomic_uint_fast64_t avail_min, avail_max, avail_sum, avail_n;      /* frames available at wake-up */
+    atomic_uint_fast64_t timestamped;  /* records whose start came from the device's timestamp */
+    atomic_int lost_code;              /* why the loop ended early (an alsa_lost value); 0 while it runs */
+    atomic_int stop;                   /* main thread asks the loop to leave */
+
+    pthread_t thread;
+    int started;
+    int fifo;                          /* the loop thread was created SCHED_FIFO */
+};
+
+enum alsa_lost {
+    ALSA_LOST_NONE = 0,
+    ALSA_LOST_DEVICE,       /* -ENODEV and the like: unplugged */
+    ALSA_LOST_SUSPENDED,    /* -ESTRPIPE */
+    ALSA_LOST_RECOVERY,     /* snd_pcm_prepare or the restart failed */
+    ALSA_LOST_NOT_PACED,    /* frames went faster than any clock: a PCM that is not paced (alsa-lib's null) */
+    ALSA_LOST_START,        /* the first start failed */
+};
+
+/* RT thread body (alsa_loop.c); arg is the struct alsa_backend. */
+void *alsa_thread(void *arg);
+
+#endif

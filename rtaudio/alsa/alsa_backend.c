@@ -1,0 +1,414 @@
+/* The ALSA backend's ops: opening and configuring the PCM (what the device accepts may differ from the request:
+ * the report gives what it accepted), the period loop's thread (alsa_loop.c), and what a busy, missing or
+ * forbidden device is called (alsa_holder.c names who holds a busy card). See alsa.h. */
+#include "alsa/alsa.h"
+#include "alsa/alsa_holder.h"
+#include "cli/options.h"
+#include "dsp.h"
+#include "util/utf8.h"
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STACK_BYTES (256 * 1024) /* mlockall(MCL_FUTURE) would lock a default 8 MiB stack */
+
+#define O(f) offsetof(struct backend_config, f)
+static const struct opt_def alsa_params[] = {
+    { "device", OPT_STR, O(device), 0, 0, "PCM", "the ALSA PCM: hw:N, hw:NAME (aplay -l), plughw:N or a named PCM "
+      "(aplay -L); required", NULL, 'd' },
+    { "nperiods", OPT_INT, O(nperiods), 2, 16, "N", "periods in the device's buffer (default 2; 3 for USB)", NULL, 'n' },
+    { "priority", OPT_INT, O(priority), 1, 98, "N", "real-time priority of the period loop, SCHED_FIFO (default "
+      "70)", NULL, 'P' },
+    { "duplex", OPT_FLAG, O(duplex), 0, 0, "", "open the capture side too (read and dropped each period)", NULL, 0 },
+    { NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0 },
+};
+#undef O
+
+/* alsa-lib prints its own errors on stderr ("ALSA lib pcm.c:...: Unknown PCM"); ours are one line each. */
+static void silent_alsa(const char *file, int line, const char *function, int err, const char *fmt, ...)
+{
+    (void)file;
+    (void)line;
+    (void)function;
+    (void)err;
+    (void)fmt;
+}
+
+/* Main thread: alsa-lib is linked in; a missing device is open's business. */
+static int alsa_unavailable(char *why, size_t len)
+{
+    (void)why;
+    (void)len;
+    return 0;
+}
+
+/* One line for a PCM that cannot be opened, and the errno run turns into the exit status (2: bad input). */
+static int open_error(const char *dev, int e, char *err, size_t len)
+{
+    int card = alsa_card_of(dev);
+    if (e == -EBUSY || e == -EAGAIN) {
+        char who[512];
+        int hidden = 0;
+        int n = alsa_find_holders("", card, who, sizeof(who), &hidden);
+        if (n > 0)
+            snprintf(err, len, "ALSA device '%s' is busy: held by %s (stop it for the run, or free the card from "
+                     "PipeWire: see the README)", dev, who);
+        else
+            snprintf(err, len, "ALSA device '%s' is busy: held by another program%s", dev,
+                     hidden ? " (run as root to see which: another user's processes cannot be read)"
+                            : " (none found holding a /dev/snd/pcm* device: a sound server's plugin?)");
+        return -EBUSY;
+    }
+    if (e == -EACCES || e == -EPERM) {
+        snprintf(err, len, "not permitted to open ALSA device '%s': join the audio group (sudo usermod -aG audio "
+                 "$USER, then log in again)", dev);
+        return -EACCES;
+    }
+    if (e == -ENOENT || e == -ENODEV || e == -ENXIO || (e == -EINVAL && strchr(dev, ':') && card < 0)) {
+        snprintf(err, len, "no ALSA device '%s' here (aplay -l lists the cards, aplay -L the PCM names)", dev);
+        return -ENODEV;
+    }
+    snprintf(err, len, "cannot open ALSA device '%s': %s", dev, snd_strerror(e));
+    return e < 0 ? e : -EIO;
+}
+
+/* The sample formats tried, best for a silent stream first (any works: we write silence). */
+static const snd_pcm_format_t formats[] = {
+    SND_PCM_FORMAT_S32_LE, SND_PCM_FORMAT_S16_LE, SND_PCM_FORMAT_S24_LE, SND_PCM_FORMAT_S24_3LE,
+    SND_PCM_FORMAT_FLOAT_LE, SND_PCM_FORMAT_S32_BE, SND_PCM_FORMAT_S16_BE, SND_PCM_FORMAT_U8,
+};
+static const snd_pcm_access_t accesses[] = {
+    SND_PCM_ACCESS_MMAP_INTERLEAVED, SND_PCM_ACCESS_MMAP_NONINTERLEAVED, SND_PCM_ACCESS_RW_INTERLEAVED,
+    SND_PCM_ACCESS_RW_NONINTERLEAVED,
+};
+
+/* Hardware parameters: mmap where the device allows it, the first format it takes, the fewest channels, the rate,
+ * period size and periods nearest to the request (no resampling: the device's own rate is measured). What it
+ * accepted is written back. With `match` (capture in duplex), the rate and period must equal the playback's. */
+static int set_hw(snd_pcm_t *pcm, unsigned *rate, snd_pcm_uframes_t *period, unsigned *periods,
+                  snd_pcm_uframes_t *buffer, unsigned *channels, snd_pcm_format_t *format, snd_pcm_access_t *access,
+                  const char *side, char *err, size_t len)
+{
+    snd_pcm_hw_params_t *hw;
+    snd_pcm_hw_params_alloca(&hw);
+    int e = snd_pcm_hw_params_any(pcm, hw);
+    if (e < 0) {
+        snprintf(err, len, "the %s device gives no parameters: %s", side, snd_strerror(e));
+        return -EINVAL;
+    }
+    snd_pcm_hw_params_set_rate_resample(pcm, hw, 0);
+    size_t a = 0;
+    while (a < sizeof(accesses) / sizeof(accesses[0]) && snd_pcm_hw_params_set_access(pcm, hw, accesses[a]) < 0)
+        a++;
+    if (a == sizeof(accesses) / sizeof(accesses[0])) {
+        snprintf(err, len, "the %s device offers neither mmap nor read/write access", side);
+        return -EINVAL;
+    }
+    *access = accesses[a];
+    size_t f = 0;
+    while (f < sizeof(formats) / sizeof(formats[0]) && snd_pcm_hw_params_set_format(pcm, hw, formats[f]) < 0)
+        f++;
+    if (f == sizeof(formats) / sizeof(formats[0])) {
+        snprintf(err, len, "the %s device takes none of the common sample formats", side);
+        return -EINVAL;
+    }
+    *format = formats[f];
+    if ((e = snd_pcm_hw_params_set_channels_first(pcm, hw, channels)) < 0 ||
+        (e = snd_pcm_hw_params_set_rate_near(pcm, hw, rate, NULL)) < 0 ||
+        (e = snd_pcm_hw_params_set_period_size_near(pcm, hw, period, NULL)) < 0 ||
+        (e = snd_pcm_hw_params_set_periods_near(pcm, hw, periods, NULL)) < 0 ||
+        (e = snd_pcm_hw_params(pcm, hw)) < 0) {
+        snprintf(err, len, "the %s device refused %u Hz, %lu frames x %u periods: %s", side, *rate,
+                 (unsigned long)*period, *periods, snd_strerror(e));
+        return -EINVAL;
+    }
+    snd_pcm_hw_params_get_rate(hw, rate, NULL);
+    snd_pcm_hw_params_get_period_size(hw, period, NULL);
+    snd_pcm_hw_params_get_periods(hw, periods, NULL);
+    snd_pcm_hw_params_get_buffer_size(hw, buffer);
+    snd_pcm_hw_params_get_channels(hw, channels);
+    return 0;
+}
+
+/* Software parameters: wake when a period is free (filled, for capture), start explicitly, xrun when empty, and
+ * timestamp the pointer on CLOCK_MONOTONIC (the measurement clock) where the driver can. */
+static int set_sw(snd_pcm_t *pcm, snd_pcm_uframes_t period, snd_pcm_uframes_t buffer, int *mono, const char *side,
+                  char *err, size_t len)
+{
+    snd_pcm_sw_params_t *sw;
+    snd_pcm_sw_params_alloca(&sw);
+    int e;
+    if ((e = snd_pcm_sw_params_current(pcm, sw)) < 0 || (e = snd_pcm_sw_params_set_avail_min(pcm, sw, period)) < 0 ||
+        (e = snd_pcm_sw_params_set_start_threshold(pcm, sw, buffer * 2)) < 0 ||
+        (e = snd_pcm_sw_params_set_stop_threshold(pcm, sw, buffer)) < 0 ||
+        (e = snd_pcm_sw_params_set_tstamp_mode(pcm, sw, SND_PCM_TSTAMP_ENABLE)) < 0) {
+        snprintf(err, len, "the %s device refused its software parameters: %s", side, snd_strerror(e));
+        return -EINVAL;
+    }
+    *mono = snd_pcm_sw_params_set_tstamp_type(pcm, sw, SND_PCM_TSTAMP_TYPE_MONOTONIC) == 0;
+    if ((e = snd_pcm_sw_params(pcm, sw)) < 0) {
+        snprintf(err, len, "the %s device refused its software parameters: %s", side, snd_strerror(e));
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* The card behind the PCM, when it has one, for the report. */
+static void card_info(struct alsa_backend *b)
+{
+    b->card = -1;
+    snd_pcm_info_t *info;
+    snd_pcm_info_alloca(&info);
+    if (snd_pcm_info(b->play, info) == 0) {
+        b->card = snd_pcm_info_get_card(info);
+        const char *n = snd_pcm_info_get_name(info);
+        snprintf(b->pcm_name, sizeof(b->pcm_name), "%s", n ? n : "");
+    }
+    if (b->card < 0)
+        return;
+    snd_ctl_card_info_t *ci;
+    snd_ctl_card_info_alloca(&ci);
+    char hw[32];
+    snd_ctl_t *ctl;
+    snprintf(hw, sizeof(hw), "hw:%d", b->card);
+    if (snd_ctl_open(&ctl, hw, SND_CTL_NONBLOCK) == 0) {
+        if (snd_ctl_card_info(ctl, ci) == 0) {
+            snprintf(b->card_id, sizeof(b->card_id), "%s", snd_ctl_card_info_get_id(ci));
+            snprintf(b->card_name, sizeof(b->card_name), "%s", snd_ctl_card_info_get_name(ci));
+            snprintf(b->card_longname, sizeof(b->card_longname), "%s", snd_ctl_card_info_get_longname(ci));
+        }
+        snd_ctl_close(ctl);
+    }
+}
+
+/* Main thread: open and configure the PCM(s); everything the loop touches is allocated here. */
+static int alsa_open(void *priv, const struct backend_config *cfg, struct rt_sink *sink, char *err, size_t len)
+{
+    struct alsa_backend *b = priv;
+    b->cfg = *cfg;
+    b->sink = sink;
+    b->card = -1;
+    snd_lib_error_set_handler(silent_alsa);
+    if (!cfg->device) {
+        snprintf(err, len, "--backend alsa needs --device PCM (aplay -l lists the cards: --device hw:0, hw:USB...)");
+        return -EINVAL;
+    }
+    /* Non-blocking: a busy hw device answers -EBUSY at once instead of waiting for its holder; the loop only ever
+     * writes what is free, and waits in snd_pcm_wait(). */
+    int e = snd_pcm_open(&b->play, cfg->device, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK);
+    if (e < 0) {
+        b->play = NULL;
+        return open_error(cfg->device, e, err, len);
+    }
+    snprintf(b->type_name, sizeof(b->type_name), "%s", snd_pcm_type_name(snd_pcm_type(b->play)));
+    b->rate_hz = (unsigned)cfg->rate_hz;
+    b->period_frames = (snd_pcm_uframes_t)cfg->period_frames;
+    b->nperiods = (unsigned)cfg->nperiods;
+    if ((e = set_hw(b->play, &b->rate_hz, &b->period_frames, &b->nperiods, &b->buffer_frames, &b->channels,
+                    &b->format, &b->access, "playback", err, len)) < 0 ||
+        (e = set_sw(b->play, b->period_frames, b->buffer_frames, &b->tstamp_monotonic, "playback", err, len)) < 0)
+        return e;
+    if (cfg->duplex) {
+        e = snd_pcm_open(&b->cap, cfg->device, SND_PCM_STREAM_CAPTURE, SND_PCM_NONBLOCK);
+        if (e < 0) {
+            b->cap = NULL;
+            return open_error(cfg->device, e, err, len);
+        }
+        unsigned rate = b->rate_hz, periods = b->nperiods;
+        snd_pcm_uframes_t period = b->period_frames, buffer;
+        snd_pcm_format_t fmt;
+        int mono;
+        if ((e = set_hw(b->cap, &rate, &period, &periods, &buffer, &b->cap_channels, &fmt, &b->cap_access,
+                        "capture", err, len)) < 0 ||
+            (e = set_sw(b->cap, period, buffer, &mono, "capture", err, len)) < 0)
+            return e;
+        if (rate != b->rate_hz || period != b->period_frames) {
+            snprintf(err, len, "the capture side of '%s' took %u Hz / %lu frames, the playback side %u Hz / %lu: "
+                     "no duplex at one period", cfg->device, rate, (unsigned long)period, b->rate_hz,
+                     (unsigned long)b->period_frames);
+            return -EINVAL;
+        }
+        b->linked = snd_pcm_link(b->play, b->cap) == 0;
+    }
+    /* A kernel PCM stamps its pointer updates (the period interrupt); alsa-lib's I/O plugins (the jack PCM),
+     * the null PCM and sound-server plugins stamp "now", which says nothing about the period boundary. */
+    snd_pcm_type_t t = snd_pcm_type(b->play);
+    b->device_tstamps = b->tstamp_monotonic && t != SND_PCM_TYPE_IOPLUG && t != SND_PCM_TYPE_NULL &&
+                        t != SND_PCM_TYPE_EXTPLUG && t != SND_PCM_TYPE_SHM;
+    if ((e = snd_pcm_status_malloc(&b->status)) < 0) {
+        snprintf(err, len, "out of memory");
+        return -ENOMEM;
+    }
+    /* Silence for read/write access, and the scratch the capture side is read into: one buffer of the wider. */
+    unsigned ch = b->channels > b->cap_channels ? b->channels : b->cap_channels;
+    ssize_t frame_bytes = snd_pcm_format_physical_width(b->format) / 8 * (ssize_t)ch;
+    if (frame_bytes <= 0)
+        frame_bytes = 16;
+    b->silence_bytes = (size_t)frame_bytes * b->buffer_frames * 2;
+    b->silence = malloc(b->silence_bytes);
+    b->scratch = malloc(b->silence_bytes);
+    if (!b->silence || !b->scratch) {
+        snprintf(err, len, "out of memory");
+        return -ENOMEM;
+    }
+    snd_pcm_format_set_silence(b->format, b->silence, (unsigned)(b->silence_bytes * 8 /
+                                                                 (unsigned)snd_pcm_format_physical_width(b->format)));
+    card_info(b);
+    sink->clock = CLOCK_MONOTONIC;
+    sink->xruns = &b->xruns;
+    double units_per_ns = cfg->dsp_pct > 0 ? dsp_calibrate_units_per_us() / 1000.0 : 0.0;
+    rt_sink_set_dsp(sink, cfg->dsp_pct / 100.0, units_per_ns, (unsigned)b->period_frames, b->rate_hz);
+    atomic_store(&b->avail_min, UINT64_MAX);
+    b->configured = 1;
+    return 0;
+}
+
+/* Main thread: the period loop's thread, SCHED_FIFO at --priority (without the right to it, at the policy it
+ * inherits: the report then says so). */
+static int alsa_start(void *priv)
+{
+    struct alsa_backend *b = priv;
+    for (int fifo = 1; fifo >= 0; fifo--) {
+        pthread_attr_t attr;
+        pthread_attr_init(&attr);
+        pthread_attr_setstacksize(&attr, STACK_BYTES);
+        if (fifo) {
+            struct sched_param sp = { .sched_priority = b->cfg.priority };
+            pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+            pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
+            pthread_attr_setschedparam(&attr, &sp);
+        }
+        int e = pthread_create(&b->thread, &attr, alsa_thread, b);
+        pthread_attr_destroy(&attr);
+        if (e == 0) {
+            b->started = 1;
+            b->fifo = fifo;
+            return 0;
+        }
+        if (e != EPERM)
+            return -e;
+    }
+    return -EPERM;
+}
+
+static const char *lost_text(int code)
+{
+    switch (code) {
+    case ALSA_LOST_DEVICE: return "the ALSA device went away (unplugged, or its driver failed)";
+    case ALSA_LOST_SUSPENDED: return "the ALSA device was suspended";
+    case ALSA_LOST_RECOVERY: return "the ALSA device could not be restarted after an xrun";
+    case ALSA_LOST_NOT_PACED: return "the PCM is not paced by any clock (frames go faster than real time: "
+                                     "alsa-lib's null PCM?): nothing to measure";
+    case ALSA_LOST_START: return "the ALSA device could not be started";
+    default: return NULL;
+    }
+}
+
+/* Any non-RT thread. */
+static void alsa_status(void *priv, struct backend_status *st)
+{
+    struct alsa_backend *b = priv;
+    st->rate_hz = b->rate_hz;
+    st->period_frames = (unsigned)b->period_frames;
+    st->xruns = atomic_load(&b->xruns);
+    st->size_changes = 0;
+    st->dsp_load_pct = -1;
+    st->lost = lost_text(atomic_load(&b->lost_code));
+}
+
+#define str_or_null utf8_json_string
+
+static double ms(uint64_t ns)
+{
+    return (double)ns / 1e6;
+}
+
+/* Main thread: the device, what it accepted against what was asked, its timestamps, xruns and recoveries. */
+static void alsa_describe(void *priv, json_t *au)
+{
+    struct alsa_backend *b = priv;
+    json_object_set_new(au, "provider", json_string("alsa-lib"));
+    json_object_set_new(au, "provider_version", str_or_null(snd_asoundlib_version()));
+    json_object_set_new(au, "server", json_null());
+    json_object_set_new(au, "server_name", json_null());
+    json_object_set_new(au, "driver", str_or_null(b->type_name[0] ? b->type_name : NULL));
+    json_object_set_new(au, "device", str_or_null(b->cfg.device));
+    json_object_set_new(au, "nperiods", b->configured ? json_integer(b->nperiods) : json_null());
+    json_object_set_new(au, "clock", json_string("CLOCK_MONOTONIC"));
+    json_object_set_new(au, "card", b->card >= 0 ? json_pack("{s:i, s:o, s:o, s:o}", "index", b->card,
+                        "id", str_or_null(b->card_id), "name", str_or_null(b->card_name),
+                        "longname", str_or_null(b->card_longname)) : json_null());
+    json_object_set_new(au, "pcm_name", str_or_null(b->pcm_name[0] ? b->pcm_name : NULL));
+    json_object_set_new(au, "requested", json_pack("{s:i, s:i, s:i}", "rate", b->cfg.rate_hz, "period_frames",
+                                                   b->cfg.period_frames, "nperiods", b->cfg.nperiods));
+    json_object_set_new(au, "accepted", b->configured ? json_pack("{s:i, s:i, s:i, s:i, s:s, s:i, s:s, s:b}",
+        "rate", (int)b->rate_hz, "period_frames", (int)b->period_frames, "nperiods", (int)b->nperiods,
+        "buffer_frames", (int)b->buffer_frames, "format", snd_pcm_format_name(b->format), "channels",
+        (int)b->channels, "access", snd_pcm_access_name(b->access), "duplex", b->cfg.duplex) : json_null());
+    json_object_set_new(au, "device_timestamps", json_boolean(b->device_tstamps));
+    json_object_set_new(au, "wakeup_method", json_string(
+        b->device_tstamps ? "entry minus the period boundary, from the driver's timestamp of its pointer "
+                            "(snd_pcm_status htstamp less the frames past the boundary)"
+                          : "none: this PCM (an alsa-lib plugin) does not timestamp its pointer, so wakeup reads "
+                            "0; period and jitter come from the entry times"));
+    uint64_t n = atomic_load(&b->avail_n);
+    json_object_set_new(au, "avail_at_wakeup_frames", n ? json_pack("{s:I, s:f, s:I}",
+        "min", (json_int_t)atomic_load(&b->avail_min), "mean", (double)atomic_load(&b->avail_sum) / (double)n,
+        "max", (json_int_t)atomic_load(&b->avail_max)) : json_null());
+    uint64_t x = atomic_load(&b->xruns), rec = atomic_load(&b->recoveries);
+    json_object_set_new(au, "xrun_events", json_pack("{s:I, s:f, s:f, s:I, s:s}",
+        "count", (json_int_t)x, "total_ms", ms(atomic_load(&b->xrun_ns_total)),
+        "max_ms", ms(atomic_load(&b->xrun_ns_max)), "timed_by_trigger", (json_int_t)atomic_load(&b->xrun_from_trigger),
+        "length", "from the xrun's trigger timestamp to its detection, as aplay's xrun(); where the PCM gives no "
+                  "trigger timestamp, from when the written frames ran out"));
+    json_object_set_new(au, "recoveries", json_pack("{s:I, s:f, s:f}", "count", (json_int_t)rec,
+        "total_ms", ms(atomic_load(&b->recovery_ns_total)), "max_ms", ms(atomic_load(&b->recovery_ns_max))));
+    json_object_set_new(au, "timestamped_cycles", json_integer((json_int_t)atomic_load(&b->timestamped)));
+}
+
+/* Main thread: the loop leaves at its next wake-up (at most a period, or its 200 ms wait), then the PCMs are
+ * dropped and closed. Safe twice and after a failed open. */
+static int alsa_stop(void *priv)
+{
+    struct alsa_backend *b = priv;
+    atomic_store_explicit(&b->stop, 1, memory_order_release);
+    if (b->started) {
+        pthread_join(b->thread, NULL);
+        b->started = 0;
+    }
+    if (b->cap) {
+        if (b->linked)
+            snd_pcm_unlink(b->cap);
+        snd_pcm_drop(b->cap);
+        snd_pcm_close(b->cap);
+        b->cap = NULL;
+    }
+    if (b->play) {
+        snd_pcm_drop(b->play);
+        snd_pcm_close(b->play);
+        b->play = NULL;
+    }
+    if (b->status) {
+        snd_pcm_status_free(b->status);
+        b->status = NULL;
+    }
+    free(b->silence);
+    free(b->scratch);
+    b->silence = b->scratch = NULL;
+    return 0;
+}
+
+const struct backend_ops backend_alsa = {
+    .name = "alsa",
+    .summary = "the ALSA driver alone (alsa-lib, no sound server): a period loop on --device PCM",
+    .params = alsa_params,
+    .private_size = sizeof(struct alsa_backend),
+    .unavailable = alsa_unavailable,
+    .open = alsa_open,
+    .start = alsa_start,
+    .status = alsa_status,
+    .describe = alsa_describe,
+    .stop = alsa_stop,
+};

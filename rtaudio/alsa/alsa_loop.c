@@ -1,0 +1,276 @@
+/* The ALSA backend's RT thread: the period loop. Everything it touches (the PCMs, the status container, the
+ * silence and scratch buffers, this state) was allocated and configured by open. The alsa-lib calls here are
+ * the device I/O itself (for a kernel PCM: ioctls and the mmap'ed ring, no allocation; alsa-lib plugins may take
+ * their own mutex); recovery after an xrun (prepare, refill, start) is the device's business and is timed. */
+#include "alsa/alsa.h"
+#include "rtclock.h"
+#include <errno.h>
+#include <string.h>
+
+#define WAIT_MS 200 /* the longest the loop sleeps without a look at the stop flag */
+
+/* RT-safe (runs in the RT thread). */
+static int64_t ts_ns(const snd_htimestamp_t *t)
+{
+    return (int64_t)t->tv_sec * 1000000000LL + t->tv_nsec;
+}
+
+/* RT-safe (runs in the RT thread): a counter with one writer, this thread. */
+static void add(atomic_uint_fast64_t *c, uint64_t v)
+{
+    atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + v, memory_order_relaxed);
+}
+
+/* RT-safe (runs in the RT thread): as add(). */
+static void keep_max(atomic_uint_fast64_t *c, uint64_t v)
+{
+    if (v > atomic_load_explicit(c, memory_order_relaxed))
+        atomic_store_explicit(c, v, memory_order_relaxed);
+}
+
+/* RT-safe (runs in the RT thread): as add(). */
+static void keep_min(atomic_uint_fast64_t *c, uint64_t v)
+{
+    if (v < atomic_load_explicit(c, memory_order_relaxed))
+        atomic_store_explicit(c, v, memory_order_relaxed);
+}
+
+/* RT-safe (runs in the RT thread): write `frames` frames of silence, through the mmap'ed ring when the access is
+ * mmap. Returns the frames written or a negative errno (-EPIPE: xrun). */
+static snd_pcm_sframes_t write_silence(struct alsa_backend *b, snd_pcm_uframes_t frames)
+{
+    snd_pcm_uframes_t done = 0;
+    if (b->access == SND_PCM_ACCESS_MMAP_INTERLEAVED || b->access == SND_PCM_ACCESS_MMAP_NONINTERLEAVED) {
+        while (done < frames) {
+            const snd_pcm_channel_area_t *areas;
+            snd_pcm_uframes_t off, n = frames - done;
+            int e = snd_pcm_mmap_begin(b->play, &areas, &off, &n);
+            if (e < 0)
+                return e;
+            if (n == 0)
+                break;
+            snd_pcm_areas_silence(areas, off, b->channels, n, b->format);
+            snd_pcm_sframes_t c = snd_pcm_mmap_commit(b->play, off, n);
+            if (c < 0)
+                return c;
+            if (c == 0)
+                break;
+            done += (snd_pcm_uframes_t)c;
+        }
+        return (snd_pcm_sframes_t)done;
+    }
+    if (b->access == SND_PCM_ACCESS_RW_INTERLEAVED) {
+        snd_pcm_sframes_t w = snd_pcm_writei(b->play, b->silence, frames);
+        return w == -EAGAIN ? 0 : w;
+    }
+    void *bufs[64]; /* non-interleaved: every channel reads the same silence */
+    for (unsigned c = 0; c < b->channels && c < 64; c++)
+        bufs[c] = b->silence;
+    snd_pcm_sframes_t w = snd_pcm_writen(b->play, bufs, frames);
+    return w == -EAGAIN ? 0 : w;
+}
+
+/* RT-safe (runs in the RT thread): take what the capture side holds and drop it. Returns 0 or -EPIPE (overrun). */
+static int drain_capture(struct alsa_backend *b)
+{
+    snd_pcm_sframes_t avail = snd_pcm_avail_update(b->cap);
+    if (avail < 0)
+        return (int)avail;
+    snd_pcm_uframes_t left = (snd_pcm_uframes_t)avail;
+    while (left > 0) {
+        if (b->cap_access == SND_PCM_ACCESS_MMAP_INTERLEAVED || b->cap_access == SND_PCM_ACCESS_MMAP_NONINTERLEAVED) {
+            const snd_pcm_channel_area_t *areas;
+            snd_pcm_uframes_t off, n = left;
+            int e = snd_pcm_mmap_begin(b->cap, &areas, &off, &n);
+            if (e < 0)
+                return e;
+            snd_pcm_sframes_t c = n ? snd_pcm_mmap_commit(b->cap, off, n) : 0;
+            if (c <= 0)
+                return c < 0 ? (int)c : 0;
+            left -= (snd_pcm_uframes_t)c;
+        } else {
+            snd_pcm_uframes_t n = left < b->buffer_frames ? left : b->buffer_frames;
+            snd_pcm_sframes_t c;
+            if (b->cap_access == SND_PCM_ACCESS_RW_INTERLEAVED) {
+                c = snd_pcm_readi(b->cap, b->scratch, n);
+            } else {
+                void *bufs[64];
+                for (unsigned ch = 0; ch < b->cap_channels && ch < 64; ch++)
+                    bufs[ch] = b->scratch;
+                c = snd_pcm_readn(b->cap, bufs, n);
+            }
+            if (c <= 0)
+                return c == -EAGAIN || c == 0 ? 0 : (int)c;
+            left -= (snd_pcm_uframes_t)c;
+        }
+    }
+    return 0;
+}
+
+/* RT-safe (runs in the RT thread): fill the whole buffer with silence and start (both sides when duplex).
+ * Returns the frames written, or a negative errno. */
+static snd_pcm_sframes_t fill_and_start(struct alsa_backend *b)
+{
+    snd_pcm_avail_update(b->play);
+    snd_pcm_sframes_t w = write_silence(b, b->buffer_frames);
+    if (w < 0)
+        return w;
+    if (b->cap && !b->linked) {
+        int e = snd_pcm_start(b->cap);
+        if (e < 0)
+            return e;
+    }
+    int e = snd_pcm_start(b->play);
+    return e < 0 ? e : w;
+}
+
+/* Loop state, RT thread only. */
+struct loop {
+    uint64_t base;       /* the 64-bit frame clock at the last (re)start: frames played before it, gaps included */
+    uint64_t appl;       /* frames written since the last (re)start */
+    int64_t t_start;     /* when the last (re)start returned */
+    int64_t dry_ns;      /* when the written frames run out, as of the last write */
+};
+
+/* RT-safe (runs in the RT thread): an xrun met at t_x. Its length: from the trigger timestamp the kernel stamps
+ * when it stops the stream (aplay's xrun()), else from when the written frames ran out. The frames played before
+ * it and the time lost until the restart go into the frame clock, so the gap shows as skipped cycles. Returns 0,
+ * or the alsa_lost code when the device cannot be restarted. */
+static int recover(struct alsa_backend *b, struct loop *L, int64_t t_x)
+{
+    int64_t len_ns = -1;
+    if (snd_pcm_status(b->play, b->status) == 0 && snd_pcm_status_get_state(b->status) == SND_PCM_STATE_XRUN) {
+        snd_htimestamp_t trig;
+        snd_pcm_status_get_trigger_htstamp(b->status, &trig);
+        int64_t t = ts_ns(&trig);
+        if (b->tstamp_monotonic && t > L->t_start && t <= t_x) {
+            len_ns = t_x - t;
+            add(&b->xrun_from_trigger, 1);
+        }
+    }
+    if (len_ns < 0)
+        len_ns = t_x > L->dry_ns ? t_x - L->dry_ns : 0;
+    int64_t xrun_at = t_x - len_ns;
+    add(&b->xruns, 1);
+    add(&b->xrun_ns_total, (uint64_t)len_ns);
+    keep_max(&b->xrun_ns_max, (uint64_t)len_ns);
+
+    L->base += L->appl; /* an underrun: the device played everything written */
+    int e = snd_pcm_prepare(b->play);
+    if (e >= 0 && b->cap && !b->linked)
+        e = snd_pcm_prepare(b->cap);
+    snd_pcm_sframes_t w = e < 0 ? e : fill_and_start(b);
+    int64_t t_r = rt_now_ns(CLOCK_MONOTONIC);
+    if (w < 0)
+        return w == -ENODEV || w == -EBADFD ? ALSA_LOST_DEVICE : ALSA_LOST_RECOVERY;
+    add(&b->recoveries, 1);
+    add(&b->recovery_ns_total, (uint64_t)(t_r - t_x));
+    keep_max(&b->recovery_ns_max, (uint64_t)(t_r - t_x));
+    L->base += (uint64_t)((t_r - xrun_at) * (int64_t)b->rate_hz / 1000000000LL);
+    L->appl = (uint64_t)w;
+    L->t_start = t_r;
+    L->dry_ns = t_r + (int64_t)w * 1000000000LL / b->rate_hz;
+    return 0;
+}
+
+/* RT-safe (runs in the RT thread): the lost code for an error from the device. */
+static int lost_for(int e)
+{
+    return e == -ESTRPIPE ? ALSA_LOST_SUSPENDED : ALSA_LOST_DEVICE;
+}
+
+/* RT-safe (runs in the RT thread): wait for a free period, read the clock, read the device's status (the
+ * pointer and when it moved), fill what is free with silence, hand the record to the sink. The record's frame
+ * position is the latest period boundary the device passed, on a 64-bit frame clock that goes on across xruns;
+ * its start, where the driver timestamps its pointer, is when that boundary passed. */
+void *alsa_thread(void *arg)
+{
+    struct alsa_backend *b = arg;
+    const uint64_t period = b->period_frames, buffer = b->buffer_frames;
+    const int64_t rate = b->rate_hz;
+    const int64_t period_ns = (int64_t)period * 1000000000LL / rate;
+    struct loop L = { 0, 0, 0, 0 };
+    struct rt_record r;
+    memset(&r, 0, sizeof(r));
+    snd_pcm_sframes_t w = fill_and_start(b);
+    if (w < 0) {
+        atomic_store(&b->lost_code, ALSA_LOST_START);
+        return NULL;
+    }
+    L.appl = (uint64_t)w;
+    L.t_start = rt_now_ns(CLOCK_MONOTONIC);
+    L.dry_ns = L.t_start + (int64_t)w * 1000000000LL / rate;
+    int lost = 0;
+    while (!lost && !atomic_load_explicit(&b->stop, memory_order_acquire)) {
+        int e = snd_pcm_wait(b->play, WAIT_MS);
+        if (e == 0)
+            continue; /* nothing in WAIT_MS: look at the stop flag; the run notices a device that stopped */
+        int64_t t_entry = rt_now_ns(CLOCK_MONOTONIC);
+        snd_pcm_sframes_t avail = e < 0 ? e : snd_pcm_avail_update(b->play);
+        if (avail >= 0 && snd_pcm_status(b->play, b->status) == 0 &&
+            snd_pcm_status_get_state(b->status) == SND_PCM_STATE_XRUN)
+            avail = -EPIPE;
+        if (avail >= 0 && (uint64_t)snd_pcm_status_get_avail(b->status) > buffer)
+            avail = -EPIPE; /* ran dry: the device stops at the next look */
+        if (avail < 0) {
+            lost = avail == -EPIPE ? recover(b, &L, t_entry) : lost_for((int)avail);
+            continue;
+        }
+        /* The device's position: frames it consumed since the (re)start, from what it says is free. */
+        uint64_t free_now = snd_pcm_status_get_avail(b->status);
+        uint64_t hw = L.appl + free_now - buffer;
+        uint64_t boundary = hw - hw % period;
+        r.t_entry_ns = t_entry;
+        r.frame_pos = L.base + boundary;
+        r.nframes = (uint32_t)period;
+        r.rate_hz = (uint32_t)rate;
+        r.flags = 0;
+        r.start_ns = 0;
+        if (b->device_tstamps) {
+            snd_htimestamp_t ts;
+            snd_pcm_status_get_htstamp(b->status, &ts);
+            int64_t t = ts_ns(&ts);
+            if (t > 0) {
+                r.start_ns = t - (int64_t)(hw - boundary) * 1000000000LL / rate;
+                r.flags = RTREC_HAS_START;
+                add(&b->timestamped, 1);
+            }
+        }
+        add(&b->avail_sum, free_now);
+        add(&b->avail_n, 1);
+        keep_min(&b->avail_min, free_now);
+        keep_max(&b->avail_max, free_now);
+        /* A PCM no clock paces (alsa-lib's null) takes a buffer at every look: more frames than twice the time
+         * since the start allows, a tenth of a second's worth of slack, is no device. */
+        if ((int64_t)hw > 2 * (t_entry - L.t_start) * rate / 1000000000LL + 2 * (int64_t)buffer + rate / 10) {
+            lost = ALSA_LOST_NOT_PACED;
+            continue;
+        }
+        w = write_silence(b, free_now);
+        if (w == -EPIPE) {
+            lost = recover(b, &L, rt_now_ns(CLOCK_MONOTONIC));
+            continue;
+        }
+        if (w < 0) {
+            lost = lost_for((int)w);
+            continue;
+        }
+        L.appl += (uint64_t)w;
+        int64_t queued = (int64_t)(buffer - free_now) + w;
+        L.dry_ns = rt_now_ns(CLOCK_MONOTONIC) + queued * 1000000000LL / rate;
+        if (b->cap && (e = drain_capture(b)) < 0) {
+            if (e == -EPIPE && !b->linked) { /* an overrun of the capture side alone: restart it */
+                add(&b->xruns, 1);
+                if (snd_pcm_prepare(b->cap) < 0 || snd_pcm_start(b->cap) < 0)
+                    lost = ALSA_LOST_RECOVERY;
+            } else if (e != -EPIPE) {
+                lost = lost_for(e);
+            } /* linked: the playback side stopped with it, and the next wait meets that xrun */
+        }
+        int64_t start = (r.flags & RTREC_HAS_START) ? r.start_ns : t_entry;
+        rt_sink_cycle(b->sink, &r, start + period_ns);
+    }
+    if (lost)
+        atomic_store_explicit(&b->lost_code, lost, memory_order_release);
+    return NULL;
+}

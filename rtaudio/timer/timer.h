@@ -1,0 +1,77 @@
+/* The timer backend: the kernel's timers alone, as cyclictest measures them. One SCHED_FIFO thread per selected
+ * CPU, pinned, sleeps with clock_nanosleep(TIMER_ABSTIME) to the next deadline of a fixed period grid; the
+ * record's start is the deadline (RTREC_HAS_START), so wake-up = entry - deadline, cyclictest's latency.
+ *
+ * Several CPUs: each thread has its own sink and its own SPSC ring (one producer each), and a relay thread
+ * (normal priority, timer_relay.c) drains them all, in time order, into the run's ring, whose only producer it
+ * then is. Each thread stamps its stream index on its records, so the statistics pool every CPU's wake-ups but
+ * never take a period or a margin across two threads. With one CPU the thread writes the run's sink directly.
+ *
+ * timer_loop.c holds the RT thread; timer_backend.c the ops, the CPU list and /dev/cpu_dma_latency. */
+#ifndef RTJ_TIMER_H
+#define RTJ_TIMER_H
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include "backend.h"
+#include "record.h"
+#include "ring.h"
+#include "rt_sink.h"
+
+struct timer_backend;
+
+struct timer_stream {
+    /* --- set before the thread starts, read-only afterwards --- */
+    struct timer_backend *b;
+    struct rt_sink *sink;              /* the run's sink (one CPU) or own_sink (several) */
+    int cpu;
+    /* --- RT thread --- */
+    atomic_uint_fast64_t skipped;      /* periods whose deadline had passed before the thread was ready for
+                                        * them: skipped, never slept for; written by this thread only */
+    /* --- own sink and ring, several CPUs only (the relay consumes own_ring) --- */
+    struct rt_sink own_sink;
+    struct rt_ring own_ring;
+    /* --- main thread --- */
+    pthread_t thread;
+    int started;
+    int fifo;                          /* created with SCHED_FIFO (else the policy it inherited) */
+};
+
+struct timer_backend {
+    struct backend_config cfg;
+    struct rt_sink *sink;              /* the run's */
+    uint32_t nframes, rate_hz;         /* the grid: nframes per period at rate_hz; with --interval, 1 frame = 1 µs */
+    int64_t t0_ns;                     /* grid origin (CLOCK_MONOTONIC): deadline k = t0 + k periods */
+    atomic_int stop;                   /* the threads leave at their next wake-up */
+    int nstreams;
+    struct timer_stream streams[RTREC_MAX_STREAMS];
+    /* relay (several CPUs) */
+    pthread_t relay;
+    int relay_started;
+    atomic_int relay_stop;
+    struct rt_record *batch;           /* nstreams x batch_cap records, the relay's merge buffer */
+    size_t batch_cap;
+    uint64_t relayed;                  /* records drained from the threads' rings (relay thread only) */
+    uint64_t own_dropped;              /* their drops already added to the run's ring (relay thread only) */
+    /* /dev/cpu_dma_latency */
+    int dma_fd;                        /* held open while running (dma_held) */
+    int dma_held;                      /* the fd is open now */
+    int dma_was_held;                  /* it was held during the run, for the report */
+    char dma_note[160];                /* why it is not held, for the report */
+    char cpus_text[256];               /* the CPUs, as a list for the report */
+};
+
+/* RT thread body (timer_loop.c). arg is a struct timer_stream. */
+void *timer_thread(void *arg);
+
+/* Relay thread body (timer_relay.c), and one drain of it (also called by stop, after the threads are gone). */
+void *timer_relay_thread(void *arg);
+void timer_relay_drain(struct timer_backend *b);
+
+/* RT-safe (runs in the RT thread): grid arithmetic, exact in integers: ns of `frames` frames at rate_hz. */
+static inline int64_t timer_frames_ns(uint64_t frames, uint32_t rate_hz)
+{
+    return (int64_t)(frames / rate_hz) * 1000000000LL + (int64_t)(frames % rate_hz) * 1000000000LL / rate_hz;
+}
+
+#endif

@@ -1,0 +1,389 @@
+/* The timer backend's ops: the CPU list, the threads (timer_loop.c), the relay (timer_relay.c) and
+ * /dev/cpu_dma_latency, held at 0 while it runs as cyclictest does. See timer.h. */
+#include "timer/timer.h"
+#include "cli/options.h"
+#include "dsp.h"
+#include "rtclock.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define STACK_BYTES (256 * 1024) /* mlockall(MCL_FUTURE) would lock a default 8 MiB stack per thread */
+
+#define O(f) offsetof(struct backend_config, f)
+static const struct opt_def timer_params[] = {
+    { "cpus", OPT_STR, O(cpus), 0, 0, "LIST", "CPUs to measure on, one pinned thread each, such as 0-3,6 "
+      "(default: every CPU this process may run on)", NULL, 0 },
+    { "interval", OPT_INT, O(interval_us), 20, 1000000, "US", "period in µs, as cyclictest -i (default: "
+      "--period frames at --rate)", NULL, 0 },
+    { "priority", OPT_INT, O(priority), 1, 98, "N", "real-time priority of the threads, SCHED_FIFO (default 70)",
+      NULL, 'P' },
+    { "no-dma-latency", OPT_FLAG, O(no_dma_latency), 0, 0, "", "do not hold /dev/cpu_dma_latency at 0 while "
+      "measuring (cyclictest holds it)", NULL, 0 },
+    { NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0 },
+};
+#undef O
+
+/* Main thread: clock_nanosleep is always there. */
+static int timer_unavailable(char *why, size_t len)
+{
+    (void)why;
+    (void)len;
+    return 0;
+}
+
+/* "0-3,6" into set; every CPU must be online. 0 or -EINVAL with one line. */
+static int parse_cpus(const char *text, const cpu_set_t *online, cpu_set_t *set, char *err, size_t len)
+{
+    CPU_ZERO(set);
+    const char *p = text;
+    while (*p) {
+        char *end;
+        errno = 0;
+        long lo = strtol(p, &end, 10), hi;
+        if (end == p || errno || lo < 0 || lo >= CPU_SETSIZE)
+            goto bad;
+        hi = lo;
+        p = end;
+        if (*p == '-') {
+            const char *q = p + 1;
+            hi = strtol(q, &end, 10);
+            if (end == q || errno || hi < lo || hi >= CPU_SETSIZE)
+                goto bad;
+            p = end;
+        }
+        for (long c = lo; c <= hi; c++) {
+            if (!CPU_ISSET((int)c, online)) {
+                snprintf(err, len, "--cpus: CPU %ld is not online", c);
+                return -EINVAL;
+            }
+            CPU_SET((int)c, set);
+        }
+        if (*p == ',' && p[1])
+            p++;
+        else if (*p)
+            goto bad;
+    }
+    if (CPU_COUNT(set) > 0)
+        return 0;
+bad:
+    snprintf(err, len, "--cpus: '%.60s' is not a CPU list such as 0-3,6", text);
+    return -EINVAL;
+}
+
+/* The online CPUs, from sysfs' list; without sysfs, the CPUs this process may run on. */
+static void online_cpus(cpu_set_t *set)
+{
+    char buf[4096], err[128];
+    FILE *f = fopen("/sys/devices/system/cpu/online", "re");
+    size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+    if (f)
+        fclose(f);
+    buf[n] = '\0';
+    buf[strcspn(buf, "\n")] = '\0';
+    cpu_set_t all;
+    CPU_ZERO(&all);
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        CPU_SET(c, &all);
+    if (n == 0 || parse_cpus(buf, &all, set, err, sizeof(err)) < 0)
+        sched_getaffinity(0, sizeof(*set), set);
+}
+
+/* A list of the CPUs in set, "0-1,3", for the report. */
+static void cpus_text(const cpu_set_t *set, char *buf, size_t len)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    for (int c = 0; c < CPU_SETSIZE && o < len; c++) {
+        if (!CPU_ISSET(c, set))
+            continue;
+        int e = c;
+        while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, set))
+            e++;
+        o += (size_t)snprintf(buf + o, len - o, e > c ? "%s%d-%d" : "%s%d", o ? "," : "", c, e);
+        c = e;
+    }
+}
+
+/* Main thread: the grid, the CPUs, one sink and ring per thread when there are several. */
+static int timer_open(void *priv, const struct backend_config *cfg, struct rt_sink *sink, char *err, size_t len)
+{
+    struct timer_backend *b = priv;
+    b->cfg = *cfg;
+    b->sink = sink;
+    sink->clock = CLOCK_MONOTONIC; /* cyclictest's default clock (-c 0) */
+    if (cfg->interval_us > 0) {
+        b->nframes = (uint32_t)cfg->interval_us; /* a frame clock of 1 MHz: one frame per µs */
+        b->rate_hz = 1000000;
+    } else {
+        b->nframes = (uint32_t)cfg->period_frames;
+        b->rate_hz = (uint32_t)cfg->rate_hz;
+    }
+    if (b->nframes == 0 || b->rate_hz == 0) {
+        snprintf(err, len, "the timer needs a period: --interval US, or --period and --rate");
+        return -EINVAL;
+    }
+    /* Default: the CPUs this process may run on (`taskset -c 1-3 rtjitter ...` keeps CPU 0 out). A list may name
+     * any online CPU: `taskset -c 0 rtjitter run --cpus 1` keeps rtjitter's other threads off the measured CPU,
+     * as cyclictest's main thread stays where it was started while -a pins the measuring threads. */
+    cpu_set_t set;
+    if (cfg->cpus) {
+        cpu_set_t online;
+        online_cpus(&online);
+        int e = parse_cpus(cfg->cpus, &online, &set, err, len);
+        if (e < 0)
+            return e;
+    } else if (sched_getaffinity(0, sizeof(set), &set) < 0) {
+        int e = errno;
+        snprintf(err, len, "cannot read the CPUs this process may run on: %s", strerror(e));
+        return -e;
+    }
+    if (CPU_COUNT(&set) > RTREC_MAX_STREAMS) {
+        snprintf(err, len, "--cpus: at most %d CPUs at a time (this machine offers %d: give a list)",
+                 RTREC_MAX_STREAMS, CPU_COUNT(&set));
+        return -EINVAL;
+    }
+    /* A CPU the process's cpuset (cgroup) forbids refuses the threads' pinning: found now, as bad input. */
+    cpu_set_t mine;
+    if (cfg->cpus && pthread_getaffinity_np(pthread_self(), sizeof(mine), &mine) == 0) {
+        for (int c = 0; c < CPU_SETSIZE; c++) {
+            cpu_set_t one;
+            CPU_ZERO(&one);
+            CPU_SET(c, &one);
+            if (CPU_ISSET(c, &set) && pthread_setaffinity_np(pthread_self(), sizeof(one), &one) != 0) {
+                pthread_setaffinity_np(pthread_self(), sizeof(mine), &mine);
+                snprintf(err, len, "--cpus: CPU %d is outside this process's cpuset (its cgroup or container)", c);
+                return -EINVAL;
+            }
+        }
+        pthread_setaffinity_np(pthread_self(), sizeof(mine), &mine);
+    }
+    cpus_text(&set, b->cpus_text, sizeof(b->cpus_text));
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, &set)) {
+            struct timer_stream *ts = &b->streams[b->nstreams++];
+            ts->b = b;
+            ts->cpu = c;
+            ts->sink = sink;
+        }
+    double units_per_ns = cfg->dsp_pct > 0 ? dsp_calibrate_units_per_us() / 1000.0 : 0.0;
+    rt_sink_set_dsp(sink, cfg->dsp_pct / 100.0, units_per_ns, b->nframes, b->rate_hz);
+    if (b->nstreams == 1)
+        return 0;
+
+    /* Several threads: each its own sink and ring (half a second of its records), merged by the relay. */
+    double per_s = (double)b->rate_hz / b->nframes;
+    size_t cap = 1024;
+    while ((double)cap < per_s / 2 && cap < (1u << 16))
+        cap <<= 1;
+    b->batch_cap = cap;
+    b->batch = calloc((size_t)b->nstreams * cap, sizeof(*b->batch));
+    if (!b->batch) {
+        snprintf(err, len, "out of memory for %d timer threads", b->nstreams);
+        return -ENOMEM;
+    }
+    for (int i = 0; i < b->nstreams; i++) {
+        struct timer_stream *ts = &b->streams[i];
+        int e = rt_ring_init(&ts->own_ring, cap);
+        if (e < 0) {
+            snprintf(err, len, "out of memory for %d timer threads", b->nstreams);
+            return e;
+        }
+        ts->own_sink.ring = &ts->own_ring;
+        ts->own_sink.clock = CLOCK_MONOTONIC;
+        ts->own_sink.phase_tag = sink->phase_tag;
+        ts->own_sink.stream = (uint16_t)i;
+        rt_sink_set_dsp(&ts->own_sink, cfg->dsp_pct / 100.0, units_per_ns, b->nframes, b->rate_hz);
+        ts->sink = &ts->own_sink;
+    }
+    return 0;
+}
+
+/* Main thread: /dev/cpu_dma_latency at 0 keeps the CPUs out of deep idle states for as long as the file stays
+ * open (the kernel's PM QoS interface), which is what cyclictest does unless told otherwise. */
+static void hold_dma_latency(struct timer_backend *b)
+{
+    if (b->cfg.no_dma_latency) {
+        snprintf(b->dma_note, sizeof(b->dma_note), "off (--no-dma-latency)");
+        return;
+    }
+    int fd = open("/dev/cpu_dma_latency", O_RDWR | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(b->dma_note, sizeof(b->dma_note), "not held: cannot open /dev/cpu_dma_latency: %s",
+                 strerror(errno));
+        return;
+    }
+    int32_t zero = 0;
+    if (write(fd, &zero, sizeof(zero)) != (ssize_t)sizeof(zero)) {
+        snprintf(b->dma_note, sizeof(b->dma_note), "not held: cannot write /dev/cpu_dma_latency: %s",
+                 strerror(errno));
+        close(fd);
+        return;
+    }
+    b->dma_fd = fd;
+    b->dma_held = b->dma_was_held = 1;
+    snprintf(b->dma_note, sizeof(b->dma_note), "held at 0 us while measuring");
+}
+
+/* Main thread: one thread, pinned to its CPU from birth, SCHED_FIFO at --priority; without the right to
+ * real-time scheduling, the same thread at the policy it inherits (the report then says so). */
+static int spawn_stream(struct timer_stream *ts, int priority)
+{
+    for (int fifo = 1; fifo >= 0; fifo--) {
+        pthread_attr_t attr;
+        pthread_attr_init(&attr);
+        pthread_attr_setstacksize(&attr, STACK_BYTES);
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(ts->cpu, &one);
+        pthread_attr_setaffinity_np(&attr, sizeof(one), &one);
+        if (fifo) {
+            struct sched_param sp = { .sched_priority = priority };
+            pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+            pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
+            pthread_attr_setschedparam(&attr, &sp);
+        }
+        int e = pthread_create(&ts->thread, &attr, timer_thread, ts);
+        pthread_attr_destroy(&attr);
+        if (e == 0) {
+            ts->started = 1;
+            ts->fifo = fifo;
+            return 0;
+        }
+        if (e != EPERM)
+            return -e;
+    }
+    return -EPERM;
+}
+
+static int timer_stop(void *priv);
+
+/* Main thread: the grid starts now; the first deadline is one period later. */
+static int timer_start(void *priv)
+{
+    struct timer_backend *b = priv;
+    hold_dma_latency(b);
+    /* The grid's phase is wherever now falls, as cyclictest's (without -A): one fixed phase, such as whole
+     * milliseconds, would meet or miss the scheduler tick's timer every time (measured here: at whole
+     * milliseconds of CLOCK_MONOTONIC, p50 2-7 us above the same run half a millisecond later). */
+    b->t0_ns = rt_now_ns(CLOCK_MONOTONIC);
+    for (int i = 0; i < b->nstreams; i++) {
+        int e = spawn_stream(&b->streams[i], b->cfg.priority);
+        if (e < 0) {
+            timer_stop(b);
+            return e;
+        }
+    }
+    if (b->nstreams > 1) {
+        pthread_attr_t attr;
+        pthread_attr_init(&attr);
+        pthread_attr_setstacksize(&attr, STACK_BYTES);
+        int e = pthread_create(&b->relay, &attr, timer_relay_thread, b);
+        pthread_attr_destroy(&attr);
+        if (e) {
+            timer_stop(b);
+            return -e;
+        }
+        b->relay_started = 1;
+    }
+    return 0;
+}
+
+/* Any non-RT thread. */
+static void timer_status(void *priv, struct backend_status *st)
+{
+    struct timer_backend *b = priv;
+    st->rate_hz = b->rate_hz;
+    st->period_frames = b->nframes;
+    st->xruns = 0; /* no provider tells of xruns here: late periods are frame gaps (detected, skipped_cycles) */
+    st->size_changes = 0;
+    st->dsp_load_pct = -1;
+    st->lost = NULL;
+}
+
+static const char *policy_name(int pol)
+{
+    return pol == SCHED_FIFO ? "SCHED_FIFO" : pol == SCHED_RR ? "SCHED_RR" : pol == SCHED_OTHER ? "SCHED_OTHER"
+                                                                                               : "other";
+}
+
+/* Main thread: the grid, the CPUs with what each thread got, the skipped periods and the DMA latency. */
+static void timer_describe(void *priv, json_t *au)
+{
+    struct timer_backend *b = priv;
+    json_object_set_new(au, "provider", json_string("timer"));
+    json_object_set_new(au, "provider_version", json_null());
+    json_object_set_new(au, "server", json_null());
+    json_object_set_new(au, "server_name", json_null());
+    json_object_set_new(au, "driver", json_string("clock_nanosleep(TIMER_ABSTIME)"));
+    json_object_set_new(au, "device", json_null());
+    json_object_set_new(au, "nperiods", json_null());
+    json_object_set_new(au, "clock", json_string("CLOCK_MONOTONIC"));
+    json_object_set_new(au, "wakeup_method", json_string("entry minus the clock_nanosleep deadline, in ns "
+                                                         "(cyclictest's latency, which it truncates to µs)"));
+    json_object_set_new(au, "interval_us", json_real((double)timer_frames_ns(b->nframes, b->rate_hz) / 1000.0));
+    json_object_set_new(au, "frame_clock", json_string(b->cfg.interval_us > 0 ? "1 frame = 1 µs (--interval)"
+                                                                              : "--rate frames per second"));
+    json_object_set_new(au, "cpus", json_string(b->cpus_text));
+    json_t *threads = json_array();
+    uint64_t skipped = 0;
+    for (int i = 0; i < b->nstreams; i++) {
+        struct timer_stream *ts = &b->streams[i];
+        int known = atomic_load(&ts->sink->sched_known);
+        uint64_t sk = atomic_load(&ts->skipped);
+        skipped += sk;
+        json_array_append_new(threads, json_pack("{s:i, s:I, s:I, s:o, s:o}", "cpu", ts->cpu,
+            "cycles", (json_int_t)atomic_load(&ts->sink->cycles), "skipped_periods", (json_int_t)sk,
+            "sched_policy", known ? json_string(policy_name(atomic_load(&ts->sink->sched_policy))) : json_null(),
+            "priority", known ? json_integer(atomic_load(&ts->sink->sched_priority)) : json_null()));
+    }
+    json_object_set_new(au, "threads", threads);
+    json_object_set_new(au, "skipped_periods", json_integer((json_int_t)skipped));
+    json_object_set_new(au, "cpu_dma_latency_us", b->dma_was_held ? json_integer(0) : json_null());
+    json_object_set_new(au, "cpu_dma_latency", json_string(b->dma_note[0] ? b->dma_note : "not started"));
+}
+
+/* Main thread: the threads leave at their next wake-up (at most one period), the relay drains what is left,
+ * /dev/cpu_dma_latency is let go. Safe twice and after a failed open. */
+static int timer_stop(void *priv)
+{
+    struct timer_backend *b = priv;
+    atomic_store_explicit(&b->stop, 1, memory_order_release);
+    for (int i = 0; i < b->nstreams; i++)
+        if (b->streams[i].started) {
+            pthread_join(b->streams[i].thread, NULL);
+            b->streams[i].started = 0;
+        }
+    if (b->relay_started) {
+        atomic_store_explicit(&b->relay_stop, 1, memory_order_release);
+        pthread_join(b->relay, NULL);
+        b->relay_started = 0;
+        timer_relay_drain(b); /* what the threads pushed after the relay's last look */
+    }
+    if (b->dma_held) {
+        close(b->dma_fd);
+        b->dma_held = 0;
+    }
+    for (int i = 0; i < b->nstreams; i++)
+        rt_ring_free(&b->streams[i].own_ring);
+    free(b->batch);
+    b->batch = NULL;
+    return 0;
+}
+
+const struct backend_ops backend_timer = {
+    .name = "timer",
+    .summary = "the kernel's timers alone, as cyclictest: a SCHED_FIFO thread per CPU, no audio device",
+    .params = timer_params,
+    .private_size = sizeof(struct timer_backend),
+    .unavailable = timer_unavailable,
+    .open = timer_open,
+    .start = timer_start,
+    .status = timer_status,
+    .describe = timer_describe,
+    .stop = timer_stop,
+};

@@ -1,0 +1,59 @@
+/* Test helper: an injected stall. A SCHED_FIFO thread pinned to one CPU spins (busy, never sleeping) for SPIN_MS
+ * every EVERY_MS, COUNT times, after waiting DELAY_MS; a real-time thread of lower priority on that CPU cannot run
+ * meanwhile. It prints each spin's start and end on CLOCK_MONOTONIC, in seconds ("spin START END"), as measured
+ * by itself: the truth a test compares the timer backend's wake-ups and skipped periods with.
+ *
+ * usage: cpu_hog CPU PRIO SPIN_MS EVERY_MS COUNT DELAY_MS */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void sleep_until(double t)
+{
+    struct timespec ts = { (time_t)t, (long)((t - (double)(time_t)t) * 1e9) };
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+        ;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 7) {
+        fprintf(stderr, "usage: %s CPU PRIO SPIN_MS EVERY_MS COUNT DELAY_MS\n", argv[0]);
+        return 2;
+    }
+    int cpu = atoi(argv[1]), prio = atoi(argv[2]), count = atoi(argv[5]);
+    double spin = atof(argv[3]) / 1e3, every = atof(argv[4]) / 1e3, delay = atof(argv[6]) / 1e3;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    if (sched_setaffinity(0, sizeof(one), &one) < 0) {
+        perror("sched_setaffinity");
+        return 1;
+    }
+    struct sched_param sp = { .sched_priority = prio };
+    if (sched_setscheduler(0, SCHED_FIFO, &sp) < 0) {
+        perror("sched_setscheduler");
+        return 1;
+    }
+    double start = now_s() + delay;
+    for (int i = 0; i < count; i++) {
+        sleep_until(start + i * every);
+        double a = now_s(), b;
+        while ((b = now_s()) - a < spin)
+            ;
+        printf("spin %.6f %.6f\n", a, b);
+    }
+    fflush(stdout);
+    return 0;
+}

@@ -1,0 +1,90 @@
+/* Test helper: the JACK server's own frame count against CLOCK_MONOTONIC, as an independent observer. A client
+ * whose process callback notes (its entry time on CLOCK_MONOTONIC, jack_last_frame_time()) each cycle; the main
+ * thread prints the latest pair every 50 ms as "t SECONDS FRAMES" (frames widened to 64 bits) until SIGTERM or
+ * SIGINT. A test interpolates the server's frames at the ends of rtjitter's measured window (clock_window_s, same
+ * clock) and compares the cycles rtjitter counted there.
+ *
+ * usage: jack_frames SERVER */
+#include <jack/jack.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+static _Atomic uint64_t seqlock; /* odd while the callback writes the pair */
+static _Atomic int64_t pair_t_ns;
+static _Atomic uint64_t pair_f;
+static uint32_t last_ft;
+static uint64_t frames64;
+static int have;
+static jack_client_t *client;
+
+/* Only this test client's RT thread: clock read, integer updates. */
+static int process(jack_nframes_t n, void *arg)
+{
+    (void)n;
+    (void)arg;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    uint32_t ft = jack_last_frame_time(client);
+    if (have)
+        frames64 += (uint32_t)(ft - last_ft);
+    last_ft = ft;
+    have = 1;
+    atomic_fetch_add(&seqlock, 1);
+    atomic_store(&pair_t_ns, (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec);
+    atomic_store(&pair_f, frames64);
+    atomic_fetch_add(&seqlock, 1);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s SERVER\n", argv[0]);
+        return 2;
+    }
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &set, NULL);
+    jack_status_t st;
+    client = jack_client_open("frames", JackNoStartServer | JackServerName, &st, argv[1]);
+    if (!client) {
+        fprintf(stderr, "cannot open a client on %s\n", argv[1]);
+        return 1;
+    }
+    jack_set_process_callback(client, process, NULL);
+    if (jack_activate(client)) {
+        fprintf(stderr, "cannot activate\n");
+        return 1;
+    }
+    printf("rate %u period %u\n", jack_get_sample_rate(client), jack_get_buffer_size(client));
+    fflush(stdout);
+    alarm(120);
+    struct timespec poll = { 0, 50 * 1000 * 1000 }, zero = { 0, 0 };
+    for (;;) {
+        siginfo_t si;
+        if (sigtimedwait(&set, &si, &zero) > 0)
+            break;
+        uint64_t s0, s1;
+        double t;
+        uint64_t f;
+        do {
+            s0 = atomic_load(&seqlock);
+            t = (double)atomic_load(&pair_t_ns) / 1e9;
+            f = atomic_load(&pair_f);
+            s1 = atomic_load(&seqlock);
+        } while (s0 != s1 || (s0 & 1));
+        if (t > 0)
+            printf("t %.6f %llu\n", t, (unsigned long long)f);
+        fflush(stdout);
+        nanosleep(&poll, NULL);
+    }
+    jack_deactivate(client);
+    jack_client_close(client);
+    return 0;
+}

@@ -1,0 +1,192 @@
+#!/bin/bash
+# --backend alsa without a sound card: through the `jack` PCM of libasound2-plugins (a private ALSA config names
+# pcm.rtjtjack, a jack PCM on a private jackd dummy server), against truths that do not come from rtjitter:
+# - the server's own frame count (tests/helpers/jack_frames, a separate JACK client, on the same clock): cycles in
+#   rtjitter's measured window and the mean period against the frames the server really ran, at two settings;
+# - what the device accepted when the request differs (the server fixes the rate), --nperiods, --duplex;
+# - forced xruns: rtjitter pinned to one CPU and a SCHED_FIFO hog there (tests/helpers/cpu_hog, above the period
+#   loop, below the server and the plugin's JACK thread) spins 30 ms four times: the plugin plays the buffer out
+#   meanwhile, so each spin is exactly one xrun (reported, and a frame gap), no longer than the spin;
+# - error paths: no --device, a missing card (hw:97), a busy PCM (a test plugin that answers -EBUSY, while a process
+#   in a private mount namespace holds /dev/snd/pcmC0D0p: the message names it), a forbidden one (-EACCES),
+#   alsa-lib's null PCM (not paced: the run stops by itself, incomplete).
+. "$(dirname "$0")/../lib.sh"
+
+cat >"$WORK/asound.conf" <<EOF
+pcm.rtjtjack {
+    type jack
+    playback_ports { 0 system:playback_1 1 system:playback_2 }
+    capture_ports { 0 system:capture_1 1 system:capture_2 }
+}
+pcm_type.rtjtfail { lib "$WORK/libasound_module_pcm_rtjtfail.so" }
+pcm.rtjtbusy { type rtjtfail errno 16 }
+pcm.rtjtdenied { type rtjtfail errno 13 }
+EOF
+export ALSA_CONFIG_PATH="/usr/share/alsa/alsa.conf:$WORK/asound.conf"
+
+# A PCM plugin whose open fails with the errno of its config: a busy or forbidden device without hardware
+# (-DPIC: alsa-lib's plugin symbol macro has a static-build variant otherwise).
+cat >"$WORK/fail.c" <<'EOF'
+#include <alsa/asoundlib.h>
+#include <alsa/pcm_external.h>
+SND_PCM_PLUGIN_DEFINE_FUNC(rtjtfail)
+{
+    (void)pcmp; (void)name; (void)root; (void)stream; (void)mode;
+    long e = EIO;
+    snd_config_iterator_t i, next;
+    snd_config_for_each(i, next, conf) {
+        snd_config_t *n = snd_config_iterator_entry(i);
+        const char *id;
+        if (snd_config_get_id(n, &id) == 0 && strcmp(id, "errno") == 0)
+            snd_config_get_integer(n, &e);
+    }
+    return -(int)e;
+}
+SND_PCM_PLUGIN_SYMBOL(rtjtfail);
+EOF
+cc -shared -fPIC -DPIC -o "$WORK/libasound_module_pcm_rtjtfail.so" "$WORK/fail.c" -lasound || not_ok "the test plugin builds"
+
+# start_server NAME RATE PERIOD: jackd at real-time priority 95 (its clients' threads, the jack PCM's among them,
+# stay above the hog at 80); sets JACKD_PID.
+start_server() {
+    jackd -n "$1" -R -P 95 -d dummy -r "$2" -p "$3" >"$WORK/jackd-$1.log" 2>&1 &
+    JACKD_PID=$!
+    JACKD_PIDS+=("$JACKD_PID")
+    local i
+    for i in $(seq 100); do
+        (jack_wait -s "$1" -c 2>/dev/null | grep -q '^running') 2>/dev/null && return 0
+        kill -0 "$JACKD_PID" 2>/dev/null || break
+        sleep 0.1
+    done
+    cat "$WORK/jackd-$1.log"; return 1
+}
+
+# frames_check REPORT FRAMES_LOG: cycles in the window and mean period against the server's frames.
+frames_check() {
+    python3 - "$1" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+lines = [l.split() for l in open(sys.argv[2])]
+rate, period = int(lines[0][1]), int(lines[0][3])
+pts = [(float(l[1]), int(l[2])) for l in lines[1:] if l[0] == 't']
+p = d['phases'][0]
+w0, w1 = p['clock_window_s']
+def frames_at(t):
+    for (ta, fa), (tb, fb) in zip(pts, pts[1:]):
+        if ta <= t <= tb and tb > ta:
+            return fa + (t - ta) * (fb - fa) / (tb - ta)
+    raise SystemExit(f"window {w0}..{w1} outside the server's log {pts[0][0]}..{pts[-1][0]}")
+f = frames_at(w1) - frames_at(w0)
+exp_cycles = f / period + 1
+srv_rate = (pts[-1][1] - pts[0][1]) / (pts[-1][0] - pts[0][0])
+exp_period = period * 1e6 / srv_rate
+print(rate, period, p['cycles'], round(exp_cycles, 1), round(p['period_us']['mean'], 2), round(exp_period, 2),
+      d['audio']['rate'], d['audio']['period_frames'])
+PY
+}
+
+for cfg in "48000 64" "44100 256"; do
+    set -- $cfg
+    rate=$1 period=$2
+    name=$(server_name "$rate-$period")
+    start_server "$name" "$rate" "$period" || { not_ok "jackd $rate/$period starts"; continue; }
+    "$RTJ_HELPERS/jack_frames" "$name" >"$WORK/frames.log" 2>"$WORK/frames.err" &
+    fpid=$!
+    sleep 0.3
+    JACK_DEFAULT_SERVER=$name "$RTJ" run --backend alsa --device rtjtjack --rate "$rate" --period "$period" \
+        --loads none --warmup 0.5 --duration 3 --quiet --json "$WORK/s.json" >"$WORK/out" 2>&1
+    rc=$?
+    sleep 0.2; kill -TERM "$fpid"; wait "$fpid"
+    check "alsa on the jack PCM at $rate/$period exits 0 (got $rc: $(head -c 200 "$WORK/out"))" [ "$rc" -eq 0 ]
+    read -r srate speriod cycles exp_cycles mean exp_mean rrate rperiod < <(frames_check "$WORK/s.json" "$WORK/frames.log")
+    echo "# $rate/$period: server $srate/$speriod; cycles $cycles (the server ran $exp_cycles), mean period $mean us (server's frames say $exp_mean)"
+    check "the report's rate and period are the server's ($rrate/$rperiod)" [ "$rrate $rperiod" = "$srate $speriod" ]
+    check "cycles in the measured window = the server's frames there / period, within 1 % + 2" \
+        python3 -c "import sys; sys.exit(abs($cycles - $exp_cycles) > 0.01 * $exp_cycles + 2)"
+    check "mean period = the server's own period (its frames per second), within 1 %" \
+        python3 -c "import sys; sys.exit(abs($mean - $exp_mean) > 0.01 * $exp_mean)"
+    check "the report says the plugin gives no device timestamps (wakeup not measured), and names the PCM" \
+        [ "$(json "$WORK/s.json" "d['audio']['device_timestamps'], d['audio']['driver'], d['audio']['device'], d['audio']['accepted']['access']")" = "False IOPLUG rtjtjack MMAP_INTERLEAVED" ]
+    check "same report shape as jack: every metric key present" \
+        [ "$(json "$WORK/s.json" "all(k in d['phases'][0] for k in ('period_us','jitter_us','wakeup_us','callback_us','margin_us','xruns','deadlines_met_pct','histograms','timeline'))")" = True ]
+    check "no xrun on a quiet run (reported/detected $(json "$WORK/s.json" "d['phases'][0]['xruns']['reported'], d['phases'][0]['xruns']['detected']"))" \
+        [ "$(json "$WORK/s.json" "d['phases'][0]['xruns']['reported'] <= 1")" = True ]
+    if [ "$rate" = 48000 ]; then
+        # What the device accepts may differ from the request: the jack PCM takes only the server's rate.
+        JACK_DEFAULT_SERVER=$name "$RTJ" run --backend alsa --device rtjtjack --rate 44100 --period 64 --nperiods 3 \
+            --duplex --loads none --warmup 0.3 --duration 1 --quiet --json "$WORK/acc.json" >"$WORK/out" 2>&1
+        rc=$?
+        check "a request the device changes: exit 0 (got $rc), requested 44100 accepted 48000, 3 periods, duplex" \
+            [ "$rc" -eq 0 -a "$(json "$WORK/acc.json" "d['audio']['requested']['rate'], d['audio']['accepted']['rate'], d['audio']['rate'], d['audio']['accepted']['nperiods'], d['audio']['accepted']['buffer_frames'], d['audio']['accepted']['duplex']")" = "44100 48000 48000 3 192 True" ]
+        check "duplex ran its cycles (1 s at 64 frames: over 600)" [ "$(json "$WORK/acc.json" "d['phases'][0]['cycles'] > 600")" = True ]
+    fi
+    stop_jackd "$JACKD_PID"
+done
+
+# --- forced xruns: the period loop starved by a hog on its CPU, the plugin's JACK thread not ---
+if [ "$(nproc)" -ge 2 ]; then
+    cpu=$(($(nproc) - 1))
+    name=$(server_name xrun)
+    start_server "$name" 48000 256 || not_ok "jackd for the xrun test starts"
+    JACK_DEFAULT_SERVER=$name taskset -c "$cpu" "$RTJ" run --backend alsa --device rtjtjack --period 256 \
+        --priority 70 --loads none --warmup 0.5 --duration 4 --quiet --json "$WORK/x.json" >"$WORK/out" 2>&1 &
+    rpid=$!
+    "$RTJ_HELPERS/cpu_hog" "$cpu" 80 30 600 4 1600 >"$WORK/hog.log"
+    wait "$rpid"; rc=$?
+    check "the run beside the hog exits 0 (got $rc)" [ "$rc" -eq 0 ]
+    python3 - "$WORK/x.json" "$WORK/hog.log" >"$WORK/x.txt" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); p = d['phases'][0]; a = d['audio']
+spins = [tuple(map(float, l.split()[1:])) for l in open(sys.argv[2]) if l.startswith('spin')]
+w0, w1 = p['clock_window_s']
+inside = [s for s in spins if w0 + 0.05 < s[0] and s[1] < w1 - 0.05]
+buf_ms = a['accepted']['buffer_frames'] * 1000 / a['rate']; per_ms = a['period_frames'] * 1000 / a['rate']
+secs = sorted({int(s[0] - w0) for s in inside})
+tl = [e['s'] for e in p['timeline'] if e['xruns_detected']]
+for k, v in (("spins", len(inside)), ("reported", p['xruns']['reported']), ("detected", p['xruns']['detected']),
+             ("events", a['xrun_events']['count']), ("max_ms", a['xrun_events']['max_ms']),
+             ("total_ms", a['xrun_events']['total_ms']), ("low_ms", len(inside) * (30 - buf_ms - per_ms)),
+             ("high_ms", len(inside) * 30.5), ("recoveries", a['recoveries']['count']),
+             ("seconds_ok", int(all(s in tl or s + 1 in tl or s - 1 in tl for s in secs)))):
+    print(k, v)
+PY
+    sed 's/^/# /' "$WORK/x.txt"
+    v() { awk -v k="$1" '$1 == k { print $2 }' "$WORK/x.txt"; }
+    n=$(v spins)
+    check "the hog's 4 spins fell inside the measured window" [ "$n" = 4 ]
+    check "each spin is one device xrun, reported and seen as a frame gap ($(v reported)/$(v detected), $(v recoveries) recoveries)" \
+        [ "$(v reported)" = "$n" -a "$(v detected)" = "$n" -a "$(v recoveries)" = "$n" ]
+    check "their lengths add up to the spins less what the buffer covered: $(v low_ms)..$(v high_ms) ms (got $(v total_ms))" \
+        python3 -c "import sys; sys.exit(not $(v low_ms) <= $(v total_ms) <= $(v high_ms))"
+    check "each gap sits in the timeline's second of its spin" [ "$(v seconds_ok)" = 1 ]
+    stop_jackd "$JACKD_PID"
+else
+    ok "# one CPU: the forced-xrun test needs two"
+fi
+
+# --- error paths: one line, exit 2 (bad input) or 3 (a PCM that cannot be measured) ---
+# fails_with RC PATTERN: the last run exited RC and said one line on stderr, matching PATTERN.
+fails_with() { [ "$rc" -eq "$1" ] && [ "$(wc -l <"$WORK/e")" -eq 1 ] && grep -q -- "$2" "$WORK/e"; }
+"$RTJ" run --backend alsa --loads none --duration 1 >"$WORK/o" 2>"$WORK/e"; rc=$?
+check "no --device: exit 2, one line (got $rc: $(cat "$WORK/e"))" fails_with 2 "needs --device"
+"$RTJ" run --backend alsa --device hw:97 --loads none --duration 1 >"$WORK/o" 2>"$WORK/e"; rc=$?
+check "a missing card hw:97: exit 2, one line naming it (got $rc: $(cat "$WORK/e"))" fails_with 2 "no ALSA device 'hw:97'"
+"$RTJ" run --backend alsa --device rtjtdenied --loads none --duration 1 >"$WORK/o" 2>"$WORK/e"; rc=$?
+check "a forbidden PCM: exit 2, one line (got $rc: $(cat "$WORK/e"))" fails_with 2 "not permitted"
+# A holder of /dev/snd/pcmC0D0p, in a mount namespace of its own (this machine has no /dev/snd).
+unshare -m sh -c 'mount -t tmpfs rtjt /dev && mkdir /dev/snd && : >/dev/snd/pcmC0D0p && exec 3</dev/snd/pcmC0D0p && exec sleep 20' &
+hpid=$!
+sleep 0.5
+"$RTJ" run --backend alsa --device rtjtbusy --loads none --duration 1 >"$WORK/o" 2>"$WORK/e"; rc=$?
+kill "$hpid" 2>/dev/null; wait "$hpid" 2>/dev/null
+check "a busy PCM: exit 2, one line naming the holder, sleep (pid $hpid) (got $rc: $(cat "$WORK/e"))" \
+    fails_with 2 "busy: held by sleep (pid $hpid)"
+"$RTJ" run --backend alsa --device rtjtbusy --loads none --duration 1 >"$WORK/o" 2>"$WORK/e"; rc=$?
+check "a busy PCM with no holder to be seen: exit 2, one line (got $rc: $(cat "$WORK/e"))" fails_with 2 "is busy"
+start=$(date +%s.%N)
+"$RTJ" run --backend alsa --device null --loads none --warmup 0.5 --duration 3 --json "$WORK/n.json" >"$WORK/o" 2>"$WORK/e"; rc=$?
+el=$(python3 -c "print(round($(date +%s.%N) - $start, 2))")
+check "alsa-lib's null PCM (not paced): exit 3 in under 2 s, saying why (got $rc in $el s: $(tail -1 "$WORK/e"))" \
+    [ "$rc" -eq 3 -a "$(grep -c "not paced" "$WORK/e")" -ge 1 -a "$(python3 -c "print(int($el < 2))")" = 1 ]
+check "... and its report is marked incomplete with that reason" \
+    [ "$(json "$WORK/n.json" "d['complete'] is False and 'not paced' in d['incomplete_reason']")" = True ]

@@ -1,0 +1,109 @@
+#!/bin/bash
+# --backend timer against truths that do not come from it:
+# - injected stalls: a SCHED_FIFO hog of higher priority (tests/helpers/cpu_hog) spins 40 ms every 300 ms on one
+#   CPU and logs its own spins on CLOCK_MONOTONIC; at a 5 ms interval each spin must be exactly one wake-up of
+#   30-45 ms on that CPU and 6-9 skipped periods (the deadlines inside the spin), none on the other CPU;
+# - cyclictest on the same CPU, just before: the same median wake-up within a factor of two (a wrong deadline or
+#   clock would be off by a period);
+# - /dev/cpu_dma_latency as the kernel reports it while the run goes on (read back 0, and the fd in /proc/PID/fd),
+#   and no such fd with --no-dma-latency;
+# - bad input: one line, exit 2.
+. "$(dirname "$0")/../lib.sh"
+
+ncpu=$(nproc)
+cpu=$((ncpu - 1))
+other=0
+
+# --- injected stalls, two CPUs (one thread each, merged by the relay), the hog on the last one ---
+if [ "$ncpu" -ge 2 ]; then
+    "$RTJ" run --backend timer --cpus "$other,$cpu" --interval 5000 --priority 80 --loads none --warmup 0.5 \
+        --duration 5 --quiet --json "$WORK/h.json" >"$WORK/h.out" 2>&1 &
+    rpid=$!
+    "$RTJ_HELPERS/cpu_hog" "$cpu" 90 40 300 8 2000 >"$WORK/hog.log"
+    wait "$rpid"; rc=$?
+    check "timer run beside the hog exits 0 (got $rc)" [ "$rc" -eq 0 ]
+    python3 - "$WORK/h.json" "$WORK/hog.log" "$cpu" "$other" >"$WORK/h.txt" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); cpu, other = int(sys.argv[3]), int(sys.argv[4])
+spins = [tuple(map(float, l.split()[1:])) for l in open(sys.argv[2]) if l.startswith('spin')]
+p = d['phases'][0]
+w0, w1 = p['clock_window_s']
+inside = [s for s in spins if w0 + 0.05 < s[0] and s[1] < w1 - 0.05]
+hist = p['histograms']['wakeup']
+late = sum(c for lo, hi, c in hist if lo >= 30000)          # µs
+huge = sum(c for lo, hi, c in hist if lo >= 45000)              # past the spin and a period: none
+th = {t['cpu']: t for t in d['audio']['threads']}
+for k, val in (("spins", len(spins)), ("inside", len(inside)), ("late", late), ("huge", huge),
+               ("skipped_hog", th[cpu]['skipped_periods']), ("skipped_other", th[other]['skipped_periods']),
+               ("detected", p['xruns']['detected']), ("skipped_cycles", p['xruns']['skipped_cycles']),
+               ("cycles", p['cycles']), ("window", round(w1 - w0, 4))):
+    print(k, val)
+PY
+    cat "$WORK/h.txt" | sed 's/^/# /'
+    v() { awk -v k="$1" '$1 == k { print $2 }' "$WORK/h.txt"; }
+    n=$(v inside)
+    check "the hog's 8 spins all fell inside the measured window" [ "$(v spins)" = 8 -a "$n" = 8 ]
+    check "each spin is exactly one wake-up of 30-45 ms (got $(v late) of them, $(v huge) over 45 ms)" \
+        [ "$(v late)" = "$n" -a "$(v huge)" = 0 ]
+    sk=$(v skipped_hog)
+    check "the deadlines inside the spins are skipped periods on the hog's CPU: 6-9 a spin (got $sk for $n)" \
+        [ "$sk" -ge $((6 * n)) -a "$sk" -le $((9 * n + 2)) ]
+    check "the other CPU's thread skipped (almost) nothing (got $(v skipped_other))" [ "$(v skipped_other)" -le 2 ]
+    check "the phase's frame gaps are the spins: $n detected, $sk skipped cycles (got $(v detected), $(v skipped_cycles))" \
+        [ "$(v detected)" -ge "$n" -a "$(v detected)" -le $((n + 2)) -a "$(v skipped_cycles)" -ge "$sk" -a "$(v skipped_cycles)" -le $((sk + 4)) ]
+    check "both CPUs' cycles are in the phase: cycles + skipped = 2 x window / 5 ms, within 2 %" \
+        python3 -c "import sys; e=2*$(v window)/0.005; sys.exit(not abs($(v cycles)+$(v skipped_cycles)-e) < 0.02*e+4)"
+else
+    ok "# one CPU: the two-CPU stall test is skipped"
+fi
+
+# --- the median wake-up against cyclictest on the same CPU, same priority and interval ---
+if command -v cyclictest >/dev/null; then
+    cyclictest -m -q -p 80 -i 1000 -a "$cpu" -t 1 -D 3 -h 20000 --json="$WORK/c.json" >/dev/null 2>&1
+    "$RTJ" run --backend timer --cpus "$cpu" --interval 1000 --priority 80 --loads none --warmup 0.3 \
+        --duration 3 --quiet --json "$WORK/t.json" >/dev/null 2>&1
+    a=$(json "$WORK/t.json" "d['phases'][0]['wakeup_us']['p50']")
+    b=$(python3 -c "
+import json; t=json.load(open('$WORK/c.json'))['thread']['0']; h=sorted((int(k),v) for k,v in t['histogram'].items())
+n=sum(v for _,v in h); acc=0
+for v,c in h:
+    acc+=c
+    if 2*acc>=n: print(v+0.5); break")
+    echo "# median wake-up: rtjitter $a us, cyclictest $b us"
+    check "median wake-up within a factor of two of cyclictest's on the same CPU" \
+        python3 -c "import sys; sys.exit(not 0.5 <= $a / $b <= 2)"
+    check "one thread at the requested priority, pinned: the report names CPU $cpu, SCHED_FIFO 80" \
+        [ "$(json "$WORK/t.json" "d['audio']['cpus'], d['audio']['sched_policy'], d['audio']['priority'], d['audio']['threads'][0]['cpu']")" = "$cpu SCHED_FIFO 80 $cpu" ]
+    check "same report shape as jack: every metric key present" \
+        [ "$(json "$WORK/t.json" "all(k in d['phases'][0] for k in ('period_us','jitter_us','wakeup_us','callback_us','margin_us','xruns','deadlines_met_pct','histograms','timeline'))")" = True ]
+else
+    not_ok "cyclictest (rt-tests) is needed for the comparison"
+fi
+
+# --- /dev/cpu_dma_latency: read back from the kernel while the run goes on ---
+dma_fd() { # PID: 1 when the process holds /dev/cpu_dma_latency open
+    local f; for f in /proc/"$1"/fd/*; do [ "$(readlink "$f" 2>/dev/null)" = /dev/cpu_dma_latency ] && { echo 1; return; }; done; echo 0
+}
+dma_now() { python3 -c "import struct; print(struct.unpack('i', open('/dev/cpu_dma_latency','rb').read(4))[0])"; }
+"$RTJ" run --backend timer --cpus "$cpu" --loads none --warmup 0.2 --duration 2 --quiet --json "$WORK/d1.json" >/dev/null 2>&1 &
+rpid=$!; sleep 1.2
+held=$(dma_fd "$rpid"); val=$(dma_now)
+wait "$rpid"
+check "while running, rtjitter holds /dev/cpu_dma_latency open and the kernel's value reads 0 (fd $held, value $val)" \
+    [ "$held" = 1 -a "$val" = 0 ]
+check "the report says it was held at 0" [ "$(json "$WORK/d1.json" "d['audio']['cpu_dma_latency_us']")" = 0 ]
+"$RTJ" run --backend timer --cpus "$cpu" --no-dma-latency --loads none --warmup 0.2 --duration 2 --quiet \
+    --json "$WORK/d2.json" >/dev/null 2>&1 &
+rpid=$!; sleep 1.2
+held=$(dma_fd "$rpid")
+wait "$rpid"
+check "--no-dma-latency: no such fd, and the report says off" \
+    [ "$held" = 0 -a "$(json "$WORK/d2.json" "d['audio']['cpu_dma_latency_us'] is None and d['audio']['cpu_dma_latency'].startswith('off')")" = True ]
+
+# --- bad input ---
+for bad in "--cpus 4096" "--cpus 0-" "--cpus x" "--cpus 1,,2" "--interval 0" "--interval 5000000"; do
+    "$RTJ" run --backend timer $bad --loads none --duration 1 >"$WORK/o" 2>"$WORK/e"
+    rc=$?
+    check "timer $bad: exit 2 with one line (got $rc: $(head -c 120 "$WORK/e"))" \
+        [ "$rc" -eq 2 -a "$(wc -l <"$WORK/e")" -eq 1 ]
+done

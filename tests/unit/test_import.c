@@ -1,0 +1,207 @@
+/* rtjitter import cyclictest (src/report/import_cyclictest.c): cyclictest --json documents written by hand in
+ * the shape rt-tests 2.x writes, with their figures worked out here: counts, means, nearest-rank percentiles as
+ * the middle of cyclictest's [v, v+1) buckets, the samples past its histogram, ns files (-N), pooled threads,
+ * the system identity it knows and the nulls it does not; and every malformed file refused with one line. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "report/import_cyclictest.h"
+#include "report/report_read.h"
+
+static const struct import_info INFO = { "file.json", NULL, "cyclictest", "rtjitter import cyclictest file.json" };
+
+static json_t *imp(const char *text, char *err)
+{
+    char rel[64];
+    struct timespec when;
+    return import_cyclictest(text, strlen(text), &INFO, rel, sizeof(rel), &when, err, 256);
+}
+
+static double num(const json_t *doc, const char *metric_key)
+{
+    const json_t *w = json_object_get(json_array_get(json_object_get(doc, "phases"), 0), "wakeup_us");
+    const json_t *v = json_object_get(w, metric_key);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+#define HEAD "{\"file_version\": 1, \"cmdline:\": \"cyclictest -m -p 80 -i 200 -h 400 --json=x\", " \
+             "\"rt_test_version:\": \"2.40\", \"start_time\": \"Mon, 30 Nov 2026 23:42:57 +0100\", " \
+             "\"end_time\": \"Mon, 30 Nov 2026 23:43:07 +0100\", \"return_code\": 0, \"sysinfo\": {\"sysname\": " \
+             "\"Linux\", \"nodename\": \"studio\", \"release\": \"6.1.0-rt-amd64\", \"version\": \"#1 SMP " \
+             "PREEMPT_RT\", \"machine\": \"x86_64\", \"realtime\": 1}, \"num_threads\": 1, \"resolution_in_ns\": 0, "
+
+static void test_one_thread_with_overflow(void **state)
+{
+    (void)state;
+    char err[256] = "", rel[64];
+    struct timespec when;
+    /* 10 cycles: 10 us x4, 11 us x3, 20 us x2 in the histogram, one sample past it (max 900). */
+    const char *t = HEAD "\"thread\": {\"0\": {\"histogram\": {\"10\": 4, \"11\": 3, \"20\": 2}, \"cycles\": 10, "
+                    "\"min\": 10, \"max\": 900, \"avg\": 101.3, \"cpu\": 1, \"node\": 0}}}";
+    json_t *d = import_cyclictest(t, strlen(t), &INFO, rel, sizeof(rel), &when, err, sizeof(err));
+    assert_non_null(d);
+    assert_string_equal(rel, "6.1.0-rt-amd64");
+    assert_int_equal(when.tv_sec, 1796078577); /* 2026-11-30T22:42:57Z */
+    assert_string_equal(json_string_value(json_object_get(d, "started")), "2026-11-30T22:42:57Z");
+    assert_string_equal(json_string_value(json_object_get(d, "finished")), "2026-11-30T22:43:07Z");
+    assert_int_equal(num(d, "count"), 10);
+    assert_true(fabs(num(d, "mean") - 101.3) < 1e-9);
+    assert_true(num(d, "min") == 10 && num(d, "max") == 900);
+    assert_true(num(d, "p50") == 11.5); /* rank 5: four samples in [10, 11), so the fifth is in [11, 12) */
+    assert_true(num(d, "p90") == 20.5); /* rank 9: in [20, 21) */
+    assert_true(isnan(num(d, "p99")));  /* rank 10: past the histogram */
+    json_decref(d);
+}
+
+static void test_percentiles_and_buckets(void **state)
+{
+    (void)state;
+    char err[256] = "";
+    /* 100 cycles: 40 at 10, 50 at 11, 9 at 15, 1 past the histogram (max 1000): p50 rank 50 -> 11 us bucket
+     * (11.5), p90 rank 90 -> 11.5, p99 rank 99 -> 15.5, p999 rank 100 -> past it: null. */
+    const char *t = HEAD "\"thread\": {\"0\": {\"histogram\": {\"10\": 40, \"11\": 50, \"15\": 9}, \"cycles\": 100, "
+                    "\"min\": 10, \"max\": 1000, \"avg\": 20.5, \"cpu\": 0}}}";
+    json_t *d = imp(t, err);
+    assert_non_null(d);
+    assert_true(num(d, "p50") == 11.5);
+    assert_true(num(d, "p90") == 11.5);
+    assert_true(num(d, "p99") == 15.5);
+    assert_true(isnan(num(d, "p999")));
+    assert_true(isnan(num(d, "sd"))); /* samples past the histogram: their spread is unknown */
+    const json_t *p = json_array_get(json_object_get(d, "phases"), 0);
+    const json_t *h = json_object_get(json_object_get(p, "histograms"), "wakeup");
+    assert_int_equal(json_array_size(h), 4);
+    /* cyclictest's own buckets [v, v+1), and the overflow from its -h limit (400) to just past the max */
+    assert_true(json_number_value(json_array_get(json_array_get(h, 0), 0)) == 10);
+    assert_true(json_number_value(json_array_get(json_array_get(h, 0), 1)) == 11);
+    assert_int_equal(json_integer_value(json_array_get(json_array_get(h, 0), 2)), 40);
+    assert_true(json_number_value(json_array_get(json_array_get(h, 3), 0)) == 400);
+    assert_true(json_number_value(json_array_get(json_array_get(h, 3), 1)) == 1001);
+    assert_int_equal(json_integer_value(json_array_get(json_array_get(h, 3), 2)), 1);
+    /* what cyclictest does not measure is null, the shape is a report's */
+    assert_true(json_is_null(json_object_get(p, "jitter_us")) && json_is_null(json_object_get(p, "margin_us")));
+    assert_true(json_is_null(json_object_get(json_object_get(p, "xruns"), "detected")));
+    assert_string_equal(json_string_value(json_object_get(json_object_get(d, "audio"), "backend")),
+                        "cyclictest-import");
+    assert_true(json_object_get(d, "imported") != NULL);
+    assert_true(json_number_value(json_object_get(json_object_get(d, "audio"), "period_us")) == 200);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(d, "audio"), "priority_requested")), 80);
+    /* the identity: what cyclictest wrote; realtime 1 is a PREEMPT_RT kernel; the rest is unknown */
+    const json_t *k = json_object_get(json_object_get(d, "system"), "kernel");
+    assert_string_equal(json_string_value(json_object_get(k, "preempt")), "rt");
+    assert_true(json_is_null(json_object_get(k, "cmdline")) && json_is_null(json_object_get(k, "hz")));
+    assert_string_equal(json_string_value(json_object_get(json_object_get(d, "system"), "hostname")), "studio");
+    assert_true(json_is_true(json_object_get(d, "complete")));
+    char e2[256];
+    assert_int_equal(report_validate(d, e2, sizeof(e2)), 0);
+    json_decref(d);
+}
+
+static void test_sd_without_overflow_and_pooled_threads(void **state)
+{
+    (void)state;
+    char err[256] = "";
+    /* two threads: {10: 2} and {10: 1, 12: 1}; pooled: 10.5 x3, 12.5 x1; avg exact from cyclictest */
+    const char *t = HEAD "\"thread\": {\"0\": {\"histogram\": {\"10\": 2}, \"cycles\": 2, \"min\": 10, \"max\": 10, "
+                    "\"avg\": 10.2}, \"1\": {\"histogram\": {\"10\": 1, \"12\": 1}, \"cycles\": 2, \"min\": 10, "
+                    "\"max\": 12, \"avg\": 11.1}}}";
+    json_t *d = imp(t, err);
+    assert_non_null(d);
+    assert_int_equal(num(d, "count"), 4);
+    assert_true(fabs(num(d, "mean") - (10.2 * 2 + 11.1 * 2) / 4) < 1e-9);
+    double m = (10.2 * 2 + 11.1 * 2) / 4, want = sqrt((3 * (10.5 - m) * (10.5 - m) + (12.5 - m) * (12.5 - m)) / 3);
+    assert_true(fabs(num(d, "sd") - want) < 1e-9);
+    assert_true(num(d, "p50") == 10.5 && num(d, "p99") == 12); /* 12.5 clamped to the exact max */
+    const json_t *p = json_array_get(json_object_get(d, "phases"), 0);
+    assert_int_equal(json_array_size(json_object_get(json_object_get(p, "histograms"), "wakeup")), 2);
+    assert_int_equal(json_array_size(json_object_get(json_object_get(d, "audio"), "threads")), 2);
+    assert_true(json_is_null(json_object_get(json_object_get(d, "audio"), "period_us"))); /* two intervals */
+    json_decref(d);
+}
+
+static void test_nanoseconds_no_histogram_and_failure(void **state)
+{
+    (void)state;
+    char err[256] = "";
+    const char *ns = "{\"resolution_in_ns\": 1, \"cmdline:\": \"cyclictest -N -h 50000\", \"thread\": {\"0\": "
+                     "{\"histogram\": {\"12160\": 1, \"13000\": 1}, \"cycles\": 2, \"min\": 12160, \"max\": 13000, "
+                     "\"avg\": 12580.0}}}";
+    json_t *d = imp(ns, err);
+    assert_non_null(d);
+    assert_true(fabs(num(d, "p50") - 12.1605) < 1e-9);
+    assert_true(fabs(num(d, "max") - 13.0) < 1e-9);
+    assert_true(json_is_null(json_object_get(d, "started"))); /* no start_time */
+    json_decref(d);
+    /* without -h cyclictest writes an empty histogram: count, mean and extremes only */
+    const char *nh = "{\"return_code\": 3, \"thread\": {\"0\": {\"histogram\": {}, \"cycles\": 5, \"min\": 3, "
+                     "\"max\": 9, \"avg\": 4.0}}}";
+    d = imp(nh, err);
+    assert_non_null(d);
+    assert_true(isnan(num(d, "p50")) && num(d, "mean") == 4.0 && num(d, "count") == 5);
+    assert_true(json_is_false(json_object_get(d, "complete")));
+    assert_string_equal(json_string_value(json_object_get(d, "incomplete_reason")), "cyclictest exited with status 3");
+    json_decref(d);
+}
+
+static void test_bad_files(void **state)
+{
+    (void)state;
+    static const struct { const char *text, *says; } bad[] = {
+        { "", "not JSON" },
+        { "{\"thread\": {\"0\": {}}", "not JSON" },
+        { "{\"thread\": {\"0\": {\"cycles\": 1, \"min\": 1, \"max\": 1, \"avg\": 1}}, \"thread\": {}}", "not JSON" },
+        { "[1, 2]", "no \"thread\" object" },
+        { "{\"thread\": {}}", "no \"thread\" object" },
+        { "{\"thread\": [1]}", "no \"thread\" object" },
+        { "{\"thread\": {\"0\": 5}}", "is not an object" },
+        { "{\"thread\": {\"0\": {\"cycles\": -1, \"min\": 1, \"max\": 1, \"avg\": 1}}}", "lacks whole" },
+        { "{\"thread\": {\"0\": {\"cycles\": 1.5, \"min\": 1, \"max\": 1, \"avg\": 1}}}", "lacks whole" },
+        { "{\"thread\": {\"0\": {\"cycles\": 1, \"min\": \"1\", \"max\": 1, \"avg\": 1}}}", "lacks whole" },
+        { "{\"thread\": {\"0\": {\"cycles\": 1, \"min\": 1, \"max\": 1e300, \"avg\": 1}}}", "lacks whole" },
+        { "{\"thread\": {\"0\": {\"cycles\": 2, \"min\": 9, \"max\": 3, \"avg\": 5}}}", "contradict" },
+        { "{\"thread\": {\"0\": {\"cycles\": 2, \"min\": 1, \"max\": 3, \"avg\": 50}}}", "contradict" },
+        { "{\"thread\": {\"0\": {\"cycles\": 0, \"min\": 0, \"max\": 0, \"avg\": 0}}}", "no cycle" },
+        { "{\"thread\": {\"0\": {\"cycles\": 1, \"min\": 1, \"max\": 1, \"avg\": 1, \"cpu\": \"x\"}}}", "\"cpu\"" },
+        { "{\"thread\": {\"0\": {\"cycles\": 1, \"min\": 1, \"max\": 1, \"avg\": 1, \"histogram\": [1]}}}",
+          "not an object" },
+        { "{\"thread\": {\"0\": {\"cycles\": 1, \"min\": 1, \"max\": 1, \"avg\": 1, \"histogram\": {\"1.5\": 1}}}}",
+          "not a whole value" },
+        { "{\"thread\": {\"0\": {\"cycles\": 1, \"min\": 1, \"max\": 1, \"avg\": 1, \"histogram\": {\"-1\": 1}}}}",
+          "not a whole value" },
+        { "{\"thread\": {\"0\": {\"cycles\": 1, \"min\": 1, \"max\": 1, \"avg\": 1, \"histogram\": {\"0x1\": 1}}}}",
+          "not a whole value" },
+        { "{\"thread\": {\"0\": {\"cycles\": 1, \"min\": 1, \"max\": 1, \"avg\": 1, \"histogram\": {\"1\": -1}}}}",
+          "not a whole value" },
+        { "{\"thread\": {\"0\": {\"cycles\": 1, \"min\": 1, \"max\": 1, \"avg\": 1, \"histogram\": {\"1\": 2}}}}",
+          "more samples than" },
+        { "{\"thread\": {\"0\": {\"cycles\": 5, \"min\": 1, \"max\": 4, \"avg\": 2, \"histogram\": {\"9\": 1}}}}",
+          "outside its min" },
+        { "{\"resolution_in_ns\": 2, \"thread\": {\"0\": {\"cycles\": 1, \"min\": 1, \"max\": 1, \"avg\": 1}}}",
+          "resolution_in_ns" },
+        { "{\"sysinfo\": 3, \"thread\": {\"0\": {\"cycles\": 1, \"min\": 1, \"max\": 1, \"avg\": 1}}}", "sysinfo" },
+        { "{\"thread\": {\"0\": {\"cycles\": 1, \"min\": 1, \"max\": 1, \"avg\": 1, \"histogram\": {\"1\": 1}}, "
+          "\"1\": {\"cycles\": 1, \"min\": 1, \"max\": 1, \"avg\": 1}}}", "some threads have a histogram" },
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        char err[256] = "";
+        json_t *d = imp(bad[i].text, err);
+        if (d || !strstr(err, bad[i].says) || strchr(err, '\n'))
+            fail_msg("case %zu: %s -> '%s' (wanted '%s')", i, bad[i].text, err, bad[i].says);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_one_thread_with_overflow),
+        cmocka_unit_test(test_percentiles_and_buckets),
+        cmocka_unit_test(test_sd_without_overflow_and_pooled_threads),
+        cmocka_unit_test(test_nanoseconds_no_histogram_and_failure),
+        cmocka_unit_test(test_bad_files),
+    };
+    return cmocka_run_group_tests_name("import_cyclictest", tests, NULL, NULL);
+}
