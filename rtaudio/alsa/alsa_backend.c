@@ -351,8 +351,8 @@ static void alsa_describe(void *priv, json_t *au)
     json_object_set_new(au, "wakeup_method", json_string(
         b->device_tstamps ? "entry minus the period boundary, from the driver's timestamp of its pointer "
                             "(snd_pcm_status htstamp less the frames past the boundary)"
-                          : "none: this PCM (an alsa-lib plugin) does not timestamp its pointer, so wakeup reads "
-                            "0; period and jitter come from the entry times"));
+                          : "this PCM (an alsa-lib plugin) does not timestamp its pointer: wakeup is measured against "
+                            "the frame clock's fitted grid (lateness beyond the earliest cycles, ns resolution)"));
     uint64_t n = atomic_load(&b->avail_n);
     json_object_set_new(au, "avail_at_wakeup_frames", n ? json_pack("{s:I, s:f, s:I}",
         "min", (json_int_t)atomic_load(&b->avail_min), "mean", (double)atomic_load(&b->avail_sum) / (double)n,

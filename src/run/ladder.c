@@ -59,7 +59,7 @@ static void print_ladder(FILE *f, json_t *const *docs, const char *const *names,
         if (i > 0 && !isnan(prev) && !isnan(p99))
             fprintf(f, ": %+.1f µs over %s", p99 - prev, names[i - 1]);
         fputc('\n', f);
-        if (!trouble && strcmp(level, "pass") != 0)
+        if (!trouble && strcmp(level, "fail") == 0)
             trouble = names[i];
         prev = p99;
     }
