@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # rtjitter — real-time audio jitter tester.  `make` builds ./rtjitter.
 #
 # Sources are globbed: a new .c under src/, rtaudio/ or loads/ builds without touching this file; a new

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* burn: one busy thread per online CPU, the plain CPU hog. */
 #include "load.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* compile: a real compiler run. rtjitter writes a small C source tree under --tmpdir and builds it with `cc` in
  * parallel jobs, again and again (interbench only emulated this). */
 #include "load.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* exec:CMD: the user's own load command, run by /bin/sh in its own process group and ended at the phase end. */
 #include "load.h"
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hackbench: scheduler messaging, as in rt-tests' hackbench: groups of sender and receiver processes, every sender
  * of a group writing small messages to every receiver of its group, over socket pairs or pipes. */
 #include "load.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The load interface: one file per load in loads/, each declaring one `const struct load_info`, all collected in
  * load_registry[] (registry.c). Adding a load touches its own file and one line of that table.
  *

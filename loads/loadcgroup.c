@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Loads in cgroups v2 (see loadcgroup.h). */
 #include "loadcgroup.h"
 #include "loaddir.h"

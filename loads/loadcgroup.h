@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Each load in a cgroup v2 of its own, where this process may make one: everything the load starts stays in it
  * (setsid and double forks included), and cgroup.kill ends all of it at once. rtjitter makes the run's cgroup
  * (loadplan.c), the supervisor one per load inside it. Everything goes through directory descriptors; every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Load files through directory descriptors only (see loaddir.h). */
 #include "loaddir.h"
 #include <dirent.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Load files are made, used and removed only through directory descriptors: a path name is walked once, when
  * --tmpdir is opened, and never again, so nobody can swap a directory of ours for a symlink between two calls and
  * have us write or delete elsewhere. Used by rtjitter (loadplan.c), the supervisor and the loads; every function

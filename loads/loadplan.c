@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rtjitter's side of the loads: the parsed plan, the loads' directory and cgroup (made here, before the
  * supervisor is forked, and held open so that this process can clean up should the supervisor die), and the
  * conversation with the load supervisor. */

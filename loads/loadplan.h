@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The run plan's loads: one phase per entry of --loads, each entry one load or several joined by '+'
  * (syntax in loadspec.h). Called from the orchestrator (main thread) only. */
 #ifndef RTJ_LOADPLAN_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* --loads parsing: see loadspec.h for the syntax. Pure: no processes, no files. */
 #include "loadspec.h"
 #include <errno.h>

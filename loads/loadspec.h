@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* --loads parsing, pure (no processes): "none,burn,write:mb=64,compile+write,exec:stress-ng --cpu 2".
  *   ','  separates phases; '+' joins loads into one phase; ':name=value' sets a parameter of the load before it;
  *   'exec:' takes the rest of its phase entry as a shell command (so exec comes last in a '+' list);

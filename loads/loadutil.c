@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Helpers shared by the loads. Everything here runs in a load's child process unless said otherwise. */
 #include "load.h"
 #include "rtclock.h"

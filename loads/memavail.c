@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Available memory, cgroup limits included (see memavail.h). Runs in the memload child, or in tests. */
 #include "memavail.h"
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* How much memory may still be taken without pressure: MemAvailable, lowered to the headroom of every memory
  * cgroup above us (v2 memory.max - memory.current, v1 memory.limit_in_bytes - memory.usage_in_bytes, at each
  * level up to the mount point): in a container, the cgroup limit is where the OOM killer wakes up. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* memload: takes memory up to a share of what is available and keeps writing through it, the way a large sample
  * library or a browser competes with the audio process for memory and memory bandwidth. */
 #include "load.h"

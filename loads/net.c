@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* net: loopback TCP traffic on 127.0.0.1 between two threads, the network stack's softirq work included. */
 #include "load.h"
 #include <arpa/inet.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* none: the baseline phase, nothing runs beside the audio client. */
 #include "load.h"
 

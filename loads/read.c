@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* read: re-reads a file, dropping it from the page cache between passes so the reads reach the disk. */
 #include "load.h"
 #include <errno.h>

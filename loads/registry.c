@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The one list of loads. Order matters twice: `rtjitter loads` lists them in this order, and `--loads all`
  * runs them in it (none first, as interbench does). */
 #include "load.h"

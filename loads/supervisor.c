@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The load supervisor process (see supervisor.h). Single-threaded, so forking from it is safe. Each load runs in a
  * cgroup of its own where one can be made (loadcgroup.h), and in a process group of its own in any case; the
  * supervisor is a child subreaper, so whatever a load leaves behind comes back to it to be killed and reaped.

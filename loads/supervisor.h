@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The load supervisor: a process forked from rtjitter before it starts any thread or locks its memory. It forks
  * every load child, ends them, removes their files, and does all of that too when rtjitter dies, even by SIGKILL
  * (it notices the end of its socket). Talks to loadplan.c over a SOCK_SEQPACKET socket, one request, one reply.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* video: a simulated video player: wakes every frame (60 fps) and burns a share of a CPU to "decode" it. */
 #include "load.h"
 #include <time.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* write: sequential writes with periodic fsync, like recording a take or copying a project. */
 #include "load.h"
 #include <errno.h>

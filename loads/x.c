@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* x: interbench's X server: bursts of CPU that sweep from 0 to 100 % of a CPU and back, the way a desktop
  * redrawing windows uses it. */
 #include "load.h"

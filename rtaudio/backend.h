@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rtaudio/: everything that runs in the real-time thread, and the backends that own such a thread.
  * It may include only itself, the C library, jansson (describe) and its backends' libraries (libjack...); never
  * src/, with two exceptions: a backend's .c file includes cli/options.h to declare its params table and

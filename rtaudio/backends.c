@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The registry of backends: one entry each, the first is the default. */
 #include "backend.h"
 #include <string.h>

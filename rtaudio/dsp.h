@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* --dsp PCT: a calibrated stand-in for plugin work, burnt inside the callback. */
 #ifndef RTJ_DSP_H
 #define RTJ_DSP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* One fixed-size record per audio cycle: what the RT thread measured, nothing derived, and nothing that belongs
  * to one backend. Times are int64 ns on the run's measurement clock (for JACK, the clock jack_get_time()
  * follows); the frame position is the provider's frame clock, widened to 64 bits by the backend. */

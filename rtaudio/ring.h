@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Lock-free single-producer/single-consumer ring of struct rt_record.
  * Producer: the RT thread (rt_ring_push). Consumer: the collector thread (rt_ring_pop).
  * A full ring never blocks: the record is dropped and `dropped` counts it. */

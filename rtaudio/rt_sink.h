@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The RT-side measurement sink, shared by every backend: given a record whose backend fields are filled
  * (entry time, frame position, nframes, rate, the provider's cycle start...), it numbers it, tags the phase,
  * burns the --dsp work up to the deadline, stamps the exit time and pushes the record. It also reads, once, in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The measurement clock. RT-safe: clock_gettime() on CLOCK_MONOTONIC(_RAW) is served by the vDSO,
  * without a system call, on Linux >= 5.3 (x86_64, arm64). */
 #ifndef RTJ_RTCLOCK_H

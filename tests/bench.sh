@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # `make bench`: prints figures. Runs every tests/bench.d/*.sh in order; BENCH=pattern runs some of them.
 set -u
 export RTJ=${RTJ:-./rtjitter}

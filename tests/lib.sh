@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Shared helpers for integration tests. Source it: . "$(dirname "$0")/../lib.sh"
 # Every server a test starts has a unique name and is stopped by its PID; nothing is killed by name.
 set -u

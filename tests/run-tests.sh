@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Runs every test: each cmocka binary in $BUILD/tests/test_*, then each tests/integration/*.sh
 # (TAP-style "ok - ..." / "not ok - ..." lines). Ends with one line: "N passed, N failed".
 # TESTS=pattern runs only the files whose name matches (for working on one test).

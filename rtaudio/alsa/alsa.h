@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The ALSA backend: alsa-lib alone, no sound server. It opens a PCM (hw:N, plughw:N or any named PCM) for
  * playback, and capture too with --duplex, at the requested rate, period size and periods, mmap access where the
  * device allows it (else read/write), and runs a SCHED_FIFO period loop paced by snd_pcm_wait() that writes

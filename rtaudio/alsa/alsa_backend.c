@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The ALSA backend's ops: opening and configuring the PCM (what the device accepts may differ from the request:
  * the report gives what it accepted), the period loop's thread (alsa_loop.c), and what a busy, missing or
  * forbidden device is called (alsa_holder.c names who holds a busy card). See alsa.h. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Who holds a sound card's PCM open, fuser-style: scan root/proc/PID/fd for links to /dev/snd/pcmC*D*. */
 #include "alsa/alsa_holder.h"
 #include <alsa/asoundlib.h>

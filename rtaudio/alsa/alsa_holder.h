@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Who holds a sound card's PCM devices open: the processes with a /dev/snd/pcmC<card>D<dev>[pc] among their open
  * files, found as fuser does, through /proc (under root: "" for the system, a fixture tree in tests). Main thread,
  * never RT. */

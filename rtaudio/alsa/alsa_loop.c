@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The ALSA backend's RT thread: the period loop. Everything it touches (the PCMs, the status container, the
  * silence and scratch buffers, this state) was allocated and configured by open. The alsa-lib calls here are
  * the device I/O itself (for a kernel PCM: ioctls and the mmap'ed ring, no allocation; alsa-lib plugins may take

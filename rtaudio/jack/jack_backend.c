@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The JACK backend's ops: the running server (jack2 or PipeWire's JACK), or a private jackd that it starts
  * when none runs and stops at the end. The client itself is jack_client.c; the private server jackserver.c. */
 #include "backend.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "jack/jack_client.h"
 #include "dsp.h"
 #include "rtclock.h"

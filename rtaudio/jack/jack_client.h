@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The JACK backend's client: a process callback that measures every cycle. jack_backend.c wraps it (and the
  * private server) in the backend ops. Fields under "RT thread" are touched by the process callback; everything it
  * touches is allocated, zeroed and locked (it lives in the backend's private state) before activation. */

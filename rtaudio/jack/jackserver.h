@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A private jackd for one run: started when no server is running, stopped by its PID at exit. */
 #ifndef RTJ_JACKSERVER_H
 #define RTJ_JACKSERVER_H

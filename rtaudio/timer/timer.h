@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The timer backend: the kernel's timers alone, as cyclictest measures them. One SCHED_FIFO thread per selected
  * CPU, pinned, sleeps with clock_nanosleep(TIMER_ABSTIME) to the next deadline of a fixed period grid; the
  * record's start is the deadline (RTREC_HAS_START), so wake-up = entry - deadline, cyclictest's latency.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The timer backend's ops: the CPU list, the threads (timer_loop.c), the relay (timer_relay.c) and
  * /dev/cpu_dma_latency, held at 0 while it runs as cyclictest does. See timer.h. */
 #include "timer/timer.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The timer backend's RT thread: cyclictest's measuring loop, feeding the sink. */
 #include "timer/timer.h"
 #include "rtclock.h"

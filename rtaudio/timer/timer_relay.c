@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The timer backend's relay (several CPUs only): a normal-priority thread that drains each RT thread's own
  * ring and pushes the records, merged in entry-time order, into the run's ring. It is the only producer of the
  * run's ring, so every ring keeps exactly one producer and one consumer; it also keeps the run's sink up to date

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Checks of the audio stack: a JACK server installed (jack2 or PipeWire's JACK) and running, the real-time
  * threads of the running servers as /proc shows them, PipeWire's clock settings, and USB autosuspend on audio
  * interfaces. They judge the identity's audio_servers and the set-up (sysinfo/setup_audio.c). */

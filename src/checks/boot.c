@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Checks of how the kernel was booted: CPU isolation (isolcpus, nohz_full) as given and as applied, the CPU
  * vulnerability mitigations, and whether the boot loader's options (Ubuntu's lowlatency set-up among them) are
  * the ones in force. They judge the kernel part of the identity and setup.grub (sysinfo/setup.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The checks table, its runner, and what `rtjitter check` collects for it. The order is the verdict's order of
  * advice (privileges, the machine, then the boot options: what is quickest to change and to undo first); the
  * checklist prints the same entries by group. */

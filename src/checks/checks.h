@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* src/checks: the studio set-up checklist, one const table of checks that judge the system alone, never a
  * measured run. Each check reads one JSON object: the system identity of a report (src/sysinfo), and for
  * `rtjitter check` also "setup" (sysinfo_setup: limits files, boot loader, USB, audio stack, power...) and

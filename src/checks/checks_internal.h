@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Shared by the files of src/checks only: the checks each group file defines (listed once, in checks.c's
  * table) and the small helpers they write their results with. */
 #ifndef RTJ_CHECKS_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Checks of the CPU: the frequency governor (the identity's cpu part, sysinfo/cpu.c), boost, SMT, idle states
  * and /dev/cpu_dma_latency (the set-up and the process, sysinfo/setup.c and process.c). */
 #include "checks/checks_internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Checks of memory and disks: swappiness (the identity's memory part, sysinfo/cpu.c), the filesystems that
  * hold the system, the homes and the recordings, and inotify watches (the set-up, sysinfo/setup.c). */
 #include "checks/checks_internal.h"

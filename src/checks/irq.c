@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Checks of the sound cards' interrupts: the priority of their IRQ threads (rtirq) and interrupt lines shared
  * with other devices, from sound.cards[].irqs[] of the identity (sysinfo/sound.c); and the USB host
  * controllers' lines, where any USB audio interface plugged in later will be served (setup.usb_irqs). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Checks of the kernel and how it runs: threaded interrupts, the preemption model, high-resolution timers,
  * real-time throttling, the tick (HZ, NO_HZ) and timer migration. Each judges the kernel part of the identity
  * (sysinfo/kernel.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Checks of the power managers that slow a machine down to save energy: power-profiles-daemon's profile, TLP's
  * settings and laptop-mode. They judge the set-up's power part (sysinfo/setup_audio.c). */
 #include "checks/checks_internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Checks of the rights a real-time audio thread needs: not running as root, RLIMIT_RTPRIO and RLIMIT_MEMLOCK as
  * in force for this login (process {...}, probed by process.c), a real SCHED_FIFO thread, what the limits files
  * grant and to whom (setup.limits, setup.user: /etc/security/limits.conf and limits.d, /etc/group), and rtkit.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Whether a run can have what a real-time audio thread needs (SCHED_FIFO at its priority, locked memory), and
  * if not, the one fix that gets it, in the order to do it: the first thing a musician who is not root must
  * hear, before any advice about the kernel. `rtjitter run` calls privileges_check() before measuring; the

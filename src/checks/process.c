@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* This process as it runs now: who it runs as, its groups, its capabilities, the limits in force (RLIMIT_RTPRIO,
  * RLIMIT_MEMLOCK), whether a thread can really get SCHED_FIFO, and whether /dev/cpu_dma_latency opens for
  * writing. None of it can be read from a root prefix, so it is probed here once, into a JSON object the checks

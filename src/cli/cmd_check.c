@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `rtjitter check`: the studio set-up checklist. Collects this machine (or the tree under --root) and this
  * process for the checks table (src/checks), prints each check by group (OK / WARN / FAIL / SKIP, why with the
  * value read, the exact fix), coloured on a terminal unless NO_COLOR is set, and writes the checklist document

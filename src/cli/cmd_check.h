@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `rtjitter check`: the studio set-up checklist (src/checks). */
 #ifndef RTJ_CMD_CHECK_H
 #define RTJ_CMD_CHECK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `rtjitter compare [FILE ...] [--html OUT] [--json OUT] [--format NAME]`: reports side by side. Reports are
  * read through report_read.c, so a bad file ends with one line on stderr and exit status 2; every form comes
  * from the table of renderers (render/render.h). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `rtjitter compare`: reports side by side, with a verdict per metric. */
 #ifndef RTJ_CMD_COMPARE_H
 #define RTJ_CMD_COMPARE_H

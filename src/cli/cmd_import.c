@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `rtjitter import cyclictest FILE.json [--load NAME] [--label TEXT] [--output DIR] [--json FILE] [--quiet]`:
  * cyclictest's --json output made into a report (src/report/import_cyclictest.c) and saved in the store like a
  * run, so that `rtjitter compare` puts it beside runs. The file is read through util/readfile.h (a FIFO, a device

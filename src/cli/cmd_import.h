@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `rtjitter import`: results of another tool made into a report in the store. */
 #ifndef RTJ_CMD_IMPORT_H
 #define RTJ_CMD_IMPORT_H

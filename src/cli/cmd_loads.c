@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `rtjitter loads`: lists the load registry, generated from it (nothing here names a load). */
 #include "cli/cmd_loads.h"
 #include "load.h"

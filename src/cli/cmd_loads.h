@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 #ifndef RTJ_CMD_LOADS_H
 #define RTJ_CMD_LOADS_H
 #include "cli/command.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `rtjitter report FILE [--html OUT] [--text] [--format NAME]`: a stored report rendered again. It is read
  * through report_read.c, so a bad file ends with one line on stderr and exit status 2; every form comes from
  * the table of renderers (render/render.h). */

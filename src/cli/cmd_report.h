@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `rtjitter report`: a stored report rendered again. */
 #ifndef RTJ_CMD_REPORT_H
 #define RTJ_CMD_REPORT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `rtjitter run`: the command line made into a plan (src/run/run.h), then run_execute(). The options are the
  * run's own table plus every registered backend's params table, so a backend's options come with its entry. */
 #include "cli/cmd_run.h"

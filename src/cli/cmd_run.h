@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 #ifndef RTJ_CMD_RUN_H
 #define RTJ_CMD_RUN_H
 #include "cli/command.h"

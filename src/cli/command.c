@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The help of a subcommand, generated from its struct cli_command and option tables. */
 #include "cli/command.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A subcommand as main.c's table lists it, and as its --help, the man page and the bash completion describe
  * it (manpage.c): everything about a command is said once, here and in its option tables. */
 #ifndef RTJ_COMMAND_H

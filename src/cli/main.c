@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rtjitter: can this kernel, on this machine, run audio at a small buffer size without dropouts? */
 #include "cli/cmd_check.h"
 #include "cli/cmd_report.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rtjitter.1 and the bash completion, written from the table of subcommands, their option tables and the load
  * registry. Nothing here names an option: a new option or command appears in both by itself. */
 #include "cli/manpage.h"

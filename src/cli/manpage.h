@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The man page (rtjitter.1) and the bash completion, generated from main.c's table of subcommands and their
  * option tables, so that neither can drift from what the parser accepts. `rtjitter --man` and `rtjitter
  * --bash-completion` print them (not listed in --help: the Makefile builds data/rtjitter.1 and

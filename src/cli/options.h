@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* src/cli/: the command line. main.c (the table of subcommands), one cmd_NAME.c per subcommand turning argv into a
  * call of the module that does the work, and this option table. It may include every other folder; nothing but
  * main.c includes a cmd_*.h, and only backends include options.h from outside cli/.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Text rendering of a comparison document: the reports, warnings, what differs in the system, one table per
  * load with its verdicts, the verdict sentences and the method; every line fitted to the reader's width. A
  * table with more reports than fit side by side is cut into blocks, each with the row names again. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The text of `rtjitter compare`. */
 #ifndef RTJ_COMPARE_TEXT_H
 #define RTJ_COMPARE_TEXT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The pieces every HTML page of rtjitter shares: the one escaping function, the page's head (inline CSS) and
  * foot, numbers and lists. No script anywhere: a page must read the same in a mail attachment, a forum post or
  * a browser with JavaScript off. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* HTML rendering of reports and comparisons: one self-contained file (inline CSS and SVG, no script, no
  * network). Every string that comes from a report, the system or the command line goes through html_escape(). */
 #ifndef RTJ_HTML_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The HTML page of a comparison: the verdict sentences and the reports, warnings, what differs in the system,
  * and per load the side-by-side table, every report's histograms overlaid, and the verdicts. */
 #include "render/html.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The table of renderers, and rendering into a file through the one document writer. */
 #include "render/render.h"
 #include "render/compare_text.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* src/render/: every form a document is shown in (text, HTML with SVG plots, JSON), rendered from the JSON
  * document alone, a report or a comparison, never from a run's memory. A file here may include report/ (the
  * documents, their accessors and doc_write), util/ and jansson; never cli/, run/ or rtaudio/.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What every SVG plot of a page shares: the page-wide axis ranges, the frame (title, legend, plot area with its
  * axes written down in data-* attributes), text that never leaves the picture, decade ticks labelled as
  * durations, and the period line. The plots themselves are in svg_plots.c and svg_timeline.c. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* SVG plots inside the HTML pages: latency histograms (svg_plots.c), exceedance curves (svg_plots.c) and the
  * per-second timeline (svg_timeline.c), on the frame, axes and legend of svg.c. Every text in them goes
  * through html_escape().

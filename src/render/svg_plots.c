@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The latency plots: a histogram of one phase (wakeup and |jitter| on one logarithmic µs axis, counts on a
  * logarithmic axis so that a single late cycle still shows), and the exceedance curves of a comparison (for
  * each report the share of cycles later than x, log-log), both with the period drawn where it falls. */

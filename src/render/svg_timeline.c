@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The per-second timeline of a phase: for each second the worst cycle and its p99, of |jitter| and of wakeup,
  * drawn as steps over the part of the second that ran, on a logarithmic µs axis (one 12 ms spike must not
  * flatten every p99 line), with the period across and a red mark on each second with xruns or missed

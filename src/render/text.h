@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The text of a report: the verdict in plain words, the system identity, the interbench-style table. */
 #ifndef RTJ_TEXT_H
 #define RTJ_TEXT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The text table of a report's phases, fitted to the reader's terminal. A musician reads a row for one
  * question: how close did this load bring the audio to its deadline? So the first columns are |jitter| p99 and
  * max in µs and as a share of the period, deadlines met and xruns; wakeup comes next; the statistician's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The text table of a report's phases (text_table.c), for text.c. */
 #ifndef RTJ_TEXT_TABLE_H
 #define RTJ_TEXT_TABLE_H

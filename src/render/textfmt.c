@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Plain-text layout: see textfmt.h. */
 #include "render/textfmt.h"
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Plain-text layout shared by the text renderers (text.c, text_table.c, compare_text.c): display width,
  * padding, word wrapping, and the ASCII spellings of µ, ± and → for a reader whose locale is not UTF-8. */
 #ifndef RTJ_TEXTFMT_H

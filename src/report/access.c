@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Accessors for documents, the phase name, and flattening for identity tables. */
 #include "report/access.h"
 #include "util/utf8.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Reading values out of a document (a report from report_read.c, or a comparison from compare_build()): the
  * one accessor every renderer and the comparison use, so that "absent", "null" and "of another type" read the
  * same everywhere: as NAN or as the caller's default. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Building the comparison document of `rtjitter compare`: one column per report, what differs in the system
  * identity, the settings that make runs measure different things, the table and verdicts of each load, and a
  * sentence per report. The renderers (render/compare_text.c, render/html_compare.c) only print it. */

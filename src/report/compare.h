@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `rtjitter compare`: reports side by side, and an honest verdict per metric. The statistics behind the
  * verdicts, and why each test is the one used, are in compare_stats.h; the per-load verdicts in
  * compare_verdict.c; finding reports in the store in compare_store.c; the text rendering in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The statistics of compare on stored histograms: reading them back, the bootstrap of a percentile, the rank
  * test, the rate test, and the decisions. See compare_stats.h for why each test is the one used. */
 #include "report/compare_stats.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The statistics of `rtjitter compare`. They work on the histograms stored in the reports (log-linear buckets,
  * <= 1.6 % wide), so a comparison needs no raw samples:
  *  - percentiles (p99, p99.9) get a bootstrap confidence interval. The q-quantile of a resample of n values

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Finding reports in the store for `rtjitter compare` with no files: the latest run of each set-up (before and
  * after), the latest report of each kernel, and the run before a report (run-to-run noise). File names start with the UTC start time, so the order of names
  * is the order of runs; hidden files (doc_write's temporary ones) and anything not named *.json are skipped. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The verdicts of one load: a report against the baseline, metric by metric, each with the test that decides
  * it and its words. See compare_stats.h for the tests. */
 #include "report/compare_verdict.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Inside compare: the verdicts of one load (compare_verdict.c), for compare_build() (compare.c); and the figures
  * they judge, which every table shows (render/ reads them here, so a table and a verdict name one figure). */
 #ifndef RTJ_COMPARE_VERDICT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The document writer and the document frame. See doc.h for the contract; the comments here say why each
  * step is there. */
 #include "report/doc.h"

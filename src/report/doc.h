@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Every document rtjitter writes (a report, a comparison, a rendered page) goes through doc_write(): the one
  * place that knows how a user's file is replaced. And doc_begin()/doc_set_origin(): the one place that knows the
  * frame every JSON document opens with (rt-tests' rt_write_json() shape: the frame here, the body from the

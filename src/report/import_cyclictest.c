@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cyclictest --json (rt-tests 2.x, file_version 1) into a report: see import_cyclictest.h. What cyclictest
  * writes (rt-tests src/cyclictest/cyclictest.c, write_stats): "cmdline:", "rt_test_version:", "start_time",
  * "end_time", "return_code", "sysinfo" {sysname, nodename, release, version, machine, realtime}, "num_threads",

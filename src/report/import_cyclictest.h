@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `rtjitter import cyclictest`: cyclictest's --json output (rt-tests 2.x) made into a report (schema
  * rtjitter.report/1, backend "cyclictest-import", marked "imported"), so that `compare` puts results people
  * already have beside runs. cyclictest measures one thing, the timer wake-up latency, so the report's phase has

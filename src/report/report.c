@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Building the report document from a run. Every string from outside (the label, the command line, load names
  * and errors, the server's names) goes in through utf8_json_string(): jansson would drop it, key and all, if it
  * were not UTF-8. */

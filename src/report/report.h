@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* src/report/: the documents. The report ("schema": "rtjitter.report/1") is built once from a run (report.c),
  * kept in the store (store.c), read back and checked (report_read.c), and compared (compare*.c, giving
  * "rtjitter.compare/1"); doc.c holds the frame every document opens with and the one writer every file goes

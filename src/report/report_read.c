@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The report reader: parse with jansson, then check every key a renderer reads against a table of types and
  * ranges. Missing keys are allowed (renderers show "-"), wrong types and out-of-range numbers are not: a file
  * that passes here can be rendered without any further check beyond "is it there". */

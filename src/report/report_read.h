@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Reading a stored report back: the only way `report` and `compare` get a document.
  * A truncated, malformed or hostile file gives -EINVAL (or -errno) and one line in err, never a crash: every key
  * the renderers use is type- and range-checked here, once, so that they may trust what they read. Unknown keys

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The report store. Reports are the source of truth that compare and report read back, so a report is written
  * whole or not at all, and never replaces another one (doc_write, DOC_EXCLUSIVE). */
 #include "report/store.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The report store: $XDG_DATA_HOME/rtjitter/reports/<kernel-release>/<UTC timestamp>[-label].json */
 #ifndef RTJ_STORE_H
 #define RTJ_STORE_H

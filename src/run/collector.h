@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The collector thread (normal priority): drains the ring every ~50 ms into per-phase statistics. */
 #ifndef RTJ_COLLECTOR_H
 #define RTJ_COLLECTOR_H

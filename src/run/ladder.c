@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The depth ladder (see ladder.h). Each depth is an ordinary run; the ladder compares their reports. */
 #include "run/ladder.h"
 #include "render/compare_text.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The depth ladder: one plan run on several backends one after another (the kernel's timers, the raw ALSA driver,
  * the JACK graph), the same loads each time, and the reports side by side with a verdict that names the depth
  * where the trouble starts. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `rtjitter run`'s engine: a plan executed phase by phase on the main thread. It owns the phase tag that the RT
  * thread copies into every record, and the backend's private state. */
 #include "run/run.h"

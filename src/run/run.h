@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* src/run/: a run is a plan (backend, settings, loads, durations, outputs) executed phase by phase: the
  * orchestration over a backend and a load plan, the collector thread, signals, the status line, and where the
  * report goes. It may include rtaudio/, loads/, stats/, report/, render/, verdict/ and sysinfo/; never cli/

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Where a finished run's report goes: the store, --json FILE and --html FILE. The store never replaces a
  * report (store_save); --json and --html are the user's own names, replaced whole or not at all (doc_write):
  * the old file is never removed before the new one is safely written. */

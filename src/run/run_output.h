@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Where a finished run's report goes: the store, --json FILE and --html FILE. Main thread, after the run. */
 #ifndef RTJ_RUN_OUTPUT_H
 #define RTJ_RUN_OUTPUT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Stop signals for a run: SIGINT, SIGTERM and SIGHUP are blocked in every thread and taken synchronously by the
  * main thread with sigtimedwait() in its wait loop; the handler only sets a flag (pw-top's way). */
 #ifndef RTJ_SIGNALS_H

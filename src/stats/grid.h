@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The ideal period grid of a provider's frame clock, fitted from (frame position, entry time): when the cycle at a
  * given frame position should have started, on the measurement clock, at ns resolution.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Per-phase statistics, built by the collector thread from rt_records.
  * A phase may hold several segments when the buffer size or rate changed during it: statistics never mix
  * two period sizes. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* src/stats/: statistics of cycles, without JSON and without threads: one metric (this file) and one phase
  * (phase.h, from rt_records). It may include rtaudio/record.h and the C library only.
  *

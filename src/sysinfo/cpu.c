@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The machine part of the system identity: the CPU (model, threads, cores, packages, SMT), its frequency
  * governors and range, and memory (RAM, swap, swappiness). Main thread, once per run. */
 #include "sysinfo/sysinfo_internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The kernel part of the system identity: release and version, the command line, the configuration (from
  * /proc/config.gz or /boot/config-RELEASE, never another kernel's), the preemption model and dynamic mode, HZ,
  * NO_HZ, high-resolution timers, threaded interrupts, isolation options, mitigations, the clocksource, RT

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The studio set-up beyond a report's identity (sysinfo.h): users and real-time limits, the boot loader's
  * kernel options, CPU boost and idle states, filesystems and inotify; setup_audio.c adds the audio stack, USB
  * and power. Everything is read through the root prefix and recorded as read: judging is src/checks' work.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The audio, USB and power parts of the studio set-up (sysinfo.h, sysinfo_setup): USB audio devices and their
  * autosuspend, the USB controllers' interrupt lines, the audio packages and programs installed, the running
  * audio servers with their real-time threads (from /proc/PID/task), PipeWire's clock settings, what rtkit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The sound part of the system identity: the cards of /proc/asound/cards, the interrupt lines that serve
  * each (from /proc/interrupts and sysfs), the threads of those interrupts with their real-time priority (to
  * see whether rtirq raised them), and the audio servers running. Main thread, once per run. */

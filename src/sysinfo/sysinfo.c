@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* System identity: the whole of it (sysinfo_collect) and the reads through the root prefix that every file of
  * this folder uses; the parts are collected by kernel.c, cpu.c and sound.c. Runs once, on the main thread,
  * after the measurement: nothing here is real-time safe, nor needs to be. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* src/sysinfo: the system identity for the report, which kernel ran (and how it was configured and booted), on
  * which machine, with which sound cards and audio servers. sysinfo.c collects the whole and owns the reads through
  * the root prefix; kernel.c, cpu.c and sound.c each collect their part (sysinfo_internal.h, private to this

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Shared by the files of src/sysinfo only (kernel.c, cpu.c, sound.c, sysinfo.c): the reads through the root
  * prefix, so that no file of this folder opens a system path on its own, and the parts of the identity each
  * file collects. Not for use outside src/sysinfo: other folders see sysinfo.h. */

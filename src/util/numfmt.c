@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Numbers for people: see numfmt.h. */
 #include "util/numfmt.h"
 #include <math.h>

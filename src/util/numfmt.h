@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Numbers for people, the same in every form (text, HTML, the comparison document): no exponent ever
  * ("1710 MB/s", not "1.71e+03"), k / M / G from ten thousand on ("700 k msg/s"), and one way of writing the share
  * of deadlines met. A file of src/util/: libc only. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "util/readfile.h"
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Reading a whole file that someone else may have made: a FIFO, a device or a huge file must not hang or exhaust
  * rtjitter (report, compare, --profile and the store all read through here). */
 #ifndef RTJ_READFILE_H

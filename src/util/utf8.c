@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Strict UTF-8 (RFC 3629, Unicode's table 3-7 of well-formed byte sequences). Every check of the program is
  * this one: a lax one that takes C0 80 for a character lets a string through that jansson then refuses. */
 #include "util/utf8.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* src/util/: small helpers with no knowledge of rtjitter's documents or runs. A file here may include libc and
  * jansson, never a header of another src/ folder; any folder may include it.
  *

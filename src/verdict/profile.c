@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Finding and checking verdict profiles. Runs on the main thread before the measurement starts, so that a
  * wrong --profile fails at once (exit 2), not after minutes of measuring. */
 #include "verdict/profile.h"

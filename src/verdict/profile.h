@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* src/verdict: the verdict a report opens with (verdict.c: level, summary and advice, added to the report
  * document by report_verdict(), declared in report/report.h) and the profiles it is judged by (profile.c, this
  * header). May include report/ (the document it fills), checks/ (the system advice) and profile.h; never

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The shipped profiles (data/profiles/studio.json and live.json), built into the binary so that a copied or
  * relocated rtjitter runs without its data directory. The files are the one source: the assembler includes them
  * as they are (.incbin, from the top of the source tree, where make runs the compiler), NUL-terminated; the

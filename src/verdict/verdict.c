@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The verdict: plain words for a musician, from the phases of a report document, the system identity in it,
  * and a profile of thresholds (data/profiles/). Like Redis's LATENCY DOCTOR, it says what was seen, why it
  * matters and what to try, in that order. What to change in the system comes from the checks table

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Issue 2 figures: RT-side cost per cycle (ns, and instructions with callgrind); capacity at 16 frames /
 # 192 kHz for 60 s on a private dummy server; peak RSS after a 10 s and a 120 s run.
 # CAPACITY_S / RSS_LONG_S shorten the long runs when you only want a quick look.

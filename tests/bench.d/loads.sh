@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Issue 3 figures: each load's throughput in one rtjitter run (with the phase's p99 jitter beside it), and for
 # three of them a reference tool run on the same machine in the same bench run, as a ratio:
 #   burn CPU share vs stress-ng --cpu, write MB/s vs dd conv=fsync, hackbench msg/s vs rt-tests' hackbench.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Issue 10 fidelity: rtjitter --backend timer against cyclictest (rt-tests), run alternately on the same machine with
 # the same priority, interval, CPU and duration, several rounds; prints each round's wake-up p50/p99/max from both
 # and the ratios of their medians over the rounds (rtjitter / cyclictest). p50 and p99 should lie within 10 % of 1.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libFuzzer target (`make fuzz`): the report reader on arbitrary bytes, then every renderer of the table
  * (render/render.c: text, HTML, JSON, and whatever joins them) on whatever it accepts: the report, and the
  * comparison of the document with itself and with a variant whose histograms differ, all to /dev/null.

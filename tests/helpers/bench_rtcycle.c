@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* make bench: the RT-side work of one cycle, driven offline (no JACK): clock at entry, record fill,
  * rt_sink_cycle() (phase tag, exit clock, ring push). The collector side drains every 1024 cycles.
  * usage: bench_rtcycle [CYCLES]  — prints ns per cycle (best of 5 batches). Under callgrind, count the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Test helper: an injected stall. A SCHED_FIFO thread pinned to one CPU spins (busy, never sleeping) for SPIN_MS
  * every EVERY_MS, COUNT times, after waiting DELAY_MS; a real-time thread of lower priority on that CPU cannot run
  * meanwhile. It prints each spin's start and end on CLOCK_MONOTONIC, in seconds ("spin START END"), as measured

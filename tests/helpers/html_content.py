@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """What the HTML pages draw, checked against the JSON they were made from (tests/integration/html_browser.sh).
 
     html_content.py report PAGE.html REPORT.json

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Test helper: the JACK server's own frame count against CLOCK_MONOTONIC, as an independent observer. A client
  * whose process callback notes (its entry time on CLOCK_MONOTONIC, jack_last_frame_time()) each cycle; the main
  * thread prints the latest pair every 50 ms as "t SECONDS FRAMES" (frames widened to 64 bits) until SIGTERM or

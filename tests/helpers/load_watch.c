@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* load_watch: runs a command with a marker in its environment and watches, from outside, every process that
  * carries the marker (the command's load supervisor, its loads and whatever they start), the way a user's `ps`
  * and `top` would. Prints "key value" lines at the end:

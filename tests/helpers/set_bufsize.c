@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Test helper: ask server SERVER to change its buffer size to FRAMES (as another client, or Ubuntu Studio's
  * audio config, would). usage: set_bufsize SERVER FRAMES */
 #include <jack/jack.h>

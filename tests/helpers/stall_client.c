@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Test client: stalls its process callback for a known time every K cycles, and counts the xrun
  * notifications it receives itself, to be compared with what rtjitter reports.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The test provider: drives the same sink, ring, collector and phase statistics as a real backend, from a real
  * SCHED_FIFO timer thread (SCHED_OTHER when not permitted), with truths injected and known by construction:
  * wake-up delays, threads that wake whole periods late (the provider then skips cycles, as a JACK server does),

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # --backend alsa without a sound card: through the `jack` PCM of libasound2-plugins (a private ALSA config names
 # pcm.rtjtjack, a jack PCM on a private jackd dummy server), against truths that do not come from rtjitter:
 # - the server's own frame count (tests/helpers/jack_frames, a separate JACK client, on the same clock): cycles in

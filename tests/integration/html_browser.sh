@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # HTML pages of `run --html`, `report --html` and `compare --html`, checked in a real browser: Debian's headless
 # Chromium renders each page to a PNG that must not be blank, and every inline SVG must parse as XML.
 # Hostile strings in a report (label, load error) must come out escaped.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # What each load claims, checked from outside: burn occupies the CPUs (/proc/stat), write writes and fsyncs
 # (strace on its process), compile runs the compiler found in PATH (a logging cc wrapper) and is skipped with a
 # reason without one, memload stays under its bound (VmRSS). After every run no process is left and the tmpdir

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A disk that fills up during `write` is that phase's error in the report, not a crash: the run goes on to its
 # next phase and exits 0. A small private tmpfs (in a private mount namespace, so needs root) is filled by
 # another process while the load rewrites its file. A read-only tmpdir: the load is skipped with the reason.

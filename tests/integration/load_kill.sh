@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # However rtjitter ends mid-load (SIGKILL, SIGTERM, Ctrl-C), every load process is gone and every file it made
 # is removed: the load supervisor notices and cleans up.
 . "$(dirname "$0")/../lib.sh"

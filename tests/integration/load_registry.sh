@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # One loop over the load registry (from `rtjitter loads --json`, so a new load is tested without anyone
 # remembering it): each load, run with its example parameters on a private jackd, starts, reports its metric
 # above zero without an error, stops within 1 s of its phase end, and leaves no process and no file behind.

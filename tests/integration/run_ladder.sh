@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The depth ladder: --backend timer,jack runs the same loads on the kernel's timers alone, then on the JACK graph,
 # each an ordinary run with its report in the store, then puts them side by side and names the depth where the
 # trouble starts. The trouble is made at the JACK depth only: a client on the server stalls 20 ms every 50 cycles

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The private-server path leaves no jackd behind; SIGINT and SIGTERM mid-run give an incomplete report and
 # exit 3; a server killed mid-run gives exit 3 within 2 s; bad options give one line and exit 2.
 . "$(dirname "$0")/../lib.sh"

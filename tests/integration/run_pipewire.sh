@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Under PipeWire's JACK (pw-jack), against a private PipeWire with its own XDG_RUNTIME_DIR: the report names
 # pipewire-jack and CLOCK_MONOTONIC, cycles match 64 frames @ 48 kHz, and a stalling upstream client shows as
 # frame-clock gaps (PipeWire does not report client overruns through the xrun callback).

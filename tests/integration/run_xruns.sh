@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Forced xruns: a client that stalls 20 ms every 100 cycles, 5 times, feeding rtjitter's input (so rtjitter runs
 # after it in the graph), at 256 frames / 48 kHz (5.33 ms: this VM's own 1-2 ms spikes cause no xrun there).
 # rtjitter's reported xruns must equal the notifications the stalling client received itself within rtjitter's

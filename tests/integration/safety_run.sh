@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Safety of `run`, `report` and `compare` against a hostile or broken environment (issue 9): outputs checked
 # before measuring, a report that cannot be saved is printed and is exit 3, FIFOs never hang a reader, what a
 # SIGKILLed run leaves is cleaned at the next start, invalid UTF-8 is kept (U+FFFD), small usage traps.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Measurement truth against injected truth (issue 8): the test provider (tests/helpers/testprov.c) drives the real
 # sink, ring, collector and statistics from a SCHED_FIFO timer thread and knows its truth by construction —
 # wake-up delays it scheduled, threads it woke whole periods late, records it lost in a small ring, frame-clock

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Verdicts and the system identity end to end: --profile is checked before anything starts (exit 2), the
 # report records the profile and the running kernel's identity, the text opens with the verdict, and the
 # profiles are found both from the source tree and from an installed copy (make install).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Synthetic report documents for the reader, compare and HTML tests: histograms filled from a seeded random
  * distribution through the real stats.c buckets, laid out by report.c's own functions. Header-only (static). */
 #ifndef RTJ_FIXTURE_REPORT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Who holds a card busy (rtaudio/alsa/alsa_holder.c), on a fake /proc: processes whose fds link to
  * /dev/snd/pcmC<card>D<dev>[pc] are named with their comm, lowest pid first, only for that card (any card with
  * card -1); controls, other cards and non-PCM files are not holders; unprintable names are made printable;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The studio checklist of `rtjitter check` on the fake trees of tests/fixtures (make-fixtures.py's content is the
  * truth: each make_* function says what its set-up is), judged for the user musician, with this process's state
  * injected (a login with or without its real-time limits): privileges and the one fix, the kernel's boot set-up,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The checks table (src/checks) on the fake system trees of tests/fixtures/sys-* (written by
  * tests/fixtures/make-fixtures.py, whose content is the truth here): every check in the table on every tree
  * gives a status and a reason, SKIPs where what it reads is missing, never claims more than its level; and

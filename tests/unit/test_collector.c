@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The collector: records through the real ring; server xruns go to the cycle that first carried them, so
  * those of a warm-up never count and a phase's total is exact; dropped records lose no xrun. */
 #include <stdarg.h>

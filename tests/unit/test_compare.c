@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The statistics of compare: two runs from one distribution are "no clear difference"; a shift of several ms
  * is "worse" (or "better" the other way round); rate tests; identity differences; the store's latest reports. */
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The one document writer: a report never overwrites another, a user's file is replaced whole or not at all
  * (a failing body, a full disk), nothing is written through a planted symlink, a directory or FIFO is refused,
  * and the temporary file is in the target's directory under a name nobody can guess. The truth is the file

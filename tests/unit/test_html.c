@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* HTML escaping: the one function every string goes through, and pages built from hostile reports that must
  * carry none of their markup. */
 #include <stdarg.h>

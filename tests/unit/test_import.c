@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rtjitter import cyclictest (src/report/import_cyclictest.c): cyclictest --json documents written by hand in
  * the shape rt-tests 2.x writes, with their figures worked out here: counts, means, nearest-rank percentiles as
  * the middle of cyclictest's [v, v+1) buckets, the samples past its histogram, ns files (-N), pooled threads,

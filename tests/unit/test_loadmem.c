@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* memload's view of available memory (MemAvailable, cgroup v1 and v2 limits at every level, container mount
  * roots) from fixture trees, and its bounds and grow/yield decision from known numbers. */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Every registered load, through the real supervisor, without JACK: it starts, reports its metric above zero,
  * stops within a second, and leaves no process and no file behind. A new load is tested by being registered. */
 #include <setjmp.h>

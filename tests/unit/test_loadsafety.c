@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The loads' safety promises, each by its attack: an unsafe --tmpdir is refused; a load directory swapped for a
  * symlink mid-phase makes nothing outside it go; a command that daemonises is ended at the phase end without
  * blocking the supervisor; a supervisor killed by SIGKILL is noticed (load_plan_alive) and everything it left is

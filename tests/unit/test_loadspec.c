@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* --loads parsing and the load registry: known inputs, exact results. Pure: no process is started. */
 #include <setjmp.h>
 #include <stdarg.h>

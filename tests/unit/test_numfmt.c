@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Numbers for people (util/numfmt.c): no exponent, k / M from ten thousand on, deadlines met rounded down, and
  * durations in µs, ms or s. Each expected string is written out by hand. */
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Option parsing: values, ranges, unknown options, missing values, choices, positionals; short options, prefixes,
  * "did you mean", and the real tables of every subcommand (no name or letter twice, help and man page for each). */
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Per-cycle metrics from synthetic records whose truth is known: period, jitter, frame gaps, wake-up,
  * margin, deadlines, buffer-size changes and the per-second timeline. */
 #include <stdarg.h>

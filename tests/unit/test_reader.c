@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The report reader against malformed, truncated and hostile input: each gives an error and one line, none
  * crashes; what passes can be rendered (text, HTML, compare). Also replays every input in
  * tests/fuzz-regressions/ (crash cases `make fuzz` ever found). */

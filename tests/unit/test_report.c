@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Building a report from a run: the frame's keys in the order the README documents, and every string from
  * outside (label, command line, load name and error, the server's names) kept even when it is not UTF-8
  * (jansson would have dropped the key: json_string() returns NULL and json_object_set_new() fails). Reading

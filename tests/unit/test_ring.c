@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The SPSC ring: order, wrap-around, a full ring counting drops, and two threads hammering it. */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Statistics against exactly known data: histogram percentiles, bucket error bound, Welford vs two-pass. */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The report store: where reports go (XDG, --output), their names, that a report is written whole and never
  * replaces another, even when several runs save in the same second. */
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* System identity against fake trees laid out like real systems (tests/fixtures/sys-*, written by
  * tests/fixtures/make-fixtures.py): each field checked against what that system really is. */
 #include <stdarg.h>

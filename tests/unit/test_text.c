@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The text form fitted to its reader: the table at 80, 100 and 200 columns keeps within the width with the
  * columns a musician needs first, --wide has them all, ASCII where the locale is not UTF-8, the options found
  * from the environment; and its figures against a truth computed here from the fixture's own samples. */

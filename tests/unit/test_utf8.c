@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The one UTF-8 check against the byte sequences of Unicode's table of well-formed UTF-8 and Markus Kuhn's
  * decoder stress test: overlong forms, surrogates, code points above U+10FFFF, sequences cut short. jansson's
  * own validator is a second, independent judge of every sequence. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Verdicts: levels against the shipped profiles (data/profiles/), the plain summary, advice drawn from the
  * system identity of the fixture trees, thresholds and exit decisions, the text report's opening, and the
  * profile loader's errors. */
