@@ -192,6 +192,16 @@ static void value_case(FILE *f, const struct opt_def *d)
     }
 }
 
+/* An option several backends list (--priority, --device) is one option of `run`: said once. */
+static int listed_before(const struct opt_section *s, size_t sec, const struct opt_def *d)
+{
+    for (size_t i = 0; i <= sec; i++)
+        for (const struct opt_def *e = s[i].defs; e->name && e != d; e++)
+            if (!strcmp(e->name, d->name))
+                return 1;
+    return 0;
+}
+
 static void command_case(FILE *f, const struct cli_command *c)
 {
     struct opt_section s[CLI_MAX_SECTIONS];
@@ -199,11 +209,13 @@ static void command_case(FILE *f, const struct cli_command *c)
     fprintf(f, "    %s)\n        case $prev in\n", c->name);
     for (size_t i = 0; i < n; i++)
         for (const struct opt_def *d = s[i].defs; d->name; d++)
-            if (d->type != OPT_FLAG)
+            if (d->type != OPT_FLAG && !listed_before(s, i, d))
                 value_case(f, d);
     fputs("        esac\n        if [[ $cur == -* ]]; then\n            COMPREPLY=($(compgen -W \"-h --help", f);
     for (size_t i = 0; i < n; i++)
         for (const struct opt_def *d = s[i].defs; d->name; d++) {
+            if (listed_before(s, i, d))
+                continue;
             if (d->short_name)
                 fprintf(f, " -%c", d->short_name);
             fprintf(f, " --%s", d->name);
