@@ -23,8 +23,8 @@ DATADIR  ?= $(PREFIX)/share/rtjitter
 CFLAGS   ?= -O2 -g
 WERROR   ?= $(if $(wildcard .git),1,0)
 
-# What the binary links: libjack (the JACK backend), jansson (reports), zlib (reads /proc/config.gz).
-# alsa-lib and libsndfile join when the ALSA backend and the loopback recordings arrive.
+# What the binary links: libjack (the JACK backend), alsa-lib (the ALSA backend), jansson (reports), zlib (reads
+# /proc/config.gz). libsndfile joins when the loopback recordings arrive.
 PKGS     := jack jansson zlib alsa
 PKG_CFLAGS = $(eval PKG_CFLAGS := $(call pkgconf,--cflags,$(PKGS)))$(PKG_CFLAGS)
 PKG_LIBS   = $(eval PKG_LIBS := $(call pkgconf,--libs,$(PKGS)))$(PKG_LIBS)
@@ -59,9 +59,10 @@ RUN_PKGS   := build-essential pkg-config libjack-jackd2-dev jackd2 libjansson-de
 # rt-tests (cyclictest, hackbench: reference tools); stress-ng (busy-machine runs, bench); libasound2-plugins
 # (ALSA's jack PCM); chromium + python3 (the HTML test renders each page and parses its SVG); valgrind
 # (bench: instructions per cycle); strace (the write load's fsyncs); time (bench); util-linux (unshare, for
-# the full-disk test's private tmpfs); procps (ps, pgrep in the leak checks).
+# the full-disk test's private tmpfs); procps (ps, pgrep in the leak checks); man-db (the man page test: man
+# --warnings, lexgrog).
 CHECK_PKGS := $(RUN_PKGS) libcmocka-dev pipewire pipewire-jack rt-tests stress-ng libasound2-plugins chromium \
-              python3 valgrind strace time util-linux procps
+              python3 valgrind strace time util-linux procps man-db
 # RTJ_EXTRA_PKGS: what one target alone adds (make fuzz: clang).
 
 define install_pkgs
