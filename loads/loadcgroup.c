@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Loads in cgroups v2 (see loadcgroup.h). */
 #include "loadcgroup.h"
+#include "util/mountpath.h"
 #include "loaddir.h"
 #include <dirent.h>
 #include <errno.h>
@@ -14,22 +15,6 @@
 #include <unistd.h>
 
 #define CGROUP2_MAGIC 0x63677270
-
-/* mountinfo writes a space, tab, newline and backslash in a path as \ooo. */
-static void unescape(char *s)
-{
-    char *o = s;
-    for (char *p = s; *p; p++) {
-        if (p[0] == '\\' && p[1] >= '0' && p[1] <= '3' && p[2] >= '0' && p[2] <= '7' && p[3] >= '0' &&
-            p[3] <= '7') {
-            *o++ = (char)((p[1] - '0') << 6 | (p[2] - '0') << 3 | (p[3] - '0'));
-            p += 3;
-        } else {
-            *o++ = *p;
-        }
-    }
-    *o = '\0';
-}
 
 int loadcg_open_own(int *fd)
 {
@@ -60,8 +45,8 @@ int loadcg_open_own(int *fd)
     fclose(f);
     if (!mnt[0])
         return -ENOENT;
-    unescape(mnt);
-    unescape(mroot);
+    mountpath_unescape(mnt);
+    mountpath_unescape(mroot);
     const char *rel = cg;
     size_t rl = strlen(mroot);
     if (strcmp(mroot, "/") != 0 && strncmp(cg, mroot, rl) == 0 && (cg[rl] == '/' || cg[rl] == '\0'))

@@ -3,6 +3,7 @@
  * the report gives what it accepted), the period loop's thread (alsa_loop.c), and what a busy, missing or
  * forbidden device is called (alsa_holder.c names who holds a busy card). See alsa.h. */
 #include "alsa/alsa.h"
+#include "rt_thread.h"
 #include "alsa/alsa_holder.h"
 #include "cli/options.h"
 #include "dsp.h"
@@ -271,27 +272,10 @@ static int alsa_open(void *priv, const struct backend_config *cfg, struct rt_sin
 static int alsa_start(void *priv)
 {
     struct alsa_backend *b = priv;
-    for (int fifo = 1; fifo >= 0; fifo--) {
-        pthread_attr_t attr;
-        pthread_attr_init(&attr);
-        pthread_attr_setstacksize(&attr, STACK_BYTES);
-        if (fifo) {
-            struct sched_param sp = { .sched_priority = b->cfg.priority };
-            pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
-            pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
-            pthread_attr_setschedparam(&attr, &sp);
-        }
-        int e = pthread_create(&b->thread, &attr, alsa_thread, b);
-        pthread_attr_destroy(&attr);
-        if (e == 0) {
-            b->started = 1;
-            b->fifo = fifo;
-            return 0;
-        }
-        if (e != EPERM)
-            return -e;
-    }
-    return -EPERM;
+    int e = rt_thread_start(&b->thread, STACK_BYTES, b->cfg.priority, -1, alsa_thread, b, &b->fifo);
+    if (e == 0)
+        b->started = 1;
+    return e;
 }
 
 static const char *lost_text(int code)

@@ -2,6 +2,7 @@
 /* The timer backend's ops: the CPU list, the threads (timer_loop.c), the relay (timer_relay.c) and
  * /dev/cpu_dma_latency, held at 0 while it runs as cyclictest does. See timer.h. */
 #include "timer/timer.h"
+#include "rt_thread.h"
 #include "cli/options.h"
 #include "dsp.h"
 #include "rtclock.h"
@@ -234,31 +235,10 @@ static void hold_dma_latency(struct timer_backend *b)
  * real-time scheduling, the same thread at the policy it inherits (the report then says so). */
 static int spawn_stream(struct timer_stream *ts, int priority)
 {
-    for (int fifo = 1; fifo >= 0; fifo--) {
-        pthread_attr_t attr;
-        pthread_attr_init(&attr);
-        pthread_attr_setstacksize(&attr, STACK_BYTES);
-        cpu_set_t one;
-        CPU_ZERO(&one);
-        CPU_SET(ts->cpu, &one);
-        pthread_attr_setaffinity_np(&attr, sizeof(one), &one);
-        if (fifo) {
-            struct sched_param sp = { .sched_priority = priority };
-            pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
-            pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
-            pthread_attr_setschedparam(&attr, &sp);
-        }
-        int e = pthread_create(&ts->thread, &attr, timer_thread, ts);
-        pthread_attr_destroy(&attr);
-        if (e == 0) {
-            ts->started = 1;
-            ts->fifo = fifo;
-            return 0;
-        }
-        if (e != EPERM)
-            return -e;
-    }
-    return -EPERM;
+    int e = rt_thread_start(&ts->thread, STACK_BYTES, priority, ts->cpu, timer_thread, ts, &ts->fifo);
+    if (e == 0)
+        ts->started = 1;
+    return e;
 }
 
 static int timer_stop(void *priv);

@@ -218,8 +218,15 @@ static int run_prepare(struct run_state *st)
     struct run_outputs outs = { .store = p->output, .json = p->json, .html = p->html, .label = p->label };
     if (run_check_outputs(&outs) < 0)
         return -EINVAL;
-    /* Without real-time rights a run says nothing about the kernel: say so first, with the one fix, and stop,
-     * unless asked to measure anyway (or the provider gives real time itself). */
+    const char *tmpdir = p->tmpdir ? p->tmpdir : getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    int e = load_plan_parse(p->loads, tmpdir, &st->plan, err, sizeof(err));
+    if (e < 0) {
+        /* -EPERM: an unsafe --tmpdir, named in err; anything else is about --loads. */
+        fprintf(stderr, "rtjitter run: %s%s\n", e == -EPERM ? "" : "--loads: ", err);
+        return -EINVAL;
+    }
+    /* Bad input first (above); then: without real-time rights a run says nothing about the kernel. Say so, with
+     * the one fix, and stop, unless asked to measure anyway (or the provider gives real time itself). */
     privileges_check(p->be.priority, &st->priv);
     const char *elsewhere = st->be->realtime_elsewhere ? st->be->realtime_elsewhere() : NULL;
     if ((!st->priv.realtime || !st->priv.mlock) && !elsewhere) {
@@ -229,13 +236,6 @@ static int run_prepare(struct run_state *st)
                                                                   "test)\n");
         if (!p->allow_no_rt)
             return -EPERM;
-    }
-    const char *tmpdir = p->tmpdir ? p->tmpdir : getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-    int e = load_plan_parse(p->loads, tmpdir, &st->plan, err, sizeof(err));
-    if (e < 0) {
-        /* -EPERM: an unsafe --tmpdir, named in err; anything else is about --loads. */
-        fprintf(stderr, "rtjitter run: %s%s\n", e == -EPERM ? "" : "--loads: ", err);
-        return -EINVAL;
     }
     return 0;
 }

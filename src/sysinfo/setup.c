@@ -4,6 +4,7 @@
  * and power. Everything is read through the root prefix and recorded as read: judging is src/checks' work.
  * Main thread, once per `rtjitter check`. */
 #include "sysinfo/sysinfo.h"
+#include "util/mountpath.h"
 #include "sysinfo/sysinfo_internal.h"
 #include <ctype.h>
 #include <dirent.h>
@@ -340,22 +341,6 @@ static json_t *idle_read(const char *root)
 
 /* ---- filesystems ---- */
 
-/* A mount point from /proc/mounts, with its octal escapes (\040 for a space) undone. */
-static void unescape_mount(char *s)
-{
-    char *o = s;
-    for (char *p = s; *p; p++) {
-        if (p[0] == '\\' && p[1] >= '0' && p[1] <= '3' && p[2] >= '0' && p[2] <= '7' && p[3] >= '0' &&
-            p[3] <= '7') {
-            *o++ = (char)((p[1] - '0') * 64 + (p[2] - '0') * 8 + (p[3] - '0'));
-            p += 3;
-        } else {
-            *o++ = *p;
-        }
-    }
-    *o = '\0';
-}
-
 /* Whether mount point m holds path p (component-wise: /home holds /home/x, not /homework). */
 static int holds(const char *m, const char *p)
 {
@@ -385,7 +370,7 @@ static json_t *mount_of(const char *root, const char *path)
         char src[512], mp[1024], fs[64], opt[512];
         if (sscanf(line, "%511s %1023s %63s %511s", src, mp, fs, opt) != 4)
             continue;
-        unescape_mount(mp);
+        mountpath_unescape(mp);
         if (!holds(mp, p) || strlen(mp) < best)
             continue;
         best = strlen(mp);

@@ -95,7 +95,7 @@ check "root, tmpdir owned by another user: victim untouched, tmpdir empty" \
 # The same as a normal user.
 make_victim "$WORK/vic/victim" "$VIC"
 vsum0=$(victim_sum "$WORK/vic/victim")
-"$RTJ_HELPERS/load_watch" -- "${RUN_VIC[@]}" run --loads "$LOADS" --duration 1 --warmup 0.5 --tmpdir "$shared" \
+"$RTJ_HELPERS/load_watch" -- "${RUN_VIC[@]}" run --allow-no-rt --loads "$LOADS" --duration 1 --warmup 0.5 --tmpdir "$shared" \
     --quiet >"$WORK/watch" 2>"$WORK/err"
 echo "# $VIC, $shared: $(cat "$WORK/err")"
 check "normal user, tmpdir owned by another user: exit 2, one line naming --tmpdir, no process left" \
@@ -121,7 +121,7 @@ stop_attack
 sticky="$WORK/sticky"
 mkdir "$sticky" && chmod 1777 "$sticky"
 attack "$sticky" "$WORK/vic/victim" "$WORK/attlog/sticky"
-"$RTJ_HELPERS/load_watch" -- "${RUN_VIC[@]}" run --loads "$LOADS" --duration 1.5 --warmup 0.5 --tmpdir "$sticky" \
+"$RTJ_HELPERS/load_watch" -- "${RUN_VIC[@]}" run --allow-no-rt --loads "$LOADS" --duration 1.5 --warmup 0.5 --tmpdir "$sticky" \
     --quiet --json "$WORK/vic/r.json" >"$WORK/watch" 2>"$WORK/err"
 stop_attack
 echo "# $VIC, $sticky (root, 1777): $(grep -v '^report' "$WORK/watch" | tr '\n' ' ') $(json "$WORK/vic/r.json" \
