@@ -134,7 +134,7 @@ static const struct row_def row_defs[] = {
     { "|jitter| max (µs)", "jitter", "abs_max", 0 }, { "jitter mean ± SD (µs)", "jitter", "mean", 1 },
     { "wakeup p99 (µs)", "wakeup", "p99", 0 }, { "wakeup p99.9 (µs)", "wakeup", "p999", 1 },
     { "wakeup max (µs)", "wakeup", "max", 0 }, { "wakeup mean ± SD (µs)", "wakeup", "mean", 1 },
-    { "deadlines met (%)", NULL, "deadlines_met_pct", 0 }, { "xruns (reported/detected)", NULL, "xruns", 0 },
+    { "deadlines met (%)", NULL, "deadlines_met_pct", 0 }, { "xrun events (reported/detected)", NULL, "xruns", 0 },
     { "cycles", NULL, "cycles", 1 },
 };
 
@@ -157,10 +157,11 @@ static void cell_text(const json_t *col, const struct row_def *r, char *buf, siz
         return;
     }
     if (!strcmp(r->key, "xruns")) {
-        char a[32], b[32];
+        char e[32], a[32], b[32];
+        fmt_num(e, sizeof(e), doc_num(col, "xruns"), 0);
         fmt_num(a, sizeof(a), doc_num(col, "xruns_reported"), 0);
         fmt_num(b, sizeof(b), doc_num(col, "xruns_detected"), 0);
-        snprintf(buf, len, "%s/%s", a, b);
+        snprintf(buf, len, "%s (%s/%s)", e, a, b);
     } else if (!strcmp(r->key, "deadlines_met_pct")) {
         pct_met(buf, len, doc_num(col, r->key));
     } else {
