@@ -90,13 +90,18 @@ int main(int argc, char **argv)
     sigwait(&set, &sig);
     if (sig == SIGUSR1) {
         atomic_store(&counting, 1);
-        while (atomic_load(&stalls_done) < count)
-            usleep(10000);
+        sigdelset(&set, SIGUSR1);
+        /* Stall COUNT times, or until told to stop (SIGTERM, SIGINT): a test may end it before COUNT. */
+        int stopped = 0;
+        while (atomic_load(&stalls_done) < count && !stopped) {
+            struct timespec nap = { 0, 10 * 1000000L };
+            stopped = sigtimedwait(&set, NULL, &nap) > 0;
+        }
         atomic_store(&counting, 0);
         printf("stalls %d\n", atomic_load(&stalls_done));
         fflush(stdout);
-        sigdelset(&set, SIGUSR1);
-        sigwait(&set, &sig);
+        if (!stopped)
+            sigwait(&set, &sig);
     }
     int n = atomic_load(&nxruns);
     printf("xrun_times");
