@@ -179,9 +179,13 @@ unshare -m sh -c 'mount -t tmpfs rtjt /dev && mkdir /dev/snd && : >/dev/snd/pcmC
 hpid=$!
 sleep 0.5
 "$RTJ" run --backend alsa --device rtjtbusy --loads none --duration 1 >"$WORK/o" 2>"$WORK/e"; rc=$?
-kill "$hpid" 2>/dev/null; wait "$hpid" 2>/dev/null
-check "a busy PCM: exit 2, one line naming the holder, sleep (pid $hpid) (got $rc: $(cat "$WORK/e"))" \
-    fails_with 2 "busy: held by sleep (pid $hpid)"
+if kill -0 "$hpid" 2>/dev/null; then
+    kill "$hpid" 2>/dev/null; wait "$hpid" 2>/dev/null
+    check "a busy PCM: exit 2, one line naming the holder, sleep (pid $hpid) (got $rc: $(cat "$WORK/e"))" \
+        fails_with 2 "busy: held by sleep (pid $hpid)"
+else
+    ok "# SKIP a busy PCM's holder: no private mount namespace can be made here (unshare -m fails in a chroot)"
+fi
 "$RTJ" run --backend alsa --device rtjtbusy --loads none --duration 1 >"$WORK/o" 2>"$WORK/e"; rc=$?
 check "a busy PCM with no holder to be seen: exit 2, one line (got $rc: $(cat "$WORK/e"))" fails_with 2 "is busy"
 start=$(date +%s.%N)

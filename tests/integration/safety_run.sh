@@ -26,11 +26,12 @@ check "--html naming a directory: exit 2, one line ($(head -1 "$WORK/e"))" [ "$r
 # --- the disk fills up during the run: the report goes to stderr in full, exit 3 ------------------
 if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null; then
     mkdir -p "$WORK/small"
-    unshare -m bash -c "mount -t tmpfs -o size=256k tmpfs '$WORK/small' &&
+    : >"$WORK/e"
+    unshare -m bash -c "if ! mount -t tmpfs -o size=256k tmpfs '$WORK/small'; then echo nomount >'$WORK/rc'; exit; fi
         { '$RTJ' run --server '$name' --loads none --duration 2 --warmup 0.3 --quiet --output '$WORK/small' \
               >'$WORK/o' 2>'$WORK/e' & p=\$!; sleep 1; dd if=/dev/zero of='$WORK/small/fill' bs=4k 2>/dev/null;
-          wait \$p; echo \$? >'$WORK/rc'; }"
-    rc=$(cat "$WORK/rc")
+          wait \$p; echo \$? >'$WORK/rc'; }" 2>/dev/null
+    rc=$(cat "$WORK/rc" 2>/dev/null)
     got=$(python3 - "$WORK/e" <<'PY'
 import json, sys
 t = open(sys.argv[1]).read()
@@ -42,9 +43,13 @@ except Exception as e:
     print('no report:', e)
 PY
 )
-    echo "# full store: exit $rc; stderr's report: $got; first line: $(head -1 "$WORK/e")"
-    check "store full at the end, --quiet: exit 3" [ "$rc" -eq 3 ]
-    check "store full at the end, --quiet: the whole report is on stderr" [ "$got" = "rtjitter.report/1 True" ]
+    if [ "$rc" = nomount ] || [ -z "$rc" ]; then
+        ok "# SKIP full store: no private tmpfs can be mounted here (a chroot without mount rights?)"
+    else
+        echo "# full store: exit $rc; stderr's report: $got; first line: $(head -1 "$WORK/e")"
+        check "store full at the end, --quiet: exit 3" [ "$rc" -eq 3 ]
+        check "store full at the end, --quiet: the whole report is on stderr" [ "$got" = "rtjitter.report/1 True" ]
+    fi
 else
     ok "# SKIP full store: needs root and unshare for a private tmpfs"
 fi
