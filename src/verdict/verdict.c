@@ -9,6 +9,7 @@
  * no kernel advice at all. Runs on the main thread, after the measurement. */
 #include "report/report.h"
 #include "util/numfmt.h"
+#include "report/access.h"
 #include "report/compare_verdict.h"
 #include "checks/checks.h"
 #include <errno.h>
@@ -18,15 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static double num(const json_t *o, const char *k)
-{
-    const json_t *v = json_object_get(o, k);
-    return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
 static double sub(const json_t *o, const char *k1, const char *k2)
 {
-    return num(json_object_get(o, k1), k2);
+    return doc_num(json_object_get(o, k1), k2);
 }
 
 static long long count(double v)
@@ -77,11 +72,6 @@ static int phase_fails(const struct vctx *v, const struct pview *p)
            (v->max_jitter_us >= 0 && p->jitter_us > v->max_jitter_us);
 }
 
-static const char *kstr(const json_t *o, const char *k)
-{
-    return json_string_value(json_object_get(o, k));
-}
-
 /* ---- advice: first the system's, from the checks table, then the run's own rules below ---- */
 
 /* What the verdict advises, in order: texts and ids for the report, hints for the summary's "Try ...". */
@@ -113,9 +103,9 @@ static int trouble(const struct vctx *v)
 /* A heavy callback: --dsp, or requested work that did not all get done. */
 static int heavy_callback(const struct vctx *v)
 {
-    int heavy = num(v->audio, "dsp_pct") > 0;
+    int heavy = doc_num(v->audio, "dsp_pct") > 0;
     for (size_t i = 0; i < json_array_size(json_object_get(v->doc, "phases")); i++)
-        heavy |= num(json_array_get(json_object_get(v->doc, "phases"), i), "desired_cpu_pct") < 100;
+        heavy |= doc_num(json_array_get(json_object_get(v->doc, "phases"), i), "desired_cpu_pct") < 100;
     return heavy;
 }
 
@@ -167,7 +157,7 @@ static int not_realtime(const struct vctx *v)
 /* What `run` found before measuring (checks/privileges.h: audio.privileges {why, fix}), when it says. */
 static const char *priv_str(const struct vctx *v, const char *key)
 {
-    return kstr(json_object_get(v->audio, "privileges"), key);
+    return doc_str(json_object_get(v->audio, "privileges"), key, NULL);
 }
 
 /* The external JACK server was started without real-time scheduling (jackd -r, --no-realtime). */
@@ -176,7 +166,7 @@ static int server_without_rt(const struct vctx *v)
     size_t i;
     const json_t *s;
     json_array_foreach(json_object_get(v->sys, "audio_servers"), i, s) {
-        const char *name = kstr(s, "name"), *cmd = kstr(s, "cmdline");
+        const char *name = doc_str(s, "name", NULL), *cmd = doc_str(s, "cmdline", NULL);
         if (!name || !cmd || (strcmp(name, "jackd") && strcmp(name, "jackdbus")))
             continue;
         char padded[1100];
@@ -190,7 +180,7 @@ static int server_without_rt(const struct vctx *v)
 static void say_not_realtime(const struct vctx *v, char *b, size_t n)
 {
     const char *why = priv_str(v, "why"), *fix = priv_str(v, "fix");
-    const char *server = kstr(v->audio, "server");
+    const char *server = doc_str(v->audio, "server", NULL);
     size_t o = add(b, n, 0, "The audio thread did not run with real-time scheduling, so this run says nothing "
                    "about the kernel.");
     if (fix) {
@@ -252,7 +242,7 @@ static int little_headroom(const struct vctx *v)
 
 static void say_headroom(const struct vctx *v, char *b, size_t n)
 {
-    double pj = num(v->profile, "warn_jitter_pct"), pm = num(v->profile, "warn_margin_pct");
+    double pj = doc_num(v->profile, "warn_jitter_pct"), pm = doc_num(v->profile, "warn_margin_pct");
     snprintf(b, n, "Every deadline was met, but with little to spare: the worst jitter was %.0f µs (%.0f %% of the "
              "period; this profile accepts %.0f %%) and the tightest cycle left %.0f µs (%.0f %%; it asks for %.0f "
              "%%). A busier moment could cost a dropout.", v->jitter_us, 100 * v->jitter_us / v->period_us, pj,
@@ -261,14 +251,14 @@ static void say_headroom(const struct vctx *v, char *b, size_t n)
 
 static int period_too_long(const struct vctx *v)
 {
-    double lim = num(v->profile, "warn_period_ms");
+    double lim = doc_num(v->profile, "warn_period_ms");
     return v->period_us > 0 && v->period_us / 1000.0 > lim;
 }
 
 static void say_period_long(const struct vctx *v, char *b, size_t n)
 {
     snprintf(b, n, "%.2f ms per period is more latency than the %s profile accepts (%.1f ms): test a smaller "
-             "buffer.", v->period_us / 1000.0, kstr(v->profile, "name"), num(v->profile, "warn_period_ms"));
+             "buffer.", v->period_us / 1000.0, doc_str(v->profile, "name", NULL), doc_num(v->profile, "warn_period_ms"));
 }
 
 static int dropped_records(const struct vctx *v)
@@ -400,13 +390,13 @@ static void build_summary(const struct vctx *v, const char *level, const char *h
             o = add(b, n, o, " Worst jitter %.0f µs (%.0f %% of the period), under %s.", v->jitter_us,
                     v->period_us > 0 ? 100 * v->jitter_us / v->period_us : 0, v->ph[v->worst_jitter].name);
         if (v->timing_warn && v->period_us > 0) {
-            double pj = num(v->profile, "warn_jitter_pct");
+            double pj = doc_num(v->profile, "warn_jitter_pct");
             if (100 * v->jitter_us / v->period_us > pj)
                 o = add(b, n, o, " That is more jitter than the %s profile accepts (%g %%).",
-                        kstr(v->profile, "name"), pj);
+                        doc_str(v->profile, "name", NULL), pj);
             else
                 o = add(b, n, o, " The tightest cycle left %.0f µs, less than the %s profile asks (%g %% of the "
-                        "period).", v->margin_us, kstr(v->profile, "name"), num(v->profile, "warn_margin_pct"));
+                        "period).", v->margin_us, doc_str(v->profile, "name", NULL), doc_num(v->profile, "warn_margin_pct"));
         }
         if (strcmp(level, "pass") == 0 && v->frames > 16)
             add(b, n, o, " Next: try %lld frames.", v->frames / 2);
@@ -493,13 +483,13 @@ int report_verdict(json_t *doc, const json_t *profile, int strict, int64_t max_x
     v.audio = json_object_get(doc, "audio");
     v.sys = sys;
     v.profile = profile;
-    v.frames = count(num(v.audio, "period_frames"));
-    v.rate_hz = num(v.audio, "rate");
-    v.period_us = num(v.audio, "period_us");
+    v.frames = count(doc_num(v.audio, "period_frames"));
+    v.rate_hz = doc_num(v.audio, "rate");
+    v.period_us = doc_num(v.audio, "period_us");
     if (isnan(v.period_us))
         v.period_us = 0;
-    v.max_xruns = max_xruns >= 0 ? max_xruns : count(num(profile, "max_xruns"));
-    v.max_missed = count(num(profile, "max_deadlines_missed"));
+    v.max_xruns = max_xruns >= 0 ? max_xruns : count(doc_num(profile, "max_xruns"));
+    v.max_missed = count(doc_num(profile, "max_deadlines_missed"));
     v.max_jitter_us = max_jitter_us;
     v.complete = json_is_true(json_object_get(doc, "complete"));
     v.rt = json_is_true(json_object_get(v.audio, "realtime"));
@@ -514,18 +504,18 @@ int report_verdict(json_t *doc, const json_t *profile, int strict, int64_t max_x
     long long worst_bad = -1;
     json_array_foreach(phases, i, p) {
         struct pview *pv = &v.ph[v.nph];
-        const char *load = kstr(p, "load");
+        const char *load = doc_str(p, "load", NULL);
         if (json_integer_value(json_object_get(p, "segments_in_phase")) > 1)
-            snprintf(pv->name, sizeof(pv->name), "%.30s@%lld", load ? load : "?", count(num(p, "period_frames")));
+            snprintf(pv->name, sizeof(pv->name), "%.30s@%lld", load ? load : "?", count(doc_num(p, "period_frames")));
         else
             snprintf(pv->name, sizeof(pv->name), "%.40s", load ? load : "?");
         pv->xruns = count(compare_xruns(p)); /* events: one per stall, not jack2's notifications */
-        pv->missed = count(num(p, "deadlines_missed"));
-        pv->dropped = count(num(p, "dropped"));
-        pv->met_pct = num(p, "deadlines_met_pct");
+        pv->missed = count(doc_num(p, "deadlines_missed"));
+        pv->dropped = count(doc_num(p, "dropped"));
+        pv->met_pct = doc_num(p, "deadlines_met_pct");
         pv->jitter_us = sub(p, "jitter_us", "abs_max");
         pv->margin_us = sub(p, "margin_us", "min");
-        pv->load_error = kstr(p, "load_error");
+        pv->load_error = doc_str(p, "load_error", NULL);
         v.xruns += pv->xruns;
         v.missed += pv->missed;
         v.dropped += pv->dropped;
@@ -553,8 +543,8 @@ int report_verdict(json_t *doc, const json_t *profile, int strict, int64_t max_x
                 break;
             }
     if (v.period_us > 0)
-        v.timing_warn = (v.worst_jitter >= 0 && 100 * v.jitter_us / v.period_us > num(profile, "warn_jitter_pct")) ||
-                        (isfinite(v.margin_us) && 100 * v.margin_us / v.period_us < num(profile, "warn_margin_pct"));
+        v.timing_warn = (v.worst_jitter >= 0 && 100 * v.jitter_us / v.period_us > doc_num(profile, "warn_jitter_pct")) ||
+                        (isfinite(v.margin_us) && 100 * v.margin_us / v.period_us < doc_num(profile, "warn_margin_pct"));
 
     struct advice adv = { .texts = json_array(), .ids = json_array() };
     run_rules(&v, &adv, advice_rules, sizeof(advice_rules) / sizeof(advice_rules[0]));
