@@ -13,51 +13,10 @@
 #include <time.h>
 #include <unistd.h>
 #include "loadplan.h"
+#include "unit/load_marks.h"
 #include "loadspec.h"
 
-static char g_tmp[256], g_mark[64];
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void nap(double s)
-{
-    struct timespec ts = { (time_t)s, (long)((s - (time_t)s) * 1e9) };
-    nanosleep(&ts, NULL);
-}
-
-/* Processes that carry our marker in their environment: the supervisor and every load it started. */
-static int marked_processes(void)
-{
-    DIR *d = opendir("/proc");
-    struct dirent *e;
-    int n = 0;
-    char path[300], buf[65536];
-    while (d && (e = readdir(d))) {
-        if (e->d_name[0] < '1' || e->d_name[0] > '9' || atoi(e->d_name) == getpid())
-            continue;
-        snprintf(path, sizeof(path), "/proc/%s/environ", e->d_name);
-        FILE *f = fopen(path, "re");
-        if (!f)
-            continue;
-        size_t len = fread(buf, 1, sizeof(buf) - 1, f);
-        fclose(f);
-        for (size_t i = 0; i < len; i += strlen(buf + i) + 1) {
-            buf[len] = '\0';
-            if (strcmp(buf + i, g_mark) == 0) {
-                n++;
-                break;
-            }
-        }
-    }
-    if (d)
-        closedir(d);
-    return n;
-}
+static char g_tmp[256];
 
 static int dir_entries(const char *path)
 {
@@ -97,18 +56,18 @@ static void test_every_load(void **state)
         assert_int_equal(load_plan_parse(li->example, g_tmp, &p, err, sizeof(err)), 0);
         assert_int_equal(load_plan_count(p), 1);
         assert_int_equal(load_phase_start(p, 0), 0);
-        nap(0.5);
+        mono_nap_ms(500);
         if (li->run && marked_processes() < 2) { /* the supervisor and the load */
             load_plan_free(p);
             fail_msg("%s: no load process seen", li->name);
         }
         assert_int_equal(load_phase_measure(p, 0), 0);
-        nap(1.5);
+        mono_nap_ms(1500);
         json_t *m = json_array();
         const char *error = NULL;
-        double t0 = now_s();
+        double t0 = mono_s();
         load_phase_stop(p, 0, m, &error);
-        double stop_s = now_s() - t0;
+        double stop_s = mono_s() - t0;
         char why[600] = "";
         if (error)
             snprintf(why, sizeof(why), "%s: %s", li->name, error);
@@ -151,7 +110,7 @@ static void test_unwritable_tmpdir(void **state)
     assert_non_null(strstr(error, "write: skipped: cannot create a directory in /nonexistent/rtjitter"));
     assert_int_equal(json_array_size(m), 0);
     assert_int_equal(load_phase_start(p, 1), 0);
-    nap(0.3);
+    mono_nap_ms(300);
     load_phase_stop(p, 1, m, &error);
     assert_null(error);
     assert_int_equal(json_array_size(m), 2);
@@ -168,7 +127,7 @@ static void test_exec_status(void **state)
     char err[512];
     assert_int_equal(load_plan_parse("exec:echo boom >&2; exit 3", g_tmp, &p, err, sizeof(err)), 0);
     assert_int_equal(load_phase_start(p, 0), 0);
-    nap(0.3);
+    mono_nap_ms(300);
     json_t *m = json_array();
     const char *error = NULL;
     load_phase_stop(p, 0, m, &error);

@@ -21,61 +21,9 @@
 #include "loadcgroup.h"
 #include "loaddir.h"
 #include "loadplan.h"
+#include "unit/load_marks.h"
 
-static char g_tmp[256], g_mark[64];
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void nap(double s)
-{
-    struct timespec ts = { (time_t)s, (long)((s - (time_t)s) * 1e9) };
-    nanosleep(&ts, NULL);
-}
-
-/* Live processes that carry our marker in their environment (a zombie shows an empty one): the supervisor, the
- * loads, and everything they started. */
-static int marked_processes(void)
-{
-    DIR *d = opendir("/proc");
-    struct dirent *e;
-    int n = 0;
-    char path[300];
-    static char buf[1 << 17];
-    while (d && (e = readdir(d))) {
-        if (e->d_name[0] < '1' || e->d_name[0] > '9' || atoi(e->d_name) == getpid())
-            continue;
-        snprintf(path, sizeof(path), "/proc/%s/environ", e->d_name);
-        FILE *f = fopen(path, "re");
-        if (!f)
-            continue;
-        size_t len = fread(buf, 1, sizeof(buf) - 1, f);
-        fclose(f);
-        buf[len] = '\0';
-        for (size_t i = 0; i < len; i += strlen(buf + i) + 1)
-            if (strcmp(buf + i, g_mark) == 0) {
-                n++;
-                break;
-            }
-    }
-    if (d)
-        closedir(d);
-    return n;
-}
-
-/* Waits up to secs for the marked processes to be at most max; returns how many there were last. */
-static int marked_within(int max, double secs)
-{
-    double end = now_s() + secs;
-    int n;
-    while ((n = marked_processes()) > max && now_s() < end)
-        nap(0.05);
-    return n;
-}
+static char g_tmp[256];
 
 static int entries(const char *path)
 {
@@ -250,7 +198,7 @@ static void swapped_dir(int cgroup)
     assert_int_equal(load_plan_parse("compile:units=2+write:mb=2+exec:echo out; touch mine; sleep 100", t, &p, err,
                                      sizeof(err)), 0);
     assert_int_equal(load_phase_start(p, 0), 0);
-    nap(0.8);
+    mono_nap_ms(800);
     DIR *d = opendir(t);
     struct dirent *e;
     char ours[700] = "";
@@ -294,13 +242,13 @@ static void daemon_exec(int cgroup)
                                      err, sizeof(err)),
                      0);
     assert_int_equal(load_phase_start(p, 0), 0);
-    nap(0.6);
+    mono_nap_ms(600);
     assert_true(marked_processes() >= 3); /* the supervisor and the two sleeps */
     json_t *m = json_array();
     const char *error = NULL;
-    double t0 = now_s();
+    double t0 = mono_s();
     load_phase_stop(p, 0, m, &error);
-    double stop_s = now_s() - t0;
+    double stop_s = mono_s() - t0;
     printf("  %s: stopped in %.3f s, %d marked processes left, error %s\n", cgroup ? "cgroup" : "groups", stop_s,
            marked_processes(), error ? error : "none");
     assert_null(error);
@@ -332,21 +280,21 @@ static void supervisor_killed(int cgroup)
                                 "sleep 300";
     assert_int_equal(load_plan_parse(spec, g_tmp, &p, err, sizeof(err)), 0);
     assert_int_equal(load_phase_start(p, 0), 0);
-    nap(1.0);
+    mono_nap_ms(1000);
     assert_int_equal(load_plan_alive(p, why, sizeof(why)), 1);
     int before = marked_processes();
     pid_t sup = supervisor_pid();
     assert_true(sup > 0);
     assert_int_equal(entries(g_tmp), 1);
     assert_int_equal(kill(sup, SIGKILL), 0);
-    double t0 = now_s();
-    while (load_plan_alive(p, why, sizeof(why)) && now_s() - t0 < 1)
-        nap(0.01);
-    double noticed_s = now_s() - t0;
+    double t0 = mono_s();
+    while (load_plan_alive(p, why, sizeof(why)) && mono_s() - t0 < 1)
+        mono_nap_ms(10);
+    double noticed_s = mono_s() - t0;
     assert_int_equal(load_plan_alive(p, why, sizeof(why)), 0);
-    t0 = now_s();
+    t0 = mono_s();
     load_plan_abort(p);
-    double abort_s = now_s() - t0;
+    double abort_s = mono_s() - t0;
     int left = marked_within(0, 1);
     printf("  %s: %d processes; noticed in %.3f s (%s); abort took %.3f s; left %d, tmpdir entries %d\n",
            cgroup ? "cgroup" : "groups", before, noticed_s, why, abort_s, left, entries(g_tmp));
