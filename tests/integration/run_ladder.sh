@@ -23,14 +23,24 @@ check "one comparison of the two depths, timer first: $(json "$WORK/l.json" "[r[
 ev=$(python3 - "$XDG_DATA_HOME/rtjitter/reports" <<'PY'
 import glob, json, sys
 docs = sorted((json.load(open(f)) for f in glob.glob(sys.argv[1] + '/*/*.json')), key=lambda d: d['started'])
-print(' '.join('%s:%d' % (d['audio']['backend'], sum(p['xruns']['events'] for p in d['phases'])) for d in docs))
+print(' '.join('%s:%d:%s' % (d['audio']['backend'], sum(p['xruns']['events'] for p in d['phases']),
+                             d['verdict']['level']) for d in docs))
 PY
 )
-echo "# stored reports, backend:xrun events: $ev"
-check "each depth's own report is in the store; xrun events at the JACK depth only" \
-    python3 -c "import sys; d=dict(x.split(':') for x in '$ev'.split()); sys.exit(not (d.get('timer') == '0' and int(d.get('jack', 0)) >= 3))"
-check "the ladder says where the trouble starts: at jack, not the kernel" \
-    grep -q "The trouble starts at jack: the depths below it kept up" "$WORK/out"
+echo "# stored reports, backend:xrun events:verdict: $ev"
+# The stalls are the JACK depth's alone; a busy machine may give the timer depth a few skipped deadlines of its own,
+# so the truth is relative: the stalling client adds at least 3 events at the JACK depth.
+check "each depth's own report is in the store; the stalls add xrun events at the JACK depth" \
+    python3 -c "import sys; d={x.split(':')[0]: x.split(':') for x in '$ev'.split()}; sys.exit(not (int(d['jack'][1]) >= int(d['timer'][1]) + 3))"
+# Where the trouble starts is the first depth whose own report fails, whatever the machine is doing.
+first_fail=$(python3 -c "print(next((x.split(':')[0] for x in '$ev'.split() if x.split(':')[2] == 'fail'), 'none'))")
+if [ "$first_fail" = timer ]; then
+    check "the ladder names the first failing depth: the timer (the machine itself was busy)" \
+        grep -q "The trouble starts at the shallowest depth measured (timer)" "$WORK/out"
+else
+    check "the ladder says where the trouble starts: at $first_fail, not the kernel" \
+        grep -q "The trouble starts at $first_fail: the depths below it kept up" "$WORK/out"
+fi
 check "the ladder's lines give each depth's wake-up p99" [ "$(grep -c 'wake-up p99' "$WORK/out")" -ge 2 ]
 check "the HTML page of the ladder draws one line per depth in its exceedance plots" \
     [ "$(grep -c 'share of cycles later than' "$WORK/l.html")" -ge 1 ]
