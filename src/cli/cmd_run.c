@@ -117,6 +117,33 @@ static void list_backends(FILE *f)
     }
 }
 
+/* Does the chosen backends' params table list an option called name? */
+static int listed(const struct backend_ops *const *be, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        for (const struct opt_def *d = be[i]->params; d->name; d++)
+            if (!strcmp(d->name, name))
+                return 1;
+    return 0;
+}
+
+/* A backend option that was given (its field differs from the default) although none of the chosen backends takes
+ * it: never ignored in silence (--cpus with jack). Its name, or NULL. */
+static const char *foreign_option(const struct backend_config *cfg, const struct backend_config *dflt,
+                                  const struct backend_ops *const *be, size_t n)
+{
+    for (size_t b = 0; rtj_backends[b]; b++)
+        for (const struct opt_def *d = rtj_backends[b]->params; d->name; d++) {
+            const char *f = (const char *)cfg + d->offset, *g = (const char *)dflt + d->offset;
+            int given = d->type == OPT_STR      ? *(const char *const *)f != *(const char *const *)g
+                        : d->type == OPT_DOUBLE ? *(const double *)f != *(const double *)g
+                                                : *(const int *)f != *(const int *)g;
+            if (given && !listed(be, n, d->name))
+                return d->name;
+        }
+    return NULL;
+}
+
 int cmd_run(int argc, char **argv, const char *command_line)
 {
     struct run_opts o;
@@ -169,6 +196,14 @@ int cmd_run(int argc, char **argv, const char *command_line)
             return 2;
         }
         o.plan.backend = depths[0];
+    }
+    if (ndepths == 0)
+        depths[ndepths++] = o.plan.backend;
+    const char *stray = foreign_option(&o.plan.be, &defaults, depths, ndepths);
+    if (stray) {
+        fprintf(stderr, "rtjitter run: --%s is not an option of --backend %s (see rtjitter run --help)\n", stray,
+                o.backend ? o.backend : depths[0]->name);
+        return 2;
     }
     o.plan.command_line = command_line;
     if (ndepths > 1)

@@ -122,7 +122,7 @@ rm -f /dev/shm/jack_sem.*_"$name"_*
 check "the killed server's shared-memory entries are gone" [ -z "$(ls /dev/shm | grep -F -- "$name")" ]
 
 # --- bad usage ----------------------------------------------------------------------------------
-for args in "--period 7" "--rate abc" "--duration" "--bogus" "--dsp 200" "--backend oss" "--loads no-such-load"; do
+for args in "--period 7" "--rate abc" "--duration" "--bogus" "--dsp 200" "--backend oss" "--loads no-such-load" "--cpus 1" "--backend timer --server x"; do
     # shellcheck disable=SC2086
     "$RTJ" run --loads none $args >"$WORK/o" 2>"$WORK/e"; rc=$?
     check "'run $args': exit 2 and one line on stderr (got $rc, $(wc -l <"$WORK/e") lines: $(head -1 "$WORK/e"))" \
