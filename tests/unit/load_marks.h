@@ -12,6 +12,22 @@
 
 static char g_mark[64];
 
+/* From main(), first: /proc/PID/environ shows the environment a process was exec'd with, so set the marker and
+ * exec this test again; the supervisor and the loads (forked, never exec'd) then carry it where the scan sees it.
+ * Returns only in the re-exec'd test, with g_mark set (or 1 when the exec failed: main returns it). */
+static int load_marks_init(char **argv, const char *test)
+{
+    if (!getenv("RTJ_TEST_MARK")) {
+        char mark[64];
+        snprintf(mark, sizeof(mark), "%s-%d", test, (int)getpid());
+        setenv("RTJ_TEST_MARK", mark, 1);
+        execv("/proc/self/exe", argv);
+        return 1;
+    }
+    snprintf(g_mark, sizeof(g_mark), "RTJ_TEST_MARK=%s", getenv("RTJ_TEST_MARK"));
+    return 0;
+}
+
 /* Live processes other than this one that carry g_mark in their environment. */
 static int marked_processes(void)
 {

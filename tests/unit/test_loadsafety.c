@@ -362,16 +362,8 @@ static void test_loaddir(void **state)
 int main(int argc, char **argv)
 {
     (void)argc;
-    /* /proc/PID/environ shows the environment a process was exec'd with: set the marker, then exec again, so
-     * that the supervisor and the loads (forked, never exec'd) carry it where the scan can see it. */
-    if (!getenv("RTJ_TEST_MARK")) {
-        char mark[64];
-        snprintf(mark, sizeof(mark), "loadsafety-%d", (int)getpid());
-        setenv("RTJ_TEST_MARK", mark, 1);
-        execv("/proc/self/exe", argv);
+    if (load_marks_init(argv, "loadsafety"))
         return 1;
-    }
-    snprintf(g_mark, sizeof(g_mark), "RTJ_TEST_MARK=%s", getenv("RTJ_TEST_MARK"));
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_loaddir),
         cmocka_unit_test(test_tmpdir_rules),
