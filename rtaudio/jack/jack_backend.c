@@ -281,12 +281,15 @@ static void jack_describe(void *priv, json_t *au)
     json_object_set_new(au, "server_realtime", json_boolean(b->jack.realtime_server));
     /* What wake-up includes here, and its resolution. */
     unsigned rate = atomic_load(&b->jack.rate_hz);
-    char wk[400];
-    snprintf(wk, sizeof(wk), "from the provider's measured cycle start, known to whole frames "
-             "(jack_frames_since_cycle_start): +/- half a frame, %.1f us at %u Hz; %s", rate ? 5e5 / rate : 0.0, rate,
+    char wk[800];
+    snprintf(wk, sizeof(wk), "callback entry against the frame clock's ideal period grid, fitted per segment "
+             "(lower envelope of entry times: lateness beyond the best cycles, ns resolution), re-fitted when the "
+             "provider's own cycle start (jack_frames_since_cycle_start, whole frames: %.1f us at %u Hz) shows the "
+             "frame clock re-phased; deadlines and margins from that start; %s", rate ? 1e6 / rate : 0.0, rate,
              strcmp(b->jack.provider, "pipewire-jack") == 0
                  ? "PipeWire's driver starts a cycle at its scheduled time, so it includes the driver's own lateness"
-                 : "jack2 measures from its driver's wake-up, so the driver's own timer latency is not included");
+                 : "jack2 starts a cycle at its driver's wake-up: the grid follows the driver's schedule, so a late "
+                   "driver wake-up is included");
     json_object_set_new(au, "wakeup_measured", json_string(wk));
     if (strcmp(b->jack.provider, "pipewire-jack") == 0) {
         /* What the figures mean under PipeWire: its JACK delivers the graph driver's xruns once per change, and

@@ -16,10 +16,11 @@ static int process_cb(jack_nframes_t nframes, void *arg)
     struct rtj_jack *j = arg;
     struct rt_record r;
     r.t_entry_ns = rt_now_ns(j->sink->clock);
-    /* Not RTREC_START_COARSE: jack2's dummy driver does not advance its frame clock for a cycle it runs late, so
-     * the frame clock re-phases against real time after every late cycle, and a fitted grid would stay a whole
-     * period off for seconds. The measured start, to whole frames, is the truer figure for JACK. */
-    r.flags = RTREC_HAS_START;
+    /* The provider's start is known to whole frames only (RTREC_START_COARSE): wake-up is measured against the
+     * frame clock's fitted grid at ns resolution, the whole-frame start guiding it (src/stats/phase.c: when
+     * jack2's dummy driver re-phases its frame clock after an overrun, the two disagree and the grid is fitted
+     * anew); deadlines and margins use the whole-frame start, as the --dsp burn below does. */
+    r.flags = RTREC_HAS_START | RTREC_START_COARSE;
     uint32_t ft = jack_last_frame_time(j->client);
     if (j->have_frame_time) /* signed 32-bit difference: wraps correctly, and a jump back stays a jump back */
         j->frame_pos += (uint64_t)(int64_t)(int32_t)(ft - j->last_frame_time);

@@ -163,6 +163,10 @@ static json_t *phase_json(const struct phase_result *pr, const struct segment *s
      * earliest cycles), "provider" (the provider's exact cycle start: a timer's deadline), or "mixed". */
     json_object_set_new(o, "wakeup_method", !s ? json_null() : json_string(
         s->wake_grid && s->wake_provider ? "mixed" : s->wake_grid ? "grid" : "provider"));
+    /* rephases: the frame clock re-phased against real time and the grid was fitted anew; wakeup_coarse: cycles
+     * meanwhile measured from the provider's whole-frame start. */
+    json_object_set_new(o, "rephases", json_integer(s ? (json_int_t)s->rephases : 0));
+    json_object_set_new(o, "wakeup_coarse", json_integer(s ? (json_int_t)s->wake_coarse : 0));
     json_object_set_new(o, "records_lost", json_integer(s ? (json_int_t)s->records_lost : 0));
     json_object_set_new(o, "discontinuities", json_integer(s ? (json_int_t)s->discontinuities : 0));
     json_object_set_new(o, "duplicates", json_integer(s ? (json_int_t)s->duplicates : 0));

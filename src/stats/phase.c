@@ -110,6 +110,17 @@ int phase_add(struct phase_stats *p, const struct rt_record *r)
 /* A notification first seen a cycle or two after the gap or notification it belongs to (jack2 notifies from
  * another thread) is the same event: one stall is one event. */
 #define XRUN_EVENT_MERGE 2
+/* Consecutive cycles whose whole-frame start disagrees with the grid before the grid is fitted anew. jack2's dummy
+ * driver re-anchors more than a period later after an overrun; one late provider cycle is not a re-phase. */
+#define REPHASE_RUN 4
+
+/* Do the provider's whole-frame start and the fitted grid disagree by more than half a period (50 µs at least,
+ * well beyond the half frame of rounding and the provider's own wake-up jitter)? */
+static int coarse_disagrees(int64_t coarse_ns, int64_t grid_ns, int64_t nominal_ns)
+{
+    int64_t d = coarse_ns - grid_ns, tol = nominal_ns / 2 > 50000 ? nominal_ns / 2 : 50000;
+    return d > tol || d < -tol;
+}
 
 /* A frame advance that the time between two entries cannot explain: the frame clock jumped (a PipeWire driver
  * change, a server restart, a counter that went back). A real gap advances frames as time passes. */
@@ -206,17 +217,37 @@ int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t n
     /* The start of this cycle: the provider's own when it is exact (a timer's deadline); else (JACK knows it to
      * whole frames only, or nothing) the frame clock's fitted grid, at ns resolution (see grid.h). */
     int use_grid = !(r->flags & RTREC_HAS_START) || (r->flags & RTREC_START_COARSE);
-    int64_t start_ns = r->start_ns;
+    int64_t start_ns = r->start_ns; /* the deadlines and margins: the provider's own start when it gives one */
+    int64_t wake_ref = r->start_ns; /* what wake-up is measured from */
     if (use_grid) {
         int64_t g = grid_start(&s->grid, r->frame_pos);
-        start_ns = g == INT64_MIN ? r->t_entry_ns : g;
+        if (!(r->flags & RTREC_HAS_START))
+            start_ns = g == INT64_MIN ? r->t_entry_ns : g;
+        wake_ref = g == INT64_MIN ? start_ns : g;
+        if ((r->flags & RTREC_START_COARSE) && g != INT64_MIN && coarse_disagrees(r->start_ns, g, nominal_ns)) {
+            /* The provider's whole-frame start and the grid disagree by more than half a period: the provider
+             * started this cycle off its schedule. Once, it was late itself (a driver that woke late); again and
+             * again, its frame clock has re-phased (jack2's dummy driver re-anchors its schedule more than a period
+             * later after an overrun, while its frame clock goes on by one period per cycle), and the grid is
+             * fitted anew. Either way this cycle is measured from the provider's own start, the one it ran on. */
+            s->mismatch_run++;
+            wake_ref = r->start_ns;
+            s->wake_coarse++;
+            if (s->mismatch_run >= REPHASE_RUN) {
+                grid_reset(&s->grid);
+                s->rephases++;
+                s->mismatch_run = 0;
+            }
+        } else {
+            s->mismatch_run = 0;
+        }
         grid_observe(&s->grid, r->frame_pos, r->t_entry_ns);
         s->wake_grid++;
     } else {
         s->wake_provider++;
     }
     int64_t jit_abs = 0;
-    int64_t due_ns = start_ns;     /* when this cycle's work was due: its start, or the first skipped one's */
+    int64_t due_ns = wake_ref;     /* when this cycle's work was due: its start, or the first skipped one's */
     int gap = 0;
     if (pv->have) {
         int64_t period = r->t_entry_ns - pv->entry_ns;
@@ -244,14 +275,15 @@ int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t n
              * woke k periods late keeps that lateness, instead of looking prompt inside a frame gap (JACK runs
              * the late callback for the current cycle). Unless the previous cycle was itself that late (a timer
              * reports the deadline it woke for, then skips the ones that passed): its lateness is counted. */
-            int64_t prev_late = pv->entry_ns - pv->start_ns, skipped_ns = (int64_t)(due - 1) * nominal_ns;
+            int64_t prev_late = pv->entry_ns - pv->wake_ref, skipped_ns = (int64_t)(due - 1) * nominal_ns;
             if (prev_late < skipped_ns - nominal_ns / 2)
                 due_ns = use_grid ? grid_start(&s->grid, pv->frame_pos + r->nframes) : pv->start_ns + nominal_ns;
         }
         /* Margin of the previous cycle: its exit against the start of the cycle after it. When cycles were
          * skipped, that start is the first skipped one's. */
         int64_t next_start = !gap ? start_ns
-                             : use_grid ? grid_start(&s->grid, pv->frame_pos + r->nframes) : pv->start_ns + nominal_ns;
+                             : !(r->flags & RTREC_HAS_START) ? grid_start(&s->grid, pv->frame_pos + r->nframes)
+                                                             : pv->start_ns + nominal_ns;
         int64_t margin = next_start - pv->exit_ns;
         metric_add(&s->m[M_MARGIN], margin);
         if (margin < ss->margin_min)
@@ -278,6 +310,7 @@ int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t n
     pv->frame_pos = r->frame_pos;
     pv->exit_ns = r->t_exit_ns;
     pv->start_ns = start_ns;
+    pv->wake_ref = wake_ref;
     if (s->cycles == 1 || r->t_entry_ns > s->prev_entry_ns)
         s->prev_entry_ns = r->t_entry_ns;
 

@@ -41,6 +41,11 @@ struct segment {
     uint64_t duplicates;           /* catch-up records with the same frame time as the one before */
     struct grid grid;              /* the frame clock's ideal grid, for records without an exact start */
     uint64_t wake_grid, wake_provider; /* cycles whose wake-up came from the grid / the provider's exact start */
+    uint64_t wake_coarse;          /* cycles measured from the provider's whole-frame start instead of the grid:
+                                    * the two disagreed by more than half a period (the grid is being re-anchored) */
+    uint64_t rephases;             /* the frame clock re-phased against real time (jack2's dummy driver after an
+                                    * overrun): the grid was fitted anew from there */
+    uint32_t mismatch_run;         /* consecutive cycles whose whole-frame start disagreed with the grid */
     uint64_t dsp_done, dsp_req;
     uint64_t dsp_cut_short;        /* cycles whose --dsp work stopped at the guard band before the deadline */
     uint64_t xruns_detected;       /* frame-clock gaps larger than one period */
@@ -61,7 +66,8 @@ struct segment {
         int64_t entry_ns;
         uint64_t frame_pos;
         int64_t exit_ns;
-        int64_t start_ns;
+        int64_t start_ns;          /* its start: deadlines and margins */
+        int64_t wake_ref;          /* what its wake-up was measured from */
     } prev[RTREC_MAX_STREAMS];
     int64_t prev_entry_ns;         /* entry time of the latest record of any stream (the clock window's end) */
 };

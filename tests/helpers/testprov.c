@@ -5,7 +5,10 @@
  * dropped records (a small ring drained late), frame-clock jumps back and forward, catch-up duplicates.
  *
  * usage: testprov SCENARIO [CYCLES]   — prints one JSON object: what the statistics say ("got") and the truth
- * ("truth"), for tests/integration/truth_provider.sh to compare. SCENARIO: delays, late, drops, jumps, dups.
+ * ("truth"), for tests/integration/truth_provider.sh to compare. SCENARIO: delays, late, drops, jumps, dups,
+ * drift+, drift- (no cycle start given: the grid), rephase (a JACK-like provider: its start known to whole frames
+ * only, and a schedule re-anchored more than a period later after each injected overrun, as jack2's dummy driver
+ * does, while the frame clock goes on by one period per cycle).
  *
  * The truth never comes from the estimator: wake-up truth is (entry - the ideal start the provider scheduled),
  * sorted exactly; event counts are what the provider injected; lost records are the ring's own drop counter. */
@@ -40,6 +43,7 @@ struct prov {
                              * it were both delivered (a lost record hides a gap: that is records_lost's job) */
     int skipped;            /* cycles the provider skipped in those gaps */
     int jumps, dups;
+    int rephases;           /* schedules re-anchored (rephase) */
     int lost_measuring;     /* measured records the ring dropped */
     atomic_int done;
 };
@@ -71,12 +75,24 @@ static void *provider_thread(void *arg)
     int64_t prev_start = 0;
     int have_prev = 0, prev_delivered = 0;
     int drift = !strcmp(p->scenario, "drift+") ? 100 : !strcmp(p->scenario, "drift-") ? -100 : 0;
+    int rephase = !strcmp(p->scenario, "rephase");
     /* The provider's frame clock against the system clock: one period lasts PERIOD_NS * (1 + ppm / 1e6). */
     double period = (double)PERIOD_NS * (1.0 + drift / 1e6);
     for (int64_t k = 0; k < p->cycles;) {
         int64_t ideal = t0 + (int64_t)((double)k * period);
         int64_t delay = 0;
-        if (!strcmp(p->scenario, "delays") || drift) {
+        int64_t drv = 0; /* rephase: the driver's own wake-up lateness (its start), before the client's */
+        int overrun = rephase && k > WARMUP && k % 700 == 0;
+        if (rephase) {
+            drv = (int64_t)(-log(1.0 - uniform() * 0.999) * 10000.0);
+            delay = drv + (int64_t)(-log(1.0 - uniform() * 0.999) * 50000.0);
+            if (delay > PERIOD_NS / 2)
+                delay = PERIOD_NS / 2;
+            if (drv > delay)
+                drv = delay;
+            if (overrun) /* something before us in the graph stalled: this cycle overruns its period */
+                delay += PERIOD_NS * 6 / 5;
+        } else if (!strcmp(p->scenario, "delays") || drift) {
             /* every cycle: exponential delay, mean 60 µs, capped below a period */
             delay = (int64_t)(-log(1.0 - uniform() * 0.999) * 60000.0);
             if (delay > PERIOD_NS / 2)
@@ -89,7 +105,7 @@ static void *provider_thread(void *arg)
         memset(&r, 0, sizeof(r));
         r.t_entry_ns = rt_now_ns(CLOCK_MONOTONIC);
         /* The provider's own cycle: the one current at entry (a server skips what its client missed). */
-        int64_t cur = (int64_t)((double)(r.t_entry_ns - t0) / period);
+        int64_t cur = rephase ? k : (int64_t)((double)(r.t_entry_ns - t0) / period);
         if (cur < k)
             cur = k;
         int late = cur > k;
@@ -103,6 +119,13 @@ static void *provider_thread(void *arg)
         r.rate_hz = RATE;
         r.start_ns = drift ? 0 : start;
         r.flags = drift ? 0 : RTREC_HAS_START; /* drift: no start given, the statistics fit the grid */
+        if (rephase) {
+            /* JACK's view: the driver's start seen through jack_frames_since_cycle_start, whole frames floored,
+             * taken at the middle of its frame */
+            int64_t fns = 1000000000LL / RATE, since = (r.t_entry_ns - (start + drv)) / fns;
+            r.start_ns = r.t_entry_ns - since * fns - fns / 2;
+            r.flags = RTREC_HAS_START | RTREC_START_COARSE;
+        }
         /* The first WARMUP cycles are a warm-up, as in a run: not measured (the grid is fitted on them). */
         int measuring = k >= WARMUP;
         atomic_store(&p->tag, measuring ? 1u : 0u);
@@ -132,6 +155,13 @@ static void *provider_thread(void *arg)
         prev_start = start;
         have_prev = 1;
         k = cur + 1;
+        if (overrun && !atomic_load(&p->done)) {
+            /* jack2's dummy driver finds its next wake-up already past and re-anchors: the next cycle starts a
+             * period after now, while the frame clock goes on by one period */
+            int64_t now = rt_now_ns(CLOCK_MONOTONIC);
+            t0 = now + PERIOD_NS - (int64_t)((double)k * period);
+            p->rephases++;
+        }
     }
     atomic_store(&p->done, 1);
     return NULL;
@@ -209,6 +239,8 @@ int main(int argc, char **argv)
         "wakeup_max_us", s ? (double)s->m[M_WAKEUP].max / 1000.0 : NAN);
     json_object_set_new(got, "wakeup_min_us", json_real(s ? (double)s->m[M_WAKEUP].min / 1000.0 : NAN));
     json_object_set_new(got, "wake_grid", json_integer(s ? (json_int_t)s->wake_grid : 0));
+    json_object_set_new(got, "rephases", json_integer(s ? (json_int_t)s->rephases : 0));
+    json_object_set_new(got, "wake_coarse", json_integer(s ? (json_int_t)s->wake_coarse : 0));
     json_t *truth = json_pack("{s:i, s:i, s:i, s:i, s:I, s:I, s:f, s:f, s:f}",
         "records", p.ntruth, "late_events", p.late_events, "skipped", p.skipped,
         "jumps_and_dups", p.jumps + p.dups, "ring_dropped", (json_int_t)p.lost_measuring,
@@ -217,6 +249,7 @@ int main(int argc, char **argv)
         "wakeup_max_us", p.ntruth ? (double)p.truth_wake[p.ntruth - 1] / 1000.0 : NAN);
     /* The grid measures lateness beyond the earliest cycles: the truth of that is the truth less its minimum. */
     json_object_set_new(truth, "wakeup_min_us", json_real(p.ntruth ? (double)p.truth_wake[0] / 1000.0 : NAN));
+    json_object_set_new(truth, "rephases", json_integer(p.rephases));
     json_t *out = json_pack("{s:s, s:o, s:o, s:i, s:i}", "scenario", p.scenario, "got", got, "truth", truth,
                             "jumps", p.jumps, "dups", p.dups);
     json_dumpf(out, stdout, JSON_INDENT(1));
