@@ -46,6 +46,6 @@ void text_ramp(FILE *f, const json_t *doc, const struct render_opts *o)
         snprintf(line, sizeof(line), "%.40s: first cycle whose work did not fit at %s, 1 %% of cycles at %s "
                  "(first cut short at %s, first missed deadline at %s; ramp reached %.0f %%)",
                  doc_str(p, "load", "?"), first, one, cut, dl, doc_num(pr, "reached_pct"));
-        say(f, o, "headroom:", line);
+        say(f, o, "headroom ", line);
     }
 }
