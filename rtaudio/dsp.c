@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "dsp.h"
 #include "rtclock.h"
+#include <sched.h>
+#include <stdlib.h>
 
 /* Keeps the compiler from deleting the work. Written by the RT thread only. */
 static volatile float dsp_sink;
@@ -35,20 +37,38 @@ uint32_t dsp_burn(uint32_t units, int64_t deadline_ns, clockid_t clk)
     return done;
 }
 
-double dsp_calibrate_units_per_us(void)
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+double dsp_calibrate(struct dsp_calibration *c)
 {
     /* Many short tries (tens of µs each), keeping the fastest: on a busy machine most tries are preempted,
      * but some run whole, and those are what the real-time thread will see. */
-    double best = 0.0;
-    for (int t = 0; t < 300; t++) {
+    double rates[DSP_CAL_TRIES];
+    int n_ok = 0;
+    int64_t start = rt_now_ns(CLOCK_MONOTONIC);
+    for (int t = 0; t < DSP_CAL_TRIES; t++) {
         int64_t t0 = rt_now_ns(CLOCK_MONOTONIC);
-        uint32_t n = dsp_burn(256, INT64_MAX, CLOCK_MONOTONIC);
+        uint32_t n = dsp_burn(DSP_CAL_UNITS, INT64_MAX, CLOCK_MONOTONIC);
         int64_t dt = rt_now_ns(CLOCK_MONOTONIC) - t0;
-        if (dt > 0) {
-            double r = (double)n * 1000.0 / (double)dt;
-            if (r > best)
-                best = r;
-        }
+        if (dt > 0)
+            rates[n_ok++] = (double)n * 1000.0 / (double)dt;
     }
-    return best;
+    qsort(rates, (size_t)n_ok, sizeof(rates[0]), cmp_double);
+    c->units_per_us = n_ok ? rates[n_ok - 1] : 0.0;
+    c->median_units_per_us = n_ok ? rates[n_ok / 2] : 0.0;
+    c->tries = n_ok;
+    c->units_per_try = DSP_CAL_UNITS;
+    c->cpu = sched_getcpu();
+    c->took_ms = (double)(rt_now_ns(CLOCK_MONOTONIC) - start) / 1e6;
+    return c->units_per_us;
+}
+
+double dsp_calibrate_units_per_us(void)
+{
+    struct dsp_calibration c;
+    return dsp_calibrate(&c);
 }

@@ -44,13 +44,16 @@ void rt_sink_cycle(struct rt_sink *s, struct rt_record *r, int64_t deadline_ns)
         r->flags |= RTREC_MEASURING;
     r->cpu = (int16_t)sched_getcpu(); /* vDSO getcpu / rseq: no system call */
     r->stream = s->stream;
-    uint32_t units = atomic_load_explicit(&s->dsp_units, memory_order_relaxed);
+    unsigned ppm = s->dsp ? atomic_load_explicit(&s->dsp->share_ppm, memory_order_relaxed) : 0;
+    uint32_t units = ppm ? rt_dsp_units(ppm, atomic_load_explicit(&s->dsp->units_per_ns, memory_order_relaxed),
+                                        r->nframes, r->rate_hz)
+                         : 0;
     r->dsp_req = units;
     r->dsp_done = 0;
     if (units) {
-        /* A guard band before the deadline: the burn never makes the miss it is there to provoke. */
-        r->dsp_done = dsp_burn(units, deadline_ns - (int64_t)atomic_load_explicit(&s->dsp_guard_ns,
-                                                                                  memory_order_relaxed), s->clock);
+        /* A guard band before the deadline: the burn never makes the miss it is there to provoke. A cycle it cuts
+         * short has dsp_done < dsp_req: counted apart from missed deadlines. */
+        r->dsp_done = dsp_burn(units, deadline_ns - rt_dsp_guard_ns(r->nframes, r->rate_hz), s->clock);
         r->flags |= RTREC_DSP;
     }
     r->xruns = s->xruns ? (uint32_t)atomic_load_explicit(s->xruns, memory_order_acquire) : 0;
@@ -59,11 +62,25 @@ void rt_sink_cycle(struct rt_sink *s, struct rt_record *r, int64_t deadline_ns)
     atomic_store_explicit(&s->cycles, seq + 1, memory_order_relaxed);
 }
 
-void rt_sink_set_dsp(struct rt_sink *s, double share, double units_per_ns, unsigned nframes, unsigned rate_hz)
+/* RT-safe (runs in the RT thread): arithmetic only. */
+uint32_t rt_dsp_units(unsigned share_ppm, double units_per_ns, uint32_t nframes, uint32_t rate_hz)
 {
-    double period_ns = rate_hz ? (double)nframes * 1e9 / rate_hz : 0.0;
-    double units = share * period_ns * units_per_ns;
-    double guard = period_ns / 32 > 10000 ? period_ns / 32 : 10000;
-    atomic_store_explicit(&s->dsp_guard_ns, (unsigned)guard, memory_order_relaxed);
-    atomic_store_explicit(&s->dsp_units, units > 0 ? (unsigned)(units + 0.5) : 0u, memory_order_relaxed);
+    if (!rate_hz || !(units_per_ns > 0))
+        return 0;
+    double u = (double)share_ppm * 1e-6 * (double)nframes * 1e9 / (double)rate_hz * units_per_ns + 0.5;
+    return u >= 4294967295.0 ? UINT32_MAX : (uint32_t)u;
+}
+
+/* RT-safe (runs in the RT thread): arithmetic only. */
+int64_t rt_dsp_guard_ns(uint32_t nframes, uint32_t rate_hz)
+{
+    int64_t period_ns = rate_hz ? (int64_t)nframes * 1000000000LL / rate_hz : 0;
+    return period_ns / 32 > 10000 ? period_ns / 32 : 10000;
+}
+
+void rt_dsp_set_share(struct rt_dsp_ctl *d, double share)
+{
+    double ppm = share * 1e6 + 0.5;
+    atomic_store_explicit(&d->share_ppm, ppm > 0 ? (ppm < 1e6 ? (unsigned)ppm : 1000000u) : 0u,
+                          memory_order_relaxed);
 }

@@ -12,12 +12,21 @@
 #include "record.h"
 #include "ring.h"
 
+/* The DSP work asked of the RT threads (--dsp PCT, or the ramp of --dsp ramp), shared by every sink of a run and
+ * owned by the orchestrator: it writes both fields (units_per_ns before the cycles start, share_ppm whenever the
+ * ramp steps); the RT threads only read them. Each cycle turns the share into work units for its own period
+ * (record nframes / rate_hz), so a buffer-size change needs no second writer. */
+struct rt_dsp_ctl {
+    atomic_uint share_ppm;             /* share of each period to burn, parts per million; 0: none */
+    _Atomic double units_per_ns;       /* the calibration (dsp_calibrate), work units per ns */
+};
+
 struct rt_sink {
     struct rt_ring *ring;
     clockid_t clock;                   /* the measurement clock, chosen by the backend's open */
     const atomic_uint *phase_tag;      /* phase << 1 | measuring; written by the orchestrator */
-    atomic_uint dsp_units;             /* DSP work units per cycle; 0: none */
-    atomic_uint dsp_guard_ns;          /* the burn stops this long before the deadline: 1/32 period, >= 10 µs */
+    const struct rt_dsp_ctl *dsp;      /* the run's DSP request (NULL: none); a backend with several sinks
+                                        * gives each the same pointer, as it does phase_tag */
     atomic_uint_fast64_t cycles;       /* cycles seen (the next record's seq); written by the RT thread only */
     const atomic_uint_fast64_t *xruns; /* the backend's xrun counter, copied into each record; may be NULL */
     uint16_t stream;                   /* stamped on each record: 0, or the RT thread's index when a backend runs
@@ -38,8 +47,13 @@ void rt_sink_touch_stack(void);
  * r->t_entry_ns must hold the entry time; deadline_ns is when the next cycle starts (for --dsp). */
 void rt_sink_cycle(struct rt_sink *s, struct rt_record *r, int64_t deadline_ns);
 
-/* RT-safe (a provider may call it from its RT thread on a buffer-size change): arithmetic and one atomic store.
- * The DSP work per cycle for a period of nframes at rate_hz, from a calibration (units per ns). */
-void rt_sink_set_dsp(struct rt_sink *s, double share, double units_per_ns, unsigned nframes, unsigned rate_hz);
+/* RT-safe: the DSP work of one cycle of nframes at rate_hz, in units, for a share (ppm) and a calibration; and the
+ * guard band the burn leaves before the deadline: 1/32 of the period, at least 10 µs. Arithmetic only. */
+uint32_t rt_dsp_units(unsigned share_ppm, double units_per_ns, uint32_t nframes, uint32_t rate_hz);
+int64_t rt_dsp_guard_ns(uint32_t nframes, uint32_t rate_hz);
+
+/* Orchestrator (non-RT, the one writer of share_ppm): ask for `share` (0..1) of each period from the next cycle on.
+ * One atomic store. */
+void rt_dsp_set_share(struct rt_dsp_ctl *d, double share);
 
 #endif

@@ -6,7 +6,6 @@
 #include "rt_thread.h"
 #include "alsa/alsa_holder.h"
 #include "cli/options.h"
-#include "dsp.h"
 #include "util/utf8.h"
 #include <errno.h>
 #include <sched.h>
@@ -260,8 +259,6 @@ static int alsa_open(void *priv, const struct backend_config *cfg, struct rt_sin
     card_info(b);
     sink->clock = CLOCK_MONOTONIC;
     sink->xruns = &b->xruns;
-    double units_per_ns = cfg->dsp_pct > 0 ? dsp_calibrate_units_per_us() / 1000.0 : 0.0;
-    rt_sink_set_dsp(sink, cfg->dsp_pct / 100.0, units_per_ns, (unsigned)b->period_frames, b->rate_hz);
     atomic_store(&b->avail_min, UINT64_MAX);
     b->configured = 1;
     return 0;

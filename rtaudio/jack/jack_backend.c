@@ -92,7 +92,7 @@ static void *client_thread(void *arg)
     struct jack_backend *b = arg;
     char client_name[64];
     snprintf(client_name, sizeof(client_name), "rtjitter-%d", (int)getpid());
-    b->call_rc = rtj_jack_open(&b->jack, b->call_server, client_name, b->sink, b->cfg.dsp_pct, b->call_err,
+    b->call_rc = rtj_jack_open(&b->jack, b->call_server, client_name, b->sink, b->call_err,
                                sizeof(b->call_err));
     atomic_store(&b->call_done, 1);
     return NULL;

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "jack/jack_client.h"
-#include "dsp.h"
 #include "rtclock.h"
 #include <dlfcn.h>
 #include <errno.h>
@@ -72,13 +71,6 @@ static int xrun_cb(void *arg)
     return 0;
 }
 
-/* RT-safe (may run in the RT thread): arithmetic and one atomic store. */
-static void set_dsp_units(struct rtj_jack *j, jack_nframes_t nframes)
-{
-    rt_sink_set_dsp(j->sink, j->dsp_share, j->dsp_units_per_ns, nframes,
-                    atomic_load_explicit(&j->rate_hz, memory_order_relaxed));
-}
-
 /* RT-safe (may run in the RT thread): atomic stores and arithmetic only. */
 static int bufsize_cb(jack_nframes_t nframes, void *arg)
 {
@@ -86,8 +78,7 @@ static int bufsize_cb(jack_nframes_t nframes, void *arg)
     unsigned old = atomic_exchange_explicit(&j->nframes, nframes, memory_order_relaxed);
     if (old != 0 && old != nframes)
         atomic_fetch_add_explicit(&j->size_changes, 1, memory_order_relaxed);
-    set_dsp_units(j, nframes);
-    return 0;
+    return 0; /* the --dsp work follows by itself: each cycle sizes it for its own nframes (rt_sink.c) */
 }
 
 /* RT-safe (may run in the RT thread). */
@@ -97,7 +88,6 @@ static int srate_cb(jack_nframes_t rate, void *arg)
     unsigned old = atomic_exchange_explicit(&j->rate_hz, rate, memory_order_relaxed);
     if (old != 0 && old != rate)
         atomic_fetch_add_explicit(&j->size_changes, 1, memory_order_relaxed);
-    set_dsp_units(j, atomic_load_explicit(&j->nframes, memory_order_relaxed));
     return 0;
 }
 
@@ -189,7 +179,7 @@ static void detect_clock(struct rtj_jack *j)
 }
 
 int rtj_jack_open(struct rtj_jack *j, const char *server_name, const char *client_name,
-                  struct rt_sink *sink, double dsp_pct, char *err, size_t errlen)
+                  struct rt_sink *sink, char *err, size_t errlen)
 {
     jack_status_t st = 0;
     jack_set_error_function(silent_error);
@@ -213,9 +203,6 @@ int rtj_jack_open(struct rtj_jack *j, const char *server_name, const char *clien
     atomic_store(&j->rate_hz, jack_get_sample_rate(j->client));
     atomic_store(&j->nframes, jack_get_buffer_size(j->client));
     j->realtime_server = jack_is_realtime(j->client);
-    j->dsp_share = dsp_pct / 100.0;
-    j->dsp_units_per_ns = dsp_pct > 0 ? dsp_calibrate_units_per_us() / 1000.0 : 0.0;
-    set_dsp_units(j, jack_get_buffer_size(j->client));
 
     j->in = jack_port_register(j->client, "in", JACK_DEFAULT_AUDIO_TYPE, JackPortIsInput, 0);
     j->out = jack_port_register(j->client, "out", JACK_DEFAULT_AUDIO_TYPE, JackPortIsOutput, 0);

@@ -22,8 +22,6 @@ struct rtj_jack {
     int have_frame_time;
     atomic_uint nframes;             /* written by the buffer-size callback */
     atomic_uint rate_hz;             /* written by the sample-rate callback */
-    double dsp_units_per_ns;         /* calibration, set before activation */
-    double dsp_share;                /* --dsp PCT / 100 */
     atomic_uint_fast64_t xruns;      /* server xrun notifications; written by the xrun callback only */
     atomic_uint_fast64_t size_changes; /* buffer-size callbacks after the first */
     atomic_int shutdown;             /* the server went away */
@@ -44,7 +42,7 @@ struct rtj_jack {
 /* Non-RT. Opens a client named `client_name` on server `server_name` (NULL: the default), never starting a
  * server. Finds the JACK clock, registers ports and callbacks. Returns 0 or -errno; err gets one line. */
 int rtj_jack_open(struct rtj_jack *j, const char *server_name, const char *client_name,
-                  struct rt_sink *sink, double dsp_pct, char *err, size_t errlen);
+                  struct rt_sink *sink, char *err, size_t errlen);
 int rtj_jack_activate(struct rtj_jack *j);
 void rtj_jack_close(struct rtj_jack *j);
 /* Non-RT: can a client reach server `name` (NULL: default)? */

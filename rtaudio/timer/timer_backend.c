@@ -4,7 +4,6 @@
 #include "timer/timer.h"
 #include "rt_thread.h"
 #include "cli/options.h"
-#include "dsp.h"
 #include "rtclock.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -172,8 +171,6 @@ static int timer_open(void *priv, const struct backend_config *cfg, struct rt_si
             ts->cpu = c;
             ts->sink = sink;
         }
-    double units_per_ns = cfg->dsp_pct > 0 ? dsp_calibrate_units_per_us() / 1000.0 : 0.0;
-    rt_sink_set_dsp(sink, cfg->dsp_pct / 100.0, units_per_ns, b->nframes, b->rate_hz);
     if (b->nstreams == 1)
         return 0;
 
@@ -199,7 +196,7 @@ static int timer_open(void *priv, const struct backend_config *cfg, struct rt_si
         ts->own_sink.clock = CLOCK_MONOTONIC;
         ts->own_sink.phase_tag = sink->phase_tag;
         ts->own_sink.stream = (uint16_t)i;
-        rt_sink_set_dsp(&ts->own_sink, cfg->dsp_pct / 100.0, units_per_ns, b->nframes, b->rate_hz);
+        ts->own_sink.dsp = sink->dsp; /* the run's DSP request, calibration and (ramping) share */
         ts->sink = &ts->own_sink;
     }
     return 0;

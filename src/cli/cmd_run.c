@@ -5,6 +5,7 @@
 #include "cli/command.h"
 #include "cli/options.h"
 #include "run/ladder.h"
+#include "run/ramp_driver.h"
 #include "run/run.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 struct run_opts {
     struct run_plan plan;
     const char *backend;
+    const char *dsp;               /* --dsp PCT or ramp[:STEP[:SECS]] */
 };
 
 #define O(f) offsetof(struct run_opts, f)
@@ -30,8 +32,9 @@ static const struct opt_def run_defs[] = {
     { "warmup", OPT_DOUBLE, P(warmup_s), 0, 60, "SECS", "discarded start of each phase (default 1)", NULL, 0 },
     { "loads", OPT_STR, P(loads), 0, 0, "LIST", "phases, one load each (default " RUN_DEFAULT_LOADS "; see "
       "rtjitter loads)", NULL, 0 },
-    { "dsp", OPT_DOUBLE, P(be.dsp_pct), 0, 95, "PCT", "burn this share of each period in the callback (default 0)",
-      NULL, 0 },
+    { "dsp", OPT_STR, O(dsp), 0, 0, "PCT|ramp[:STEP[:SECS]]", "burn this share of each period in the callback "
+      "(default 0); ramp: the DSP headroom, the share rising by STEP % (default 2) every SECS (default 1) from 0 to "
+      "100 % in each phase, until 1 % of a step's cycles fail", NULL, 0 },
     { "tmpdir", OPT_STR, P(tmpdir), 0, 0, "DIR", "where loads may write their files (default $TMPDIR or /tmp)",
       NULL, 0 },
     { "label", OPT_STR, P(label), 0, 0, "TEXT", "a name for this run, kept in the report", NULL, 0 },
@@ -164,6 +167,14 @@ int cmd_run(int argc, char **argv, const char *command_line)
         if (pr == 1)
             cli_help(stdout, &cmd_run_info);
         return pr == 1 ? 0 : 2;
+    }
+    if (o.dsp) {
+        char err[160];
+        if (ramp_parse_dsp(o.dsp, &o.plan.be.dsp_pct, &o.plan.dsp_ramp_step_pct, &o.plan.dsp_ramp_step_s, err,
+                           sizeof(err)) < 0) {
+            fprintf(stderr, "rtjitter run: %s\n", err);
+            return 2;
+        }
     }
     o.plan.be.rate_given = o.plan.be.rate_hz != 0;
     o.plan.be.period_given = o.plan.be.period_frames != 0;

@@ -3,6 +3,7 @@
  * table, per load a latency histogram and a timeline, and the full identity and audio set-up at the end. */
 #include "render/html.h"
 #include "render/svg.h"
+#include "render/svg_ramp.h"
 #include "report/access.h"
 #include "report/compare_stats.h"
 #include "report/compare_verdict.h"
@@ -295,6 +296,18 @@ static void phase_plots(FILE *f, const json_t *doc, const json_t *p, const struc
             rhist_free(&hj);
         }
         rhist_free(&hw);
+    }
+    const json_t *ramp = json_object_get(p, "dsp_ramp");
+    if (json_is_object(ramp)) {
+        snprintf(cap, sizeof(cap), "DSP headroom: margin against DSP load, under %.*s", utf8_prefix(name, 100), name);
+        fputs("<figure>\n", f);
+        svg_ramp(f, cap, ramp, per);
+        fprintf(f, "<figcaption><b>How to read this:</b> the callback burnt a rising share of the period (x), "
+                "step by step; each point is one step. Red solid: the smallest margin any cycle of the step left "
+                "before its deadline; blue dashed: the margin 99 %% of its cycles kept. Where the lines fall to "
+                "the guard band (1/32 of the period, %s) the work no longer fits: the orange line is the first "
+                "cycle whose work was cut short or missed its deadline, the violet one the step where 1 %% of "
+                "cycles did. Red points: steps with such cycles.</figcaption>\n</figure>\n", pers);
     }
     snprintf(cap, sizeof(cap), "Second by second, under %.*s", utf8_prefix(name, 100), name);
     fputs("<figure>\n", f);

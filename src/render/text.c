@@ -2,6 +2,7 @@
 /* Text rendering of a report document. It opens with the verdict in plain words (what was tested, whether
  * every deadline was met, what to try), then the system identity, then the interbench-style table. */
 #include "render/text.h"
+#include "render/text_ramp.h"
 #include "render/text_table.h"
 #include "render/textfmt.h"
 #include "report/access.h"
@@ -123,6 +124,7 @@ void report_print_text_opts(FILE *f, const json_t *doc, const struct render_opts
         snprintf(line, sizeof(line), "%.0f %% of each period burnt in the callback", doc_num(au, "dsp_pct"));
         say(f, &o, "dsp:     ", 9, line);
     }
+    text_ramp(f, doc, &o);
     fputc('\n', f);
     text_phase_table(f, doc, &o);
     const json_t *wn;

@@ -197,6 +197,8 @@ static json_t *phase_json(const struct phase_result *pr, const struct segment *s
                                                         : json_null(),
         "server_mean_pct", pr->cpu_load_samples ? json_real(pr->cpu_load_mean) : json_null(),
         "server_max_pct", pr->cpu_load_samples ? json_real(pr->cpu_load_max) : json_null()));
+    if (pr->ramp)
+        json_object_set(o, "dsp_ramp", pr->ramp);
     json_object_set_new(o, "load_metrics", pr->load_metrics ? json_incref(pr->load_metrics) : json_array());
     json_object_set_new(o, "load_error", utf8_json_string(pr->load_error));
     json_object_set_new(o, "histograms", hist);

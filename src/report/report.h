@@ -25,6 +25,7 @@ struct phase_result {
     int cpu_load_samples;
     json_t *load_metrics;          /* array [{name, value, unit}], borrowed reference, may be NULL */
     const char *load_error;        /* why the load did not run / failed, or NULL */
+    json_t *ramp;                  /* --dsp ramp: the phase's "dsp_ramp" (report_ramp.h), borrowed, or NULL */
 };
 
 struct audio_info {

@@ -35,6 +35,8 @@ void collector_drain(struct collector *c)
             c->last_phase1 = (int)r->phase + 1;
             c->last_measured_seq = r->seq;
             int e = phase_add_cycle(p, r, new_xruns, lost);
+            if (e == 0 && c->ramps)
+                e = ramp_add(&c->ramps[r->phase], r, p->margin_known, p->margin_ns, lost);
             if (e < 0 && !atomic_load_explicit(&c->error, memory_order_relaxed))
                 atomic_store_explicit(&c->error, e, memory_order_relaxed);
             int64_t j = p->cur >= 0 ? p->seg[p->cur]->m[M_JITTER].abs_max : 0;
@@ -92,7 +94,10 @@ int collector_stop(struct collector *c)
     atomic_store_explicit(&c->stop, 1, memory_order_release);
     pthread_join(c->thread, NULL);
     c->running = 0;
-    for (int i = 0; i < c->nphases; i++)
+    for (int i = 0; i < c->nphases; i++) {
         phase_finish(&c->phases[i]);
+        if (c->ramps)
+            ramp_finish(&c->ramps[i]);
+    }
     return atomic_load(&c->error);
 }

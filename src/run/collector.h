@@ -5,12 +5,14 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include "stats/phase.h"
+#include "stats/ramp.h"
 #include "ring.h"
 
 struct collector {
     struct rt_ring *ring;
     struct phase_stats *phases;      /* nphases, owned by the collector thread until collector_stop() */
     int nphases;
+    struct ramp_stats *ramps;        /* nphases DSP ramps (--dsp ramp), or NULL; fed beside phases[] */
     uint32_t last_xruns;              /* the xrun count carried by the previous record */
     uint64_t last_seq;                /* the sequence number of the previous record */
     uint64_t records_lost;            /* sequence gaps: records lost to a full ring, whole run */

@@ -6,8 +6,10 @@
 #include "run/collector.h"
 #include "run/run_output.h"
 #include "run/signals.h"
+#include "run/ramp_driver.h"
 #include "loadplan.h"
 #include "report/report.h"
+#include "report/report_ramp.h"
 #include "render/text.h"
 #include "rtclock.h"
 #include "sysinfo/sysinfo.h"
@@ -68,6 +70,10 @@ struct run_state {
     int abandoned;                 /* the backend left a provider call behind: keep bpriv, leave with _exit */
     char load_why[200];            /* why the load supervisor is gone */
     struct priv_result priv;       /* real-time rights of this login, checked before measuring */
+    struct rt_dsp_ctl dsp;         /* the DSP work asked of the RT threads: written here only */
+    struct dsp_calibration cal;    /* how it was calibrated (--dsp PCT or ramp) */
+    int calibrated;
+    struct ramp_stats *ramps;      /* --dsp ramp: one per phase, fed by the collector; else NULL */
     uint64_t last_cycles;          /* the sink's cycle count when it last moved */
     double last_cycle_s;           /* and when */
 };
@@ -240,6 +246,23 @@ static int run_prepare(struct run_state *st)
     return 0;
 }
 
+/* --dsp ramp: ramp_drive()'s wait between two steps is the phase's own wait (status line, stop reasons). */
+struct ramp_wait {
+    struct run_state *st;
+    int phase;
+    struct phase_result *res;
+    double total_s;
+    double t0, measured_s;
+};
+
+static int ramp_wait_step(void *ctx, double secs)
+{
+    struct ramp_wait *w = ctx;
+    int e = wait_phase(w->st, w->phase, secs, w->res, w->total_s);
+    w->measured_s = mono_s() - w->t0;
+    return e;
+}
+
 /* The phases, one load each: warm-up (discarded), then the measured part. */
 static void run_phases(struct run_state *st)
 {
@@ -255,7 +278,13 @@ static void run_phases(struct run_state *st)
             load_phase_measure(st->plan, i);
             atomic_store(&st->phase_tag, ((unsigned)i << 1) | 1u);
             res->measured = 1;
-            wait_phase(st, i, p->duration_s, res, p->duration_s);
+            if (st->ramps) {
+                struct ramp_wait w = { st, i, res, res->duration_s, mono_s(), 0 };
+                ramp_drive(&st->dsp, &st->ramps[i], p->dsp_ramp_step_pct, p->dsp_ramp_step_s, ramp_wait_step, &w);
+                res->measured_s = w.measured_s; /* the ramp's own length: it ends at its 1 % point */
+            } else {
+                wait_phase(st, i, p->duration_s, res, p->duration_s);
+            }
             atomic_store(&st->phase_tag, (unsigned)(i + 1) << 1);
             res->dropped = rt_ring_dropped(&st->ring) - d0;
         }
@@ -302,6 +331,8 @@ static int run_report(struct run_state *st, struct run_info *ri, int rc, int mlo
     a->mlocked = mlocked;
     a->dsp_pct = p->be.dsp_pct;
     a->buffer_changes = (unsigned)bs.size_changes;
+    for (int i = 0; st->ramps && i < st->nphases; i++)
+        st->results[i].ramp = report_ramp_json(&st->ramps[i]);
     ri->phases = st->results;
     ri->nphases = st->nphases;
     ri->system = sysinfo_collect("");
@@ -312,6 +343,14 @@ static int run_report(struct run_state *st, struct run_info *ri, int rc, int mlo
     ri->stats.ring_capacity = st->ring.capacity;
     ri->stats.peak_rss_kib = proc_kib("/proc/self/status", "VmHWM:");
     json_t *doc = report_build(ri);
+    if (st->calibrated) {
+        json_t *au = json_object_get(doc, "audio");
+        json_object_set_new(au, "dsp_calibration", ramp_calibration_json(&st->cal));
+        if (st->ramps)
+            json_object_set_new(au, "dsp_ramp", json_pack("{s:f, s:f, s:f}", "step_pct", p->dsp_ramp_step_pct,
+                                                          "step_s", p->dsp_ramp_step_s, "one_pct_rule",
+                                                          100.0 * RAMP_ONE_PCT));
+    }
     json_t *privs = privileges_json(&st->priv);
     if (privs)
         json_object_set_new(json_object_get(doc, "audio"), "privileges", privs);
@@ -364,6 +403,7 @@ static int run_measure(struct run_state *st)
     atomic_init(&st->phase_tag, 0);
     st->sink.ring = &st->ring; /* sized below, once the backend says how fast its cycles come */
     st->sink.phase_tag = &st->phase_tag;
+    st->sink.dsp = &st->dsp; /* before open: a backend with several sinks hands each this pointer */
     int e;
     st->bpriv = calloc(1, st->be->private_size);
     if (!st->bpriv) {
@@ -384,6 +424,17 @@ static int run_measure(struct run_state *st)
         return 3;
     }
 
+    /* The DSP work is calibrated once, here, for every backend, and kept in the report. */
+    if (p->be.dsp_pct > 0 || p->dsp_ramp_step_pct > 0) {
+        ramp_calibrate(&st->dsp, &st->cal);
+        st->calibrated = 1;
+        if (!(st->cal.units_per_us > 0)) {
+            fprintf(stderr, "rtjitter run: --dsp: the DSP work could not be calibrated (no try was timed)\n");
+            return 3;
+        }
+        rt_dsp_set_share(&st->dsp, p->dsp_ramp_step_pct > 0 ? 0.0 : p->be.dsp_pct / 100.0);
+    }
+
     st->nphases = load_plan_count(st->plan);
     st->stats = calloc((size_t)st->nphases, sizeof(*st->stats));
     st->results = calloc((size_t)st->nphases, sizeof(*st->results));
@@ -391,13 +442,22 @@ static int run_measure(struct run_state *st)
         fprintf(stderr, "rtjitter run: out of memory\n");
         return 3;
     }
+    if (p->dsp_ramp_step_pct > 0 && !(st->ramps = calloc((size_t)st->nphases, sizeof(*st->ramps)))) {
+        fprintf(stderr, "rtjitter run: out of memory\n");
+        return 3;
+    }
     for (int i = 0; i < st->nphases; i++) {
         phase_init(&st->stats[i]);
         st->results[i].stats = &st->stats[i];
         st->results[i].load = load_plan_name(st->plan, i);
-        st->results[i].duration_s = p->duration_s;
+        st->results[i].duration_s = st->ramps ? ramp_max_s(p->dsp_ramp_step_pct, p->dsp_ramp_step_s) : p->duration_s;
         st->results[i].load_metrics = json_array();
+        if (st->ramps && ramp_init(&st->ramps[i], p->dsp_ramp_step_pct, st->cal.units_per_us / 1000.0) < 0) {
+            fprintf(stderr, "rtjitter run: out of memory\n");
+            return 3;
+        }
     }
+    st->col.ramps = st->ramps;
     st->col.ring = &st->ring;
     st->col.phases = st->stats;
     st->col.nphases = st->nphases;
@@ -448,6 +508,12 @@ int run_execute(const struct run_plan *p)
             json_decref(st->results[i].load_metrics);
         }
     }
+    if (st->ramps)
+        for (int i = 0; i < st->nphases; i++) {
+            ramp_free(&st->ramps[i]);
+            json_decref(st->results[i].ramp);
+        }
+    free(st->ramps);
     free(st->stats);
     free(st->results);
     if (st->abandoned) {

@@ -17,6 +17,8 @@ struct run_plan {
     const char *tmpdir;            /* where loads may write (NULL: $TMPDIR or /tmp) */
     double duration_s;             /* measuring time of each phase */
     double warmup_s;               /* discarded start of each phase */
+    double dsp_ramp_step_pct;      /* --dsp ramp: the DSP share rises by this % of the period a step; 0: no ramp */
+    double dsp_ramp_step_s;        /* and each step lasts this long (a ramp phase measures for the ramp's length) */
     const char *label;             /* kept in the report and the stored name */
     const char *output;            /* store directory (NULL: the default store) */
     const char *json, *html;       /* extra outputs, or NULL */

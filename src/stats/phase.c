@@ -137,6 +137,7 @@ static int frame_jump(int64_t adv, int64_t elapsed_ns, int64_t nominal_ns, uint3
 int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t new_xruns, uint64_t lost)
 {
     int idx = -1;
+    p->margin_known = 0;
     for (int i = 0; i < p->nseg; i++)
         if (p->seg[i]->nframes == r->nframes && p->seg[i]->rate_hz == r->rate_hz)
             idx = i;
@@ -285,6 +286,8 @@ int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t n
                              : !(r->flags & RTREC_HAS_START) ? grid_start(&s->grid, pv->frame_pos + r->nframes)
                                                              : pv->start_ns + nominal_ns;
         int64_t margin = next_start - pv->exit_ns;
+        p->margin_known = 1;
+        p->margin_ns = margin;
         metric_add(&s->m[M_MARGIN], margin);
         if (margin < ss->margin_min)
             ss->margin_min = margin;

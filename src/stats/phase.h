@@ -83,6 +83,10 @@ struct phase_stats {
     struct grid warm;              /* fitted on the phase's warm-up, handed to its first segment of that size */
     uint32_t warm_nframes, warm_rate;
     uint8_t stream_seg[RTREC_MAX_STREAMS]; /* 1 + the segment of each stream's latest record; 0: none yet */
+    /* The margin the latest phase_add_cycle measured (of its stream's previous cycle), so that the DSP ramp
+     * (stats/ramp.h) judges each cycle by the same deadline: margin_known is 0 when it measured none. */
+    int margin_known;
+    int64_t margin_ns;
 };
 
 void phase_init(struct phase_stats *p);

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* `--dsp ramp[:STEP[:SECS]]`: the orchestrator's side of the DSP headroom ramp. It calibrates the DSP work, steps
+ * the share the RT threads read (rt_dsp_ctl.share_ppm: the only writer), and says in the report how the
+ * calibration was made. The statistics of each step are stats/ramp.c's, fed by the collector. */
+#ifndef RTJ_RAMP_DRIVER_H
+#define RTJ_RAMP_DRIVER_H
+#include <jansson.h>
+#include "dsp.h"
+#include "rt_sink.h"
+#include "stats/ramp.h"
+
+#define RAMP_DEFAULT_STEP_PCT 2.0 /* the default: 2 % of the period per second */
+#define RAMP_DEFAULT_STEP_S 1.0
+
+/* Parse the value of --dsp: a number PCT (0..95, a fixed share) or ramp[:STEP[:SECS]] (STEP 0.5..50 % of the
+ * period, SECS 0.1..60 per step). Fills pct, or step_pct and step_s (0 when not a ramp). 0, or -1 with one line in
+ * err. */
+int ramp_parse_dsp(const char *text, double *pct, double *step_pct, double *step_s, char *err, size_t len);
+
+/* How long one phase's ramp takes at most: every step from 0 to 100 %. */
+double ramp_max_s(double step_pct, double step_s);
+
+/* Main thread, between the backend's open and start: calibrate, and store it for the RT threads. */
+void ramp_calibrate(struct rt_dsp_ctl *d, struct dsp_calibration *cal);
+
+/* Main thread: one phase's ramp. Share 0, then STEP, 2 STEP ... 100 %, each held for step_s through wait(ctx, s)
+ * (which returns non-zero when the run must stop). The ramp ends early once the collector has closed a step with
+ * >= 1 % of its cycles failed (the 1 % point is found: every step after it would only add dropouts to the
+ * server and time to the run), and the share goes back to 0. Returns the wait's non-zero value, or 0. */
+int ramp_drive(struct rt_dsp_ctl *d, const struct ramp_stats *rs, double step_pct, double step_s,
+               int (*wait)(void *ctx, double secs), void *ctx);
+
+/* The report's "dsp_calibration" object (units per µs, how it was measured, the CPU). */
+json_t *ramp_calibration_json(const struct dsp_calibration *cal);
+
+#endif

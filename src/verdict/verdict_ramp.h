@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The verdict of a DSP headroom ramp (`--dsp ramp`): a measurement, not a test of the kernel. The ramp makes its
+ * own cut-short cycles and missed deadlines on purpose, so they are never held against the kernel (no "xruns",
+ * no system advice); the headline is the headroom: the DSP load at the first cycle whose work did not fit, and
+ * at which 1 % of cycles failed, per load. */
+#ifndef RTJ_VERDICT_RAMP_H
+#define RTJ_VERDICT_RAMP_H
+#include <jansson.h>
+
+/* 1 when doc is the report of a ramp. */
+int verdict_is_ramp(const json_t *doc);
+/* Adds "verdict", "thresholds" and "profile" to a ramp's doc. Returns 0 (a ramp exceeds no threshold), -1 when
+ * out of memory. */
+int verdict_ramp(json_t *doc, const json_t *profile);
+
+#endif

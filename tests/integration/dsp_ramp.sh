@@ -1,0 +1,114 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# --dsp ramp (the DSP headroom) against truths that do not come from the ramp's own figures:
+# - on the timer backend on a quiet CPU and on a private dummy jackd (1024 frames), the first cycle whose work did
+#   not fit comes at >= 80 % of the period (or never);
+# - each step's DSP level (from dsp_req and the calibration) against an independent measure of the work done: the
+#   callback time (exit - entry) over the period, per step, while no cycle of the step failed;
+# - a SCHED_FIFO hog of higher priority (tests/helpers/cpu_hog) spinning on the timer thread's CPU every period
+#   takes a share it logs itself: the first miss comes no later than the share it leaves;
+# - the verdict gives the headroom and does not blame the kernel; bad --dsp values: one line, exit 2.
+. "$(dirname "$0")/../lib.sh"
+
+# CPU 0: other tests' hogs (backend_timer) spin on the last CPU. A stall of another process during a ramp is a
+# true miss of that ramp, not a wrong figure: the claims "can reach 80 %" and "the hog takes its share" are then
+# checked on the best of up to three tries (each about 6 s), and every try is printed.
+cpu=0
+
+# figures FILE: first miss (or reached when none), 1 % point, and the worst callback/level ratio of clean steps
+figures() {
+    python3 - "$1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); r = d['phases'][0]['dsp_ramp']
+fm = r['first_miss_pct']
+print("first", fm if fm is not None else r['reached_pct'], "none" if fm is None else "some")
+ratios = [s['callback_pct'] / s['level_pct'] for s in r['steps'] if 10 <= s['level_pct'] <= 80 and s['failed'] == 0]
+print("ratio_n", len(ratios))
+print("ratio_min", min(ratios) if ratios else 0)
+print("ratio_max", max(ratios) if ratios else 0)
+print("ratio_med", sorted(ratios)[len(ratios) // 2] if ratios else 0)
+print("steps", len(r['steps']))
+print("level", d['verdict']['level'])
+print("blames", int('xrun' in d['verdict']['summary'] or bool(d['verdict']['advice'])))
+print("headroom", int('DSP headroom' in d['verdict']['summary']))
+print("cal", d['audio']['dsp_calibration']['units_per_us'])
+PY
+}
+v() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
+
+# --- timer, quiet ---
+for try in 1 2 3; do
+    "$RTJ" run --backend timer --cpus "$cpu" --interval 5000 --priority 80 --loads none --warmup 0.2 \
+        --dsp ramp:5:0.25 --quiet --json "$WORK/q.json" >"$WORK/q.out" 2>&1
+    rc=$?
+    figures "$WORK/q.json" >"$WORK/q.txt"; sed "s/^/# quiet timer, try $try: /" "$WORK/q.txt"
+    first_q=$(v first "$WORK/q.txt")
+    [ "$rc" -eq 0 ] && python3 -c "import sys; sys.exit(not $first_q >= 80)" && break
+done
+check "timer ramp exits 0 (got $rc)" [ "$rc" -eq 0 ]
+check "quiet timer: the first cycle whose work did not fit is at >= 80 % of the period (got $first_q)" \
+    python3 -c "import sys; sys.exit(not $first_q >= 80)"
+check "quiet timer: each clean step's callback time over the period is its DSP level within 15 % (median within 8 %: $(v ratio_min "$WORK/q.txt")..$(v ratio_max "$WORK/q.txt"), median $(v ratio_med "$WORK/q.txt"))" \
+    python3 -c "import sys; sys.exit(not ($(v ratio_n "$WORK/q.txt") >= 10 and 0.85 <= $(v ratio_min "$WORK/q.txt") and $(v ratio_max "$WORK/q.txt") <= 1.15 and 0.92 <= $(v ratio_med "$WORK/q.txt") <= 1.08))"
+check "the verdict gives the headroom and blames nothing (level $(v level "$WORK/q.txt"))" \
+    [ "$(v headroom "$WORK/q.txt")" = 1 -a "$(v blames "$WORK/q.txt")" = 0 ]
+check "the calibration is in the report ($(v cal "$WORK/q.txt") units/us)" \
+    python3 -c "import sys; sys.exit(not $(v cal "$WORK/q.txt") > 0)"
+
+# --- timer beside a hog taking 30 % of each 5 ms period on the same CPU ---
+for try in 1 2 3; do
+"$RTJ" run --backend timer --cpus "$cpu" --interval 5000 --priority 80 --loads none --warmup 0.2 \
+    --dsp ramp:5:0.25 --quiet --json "$WORK/h.json" >"$WORK/h.out" 2>&1 &
+rpid=$!
+# 4.5 s of spins: past the ramp's first miss (about 3.5 s in with its calibration and warm-up), then it ends alone
+"$RTJ_HELPERS/cpu_hog" "$cpu" 90 1.5 5 900 0 >"$WORK/hog.log"
+wait "$rpid"; rc=$?
+figures "$WORK/h.json" >"$WORK/h.txt"; sed "s/^/# hog timer, try $try: /" "$WORK/h.txt"
+# the hog's share of the CPU while the ramp measured: its spin time over the time between its spins' starts,
+# both the medians of its own log inside the phase's clock window (same clock, CLOCK_MONOTONIC)
+share=$(python3 - "$WORK/hog.log" "$WORK/h.json" <<'PY'
+import json, sys, statistics as st
+w0, w1 = json.load(open(sys.argv[2]))['phases'][0]['clock_window_s']
+s = [tuple(map(float, l.split()[1:])) for l in open(sys.argv[1]) if l.startswith('spin')]
+s = [x for x in s if w0 <= x[0] <= w1]
+print(round(100 * st.median(b - a for a, b in s) / st.median(s[i + 1][0] - s[i][0] for i in range(len(s) - 1)), 2)
+      if len(s) > 10 else 0)
+PY
+)
+first_h=$(v first "$WORK/h.txt")
+echo "# hog share (its own log): $share %; first miss $first_q % quiet, $first_h % beside the hog"
+[ "$rc" -eq 0 ] && python3 -c "import sys; sys.exit(not ($first_h <= 100 - $share + 12 and $first_h < $first_q))" && break
+done
+check "timer ramp beside the hog exits 0 (got $rc)" [ "$rc" -eq 0 ]
+check "the hog logged its spins (share $share %)" python3 -c "import sys; sys.exit(not 20 < $share < 40)"
+# The hog leaves at most (100 - its share) % of the CPU: the first miss cannot come later than that (12 points for
+# the share's own measurement), and comes earlier than in the quiet run. Not "falls by the share": on a busy machine
+# the quiet run itself misses early (seen: 80 % quiet, 70 % beside the hog).
+check "beside the hog the first miss is at most 100 - its share (+12) and below the quiet run's: $first_h vs $share, $first_q" \
+    python3 -c "import sys; sys.exit(not ($first_h <= 100 - $share + 12 and $first_h < $first_q))"
+
+# --- a private dummy jackd, 1024 frames ---
+name="rtjt-rmp-$$"
+if start_jackd "$name" 48000 1024; then
+    "$RTJ" run --server "$name" --loads none --warmup 0.3 --dsp ramp:10:0.5 --quiet --json "$WORK/j.json" \
+        >"$WORK/j.out" 2>&1
+    rc=$?
+    check "jack ramp exits 0 (got $rc)" [ "$rc" -eq 0 ]
+    figures "$WORK/j.json" >"$WORK/j.txt"; sed 's/^/# jack: /' "$WORK/j.txt"
+    first_j=$(v first "$WORK/j.txt")
+    check "quiet jackd: the first cycle whose work did not fit is at >= 80 % (got $first_j)" \
+        python3 -c "import sys; sys.exit(not $first_j >= 80)"
+    check "jackd: clean steps' callback time over the period is their level within 15 % ($(v ratio_min "$WORK/j.txt")..$(v ratio_max "$WORK/j.txt"))" \
+        python3 -c "import sys; sys.exit(not ($(v ratio_n "$WORK/j.txt") >= 5 and 0.85 <= $(v ratio_min "$WORK/j.txt") and $(v ratio_max "$WORK/j.txt") <= 1.15))"
+    stop_jackd "$JACKD_PID"
+else
+    not_ok "private jackd $name did not start"
+fi
+
+# --- bad input ---
+for bad in ramp:0 ramp:x 96 ramp:5:0; do
+    "$RTJ" run --backend timer --dsp "$bad" --quiet >"$WORK/bad.out" 2>&1
+    rc=$?
+    check "--dsp $bad: exit 2 with one line (got $rc, $(wc -l <"$WORK/bad.out") lines)" \
+        [ "$rc" -eq 2 -a "$(wc -l <"$WORK/bad.out")" -eq 1 ]
+done
