@@ -54,10 +54,15 @@ json_t *report_hist_json(const struct histogram *h)
 /* The timeline of a long run stays small: every second of the first and last TL_EDGE_S seconds and within TL_NEAR_S
  * of any event (an xrun, a missed deadline, a wake-up or jitter spike over half a period), one entry per minute
  * elsewhere. A minute's entry has "span_s" (the seconds it covers); its counts are sums, its maxima maxima, its p99s
- * the largest per-second p99 in it. A 24 h soak of 8 phases: a few MB, not 200. */
+ * the largest per-second p99 in it. On a machine where nearly every second has an event, the seconds kept alone are
+ * capped at TL_DETAIL_MAX: then the worst eventful seconds (xrun events first, then missed deadlines, then the
+ * largest spike) stand alone, without their neighbours, and the phase says how many eventful seconds were folded
+ * into minutes ("timeline_detail"). Nothing is lost from the counts either way. A 24 h soak of 8 phases: at most
+ * 8 x (120 + 3,000 + 1,440) entries, under 20 MB, not 200. */
 #define TL_EDGE_S 60
 #define TL_NEAR_S 5
 #define TL_SPAN_S 60
+#define TL_DETAIL_MAX 3000
 
 static int second_eventful(const struct second_stats *ss, int64_t half_period_ns)
 {
@@ -96,21 +101,63 @@ static json_t *second_json(size_t s0, size_t span, const struct second_stats *ss
     return o;
 }
 
-static json_t *timeline_json(const struct segment *s)
+/* How bad a second was, for choosing the seconds that stand alone when there are too many: xrun events, then
+ * missed deadlines, then the largest wake-up or jitter spike. */
+static double second_severity(const struct second_stats *ss)
 {
-    json_t *a = json_array();
-    size_t n = s->nsecs;
+    double spike = (double)(ss->wakeup_max > ss->jitter_abs_max ? ss->wakeup_max : ss->jitter_abs_max);
+    return (double)ss->xrun_events * 1e15 + (double)ss->deadlines_missed * 1e12 + spike;
+}
+
+static int by_severity(const void *a, const void *b, void *secs)
+{
+    const struct second_stats *ss = secs;
+    double x = second_severity(&ss[*(const size_t *)a]), y = second_severity(&ss[*(const size_t *)b]);
+    return (x < y) - (x > y);
+}
+
+/* Marks in keep[] the seconds that stand alone; returns the eventful seconds folded into minutes (0 within budget). */
+static size_t timeline_keep(const struct segment *s, unsigned char *keep)
+{
+    size_t n = s->nsecs, nev = 0;
     int64_t half = s->rate_hz ? (int64_t)s->nframes * 500000000LL / s->rate_hz : INT64_MAX;
-    unsigned char *keep = calloc(n ? n : 1, 1);
-    if (!keep)
-        return a;
+    for (size_t i = 0; i < n; i++)
+        nev += !(i < TL_EDGE_S || i + TL_EDGE_S >= n) && second_eventful(&s->secs[i], half);
+    int capped = nev * (2 * TL_NEAR_S + 1) > TL_DETAIL_MAX;
+    size_t *ev = capped ? malloc(nev * sizeof(*ev)) : NULL;
+    if (capped && !ev)
+        capped = 0; /* out of memory: every eventful second stays, the report is only larger */
+    size_t k = 0;
     for (size_t i = 0; i < n; i++) {
-        if (i < TL_EDGE_S || i + TL_EDGE_S >= n)
+        int edge = i < TL_EDGE_S || i + TL_EDGE_S >= n;
+        if (edge)
             keep[i] = 1;
-        if (second_eventful(&s->secs[i], half))
+        if (edge || !second_eventful(&s->secs[i], half))
+            continue;
+        if (capped)
+            ev[k++] = i;
+        else
             for (size_t j = i > TL_NEAR_S ? i - TL_NEAR_S : 0; j <= i + TL_NEAR_S && j < n; j++)
                 keep[j] = 1;
     }
+    if (!capped)
+        return 0;
+    qsort_r(ev, k, sizeof(*ev), by_severity, s->secs);
+    for (size_t i = 0; i < k && i < TL_DETAIL_MAX; i++)
+        keep[ev[i]] = 1;
+    free(ev);
+    return k > TL_DETAIL_MAX ? k - TL_DETAIL_MAX : 0;
+}
+
+static json_t *timeline_json(const struct segment *s, size_t *folded)
+{
+    json_t *a = json_array();
+    size_t n = s->nsecs;
+    *folded = 0;
+    unsigned char *keep = calloc(n ? n : 1, 1);
+    if (!keep)
+        return a;
+    *folded = timeline_keep(s, keep);
     for (size_t i = 0; i < n;) {
         if (keep[i]) {
             json_array_append_new(a, second_json(i, 1, &s->secs[i]));
@@ -202,7 +249,14 @@ static json_t *phase_json(const struct phase_result *pr, const struct segment *s
     json_object_set_new(o, "load_metrics", pr->load_metrics ? json_incref(pr->load_metrics) : json_array());
     json_object_set_new(o, "load_error", utf8_json_string(pr->load_error));
     json_object_set_new(o, "histograms", hist);
-    json_object_set_new(o, "timeline", s ? timeline_json(s) : json_array());
+    size_t folded = 0;
+    json_object_set_new(o, "timeline", s ? timeline_json(s, &folded) : json_array());
+    /* Seconds with an event that were folded into minute entries (more than the timeline keeps alone): their
+     * counts are in those entries; only their own second is not shown. */
+    if (folded)
+        json_object_set_new(o, "timeline_detail", json_pack("{s:I, s:i, s:s}", "eventful_seconds_folded",
+            (json_int_t)folded, "seconds_kept_alone_max", TL_DETAIL_MAX, "kept", "the worst: xrun events, then "
+            "missed deadlines, then the largest spike"));
     return o;
 }
 
