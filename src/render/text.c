@@ -108,11 +108,17 @@ void report_print_text_opts(FILE *f, const json_t *doc, const struct render_opts
     if (json_string_value(json_object_get(doc, "label")))
         say(f, &o, "label:   ", 9, doc_str(doc, "label", ""));
     identity_text(f, sys, &o);
-    snprintf(line, sizeof(line), "%.0f frames @ %.0f Hz = %.3f ms, %.60s %.60s, %.40s server '%.200s'%s%.100s",
-             doc_num(au, "period_frames"), doc_num(au, "rate"), doc_num(au, "period_us") / 1000.0,
-             doc_str(au, "provider", "?"), doc_str(au, "provider_version", ""), doc_str(au, "server", "?"),
-             doc_str(au, "server_name", "?"), json_string_value(json_object_get(au, "driver")) ? ", driver " : "",
-             doc_str(au, "driver", ""));
+    /* "jack2 1.9.21, private server 'rtjitter-1234', driver dummy"; a backend without a server (timer, ALSA) has
+     * no server part, and an unknown version no empty gap. */
+    int an = snprintf(line, sizeof(line), "%.0f frames @ %.0f Hz = %.3f ms, %.60s", doc_num(au, "period_frames"),
+                      doc_num(au, "rate"), doc_num(au, "period_us") / 1000.0, doc_str(au, "provider", "?"));
+    if (json_string_value(json_object_get(au, "provider_version")))
+        an += snprintf(line + an, sizeof(line) - (size_t)an, " %.60s", doc_str(au, "provider_version", ""));
+    if (json_string_value(json_object_get(au, "server")) || json_string_value(json_object_get(au, "server_name")))
+        an += snprintf(line + an, sizeof(line) - (size_t)an, ", %.40s server '%.200s'", doc_str(au, "server", "?"),
+                       doc_str(au, "server_name", "?"));
+    if (json_string_value(json_object_get(au, "driver")))
+        snprintf(line + an, sizeof(line) - (size_t)an, ", driver %.100s", doc_str(au, "driver", ""));
     say(f, &o, "audio:   ", 9, line);
     int n = snprintf(line, sizeof(line), "%.40s", doc_str(au, "sched_policy", "unknown"));
     if (json_is_integer(json_object_get(au, "priority")))
