@@ -143,9 +143,9 @@ void compare_print_text_opts(FILE *f, const json_t *cmp, const struct render_opt
         const char *st = doc_str(r, "started", "?"), *title = doc_str(r, "title", "");
         char when[64];
         snprintf(when, sizeof(when), "%.10s %.8s", st, strlen(st) >= 19 ? st + 11 : "");
-        snprintf(line, sizeof(line), "%.200s%s%.40s, %.0f frames @ %.0f Hz  %.1000s", title,
-                 strstr(title, when) ? "" : ", started ", strstr(title, when) ? "" : st, doc_num(r, "period_frames"),
-                 doc_num(r, "rate"), doc_str(r, "file", ""));
+        char setting[128];
+        snprintf(line, sizeof(line), "%.200s%s%.40s, %s  %.1000s", title, strstr(title, when) ? "" : ", started ",
+                 strstr(title, when) ? "" : st, render_setting(setting, sizeof(setting), r, 0), doc_str(r, "file", ""));
         say(f, &o, first, 6, line);
         if (doc_str(r, "noise_from", NULL)) {
             snprintf(line, sizeof(line), "run-to-run noise measured against an earlier run: %.1000s",

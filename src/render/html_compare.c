@@ -2,6 +2,7 @@
 /* The HTML page of a comparison: the verdict sentences and the reports, warnings, what differs in the system,
  * and per load the side-by-side table, every report's histograms overlaid, and the verdicts. */
 #include "render/html.h"
+#include "render/render.h"
 #include "render/svg.h"
 #include "report/access.h"
 #include "report/compare.h"
@@ -140,10 +141,9 @@ void html_compare(FILE *f, const json_t *cmp, json_t *const *docs, size_t n)
         fputs("</td><td class=\"k\">", f);
         html_escape(f, doc_str(r, "started", NULL));
         fputs("</td><td>", f);
-        html_num(f, doc_num(r, "period_frames"), 0);
-        fputs(" frames @ ", f);
-        html_num(f, doc_num(r, "rate"), 0);
-        fputs(" Hz, ", f);
+        char setting[128];
+        html_escape(f, render_setting(setting, sizeof(setting), r, 0));
+        fputs(", ", f);
         html_escape(f, doc_str(r, "provider", NULL) ? doc_str(r, "provider", NULL) : doc_str(r, "backend", NULL));
         fputs("</td><td class=\"file\"><code>", f);
         html_escape(f, doc_str(r, "file", NULL));

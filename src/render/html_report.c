@@ -2,6 +2,7 @@
 /* The HTML page of one report: the verdict in plain words and the system identity first, then the results
  * table, per load a latency histogram and a timeline, and the full identity and audio set-up at the end. */
 #include "render/html.h"
+#include "render/render.h"
 #include "render/svg.h"
 #include "render/svg_ramp.h"
 #include "report/access.h"
@@ -73,8 +74,7 @@ static void identity_line(FILE *f, const json_t *doc)
         fputs(" · <b>host</b> ", f);
         html_escape(f, doc_str(sys, "hostname", NULL));
     }
-    snprintf(buf, sizeof(buf), "%.0f frames @ %.0f Hz = %.3f ms", doc_num(au, "period_frames"), doc_num(au, "rate"),
-             doc_num(au, "period_us") / 1000.0);
+    render_setting(buf, sizeof(buf), au, 1);
     fputs("<br><b>Audio</b> ", f);
     html_escape(f, buf);
     fputs(", ", f);

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The table of renderers, and rendering into a file through the one document writer. */
 #include "render/render.h"
+#include "report/access.h"
+#include <math.h>
 #include "render/compare_text.h"
 #include "render/html.h"
 #include "render/text.h"
@@ -171,4 +173,21 @@ int render_compare_file(const struct renderer *r, const char *path, const json_t
         return -ENOTSUP;
     struct compare_job j = { r, cmp, docs, n };
     return doc_write(path, DOC_REPLACE, compare_body, &j);
+}
+
+char *render_setting(char *buf, size_t len, const json_t *au, int with_ms)
+{
+    double fr = doc_num(au, "period_frames"), rate = doc_num(au, "rate"), us = doc_num(au, "period_us");
+    if (len == 0)
+        return buf;
+    if (isfinite(fr) && isfinite(rate)) {
+        int n = snprintf(buf, len, "%.0f frames @ %.0f Hz", fr, rate);
+        if (with_ms && isfinite(us) && n > 0 && (size_t)n < len)
+            snprintf(buf + n, len - (size_t)n, " = %.3f ms", us / 1000.0);
+    } else if (isfinite(us)) {
+        snprintf(buf, len, "%.3f ms interval", us / 1000.0);
+    } else {
+        snprintf(buf, len, "?");
+    }
+    return buf;
 }

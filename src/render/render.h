@@ -41,6 +41,11 @@ struct renderer {
     int (*compare)(FILE *f, const json_t *cmp, json_t *const *docs, size_t n, const struct render_opts *o);
 };
 
+/* The buffer setting an "audio" object (or a compare report entry) names, for every form: "64 frames @ 48000 Hz",
+ * with " = 1.333 ms" when with_ms and the period is known; an import without frames (cyclictest) gives
+ * "1.000 ms interval". Into buf (always terminated); returns buf. */
+char *render_setting(char *buf, size_t len, const json_t *au, int with_ms);
+
 /* Ends with an entry whose name is NULL. */
 extern const struct renderer renderers[];
 

@@ -61,8 +61,9 @@ static void identity_text(FILE *f, const json_t *sys, const struct render_opts *
     int n = snprintf(line, sizeof(line), "%.200s, ", doc_str(c, "model", "?"));
     if (json_is_integer(json_object_get(c, "cores")))
         n += snprintf(line + n, sizeof(line) - (size_t)n, "%.0f cores / ", doc_num(c, "cores"));
-    n += snprintf(line + n, sizeof(line) - (size_t)n, "%.0f threads, governor %.40s", doc_num(c, "threads"),
-                  doc_str(c, "governor", "none"));
+    if (json_is_number(json_object_get(c, "threads")))
+        n += snprintf(line + n, sizeof(line) - (size_t)n, "%.0f threads, ", doc_num(c, "threads"));
+    n += snprintf(line + n, sizeof(line) - (size_t)n, "governor %.40s", doc_str(c, "governor", "none"));
     if (json_is_integer(json_object_get(c, "freq_max_mhz")))
         snprintf(line + n, sizeof(line) - (size_t)n, ", %.0f-%.0f MHz", doc_num(c, "freq_min_mhz"),
                  doc_num(c, "freq_max_mhz"));
@@ -110,8 +111,9 @@ void report_print_text_opts(FILE *f, const json_t *doc, const struct render_opts
     identity_text(f, sys, &o);
     /* "jack2 1.9.21, private server 'rtjitter-1234', driver dummy"; a backend without a server (timer, ALSA) has
      * no server part, and an unknown version no empty gap. */
-    int an = snprintf(line, sizeof(line), "%.0f frames @ %.0f Hz = %.3f ms, %.60s", doc_num(au, "period_frames"),
-                      doc_num(au, "rate"), doc_num(au, "period_us") / 1000.0, doc_str(au, "provider", "?"));
+    char setting[128];
+    int an = snprintf(line, sizeof(line), "%s, %.60s", render_setting(setting, sizeof(setting), au, 1),
+                      doc_str(au, "provider", "?"));
     if (json_string_value(json_object_get(au, "provider_version")))
         an += snprintf(line + an, sizeof(line) - (size_t)an, " %.60s", doc_str(au, "provider_version", ""));
     if (json_string_value(json_object_get(au, "server")) || json_string_value(json_object_get(au, "server_name")))
