@@ -21,7 +21,7 @@ struct compare_opts {
     int quiet, wide, last, kernels;
 };
 
-static const char *format_names[8];
+static const char *format_names[16];
 
 #define O(f) offsetof(struct compare_opts, f)
 static const struct opt_def compare_defs[] = {
@@ -114,6 +114,11 @@ int cmd_compare(int argc, char **argv, const char *command_line)
     }
     if (!names_ok(pos, npos))
         return 2;
+    if (o.format && !renderer_find(o.format)->compare) {
+        fprintf(stderr, "rtjitter compare: --format %s is a form of one report (rtjitter report FILE --format %s)\n",
+                o.format, o.format);
+        return 2;
+    }
     char **found = NULL;
     size_t nfound = 0, n = 0;
     const char *names[COMPARE_MAX];
