@@ -77,8 +77,10 @@ int lava_report(FILE *f, const json_t *doc)
             double v = headline_value(&pf, k);
             if ((l.covered & (1u << k)) || isnan(v))
                 continue;
-            fprintf(f, "lava-test-case %s.%s --result pass --measurement %.*f --units %s\n", ph, headline[k].name,
-                    headline[k].prec, v, headline[k].units);
+            char num[64];
+            thresholds_num_text(v, headline[k].prec, num, sizeof(num));
+            fprintf(f, "lava-test-case %s.%s --result pass --measurement %s --units %s\n", ph, headline[k].name,
+                    num, headline[k].units);
         }
     }
     return 0;

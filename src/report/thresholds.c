@@ -117,8 +117,7 @@ json_t *thresholds_object(const json_t *doc, const json_t *profile, int strict, 
                      "strict", strict, "exceeded", *exceeded, "checks", checks ? checks : json_array());
 }
 
-/* Shortest form of v with at most prec decimals: 99.900 -> 99.9, 3.000 -> 3. */
-static void trimmed(char *buf, size_t len, double v, int prec)
+void thresholds_num_text(double v, int prec, char *buf, size_t len)
 {
     snprintf(buf, len, "%.*f", prec, v);
     if (strchr(buf, '.')) {
@@ -139,7 +138,7 @@ void thresholds_value_text(const json_t *check, const json_t *v, char *buf, size
         snprintf(buf, len, "-");
         return;
     }
-    trimmed(buf, len, json_number_value(v), !strcmp(unit, "us") ? 1 : !strcmp(unit, "%") ? 3 : 0);
+    thresholds_num_text(json_number_value(v), !strcmp(unit, "us") ? 1 : !strcmp(unit, "%") ? 3 : 0, buf, len);
 }
 
 enum thresh_outcome thresholds_outcome(const json_t *check, const json_t *phase_entry)

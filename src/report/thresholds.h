@@ -43,6 +43,8 @@ enum thresh_outcome { THRESH_PASS, THRESH_FAIL, THRESH_ADVISORY /* failed, but n
 enum thresh_outcome thresholds_outcome(const json_t *check, const json_t *phase_entry);
 /* "xrun events 3 <= 0", "wake-up p99 20.4 us <= 500 us" (the value "-" when there is none). */
 void thresholds_describe(const json_t *check, const json_t *phase_entry, char *buf, size_t len);
+/* v with at most prec decimals, the trailing zeros dropped: 99.900 -> 99.9, 3.000 -> 3. */
+void thresholds_num_text(double v, int prec, char *buf, size_t len);
 /* A figure as the check shows it: counts whole, µs with one decimal, % with three. "-" for null. */
 void thresholds_value_text(const json_t *check, const json_t *v, char *buf, size_t len);
 
