@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fixture_report.h"
+#include "render/matrix.h"
 #include "render/pkgtest.h"
+#include "report/compare.h"
 #include "render/render.h"
 #include "report/access.h"
 #include "report/thresholds.h"
@@ -298,11 +300,94 @@ static void test_table(void **state)
     json_decref(d);
 }
 
+/* Code points of a line (the text form's columns). */
+static size_t columns(const char *s, size_t n)
+{
+    size_t c = 0;
+    for (size_t i = 0; i < n; i++)
+        c += ((unsigned char)s[i] & 0xc0) != 0x80;
+    return c;
+}
+
+static void test_matrix(void **state)
+{
+    (void)state;
+    /* 2 kernels x 4 machines, one pair never tested, one pair tested twice (the later report counts). */
+    const char *hosts[4] = { "studio", "a-hostname-far-too-long-for-its-column", "b<&>", "d" };
+    json_t *docs[8];
+    const char *names[8] = { "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7" };
+    size_t n = 0;
+    for (int k = 0; k < 2; k++)
+        for (int h = 0; h < 4; h++) {
+            if (k == 0 && h == 3)
+                continue;
+            json_t *d = fx_report(k ? "6.12.0" : "6.1.0-rt", "1000", "full", 1000, 10.0 * h, (uint64_t)(k * 4 + h));
+            json_object_set_new(json_object_get(d, "system"), "hostname", json_string(hosts[h]));
+            docs[n++] = d;
+        }
+    docs[n] = fx_report("6.12.0", "1000", "full", 1000, 0, 99); /* studio again, later, 3 xruns */
+    json_array_append_new(json_object_get(docs[n], "phases"), fx_phase("burn", 1000, 0, 5, 3));
+    json_object_set_new(json_object_get(docs[n], "system"), "hostname", json_string("studio"));
+    n++;
+    json_t *m = compare_matrix_build(names, docs, n);
+    assert_non_null(m);
+    assert_int_equal(json_array_size(json_object_get(m, "kernels")), 2);
+    assert_int_equal(json_array_size(json_object_get(m, "machines")), 4);
+    assert_int_equal(json_array_size(json_object_get(m, "cells")), 7);
+    /* The cell of studio on 6.12.0: the later report's figures (its worst phase), 2 runs. */
+    size_t i;
+    const json_t *c;
+    int seen = 0;
+    json_array_foreach(json_object_get(m, "cells"), i, c) {
+        if (strcmp(doc_str(c, "kernel", ""), "6.12.0") || json_integer_value(json_object_get(c, "machine")) != 0)
+            continue;
+        seen = 1;
+        assert_int_equal(json_integer_value(json_object_get(c, "runs")), 2);
+        assert_string_equal(doc_str(c, "report", ""), "r7");
+        assert_true(doc_num(c, "xrun_events") == 3);
+        const json_t *ph = json_object_get(docs[7], "phases");
+        double a = doc_num(json_object_get(json_array_get(ph, 0), "wakeup_us"), "p99");
+        double b = doc_num(json_object_get(json_array_get(ph, 1), "wakeup_us"), "p99");
+        assert_true(doc_num(c, "worst_wakeup_p99_us") == (a > b ? a : b));
+    }
+    assert_true(seen);
+    /* Text at 80 columns: every line fits, the long name ends in an ellipsis, 4 machines need two blocks. */
+    struct render_opts o = { .width = 80 };
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_int_equal(matrix_text(f, m, &o), 0);
+    fclose(f);
+    for (char *l = buf, *e; *l; l = e + 1) {
+        e = strchr(l, '\n');
+        assert_non_null(e);
+        if (columns(l, (size_t)(e - l)) > 80)
+            fail_msg("line over 80 columns: %.*s", (int)(e - l), l);
+    }
+    CONTAINS(buf, "a-hostname-far-too-\xe2\x80\xa6");
+    LACKS(buf, "far-too-long");
+    const char *first = strstr(buf, "\nkernel"), *second = first ? strstr(first + 1, "\nkernel") : NULL;
+    assert_non_null(second);
+    free(buf);
+    /* HTML: names escaped. */
+    buf = NULL;
+    f = open_memstream(&buf, &len);
+    assert_int_equal(matrix_html(f, m), 0);
+    fclose(f);
+    CONTAINS(buf, "b&lt;&amp;&gt;");
+    LACKS(buf, "b<&>");
+    free(buf);
+    json_decref(m);
+    for (size_t k = 0; k < n; k++)
+        json_decref(docs[k]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_judge), cmocka_unit_test(test_junit), cmocka_unit_test(test_tap),
         cmocka_unit_test(test_lava),  cmocka_unit_test(test_kcidb), cmocka_unit_test(test_table),
+        cmocka_unit_test(test_matrix),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
