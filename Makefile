@@ -60,9 +60,9 @@ RUN_PKGS   := build-essential pkg-config libjack-jackd2-dev jackd2 libjansson-de
 # (ALSA's jack PCM); chromium + python3 (the HTML test renders each page and parses its SVG); valgrind
 # (bench: instructions per cycle); strace (the write load's fsyncs); time (bench); util-linux (unshare, for
 # the full-disk test's private tmpfs); procps (ps, pgrep in the leak checks); man-db (the man page test: man
-# --warnings, lexgrog).
+# --warnings, lexgrog); python3-yaml (tests/integration/packaging.sh reads the LAVA test definition in data/lava/).
 CHECK_PKGS := $(RUN_PKGS) libcmocka-dev pipewire pipewire-jack rt-tests stress-ng libasound2-plugins chromium \
-              python3 valgrind strace time util-linux procps man-db
+              python3 valgrind strace time util-linux procps man-db python3-yaml
 # RTJ_EXTRA_PKGS: what one target alone adds (make fuzz: clang).
 
 define install_pkgs

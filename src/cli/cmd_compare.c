@@ -5,6 +5,7 @@
 #include "cli/cmd_compare.h"
 #include "cli/cmd_report.h"
 #include "cli/command.h"
+#include "render/matrix.h"
 #include "render/render.h"
 #include "report/compare.h"
 #include "report/doc.h"
@@ -18,10 +19,10 @@
 
 struct compare_opts {
     const char *html, *json, *store, *format, *label;
-    int quiet, wide, last, kernels;
+    int quiet, wide, last, kernels, matrix;
 };
 
-static const char *format_names[8];
+static const char *format_names[16];
 
 #define O(f) offsetof(struct compare_opts, f)
 static const struct opt_def compare_defs[] = {
@@ -36,6 +37,9 @@ static const struct opt_def compare_defs[] = {
     { "label", OPT_STR, O(label), 0, 0, "L", "with no files: only the runs labelled L (rtjitter run --label L)",
       NULL, 0 },
     { "kernels", OPT_FLAG, O(kernels), 0, 0, "", "with no files: the latest report of each kernel release instead",
+      NULL, 0 },
+    { "matrix", OPT_FLAG, O(matrix), 0, 0, "", "with no files: every report of the store (a fleet's, from many "
+      "machines and kernels) as a kernel x machine table of the headline figures (--format text, json or html)",
       NULL, 0 },
     { "quiet", OPT_FLAG, O(quiet), 0, 0, "", "no text on stdout (with --html or --json)", NULL, 'q' },
     { "wide", OPT_FLAG, O(wide), 0, 0, "", "text: every row and every report side by side, however wide the "
@@ -70,6 +74,75 @@ static int output_file(const char *form, const char *path, const json_t *cmp, js
         return 2;
     }
     return 0;
+}
+
+/* The document body of a matrix, for doc_write (html or json). */
+static int matrix_html_body(FILE *f, void *m)
+{
+    return matrix_html(f, m);
+}
+
+/* --matrix: every report of the store, the latest of each kernel on each machine. */
+static int matrix_mode(const struct compare_opts *o)
+{
+    char store[4096];
+    if (store_dir(o->store, store, sizeof(store)) < 0) {
+        fprintf(stderr, "rtjitter compare: no report store: set XDG_DATA_HOME or HOME, or give --store DIR\n");
+        return 2;
+    }
+    if (o->format && strcmp(o->format, "text") && strcmp(o->format, "json") && strcmp(o->format, "html")) {
+        fprintf(stderr, "rtjitter compare: --matrix is shown as text, json or html, not %s\n", o->format);
+        return 2;
+    }
+    char **paths = NULL;
+    size_t n = 0, nd = 0;
+    int e = compare_all_in_store(store, o->label, &paths, &n), rc = 0;
+    if (e < 0 || n == 0) {
+        fprintf(stderr, "rtjitter compare: no reports in %s%s%s\n", store, e < 0 ? ": " : "", e < 0 ? strerror(-e) : "");
+        rc = 2;
+    }
+    json_t **docs = n ? calloc(n, sizeof(*docs)) : NULL;
+    const char **names = n ? calloc(n, sizeof(*names)) : NULL;
+    for (size_t i = 0; rc == 0 && i < n && docs && names; i++) {
+        char err[512];
+        if (report_read_file(paths[i], &docs[nd], err, sizeof(err)) < 0) {
+            fprintf(stderr, "rtjitter compare: %s: %s (left out)\n", paths[i], err);
+            continue;
+        }
+        names[nd++] = paths[i];
+    }
+    json_t *m = rc == 0 ? compare_matrix_build(names, docs, nd) : NULL;
+    if (rc == 0 && !m) {
+        fprintf(stderr, "rtjitter compare: out of memory\n");
+        rc = 2;
+    }
+    if (m && !o->quiet) {
+        struct render_opts ro;
+        render_opts_detect(&ro, stdout);
+        ro.wide = o->wide;
+        if (o->format && !strcmp(o->format, "json"))
+            doc_json_body(stdout, m);
+        else if (o->format && !strcmp(o->format, "html"))
+            matrix_html(stdout, m);
+        else
+            matrix_text(stdout, m, &ro);
+    }
+    const struct { const char *path; int (*body)(FILE *, void *); } files[] = {
+        { o->json, doc_json_body }, { o->html, matrix_html_body } };
+    for (size_t i = 0; m && i < 2; i++)
+        if (files[i].path && (e = doc_write(files[i].path, DOC_REPLACE, files[i].body, m)) < 0) {
+            fprintf(stderr, "rtjitter compare: cannot write %s: %s\n", files[i].path, doc_strerror(e));
+            rc = 2;
+        }
+    json_decref(m);
+    for (size_t i = 0; i < nd; i++)
+        json_decref(docs[i]);
+    for (size_t i = 0; i < n; i++)
+        free(paths[i]);
+    free(paths);
+    free(docs);
+    free(names);
+    return rc;
 }
 
 static size_t compare_sections(struct opt_section *out, size_t max)
@@ -114,6 +187,18 @@ int cmd_compare(int argc, char **argv, const char *command_line)
     }
     if (!names_ok(pos, npos))
         return 2;
+    if (o.matrix) {
+        if (npos > 0 || o.kernels) {
+            fprintf(stderr, "rtjitter compare: --matrix reads the store (--store DIR): no files, no --kernels\n");
+            return 2;
+        }
+        return matrix_mode(&o);
+    }
+    if (o.format && !renderer_find(o.format)->compare) {
+        fprintf(stderr, "rtjitter compare: --format %s is a form of one report (rtjitter report FILE --format %s)\n",
+                o.format, o.format);
+        return 2;
+    }
     char **found = NULL;
     size_t nfound = 0, n = 0;
     const char *names[COMPARE_MAX];

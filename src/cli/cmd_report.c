@@ -16,7 +16,7 @@ struct report_opts {
 };
 
 /* The renderers' names, filled from their table before the options are parsed or their help printed. */
-static const char *format_names[8];
+static const char *format_names[16];
 
 #define O(f) offsetof(struct report_opts, f)
 static const struct opt_def report_defs[] = {

@@ -42,8 +42,18 @@ static const struct opt_def run_defs[] = {
       "$XDG_DATA_HOME/rtjitter/reports)", NULL, 0 },
     { "json", OPT_STR, P(json), 0, 0, "FILE", "also write the JSON report to FILE", NULL, 0 },
     { "html", OPT_STR, P(html), 0, 0, "FILE", "also write the report as a self-contained HTML page", NULL, 0 },
-    { "max-xruns", OPT_INT, P(max_xruns), 0, 1000000000, "N", "exit 1 when more xruns than N", NULL, 0 },
-    { "max-jitter-us", OPT_DOUBLE, P(max_jitter_us), 0, 1e9, "US", "exit 1 when |jitter| exceeds US", NULL, 0 },
+    { "max-xruns", OPT_INT, P(max_xruns), 0, 1000000000, "N", "exit 1 when a phase has more xrun events than N",
+      NULL, 0 },
+    { "max-jitter-us", OPT_DOUBLE, P(max_jitter_us), 0, 1e9, "US", "exit 1 when a phase's |jitter| exceeds US",
+      NULL, 0 },
+    { "min-deadlines-pct", OPT_DOUBLE, P(min_deadlines_pct), 0, 100, "P", "exit 1 when a phase met fewer than P % "
+      "of its deadlines", NULL, 0 },
+    { "max-wakeup-p99-us", OPT_DOUBLE, P(max_wakeup_p99_us), 0, 1e9, "US", "exit 1 when a phase's wake-up p99 "
+      "exceeds US", NULL, 0 },
+    { "junit", OPT_STR, P(junit), 0, 0, "FILE", "also write the thresholds, per phase, as JUnit XML to FILE", NULL,
+      0 },
+    { "tap", OPT_FLAG, P(tap), 0, 0, "", "print the thresholds, per phase, as TAP version 13 instead of the table",
+      NULL, 0 },
     { "profile", OPT_STR, P(profile), 0, 0, "NAME", "judge the run by the thresholds of profile NAME: studio "
       "(default) or live, or a profile file; exit 1 when it fails", NULL, 0 },
     { "wide", OPT_FLAG, P(wide), 0, 0, "", "text table: every column, however wide the terminal", NULL, 0 },
@@ -217,6 +227,11 @@ int cmd_run(int argc, char **argv, const char *command_line)
         return 2;
     }
     o.plan.command_line = command_line;
+    if (ndepths > 1 && (o.plan.junit || o.plan.tap)) {
+        fprintf(stderr, "rtjitter run: --%s judges one run: give one --backend, not a ladder\n",
+                o.plan.junit ? "junit" : "tap");
+        return 2;
+    }
     if (ndepths > 1)
         return run_ladder(&o.plan, depths, ndepths, o.plan.json, o.plan.html);
     return run_execute(&o.plan);

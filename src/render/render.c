@@ -5,6 +5,7 @@
 #include <math.h>
 #include "render/compare_text.h"
 #include "render/html.h"
+#include "render/pkgtest.h"
 #include "render/text.h"
 #include "report/doc.h"
 #include <ctype.h>
@@ -106,6 +107,30 @@ static int json_compare(FILE *f, const json_t *cmp, json_t *const *docs, size_t 
     return doc_json_body(f, (void *)cmp);
 }
 
+static int junit_form(FILE *f, const json_t *doc, const struct render_opts *o)
+{
+    (void)o;
+    return junit_report(f, doc);
+}
+
+static int tap_form(FILE *f, const json_t *doc, const struct render_opts *o)
+{
+    (void)o;
+    return tap_report(f, doc);
+}
+
+static int lava_form(FILE *f, const json_t *doc, const struct render_opts *o)
+{
+    (void)o;
+    return lava_report(f, doc);
+}
+
+static int kcidb_form(FILE *f, const json_t *doc, const struct render_opts *o)
+{
+    (void)o;
+    return kcidb_report(f, doc);
+}
+
 const struct renderer renderers[] = {
     { .name = "text", .ext = "txt", .summary = "the verdict, the system identity and an interbench-style table",
       .report = text_report, .compare = text_compare },
@@ -113,6 +138,15 @@ const struct renderer renderers[] = {
       .report = html_report_page, .compare = html_compare_page },
     { .name = "json", .ext = "json", .summary = "the document itself (rtjitter.report/1 or rtjitter.compare/1)",
       .report = json_report, .compare = json_compare },
+    /* The packaging-test forms: the thresholds per phase, for test harnesses and fleets (no comparison). */
+    { .name = "junit", .ext = "xml", .summary = "JUnit XML: a test case per phase and threshold",
+      .report = junit_form },
+    { .name = "tap", .ext = "tap", .summary = "TAP version 13: a test point per phase and threshold",
+      .report = tap_form },
+    { .name = "lava", .ext = "sh", .summary = "lava-test-case lines for a LAVA job, per phase and metric",
+      .report = lava_form },
+    { .name = "kcidb", .ext = "json", .summary = "a KernelCI KCIDB v4 document: a test per phase and threshold",
+      .report = kcidb_form },
     { .name = NULL },
 };
 

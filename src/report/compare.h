@@ -40,4 +40,16 @@ int compare_setup_key(const json_t *doc, char *key, size_t len);
 int compare_setups_in_store(const char *store, int last, const char *label, char ***paths, size_t *n, char *msg,
                             size_t msglen);
 
+/* Every readable report of the store (only those labelled label, when given), oldest first: *paths gets
+ * malloc'd paths (caller frees each and the array). 0 or -errno; *n may be 0. */
+int compare_all_in_store(const char *store, const char *label, char ***paths, size_t *n);
+
+/* Fleets: the store's reports from many machines and kernels as a kernel x machine table of the headline
+ * figures (compare_matrix.c), "schema": "rtjitter.matrix/1":
+ *   kernels [release...] (in the order first tested), machines [{id, hostname, cpu}],
+ *   cells [{kernel, machine (index), report (path), started, runs (reports of that pair), worst_wakeup_p99_us,
+ *           xrun_events, deadlines_met_pct (the worst phase's), verdict}] (the latest report of each pair).
+ * A machine is the report's system identity: its hostname and CPU model. NULL when out of memory. */
+#define MATRIX_SCHEMA "rtjitter.matrix/1"
+json_t *compare_matrix_build(const char *const *paths, json_t *const *docs, size_t n);
 #endif

@@ -228,3 +228,24 @@ int compare_latest_in_store(const char *store, char ***paths, size_t *n)
     free(rs);
     return rc;
 }
+
+int compare_all_in_store(const char *store, const char *label, char ***paths, size_t *n)
+{
+    *paths = NULL;
+    *n = 0;
+    struct run_ref *rs;
+    size_t nr;
+    int rc = collect_runs(store, label, &rs, &nr);
+    if (rc == 0 && nr && !(*paths = calloc(nr, sizeof(char *))))
+        rc = -ENOMEM;
+    for (size_t i = 0; rc == 0 && i < nr; i++) {
+        (*paths)[i] = rs[i].path;
+        rs[i].path = NULL;
+    }
+    if (rc == 0)
+        *n = nr;
+    for (size_t i = 0; i < nr; i++)
+        free(rs[i].path);
+    free(rs);
+    return rc;
+}

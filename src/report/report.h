@@ -79,6 +79,10 @@ json_t *report_hist_json(const struct histogram *h);
  * Returns 1 when a threshold the user chose was exceeded: --max-xruns, --max-jitter-us, or, when strict
  * (--profile given), any FAIL of the profile; 0 otherwise; -1 when out of memory. */
 int report_verdict(json_t *doc, const json_t *profile, int strict, int64_t max_xruns, double max_jitter_us);
+/* The same with every limit of thresholds.h (--min-deadlines-pct, --max-wakeup-p99-us too); "thresholds" gets
+ * "checks", each limit judged per phase (thresholds_judge()). */
+struct report_limits;
+int report_verdict_limits(json_t *doc, const json_t *profile, int strict, const struct report_limits *lim);
 /* Check that doc is a report this reader understands; on error fills err with one line. */
 int report_check_schema(const json_t *doc, char *err, size_t errlen);
 

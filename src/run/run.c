@@ -10,7 +10,9 @@
 #include "loadplan.h"
 #include "report/report.h"
 #include "report/report_ramp.h"
+#include "render/render.h"
 #include "render/text.h"
+#include "report/thresholds.h"
 #include "rtclock.h"
 #include "sysinfo/sysinfo.h"
 #include "verdict/profile.h"
@@ -48,6 +50,8 @@ void run_plan_defaults(struct run_plan *p)
     p->warmup_s = 1;
     p->max_xruns = -1;
     p->max_jitter_us = -1;
+    p->min_deadlines_pct = -1;
+    p->max_wakeup_p99_us = -1;
 }
 
 struct run_state {
@@ -221,7 +225,8 @@ static int run_prepare(struct run_state *st)
         fprintf(stderr, "rtjitter run: --backend %s cannot run here: %s\n", st->be->name, err);
         return -EINVAL;
     }
-    struct run_outputs outs = { .store = p->output, .json = p->json, .html = p->html, .label = p->label };
+    struct run_outputs outs = { .store = p->output, .json = p->json, .html = p->html, .junit = p->junit,
+                                .label = p->label };
     if (run_check_outputs(&outs) < 0)
         return -EINVAL;
     const char *tmpdir = p->tmpdir ? p->tmpdir : getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
@@ -354,17 +359,21 @@ static int run_report(struct run_state *st, struct run_info *ri, int rc, int mlo
     json_t *privs = privileges_json(&st->priv);
     if (privs)
         json_object_set_new(json_object_get(doc, "audio"), "privileges", privs);
-    int exceeded = report_verdict(doc, st->profile, p->profile != NULL, p->max_xruns, p->max_jitter_us);
+    struct report_limits lim = { p->max_xruns, p->max_jitter_us, p->min_deadlines_pct, p->max_wakeup_p99_us };
+    int exceeded = report_verdict_limits(doc, st->profile, p->profile != NULL, &lim);
     if (rc == 0 && exceeded)
         rc = 1;
-    if (!p->quiet) {
+    thresholds_print_failures(stderr, doc, "rtjitter run");
+    if (!p->quiet && !p->tap) {
         struct render_opts ro;
         render_opts_detect(&ro, stdout);
         ro.wide = p->wide;
         report_print_text_opts(stdout, doc, &ro);
     }
-    struct run_outputs outs = { .store = p->output, .json = p->json, .html = p->html, .label = p->label,
-                                .started = ri->started };
+    struct run_outputs outs = { .store = p->output, .json = p->json, .html = p->html, .junit = p->junit,
+                                .label = p->label, .started = ri->started, .tap = p->tap };
+    if (p->tap) /* after the table's place, before the report's path (a TAP comment then) */
+        renderer_find("tap")->report(stdout, doc, NULL);
     if (run_write_outputs(doc, &outs) < 0)
         rc = 3; /* the run did not complete its job: its report is not where it was asked to be */
     if (p->result)
@@ -492,7 +501,7 @@ int run_execute(const struct run_plan *p)
     int rc = 2;
     if (run_prepare(st) == 0) {
         st->warnings = json_array();
-        st->status_on = !p->quiet && isatty(STDOUT_FILENO);
+        st->status_on = !p->quiet && !p->tap && isatty(STDOUT_FILENO);
         struct render_opts ro;
         render_opts_detect(&ro, stdout);
         st->us = ro.ascii ? "us" : "µs";

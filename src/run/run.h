@@ -28,6 +28,10 @@ struct run_plan {
     int allow_no_rt;               /* measure even without real-time rights (the report: not a kernel test) */
     int max_xruns;                 /* exit 1 above this; < 0: not set */
     double max_jitter_us;          /* exit 1 above this; < 0: not set */
+    double min_deadlines_pct;      /* exit 1 when a phase met fewer deadlines (%); < 0: not set */
+    double max_wakeup_p99_us;      /* exit 1 when a phase's wake-up p99 is above this; < 0: not set */
+    const char *junit;             /* --junit FILE: the thresholds as JUnit XML, or NULL */
+    int tap;                       /* --tap: TAP 13 on stdout instead of the table */
     const char *command_line;      /* as typed, for the report */
     json_t **result;               /* when not NULL: gets a reference to the report document (NULL when none) */
 };

@@ -25,7 +25,8 @@ int run_check_outputs(const struct run_outputs *o)
                     o->store ? o->store : "the report store", doc_strerror(e));
         return e;
     }
-    const struct { const char *opt, *path; } files[] = { { "--json", o->json }, { "--html", o->html } };
+    const struct { const char *opt, *path; } files[] = { { "--json", o->json }, { "--html", o->html },
+                                                         { "--junit", o->junit } };
     for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
         if (files[i].path && (e = doc_check(files[i].path, DOC_REPLACE)) < 0) {
             fprintf(stderr, "rtjitter run: %s %s: cannot be written: %s\n", files[i].opt, files[i].path,
@@ -46,9 +47,10 @@ int run_write_outputs(const json_t *doc, const struct run_outputs *o)
         fprintf(stderr, "rtjitter run: cannot save the report in the store: %s\n", strerror(-e));
         first = e;
     } else {
-        printf("report: %s\n", path);
+        printf("%sreport: %s\n", o->tap ? "# " : "", path);
     }
-    const struct { const char *form, *path; } files[] = { { "json", o->json }, { "html", o->html } };
+    const struct { const char *form, *path; } files[] = { { "json", o->json }, { "html", o->html },
+                                                          { "junit", o->junit } };
     for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
         if (!files[i].path)
             continue;

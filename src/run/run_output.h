@@ -9,8 +9,10 @@ struct run_outputs {
     const char *store;        /* --output DIR, or NULL: the default store */
     const char *json;         /* --json FILE, or NULL */
     const char *html;         /* --html FILE, or NULL */
+    const char *junit;        /* --junit FILE, or NULL */
     const char *label;        /* --label, part of the stored name */
     struct timespec started;  /* CLOCK_REALTIME start of the run, part of the stored name */
+    int tap;                  /* stdout is TAP: the report's path is a TAP comment ("# report: PATH") */
 };
 
 /* Before the run: can the store and every named file be written? Says why not in one line on stderr.

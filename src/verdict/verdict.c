@@ -8,6 +8,7 @@
  * larger buffer; each piece once. A run without real-time scheduling says nothing about the kernel: it gets
  * no kernel advice at all. Runs on the main thread, after the measurement. */
 #include "report/report.h"
+#include "report/thresholds.h"
 #include "util/numfmt.h"
 #include "report/access.h"
 #include "report/compare_verdict.h"
@@ -46,6 +47,7 @@ struct pview {
     long long dropped;
     double met_pct;      /* deadlines met, %; NAN when unknown */
     double jitter_us;    /* worst |jitter| */
+    double wakeup_p99_us;
     double margin_us;    /* tightest margin left before the deadline */
     const char *load_error;
 };
@@ -58,6 +60,7 @@ struct vctx {
     double rate_hz, period_us;
     long long max_xruns, max_missed; /* FAIL thresholds (profile, or --max-xruns) */
     double max_jitter_us;            /* FAIL threshold from --max-jitter-us, < 0 when not set */
+    double min_met_pct, max_wakeup_p99_us; /* --min-deadlines-pct, --max-wakeup-p99-us; < 0 when not set */
     long long xruns, missed, dropped; /* totals */
     int worst;                       /* the phase with the most trouble, -1 if none */
     int worst_jitter;                /* the phase with the largest |jitter|, -1 if none */
@@ -70,7 +73,9 @@ struct vctx {
 static int phase_fails(const struct vctx *v, const struct pview *p)
 {
     return p->xruns > v->max_xruns || p->missed > v->max_missed ||
-           (v->max_jitter_us >= 0 && p->jitter_us > v->max_jitter_us);
+           (v->max_jitter_us >= 0 && p->jitter_us > v->max_jitter_us) ||
+           (v->min_met_pct >= 0 && !(p->met_pct >= v->min_met_pct)) ||
+           (v->max_wakeup_p99_us >= 0 && !(p->wakeup_p99_us <= v->max_wakeup_p99_us));
 }
 
 /* ---- advice: first the system's, from the checks table, then the run's own rules below ---- */
@@ -476,6 +481,14 @@ static void join_hints(const struct advice *a, char *b, size_t n)
 
 int report_verdict(json_t *doc, const json_t *profile, int strict, int64_t max_xruns, double max_jitter_us)
 {
+    struct report_limits lim = REPORT_LIMITS_NONE;
+    lim.max_xruns = max_xruns;
+    lim.max_jitter_us = max_jitter_us;
+    return report_verdict_limits(doc, profile, strict, &lim);
+}
+
+int report_verdict_limits(json_t *doc, const json_t *profile, int strict, const struct report_limits *lim)
+{
     if (verdict_is_ramp(doc)) /* a headroom measurement: its own misses are not the kernel's */
         return verdict_ramp(doc, profile);
     struct vctx v;
@@ -491,9 +504,11 @@ int report_verdict(json_t *doc, const json_t *profile, int strict, int64_t max_x
     v.period_us = doc_num(v.audio, "period_us");
     if (isnan(v.period_us))
         v.period_us = 0;
-    v.max_xruns = max_xruns >= 0 ? max_xruns : count(doc_num(profile, "max_xruns"));
+    v.max_xruns = lim->max_xruns >= 0 ? lim->max_xruns : count(doc_num(profile, "max_xruns"));
     v.max_missed = count(doc_num(profile, "max_deadlines_missed"));
-    v.max_jitter_us = max_jitter_us;
+    v.max_jitter_us = lim->max_jitter_us;
+    v.min_met_pct = lim->min_deadlines_pct;
+    v.max_wakeup_p99_us = lim->max_wakeup_p99_us;
     v.complete = json_is_true(json_object_get(doc, "complete"));
     v.rt = json_is_true(json_object_get(v.audio, "realtime"));
     v.worst = v.worst_jitter = -1;
@@ -517,6 +532,7 @@ int report_verdict(json_t *doc, const json_t *profile, int strict, int64_t max_x
         pv->dropped = count(doc_num(p, "dropped"));
         pv->met_pct = doc_num(p, "deadlines_met_pct");
         pv->jitter_us = sub(p, "jitter_us", "abs_max");
+        pv->wakeup_p99_us = sub(p, "wakeup_us", "p99");
         pv->margin_us = sub(p, "margin_us", "min");
         pv->load_error = doc_str(p, "load_error", NULL);
         v.xruns += pv->xruns;
@@ -573,15 +589,10 @@ int report_verdict(json_t *doc, const json_t *profile, int strict, int64_t max_x
     char setting[128];
     setting_text(&v, setting, sizeof(setting));
 
-    int exceeded = (max_xruns >= 0 && v.xruns > max_xruns) ||
-                   (max_jitter_us >= 0 && v.worst_jitter >= 0 && v.jitter_us > max_jitter_us) ||
-                   (strict && strcmp(level, "fail") == 0);
+    int exceeded = 0;
     json_t *pname = json_object_get(profile, "name");
-    json_t *th = json_pack("{s:O, s:I, s:I, s:o, s:b, s:b}",
-                           "profile", pname ? pname : json_null(),
-                           "max_xruns", (json_int_t)v.max_xruns, "max_deadlines_missed", (json_int_t)v.max_missed,
-                           "max_jitter_us", max_jitter_us >= 0 ? json_real(max_jitter_us) : json_null(),
-                           "strict", strict, "exceeded", exceeded);
+    json_t *th = thresholds_object(doc, profile, strict, lim, v.max_xruns, v.max_missed,
+                                   strict && strcmp(level, "fail") == 0, &exceeded);
     json_object_set_new(doc, "thresholds", th);
     json_t *prof = profile ? json_deep_copy(profile) : json_null();
     json_object_del(prof, "path"); /* where this machine keeps it says nothing about the run */

@@ -49,7 +49,7 @@ else
     ok "# SKIP man --warnings and lexgrog: man-db is not installed"
 fi
 for c in run loads report compare check; do
-    missing=$("$RTJ" "$c" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u | while read -r o; do
+    missing=$("$RTJ" "$c" --help | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u | while read -r o; do
         grep -qF -- "\\fB\\-\\-$(echo "${o#--}" | sed 's/-/\\-/g')\\fR" "$WORK/rtjitter.1" || echo "$o"; done)
     check "man page: every option of rtjitter $c --help is there${missing:+ (missing: $missing)}" [ -z "$missing" ]
 done
@@ -64,6 +64,6 @@ complete_words() { # WORDS...: what the completion offers for the last word
 check "completion: the commands" [ "$(complete_words rtjitter c)" = "check compare " ]
 check "completion: an option of run by its start" [ "$(complete_words rtjitter run --per)" = "--period " ]
 check "completion: a backend option" [ "$(complete_words rtjitter run --npe)" = "--nperiods " ]
-check "completion: --format's choices" [ "$(complete_words rtjitter report --format '')" = "html json text " ]
+check "completion: --format's choices" [ "$(complete_words rtjitter report --format '')" = "html json junit kcidb lava tap text " ]
 touch "$WORK/a-report.json"
 check "completion: a file for --json" [ "$(complete_words rtjitter check --json "$WORK/a-rep")" = "$WORK/a-report.json " ]

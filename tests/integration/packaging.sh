@@ -1,0 +1,251 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The packaging-test mode, end to end:
+# 1. a threshold exceeded on purpose: a client stalls 20 ms three times on a private dummy server at 256 frames
+#    (the independent observer: the xrun notifications that client received itself); rtjitter --max-xruns 0
+#    exits 1, names the phase and figure on stderr, writes a JUnit failure naming the phase and prints a TAP
+#    "not ok"; a timer run with limits it cannot miss exits 0 with every test point ok;
+# 2. both JUnit files parsed by Python's XML parser and checked against the common JUnit XSD's shape;
+# 3. data/lava/rtjitter.yaml parsed (python3-yaml), its steps run on a private server with lava-test-case
+#    replaced by a stub that records its arguments, and those results checked against the report;
+# 4. data/autopkgtest/debian/tests/control parsed, and each test script it names run the same way.
+. "$(dirname "$0")/../lib.sh"
+TOP=$PWD
+RTJ_ABS=$(cd "$(dirname "$RTJ")" && pwd)/$(basename "$RTJ")
+PKG=rtjt-pkg-$$
+
+# ---- 1. forced stalls over --max-xruns 0 ----
+name=$PKG-stall
+start_jackd "$name" 48000 256 || echo "# jackd did not start"
+"$RTJ" run --loads none --server "$name" --duration 2.5 --warmup 1.5 --max-xruns 0 --json "$WORK/s.json" \
+    --junit "$WORK/s.xml" --tap >"$WORK/s.tap" 2>"$WORK/s.err" &
+rpid=$!
+for i in $(seq 50); do jack_lsp -s "$name" 2>/dev/null | grep -q "^rtjitter-$rpid:in" && break; sleep 0.1; done
+"$RTJ_HELPERS/stall_client" "$name" 20 50 3 "rtjitter-$rpid:in" >"$WORK/stall.out" 2>"$WORK/stall.err" &
+spid=$!
+for i in $(seq 50); do grep -q ready "$WORK/stall.err" && break; sleep 0.1; done
+sleep 1.7 # past rtjitter's warm-up
+kill -USR1 "$spid"
+for i in $(seq 50); do grep -q '^stalls' "$WORK/stall.out" && break; sleep 0.1; done
+wait "$rpid"; RC=$?
+kill -TERM "$spid"; wait "$spid"
+stop_jackd "$JACKD_PID"
+SEEN=$(python3 -c "
+import json
+w = json.load(open('$WORK/s.json'))['phases'][0]['clock_window_s']
+t = [float(x) for x in open('$WORK/stall.out').read().split('xrun_times')[1].split()]
+print(sum(1 for x in t if w[0] <= x <= w[1]))" 2>/dev/null)
+EVENTS=$(json "$WORK/s.json" "d['phases'][0]['xruns']['events']")
+echo "# the stall client: $(sed -n 's/^stalls //p' "$WORK/stall.out") stalls, ${SEEN:-?} xrun notifications in rtjitter's window; rtjitter: $EVENTS xrun events, exit $RC"
+sed 's/^/# stderr: /' "$WORK/s.err"
+check "the stall client saw xruns in rtjitter's measured window (${SEEN:-none})" [ "${SEEN:-0}" -ge 1 ]
+check "rtjitter counted xrun events there too ($EVENTS)" [ "${EVENTS:-0}" -ge 1 ]
+check "--max-xruns 0 exceeded: exit 1 (got $RC)" [ "$RC" -eq 1 ]
+check "stderr names the phase, the metric, the figure and the limit" \
+    grep -qx "rtjitter run: threshold exceeded: phase none: xrun events $EVENTS, limit <= 0 (--max-xruns)" "$WORK/s.err"
+check "the report's thresholds say so, per phase" [ "$(json "$WORK/s.json" \
+    "[(c['id'], c['limit'], c['enforced'], [(p['phase'], p['value'], p['pass']) for p in c['phases']]) for c in d['thresholds']['checks'] if c['id']=='xruns']")" \
+    = "[('xruns', 0.0, True, [('none', $EVENTS.0, False)])]" ]
+check "TAP: version 13, a plan, and 'not ok' for the phase's xrun events" \
+    python3 - "$WORK/s.tap" "$EVENTS" <<'EOF'
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+assert lines[0] == 'TAP version 13', lines[0]
+n = int(re.fullmatch(r'1\.\.(\d+)', lines[1]).group(1))
+points = [l for l in lines if re.match(r'(not )?ok \d+ ', l)]
+assert len(points) == n, (len(points), n)
+assert 'not ok %d - phase none: xrun events %s <= 0' % (points.index([p for p in points if 'xrun events' in p][0]) + 1, sys.argv[2]) in points, points
+i = lines.index([l for l in lines if 'xrun events' in l][0])
+assert lines[i + 1] == '  ---' and lines[i + 2].startswith('  message: "phase none: xrun events '), lines[i:i + 3]
+EOF
+check "JUnit: a failure naming the phase and the figure" \
+    python3 - "$WORK/s.xml" "$EVENTS" <<'EOF'
+import sys, xml.etree.ElementTree as ET
+r = ET.parse(sys.argv[1]).getroot()
+f = [tc.find('failure') for tc in r.iter('testcase') if tc.find('failure') is not None]
+assert any(x.get('message') == 'phase none: xrun events %s <= 0 (--max-xruns)' % sys.argv[2] for x in f), [x.attrib for x in f]
+assert r.get('failures') == str(len(f)) and len(f) >= 1
+EOF
+
+# ---- 1b. a pass: limits a timer run cannot miss (a profile of its own, enforced with --profile) ----
+cat >"$WORK/loose.json" <<'EOF'
+{ "schema": "rtjitter.profile/1", "name": "loose", "title": "Loose", "description": "Limits no run misses.",
+  "max_xruns": 1000000000, "max_deadlines_missed": 1000000000, "warn_jitter_pct": 1000000, "warn_margin_pct": 0,
+  "warn_period_ms": 1000, "require_realtime": false }
+EOF
+"$RTJ" run --backend timer --loads none --duration 0.5 --warmup 0.2 --output "$WORK/store" --max-xruns 1000000 \
+    --min-deadlines-pct 0 --max-wakeup-p99-us 1000000 --max-jitter-us 1000000 --profile "$WORK/loose.json" --json "$WORK/p.json" \
+    --junit "$WORK/p.xml" --tap >"$WORK/p.tap" 2>"$WORK/p.err"
+RC=$?
+check "a pass: exit 0 (got $RC)" [ "$RC" -eq 0 ]
+check "a pass: every TAP test point ok, the plan counts them" python3 - "$WORK/p.tap" <<'EOF'
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+n = int(lines[1][3:])
+pts = [l for l in lines if re.match(r'(not )?ok \d+ ', l)]
+assert lines[0] == 'TAP version 13' and len(pts) == n and n >= 5, lines
+assert all(p.startswith('ok ') for p in pts), pts
+assert lines[-1].startswith('# report: '), lines[-1]
+EOF
+check "a pass: no threshold line on stderr" [ ! -s "$WORK/p.err" -o -z "$(grep 'threshold exceeded' "$WORK/p.err")" ]
+check "a pass: the same TAP again from the stored report (rtjitter report --format tap)" \
+    cmp <("$RTJ" report "$WORK/p.json" --format tap) <(grep -v '^# report: ' "$WORK/p.tap")
+
+# ---- 2. the JUnit shape of the common XSD (testsuites > testsuite > properties, testcase > failure) ----
+cat >"$WORK/junit_shape.py" <<'EOF'
+import re, sys, xml.etree.ElementTree as ET
+NUM = re.compile(r'^\d+(\.\d+)?$')
+r = ET.parse(sys.argv[1]).getroot()
+assert r.tag == 'testsuites', r.tag
+suites = list(r)
+assert len(suites) == 1 and suites[0].tag == 'testsuite'
+s = suites[0]
+for k in ('name', 'tests', 'failures', 'errors', 'time', 'timestamp', 'hostname'):
+    assert s.get(k) is not None, k
+assert re.fullmatch(r'\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d', s.get('timestamp')), s.get('timestamp')
+for k in ('tests', 'failures', 'errors', 'skipped'):
+    assert s.get(k) == r.get(k) and s.get(k).isdigit(), k
+assert NUM.match(s.get('time')) and NUM.match(r.get('time'))
+kids = [c.tag for c in s]
+assert kids[0] == 'properties' and set(kids[1:]) == {'testcase'}, kids
+props = {p.get('name'): p.get('value') for p in s.find('properties')}
+assert set(c.tag for c in s.find('properties')) == {'property'}
+for k in ('kernel.release', 'backend', 'period_frames', 'rate', 'hostname'):
+    assert props.get(k), k
+cases = s.findall('testcase')
+assert len(cases) == int(s.get('tests'))
+fails = errs = skips = 0
+for tc in cases:
+    assert tc.get('name') and tc.get('classname') and NUM.match(tc.get('time')), tc.attrib
+    for c in tc:
+        assert c.tag in ('failure', 'error', 'skipped'), c.tag
+        assert c.get('message'), c.attrib
+        if c.tag != 'skipped':
+            assert c.get('type'), c.attrib
+        fails += c.tag == 'failure'; errs += c.tag == 'error'; skips += c.tag == 'skipped'
+assert (fails, errs, skips) == (int(s.get('failures')), int(s.get('errors')), int(s.get('skipped'))), (fails, errs, skips)
+assert props['kernel.release'] == sys.argv[2], props
+EOF
+REL=$(json "$WORK/p.json" "d['system']['kernel']['release']")
+check "JUnit of the failing run has the XSD's shape" python3 "$WORK/junit_shape.py" "$WORK/s.xml" "$REL"
+check "JUnit of the passing run has the XSD's shape, no failure" \
+    sh -c "python3 '$WORK/junit_shape.py' '$WORK/p.xml' '$REL' && grep -q 'failures=\"0\" errors=\"0\"' '$WORK/p.xml'"
+
+# ---- 3. the LAVA test definition, run as LAVA would, lava-test-case stubbed ----
+mkdir -p "$WORK/stub" "$WORK/lava"
+cat >"$WORK/stub/lava-test-case" <<EOF
+#!/bin/sh
+printf '%s\n' "\$*" >>"$WORK/lava/cases"
+EOF
+chmod +x "$WORK/stub/lava-test-case"
+check "data/lava/rtjitter.yaml: a LAVA test definition (metadata, params, install deps, run steps)" \
+    python3 - "$TOP/data/lava/rtjitter.yaml" "$WORK/lava/run.sh" <<'EOF'
+import shlex, sys, yaml
+d = yaml.safe_load(open(sys.argv[1]))
+m = d['metadata']
+assert m['format'] == 'Lava-Test Test Definition 1.0' and m['name'] and m['description'], m
+assert 'rtjitter' in d['install']['deps'] and 'jackd2' in d['install']['deps']
+steps = d['run']['steps']
+assert all(isinstance(s, str) for s in steps) and any('--format lava' in s for s in steps)
+assert any('lava-test-case' in s for s in steps)
+# LAVA exports the params (a job's parameters override them) and runs the steps in one shell, in order.
+with open(sys.argv[2], 'w') as f:
+    for k, v in d['params'].items():
+        f.write('%s=%s\n' % (k, shlex.quote(str(v))))
+    f.write('. ./params.sh\n')
+    f.write('\n'.join(steps) + '\n')
+EOF
+cat >"$WORK/lava/params.sh" <<EOF
+RTJITTER=$RTJ_ABS LOADS=none,burn DURATION=1 WARMUP=0.3 PERIOD=256 SERVER=$PKG-lava
+MAX_XRUNS=1000000 MIN_DEADLINES_PCT=0 MAX_WAKEUP_P99_US=0
+EOF
+(cd "$WORK/lava" && PATH="$WORK/stub:$PATH" timeout 30 sh run.sh >run.out 2>&1)
+echo "# LAVA run: $(wc -l <"$WORK/lava/cases" 2>/dev/null) test cases recorded"
+check "LAVA: the results it would upload match the report (every phase and metric, pass/fail by the thresholds)" \
+    python3 - "$WORK/lava" <<'EOF'
+import json, sys
+w = sys.argv[1]
+cases = [l.split() for l in open(w + '/cases')]
+byname = {c[0]: c for c in cases}
+def opt(c, k):
+    return c[c.index(k) + 1] if k in c else None
+d = json.load(open(w + '/rtjitter.json'))
+assert opt(byname['run_complete'], '--result') == 'pass'
+# MAX_WAKEUP_P99_US=0: no real wake-up is 0, so rtjitter failed on it (exit 1) and said so.
+t = byname['rtjitter-thresholds']
+assert opt(t, '--result') == 'fail' and opt(t, '--measurement') == '1', t
+assert [p['load'] for p in d['phases']] == ['none', 'burn']
+for p in d['phases']:
+    n = p['load']
+    x = byname[n + '.xruns']
+    assert opt(x, '--result') == 'pass' and float(opt(x, '--measurement')) == p['xruns']['events'], x
+    w99 = byname[n + '.wakeup_p99']
+    assert opt(w99, '--result') == 'fail' and opt(w99, '--units') == 'us', w99
+    assert abs(float(opt(w99, '--measurement')) - p['wakeup_us']['p99']) <= 0.05, (w99, p['wakeup_us']['p99'])
+    m = byname[n + '.deadlines_met']
+    assert abs(float(opt(m, '--measurement')) - p['deadlines_met_pct']) <= 0.0005 and opt(m, '--result') == 'pass'
+    j = byname[n + '.jitter_abs_max']
+    assert abs(float(opt(j, '--measurement')) - p['jitter_us']['abs_max']) <= 0.05
+assert all(c[0].replace('_', '').replace('.', '').replace('-', '').isalnum() for c in cases), cases
+EOF
+# no jackd of that name is left (looked up, never killed, by name)
+gone() { ! ps -C jackd -o args= | grep -q -- "-n $1 "; }
+check "LAVA: its private server is gone" gone "$PKG-lava"
+
+# ---- 4. the autopkgtest example: control parsed, each test run ----
+APT=$TOP/data/autopkgtest/debian/tests
+check "debian/tests/control: each test has its script, Depends and valid Restrictions; needs-root ones want a machine" \
+    python3 - "$APT/control" "$WORK/apt-tests" <<'EOF'
+import os, sys
+KNOWN = {'allow-stderr', 'breaks-testbed', 'build-needed', 'flaky', 'hint-testsuite-triggers', 'isolation-container',
+         'isolation-machine', 'needs-internet', 'needs-reboot', 'needs-root', 'needs-sudo', 'rw-build-tree',
+         'skip-foreign-architecture', 'skip-not-installable', 'skippable', 'superficial', 'needs-recommends'}
+paras, cur, key = [], {}, None
+for line in open(sys.argv[1]):
+    line = line.rstrip('\n')
+    if line.startswith('#'):
+        continue
+    if not line.strip():
+        if cur: paras.append(cur)
+        cur, key = {}, None
+    elif line[0] in ' \t':
+        cur[key] += ' ' + line.strip()
+    else:
+        key, _, v = line.partition(':')
+        cur[key.strip().lower()] = v.strip()
+if cur: paras.append(cur)
+names = []
+for p in paras:
+    r = set(p.get('restrictions', '').replace(',', ' ').split())
+    assert r <= KNOWN, r - KNOWN
+    if 'needs-root' in r:
+        assert 'isolation-machine' in r, p
+    deps = [x.strip().split()[0] for x in p['depends'].split(',')]
+    assert 'rtjitter' in deps and 'jackd2' in deps, deps
+    for t in p['tests'].replace(',', ' ').split():
+        assert os.access(os.path.join(os.path.dirname(sys.argv[1]), t), os.X_OK), t
+        names.append((t, 'needs-root' in r))
+assert len(names) >= 2 and any(n[1] for n in names) and any(not n[1] for n in names), names
+open(sys.argv[2], 'w').write('\n'.join('%s %d' % n for n in names) + '\n')
+EOF
+# Each test on a private server of this test's name; the realtime one with a wake-up limit no run can meet.
+while read -r t root; do
+    art=$WORK/apt-$t
+    mkdir -p "$art"
+    extra=()
+    [ "$root" = 1 ] && extra=(RTJITTER_MAX_WAKEUP_P99_US=0)
+    env RTJITTER="$RTJ_ABS" RTJITTER_DURATION=1 RTJITTER_WARMUP=0.3 RTJITTER_LOADS=none RTJITTER_PERIOD=256 \
+        RTJITTER_SERVER="$PKG-apt-$t" AUTOPKGTEST_ARTIFACTS="$art" AUTOPKGTEST_TMP="$art" "${extra[@]}" \
+        timeout 30 "$APT/$t" >"$art/out" 2>"$art/err"
+    rc=$?
+    echo "# autopkgtest $t: exit $rc"
+    if [ "$root" = 1 ]; then
+        check "autopkgtest $t with an impossible wake-up limit fails (exit 1, got $rc), JUnit and TAP naming the phase" \
+            sh -c "[ $rc -eq 1 ] && grep -q 'message=\"phase none: wake-up p99 .* &lt;= 0 us (--max-wakeup-p99-us)\"' '$art/rtjitter-junit.xml' && grep -q '^not ok .* - phase none: wake-up p99 ' '$art/out'"
+    else
+        check "autopkgtest $t passes (exit $rc) and leaves JUnit and TAP in AUTOPKGTEST_ARTIFACTS" \
+            sh -c "[ $rc -eq 0 ] && python3 '$WORK/junit_shape.py' '$art/rtjitter-junit.xml' '$REL' && grep -q '^TAP version 13' '$art/rtjitter.tap'"
+    fi
+    check "autopkgtest $t: its server is gone" gone "$PKG-apt-$t"
+done <"$WORK/apt-tests"
+rm -f /dev/shm/jack_sem.*_"$PKG"-*
