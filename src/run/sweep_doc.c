@@ -48,7 +48,11 @@ static void sci2(char *buf, size_t len, double v)
 
 void sweep_duration_text(char *buf, size_t len, double s)
 {
-    if (s < 90)
+    if (!(s >= 0))
+        snprintf(buf, len, "-");
+    else if (s < 1)
+        snprintf(buf, len, "%.0f ms", 1000 * s);
+    else if (s < 90)
         snprintf(buf, len, "%.0f s", s);
     else if (s < 5400)
         snprintf(buf, len, "%.0f min", s / 60);
