@@ -450,7 +450,7 @@ int sweep_execute(const struct sweep_plan *sp)
         for (int ri = 0; ri < sp->nrates && rc == 0; ri++) {
             if (c->own_server) {
                 char err[512];
-                int e = jackserver_start(&c->srv, sp->run.be.device, sp->rates[ri], sp->periods[0],
+                int e = jackserver_start_named(&c->srv, "sweep", sp->run.be.device, sp->rates[ri], sp->periods[0],
                                          sp->run.be.nperiods, sp->run.be.priority, err, sizeof(err));
                 if (e < 0) {
                     fprintf(stderr, "rtjitter sweep: cannot start a private JACK server: %s\n", err);
