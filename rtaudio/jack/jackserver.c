@@ -225,8 +225,14 @@ static pid_t spawn_jackd(const char *const *argv, int out_fd)
 int jackserver_start(struct private_server *s, const char *device, int rate_hz, int period_frames,
                      int nperiods, int priority, char *err, size_t errlen)
 {
+    return jackserver_start_named(s, NULL, device, rate_hz, period_frames, nperiods, priority, err, errlen);
+}
+
+int jackserver_start_named(struct private_server *s, const char *suffix, const char *device, int rate_hz,
+                           int period_frames, int nperiods, int priority, char *err, size_t errlen)
+{
     memset(s, 0, sizeof(*s));
-    snprintf(s->name, sizeof(s->name), "rtjitter-%d", (int)getpid());
+    snprintf(s->name, sizeof(s->name), "rtjitter-%d%s%s", (int)getpid(), suffix ? "-" : "", suffix ? suffix : "");
     snprintf(s->driver, sizeof(s->driver), "%s", device ? "alsa" : "dummy");
     snprintf(s->device, sizeof(s->device), "%s", device ? device : "");
     s->rate_hz = rate_hz;

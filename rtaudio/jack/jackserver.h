@@ -19,6 +19,11 @@ struct private_server {
  * Returns 0 or -errno; err gets one line (the server's last words when it died). */
 int jackserver_start(struct private_server *s, const char *device, int rate_hz, int period_frames,
                      int nperiods, int priority, char *err, size_t errlen);
+/* The same, named rtjitter-PID-SUFFIX: for a server that outlives several clients of this process (a sweep), whose
+ * name must differ from theirs (rtjitter-PID): jack2 refuses a second client of a server that has its name
+ * (status 0x11) once the first has closed. */
+int jackserver_start_named(struct private_server *s, const char *suffix, const char *device, int rate_hz,
+                           int period_frames, int nperiods, int priority, char *err, size_t errlen);
 /* 1 while the server process lives. */
 int jackserver_alive(struct private_server *s);
 /* SIGTERM (and SIGCONT: a stopped server keeps it pending), then SIGKILL after 1 s; reaps it and removes

@@ -2,6 +2,7 @@
 /* `rtjitter run`: the command line made into a plan (src/run/run.h), then run_execute(). The options are the
  * run's own table plus every registered backend's params table, so a backend's options come with its entry. */
 #include "cli/cmd_run.h"
+#include "cli/backend_opts.h"
 #include "cli/command.h"
 #include "cli/options.h"
 #include "run/ladder.h"
@@ -66,45 +67,16 @@ static const struct opt_def run_defs[] = {
 #undef O
 #undef P
 
-/* The run's table followed by each backend's params (offsets moved into plan.be); an option two backends share
- * is listed once. Returns a malloc'd table, NULL-terminated. */
+/* The run's table followed by each backend's params (offsets moved into plan.be). */
 static struct opt_def *all_defs(void)
 {
-    size_t n = opts_count(run_defs);
-    for (size_t b = 0; rtj_backends[b]; b++)
-        n += opts_count(rtj_backends[b]->params);
-    struct opt_def *defs = calloc(n + 1, sizeof(*defs));
-    if (!defs)
-        return NULL;
-    size_t k = 0;
-    for (const struct opt_def *d = run_defs; d->name; d++)
-        defs[k++] = *d;
-    for (size_t b = 0; rtj_backends[b]; b++)
-        for (const struct opt_def *d = rtj_backends[b]->params; d->name; d++) {
-            int dup = 0;
-            for (size_t i = 0; i < k; i++)
-                dup |= strcmp(defs[i].name, d->name) == 0;
-            if (dup)
-                continue;
-            defs[k] = *d;
-            defs[k++].offset += offsetof(struct run_opts, plan.be);
-        }
-    return defs;
+    return backend_opts_table(run_defs, offsetof(struct run_opts, plan.be));
 }
 
 /* The run's own options, then each backend's under its name. */
 static size_t run_sections(struct opt_section *out, size_t max)
 {
-    static char titles[CLI_MAX_SECTIONS][160];
-    size_t n = 0;
-    if (n < max)
-        out[n++] = (struct opt_section){ NULL, run_defs };
-    for (size_t b = 0; rtj_backends[b] && n < max && n < CLI_MAX_SECTIONS; b++) {
-        snprintf(titles[n], sizeof(titles[n]), "--backend %s: %s", rtj_backends[b]->name, rtj_backends[b]->summary);
-        out[n] = (struct opt_section){ titles[n], rtj_backends[b]->params };
-        n++;
-    }
-    return n;
+    return backend_opts_sections(out, max, run_defs);
 }
 
 const struct cli_command cmd_run_info = {
@@ -119,43 +91,6 @@ const struct cli_command cmd_run_info = {
     .positional = NULL,
     .sections = run_sections,
 };
-
-static void list_backends(FILE *f)
-{
-    for (size_t b = 0; rtj_backends[b]; b++) {
-        char why[256] = "";
-        int bad = rtj_backends[b]->unavailable(why, sizeof(why)) < 0;
-        fprintf(f, "%-8s %s%s%s%s\n", rtj_backends[b]->name, rtj_backends[b]->summary, bad ? " (cannot run here: " : "",
-                bad ? why : "", bad ? ")" : "");
-    }
-}
-
-/* Does the chosen backends' params table list an option called name? */
-static int listed(const struct backend_ops *const *be, size_t n, const char *name)
-{
-    for (size_t i = 0; i < n; i++)
-        for (const struct opt_def *d = be[i]->params; d->name; d++)
-            if (!strcmp(d->name, name))
-                return 1;
-    return 0;
-}
-
-/* A backend option that was given (its field differs from the default) although none of the chosen backends takes
- * it: never ignored in silence (--cpus with jack). Its name, or NULL. */
-static const char *foreign_option(const struct backend_config *cfg, const struct backend_config *dflt,
-                                  const struct backend_ops *const *be, size_t n)
-{
-    for (size_t b = 0; rtj_backends[b]; b++)
-        for (const struct opt_def *d = rtj_backends[b]->params; d->name; d++) {
-            const char *f = (const char *)cfg + d->offset, *g = (const char *)dflt + d->offset;
-            int given = d->type == OPT_STR      ? *(const char *const *)f != *(const char *const *)g
-                        : d->type == OPT_DOUBLE ? *(const double *)f != *(const double *)g
-                                                : *(const int *)f != *(const int *)g;
-            if (given && !listed(be, n, d->name))
-                return d->name;
-        }
-    return NULL;
-}
 
 int cmd_run(int argc, char **argv, const char *command_line)
 {
@@ -193,7 +128,7 @@ int cmd_run(int argc, char **argv, const char *command_line)
     if (!o.plan.be.period_given)
         o.plan.be.period_frames = defaults.period_frames;
     if (o.backend && strcmp(o.backend, "list") == 0) {
-        list_backends(stdout);
+        backend_opts_list(stdout);
         return 0;
     }
     const struct backend_ops *depths[4];
@@ -220,7 +155,7 @@ int cmd_run(int argc, char **argv, const char *command_line)
     }
     if (ndepths == 0)
         depths[ndepths++] = o.plan.backend;
-    const char *stray = foreign_option(&o.plan.be, &defaults, depths, ndepths);
+    const char *stray = backend_opts_foreign(&o.plan.be, &defaults, depths, ndepths);
     if (stray) {
         fprintf(stderr, "rtjitter run: --%s is not an option of --backend %s (see rtjitter run --help)\n", stray,
                 o.backend ? o.backend : depths[0]->name);

@@ -6,6 +6,7 @@
 #include "cli/cmd_import.h"
 #include "cli/cmd_loads.h"
 #include "cli/cmd_run.h"
+#include "cli/cmd_sweep.h"
 #include "cli/manpage.h"
 #include "run/run.h"
 #include <stdio.h>
@@ -16,6 +17,7 @@
 /* The subcommands, in the order `rtjitter --help` and the man page list them. */
 static const struct cli_command *const commands[] = {
     &cmd_run_info,
+    &cmd_sweep_info,
     &cmd_loads_info,
     &cmd_report_info,
     &cmd_compare_info,

@@ -184,7 +184,7 @@ double svg_y(const struct frame *fr, const struct axis *a, double v)
 /* A legend name that fits in max_px, cut with "…" when it does not. */
 static void fit_name(char *out, size_t len, const char *name, double max_px)
 {
-    snprintf(out, len, "%.*s", utf8_prefix(name, len - 1), name);
+    snprintf(out, len, "%.*s", utf8_prefix(name, len - 4), name); /* room for "…": never cut it */
     while (svg_text_width(out, SVG_FONT) > max_px && strlen(out) > 4) {
         size_t l = strlen(out);
         if (l >= 3 && !strcmp(out + l - 3, "…"))

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The backends' options for a command (backend_opts.h). */
+#include "cli/backend_opts.h"
+#include <stdlib.h>
+#include <string.h>
+
+struct opt_def *backend_opts_table(const struct opt_def *own, size_t be_offset)
+{
+    size_t n = opts_count(own);
+    for (size_t b = 0; rtj_backends[b]; b++)
+        n += opts_count(rtj_backends[b]->params);
+    struct opt_def *defs = calloc(n + 1, sizeof(*defs));
+    if (!defs)
+        return NULL;
+    size_t k = 0;
+    for (const struct opt_def *d = own; d->name; d++)
+        defs[k++] = *d;
+    for (size_t b = 0; rtj_backends[b]; b++)
+        for (const struct opt_def *d = rtj_backends[b]->params; d->name; d++) {
+            int dup = 0;
+            for (size_t i = 0; i < k; i++)
+                dup |= strcmp(defs[i].name, d->name) == 0;
+            if (dup)
+                continue;
+            defs[k] = *d;
+            defs[k++].offset += be_offset;
+        }
+    return defs;
+}
+
+size_t backend_opts_sections(struct opt_section *out, size_t max, const struct opt_def *own)
+{
+    static char titles[CLI_MAX_SECTIONS][160];
+    size_t n = 0;
+    if (n < max)
+        out[n++] = (struct opt_section){ NULL, own };
+    for (size_t b = 0; rtj_backends[b] && n < max && n < CLI_MAX_SECTIONS; b++) {
+        snprintf(titles[n], sizeof(titles[n]), "--backend %s: %s", rtj_backends[b]->name, rtj_backends[b]->summary);
+        out[n] = (struct opt_section){ titles[n], rtj_backends[b]->params };
+        n++;
+    }
+    return n;
+}
+
+/* Does the chosen backends' params table list an option called name? */
+static int listed(const struct backend_ops *const *be, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        for (const struct opt_def *d = be[i]->params; d->name; d++)
+            if (!strcmp(d->name, name))
+                return 1;
+    return 0;
+}
+
+const char *backend_opts_foreign(const struct backend_config *cfg, const struct backend_config *dflt,
+                                 const struct backend_ops *const *be, size_t n)
+{
+    for (size_t b = 0; rtj_backends[b]; b++)
+        for (const struct opt_def *d = rtj_backends[b]->params; d->name; d++) {
+            const char *f = (const char *)cfg + d->offset, *g = (const char *)dflt + d->offset;
+            int given = d->type == OPT_STR      ? *(const char *const *)f != *(const char *const *)g
+                        : d->type == OPT_DOUBLE ? *(const double *)f != *(const double *)g
+                                                : *(const int *)f != *(const int *)g;
+            if (given && !listed(be, n, d->name))
+                return d->name;
+        }
+    return NULL;
+}
+
+void backend_opts_list(FILE *f)
+{
+    for (size_t b = 0; rtj_backends[b]; b++) {
+        char why[256] = "";
+        int bad = rtj_backends[b]->unavailable(why, sizeof(why)) < 0;
+        fprintf(f, "%-8s %s%s%s%s\n", rtj_backends[b]->name, rtj_backends[b]->summary, bad ? " (cannot run here: " : "",
+                bad ? why : "", bad ? ")" : "");
+    }
+}

@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef RTJ_CMD_SWEEP_H
+#define RTJ_CMD_SWEEP_H
+#include "cli/command.h"
+
+extern const struct cli_command cmd_sweep_info;
+int cmd_sweep(int argc, char **argv, const char *command_line);
+
+#endif

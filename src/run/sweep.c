@@ -1,0 +1,499 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The sweep's loop (sweep.h): per rate, rounds of runs; each run measures one buffer size under the loads whose
+ * answer is still open there (one phase per cell), so a size's loads share one client, one server set-up and
+ * one report, and a load whose answer is known costs nothing more. Main thread. */
+#include "run/sweep.h"
+#include "run/sweep_doc.h"
+#include "run/signals.h"
+#include "render/sweep_render.h"
+#include "report/access.h"
+#include "report/doc.h"
+#include "report/store.h"
+#include "sysinfo/sysinfo.h"
+#include "util/utf8.h"
+#include "verdict/profile.h"
+#include "jack/jackserver.h"
+#include "loadspec.h"
+#include "rtclock.h"
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+struct sweep_ctx {
+    const struct sweep_plan *sp;
+    char *rows[SWEEP_MAX_LOADS];   /* the loads, as the user wrote each phase */
+    int nrows;
+    struct sweep_rules rules;
+    json_t *profile;
+    enum sweep_state state[SWEEP_MAX_RATES][SWEEP_MAX_LOADS][SWEEP_MAX_SIZES];
+    json_t *cell[SWEEP_MAX_RATES][SWEEP_MAX_LOADS][SWEEP_MAX_SIZES];
+    const char *buffer_change;     /* "set_buffer_size", "restart" or "direct" */
+    int own_server;                /* the sweep runs its own private jackd (one per rate) */
+    struct private_server srv;
+    const char *stop_reason;       /* set: incomplete */
+    char run_why[300];             /* why the last run did not complete */
+    int runs;
+    int status_on;
+    struct timespec started;
+};
+
+static int is_jack(const struct sweep_plan *sp)
+{
+    return sp->run.backend && strcmp(sp->run.backend->name, "jack") == 0;
+}
+
+/* The grid as it fills in: one character per size for each load (? open, * measuring now, S safe, X unsafe, s/x
+ * inferred, - not measured). stderr, on a terminal. */
+static void status_grid(struct sweep_ctx *c, int ri, int now_size, const int *now_rows)
+{
+    if (!c->status_on)
+        return;
+    const struct sweep_plan *sp = c->sp;
+    fprintf(stderr, "\r\033[Ksweep %d Hz, run %d", sp->rates[ri], c->runs + 1);
+    if (now_size >= 0)
+        fprintf(stderr, " (%d frames)", sp->periods[now_size]);
+    fprintf(stderr, ":");
+    for (int r = 0; r < c->nrows; r++) {
+        fprintf(stderr, " %.12s[", c->rows[r]);
+        for (int s = 0; s < sp->nperiods; s++) {
+            static const char ch[] = { '?', 'S', 'X', 's', 'x', '-' };
+            char k = ch[c->state[ri][r][s]];
+            if (s == now_size && now_rows[r])
+                k = '*';
+            fputc(k, stderr);
+        }
+        fputc(']', stderr);
+    }
+    fflush(stderr);
+}
+
+static void status_clear(struct sweep_ctx *c)
+{
+    if (c->status_on)
+        fprintf(stderr, "\r\033[K");
+}
+
+/* The phase of doc for row name, the k-th of its name (a load listed once appears once per run unless the buffer
+ * size changed during it, which makes the cell not measured). */
+static const json_t *phase_of(const json_t *doc, const char *name, int *count)
+{
+    const json_t *found = NULL, *p;
+    size_t i;
+    *count = 0;
+    json_array_foreach(json_object_get(doc, "phases"), i, p) {
+        if (strcmp(doc_str(p, "load", ""), name) == 0) {
+            if (!found)
+                found = p;
+            (*count)++;
+        }
+    }
+    return found;
+}
+
+static void set_cell(struct sweep_ctx *c, int ri, int r, int s, enum sweep_state st, json_t *cell)
+{
+    c->state[ri][r][s] = st;
+    json_decref(c->cell[ri][r][s]);
+    c->cell[ri][r][s] = cell;
+}
+
+/* The cells of one run, from its report (NULL when none was made). */
+static void take_run(struct sweep_ctx *c, int ri, int s, const int *rows, const json_t *doc, int rc)
+{
+    const struct sweep_plan *sp = c->sp;
+    int rate = sp->rates[ri], frames = sp->periods[s];
+    for (int r = 0; r < c->nrows; r++) {
+        if (!rows[r])
+            continue;
+        int n = 0;
+        const json_t *ph = doc ? phase_of(doc, c->rows[r], &n) : NULL;
+        char why[300];
+        if (rc == 3 || !ph) {
+            snprintf(why, sizeof(why), "the run did not complete: %s",
+                     doc ? doc_str(doc, "incomplete_reason", "no report") : "no report was made");
+            set_cell(c, ri, r, s, CELL_NOT_MEASURED, sweep_cell_skipped(rate, frames, c->rows[r], CELL_NOT_MEASURED,
+                                                                        why));
+            continue;
+        }
+        double pf = doc_num(ph, "period_frames"), pr = doc_num(ph, "rate");
+        if (n != 1 || pf != frames || pr != rate) {
+            snprintf(why, sizeof(why), "the size was not in force: the provider ran %.0f frames at %.0f Hz%s", pf, pr,
+                     n != 1 ? " and the buffer size changed during the phase" : "");
+            set_cell(c, ri, r, s, CELL_NOT_MEASURED, sweep_cell_skipped(rate, frames, c->rows[r], CELL_NOT_MEASURED,
+                                                                        why));
+            continue;
+        }
+        enum sweep_state st;
+        int clear;
+        json_t *cell = sweep_cell_measured(ph, rate, frames, c->rows[r], &c->rules, &st, &clear);
+        set_cell(c, ri, r, s, st, cell);
+        enum sweep_state before[SWEEP_MAX_SIZES];
+        memcpy(before, c->state[ri][r], sizeof(before));
+        sweep_infer(c->state[ri][r], (size_t)sp->nperiods, (size_t)s, clear, sp->measure_all);
+        for (int k = 0; k < sp->nperiods; k++)
+            if (before[k] == CELL_OPEN && c->state[ri][r][k] != CELL_OPEN) {
+                snprintf(why, sizeof(why), "not measured: %d frames %s", frames,
+                         st == CELL_SAFE ? "passed with margin, so every larger size is taken as safe"
+                                         : "failed clearly, so every smaller size is taken as unsafe");
+                json_t *sk = sweep_cell_skipped(rate, sp->periods[k], c->rows[r], c->state[ri][r][k], why);
+                json_object_set_new(sk, "inferred_from", json_integer(frames));
+                set_cell(c, ri, r, k, c->state[ri][r][k], sk);
+            }
+    }
+}
+
+/* One run at size index s for the rows marked in rows. Returns run_execute()'s status. */
+static int run_size(struct sweep_ctx *c, int ri, int s, const int *rows)
+{
+    const struct sweep_plan *sp = c->sp;
+    char loads[4096];
+    size_t o = 0;
+    loads[0] = '\0';
+    for (int r = 0; r < c->nrows; r++)
+        if (rows[r] && o < sizeof(loads))
+            o += (size_t)snprintf(loads + o, sizeof(loads) - o, "%s%s", o ? "," : "", c->rows[r]);
+    struct run_plan p = sp->run;
+    p.loads = loads;
+    p.be.rate_hz = sp->rates[ri];
+    p.be.period_frames = sp->periods[s];
+    p.be.rate_given = p.be.period_given = 1;
+    p.quiet = 1;
+    p.json = p.html = NULL;
+    if (c->own_server) {
+        p.be.server = c->srv.name;
+        p.be.set_buffer_size = 1;
+    }
+    json_t *doc = NULL;
+    p.result = &doc;
+    status_grid(c, ri, s, rows);
+    int rc = run_execute(&p);
+    c->runs++;
+    if (rc == 3)
+        snprintf(c->run_why, sizeof(c->run_why), "%s",
+                 doc ? doc_str(doc, "incomplete_reason", "a run could not complete") : "a run could not complete");
+    if (rc != 2)
+        take_run(c, ri, s, rows, doc, rc);
+    json_decref(doc);
+    return rc;
+}
+
+/* Every size of rate ri, in rounds: each round measures the smallest size some open row wants next. */
+static int sweep_rate(struct sweep_ctx *c, int ri)
+{
+    const struct sweep_plan *sp = c->sp;
+    for (;;) {
+        if ((c->stop_reason = run_signals_reason()))
+            return 3;
+        int want[SWEEP_MAX_LOADS], best = -1;
+        for (int r = 0; r < c->nrows; r++) {
+            want[r] = sweep_next_probe(c->state[ri][r], (size_t)sp->nperiods);
+            if (want[r] >= 0 && (best < 0 || want[r] < best))
+                best = want[r];
+        }
+        if (best < 0)
+            return 0;
+        int rows[SWEEP_MAX_LOADS];
+        for (int r = 0; r < c->nrows; r++)
+            rows[r] = want[r] == best;
+        int rc = run_size(c, ri, best, rows);
+        if (rc == 2)
+            return 2;
+        if (rc == 3) {
+            c->stop_reason = run_signals_reason() ? run_signals_reason() : c->run_why;
+            return 3;
+        }
+    }
+}
+
+static json_t *iso_now(void)
+{
+    struct timespec ts;
+    struct tm tm;
+    char buf[40];
+    clock_gettime(CLOCK_REALTIME, &ts);
+    gmtime_r(&ts.tv_sec, &tm);
+    strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return json_string(buf);
+}
+
+static json_t *size_json(int frames, int rate)
+{
+    if (frames <= 0)
+        return json_null();
+    return json_pack("{s:i, s:f}", "frames", frames, "ms", 1000.0 * frames / rate);
+}
+
+/* The answer per rate: the smallest safe size per load and under every load. */
+static json_t *answers(struct sweep_ctx *c)
+{
+    const struct sweep_plan *sp = c->sp;
+    json_t *a = json_array();
+    for (int ri = 0; ri < sp->nrates; ri++) {
+        int rate = sp->rates[ri];
+        json_t *per = json_array();
+        enum sweep_state flat[SWEEP_MAX_LOADS * SWEEP_MAX_SIZES];
+        for (int r = 0; r < c->nrows; r++) {
+            int k = sweep_smallest_safe(c->state[ri][r], (size_t)sp->nperiods);
+            json_t *e = json_object();
+            json_object_set_new(e, "load", utf8_json_string(c->rows[r]));
+            json_object_set_new(e, "smallest_safe", size_json(k >= 0 ? sp->periods[k] : 0, rate));
+            json_array_append_new(per, e);
+            memcpy(flat + r * sp->nperiods, c->state[ri][r], sizeof(enum sweep_state) * (size_t)sp->nperiods);
+        }
+        int all = sweep_smallest_overall(flat, (size_t)c->nrows, (size_t)sp->nperiods);
+        json_array_append_new(a, json_pack("{s:i, s:o, s:o}", "rate", rate, "per_load", per, "overall",
+                                           size_json(all >= 0 ? sp->periods[all] : 0, rate)));
+    }
+    return a;
+}
+
+static json_t *build_doc(struct sweep_ctx *c)
+{
+    const struct sweep_plan *sp = c->sp;
+    json_t *doc = doc_begin(SWEEP_SCHEMA, 1);
+    struct tm tm;
+    char buf[40];
+    gmtime_r(&c->started.tv_sec, &tm);
+    strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+    json_object_set_new(doc, "complete", json_boolean(!c->stop_reason));
+    json_object_set_new(doc, "incomplete_reason", c->stop_reason ? utf8_json_string(c->stop_reason) : json_null());
+    json_object_set_new(doc, "label", sp->run.label ? utf8_json_string(sp->run.label) : json_null());
+    json_object_set_new(doc, "started", json_string(buf));
+    json_object_set_new(doc, "finished", iso_now());
+    json_t *sys = sysinfo_collect("");
+    doc_set_origin(doc, sp->run.command_line, sys);
+    json_decref(sys);
+    json_t *audio = json_object();
+    json_object_set_new(audio, "backend", json_string(sp->run.backend->name));
+    json_object_set_new(audio, "server", c->own_server ? json_string("private")
+                                         : sp->run.be.server ? utf8_json_string(sp->run.be.server) : json_null());
+    json_object_set_new(audio, "device", sp->run.be.device ? utf8_json_string(sp->run.be.device) : json_null());
+    json_object_set_new(audio, "buffer_change", json_string(c->buffer_change));
+    json_object_set_new(audio, "dsp_pct", json_real(sp->run.be.dsp_pct));
+    json_object_set_new(doc, "audio", audio);
+    json_t *prof = json_object();
+    json_object_set_new(prof, "name", json_string(doc_str(c->profile, "name", "?")));
+    json_object_set_new(prof, "max_xruns", json_real(c->rules.max_xruns));
+    json_object_set_new(prof, "max_deadlines_missed", json_real(c->rules.max_missed));
+    json_object_set_new(prof, "warn_margin_pct", json_real(c->rules.warn_margin_pct));
+    json_object_set_new(doc, "profile", prof);
+    json_object_set_new(doc, "rules", json_pack("{s:s, s:f, s:i, s:b, s:f}", "safe",
+        "no more xrun events and missed deadlines than the profile allows, and a margin kept by 99.9 % of cycles of "
+        "at least the profile's warn_margin_pct of the period", "pass_margin_pct", c->rules.pass_margin_pct,
+        "stop_after_fail", c->rules.stop_after_fail, "measure_all", sp->measure_all, "confidence", SWEEP_CONFIDENCE));
+    json_t *rates = json_array(), *periods = json_array(), *loads = json_array(), *cells = json_array();
+    for (int ri = 0; ri < sp->nrates; ri++)
+        json_array_append_new(rates, json_integer(sp->rates[ri]));
+    for (int s = 0; s < sp->nperiods; s++)
+        json_array_append_new(periods, json_integer(sp->periods[s]));
+    for (int r = 0; r < c->nrows; r++)
+        json_array_append_new(loads, utf8_json_string(c->rows[r]));
+    for (int ri = 0; ri < sp->nrates; ri++)
+        for (int r = 0; r < c->nrows; r++)
+            for (int s = 0; s < sp->nperiods; s++) {
+                json_t *cell = c->cell[ri][r][s];
+                if (!cell)
+                    cell = sweep_cell_skipped(sp->rates[ri], sp->periods[s], c->rows[r], CELL_OPEN,
+                                              c->stop_reason ? "not measured: the sweep stopped first" : NULL);
+                else
+                    json_incref(cell);
+                json_array_append_new(cells, cell);
+            }
+    json_object_set_new(doc, "rates", rates);
+    json_object_set_new(doc, "periods", periods);
+    json_object_set_new(doc, "loads", loads);
+    json_object_set_new(doc, "duration_s", json_real(sp->run.duration_s));
+    json_object_set_new(doc, "warmup_s", json_real(sp->run.warmup_s));
+    json_object_set_new(doc, "runs", json_integer(c->runs));
+    json_object_set_new(doc, "cells", cells);
+    json_object_set_new(doc, "smallest_safe", answers(c));
+    return doc;
+}
+
+/* The store's sweeps live beside its reports (STORE/../sweeps, or DIR/sweeps with --output DIR), so that
+ * `rtjitter compare`, which reads every report of the store, never meets a sweep. */
+static int sweeps_dir(const char *output, char *buf, size_t len)
+{
+    char store[4096];
+    int e = store_dir(output, store, sizeof(store));
+    if (e < 0)
+        return e;
+    if (!output) {
+        char *slash = strrchr(store, '/');
+        if (slash)
+            *slash = '\0';
+    }
+    if ((size_t)snprintf(buf, len, "%s/sweeps", store) >= len)
+        return -ENAMETOOLONG;
+    return 0;
+}
+
+/* The document to every place asked for. 0, or -errno of the first failure (each said on stderr). */
+static int write_outputs(struct sweep_ctx *c, json_t *doc)
+{
+    const struct sweep_plan *sp = c->sp;
+    int rc = 0, e;
+    char dir[4200], rel[256], path[4400];
+    sysinfo_release("", rel, sizeof(rel));
+    if ((e = sweeps_dir(sp->run.output, dir, sizeof(dir))) < 0 ||
+        (e = store_save(doc, dir, rel, sp->run.label ? sp->run.label : "sweep", c->started, path, sizeof(path))) < 0) {
+        fprintf(stderr, "rtjitter sweep: cannot store the sweep under %s: %s\n", dir, doc_strerror(e));
+        rc = e;
+    } else if (!sp->run.quiet) {
+        printf("sweep: %s\n", path);
+    }
+    if (sp->json && (e = doc_write_json(sp->json, DOC_REPLACE, doc)) < 0) {
+        fprintf(stderr, "rtjitter sweep: cannot write %s: %s\n", sp->json, doc_strerror(e));
+        rc = rc ? rc : e;
+    }
+    if (sp->html && (e = doc_write(sp->html, DOC_REPLACE, sweep_html_body, doc)) < 0) {
+        fprintf(stderr, "rtjitter sweep: cannot write %s: %s\n", sp->html, doc_strerror(e));
+        rc = rc ? rc : e;
+    }
+    if (rc < 0) /* nothing measured is lost: the document goes to stderr */
+        json_dumpf(doc, stderr, JSON_INDENT(1));
+    return rc;
+}
+
+/* Bad input before anything runs: the loads, the profile, the outputs, the way the size can change. */
+static int prepare(struct sweep_ctx *c)
+{
+    const struct sweep_plan *sp = c->sp;
+    char err[512];
+    struct load_spec spec;
+    memset(&spec, 0, sizeof(spec));
+    if (load_spec_parse(sp->run.loads, &spec, err, sizeof(err)) < 0) {
+        fprintf(stderr, "rtjitter sweep: --loads: %s\n", err);
+        return -EINVAL;
+    }
+    if (spec.nphases > SWEEP_MAX_LOADS) {
+        fprintf(stderr, "rtjitter sweep: --loads: %d phases, %d at most\n", spec.nphases, SWEEP_MAX_LOADS);
+        load_spec_free(&spec);
+        return -EINVAL;
+    }
+    for (int i = 0; i < spec.nphases; i++) {
+        for (int k = 0; k < c->nrows; k++)
+            if (strcmp(c->rows[k], spec.phase[i].name) == 0) {
+                fprintf(stderr, "rtjitter sweep: --loads: '%s' is listed twice\n", spec.phase[i].name);
+                load_spec_free(&spec);
+                return -EINVAL;
+            }
+        c->rows[c->nrows++] = strdup(spec.phase[i].name);
+    }
+    load_spec_free(&spec);
+    if (profile_load(sp->run.profile ? sp->run.profile : PROFILE_DEFAULT, &c->profile, err, sizeof(err)) < 0) {
+        fprintf(stderr, "rtjitter sweep: --profile: %s\n", err);
+        return -EINVAL;
+    }
+    c->rules.max_xruns = sp->run.max_xruns >= 0 ? sp->run.max_xruns : doc_num(c->profile, "max_xruns");
+    c->rules.max_missed = doc_num(c->profile, "max_deadlines_missed");
+    c->rules.warn_margin_pct = doc_num(c->profile, "warn_margin_pct");
+    if (isnan(c->rules.max_xruns))
+        c->rules.max_xruns = 0;
+    if (isnan(c->rules.max_missed))
+        c->rules.max_missed = 0;
+    if (isnan(c->rules.warn_margin_pct))
+        c->rules.warn_margin_pct = 0;
+    c->rules.pass_margin_pct = sp->pass_margin_pct >= 0 ? sp->pass_margin_pct : 2 * c->rules.warn_margin_pct;
+    c->rules.stop_after_fail = sp->stop_after_fail;
+    c->rules.measure_all = sp->measure_all;
+    const char *outs[2] = { sp->json, sp->html };
+    for (int k = 0; k < 2; k++) {
+        int e = outs[k] ? doc_check(outs[k], DOC_REPLACE) : 0;
+        if (e < 0) {
+            fprintf(stderr, "rtjitter sweep: cannot write %s: %s\n", outs[k], doc_strerror(e));
+            return -EINVAL;
+        }
+    }
+    char dir[4200], rel[256], where[4400];
+    int e = sweeps_dir(sp->run.output, dir, sizeof(dir));
+    if (e == 0)
+        e = store_check(dir, sysinfo_release("", rel, sizeof(rel)), where, sizeof(where));
+    if (e < 0) {
+        fprintf(stderr, "rtjitter sweep: cannot store sweeps under %s: %s\n", dir, doc_strerror(e));
+        return -EINVAL;
+    }
+    if (!is_jack(sp)) {
+        c->buffer_change = "direct";
+    } else if (sp->run.be.server) {
+        if (!sp->run.be.set_buffer_size) {
+            fprintf(stderr, "rtjitter sweep: --server %s: a running server keeps its buffer size; add "
+                    "--set-buffer-size to let the sweep change it (every client of it hears the change), or leave "
+                    "out --server and the sweep starts its own\n", sp->run.be.server);
+            return -EINVAL;
+        }
+        c->buffer_change = "set_buffer_size";
+    } else {
+        c->own_server = 1;
+        c->buffer_change = "set_buffer_size";
+    }
+    return 0;
+}
+
+int sweep_execute(const struct sweep_plan *sp)
+{
+    struct sweep_ctx *c = calloc(1, sizeof(*c));
+    if (!c) {
+        fprintf(stderr, "rtjitter sweep: out of memory\n");
+        return 3;
+    }
+    c->sp = sp;
+    clock_gettime(CLOCK_REALTIME, &c->started);
+    int rc = prepare(c) < 0 ? 2 : 0;
+    if (rc == 0) {
+        run_signals_setup();
+        c->status_on = !sp->run.quiet && isatty(STDERR_FILENO);
+        for (int ri = 0; ri < sp->nrates && rc == 0; ri++) {
+            if (c->own_server) {
+                char err[512];
+                int e = jackserver_start_named(&c->srv, "sweep", sp->run.be.device, sp->rates[ri], sp->periods[0],
+                                         sp->run.be.nperiods, sp->run.be.priority, err, sizeof(err));
+                if (e < 0) {
+                    fprintf(stderr, "rtjitter sweep: cannot start a private JACK server: %s\n", err);
+                    c->stop_reason = "the private JACK server did not start";
+                    rc = 3;
+                    break;
+                }
+                /* A load that runs a JACK client of its own (exec:...) reaches the server being measured. */
+                setenv("JACK_DEFAULT_SERVER", c->srv.name, 1);
+            }
+            rc = sweep_rate(c, ri);
+            if (c->own_server)
+                jackserver_stop(&c->srv);
+        }
+        status_clear(c);
+        if (rc != 2) {
+            json_t *doc = build_doc(c);
+            if (!sp->run.quiet) {
+                struct render_opts ro;
+                render_opts_detect(&ro, stdout);
+                sweep_print_text(stdout, doc, &ro);
+            }
+            if (write_outputs(c, doc) < 0)
+                rc = 3;
+            if (rc == 0) {
+                const json_t *a;
+                size_t i;
+                json_array_foreach(json_object_get(doc, "smallest_safe"), i, a)
+                    if (json_is_null(json_object_get(a, "overall")))
+                        rc = 1;
+            }
+            json_decref(doc);
+        }
+        if (c->stop_reason && !sp->run.quiet)
+            fprintf(stderr, "rtjitter: sweep incomplete: %s\n", c->stop_reason);
+    }
+    for (int ri = 0; ri < SWEEP_MAX_RATES; ri++)
+        for (int r = 0; r < SWEEP_MAX_LOADS; r++)
+            for (int s = 0; s < SWEEP_MAX_SIZES; s++)
+                json_decref(c->cell[ri][r][s]);
+    for (int r = 0; r < c->nrows; r++)
+        free(c->rows[r]);
+    json_decref(c->profile);
+    free(c);
+    return rc;
+}
