@@ -54,3 +54,32 @@ cleanup_lib() {
     rm -rf "$WORK"
 }
 trap cleanup_lib EXIT
+
+# frames_check REPORT FRAMES_LOG: cycles in the report's measured window and its mean period against the server's
+# own frames there (FRAMES_LOG from tests/helpers/jack_frames, an independent JACK client on the same clock).
+# Prints: rate period cycles expected_cycles mean_period_us server_period_us report_rate report_period
+frames_check() {
+    python3 - "$1" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+lines = [l.split() for l in open(sys.argv[2])]
+rate, period = int(lines[0][1]), int(lines[0][3])
+pts = [(float(l[1]), int(l[2])) for l in lines[1:] if l[0] == 't']
+p = d['phases'][0]
+w0, w1 = p['clock_window_s']
+def frames_at(t):
+    for (ta, fa), (tb, fb) in zip(pts, pts[1:]):
+        if ta <= t <= tb and tb > ta:
+            return fa + (t - ta) * (fb - fa) / (tb - ta)
+    raise SystemExit(f"window {w0}..{w1} outside the server's log {pts[0][0]}..{pts[-1][0]}")
+f = frames_at(w1) - frames_at(w0)
+# the period in force during the run (the report's; the log's first line is the server's when the observer
+# joined: PipeWire changes its quantum for the run's client)
+rper = d['audio']['period_frames']
+exp_cycles = f / rper + 1
+srv_rate = (pts[-1][1] - pts[0][1]) / (pts[-1][0] - pts[0][0])
+exp_period = rper * 1e6 / srv_rate
+print(rate, period, p['cycles'], round(exp_cycles, 1), round(p['period_us']['mean'], 2), round(exp_period, 2),
+      d['audio']['rate'], d['audio']['period_frames'])
+PY
+}

@@ -274,11 +274,14 @@ int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t n
             ss->deadlines_missed += (uint32_t)(due - 1); /* the cycles that never ran missed theirs */
             /* The work of the first skipped cycle was due one period after the previous start: a thread that
              * woke k periods late keeps that lateness, instead of looking prompt inside a frame gap (JACK runs
-             * the late callback for the current cycle). Unless the previous cycle was itself that late (a timer
-             * reports the deadline it woke for, then skips the ones that passed): its lateness is counted. */
-            int64_t prev_late = pv->entry_ns - pv->wake_ref, skipped_ns = (int64_t)(due - 1) * nominal_ns;
-            if (prev_late < skipped_ns - nominal_ns / 2)
-                due_ns = use_grid ? grid_start(&s->grid, pv->frame_pos + r->nframes) : pv->start_ns + nominal_ns;
+             * the late callback for the current cycle). Unless that cycle had begun before the previous one
+             * exited: then the previous cycle's own lateness or overrun made the skip (a timer reports the
+             * deadline it woke for, then skips the ones that passed while it was late), it is counted there, and
+             * this cycle is measured from its own start. */
+            int64_t first_skipped = use_grid ? grid_start(&s->grid, pv->frame_pos + r->nframes)
+                                             : pv->start_ns + nominal_ns;
+            if (first_skipped >= pv->exit_ns)
+                due_ns = first_skipped;
         }
         /* Margin of the previous cycle: its exit against the start of the cycle after it. When cycles were
          * skipped, that start is the first skipped one's. */

@@ -62,29 +62,6 @@ start_server() {
     cat "$WORK/jackd-$1.log"; return 1
 }
 
-# frames_check REPORT FRAMES_LOG: cycles in the window and mean period against the server's frames.
-frames_check() {
-    python3 - "$1" "$2" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-lines = [l.split() for l in open(sys.argv[2])]
-rate, period = int(lines[0][1]), int(lines[0][3])
-pts = [(float(l[1]), int(l[2])) for l in lines[1:] if l[0] == 't']
-p = d['phases'][0]
-w0, w1 = p['clock_window_s']
-def frames_at(t):
-    for (ta, fa), (tb, fb) in zip(pts, pts[1:]):
-        if ta <= t <= tb and tb > ta:
-            return fa + (t - ta) * (fb - fa) / (tb - ta)
-    raise SystemExit(f"window {w0}..{w1} outside the server's log {pts[0][0]}..{pts[-1][0]}")
-f = frames_at(w1) - frames_at(w0)
-exp_cycles = f / period + 1
-srv_rate = (pts[-1][1] - pts[0][1]) / (pts[-1][0] - pts[0][0])
-exp_period = period * 1e6 / srv_rate
-print(rate, period, p['cycles'], round(exp_cycles, 1), round(p['period_us']['mean'], 2), round(exp_period, 2),
-      d['audio']['rate'], d['audio']['period_frames'])
-PY
-}
 
 for cfg in "48000 64" "44100 256"; do
     set -- $cfg
