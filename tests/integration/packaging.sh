@@ -91,6 +91,25 @@ check "a pass: no threshold line on stderr" [ ! -s "$WORK/p.err" -o -z "$(grep '
 check "a pass: the same TAP again from the stored report (rtjitter report --format tap)" \
     cmp <("$RTJ" report "$WORK/p.json" --format tap) <(grep -v '^# report: ' "$WORK/p.tap")
 
+# ---- 1c. both TAP streams through a real TAP 13 consumer: perl's prove (TAP::Harness) ----
+if command -v prove >/dev/null 2>&1; then
+    (cd "$WORK" && prove --exec cat p.tap) >"$WORK/prove-p.out" 2>&1
+    rc=$?
+    check "prove reads the passing TAP: exit 0, Result: PASS, no parse error (got $rc)" \
+        sh -c "[ $rc -eq 0 ] && grep -q '^Result: PASS' '$WORK/prove-p.out' && ! grep -qi 'parse error' '$WORK/prove-p.out'"
+    # The failing one: prove must fail exactly the enforced points (TODO points are advice: not counted).
+    want=$(grep -E '^not ok [0-9]+ ' "$WORK/s.tap" | grep -v ' # TODO' | awk '{ print $3 }' | paste -sd, | sed 's/,/, /g')
+    (cd "$WORK" && prove --exec cat s.tap) >"$WORK/prove-s.out" 2>&1
+    rc=$?
+    got=$(sed -n 's/^ *Failed tests\?: *//p' "$WORK/prove-s.out")
+    check "prove reads the failing TAP: exit $rc, failed tests '$got', the enforced not ok points '$want', no parse error" \
+        sh -c "[ $rc -ne 0 ] && [ -n '$want' ] && [ '$got' = '$want' ] && ! grep -qi 'parse error' '$WORK/prove-s.out'"
+    sed 's/^/# prove: /' "$WORK/prove-s.out" | tail -4
+else
+    ok "# SKIP prove (perl's TAP::Harness) is not installed"
+fi
+check "TAP test points fit 80 columns" sh -c "! grep -hE '^(not )?ok [0-9]+ ' '$WORK/p.tap' '$WORK/s.tap' | grep -q '.\{81\}'"
+
 # ---- 2. the JUnit shape of the common XSD (testsuites > testsuite > properties, testcase > failure) ----
 cat >"$WORK/junit_shape.py" <<'EOF'
 import re, sys, xml.etree.ElementTree as ET
