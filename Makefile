@@ -172,6 +172,8 @@ data/rtjitter.bash-completion: rtjitter
 	./rtjitter --bash-completion >$@.tmp && mv $@.tmp $@
 $(BUILD)/src/verdict/profile_builtin.o: $(wildcard data/profiles/*.json)
 
+# The packaging examples (data/autopkgtest, data/lava) go to $(DATADIR)/examples, which uninstall removes with the
+# rest of $(DATADIR).
 install: rtjitter data/rtjitter.1 data/rtjitter.bash-completion
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR)/profiles $(DESTDIR)$(PREFIX)/share/man/man1 \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/doc/rtjitter
@@ -180,6 +182,11 @@ install: rtjitter data/rtjitter.1 data/rtjitter.bash-completion
 	install -m 0644 data/rtjitter.1 $(DESTDIR)$(PREFIX)/share/man/man1/rtjitter.1
 	install -m 0644 data/rtjitter.bash-completion $(DESTDIR)$(PREFIX)/share/bash-completion/completions/rtjitter
 	install -m 0644 LICENSE README.md $(DESTDIR)$(PREFIX)/share/doc/rtjitter/
+	install -d $(DESTDIR)$(DATADIR)/examples/autopkgtest/debian/tests $(DESTDIR)$(DATADIR)/examples/lava
+	install -m 0644 data/autopkgtest/debian/tests/control $(DESTDIR)$(DATADIR)/examples/autopkgtest/debian/tests/
+	install -m 0755 data/autopkgtest/debian/tests/headless data/autopkgtest/debian/tests/realtime \
+	  data/autopkgtest/debian/tests/rtjitter-run $(DESTDIR)$(DATADIR)/examples/autopkgtest/debian/tests/
+	install -m 0644 data/lava/rtjitter.yaml $(DESTDIR)$(DATADIR)/examples/lava/
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/rtjitter $(DESTDIR)$(PREFIX)/share/man/man1/rtjitter.1 \

@@ -35,7 +35,7 @@ static const struct opt_def run_defs[] = {
       "rtjitter loads)", NULL, 0 },
     { "dsp", OPT_STR, O(dsp), 0, 0, "PCT|ramp[:STEP[:SECS]]", "burn this share of each period in the callback "
       "(default 0); ramp: the DSP headroom, the share rising by STEP % (default 2) every SECS (default 1) from 0 to "
-      "100 % in each phase, until 1 % of a step's cycles fail", NULL, 0 },
+      "100 % in each phase, until 1 % of a step's cycles fail (a measurement: no thresholds)", NULL, 0 },
     { "tmpdir", OPT_STR, P(tmpdir), 0, 0, "DIR", "where loads may write their files (default $TMPDIR or /tmp)",
       NULL, 0 },
     { "label", OPT_STR, P(label), 0, 0, "TEXT", "a name for this run, kept in the report", NULL, 0 },
@@ -120,6 +120,17 @@ int cmd_run(int argc, char **argv, const char *command_line)
             fprintf(stderr, "rtjitter run: %s\n", err);
             return 2;
         }
+    }
+    /* A ramp overloads the callback on purpose: its missed deadlines and cut-short cycles are its measurement
+     * (the headroom), not the kernel's failure, so no threshold can judge it. Refused rather than ignored: a
+     * packaging test must not pass because its limits were silently dropped. */
+    const char *limit = o.plan.max_xruns >= 0 ? "max-xruns" : o.plan.max_jitter_us >= 0 ? "max-jitter-us"
+                        : o.plan.min_deadlines_pct >= 0 ? "min-deadlines-pct"
+                        : o.plan.max_wakeup_p99_us >= 0 ? "max-wakeup-p99-us" : o.plan.profile ? "profile" : NULL;
+    if (o.plan.dsp_ramp_step_pct > 0 && limit) {
+        fprintf(stderr, "rtjitter run: --%s cannot judge --dsp ramp (the ramp misses deadlines on purpose to "
+                "measure the headroom): test thresholds with --dsp PCT or none\n", limit);
+        return 2;
     }
     o.plan.be.rate_given = o.plan.be.rate_hz != 0;
     o.plan.be.period_given = o.plan.be.period_frames != 0;

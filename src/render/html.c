@@ -76,6 +76,7 @@ void html_page_start(FILE *f, const char *title)
           ".same{color:#555}.weak{color:#9a6a00}li.better,li.worse{font-weight:normal}\n"
           "th.title{white-space:normal;min-width:8em;max-width:16em;text-align:right}th.title.k{text-align:left}"
           "td.file{white-space:normal;word-break:break-all;text-align:left}\n"
+          "div.wide{overflow-x:auto}th.mach{white-space:normal;word-break:break-word;min-width:7em;max-width:12em}\n"
           ".warning{color:#8a5a00}figure{margin:.8em 0 1.4em}figcaption{font-size:.9em;color:#333;max-width:60em}"
           "svg{max-width:100%;height:auto;background:#fff}svg .period-label{fill:#000}svg .ok-note{fill:#2a8f2a}\n"
           "details summary{cursor:pointer}code{font-size:.9em}.wide{overflow-x:auto}\n"

@@ -119,11 +119,11 @@ int matrix_html(FILE *f, const json_t *m)
     html_page_start(f, "rtjitter: kernels x machines");
     fputs("<h1>Kernels &times; machines</h1>\n<p>The latest report of each kernel on each machine. Each cell: the "
           "worst phase's wake-up p99 (&micro;s), xrun events, the worst phase's deadlines met (%), verdict.</p>\n"
-          "<table>\n<tr><th>kernel</th>", f);
+          "<div class=\"wide\"><table class=\"matrix\">\n<tr><th class=\"k\">kernel</th>", f);
     size_t i, k;
     const json_t *mc, *kv;
     json_array_foreach(machines, i, mc) {
-        fputs("<th>", f);
+        fputs("<th class=\"mach\">", f);
         html_escape(f, doc_str(mc, "hostname", "?"));
         fputs("<br><small>", f);
         html_escape(f, doc_str(mc, "cpu", "?"));
@@ -132,7 +132,7 @@ int matrix_html(FILE *f, const json_t *m)
     fputs("</tr>\n", f);
     json_array_foreach(kernels, k, kv) {
         const char *rel = json_string_value(kv);
-        fputs("<tr><th>", f);
+        fputs("<tr><th class=\"k\">", f);
         html_escape(f, rel);
         fputs("</th>", f);
         json_array_foreach(machines, i, mc) {
@@ -148,17 +148,18 @@ int matrix_html(FILE *f, const json_t *m)
             html_escape(f, doc_str(c, "report", ""));
             fputs("\">", f);
             html_num(f, doc_num(c, "worst_wakeup_p99_us"), 1);
-            fputs(" &micro;s, ", f);
+            /* One figure a line: a column stays narrow, so a fleet's many machines fit across the page. */
+            fputs(" &micro;s<br>", f);
             html_num(f, doc_num(c, "xrun_events"), 0);
-            fputs(" xruns, ", f);
+            fputs(" xruns<br>", f);
             html_num(f, doc_num(c, "deadlines_met_pct"), 2);
-            fputs(" %, ", f);
+            fputs(" %<br>", f);
             html_escape(f, v);
             fputs("</td>", f);
         }
         fputs("</tr>\n", f);
     }
-    fputs("</table>\n", f);
+    fputs("</table></div>\n", f);
     html_page_end(f, doc_str(json_object_get(m, "tool"), "version", "?"));
     return 0;
 }

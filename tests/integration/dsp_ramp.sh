@@ -7,7 +7,8 @@
 #   callback time (exit - entry) over the period, per step, while no cycle of the step failed;
 # - a SCHED_FIFO hog of higher priority (tests/helpers/cpu_hog) spinning on the timer thread's CPU every period
 #   takes a share it logs itself: the first miss comes no later than the share it leaves;
-# - the verdict gives the headroom and does not blame the kernel; bad --dsp values: one line, exit 2.
+# - the verdict gives the headroom and does not blame the kernel; bad --dsp values, and thresholds with a ramp:
+#   one line, exit 2.
 . "$(dirname "$0")/../lib.sh"
 
 # CPU 0: other tests' hogs (backend_timer) spin on the last CPU. A stall of another process during a ramp is a
@@ -111,4 +112,13 @@ for bad in ramp:0 ramp:x 96 ramp:5:0; do
     rc=$?
     check "--dsp $bad: exit 2 with one line (got $rc, $(wc -l <"$WORK/bad.out") lines)" \
         [ "$rc" -eq 2 -a "$(wc -l <"$WORK/bad.out")" -eq 1 ]
+done
+# A ramp misses deadlines on purpose: thresholds cannot judge it, and are refused (not silently dropped, which
+# would let a package test pass on no judgement at all). Refused before anything is measured.
+for lim in "--max-xruns 0" "--max-jitter-us 5000" "--min-deadlines-pct 1" "--max-wakeup-p99-us 1e6" "--profile live"; do
+    "$RTJ" run --backend timer --loads none --dsp ramp $lim --tap --junit "$WORK/ramp.xml" >"$WORK/lim.out" 2>&1
+    rc=$?
+    named=0; grep -q -- "^rtjitter run: ${lim%% *} " "$WORK/lim.out" && named=1
+    check "--dsp ramp $lim: exit 2 with one line naming ${lim%% *}, no JUnit file (got $rc: $(head -c 90 "$WORK/lim.out"))" \
+        [ "$rc" -eq 2 -a "$(wc -l <"$WORK/lim.out")" -eq 1 -a "$named" = 1 -a ! -e "$WORK/ramp.xml" ]
 done

@@ -91,6 +91,39 @@ check "a pass: no threshold line on stderr" [ ! -s "$WORK/p.err" -o -z "$(grep '
 check "a pass: the same TAP again from the stored report (rtjitter report --format tap)" \
     cmp <("$RTJ" report "$WORK/p.json" --format tap) <(grep -v '^# report: ' "$WORK/p.tap")
 
+# ---- 1c. both TAP streams through a real TAP 13 consumer: perl's prove (TAP::Harness) ----
+if command -v prove >/dev/null 2>&1; then
+    (cd "$WORK" && prove --exec cat p.tap) >"$WORK/prove-p.out" 2>&1
+    rc=$?
+    check "prove reads the passing TAP: exit 0, Result: PASS, no parse error (got $rc)" \
+        sh -c "[ $rc -eq 0 ] && grep -q '^Result: PASS' '$WORK/prove-p.out' && ! grep -qi 'parse error' '$WORK/prove-p.out'"
+    # The failing one: prove must fail exactly the enforced points (TODO points are advice: not counted).
+    want=$(grep -E '^not ok [0-9]+ ' "$WORK/s.tap" | grep -v ' # TODO' | awk '{ print $3 }' | paste -sd, | sed 's/,/, /g')
+    (cd "$WORK" && prove --exec cat s.tap) >"$WORK/prove-s.out" 2>&1
+    rc=$?
+    got=$(sed -n 's/^ *Failed tests\?: *//p' "$WORK/prove-s.out")
+    check "prove reads the failing TAP: exit $rc, failed tests '$got', the enforced not ok points '$want', no parse error" \
+        sh -c "[ $rc -ne 0 ] && [ -n '$want' ] && [ '$got' = '$want' ] && ! grep -qi 'parse error' '$WORK/prove-s.out'"
+    sed 's/^/# prove: /' "$WORK/prove-s.out" | tail -4
+else
+    ok "# SKIP prove (perl's TAP::Harness) is not installed"
+fi
+# ---- 1d. KCIDB against the real v4.0 schema (tests/fixtures/kcidb/v04_00.schema.json, from kcidb-io) ----
+fx=${RTJ_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/tests
+for r in p s; do
+    "$RTJ" report "$WORK/$r.json" --format kcidb >"$WORK/$r.kcidb.json" 2>/dev/null
+    python3 "$fx/helpers/schema_check.py" "$fx/fixtures/kcidb/v04_00.schema.json" "$WORK/$r.kcidb.json" >"$WORK/$r.kcidb.err"
+    rc=$?
+    sed 's/^/# /' "$WORK/$r.kcidb.err" | head -5
+    check "KCIDB of the $([ $r = p ] && echo passing || echo failing) run validates against KCIDB schema v4.0 (exit $rc)" [ "$rc" -eq 0 ]
+done
+# The checker itself can fail: a status KCIDB does not know, a property it does not have.
+python3 -c "import json, sys; d = json.load(open(sys.argv[1])); d['tests'][0]['status'] = 'OK'; d['tests'][0]['x'] = 1
+json.dump(d, open(sys.argv[2], 'w'))" "$WORK/p.kcidb.json" "$WORK/bad.kcidb.json"
+check "a KCIDB document with an unknown status and property is refused by the same check" \
+    sh -c "! python3 '$fx/helpers/schema_check.py' '$fx/fixtures/kcidb/v04_00.schema.json' '$WORK/bad.kcidb.json' >/dev/null"
+check "TAP test points fit 80 columns" sh -c "! grep -hE '^(not )?ok [0-9]+ ' '$WORK/p.tap' '$WORK/s.tap' | grep -q '.\{81\}'"
+
 # ---- 2. the JUnit shape of the common XSD (testsuites > testsuite > properties, testcase > failure) ----
 cat >"$WORK/junit_shape.py" <<'EOF'
 import re, sys, xml.etree.ElementTree as ET

@@ -101,6 +101,23 @@ if [ "$(basename "$RTJ")" = rtjitter ] && make -C "$TOP" -s install DESTDIR="$WO
         check "installed: $f" [ -s "$WORK/dest/opt/rtj/$f" ]
     done
     check "installed: the LICENSE is the GPL version 2" grep -q "GNU GENERAL PUBLIC LICENSE" "$WORK/dest/opt/rtj/share/doc/rtjitter/LICENSE"
+    # The packaging examples, as in the source tree (scripts executable), under share/rtjitter/examples.
+    ex="$WORK/dest/opt/rtj/share/rtjitter/examples"
+    for f in autopkgtest/debian/tests/control autopkgtest/debian/tests/headless autopkgtest/debian/tests/realtime \
+             autopkgtest/debian/tests/rtjitter-run lava/rtjitter.yaml; do
+        same=0; cmp -s "$TOP/data/$f" "$ex/$f" && same=1
+        xsrc=0; [ -x "$TOP/data/$f" ] && xsrc=1
+        xdst=0; [ -x "$ex/$f" ] && xdst=1
+        check "installed: examples/$f, the same as data/$f (executable: $xdst, as in the tree: $xsrc)" \
+            [ "$same" = 1 -a "$xsrc" = "$xdst" ]
+    done
+    # The installed autopkgtest runs from where it was installed, with the installed binary.
+    mkdir -p "$WORK/art"
+    (cd / && env -u RTJ_DATADIR RTJITTER="$inst" AUTOPKGTEST_ARTIFACTS="$WORK/art" AUTOPKGTEST_TMP="$WORK/art" \
+        RTJITTER_SERVER="$(server_name apt)" RTJITTER_LOADS=none RTJITTER_DURATION=0.5 RTJITTER_WARMUP=0.2 \
+        "$ex/autopkgtest/debian/tests/headless") >"$WORK/apt.out" 2>&1; rc=$?
+    check "installed: examples/autopkgtest headless runs the installed binary (exit $rc) and leaves its JUnit" \
+        [ "$rc" -eq 0 -a -s "$WORK/art/rtjitter-junit.xml" ]
     make -C "$TOP" -s uninstall DESTDIR="$WORK/dest" PREFIX=/opt/rtj >/dev/null 2>&1
     check "uninstall leaves no file" [ -z "$(find "$WORK/dest" -type f)" ]
 else

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Shared by the verdict's files only (verdict.c: the phases and the summary; verdict_advice.c: the advice):
+ * how the verdict sees a run. Not for other folders: report/report.h declares what the verdict offers. Main
+ * thread, after the measurement. */
+#ifndef RTJ_VERDICT_INTERNAL_H
+#define RTJ_VERDICT_INTERNAL_H
+#include <jansson.h>
+#include <stddef.h>
+
+/* One phase as the verdict sees it. */
+struct pview {
+    char name[48];       /* the load, with "@FRAMES" when the buffer size changed within the phase */
+    long long xruns;     /* the larger of the server's count and the frame-clock gaps */
+    long long missed;    /* cycles whose callback ended after the next cycle started */
+    long long dropped;
+    double met_pct;      /* deadlines met, %; NAN when unknown */
+    double jitter_us;    /* worst |jitter| */
+    double wakeup_p99_us;
+    double margin_us;    /* tightest margin left before the deadline */
+    const char *load_error;
+};
+
+struct vctx {
+    const json_t *doc, *audio, *sys, *profile;
+    struct pview *ph;
+    int nph;
+    long long frames;
+    double rate_hz, period_us;
+    long long max_xruns, max_missed; /* FAIL thresholds (profile, or --max-xruns) */
+    double max_jitter_us;            /* FAIL threshold from --max-jitter-us, < 0 when not set */
+    double min_met_pct, max_wakeup_p99_us; /* --min-deadlines-pct, --max-wakeup-p99-us; < 0 when not set */
+    long long xruns, missed, dropped; /* totals */
+    int worst;                       /* the phase with the most trouble, -1 if none */
+    int worst_jitter;                /* the phase with the largest |jitter|, -1 if none */
+    double jitter_us, margin_us;     /* worst over all phases */
+    int failing;                     /* phases over a FAIL threshold */
+    int timing_warn;                 /* jitter or margin over the profile's WARN share */
+    int rt, complete;
+};
+
+/* What the verdict advises, in order: texts and ids for the report, hints for the summary's "Try ...". */
+struct advice {
+    json_t *texts, *ids;
+    char hints[8][96];
+    int nhints;
+};
+
+/* Appends to b at o (clipped to n); returns the new end. */
+size_t vadd(char *b, size_t n, size_t o, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* The advice for v, in the order worth trying: the run's privileges and set-up, then the checks table's findings
+ * on the document's system identity, then a larger buffer. Returns 0, or -ENOMEM. */
+int verdict_advise(const struct vctx *v, struct advice *a);
+
+/* Rules the summary and the level use too. */
+int verdict_not_realtime(const struct vctx *v);
+int verdict_load_failed(const struct vctx *v);
+int verdict_period_too_long(const struct vctx *v);
+
+#endif
