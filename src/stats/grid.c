@@ -114,3 +114,47 @@ void grid_observe(struct grid *g, uint64_t frame_pos, int64_t t_entry_ns)
     g->in_block = 0;
     fit(g);
 }
+
+void step_init(struct step_detect *d, uint32_t rate_hz)
+{
+    memset(d, 0, sizeof(*d));
+    d->ns_per_frame = rate_hz ? 1e9 / rate_hz : 0;
+    int64_t three = rate_hz ? 3000000000LL / rate_hz : 0;
+    d->tol_ns = three > 40000 ? three : 40000;
+}
+
+static int64_t median8(const int64_t *v)
+{
+    int64_t s[STEP_HALF];
+    for (int i = 0; i < STEP_HALF; i++) {
+        int j = i;
+        for (; j > 0 && s[j - 1] > v[i]; j--)
+            s[j] = s[j - 1];
+        s[j] = v[i];
+    }
+    return (s[STEP_HALF / 2 - 1] + s[STEP_HALF / 2]) / 2;
+}
+
+int step_observe(struct step_detect *d, uint64_t frame_pos, int64_t start_ns)
+{
+    if (!d->have_base) {
+        d->have_base = 1;
+        d->f_base = frame_pos;
+        d->t_base = start_ns;
+        d->n = 0;
+    }
+    double f = (double)(int64_t)(frame_pos - d->f_base);
+    int64_t r = (start_ns - d->t_base) - (int64_t)(f * d->ns_per_frame);
+    if (d->n == 2 * STEP_HALF) {
+        memmove(d->r, d->r + 1, (2 * STEP_HALF - 1) * sizeof(d->r[0]));
+        d->n--;
+    }
+    d->r[d->n++] = r;
+    if (d->n < 2 * STEP_HALF)
+        return 0;
+    int64_t old = median8(d->r), now = median8(d->r + STEP_HALF), step = now - old;
+    if (step <= d->tol_ns && step >= -d->tol_ns)
+        return 0;
+    d->have_base = 0; /* start over: the next cycle is the new base */
+    return 1;
+}

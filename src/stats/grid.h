@@ -40,4 +40,28 @@ int64_t grid_start(const struct grid *g, uint64_t frame_pos);
 /* Add a cycle's (frame position, entry time). */
 void grid_observe(struct grid *g, uint64_t frame_pos, int64_t t_entry_ns);
 
+/* A re-phased frame clock, seen in a provider's own (whole-frame) cycle starts: the residual of each start against
+ * the frame clock (start - frames x nominal ns per frame) stays level while the clock keeps its phase, and steps when
+ * it re-phases (jack2's dummy driver re-anchors its schedule after an overrun by however late that cycle ended, while
+ * its frame clock goes on by one period per cycle). The median of the last STEP_HALF residuals against the median of
+ * the STEP_HALF before them: a step of more than the tolerance is a re-phase. Medians, so a few late starts (the
+ * driver's own wake-up jitter) are not one; a step is found within STEP_HALF / 2 + 1 cycles. Pure arithmetic. */
+#define STEP_HALF 8
+
+struct step_detect {
+    double ns_per_frame;
+    int64_t tol_ns;                 /* the smallest step taken for a re-phase */
+    int have_base;
+    uint64_t f_base;
+    int64_t t_base;
+    int64_t r[2 * STEP_HALF];       /* the last residuals, oldest first */
+    int n;
+};
+
+/* For cycles at rate_hz: the tolerance is 3 frames, at least 40 µs (whole-frame starts are +/- half a frame). */
+void step_init(struct step_detect *d, uint32_t rate_hz);
+/* Add a cycle's (frame position, provider's start). 1 when the residuals stepped (a re-phase): the detector then
+ * starts over from this cycle. */
+int step_observe(struct step_detect *d, uint64_t frame_pos, int64_t start_ns);
+
 #endif

@@ -47,6 +47,7 @@ static struct segment *segment_new(uint32_t nframes, uint32_t rate)
     s->nframes = nframes;
     s->rate_hz = rate;
     grid_init(&s->grid, nframes, rate);
+    step_init(&s->step, rate);
     for (int m = 0; m < M_COUNT; m++)
         metric_init(&s->m[m]);
     s->cur_sec = -1;
@@ -110,10 +111,9 @@ int phase_add(struct phase_stats *p, const struct rt_record *r)
 /* A notification first seen a cycle or two after the gap or notification it belongs to (jack2 notifies from
  * another thread) is the same event: one stall is one event. */
 #define XRUN_EVENT_MERGE 2
-/* Consecutive cycles whose whole-frame start disagrees with the grid before the grid is fitted anew. jack2's dummy
- * driver re-anchors more than a period later after an overrun; one late provider cycle is not a re-phase. */
-#define REPHASE_RUN 4
-
+/* Consecutive cycles whose whole-frame start disagrees with the grid by more than half a period before the grid is
+ * fitted anew whatever the step detector says: two step windows. */
+#define REPHASE_RUN (2 * STEP_HALF)
 /* Do the provider's whole-frame start and the fitted grid disagree by more than half a period (50 µs at least,
  * well beyond the half frame of rounding and the provider's own wake-up jitter)? */
 static int coarse_disagrees(int64_t coarse_ns, int64_t grid_ns, int64_t nominal_ns)
@@ -150,7 +150,10 @@ int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t n
         if (!s)
             return -ENOMEM;
         if (p->warm.have_base && p->warm_nframes == r->nframes && p->warm_rate == r->rate_hz)
-            s->grid = p->warm; /* the grid the warm-up fitted */
+        {
+            s->grid = p->warm; /* the grid the warm-up fitted, and where its re-phase detector stands */
+            s->step = p->warm_step;
+        }
         idx = p->nseg++;
         p->seg[idx] = s;
     }
@@ -210,6 +213,7 @@ int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t n
             s->discontinuities++;
             pv->have = 0;
             grid_reset(&s->grid);
+            s->step.have_base = 0; /* a jump, not a re-phase: both start over */
         }
     }
     s->cycles++;
@@ -225,22 +229,29 @@ int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t n
         if (!(r->flags & RTREC_HAS_START))
             start_ns = g == INT64_MIN ? r->t_entry_ns : g;
         wake_ref = g == INT64_MIN ? start_ns : g;
-        if ((r->flags & RTREC_START_COARSE) && g != INT64_MIN && coarse_disagrees(r->start_ns, g, nominal_ns)) {
+        int disagree = (r->flags & RTREC_START_COARSE) && g != INT64_MIN && coarse_disagrees(r->start_ns, g, nominal_ns);
+        if (disagree) {
             /* The provider's whole-frame start and the grid disagree by more than half a period: the provider
-             * started this cycle off its schedule. Once, it was late itself (a driver that woke late); again and
-             * again, its frame clock has re-phased (jack2's dummy driver re-anchors its schedule more than a period
-             * later after an overrun, while its frame clock goes on by one period per cycle), and the grid is
-             * fitted anew. Either way this cycle is measured from the provider's own start, the one it ran on. */
-            s->mismatch_run++;
+             * started this cycle off its schedule (a driver that woke late), or its frame clock has just re-phased
+             * and the step detector below has not seen enough cycles yet. This cycle is measured from the
+             * provider's own start, the one it ran on. */
             wake_ref = r->start_ns;
             s->wake_coarse++;
-            if (s->mismatch_run >= REPHASE_RUN) {
-                grid_reset(&s->grid);
-                s->rephases++;
-                s->mismatch_run = 0;
-            }
-        } else {
+        }
+        s->mismatch_run = disagree ? s->mismatch_run + 1 : 0;
+        /* A disagreement that lasts (REPHASE_RUN cycles) is a grid on the wrong phase, however it came about: it is
+         * fitted anew, as after a step. */
+        if (s->mismatch_run >= REPHASE_RUN) {
+            grid_reset(&s->grid);
+            s->step.have_base = 0;
+            s->rephases++;
             s->mismatch_run = 0;
+        } else if ((r->flags & RTREC_START_COARSE) && step_observe(&s->step, r->frame_pos, r->start_ns)) {
+            /* The frame clock re-phased against real time (jack2's dummy driver re-anchors its schedule after an
+             * overrun, by however late that cycle ended, while its frame clock goes on by one period per cycle):
+             * the grid is fitted anew from here. */
+            grid_reset(&s->grid);
+            s->rephases++;
         }
         grid_observe(&s->grid, r->frame_pos, r->t_entry_ns);
         s->wake_grid++;
@@ -344,9 +355,14 @@ void phase_observe(struct phase_stats *p, const struct rt_record *r)
         return;
     if (!p->warm.ns_per_frame || p->warm_nframes != r->nframes || p->warm_rate != r->rate_hz) {
         grid_init(&p->warm, r->nframes, r->rate_hz);
+        step_init(&p->warm_step, r->rate_hz);
         p->warm_nframes = r->nframes;
         p->warm_rate = r->rate_hz;
     }
+    /* A re-phase in the warm-up (a load starting can make the server overrun) must not leave the measured part
+     * on the old grid. */
+    if ((r->flags & RTREC_START_COARSE) && step_observe(&p->warm_step, r->frame_pos, r->start_ns))
+        grid_reset(&p->warm);
     grid_observe(&p->warm, r->frame_pos, r->t_entry_ns);
 }
 

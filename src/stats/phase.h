@@ -42,9 +42,11 @@ struct segment {
     struct grid grid;              /* the frame clock's ideal grid, for records without an exact start */
     uint64_t wake_grid, wake_provider; /* cycles whose wake-up came from the grid / the provider's exact start */
     uint64_t wake_coarse;          /* cycles measured from the provider's whole-frame start instead of the grid:
-                                    * the two disagreed by more than half a period (the grid is being re-anchored) */
+                                    * the two disagreed by more than half a period (the provider started that
+                                    * cycle off its schedule, or its frame clock re-phased) */
     uint64_t rephases;             /* the frame clock re-phased against real time (jack2's dummy driver after an
                                     * overrun): the grid was fitted anew from there */
+    struct step_detect step;       /* re-phases of the frame clock, from the provider's whole-frame starts */
     uint32_t mismatch_run;         /* consecutive cycles whose whole-frame start disagreed with the grid */
     uint64_t dsp_done, dsp_req;
     uint64_t dsp_cut_short;        /* cycles whose --dsp work stopped at the guard band before the deadline */
@@ -81,6 +83,7 @@ struct phase_stats {
     uint64_t ignored_records;      /* records of a ninth size: counted, not measured */
     uint64_t pending_xruns;        /* reported before the phase's first record */
     struct grid warm;              /* fitted on the phase's warm-up, handed to its first segment of that size */
+    struct step_detect warm_step;  /* and the re-phases seen in it (a load starting can make the server overrun) */
     uint32_t warm_nframes, warm_rate;
     uint8_t stream_seg[RTREC_MAX_STREAMS]; /* 1 + the segment of each stream's latest record; 0: none yet */
     /* The margin the latest phase_add_cycle measured (of its stream's previous cycle), so that the DSP ramp

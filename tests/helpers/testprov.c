@@ -83,7 +83,9 @@ static void *provider_thread(void *arg)
         int64_t ideal = t0 + (int64_t)((double)k * period);
         int64_t delay = 0;
         int64_t drv = 0; /* rephase: the driver's own wake-up lateness (its start), before the client's */
-        int overrun = rephase && k > WARMUP && k % 700 == 0;
+        /* overruns in the measured part, and one in the warm-up (a load starting): the measured part must not
+         * start on the grid from before it */
+        int overrun = rephase && ((k > WARMUP && k % 700 == 0) || k == WARMUP - 50);
         if (rephase) {
             drv = (int64_t)(-log(1.0 - uniform() * 0.999) * 10000.0);
             delay = drv + (int64_t)(-log(1.0 - uniform() * 0.999) * 50000.0);
@@ -91,8 +93,11 @@ static void *provider_thread(void *arg)
                 delay = PERIOD_NS / 2;
             if (drv > delay)
                 drv = delay;
-            if (overrun) /* something before us in the graph stalled: this cycle overruns its period */
-                delay += PERIOD_NS * 6 / 5;
+            if (overrun) { /* something before us in the graph stalled: this cycle ends late, by a little or by
+                            * more than a period; the schedule re-anchors by that much (see below) */
+                static const int64_t over[5] = { 60000, PERIOD_NS * 6 / 5, 250000, 500000, PERIOD_NS * 4 / 5 };
+                delay += k < WARMUP ? 250000 : over[(k / 700) % 5];
+            }
         } else if (!strcmp(p->scenario, "delays") || drift) {
             /* every cycle: exponential delay, mean 60 µs, capped below a period */
             delay = (int64_t)(-log(1.0 - uniform() * 0.999) * 60000.0);
@@ -166,7 +171,7 @@ static void *provider_thread(void *arg)
              * period after now, while the frame clock goes on by one period */
             int64_t now = rt_now_ns(CLOCK_MONOTONIC);
             t0 = now + PERIOD_NS - (int64_t)((double)k * period);
-            p->rephases++;
+            p->rephases += k > WARMUP; /* the measured part's; the warm-up's is not counted in a phase */
         }
     }
     atomic_store(&p->done, 1);
