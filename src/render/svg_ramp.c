@@ -50,6 +50,8 @@ void svg_ramp(FILE *f, const char *title, const json_t *ramp, double period_us)
     if (span / step < 3)
         step /= 2;
     for (double v = ceil(ylo / step) * step; v <= yhi + 1e-9; v += step) {
+        if (fabs(v) < step / 1e6)
+            v = 0; /* the sum of steps lands near 0, not on it: never a "-0 µs" or "-1e-13 µs" */
         double py = svg_y(&fr, &y, v);
         char lab[32];
         snprintf(lab, sizeof(lab), "%g µs", v);
