@@ -153,6 +153,11 @@ int sweep_html_body(FILE *f, void *arg)
           "td.ibad{background:#fbe6e6;color:#555}td.none{color:#888}td small{display:block;font-weight:normal}"
           "tr.why td{border-top:none;color:#333}table.results th{white-space:normal}a.rep{font-size:.9em}</style>\n<h1>Which buffer size can I use?</h1>\n",
           f);
+    if (doc_str(doc, "label", NULL)) {
+        fputs("<p class=\"note\"><b>", f);
+        html_escape(f, doc_str(doc, "label", NULL));
+        fputs("</b></p>\n", f);
+    }
     fputs("<p class=\"note\">Backend ", f);
     html_escape(f, doc_str(audio, "backend", "?"));
     const char *how = doc_str(audio, "buffer_change", "?");

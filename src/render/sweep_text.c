@@ -97,7 +97,11 @@ int sweep_print_text(FILE *f, const json_t *doc, const struct render_opts *opts)
              "99.9%% of cycles keep at least %.0f%% of the period.", doc_str(audio, "backend", "?"),
              doc_str(audio, "server", NULL) ? ", server " : "", doc_str(audio, "server", ""), how,
              doc_str(prof, "name", "?"), doc_num(prof, "warn_margin_pct"));
-    fputs("\nBuffer-size sweep\n", f);
+    fputs("\nBuffer-size sweep", f);
+    if (doc_str(doc, "label", NULL))
+        put(f, &o, ": ", 2, doc_str(doc, "label", NULL));
+    else
+        fputc('\n', f);
     put(f, &o, "", 0, line);
     if (!json_is_true(json_object_get(doc, "complete"))) {
         snprintf(line, sizeof(line), "%s", doc_str(doc, "incomplete_reason", "?"));
