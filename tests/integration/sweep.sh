@@ -16,7 +16,9 @@ stall_sweep() {
     rm -f "$WORK"/stall.* "$WORK/s.json"
     "$RTJ" sweep --periods 64,128 --rates 8000 --duration 2 --warmup 0.3 --measure-all --quiet \
         --loads "none,exec:$H/stall_client \"\$JACK_DEFAULT_SERVER\" 10 10 100000 >$WORK/stall.\$(date +%s%N) 2>&1 & p=\$!; sleep 0.2; kill -USR1 \$p; wait \$p" \
-        --json "$WORK/s.json" --html "$WORK/s.html" >"$WORK/out" 2>&1
+        --json "$WORK/s.json" --html "$WORK/s.html" >"$WORK/out" 2>&1 &
+    SPID=$!   # its private server is rtjitter-$SPID-sweep
+    wait $SPID
     RC=$?
     # the stall client's own notifications, per cell, in the order the sweep ran them (64 first, then 128)
     CLIENT=$(for f in $(ls "$WORK"/stall.* | sort); do sed -n 's/^xrun_times//p' "$f" | wc -w; done | tr '\n' ' ')
@@ -48,7 +50,8 @@ check "each cell ran at its own size: 64-frame cells count about twice the cycle
 import json,sys; d=json.load(open('$WORK/s.json')); c={(x['load'][:4],x['period_frames']):x['cycles'] for x in d['cells']}
 r=c[('none',64)]/c[('none',128)]; print('# cycles ratio 64/128 under none:', r); sys.exit(not 1.8 < r < 2.2)"
 check "the HTML page names both loads and the answer" grep -q "Under every load: <b>128 frames</b>" "$WORK/s.html"
-check "no jackd left behind by the sweep" bash -c "! pgrep -f 'jackd -n rtjitter-[0-9]*-sweep' >/dev/null"
+no_jackd_of() { ! pgrep -f "jackd -n rtjitter-$1-sweep " >/dev/null; }
+check "no jackd left behind by the sweep (rtjitter-$SPID-sweep; other sweeps on this machine are not ours)" no_jackd_of $SPID
 
 # (2) the rule of three, against Python's own solution of (1-p)^n = 1-conf by bisection
 check "rule of three: every zero-xrun cell's bound equals Python's to 1e-7 relative (the document keeps 8 digits), and 10x needs 10x the cycles" \
@@ -126,8 +129,7 @@ d = json.load(open('$WORK/term.json')); c = [c for c in d['cells'] if c['period_
 r = json.load(open(c['report'])); print('#', c['state'], c['report'], r['complete'], r['incomplete_reason'])
 sys.exit(not (c['state'] == 'not_measured' and not c['measured'] and r['complete'] is False))"
 sleep 0.5
-no_sweep_jackd() { ! pgrep -f "jackd -n rtjitter-$tpid-sweep " >/dev/null; }
-check "SIGTERM: no jackd of the sweep is left" no_sweep_jackd
+check "SIGTERM: no jackd of the sweep is left" no_jackd_of $tpid
 
 # (7) The stall sweep's document again: every measured cell names the per-size report it came from, a file whose
 # phase of that load ran at the cell's size with the cell's cycles; `rtjitter report` renders the sweep (text,
