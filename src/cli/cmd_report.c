@@ -7,6 +7,8 @@
 #include "render/render.h"
 #include "report/doc.h"
 #include "report/report_read.h"
+#include "report/sweep_read.h"
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -50,12 +52,41 @@ static size_t report_sections(struct opt_section *out, size_t max)
 const struct cli_command cmd_report_info = {
     .name = "report",
     .fn = cmd_report,
-    .summary = "render a stored report again, as text, HTML or JSON",
+    .summary = "render a stored report or sweep again, as text, HTML or JSON",
     .synopsis = "REPORT.json [--html FILE] [--text] [--format NAME] [--wide]",
-    .description = NULL,
+    .description = "REPORT.json is a report (rtjitter run) or a sweep (rtjitter sweep: its grid, answer and\n"
+                   "cells; text, html and json only).",
     .positional = "REPORT.json",
     .sections = report_sections,
 };
+
+/* A sweep document ("rtjitter.sweep/1"), through the same table: its text, page or JSON; the packaging forms
+ * judge a run's phases and have no sweep form. Takes doc. */
+static int report_sweep(const char *path, json_t *doc, const struct renderer *out, const struct report_opts *o)
+{
+    int rc = 0;
+    if (out && !out->sweep) {
+        fprintf(stderr, "rtjitter report: %s is a sweep (rtjitter sweep): --format %s has no sweep form; use text, "
+                "html or json, or the per-size reports its cells name\n", path, out->name);
+        json_decref(doc);
+        return 2;
+    }
+    if (out) {
+        struct render_opts ro;
+        render_opts_detect(&ro, stdout);
+        ro.wide = o->wide;
+        out->sweep(stdout, doc, &ro);
+    }
+    if (o->html) {
+        int e = render_sweep_file(renderer_find("html"), o->html, doc);
+        if (e < 0) {
+            fprintf(stderr, "rtjitter report: cannot write %s: %s\n", o->html, doc_strerror(e));
+            rc = 2;
+        }
+    }
+    json_decref(doc);
+    return rc;
+}
 
 int cmd_report(int argc, char **argv, const char *command_line)
 {
@@ -83,6 +114,13 @@ int cmd_report(int argc, char **argv, const char *command_line)
     const struct renderer *out = renderer_find(o.format ? o.format : o.text || !o.html ? "text" : NULL);
     char err[512];
     json_t *doc;
+    int se = sweep_read_file(pos[0], &doc, err, sizeof(err));
+    if (se == 0)
+        return report_sweep(pos[0], doc, out, &o);
+    if (se != -ENOMSG) {
+        fprintf(stderr, "rtjitter report: %s: %s\n", pos[0], err);
+        return 2;
+    }
     if (report_read_file(pos[0], &doc, err, sizeof(err)) < 0) {
         fprintf(stderr, "rtjitter report: %s: %s\n", pos[0], err);
         return 2;

@@ -67,7 +67,7 @@ void html_page_start(FILE *f, const char *title)
           "th.grp{text-align:center}td.figs{white-space:normal;min-width:10em}.nw{white-space:nowrap}"
           ".pct{display:block;font-size:.85em;color:#555}\n"
           "td.bad,span.bad{background:#f9d0d0;color:#7a0000;font-weight:bold}"
-          "td.warnc,span.warnc{background:#ffefbf}.note{font-size:.9em;color:#333}\n"
+          "td.warnc,span.warnc{background:#ffefbf}td.rampc,span.rampc{background:#e4e4e4;color:#333}.note{font-size:.9em;color:#333}\n"
           ".verdict{padding:.8em 1em;border-radius:6px;border:2px solid #888;background:#f7f7f7}"
           ".pass{border-color:#2a8f2a;background:#eef8ee}.warn{border-color:#c98a00;background:#fff8e6}"
           ".fail{border-color:#c02020;background:#fdeeee}\n"

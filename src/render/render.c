@@ -6,6 +6,7 @@
 #include "render/compare_text.h"
 #include "render/html.h"
 #include "render/pkgtest.h"
+#include "render/sweep_render.h"
 #include "render/text.h"
 #include "report/doc.h"
 #include <ctype.h>
@@ -131,13 +132,24 @@ static int kcidb_form(FILE *f, const json_t *doc, const struct render_opts *o)
     return kcidb_report(f, doc);
 }
 
+static int text_sweep(FILE *f, const json_t *doc, const struct render_opts *o)
+{
+    return sweep_print_text(f, doc, o);
+}
+
+static int html_sweep(FILE *f, const json_t *doc, const struct render_opts *o)
+{
+    (void)o;
+    return sweep_html_body(f, (void *)doc);
+}
+
 const struct renderer renderers[] = {
     { .name = "text", .ext = "txt", .summary = "the verdict, the system identity and an interbench-style table",
-      .report = text_report, .compare = text_compare },
+      .report = text_report, .compare = text_compare, .sweep = text_sweep },
     { .name = "html", .ext = "html", .summary = "one self-contained page with SVG plots (no script, no network)",
-      .report = html_report_page, .compare = html_compare_page },
-    { .name = "json", .ext = "json", .summary = "the document itself (rtjitter.report/1 or rtjitter.compare/1)",
-      .report = json_report, .compare = json_compare },
+      .report = html_report_page, .compare = html_compare_page, .sweep = html_sweep },
+    { .name = "json", .ext = "json", .summary = "the document itself (rtjitter.report/1, rtjitter.compare/1 or "
+      "rtjitter.sweep/1)", .report = json_report, .compare = json_compare, .sweep = json_report },
     /* The packaging-test forms: the thresholds per phase, for test harnesses and fleets (no comparison). */
     { .name = "junit", .ext = "xml", .summary = "JUnit XML: a test case per phase and threshold",
       .report = junit_form },
@@ -185,6 +197,25 @@ int render_report_file(const struct renderer *r, const char *path, const json_t 
         return -ENOTSUP;
     struct report_job j = { r, doc };
     return doc_write(path, DOC_REPLACE, report_body, &j);
+}
+
+struct sweep_job {
+    const struct renderer *r;
+    const json_t *doc;
+};
+
+static int sweep_body(FILE *f, void *arg)
+{
+    const struct sweep_job *j = arg;
+    return j->r->sweep(f, j->doc, NULL);
+}
+
+int render_sweep_file(const struct renderer *r, const char *path, const json_t *doc)
+{
+    if (!r || !r->sweep)
+        return -ENOTSUP;
+    struct sweep_job j = { r, doc };
+    return doc_write(path, DOC_REPLACE, sweep_body, &j);
 }
 
 struct compare_job {

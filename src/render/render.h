@@ -5,7 +5,7 @@
  *
  * The forms are one const table, renderers[] in render.c: `rtjitter report --format`, `--html`, `--text` and
  * `rtjitter compare --format`, `--html`, `--json` all go through it, so a new form (JUnit, TAP) is one new file
- * and one entry there. */
+ * and one entry there. A sweep document goes through the same table (its .sweep form). */
 #ifndef RTJ_RENDER_H
 #define RTJ_RENDER_H
 #include <jansson.h>
@@ -39,6 +39,9 @@ struct renderer {
     /* A comparison document from compare_build(), with the n reports it was built from. 0 or -errno. NULL when
      * this form has no comparison. */
     int (*compare)(FILE *f, const json_t *cmp, json_t *const *docs, size_t n, const struct render_opts *o);
+    /* A sweep document ("rtjitter.sweep/1", validated by sweep_read.c, or freshly built by `rtjitter sweep`).
+     * 0 or -errno. NULL when this form has no sweep (the packaging forms judge a run's phases). */
+    int (*sweep)(FILE *f, const json_t *doc, const struct render_opts *o);
 };
 
 /* The buffer setting an "audio" object (or a compare report entry) names, for every form: "64 frames @ 48000 Hz",
@@ -57,6 +60,7 @@ const char *const *renderer_names(void);
 /* r's rendering into path, which is replaced whole or not at all (doc_write, DOC_REPLACE), with the default
  * options (a file is UTF-8 and has no terminal width). 0 or -errno; -ENOTSUP when r has no such rendering. */
 int render_report_file(const struct renderer *r, const char *path, const json_t *doc);
+int render_sweep_file(const struct renderer *r, const char *path, const json_t *doc);
 int render_compare_file(const struct renderer *r, const char *path, const json_t *cmp, json_t *const *docs,
                         size_t n);
 

@@ -69,12 +69,45 @@ static void margin_plot(FILE *f, const json_t *doc, double rate)
             double m = doc_num(c, "margin_p999_pct");
             if (!json_is_true(json_object_get(c, "measured")) || isnan(m))
                 continue;
-            fprintf(f, "%.1f,%.1f ", svg_x(&fr, &x, fv), svg_y(&fr, &y, m < -100 ? -100 : m));
+            fprintf(f, "%.1f,%.1f ", svg_x(&fr, &x, fv), svg_y(&fr, &y, m < -100 ? -100 : m > 100 ? 100 : m));
         }
         fputs("\"/>\n", f);
+        for (size_t p = 0; p < np; p++) { /* a dot per measured cell: a load measured at one size shows too */
+            double fv = json_number_value(json_array_get(periods, p));
+            const json_t *c = sweep_doc_cell(doc, rate, fv, load);
+            double m = doc_num(c, "margin_p999_pct");
+            if (json_is_true(json_object_get(c, "measured")) && !isnan(m))
+                fprintf(f, "<circle r=\"3.5\" fill=\"%s\" cx=\"%.1f\" cy=\"%.1f\"/>\n", svg_palette[l % svg_palette_n],
+                        svg_x(&fr, &x, fv), svg_y(&fr, &y, m < -100 ? -100 : m > 100 ? 100 : m));
+        }
     }
     svg_axis_titles(f, &fr, "buffer size, frames", "margin, % of the period");
     fputs("</svg>\n", f);
+}
+
+/* A link to the report a cell was measured in: a file: URL of its absolute path, every byte outside a safe set
+ * percent-encoded (so nothing in it can close the attribute); a relative path is shown, not linked. */
+static void report_link(FILE *f, const char *path)
+{
+    if (!path)
+        return;
+    const char *base = strrchr(path, '/');
+    if (path[0] != '/') {
+        fputs("<br><small>", f);
+        html_escape(f, path);
+        fputs("</small>", f);
+        return;
+    }
+    fputs("<br><a class=\"rep\" href=\"file://", f);
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || strchr("/._-~", *p))
+            fputc(*p, f);
+        else
+            fprintf(f, "%%%02X", *p);
+    }
+    fputs("\">report ", f);
+    html_escape(f, base ? base + 1 : path);
+    fputs("</a>", f);
 }
 
 static void cell_row(FILE *f, const json_t *c)
@@ -101,12 +134,13 @@ static void cell_row(FILE *f, const json_t *c)
     html_num(f, doc_num(c, "margin_p999_us"), 1);
     fputs("</td><td>", f);
     html_num(f, doc_num(c, "margin_min_us"), 1);
-    fputs("</td><td class=\"v\">", f);
+    fputs("</td></tr>\n<tr class=\"why\"><td></td><td colspan=\"11\" class=\"v\">", f);
     const char *proof = doc_str(json_object_get(c, "proof"), "text", NULL);
     html_escape(f, proof ? proof : "");
     if (proof)
         fputs("<br>", f);
     html_escape(f, doc_str(c, "why", ""));
+    report_link(f, doc_str(c, "report", NULL));
     fputs("</td></tr>\n", f);
 }
 
@@ -116,12 +150,22 @@ int sweep_html_body(FILE *f, void *arg)
     const json_t *audio = json_object_get(doc, "audio"), *loads = json_object_get(doc, "loads");
     html_page_start(f, "rtjitter buffer-size sweep");
     fputs("<style>td.safe{background:#cfeccf;font-weight:bold}td.isafe{background:#e8f6e8;color:#555}"
-          "td.ibad{background:#fbe6e6;color:#555}td.none{color:#888}</style>\n<h1>Which buffer size can I use?</h1>\n",
+          "td.ibad{background:#fbe6e6;color:#555}td.none{color:#888}td small{display:block;font-weight:normal}"
+          "tr.why td{border-top:none;color:#333}table.results th{white-space:normal}a.rep{font-size:.9em}</style>\n<h1>Which buffer size can I use?</h1>\n",
           f);
+    if (doc_str(doc, "label", NULL)) {
+        fputs("<p class=\"note\"><b>", f);
+        html_escape(f, doc_str(doc, "label", NULL));
+        fputs("</b></p>\n", f);
+    }
     fputs("<p class=\"note\">Backend ", f);
     html_escape(f, doc_str(audio, "backend", "?"));
-    fputs(", buffer size changed by ", f);
-    html_escape(f, doc_str(audio, "buffer_change", "?"));
+    const char *how = doc_str(audio, "buffer_change", "?");
+    fputs(!strcmp(how, "direct") ? ", which takes each size directly" : !strcmp(how, "set_buffer_size")
+          ? ", sizes set with jack_set_buffer_size" : !strcmp(how, "restart") ? ", the server restarted at each size"
+          : ", size changed by ", f);
+    if (strcmp(how, "direct") && strcmp(how, "set_buffer_size") && strcmp(how, "restart"))
+        html_escape(f, how);
     fputs(", profile ", f);
     html_escape(f, doc_str(json_object_get(doc, "profile"), "name", "?"));
     fputs(". Kernel ", f);
@@ -171,6 +215,9 @@ int sweep_html_body(FILE *f, void *arg)
                 html_escape(f, doc_str(c, "why", ""));
                 fputs("\">", f);
                 html_escape(f, sweep_cell_word(c));
+                double ev = doc_num(c, "xrun_events"), miss = doc_num(c, "deadlines_missed");
+                if (!strcmp(doc_str(c, "state", ""), "unsafe"))
+                    fprintf(f, "<small>%s</small>", ev > 0 ? "xruns" : miss > 0 ? "late" : "margin");
                 fputs("</td>", f);
             }
             fputs("</tr>\n", f);
@@ -183,7 +230,7 @@ int sweep_html_body(FILE *f, void *arg)
     fputs("<h2>Every cell</h2>\n<div class=\"wide\"><table class=\"results\"><tr><th class=\"k\">load</th>"
           "<th>frames</th><th>rate</th><th>state</th><th>measured s</th><th>cycles</th><th>xrun events</th>"
           "<th>deadlines met %</th><th>wake-up p99.9 µs</th><th>wake-up max µs</th><th>margin p99.9 µs</th>"
-          "<th>margin min µs</th><th class=\"k\">what it proves, why</th></tr>\n", f);
+          "<th>margin min µs</th></tr>\n", f);
     const json_t *c;
     size_t ci;
     json_array_foreach(json_object_get(doc, "cells"), ci, c)

@@ -51,71 +51,93 @@ static void grid_word(char *buf, size_t len, const json_t *cell)
         snprintf(buf, len, "%s", w);
 }
 
-static void put(FILE *f, const struct render_opts *o, const char *s)
+/* text, as o's reader sees it (ASCII when needed), wrapped at o's width after first, the next lines indented. */
+static void put(FILE *f, const struct render_opts *o, const char *first, int indent, const char *text)
 {
-    char *t = tx_dup(o, s);
-    fputs(t ? t : s, f);
+    char *t = tx_dup(o, text);
+    tx_wrap(f, first, indent, o->width, t ? t : text);
     free(t);
+}
+
+/* The grid of one rate: sizes down, loads across; a column as wide as its load's name (at least a cell's word). */
+static void grid(FILE *f, const json_t *doc, double rate)
+{
+    const json_t *loads = json_object_get(doc, "loads"), *p, *l;
+    size_t pi, li;
+    fprintf(f, "\n%-16s", "buffer");
+    json_array_foreach(loads, li, l)
+        fprintf(f, " %-14.24s", json_string_value(l));
+    fputc('\n', f);
+    json_array_foreach(json_object_get(doc, "periods"), pi, p) {
+        double frames = json_number_value(p);
+        char line[64];
+        snprintf(line, sizeof(line), "%5.0f (%.2f ms)", frames, 1000.0 * frames / rate);
+        fprintf(f, "%-16s", line);
+        json_array_foreach(loads, li, l) {
+            char w[40];
+            int lw = tx_width(json_string_value(l));
+            grid_word(w, sizeof(w), sweep_doc_cell(doc, rate, frames, json_string_value(l)));
+            fprintf(f, " %-*s", lw < 14 ? 14 : lw > 24 ? 24 : lw, w);
+        }
+        fputc('\n', f);
+    }
 }
 
 int sweep_print_text(FILE *f, const json_t *doc, const struct render_opts *opts)
 {
     struct render_opts o = render_opts_or_default(opts);
-    const json_t *audio = json_object_get(doc, "audio"), *loads = json_object_get(doc, "loads");
+    const json_t *audio = json_object_get(doc, "audio");
     const json_t *prof = json_object_get(doc, "profile");
     char line[1024];
-    snprintf(line, sizeof(line), "\nBuffer-size sweep: --backend %s%s%s, size changed %s, profile %s (safe: no "
-             "xrun, no missed deadline, 99.9 %% of cycles keep >= %.0f %% of the period)\n",
-             doc_str(audio, "backend", "?"), doc_str(audio, "server", NULL) ? ", server " : "",
-             doc_str(audio, "server", ""), doc_str(audio, "buffer_change", "?"), doc_str(prof, "name", "?"),
-             doc_num(prof, "warn_margin_pct"));
-    put(f, &o, line);
+    const char *how = doc_str(audio, "buffer_change", "?");
+    how = !strcmp(how, "direct") ? "the backend takes each size directly"
+        : !strcmp(how, "set_buffer_size") ? "sizes set with jack_set_buffer_size"
+        : !strcmp(how, "restart") ? "the server restarted at each size" : how;
+    snprintf(line, sizeof(line), "--backend %s%s%s, %s. Profile %s: safe means no xrun, no missed deadline, and "
+             "99.9%% of cycles keep at least %.0f%% of the period.", doc_str(audio, "backend", "?"),
+             doc_str(audio, "server", NULL) ? ", server " : "", doc_str(audio, "server", ""), how,
+             doc_str(prof, "name", "?"), doc_num(prof, "warn_margin_pct"));
+    fputs("\nBuffer-size sweep", f);
+    if (doc_str(doc, "label", NULL))
+        put(f, &o, ": ", 2, doc_str(doc, "label", NULL));
+    else
+        fputc('\n', f);
+    put(f, &o, "", 0, line);
     if (!json_is_true(json_object_get(doc, "complete"))) {
-        snprintf(line, sizeof(line), "INCOMPLETE: %s\n", doc_str(doc, "incomplete_reason", "?"));
-        put(f, &o, line);
+        snprintf(line, sizeof(line), "%s", doc_str(doc, "incomplete_reason", "?"));
+        put(f, &o, "INCOMPLETE: ", 2, line);
     }
     const json_t *ans;
     size_t ai;
     json_array_foreach(json_object_get(doc, "smallest_safe"), ai, ans) {
         double rate = doc_num(ans, "rate");
-        fprintf(f, "\n%-16s", "");
-        size_t li;
-        const json_t *l;
-        json_array_foreach(loads, li, l)
-            fprintf(f, " %-16.16s", json_string_value(l));
-        fputc('\n', f);
-        const json_t *p;
-        size_t pi;
-        json_array_foreach(json_object_get(doc, "periods"), pi, p) {
-            double frames = json_number_value(p);
-            snprintf(line, sizeof(line), "%5.0f (%.2f ms)", frames, 1000.0 * frames / rate);
-            fprintf(f, "%-16s", line);
-            json_array_foreach(loads, li, l) {
-                char w[40];
-                grid_word(w, sizeof(w), sweep_doc_cell(doc, rate, frames, json_string_value(l)));
-                fprintf(f, " %-16s", w);
-            }
-            fputc('\n', f);
-        }
-        fprintf(f, "at %.0f Hz, the smallest safe buffer:", rate);
+        grid(f, doc, rate);
+        int o_ = snprintf(line, sizeof(line), "At %.0f Hz, the smallest safe buffer:", rate);
         const json_t *e;
+        size_t li;
         json_array_foreach(json_object_get(ans, "per_load"), li, e) {
             const json_t *s = json_object_get(e, "smallest_safe");
-            if (json_is_null(s) || !s)
-                fprintf(f, "%s %s none of these", li ? "," : "", doc_str(e, "load", "?"));
+            if (o_ < 0 || (size_t)o_ >= sizeof(line))
+                break;
+            if (!json_is_object(s))
+                o_ += snprintf(line + o_, sizeof(line) - (size_t)o_, "%s %s none of these", li ? "," : "",
+                               doc_str(e, "load", "?"));
             else
-                fprintf(f, "%s %s %.0f frames (%.2f ms)", li ? "," : "", doc_str(e, "load", "?"),
-                        doc_num(s, "frames"), doc_num(s, "ms"));
+                o_ += snprintf(line + o_, sizeof(line) - (size_t)o_, "%s %s %.0f frames (%.2f ms)", li ? "," : "",
+                               doc_str(e, "load", "?"), doc_num(s, "frames"), doc_num(s, "ms"));
         }
+        put(f, &o, "", 2, line);
         const json_t *all = json_object_get(ans, "overall");
-        if (json_is_null(all) || !all)
-            fprintf(f, ".\n  Under every load: none of the sizes tried is safe.\n");
+        if (!json_is_object(all))
+            fprintf(f, "  Under every load: none of the sizes tried is safe.\n");
         else
-            fprintf(f, ".\n  Under every load: %.0f frames (%.2f ms per period).\n", doc_num(all, "frames"),
+            fprintf(f, "  Under every load: %.0f frames (%.2f ms per period).\n", doc_num(all, "frames"),
                     doc_num(all, "ms"));
     }
-    fprintf(f, "\nSAFE/unsafe: measured; (safe)/(unsafe): skipped, inferred from a neighbour; -: not measured; ?: "
-               "not reached.\n\nWhat each measured cell proves:\n");
+    fputc('\n', f);
+    put(f, &o, "", 0, "SAFE/unsafe: measured; (safe)/(unsafe): not measured, inferred from a neighbour that passed "
+        "with margin or failed clearly; -: not measured; ?: not reached.");
+    fputs("\nWhat each measured cell proves:\n", f);
     const json_t *c;
     size_t ci;
     json_array_foreach(json_object_get(doc, "cells"), ci, c) {
@@ -125,11 +147,19 @@ int sweep_print_text(FILE *f, const json_t *doc, const struct render_opts *opts)
         dur_human(wk, sizeof(wk), doc_num(c, "wakeup_p999_us"), tx_us(&o));
         dur_human(wm, sizeof(wm), doc_num(c, "wakeup_max_us"), tx_us(&o));
         dur_human(mg, sizeof(mg), doc_num(c, "margin_p999_us"), tx_us(&o));
-        snprintf(line, sizeof(line), "  %s @ %.0f (%.0f Hz): %s. Wake-up p99.9 %s, max %s; margin kept by 99.9 %% "
-                 "%s (%.0f %%); deadlines met %.2f %%.\n", doc_str(c, "load", "?"), doc_num(c, "period_frames"),
-                 doc_num(c, "rate"), doc_str(json_object_get(c, "proof"), "text", "?"), wk, wm, mg,
-                 doc_num(c, "margin_p999_pct"), doc_num(c, "deadlines_met_pct"));
-        put(f, &o, line);
+        char wake[96];
+        if (isnan(doc_num(c, "wakeup_p999_us")))
+            snprintf(wake, sizeof(wake), "Wake-up max %s", wm);
+        else
+            snprintf(wake, sizeof(wake), "Wake-up p99.9 %s, max %s", wk, wm);
+        snprintf(line, sizeof(line), "%s @ %.0f frames, %.0f Hz: %s. %s; margin kept by 99.9%% of cycles %s "
+                 "(%.0f%% of the period); deadlines met %.2f%%.", doc_str(c, "load", "?"),
+                 doc_num(c, "period_frames"), doc_num(c, "rate"), doc_str(json_object_get(c, "proof"), "text", "?"),
+                 wake, mg, doc_num(c, "margin_p999_pct"), doc_num(c, "deadlines_met_pct"));
+        put(f, &o, "- ", 2, line);
+        const char *rep = doc_str(c, "report", NULL);
+        if (rep) /* the run this cell was measured in, with the loads measured at its size */
+            put(f, &o, "  from ", 4, rep);
     }
     return 0;
 }

@@ -37,7 +37,15 @@ void tx_wrap(FILE *f, const char *first, int indent, int width, const char *text
         int ww = 0;
         for (const char *q = p; q < e; q++)
             ww += ((unsigned char)*q & 0xc0) != 0x80;
-        if (!at_start && col + 1 + ww > width) {
+        /* "80 %": a unit sign after a space stays with its number (the line breaks before both) */
+        const char *n = e;
+        while (*n == ' ')
+            n++;
+        int glue = 0;
+        if (*n == '%' && n > e)
+            for (glue = 1; *n && *n != ' ' && *n != '\n'; n++)
+                glue += ((unsigned char)*n & 0xc0) != 0x80;
+        if (!at_start && col + 1 + ww + glue > width) {
             fprintf(f, "\n%*s", indent, "");
             col = indent;
             at_start = 1;

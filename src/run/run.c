@@ -371,7 +371,8 @@ static int run_report(struct run_state *st, struct run_info *ri, int rc, int mlo
         report_print_text_opts(stdout, doc, &ro);
     }
     struct run_outputs outs = { .store = p->output, .json = p->json, .html = p->html, .junit = p->junit,
-                                .label = p->label, .started = ri->started, .tap = p->tap };
+                                .label = p->label, .started = ri->started, .tap = p->tap,
+                                .saved_path = p->report_path, .saved_path_len = p->report_path_len };
     if (p->tap) /* after the table's place, before the report's path (a TAP comment then) */
         renderer_find("tap")->report(stdout, doc, NULL);
     if (run_write_outputs(doc, &outs) < 0)

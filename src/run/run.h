@@ -34,6 +34,9 @@ struct run_plan {
     int tap;                       /* --tap: TAP 13 on stdout instead of the table */
     const char *command_line;      /* as typed, for the report */
     json_t **result;               /* when not NULL: gets a reference to the report document (NULL when none) */
+    char *report_path;             /* when not NULL: gets the path of the report saved in the store ("" when
+                                    * none), which the run then does not print: its caller says where it is */
+    size_t report_path_len;
 };
 
 /* The defaults of `rtjitter run` (jack, 48 kHz, 64 frames, 10 s phases of interbench's loads). */

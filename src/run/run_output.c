@@ -43,10 +43,12 @@ int run_write_outputs(const json_t *doc, const struct run_outputs *o)
     char rel[256], path[4608];
     sysinfo_release("", rel, sizeof(rel));
     e = store_save(doc, o->store, rel, o->label, o->started, path, sizeof(path));
+    if (o->saved_path && o->saved_path_len > 0)
+        snprintf(o->saved_path, o->saved_path_len, "%s", e < 0 ? "" : path);
     if (e < 0) {
         fprintf(stderr, "rtjitter run: cannot save the report in the store: %s\n", strerror(-e));
         first = e;
-    } else {
+    } else if (!o->saved_path) {
         printf("%sreport: %s\n", o->tap ? "# " : "", path);
     }
     const struct { const char *form, *path; } files[] = { { "json", o->json }, { "html", o->html },

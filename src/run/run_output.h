@@ -13,6 +13,8 @@ struct run_outputs {
     const char *label;        /* --label, part of the stored name */
     struct timespec started;  /* CLOCK_REALTIME start of the run, part of the stored name */
     int tap;                  /* stdout is TAP: the report's path is a TAP comment ("# report: PATH") */
+    char *saved_path;         /* when not NULL: gets the stored report's path ("" when not saved), not printed */
+    size_t saved_path_len;
 };
 
 /* Before the run: can the store and every named file be written? Says why not in one line on stderr.

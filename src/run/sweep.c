@@ -101,8 +101,18 @@ static void set_cell(struct sweep_ctx *c, int ri, int r, int s, enum sweep_state
     c->cell[ri][r][s] = cell;
 }
 
-/* The cells of one run, from its report (NULL when none was made). */
-static void take_run(struct sweep_ctx *c, int ri, int s, const int *rows, const json_t *doc, int rc)
+/* cell, naming the report it came from ("report": its path in the store) when there is one. */
+static json_t *with_report(json_t *cell, const char *report_path)
+{
+    if (cell && report_path[0])
+        json_object_set_new(cell, "report", utf8_json_string(report_path));
+    return cell;
+}
+
+/* The cells of one run, from its report (NULL when none was made), saved in the store at report_path ("" when
+ * not saved): each cell it measured names that file. */
+static void take_run(struct sweep_ctx *c, int ri, int s, const int *rows, const json_t *doc, int rc,
+                     const char *report_path)
 {
     const struct sweep_plan *sp = c->sp;
     int rate = sp->rates[ri], frames = sp->periods[s];
@@ -115,21 +125,22 @@ static void take_run(struct sweep_ctx *c, int ri, int s, const int *rows, const 
         if (rc == 3 || !ph) {
             snprintf(why, sizeof(why), "the run did not complete: %s",
                      doc ? doc_str(doc, "incomplete_reason", "no report") : "no report was made");
-            set_cell(c, ri, r, s, CELL_NOT_MEASURED, sweep_cell_skipped(rate, frames, c->rows[r], CELL_NOT_MEASURED,
-                                                                        why));
+            set_cell(c, ri, r, s, CELL_NOT_MEASURED,
+                     with_report(sweep_cell_skipped(rate, frames, c->rows[r], CELL_NOT_MEASURED, why), report_path));
             continue;
         }
         double pf = doc_num(ph, "period_frames"), pr = doc_num(ph, "rate");
         if (n != 1 || pf != frames || pr != rate) {
             snprintf(why, sizeof(why), "the size was not in force: the provider ran %.0f frames at %.0f Hz%s", pf, pr,
                      n != 1 ? " and the buffer size changed during the phase" : "");
-            set_cell(c, ri, r, s, CELL_NOT_MEASURED, sweep_cell_skipped(rate, frames, c->rows[r], CELL_NOT_MEASURED,
-                                                                        why));
+            set_cell(c, ri, r, s, CELL_NOT_MEASURED,
+                     with_report(sweep_cell_skipped(rate, frames, c->rows[r], CELL_NOT_MEASURED, why), report_path));
             continue;
         }
         enum sweep_state st;
         int clear;
-        json_t *cell = sweep_cell_measured(ph, rate, frames, c->rows[r], &c->rules, &st, &clear);
+        json_t *cell = with_report(sweep_cell_measured(ph, rate, frames, c->rows[r], &c->rules, &st, &clear),
+                                   report_path);
         set_cell(c, ri, r, s, st, cell);
         enum sweep_state before[SWEEP_MAX_SIZES];
         memcpy(before, c->state[ri][r], sizeof(before));
@@ -168,7 +179,10 @@ static int run_size(struct sweep_ctx *c, int ri, int s, const int *rows)
         p.be.set_buffer_size = 1;
     }
     json_t *doc = NULL;
+    char report_path[4608] = "";
     p.result = &doc;
+    p.report_path = report_path;
+    p.report_path_len = sizeof(report_path);
     status_grid(c, ri, s, rows);
     int rc = run_execute(&p);
     c->runs++;
@@ -176,7 +190,7 @@ static int run_size(struct sweep_ctx *c, int ri, int s, const int *rows)
         snprintf(c->run_why, sizeof(c->run_why), "%s",
                  doc ? doc_str(doc, "incomplete_reason", "a run could not complete") : "a run could not complete");
     if (rc != 2)
-        take_run(c, ri, s, rows, doc, rc);
+        take_run(c, ri, s, rows, doc, rc, report_path);
     json_decref(doc);
     return rc;
 }

@@ -151,14 +151,14 @@ json_t *sweep_cell_measured(const json_t *phase, int rate, int frames, const cha
     else if (events > r->max_xruns || missed > r->max_missed)
         snprintf(why, sizeof(why), "%.0f xrun event%s and %.0f missed deadline%s (the profile allows %.0f and %.0f)%s",
                  events, events == 1 ? "" : "s", missed, missed == 1 ? "" : "s", r->max_xruns, r->max_missed,
-                 *clear ? ": failed clearly, smaller sizes skipped" : "");
+                 *clear && !r->measure_all ? ": failed clearly, smaller sizes skipped" : "");
     else if (!safe)
         snprintf(why, sizeof(why), "no xrun, but 99.9 %% of cycles kept only %.0f µs of margin, under the "
                  "profile's %.0f %% of the period (%.0f µs)", f.margin_p999_us, r->warn_margin_pct, need);
     else
         snprintf(why, sizeof(why), "no xrun, no missed deadline, 99.9 %% of cycles kept %.0f µs of margin (%.0f %% "
                  "of the period; the profile asks %.0f %%)%s", f.margin_p999_us, 100 * f.margin_p999_us / f.period_us,
-                 r->warn_margin_pct, *clear ? ": passed with margin, larger sizes skipped" : "");
+                 r->warn_margin_pct, *clear && !r->measure_all ? ": passed with margin, larger sizes skipped" : "");
     json_t *c = cell_frame(rate, frames, load, *st, why);
     json_object_set_new(c, "clear", json_boolean(*clear));
     json_object_set_new(c, "measured_s", num(f.measured_s));

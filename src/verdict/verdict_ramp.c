@@ -35,7 +35,10 @@ int verdict_ramp(json_t *doc, const json_t *profile)
     const json_t *au = json_object_get(doc, "audio"), *phases = json_object_get(doc, "phases"), *p;
     char setting[128], summary[2048];
     double frames = doc_num(au, "period_frames"), rate = doc_num(au, "rate"), period_us = doc_num(au, "period_us");
-    if (frames > 0 && rate > 0)
+    const char *backend = doc_str(au, "backend", "");
+    if (strcmp(backend, "timer") == 0 && rate == 1e6 && period_us > 0) /* --interval: µs, not frames */
+        snprintf(setting, sizeof(setting), "a %.2f ms timer period", period_us / 1000.0);
+    else if (frames > 0 && rate > 0)
         snprintf(setting, sizeof(setting), "%.0f frames at %g kHz (%.2f ms per period)", frames, rate / 1000.0,
                  period_us / 1000.0);
     else

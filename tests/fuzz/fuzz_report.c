@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libFuzzer target (`make fuzz`): the report reader on arbitrary bytes, then every renderer of the table
  * (render/render.c: text, HTML, JSON, and whatever joins them) on whatever it accepts: the report, and the
- * comparison of the document with itself and with a variant whose histograms differ, all to /dev/null.
+ * comparison of the document with itself and with a variant whose histograms differ, all to /dev/null; and the
+ * sweep reader and every sweep form on a sweep document.
  * A crash, a sanitizer report or a leak is a bug; libFuzzer saves its input in tests/fuzz-regressions/, where
  * `make check` replays it from then on (tests/unit/test_reader.c). */
 #include <stdint.h>
@@ -9,6 +10,7 @@
 #include "render/render.h"
 #include "report/compare.h"
 #include "report/report_read.h"
+#include "report/sweep_read.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -42,10 +44,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         sink = fopen("/dev/null", "w");
     char err[512];
     json_t *doc;
-    if (report_read_buffer((const char *)data, size, &doc, err, sizeof(err)) < 0)
-        return 0;
     /* Layouts vary with the input: narrow and wide, UTF-8 and ASCII. */
     struct render_opts ro = { .width = 40 + (int)(size % 161), .wide = (int)(size & 1), .ascii = (int)((size >> 1) & 1) };
+    /* A sweep document ("rtjitter.sweep/1"), as `rtjitter report` reads one: validated, then every sweep form. */
+    json_t *sw = json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES, NULL);
+    if (sw && sweep_doc_is_sweep(sw)) {
+        if (sweep_validate(sw, err, sizeof(err)) == 0)
+            for (const struct renderer *r = renderers; r->name; r++)
+                if (r->sweep)
+                    r->sweep(sink, sw, &ro);
+        json_decref(sw);
+        return 0;
+    }
+    json_decref(sw);
+    if (report_read_buffer((const char *)data, size, &doc, err, sizeof(err)) < 0)
+        return 0;
     for (const struct renderer *r = renderers; r->name; r++)
         if (r->report)
             r->report(sink, doc, &ro);

@@ -4,6 +4,7 @@
 
     html_content.py report PAGE.html REPORT.json
     html_content.py compare PAGE.html REPORT.json...
+    html_content.py sweep PAGE.html SWEEP.json
 
 Prints TAP lines ("ok - ...", "not ok - ..."). Nothing here trusts the renderer's arithmetic: the axis of each
 plot is read from its tick marks (a label such as "1 ms" is parsed and must sit where the axis says it does),
@@ -235,10 +236,50 @@ def period_of(doc, phase):
 
 # ---- the pages ----
 
+def check_ramp(svg, phase):
+    """A --dsp ramp plot: each step's point where the report's level and worst margin put it on the plot's own
+    axes, the y ticks labelled with their values, the first failing cycle and the 1 % point drawn where the report
+    says."""
+    name = 'ramp of ' + phase['load']
+    r = phase['dsp_ramp']
+    plot = Plot(svg)
+    tap(plot.ok and not plot.xlog and not plot.ylog and plot.xmin == 0 and plot.xmax == 100,
+        name + ': linear axes, x from 0 to 100 % of the period')
+    check_ticks(plot, name, False, False)
+    bad = []
+    for g in svg.iter(NS + 'g'):
+        if g.get('class') == 'tick-y':
+            m = re.fullmatch(r'(-?[0-9.e+]+) µs', text_of(g.find(NS + 'text')).strip())
+            if not m or m.group(1) == '-0' or \
+                    abs(float(m.group(1)) - float(g.get('data-v'))) > 1e-6 * max(1, abs(float(g.get('data-v')))):
+                bad.append(text_of(g.find(NS + 'text')))
+    tap(not bad, name + ': each y tick says its value in µs, no "-0" %s' % bad[:3])
+    pts = [(float(c.get('cx')), float(c.get('cy'))) for c in svg.iter(NS + 'circle') if c.get('class') == 'step']
+    want = [(plot.x_of(st['level_pct']), plot.y_of(st['margin_min_us'])) for st in r['steps']
+            if st.get('margin_min_us') is not None]
+    off = [(w, g) for w, g in zip(want, pts) if abs(w[0] - g[0]) > 0.6 or abs(w[1] - g[1]) > 0.6]
+    tap(len(pts) == len(want) > 0 and not off,
+        '%s: %d steps drawn at (level, worst margin) of the report %s' % (name, len(pts), off[:2]))
+    for key in ('first_miss_pct', 'one_pct_pct'):
+        lines = [float(e.get('x1')) for e in svg.iter(NS + 'line') if e.get('class') == key]
+        if r.get(key) is None:
+            tap(not lines, '%s: no %s line (the report has none)' % (name, key))
+        else:
+            tap(len(lines) == 1 and abs(lines[0] - plot.x_of(r[key])) <= 0.6,
+                '%s: %s at %.1f %% drawn at x = %.1f' % (name, key, r[key], plot.x_of(r[key])))
+    check_text_inside(svg, name)
+
+
 def report_page(page, doc):
     html, svgs = svgs_of(page)
-    tap(all(ET.tostring(s) for s in svgs) and len(svgs) == 2 * len(doc['phases']),
-        'report page: %d SVGs for %d phases (a histogram and a timeline each)' % (len(svgs), len(doc['phases'])))
+    ramps = [p for p in doc['phases'] if isinstance(p.get('dsp_ramp'), dict)]
+    tap(all(ET.tostring(s) for s in svgs) and len(svgs) == 2 * len(doc['phases']) + len(ramps),
+        'report page: %d SVGs for %d phases (a histogram and a timeline each, and %d ramp plots)' % (
+            len(svgs), len(doc['phases']), len(ramps)))
+    rps = [s for s in svgs if 'DSP headroom' in title_of(s)]
+    tap(len(rps) == len(ramps), 'report page: a ramp plot per ramp phase (%d)' % len(rps))
+    for svg, phase in zip(rps, ramps):
+        check_ramp(svg, phase)
     hists = [s for s in svgs if 'How late each cycle was' in title_of(s)]
     tls = [s for s in svgs if 'Second by second' in title_of(s)]
     ranges = set()
@@ -309,8 +350,56 @@ def report_page(page, doc):
         shown = re.sub(r'<[^>]*>', '', num[9]).split()
         tap(shown[:1] == [str(ev)] and ''.join(shown[1:]) == '%d/%d' % (x['reported'], x['detected']),
             'table, %s: xrun events %s, reported/detected as the report says' % (phase['load'], num[9]))
-        tap(xr_bad == (ev > max_x),
-            'table, %s: xruns %s, %s (limit %d)' % (phase['load'], num[9], 'marked' if xr_bad else 'not marked', max_x))
+        if isinstance(phase.get('dsp_ramp'), dict):  # the ramp's own overload: marked grey, never red
+            xr_grey = 'rampc' in (cells[9][0] or '')
+            tap(not xr_bad and xr_grey == (ev > max_x),
+                'table, %s (a ramp): xruns %s, %s (limit %d)' % (phase['load'], num[9],
+                                                                  'grey' if xr_grey else 'red' if xr_bad else 'plain', max_x))
+        else:
+            tap(xr_bad == (ev > max_x),
+                'table, %s: xruns %s, %s (limit %d)' % (phase['load'], num[9], 'marked' if xr_bad else 'not marked', max_x))
+    return FAILED
+
+
+def sweep_page(page, doc):
+    """The sweep page against its document: the answer, each grid cell's word and colour, each measured cell's
+    point on the margin plot where the plot's own axes put (size, margin), and a link to each cell's report."""
+    html, svgs = svgs_of(page)
+    words = {'safe': ('SAFE', 'safe'), 'unsafe': ('unsafe', 'bad'), 'inferred_safe': ('(safe)', 'isafe'),
+             'inferred_unsafe': ('(unsafe)', 'ibad'), 'not_measured': ('-', 'none'), 'open': ('?', 'none')}
+    for ans in doc['smallest_safe']:
+        rate, ov = ans['rate'], ans['overall']
+        said = 'Under every load: <b>%d frames</b>' % ov['frames'] if ov else 'No size tried is safe under every load.'
+        tap(said in html, 'sweep page, %d Hz: the answer as the document says (%s)' % (rate, said))
+        rows = re.findall(r'<tr><th class="k">(\d+) <small>[^<]*</small></th>(.*?)</tr>', html, re.S)
+        bad = []
+        for frames, tds in rows:
+            cells = re.findall(r'<td class="([a-z]+)"[^>]*>(.*?)</td>', tds, re.S)
+            for load, (cls, text) in zip(doc['loads'], cells):
+                c = [c for c in doc['cells'] if c['rate'] == rate and c['period_frames'] == int(frames)
+                     and c['load'] == load][0]
+                w, k = words[c['state']]
+                if re.sub(r'<small>.*?</small>', '', text) != w or cls != k:
+                    bad.append((frames, load, text, cls, c['state']))
+        tap(len(rows) == len(doc['periods']) and not bad,
+            'sweep page, %d Hz: %d rows, each cell the word and colour of its state %s' % (rate, len(rows), bad[:2]))
+    plots = [s for s in svgs if 'Margin kept by 99.9' in title_of(s)]
+    tap(len(plots) == len(doc['smallest_safe']), 'sweep page: a margin plot per rate (%d)' % len(plots))
+    for svg, ans in zip(plots, doc['smallest_safe']):
+        plot = Plot(svg)
+        tap(plot.ok and plot.xlog, 'sweep margin plot: log2 axis of buffer sizes')
+        pts = sorted((round(float(c.get('cx')), 1), round(float(c.get('cy')), 1)) for c in svg.iter(NS + 'circle'))
+        want = sorted((round(plot.x_of(c['period_frames']), 1), round(plot.y_of(max(-100, min(100, c['margin_p999_pct']))), 1))
+                      for c in doc['cells'] if c['rate'] == ans['rate'] and c['measured']
+                      and c.get('margin_p999_pct') is not None)
+        off = [(w, g) for w, g in zip(want, pts) if abs(w[0] - g[0]) > 0.6 or abs(w[1] - g[1]) > 0.6]
+        tap(len(pts) == len(want) > 0 and not off,
+            'sweep margin plot: %d points at (size, margin %% of the period) of the measured cells %s' % (len(pts), off[:2]))
+        check_text_inside(svg, 'sweep margin plot')
+    links = sorted(set(re.findall(r'href="file://([^"]*)"', html)))
+    import urllib.parse
+    want = sorted(set(urllib.parse.quote(c['report']) for c in doc['cells'] if c['measured'] and c.get('report')))
+    tap(links == want and len(want) > 0, 'sweep page: a link to each measured cell\'s report (%d)' % len(links))
     return FAILED
 
 
@@ -353,4 +442,6 @@ if __name__ == '__main__':
     docs = [json.load(open(f)) for f in files]
     if not REGULAR.ok:
         print('# DejaVu Sans not found: text widths estimated at 0.62 em')
+    if kind == 'sweep':
+        sys.exit(1 if sweep_page(page, docs[0]) else 0)
     sys.exit(1 if (report_page(page, docs[0]) if kind == 'report' else compare_page(page, docs)) else 0)

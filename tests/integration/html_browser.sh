@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# HTML pages of `run --html`, `report --html` and `compare --html`, checked in a real browser: Debian's headless
+# HTML pages of `run --html` (one with --dsp ramp), `report --html` (of a report and of a sweep) and `compare --html`,
+# checked in a real browser: Debian's headless
 # Chromium renders each page to a PNG that must not be blank, and every inline SVG must parse as XML.
 # Hostile strings in a report (label, load error) must come out escaped.
 . "$(dirname "$0")/../lib.sh"
@@ -35,7 +36,17 @@ if [ "$(id -u)" -eq 0 ] && unshare -m true 2>/dev/null; then
 else
     ok "# SKIP full disk: needs root and unshare -m for a private tmpfs"
 fi
+# A --dsp ramp on the same server (a phase of 11 steps of 0.2 s): its page is checked like the others, and its
+# ramp plot against the report's steps (html_content.py).
+"$RTJ" run --server "$name" --loads none --warmup 0.2 --dsp ramp:10:0.2 --quiet --json "$WORK/ramp.json" \
+    --html "$WORK/ramp.html" --output "$WORK/store" >"$WORK/ramp.out" 2>&1
+check "run --dsp ramp --html exits 0 (got $?)" [ -s "$WORK/ramp.html" ]
 stop_jackd "$JACKD_PID"
+# A sweep (timer backend, quick) with a hostile label; its page comes from `rtjitter report SWEEP.json --html`.
+"$RTJ" sweep --backend timer --periods 128,256,512 --loads none,burn --duration 0.5 --warmup 0.1 --measure-all \
+    --label '<b>sweep</b>"&' --quiet --output "$WORK/store" --json "$WORK/sweep.json" >"$WORK/sweep.out" 2>&1
+"$RTJ" report "$WORK/sweep.json" --html "$WORK/sweep.html" >/dev/null 2>&1
+check "report --html of a sweep exits 0 (got $?)" [ -s "$WORK/sweep.html" ]
 check "run --html wrote a page" [ -s "$WORK/run.html" ]
 check "run --json and --html replaced the symlinks at their names, not the file they pointed to" \
     [ "$(cat "$WORK/run-victim")" = precious -a ! -L "$WORK/a.json" -a ! -L "$WORK/run.html" ]
@@ -120,13 +131,17 @@ python3 "$helpers/html_content.py" report "$WORK/run.html" "$WORK/a.json" || not
 python3 "$helpers/html_content.py" report "$WORK/rich.html" "$WORK/rich.json" || not_ok "rich.html: its content as the report says"
 python3 "$helpers/html_content.py" compare "$WORK/compare4.html" "$WORK/a.json" "$WORK/b.json" "$WORK/c3.json" \
     "$WORK/c4.json" || not_ok "compare4.html: its content as the reports say"
+python3 "$helpers/html_content.py" report "$WORK/ramp.html" "$WORK/ramp.json" || not_ok "ramp.html: its content as the report says"
+python3 "$helpers/html_content.py" sweep "$WORK/sweep.html" "$WORK/sweep.json" || not_ok "sweep.html: its content as the sweep says"
 check "rich.html: load figures for people (1712 MB/s), one per line" grep -q '<div>write.throughput <span class="nw"><b>1712</b> MB/s</span></div><div>write.fsyncs' "$WORK/rich.html"
 
-for page in run report compare rich compare4; do
+for page in run report compare rich compare4 ramp sweep; do
     f="$WORK/$page.html"
     check "$page.html: no raw markup from the report" python3 - "$f" <<'PY'
-import sys
+import re, sys
 s = open(sys.argv[1], encoding='utf-8').read()
+# the sweep's links to its cells' reports: file: URLs of percent-encoded paths, nothing else can match
+s = re.sub(r'<a class="rep" href="file:///[A-Za-z0-9/._~%-]+">', '', s)
 bad = [t for t in ('<script', '<img', 'src="', 'href="', 'http://', 'https://') if t in s.replace('http://www.w3.org/2000/svg', '')]
 print('# %s: %d bytes, %d svg' % (sys.argv[1].split('/')[-1], len(s), s.count('<svg')), 'bad:', bad)
 sys.exit(1 if bad else 0)

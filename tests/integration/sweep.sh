@@ -7,7 +7,8 @@
 # call 64 unsafe under that load and 128 safe, the smallest safe size 128. (2) The rule-of-three figures of every
 # measured cell against Python's own solution of (1 - p)^n = 0.05 (bisection, not the C formula). (3) The timer
 # backend, quick: skip rules (a size that passes with margin skips the larger ones). (4) Bad input: one line,
-# exit 2. (5) SIGINT during a sweep: exit 3 within 2 s, a partial document marked incomplete.
+# exit 2. (5) SIGINT during a sweep: exit 3 within 2 s, a partial document marked incomplete. (6) The same with
+# SIGTERM on a JACK sweep's own private server, which must be gone after. (7) `rtjitter report` of the sweep.
 . "$(dirname "$0")/../lib.sh"
 H=$(cd "$RTJ_HELPERS" && pwd)
 
@@ -16,8 +17,8 @@ stall_sweep() {
     "$RTJ" sweep --periods 64,128 --rates 8000 --duration 2 --warmup 0.3 --measure-all --quiet \
         --loads "none,exec:$H/stall_client \"\$JACK_DEFAULT_SERVER\" 10 10 100000 >$WORK/stall.\$(date +%s%N) 2>&1 & p=\$!; sleep 0.2; kill -USR1 \$p; wait \$p" \
         --json "$WORK/s.json" --html "$WORK/s.html" >"$WORK/out" 2>&1 &
-    SWEEP_PID=$!
-    wait "$SWEEP_PID"
+    SPID=$!   # its private server is rtjitter-$SPID-sweep
+    wait $SPID
     RC=$?
     # the stall client's own notifications, per cell, in the order the sweep ran them (64 first, then 128)
     CLIENT=$(for f in $(ls "$WORK"/stall.* | sort); do sed -n 's/^xrun_times//p' "$f" | wc -w; done | tr '\n' ' ')
@@ -49,8 +50,8 @@ check "each cell ran at its own size: 64-frame cells count about twice the cycle
 import json,sys; d=json.load(open('$WORK/s.json')); c={(x['load'][:4],x['period_frames']):x['cycles'] for x in d['cells']}
 r=c[('none',64)]/c[('none',128)]; print('# cycles ratio 64/128 under none:', r); sys.exit(not 1.8 < r < 2.2)"
 check "the HTML page names both loads and the answer" grep -q "Under every load: <b>128 frames</b>" "$WORK/s.html"
-# This sweep's own server only (rtjitter-PID-sweep): other sweeps may run on this machine at the same time.
-check "no jackd left behind by the sweep" bash -c "! pgrep -f 'jackd -n rtjitter-$SWEEP_PID-sweep( |\$)' >/dev/null"
+no_jackd_of() { ! pgrep -f "jackd -n rtjitter-$1-sweep " >/dev/null; }
+check "no jackd left behind by the sweep (rtjitter-$SPID-sweep; other sweeps on this machine are not ours)" no_jackd_of $SPID
 
 # (2) the rule of three, against Python's own solution of (1-p)^n = 1-conf by bisection
 check "rule of three: every zero-xrun cell's bound equals Python's to 1e-7 relative (the document keeps 8 digits), and 10x needs 10x the cycles" \
@@ -105,3 +106,62 @@ el=$(python3 -c "print(round($t1 - $t0, 2))")
 check "SIGINT: exit 3 (got $irc) within 2 s (${el} s)" python3 -c "import sys; sys.exit(not ($irc == 3 and $el < 2))"
 check "SIGINT: the document is written and marked incomplete" \
     [ "$(json "$WORK/i.json" "d['complete'], d['incomplete_reason']")" = "False interrupted (SIGINT)" ]
+
+# (6) SIGTERM during a JACK sweep on its own private server: exit 3 within 2 s, the partial document marked
+# incomplete, the interrupted cell naming its (incomplete) report, and the sweep's jackd gone (looked up by the
+# name the sweep gives it, rtjitter-PID-sweep: the truth is the process table, not the sweep's word).
+"$RTJ" sweep --periods 256,512 --loads none --duration 5 --warmup 0.2 --measure-all --quiet \
+    --json "$WORK/term.json" >"$WORK/termout" 2>&1 &
+tpid=$!
+for _ in $(seq 50); do pgrep -f "jackd -n rtjitter-$tpid-sweep " >/dev/null && break; sleep 0.1; done
+pgrep -f "jackd -n rtjitter-$tpid-sweep " >/dev/null; had=$?
+sleep 1.5
+t0=$(date +%s.%N); kill -TERM $tpid; wait $tpid; trc=$?; t1=$(date +%s.%N)
+el=$(python3 -c "print(round($t1 - $t0, 2))")
+check "JACK sweep: its private jackd ran (rtjitter-$tpid-sweep)" [ "$had" = 0 ]
+check "SIGTERM during a JACK sweep: exit 3 (got $trc) within 2 s (${el} s)" \
+    python3 -c "import sys; sys.exit(not ($trc == 3 and $el < 2))"
+check "SIGTERM: the document is written and marked incomplete" \
+    [ "$(json "$WORK/term.json" "d['complete'], d['incomplete_reason']")" = "False terminated (SIGTERM)" ]
+check "SIGTERM: the interrupted cell is not measured and names its report, itself marked incomplete" python3 -c "
+import json, sys
+d = json.load(open('$WORK/term.json')); c = [c for c in d['cells'] if c['period_frames'] == 256][0]
+r = json.load(open(c['report'])); print('#', c['state'], c['report'], r['complete'], r['incomplete_reason'])
+sys.exit(not (c['state'] == 'not_measured' and not c['measured'] and r['complete'] is False))"
+sleep 0.5
+check "SIGTERM: no jackd of the sweep is left" no_jackd_of $tpid
+
+# (7) The stall sweep's document again: every measured cell names the per-size report it came from, a file whose
+# phase of that load ran at the cell's size with the cell's cycles; `rtjitter report` renders the sweep (text,
+# HTML with a link per measured cell, JSON as stored); a form with no sweep view, or a damaged sweep: one line,
+# exit 2.
+check "each measured cell names an existing report whose phase ran its size and its cycles" python3 -c "
+import json, sys
+d = json.load(open('$WORK/s.json')); bad = 0; n = 0
+for c in d['cells']:
+    if not c['measured']: continue
+    n += 1
+    r = json.load(open(c['report']))
+    p = [p for p in r['phases'] if p['load'] == c['load']]
+    bad += not (len(p) == 1 and p[0]['period_frames'] == c['period_frames'] and p[0]['cycles'] == c['cycles'])
+print('#', n, 'measured cells,', bad, 'wrong'); sys.exit(bad or n != 4)"
+"$RTJ" report "$WORK/s.json" --text --html "$WORK/r.html" >"$WORK/r.txt" 2>&1; rrc=$?
+check "report SWEEP.json --text --html: exit 0 (got $rrc), the answer in the text" \
+    [ "$rrc" = 0 -a "$(grep -c 'Under every load: 128 frames' "$WORK/r.txt")" = 1 ]
+check "report --html of the sweep: the same page as sweep --html, and a link per measured cell to its report" \
+    python3 -c "
+import json, sys, urllib.parse
+s = open('$WORK/r.html').read(); d = json.load(open('$WORK/s.json'))
+want = sorted(set('file://' + urllib.parse.quote(c['report']) for c in d['cells'] if c['measured']))
+got = sorted(set(l.split('\"')[1] for l in s.split('href=')[1:]))
+print('# links', got == want, len(got)); sys.exit(not (s == open('$WORK/s.html').read() and got == want))"
+"$RTJ" report "$WORK/s.json" --format json >"$WORK/r.json" 2>&1
+check "report --format json of the sweep: the document as stored" \
+    python3 -c "import json,sys; sys.exit(json.load(open('$WORK/r.json')) != json.load(open('$WORK/s.json')))"
+"$RTJ" report "$WORK/s.json" --format junit >"$WORK/rj.out" 2>"$WORK/rj.err"; rjc=$?
+check "report --format junit of a sweep: exit 2, one line naming the sweep ($(head -c 90 "$WORK/rj.err"))" \
+    [ "$rjc" = 2 -a "$(wc -l <"$WORK/rj.err")" = 1 -a ! -s "$WORK/rj.out" ]
+python3 -c "import json; d=json.load(open('$WORK/s.json')); d['loads'][0]={'x':1}; json.dump(d, open('$WORK/bad-s.json','w'))"
+"$RTJ" report "$WORK/bad-s.json" >"$WORK/rb.out" 2>"$WORK/rb.err"; rbc=$?
+check "report of a damaged sweep: exit 2, one line ($(cat "$WORK/rb.err"))" \
+    [ "$rbc" = 2 -a "$(wc -l <"$WORK/rb.err")" = 1 -a ! -s "$WORK/rb.out" ]
