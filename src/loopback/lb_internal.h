@@ -103,6 +103,7 @@ struct lb {
     int shifted_ever;
     int64_t reported_lat;  /* lb_set_reported_latency, -1 unset */
     struct lb_rec *rec;
+    uint64_t rec_unfilled; /* frames of holes over 10 s not filled with silence in the recording */
     char rec_err[160];
 };
 

@@ -222,8 +222,12 @@ void lb_feed(struct lb *a, uint64_t pos, const float *in, unsigned n, uint64_t s
     } else if (pos > a->end) {
         uint64_t gap = pos - a->end;
         a->gaps += gap;
+        /* the recording keeps the timeline: a hole is silence there, up to 10 s (a longer one is not filled,
+         * so that a position jump cannot fill the disk with zeros) */
         if (a->rec)
-            lb_rec_write(a->rec, NULL, gap);
+            lb_rec_write(a->rec, NULL, gap <= 10ull * a->c.rate_hz ? gap : 0);
+        if (gap > 10ull * a->c.rate_hz)
+            a->rec_unfilled += gap;
         forget(a, a->end, pos);
         a->end = pos;
     }

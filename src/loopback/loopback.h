@@ -62,7 +62,8 @@ void lb_set_reported_latency(struct lb *a, unsigned frames);
  *             "no WAV folder", "over the WAV cap"; null when written),
  *             excerpt {start_pos, frames_per_point, points, glitch_point, scale, capture_min, capture_max,
  *                      reference_min, reference_max}   (integers: sample x scale; first 100 glitches only)}]
- *   record {path, format "wav"|"flac", frames, written} or null; record_error (string or null: a requested
+ *   record {path, format "wav"|"flac", frames, written, unfilled_gap_frames (holes over 10 s are not
+ *   filled with silence)} or null; record_error (string or null: a requested
  *   output was not written, the run's exit must say so)
  * A caller may add "wav_dir" (string: the WAV folder relative to the report) for the renderers' links. */
 json_t *lb_report(struct lb *a);

@@ -16,7 +16,10 @@
 #include <sndfile.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "loopback/lb_internal.h"
 #include "loopback/loopback.h"
@@ -489,6 +492,53 @@ static void test_record(void **state)
     }
 }
 
+/* --record fails half-way (a file size limit: the kernel refuses the writes past it, EFBIG): the analysis goes
+ * on (the dropout is still found), the report says the recording was not written and why, and the user's
+ * old file at that name is left as it was. In a child process, whose limit dies with it. */
+static void test_record_fails(void **state)
+{
+    (void)state;
+    char path[400];
+    snprintf(path, sizeof(path), "%s/rec.wav", tmpdir);
+    FILE *old = fopen(path, "w");
+    assert_non_null(old);
+    fputs("old\n", old);
+    fclose(old);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        signal(SIGXFSZ, SIG_IGN);
+        struct rlimit rl = { 100000, 100000 };
+        if (setrlimit(RLIMIT_FSIZE, &rl) != 0)
+            _exit(10);
+        struct cap *c = cap_new(300);
+        cap_shift(c, 60000, 30);
+        json_t *rep;
+        (void)run(c, -1, path, &rep);     /* the child exits: its memory goes with it */
+        const char *why = json_string_value(json_object_get(rep, "record_error"));
+        int ok = why && strcmp(why, strerror(EFBIG)) == 0 &&
+                 json_is_false(json_object_get(json_object_get(rep, "record"), "written")) &&
+                 ival(rep, "glitch_count") == 1 && strcmp(kind(glitch(rep, 0)), "dropped") == 0;
+        if (!ok)
+            fprintf(stderr, "record_error %s\n", why ? why : "(null)");
+        _exit(ok ? 0 : 11);
+    }
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+    char buf[16] = "";
+    old = fopen(path, "r");
+    assert_non_null(old);
+    assert_non_null(fgets(buf, sizeof(buf), old));
+    fclose(old);
+    assert_string_equal(buf, "old\n");
+    /* and no temporary file left behind */
+    char cmd[600];
+    snprintf(cmd, sizeof(cmd), "test $(ls -A '%s' | wc -l) -eq 1", tmpdir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* Random blocks, values (NaN, Inf, huge), positions (holes, going back) and losses: no crash, a report. */
 static void test_fuzz(void **state)
 {
@@ -571,6 +621,7 @@ int main(void)
         cmocka_unit_test_setup(test_wav, fresh),
         cmocka_unit_test_setup(test_wav_full_disk, fresh),
         cmocka_unit_test_setup(test_record, fresh),
+        cmocka_unit_test_setup(test_record_fails, fresh),
         cmocka_unit_test_setup(test_fuzz, fresh),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
