@@ -171,17 +171,20 @@ int lb_resolve(struct lb *a, int final)
     uint64_t g0 = a->g_pos;
     if (!final && a->end < g0 + lb_need(a))
         return 0;
-    int64_t lat = -1, l;
-    double g = 0, rr = 0;
+    int64_t lat = -1;
+    struct lb_fit f;
+    /* in sync again only on a window as clean as the loop was when it locked: a window that still holds a few
+     * wrong frames would lock too, with a residual that makes the threshold blind */
+    double clean = 4 * a->fit.ratio + 0.002 < LB_MATCH_RATIO ? 4 * a->fit.ratio + 0.002 : LB_MATCH_RATIO;
     uint64_t ws;
     for (ws = g0 + 1; ws + LB_WIN <= a->end; ws += LB_WIN / 4) {
-        int r = lb_lock(a, ws, LB_WIN, a->lat, a->lat, &l, &g, &rr);
+        int r = lb_lock(a, ws, LB_WIN, a->lat, a->lat, clean, &f);
         if (r == -1)
             continue;           /* quiet or not all known */
         if (r != 0)
-            r = lb_lock(a, ws, LB_WIN, 0, a->c.max_latency_frames, &l, &g, &rr);
+            r = lb_lock(a, ws, LB_WIN, 0, a->c.max_latency_frames, clean, &f);
         if (r == 0) {
-            lat = l;
+            lat = f.lat;
             break;
         }
     }
@@ -198,9 +201,8 @@ int lb_resolve(struct lb *a, int final)
         return 1;
     }
     double old_thr = a->thr;
-    a->gain = g;
-    a->resid_rms = rr;
-    a->thr = lb_threshold(g, rr);
+    a->fit = f;
+    a->thr = lb_threshold(f.gain, f.resid_rms);
     uint64_t q1 = sync_from(a, g0, ws + LB_WIN, lat), s = q1 - g0;
     const char *kind;
     uint64_t len = s;
@@ -213,12 +215,15 @@ int lb_resolve(struct lb *a, int final)
         kind = "click";
     } else {
         kind = "garbled";
-        int64_t l2;
-        double g2, r2;
-        unsigned w = s < LB_WIN ? (unsigned)s : LB_WIN;
-        if (w >= 2 * LB_RESYNC && lb_lock(a, g0, w, 0, a->c.max_latency_frames, &l2, &g2, &r2) == 0 &&
-            l2 != a->lat)
-            kind = l2 > a->lat ? "repeated" : "skipped";
+        /* a stale buffer played again: pieces of the stretch are the signal from earlier (a repeated period
+         * wraps every period, so short pieces at a few offsets are tried; strict, as a piece is short) */
+        for (uint64_t off = 0; off + LB_RESYNC <= s && off <= 8 * (LB_RESYNC / 2); off += LB_RESYNC / 2) {
+            struct lb_fit f2;
+            if (lb_lock(a, g0 + off, LB_RESYNC, 0, a->c.max_latency_frames, 0.01, &f2) == 0 && f2.lat != a->lat) {
+                kind = f2.lat > a->lat ? "repeated" : "skipped";
+                break;
+            }
+        }
     }
     record_glitch(a, kind, len, lat);
     a->lat = lat;

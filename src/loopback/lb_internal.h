@@ -13,6 +13,9 @@
 #define LB_JUMP_MAX 8u        /* a mismatch stretch at most this long beside a new alignment: a pure jump */
 #define LB_CLICK_MAX 16u      /* an isolated mismatch at most this long, back in sync at once: a click */
 #define LB_MATCH_RATIO 0.05   /* a window matches when its residual energy is below 5 % of its energy */
+#define LB_CAND_RATIO 0.2     /* a latency is a candidate when one gain leaves less than 20 % unexplained */
+#define LB_TAPS 7             /* the filter fitted around the latency (a cable: fraction of a frame, filters) */
+#define LB_TAP_CENTER 3
 #define LB_FLOOR_RMS 1e-3     /* below -60 dBFS rms there is no signal to lock onto */
 #define LB_WAV_CAP 100u       /* glitch WAVs (and waveform excerpts) at most; later glitches are counted */
 #define LB_LIST_CAP 1000u     /* glitch entries in the report at most; later ones are counted */
@@ -23,6 +26,15 @@
 #define LB_EX_SCALE 1000      /* excerpt values are integers: sample x 1000 */
 
 enum lb_state { LB_SEARCH, LB_LOCKED, LB_GLITCH };
+
+struct lb_fit {            /* what a lock found */
+    int64_t lat;           /* latency, whole frames (the filter's centre tap) */
+    double h[LB_TAPS];     /* capture[q] ~ sum h[k] reference[q - lat + LB_TAP_CENTER - k] */
+    double gain;           /* the filter's norm */
+    double ratio;          /* unexplained share of the window's energy (0 on a bit-exact loop) */
+    double resid_rms;
+    double frac;           /* the fraction of a frame beyond lat (the filter's phase delay at the tone) */
+};
 
 struct lb_blk {            /* one fed block (a cycle, or a piece of one) */
     uint64_t cycle_pos;    /* the cycle's first frame position (t_ns is its entry time) */
@@ -85,7 +97,9 @@ struct lb {
     int ever_locked;
     int64_t lat;           /* current alignment (frames) */
     int64_t lat0;          /* the first measured latency */
-    double gain, thr, resid_rms;
+    struct lb_fit fit;     /* the current lock's filter */
+    double thr;            /* the largest error of one frame that still matches */
+    double frac0;          /* the first lock's fraction of a frame */
     uint64_t last_try;     /* end at the last lock attempt */
     int pending_relock;    /* lost sync: the next lock is a re-measurement */
     uint64_t lost_glitch;  /* the glitch that lost sync (its list index; its length is known at the re-lock) */
@@ -116,10 +130,13 @@ static inline int lb_known(const struct lb *a, uint64_t q)
 {
     return q < a->end && q + a->hsize >= a->end && a->known[q & a->hmask];
 }
-/* Lock onto the reference in the window [ws, ws+wlen) (all known), latency in [lo, hi]. 0 and *lat, *gain,
- * *resid_rms; -1 no signal (too quiet or not all known); -2 no lag matches. */
-int lb_lock(struct lb *a, uint64_t ws, unsigned wlen, int64_t lo, int64_t hi, int64_t *lat, double *gain,
-            double *resid_rms);
+/* Lock onto the reference in the window [ws, ws+wlen) (all known), latency in [lo, hi], accepted when the
+ * filter leaves less than max_ratio of the window's energy unexplained. 0 and *out; -1 no signal (too quiet or
+ * not all known); -2 no lag matches. */
+int lb_lock(struct lb *a, uint64_t ws, unsigned wlen, int64_t lo, int64_t hi, double max_ratio,
+            struct lb_fit *out);
+/* The capture expected at q at latency lat through the current filter. */
+double lb_expected(const struct lb *a, uint64_t q, int64_t lat);
 /* Does capture q match the reference at latency lat? */
 int lb_match_at(const struct lb *a, uint64_t q, int64_t lat);
 /* The threshold for one frame's error from a lock's gain and residual. */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The loopback analyzer's findings as the report's "loopback" object (its shape: loopback.h). */
 #include "loopback/lb_internal.h"
+#include <math.h>
 #include <stdio.h>
 
 /* json_object_set_new that remembers a failure (ENOMEM) in *bad. */
@@ -24,7 +25,10 @@ static json_t *latency_json(const struct lb *a, int64_t frames, int *bad)
     }
     put(o, "frames", nullable_int(frames), bad);
     put(o, "ms", frames < 0 ? json_null() : json_real((double)frames * 1000.0 / a->c.rate_hz), bad);
-    put(o, "method", json_string("correlation"), bad);
+    /* the whole frames by correlation; the fraction from the tone's phase through the fitted filter */
+    put(o, "frames_exact", frames < 0 ? json_null() : json_real(round(((double)frames + a->frac0) * 1000) / 1000),
+        bad);
+    put(o, "method", json_string("correlation, tone phase for the fraction"), bad);
     put(o, "resolution_frames", json_integer(1), bad);
     /* what JACK says its ports add (playback + capture), when the caller told us; the rest is the extra
      * latency of the converters and the cable, given half to -I and half to -O (jack_iodelay's advice) */
@@ -103,6 +107,14 @@ json_t *lb_report_json(struct lb *a)
         : json_string(a->fed ? "the reference signal was not found in the capture (no loop, or too quiet)"
                              : "no capture arrived"), &bad);
     put(o, "latency", latency_json(a, a->ever_locked ? a->lat0 : -1, &bad), &bad);
+    if (a->ever_locked) {
+        /* how the loop looks: its gain, and what the fitted filter leaves (a cable's noise; none inside JACK) */
+        put(o, "match", json_pack("{s:o, s:o}", "gain_db", json_real(round(200 * log10(a->fit.gain)) / 10),
+                                  "residual_db", a->fit.ratio > 0 ? json_real(round(100 * log10(a->fit.ratio)) / 10)
+                                                                  : json_null()), &bad);
+    } else {
+        put(o, "match", json_null(), &bad);
+    }
     put(o, "latency_now_frames", nullable_int(a->ever_locked && a->state != LB_SEARCH ? a->lat : -1), &bad);
     put(o, "latency_shifted", json_boolean(a->shifted_ever), &bad);
     put(o, "latency_shift_note", a->shifted_ever

@@ -110,20 +110,20 @@ static void try_lock(struct lb *a)
     if (a->end < LB_WIN || (a->last_try && a->end - a->last_try < every))
         return;
     a->last_try = a->end;
-    int64_t l;
-    double g, rr;
+    struct lb_fit f;
     uint64_t ws = a->end - LB_WIN;
-    if (lb_lock(a, ws, LB_WIN, 0, a->c.max_latency_frames, &l, &g, &rr) != 0)
+    if (lb_lock(a, ws, LB_WIN, 0, a->c.max_latency_frames, LB_MATCH_RATIO, &f) != 0)
         return;
+    int64_t l = f.lat;
+    a->fit = f;
     a->lat = l;
-    a->gain = g;
-    a->resid_rms = rr;
-    a->thr = lb_threshold(g, rr);
+    a->thr = lb_threshold(f.gain, f.resid_rms);
     a->state = LB_LOCKED;
     a->chk = ws;
     if (!a->ever_locked) {
         a->ever_locked = 1;
         a->lat0 = l;
+        a->frac0 = f.frac;
     }
     if (a->pending_relock && a->nchk) {
         struct lb_check *k = &a->chkl[a->nchk - 1];

@@ -43,8 +43,11 @@ void lb_set_reported_latency(struct lb *a, unsigned frames);
  *
  *   rate, period_frames, max_latency_frames
  *   locked (bool: the reference was found), lock_error (string or null)
- *   latency {frames, ms, method "correlation", resolution_frames 1, reported_frames, extra_frames,
- *            jackd_io_frames}          the first measured round trip; nulls where unknown
+ *   latency {frames, frames_exact (with the fraction of a frame: the tone's phase through the fitted filter),
+ *            ms, method, resolution_frames 1 (of "frames"), reported_frames, extra_frames, jackd_io_frames}
+ *                                      the first measured round trip; nulls where unknown
+ *   match {gain_db, residual_db (what the fitted filter leaves unexplained; null: nothing, a bit-exact loop)}
+ *                                      of the lock in force at the end (null: never locked)
  *   latency_now_frames                 the alignment at the end (null: not in sync)
  *   latency_shifted (bool), latency_shift_note (string or null)
  *   latency_checks [{after_glitch (1-based index), before, frames (null: lost), shifted}]

@@ -65,8 +65,10 @@ void loopback_text(FILE *f, const json_t *doc, const struct render_opts *given)
         say(f, &o, "loopback: ", line);
     } else {
         n = 0;
-        add(line, &n, "round trip %.0f frames = %.3f ms (%.40s)", doc_num(lat, "frames"),
-                         doc_num(lat, "ms"), doc_str(lat, "method", "?"));
+        add(line, &n, "round trip %.0f frames = %.3f ms", doc_num(lat, "frames"), doc_num(lat, "ms"));
+        double ex = doc_num(lat, "frames_exact");
+        if (fabs(ex - doc_num(lat, "frames")) >= 0.05)    /* a cable's fraction of a frame */
+            add(line, &n, " (%.2f frames exactly)", ex);
         if (json_is_integer(json_object_get(lat, "extra_frames")))
             add(line, &n, "; JACK reports %.0f, the extra %.0f frames: start jackd "
                      "with -I %.0f -O %.0f", doc_num(lat, "reported_frames"), doc_num(lat, "extra_frames"),
