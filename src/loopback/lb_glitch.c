@@ -197,10 +197,10 @@ int lb_resolve(struct lb *a, int final)
             a->chkl[a->nchk - 1].frames = -1;
         a->state = LB_SEARCH;
         a->pending_relock = 1;
-        a->last_try = 0;
+        a->next_try = 0;
         return 1;
     }
-    double old_thr = a->thr;
+    double old_thr = a->thr, old_exact = (double)a->lat + a->fit.frac;
     a->fit = f;
     a->thr = lb_threshold(f.gain, f.resid_rms);
     uint64_t q1 = sync_from(a, g0, ws + LB_WIN, lat), s = q1 - g0;
@@ -208,7 +208,8 @@ int lb_resolve(struct lb *a, int final)
     uint64_t len = s;
     if (lat != a->lat && s <= LB_JUMP_MAX) {
         kind = lat < a->lat ? "dropped" : "repeated";
-        len = (uint64_t)llabs(lat - a->lat);
+        /* through the exact latencies: at half a frame the whole frames of either side may round either way */
+        len = (uint64_t)llround(fabs((double)lat + f.frac - old_exact));
     } else if (mostly_zeros(a, g0, q1, old_thr)) {
         kind = "silence";
     } else if (s <= LB_CLICK_MAX && lat == a->lat) {

@@ -100,7 +100,8 @@ struct lb {
     struct lb_fit fit;     /* the current lock's filter */
     double thr;            /* the largest error of one frame that still matches */
     double frac0;          /* the first lock's fraction of a frame */
-    uint64_t last_try;     /* end at the last lock attempt */
+    uint64_t next_try;     /* no lock attempt before the capture reaches this position */
+    unsigned dirty_tries;  /* locks put off for a residual that may be the signal's arrival */
     int pending_relock;    /* lost sync: the next lock is a re-measurement */
     uint64_t lost_glitch;  /* the glitch that lost sync (its list index; its length is known at the re-lock) */
     /* the glitch being resolved */
