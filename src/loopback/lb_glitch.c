@@ -9,6 +9,7 @@
  *   garbled   a stretch that matches no part of the signal
  *   lost_sync no alignment found again in the frames that followed (searched again later; the glitch's length
  *             and the new latency are filled in at the re-lock)
+ *   unresolved the capture ended before enough of it followed the glitch to say more
  * A new latency after a glitch is reported (latency_shifted): after an xrun recovery it is a known class of
  * driver bug. Then the WAV (capture and the reference at the latency before) and the waveform excerpt. */
 #include "loopback/lb_internal.h"
@@ -166,6 +167,21 @@ check:
         a->shifted_ever = 1;
 }
 
+/* What the stretch [g0, g0+s) that matched nothing at the latency before is: silence, a stale buffer played
+ * again (pieces of it are the signal from earlier: repeated; from later: skipped; a repeated period wraps every
+ * period, so short pieces at a few offsets are tried, strictly, as a piece is short), else NULL. */
+static const char *stretch_kind(struct lb *a, uint64_t g0, uint64_t s, double zero_thr)
+{
+    if (mostly_zeros(a, g0, g0 + s, zero_thr))
+        return "silence";
+    for (uint64_t off = 0; off + LB_RESYNC <= s && off <= 8 * (LB_RESYNC / 2); off += LB_RESYNC / 2) {
+        struct lb_fit f2;
+        if (lb_lock(a, g0 + off, LB_RESYNC, 0, a->c.max_latency_frames, 0.01, &f2) == 0 && f2.lat != a->lat)
+            return f2.lat > a->lat ? "repeated" : "skipped";
+    }
+    return NULL;
+}
+
 int lb_resolve(struct lb *a, int final)
 {
     uint64_t g0 = a->g_pos;
@@ -189,10 +205,13 @@ int lb_resolve(struct lb *a, int final)
         }
     }
     if (lat < 0) {
-        /* nothing in sync again: name what follows, search again from scratch */
-        int z = mostly_zeros(a, g0, a->end, a->thr);
+        /* nothing in sync again: name what follows (at the end of the capture, maybe only too little of it
+         * came), search again from scratch */
+        const char *k = stretch_kind(a, g0, a->end - g0, a->thr);
+        if (!k)
+            k = final && a->end < g0 + lb_need(a) ? "unresolved" : "lost_sync";
         a->lost_glitch = a->ngl;
-        record_glitch(a, z ? "silence" : "lost_sync", a->end - g0, -1);
+        record_glitch(a, k, a->end - g0, -1);
         if (a->nchk && a->chkl[a->nchk - 1].glitch == a->nglitch - 1)
             a->chkl[a->nchk - 1].frames = -1;
         a->state = LB_SEARCH;
@@ -210,21 +229,12 @@ int lb_resolve(struct lb *a, int final)
         kind = lat < a->lat ? "dropped" : "repeated";
         /* through the exact latencies: at half a frame the whole frames of either side may round either way */
         len = (uint64_t)llround(fabs((double)lat + f.frac - old_exact));
-    } else if (mostly_zeros(a, g0, q1, old_thr)) {
-        kind = "silence";
-    } else if (s <= LB_CLICK_MAX && lat == a->lat) {
+    } else if (s <= LB_CLICK_MAX && lat == a->lat && !mostly_zeros(a, g0, q1, old_thr)) {
         kind = "click";
     } else {
-        kind = "garbled";
-        /* a stale buffer played again: pieces of the stretch are the signal from earlier (a repeated period
-         * wraps every period, so short pieces at a few offsets are tried; strict, as a piece is short) */
-        for (uint64_t off = 0; off + LB_RESYNC <= s && off <= 8 * (LB_RESYNC / 2); off += LB_RESYNC / 2) {
-            struct lb_fit f2;
-            if (lb_lock(a, g0 + off, LB_RESYNC, 0, a->c.max_latency_frames, 0.01, &f2) == 0 && f2.lat != a->lat) {
-                kind = f2.lat > a->lat ? "repeated" : "skipped";
-                break;
-            }
-        }
+        kind = stretch_kind(a, g0, s, old_thr);
+        if (!kind)
+            kind = "garbled";
     }
     record_glitch(a, kind, len, lat);
     a->lat = lat;

@@ -59,7 +59,8 @@ void lb_set_reported_latency(struct lb *a, unsigned frames);
  *   wavs {written, failed, over_cap, cap}
  *   glitches [{index (1-based), pos (capture frame position of the first wrong frame), ref_pos (the reference
  *             position expected there), t_ns (when that frame was captured), seq, phase, measuring,
- *             kind: dropped|repeated|skipped|silence|click|garbled|lost_sync (lb_glitch.c says what each is),
+ *             kind: dropped|repeated|skipped|silence|click|garbled|lost_sync|unresolved (lb_glitch.c says what
+ *             each is),
  *             length_frames, length_ms, latency_before, latency_after (null: lost), latency_shifted,
  *             wav (file name in the WAV folder, or null), wav_error (why not: "No space left on device",
  *             "no WAV folder", "over the WAV cap"; null when written),

@@ -387,6 +387,33 @@ static void test_fractional_delay(void **state)
     }
 }
 
+/* A glitch in the last frames of the capture, with too little after it to see the signal come back: a stale
+ * period is still named (repeated), noise is "unresolved", not a loss of sync. */
+static void test_glitch_at_end(void **state)
+{
+    (void)state;
+    for (int t = 0; t < 2; t++) {
+        struct cap *c = cap_new(300);
+        uint32_t s = 99;
+        for (uint64_t q = N - 200; q < N; q++) {
+            if (t == 0) {
+                c->refpos[q] -= PER;
+            } else {
+                c->refpos[q] = -1;
+                s = s * 1664525u + 1013904223u;
+                c->add[q] = ((float)(s >> 8) / (float)(1u << 24) - 0.5f) * 0.4f;
+            }
+        }
+        json_t *rep;
+        struct lb *a = run(c, -1, NULL, &rep);
+        one_glitch(rep, t == 0 ? "repeated" : "unresolved", N - 200);
+        assert_true(json_is_null(json_object_get(glitch(rep, 0), "latency_after")));
+        json_decref(rep);
+        lb_free(a);
+        free(c);
+    }
+}
+
 /* Frames lost on the way (lb_lost, a hole in the positions) are counted, never a glitch. */
 static void test_lost_frames(void **state)
 {
@@ -707,6 +734,7 @@ int main(void)
         cmocka_unit_test(test_cable),
         cmocka_unit_test(test_jack_stall_shape),
         cmocka_unit_test(test_fractional_delay),
+        cmocka_unit_test(test_glitch_at_end),
         cmocka_unit_test(test_lost_frames),
         cmocka_unit_test(test_no_signal),
         cmocka_unit_test(test_bad_config),
