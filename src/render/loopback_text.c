@@ -127,7 +127,8 @@ void loopback_text(FILE *f, const json_t *doc, const struct render_opts *given)
     const json_t *w = json_object_get(lb, "wavs");
     if (doc_num(w, "written") > 0) {
         snprintf(line, sizeof(line), "%.0f glitch WAV%s (capture left, reference right) in %.300s",
-                 doc_num(w, "written"), doc_num(w, "written") == 1 ? "" : "s", doc_str(lb, "wav_dir", "the WAV folder"));
+                 doc_num(w, "written"), doc_num(w, "written") == 1 ? "" : "s",
+                 doc_str(lb, "wav_dir", "the WAV folder"));
         say(f, &o, "          ", line);
     }
     if (doc_num(w, "failed") > 0 || doc_num(w, "over_cap") > 0) {
