@@ -12,8 +12,12 @@
 #include "record.h"
 #include "ring.h"
 
+struct cap_ring;
+
 struct rt_sink {
     struct rt_ring *ring;
+    struct cap_ring *cap;              /* loopback (capring.h): where the RT thread pushes what its input received;
+                                        * NULL: no loopback. Set by run before open, sized before start */
     clockid_t clock;                   /* the measurement clock, chosen by the backend's open */
     const atomic_uint *phase_tag;      /* phase << 1 | measuring; written by the orchestrator */
     atomic_uint dsp_units;             /* DSP work units per cycle; 0: none */
