@@ -28,6 +28,7 @@ struct cap_chunk {
     uint32_t n;            /* frames of this chunk (<= CAP_MAX_FRAMES) */
     uint32_t phase;        /* phase index */
     uint32_t measuring;    /* past the phase's warm-up */
+    uint32_t xruns;        /* the provider's xrun counter in that cycle (rt_record.xruns) */
 };
 
 struct cap_ring {
@@ -55,7 +56,7 @@ size_t cap_ring_bytes(const struct cap_ring *r);
 /* RT-safe (runs in the RT thread): no allocation, lock or system call; memcpy of n floats at most. Pushes the n
  * samples captured in one cycle (split into chunks of CAP_MAX_FRAMES). Returns the frames lost (0: all stored). */
 static inline uint32_t cap_ring_push(struct cap_ring *r, uint64_t pos, uint64_t seq, int64_t t_entry_ns,
-                                     unsigned phase, int measuring, const float *in, uint32_t n)
+                                     unsigned phase, int measuring, uint32_t xruns, const float *in, uint32_t n)
 {
     uint32_t lost = 0;
     for (uint32_t off = 0; off < n;) {
@@ -92,6 +93,7 @@ static inline uint32_t cap_ring_push(struct cap_ring *r, uint64_t pos, uint64_t 
         c->n = k;
         c->phase = phase;
         c->measuring = (uint32_t)measuring;
+        c->xruns = xruns;
         r->pend_lost_n = 0;
         r->shead += k;
         atomic_store_explicit(&r->head, head + 1, memory_order_release);

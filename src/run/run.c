@@ -4,6 +4,7 @@
 #include "run/run.h"
 #include "util/utf8.h"
 #include "run/collector.h"
+#include "run/loopback_run.h"
 #include "run/run_output.h"
 #include "run/signals.h"
 #include "loadplan.h"
@@ -70,6 +71,7 @@ struct run_state {
     struct priv_result priv;       /* real-time rights of this login, checked before measuring */
     uint64_t last_cycles;          /* the sink's cycle count when it last moved */
     double last_cycle_s;           /* and when */
+    struct lb_run *lbr;            /* --loopback: capture ring, analyzer, glitch folder (NULL: none) */
 };
 
 static int g_exit_fast;
@@ -237,6 +239,8 @@ static int run_prepare(struct run_state *st)
         if (!p->allow_no_rt)
             return -EPERM;
     }
+    if (lbr_wanted(p) && !(st->lbr = lbr_prepare(p)))
+        return -EINVAL;
     return 0;
 }
 
@@ -312,6 +316,14 @@ static int run_report(struct run_state *st, struct run_info *ri, int rc, int mlo
     ri->stats.ring_capacity = st->ring.capacity;
     ri->stats.peak_rss_kib = proc_kib("/proc/self/status", "VmHWM:");
     json_t *doc = report_build(ri);
+    int record_failed = lbr_report(st->lbr, doc);
+    if (record_failed) {
+        const char *why = "--record: the capture was not written in full (see loopback.record)";
+        json_object_set_new(doc, "complete", json_false());
+        json_object_set_new(doc, "incomplete_reason", json_string(why));
+        json_array_append_new(json_object_get(doc, "warnings"), json_string(why));
+        fprintf(stderr, "rtjitter run: %s\n", why);
+    }
     json_t *privs = privileges_json(&st->priv);
     if (privs)
         json_object_set_new(json_object_get(doc, "audio"), "privileges", privs);
@@ -326,8 +338,13 @@ static int run_report(struct run_state *st, struct run_info *ri, int rc, int mlo
     }
     struct run_outputs outs = { .store = p->output, .json = p->json, .html = p->html, .label = p->label,
                                 .started = ri->started };
-    if (run_write_outputs(doc, &outs) < 0)
+    int written = run_write_outputs(doc, &outs) == 0;
+    if (!written)
         rc = 3; /* the run did not complete its job: its report is not where it was asked to be */
+    if (record_failed)
+        rc = 3;
+    if (lbr_finish(st->lbr, written) < 0)
+        rc = 3; /* the glitch recordings the report names are not where it says */
     if (p->result)
         *p->result = json_incref(doc);
     json_decref(doc);
@@ -365,6 +382,8 @@ static int run_measure(struct run_state *st)
     st->sink.ring = &st->ring; /* sized below, once the backend says how fast its cycles come */
     st->sink.phase_tag = &st->phase_tag;
     int e;
+    if (st->lbr)
+        st->sink.cap = lbr_ring(st->lbr); /* sized below with the record ring */
     st->bpriv = calloc(1, st->be->private_size);
     if (!st->bpriv) {
         fprintf(stderr, "rtjitter run: out of memory\n");
@@ -382,6 +401,10 @@ static int run_measure(struct run_state *st)
     if ((e = rt_ring_init(&st->ring, ring_records(bs0.rate_hz, bs0.period_frames))) < 0) {
         fprintf(stderr, "rtjitter run: cannot allocate the record ring: %s\n", strerror(-e));
         return 3;
+    }
+    if (st->lbr && (e = lbr_start(st->lbr, bs0.rate_hz, bs0.period_frames, err, sizeof(err))) < 0) {
+        fprintf(stderr, "rtjitter run: %s\n", err);
+        return e == -EINVAL ? 2 : 3;
     }
 
     st->nphases = load_plan_count(st->plan);
@@ -415,6 +438,8 @@ static int run_measure(struct run_state *st)
     /* The run's own private memory while it measures (jack's shared segments excluded): make bench watches it. */
     ri.stats.private_dirty_kib = proc_kib("/proc/self/smaps_rollup", "Private_Dirty:");
     st->abandoned = st->be->stop(st->bpriv) == 1;
+    if (!st->abandoned)
+        lbr_stop(st->lbr); /* the RT thread pushes no more: the rest of the capture is analyzed */
     collector_stop(&st->col);
     ri.stats.wall_s = mono_s() - t_active;
     return run_report(st, &ri, rc, mlocked);
@@ -450,6 +475,8 @@ int run_execute(const struct run_plan *p)
     }
     free(st->stats);
     free(st->results);
+    if (!st->abandoned)
+        lbr_free(st->lbr); /* its folder goes if the report did not take it */
     if (st->abandoned) {
         g_exit_fast = 1; /* bpriv and the ring stay: the left-behind thread may still touch them */
     } else {
