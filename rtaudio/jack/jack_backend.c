@@ -422,8 +422,8 @@ static void jack_describe(void *priv, json_t *au)
 static void *close_thread(void *arg)
 {
     struct jack_backend *b = arg;
+    rtj_jack_close(&b->jack); /* ours first: its last cycles still hear the loop, not a loop that went silent */
     rtj_loop_close(&b->loop);
-    rtj_jack_close(&b->jack);
     atomic_store(&b->closed, 1);
     return NULL;
 }
