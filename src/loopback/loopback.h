@@ -33,7 +33,38 @@ void lb_feed(struct lb *a, uint64_t pos, const float *in, unsigned n, uint64_t s
  * never a glitch. */
 void lb_lost(struct lb *a, uint64_t pos, unsigned n);
 
-/* The report's "loopback" object. Never NULL except on ENOMEM. */
+/* What JACK says the loop's ports add (playback + capture latency, frames), so that the report can give the
+ * extra latency for jackd -I/-O (jack_iodelay's advice: half each). Optional. */
+void lb_set_reported_latency(struct lb *a, unsigned frames);
+
+/* The report's "loopback" object. Never NULL except on ENOMEM. It also finishes: a glitch still waiting for the
+ * capture that follows it is resolved with what there is, and the --record file is closed and put in place
+ * (later feeds are analysed but not recorded). Call it once, at the end.
+ *
+ *   rate, period_frames, max_latency_frames
+ *   locked (bool: the reference was found), lock_error (string or null)
+ *   latency {frames, ms, method "correlation", resolution_frames 1, reported_frames, extra_frames,
+ *            jackd_io_frames}          the first measured round trip; nulls where unknown
+ *   latency_now_frames                 the alignment at the end (null: not in sync)
+ *   latency_shifted (bool), latency_shift_note (string or null)
+ *   latency_checks [{after_glitch (1-based index), before, frames (null: lost), shifted}]
+ *   frames_fed, frames_checked (compared with the reference and matched), lost_frames (lb_lost), gap_frames
+ *   (positions never fed, lost ones included), nonfinite_samples (NaN/Inf captured, taken as 0),
+ *   position_resets (the position went back; the search starts again)
+ *   glitch_count, glitches_unlisted (past the list's cap of 1000)
+ *   phases [{phase, glitches (measuring), warmup_glitches}]
+ *   wavs {written, failed, over_cap, cap}
+ *   glitches [{index (1-based), pos (capture frame position of the first wrong frame), ref_pos (the reference
+ *             position expected there), t_ns (when that frame was captured), seq, phase, measuring,
+ *             kind: dropped|repeated|skipped|silence|click|garbled|lost_sync (lb_glitch.c says what each is),
+ *             length_frames, length_ms, latency_before, latency_after (null: lost), latency_shifted,
+ *             wav (file name in the WAV folder, or null), wav_error (why not: "No space left on device",
+ *             "no WAV folder", "over the WAV cap"; null when written),
+ *             excerpt {start_pos, frames_per_point, points, glitch_point, scale, capture_min, capture_max,
+ *                      reference_min, reference_max}   (integers: sample x scale; first 100 glitches only)}]
+ *   record {path, format "wav"|"flac", frames, written} or null; record_error (string or null: a requested
+ *   output was not written, the run's exit must say so)
+ * A caller may add "wav_dir" (string: the WAV folder relative to the report) for the renderers' links. */
 json_t *lb_report(struct lb *a);
 
 void lb_free(struct lb *a);
