@@ -36,6 +36,7 @@ struct jack_backend {
     int loop_internal;
     char lb_out[320], lb_in[320];  /* OUT:IN: the ports our output and our input connect to */
     int lb_connected;
+    int lb_reported_latency;       /* what JACK says OUT's playback and IN's capture latency add (frames), -1: unknown */
 };
 
 #define CALL_DEADLINE_MS 5000 /* for one call that waits on the server: connecting, probing */
@@ -285,6 +286,14 @@ static int loopback_connect(struct jack_backend *b)
         return -EIO;
     }
     b->lb_connected = 1;
+    /* What the ports say they add (a sound card's playback and capture latency; 0 for the internal loop). */
+    jack_latency_range_t po = { 0, 0 }, ci = { 0, 0 };
+    jack_port_t *op = jack_port_by_name(b->jack.client, b->lb_out), *ip = jack_port_by_name(b->jack.client, b->lb_in);
+    if (op && ip) {
+        jack_port_get_latency_range(op, JackPlaybackLatency, &po);
+        jack_port_get_latency_range(ip, JackCaptureLatency, &ci);
+        b->lb_reported_latency = (int)(po.max + ci.max);
+    }
     return 0;
 }
 
@@ -404,11 +413,12 @@ static void jack_describe(void *priv, json_t *au)
                             "unfinished client and once per driver xrun; events count each stall once"));
     }
     if (b->cfg.loopback)
-        json_object_set_new(au, "loopback", json_pack("{s:s, s:o, s:o, s:o, s:b, s:o}",
+        json_object_set_new(au, "loopback", json_pack("{s:s, s:o, s:o, s:o, s:b, s:o, s:o}",
             "mode", b->loop_internal ? "internal" : "ports",
             "loop_delay_frames", b->loop_internal ? json_integer(b->loop.delay_frames) : json_null(),
             "out", str_or_null(b->lb_out[0] ? b->lb_out : NULL), "in", str_or_null(b->lb_in[0] ? b->lb_in : NULL),
             "connected", b->lb_connected,
+            "reported_latency_frames", b->lb_connected ? json_integer(b->lb_reported_latency) : json_null(),
             "loop_cycles_too_long", b->loop_internal ? json_integer((json_int_t)atomic_load(&b->loop.too_long))
                                                      : json_null()));
     if (b->notes)

@@ -242,6 +242,10 @@ int lbr_report(struct lb_run *r, json_t *doc)
 {
     if (!r || !r->lb)
         return 0;
+    /* What JACK says the loop's ports add (the backend's describe put it there), for the -I/-O advice. */
+    json_t *rl = json_object_get(json_object_get(json_object_get(doc, "audio"), "loopback"), "reported_latency_frames");
+    if (json_is_integer(rl))
+        lb_set_reported_latency(r->lb, (unsigned)json_integer_value(rl));
     json_t *lo = lb_report(r->lb);
     if (!lo)
         return 0;
@@ -280,10 +284,9 @@ int lbr_report(struct lb_run *r, json_t *doc)
         any_wav |= json_is_string(json_object_get(g, "wav"));
     json_object_set_new(lo, "wav_dir", any_wav ? json_string(r->final_name) : json_null());
     json_object_set_new(doc, "loopback", lo);
-    /* --record not written in full: the analyzer says so in its "record" object. */
-    json_t *rec = json_object_get(lo, "record");
-    return r->record && (!rec || json_is_string(json_object_get(rec, "error")) ||
-                         json_is_false(json_object_get(rec, "complete")));
+    /* --record not written in full: the analyzer says so (record_error). */
+    return r->record && (json_is_string(json_object_get(lo, "record_error")) ||
+                         !json_is_object(json_object_get(lo, "record")));
 }
 
 int lbr_finish(struct lb_run *r, int ok)
