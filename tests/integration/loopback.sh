@@ -94,3 +94,102 @@ bad "--loopback with --backend timer" "--loopback is not an option of --backend 
     --loopback internal
 bad "--record without --loopback" "--record needs --loopback" --server "$SRV" --record "$WORK/x.wav"
 check "no glitch folder left by the refused runs" [ -z "$(find "$WORK" -name '.rtjitter-glitches-*')" ]
+
+# --- stalls at known times: each one glitch, in the right place, with a WAV ---
+STALLS=3
+# stall_run TAG JSON [EXTRA rtjitter args]: rtjitter with the internal loop; a client stalls 20 ms every 150 cycles
+# (0.8 s), STALLS times, once rtjitter is past its warm-up. Sets RUN_RC; the stall client's log is $WORK/TAG.stall.
+stall_run() {
+    local tag=$1 out=$2 i; shift 2
+    "$RTJ" run --server "$SRV" --loads none --duration "${STALL_DURATION:-3.5}" --warmup 0.8 --quiet \
+        --loopback internal --json "$out" "$@" >"$WORK/$tag.out" 2>&1 &
+    local rpid=$!
+    for i in $(seq 50); do jack_lsp -s "$SRV" 2>/dev/null | grep -q "^rtjitter-$rpid:in" && break; sleep 0.1; done
+    [ -n "${BEFORE_STALLS:-}" ] && eval "$BEFORE_STALLS"
+    "$H/stall_client" "$SRV" 20 150 "$STALLS" "rtjitter-$rpid:in" >"$WORK/$tag.stall" 2>"$WORK/$tag.stallerr" &
+    local spid=$!
+    LOOP_PIDS+=("$spid")
+    for i in $(seq 50); do grep -q ready "$WORK/$tag.stallerr" && break; sleep 0.1; done
+    sleep 1.0 # past the warm-up
+    kill -USR1 "$spid"
+    for i in $(seq 100); do grep -q '^stalls' "$WORK/$tag.stall" && break; sleep 0.1; done
+    [ -n "${AFTER_STALLS:-}" ] && sleep 0.5 && eval "$AFTER_STALLS"
+    wait "$rpid"
+    RUN_RC=$?
+    kill -TERM "$spid"; wait "$spid" 2>/dev/null
+}
+stall_run st "$WORK/st.json"
+python3 - "$WORK/st.json" "$WORK/st.stall" $PERIOD <<'PY' >"$WORK/st.match"
+import json, sys
+d = json.load(open(sys.argv[1])); period = int(sys.argv[3]) / 48000.0
+st = [float(x) for x in open(sys.argv[2]).read().split('stall_times')[1].split('\n')[0].split()]
+stalls = list(zip(st[0::2], st[1::2]))
+gl = [g for g in d['loopback']['glitches']]
+print('# stalls (start, end):', ' '.join('%.4f-%.4f' % s for s in stalls))
+print('# glitches (t, kind, frames, wav, xrun):', ' '.join('%.4f/%s/%d/%s/%s' % (g['t_ns'] / 1e9, g['kind'],
+      g['length_frames'], g['wav'], 'x' if g['xrun'] else '-') for g in gl))
+# each stall: a glitch within one period of its end (the first cycle after it), measured on jack2's clock
+found = [[g for g in gl if abs(g['t_ns'] / 1e9 - e) <= period] for s, e in stalls]
+print('found', sum(1 for f in found if f), 'of', len(stalls))
+print('extra', sum(1 for g in gl if not any(abs(g['t_ns'] / 1e9 - e) <= period for s, e in stalls) and g['xrun'] is None))
+print('wavs', ' '.join(f[0]['wav'] or 'none' for f in found if f))
+PY
+cat "$WORK/st.match"
+check "stalls: run exits 0 ($RUN_RC)" [ "$RUN_RC" = 0 ]
+check "stalls: the client stalled $STALLS times" [ "$(sed -n 's/^stalls //p' "$WORK/st.stall")" = "$STALLS" ]
+check "stalls: each stall is a glitch within one period of its end" grep -qx "found $STALLS of $STALLS" "$WORK/st.match"
+check "stalls: no other glitch but at a server xrun" grep -qx "extra 0" "$WORK/st.match"
+WAVDIR="$WORK/st-glitches"
+for w in $(sed -n 's/^wavs //p' "$WORK/st.match"); do
+    if [ "$w" = none ] || [ ! -f "$WAVDIR/$w" ]; then not_ok "stalls: a WAV for each glitch ($WAVDIR/$w)"; continue; fi
+    "$H/wav_read" --samples "$WAVDIR/$w" >"$WORK/wav.txt"
+    info=$(head -1 "$WORK/wav.txt")
+    # The captured channel (the first) against itself 48 frames earlier (the tone's cycle): below 0.15 where the
+    # signal runs on (the marker is +-0.07), a jump of the tone's phase where frames were skipped or repeated. On
+    # the frame clock the recording holds the frames the server skipped (20 ms: 3-4 periods) as a hole, so the
+    # jumps (into and out of it) lie within 4 periods and a tone cycle.
+    verdict=$(python3 - "$WORK/wav.txt" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().split('\n')
+x = [float(l.split()[0]) for l in lines[1:] if l.strip()]
+d = [abs(x[i] - x[i - 48]) for i in range(48, len(x))]
+big = [i + 48 for i, v in enumerate(d) if v > 0.2]
+n = len(x)
+print('jump_at', big[0] if big else -1, 'of', n, 'spread', (big[-1] - big[0]) if big else -1)
+PY
+)
+    echo "# $w: $info; $verdict"
+    set -- $info; frames=$2 rate=$4 ch=$6
+    set -- $verdict; at=$2 n=$4 spread=$6
+    check "stalls: $w: 48 kHz, 2 channels (capture, reference), 60-200 ms" \
+        [ "$rate" = 48000 -a "$ch" = 2 -a "$frames" -ge 2880 -a "$frames" -le 9600 ]
+    check "stalls: $w: the captured channel jumps once, inside the recording, not at its edges" \
+        [ "$at" -gt 48 -a "$at" -lt $((n - 48)) -a "$spread" -le $((4 * PERIOD + 48)) ]
+done
+
+# --- a full disk while the WAVs are written: the run goes on, the report says which glitch has no recording ---
+if [ "$(id -u)" -ne 0 ] || ! unshare -m true 2>/dev/null; then
+    ok "# SKIP full disk: needs root and unshare -m for a private tmpfs"
+else
+    mkdir -p "$WORK/small"
+    export -f stall_run
+    export RTJ SRV H WORK STALLS PERIOD
+    # The tmpfs is filled (after rtjitter made its private glitch folder in it) until the stalls are over, then
+    # emptied, so the report itself can be written there at the end.
+    unshare -m bash -c '
+        mount -t tmpfs -o size=1m rtjt-lpr-full "$WORK/small" || exit 9
+        BEFORE_STALLS="dd if=/dev/zero of=$WORK/small/filler bs=4k 2>/dev/null" \
+        AFTER_STALLS="rm -f $WORK/small/filler" STALL_DURATION=3.5 stall_run df "$WORK/small/df.json"
+        echo "$RUN_RC" >"$WORK/df.rc"
+        cp "$WORK/small/df.json" "$WORK/df.json"
+        ls -A "$WORK/small" >"$WORK/df.left"
+        umount "$WORK/small"
+    '
+    echo "# full disk: rc $(cat "$WORK/df.rc"); glitches: $(json "$WORK/df.json" '[(g["kind"], g["wav"], g["wav_error"]) for g in d["loopback"]["glitches"]], d["loopback"]["wavs"]'); left: $(cat "$WORK/df.left")"
+    check "full disk: the run goes on and exits 0" [ "$(cat "$WORK/df.rc")" = 0 ]
+    check "full disk: glitches were found, none has a WAV, each says why (no space)" \
+        [ "$(json "$WORK/df.json" 'len(d["loopback"]["glitches"]) > 0 and all(g["wav"] is None and "space" in (g["wav_error"] or "") for g in d["loopback"]["glitches"]) and d["loopback"]["wav_dir"] is None')" = True ]
+    check "full disk: nothing left beside the report (no glitch folder, no partial WAV)" \
+        [ "$(cat "$WORK/df.left")" = df.json ]
+fi
+[ -n "${LPR_DEBUG:-}" ] && rm -rf /tmp/lpr-debug && cp -r "$WORK" /tmp/lpr-debug; true
