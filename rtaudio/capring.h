@@ -5,8 +5,8 @@
  *
  * Two rings that move together: fixed-size chunk headers (position, seq, entry time, phase tag, frames) and the
  * samples they own, in a float ring of their own, so that memory follows the rate rather than the number of cycles
- * times a worst-case period: at 16 frames / 192 kHz, 1 s is 262144 samples (1 MiB) and 16384 headers (768 KiB);
- * at 64 frames / 48 kHz, 64 Ki samples (256 KiB) and 1024 headers (48 KiB). A full ring never blocks: the frames
+ * times a worst-case period: at 16 frames / 192 kHz, 1 s is 262144 samples (1 MiB) and 16384 64-byte headers
+ * (1 MiB); at 64 frames / 48 kHz, 64 Ki samples (256 KiB) and 1024 headers (64 KiB). A full ring never blocks: the frames
  * are counted as lost (lost_frames), and the next chunk that fits carries where the loss began and how many frames
  * it holds, so that the analyzer is told (lb_lost) and never mistakes a loss for a glitch. */
 #ifndef RTJ_CAPRING_H
