@@ -60,8 +60,8 @@ static int process_cb(jack_nframes_t nframes, void *arg)
     /* After the record, so the capture carries the cycle's own seq and phase; its copy (nframes floats) is not in
      * the measured callback time. */
     if (j->loopback && j->sink->cap)
-        cap_ring_push(j->sink->cap, r.frame_pos, r.seq, r.t_entry_ns, r.phase, (r.flags & RTREC_MEASURING) != 0, r.xruns,
-                      jack_port_get_buffer(j->in, nframes), nframes);
+        cap_ring_push(j->sink->cap, r.frame_pos, r.seq, r.t_entry_ns, r.phase, (r.flags & RTREC_MEASURING) != 0,
+                      r.xruns, jack_port_get_buffer(j->in, nframes), nframes);
     return 0;
 }
 

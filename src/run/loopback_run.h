@@ -15,7 +15,7 @@ int lbr_wanted(const struct run_plan *p);
  * one line on stderr. */
 struct lb_run *lbr_prepare(const struct run_plan *p);
 /* After the backend opened, before its cycles start: the ring (sized to rate and period), the analyzer, the drain
- * thread. Sets sink->cap through *cap_slot when given. 0, or -errno with one line in err. */
+ * thread. 0, or -errno with one line in err (-EINVAL: bad input, such as a --record file that cannot be made). */
 int lbr_start(struct lb_run *r, unsigned rate_hz, unsigned period_frames, char *err, size_t len);
 /* The ring the backend's RT thread pushes into (valid from lbr_prepare; sized by lbr_start). */
 struct cap_ring *lbr_ring(struct lb_run *r);
