@@ -104,7 +104,10 @@ static void forget(struct lb *a, uint64_t from, uint64_t to)
 /* Tries to lock on the newest window; a success measures the latency (the first, or again after a loss). */
 static void try_lock(struct lb *a)
 {
-    if (a->end < LB_WIN || a->end - a->last_try < LB_WIN / 4)
+    /* a search costs ~16 operations per latency tried: over a 1 s range, every 1/8 of the range at most, so
+     * that an input with no loop on it (hum, noise) costs a few million operations a second, not a core */
+    uint64_t every = a->c.max_latency_frames / 8 > LB_WIN / 4 ? a->c.max_latency_frames / 8 : LB_WIN / 4;
+    if (a->end < LB_WIN || (a->last_try && a->end - a->last_try < every))
         return;
     a->last_try = a->end;
     int64_t l;
