@@ -10,6 +10,10 @@
  *   lost_sync no alignment found again in the frames that followed (searched again later; the glitch's length
  *             and the new latency are filled in at the re-lock)
  *   unresolved the capture ended before enough of it followed the glitch to say more
+ * A hole in the capture (positions never captured: the frame clock jumped over skipped cycles, or frames were lost
+ * on the way) ends a glitch that is not over before it: what follows a hole is compared afresh and, when it is
+ * wrong, is a glitch of its own. Each frame-clock jump is a disruption of its own (an xrun), so two of them a
+ * cycle apart are two glitches, each at its own cycle, not one stretch that begins at the first.
  * A new latency after a glitch is reported (latency_shifted): after an xrun recovery it is a known class of
  * driver bug. Then the WAV (capture and the reference at the latency before) and the waveform excerpt. */
 #include "loopback/lb_internal.h"
@@ -94,12 +98,18 @@ static void record_glitch(struct lb *a, const char *kind, uint64_t length, int64
         .pos = a->g_pos, .ref_pos = (int64_t)a->g_pos - a->lat, .kind = kind, .length = length,
         .lat_before = a->lat, .lat_after = lat_after,
     };
+    g.t_play_ns = -1;
     if (b) {
         g.seq = b->seq;
         g.phase = b->phase;
         g.measuring = b->measuring;
         g.t_ns = b->t_ns + (int64_t)((double)(a->g_pos - b->cycle_pos) * 1e9 / a->c.rate_hz);
     }
+    /* the cycle that played the reference frame expected here, when it is still remembered and ran */
+    const struct lb_blk *pb = g.ref_pos >= 0 ? lb_blk_of(a, (uint64_t)g.ref_pos) : NULL;
+    if (pb && pb->pos <= (uint64_t)g.ref_pos && (uint64_t)g.ref_pos < pb->pos + pb->n)
+        g.t_play_ns = pb->t_ns + (int64_t)((double)((uint64_t)g.ref_pos - pb->cycle_pos) * 1e9 /
+                                           a->c.rate_hz);
     unsigned ph = g.phase < LB_PHASE_CAP ? g.phase : LB_PHASE_CAP - 1;
     if (ph + 1 > a->nphase)
         a->nphase = ph + 1;
@@ -182,11 +192,31 @@ static const char *stretch_kind(struct lb *a, uint64_t g0, uint64_t s, double ze
     return NULL;
 }
 
+/* The first position in (g0, to) never captured (a hole that later capture follows); to when none. */
+static uint64_t hole_after(const struct lb *a, uint64_t g0, uint64_t to)
+{
+    for (uint64_t q = g0 + 1; q < to; q++)
+        if (!lb_known(a, q))
+            return q;
+    return to;
+}
+
 int lb_resolve(struct lb *a, int final)
 {
     uint64_t g0 = a->g_pos;
     if (!final && a->end < g0 + lb_need(a))
         return 0;
+    /* a hole before the capture is in sync again ends the glitch there (see the top of this file); the
+     * latency stays what it was: the capture after the hole is compared at it, and a new one is a new glitch */
+    uint64_t hend = a->end < g0 + lb_need(a) ? a->end : g0 + lb_need(a);
+    uint64_t h = hole_after(a, g0, hend);
+    if (h < hend && sync_from(a, g0, h, a->lat) == h) {
+        const char *k = stretch_kind(a, g0, h - g0, a->thr);
+        record_glitch(a, k ? k : "garbled", h - g0, a->lat);
+        a->state = LB_LOCKED;
+        a->chk = h;
+        return 1;
+    }
     int64_t lat = -1;
     struct lb_fit f;
     /* in sync again only on a window as clean as the loop was when it locked: a window that still holds a few

@@ -56,6 +56,7 @@ struct lb_glitch {
     uint64_t pos;          /* capture frame position of the first mismatching frame */
     int64_t ref_pos;       /* the reference position expected there (pos - latency before) */
     int64_t t_ns;          /* when that frame was captured (its cycle's entry + offset), measurement clock */
+    int64_t t_play_ns;     /* when the reference frame expected there (ref_pos) was played, same way; -1: unknown */
     uint64_t seq;
     unsigned phase;
     int measuring;

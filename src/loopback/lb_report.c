@@ -75,6 +75,7 @@ static json_t *glitch_json(const struct lb *a, const struct lb_glitch *g, uint64
     put(o, "pos", json_integer((json_int_t)g->pos), bad);
     put(o, "ref_pos", json_integer(g->ref_pos), bad);
     put(o, "t_ns", json_integer(g->t_ns), bad);
+    put(o, "t_play_ns", g->t_play_ns < 0 ? json_null() : json_integer(g->t_play_ns), bad);
     put(o, "seq", json_integer((json_int_t)g->seq), bad);
     put(o, "phase", json_integer(g->phase), bad);
     put(o, "measuring", json_boolean(g->measuring), bad);

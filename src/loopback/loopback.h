@@ -58,7 +58,7 @@ void lb_set_reported_latency(struct lb *a, unsigned frames);
  *   phases [{phase, glitches (measuring), warmup_glitches}]
  *   wavs {written, failed, over_cap, cap}
  *   glitches [{index (1-based), pos (capture frame position of the first wrong frame), ref_pos (the reference
- *             position expected there), t_ns (when that frame was captured), seq, phase, measuring,
+ *             position expected there), t_ns, t_play_ns (below), seq, phase, measuring,
  *             kind: dropped|repeated|skipped|silence|click|garbled|lost_sync|unresolved (lb_glitch.c says what
  *             each is),
  *             length_frames, length_ms, latency_before, latency_after (null: lost), latency_shifted,
@@ -69,6 +69,18 @@ void lb_set_reported_latency(struct lb *a, unsigned frames);
  *   record {path, format "wav"|"flac", frames, written, unfilled_gap_frames (holes over 10 s are not
  *   filled with silence)} or null; record_error (string or null: a requested
  *   output was not written, the run's exit must say so)
+ * Times of a glitch (measurement clock, ns, through the frame clock of the fed blocks):
+ *   t_ns       when its first wrong frame was CAPTURED: the entry time of the cycle whose lb_feed carried position
+ *              `pos`, plus (pos - that cycle's first position) frames at the rate. A disruption of the frame clock
+ *              (cycles skipped by an xrun, a stale buffer) moves capture and playback positions together, so it
+ *              shows in the capture at the very cycle it happened in: t_ns is that cycle (for JACK, the first
+ *              cycle after a stall; it is never before the disruption).
+ *   t_play_ns  when the reference frame expected at pos (ref_pos = pos - latency_before) was PLAYED, found the same
+ *              way from the cycle that output it (null: that cycle is no longer remembered or never ran, e.g. it
+ *              fell in a hole). A disruption on the playback side alone (a dropout in the output path) happened
+ *              then and reached the input `latency` frames later; the xrun it belongs to lies between the two.
+ * A glitch ends at a hole in the capture (positions never captured): what follows a hole is compared afresh, so
+ * each frame-clock jump is its own glitch (lb_glitch.c).
  * A caller may add "wav_dir" (string: the WAV folder relative to the report) for the renderers' links. */
 json_t *lb_report(struct lb *a);
 

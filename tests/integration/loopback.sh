@@ -192,4 +192,5 @@ else
     check "full disk: nothing left beside the report (no glitch folder, no partial WAV)" \
         [ "$(cat "$WORK/df.left")" = df.json ]
 fi
-[ -n "${LPR_DEBUG:-}" ] && rm -rf /tmp/lpr-debug && cp -r "$WORK" /tmp/lpr-debug; true
+# LPR_DEBUG=DIR keeps the work files there (a fresh DIR: nothing is removed)
+[ -n "${LPR_DEBUG:-}" ] && [ ! -e "$LPR_DEBUG" ] && cp -r "$WORK" "$LPR_DEBUG"; true
