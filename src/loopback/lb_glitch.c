@@ -206,24 +206,17 @@ int lb_resolve(struct lb *a, int final)
     uint64_t g0 = a->g_pos;
     if (!final && a->end < g0 + lb_need(a))
         return 0;
-    /* a hole before the capture is in sync again ends the glitch there (see the top of this file); the
-     * latency stays what it was: the capture after the hole is compared at it, and a new one is a new glitch */
+    /* the first hole after the glitch (see the top of this file): the capture is looked at up to it only */
     uint64_t hend = a->end < g0 + lb_need(a) ? a->end : g0 + lb_need(a);
     uint64_t h = hole_after(a, g0, hend);
-    if (h < hend && sync_from(a, g0, h, a->lat) == h) {
-        const char *k = stretch_kind(a, g0, h - g0, a->thr);
-        record_glitch(a, k ? k : "garbled", h - g0, a->lat);
-        a->state = LB_LOCKED;
-        a->chk = h;
-        return 1;
-    }
+    uint64_t upto = h < hend ? h : a->end;
     int64_t lat = -1;
     struct lb_fit f;
     /* in sync again only on a window as clean as the loop was when it locked: a window that still holds a few
      * wrong frames would lock too, with a residual that makes the threshold blind */
     double clean = 4 * a->fit.ratio + 0.002 < LB_MATCH_RATIO ? 4 * a->fit.ratio + 0.002 : LB_MATCH_RATIO;
     uint64_t ws;
-    for (ws = g0 + 1; ws + LB_WIN <= a->end; ws += LB_WIN / 4) {
+    for (ws = g0 + 1; ws + LB_WIN <= upto; ws += LB_WIN / 4) {
         int r = lb_lock(a, ws, LB_WIN, a->lat, a->lat, clean, &f);
         if (r == -1)
             continue;           /* quiet or not all known */
@@ -233,6 +226,18 @@ int lb_resolve(struct lb *a, int final)
             lat = f.lat;
             break;
         }
+    }
+    if (lat < 0 && h < hend) {
+        /* a hole came before a whole window was in sync again: the glitch ends where the capture is in sync at
+         * the latency it had (LB_RESYNC frames in a row), else at the hole; the latency stays (what follows the
+         * hole is compared at it, and a new one there is a glitch of its own) */
+        uint64_t q1 = sync_from(a, g0, h, a->lat), s = q1 - g0;
+        const char *k = s <= LB_CLICK_MAX && q1 < h && !mostly_zeros(a, g0, q1, a->thr) ? "click"
+                                                                                         : stretch_kind(a, g0, s, a->thr);
+        record_glitch(a, k ? k : "garbled", s, a->lat);
+        a->state = LB_LOCKED;
+        a->chk = q1;
+        return 1;
     }
     if (lat < 0) {
         /* nothing in sync again: name what follows (at the end of the capture, maybe only too little of it

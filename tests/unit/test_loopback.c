@@ -344,19 +344,19 @@ static void test_jack_stall_shape(void **state)
 
 /* Two JACK stalls a cycle apart on the internal loop (latency one period: each cycle captures the output of the
  * cycle before): a short one (cycle k skipped, then k+1 captures the stale output of k-1) and, at once, a long
- * one (k+2..k+4 skipped, then k+5 captures the stale output of k+1). No frame between them is right, yet they
- * are two disruptions, each at its own cycle: two glitches, at (k+1)P and (k+5)P, not one stretch from the first
- * (a stall's glitch must not be placed at an earlier xrun's cycle). Their times (t_ns) are the capturing cycles'
+ * one (k+2..k+4 skipped, then k+5 captures the stale output of k+1), or the same with 3 right cycles between
+ * them. They are two disruptions, each at its own cycle: two glitches, at (k+1)P and at the long stall's first
+ * cycle after it, not one stretch from the first (a stall's glitch must not be placed at an earlier xrun's cycle). Their times (t_ns) are the capturing cycles'
  * entry times, given here independently of the positions; t_play_ns is the cycle that played the frame expected
  * there (the one before), or null when that cycle never ran. */
-static void test_stalls_back_to_back(void **state)
+static void stalls_back_to_back(unsigned clean)
 {
-    (void)state;
     enum { P = 256, L = 256, K = 100 };
+    const uint64_t b2 = K + 2 + clean;  /* the long stall's first skipped cycle */
     struct cap *c = cap_new(L);
     for (uint64_t i = 0; i < P; i++) {
         c->refpos[(K + 1) * P + i] = (int64_t)((K - 1) * P + i);
-        c->refpos[(K + 5) * P + i] = (int64_t)((K + 1) * P + i);
+        c->refpos[(b2 + 3) * P + i] = (int64_t)((b2 - 1) * P + i);
     }
     cap_render(c);
     struct lb_config cfg = { RATE, P, RATE / 5, -1, NULL };
@@ -364,14 +364,14 @@ static void test_stalls_back_to_back(void **state)
     struct lb *a = lb_new(&cfg, err, sizeof(err));
     assert_non_null(a);
     for (uint64_t b = 0; b * P < N; b++) {
-        if (b == K || (b >= K + 2 && b <= K + 4))
+        if (b == K || (b >= b2 && b < b2 + 3))
             continue;      /* never ran: nothing captured */
         lb_feed(a, b * P, c->out + b * P, P, b, 1000000000LL + (int64_t)b * 7000000, 0, 1); /* 7 ms a cycle */
     }
     json_t *rep = lb_report(a);
     assert_int_equal(ival(rep, "latency.frames"), L);
     assert_int_equal(ival(rep, "glitch_count"), 2);
-    static const uint64_t at[2] = { K + 1, K + 5 };
+    const uint64_t at[2] = { K + 1, b2 + 3 };
     for (size_t s = 0; s < 2; s++) {
         const json_t *g = glitch(rep, s);
         assert_near(ival(g, "pos"), (json_int_t)(at[s] * P), 0);
@@ -379,12 +379,19 @@ static void test_stalls_back_to_back(void **state)
         assert_int_equal(ival(g, "length_frames"), P);
         assert_int_equal(ival(g, "latency_after"), L);
         assert_int_equal(ival(g, "t_ns"), 1000000000LL + (json_int_t)at[s] * 7000000);
-        /* the frame expected at (k+1)P was played in cycle k, which never ran; (k+5)P's in k+4, neither */
+        /* the frame expected there was played in the cycle before, which never ran (skipped) */
         assert_true(json_is_null(json_object_get(g, "t_play_ns")));
     }
     json_decref(rep);
     lb_free(a);
     free(c);
+}
+
+static void test_stalls_back_to_back(void **state)
+{
+    (void)state;
+    stalls_back_to_back(0);   /* no right frame between them */
+    stalls_back_to_back(3);   /* 3 right cycles between them: less than a window to be in sync again on */
 }
 
 /* The played time of a glitch: a stale block with no hole, one period after the frame expected was played. */
