@@ -220,18 +220,17 @@ void lbr_stop(struct lb_run *r)
     }
 }
 
-/* The xrun event nearest to a glitch, within two periods of [t_play_ns, t_ns] (the cycle that played the frame
- * expected there .. the cycle that captured the wrong one: loopback.h); NULL when none. */
-static const struct lbr_xrun *nearest_xrun(const struct lb_run *r, int64_t t_play_ns, int64_t t_ns)
+/* The xrun event nearest to a glitch, within two periods of [t_from, t_to]: from the cycle that played the frame
+ * expected there (t_play_ns, loopback.h) to the end of the glitch's frames after the cycle that captured the first
+ * one (t_ns + length): a late server shows stale cycles before it notices and counts the xrun. NULL when none. */
+static const struct lbr_xrun *nearest_xrun(const struct lb_run *r, int64_t t_from, int64_t t_to)
 {
     int64_t period_ns = r->rate_hz ? (int64_t)r->period_frames * 1000000000LL / r->rate_hz : 0;
     const struct lbr_xrun *best = NULL;
     int64_t bd = 0;
-    if (t_play_ns > t_ns)
-        t_play_ns = t_ns;
     for (size_t i = 0; i < r->nxr; i++) {
         int64_t t = r->xr[i].t_ns;
-        int64_t d = t < t_play_ns ? t_play_ns - t : t > t_ns ? t - t_ns : 0;
+        int64_t d = t < t_from ? t_from - t : t > t_to ? t - t_to : 0;
         if (d <= 2 * period_ns && (!best || d < bd)) {
             best = &r->xr[i];
             bd = d;
@@ -264,9 +263,14 @@ int lbr_report(struct lb_run *r, json_t *doc)
             json_object_set(g, "load", load ? load : json_null());
         }
         json_t *tp = json_object_get(g, "t_play_ns");
-        const struct lbr_xrun *x = !json_is_integer(t) ? NULL :
-            nearest_xrun(r, json_is_integer(tp) ? (int64_t)json_integer_value(tp) : (int64_t)json_integer_value(t),
-                         (int64_t)json_integer_value(t));
+        json_t *len = json_object_get(g, "length_frames");
+        const struct lbr_xrun *x = NULL;
+        if (json_is_integer(t)) {
+            int64_t t0 = (int64_t)json_integer_value(t), tp0 = json_is_integer(tp) ? json_integer_value(tp) : t0;
+            int64_t t1 = t0 + (json_is_integer(len) && r->rate_hz ?
+                               (int64_t)((double)json_integer_value(len) * 1e9 / r->rate_hz) : 0);
+            x = nearest_xrun(r, tp0 < t0 ? tp0 : t0, t1);
+        }
         if (x) {
             with_xrun++;
             json_object_set_new(g, "xrun", json_pack("{s:I, s:f, s:I, s:I, s:i}", "t_ns", (json_int_t)x->t_ns,
@@ -280,8 +284,8 @@ int lbr_report(struct lb_run *r, json_t *doc)
     json_object_set_new(lo, "timeline", json_pack("{s:I, s:I, s:I, s:s}", "xrun_events_seen", (json_int_t)r->xr_total,
         "glitches_near_xrun", (json_int_t)with_xrun, "window_ns", (json_int_t)(2 * period_ns),
         "method", "a glitch is tied to the xrun event (a frame-clock jump or a change of the provider's xrun count, "
-                  "seen in the capture's own cycles) nearest to it within two periods of the time between the "
-                  "cycle that played the frame expected there (t_play_ns) and the one that captured it (t_ns)"));
+                  "seen in the capture's own cycles) nearest to it within two periods of its span: from the cycle "
+                  "that played the frame expected there (t_play_ns) to the end of its frames after t_ns"));
     json_object_set_new(lo, "capture", json_pack("{s:I, s:I, s:I, s:I, s:I}", "chunks", (json_int_t)r->chunks,
         "frames", (json_int_t)r->frames, "lost_frames", (json_int_t)cap_ring_lost(&r->cap),
         "ring_bytes", (json_int_t)cap_ring_bytes(&r->cap), "ring_frames", (json_int_t)r->cap.nsamples));
