@@ -220,6 +220,14 @@ void lb_feed(struct lb *a, uint64_t pos, const float *in, unsigned n, uint64_t s
         a->resets++;
         if (a->state == LB_GLITCH)
             advance(a, 1);
+        if (a->state == LB_LOCKED && a->end - pos <= a->hsize / 4) {
+            /* a short step back (jack2's frame clock, read while the server recovers, can go back a period):
+             * the output took the same positions, so the signal replays what it played; the capture there is
+             * compared again at the same latency (what is wrong in it is a glitch like any other) */
+            forget(a, pos, a->end);
+            a->end = a->chk = pos;
+            goto fed;
+        }
         forget(a, a->end > a->hsize ? a->end - a->hsize : 0, a->end);
         a->end = a->chk = pos;
         a->next_try = 0;
@@ -242,6 +250,7 @@ void lb_feed(struct lb *a, uint64_t pos, const float *in, unsigned n, uint64_t s
         forget(a, a->end, pos);
         a->end = pos;
     }
+fed:
     if (a->rec)
         lb_rec_write(a->rec, in, n);
     for (unsigned off = 0; off < n; off += a->chunk) {

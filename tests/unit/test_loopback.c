@@ -394,6 +394,40 @@ static void test_stalls_back_to_back(void **state)
     stalls_back_to_back(3);   /* 3 right cycles between them: less than a window to be in sync again on */
 }
 
+/* The frame clock steps back a period once (jack2 read while recovering): the output took the same positions,
+ * so the capture replays a period; the loop stays locked, and a stall a few cycles later is still found at its
+ * own cycle (it must not fall into a new lock search). */
+static void test_step_back(void **state)
+{
+    (void)state;
+    enum { P = 256, L = 256, K = 100 };
+    struct cap *c = cap_new(L);
+    cap_render(c);
+    struct lb_config cfg = { RATE, P, RATE / 5, -1, NULL };
+    char err[200];
+    struct lb *a = lb_new(&cfg, err, sizeof(err));
+    assert_non_null(a);
+    /* cycles 0..K at their positions, then cycle K again (position K*P: a step back), then on; cycles K+3..K+5
+     * skipped (less than a lock window after the step back) and K+6 captures the stale output of K+1 */
+    float stale[P];
+    for (uint64_t i = 0; i < P; i++)
+        stale[i] = loopsig_at((K + 1) * P + i);
+    for (uint64_t b = 0; b * P < N; b++) {
+        if (b >= K + 3 && b <= K + 5)
+            continue;
+        lb_feed(a, b * P, b == K + 6 ? stale : c->out + b * P, P, b, (int64_t)b * 7000000, 0, 1);
+        if (b == K)
+            lb_feed(a, b * P, c->out + b * P, P, b, (int64_t)b * 7000000, 0, 1);
+    }
+    json_t *rep = lb_report(a);
+    assert_int_equal(ival(rep, "position_resets"), 1);
+    assert_int_equal(ival(rep, "glitch_count"), 1);
+    assert_int_equal(ival(glitch(rep, 0), "pos"), (K + 6) * P);
+    json_decref(rep);
+    lb_free(a);
+    free(c);
+}
+
 /* The played time of a glitch: a stale block with no hole, one period after the frame expected was played. */
 static void test_play_time(void **state)
 {
@@ -813,6 +847,7 @@ int main(void)
         cmocka_unit_test(test_jack_stall_shape),
         cmocka_unit_test(test_stalls_back_to_back),
         cmocka_unit_test(test_play_time),
+        cmocka_unit_test(test_step_back),
         cmocka_unit_test(test_fractional_delay),
         cmocka_unit_test(test_glitch_at_end),
         cmocka_unit_test(test_lost_frames),
