@@ -32,6 +32,8 @@ struct backend_config {
     int interval_us;         /* timer: period in µs instead of --period/--rate (0: from them) */
     int no_dma_latency;      /* timer: do not hold /dev/cpu_dma_latency at 0 */
     int duplex;              /* alsa: open the capture side too */
+    const char *loopback;    /* jack: "OUT:IN" (ports our output and input connect to) or "internal[:N]"; alsa:
+                              * "duplex" (play the reference signal, capture it back); NULL: no loopback */
     double dsp_pct;          /* --dsp: share of each period burnt in the RT thread */
     int quiet;               /* no notices on stderr */
 };

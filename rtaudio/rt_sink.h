@@ -20,9 +20,12 @@ struct rt_dsp_ctl {
     atomic_uint share_ppm;             /* share of each period to burn, parts per million; 0: none */
     _Atomic double units_per_ns;       /* the calibration (dsp_calibrate), work units per ns */
 };
+struct cap_ring;
 
 struct rt_sink {
     struct rt_ring *ring;
+    struct cap_ring *cap;              /* loopback (capring.h): where the RT thread pushes what its input received;
+                                        * NULL: no loopback. Set by run before open, sized before start */
     clockid_t clock;                   /* the measurement clock, chosen by the backend's open */
     const atomic_uint *phase_tag;      /* phase << 1 | measuring; written by the orchestrator */
     const struct rt_dsp_ctl *dsp;      /* the run's DSP request (NULL: none); a backend with several sinks

@@ -6,6 +6,7 @@
 #include "cli/options.h"
 #include "util/utf8.h"
 #include "jack/jack_client.h"
+#include "jack/jack_loop.h"
 #include "jack/jackserver.h"
 #include <errno.h>
 #include <stdarg.h>
@@ -30,6 +31,12 @@ struct jack_backend {
     int abandoned;                 /* the closing thread was left behind, blocked in libjack */
     json_t *notes;                 /* requested settings not in force, and why: into the report's warnings */
     json_t *pipewire;              /* PipeWire's clock settings (pw-metadata), under pw-jack */
+    /* --loopback */
+    struct rtj_loop loop;          /* internal: the in-process loop client (loop.client NULL: none) */
+    int loop_internal;
+    char lb_out[320], lb_in[320];  /* OUT:IN: the ports our output and our input connect to */
+    int lb_connected;
+    int lb_reported_latency;       /* what JACK says OUT's playback and IN's capture latency add (frames), -1: unknown */
 };
 
 #define CALL_DEADLINE_MS 5000 /* for one call that waits on the server: connecting, probing */
@@ -57,6 +64,10 @@ static const struct opt_def jack_params[] = {
     { "priority", OPT_INT, O(priority), 1, 98, "N", "private server: real-time priority (default 70)", NULL, 'P' },
     { "set-buffer-size", OPT_FLAG, O(set_buffer_size), 0, 0, "", "jack2: set --period on a running server (every "
       "client of that server gets the new size)", NULL, 0 },
+    { "loopback", OPT_STR, O(loopback), 0, 0, "OUT:IN|internal[:N]", "play a test signal and listen to it coming "
+      "back: connect our output to port OUT and port IN to our input (a cable), or through a loop client inside "
+      "JACK adding N frames (default 0); finds every dropout in the audio itself and the round-trip latency",
+      NULL, 0 },
     { NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0 },
 };
 #undef O
@@ -188,6 +199,104 @@ static void settle_settings(struct jack_backend *b)
              pw ? "; PipeWire: pw-metadata -n settings 0 clock.force-rate" : "");
 }
 
+/* Main thread: is `name` a port, and an audio one with the direction `flag` (JackPortIsInput for OUT, which our
+ * output feeds; JackPortIsOutput for IN, which feeds our input)? 0, or -ENOENT / -EINVAL with one line in err. */
+static int check_port(struct jack_backend *b, const char *what, const char *name, unsigned long flag, char *err,
+                      size_t len)
+{
+    jack_port_t *p = jack_port_by_name(b->jack.client, name);
+    if (!p) {
+        snprintf(err, len, "--loopback: no JACK port '%s' (%s; jack_lsp lists them)", name, what);
+        return -ENOENT;
+    }
+    if (!(jack_port_flags(p) & flag) || strcmp(jack_port_type(p), JACK_DEFAULT_AUDIO_TYPE) != 0) {
+        snprintf(err, len, "--loopback: '%s' cannot be connected as %s: it is %s %s port", name, what,
+                 (jack_port_flags(p) & JackPortIsInput) ? "an input (playback)" : "an output (capture)",
+                 strcmp(jack_port_type(p), JACK_DEFAULT_AUDIO_TYPE) ? "non-audio" : "audio");
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* Main thread, after our client is open: --loopback internal[:N] opens the loop client; OUT:IN finds the two
+ * ports (port names hold colons themselves: every split is tried, and the one where both sides exist wins; else
+ * the message names the side that does not). The connections are made in start, once the clients are active. */
+static int loopback_open(struct jack_backend *b, const char *server, char *err, size_t len)
+{
+    const char *spec = b->cfg.loopback;
+    unsigned n = 0;
+    int k = rtj_loop_parse(spec, &n);
+    if (k < 0) {
+        snprintf(err, len, "--loopback %s: N must be a number of frames from 0 to %u", spec, RTJ_LOOP_MAX_DELAY);
+        return -EINVAL;
+    }
+    b->jack.loopback = 1;
+    if (k == 1) {
+        char name[64];
+        snprintf(name, sizeof(name), "rtjitter-loop-%d", (int)getpid());
+        int e = rtj_loop_open(&b->loop, server, name, n, err, len);
+        if (e < 0)
+            return e;
+        b->loop_internal = 1;
+        snprintf(b->lb_out, sizeof(b->lb_out), "%s", jack_port_name(b->loop.in));
+        snprintf(b->lb_in, sizeof(b->lb_in), "%s", jack_port_name(b->loop.out));
+        return 0;
+    }
+    int best = -1, best_score = -1;
+    size_t sl = strlen(spec);
+    for (size_t i = 1; i + 1 < sl; i++) {
+        if (spec[i] != ':' || i >= sizeof(b->lb_out) || sl - i - 1 >= sizeof(b->lb_in))
+            continue;
+        char o[320], in[320];
+        snprintf(o, sizeof(o), "%.*s", (int)i, spec);
+        snprintf(in, sizeof(in), "%s", spec + i + 1);
+        int score = (jack_port_by_name(b->jack.client, o) != NULL) + (jack_port_by_name(b->jack.client, in) != NULL);
+        if (score > best_score) {
+            best_score = score;
+            best = (int)i;
+        }
+    }
+    if (best < 0) {
+        snprintf(err, len, "--loopback '%s': give OUT:IN (JACK port names, such as system:playback_1:system:capture_1)"
+                 " or internal[:N]", spec);
+        return -EINVAL;
+    }
+    snprintf(b->lb_out, sizeof(b->lb_out), "%.*s", best, spec);
+    snprintf(b->lb_in, sizeof(b->lb_in), "%s", spec + best + 1);
+    int e = check_port(b, "OUT, which our output feeds", b->lb_out, JackPortIsInput, err, len);
+    if (e == 0)
+        e = check_port(b, "IN, which feeds our input", b->lb_in, JackPortIsOutput, err, len);
+    return e;
+}
+
+/* Main thread, once the clients are active: our output -> OUT, IN -> our input. */
+static int loopback_connect(struct jack_backend *b)
+{
+    if (b->loop_internal && rtj_loop_activate(&b->loop) < 0) {
+        if (!b->cfg.quiet)
+            fprintf(stderr, "rtjitter: --loopback: cannot activate the loop client\n");
+        return -EIO;
+    }
+    int e1 = jack_connect(b->jack.client, jack_port_name(b->jack.out), b->lb_out);
+    int e2 = jack_connect(b->jack.client, b->lb_in, jack_port_name(b->jack.in));
+    if ((e1 && e1 != EEXIST) || (e2 && e2 != EEXIST)) {
+        if (!b->cfg.quiet)
+            fprintf(stderr, "rtjitter: --loopback: JACK refused to connect %s\n",
+                    e1 && e1 != EEXIST ? b->lb_out : b->lb_in);
+        return -EIO;
+    }
+    b->lb_connected = 1;
+    /* What the ports say they add (a sound card's playback and capture latency; 0 for the internal loop). */
+    jack_latency_range_t po = { 0, 0 }, ci = { 0, 0 };
+    jack_port_t *op = jack_port_by_name(b->jack.client, b->lb_out), *ip = jack_port_by_name(b->jack.client, b->lb_in);
+    if (op && ip) {
+        jack_port_get_latency_range(op, JackPlaybackLatency, &po);
+        jack_port_get_latency_range(ip, JackCaptureLatency, &ci);
+        b->lb_reported_latency = (int)(po.max + ci.max);
+    }
+    return 0;
+}
+
 /* Main thread: a private server when none runs (and --server was not given), then the client. */
 static int jack_open(void *priv, const struct backend_config *cfg, struct rt_sink *sink, char *err, size_t len)
 {
@@ -227,14 +336,17 @@ static int jack_open(void *priv, const struct backend_config *cfg, struct rt_sin
         return b->call_rc;
     }
     settle_settings(b);
-    return 0;
+    return cfg->loopback ? loopback_open(b, server, err, len) : 0;
 }
 
 /* Main thread. */
 static int jack_start(void *priv)
 {
     struct jack_backend *b = priv;
-    return rtj_jack_activate(&b->jack);
+    int e = rtj_jack_activate(&b->jack);
+    if (e == 0 && b->cfg.loopback)
+        e = loopback_connect(b);
+    return e;
 }
 
 /* Any non-RT thread. */
@@ -303,6 +415,15 @@ static void jack_describe(void *priv, json_t *au)
         json_object_set_new(au, "xruns_meaning", json_string("reported: jack2 notifies every client once per "
                             "unfinished client and once per driver xrun; events count each stall once"));
     }
+    if (b->cfg.loopback)
+        json_object_set_new(au, "loopback", json_pack("{s:s, s:o, s:o, s:o, s:b, s:o, s:o}",
+            "mode", b->loop_internal ? "internal" : "ports",
+            "loop_delay_frames", b->loop_internal ? json_integer(b->loop.delay_frames) : json_null(),
+            "out", str_or_null(b->lb_out[0] ? b->lb_out : NULL), "in", str_or_null(b->lb_in[0] ? b->lb_in : NULL),
+            "connected", b->lb_connected,
+            "reported_latency_frames", b->lb_connected ? json_integer(b->lb_reported_latency) : json_null(),
+            "loop_cycles_too_long", b->loop_internal ? json_integer((json_int_t)atomic_load(&b->loop.too_long))
+                                                     : json_null()));
     if (b->notes)
         json_object_set_new(au, "notes", b->notes); /* handed over: describe is called once, after stop */
     json_decref(b->pipewire);
@@ -314,7 +435,8 @@ static void jack_describe(void *priv, json_t *au)
 static void *close_thread(void *arg)
 {
     struct jack_backend *b = arg;
-    rtj_jack_close(&b->jack);
+    rtj_jack_close(&b->jack); /* ours first: its last cycles still hear the loop, not a loop that went silent */
+    rtj_loop_close(&b->loop);
     atomic_store(&b->closed, 1);
     return NULL;
 }

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "jack/jack_client.h"
+#include "capring.h"
+#include "loopsig.h"
 #include "rtclock.h"
 #include <dlfcn.h>
 #include <errno.h>
@@ -42,15 +44,24 @@ static int process_cb(jack_nframes_t nframes, void *arg)
         r.start_ns = 0;
     }
 
-    /* Silence out, as a well-behaved client does; the input is only there so others can feed us. */
+    /* Silence out, as a well-behaved client does; the input is only there so others can feed us. With a loopback,
+     * the reference signal at the frame clock's position: a cycle the server skipped is a jump in it, heard as
+     * one at the far end of the loop. */
     float *out = jack_port_get_buffer(j->out, nframes);
-    if (out)
+    if (out && j->loopback)
+        loopsig_fill(out, r.frame_pos, nframes);
+    else if (out)
         memset(out, 0, nframes * sizeof(float));
 
     /* The deadline is the next cycle start: the measured start of this one plus a period. */
     int64_t deadline = r.flags & RTREC_HAS_START ? r.start_ns + (int64_t)nframes * 1000000000LL / rate
                                                   : r.t_entry_ns + (int64_t)nframes * 1000000000LL / rate;
     rt_sink_cycle(j->sink, &r, deadline);
+    /* After the record, so the capture carries the cycle's own seq and phase; its copy (nframes floats) is not in
+     * the measured callback time. */
+    if (j->loopback && j->sink->cap)
+        cap_ring_push(j->sink->cap, r.frame_pos, r.seq, r.t_entry_ns, r.phase, (r.flags & RTREC_MEASURING) != 0,
+                      r.xruns, jack_port_get_buffer(j->in, nframes), nframes);
     return 0;
 }
 

@@ -25,6 +25,7 @@ struct rtj_jack {
     atomic_uint_fast64_t xruns;      /* server xrun notifications; written by the xrun callback only */
     atomic_uint_fast64_t size_changes; /* buffer-size callbacks after the first */
     atomic_int shutdown;             /* the server went away */
+    int loopback;                    /* play the reference signal (loopsig) and push the input into sink->cap */
 
     /* --- non-RT: what the report says about the server --- */
     char provider[32];               /* "jack2" or "pipewire-jack" */

@@ -57,6 +57,8 @@ static const struct opt_def run_defs[] = {
       NULL, 0 },
     { "profile", OPT_STR, P(profile), 0, 0, "NAME", "judge the run by the thresholds of profile NAME: studio "
       "(default) or live, or a profile file; exit 1 when it fails", NULL, 0 },
+    { "record", OPT_STR, P(record), 0, 0, "FILE", "with --loopback: write the whole capture to FILE (FLAC or WAV "
+      "by its extension)", NULL, 0 },
     { "wide", OPT_FLAG, P(wide), 0, 0, "", "text table: every column, however wide the terminal", NULL, 0 },
     { "allow-no-rt", OPT_FLAG, P(allow_no_rt), 0, 0, "", "measure even without real-time scheduling or locked memory "
       "(the report says: not a kernel test)", NULL, 0 },
@@ -170,6 +172,14 @@ int cmd_run(int argc, char **argv, const char *command_line)
     if (stray) {
         fprintf(stderr, "rtjitter run: --%s is not an option of --backend %s (see rtjitter run --help)\n", stray,
                 o.backend ? o.backend : depths[0]->name);
+        return 2;
+    }
+    if (o.plan.record && !o.plan.be.loopback) {
+        fprintf(stderr, "rtjitter run: --record needs --loopback (it records what the loopback captures)\n");
+        return 2;
+    }
+    if (o.plan.be.loopback && ndepths > 1) {
+        fprintf(stderr, "rtjitter run: --loopback measures one backend, not a ladder of %zu\n", ndepths);
         return 2;
     }
     o.plan.command_line = command_line;

@@ -79,6 +79,8 @@ void html_page_start(FILE *f, const char *title)
           "div.wide{overflow-x:auto}th.mach{white-space:normal;word-break:break-word;min-width:7em;max-width:12em}\n"
           ".warning{color:#8a5a00}figure{margin:.8em 0 1.4em}figcaption{font-size:.9em;color:#333;max-width:60em}"
           "svg{max-width:100%;height:auto;background:#fff}svg .period-label{fill:#000}svg .ok-note{fill:#2a8f2a}\n"
+          "svg.wave{background:#fafafa;border:1px solid #ddd}svg.wave .cap{stroke:#1f5fbf;stroke-width:1}"
+          "svg.wave .ref{stroke:#bbb;stroke-width:1}svg.wave .at{stroke:#d00;stroke-width:1}\n"
           "details summary{cursor:pointer}code{font-size:.9em}.wide{overflow-x:auto}\n"
           "</style>\n</head>\n<body>\n", f);
 }

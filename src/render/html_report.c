@@ -3,6 +3,7 @@
  * table, per load a latency histogram and a timeline, and the full identity and audio set-up at the end. */
 #include "render/html.h"
 #include "render/render.h"
+#include "render/loopback_render.h"
 #include "render/svg.h"
 #include "render/svg_ramp.h"
 #include "report/access.h"
@@ -383,6 +384,7 @@ void html_report(FILE *f, const json_t *doc)
     const json_t *p;
     json_array_foreach(json_object_get(doc, "phases"), i, p)
         phase_plots(f, doc, p, &axes);
+    loopback_html(f, doc);
     fputs("<h2>System identity</h2>\n", f);
     kv_table(f, json_object_get(doc, "system"));
     fputs("<h2>Audio set-up</h2>\n", f);

@@ -3,6 +3,7 @@
  * every deadline was met, what to try), then the system identity, then the interbench-style table. */
 #include "render/text.h"
 #include "render/text_ramp.h"
+#include "render/loopback_render.h"
 #include "render/text_table.h"
 #include "render/textfmt.h"
 #include "report/access.h"
@@ -135,6 +136,10 @@ void report_print_text_opts(FILE *f, const json_t *doc, const struct render_opts
     text_ramp(f, doc, &o);
     fputc('\n', f);
     text_phase_table(f, doc, &o);
+    if (json_is_object(json_object_get(doc, "loopback"))) {
+        fputc('\n', f);
+        loopback_text(f, doc, &o);
+    }
     const json_t *wn;
     json_array_foreach(json_object_get(doc, "warnings"), i, wn)
         say(f, &o, "warning: ", 9, json_string_value(wn) ? json_string_value(wn) : "");

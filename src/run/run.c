@@ -4,6 +4,7 @@
 #include "run/run.h"
 #include "util/utf8.h"
 #include "run/collector.h"
+#include "run/loopback_run.h"
 #include "run/run_output.h"
 #include "run/signals.h"
 #include "run/ramp_driver.h"
@@ -80,6 +81,7 @@ struct run_state {
     struct ramp_stats *ramps;      /* --dsp ramp: one per phase, fed by the collector; else NULL */
     uint64_t last_cycles;          /* the sink's cycle count when it last moved */
     double last_cycle_s;           /* and when */
+    struct lb_run *lbr;            /* --loopback: capture ring, analyzer, glitch folder (NULL: none) */
 };
 
 static int g_exit_fast;
@@ -248,6 +250,8 @@ static int run_prepare(struct run_state *st)
         if (!p->allow_no_rt)
             return -EPERM;
     }
+    if (lbr_wanted(p) && !(st->lbr = lbr_prepare(p)))
+        return -EINVAL;
     return 0;
 }
 
@@ -356,6 +360,14 @@ static int run_report(struct run_state *st, struct run_info *ri, int rc, int mlo
                                                           "step_s", p->dsp_ramp_step_s, "one_pct_rule",
                                                           100.0 * RAMP_ONE_PCT));
     }
+    int record_failed = lbr_report(st->lbr, doc);
+    if (record_failed) {
+        const char *why = "--record: the capture was not written in full (see loopback.record)";
+        json_object_set_new(doc, "complete", json_false());
+        json_object_set_new(doc, "incomplete_reason", json_string(why));
+        json_array_append_new(json_object_get(doc, "warnings"), json_string(why));
+        fprintf(stderr, "rtjitter run: %s\n", why);
+    }
     json_t *privs = privileges_json(&st->priv);
     if (privs)
         json_object_set_new(json_object_get(doc, "audio"), "privileges", privs);
@@ -375,8 +387,13 @@ static int run_report(struct run_state *st, struct run_info *ri, int rc, int mlo
                                 .saved_path = p->report_path, .saved_path_len = p->report_path_len };
     if (p->tap) /* after the table's place, before the report's path (a TAP comment then) */
         renderer_find("tap")->report(stdout, doc, NULL);
-    if (run_write_outputs(doc, &outs) < 0)
+    int written = run_write_outputs(doc, &outs) == 0;
+    if (!written)
         rc = 3; /* the run did not complete its job: its report is not where it was asked to be */
+    if (record_failed)
+        rc = 3;
+    if (lbr_finish(st->lbr, written) < 0)
+        rc = 3; /* the glitch recordings the report names are not where it says */
     if (p->result)
         *p->result = json_incref(doc);
     json_decref(doc);
@@ -415,6 +432,8 @@ static int run_measure(struct run_state *st)
     st->sink.phase_tag = &st->phase_tag;
     st->sink.dsp = &st->dsp; /* before open: a backend with several sinks hands each this pointer */
     int e;
+    if (st->lbr)
+        st->sink.cap = lbr_ring(st->lbr); /* sized below with the record ring */
     st->bpriv = calloc(1, st->be->private_size);
     if (!st->bpriv) {
         fprintf(stderr, "rtjitter run: out of memory\n");
@@ -432,6 +451,10 @@ static int run_measure(struct run_state *st)
     if ((e = rt_ring_init(&st->ring, ring_records(bs0.rate_hz, bs0.period_frames))) < 0) {
         fprintf(stderr, "rtjitter run: cannot allocate the record ring: %s\n", strerror(-e));
         return 3;
+    }
+    if (st->lbr && (e = lbr_start(st->lbr, bs0.rate_hz, bs0.period_frames, err, sizeof(err))) < 0) {
+        fprintf(stderr, "rtjitter run: %s\n", err);
+        return e == -EINVAL ? 2 : 3;
     }
 
     /* The DSP work is calibrated once, here, for every backend, and kept in the report. */
@@ -485,6 +508,8 @@ static int run_measure(struct run_state *st)
     /* The run's own private memory while it measures (jack's shared segments excluded): make bench watches it. */
     ri.stats.private_dirty_kib = proc_kib("/proc/self/smaps_rollup", "Private_Dirty:");
     st->abandoned = st->be->stop(st->bpriv) == 1;
+    if (!st->abandoned)
+        lbr_stop(st->lbr); /* the RT thread pushes no more: the rest of the capture is analyzed */
     collector_stop(&st->col);
     ri.stats.wall_s = mono_s() - t_active;
     return run_report(st, &ri, rc, mlocked);
@@ -526,6 +551,8 @@ int run_execute(const struct run_plan *p)
     free(st->ramps);
     free(st->stats);
     free(st->results);
+    if (!st->abandoned)
+        lbr_free(st->lbr); /* its folder goes if the report did not take it */
     if (st->abandoned) {
         g_exit_fast = 1; /* bpriv and the ring stay: the left-behind thread may still touch them */
     } else {

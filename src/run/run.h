@@ -22,6 +22,7 @@ struct run_plan {
     const char *label;             /* kept in the report and the stored name */
     const char *output;            /* store directory (NULL: the default store) */
     const char *json, *html;       /* extra outputs, or NULL */
+    const char *record;            /* --record FILE: the whole loopback capture (needs be.loopback) */
     const char *profile;           /* verdict profile; NULL: the default one, advice only (exit 1 only when set) */
     int quiet;                     /* no status line, no table */
     int wide;                      /* text table: every column (--wide) */

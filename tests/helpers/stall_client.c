@@ -6,7 +6,8 @@
  * It activates (and connects) at once, then idles until SIGUSR1: from then on it stalls COUNT times, then prints
  * "stalls N". It notes the time of every xrun notification it receives (CLOCK_MONOTONIC_RAW, jack2's clock), and
  * on SIGTERM prints "xrun_times T1 T2 ..." in seconds and leaves: a test counts those inside rtjitter's measured
- * window (the report's clock_window_s) and compares. */
+ * window (the report's clock_window_s) and compares. It also prints "stall_times S1 E1 S2 E2 ..." (the start and the
+ * end of each of its stalls, same clock), so a test can place what the stalls caused. */
 #include <jack/jack.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -24,6 +25,15 @@ static atomic_int stalls_done;
 static int stall_ms, every_k, count;
 static unsigned long cycle;
 static jack_port_t *out;
+#define MAX_STALLS 1000
+static double stall_start[MAX_STALLS], stall_end[MAX_STALLS];
+
+static double now_raw(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
 
 /* Deliberately NOT real-time safe: it sleeps, which is the point of this client. */
 static int process(jack_nframes_t n, void *arg)
@@ -33,7 +43,12 @@ static int process(jack_nframes_t n, void *arg)
     memset(buf, 0, n * sizeof(float));
     if (atomic_load(&counting) && ++cycle % (unsigned long)every_k == 0 && atomic_load(&stalls_done) < count) {
         struct timespec ts = { stall_ms / 1000, (long)(stall_ms % 1000) * 1000000L };
+        int k = atomic_load(&stalls_done);
+        if (k < MAX_STALLS)
+            stall_start[k] = now_raw();
         nanosleep(&ts, NULL);
+        if (k < MAX_STALLS)
+            stall_end[k] = now_raw();
         atomic_fetch_add(&stalls_done, 1);
     }
     return 0;
@@ -103,6 +118,10 @@ int main(int argc, char **argv)
         if (!stopped)
             sigwait(&set, &sig);
     }
+    printf("stall_times");
+    for (int i = 0; i < atomic_load(&stalls_done) && i < MAX_STALLS; i++)
+        printf(" %.6f %.6f", stall_start[i], stall_end[i]);
+    printf("\n");
     int n = atomic_load(&nxruns);
     printf("xrun_times");
     for (int i = 0; i < n && i < MAX_XRUNS; i++)
