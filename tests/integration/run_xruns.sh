@@ -61,10 +61,17 @@ EVENTS=$(json "$WORK/r.json" "d['phases'][0]['xruns']['events']")
 echo "# xrun events: $EVENTS (reported notifications: $REPORTED, gaps: $1)"
 check "each injected stall is one xrun event, however many notifications it caused ($EVENTS events, $1 gaps)" \
     [ "$EVENTS" -eq "$1" ]
-long=$(json "$WORK/r.json" "sum(b[2] for b in d['phases'][0]['histograms']['period'] if b[0] >= 20000 and b[1] <= 30000)")
-check "the histogram holds exactly $STALLS periods of 20-30 ms (got $long)" [ "$long" = "$STALLS" ]
-check "and none longer than 30 ms" \
-    [ "$(json "$WORK/r.json" "sum(b[2] for b in d['phases'][0]['histograms']['period'] if b[1] > 30000)")" = 0 ]
+# Each stall is one long period: as many periods of 20 ms or more as the client stalled (this VM's own hiccups
+# are shorter), and none longer than the longest stall the client logged itself plus three periods (16 ms: the
+# cycle's phase against the stall, and a busy machine waking us late after it).
+long=$(json "$WORK/r.json" "sum(b[2] for b in d['phases'][0]['histograms']['period'] if b[0] >= 20000)")
+check "the histogram holds exactly $STALLS periods of 20 ms or more (got $long)" [ "$long" = "$STALLS" ]
+longest_stall=$(python3 -c "
+t = [float(x) for x in open('$WORK/stall.out').read().split('stall_times')[1].split('xrun_times')[0].split()]
+print(max(b - a for a, b in zip(t[0::2], t[1::2])) * 1e6)")
+longest=$(json "$WORK/r.json" "max(b[1] for b in d['phases'][0]['histograms']['period'] if b[2])")
+check "and none longer than the longest logged stall ($longest_stall us) + 3 periods (longest: $longest us)" \
+    python3 -c "import sys; sys.exit(not $longest <= $longest_stall + 3 * 5333.4)"
 tl=$(json "$WORK/r.json" "[(t['s'], t['xruns_detected'], t['xruns_reported']) for t in d['phases'][0]['timeline'] if t['xruns_detected'] or t['xruns_reported']]")
 echo "# timeline seconds with xruns (s, detected, reported): $tl"
 # stalls start ~0.2 s into the measured window and come every 100 cycles (0.53 s): seconds 0..5 hold them all
