@@ -36,14 +36,15 @@ static void last_log_line(const char *path, char *out, size_t outlen)
     fclose(f);
 }
 
-/* The pid in "rtjitter-PID" at p (followed by '_', '.' or the end), or 0. */
+/* The pid in "rtjitter-PID" at p (followed by '_', '.', '-' (rtjitter-PID-server, rtjitter-PID-sweep) or the end),
+ * or 0. */
 static pid_t our_pid_at(const char *p)
 {
     if (strncmp(p, "rtjitter-", 9) != 0)
         return 0;
     char *end;
     long v = strtol(p + 9, &end, 10);
-    if (end == p + 9 || v <= 0 || v > 4194304 || (*end && *end != '_' && *end != '.'))
+    if (end == p + 9 || v <= 0 || v > 4194304 || (*end && *end != '_' && *end != '.' && *end != '-'))
         return 0;
     return (pid_t)v;
 }
@@ -225,7 +226,9 @@ static pid_t spawn_jackd(const char *const *argv, int out_fd)
 int jackserver_start(struct private_server *s, const char *device, int rate_hz, int period_frames,
                      int nperiods, int priority, char *err, size_t errlen)
 {
-    return jackserver_start_named(s, NULL, device, rate_hz, period_frames, nperiods, priority, err, errlen);
+    /* Not "rtjitter-PID" alone: jack2 refuses a second client of this process (the --loopback internal loop
+     * client, status 0x11) on a server named like the first client. */
+    return jackserver_start_named(s, "server", device, rate_hz, period_frames, nperiods, priority, err, errlen);
 }
 
 int jackserver_start_named(struct private_server *s, const char *suffix, const char *device, int rate_hz,

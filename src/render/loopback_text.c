@@ -89,7 +89,7 @@ void loopback_text(FILE *f, const json_t *doc, const struct render_opts *given)
                 continue;
             char name[PHASE_NAME_LEN];
             loopback_phase_name(doc, ival(p, "phase", (json_int_t)i), name, sizeof(name));
-            add(line, &n, "%s%.60s: %lld", sep, name, (long long)g);
+            add(line, &n, "%s%lld under %.60s", sep, (long long)g, name);
             if (w)
                 add(line, &n, " + %lld in warm-up", (long long)w);
             sep = ", ";

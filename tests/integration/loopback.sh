@@ -239,5 +239,17 @@ else
     check "full disk: nothing left beside the report (no glitch folder, no partial WAV)" \
         [ "$(cat "$WORK/df.left")" = df.json ]
 fi
+# The internal loop on rtjitter's OWN private server (no --server, no server running): its loop client is a second
+# client of the same process, which jack2 refuses on a server named like the first client (status 0x11), so the
+# private server has a name of its own (rtjitter-PID-server). 64 frames by default: the round trip is 64 + 7.
+if ! (unset JACK_DEFAULT_SERVER; jack_wait -c 2>/dev/null | grep -q '^running'); then
+    (unset JACK_DEFAULT_SERVER; "$RTJ" run --loopback internal:7 --loads none --duration 1 --warmup 0.3 --quiet \
+        --output "$WORK/pstore" --json "$WORK/priv.json" >"$WORK/priv.out" 2>&1); prc=$?
+    check "internal loop on rtjitter's own private server: exit 0 (got $prc: $(head -c 200 "$WORK/priv.out"))" [ "$prc" = 0 ]
+    check "... its round trip is 64 + 7 = 71 frames ($(json "$WORK/priv.json" 'd["loopback"]["latency"]["frames"], d["audio"]["server_name"]' 2>/dev/null))" \
+        [ "$(json "$WORK/priv.json" 'abs(d["loopback"]["latency"]["frames"] - 71) <= 1 and d["audio"]["server"] == "private"' 2>/dev/null)" = True ]
+else
+    ok "# SKIP internal loop on a private server: a default JACK server runs here"
+fi
 # LPR_DEBUG=DIR keeps the work files there (a fresh DIR: nothing is removed)
 [ -n "${LPR_DEBUG:-}" ] && [ ! -e "$LPR_DEBUG" ] && cp -r "$WORK" "$LPR_DEBUG"; true

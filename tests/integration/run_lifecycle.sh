@@ -29,10 +29,10 @@ else
     srv=$(json "$WORK/p.json" "d['audio']['server'], d['audio']['driver'], d['audio']['server_name'], d['audio']['period_frames'], d['audio']['rate']")
     echo "# report: $srv"
     check "report says a private dummy server at the requested 128 frames / 48000 Hz ran" \
-        [ "$srv" = "private dummy rtjitter-$rpid 128 48000" ]
+        [ "$srv" = "private dummy rtjitter-$rpid-server 128 48000" ]
     check "it measured about 2 s of 128-frame cycles (750)" [ "$(json "$WORK/p.json" "700 < d['phases'][0]['cycles'] < 800")" = True ]
     check "no jackd named rtjitter-$rpid is left" no_jackd_named "rtjitter-$rpid"
-    check "no jackd log (directory) is left in the temp dir" [ -z "$(ls "${TMPDIR:-/tmp}" | grep -F "rtjitter-$rpid.jackd")" ]
+    check "no jackd log (directory) is left in the temp dir" [ -z "$(ls "${TMPDIR:-/tmp}" | grep -F "rtjitter-$rpid-server.jackd")" ]
     # SIGTERM to a private-server run: incomplete, exit 3, and still no jackd left
     "$RTJ" run --loads none --duration 30 --warmup 0.5 --quiet --json "$WORK/t.json" >"$WORK/out" 2>&1 &
     rpid=$!

@@ -77,11 +77,11 @@ if ! (jack_wait -c 2>/dev/null | grep -q '^running'); then
     rpid=$!
     sleep 2.5
     kill -KILL "$rpid"; wait "$rpid" 2>/dev/null
-    for i in $(seq 50); do pgrep -f "jackd -n rtjitter-$rpid " >/dev/null || break; sleep 0.1; done
+    for i in $(seq 50); do pgrep -f "jackd -n rtjitter-$rpid-server " >/dev/null || break; sleep 0.1; done
     left_tmp=$(ls "$TMPDIR" | grep -c "rtjitter-$rpid")
     left_shm=$(ls /dev/shm | grep -c "rtjitter-$rpid")
     echo "# after kill -9: $left_tmp log dir(s), $left_shm /dev/shm entries of rtjitter-$rpid"
-    no_server() { ! pgrep -f "jackd -n rtjitter-$rpid " >/dev/null; }
+    no_server() { ! pgrep -f "jackd -n rtjitter-$rpid-server " >/dev/null; }
     check "kill -9: the private server went with it (PDEATHSIG)" no_server
     "$RTJ" run --loads none --duration 1 --warmup 0.3 --quiet >/dev/null 2>&1
     check "the next private-server run removes the log directory the killed run left" [ "$(ls "$TMPDIR" | grep -c "rtjitter-$rpid")" -eq 0 ]
@@ -97,10 +97,10 @@ if ! (jack_wait -c 2>/dev/null | grep -q '^running'); then
     kill -KILL "$(pgrep -P "$rpid" -x jackd)"
     wait "$rpid"; rc=$?
     check "private jackd SIGKILLed: exit 3 (got $rc)" [ "$rc" -eq 3 ]
-    check "... it leaves a dead slot rtjitter-$rpid in jack2's registry" in_registry "$rpid"
+    check "... it leaves a dead slot rtjitter-$rpid-server in jack2's registry" in_registry "$rpid-server"
     "$RTJ" run --loads none --duration 1 --warmup 0.3 --quiet --output "$WORK/kstore" >/dev/null 2>&1
     not_in_registry() { ! in_registry "$1"; }
-    check "... which the next private run reclaims" not_in_registry "$rpid"
+    check "... which the next private run reclaims" not_in_registry "$rpid-server"
 else
     ok "# SKIP kill -9 leftovers: a default JACK server runs here"
 fi
