@@ -8,6 +8,13 @@
 . "$(dirname "$0")/../lib.sh"
 
 prov() { "$RTJ_HELPERS/testprov" "$1" "${2:-3000}" >"$WORK/$1.json"; }
+# The scenarios are independent and each knows its truth by construction (the same entry times make the truth and
+# the figures), so they run three at a time: ~20 s instead of ~55 s of CI. A scenario below only reads its file.
+for group in "delays late drops" "jumps dups rephase:4000" "drift+:4000 drift-:4000"; do
+    for sc in $group; do prov "${sc%%:*}" "$([ "${sc#*:}" != "$sc" ] && echo "${sc#*:}" || echo 3000)" & done
+    wait
+done
+prov() { :; } # done above
 g() { json "$WORK/$1.json" "d['got']['$2']"; }
 t() { json "$WORK/$1.json" "d['truth']['$2']"; }
 # close GOT TRUTH: within 2 µs or 2 %
