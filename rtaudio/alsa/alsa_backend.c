@@ -254,13 +254,13 @@ static int alsa_open(void *priv, const struct backend_config *cfg, struct rt_sin
     b->sink = sink;
     b->card = -1;
     snd_lib_error_set_handler(silent_alsa);
+    int e;
+    if (cfg->loopback && (e = parse_loopback(b, cfg->loopback, err, len)) < 0)
+        return e;
     if (!cfg->device) {
         snprintf(err, len, "--backend alsa needs --device PCM (aplay -l lists the cards: --device hw:0, hw:USB...)");
         return -EINVAL;
     }
-    int e;
-    if (cfg->loopback && (e = parse_loopback(b, cfg->loopback, err, len)) < 0)
-        return e;
     if (b->loopback)
         b->cfg.duplex = 1; /* the loop listens on the capture side */
     const snd_pcm_format_t *fmts = b->loopback ? alsa_lb_formats : formats;
