@@ -221,7 +221,7 @@ static int loopback_alloc(struct alsa_backend *b, char *err, size_t len)
         return -EINVAL;
     }
     if (!b->sink->cap) {
-        snprintf(err, len, "--loopback: no capture ring to push to");
+        snprintf(err, len, "--loopback is for rtjitter run (this command has no loopback analyzer)");
         return -EINVAL;
     }
     size_t pbytes = (size_t)b->buffer_frames * b->channels * 4, cbytes = (size_t)b->cap_buffer_frames * b->cap_channels * 4;

@@ -92,6 +92,7 @@ static unsigned char *at(const snd_pcm_channel_area_t *areas, unsigned ch, snd_p
     return (unsigned char *)a->addr + (a->first + frame * a->step) / 8;
 }
 
+/* RT-safe (runs in the RT thread): alsa-lib's area silence and byte stores only. */
 void alsa_lb_put(const snd_pcm_channel_area_t *areas, snd_pcm_uframes_t off, unsigned channels, unsigned ch,
                  snd_pcm_format_t f, const float *sig, snd_pcm_uframes_t n)
 {
@@ -100,6 +101,7 @@ void alsa_lb_put(const snd_pcm_channel_area_t *areas, snd_pcm_uframes_t off, uns
         put(at(areas, ch, off + i), f, sig[i]);
 }
 
+/* RT-safe (runs in the RT thread): byte loads only. */
 void alsa_lb_get(const snd_pcm_channel_area_t *areas, snd_pcm_uframes_t off, unsigned ch, snd_pcm_format_t f,
                  float *out, snd_pcm_uframes_t n)
 {
@@ -107,6 +109,7 @@ void alsa_lb_get(const snd_pcm_channel_area_t *areas, snd_pcm_uframes_t off, uns
         out[i] = get(at(areas, ch, off + i), f);
 }
 
+/* Main thread (open): not RT. */
 void alsa_lb_areas(snd_pcm_channel_area_t *areas, void *buf, unsigned channels, snd_pcm_format_t f, int interleaved,
                    snd_pcm_uframes_t frames_per_channel)
 {

@@ -16,9 +16,10 @@
 # - Forced xruns: rtjitter pinned to one CPU and a SCHED_FIFO hog there (tests/helpers/cpu_hog above the period
 #   loop, below jackd and the plugin's clients) spins 30 ms four times; each spin runs the playback dry, the loop
 #   restarts both sides with the frame clock moved by the gap. The loop (N = 64) held silence meanwhile (the
-#   plugin's playback client is deactivated by the restart), so each xrun must come back as exactly N frames of
-#   silence, between the spin's start and two periods after its end (hog's own clock, CLOCK_MONOTONIC, the run's),
-#   at the same latency as before (a restart that moved the alignment would show as a shift).
+#   plugin's playback client is deactivated by the restart), so each xrun must come back as N frames of silence
+#   (62..64: an edge frame where the reference is itself near zero may match), between the spin's start and 3
+#   periods plus the restart's own time after its end (hog's own clock, CLOCK_MONOTONIC, the run's), at the same
+#   latency as before (a restart that moved the alignment would show as a shift or another kind).
 # - Bad input: an unknown --loopback form, a channel the device does not have: one line, exit 2.
 . "$(dirname "$0")/../lib.sh"
 SRV=$(server_name srv)
@@ -124,8 +125,14 @@ gl = l['glitches']
 print('# spins:', ' '.join('%.4f-%.4f' % s for s in spins))
 print('# glitches (t, kind, frames, latency before/after, wav):', ' '.join('%.4f/%s/%d/%s/%s/%s' % (
     g['t_ns'] / 1e9, g['kind'], g['length_frames'], g['latency_before'], g['latency_after'], g['wav']) for g in gl))
-hit = [s for s in spins if any(s[0] <= g['t_ns'] / 1e9 <= s[1] + 2 * per for g in gl)]
-exact = [g for g in gl if g['kind'] == 'silence' and g['length_frames'] == 64 and g['latency_before'] == g['latency_after'] == l['latency']['frames']]
+# after the spin: the loop wakes, restarts (its time: recoveries.max_ms), the plugin's capture client brings the
+# first frames a JACK cycle later, read at the next wake-up: the silence's first frame within 3 periods + that
+win = 3 * per + a['recoveries']['max_ms'] / 1e3
+print('# window after each spin: %.1f ms' % (win * 1e3))
+hit = [s for s in spins if any(s[0] <= g['t_ns'] / 1e9 <= s[1] + win for g in gl)]
+# 64 zeros from the loop; the reference itself may be within the match's tolerance of zero at an edge frame (seen
+# once under ASan: 63), so 62..64
+exact = [g for g in gl if g['kind'] == 'silence' and 62 <= g['length_frames'] <= 64 and g['latency_before'] == g['latency_after'] == l['latency']['frames']]
 print('spins', len(spins)); print('xruns', a['xrun_events']['count']); print('recoveries', a['recoveries']['count'])
 print('glitches', len(gl)); print('hit', len(hit)); print('exact', len(exact))
 print('shifted', int(l['latency_shifted'])); print('wavs', sum(1 for g in gl if g['wav']))
@@ -135,8 +142,8 @@ PY
     v() { awk -v k="$1" '$1 == k { print $2 }' "$WORK/x.txt"; }
     echo "# spins $(v spins), device xruns $(v xruns), recoveries $(v recoveries), glitches $(v glitches)"
     check "the hog's 4 spins made 4 device xruns, 4 recoveries" [ "$(v spins) $(v xruns) $(v recoveries)" = "4 4 4" ]
-    check "each spin has a glitch between its start and two periods after its end ($(v hit) of 4)" [ "$(v hit)" = 4 ]
-    check "4 glitches, each exactly 64 frames of silence at the unchanged latency ($(v exact) of $(v glitches))" \
+    check "each spin has a glitch between its start and 3 periods + the restart after its end ($(v hit) of 4)" [ "$(v hit)" = 4 ]
+    check "4 glitches, each 64 frames of silence (62..64) at the unchanged latency ($(v exact) of $(v glitches))" \
         [ "$(v glitches) $(v exact) $(v shifted)" = "4 4 0" ]
     check "each has its WAV and is tied to an xrun event ($(v wavs), $(v tied))" [ "$(v wavs) $(v tied)" = "4 4" ]
     wav="$WORK/x-glitches/glitch-0001.wav"
