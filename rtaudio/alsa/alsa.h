@@ -39,6 +39,17 @@ struct alsa_backend {
     int configured;                    /* open succeeded: the accepted parameters above hold */
     char type_name[32], pcm_name[128], card_id[64], card_name[128], card_longname[256];
     int card;                          /* -1: no card (a plugin PCM) */
+    /* --loopback duplex[:P:C] (set by open, read-only afterwards): the reference signal (loopsig.h) on playback
+     * channel lb_play_ch at the frame clock's position, capture channel lb_cap_ch pushed into the sink's capture
+     * ring, converted from the formats alsa_lb_formats lists */
+    int loopback;
+    unsigned lb_play_ch, lb_cap_ch;
+    snd_pcm_format_t cap_format;
+    snd_pcm_uframes_t cap_buffer_frames;
+    float *lb_sig;                     /* buffer_frames: the signal of one write */
+    float *lb_in;                      /* cap_buffer_frames: the capture of one read */
+    void *lb_playbuf, *lb_capbuf;      /* read/write access: what is written and read, in the device's format */
+    snd_pcm_channel_area_t *rw_play_areas, *rw_cap_areas; /* read/write access: areas over those two */
 
     /* --- RT thread --- */
     atomic_uint_fast64_t xruns;        /* device xruns (playback or capture); the sink copies it into records */
@@ -47,6 +58,9 @@ struct alsa_backend {
     atomic_uint_fast64_t recoveries, recovery_ns_total, recovery_ns_max; /* prepare + refill + start */
     atomic_uint_fast64_t avail_min, avail_max, avail_sum, avail_n;      /* frames available at wake-up */
     atomic_uint_fast64_t timestamped;  /* records whose start came from the device's timestamp */
+    atomic_uint_fast64_t lb_cap_restarts;  /* loopback: the capture side restarted alone (its overrun) */
+    atomic_uint_fast64_t lb_cap_frames;    /* loopback: frames read from the capture side and pushed */
+    atomic_uint_fast64_t lb_base_bumps;    /* loopback: restarts where the capture's own count moved the clock */
     atomic_int lost_code;              /* why the loop ended early (an alsa_lost value); 0 while it runs */
     atomic_int stop;                   /* main thread asks the loop to leave */
 
@@ -63,6 +77,22 @@ enum alsa_lost {
     ALSA_LOST_NOT_PACED,    /* frames went faster than any clock: a PCM that is not paced (alsa-lib's null) */
     ALSA_LOST_START,        /* the first start failed */
 };
+
+#define ALSA_LB_MAX_CHANNELS 64 /* --loopback: channels of a device the loop can address */
+
+/* The formats the loopback converts (alsa_samples.c), best first. */
+extern const snd_pcm_format_t alsa_lb_formats[];
+extern const size_t alsa_lb_nformats;
+/* RT-safe (alsa_samples.c): arithmetic and memory only. Silence in every channel of n frames at off, then the
+ * float signal sig into channel ch, in format f. */
+void alsa_lb_put(const snd_pcm_channel_area_t *areas, snd_pcm_uframes_t off, unsigned channels, unsigned ch,
+                 snd_pcm_format_t f, const float *sig, snd_pcm_uframes_t n);
+/* RT-safe: channel ch of n frames at off, format f, into floats. */
+void alsa_lb_get(const snd_pcm_channel_area_t *areas, snd_pcm_uframes_t off, unsigned ch, snd_pcm_format_t f,
+                 float *out, snd_pcm_uframes_t n);
+/* Main thread (open): areas over a read/write buffer, interleaved or one block of frames_per_channel per channel. */
+void alsa_lb_areas(snd_pcm_channel_area_t *areas, void *buf, unsigned channels, snd_pcm_format_t f, int interleaved,
+                   snd_pcm_uframes_t frames_per_channel);
 
 /* RT thread body (alsa_loop.c); arg is the struct alsa_backend. */
 void *alsa_thread(void *arg);

@@ -23,6 +23,9 @@ static const struct opt_def alsa_params[] = {
     { "priority", OPT_INT, O(priority), 1, 98, "N", "real-time priority of the period loop, SCHED_FIFO (default "
       "70)", NULL, 'P' },
     { "duplex", OPT_FLAG, O(duplex), 0, 0, "", "open the capture side too (read and dropped each period)", NULL, 0 },
+    { "loopback", OPT_STR, O(loopback), 0, 0, "duplex[:P:C]", "play a test signal on playback channel P and listen "
+      "to it on capture channel C of the same device (default 0 and 0; a cable between them, implies --duplex): "
+      "finds every dropout in the audio itself and the round-trip latency", NULL, 0 },
     { NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0 },
 };
 #undef O
@@ -90,7 +93,8 @@ static const snd_pcm_access_t accesses[] = {
  * accepted is written back. With `match` (capture in duplex), the rate and period must equal the playback's. */
 static int set_hw(snd_pcm_t *pcm, unsigned *rate, snd_pcm_uframes_t *period, unsigned *periods,
                   snd_pcm_uframes_t *buffer, unsigned *channels, snd_pcm_format_t *format, snd_pcm_access_t *access,
-                  const char *side, char *err, size_t len)
+                  const snd_pcm_format_t *fmts, size_t nfmts, unsigned min_channels, const char *side, char *err,
+                  size_t len)
 {
     snd_pcm_hw_params_t *hw;
     snd_pcm_hw_params_alloca(&hw);
@@ -109,13 +113,19 @@ static int set_hw(snd_pcm_t *pcm, unsigned *rate, snd_pcm_uframes_t *period, uns
     }
     *access = accesses[a];
     size_t f = 0;
-    while (f < sizeof(formats) / sizeof(formats[0]) && snd_pcm_hw_params_set_format(pcm, hw, formats[f]) < 0)
+    while (f < nfmts && snd_pcm_hw_params_set_format(pcm, hw, fmts[f]) < 0)
         f++;
-    if (f == sizeof(formats) / sizeof(formats[0])) {
-        snprintf(err, len, "the %s device takes none of the common sample formats", side);
+    if (f == nfmts) {
+        snprintf(err, len, "the %s device takes none of the %s sample formats", side,
+                 fmts == alsa_lb_formats ? "loopback's (FLOAT, S32, S24, S24_3, S16, little-endian)" : "common");
         return -EINVAL;
     }
-    *format = formats[f];
+    *format = fmts[f];
+    if (min_channels > 1 && snd_pcm_hw_params_set_channels_min(pcm, hw, &min_channels) < 0) {
+        snprintf(err, len, "the %s device has fewer than %u channels: --loopback duplex:P:C counts them from 0",
+                 side, min_channels);
+        return -EINVAL;
+    }
     if ((e = snd_pcm_hw_params_set_channels_first(pcm, hw, channels)) < 0 ||
         (e = snd_pcm_hw_params_set_rate_near(pcm, hw, rate, NULL)) < 0 ||
         (e = snd_pcm_hw_params_set_period_size_near(pcm, hw, period, NULL)) < 0 ||
@@ -184,6 +194,58 @@ static void card_info(struct alsa_backend *b)
     }
 }
 
+/* Main thread: --loopback duplex[:P:C]. 0, or -EINVAL with one line. */
+static int parse_loopback(struct alsa_backend *b, const char *spec, char *err, size_t len)
+{
+    unsigned p = 0, c = 0;
+    int n = 0;
+    if (strcmp(spec, "duplex") != 0 &&
+        (sscanf(spec, "duplex:%u:%u%n", &p, &c, &n) != 2 || spec[n] != '\0' || strchr(spec, '-') ||
+         p >= ALSA_LB_MAX_CHANNELS || c >= ALSA_LB_MAX_CHANNELS)) {
+        snprintf(err, len, "--loopback '%s': with --backend alsa give duplex (playback channel 0 to capture channel "
+                 "0 of --device) or duplex:P:C (channels from 0 to %d)", spec, ALSA_LB_MAX_CHANNELS - 1);
+        return -EINVAL;
+    }
+    b->loopback = 1;
+    b->lb_play_ch = p;
+    b->lb_cap_ch = c;
+    return 0;
+}
+
+/* Main thread: the loopback's buffers, allocated and touched now (the RT thread must not fault them in). */
+static int loopback_alloc(struct alsa_backend *b, char *err, size_t len)
+{
+    if (b->channels > ALSA_LB_MAX_CHANNELS || b->cap_channels > ALSA_LB_MAX_CHANNELS) {
+        snprintf(err, len, "--loopback: the device took %u/%u channels: at most %d", b->channels, b->cap_channels,
+                 ALSA_LB_MAX_CHANNELS);
+        return -EINVAL;
+    }
+    if (!b->sink->cap) {
+        snprintf(err, len, "--loopback is for rtjitter run (this command has no loopback analyzer)");
+        return -EINVAL;
+    }
+    size_t pbytes = (size_t)b->buffer_frames * b->channels * 4, cbytes = (size_t)b->cap_buffer_frames * b->cap_channels * 4;
+    b->lb_sig = malloc(b->buffer_frames * sizeof(float));
+    b->lb_in = malloc(b->cap_buffer_frames * sizeof(float));
+    b->lb_playbuf = malloc(pbytes);
+    b->lb_capbuf = malloc(cbytes);
+    b->rw_play_areas = calloc(b->channels, sizeof(*b->rw_play_areas));
+    b->rw_cap_areas = calloc(b->cap_channels, sizeof(*b->rw_cap_areas));
+    if (!b->lb_sig || !b->lb_in || !b->lb_playbuf || !b->lb_capbuf || !b->rw_play_areas || !b->rw_cap_areas) {
+        snprintf(err, len, "out of memory");
+        return -ENOMEM;
+    }
+    memset(b->lb_sig, 0, b->buffer_frames * sizeof(float));
+    memset(b->lb_in, 0, b->cap_buffer_frames * sizeof(float));
+    memset(b->lb_playbuf, 0, pbytes);
+    memset(b->lb_capbuf, 0, cbytes);
+    alsa_lb_areas(b->rw_play_areas, b->lb_playbuf, b->channels, b->format,
+                  b->access == SND_PCM_ACCESS_RW_INTERLEAVED, b->buffer_frames);
+    alsa_lb_areas(b->rw_cap_areas, b->lb_capbuf, b->cap_channels, b->cap_format,
+                  b->cap_access == SND_PCM_ACCESS_RW_INTERLEAVED, b->cap_buffer_frames);
+    return 0;
+}
+
 /* Main thread: open and configure the PCM(s); everything the loop touches is allocated here. */
 static int alsa_open(void *priv, const struct backend_config *cfg, struct rt_sink *sink, char *err, size_t len)
 {
@@ -192,13 +254,20 @@ static int alsa_open(void *priv, const struct backend_config *cfg, struct rt_sin
     b->sink = sink;
     b->card = -1;
     snd_lib_error_set_handler(silent_alsa);
+    int e;
+    if (cfg->loopback && (e = parse_loopback(b, cfg->loopback, err, len)) < 0)
+        return e;
     if (!cfg->device) {
         snprintf(err, len, "--backend alsa needs --device PCM (aplay -l lists the cards: --device hw:0, hw:USB...)");
         return -EINVAL;
     }
+    if (b->loopback)
+        b->cfg.duplex = 1; /* the loop listens on the capture side */
+    const snd_pcm_format_t *fmts = b->loopback ? alsa_lb_formats : formats;
+    size_t nfmts = b->loopback ? alsa_lb_nformats : sizeof(formats) / sizeof(formats[0]);
     /* Non-blocking: a busy hw device answers -EBUSY at once instead of waiting for its holder; the loop only ever
      * writes what is free, and waits in snd_pcm_wait(). */
-    int e = snd_pcm_open(&b->play, cfg->device, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK);
+    e = snd_pcm_open(&b->play, cfg->device, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK);
     if (e < 0) {
         b->play = NULL;
         return open_error(cfg->device, e, err, len);
@@ -208,10 +277,11 @@ static int alsa_open(void *priv, const struct backend_config *cfg, struct rt_sin
     b->period_frames = (snd_pcm_uframes_t)cfg->period_frames;
     b->nperiods = (unsigned)cfg->nperiods;
     if ((e = set_hw(b->play, &b->rate_hz, &b->period_frames, &b->nperiods, &b->buffer_frames, &b->channels,
-                    &b->format, &b->access, "playback", err, len)) < 0 ||
+                    &b->format, &b->access, fmts, nfmts, b->loopback ? b->lb_play_ch + 1 : 1, "playback", err,
+                    len)) < 0 ||
         (e = set_sw(b->play, b->period_frames, b->buffer_frames, &b->tstamp_monotonic, "playback", err, len)) < 0)
         return e;
-    if (cfg->duplex) {
+    if (b->cfg.duplex) {
         e = snd_pcm_open(&b->cap, cfg->device, SND_PCM_STREAM_CAPTURE, SND_PCM_NONBLOCK);
         if (e < 0) {
             b->cap = NULL;
@@ -219,10 +289,9 @@ static int alsa_open(void *priv, const struct backend_config *cfg, struct rt_sin
         }
         unsigned rate = b->rate_hz, periods = b->nperiods;
         snd_pcm_uframes_t period = b->period_frames, buffer;
-        snd_pcm_format_t fmt;
         int mono;
-        if ((e = set_hw(b->cap, &rate, &period, &periods, &buffer, &b->cap_channels, &fmt, &b->cap_access,
-                        "capture", err, len)) < 0 ||
+        if ((e = set_hw(b->cap, &rate, &period, &periods, &buffer, &b->cap_channels, &b->cap_format, &b->cap_access,
+                        fmts, nfmts, b->loopback ? b->lb_cap_ch + 1 : 1, "capture", err, len)) < 0 ||
             (e = set_sw(b->cap, period, buffer, &mono, "capture", err, len)) < 0)
             return e;
         if (rate != b->rate_hz || period != b->period_frames) {
@@ -231,6 +300,7 @@ static int alsa_open(void *priv, const struct backend_config *cfg, struct rt_sin
                      (unsigned long)b->period_frames);
             return -EINVAL;
         }
+        b->cap_buffer_frames = buffer;
         b->linked = snd_pcm_link(b->play, b->cap) == 0;
     }
     /* A kernel PCM stamps its pointer updates (the period interrupt); alsa-lib's I/O plugins (the jack PCM),
@@ -256,6 +326,8 @@ static int alsa_open(void *priv, const struct backend_config *cfg, struct rt_sin
     }
     snd_pcm_format_set_silence(b->format, b->silence, (unsigned)(b->silence_bytes * 8 /
                                                                  (unsigned)snd_pcm_format_physical_width(b->format)));
+    if (b->loopback && (e = loopback_alloc(b, err, len)) < 0)
+        return e;
     card_info(b);
     sink->clock = CLOCK_MONOTONIC;
     sink->xruns = &b->xruns;
@@ -348,6 +420,21 @@ static void alsa_describe(void *priv, json_t *au)
     json_object_set_new(au, "recoveries", json_pack("{s:I, s:f, s:f}", "count", (json_int_t)rec,
         "total_ms", ms(atomic_load(&b->recovery_ns_total)), "max_ms", ms(atomic_load(&b->recovery_ns_max))));
     json_object_set_new(au, "timestamped_cycles", json_integer((json_int_t)atomic_load(&b->timestamped)));
+    if (b->loopback)
+        json_object_set_new(au, "loopback", json_pack("{s:s, s:i, s:i, s:o, s:o, s:o, s:o, s:b, s:I, s:I, s:I, s:s}",
+            "mode", "duplex", "playback_channel", (int)b->lb_play_ch, "capture_channel", (int)b->lb_cap_ch,
+            "format", b->configured ? json_string(snd_pcm_format_name(b->format)) : json_null(),
+            "capture_format", b->configured ? json_string(snd_pcm_format_name(b->cap_format)) : json_null(),
+            "buffer_frames", b->configured ? json_integer((json_int_t)b->buffer_frames) : json_null(),
+            "capture_buffer_frames", b->configured ? json_integer((json_int_t)b->cap_buffer_frames) : json_null(),
+            "linked", b->linked, "frames_captured", (json_int_t)atomic_load(&b->lb_cap_frames),
+            "capture_restarts", (json_int_t)atomic_load(&b->lb_cap_restarts),
+            "clock_moved_by_capture", (json_int_t)atomic_load(&b->lb_base_bumps),
+            "positions", "each captured frame carries the position of the output written in the same cycle: the "
+                         "capture side's own count from each (re)start of both sides, the first captured frame "
+                         "taking the first written frame's position plus the buffer; so the round trip is the "
+                         "buffer plus what the path adds, and each restart is a jump of the frame clock by the time "
+                         "it took"));
 }
 
 /* Main thread: the loop leaves at its next wake-up (at most a period, or its 200 ms wait), then the PCMs are
@@ -379,6 +466,15 @@ static int alsa_stop(void *priv)
     free(b->silence);
     free(b->scratch);
     b->silence = b->scratch = NULL;
+    free(b->lb_sig);
+    free(b->lb_in);
+    free(b->lb_playbuf);
+    free(b->lb_capbuf);
+    free(b->rw_play_areas);
+    free(b->rw_cap_areas);
+    b->lb_sig = b->lb_in = NULL;
+    b->lb_playbuf = b->lb_capbuf = NULL;
+    b->rw_play_areas = b->rw_cap_areas = NULL;
     return 0;
 }
 

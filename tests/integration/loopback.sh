@@ -102,7 +102,7 @@ bad "not a port pair" "--loopback" --server "$SRV" --loopback nocolon
 bad "internal:N with a bad N" "internal:x" --server "$SRV" --loopback internal:x
 bad "--loopback with --backend timer" "--loopback is not an option of --backend timer" --backend timer \
     --loopback internal
-bad "--loopback with --backend alsa (not implemented there: README)" "--loopback is not an option of --backend alsa" \
+bad "--loopback internal with --backend alsa (its form there is duplex[:P:C])" "with --backend alsa give duplex" \
     --backend alsa --loopback internal
 bad "--record without --loopback" "--record needs --loopback" --server "$SRV" --record "$WORK/x.wav"
 check "no glitch folder left by the refused runs" [ -z "$(find "$WORK" -name '.rtjitter-glitches-*')" ]
