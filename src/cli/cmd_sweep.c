@@ -136,6 +136,10 @@ int cmd_sweep(int argc, char **argv, const char *command_line)
                 be[0]->name);
         return 2;
     }
+    if (o.sp.run.be.loopback) { /* the backend's option, but a sweep has no loopback analyzer: never ignored */
+        fprintf(stderr, "rtjitter sweep: --loopback is for rtjitter run (a sweep measures timing only)\n");
+        return 2;
+    }
     o.sp.run.command_line = command_line;
     return sweep_execute(&o.sp);
 }

@@ -89,9 +89,9 @@ check "timer sweep: the text grid and the answer" grep -q "the smallest safe buf
 
 # (4) bad input: one line, exit 2
 for bad in "--periods 0" "--periods 7" "--periods abc" "--periods=" "--periods 64,64" "--rates 100" "--loads nosuch" \
-           "--backend nosuch" "--server x"; do
+           "--backend nosuch" "--server x" "--loopback internal"; do
     "$RTJ" sweep --backend timer $bad >"$WORK/bad.out" 2>"$WORK/bad.err"; brc=$?
-    [ "$bad" = "--server x" ] && { "$RTJ" sweep $bad >"$WORK/bad.out" 2>"$WORK/bad.err"; brc=$?; }
+    case "$bad" in "--server x"|"--loopback internal") "$RTJ" sweep $bad >"$WORK/bad.out" 2>"$WORK/bad.err"; brc=$?;; esac
     check "sweep $bad: exit 2 with one line ($brc, $(wc -l <"$WORK/bad.err") lines: $(head -c 100 "$WORK/bad.err"))" \
         [ "$brc" = 2 -a "$(wc -l <"$WORK/bad.err")" = 1 -a ! -s "$WORK/bad.out" ]
 done
