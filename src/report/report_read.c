@@ -14,28 +14,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Accepted types of one key, as a bit set. */
-enum {
-    T_NUM = 1,   /* a number, |x| <= REPORT_MAX_NUMBER */
-    T_COUNT = 2, /* a whole number, 0 <= x <= REPORT_MAX_NUMBER */
-    T_STR = 4,
-    T_BOOL = 8,
-    T_NULL = 16,
-    T_OBJ = 32,
-    T_ARR = 64,
-};
-
 /* Upper bounds on array lengths: far above what a run writes (2 x 2304 buckets, one timeline entry a second
  * for a day), low enough that a hostile file cannot make the renderers loop for hours. */
 #define MAX_PHASES 4096
 #define MAX_BUCKETS 100000
 #define MAX_TIMELINE 1000000
 #define MAX_STRINGS 100000
-
-struct field {
-    const char *key;
-    unsigned types;
-};
 
 static const struct field top_fields[] = {
     { "schema", T_STR }, { "tool", T_OBJ }, { "complete", T_BOOL }, { "incomplete_reason", T_STR | T_NULL },
@@ -109,7 +93,7 @@ static const struct field timeline_fields[] = {
 
 static const char *const metric_keys[] = { "period_us", "jitter_us", "wakeup_us", "callback_us", "margin_us" };
 
-static int type_ok(const json_t *v, unsigned types)
+int doc_type_ok(const json_t *v, unsigned types)
 {
     if ((types & T_STR) && json_is_string(v))
         return 1;
@@ -160,18 +144,24 @@ static const char *json_kind(const json_t *v)
     }
 }
 
-/* Checks the keys of o listed in f; o itself must be an object (checked by the caller). */
-static int check_fields(const json_t *o, const struct field *f, const char *path, char *err, size_t errlen)
+int doc_check_fields(const json_t *o, const struct field *f, const char *what, const char *path, char *err,
+                     size_t errlen)
 {
     for (; f->key; f++) {
         const json_t *v = json_object_get(o, f->key);
-        if (!v || type_ok(v, f->types))
+        if (!v || doc_type_ok(v, f->types))
             continue;
-        snprintf(err, errlen, "malformed report: %s%s%s is %s, expected %s", path, *path ? "." : "", f->key,
+        snprintf(err, errlen, "malformed %s: %s%s%s is %s, expected %s", what, path, *path ? "." : "", f->key,
                  json_kind(v), type_words(f->types));
         return -EINVAL;
     }
     return 0;
+}
+
+/* The keys of o listed in f, in a report; o itself must be an object (checked by the caller). */
+static int check_fields(const json_t *o, const struct field *f, const char *path, char *err, size_t errlen)
+{
+    return doc_check_fields(o, f, "report", path, err, errlen);
 }
 
 static int check_array_len(const json_t *a, size_t max, const char *path, char *err, size_t errlen)
@@ -213,8 +203,8 @@ static int check_histogram(const json_t *a, const char *path, char *err, size_t 
     size_t i;
     const json_t *b;
     json_array_foreach(a, i, b) {
-        if (!json_is_array(b) || json_array_size(b) != 3 || !type_ok(json_array_get(b, 0), T_NUM) ||
-            !type_ok(json_array_get(b, 1), T_NUM) || !type_ok(json_array_get(b, 2), T_COUNT)) {
+        if (!json_is_array(b) || json_array_size(b) != 3 || !doc_type_ok(json_array_get(b, 0), T_NUM) ||
+            !doc_type_ok(json_array_get(b, 1), T_NUM) || !doc_type_ok(json_array_get(b, 2), T_COUNT)) {
             snprintf(err, errlen, "malformed report: %s[%zu] is not a bucket [low_us, high_us, count]", path, i);
             return -EINVAL;
         }
@@ -251,7 +241,7 @@ static int check_phase(const json_t *p, size_t idx, char *err, size_t errlen)
         const char *k;
         const json_t *v;
         json_object_foreach((json_t *)dl, k, v)
-            if (!type_ok(v, T_NUM | T_NULL)) {
+            if (!doc_type_ok(v, T_NUM | T_NULL)) {
                 snprintf(err, errlen, "malformed report: %s.dsp_load.%.40s is %s, expected a number", path, k,
                          json_kind(v));
                 return -EINVAL;

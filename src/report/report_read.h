@@ -14,6 +14,28 @@
  * still converts to int64 without overflow. */
 #define REPORT_MAX_NUMBER 1e15
 
+/* The typed keys of one object, for a reader of a document of rtjitter's (a report, a sweep): the accepted types of
+ * each key as a bit set. A key that is absent is not checked here. */
+enum {
+    T_NUM = 1,   /* a number, |x| <= REPORT_MAX_NUMBER */
+    T_COUNT = 2, /* a whole number, 0 <= x <= REPORT_MAX_NUMBER */
+    T_STR = 4,
+    T_BOOL = 8,
+    T_NULL = 16,
+    T_OBJ = 32,
+    T_ARR = 64,
+};
+struct field {
+    const char *key;
+    unsigned types;
+};
+/* 0 when every key of o listed in f (ending with a NULL key) has one of its types; else -EINVAL and one line in err:
+ * "malformed WHAT: PATH.KEY is an object, expected a number from -1e15 to 1e15". o must be an object. */
+int doc_check_fields(const json_t *o, const struct field *f, const char *what, const char *path, char *err,
+                     size_t errlen);
+/* Does v have one of the types? */
+int doc_type_ok(const json_t *v, unsigned types);
+
 /* Read and check path. On success *doc is a new reference. */
 int report_read_file(const char *path, json_t **doc, char *err, size_t errlen);
 /* The same, from memory (the fuzz target's entry). */

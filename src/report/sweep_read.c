@@ -14,13 +14,6 @@
 #define SWEEP_MAX_CELLS 4096
 #define SWEEP_MAX_AXIS 64
 
-enum { T_NUM = 1, T_STR = 2, T_BOOL = 4, T_NULL = 8, T_OBJ = 16, T_ARR = 32 };
-
-struct field {
-    const char *key;
-    unsigned types;
-};
-
 static const struct field top_fields[] = {
     { "schema", T_STR }, { "tool", T_OBJ }, { "complete", T_BOOL }, { "incomplete_reason", T_STR | T_NULL },
     { "label", T_STR | T_NULL }, { "started", T_STR | T_NULL }, { "finished", T_STR | T_NULL },
@@ -55,29 +48,13 @@ static const struct field per_load_fields[] = {
 };
 static const struct field size_fields[] = { { "frames", T_NUM }, { "ms", T_NUM }, { NULL, 0 } };
 
-static unsigned type_of(const json_t *v)
-{
-    if (json_is_number(v))
-        return fabs(json_number_value(v)) <= REPORT_MAX_NUMBER ? T_NUM : 0;
-    return json_is_string(v) ? T_STR : json_is_boolean(v) ? T_BOOL : json_is_null(v) ? T_NULL
-         : json_is_object(v) ? T_OBJ : json_is_array(v) ? T_ARR : 0;
-}
-
 static int check_fields(const json_t *o, const struct field *fs, const char *where, char *err, size_t errlen)
 {
     if (!json_is_object(o)) {
         snprintf(err, errlen, "malformed sweep: %s is not an object", where);
         return -EINVAL;
     }
-    for (const struct field *f = fs; f->key; f++) {
-        const json_t *v = json_object_get(o, f->key);
-        if (v && !(type_of(v) & f->types)) {
-            snprintf(err, errlen, "malformed sweep: %s%s%s has the wrong type or is out of range", where,
-                     *where ? "." : "", f->key);
-            return -EINVAL;
-        }
-    }
-    return 0;
+    return doc_check_fields(o, fs, "sweep", where, err, errlen);
 }
 
 /* An array of at most max entries, each of the type want (a positive number when T_NUM). */
@@ -92,7 +69,7 @@ static int check_list(const json_t *a, size_t max, unsigned want, const char *wh
     size_t i;
     const json_t *v;
     json_array_foreach(a, i, v) {
-        if (!(type_of(v) & want) || (want == T_NUM && !(json_number_value(v) > 0))) {
+        if (!doc_type_ok(v, want) || (want == T_NUM && !(json_number_value(v) > 0))) {
             snprintf(err, errlen, "malformed sweep: %s[%zu] is not a %s", where, i,
                      want == T_NUM ? "positive number" : "string");
             return -EINVAL;

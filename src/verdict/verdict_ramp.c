@@ -1,25 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "verdict/verdict_ramp.h"
+#include "verdict/verdict_internal.h"
 #include "report/access.h"
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 int verdict_is_ramp(const json_t *doc)
 {
     return json_is_object(json_object_get(json_object_get(doc, "audio"), "dsp_ramp"));
-}
-
-static size_t add(char *b, size_t n, size_t o, const char *fmt, ...)
-{
-    if (o >= n)
-        return o;
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(b + o, n - o, fmt, ap);
-    va_end(ap);
-    return k < 0 ? o : o + (size_t)k;
 }
 
 static void pct(char *b, size_t n, const json_t *v, const char *none)
@@ -43,7 +32,7 @@ int verdict_ramp(json_t *doc, const json_t *profile)
                  period_us / 1000.0);
     else
         snprintf(setting, sizeof(setting), "an unknown buffer size");
-    size_t o = add(summary, sizeof(summary), 0, "DSP headroom at %s: ", setting);
+    size_t o = vadd(summary, sizeof(summary), 0, "DSP headroom at %s: ", setting);
     size_t i;
     double worst = INFINITY;
     const char *worst_load = NULL;
@@ -58,10 +47,10 @@ int verdict_ramp(json_t *doc, const json_t *profile)
         pct(one, sizeof(one), json_object_get(r, "one_pct_pct"), "none");
         const char *load = doc_str(p, "load", "?");
         if (json_is_number(fm))
-            o = add(summary, sizeof(summary), o, "%sunder %s, the first cycle whose work did not fit came at %s of "
+            o = vadd(summary, sizeof(summary), o, "%sunder %s, the first cycle whose work did not fit came at %s of "
                     "the period, 1 %% of cycles failed at %s", n ? "; " : "", load, first, one);
         else
-            o = add(summary, sizeof(summary), o, "%sunder %s, every cycle's work fitted up to %.0f %% of the period",
+            o = vadd(summary, sizeof(summary), o, "%sunder %s, every cycle's work fitted up to %.0f %% of the period",
                     n ? "; " : "", load, doc_num(r, "reached_pct"));
         double h = json_is_number(fm) ? json_number_value(fm) : doc_num(r, "reached_pct");
         if (!isnan(h) && h < worst) {
@@ -72,14 +61,14 @@ int verdict_ramp(json_t *doc, const json_t *profile)
         n++;
     }
     if (n == 0)
-        o = add(summary, sizeof(summary), o, "nothing was measured");
-    o = add(summary, sizeof(summary), o, ". The ramp overloads the callback on purpose: its cut-short cycles and "
+        o = vadd(summary, sizeof(summary), o, "nothing was measured");
+    o = vadd(summary, sizeof(summary), o, ". The ramp overloads the callback on purpose: its cut-short cycles and "
             "missed deadlines measure the headroom and are not held against the kernel.");
     int rt = json_is_true(json_object_get(au, "realtime")), complete = json_is_true(json_object_get(doc, "complete"));
     if (!rt)
-        o = add(summary, sizeof(summary), o, " Not a kernel test: the audio thread ran without real-time scheduling.");
+        o = vadd(summary, sizeof(summary), o, " Not a kernel test: the audio thread ran without real-time scheduling.");
     if (dropped)
-        add(summary, sizeof(summary), o, " Records were lost: the figures of those phases are incomplete.");
+        vadd(summary, sizeof(summary), o, " Records were lost: the figures of those phases are incomplete.");
     const char *level = n == 0 ? "fail" : (!rt || !complete || dropped) ? "warn" : "pass";
     json_t *pname = json_object_get(profile, "name");
     json_object_set_new(doc, "thresholds", json_pack("{s:O, s:o, s:o, s:o, s:b, s:b}", "profile",
