@@ -19,9 +19,10 @@ import glob
 import html.parser
 import json
 import os
-import struct
 import sys
-import zlib
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from png import png_pixels  # noqa: E402
 
 FAILED = 0
 
@@ -229,43 +230,6 @@ def check_html(store, out):
                     rel, m, got['text'], got['attrs'].get('class'), got['attrs'].get('title'), want, cls))
     tap(not bad, 'html: every cell (figures, the verdict\'s colour class, the report as its title) as Python reads '
         'the store%s' % (': ' + '; '.join(bad[:3]) if bad else ''))
-
-
-def png_pixels(path):
-    """The RGB rows of a PNG (8-bit RGB or RGBA, as Chromium writes them), unfiltered."""
-    data = open(path, 'rb').read()
-    if data[:8] != b'\x89PNG\r\n\x1a\n':
-        return 0, []
-    pos, idat = 8, b''
-    while pos < len(data):
-        n, typ = struct.unpack('>I4s', data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + n]
-        if typ == b'IHDR':
-            w, h, _, ctype = struct.unpack('>IIBB', body[:10])
-        elif typ == b'IDAT':
-            idat += body
-        pos += 12 + n
-    bpp = {2: 3, 6: 4}[ctype]
-    raw, stride, rows, prev, i = zlib.decompress(idat), w * bpp, [], bytearray(w * bpp), 0
-    for _ in range(h):
-        f, row = raw[i], bytearray(raw[i + 1:i + 1 + stride])
-        i += 1 + stride
-        for x in range(stride):
-            a = row[x - bpp] if x >= bpp else 0
-            b, c = prev[x], (prev[x - bpp] if x >= bpp else 0)
-            if f == 1:
-                row[x] = (row[x] + a) & 255
-            elif f == 2:
-                row[x] = (row[x] + b) & 255
-            elif f == 3:
-                row[x] = (row[x] + (a + b) // 2) & 255
-            elif f == 4:
-                pp = a + b - c
-                pa, pb, pc = abs(pp - a), abs(pp - b), abs(pp - c)
-                row[x] = (row[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        rows.append([tuple(row[x:x + 3]) for x in range(0, stride, bpp)])
-        prev = row
-    return w, rows
 
 
 def check_png(store, shot):

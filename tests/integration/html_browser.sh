@@ -161,42 +161,16 @@ PY
         --screenshot="$png" "file://$f" >"$WORK/chromium-$page.log" 2>&1
     check "$page.html: chromium took a screenshot" [ -s "$png" ]
     [ -n "${RTJ_SHOTS:-}" ] && cp "$png" "$RTJ_SHOTS/$page.png" && cp "$f" "$RTJ_SHOTS/$page.html"
-    check "$page.html: the screenshot is not blank" python3 - "$png" <<'PY'
-import struct, sys, zlib
-data = open(sys.argv[1], 'rb').read()
-assert data[:8] == b'\x89PNG\r\n\x1a\n'
-pos, idat, w = 8, b'', 0
-while pos < len(data):
-    n, typ = struct.unpack('>I4s', data[pos:pos + 8])
-    body = data[pos + 8:pos + 8 + n]
-    if typ == b'IHDR':
-        w, h, depth, ctype = struct.unpack('>IIBB', body[:10])
-    elif typ == b'IDAT':
-        idat += body
-    pos += 12 + n
-bpp = {2: 3, 6: 4}[ctype]
-raw, stride = zlib.decompress(idat), w * bpp
-prev, colours, ink = bytearray(stride), set(), 0
-i = 0
-for y in range(min(h, 700)):  # the top of the page (verdict, tables, first plot) is enough, and quick
-    f, row = raw[i], bytearray(raw[i + 1:i + 1 + stride])
-    i += 1 + stride
-    for x in range(stride):
-        a = row[x - bpp] if x >= bpp else 0
-        b, c = prev[x], (prev[x - bpp] if x >= bpp else 0)
-        if f == 1: row[x] = (row[x] + a) & 255
-        elif f == 2: row[x] = (row[x] + b) & 255
-        elif f == 3: row[x] = (row[x] + (a + b) // 2) & 255
-        elif f == 4:
-            p = a + b - c
-            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-            row[x] = (row[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-    prev = row
-    if y % 4 == 0:
-        for x in range(0, stride, bpp * 4):
-            px = tuple(row[x:x + 3])
-            colours.add(px)
-            ink += px != (255, 255, 255)
+    check "$page.html: the screenshot is not blank" python3 - "$png" "$RTJ_TOP/tests/helpers" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[2])
+from png import png_pixels
+w, rows = png_pixels(sys.argv[1], max_rows=700)  # the top of the page (verdict, tables, first plot) is enough
+colours, ink = set(), 0
+for row in rows[::4]:
+    for px in row[::4]:
+        colours.add(px)
+        ink += px != (255, 255, 255)
 print('# %d distinct colours, %d sampled non-white pixels' % (len(colours), ink))
 sys.exit(0 if len(colours) > 20 and ink > 500 else 1)
 PY
