@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The units compare's verdicts rest on: the per-second blocks of a phase's timeline, not its cycles. Latency
+ * comes in bursts, so consecutive cycles are far from independent (two back-to-back runs of one set-up were
+ * called different in 7 of 15 measures when cycles were treated as samples); seconds are close to independent
+ * on the time scale of a run. A per-second p99 or maximum is one number per second, and two runs are compared
+ * by the Mann-Whitney rank test of their seconds and the Hodges-Lehmann shift (the median of every difference
+ * between a second of one run and a second of the other). Counts of rare events (xrun events, missed deadlines)
+ * are compared as Poisson rates per measured second (compare_stats.h, rate_test_p()). */
+#ifndef RTJ_COMPARE_BLOCKS_H
+#define RTJ_COMPARE_BLOCKS_H
+#include <jansson.h>
+#include <stddef.h>
+
+/* A phase's per-second values of timeline key (e.g. "wakeup_p99_us"), into a malloc'd array (*out, caller frees;
+ * NULL when none). Only whole seconds count: entries with "span_s" > 1 (a long run's compacted minutes, whose
+ * p99 is the largest of the minute's seconds) and seconds with fewer than half the phase's usual cycles per
+ * second (a phase's cut last second) are left out; so are seconds without cycles or without the value.
+ * Returns how many, or -ENOMEM. */
+int blocks_of(const json_t *phase, const char *key, double **out);
+/* The seconds a phase measured: its measured_s, else duration_s, else the timeline's seconds. NAN when none. */
+double blocks_measured_s(const json_t *phase);
+
+struct block_test {
+    size_t na, nb;
+    double median_a, median_b;   /* of the per-second values */
+    double shift;                /* Hodges-Lehmann: median of (b_j - a_i) over every pair */
+    double u_b;                  /* Mann-Whitney U of b: pairs with b > a, ties counted half */
+    double prob_b_greater;       /* u_b / (na nb) */
+    double p_value;              /* two-sided; exact when there are no ties and na, nb <= 25, else normal
+                                  * approximation with tie and continuity correction */
+    int exact;
+    size_t b_above_median_a;     /* seconds of b above a's median */
+};
+/* 0, -EINVAL when either side is empty, -ENOMEM. a and b are not changed. */
+int block_test(const double *a, size_t na, const double *b, size_t nb, struct block_test *out);
+
+/* The pieces, exposed for the unit tests. */
+double mw_exact_p(double u, size_t na, size_t nb);   /* two-sided P(|U - mean| >= |u - mean|), no ties */
+double hodges_lehmann_shift(const double *a, size_t na, const double *b, size_t nb);
+
+#endif
