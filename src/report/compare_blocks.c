@@ -239,3 +239,66 @@ int block_test(const double *a, size_t na, const double *b, size_t nb, struct bl
     out->shift = hodges_lehmann_shift(a, na, b, nb);
     return isnan(out->p_value) || isnan(out->shift) ? -ENOMEM : 0;
 }
+
+double blocks_drift(const json_t *phase, const char *key)
+{
+    double *v;
+    int n = blocks_of(phase, key, &v);
+    double d = 0;
+    if (n >= 2 * BLOCKS_HALF_MIN) {
+        /* time order: the first half of the whole seconds against the second (an odd middle one left out) */
+        size_t h = (size_t)n / 2;
+        d = fabs(hodges_lehmann_shift(v, h, v + (size_t)n - h, h));
+    }
+    free(v);
+    return isnan(d) ? 0 : d;
+}
+
+/* Seconds of the timeline in which key counted something, each at most its span; -1 when the timeline does not
+ * count key. half < 0: all of them; 0 or 1: only the first or second half of the phase's time (by the middle of
+ * each entry), with that half's seconds in *secs. */
+static double event_seconds(const json_t *phase, const char *key, int half, double *secs)
+{
+    const json_t *tl = json_object_get(phase, "timeline");
+    size_t i;
+    const json_t *e;
+    double total = 0, t = 0, k = 0, s = 0;
+    if (json_array_size(tl) == 0)
+        return -1;
+    json_array_foreach(tl, i, e) {
+        if (!json_is_number(json_object_get(e, key)))
+            return -1;
+        double span = doc_num(e, "span_s");
+        total += span > 0 ? span : 1;
+    }
+    json_array_foreach(tl, i, e) {
+        double span = doc_num(e, "span_s");
+        span = span > 0 ? span : 1;
+        int h = t + span / 2 >= total / 2;
+        t += span;
+        if (half >= 0 && h != half)
+            continue;
+        double c = doc_num(e, key);
+        k += c > 0 ? fmin(c, span) : 0;
+        s += span;
+    }
+    if (secs)
+        *secs = s;
+    return k;
+}
+
+double blocks_event_seconds(const json_t *phase, const char *key)
+{
+    return event_seconds(phase, key, -1, NULL);
+}
+
+double blocks_count_drift(const json_t *phase, const char *key)
+{
+    if (json_array_size(json_object_get(phase, "timeline")) < 2 * BLOCKS_HALF_MIN)
+        return 1;
+    double s0, s1, k0 = event_seconds(phase, key, 0, &s0), k1 = event_seconds(phase, key, 1, &s1);
+    if (k0 < 0 || k1 < 0 || !(s0 > 0) || !(s1 > 0))
+        return 1;
+    double r0 = (k0 + 0.5) / s0, r1 = (k1 + 0.5) / s1;
+    return r0 > r1 ? r0 / r1 : r1 / r0;
+}

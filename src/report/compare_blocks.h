@@ -20,6 +20,20 @@ int blocks_of(const json_t *phase, const char *key, double **out);
 /* The seconds a phase measured: its measured_s, else duration_s, else the timeline's seconds. NAN when none. */
 double blocks_measured_s(const json_t *phase);
 
+/* Seconds are close to independent, not exactly: the machine's other work comes and goes over seconds too (a
+ * burst of stalls for 7 s in one run of two). A difference between two runs is therefore also held against the
+ * drift inside each run: the Hodges-Lehmann shift between the first and the second half of its whole seconds
+ * (0 with fewer than 2 x BLOCKS_HALF_MIN seconds). */
+#define BLOCKS_HALF_MIN 3
+double blocks_drift(const json_t *phase, const char *key);
+/* Rare events come in bursts too: one stall of the machine gives a dozen missed deadlines in one second. Counts
+ * (timeline key "xrun_events", "deadlines_missed") are therefore compared as the seconds that had any: each
+ * second one unit. -1 when the timeline does not count key. */
+double blocks_event_seconds(const json_t *phase, const char *key);
+/* Their drift inside a run: the rate of such seconds in the first half against the second, each (k + 0.5) per
+ * second, the larger over the smaller (>= 1; 1 when it cannot be told). */
+double blocks_count_drift(const json_t *phase, const char *key);
+
 struct block_test {
     size_t na, nb;
     double median_a, median_b;   /* of the per-second values */

@@ -86,10 +86,13 @@ static void add_verdict(json_t *list, size_t report, const char *metric, double 
  *  - the rank test of the seconds: p < BLOCK_ALPHA (seconds are close to independent, not exactly: 0.01, not 0.05);
  *  - the Hodges-Lehmann shift of the seconds: at least BLOCK_REL of the baseline's median second and BLOCK_ABS_US
  *    (below that, a busy machine moves between two runs of one set-up; and nobody hears it);
+ *  - more than the drift inside either run (the shift between its first and second half: the machine's other
+ *    work comes and goes over seconds, and a burst of it in one run is not a difference of set-ups);
  *  - where an earlier run of the same set-up is known: more than the shift between those two runs;
  *  - at least MIN_BLOCKS whole seconds on each side.
  * Counts (xrun events, missed deadlines): Poisson rates per measured second, exact conditional test p < RATE_ALPHA
- * and at least RATE_RATIO times apart (events come in bursts, so a p-value alone overstates the evidence). */
+ * and at least RATE_RATIO times apart (events come in bursts, so a p-value alone overstates the evidence), and
+ * further apart than the two halves of either run are. */
 #define BLOCK_ALPHA 0.01
 #define BLOCK_REL 0.10
 #define BLOCK_ABS_US 5.0
@@ -161,10 +164,12 @@ static enum cmp_outcome block_verdict(const json_t *pa, const json_t *pb, const 
     *mb = bt.median_b;
     double fl = compare_block_floor_us(bt.median_a);
     double noise = fmax(repeat_shift(pa, ra, key), repeat_shift(pb, rb, key));
+    double drift = fmax(blocks_drift(pa, key), blocks_drift(pb, key));
     char pv[32];
     p_words(pv, sizeof(pv), bt.p_value);
     int sure = bt.p_value < BLOCK_ALPHA, large = fabs(bt.shift) >= fl, beyond = !(fabs(bt.shift) <= noise);
-    o = sure && large && beyond ? (bt.shift > 0 ? CMP_WORSE : CMP_BETTER) : CMP_SAME;
+    int steady = fabs(bt.shift) > drift;
+    o = sure && large && beyond && steady ? (bt.shift > 0 ? CMP_WORSE : CMP_BETTER) : CMP_SAME;
     int n = snprintf(text, len, "%s per second, median %.1f → %.1f µs (%zu s against %zu s): ", what, bt.median_a,
                      bt.median_b, bt.na, bt.nb);
     if (n < 0 || (size_t)n >= len)
@@ -173,8 +178,9 @@ static enum cmp_outcome block_verdict(const json_t *pa, const json_t *pb, const 
     size_t l = len - (size_t)n;
     if (o != CMP_SAME)
         snprintf(t, l, "%s: %zu of %zu seconds above the baseline's median, shift %+.1f µs (Hodges-Lehmann) beyond "
-                 "the %.1f µs that matters, Mann-Whitney %s%s", o == CMP_WORSE ? "worse" : "better",
-                 bt.b_above_median_a, bt.nb, bt.shift, fl, pv, noise > 0 ? " and beyond run-to-run noise" : "");
+                 "the %.1f µs that matters and the %.1f µs either run drifts by, Mann-Whitney %s%s",
+                 o == CMP_WORSE ? "worse" : "better", bt.b_above_median_a, bt.nb, bt.shift, fl, drift, pv,
+                 noise > 0 ? ", beyond run-to-run noise" : "");
     else if (!sure)
         snprintf(t, l, "no clear difference: the seconds overlap (Mann-Whitney %s, a difference needs p < %.2g; "
                  "%zu of %zu seconds above the baseline's median, shift %+.1f µs)", pv, BLOCK_ALPHA,
@@ -183,6 +189,10 @@ static enum cmp_outcome block_verdict(const json_t *pa, const json_t *pb, const 
         snprintf(t, l, "no clear difference: shift %+.1f µs (Hodges-Lehmann) is below the %.1f µs that matters "
                  "(%.0f %% of the baseline, at least %.0f µs), though Mann-Whitney gives %s", bt.shift, fl,
                  BLOCK_REL * 100, BLOCK_ABS_US, pv);
+    else if (!steady)
+        snprintf(t, l, "no clear difference: shift %+.1f µs (Mann-Whitney %s) is within the drift of one run: "
+                 "the first and second half of a run already differ by %.1f µs (the machine's other work came and "
+                 "went)", bt.shift, pv, drift);
     else
         snprintf(t, l, "no clear difference: shift %+.1f µs (Mann-Whitney %s) is within the run-to-run noise: "
                  "two runs of one set-up already differ by %.1f µs", bt.shift, pv, noise);
@@ -199,36 +209,58 @@ void compare_load_verdicts(const json_t *pa, const json_t *pb, const json_t *ra,
         enum cmp_outcome o = block_verdict(pa, pb, ra, rb, bm->key, bm->words, &ma, &mb, text, sizeof(text));
         add_verdict(list, bi, bm->metric, ma, mb, o, text, t);
     }
-    /* Counts of rare events: Poisson rates per measured second. */
+    /* Counts of rare events: Poisson rates per measured second, of the seconds that had any (bursts are one unit
+     * each: see compare_blocks.h); of the raw counts for a report whose timeline does not count them. */
     static const char *const events[] = { "xruns", "deadlines missed" };
     static const char *const ewords[] = { "xrun events", "missed deadlines" };
+    static const char *const ekeys[] = { "xrun_events", "deadlines_missed" };
     for (size_t e = 0; e < 2; e++) {
         double ka = e ? doc_num(pa, "deadlines_missed") : compare_xruns(pa);
         double kb = e ? doc_num(pb, "deadlines_missed") : compare_xruns(pb);
         double sa = blocks_measured_s(pa), sb = blocks_measured_s(pb);
         if (isnan(ka) || isnan(kb) || !(sa > 0) || !(sb > 0))
             continue;
-        double p = rate_test_p(ka, sa, kb, sb), ra_ = ka / sa, rb_ = kb / sb;
+        double ua = blocks_event_seconds(pa, ekeys[e]), ub = blocks_event_seconds(pb, ekeys[e]);
+        int by_seconds = ua >= 0 && ub >= 0 && ua <= ka && ub <= kb;
+        if (!by_seconds) {
+            ua = ka;
+            ub = kb;
+        }
+        double p = rate_test_p(ua, sa, ub, sb), ra_ = ua / sa, rb_ = ub / sb;
         int apart = rb_ >= RATE_RATIO * ra_ || ra_ >= RATE_RATIO * rb_;
+        /* between the runs, (k + 0.5) per second as the drift is measured, against the drift inside each */
+        double between = ((ub + 0.5) / sb) / ((ua + 0.5) / sa);
+        between = between >= 1 ? between : 1 / between;
+        double drift = by_seconds ? fmax(blocks_count_drift(pa, ekeys[e]), blocks_count_drift(pb, ekeys[e])) : 1;
+        int steady = between > drift;
         enum cmp_outcome o = CMP_SAME;
-        if (!isnan(p) && p < RATE_ALPHA && apart)
+        if (!isnan(p) && p < RATE_ALPHA && apart && steady)
             o = rb_ > ra_ ? CMP_WORSE : CMP_BETTER;
-        char pv[32];
+        char pv[32], unit[96] = "";
         p_words(pv, sizeof(pv), p);
-        int n = snprintf(text, sizeof(text), "%s %.0f in %.1f s → %.0f in %.1f s: ", ewords[e], ka, sa, kb, sb);
+        if (by_seconds)
+            snprintf(unit, sizeof(unit), " (in %.0f and %.0f seconds)", ua, ub);
+        int n = snprintf(text, sizeof(text), "%s %.0f in %.1f s → %.0f in %.1f s%s: ", ewords[e], ka, sa, kb, sb,
+                         unit);
         char *tt = text + (n > 0 && (size_t)n < sizeof(text) ? n : 0);
         size_t l = sizeof(text) - (size_t)(tt - text);
+        const char *what = by_seconds ? "seconds with any" : "events";
         if (ka + kb == 0)
             snprintf(tt, l, "none in either run");
         else if (o != CMP_SAME)
-            snprintf(tt, l, "%s: %.2f against %.2f per second, Poisson rate test %s, at least %.0f times apart",
-                     o == CMP_WORSE ? "worse" : "better", rb_, ra_, pv, RATE_RATIO);
+            snprintf(tt, l, "%s: %s in %.2f against %.2f of the seconds, Poisson rate test %s, at least %.0f times "
+                     "apart and further than the halves of either run (%.1f times)", o == CMP_WORSE ? "worse" :
+                     "better", what, rb_, ra_, pv, RATE_RATIO, drift);
+        else if (p < RATE_ALPHA && apart)
+            snprintf(tt, l, "no clear difference: Poisson rate test %s on the %s, but they came in a burst: the "
+                     "halves of one run already differ %.1f times in rate, the runs %.1f times", pv, what, drift,
+                     between);
         else if (!(p < RATE_ALPHA))
-            snprintf(tt, l, "no clear difference: Poisson rate test %s (a difference needs p < %.2g and %.0f times "
-                     "the rate)", pv, RATE_ALPHA, RATE_RATIO);
+            snprintf(tt, l, "no clear difference: Poisson rate test %s on the %s (a difference needs p < %.2g and "
+                     "%.0f times the rate)", pv, what, RATE_ALPHA, RATE_RATIO);
         else
-            snprintf(tt, l, "no clear difference: Poisson rate test %s, but the rates (%.2f and %.2f per second) are "
-                     "less than %.0f times apart", pv, ra_, rb_, RATE_RATIO);
+            snprintf(tt, l, "no clear difference: Poisson rate test %s on the %s, but the rates (%.2f and %.2f of "
+                     "the seconds) are less than %.0f times apart", pv, what, ra_, rb_, RATE_RATIO);
         add_verdict(list, bi, events[e], ka, kb, o, text, t);
     }
 }
