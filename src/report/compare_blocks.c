@@ -240,18 +240,28 @@ int block_test(const double *a, size_t na, const double *b, size_t nb, struct bl
     return isnan(out->p_value) || isnan(out->shift) ? -ENOMEM : 0;
 }
 
-double blocks_drift(const json_t *phase, const char *key)
+int blocks_half_shifts(const json_t *pa, const json_t *pb, const char *key, double *lo, double *hi)
 {
-    double *v;
-    int n = blocks_of(phase, key, &v);
-    double d = 0;
-    if (n >= 2 * BLOCKS_HALF_MIN) {
-        /* time order: the first half of the whole seconds against the second (an odd middle one left out) */
-        size_t h = (size_t)n / 2;
-        d = fabs(hodges_lehmann_shift(v, h, v + (size_t)n - h, h));
+    double *a, *b;
+    int na = blocks_of(pa, key, &a), nb = blocks_of(pb, key, &b), rc = -EINVAL;
+    *lo = *hi = NAN;
+    if (na >= 2 * BLOCKS_HALF_MIN && nb >= 2 * BLOCKS_HALF_MIN) {
+        /* time order: the first half of the whole seconds, and the second (an odd middle one left out) */
+        size_t ha = (size_t)na / 2, hb = (size_t)nb / 2;
+        const double *ah[2] = { a, a + (size_t)na - ha }, *bh[2] = { b, b + (size_t)nb - hb };
+        rc = 0;
+        for (int i = 0; i < 2; i++)
+            for (int j = 0; j < 2; j++) {
+                double d = hodges_lehmann_shift(ah[i], ha, bh[j], hb);
+                if (isnan(d))
+                    rc = -ENOMEM;
+                *lo = i + j ? fmin(*lo, d) : d;
+                *hi = i + j ? fmax(*hi, d) : d;
+            }
     }
-    free(v);
-    return isnan(d) ? 0 : d;
+    free(a);
+    free(b);
+    return rc;
 }
 
 /* Seconds of the timeline in which key counted something, each at most its span; -1 when the timeline does not
@@ -292,13 +302,14 @@ double blocks_event_seconds(const json_t *phase, const char *key)
     return event_seconds(phase, key, -1, NULL);
 }
 
-double blocks_count_drift(const json_t *phase, const char *key)
+int blocks_count_halves(const json_t *phase, const char *key, double rate[2])
 {
     if (json_array_size(json_object_get(phase, "timeline")) < 2 * BLOCKS_HALF_MIN)
-        return 1;
+        return -EINVAL;
     double s0, s1, k0 = event_seconds(phase, key, 0, &s0), k1 = event_seconds(phase, key, 1, &s1);
     if (k0 < 0 || k1 < 0 || !(s0 > 0) || !(s1 > 0))
-        return 1;
-    double r0 = (k0 + 0.5) / s0, r1 = (k1 + 0.5) / s1;
-    return r0 > r1 ? r0 / r1 : r1 / r0;
+        return -EINVAL;
+    rate[0] = (k0 + 0.5) / s0;
+    rate[1] = (k1 + 0.5) / s1;
+    return 0;
 }

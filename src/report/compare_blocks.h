@@ -21,18 +21,18 @@ int blocks_of(const json_t *phase, const char *key, double **out);
 double blocks_measured_s(const json_t *phase);
 
 /* Seconds are close to independent, not exactly: the machine's other work comes and goes over seconds too (a
- * burst of stalls for 7 s in one run of two). A difference between two runs is therefore also held against the
- * drift inside each run: the Hodges-Lehmann shift between the first and the second half of its whole seconds
- * (0 with fewer than 2 x BLOCKS_HALF_MIN seconds). */
+ * burst of stalls for 7 s in one run of two). So each run is also split in two halves (its first and second half
+ * of whole seconds, in time order), and a difference must hold between every half of one run and every half of the
+ * other: a replication inside the runs. lo and hi get the smallest and largest of the four Hodges-Lehmann shifts.
+ * 0, or -EINVAL with fewer than 2 x BLOCKS_HALF_MIN whole seconds in either run (no halves to tell). */
 #define BLOCKS_HALF_MIN 3
-double blocks_drift(const json_t *phase, const char *key);
+int blocks_half_shifts(const json_t *pa, const json_t *pb, const char *key, double *lo, double *hi);
 /* Rare events come in bursts too: one stall of the machine gives a dozen missed deadlines in one second. Counts
  * (timeline key "xrun_events", "deadlines_missed") are therefore compared as the seconds that had any: each
  * second one unit. -1 when the timeline does not count key. */
 double blocks_event_seconds(const json_t *phase, const char *key);
-/* Their drift inside a run: the rate of such seconds in the first half against the second, each (k + 0.5) per
- * second, the larger over the smaller (>= 1; 1 when it cannot be told). */
-double blocks_count_drift(const json_t *phase, const char *key);
+/* Their rate in each half of the run's time, (k + 0.5) per second. 0, or -EINVAL when it cannot be told. */
+int blocks_count_halves(const json_t *phase, const char *key, double rate[2]);
 
 struct block_test {
     size_t na, nb;

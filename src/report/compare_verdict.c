@@ -86,13 +86,14 @@ static void add_verdict(json_t *list, size_t report, const char *metric, double 
  *  - the rank test of the seconds: p < BLOCK_ALPHA (seconds are close to independent, not exactly: 0.01, not 0.05);
  *  - the Hodges-Lehmann shift of the seconds: at least BLOCK_REL of the baseline's median second and BLOCK_ABS_US
  *    (below that, a busy machine moves between two runs of one set-up; and nobody hears it);
- *  - more than the drift inside either run (the shift between its first and second half: the machine's other
- *    work comes and goes over seconds, and a burst of it in one run is not a difference of set-ups);
+ *  - in every half of either run: the shift between each half of one run and each half of the other has the
+ *    same sign and clears the floor and half the whole shift too (the machine's other work comes and goes over
+ *    seconds: a burst of it in one run is not a difference of set-ups);
  *  - where an earlier run of the same set-up is known: more than the shift between those two runs;
  *  - at least MIN_BLOCKS whole seconds on each side.
  * Counts (xrun events, missed deadlines): Poisson rates per measured second, exact conditional test p < RATE_ALPHA
- * and at least RATE_RATIO times apart (events come in bursts, so a p-value alone overstates the evidence), and
- * further apart than the two halves of either run are. */
+ * and at least RATE_RATIO times apart between every half of one run and every half of the other (events come in
+ * bursts, so a p-value alone overstates the evidence). */
 #define BLOCK_ALPHA 0.01
 #define BLOCK_REL 0.10
 #define BLOCK_ABS_US 5.0
@@ -164,11 +165,15 @@ static enum cmp_outcome block_verdict(const json_t *pa, const json_t *pb, const 
     *mb = bt.median_b;
     double fl = compare_block_floor_us(bt.median_a);
     double noise = fmax(repeat_shift(pa, ra, key), repeat_shift(pb, rb, key));
-    double drift = fmax(blocks_drift(pa, key), blocks_drift(pb, key));
+    double hlo, hhi;
+    int halves = blocks_half_shifts(pa, pb, key, &hlo, &hhi) == 0;
     char pv[32];
     p_words(pv, sizeof(pv), bt.p_value);
     int sure = bt.p_value < BLOCK_ALPHA, large = fabs(bt.shift) >= fl, beyond = !(fabs(bt.shift) <= noise);
-    int steady = fabs(bt.shift) > drift;
+    /* every half against every half: on the same side, each clearing the floor and half the shift claimed (a burst
+     * in one half of a run moves the shift; a change of set-up moves every half alike) */
+    double need = fmax(fl, fabs(bt.shift) / 2);
+    int steady = !halves || (bt.shift > 0 ? hlo >= need : hhi <= -need);
     o = sure && large && beyond && steady ? (bt.shift > 0 ? CMP_WORSE : CMP_BETTER) : CMP_SAME;
     int n = snprintf(text, len, "%s per second, median %.1f → %.1f µs (%zu s against %zu s): ", what, bt.median_a,
                      bt.median_b, bt.na, bt.nb);
@@ -177,10 +182,10 @@ static enum cmp_outcome block_verdict(const json_t *pa, const json_t *pb, const 
     char *t = text + n;
     size_t l = len - (size_t)n;
     if (o != CMP_SAME)
-        snprintf(t, l, "%s: %zu of %zu seconds above the baseline's median, shift %+.1f µs (Hodges-Lehmann) beyond "
-                 "the %.1f µs that matters and the %.1f µs either run drifts by, Mann-Whitney %s%s",
-                 o == CMP_WORSE ? "worse" : "better", bt.b_above_median_a, bt.nb, bt.shift, fl, drift, pv,
-                 noise > 0 ? ", beyond run-to-run noise" : "");
+        snprintf(t, l, "%s: %zu of %zu seconds above the baseline's median, shift %+.1f µs (Hodges-Lehmann; "
+                 "%s) beyond the %.1f µs that matters, Mann-Whitney %s%s", o == CMP_WORSE ? "worse" : "better",
+                 bt.b_above_median_a, bt.nb, bt.shift, halves ? "in every half of either run" : "runs too short "
+                 "to halve", fl, pv, noise > 0 ? ", beyond run-to-run noise" : "");
     else if (!sure)
         snprintf(t, l, "no clear difference: the seconds overlap (Mann-Whitney %s, a difference needs p < %.2g; "
                  "%zu of %zu seconds above the baseline's median, shift %+.1f µs)", pv, BLOCK_ALPHA,
@@ -190,9 +195,9 @@ static enum cmp_outcome block_verdict(const json_t *pa, const json_t *pb, const 
                  "(%.0f %% of the baseline, at least %.0f µs), though Mann-Whitney gives %s", bt.shift, fl,
                  BLOCK_REL * 100, BLOCK_ABS_US, pv);
     else if (!steady)
-        snprintf(t, l, "no clear difference: shift %+.1f µs (Mann-Whitney %s) is within the drift of one run: "
-                 "the first and second half of a run already differ by %.1f µs (the machine's other work came and "
-                 "went)", bt.shift, pv, drift);
+        snprintf(t, l, "no clear difference: shift %+.1f µs (Mann-Whitney %s), but not in every half of the runs "
+                 "(half against half: %+.1f to %+.1f µs): the machine's other work came and went", bt.shift, pv,
+                 hlo, hhi);
     else
         snprintf(t, l, "no clear difference: shift %+.1f µs (Mann-Whitney %s) is within the run-to-run noise: "
                  "two runs of one set-up already differ by %.1f µs", bt.shift, pv, noise);
@@ -228,11 +233,17 @@ void compare_load_verdicts(const json_t *pa, const json_t *pb, const json_t *ra,
         }
         double p = rate_test_p(ua, sa, ub, sb), ra_ = ua / sa, rb_ = ub / sb;
         int apart = rb_ >= RATE_RATIO * ra_ || ra_ >= RATE_RATIO * rb_;
-        /* between the runs, (k + 0.5) per second as the drift is measured, against the drift inside each */
-        double between = ((ub + 0.5) / sb) / ((ua + 0.5) / sa);
-        between = between >= 1 ? between : 1 / between;
-        double drift = by_seconds ? fmax(blocks_count_drift(pa, ekeys[e]), blocks_count_drift(pb, ekeys[e])) : 1;
-        int steady = between > drift;
+        /* every half of one run against every half of the other, (k + 0.5) per second: as far apart */
+        double qa[2], qb[2], rlo = NAN, rhi = NAN;
+        int halves = by_seconds && blocks_count_halves(pa, ekeys[e], qa) == 0 &&
+                     blocks_count_halves(pb, ekeys[e], qb) == 0;
+        for (int i = 0; halves && i < 2; i++)
+            for (int j = 0; j < 2; j++) {
+                double r = qb[j] / qa[i];
+                rlo = i + j ? fmin(rlo, r) : r;
+                rhi = i + j ? fmax(rhi, r) : r;
+            }
+        int steady = !halves || (rb_ > ra_ ? rlo >= RATE_RATIO : rhi <= 1 / RATE_RATIO);
         enum cmp_outcome o = CMP_SAME;
         if (!isnan(p) && p < RATE_ALPHA && apart && steady)
             o = rb_ > ra_ ? CMP_WORSE : CMP_BETTER;
@@ -249,12 +260,11 @@ void compare_load_verdicts(const json_t *pa, const json_t *pb, const json_t *ra,
             snprintf(tt, l, "none in either run");
         else if (o != CMP_SAME)
             snprintf(tt, l, "%s: %s in %.2f against %.2f of the seconds, Poisson rate test %s, at least %.0f times "
-                     "apart and further than the halves of either run (%.1f times)", o == CMP_WORSE ? "worse" :
-                     "better", what, rb_, ra_, pv, RATE_RATIO, drift);
+                     "apart%s", o == CMP_WORSE ? "worse" : "better", what, rb_, ra_, pv, RATE_RATIO,
+                     halves ? " in every half of either run" : "");
         else if (p < RATE_ALPHA && apart)
-            snprintf(tt, l, "no clear difference: Poisson rate test %s on the %s, but they came in a burst: the "
-                     "halves of one run already differ %.1f times in rate, the runs %.1f times", pv, what, drift,
-                     between);
+            snprintf(tt, l, "no clear difference: Poisson rate test %s on the %s, but not in every half of the runs "
+                     "(half against half: %.1f to %.1f times the rate): they came in a burst", pv, what, rlo, rhi);
         else if (!(p < RATE_ALPHA))
             snprintf(tt, l, "no clear difference: Poisson rate test %s on the %s (a difference needs p < %.2g and "
                      "%.0f times the rate)", pv, what, RATE_ALPHA, RATE_RATIO);
