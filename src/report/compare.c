@@ -494,12 +494,15 @@ json_t *compare_build_repeats(json_t *const *docs, const char *const *names, jso
         "Units: the seconds of each phase's timeline, not its cycles (latency comes in bursts: cycles are not "
         "independent, seconds nearly are). Wake-up and |jitter| p99 and maximum of each second: Mann-Whitney rank "
         "test of the two runs' seconds (exact below 26 seconds a side without ties) and the Hodges-Lehmann shift "
-        "(the median of every difference between a second of one run and one of the other); a difference is called "
-        "when p < 0.01 and the shift is at least 10 % of the baseline's median second and 5 µs, and, where the "
-        "store holds an earlier run of the same set-up, larger than the shift between those two runs. Xrun events "
-        "and missed deadlines: exact conditional test of two Poisson rates per measured second, p < 0.01 and at "
-        "least twice the rate. The whole-run percentiles and maxima in the table are shown, never decided. A "
-        "verdict says these two runs differ, not why: the machine's other work between the runs is part of it."));
+        "(the median of every difference between a second of one run and one of the other). A difference is called "
+        "when p < 0.01, the shift is at least 10 % of the baseline's median second and 5 µs, and it holds between "
+        "every half of one run and every half of the other (each half-shift clears that floor and half the shift: "
+        "a burst of the machine's other work in one run is not a difference of set-ups); where the store holds an "
+        "earlier run of the same set-up, it must also exceed the shift between those two runs. Xrun events and "
+        "missed deadlines: the seconds that had any, as Poisson rates per measured second (exact conditional test, "
+        "p < 0.01), at least twice apart, half against half too. The whole-run percentiles and maxima in the table "
+        "are shown, never decided. A verdict says these two runs differ, not why: whatever else the machine did "
+        "during one run and not the other is part of it."));
     return cmp;
 fail:
     json_decref(cmp);
