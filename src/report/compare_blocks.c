@@ -48,7 +48,10 @@ int blocks_of(const json_t *phase, const char *key, double **out)
     k = 0;
     json_array_foreach(tl, i, e) {
         double span = doc_num(e, "span_s"), c = doc_num(e, "cycles"), x = doc_num(e, key);
-        if (!(isnan(span) || span == 1) || !(c > 0) || !(c >= usual / 2) || !isfinite(x))
+        /* Only the phase's last second may be a cut one; a second short of cycles elsewhere is a stalled one, and
+         * among the seconds that matter most. */
+        int cut = i + 1 == n && !(c >= usual / 2);
+        if (!(isnan(span) || span == 1) || !(c > 0) || cut || !isfinite(x))
             continue;
         v[k++] = x;
     }

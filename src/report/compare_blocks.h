@@ -13,8 +13,9 @@
 
 /* A phase's per-second values of timeline key (e.g. "wakeup_p99_us"), into a malloc'd array (*out, caller frees;
  * NULL when none). Only whole seconds count: entries with "span_s" > 1 (a long run's compacted minutes, whose
- * p99 is the largest of the minute's seconds) and seconds with fewer than half the phase's usual cycles per
- * second (a phase's cut last second) are left out; so are seconds without cycles or without the value.
+ * p99 is the largest of the minute's seconds) and a last second with fewer than half the phase's usual cycles
+ * per second (cut by the phase's end) are left out; so are seconds without cycles or without the value. A
+ * stalled second short of cycles elsewhere is kept: it is among the seconds that matter most.
  * Returns how many, or -ENOMEM. */
 int blocks_of(const json_t *phase, const char *key, double **out);
 /* The seconds a phase measured: its measured_s, else duration_s, else the timeline's seconds. NAN when none. */
