@@ -45,9 +45,20 @@ int blocks_of(const json_t *phase, const char *key, double **out)
     qsort(cyc, k, sizeof(double), dcmp);
     double usual = median_sorted(cyc, k);
     free(cyc);
+    /* The phase's length in seconds, from the entries' own second numbers and spans. */
+    double end = 0;
+    json_array_foreach(tl, i, e) {
+        double s0 = doc_num(e, "s"), span = doc_num(e, "span_s");
+        if (!isnan(s0))
+            end = fmax(end, s0 + (span > 0 ? span : 1));
+    }
     k = 0;
     json_array_foreach(tl, i, e) {
-        double span = doc_num(e, "span_s"), c = doc_num(e, "cycles"), x = doc_num(e, key);
+        double span = doc_num(e, "span_s"), c = doc_num(e, "cycles"), x = doc_num(e, key), s0 = doc_num(e, "s");
+        /* Inside a long run, report.c keeps whole seconds only around events: taking them would pick the
+         * eventful seconds. The first and last BLOCKS_EDGE_S seconds are kept whatever happened: those. */
+        if (!isnan(s0) && s0 >= BLOCKS_EDGE_S && s0 < end - BLOCKS_EDGE_S)
+            continue;
         /* Only the phase's last second may be a cut one; a second short of cycles elsewhere is a stalled one, and
          * among the seconds that matter most. */
         int cut = i + 1 == n && !(c >= usual / 2);

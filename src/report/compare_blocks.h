@@ -11,11 +11,15 @@
 #include <jansson.h>
 #include <stddef.h>
 
+/* report.c keeps every second of a phase's first and last minute, whatever happened in them (TL_EDGE_S). */
+#define BLOCKS_EDGE_S 60
 /* A phase's per-second values of timeline key (e.g. "wakeup_p99_us"), into a malloc'd array (*out, caller frees;
  * NULL when none). Only whole seconds count: entries with "span_s" > 1 (a long run's compacted minutes, whose
  * p99 is the largest of the minute's seconds) and a last second with fewer than half the phase's usual cycles
  * per second (cut by the phase's end) are left out; so are seconds without cycles or without the value. A
- * stalled second short of cycles elsewhere is kept: it is among the seconds that matter most.
+ * stalled second short of cycles elsewhere is kept: it is among the seconds that matter most. In a run longer than
+ * two minutes, only the first and last BLOCKS_EDGE_S seconds are taken: the whole seconds report.c keeps between
+ * them are those around events, and taking them would over-sample the eventful seconds.
  * Returns how many, or -ENOMEM. */
 int blocks_of(const json_t *phase, const char *key, double **out);
 /* The seconds a phase measured: its measured_s, else duration_s, else the timeline's seconds. NAN when none. */

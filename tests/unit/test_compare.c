@@ -554,6 +554,39 @@ static void test_burst_is_drift_steady_is_change(void **state)
     json_decref(steady);
 }
 
+/* A 300 s phase laid out as report.c lays out a long one: every second of the first and last minute, one entry per
+ * minute between, except the seconds around an event at 150 s (145-155, kept per second, 5 ms each). The units are
+ * the 120 edge seconds: not the compacted minutes (a minute's largest p99), not the event's neighbours (kept
+ * because they were eventful). A cut last second (100 cycles) is left out, a stalled one in the middle is not. */
+static void test_long_run_units(void **state)
+{
+    (void)state;
+    json_t *tl = json_array();
+    for (int s0 = 0; s0 < 300;) {
+        int edge = s0 < 60 || s0 >= 240, near = s0 >= 145 && s0 <= 155;
+        int span = edge || near ? 1 : (s0 < 145 ? (145 - s0 < 60 ? 145 - s0 : 60) : (240 - s0 < 60 ? 240 - s0 : 60));
+        json_t *e = json_pack("{s:i, s:i, s:f}", "s", s0, "cycles", 750 * span, "wakeup_p99_us",
+                              near ? 5000.0 : edge ? 30.0 + s0 % 7 : 900.0);
+        if (span > 1)
+            json_object_set_new(e, "span_s", json_integer(span));
+        if (s0 == 10)
+            json_object_set_new(e, "cycles", json_integer(200)); /* stalled, not cut */
+        if (s0 == 299)
+            json_object_set_new(e, "cycles", json_integer(100)); /* the cut last second */
+        json_array_append_new(tl, e);
+        s0 += span;
+    }
+    json_t *p = json_pack("{s:o}", "timeline", tl);
+    double *v;
+    int n = blocks_of(p, "wakeup_p99_us", &v);
+    assert_int_equal(n, 119);
+    for (int i = 0; i < n; i++)
+        if (v[i] > 40)
+            fail_msg("unit %d is %.1f: not an edge second", i, v[i]);
+    free(v);
+    json_decref(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -564,6 +597,7 @@ int main(void)
         cmocka_unit_test(test_mann_whitney_exact),
         cmocka_unit_test(test_mann_whitney_normal_and_shift),
         cmocka_unit_test(test_burst_is_drift_steady_is_change),
+        cmocka_unit_test(test_long_run_units),
         cmocka_unit_test(test_quantile_ci),
         cmocka_unit_test(test_rate_test),
         cmocka_unit_test(test_identity_diff_and_warnings),
