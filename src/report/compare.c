@@ -464,9 +464,12 @@ json_t *compare_build_repeats(json_t *const *docs, const char *const *names, jso
             }
         }
         char line[2048];
+        char extra[96] = "";
+        if (tallies[i].na)
+            snprintf(extra, sizeof(extra), ", not compared in %d (too few seconds)", tallies[i].na);
         int off = snprintf(line, sizeof(line), "%s against %s: better in %d measure%s, worse in %d, no clear "
-                           "difference in %d, weak evidence in %d.", titles[i], titles[0], tallies[i].better,
-                           tallies[i].better == 1 ? "" : "s", tallies[i].worse, tallies[i].same, tallies[i].weak);
+                           "difference in %d%s.", titles[i], titles[0], tallies[i].better,
+                           tallies[i].better == 1 ? "" : "s", tallies[i].worse, tallies[i].same, extra);
         const json_t *lists[2] = { worse, better };
         const char *heads[2] = { " Worse: ", " Better: " };
         for (int L = 0; L < 2; L++) {

@@ -71,6 +71,8 @@ static void count(struct tally *t, enum cmp_outcome o)
         t->same++;
     else if (o == CMP_WEAK)
         t->weak++;
+    else if (o == CMP_NA)
+        t->na++;
 }
 
 static void add_verdict(json_t *list, size_t report, const char *metric, double a, double b,

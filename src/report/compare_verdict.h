@@ -9,7 +9,7 @@
 
 /* How many measures of a report came out each way against the baseline. */
 struct tally {
-    int better, worse, same, weak;
+    int better, worse, same, weak, na; /* na: not compared (too few seconds) */
 };
 
 /* The q-quantile of a phase's histogram `hist` ("jitter", "wakeup"), of magnitudes when fold (|jitter|), from

@@ -521,7 +521,7 @@ static void test_burst_is_drift_steady_is_change(void **state)
     json_t *a = hand_phase(30, 0, 5, 6, 1, 1), *burst = hand_phase_rest(30, 1500, 12, 0, 6, 50, 2);
     json_t *steady = hand_phase(30, 1500, 0, 12, 50, 3);
     json_t *list = json_array();
-    struct tally t = { 0, 0, 0, 0 };
+    struct tally t = { 0 };
     compare_load_verdicts(a, burst, NULL, NULL, 1, list, &t);
     const char *text;
     const char *o = hand_outcome(list, "wakeup p99/s", &text);
