@@ -6,7 +6,7 @@
  * plus EXTRA_US: the change a comparison must find is known by construction. The seed makes two runs of "the same
  * set-up" differ as two real runs do (different draws, the machine's own noise on top), never identical.
  *
- * usage: compare_prov OUT.json SECONDS_PER_PHASE PHASES EXTRA_US SEED
+ * usage: compare_prov OUT.json SECONDS_PER_PHASE PHASES EXTRA_US SEED [PRIO]   (PRIO: SCHED_FIFO, default 70)
  * Each phase: 0.5 s warm-up, then SECONDS measured; 64 frames at 48 kHz. Prints the injected mean delay. */
 #include <jansson.h>
 #include <math.h>
@@ -33,6 +33,7 @@ struct prov {
     int phases;
     int64_t measured_cycles; /* per phase */
     int64_t extra_ns;
+    int prio;
     uint64_t rng;
     struct rt_ring ring;
     struct rt_sink sink;
@@ -61,7 +62,7 @@ static void sleep_until(int64_t t)
 static void *provider_thread(void *arg)
 {
     struct prov *p = arg;
-    struct sched_param sp = { .sched_priority = 70 };
+    struct sched_param sp = { .sched_priority = p->prio };
     pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
     int64_t per_phase = WARMUP_CYCLES + p->measured_cycles, total = per_phase * p->phases;
     int64_t t0 = rt_now_ns(CLOCK_MONOTONIC) + 20 * PERIOD_NS;
@@ -101,8 +102,8 @@ static void *provider_thread(void *arg)
 
 int main(int argc, char **argv)
 {
-    if (argc != 6) {
-        fprintf(stderr, "usage: %s OUT.json SECONDS_PER_PHASE PHASES EXTRA_US SEED\n", argv[0]);
+    if (argc != 6 && argc != 7) {
+        fprintf(stderr, "usage: %s OUT.json SECONDS_PER_PHASE PHASES EXTRA_US SEED [PRIO]\n", argv[0]);
         return 2;
     }
     struct prov p;
@@ -113,8 +114,9 @@ int main(int argc, char **argv)
     p.rng = 88172645463325252ULL ^ (strtoull(argv[5], NULL, 10) * 0x9e3779b97f4a7c15ULL);
     if (p.rng == 0)
         p.rng = 1;
+    p.prio = argc == 7 ? atoi(argv[6]) : 70;
     if (!(secs > 0 && secs <= 3600) || p.phases < 1 || p.phases > MAX_PHASES || p.extra_ns < 0 ||
-        p.extra_ns > PERIOD_NS / 2) {
+        p.extra_ns > PERIOD_NS / 2 || p.prio < 1 || p.prio > 99) {
         fprintf(stderr, "compare_prov: bad arguments\n");
         return 2;
     }
@@ -168,7 +170,7 @@ int main(int argc, char **argv)
     ri.audio.period_frames = FRAMES;
     ri.audio.realtime = 1;
     ri.audio.sched_policy = "SCHED_FIFO";
-    ri.audio.priority = ri.audio.priority_requested = 70;
+    ri.audio.priority = ri.audio.priority_requested = p.prio;
     ri.phases = res;
     ri.nphases = p.phases;
     ri.system = sysinfo_collect("");
