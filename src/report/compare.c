@@ -85,6 +85,16 @@ static json_t *metric_column(const json_t *p, const char *metric)
                      doc_number_json(doc_num(m, fold ? "abs_max" : "max")));
 }
 
+/* The medians of a phase's whole seconds, per measure the verdicts decide (compare_block_measures). */
+static json_t *seconds_column(const json_t *p)
+{
+    json_t *o = json_object();
+    for (size_t m = 0; m < sizeof(compare_block_measures) / sizeof(compare_block_measures[0]); m++)
+        json_object_set_new(o, compare_block_measures[m].key,
+                            doc_number_json(compare_block_median(p, compare_block_measures[m].key)));
+    return o;
+}
+
 static json_t *column(const json_t *p)
 {
     if (!p)
@@ -97,8 +107,9 @@ static json_t *column(const json_t *p)
         json_array_append_new(tp, json_pack("{s:s, s:o, s:s}", "name", doc_str(lm, "name", "?"),
                                             "value", doc_number_json(doc_num(lm, "value")), "unit",
                                             doc_str(lm, "unit", "")));
-    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
                      "jitter", metric_column(p, "jitter"), "wakeup", metric_column(p, "wakeup"),
+                     "seconds", seconds_column(p),
                      "cycles", doc_number_json(doc_num(p, "cycles")), "xruns", doc_number_json(compare_xruns(p)),
                      "xruns_reported", doc_number_json(doc_num(x, "reported")),
                      "xruns_detected", doc_number_json(doc_num(x, "detected")),
@@ -120,11 +131,12 @@ static void fmt_num(char *buf, size_t len, double v, int prec)
 }
 
 /* The rows of a load's table, formatted once, for the text and HTML renderers alike. A row marked detail is
- * for the statistician: the text form shows it only with --wide. The labels name the verdicts' figures
- * ("|jitter| p99" in both). */
+ * for the statistician: the text form shows it only with --wide. The "per second, median" rows are the figures
+ * the verdicts decide on (the median of the seconds' p99s and maxima); the whole-run percentiles beside them
+ * are shown, never decided: they treat cycles as independent samples. */
 struct row_def {
     const char *label;
-    const char *metric; /* "jitter" / "wakeup", or NULL for a phase-level key */
+    const char *metric; /* "jitter" / "wakeup" / "seconds", or NULL for a phase-level key */
     const char *key;
     int detail;
 };
@@ -134,6 +146,10 @@ static const struct row_def row_defs[] = {
     { "|jitter| max (µs)", "jitter", "abs_max", 0 }, { "jitter mean ± SD (µs)", "jitter", "mean", 1 },
     { "wakeup p99 (µs)", "wakeup", "p99", 0 }, { "wakeup p99.9 (µs)", "wakeup", "p999", 1 },
     { "wakeup max (µs)", "wakeup", "max", 0 }, { "wakeup mean ± SD (µs)", "wakeup", "mean", 1 },
+    { "wakeup p99/s, median (µs)", "seconds", "wakeup_p99_us", 0 },
+    { "wakeup max/s, median (µs)", "seconds", "wakeup_max_us", 1 },
+    { "|jitter| p99/s, median (µs)", "seconds", "jitter_abs_p99_us", 0 },
+    { "|jitter| max/s, median (µs)", "seconds", "jitter_abs_max_us", 1 },
     { "deadlines met (%)", NULL, "deadlines_met_pct", 0 }, { "xrun events (reported/detected)", NULL, "xruns", 0 },
     { "cycles", NULL, "cycles", 1 },
 };
@@ -448,9 +464,12 @@ json_t *compare_build_repeats(json_t *const *docs, const char *const *names, jso
             }
         }
         char line[2048];
+        char extra[96] = "";
+        if (tallies[i].na)
+            snprintf(extra, sizeof(extra), ", not compared in %d (too few seconds)", tallies[i].na);
         int off = snprintf(line, sizeof(line), "%s against %s: better in %d measure%s, worse in %d, no clear "
-                           "difference in %d, weak evidence in %d.", titles[i], titles[0], tallies[i].better,
-                           tallies[i].better == 1 ? "" : "s", tallies[i].worse, tallies[i].same, tallies[i].weak);
+                           "difference in %d%s.", titles[i], titles[0], tallies[i].better,
+                           tallies[i].better == 1 ? "" : "s", tallies[i].worse, tallies[i].same, extra);
         const json_t *lists[2] = { worse, better };
         const char *heads[2] = { " Worse: ", " Better: " };
         for (int L = 0; L < 2; L++) {
@@ -475,13 +494,18 @@ json_t *compare_build_repeats(json_t *const *docs, const char *const *names, jso
     json_object_set_new(cmp, "summary", summary);
     json_object_set_new(cmp, "warnings", warnings);
     json_object_set_new(cmp, "method", json_string(
-        "Percentiles: 95 % percentile-bootstrap interval of the difference (2000 resamples drawn from the "
-        "histograms). Distributions: Mann-Whitney rank test on the histograms (values in one bucket are ties), "
-        "called a difference at p < 0.001 with P(B > A) at least 0.06 away from 0.5 and medians at least 10 % and "
-        "2 µs apart. A percentile's difference must also exceed 10 % and 2 µs, and, where the store holds an earlier run of the same kernel and set-up, the "
-        "distance between those two runs (run-to-run noise). Xruns and missed deadlines: exact conditional test of two rates, p < 0.01. These "
-        "tests treat cycles as independent; without an earlier run of a kernel they cannot see run-to-run noise. "
-        "A single run's maximum is weak evidence."));
+        "Units: the seconds of each phase's timeline, not its cycles (latency comes in bursts: cycles are not "
+        "independent, seconds nearly are). Wake-up and |jitter| p99 and maximum of each second: Mann-Whitney rank "
+        "test of the two runs' seconds (exact below 26 seconds a side without ties) and the Hodges-Lehmann shift "
+        "(the median of every difference between a second of one run and one of the other). A difference is called "
+        "when p < 0.01, the shift is at least 10 % of the baseline's median second and 5 µs, and it holds between "
+        "every half of one run and every half of the other (each half-shift clears that floor and half the shift: "
+        "a burst of the machine's other work in one run is not a difference of set-ups); where the store holds an "
+        "earlier run of the same set-up, it must also exceed the shift between those two runs. Xrun events and "
+        "missed deadlines: the seconds that had any, as Poisson rates per measured second (exact conditional test, "
+        "p < 0.01), at least twice apart, half against half too. The whole-run percentiles and maxima in the table "
+        "are shown, never decided. A verdict says these two runs differ, not why: whatever else the machine did "
+        "during one run and not the other is part of it."));
     return cmp;
 fail:
     json_decref(cmp);

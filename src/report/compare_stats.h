@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The statistics of `rtjitter compare`. They work on the histograms stored in the reports (log-linear buckets,
- * <= 1.6 % wide), so a comparison needs no raw samples:
+/* Statistics on the histograms stored in the reports (log-linear buckets, <= 1.6 % wide), and the rate test.
+ * compare's verdicts no longer rest on the histogram tests below: they treat cycles as independent, and two
+ * back-to-back runs of one set-up were called different in 7 of 15 measures. The verdicts use the seconds of the
+ * timeline (compare_blocks.h) and rate_test_p(); the histograms give the table's whole-run percentiles
+ * (rhist_quantile()) and HTML's exceedance curves. What is here:
  *  - percentiles (p99, p99.9) get a bootstrap confidence interval. The q-quantile of a resample of n values
  *    drawn from the histogram is F^-1(U(k)), U(k) the k-th order statistic of n uniforms, k = ceil(q n), which is
  *    Beta(k, n + 1 - k) distributed: drawing that Beta is drawing a whole resample's quantile, exactly and in
@@ -8,9 +11,7 @@
  *  - the whole distribution gets a Mann-Whitney rank test computed from the two histograms (values in one bucket
  *    are ties) and its effect size P(B > A).
  *  - xrun and missed-deadline counts get an exact conditional binomial test of two Poisson rates.
- * All of these treat the cycles of one run as independent; consecutive cycles are not, and one run per kernel
- * cannot measure run-to-run noise, so a difference also has to be large (>= 10 % and >= 2 µs) to be called
- * one, and a single run's maximum is never more than weak evidence. */
+ * The histogram tests treat the cycles of one run as independent; consecutive cycles are not. */
 #ifndef RTJ_COMPARE_STATS_H
 #define RTJ_COMPARE_STATS_H
 #include <jansson.h>

@@ -3,6 +3,8 @@
  * it and its words. See compare_stats.h for the tests. */
 #include "report/compare_verdict.h"
 #include "report/access.h"
+#include "report/compare_blocks.h"
+#include <stdlib.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -52,6 +54,13 @@ double phase_period_us(const json_t *doc, const json_t *p)
     return v > 0 ? v : NAN;
 }
 
+const struct block_measure compare_block_measures[4] = {
+    { "wakeup p99/s", "wakeup_p99_us", "wakeup p99" },
+    { "wakeup max/s", "wakeup_max_us", "wakeup max" },
+    { "jitter p99/s", "jitter_abs_p99_us", "|jitter| p99" },
+    { "jitter max/s", "jitter_abs_max_us", "|jitter| max" },
+};
+
 static void count(struct tally *t, enum cmp_outcome o)
 {
     if (o == CMP_BETTER)
@@ -62,6 +71,8 @@ static void count(struct tally *t, enum cmp_outcome o)
         t->same++;
     else if (o == CMP_WEAK)
         t->weak++;
+    else if (o == CMP_NA)
+        t->na++;
 }
 
 static void add_verdict(json_t *list, size_t report, const char *metric, double a, double b,
@@ -73,208 +84,195 @@ static void add_verdict(json_t *list, size_t report, const char *metric, double 
     count(t, o);
 }
 
-#define BOOTSTRAP_RESAMPLES 2000
+/* What a difference must clear to be called one (see compare_blocks.h for the units):
+ *  - the rank test of the seconds: p < BLOCK_ALPHA (seconds are close to independent, not exactly: 0.01, not 0.05);
+ *  - the Hodges-Lehmann shift of the seconds: at least BLOCK_REL of the baseline's median second and BLOCK_ABS_US
+ *    (below that, a busy machine moves between two runs of one set-up; and nobody hears it);
+ *  - in every half of either run: the shift between each half of one run and each half of the other has the
+ *    same sign and clears the floor and half the whole shift too (the machine's other work comes and goes over
+ *    seconds: a burst of it in one run is not a difference of set-ups);
+ *  - where an earlier run of the same set-up is known: more than the shift between those two runs;
+ *  - at least MIN_BLOCKS whole seconds on each side.
+ * Counts (xrun events, missed deadlines): Poisson rates per measured second, exact conditional test p < RATE_ALPHA
+ * and at least RATE_RATIO times apart between every half of one run and every half of the other (events come in
+ * bursts, so a p-value alone overstates the evidence). */
+#define BLOCK_ALPHA 0.01
+#define BLOCK_REL 0.10
+#define BLOCK_ABS_US 5.0
+#define MIN_BLOCKS 5
+#define RATE_ALPHA 0.01
+#define RATE_RATIO 2.0
 
-/* How far two runs of one and the same kernel lie apart: the q-quantile difference in µs (q > 0), or the rank
- * test's |P(B > A) - 0.5| (q == 0). 0 without a repeated run. */
-static double repeat_noise(const json_t *p, const json_t *rep, const char *hist, int fold, double q)
+double compare_block_floor_us(double baseline_median)
 {
-    if (!p || !rep)
-        return 0;
-    struct rhist h, r;
-    double noise = 0;
-    if (rhist_from_json(json_object_get(json_object_get(p, "histograms"), hist), fold, &h) < 0)
-        return 0;
-    if (rhist_from_json(json_object_get(json_object_get(rep, "histograms"), hist), fold, &r) == 0) {
-        if (q > 0) {
-            noise = fabs(rhist_quantile(&h, q) - rhist_quantile(&r, q));
-        } else {
-            struct rank_test t;
-            if (rank_test(&r, &h, &t) == 0)
-                noise = fabs(t.prob_b_greater - 0.5);
-        }
-        rhist_free(&r);
-    }
-    rhist_free(&h);
-    return isnan(noise) ? 0 : noise;
+    return fmax(BLOCK_ABS_US, BLOCK_REL * fabs(baseline_median));
 }
 
-/* The practical floor a difference must clear, as compare_stats.c applies it to percentiles: 10 % of the
- * baseline and 2 µs (bucket width is 1.6 %; below 2 µs is timer and clock noise). */
-static double floor_us(double baseline)
+double compare_block_median(const json_t *p, const char *key)
 {
-    return fmax(2.0, 0.10 * fabs(baseline));
+    double *v;
+    int n = blocks_of(p, key, &v);
+    if (n <= 0)
+        return NAN;
+    struct block_test bt;
+    double m = block_test(v, (size_t)n, v, (size_t)n, &bt) == 0 ? bt.median_a : NAN;
+    free(v);
+    return m;
 }
 
 static void p_words(char *buf, size_t len, double p)
 {
-    if (p < 1e-6)
-        snprintf(buf, len, "p < 1e-6");
+    if (p < 0.001)
+        snprintf(buf, len, "p < 0.001");
     else
         snprintf(buf, len, "p = %.2g", p);
 }
 
-/* The whole distribution: the rank test decides; its effect must be more than 0.06 away from an even chance,
- * beyond run-to-run noise, and the medians must be apart by the same 10 % / 2 µs floor as the percentiles, so
- * that "p < 1e-6" beside "no clear difference" always comes with its reason. */
-static enum cmp_outcome distribution_verdict(const struct rhist *ha, const struct rhist *hb, double noise,
-                                             int repeats, const char *what, char *text, size_t len)
+/* The shift between a run and an earlier run of its set-up, in µs: run-to-run noise. 0 without one. */
+static double repeat_shift(const json_t *p, const json_t *rep, const char *key)
 {
-    struct rank_test rt;
-    rank_test(ha, hb, &rt);
-    enum cmp_outcome test = decide_rank(&rt), o = decide_rank_noise(&rt, noise);
-    double ma = rhist_quantile(ha, 0.5), mb = rhist_quantile(hb, 0.5), fl = floor_us(ma);
-    int below = !(fabs(mb - ma) >= fl);
-    if ((o == CMP_BETTER || o == CMP_WORSE) && below)
-        o = CMP_SAME;
+    if (!p || !rep)
+        return 0;
+    double *a, *b;
+    int na = blocks_of(rep, key, &a), nb = blocks_of(p, key, &b);
+    double s = 0;
+    if (na >= MIN_BLOCKS && nb >= MIN_BLOCKS)
+        s = fabs(hodges_lehmann_shift(a, (size_t)na, b, (size_t)nb));
+    free(a);
+    free(b);
+    return isnan(s) ? 0 : s;
+}
+
+/* One per-second measure (lower is better): its verdict and the sentence that says why. */
+static enum cmp_outcome block_verdict(const json_t *pa, const json_t *pb, const json_t *ra, const json_t *rb,
+                                      const char *key, const char *what, double *ma, double *mb, char *text,
+                                      size_t len)
+{
+    double *a, *b;
+    int na = blocks_of(pa, key, &a), nb = blocks_of(pb, key, &b);
+    enum cmp_outcome o = CMP_NA;
+    struct block_test bt;
+    *ma = *mb = NAN;
+    if (na < MIN_BLOCKS || nb < MIN_BLOCKS || block_test(a, (size_t)na, b, (size_t)nb, &bt) < 0) {
+        snprintf(text, len, "%s per second: not compared: %d and %d whole seconds in the timelines, %d are needed "
+                 "(seconds, not cycles, are the units a verdict rests on)", what, na < 0 ? 0 : na, nb < 0 ? 0 : nb,
+                 MIN_BLOCKS);
+        free(a);
+        free(b);
+        return o;
+    }
+    free(a);
+    free(b);
+    *ma = bt.median_a;
+    *mb = bt.median_b;
+    double fl = compare_block_floor_us(bt.median_a);
+    double noise = fmax(repeat_shift(pa, ra, key), repeat_shift(pb, rb, key));
+    double hlo, hhi;
+    int halves = blocks_half_shifts(pa, pb, key, &hlo, &hhi) == 0;
     char pv[32];
-    p_words(pv, sizeof(pv), rt.p_value);
-    double effect = fabs(rt.prob_b_greater - 0.5);
-    int n = snprintf(text, len, "%s distribution (median %.1f → %.1f µs): ", what, ma, mb);
+    p_words(pv, sizeof(pv), bt.p_value);
+    int sure = bt.p_value < BLOCK_ALPHA, large = fabs(bt.shift) >= fl, beyond = !(fabs(bt.shift) <= noise);
+    /* every half against every half: on the same side, each clearing the floor and half the shift claimed (a burst
+     * in one half of a run moves the shift; a change of set-up moves every half alike) */
+    double need = fmax(fl, fabs(bt.shift) / 2);
+    int steady = !halves || (bt.shift > 0 ? hlo >= need : hhi <= -need);
+    o = sure && large && beyond && steady ? (bt.shift > 0 ? CMP_WORSE : CMP_BETTER) : CMP_SAME;
+    int n = snprintf(text, len, "%s per second, median %.1f → %.1f µs (%zu s against %zu s): ", what, bt.median_a,
+                     bt.median_b, bt.na, bt.nb);
     if (n < 0 || (size_t)n >= len)
         return o;
     char *t = text + n;
     size_t l = len - (size_t)n;
-    if (o == CMP_BETTER || o == CMP_WORSE)
-        snprintf(t, l, "%s, because the rank test is sure (Mann-Whitney %s, below 0.001), the shift is large (P(this "
-                 "> baseline) = %.2f, more than 0.06 from an even 0.50) and the medians are further apart than "
-                 "the 10 %% / 2 µs floor (%.1f µs)", o == CMP_WORSE ? "worse" : "better", pv, rt.prob_b_greater,
-                 fl);
-    else if (o == CMP_NA)
-        snprintf(t, l, "not comparable (the rank test has no answer for these histograms)");
-    else if (!(rt.p_value < 0.001))
-        snprintf(t, l, "no clear difference: the rank test cannot tell them apart (Mann-Whitney %s; it needs "
-                 "p < 0.001)", pv);
-    else if (effect < 0.06)
-        snprintf(t, l, "no clear difference: the rank test sees one (Mann-Whitney %s) but it is small, P(this "
-                 "> baseline) = %.2f, within 0.06 of an even 0.50", pv, rt.prob_b_greater);
-    else if (test != CMP_SAME && below)
-        snprintf(t, l, "no clear difference: the rank test sees one (Mann-Whitney %s, P(this > baseline) = "
-                 "%.2f) but the medians are apart by less than the 10 %% / 2 µs floor (%.1f µs)", pv,
-                 rt.prob_b_greater, fl);
+    if (o != CMP_SAME)
+        snprintf(t, l, "%s: %zu of %zu seconds above the baseline's median, shift %+.1f µs (Hodges-Lehmann; "
+                 "%s) beyond the %.1f µs that matters, Mann-Whitney %s%s", o == CMP_WORSE ? "worse" : "better",
+                 bt.b_above_median_a, bt.nb, bt.shift, halves ? "in every half of either run" : "runs too short "
+                 "to halve", fl, pv, noise > 0 ? ", beyond run-to-run noise" : "");
+    else if (!sure)
+        snprintf(t, l, "no clear difference: the seconds overlap (Mann-Whitney %s, a difference needs p < %.2g; "
+                 "%zu of %zu seconds above the baseline's median, shift %+.1f µs)", pv, BLOCK_ALPHA,
+                 bt.b_above_median_a, bt.nb, bt.shift);
+    else if (!large)
+        snprintf(t, l, "no clear difference: shift %+.1f µs (Hodges-Lehmann) is below the %.1f µs that matters "
+                 "(%.0f %% of the baseline, at least %.0f µs), though Mann-Whitney gives %s", bt.shift, fl,
+                 BLOCK_REL * 100, BLOCK_ABS_US, pv);
+    else if (!steady)
+        snprintf(t, l, "no clear difference: shift %+.1f µs (Mann-Whitney %s), but not in every half of the runs "
+                 "(half against half: %+.1f to %+.1f µs): the machine's other work came and went", bt.shift, pv,
+                 hlo, hhi);
     else
-        snprintf(t, l, "no clear difference: within the run-to-run noise (Mann-Whitney %s, P(this > "
-                 "baseline) = %.2f, but two runs of one kernel already differ by %.2f in P)", pv,
-                 rt.prob_b_greater, noise);
-    if (repeats && o != CMP_SAME && n > 0) {
-        size_t u = strlen(text);
-        if (u < len)
-            snprintf(text + u, len - u, "; two runs of one kernel differ by %.2f in P", noise);
-    }
-    return o;
-}
-
-/* A percentile: its bootstrap interval decides, then the 10 % / 2 µs floor, then the run-to-run noise, then
- * whether enough cycles lie above it. a and b are the figures the tables show (phase_quantile()). */
-static enum cmp_outcome quantile_verdict(const struct quantile_diff *d, double noise, int repeats, double a,
-                                         double b, const char *what, const char *label, char *text, size_t len)
-{
-    enum cmp_outcome o = decide_quantile_noise(d, noise), o0 = decide_quantile(d);
-    double diff = d->b - d->a, fl = floor_us(d->a);
-    int n = snprintf(text, len, "%s %s %.1f → %.1f µs: ", what, label, a, b);
-    if (n < 0 || (size_t)n >= len)
-        return o;
-    char *t = text + n, iv[96];
-    size_t l = len - (size_t)n;
-    snprintf(iv, sizeof(iv), "%+.1f..%+.1f µs", d->lo, d->hi);
-    if (o == CMP_BETTER || o == CMP_WORSE)
-        snprintf(t, l, "%s, because the 95 %% bootstrap interval of the difference (%s) excludes zero and the "
-                 "difference (%+.1f µs) clears the 10 %% / 2 µs floor (%.1f µs)", o == CMP_WORSE ? "worse" :
-                 "better", iv, diff, fl);
-    else if (o == CMP_WEAK)
-        snprintf(t, l, "weak evidence: the interval (%s) excludes zero and clears the 10 %% / 2 µs floor, but "
-                 "only %.0f and %.0f cycles lie above it (10 are needed)", iv, d->tail_a, d->tail_b);
-    else if (o == CMP_NA)
-        snprintf(t, l, "not comparable (no interval for these histograms)");
-    else if (!(d->lo > 0) && !(d->hi < 0))
-        snprintf(t, l, "no clear difference: the 95 %% bootstrap interval of the difference (%s) includes "
-                 "zero", iv);
-    else if (!(fabs(diff) >= fl))
-        snprintf(t, l, "no clear difference: the interval (%s) excludes zero, but the difference (%+.1f µs) is "
-                 "below the 10 %% / 2 µs floor (%.1f µs)", iv, diff, fl);
-    else
-        snprintf(t, l, "no clear difference: within the run-to-run noise (interval %s, but two runs of one "
-                 "kernel differ by %.1f µs)", iv, noise);
-    (void)o0;
-    if (repeats && o != CMP_SAME) {
-        size_t u = strlen(text);
-        if (u < len)
-            snprintf(text + u, len - u, "; two runs of one kernel differ by %.1f µs", noise);
-    }
+        snprintf(t, l, "no clear difference: shift %+.1f µs (Mann-Whitney %s) is within the run-to-run noise: "
+                 "two runs of one set-up already differ by %.1f µs", bt.shift, pv, noise);
     return o;
 }
 
 void compare_load_verdicts(const json_t *pa, const json_t *pb, const json_t *ra, const json_t *rb, size_t bi,
                            json_t *list, struct tally *t)
 {
-    static const struct { const char *name, *hist; int fold; } metrics[] = {
-        { "jitter", "jitter", 1 }, { "wakeup", "wakeup", 0 },
-    };
     char text[768];
-    for (size_t m = 0; m < sizeof(metrics) / sizeof(metrics[0]); m++) {
-        struct rhist ha, hb;
-        const char *hist = metrics[m].hist;
-        int fold = metrics[m].fold;
-        if (rhist_from_json(json_object_get(json_object_get(pa, "histograms"), hist), fold, &ha) < 0)
-            continue;
-        if (rhist_from_json(json_object_get(json_object_get(pb, "histograms"), hist), fold, &hb) < 0) {
-            rhist_free(&ha);
-            continue;
-        }
-        const char *what = fold ? "|jitter|" : "wakeup";
-        char mname[64];
-        if (ha.total > 0 && hb.total > 0) {
-            double noise = fmax(repeat_noise(pa, ra, hist, fold, 0), repeat_noise(pb, rb, hist, fold, 0));
-            enum cmp_outcome o = distribution_verdict(&ha, &hb, noise, ra || rb, what, text, sizeof(text));
-            snprintf(mname, sizeof(mname), "%s distribution", metrics[m].name);
-            add_verdict(list, bi, mname, rhist_quantile(&ha, 0.5), rhist_quantile(&hb, 0.5), o, text, t);
-            static const struct { double q; const char *label; } qs[] = { { 0.99, "p99" }, { 0.999, "p99.9" } };
-            for (size_t k = 0; k < 2; k++) {
-                struct quantile_diff d;
-                quantile_diff_ci(&ha, &hb, qs[k].q, BOOTSTRAP_RESAMPLES, 0x5eed0000u + k + 2 * m, &d);
-                noise = fmax(repeat_noise(pa, ra, hist, fold, qs[k].q), repeat_noise(pb, rb, hist, fold, qs[k].q));
-                double a = phase_quantile(pa, hist, fold, qs[k].q), b = phase_quantile(pb, hist, fold, qs[k].q);
-                o = quantile_verdict(&d, noise, ra || rb, a, b, what, qs[k].label, text, sizeof(text));
-                snprintf(mname, sizeof(mname), "%s %s", metrics[m].name, qs[k].label);
-                add_verdict(list, bi, mname, a, b, o, text, t);
-            }
-        }
-        rhist_free(&ha);
-        rhist_free(&hb);
-        /* The maximum is one event of one run: shown, never decided. */
-        const char *mk = fold ? "jitter_us" : "wakeup_us", *mf = fold ? "abs_max" : "max";
-        double ma = doc_num(json_object_get(pa, mk), mf), mb = doc_num(json_object_get(pb, mk), mf);
-        if (!isnan(ma) && !isnan(mb)) {
-            snprintf(text, sizeof(text), "%s max %.1f → %.1f µs: weak evidence, because a single run's maximum "
-                     "is one event: shown, never decided", what, ma, mb);
-            snprintf(mname, sizeof(mname), "%s max", metrics[m].name);
-            add_verdict(list, bi, mname, ma, mb, CMP_WEAK, text, t);
-        }
+    for (size_t m = 0; m < sizeof(compare_block_measures) / sizeof(compare_block_measures[0]); m++) {
+        const struct block_measure *bm = &compare_block_measures[m];
+        double ma, mb;
+        enum cmp_outcome o = block_verdict(pa, pb, ra, rb, bm->key, bm->words, &ma, &mb, text, sizeof(text));
+        add_verdict(list, bi, bm->metric, ma, mb, o, text, t);
     }
-    /* Counts of rare events: are the rates per cycle different? */
+    /* Counts of rare events: Poisson rates per measured second, of the seconds that had any (bursts are one unit
+     * each: see compare_blocks.h); of the raw counts for a report whose timeline does not count them. */
     static const char *const events[] = { "xruns", "deadlines missed" };
+    static const char *const ewords[] = { "xrun events", "missed deadlines" };
+    static const char *const ekeys[] = { "xrun_events", "deadlines_missed" };
     for (size_t e = 0; e < 2; e++) {
         double ka = e ? doc_num(pa, "deadlines_missed") : compare_xruns(pa);
         double kb = e ? doc_num(pb, "deadlines_missed") : compare_xruns(pb);
-        double na = doc_num(pa, "cycles"), nb = doc_num(pb, "cycles");
-        if (isnan(ka) || isnan(kb) || !(na > 0) || !(nb > 0))
+        double sa = blocks_measured_s(pa), sb = blocks_measured_s(pb);
+        if (isnan(ka) || isnan(kb) || !(sa > 0) || !(sb > 0))
             continue;
-        double p = rate_test_p(ka, na, kb, nb);
+        double ua = blocks_event_seconds(pa, ekeys[e]), ub = blocks_event_seconds(pb, ekeys[e]);
+        int by_seconds = ua >= 0 && ub >= 0 && ua <= ka && ub <= kb;
+        if (!by_seconds) {
+            ua = ka;
+            ub = kb;
+        }
+        double p = rate_test_p(ua, sa, ub, sb), ra_ = ua / sa, rb_ = ub / sb;
+        int apart = rb_ >= RATE_RATIO * ra_ || ra_ >= RATE_RATIO * rb_;
+        /* every half of one run against every half of the other, (k + 0.5) per second: as far apart */
+        double qa[2], qb[2], rlo = NAN, rhi = NAN;
+        int halves = by_seconds && blocks_count_halves(pa, ekeys[e], qa) == 0 &&
+                     blocks_count_halves(pb, ekeys[e], qb) == 0;
+        for (int i = 0; halves && i < 2; i++)
+            for (int j = 0; j < 2; j++) {
+                double r = qb[j] / qa[i];
+                rlo = i + j ? fmin(rlo, r) : r;
+                rhi = i + j ? fmax(rhi, r) : r;
+            }
+        int steady = !halves || (rb_ > ra_ ? rlo >= RATE_RATIO : rhi <= 1 / RATE_RATIO);
         enum cmp_outcome o = CMP_SAME;
-        if (!isnan(p) && p < 0.01)
-            o = kb / nb > ka / na ? CMP_WORSE : CMP_BETTER;
-        char pv[32];
+        if (!isnan(p) && p < RATE_ALPHA && apart && steady)
+            o = rb_ > ra_ ? CMP_WORSE : CMP_BETTER;
+        char pv[32], unit[96] = "";
         p_words(pv, sizeof(pv), p);
+        if (by_seconds)
+            snprintf(unit, sizeof(unit), " (in %.0f and %.0f seconds)", ua, ub);
+        int n = snprintf(text, sizeof(text), "%s %.0f in %.1f s → %.0f in %.1f s%s: ", ewords[e], ka, sa, kb, sb,
+                         unit);
+        char *tt = text + (n > 0 && (size_t)n < sizeof(text) ? n : 0);
+        size_t l = sizeof(text) - (size_t)(tt - text);
+        const char *what = by_seconds ? "seconds with any" : "events";
         if (ka + kb == 0)
-            snprintf(text, sizeof(text), "%s: none in either run", events[e]);
-        else if (o == CMP_SAME)
-            snprintf(text, sizeof(text), "%s %.0f in %.0f cycles → %.0f in %.0f cycles: no clear difference, "
-                     "because the exact rate test gives %s and a difference needs p < 0.01", events[e], ka, na,
-                     kb, nb, pv);
+            snprintf(tt, l, "none in either run");
+        else if (o != CMP_SAME)
+            snprintf(tt, l, "%s: %s in %.2f against %.2f of the seconds, Poisson rate test %s, at least %.0f times "
+                     "apart%s", o == CMP_WORSE ? "worse" : "better", what, rb_, ra_, pv, RATE_RATIO,
+                     halves ? " in every half of either run" : "");
+        else if (p < RATE_ALPHA && apart)
+            snprintf(tt, l, "no clear difference: Poisson rate test %s on the %s, but not in every half of the runs "
+                     "(half against half: %.1f to %.1f times the rate): they came in a burst", pv, what, rlo, rhi);
+        else if (!(p < RATE_ALPHA))
+            snprintf(tt, l, "no clear difference: Poisson rate test %s on the %s (a difference needs p < %.2g and "
+                     "%.0f times the rate)", pv, what, RATE_ALPHA, RATE_RATIO);
         else
-            snprintf(text, sizeof(text), "%s %.0f in %.0f cycles → %.0f in %.0f cycles: %s, because the exact "
-                     "rate test gives %s, below 0.01", events[e], ka, na, kb, nb,
-                     o == CMP_WORSE ? "worse" : "better", pv);
+            snprintf(tt, l, "no clear difference: Poisson rate test %s on the %s, but the rates (%.2f and %.2f of "
+                     "the seconds) are less than %.0f times apart", pv, what, ra_, rb_, RATE_RATIO);
         add_verdict(list, bi, events[e], ka, kb, o, text, t);
     }
 }

@@ -9,7 +9,7 @@
 
 /* How many measures of a report came out each way against the baseline. */
 struct tally {
-    int better, worse, same, weak;
+    int better, worse, same, weak, na; /* na: not compared (too few seconds) */
 };
 
 /* The q-quantile of a phase's histogram `hist` ("jitter", "wakeup"), of magnitudes when fold (|jitter|), from
@@ -20,11 +20,24 @@ double phase_quantile(const json_t *phase, const char *hist, int fold, double q)
  * (doc may be NULL). NAN when neither is known. */
 double phase_period_us(const json_t *doc, const json_t *phase);
 
+/* The per-second measures the verdicts decide, in order: name of the verdict ("wakeup p99/s"), timeline key
+ * ("wakeup_p99_us") and words ("wakeup p99"). */
+struct block_measure {
+    const char *metric, *key, *words;
+};
+extern const struct block_measure compare_block_measures[4];
+/* The median of a phase's whole seconds of timeline key: the figure a per-second verdict and its table row
+ * show. NAN when the timeline has none. */
+double compare_block_median(const json_t *phase, const char *key);
+/* The shift a per-second measure must reach to be called a difference, for a baseline median in µs. */
+double compare_block_floor_us(double baseline_median);
+
 /* The xruns of a phase: the larger of the reported and the detected (they overlap); NAN when neither is there. */
 double compare_xruns(const json_t *phase);
 /* Verdicts of report number bi's phase pb against the baseline's phase pa of the same load, appended to list
- * and counted in t. ra, rb: the same load in an earlier run of the baseline's and of this report's kernel
- * (run-to-run noise), or NULL. */
+ * and counted in t: one per per-second measure (rank test and shift of the seconds) and one per count (Poisson
+ * rates per measured second). ra, rb: the same load in an earlier run of the baseline's and of this report's
+ * set-up (run-to-run noise: a shift must exceed the one between those runs), or NULL. */
 void compare_load_verdicts(const json_t *pa, const json_t *pb, const json_t *ra, const json_t *rb, size_t bi,
                            json_t *list, struct tally *t);
 

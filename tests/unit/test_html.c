@@ -64,7 +64,7 @@ static void test_escape(void **state)
 
 static json_t *evil_report(void)
 {
-    json_t *d = fx_report("6.1.0" EVIL, "250" EVIL, "full", 2000, 0, 1);
+    json_t *d = fx_report("6.1.0" EVIL, "250" EVIL, "full", 6000, 0, 1);
     json_object_set_new(d, "label", json_string("lab" EVIL));
     json_object_set_new(d, "command", json_string("rtjitter run --label '" EVIL "'"));
     json_object_set_new(json_object_get(d, "system"), "hostname", json_string("host" EVIL));
@@ -109,7 +109,7 @@ static void test_report_page_escapes_everything(void **state)
 static void test_compare_page_escapes_everything(void **state)
 {
     (void)state;
-    json_t *a = evil_report(), *b = fx_report("6.8.0", "1000", "full", 2000, 3000, 2);
+    json_t *a = evil_report(), *b = fx_report("6.8.0", "1000", "full", 6000, 3000, 2);
     json_object_set_new(json_array_get(json_object_get(b, "phases"), 0), "load", json_string("none" EVIL));
     json_t *docs[2] = { a, b };
     const char *names[2] = { "/tmp/" EVIL ".json", "b.json" };

@@ -1,0 +1,329 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Per-second blocks of a phase's timeline, and the rank test and shift compare's verdicts rest on. See
+ * compare_blocks.h for why seconds and not cycles. */
+#include "report/compare_blocks.h"
+#include "report/access.h"
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int dcmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median_sorted(const double *v, size_t n)
+{
+    if (n == 0)
+        return NAN;
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+int blocks_of(const json_t *phase, const char *key, double **out)
+{
+    *out = NULL;
+    const json_t *tl = json_object_get(phase, "timeline");
+    size_t n = json_array_size(tl), i, k = 0;
+    if (n == 0)
+        return 0;
+    /* The usual cycles per second: the median of the whole seconds' counts. */
+    double *cyc = malloc(n * sizeof(double));
+    double *v = malloc(n * sizeof(double));
+    if (!cyc || !v) {
+        free(cyc);
+        free(v);
+        return -ENOMEM;
+    }
+    const json_t *e;
+    json_array_foreach(tl, i, e) {
+        double span = doc_num(e, "span_s"), c = doc_num(e, "cycles");
+        if ((isnan(span) || span == 1) && c > 0)
+            cyc[k++] = c;
+    }
+    qsort(cyc, k, sizeof(double), dcmp);
+    double usual = median_sorted(cyc, k);
+    free(cyc);
+    /* The phase's length in seconds, from the entries' own second numbers and spans. */
+    double end = 0;
+    json_array_foreach(tl, i, e) {
+        double s0 = doc_num(e, "s"), span = doc_num(e, "span_s");
+        if (!isnan(s0))
+            end = fmax(end, s0 + (span > 0 ? span : 1));
+    }
+    k = 0;
+    json_array_foreach(tl, i, e) {
+        double span = doc_num(e, "span_s"), c = doc_num(e, "cycles"), x = doc_num(e, key), s0 = doc_num(e, "s");
+        /* Inside a long run, report.c keeps whole seconds only around events: taking them would pick the
+         * eventful seconds. The first and last BLOCKS_EDGE_S seconds are kept whatever happened: those. */
+        if (!isnan(s0) && s0 >= BLOCKS_EDGE_S && s0 < end - BLOCKS_EDGE_S)
+            continue;
+        /* Only the phase's last second may be a cut one; a second short of cycles elsewhere is a stalled one, and
+         * among the seconds that matter most. */
+        int cut = i + 1 == n && !(c >= usual / 2);
+        if (!(isnan(span) || span == 1) || !(c > 0) || cut || !isfinite(x))
+            continue;
+        v[k++] = x;
+    }
+    if (k == 0) {
+        free(v);
+        return 0;
+    }
+    *out = v;
+    return (int)k;
+}
+
+double blocks_measured_s(const json_t *phase)
+{
+    double s = doc_num(phase, "measured_s");
+    if (s > 0)
+        return s;
+    s = doc_num(phase, "duration_s");
+    if (s > 0)
+        return s;
+    double t = 0;
+    size_t i;
+    const json_t *e;
+    json_array_foreach(json_object_get(phase, "timeline"), i, e) {
+        double span = doc_num(e, "span_s");
+        t += span > 0 ? span : 1;
+    }
+    return t > 0 ? t : NAN;
+}
+
+/* Exact distribution of U (no ties): counts of the arrangements of na a's and nb b's by the number of (a, b)
+ * pairs with b above a. Placing the largest value: a b there beats every a, an a there beats none:
+ * f(i, j, u) = f(i, j - 1, u - i) + f(i - 1, j, u). Counts reach C(50, 25) ~ 1.3e14 < 2^53: exact in doubles. */
+#define MW_EXACT_MAX 25
+
+double mw_exact_p(double u, size_t na, size_t nb)
+{
+    if (na == 0 || nb == 0 || na > MW_EXACT_MAX || nb > MW_EXACT_MAX)
+        return NAN;
+    size_t umax = na * nb, w = umax + 1;
+    double *prev = calloc((nb + 1) * w, sizeof(double)), *cur = calloc((nb + 1) * w, sizeof(double));
+    if (!prev || !cur) {
+        free(prev);
+        free(cur);
+        return NAN;
+    }
+    /* i = 0: only b's, U = 0 whatever j */
+    for (size_t j = 0; j <= nb; j++)
+        prev[j * w] = 1;
+    for (size_t i = 1; i <= na; i++) {
+        memset(cur, 0, (nb + 1) * w * sizeof(double));
+        for (size_t j = 0; j <= nb; j++)
+            for (size_t x = 0; x <= i * j; x++) {
+                double c = prev[j * w + x];
+                if (j > 0 && x >= i)
+                    c += cur[(j - 1) * w + x - i];
+                cur[j * w + x] = c;
+            }
+        double *t = prev;
+        prev = cur;
+        cur = t;
+    }
+    const double *f = prev + nb * w;
+    double total = 0, tail = 0, hi = fmax(u, (double)umax - u);
+    for (size_t x = 0; x <= umax; x++) {
+        total += f[x];
+        if ((double)x >= hi - 1e-9)
+            tail += f[x];
+    }
+    free(prev);
+    free(cur);
+    return fmin(1.0, 2 * tail / total);
+}
+
+/* The median of every difference b_j - a_i. Up to 4 million pairs exactly; beyond, both sides are thinned to
+ * evenly spaced order statistics first (their quantiles kept), which moves the shift by far less than the
+ * floor a difference must clear. */
+#define HL_MAX_PAIRS 4000000u
+
+double hodges_lehmann_shift(const double *a_in, size_t na, const double *b_in, size_t nb)
+{
+    if (na == 0 || nb == 0)
+        return NAN;
+    double *a = malloc(na * sizeof(double)), *b = malloc(nb * sizeof(double));
+    if (!a || !b) {
+        free(a);
+        free(b);
+        return NAN;
+    }
+    memcpy(a, a_in, na * sizeof(double));
+    memcpy(b, b_in, nb * sizeof(double));
+    qsort(a, na, sizeof(double), dcmp);
+    qsort(b, nb, sizeof(double), dcmp);
+    while ((double)na * (double)nb > HL_MAX_PAIRS) { /* keep every other order statistic of the larger */
+        double **v = na >= nb ? &a : &b;
+        size_t *n = na >= nb ? &na : &nb;
+        for (size_t i = 0; i < *n / 2; i++)
+            (*v)[i] = (*v)[2 * i + 1];
+        *n /= 2;
+    }
+    double *d = malloc(na * nb * sizeof(double)), shift = NAN;
+    if (d) {
+        size_t k = 0;
+        for (size_t i = 0; i < na; i++)
+            for (size_t j = 0; j < nb; j++)
+                d[k++] = b[j] - a[i];
+        qsort(d, k, sizeof(double), dcmp);
+        shift = median_sorted(d, k);
+        free(d);
+    }
+    free(a);
+    free(b);
+    return shift;
+}
+
+struct tagged {
+    double v;
+    int side; /* 0: a, 1: b */
+};
+
+static int tagged_cmp(const void *x, const void *y)
+{
+    const struct tagged *a = x, *b = y;
+    return a->v < b->v ? -1 : a->v > b->v;
+}
+
+int block_test(const double *a, size_t na, const double *b, size_t nb, struct block_test *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->median_a = out->median_b = out->shift = out->p_value = out->prob_b_greater = out->u_b = NAN;
+    out->na = na;
+    out->nb = nb;
+    if (na == 0 || nb == 0)
+        return -EINVAL;
+    size_t n = na + nb;
+    struct tagged *t = malloc(n * sizeof(*t));
+    double *sa = malloc(na * sizeof(double)), *sb = malloc(nb * sizeof(double));
+    if (!t || !sa || !sb) {
+        free(t);
+        free(sa);
+        free(sb);
+        return -ENOMEM;
+    }
+    for (size_t i = 0; i < na; i++)
+        t[i] = (struct tagged){ a[i], 0 };
+    for (size_t i = 0; i < nb; i++)
+        t[na + i] = (struct tagged){ b[i], 1 };
+    qsort(t, n, sizeof(*t), tagged_cmp);
+    /* Mid-ranks for ties, and the tie term of the variance. */
+    double rank_sum_b = 0, ties = 0;
+    int any_tie = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        double cb = 0;
+        for (; j < n && t[j].v == t[i].v; j++)
+            cb += t[j].side;
+        double g = (double)(j - i);
+        rank_sum_b += cb * ((double)i + (g + 1) / 2);
+        ties += g * g * g - g;
+        any_tie |= g > 1;
+        i = j;
+    }
+    free(t);
+    double dna = (double)na, dnb = (double)nb, N = dna + dnb;
+    out->u_b = rank_sum_b - dnb * (dnb + 1) / 2;
+    out->prob_b_greater = out->u_b / (dna * dnb);
+    if (!any_tie && na <= MW_EXACT_MAX && nb <= MW_EXACT_MAX) {
+        out->p_value = mw_exact_p(out->u_b, na, nb);
+        out->exact = 1;
+    } else {
+        double mean = dna * dnb / 2, var = dna * dnb / 12 * ((N + 1) - ties / (N * (N - 1)));
+        if (!(var > 0)) {
+            out->p_value = 1; /* every value equal: nothing to rank */
+        } else {
+            double diff = fabs(out->u_b - mean) - 0.5; /* continuity correction */
+            out->p_value = fmin(1.0, erfc((diff > 0 ? diff : 0) / sqrt(var) / M_SQRT2));
+        }
+    }
+    memcpy(sa, a, na * sizeof(double));
+    memcpy(sb, b, nb * sizeof(double));
+    qsort(sa, na, sizeof(double), dcmp);
+    qsort(sb, nb, sizeof(double), dcmp);
+    out->median_a = median_sorted(sa, na);
+    out->median_b = median_sorted(sb, nb);
+    for (size_t i = 0; i < nb; i++)
+        out->b_above_median_a += sb[i] > out->median_a;
+    free(sa);
+    free(sb);
+    out->shift = hodges_lehmann_shift(a, na, b, nb);
+    return isnan(out->p_value) || isnan(out->shift) ? -ENOMEM : 0;
+}
+
+int blocks_half_shifts(const json_t *pa, const json_t *pb, const char *key, double *lo, double *hi)
+{
+    double *a, *b;
+    int na = blocks_of(pa, key, &a), nb = blocks_of(pb, key, &b), rc = -EINVAL;
+    *lo = *hi = NAN;
+    if (na >= 2 * BLOCKS_HALF_MIN && nb >= 2 * BLOCKS_HALF_MIN) {
+        /* time order: the first half of the whole seconds, and the second (an odd middle one left out) */
+        size_t ha = (size_t)na / 2, hb = (size_t)nb / 2;
+        const double *ah[2] = { a, a + (size_t)na - ha }, *bh[2] = { b, b + (size_t)nb - hb };
+        rc = 0;
+        for (int i = 0; i < 2; i++)
+            for (int j = 0; j < 2; j++) {
+                double d = hodges_lehmann_shift(ah[i], ha, bh[j], hb);
+                if (isnan(d))
+                    rc = -ENOMEM;
+                *lo = i + j ? fmin(*lo, d) : d;
+                *hi = i + j ? fmax(*hi, d) : d;
+            }
+    }
+    free(a);
+    free(b);
+    return rc;
+}
+
+/* Seconds of the timeline in which key counted something, each at most its span; -1 when the timeline does not
+ * count key. half < 0: all of them; 0 or 1: only the first or second half of the phase's time (by the middle of
+ * each entry), with that half's seconds in *secs. */
+static double event_seconds(const json_t *phase, const char *key, int half, double *secs)
+{
+    const json_t *tl = json_object_get(phase, "timeline");
+    size_t i;
+    const json_t *e;
+    double total = 0, t = 0, k = 0, s = 0;
+    if (json_array_size(tl) == 0)
+        return -1;
+    json_array_foreach(tl, i, e) {
+        if (!json_is_number(json_object_get(e, key)))
+            return -1;
+        double span = doc_num(e, "span_s");
+        total += span > 0 ? span : 1;
+    }
+    json_array_foreach(tl, i, e) {
+        double span = doc_num(e, "span_s");
+        span = span > 0 ? span : 1;
+        int h = t + span / 2 >= total / 2;
+        t += span;
+        if (half >= 0 && h != half)
+            continue;
+        double c = doc_num(e, key);
+        k += c > 0 ? fmin(c, span) : 0;
+        s += span;
+    }
+    if (secs)
+        *secs = s;
+    return k;
+}
+
+double blocks_event_seconds(const json_t *phase, const char *key)
+{
+    return event_seconds(phase, key, -1, NULL);
+}
+
+int blocks_count_halves(const json_t *phase, const char *key, double rate[2])
+{
+    if (json_array_size(json_object_get(phase, "timeline")) < 2 * BLOCKS_HALF_MIN)
+        return -EINVAL;
+    double s0, s1, k0 = event_seconds(phase, key, 0, &s0), k1 = event_seconds(phase, key, 1, &s1);
+    if (k0 < 0 || k1 < 0 || !(s0 > 0) || !(s1 > 0))
+        return -EINVAL;
+    rate[0] = (k0 + 0.5) / s0;
+    rate[1] = (k1 + 0.5) / s1;
+    return 0;
+}

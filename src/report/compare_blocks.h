@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The units compare's verdicts rest on: the per-second blocks of a phase's timeline, not its cycles. Latency
+ * comes in bursts, so consecutive cycles are far from independent (two back-to-back runs of one set-up were
+ * called different in 7 of 15 measures when cycles were treated as samples); seconds are close to independent
+ * on the time scale of a run. A per-second p99 or maximum is one number per second, and two runs are compared
+ * by the Mann-Whitney rank test of their seconds and the Hodges-Lehmann shift (the median of every difference
+ * between a second of one run and a second of the other). Counts of rare events (xrun events, missed deadlines)
+ * are compared as Poisson rates per measured second (compare_stats.h, rate_test_p()). */
+#ifndef RTJ_COMPARE_BLOCKS_H
+#define RTJ_COMPARE_BLOCKS_H
+#include <jansson.h>
+#include <stddef.h>
+
+/* report.c keeps every second of a phase's first and last minute, whatever happened in them (TL_EDGE_S). */
+#define BLOCKS_EDGE_S 60
+/* A phase's per-second values of timeline key (e.g. "wakeup_p99_us"), into a malloc'd array (*out, caller frees;
+ * NULL when none). Only whole seconds count: entries with "span_s" > 1 (a long run's compacted minutes, whose
+ * p99 is the largest of the minute's seconds) and a last second with fewer than half the phase's usual cycles
+ * per second (cut by the phase's end) are left out; so are seconds without cycles or without the value. A
+ * stalled second short of cycles elsewhere is kept: it is among the seconds that matter most. In a run longer than
+ * two minutes, only the first and last BLOCKS_EDGE_S seconds are taken: the whole seconds report.c keeps between
+ * them are those around events, and taking them would over-sample the eventful seconds.
+ * Returns how many, or -ENOMEM. */
+int blocks_of(const json_t *phase, const char *key, double **out);
+/* The seconds a phase measured: its measured_s, else duration_s, else the timeline's seconds. NAN when none. */
+double blocks_measured_s(const json_t *phase);
+
+/* Seconds are close to independent, not exactly: the machine's other work comes and goes over seconds too (a
+ * burst of stalls for 7 s in one run of two). So each run is also split in two halves (its first and second half
+ * of whole seconds, in time order), and a difference must hold between every half of one run and every half of the
+ * other: a replication inside the runs. lo and hi get the smallest and largest of the four Hodges-Lehmann shifts.
+ * 0, or -EINVAL with fewer than 2 x BLOCKS_HALF_MIN whole seconds in either run (no halves to tell). */
+#define BLOCKS_HALF_MIN 3
+int blocks_half_shifts(const json_t *pa, const json_t *pb, const char *key, double *lo, double *hi);
+/* Rare events come in bursts too: one stall of the machine gives a dozen missed deadlines in one second. Counts
+ * (timeline key "xrun_events", "deadlines_missed") are therefore compared as the seconds that had any: each
+ * second one unit. -1 when the timeline does not count key. */
+double blocks_event_seconds(const json_t *phase, const char *key);
+/* Their rate in each half of the run's time, (k + 0.5) per second. 0, or -EINVAL when it cannot be told. */
+int blocks_count_halves(const json_t *phase, const char *key, double rate[2]);
+
+struct block_test {
+    size_t na, nb;
+    double median_a, median_b;   /* of the per-second values */
+    double shift;                /* Hodges-Lehmann: median of (b_j - a_i) over every pair */
+    double u_b;                  /* Mann-Whitney U of b: pairs with b > a, ties counted half */
+    double prob_b_greater;       /* u_b / (na nb) */
+    double p_value;              /* two-sided; exact when there are no ties and na, nb <= 25, else normal
+                                  * approximation with tie and continuity correction */
+    int exact;
+    size_t b_above_median_a;     /* seconds of b above a's median */
+};
+/* 0, -EINVAL when either side is empty, -ENOMEM. a and b are not changed. */
+int block_test(const double *a, size_t na, const double *b, size_t nb, struct block_test *out);
+
+/* The pieces, exposed for the unit tests. */
+double mw_exact_p(double u, size_t na, size_t nb);   /* two-sided P(|U - mean| >= |u - mean|), no ties */
+double hodges_lehmann_shift(const double *a, size_t na, const double *b, size_t nb);
+
+#endif

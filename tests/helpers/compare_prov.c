@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The test provider in report form, for `rtjitter compare` (issue 8, the A/A test): drives the real sink, ring,
+ * collector, phase statistics and report builder from a SCHED_FIFO timer thread (SCHED_OTHER when not permitted),
+ * like tests/helpers/testprov.c, and writes a whole report (rtjitter.report/1) that compare reads like any other.
+ * Every cycle's wake-up is delayed on purpose by an exponential delay (mean 40 µs, capped at a quarter period)
+ * plus EXTRA_US: the change a comparison must find is known by construction. The seed makes two runs of "the same
+ * set-up" differ as two real runs do (different draws, the machine's own noise on top), never identical.
+ *
+ * usage: compare_prov OUT.json SECONDS_PER_PHASE PHASES EXTRA_US SEED [PRIO]   (PRIO: SCHED_FIFO, default 70)
+ * Each phase: 0.5 s warm-up, then SECONDS measured; 64 frames at 48 kHz. Prints the injected mean delay. */
+#include <jansson.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "report/doc.h"
+#include "report/report.h"
+#include "rtclock.h"
+#include "rt_sink.h"
+#include "run/collector.h"
+#include "sysinfo/sysinfo.h"
+
+#define RATE 48000
+#define FRAMES 64
+#define PERIOD_NS ((int64_t)FRAMES * 1000000000LL / RATE)
+#define WARMUP_CYCLES 375 /* 0.5 s */
+#define MAX_PHASES 8
+
+struct prov {
+    int phases;
+    int64_t measured_cycles; /* per phase */
+    int64_t extra_ns;
+    int prio;
+    uint64_t rng;
+    struct rt_ring ring;
+    struct rt_sink sink;
+    atomic_uint tag;
+    double injected_sum_ns;
+    int64_t injected_n;
+    atomic_int done;
+};
+
+static double uniform(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return (double)(*s >> 11) / 9007199254740992.0;
+}
+
+static void sleep_until(int64_t t)
+{
+    struct timespec ts = { (time_t)(t / 1000000000LL), (long)(t % 1000000000LL) };
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) != 0) {
+    }
+}
+
+/* RT-safe in the measured part: clock reads, integer work, rt_sink_cycle. */
+static void *provider_thread(void *arg)
+{
+    struct prov *p = arg;
+    struct sched_param sp = { .sched_priority = p->prio };
+    pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+    int64_t per_phase = WARMUP_CYCLES + p->measured_cycles, total = per_phase * p->phases;
+    int64_t t0 = rt_now_ns(CLOCK_MONOTONIC) + 20 * PERIOD_NS;
+    for (int64_t k = 0; k < total;) {
+        int phase = (int)(k / per_phase), measuring = k % per_phase >= WARMUP_CYCLES;
+        atomic_store(&p->tag, ((unsigned)phase << 1) | (unsigned)measuring);
+        int64_t ideal = t0 + k * PERIOD_NS;
+        int64_t delay = (int64_t)(-log(1.0 - uniform(&p->rng) * 0.999) * 40000.0);
+        if (delay > PERIOD_NS / 4)
+            delay = PERIOD_NS / 4;
+        delay += p->extra_ns;
+        if (measuring) {
+            p->injected_sum_ns += (double)delay;
+            p->injected_n++;
+        }
+        sleep_until(ideal + delay);
+        struct rt_record r;
+        memset(&r, 0, sizeof(r));
+        r.t_entry_ns = rt_now_ns(CLOCK_MONOTONIC);
+        /* the provider's own cycle: the one current at entry (a server skips what its client missed) */
+        int64_t cur = (r.t_entry_ns - t0) / PERIOD_NS;
+        if (cur < k)
+            cur = k;
+        int64_t start = t0 + cur * PERIOD_NS;
+        r.frame_pos = (uint64_t)(cur * FRAMES);
+        r.nframes = FRAMES;
+        r.rate_hz = RATE;
+        r.start_ns = start;
+        r.flags = RTREC_HAS_START;
+        rt_sink_cycle(&p->sink, &r, start + PERIOD_NS);
+        k = cur + 1;
+    }
+    atomic_store(&p->tag, (unsigned)p->phases << 1);
+    atomic_store(&p->done, 1);
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 6 && argc != 7) {
+        fprintf(stderr, "usage: %s OUT.json SECONDS_PER_PHASE PHASES EXTRA_US SEED [PRIO]\n", argv[0]);
+        return 2;
+    }
+    struct prov p;
+    memset(&p, 0, sizeof(p));
+    double secs = atof(argv[2]);
+    p.phases = atoi(argv[3]);
+    p.extra_ns = (int64_t)(atof(argv[4]) * 1000.0);
+    p.rng = 88172645463325252ULL ^ (strtoull(argv[5], NULL, 10) * 0x9e3779b97f4a7c15ULL);
+    if (p.rng == 0)
+        p.rng = 1;
+    p.prio = argc == 7 ? atoi(argv[6]) : 70;
+    if (!(secs > 0 && secs <= 3600) || p.phases < 1 || p.phases > MAX_PHASES || p.extra_ns < 0 ||
+        p.extra_ns > PERIOD_NS / 2 || p.prio < 1 || p.prio > 99) {
+        fprintf(stderr, "compare_prov: bad arguments\n");
+        return 2;
+    }
+    p.measured_cycles = (int64_t)(secs * RATE / FRAMES);
+    if (rt_ring_init(&p.ring, 1u << 14) < 0)
+        return 1;
+    atomic_init(&p.tag, 0);
+    p.sink.ring = &p.ring;
+    p.sink.clock = CLOCK_MONOTONIC;
+    p.sink.phase_tag = &p.tag;
+    struct phase_stats ps[MAX_PHASES];
+    struct phase_result res[MAX_PHASES];
+    char names[MAX_PHASES][32];
+    memset(res, 0, sizeof(res));
+    for (int i = 0; i < p.phases; i++)
+        phase_init(&ps[i]);
+    struct collector c;
+    memset(&c, 0, sizeof(c));
+    c.ring = &p.ring;
+    c.phases = ps;
+    c.nphases = p.phases;
+    struct run_info ri;
+    memset(&ri, 0, sizeof(ri));
+    clock_gettime(CLOCK_REALTIME, &ri.started);
+    pthread_t t;
+    pthread_create(&t, NULL, provider_thread, &p);
+    while (!atomic_load(&p.done)) {
+        struct timespec nap = { 0, 20 * 1000000L };
+        nanosleep(&nap, NULL);
+        collector_drain(&c);
+    }
+    pthread_join(t, NULL);
+    collector_drain(&c);
+    clock_gettime(CLOCK_REALTIME, &ri.finished);
+    for (int i = 0; i < p.phases; i++) {
+        phase_finish(&ps[i]);
+        snprintf(names[i], sizeof(names[i]), "testprov-%d", i + 1);
+        res[i].load = names[i];
+        res[i].duration_s = secs;
+        res[i].measured_s = secs;
+        res[i].measured = 1;
+        res[i].stats = &ps[i];
+    }
+    json_t *provider = json_pack("{s:s, s:s}", "provider", "testprov", "clock", "CLOCK_MONOTONIC");
+    ri.command = "compare_prov";
+    ri.label = "testprov";
+    ri.complete = 1;
+    ri.audio.backend = "testprov";
+    ri.audio.provider = provider;
+    ri.audio.rate_hz = RATE;
+    ri.audio.period_frames = FRAMES;
+    ri.audio.realtime = 1;
+    ri.audio.sched_policy = "SCHED_FIFO";
+    ri.audio.priority = ri.audio.priority_requested = p.prio;
+    ri.phases = res;
+    ri.nphases = p.phases;
+    ri.system = sysinfo_collect("");
+    ri.max_xruns = -1;
+    ri.max_jitter_us = -1;
+    json_t *doc = report_build(&ri);
+    int rc = doc && json_dump_file(doc, argv[1], JSON_COMPACT) == 0 ? 0 : 1;
+    printf("injected mean delay %.3f us over %lld measured cycles\n",
+           p.injected_n ? p.injected_sum_ns / (double)p.injected_n / 1000.0 : NAN, (long long)p.injected_n);
+    json_decref(doc);
+    json_decref(provider);
+    json_decref(ri.system);
+    for (int i = 0; i < p.phases; i++)
+        phase_free(&ps[i]);
+    rt_ring_free(&p.ring);
+    return rc;
+}

@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# compare's verdicts against injected truth (issue 8, the A/A test, fast form; the full experiment on this machine
+# is tests/experiments/compare_aa.sh). The test provider in report form (tests/helpers/compare_prov) drives the real
+# sink, collector, statistics and report builder from a SCHED_FIFO timer thread and delays every cycle's wake-up by
+# a known amount: an exponential delay (mean 40 µs) drawn from a seed, plus EXTRA µs.
+#  - A/A: the same injection twice (other seeds): "no clear difference" in every measure.
+#  - A/B: 300 µs more on every cycle: both per-second wake-up measures are found worse, with the injected shift;
+#    and since a constant delay moves every cycle alike, period-to-period jitter does not change: the |jitter|
+#    measures stay "no clear difference" (a truth of construction, not of the estimator).
+# About 9 s: three runs of 8 s at once.
+. "$(dirname "$0")/../lib.sh"
+
+P="$RTJ_HELPERS/compare_prov"
+# All three at once: the machine's own stalls (a busy machine has seconds with 2 ms and worse) then fall on the
+# same seconds of every run, and only the injection tells them apart.
+"$P" "$WORK/a1.json" 8 1 0 11 >"$WORK/a1.log" 2>&1 &
+p1=$!
+"$P" "$WORK/a2.json" 8 1 0 12 >"$WORK/a2.log" 2>&1 &
+p2=$!
+"$P" "$WORK/b.json" 8 1 300 13 >"$WORK/b.log" 2>&1 &
+p3=$!
+wait "$p1"; r1=$?
+wait "$p2"; r2=$?
+wait "$p3"; r3=$?
+check "the test provider wrote three reports (exit $r1 $r2 $r3)" [ "$r1$r2$r3" = 000 ]
+
+# outcomes of a comparison: "metric=outcome" for every verdict
+outcomes() { json "$1" "' '.join('%s=%s' % (v['metric'].replace(' ', '_'), v['outcome']) for l in d['loads'] for v in l['verdicts'])"; }
+
+"$RTJ" compare "$WORK/a1.json" "$WORK/a2.json" --json "$WORK/aa.json" >"$WORK/aa.out" 2>&1
+rc=$?
+check "A/A: compare exits 0 (got $rc)" [ "$rc" -eq 0 ]
+aa=$(outcomes "$WORK/aa.json")
+echo "# A/A: $aa"
+check "A/A: six measures judged" [ "$(echo "$aa" | wc -w)" -eq 6 ]
+check "A/A: the same injection twice is no clear difference in every measure" \
+    bash -c "! echo '$aa' | grep -qE '=(worse|better|n/a)'"
+check "A/A: the summary says nothing is beyond run-to-run noise" grep -q "Nothing here is beyond run-to-run noise" <(tr "\n" " " <"$WORK/aa.out" | tr -s " ")
+
+"$RTJ" compare "$WORK/a1.json" "$WORK/b.json" --json "$WORK/ab.json" >"$WORK/ab.out" 2>&1
+ab=$(outcomes "$WORK/ab.json")
+echo "# A/B: $ab"
+check "A/B: 300 µs injected on every cycle: wakeup p99/s worse" bash -c "echo '$ab' | grep -q 'wakeup_p99/s=worse'"
+# A second's maximum is the machine's worst stall in it as often as the injected delay: with 8 seconds a side a few
+# stalled seconds can hide the shift from the rank test. Worse, or at least never better.
+check "A/B: ... wakeup max/s worse or no clear difference, never better" bash -c "echo '$ab' | grep -qE 'wakeup_max/s=(worse|same)'"
+for m in jitter_p99/s jitter_max/s; do
+    check "A/B: a constant delay moves no jitter: $m no clear difference" bash -c "echo '$ab' | grep -q '$m=same'"
+done
+check "A/B: nothing better" bash -c "! echo '$ab' | grep -q '=better'"
+# The shift the verdict names is the injected one: the per-second wake-up p99 moved by 300 µs give or take the
+# machine's own noise (within 30 µs).
+check "A/B: the wake-up p99 shift named is the injected 300 µs (within 30 µs)" python3 - "$WORK/ab.json" <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+v = [v for l in d['loads'] for v in l['verdicts'] if v['metric'] == 'wakeup p99/s'][0]
+m = re.search(r'shift ([+-][0-9.]+) µs', v['text'])
+print('# ' + v['text'])
+sys.exit(0 if m and abs(float(m.group(1)) - 300) <= 30 else 1)
+PY
+check "A/B: the line says why (seconds above the baseline's median, the shift, the p-value)" \
+    grep -q "seconds above the baseline.s median, shift +[0-9.]* µs (Hodges-Lehmann; in every half of either run) beyond" <(tr '\n' ' ' <"$WORK/ab.out" | tr -s ' ')
