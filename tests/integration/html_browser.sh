@@ -13,7 +13,7 @@ start_jackd "$name" 48000 128 || not_ok "jackd starts"
 echo precious >"$WORK/run-victim"
 ln -s "$WORK/run-victim" "$WORK/a.json"
 ln -s "$WORK/run-victim" "$WORK/run.html"
-"$RTJ" run --server "$name" --loads none --duration 2 --warmup 0.3 --quiet --label '<b>lab</b>' \
+"$RTJ" run --server "$name" --loads none --duration 6 --warmup 0.3 --quiet --label '<b>lab</b>' \
     --json "$WORK/a.json" --html "$WORK/run.html" --output "$WORK/store" >"$WORK/run.out" 2>&1
 rc=$?
 check "run --html exits 0 (got $rc)" [ "$rc" -eq 0 ]
@@ -61,6 +61,11 @@ d['system']['kernel']['preempt'] = 'full'
 p = d['phases'][0]
 p['load_error'] = '<img src=x onerror=alert(1)> & "quoted"'
 p['histograms']['wakeup'] = [[lo + 3000, hi + 3000, c] for lo, hi, c in p['histograms']['wakeup']]
+# compare judges the seconds of the timeline (a 6 s run: 5 whole seconds at least): they are 3 ms later too
+for t in p['timeline']:
+    for k in ('wakeup_p99_us', 'wakeup_max_us'):
+        if t.get(k) is not None:
+            t[k] += 3000
 p['xruns']['reported'] = 3
 json.dump(d, open(sys.argv[2], 'w'))
 PY
