@@ -135,7 +135,8 @@ static int collect_runs(const char *store, const char *label, struct run_ref **o
         closedir(k);
     }
     closedir(d);
-    qsort(rs, n, sizeof(*rs), run_cmp);
+    if (n > 1) /* rs is NULL when the store is empty: qsort may not be given NULL */
+        qsort(rs, n, sizeof(*rs), run_cmp);
     *out = rs;
     *nout = n;
     return rc;

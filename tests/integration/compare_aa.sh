@@ -8,17 +8,17 @@
 #  - A/B: 300 µs more on every cycle: both per-second wake-up measures are found worse, with the injected shift;
 #    and since a constant delay moves every cycle alike, period-to-period jitter does not change: the |jitter|
 #    measures stay "no clear difference" (a truth of construction, not of the estimator).
-# About 9 s: three runs of 8 s at once.
+# About 13 s: three runs of 12 s at once (12 seconds a side: on a very busy machine 8 were too few, p = 0.01).
 . "$(dirname "$0")/../lib.sh"
 
 P="$RTJ_HELPERS/compare_prov"
 # All three at once: the machine's own stalls (a busy machine has seconds with 2 ms and worse) then fall on the
 # same seconds of every run, and only the injection tells them apart.
-"$P" "$WORK/a1.json" 8 1 0 11 >"$WORK/a1.log" 2>&1 &
+"$P" "$WORK/a1.json" 12 1 0 11 >"$WORK/a1.log" 2>&1 &
 p1=$!
-"$P" "$WORK/a2.json" 8 1 0 12 >"$WORK/a2.log" 2>&1 &
+"$P" "$WORK/a2.json" 12 1 0 12 >"$WORK/a2.log" 2>&1 &
 p2=$!
-"$P" "$WORK/b.json" 8 1 300 13 >"$WORK/b.log" 2>&1 &
+"$P" "$WORK/b.json" 12 1 300 13 >"$WORK/b.log" 2>&1 &
 p3=$!
 wait "$p1"; r1=$?
 wait "$p2"; r2=$?
@@ -42,7 +42,7 @@ check "A/A: the summary says nothing is beyond run-to-run noise" grep -q "Nothin
 ab=$(outcomes "$WORK/ab.json")
 echo "# A/B: $ab"
 check "A/B: 300 µs injected on every cycle: wakeup p99/s worse" bash -c "echo '$ab' | grep -q 'wakeup_p99/s=worse'"
-# A second's maximum is the machine's worst stall in it as often as the injected delay: with 8 seconds a side a few
+# A second's maximum is the machine's worst stall in it as often as the injected delay: with 12 seconds a side a few
 # stalled seconds can hide the shift from the rank test. Worse, or at least never better.
 check "A/B: ... wakeup max/s worse or no clear difference, never better" bash -c "echo '$ab' | grep -qE 'wakeup_max/s=(worse|same)'"
 for m in jitter_p99/s jitter_max/s; do
