@@ -45,10 +45,11 @@ check "A/B: 300 µs injected on every cycle: wakeup p99/s worse" bash -c "echo '
 # A second's maximum is the machine's worst stall in it as often as the injected delay: with 12 seconds a side a few
 # stalled seconds can hide the shift from the rank test. Worse, or at least never better.
 check "A/B: ... wakeup max/s worse or no clear difference, never better" bash -c "echo '$ab' | grep -qE 'wakeup_max/s=(worse|same)'"
-for m in jitter_p99/s jitter_max/s; do
-    check "A/B: a constant delay moves no jitter: $m no clear difference" bash -c "echo '$ab' | grep -q '$m=same'"
-done
-check "A/B: nothing better" bash -c "! echo '$ab' | grep -q '=better'"
+# A constant delay moves no jitter: the per-second |jitter| p99 is no clear difference. The per-second maxima are
+# the machine's own worst stall of each second as often as anything injected (seen on a very busy machine: the
+# baseline's jitter max/s called worse than B's), so they are printed above and not judged here.
+check "A/B: a constant delay moves no jitter: jitter_p99/s no clear difference" bash -c "echo '$ab' | grep -q 'jitter_p99/s=same'"
+check "A/B: nothing but a per-second maximum better" bash -c "! echo '$ab' | tr ' ' '\n' | grep -v '_max/s=' | grep -q '=better'"
 # The shift the verdict names is the injected one: the per-second wake-up p99 moved by 300 µs give or take the
 # machine's own noise (within 30 µs).
 check "A/B: the wake-up p99 shift named is the injected 300 µs (within 30 µs)" python3 - "$WORK/ab.json" <<'PY'
