@@ -19,7 +19,7 @@
 
 struct compare_opts {
     const char *html, *json, *store, *format, *label;
-    int quiet, wide, last, kernels, matrix;
+    int quiet, wide, last, kernels, matrix, alone;
 };
 
 static const char *format_names[16];
@@ -41,6 +41,8 @@ static const struct opt_def compare_defs[] = {
     { "matrix", OPT_FLAG, O(matrix), 0, 0, "", "with no files: every report of the store (a fleet's, from many "
       "machines and kernels) as a kernel x machine table of the headline figures (--format text, json or html)",
       NULL, 0 },
+    { "alone", OPT_FLAG, O(alone), 0, 0, "", "judge the reports alone: no other runs of their set-ups from beside "
+      "them (a difference is then \"weak\" at most: run-to-run noise unknown)", NULL, 0 },
     { "quiet", OPT_FLAG, O(quiet), 0, 0, "", "no text on stdout (with --html or --json)", NULL, 'q' },
     { "wide", OPT_FLAG, O(wide), 0, 0, "", "text: every row and every report side by side, however wide the "
       "terminal", NULL, 0 },
@@ -49,6 +51,8 @@ static const struct opt_def compare_defs[] = {
 #undef O
 
 #define COMPARE_MAX 16
+/* other runs of a set-up taken as its replicates: the newest this many */
+#define COMPARE_REPLICATES_MAX 32
 
 /* A file named on the command line whose name is not UTF-8 cannot be named in the comparison document as it
  * is: refused, so that nothing is compared under a name other than its own. */
@@ -252,24 +256,18 @@ int cmd_compare(int argc, char **argv, const char *command_line)
         }
         n++;
     }
-    /* From the store, an earlier run of each kernel (when there is one) measures run-to-run noise. */
-    json_t *repeats[COMPARE_MAX] = { NULL };
-    char *repeat_names[COMPARE_MAX] = { NULL };
-    for (size_t i = 0; found && i < n; i++) {
-        char prev[4096], err[512];
-        if (compare_previous_in_store(names[i], prev, sizeof(prev)) < 0)
-            continue;
-        if (report_read_file(prev, &repeats[i], err, sizeof(err)) < 0) {
-            fprintf(stderr, "rtjitter compare: %s: %s (not used for run-to-run noise)\n", prev, err);
-            continue;
-        }
-        repeat_names[i] = strdup(prev);
-    }
-    json_t *cmp = compare_build_repeats(docs, names, repeats, (const char *const *)repeat_names, n);
+    /* The other runs of each report's set-up beside it (in the store: of its kernel release) tell run-to-run
+     * noise: the verdicts rest on them too (report/compare_runs.h). */
+    json_t *reps[COMPARE_MAX] = { NULL };
+    char ids[COMPARE_MAX][64];
+    const char *idp[COMPARE_MAX];
     for (size_t i = 0; i < n; i++) {
-        json_decref(repeats[i]);
-        free(repeat_names[i]);
+        idp[i] = compare_file_id(names[i], ids[i], sizeof(ids[i])) == 0 ? ids[i] : NULL;
+        reps[i] = o.alone ? NULL : compare_replicates_beside(names[i], docs[i], COMPARE_REPLICATES_MAX);
     }
+    json_t *cmp = compare_build_runs(docs, names, idp, (const json_t *const *)reps, n);
+    for (size_t i = 0; i < n; i++)
+        json_decref(reps[i]);
     if (!cmp) {
         fprintf(stderr, "rtjitter compare: out of memory\n");
         rc = 2;

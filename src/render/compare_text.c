@@ -147,9 +147,11 @@ void compare_print_text_opts(FILE *f, const json_t *cmp, const struct render_opt
         snprintf(line, sizeof(line), "%.200s%s%.40s, %s  %.1000s", title, strstr(title, when) ? "" : ", started ",
                  strstr(title, when) ? "" : st, render_setting(setting, sizeof(setting), r, 0), doc_str(r, "file", ""));
         say(f, &o, first, 6, line);
-        if (doc_str(r, "noise_from", NULL)) {
-            snprintf(line, sizeof(line), "run-to-run noise measured against an earlier run: %.1000s",
-                     doc_str(r, "noise_from", ""));
+        size_t nrep = json_array_size(json_object_get(r, "replicates"));
+        if (nrep) {
+            snprintf(line, sizeof(line), "%zu other run%s of this set-up beside it (run-to-run noise), newest: "
+                     "%.1000s", nrep, nrep == 1 ? "" : "s",
+                     json_string_value(json_array_get(json_object_get(r, "replicates"), 0)) ?: "");
             say(f, &o, "      ", 8, line);
         }
     }

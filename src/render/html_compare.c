@@ -148,9 +148,11 @@ void html_compare(FILE *f, const json_t *cmp, json_t *const *docs, size_t n)
         fputs("</td><td class=\"file\"><code>", f);
         html_escape(f, doc_str(r, "file", NULL));
         fputs("</code>", f);
-        if (doc_str(r, "noise_from", NULL)) {
-            fputs("<br>run-to-run noise from <code>", f);
-            html_escape(f, doc_str(r, "noise_from", NULL));
+        size_t nrep = json_array_size(json_object_get(r, "replicates"));
+        if (nrep) {
+            fprintf(f, "<br>%zu other run%s of this set-up beside it (run-to-run noise), newest <code>", nrep,
+                    nrep == 1 ? "" : "s");
+            html_escape(f, json_string_value(json_array_get(json_object_get(r, "replicates"), 0)));
             fputs("</code>", f);
         }
         fputs("</td></tr>\n", f);

@@ -60,6 +60,8 @@ void flatten_json(const json_t *o, const char *prefix, int depth,
                   void (*fn)(const char *key, const char *value, void *arg), void *arg)
 {
     char key[256], val[FLAT_VALUE_MAX];
+    if (!o) /* absent: nothing to flatten */
+        return;
     if (is_scalar(o)) {
         scalar_text(o, val, sizeof(val));
         fn(prefix, val, arg);

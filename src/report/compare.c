@@ -4,6 +4,7 @@
  * sentence per report. The renderers (render/compare_text.c, render/html_compare.c) only print it. */
 #include "report/compare.h"
 #include "report/access.h"
+#include "report/compare_runs.h"
 #include "report/compare_verdict.h"
 #include "report/doc.h"
 #include "util/numfmt.h"
@@ -258,9 +259,7 @@ static void flat_one(const char *key, const char *value, void *arg)
         json_object_set_new(arg, key, json_string(value));
 }
 
-/* Is rep an earlier run of the same set-up as doc: the same system identity (less its run-to-run noise), the
- * same audio setting? Only then does the distance between the two say what run-to-run noise is. */
-static int same_setup(const json_t *doc, const json_t *rep)
+int compare_same_setup(const json_t *doc, const json_t *rep)
 {
     json_t *a = json_object(), *b = json_object();
     flatten_json(json_object_get(doc, "system"), "", 0, flat_one, a);
@@ -268,22 +267,74 @@ static int same_setup(const json_t *doc, const json_t *rep)
     int same = json_equal(a, b);
     json_decref(a);
     json_decref(b);
-    static const char *const keys[] = { "backend", "provider", "rate", "period_frames" };
+    /* what the user set for the run: a private server's name changes from run to run and is left out */
+    static const char *const keys[] = { "backend", "provider", "rate", "period_frames", "nperiods", "device", "driver",
+                                        "wakeup_method", "interval_us", "cpus", "realtime", "sched_policy",
+                                        "priority_requested", "dsp_pct" };
     const json_t *x = json_object_get(doc, "audio"), *y = json_object_get(rep, "audio");
     for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
         const json_t *u = json_object_get(x, keys[i]), *v = json_object_get(y, keys[i]);
         same &= (!u && !v) || (u && v && json_equal(u, v));
     }
+    /* the timer backend's threads: their number was chosen, their figures were measured */
+    same &= json_array_size(json_object_get(x, "threads")) == json_array_size(json_object_get(y, "threads"));
+    const json_t *la = json_object_get(doc, "label"), *lb = json_object_get(rep, "label");
+    same &= (!la && !lb) || (la && lb && json_equal(la, lb));
     return same;
 }
 
 json_t *compare_build(json_t *const *docs, const char *const *names, size_t n)
 {
-    return compare_build_repeats(docs, names, NULL, NULL, n);
+    return compare_build_runs(docs, names, NULL, NULL, n);
 }
 
-json_t *compare_build_repeats(json_t *const *docs, const char *const *names, json_t *const *repeats_in,
-                              const char *const *repeat_names, size_t n)
+/* The other runs of one load behind the verdicts of report i against the baseline (compare_runs.h): when the two
+ * are of one set-up, every other run of it (found beside either, each once) is noise only; else each side's own
+ * runs join it. The compared reports themselves (by id) are never taken twice. rows must hold 2 * 64 rows. */
+static void gather_runs(json_t *const *docs, const char *const *ids, const json_t *const *reps, size_t i,
+                        const char *load, double (*rows)[RUN_VALUES], struct run_groups *g)
+{
+    memset(g, 0, sizeof(*g));
+    int same = compare_same_setup(docs[0], docs[i]);
+    size_t k = 0;
+    const json_t *seen[128];
+    size_t nseen = 0;
+    for (int side = 0; side < 2; side++) {
+        const json_t *list = reps ? reps[side ? i : 0] : NULL;
+        size_t start = k, j;
+        const json_t *r;
+        json_array_foreach(list, j, r) {
+            const char *id = doc_str(r, "id", "");
+            int dup = ids && ((ids[0] && !strcmp(id, ids[0])) || (ids[i] && !strcmp(id, ids[i])));
+            for (size_t s = 0; s < nseen && !dup; s++)
+                dup = !strcmp(id, doc_str(seen[s], "id", ""));
+            const json_t *vals = json_object_get(json_object_get(r, "values"), load);
+            if (dup || !json_is_array(vals) || k >= 128 || j >= 64)
+                continue;
+            for (int m = 0; m < RUN_VALUES; m++)
+                {
+                const json_t *x = json_array_get(vals, (size_t)m);
+                rows[k][m] = json_is_number(x) ? json_number_value(x) : NAN;
+            }
+            seen[nseen++] = r;
+            k++;
+        }
+        if (!same && side == 0) {
+            g->a_more = (const double (*)[RUN_VALUES])rows + start;
+            g->na_more = k - start;
+        } else if (!same) {
+            g->b_more = (const double (*)[RUN_VALUES])rows + start;
+            g->nb_more = k - start;
+        }
+    }
+    if (same) {
+        g->noise = (const double (*)[RUN_VALUES])rows;
+        g->nnoise = k;
+    }
+}
+
+json_t *compare_build_runs(json_t *const *docs, const char *const *names, const char *const *ids,
+                           const json_t *const *reps, size_t n)
 {
     if (n == 0)
         return NULL; /* the baseline is docs[0]: there must be one */
@@ -294,10 +345,6 @@ json_t *compare_build_repeats(json_t *const *docs, const char *const *names, jso
     char titles[64][200];
     if (n > 64)
         n = 64; /* more columns than this cannot be read side by side anyway */
-    const json_t *repeats[64] = { NULL };
-    for (size_t i = 0; repeats_in && i < n; i++)
-        if (repeats_in[i] && same_setup(docs[i], repeats_in[i]))
-            repeats[i] = repeats_in[i];
     /* Titles: kernel release and label. Reports that would share one (the same kernel, no label or the same)
      * are all told apart by their start time, and by their number when even that is the same. */
     for (size_t i = 0; i < n; i++)
@@ -328,10 +375,18 @@ json_t *compare_build_repeats(json_t *const *docs, const char *const *names, jso
         const char *be = doc_str(au, "backend", NULL), *pv = doc_str(au, "provider", NULL);
         /* A file name is bytes, not necessarily UTF-8: what is not becomes U+FFFD. */
         const char *name = names && names[i] ? names[i] : "";
-        const char *rname = repeats[i] && repeat_names && repeat_names[i] ? repeat_names[i] : "";
-        char file[1024], rfile[1024];
+        char file[1024];
         snprintf(file, sizeof(file), "%.*s", utf8_prefix(name, sizeof(file) - 1), name);
-        snprintf(rfile, sizeof(rfile), "%.*s", utf8_prefix(rname, sizeof(rfile) - 1), rname);
+        /* the other runs of its set-up found beside it: the verdicts' run-to-run noise */
+        json_t *others = json_array();
+        size_t j;
+        const json_t *rj;
+        json_array_foreach(reps ? reps[i] : NULL, j, rj) {
+            const char *rn = doc_str(rj, "file", "");
+            char rfile[1024];
+            snprintf(rfile, sizeof(rfile), "%.*s", utf8_prefix(rn, sizeof(rfile) - 1), rn);
+            json_array_append_new(others, utf8_json_string(rfile));
+        }
         json_t *r = json_pack("{s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o}",
             "file", utf8_json_string(file), "title", titles[i],
             "release", json_incref(json_object_get(json_object_get(json_object_get(docs[i], "system"), "kernel"),
@@ -343,7 +398,7 @@ json_t *compare_build_repeats(json_t *const *docs, const char *const *names, jso
             "period_frames", doc_number_json(doc_num(au, "period_frames")),
             "period_us", doc_number_json(doc_num(au, "period_us")),
             "complete", json_is_true(json_object_get(docs[i], "complete")),
-            "noise_from", repeats[i] ? utf8_json_string(rfile) : json_null());
+            "replicates", others);
         /* A report missing from the document would be compared silently with one report fewer. */
         if (json_array_append_new(reports, r) < 0)
             goto fail;
@@ -419,6 +474,7 @@ json_t *compare_build_repeats(json_t *const *docs, const char *const *names, jso
     }
     json_t *loads = json_array();
     struct tally tallies[64] = { { 0 } };
+    static double rows[128][RUN_VALUES]; /* not re-entrant: compare is one thread */
     size_t li;
     const json_t *kv;
     json_array_foreach(keys, li, kv) {
@@ -429,9 +485,11 @@ json_t *compare_build_repeats(json_t *const *docs, const char *const *names, jso
         const json_t *pa = compare_find_phase(docs[0], k);
         for (size_t i = 1; i < n && pa; i++) {
             const json_t *pb = compare_find_phase(docs[i], k);
-            if (pb)
-                compare_load_verdicts(pa, pb, repeats[0] ? compare_find_phase(repeats[0], k) : NULL,
-                                repeats[i] ? compare_find_phase(repeats[i], k) : NULL, i, verdicts, &tallies[i]);
+            if (pb) {
+                struct run_groups g;
+                gather_runs(docs, ids, reps, i, k, rows, &g);
+                compare_load_verdicts(pa, pb, &g, i, verdicts, &tallies[i]);
+            }
         }
         json_array_append_new(loads, json_pack("{s:s, s:o, s:o, s:o}", "load", k, "columns", columns, "rows",
                                                build_rows(columns), "verdicts", verdicts));
@@ -484,7 +542,12 @@ json_t *compare_build_repeats(json_t *const *docs, const char *const *names, jso
             if (json_array_size(lists[L]) && off >= 0 && (size_t)off < sizeof(line))
                 off += snprintf(line + off, sizeof(line) - (size_t)off, ".");
         }
-        if (tallies[i].better == 0 && tallies[i].worse == 0 && off >= 0 && (size_t)off < sizeof(line))
+        if (tallies[i].weak && off >= 0 && (size_t)off < sizeof(line))
+            off += snprintf(line + off, sizeof(line) - (size_t)off, " Weak: %d measure%s differ%s between these two "
+                            "runs, but with no other run of either set-up beside them the machine's run-to-run noise "
+                            "is unknown (run each set-up twice more into one directory, and compare again).",
+                            tallies[i].weak, tallies[i].weak == 1 ? "" : "s", tallies[i].weak == 1 ? "s" : "");
+        else if (tallies[i].better == 0 && tallies[i].worse == 0 && off >= 0 && (size_t)off < sizeof(line))
             snprintf(line + off, sizeof(line) - (size_t)off, " Nothing here is beyond run-to-run noise.");
         utf8_trim(line);
         json_array_append_new(summary, json_string(line));
@@ -495,17 +558,21 @@ json_t *compare_build_repeats(json_t *const *docs, const char *const *names, jso
     json_object_set_new(cmp, "warnings", warnings);
     json_object_set_new(cmp, "method", json_string(
         "Units: the seconds of each phase's timeline, not its cycles (latency comes in bursts: cycles are not "
-        "independent, seconds nearly are). Wake-up and |jitter| p99 and maximum of each second: Mann-Whitney rank "
+        "independent, seconds nearly are), and the runs of each set-up (a whole run can land in a better or worse "
+        "state of the machine and stay there). Wake-up and |jitter| p99 and maximum of each second: Mann-Whitney rank "
         "test of the two runs' seconds (exact below 26 seconds a side without ties) and the Hodges-Lehmann shift "
-        "(the median of every difference between a second of one run and one of the other). A difference is called "
+        "(the median of every difference between a second of one run and one of the other); the two runs differ "
         "when p < 0.01, the shift is at least 10 % of the baseline's median second and 5 µs, and it holds between "
         "every half of one run and every half of the other (each half-shift clears that floor and half the shift: "
-        "a burst of the machine's other work in one run is not a difference of set-ups); where the store holds an "
-        "earlier run of the same set-up, it must also exceed the shift between those two runs. Xrun events and "
-        "missed deadlines: the seconds that had any, as Poisson rates per measured second (exact conditional test, "
-        "p < 0.01), at least twice apart, half against half too. The whole-run percentiles and maxima in the table "
-        "are shown, never decided. A verdict says these two runs differ, not why: whatever else the machine did "
-        "during one run and not the other is part of it."));
+        "a burst of the machine's other work in one run is not a difference of set-ups). Xrun events and missed "
+        "deadlines: the seconds that had any, as Poisson rates per measured second (exact conditional test, "
+        "p < 0.01), at least twice apart, half against half too. Then across runs: the other runs of each set-up "
+        "found beside the reports (same machine identity, kernel, audio settings and label) each give one value per "
+        "measure (the median of its seconds); a t-test on their logarithms, with the run-to-run variance pooled "
+        "over the runs of each set-up, must find the same difference at p < 0.01 (when both reports are of one "
+        "set-up, its other runs give the noise only). With no other run, a difference of the two runs is weak, "
+        "never a call. The whole-run percentiles and maxima in the table are shown, never decided. A verdict says "
+        "the set-ups' runs differ, not why: whatever else the machine did during them is part of it."));
     return cmp;
 fail:
     json_decref(cmp);

@@ -14,16 +14,24 @@
 /* The comparison document ("schema": "rtjitter.compare/1") of n validated reports; the first is the baseline.
  * names[i] is where report i came from (shown, not parsed). NULL when n is 0. */
 json_t *compare_build(json_t *const *docs, const char *const *names, size_t n);
-/* The same, with repeats[i] (or NULL) an earlier run of report i's kernel: when its system identity and audio
- * setting match, the distance between the two runs is taken as run-to-run noise, and a difference between
- * kernels must exceed it. repeat_names[i] says where it came from. */
-json_t *compare_build_repeats(json_t *const *docs, const char *const *names, json_t *const *repeats,
-                              const char *const *repeat_names, size_t n);
+/* The same, with the other runs of each report's set-up: reps[i] (or NULL) from compare_replicates_beside() for
+ * report i, ids[i] (or NULL) report i's own file id (compare_file_id()), so that no run is taken twice. The
+ * verdicts rest on these runs too (compare_runs.h): without any, a difference is "weak" at most. */
+json_t *compare_build_runs(json_t *const *docs, const char *const *names, const char *const *ids,
+                           const json_t *const *reps, size_t n);
+/* Are two reports of one set-up: the same system identity (less what changes from run to run on one system), the
+ * same audio settings the user chose (backend, provider, rate, period, device, CPUs, priority, DSP...) and the same
+ * label? Only the runs of one set-up tell its run-to-run noise. */
+int compare_same_setup(const json_t *a, const json_t *b);
+/* The other runs of doc's set-up in the directory of path (compare_same_setup(), and not path itself), newest
+ * first, at most max: [{"file", "id", "values": compare_run_values_json()}]. Files that are not reports are
+ * passed over in silence (a directory holds other things too). NULL when the directory cannot be read. */
+json_t *compare_replicates_beside(const char *path, const json_t *doc, size_t max);
+/* A file's identity (device and inode) as a string, into buf: 0 or -errno. */
+int compare_file_id(const char *path, char *buf, size_t len);
 /* The phase of doc whose phase_display_name() is key, or NULL. */
 const json_t *compare_find_phase(const json_t *doc, const char *key);
 
-/* The report just before path in its directory (by name, i.e. by start time), into out. 0 or -ENOENT. */
-int compare_previous_in_store(const char *path, char *out, size_t len);
 /* The store's latest report of each kernel release: fills paths (malloc'ed, caller frees each and the array),
  * oldest kernel first by start time. 0 or -errno; *n may be 0. */
 int compare_latest_in_store(const char *store, char ***paths, size_t *n);

@@ -1,11 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Finding reports in the store for `rtjitter compare` with no files: the latest run of each set-up (before and
- * after), the latest report of each kernel, and the run before a report (run-to-run noise). File names start with the UTC start time, so the order of names
- * is the order of runs; hidden files (doc_write's temporary ones) and anything not named *.json are skipped. */
+ * after), the latest report of each kernel, and the other runs of a report's set-up beside it (run-to-run noise).
+ * File names start with the UTC start time, so the order of names is the order of runs; hidden files (doc_write's
+ * temporary ones) and anything not named *.json are skipped. */
 #include "report/compare.h"
 #include "report/access.h"
 #include "report/report_read.h"
 #include <dirent.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "report/compare_runs.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,32 +23,97 @@ static int is_report_name(const char *name)
     return name[0] != '.' && l > 5 && !strcmp(name + l - 5, ".json") && !strstr(name, ".tmp-");
 }
 
-int compare_previous_in_store(const char *path, char *out, size_t len)
+int compare_file_id(const char *path, char *buf, size_t len)
+{
+    struct stat st;
+    if (stat(path, &st) < 0)
+        return -errno;
+    return snprintf(buf, len, "%ju:%ju", (uintmax_t)st.st_dev, (uintmax_t)st.st_ino) < (int)len ? 0 : -ENOSPC;
+}
+
+struct cand {
+    char *name;
+    struct timespec mtime;
+};
+
+static int cand_newest_first(const void *a, const void *b)
+{
+    const struct cand *x = a, *y = b;
+    if (x->mtime.tv_sec != y->mtime.tv_sec)
+        return x->mtime.tv_sec < y->mtime.tv_sec ? 1 : -1;
+    if (x->mtime.tv_nsec != y->mtime.tv_nsec)
+        return x->mtime.tv_nsec < y->mtime.tv_nsec ? 1 : -1;
+    return strcmp(y->name, x->name);
+}
+
+/* Reading every report of a crowded directory would take long: the newest this many files are looked at. */
+#define REPLICATE_SCAN_MAX 400
+
+json_t *compare_replicates_beside(const char *path, const json_t *doc, size_t max)
 {
     const char *slash = strrchr(path, '/');
-    if (!slash)
-        return -ENOENT;
     char dir[4096];
-    if ((size_t)(slash - path) >= sizeof(dir))
-        return -ENAMETOOLONG;
-    memcpy(dir, path, (size_t)(slash - path));
-    dir[slash - path] = '\0';
-    const char *base = slash + 1;
-    DIR *d = opendir(dir[0] ? dir : "/");
-    if (!d)
-        return -errno;
-    char best[256] = "";
+    if (!slash)
+        snprintf(dir, sizeof(dir), ".");
+    else if ((size_t)(slash - path) >= sizeof(dir))
+        return NULL;
+    else {
+        memcpy(dir, path, (size_t)(slash - path));
+        dir[slash - path] = '\0';
+        if (!dir[0])
+            snprintf(dir, sizeof(dir), "/");
+    }
+    char self[64];
+    if (compare_file_id(path, self, sizeof(self)) < 0)
+        self[0] = '\0';
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+    if (!d) {
+        if (dfd >= 0)
+            close(dfd);
+        return NULL;
+    }
+    struct cand *c = NULL;
+    size_t n = 0, cap = 0;
     struct dirent *e;
-    while ((e = readdir(d)))
-        if (is_report_name(e->d_name) && strlen(e->d_name) < sizeof(best) && strcmp(e->d_name, base) < 0 &&
-            strcmp(e->d_name, best) > 0)
-            snprintf(best, sizeof(best), "%s", e->d_name);
+    while ((e = readdir(d))) {
+        struct stat st;
+        if (!is_report_name(e->d_name) || fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+            !S_ISREG(st.st_mode))
+            continue;
+        if (n == cap) {
+            size_t nc = cap ? cap * 2 : 64;
+            struct cand *t = realloc(c, nc * sizeof(*c));
+            if (!t)
+                break;
+            c = t;
+            cap = nc;
+        }
+        c[n].name = strdup(e->d_name);
+        c[n].mtime = st.st_mtim;
+        if (c[n].name)
+            n++;
+    }
     closedir(d);
-    if (!best[0])
-        return -ENOENT;
-    if (snprintf(out, len, "%s/%s", dir, best) >= (int)len)
-        return -ENAMETOOLONG;
-    return 0;
+    if (n)
+        qsort(c, n, sizeof(*c), cand_newest_first);
+    json_t *out = json_array();
+    for (size_t i = 0; i < n; i++) {
+        char p[8192], id[64], err[256];
+        json_t *r;
+        if (i < REPLICATE_SCAN_MAX && json_array_size(out) < max &&
+            snprintf(p, sizeof(p), "%s/%s", dir, c[i].name) < (int)sizeof(p) &&
+            compare_file_id(p, id, sizeof(id)) == 0 && strcmp(id, self) != 0 &&
+            report_read_file(p, &r, err, sizeof(err)) == 0) {
+            if (compare_same_setup(doc, r))
+                json_array_append_new(out, json_pack("{s:s, s:s, s:o}", "file", p, "id", id, "values",
+                                                     compare_run_values_json(r)));
+            json_decref(r);
+        }
+        free(c[i].name);
+    }
+    free(c);
+    return out;
 }
 
 int compare_setup_key(const json_t *doc, char *key, size_t len)

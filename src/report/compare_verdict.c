@@ -4,6 +4,7 @@
 #include "report/compare_verdict.h"
 #include "report/access.h"
 #include "report/compare_blocks.h"
+#include "report/compare_runs.h"
 #include <stdlib.h>
 #include <math.h>
 #include <stdio.h>
@@ -76,32 +77,36 @@ static void count(struct tally *t, enum cmp_outcome o)
 }
 
 static void add_verdict(json_t *list, size_t report, const char *metric, double a, double b,
-                        enum cmp_outcome o, const char *text, struct tally *t)
+                        enum cmp_outcome o, const char *text, json_t *runs, struct tally *t)
 {
-    json_array_append_new(list, json_pack("{s:I, s:s, s:o, s:o, s:s, s:s}", "report", (json_int_t)report,
+    json_array_append_new(list, json_pack("{s:I, s:s, s:o, s:o, s:s, s:s, s:o}", "report", (json_int_t)report,
                                           "metric", metric, "a", doc_number_json(a), "b", doc_number_json(b), "outcome",
-                                          cmp_outcome_name(o), "text", text));
+                                          cmp_outcome_name(o), "text", text, "runs", runs));
     count(t, o);
 }
 
-/* What a difference must clear to be called one (see compare_blocks.h for the units):
+/* What a difference must clear to be called one. First, between the two runs compared (compare_blocks.h for the
+ * units):
  *  - the rank test of the seconds: p < BLOCK_ALPHA (seconds are close to independent, not exactly: 0.01, not 0.05);
  *  - the Hodges-Lehmann shift of the seconds: at least BLOCK_REL of the baseline's median second and BLOCK_ABS_US
  *    (below that, a busy machine moves between two runs of one set-up; and nobody hears it);
  *  - in every half of either run: the shift between each half of one run and each half of the other has the
  *    same sign and clears the floor and half the whole shift too (the machine's other work comes and goes over
  *    seconds: a burst of it in one run is not a difference of set-ups);
- *  - where an earlier run of the same set-up is known: more than the shift between those two runs;
  *  - at least MIN_BLOCKS whole seconds on each side.
  * Counts (xrun events, missed deadlines): Poisson rates per measured second, exact conditional test p < RATE_ALPHA
  * and at least RATE_RATIO times apart between every half of one run and every half of the other (events come in
- * bursts, so a p-value alone overstates the evidence). */
+ * bursts, so a p-value alone overstates the evidence).
+ * Then across runs (compare_runs.h): the set-ups' runs differ the same way, t-test p < RUN_ALPHA on the runs'
+ * values, the run-to-run variance pooled over the other runs of either set-up. Without any other run, a
+ * difference of the two runs is "weak": it may be the machine's run-to-run noise. */
 #define BLOCK_ALPHA 0.01
 #define BLOCK_REL 0.10
 #define BLOCK_ABS_US 5.0
 #define MIN_BLOCKS 5
 #define RATE_ALPHA 0.01
 #define RATE_RATIO 2.0
+#define RUN_ALPHA 0.01
 
 double compare_block_floor_us(double baseline_median)
 {
@@ -128,23 +133,46 @@ static void p_words(char *buf, size_t len, double p)
         snprintf(buf, len, "p = %.2g", p);
 }
 
-/* The shift between a run and an earlier run of its set-up, in µs: run-to-run noise. 0 without one. */
-static double repeat_shift(const json_t *p, const json_t *rep, const char *key)
+/* The runs' side of a verdict on two runs that differ (called: CMP_WORSE or CMP_BETTER by their own seconds):
+ * the outcome, and its words appended to text. */
+static enum cmp_outcome across_runs(enum cmp_outcome called, const struct run_level *rl, int ok, char *text,
+                                    size_t len)
 {
-    if (!p || !rep)
-        return 0;
-    double *a, *b;
-    int na = blocks_of(rep, key, &a), nb = blocks_of(p, key, &b);
-    double s = 0;
-    if (na >= MIN_BLOCKS && nb >= MIN_BLOCKS)
-        s = fabs(hodges_lehmann_shift(a, (size_t)na, b, (size_t)nb));
-    free(a);
-    free(b);
-    return isnan(s) ? 0 : s;
+    size_t n = strlen(text);
+    char *t = text + n;
+    size_t l = len > n ? len - n : 0;
+    if (!ok || rl->df < 1) {
+        size_t others = ok ? rl->na + rl->nb + rl->nnoise - 2 : 0;
+        if (others)
+            snprintf(t, l, "; but weak: %zu other run%s of these set-ups beside them, too few to tell the machine's "
+                     "run-to-run noise, which may be all of it (run each set-up at least twice more, into one "
+                     "directory, and compare again)", others, others == 1 ? "" : "s");
+        else
+            snprintf(t, l, "; but weak: one run a side and no other run of either set-up beside them, so the "
+                     "machine's run-to-run noise is unknown and may be all of it (run each set-up at least twice "
+                     "more, into one directory, and compare again)");
+        return CMP_WEAK;
+    }
+    char pv[32], runs[160];
+    p_words(pv, sizeof(pv), rl->p);
+    if (rl->nnoise)
+        snprintf(runs, sizeof(runs), "the two runs against %zu other run%s of their one set-up", rl->nnoise,
+                 rl->nnoise == 1 ? "" : "s");
+    else
+        snprintf(runs, sizeof(runs), "%zu run%s of the baseline's set-up against %zu of this one", rl->na,
+                 rl->na == 1 ? "" : "s", rl->nb);
+    int same_way = called == CMP_WORSE ? rl->ratio > 1 : rl->ratio < 1;
+    if (rl->p < RUN_ALPHA && same_way) {
+        snprintf(t, l, "; and across runs: %s, x%.2f (t-test on the runs, %s, %d df)", runs, rl->ratio, pv, rl->df);
+        return called;
+    }
+    snprintf(t, l, "; but not beyond run-to-run noise: %s, x%.2f (t-test on the runs, %s, %d df; a difference needs "
+             "p < %.2g)", runs, rl->ratio, pv, rl->df, RUN_ALPHA);
+    return CMP_SAME;
 }
 
 /* One per-second measure (lower is better): its verdict and the sentence that says why. */
-static enum cmp_outcome block_verdict(const json_t *pa, const json_t *pb, const json_t *ra, const json_t *rb,
+static enum cmp_outcome block_verdict(const json_t *pa, const json_t *pb, const struct run_level *rl, int rl_ok,
                                       const char *key, const char *what, double *ma, double *mb, char *text,
                                       size_t len)
 {
@@ -166,29 +194,29 @@ static enum cmp_outcome block_verdict(const json_t *pa, const json_t *pb, const 
     *ma = bt.median_a;
     *mb = bt.median_b;
     double fl = compare_block_floor_us(bt.median_a);
-    double noise = fmax(repeat_shift(pa, ra, key), repeat_shift(pb, rb, key));
     double hlo, hhi;
     int halves = blocks_half_shifts(pa, pb, key, &hlo, &hhi) == 0;
     char pv[32];
     p_words(pv, sizeof(pv), bt.p_value);
-    int sure = bt.p_value < BLOCK_ALPHA, large = fabs(bt.shift) >= fl, beyond = !(fabs(bt.shift) <= noise);
+    int sure = bt.p_value < BLOCK_ALPHA, large = fabs(bt.shift) >= fl;
     /* every half against every half: on the same side, each clearing the floor and half the shift claimed (a burst
      * in one half of a run moves the shift; a change of set-up moves every half alike) */
     double need = fmax(fl, fabs(bt.shift) / 2);
     int steady = !halves || (bt.shift > 0 ? hlo >= need : hhi <= -need);
-    o = sure && large && beyond && steady ? (bt.shift > 0 ? CMP_WORSE : CMP_BETTER) : CMP_SAME;
+    o = sure && large && steady ? (bt.shift > 0 ? CMP_WORSE : CMP_BETTER) : CMP_SAME;
     int n = snprintf(text, len, "%s per second, median %.1f → %.1f µs (%zu s against %zu s): ", what, bt.median_a,
                      bt.median_b, bt.na, bt.nb);
     if (n < 0 || (size_t)n >= len)
         return o;
     char *t = text + n;
     size_t l = len - (size_t)n;
-    if (o != CMP_SAME)
+    if (o != CMP_SAME) {
         snprintf(t, l, "%s: %zu of %zu seconds above the baseline's median, shift %+.1f µs (Hodges-Lehmann; "
-                 "%s) beyond the %.1f µs that matters, Mann-Whitney %s%s", o == CMP_WORSE ? "worse" : "better",
+                 "%s) beyond the %.1f µs that matters, Mann-Whitney %s", o == CMP_WORSE ? "worse" : "better",
                  bt.b_above_median_a, bt.nb, bt.shift, halves ? "in every half of either run" : "runs too short "
-                 "to halve", fl, pv, noise > 0 ? ", beyond run-to-run noise" : "");
-    else if (!sure)
+                 "to halve", fl, pv);
+        o = across_runs(o, rl, rl_ok, text, len);
+    } else if (!sure)
         snprintf(t, l, "no clear difference: the seconds overlap (Mann-Whitney %s, a difference needs p < %.2g; "
                  "%zu of %zu seconds above the baseline's median, shift %+.1f µs)", pv, BLOCK_ALPHA,
                  bt.b_above_median_a, bt.nb, bt.shift);
@@ -196,25 +224,37 @@ static enum cmp_outcome block_verdict(const json_t *pa, const json_t *pb, const 
         snprintf(t, l, "no clear difference: shift %+.1f µs (Hodges-Lehmann) is below the %.1f µs that matters "
                  "(%.0f %% of the baseline, at least %.0f µs), though Mann-Whitney gives %s", bt.shift, fl,
                  BLOCK_REL * 100, BLOCK_ABS_US, pv);
-    else if (!steady)
+    else
         snprintf(t, l, "no clear difference: shift %+.1f µs (Mann-Whitney %s), but not in every half of the runs "
                  "(half against half: %+.1f to %+.1f µs): the machine's other work came and went", bt.shift, pv,
                  hlo, hhi);
-    else
-        snprintf(t, l, "no clear difference: shift %+.1f µs (Mann-Whitney %s) is within the run-to-run noise: "
-                 "two runs of one set-up already differ by %.1f µs", bt.shift, pv, noise);
     return o;
 }
 
-void compare_load_verdicts(const json_t *pa, const json_t *pb, const json_t *ra, const json_t *rb, size_t bi,
-                           json_t *list, struct tally *t)
+/* The run-level figures of a verdict, in its JSON: runs a side, the noise group, df, ratio and p. */
+static json_t *runs_json(const struct run_level *rl, int ok)
 {
-    char text[768];
+    if (!ok)
+        return json_null();
+    return json_pack("{s:I, s:I, s:I, s:i, s:o, s:o}", "a", (json_int_t)rl->na, "b", (json_int_t)rl->nb, "noise",
+                     (json_int_t)rl->nnoise, "df", rl->df, "ratio", doc_number_json(rl->ratio), "p",
+                     doc_number_json(rl->p));
+}
+
+void compare_load_verdicts(const json_t *pa, const json_t *pb, const struct run_groups *g, size_t bi, json_t *list,
+                           struct tally *t)
+{
+    char text[1024];
+    double va[RUN_VALUES], vb[RUN_VALUES];
+    compare_run_values(pa, va);
+    compare_run_values(pb, vb);
     for (size_t m = 0; m < sizeof(compare_block_measures) / sizeof(compare_block_measures[0]); m++) {
         const struct block_measure *bm = &compare_block_measures[m];
         double ma, mb;
-        enum cmp_outcome o = block_verdict(pa, pb, ra, rb, bm->key, bm->words, &ma, &mb, text, sizeof(text));
-        add_verdict(list, bi, bm->metric, ma, mb, o, text, t);
+        struct run_level rl;
+        int ok = run_level_test(va, vb, g, (int)m, &rl) == 0;
+        enum cmp_outcome o = block_verdict(pa, pb, &rl, ok, bm->key, bm->words, &ma, &mb, text, sizeof(text));
+        add_verdict(list, bi, bm->metric, ma, mb, o, text, runs_json(&rl, ok), t);
     }
     /* Counts of rare events: Poisson rates per measured second, of the seconds that had any (bursts are one unit
      * each: see compare_blocks.h); of the raw counts for a report whose timeline does not count them. */
@@ -249,6 +289,8 @@ void compare_load_verdicts(const json_t *pa, const json_t *pb, const json_t *ra,
         enum cmp_outcome o = CMP_SAME;
         if (!isnan(p) && p < RATE_ALPHA && apart && steady)
             o = rb_ > ra_ ? CMP_WORSE : CMP_BETTER;
+        struct run_level rl;
+        int ok = run_level_test(va, vb, g, 4 + (int)e, &rl) == 0;
         char pv[32], unit[96] = "";
         p_words(pv, sizeof(pv), p);
         if (by_seconds)
@@ -260,10 +302,12 @@ void compare_load_verdicts(const json_t *pa, const json_t *pb, const json_t *ra,
         const char *what = by_seconds ? "seconds with any" : "events";
         if (ka + kb == 0)
             snprintf(tt, l, "none in either run");
-        else if (o != CMP_SAME)
+        else if (o != CMP_SAME) {
             snprintf(tt, l, "%s: %s in %.2f against %.2f of the seconds, Poisson rate test %s, at least %.0f times "
                      "apart%s", o == CMP_WORSE ? "worse" : "better", what, rb_, ra_, pv, RATE_RATIO,
                      halves ? " in every half of either run" : "");
+            o = across_runs(o, &rl, ok, text, sizeof(text));
+        }
         else if (p < RATE_ALPHA && apart)
             snprintf(tt, l, "no clear difference: Poisson rate test %s on the %s, but not in every half of the runs "
                      "(half against half: %.1f to %.1f times the rate): they came in a burst", pv, what, rlo, rhi);
@@ -273,6 +317,6 @@ void compare_load_verdicts(const json_t *pa, const json_t *pb, const json_t *ra,
         else
             snprintf(tt, l, "no clear difference: Poisson rate test %s on the %s, but the rates (%.2f and %.2f of "
                      "the seconds) are less than %.0f times apart", pv, what, ra_, rb_, RATE_RATIO);
-        add_verdict(list, bi, events[e], ka, kb, o, text, t);
+        add_verdict(list, bi, events[e], ka, kb, o, text, runs_json(&rl, ok), t);
     }
 }

@@ -36,9 +36,10 @@ double compare_block_floor_us(double baseline_median);
 double compare_xruns(const json_t *phase);
 /* Verdicts of report number bi's phase pb against the baseline's phase pa of the same load, appended to list
  * and counted in t: one per per-second measure (rank test and shift of the seconds) and one per count (Poisson
- * rates per measured second). ra, rb: the same load in an earlier run of the baseline's and of this report's
- * set-up (run-to-run noise: a shift must exceed the one between those runs), or NULL. */
-void compare_load_verdicts(const json_t *pa, const json_t *pb, const json_t *ra, const json_t *rb, size_t bi,
-                           json_t *list, struct tally *t);
+ * rates per measured second), each also across runs: g holds the values of the other runs of either set-up
+ * (compare_runs.h), or is NULL (no other run: a difference is "weak" at most). */
+struct run_groups;
+void compare_load_verdicts(const json_t *pa, const json_t *pb, const struct run_groups *g, size_t bi, json_t *list,
+                           struct tally *t);
 
 #endif

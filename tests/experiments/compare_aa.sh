@@ -52,7 +52,7 @@ trap 'exit 3' INT TERM
 
 timer_run() { # OUT [hog]
     "$RTJ" run --backend timer --cpus "$CPU" --priority "$PRIO" --loads none,burn:threads=1 --duration "$DUR" --warmup "$WARM" \
-        --label aa-exp --quiet --output "$DIR/store" --json "$1" >"$1.log" 2>&1 &
+        --label "aa-exp${2:+-$2}" --quiet --output "$DIR/store" --json "$1" >"$1.log" 2>&1 &
     local rpid=$!
     if [ "${2:-}" = hog ]; then
         # 3 ms of 10 ms at priority 90 (the measured thread has 70), from 0.2 s on until the run ends
@@ -67,7 +67,7 @@ timer_run() { # OUT [hog]
 }
 
 prov_run() { # OUT EXTRA_US SEED
-    "$H/compare_prov" "$1" "$DUR" 2 "$2" "$3" "$PRIO" >"$1.log" 2>&1 || echo "# compare_prov $1 failed" >&2
+    "$H/compare_prov" "$1" "$DUR" 2 "$2" "$3" "$PRIO" "testprov+$2us" >"$1.log" 2>&1 || echo "# compare_prov $1 failed" >&2
 }
 
 # Every second: "EPOCH RUN pid tid class rtprio cpu comm" of each real-time thread not of this experiment (its

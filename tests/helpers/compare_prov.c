@@ -6,7 +6,9 @@
  * plus EXTRA_US: the change a comparison must find is known by construction. The seed makes two runs of "the same
  * set-up" differ as two real runs do (different draws, the machine's own noise on top), never identical.
  *
- * usage: compare_prov OUT.json SECONDS_PER_PHASE PHASES EXTRA_US SEED [PRIO]   (PRIO: SCHED_FIFO, default 70)
+ * usage: compare_prov OUT.json SECONDS_PER_PHASE PHASES EXTRA_US SEED [PRIO [LABEL]]
+ *   PRIO: SCHED_FIFO, default 70; LABEL: the report's label, default "testprov" (compare takes the runs of one label
+ *   and set-up found beside a report as its replicates: give an injected change a label of its own)
  * Each phase: 0.5 s warm-up, then SECONDS measured; 64 frames at 48 kHz. Prints the injected mean delay. */
 #include <jansson.h>
 #include <math.h>
@@ -102,8 +104,8 @@ static void *provider_thread(void *arg)
 
 int main(int argc, char **argv)
 {
-    if (argc != 6 && argc != 7) {
-        fprintf(stderr, "usage: %s OUT.json SECONDS_PER_PHASE PHASES EXTRA_US SEED [PRIO]\n", argv[0]);
+    if (argc < 6 || argc > 8) {
+        fprintf(stderr, "usage: %s OUT.json SECONDS_PER_PHASE PHASES EXTRA_US SEED [PRIO [LABEL]]\n", argv[0]);
         return 2;
     }
     struct prov p;
@@ -114,7 +116,7 @@ int main(int argc, char **argv)
     p.rng = 88172645463325252ULL ^ (strtoull(argv[5], NULL, 10) * 0x9e3779b97f4a7c15ULL);
     if (p.rng == 0)
         p.rng = 1;
-    p.prio = argc == 7 ? atoi(argv[6]) : 70;
+    p.prio = argc >= 7 ? atoi(argv[6]) : 70;
     if (!(secs > 0 && secs <= 3600) || p.phases < 1 || p.phases > MAX_PHASES || p.extra_ns < 0 ||
         p.extra_ns > PERIOD_NS / 2 || p.prio < 1 || p.prio > 99) {
         fprintf(stderr, "compare_prov: bad arguments\n");
@@ -162,7 +164,7 @@ int main(int argc, char **argv)
     }
     json_t *provider = json_pack("{s:s, s:s}", "provider", "testprov", "clock", "CLOCK_MONOTONIC");
     ri.command = "compare_prov";
-    ri.label = "testprov";
+    ri.label = argc == 8 ? argv[7] : "testprov";
     ri.complete = 1;
     ri.audio.backend = "testprov";
     ri.audio.provider = provider;

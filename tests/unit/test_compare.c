@@ -17,6 +17,8 @@
 #include <unistd.h>
 #include "report/compare.h"
 #include "report/compare_blocks.h"
+#include "report/compare_runs.h"
+#include "report/report_read.h"
 #include "report/compare_verdict.h"
 #include "util/readfile.h"
 #include "render/compare_text.h"
@@ -48,6 +50,27 @@ static json_t *compare_two(json_t *a, json_t *b)
     return cmp;
 }
 
+/* a against b, with more runs of a's set-up (ra) and of b's (rb) beside them, as compare_replicates_beside() gives
+ * them: their values per load, each under an id of its own. */
+static json_t *compare_with_runs(json_t *a, json_t *b, json_t *const *ra, size_t na, json_t *const *rb, size_t nb)
+{
+    json_t *docs[2] = { a, b }, *reps[2] = { json_array(), json_array() };
+    const char *names[2] = { "a.json", "b.json" }, *ids[2] = { "0:1", "0:2" };
+    for (int side = 0; side < 2; side++)
+        for (size_t i = 0; i < (side ? nb : na); i++) {
+            char id[32], file[32];
+            snprintf(id, sizeof(id), "0:%d%zu", 10 + side, i);
+            snprintf(file, sizeof(file), "%c%zu.json", side ? 'b' : 'a', i);
+            json_array_append_new(reps[side], json_pack("{s:s, s:s, s:o}", "file", file, "id", id, "values",
+                                                        compare_run_values_json(side ? rb[i] : ra[i])));
+        }
+    json_t *cmp = compare_build_runs(docs, names, ids, (const json_t *const *)reps, 2);
+    assert_non_null(cmp);
+    json_decref(reps[0]);
+    json_decref(reps[1]);
+    return cmp;
+}
+
 static const char *const decided[] = { "wakeup p99/s", "wakeup max/s", "jitter p99/s", "jitter max/s" };
 
 static void test_same_distribution_no_difference(void **state)
@@ -72,51 +95,216 @@ static void test_same_distribution_no_difference(void **state)
     }
 }
 
+/* A 3 ms later wake-up in every second of b. Alone, the two runs differ, and that is all compare can say: "weak",
+ * and the line says why (one run a side). With two more runs of each set-up beside them (other seeds, the same
+ * 3 ms apart), the set-ups differ across runs too: "worse", and "better" the other way round. */
 static void test_shift_of_3ms_is_significant(void **state)
 {
     (void)state;
     json_t *a = fx_report("6.1.0", "250", "voluntary", 20000, 0, 7);
     json_t *b = fx_report("6.8.0", "1000", "full", 20000, 3000, 8);
     json_t *cmp = compare_two(a, b);
-    for (size_t m = 0; m < sizeof(decided) / sizeof(decided[0]); m++)
-        assert_string_equal(outcome(cmp, "none", decided[m]), "worse");
+    for (size_t m = 0; m < sizeof(decided) / sizeof(decided[0]); m++) {
+        const json_t *v = verdict_of(cmp, "none", decided[m]);
+        const char *o = json_string_value(json_object_get(v, "outcome")),
+                   *text = json_string_value(json_object_get(v, "text"));
+        if (strcmp(o, "weak") || !strstr(text, "one run a side"))
+            fail_msg("alone, %s: %s: %s", decided[m], o, text);
+    }
+    const char *sum = json_string_value(json_array_get(json_object_get(cmp, "summary"), 0));
+    if (!strstr(sum, "better in 0 measures, worse in 0") || !strstr(sum, "Weak: 4 measures differ"))
+        fail_msg("summary: %s", sum);
     json_decref(cmp);
-    cmp = compare_two(b, a); /* the other way round */
+    json_t *ra[2] = { fx_report("6.1.0", "250", "voluntary", 20000, 0, 17),
+                      fx_report("6.1.0", "250", "voluntary", 20000, 0, 27) };
+    json_t *rb[2] = { fx_report("6.8.0", "1000", "full", 20000, 3000, 18),
+                      fx_report("6.8.0", "1000", "full", 20000, 3000, 28) };
+    cmp = compare_with_runs(a, b, ra, 2, rb, 2);
+    for (size_t m = 0; m < sizeof(decided) / sizeof(decided[0]); m++) {
+        const json_t *v = verdict_of(cmp, "none", decided[m]);
+        const char *o = json_string_value(json_object_get(v, "outcome")),
+                   *text = json_string_value(json_object_get(v, "text"));
+        if (strcmp(o, "worse") || !strstr(text, "3 runs of the baseline's set-up against 3 of this one"))
+            fail_msg("with runs, %s: %s: %s", decided[m], o, text);
+        const json_t *runs = json_object_get(v, "runs");
+        assert_int_equal(json_integer_value(json_object_get(runs, "df")), 4);
+    }
+    json_decref(cmp);
+    cmp = compare_with_runs(b, a, rb, 2, ra, 2); /* the other way round */
     for (size_t m = 0; m < sizeof(decided) / sizeof(decided[0]); m++)
         assert_string_equal(outcome(cmp, "none", decided[m]), "better");
     json_decref(cmp);
+    for (int i = 0; i < 2; i++) {
+        json_decref(ra[i]);
+        json_decref(rb[i]);
+    }
     json_decref(a);
     json_decref(b);
 }
 
-/* An earlier run of each kernel that differs from the latest by 5 ms: a 3 ms difference between the kernels is
- * then within run-to-run noise. A "repeat" of another set-up (other HZ) is not used. */
+/* Run-to-run noise: two more runs of each kernel, one of them 5 ms later than the others (a run that landed in a
+ * bad state of the machine). The 3 ms between the two runs compared is then within what runs of one set-up do:
+ * "no clear difference", and the line says so. */
 static void test_run_to_run_noise(void **state)
 {
     (void)state;
     json_t *a = fx_report("6.1.0", "250", "voluntary", 20000, 0, 7);
     json_t *b = fx_report("6.8.0", "1000", "full", 20000, 3000, 8);
-    json_t *ra = fx_report("6.1.0", "250", "voluntary", 20000, 5000, 9);
-    json_t *docs[2] = { a, b }, *reps[2] = { ra, NULL };
-    const char *names[2] = { "a.json", "b.json" }, *rnames[2] = { "a0.json", NULL };
-    json_t *cmp = compare_build_repeats(docs, names, reps, rnames, 2);
+    json_t *ra[2] = { fx_report("6.1.0", "250", "voluntary", 20000, 5000, 9),
+                      fx_report("6.1.0", "250", "voluntary", 20000, 0, 10) };
+    json_t *rb[2] = { fx_report("6.8.0", "1000", "full", 20000, 0, 11),
+                      fx_report("6.8.0", "1000", "full", 20000, 5000, 12) };
+    json_t *cmp = compare_with_runs(a, b, ra, 2, rb, 2);
+    const char *text = json_string_value(json_object_get(verdict_of(cmp, "none", "wakeup p99/s"), "text"));
     assert_string_equal(outcome(cmp, "none", "wakeup p99/s"), "same");
-    assert_string_equal(outcome(cmp, "none", "wakeup max/s"), "same");
-    assert_non_null(strstr(json_string_value(json_object_get(verdict_of(cmp, "none", "wakeup p99/s"), "text")),
-                           "run-to-run noise"));
-    assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(cmp, "reports"), 0),
-                                                          "noise_from")), "a0.json");
+    if (!strstr(text, "worse: ") || !strstr(text, "but not beyond run-to-run noise"))
+        fail_msg("%s", text);
+    assert_int_equal(json_array_size(json_object_get(json_array_get(json_object_get(cmp, "reports"), 0),
+                                                     "replicates")), 2);
     json_decref(cmp);
-    json_decref(ra);
-    ra = fx_report("6.1.0", "1000", "voluntary", 20000, 5000, 9); /* not the same set-up */
-    reps[0] = ra;
-    cmp = compare_build_repeats(docs, names, reps, rnames, 2);
-    assert_string_equal(outcome(cmp, "none", "wakeup p99/s"), "worse");
-    assert_true(json_is_null(json_object_get(json_array_get(json_object_get(cmp, "reports"), 0), "noise_from")));
-    json_decref(cmp);
-    json_decref(ra);
+    for (int i = 0; i < 2; i++) {
+        json_decref(ra[i]);
+        json_decref(rb[i]);
+    }
     json_decref(a);
     json_decref(b);
+}
+
+/* Two runs of one set-up (nothing the tool can see differs), 3 ms apart: the other runs of that set-up beside them
+ * give the noise. Quiet ones (0 ms) make the 3 ms a difference; among runs that themselves moved by 0 to 5 ms it is
+ * not one. Reports of another set-up (another label, another priority) in the same directory are never taken,
+ * nor the compared files themselves; a directory's other JSON files are passed over in silence. */
+static void test_replicates_beside(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rtjt-reps.XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[256];
+    const char *names[8] = { "a.json", "b.json", "r1.json", "r2.json", "r3.json", "other.json", "prio.json",
+                             "cmp.json" };
+    double shift[8] = { 0, 3000, 0, 0, 0, 0, 0, 0 };
+    json_t *d[8];
+    for (int i = 0; i < 8; i++) {
+        d[i] = fx_report("6.1.0", "250", "full", 20000, shift[i], 40 + (uint64_t)i);
+        if (i == 5)
+            json_object_set_new(d[i], "label", json_string("another"));
+        if (i == 6)
+            json_object_set_new(json_object_get(d[i], "audio"), "priority_requested", json_integer(80));
+        snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+        if (i == 7) {
+            FILE *f = fopen(path, "w");
+            assert_non_null(f);
+            fputs("{\"schema\": \"rtjitter.compare/1\"}", f);
+            fclose(f);
+        } else
+            assert_int_equal(json_dump_file(d[i], path, 0), 0);
+    }
+    json_t *reps[2];
+    char ids[2][64];
+    const char *idp[2] = { ids[0], ids[1] }, *cn[2] = { "a.json", "b.json" };
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+        reps[i] = compare_replicates_beside(path, d[i], 32);
+        assert_int_equal(compare_file_id(path, ids[i], sizeof(ids[i])), 0);
+        /* b.json (for a), a.json (for b) and r1-r3: one set-up */
+        assert_int_equal(json_array_size(reps[i]), 4);
+        size_t j;
+        const json_t *r;
+        json_array_foreach(reps[i], j, r) {
+            const char *f = json_string_value(json_object_get(r, "file"));
+            if (strstr(f, "other") || strstr(f, "prio") || strstr(f, "cmp") || strstr(f, names[i]))
+                fail_msg("%s taken as a run of %s's set-up", f, names[i]);
+        }
+    }
+    json_t *docs[2] = { d[0], d[1] };
+    json_t *cmp = compare_build_runs(docs, cn, idp, (const json_t *const *)reps, 2);
+    const json_t *v = verdict_of(cmp, "none", "wakeup p99/s");
+    const char *text = json_string_value(json_object_get(v, "text"));
+    if (strcmp(json_string_value(json_object_get(v, "outcome")), "worse") ||
+        !strstr(text, "the two runs against 3 other runs of their one set-up"))
+        fail_msg("quiet others: %s", text);
+    json_decref(cmp);
+    for (int i = 0; i < 2; i++)
+        json_decref(reps[i]);
+    /* the others moved by 0, 2.5 and 5 ms: 3 ms is within that */
+    for (int i = 3; i < 5; i++) {
+        json_decref(d[i]);
+        d[i] = fx_report("6.1.0", "250", "full", 20000, i == 3 ? 2500 : 5000, 60 + (uint64_t)i);
+        snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+        assert_int_equal(json_dump_file(d[i], path, 0), 0);
+    }
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+        reps[i] = compare_replicates_beside(path, d[i], 32);
+    }
+    cmp = compare_build_runs(docs, cn, idp, (const json_t *const *)reps, 2);
+    text = json_string_value(json_object_get(verdict_of(cmp, "none", "wakeup p99/s"), "text"));
+    if (strcmp(outcome(cmp, "none", "wakeup p99/s"), "same") || !strstr(text, "not beyond run-to-run noise"))
+        fail_msg("noisy others: %s", text);
+    json_decref(cmp);
+    for (int i = 0; i < 2; i++)
+        json_decref(reps[i]);
+    for (int i = 0; i < 8; i++) {
+        snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+        unlink(path);
+        json_decref(d[i]);
+    }
+    rmdir(dir);
+}
+
+/* Student's t against closed forms that do not come from the code: df = 1 is the Cauchy distribution,
+ * P(|T| >= t) = 1 - 2 atan(t) / pi; df = 2: 1 - t / sqrt(2 + t^2); and printed tables' t(0.995) for 3, 10 and 30
+ * df (5.841, 3.169, 2.750: p = 0.01). The incomplete beta against I_x(a, 1) = x^a, I_x(1, b) = 1 - (1 - x)^b and
+ * I_1/2(a, a) = 1/2. The run-level test on hand-made logs: one set-up, noise runs at e^0 and e^1 (pooled sd
+ * sqrt(1/2), 1 df), compared runs e^0 and e^2: t = 2 / (sqrt(1/2) sqrt(2)) = 2; two set-ups {e^0, e^1} and
+ * {e^3, e^4}: t = 3 / sqrt(1/2) with 2 df. */
+static void test_student_t_and_run_level(void **state)
+{
+    (void)state;
+    for (double t = 0.5; t < 100; t *= 3) {
+        assert_float_equal(student_t_p2(t, 1), 1 - 2 * atan(t) / M_PI, 1e-9);
+        assert_float_equal(student_t_p2(-t, 2), 1 - t / sqrt(2 + t * t), 1e-9);
+    }
+    assert_float_equal(student_t_p2(63.657, 1), 0.01, 2e-5);
+    assert_float_equal(student_t_p2(5.841, 3), 0.01, 2e-5);
+    assert_float_equal(student_t_p2(3.169, 10), 0.01, 2e-5);
+    assert_float_equal(student_t_p2(2.750, 30), 0.01, 2e-5);
+    assert_true(isnan(student_t_p2(1, 0)));
+    for (double x = 0.05; x < 1; x += 0.1) {
+        assert_float_equal(incomplete_beta(x, 3.5, 1), pow(x, 3.5), 1e-12);
+        assert_float_equal(incomplete_beta(x, 1, 7.25), 1 - pow(1 - x, 7.25), 1e-12);
+    }
+    assert_float_equal(incomplete_beta(0.5, 40, 40), 0.5, 1e-12);
+    double va[RUN_VALUES], vb[RUN_VALUES], noise[2][RUN_VALUES], more_a[1][RUN_VALUES], more_b[1][RUN_VALUES];
+    for (int m = 0; m < RUN_VALUES; m++) {
+        va[m] = exp(0);
+        vb[m] = exp(2);
+        noise[0][m] = exp(0);
+        noise[1][m] = exp(1);
+    }
+    struct run_groups g = { .noise = (const double (*)[RUN_VALUES])noise, .nnoise = 2 };
+    struct run_level rl;
+    assert_int_equal(run_level_test(va, vb, &g, 4, &rl), 0);
+    assert_int_equal(rl.df, 1);
+    assert_float_equal(rl.t, 2, 1e-12);
+    assert_float_equal(rl.p, 1 - 2 * atan(2) / M_PI, 1e-9);
+    assert_float_equal(rl.ratio, exp(2), 1e-9);
+    for (int m = 0; m < RUN_VALUES; m++) {
+        more_a[0][m] = exp(1);
+        vb[m] = exp(3);
+        more_b[0][m] = exp(4);
+    }
+    struct run_groups g2 = { .a_more = (const double (*)[RUN_VALUES])more_a, .na_more = 1,
+                             .b_more = (const double (*)[RUN_VALUES])more_b, .nb_more = 1 };
+    assert_int_equal(run_level_test(va, vb, &g2, 5, &rl), 0);
+    assert_int_equal(rl.df, 2);
+    double t = 3 / sqrt(0.5);
+    assert_float_equal(rl.t, t, 1e-9);
+    assert_float_equal(rl.p, 1 - t / sqrt(2 + t * t), 1e-9);
+    /* alone: no noise known */
+    assert_int_equal(run_level_test(va, vb, NULL, 0, &rl), 0);
+    assert_int_equal(rl.df, 0);
+    assert_true(isnan(rl.p));
 }
 
 /* 300 cycles: not one whole second. Even a shift of 3 ms is not called on no units at all. */
@@ -349,12 +537,20 @@ static void test_latest_in_store(void **state)
     for (size_t i = 0; i < n; i++)
         free(paths[i]);
     free(paths);
-    char prev[4300];
+    /* the other runs of a report's set-up beside it: the one other report of 6.8.0 (not the temporary file) */
+    json_t *mdoc;
     snprintf(p, sizeof(p), "%s/6.8.0/20260102T000000Z-x.json", dir);
-    assert_int_equal(compare_previous_in_store(p, prev, sizeof(prev)), 0);
-    assert_non_null(strstr(prev, "6.8.0/20260101T000000Z.json"));
+    assert_int_equal(report_read_file(p, &mdoc, err, sizeof(err)), 0);
+    json_t *reps = compare_replicates_beside(p, mdoc, 32);
+    assert_int_equal(json_array_size(reps), 1);
+    assert_non_null(strstr(json_string_value(json_object_get(json_array_get(reps, 0), "file")),
+                           "6.8.0/20260101T000000Z.json"));
+    json_decref(reps);
     snprintf(p, sizeof(p), "%s/6.1.0/20251201T000000Z.json", dir);
-    assert_int_equal(compare_previous_in_store(p, prev, sizeof(prev)), -ENOENT);
+    reps = compare_replicates_beside(p, mdoc, 32);
+    assert_int_equal(json_array_size(reps), 0);
+    json_decref(reps);
+    json_decref(mdoc);
     assert_true(compare_latest_in_store("/nonexistent-store", &paths, &n) < 0);
     char cmd[4300];
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
@@ -418,7 +614,14 @@ static void test_table_and_verdict_one_figure(void **state)
 {
     (void)state;
     json_t *a = fx_report("6.1.0", "250", "full", 20000, 0, 3), *b = fx_report("6.8.0", "1000", "full", 20000, 40, 4);
-    json_t *cmp = compare_two(a, b);
+    json_t *ra[2] = { fx_report("6.1.0", "250", "full", 20000, 0, 31), fx_report("6.1.0", "250", "full", 20000, 0, 32) };
+    json_t *rb[2] = { fx_report("6.8.0", "1000", "full", 20000, 40, 33),
+                      fx_report("6.8.0", "1000", "full", 20000, 40, 34) };
+    json_t *cmp = compare_with_runs(a, b, ra, 2, rb, 2);
+    for (int i = 0; i < 2; i++) {
+        json_decref(ra[i]);
+        json_decref(rb[i]);
+    }
     static const struct { const char *metric, *label, *words; } m[] = {
         { "wakeup p99/s", "wakeup p99/s, median (µs)", "wakeup p99 per second, median " },
         { "wakeup max/s", "wakeup max/s, median (µs)", "wakeup max per second, median " },
@@ -522,7 +725,7 @@ static void test_burst_is_drift_steady_is_change(void **state)
     json_t *steady = hand_phase(30, 1500, 0, 12, 50, 3);
     json_t *list = json_array();
     struct tally t = { 0 };
-    compare_load_verdicts(a, burst, NULL, NULL, 1, list, &t);
+    compare_load_verdicts(a, burst, NULL, 1, list, &t);
     const char *text;
     const char *o = hand_outcome(list, "wakeup p99/s", &text);
     if (strcmp(o, "same") || !strstr(text, "not in every half of the runs"))
@@ -537,7 +740,18 @@ static void test_burst_is_drift_steady_is_change(void **state)
     json_decref(list);
     list = json_array();
     memset(&t, 0, sizeof(t));
-    compare_load_verdicts(a, steady, NULL, NULL, 1, list, &t);
+    /* two more runs of either set-up, alike: the difference holds across runs too */
+    double more_a[2][RUN_VALUES], more_b[2][RUN_VALUES];
+    for (int i = 0; i < 2; i++) {
+        json_t *x = hand_phase(30, 0, 5, 6, 1, 11 + (uint64_t)i), *y = hand_phase(30, 1500, 0, 12, 50, 21 + (uint64_t)i);
+        compare_run_values(x, more_a[i]);
+        compare_run_values(y, more_b[i]);
+        json_decref(x);
+        json_decref(y);
+    }
+    struct run_groups g = { .a_more = (const double (*)[RUN_VALUES])more_a, .na_more = 2,
+                            .b_more = (const double (*)[RUN_VALUES])more_b, .nb_more = 2 };
+    compare_load_verdicts(a, steady, &g, 1, list, &t);
     static const char *const all[] = { "wakeup p99/s", "wakeup max/s", "jitter p99/s", "jitter max/s", "xruns",
                                        "deadlines missed" };
     for (size_t k = 0; k < 6; k++) {
@@ -593,6 +807,8 @@ int main(void)
         cmocka_unit_test(test_same_distribution_no_difference),
         cmocka_unit_test(test_shift_of_3ms_is_significant),
         cmocka_unit_test(test_run_to_run_noise),
+        cmocka_unit_test(test_replicates_beside),
+        cmocka_unit_test(test_student_t_and_run_level),
         cmocka_unit_test(test_short_runs_not_compared),
         cmocka_unit_test(test_mann_whitney_exact),
         cmocka_unit_test(test_mann_whitney_normal_and_shift),

@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Runs as the units of a verdict on set-ups: see compare_runs.h. */
+#include "report/compare_runs.h"
+#include "report/access.h"
+#include "report/compare_blocks.h"
+#include "report/compare_verdict.h"
+#include "report/report_read.h"
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+/* A run's value needs as many whole seconds as a verdict on its seconds does. */
+#define RUN_MIN_SECONDS 5
+
+static int dcmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double seconds_median(const json_t *phase, const char *key)
+{
+    double *v;
+    int n = blocks_of(phase, key, &v);
+    double m = NAN;
+    if (n >= RUN_MIN_SECONDS) {
+        qsort(v, (size_t)n, sizeof(double), dcmp);
+        m = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    }
+    free(v);
+    return m;
+}
+
+static double event_rate(const json_t *phase, int deadlines)
+{
+    double k = deadlines ? doc_num(phase, "deadlines_missed") : compare_xruns(phase);
+    double s = blocks_measured_s(phase);
+    if (isnan(k) || !(s > 0))
+        return NAN;
+    /* the seconds that had any, as the verdict on the pair counts them, where the timeline tells */
+    double u = blocks_event_seconds(phase, deadlines ? "deadlines_missed" : "xrun_events");
+    if (u >= 0 && u <= k)
+        k = u;
+    return (k + 0.5) / s;
+}
+
+void compare_run_values(const json_t *phase, double v[RUN_VALUES])
+{
+    for (int m = 0; m < 4; m++)
+        v[m] = phase ? seconds_median(phase, compare_block_measures[m].key) : NAN;
+    v[4] = phase ? event_rate(phase, 0) : NAN;
+    v[5] = phase ? event_rate(phase, 1) : NAN;
+}
+
+json_t *compare_run_values_json(const json_t *doc)
+{
+    json_t *out = json_object();
+    size_t i;
+    const json_t *p;
+    json_array_foreach(json_object_get(doc, "phases"), i, p) {
+        char name[PHASE_NAME_LEN];
+        double v[RUN_VALUES];
+        phase_display_name(p, name, sizeof(name));
+        compare_run_values(p, v);
+        json_t *a = json_array();
+        for (int m = 0; m < RUN_VALUES; m++)
+            json_array_append_new(a, doc_number_json(v[m]));
+        json_object_set_new(out, name, a);
+    }
+    return out;
+}
+
+/* Continued fraction of the incomplete beta function (modified Lentz). */
+static double beta_cf(double x, double a, double b)
+{
+    const double tiny = 1e-300;
+    double c = 1, d = 1 - (a + b) * x / (a + 1);
+    if (fabs(d) < tiny)
+        d = tiny;
+    d = 1 / d;
+    double h = d;
+    for (int i = 1; i <= 500; i++) {
+        double m = i, m2 = 2 * m;
+        double num = m * (b - m) * x / ((a - 1 + m2) * (a + m2));
+        d = 1 + num * d;
+        c = 1 + num / c;
+        d = 1 / (fabs(d) < tiny ? tiny : d);
+        c = fabs(c) < tiny ? tiny : c;
+        h *= d * c;
+        num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + 1 + m2));
+        d = 1 + num * d;
+        c = 1 + num / c;
+        d = 1 / (fabs(d) < tiny ? tiny : d);
+        c = fabs(c) < tiny ? tiny : c;
+        double step = d * c;
+        h *= step;
+        if (fabs(step - 1) < 1e-15)
+            break;
+    }
+    return h;
+}
+
+double incomplete_beta(double x, double a, double b)
+{
+    if (!(a > 0) || !(b > 0) || isnan(x))
+        return NAN;
+    if (x <= 0)
+        return 0;
+    if (x >= 1)
+        return 1;
+    double front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+    if (x < (a + 1) / (a + b + 2))
+        return front * beta_cf(x, a, b) / a;
+    return 1 - front * beta_cf(1 - x, b, a) / b;
+}
+
+double student_t_p2(double t, int df)
+{
+    if (df < 1 || isnan(t))
+        return NAN;
+    if (isinf(t))
+        return 0;
+    double v = df;
+    return fmin(1.0, incomplete_beta(v / (v + t * t), v / 2, 0.5));
+}
+
+struct acc {
+    double sum, ss; /* sum of y, and of squared deviations (filled by finish) */
+    size_t n;
+};
+
+static double y_of(double v, int m)
+{
+    /* per-second figures below 1 µs are clock noise: a ratio of two of them says nothing */
+    return m < 4 ? log(fmax(v, 1.0)) : log(v);
+}
+
+/* Adds the runs of rows[0..n) to a group; with first, the compared run's value first. Returns the group mean. */
+static double group(struct acc *g, const double *first, const double (*rows)[RUN_VALUES], size_t n, int m)
+{
+    double ys[1 + 64 * 4];
+    size_t k = 0;
+    if (first && !isnan(*first) && *first > 0)
+        ys[k++] = y_of(*first, m);
+    for (size_t i = 0; i < n && k < sizeof(ys) / sizeof(ys[0]); i++)
+        if (!isnan(rows[i][m]) && rows[i][m] > 0)
+            ys[k++] = y_of(rows[i][m], m);
+    double s = 0;
+    for (size_t i = 0; i < k; i++)
+        s += ys[i];
+    double mean = k ? s / (double)k : NAN;
+    for (size_t i = 0; i < k; i++)
+        g->ss += (ys[i] - mean) * (ys[i] - mean);
+    g->n = k;
+    g->sum = s;
+    return mean;
+}
+
+int run_level_test(const double va[RUN_VALUES], const double vb[RUN_VALUES], const struct run_groups *g, int m,
+                   struct run_level *out)
+{
+    out->na = out->nb = out->nnoise = 0;
+    out->df = 0;
+    out->ratio = out->sd = out->t = out->p = NAN;
+    if (m < 0 || m >= RUN_VALUES || isnan(va[m]) || isnan(vb[m]) || !(va[m] > 0) || !(vb[m] > 0))
+        return -EINVAL;
+    struct acc A = { 0 }, B = { 0 }, N = { 0 };
+    double ma = group(&A, &va[m], g ? g->a_more : NULL, g ? g->na_more : 0, m);
+    double mb = group(&B, &vb[m], g ? g->b_more : NULL, g ? g->nb_more : 0, m);
+    group(&N, NULL, g ? g->noise : NULL, g ? g->nnoise : 0, m);
+    out->na = A.n;
+    out->nb = B.n;
+    out->nnoise = N.n;
+    out->df = (int)(A.n - 1) + (int)(B.n - 1) + (N.n ? (int)N.n - 1 : 0);
+    double diff = mb - ma;
+    out->ratio = exp(diff);
+    if (out->df < 1)
+        return 0;
+    out->sd = sqrt((A.ss + B.ss + N.ss) / out->df);
+    double se = out->sd * sqrt(1.0 / (double)A.n + 1.0 / (double)B.n);
+    if (se > 0) {
+        out->t = diff / se;
+        out->p = student_t_p2(out->t, out->df);
+    } else { /* every run of every group alike: any difference is beyond their noise */
+        out->t = diff == 0 ? 0 : diff > 0 ? INFINITY : -INFINITY;
+        out->p = diff == 0 ? 1 : 0;
+    }
+    return 0;
+}

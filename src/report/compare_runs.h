@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Runs as the units of a verdict on set-ups (issue 8, the A/A test). The seconds of one run are close to
+ * independent of each other, but not of the run: on a shared or virtual machine a whole run can land in a worse
+ * or better state (a load thread placed on the audio CPU or beside it, a neighbour on the host) and stay there for
+ * its length. Two back-to-back runs of one set-up on the development VM differed per second, in every second, by
+ * up to 40 times in |jitter| p99 (tests/experiments/compare_aa-result-*.txt). Only other runs of a set-up tell
+ * such run-to-run noise from a change of set-up, so a verdict needs both:
+ *  - the two runs differ in their seconds (compare_blocks.h: rank test, shift, in every half of either run), and
+ *  - the set-ups differ across runs: every run of either set-up reduced to one value per measure (the median of
+ *    its seconds, on a log scale), and a two-sample t-test on them, with the run-to-run variance pooled over
+ *    every group of runs of one set-up.
+ * The other runs are those found beside each compared report with the same set-up and label
+ * (compare_replicates_beside()). When the two compared runs are themselves of one set-up (nothing the tool can see
+ * differs), the sides are the two runs alone and the other runs of that set-up give the noise only. With no
+ * other run at all the run-to-run noise is unknown and a difference between the two runs is "weak": never a call. */
+#ifndef RTJ_COMPARE_RUNS_H
+#define RTJ_COMPARE_RUNS_H
+#include <jansson.h>
+#include <stddef.h>
+
+/* The values of one run and load a set-up verdict uses, in this order: the medians of its seconds' wake-up p99,
+ * wake-up max, |jitter| p99, |jitter| max (µs; the per-second measures of compare_block_measures), and the rates
+ * (per measured second) of the seconds with an xrun event and with a missed deadline, +0.5/measured seconds (so
+ * that runs without any still differ by their length only). NAN where the run cannot give one. */
+#define RUN_VALUES 6
+void compare_run_values(const json_t *phase, double v[RUN_VALUES]);
+/* The values of every phase of a report: {"<phase display name>": [6 numbers or null], ...}. */
+json_t *compare_run_values_json(const json_t *doc);
+
+/* The runs behind one verdict: the compared runs' values and the other runs'. a_more, b_more: more runs of the
+ * baseline's and of this report's set-up (when the two set-ups differ); noise: runs of the one set-up both
+ * compared runs are of (when they are the same). Each array holds RUN_VALUES per run. */
+struct run_groups {
+    const double (*a_more)[RUN_VALUES];
+    size_t na_more;
+    const double (*b_more)[RUN_VALUES];
+    size_t nb_more;
+    const double (*noise)[RUN_VALUES];
+    size_t nnoise;
+};
+
+struct run_level {
+    size_t na, nb, nnoise; /* runs on each side, and in the noise group, that had the value */
+    int df;                /* pooled degrees of freedom: 0 when the run-to-run noise is unknown */
+    double ratio;          /* exp(mean log value of side b - of side a) */
+    double sd;             /* pooled standard deviation of the log values */
+    double t, p;           /* two-sample t statistic, two-sided p (Student's t, df); NAN when df is 0 */
+};
+/* Measure m (0..RUN_VALUES-1) of va (the baseline run), vb (the compared run) and the groups. 0, or -EINVAL when
+ * either compared run lacks the value. */
+int run_level_test(const double va[RUN_VALUES], const double vb[RUN_VALUES], const struct run_groups *g, int m,
+                   struct run_level *out);
+
+/* Two-sided p of Student's t with df degrees of freedom: P(|T| >= |t|). NAN for df < 1. */
+double student_t_p2(double t, int df);
+/* The regularized incomplete beta function I_x(a, b), for the above (and its unit test). */
+double incomplete_beta(double x, double a, double b);
+
+#endif
