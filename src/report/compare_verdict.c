@@ -133,24 +133,22 @@ static void p_words(char *buf, size_t len, double p)
         snprintf(buf, len, "p = %.2g", p);
 }
 
-/* The runs' side of a verdict on two runs that differ (called: CMP_WORSE or CMP_BETTER by their own seconds):
- * the outcome, and its words appended to text. */
-static enum cmp_outcome across_runs(enum cmp_outcome called, const struct run_level *rl, int ok, char *text,
-                                    size_t len)
+/* The verdict on two runs that differ by their own seconds or events (called: CMP_WORSE or CMP_BETTER; pair: the
+ * evidence, in words) once the runs of their set-ups are heard: its outcome, and the sentence into t. */
+static enum cmp_outcome across_runs(enum cmp_outcome called, const struct run_level *rl, int ok, const char *pair,
+                                    char *t, size_t l)
 {
-    size_t n = strlen(text);
-    char *t = text + n;
-    size_t l = len > n ? len - n : 0;
+    const char *dir = called == CMP_WORSE ? "worse" : "better";
     if (!ok || rl->df < 1) {
         size_t others = ok ? rl->na + rl->nb + rl->nnoise - 2 : 0;
+        char few[128];
         if (others)
-            snprintf(t, l, "; but weak: %zu other run%s of these set-ups beside them, too few to tell the machine's "
-                     "run-to-run noise, which may be all of it (run each set-up at least twice more, into one "
-                     "directory, and compare again)", others, others == 1 ? "" : "s");
+            snprintf(few, sizeof(few), "%zu other run%s of these set-ups beside them, too few to tell", others,
+                     others == 1 ? "" : "s");
         else
-            snprintf(t, l, "; but weak: one run a side and no other run of either set-up beside them, so the "
-                     "machine's run-to-run noise is unknown and may be all of it (run each set-up at least twice "
-                     "more, into one directory, and compare again)");
+            snprintf(few, sizeof(few), "one run a side and no other run of either set-up beside them: unknown");
+        snprintf(t, l, "weak: %s in these two runs (%s), but %s the machine's run-to-run noise, which may be all of it "
+                 "(run each set-up at least twice more, into one directory, and compare again)", dir, pair, few);
         return CMP_WEAK;
     }
     char pv[32], runs[160];
@@ -163,11 +161,13 @@ static enum cmp_outcome across_runs(enum cmp_outcome called, const struct run_le
                  rl->na == 1 ? "" : "s", rl->nb);
     int same_way = called == CMP_WORSE ? rl->ratio > 1 : rl->ratio < 1;
     if (rl->p < RUN_ALPHA && same_way) {
-        snprintf(t, l, "; and across runs: %s, x%.2f (t-test on the runs, %s, %d df)", runs, rl->ratio, pv, rl->df);
+        snprintf(t, l, "%s: %s; and across runs: %s, ×%.2f (t-test on the runs, %s, %d df)", dir, pair, runs,
+                 rl->ratio, pv, rl->df);
         return called;
     }
-    snprintf(t, l, "; but not beyond run-to-run noise: %s, x%.2f (t-test on the runs, %s, %d df; a difference needs "
-             "p < %.2g)", runs, rl->ratio, pv, rl->df, RUN_ALPHA);
+    snprintf(t, l, "no clear difference: %s in these two runs (%s), but not beyond run-to-run noise: %s, ×%.2f "
+             "(t-test on the runs, %s, %d df; a difference needs p < %.2g)", dir, pair, runs, rl->ratio, pv, rl->df,
+             RUN_ALPHA);
     return CMP_SAME;
 }
 
@@ -211,11 +211,11 @@ static enum cmp_outcome block_verdict(const json_t *pa, const json_t *pb, const 
     char *t = text + n;
     size_t l = len - (size_t)n;
     if (o != CMP_SAME) {
-        snprintf(t, l, "%s: %zu of %zu seconds above the baseline's median, shift %+.1f µs (Hodges-Lehmann; "
-                 "%s) beyond the %.1f µs that matters, Mann-Whitney %s", o == CMP_WORSE ? "worse" : "better",
-                 bt.b_above_median_a, bt.nb, bt.shift, halves ? "in every half of either run" : "runs too short "
-                 "to halve", fl, pv);
-        o = across_runs(o, rl, rl_ok, text, len);
+        char pair[400];
+        snprintf(pair, sizeof(pair), "%zu of %zu seconds above the baseline's median, shift %+.1f µs "
+                 "(Hodges-Lehmann; %s) beyond the %.1f µs that matters, Mann-Whitney %s", bt.b_above_median_a, bt.nb,
+                 bt.shift, halves ? "in every half of either run" : "runs too short to halve", fl, pv);
+        o = across_runs(o, rl, rl_ok, pair, t, l);
     } else if (!sure)
         snprintf(t, l, "no clear difference: the seconds overlap (Mann-Whitney %s, a difference needs p < %.2g; "
                  "%zu of %zu seconds above the baseline's median, shift %+.1f µs)", pv, BLOCK_ALPHA,
@@ -303,10 +303,10 @@ void compare_load_verdicts(const json_t *pa, const json_t *pb, const struct run_
         if (ka + kb == 0)
             snprintf(tt, l, "none in either run");
         else if (o != CMP_SAME) {
-            snprintf(tt, l, "%s: %s in %.2f against %.2f of the seconds, Poisson rate test %s, at least %.0f times "
-                     "apart%s", o == CMP_WORSE ? "worse" : "better", what, rb_, ra_, pv, RATE_RATIO,
-                     halves ? " in every half of either run" : "");
-            o = across_runs(o, &rl, ok, text, sizeof(text));
+            char pair[300];
+            snprintf(pair, sizeof(pair), "%s in %.2f against %.2f of the seconds, Poisson rate test %s, at least %.0f "
+                     "times apart%s", what, rb_, ra_, pv, RATE_RATIO, halves ? " in every half of either run" : "");
+            o = across_runs(o, &rl, ok, pair, tt, l);
         }
         else if (p < RATE_ALPHA && apart)
             snprintf(tt, l, "no clear difference: Poisson rate test %s on the %s, but not in every half of the runs "

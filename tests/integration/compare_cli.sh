@@ -67,7 +67,7 @@ check "the verdict sentence says nothing is beyond noise" grep -q 'Nothing here 
     --json "$WORK/c2.json" >"$WORK/c2.out" 2>&1
 check "named files alone: 5 ms less wakeup is weak evidence, not a call" \
     [ "$(json "$WORK/c2.json" "[v['outcome'] for v in d['loads'][0]['verdicts'] if v['metric']=='wakeup p99/s'][0]")" = weak ]
-check "... and the line says why: one run a side" grep -q "better: .*but weak: one run a side and no other run of either set-up" \
+check "... and the line says why: one run a side" grep -q "weak: better in these two runs (.*), but one run a side and no other run of either set-up" \
     <(tr '\n' ' ' <"$WORK/c2.out" | tr -s ' ')
 check "... and the summary what to do" grep -q "run each set-up twice more into one directory, and compare again" \
     <(tr '\n' ' ' <"$WORK/c2.out" | tr -s ' ')

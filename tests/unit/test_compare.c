@@ -108,7 +108,7 @@ static void test_shift_of_3ms_is_significant(void **state)
         const json_t *v = verdict_of(cmp, "none", decided[m]);
         const char *o = json_string_value(json_object_get(v, "outcome")),
                    *text = json_string_value(json_object_get(v, "text"));
-        if (strcmp(o, "weak") || !strstr(text, "one run a side"))
+        if (strcmp(o, "weak") || !strstr(text, "weak: worse in these two runs (") || !strstr(text, "one run a side"))
             fail_msg("alone, %s: %s: %s", decided[m], o, text);
     }
     const char *sum = json_string_value(json_array_get(json_object_get(cmp, "summary"), 0));
@@ -157,7 +157,7 @@ static void test_run_to_run_noise(void **state)
     json_t *cmp = compare_with_runs(a, b, ra, 2, rb, 2);
     const char *text = json_string_value(json_object_get(verdict_of(cmp, "none", "wakeup p99/s"), "text"));
     assert_string_equal(outcome(cmp, "none", "wakeup p99/s"), "same");
-    if (!strstr(text, "worse: ") || !strstr(text, "but not beyond run-to-run noise"))
+    if (!strstr(text, "no clear difference: worse in these two runs (") || !strstr(text, "but not beyond run-to-run noise"))
         fail_msg("%s", text);
     assert_int_equal(json_array_size(json_object_get(json_array_get(json_object_get(cmp, "reports"), 0),
                                                      "replicates")), 2);
