@@ -47,7 +47,7 @@ static int cand_newest_first(const void *a, const void *b)
 }
 
 /* Reading every report of a crowded directory would take long: the newest this many files are looked at. */
-#define REPLICATE_SCAN_MAX 400
+#define REPLICATE_SCAN_MAX 100
 
 json_t *compare_replicates_beside(const char *path, const json_t *doc, size_t max)
 {

@@ -141,14 +141,15 @@ static enum cmp_outcome across_runs(enum cmp_outcome called, const struct run_le
     const char *dir = called == CMP_WORSE ? "worse" : "better";
     if (!ok || rl->df < 1) {
         size_t others = ok ? rl->na + rl->nb + rl->nnoise - 2 : 0;
-        char few[128];
+        char few[160];
         if (others)
-            snprintf(few, sizeof(few), "%zu other run%s of these set-ups beside them, too few to tell", others,
-                     others == 1 ? "" : "s");
+            snprintf(few, sizeof(few), "only %zu other run%s of these set-ups beside them: too few to tell the "
+                     "machine's run-to-run noise, which", others, others == 1 ? "" : "s");
         else
-            snprintf(few, sizeof(few), "one run a side and no other run of either set-up beside them: unknown");
-        snprintf(t, l, "weak: %s in these two runs (%s), but %s the machine's run-to-run noise, which may be all of it "
-                 "(run each set-up at least twice more, into one directory, and compare again)", dir, pair, few);
+            snprintf(few, sizeof(few), "one run a side and no other run of either set-up beside them: the machine's "
+                     "run-to-run noise is unknown and");
+        snprintf(t, l, "weak: %s in these two runs (%s), but %s may be all of it (run each set-up at least twice "
+                 "more, into one directory, and compare again)", dir, pair, few);
         return CMP_WEAK;
     }
     char pv[32], runs[160];
