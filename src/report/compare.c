@@ -475,6 +475,31 @@ json_t *compare_build_runs(json_t *const *docs, const char *const *names, const 
     json_t *loads = json_array();
     struct tally tallies[64] = { { 0 } };
     static double rows[128][RUN_VALUES]; /* not re-entrant: compare is one thread */
+    /* The run-level p of every measure of every load, per report against the baseline, adjusted together (Holm):
+     * a comparison is a family of measures, and "no clear difference in every measure" is a claim about all. */
+    size_t nkeys = json_array_size(keys);
+    double *pfam = calloc(n * (nkeys ? nkeys : 1) * RUN_VALUES, sizeof(double));
+    int fam[64] = { 0 };
+    for (size_t i = 1; pfam && i < n; i++) { /* out of memory: each measure's own p */
+        double *pi = pfam + i * nkeys * RUN_VALUES;
+        size_t li2;
+        const json_t *kv2;
+        json_array_foreach(keys, li2, kv2) {
+            const char *k = json_string_value(kv2);
+            const json_t *pa = compare_find_phase(docs[0], k), *pb = compare_find_phase(docs[i], k);
+            double va[RUN_VALUES], vb[RUN_VALUES];
+            struct run_groups g;
+            gather_runs(docs, ids, reps, i, k, rows, &g);
+            compare_run_values(pa, va);
+            compare_run_values(pb, vb);
+            for (int m = 0; m < RUN_VALUES; m++) {
+                struct run_level rl;
+                pi[li2 * RUN_VALUES + (size_t)m] =
+                    pa && pb && run_level_test(va, vb, &g, m, &rl) == 0 && rl.df >= 1 ? rl.p : NAN;
+            }
+        }
+        fam[i] = holm_adjust(pi, nkeys * RUN_VALUES);
+    }
     size_t li;
     const json_t *kv;
     json_array_foreach(keys, li, kv) {
@@ -488,6 +513,8 @@ json_t *compare_build_runs(json_t *const *docs, const char *const *names, const 
             if (pb) {
                 struct run_groups g;
                 gather_runs(docs, ids, reps, i, k, rows, &g);
+                g.p_family = pfam ? pfam + (i * nkeys + li) * RUN_VALUES : NULL;
+                g.family = fam[i];
                 compare_load_verdicts(pa, pb, &g, i, verdicts, &tallies[i]);
             }
         }
@@ -495,6 +522,7 @@ json_t *compare_build_runs(json_t *const *docs, const char *const *names, const 
                                                build_rows(columns), "verdicts", verdicts));
     }
     json_decref(keys);
+    free(pfam);
     json_object_set_new(cmp, "loads", loads);
 
     /* Plain words first: one sentence per report against the baseline. */

@@ -161,7 +161,8 @@ int run_level_test(const double va[RUN_VALUES], const double vb[RUN_VALUES], con
 {
     out->na = out->nb = out->nnoise = 0;
     out->df = 0;
-    out->ratio = out->sd = out->t = out->p = NAN;
+    out->ratio = out->sd = out->t = out->p = out->p_family = NAN;
+    out->family = 0;
     if (m < 0 || m >= RUN_VALUES || isnan(va[m]) || isnan(vb[m]) || !(va[m] > 0) || !(vb[m] > 0))
         return -EINVAL;
     struct acc A = { 0 }, B = { 0 }, N = { 0 };
@@ -185,5 +186,40 @@ int run_level_test(const double va[RUN_VALUES], const double vb[RUN_VALUES], con
         out->t = diff == 0 ? 0 : diff > 0 ? INFINITY : -INFINITY;
         out->p = diff == 0 ? 1 : 0;
     }
+    if (g && g->p_family && !isnan(g->p_family[m])) {
+        out->p_family = g->p_family[m];
+        out->family = g->family;
+    }
     return 0;
+}
+
+struct pidx {
+    double p;
+    size_t i;
+};
+
+static int pidx_cmp(const void *a, const void *b)
+{
+    const struct pidx *x = a, *y = b;
+    return x->p < y->p ? -1 : x->p > y->p ? 1 : (x->i > y->i) - (x->i < y->i);
+}
+
+int holm_adjust(double *p, size_t n)
+{
+    struct pidx *v = malloc((n ? n : 1) * sizeof(*v));
+    if (!v)
+        return -ENOMEM;
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!isnan(p[i]))
+            v[m++] = (struct pidx){ p[i], i };
+    qsort(v, m, sizeof(*v), pidx_cmp);
+    double run = 0;
+    for (size_t j = 0; j < m; j++) {
+        double a = fmin(1.0, (double)(m - j) * v[j].p);
+        run = fmax(run, a);
+        p[v[j].i] = run;
+    }
+    free(v);
+    return (int)m;
 }

@@ -37,6 +37,10 @@ struct run_groups {
     size_t nb_more;
     const double (*noise)[RUN_VALUES];
     size_t nnoise;
+    /* the family's p of each measure (holm_adjust() over every measure of the comparison of this report with the
+     * baseline), or NULL: the p a verdict is decided on */
+    const double *p_family;
+    int family; /* how many measures that is */
 };
 
 struct run_level {
@@ -45,11 +49,19 @@ struct run_level {
     double ratio;          /* exp(mean log value of side b - of side a) */
     double sd;             /* pooled standard deviation of the log values */
     double t, p;           /* two-sample t statistic, two-sided p (Student's t, df); NAN when df is 0 */
+    double p_family;       /* p adjusted over the comparison's measures (Holm), NAN when not adjusted */
+    int family;            /* how many measures that adjustment was over */
 };
 /* Measure m (0..RUN_VALUES-1) of va (the baseline run), vb (the compared run) and the groups. 0, or -EINVAL when
  * either compared run lacks the value. */
 int run_level_test(const double va[RUN_VALUES], const double vb[RUN_VALUES], const struct run_groups *g, int m,
                    struct run_level *out);
+
+/* A comparison judges many measures (6 per load): "no clear difference in every measure" holds only if the chance of
+ * a false call over all of them is small, not that of each. Holm's step-down adjustment of p[0..n) in place (NAN
+ * entries are left out and stay NAN): sorted ascending, p(j) becomes max over l <= j of min(1, (m - l + 1) p(l)),
+ * m the number of p-values. Returns m. */
+int holm_adjust(double *p, size_t n);
 
 /* Two-sided p of Student's t with df degrees of freedom: P(|T| >= |t|). NAN for df < 1. */
 double student_t_p2(double t, int df);

@@ -161,14 +161,22 @@ static enum cmp_outcome across_runs(enum cmp_outcome called, const struct run_le
         snprintf(runs, sizeof(runs), "%zu run%s of the baseline's set-up against %zu of this one", rl->na,
                  rl->na == 1 ? "" : "s", rl->nb);
     int same_way = called == CMP_WORSE ? rl->ratio > 1 : rl->ratio < 1;
-    if (rl->p < RUN_ALPHA && same_way) {
-        snprintf(t, l, "%s: %s; and across runs: %s, ×%.2f (t-test on the runs, %s, %d df)", dir, pair, runs,
-                 rl->ratio, pv, rl->df);
+    /* decided on the family's p where the comparison's measures were adjusted together */
+    double p = isnan(rl->p_family) ? rl->p : rl->p_family;
+    char fam[96] = "";
+    if (!isnan(rl->p_family)) {
+        char pf[32];
+        p_words(pf, sizeof(pf), rl->p_family);
+        snprintf(fam, sizeof(fam), "; over the %d measures compared (Holm) %s", rl->family, pf);
+    }
+    if (p < RUN_ALPHA && same_way) {
+        snprintf(t, l, "%s: %s; and across runs: %s, ×%.2f (t-test on the runs, %s, %d df%s)", dir, pair, runs,
+                 rl->ratio, pv, rl->df, fam);
         return called;
     }
     snprintf(t, l, "no clear difference: %s in these two runs (%s), but not beyond run-to-run noise: %s, ×%.2f "
-             "(t-test on the runs, %s, %d df; a difference needs p < %.2g)", dir, pair, runs, rl->ratio, pv, rl->df,
-             RUN_ALPHA);
+             "(t-test on the runs, %s, %d df%s; a difference needs p < %.2g)", dir, pair, runs, rl->ratio, pv,
+             rl->df, fam, RUN_ALPHA);
     return CMP_SAME;
 }
 
@@ -237,9 +245,9 @@ static json_t *runs_json(const struct run_level *rl, int ok)
 {
     if (!ok)
         return json_null();
-    return json_pack("{s:I, s:I, s:I, s:i, s:o, s:o}", "a", (json_int_t)rl->na, "b", (json_int_t)rl->nb, "noise",
-                     (json_int_t)rl->nnoise, "df", rl->df, "ratio", doc_number_json(rl->ratio), "p",
-                     doc_number_json(rl->p));
+    return json_pack("{s:I, s:I, s:I, s:i, s:o, s:o, s:o, s:i}", "a", (json_int_t)rl->na, "b", (json_int_t)rl->nb,
+                     "noise", (json_int_t)rl->nnoise, "df", rl->df, "ratio", doc_number_json(rl->ratio), "p",
+                     doc_number_json(rl->p), "p_family", doc_number_json(rl->p_family), "family", rl->family);
 }
 
 void compare_load_verdicts(const json_t *pa, const json_t *pb, const struct run_groups *g, size_t bi, json_t *list,

@@ -19,9 +19,12 @@
 # jackd, rtjitter, --dsp burns) and hogs at 90; the measured set-up is "the audio thread above them", as a studio
 # would set it. Every second, the SCHED_FIFO/RR threads that are not this experiment's are logged (foreign.log);
 # a pair during whose runs one ran at or above PRIO on the measured CPU is counted apart as well as in the total.
-# Then `rtjitter compare` of each pair, and the counts: A/A pairs with "no clear difference" in every measure
-# (must be >= 9 of 10) and changed pairs where the change was found (must be >= 9 of 10). A pair whose verdict is
-# "weak evidence" only counts as no clear difference: weak is never a call.
+# Each set-up has a label of its own (aa-exp, aa-exp-hog, testprov+0us, testprov+50us): compare takes the runs of
+# one set-up and label found beside a report as that set-up's other runs, its run-to-run noise (the person running
+# a hog beside the audio knows it and names the run so). Then `rtjitter compare` of each pair, in two ways (see
+# tally() below), and the counts: A/A pairs with "no clear difference" in every measure (must be >= 9 of 10) and
+# changed pairs where the change was found (must be >= 9 of 10). A pair whose verdict is "weak" counts as no
+# clear difference (weak is never a call) and a change judged weak as not found.
 # With SKIP_RUNS=1 and an existing DIR, only the comparisons are done again (on the reports already there).
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -114,10 +117,11 @@ foreign() {
         END { n = 0; for (k in s) { printf "%s%s", n++ ? "," : "", k } if (!n) printf "-" }' "$DIR/foreign.log" 2>/dev/null || echo -
 }
 
-# outcome counts of one comparison: "better worse same weak" over every verdict of every load
-cmp_pair() { # A B NAME
-    "$RTJ" compare "$1" "$2" --json "$DIR/$3.cmp.json" --quiet 2>"$DIR/$3.cmp.err"
-    python3 - "$DIR/$3.cmp.json" <<'PY'
+# outcome counts of one comparison: "better worse same weak runs called" over every verdict of every load; runs:
+# how many other runs of each side's set-up compare found beside the two (its run-to-run noise)
+cmp_pair() { # A B OUT.json
+    "$RTJ" compare "$1" "$2" --json "$3" --quiet 2>"${3%.json}.err"
+    python3 - "$3" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 c = {'better': 0, 'worse': 0, 'same': 0, 'weak': 0, 'n/a': 0}
@@ -127,38 +131,56 @@ for l in d['loads']:
         c[v['outcome']] = c.get(v['outcome'], 0) + 1
         if v['outcome'] in ('better', 'worse'):
             called.append('%s/%s %s' % (l['load'], v['metric'], v['outcome']))
-print(c['better'], c['worse'], c['same'], c['weak'], ';'.join(called) or '-')
+runs = '+'.join(str(len(r.get('replicates') or [])) for r in d['reports'])
+print(c['better'], c['worse'], c['same'], c['weak'], runs, ';'.join(called) or '-')
 PY
 }
 
-aa_ok=0; aa_n=0; hog_ok=0; hog_n=0; pa_ok=0; pa_n=0; inj_ok=0; inj_n=0; aa_dist=0; aa_dist_ok=0
-for i in $(seq "$PAIRS"); do
-    if [ -f "$DIR/A$i.json" ] && [ -f "$DIR/B$i.json" ]; then
-        read -r b w s k what < <(cmp_pair "$DIR/A$i.json" "$DIR/B$i.json" "aa$i")
-        aa_n=$((aa_n + 1)); [ $((b + w)) -eq 0 ] && aa_ok=$((aa_ok + 1))
-        fa=$(foreign "A$i"); fb=$(foreign "B$i")
-        if [ "$fa$fb" != "--" ]; then aa_dist=$((aa_dist + 1)); [ $((b + w)) -eq 0 ] && aa_dist_ok=$((aa_dist_ok + 1)); fi
-        echo "A/A timer   $i: better $b worse $w same $s weak $k  $what  [foreign RT >= $PRIO on cpu$CPU: A $fa; B $fb]"
-    fi
-    if [ -f "$DIR/B$i.json" ] && [ -f "$DIR/H$i.json" ]; then
-        read -r b w s k what < <(cmp_pair "$DIR/B$i.json" "$DIR/H$i.json" "hog$i")
-        hog_n=$((hog_n + 1)); [ "$w" -gt 0 ] && [ "$b" -eq 0 ] && hog_ok=$((hog_ok + 1))
-        echo "A/B hog     $i: better $b worse $w same $s weak $k  $what"
-    fi
-    if [ -f "$DIR/P$i.json" ] && [ -f "$DIR/R$i.json" ]; then
-        read -r b w s k what < <(cmp_pair "$DIR/P$i.json" "$DIR/R$i.json" "pa$i")
-        pa_n=$((pa_n + 1)); [ $((b + w)) -eq 0 ] && pa_ok=$((pa_ok + 1))
-        echo "A/A prov    $i: better $b worse $w same $s weak $k  $what"
-    fi
-    if [ -f "$DIR/R$i.json" ] && [ -f "$DIR/Q$i.json" ]; then
-        read -r b w s k what < <(cmp_pair "$DIR/R$i.json" "$DIR/Q$i.json" "inj$i")
-        inj_n=$((inj_n + 1)); [ "$w" -gt 0 ] && [ "$b" -eq 0 ] && inj_ok=$((inj_ok + 1))
-        echo "A/B +${EXTRA_US}us $i: better $b worse $w same $s weak $k  $what"
-    fi
-done
-echo "A/A timer pairs with no clear difference in every measure: $aa_ok of $aa_n (need >= 9 of 10)"
-echo "  of which $aa_dist pairs had a foreign real-time thread at or above $PRIO on CPU $CPU during a run ($aa_dist_ok of them no clear difference)"
-echo "A/A provider pairs with no clear difference in every measure: $pa_ok of $pa_n"
-echo "hog pairs found worse (and nothing better): $hog_ok of $hog_n (need >= 9 of 10)"
-echo "injected +$EXTRA_US µs pairs found worse (and nothing better): $inj_ok of $inj_n (need >= 9 of 10)"
-echo "reports and comparisons in $DIR"
+# The comparisons, in two ways:
+#   all     every pair with all the experiment's runs beside it (the store after the experiment: each set-up's
+#           other runs known, as after a user ran each set-up several times)
+#   causal  pair i with only the runs of rounds 1..i beside it (what a user comparing right after round i gets:
+#           in round 1 no set-up has another run, and nothing can be called)
+tally() { # MODE
+    local mode=$1 aa_ok=0 aa_n=0 hog_ok=0 hog_n=0 pa_ok=0 pa_n=0 inj_ok=0 inj_n=0 aa_dist=0 aa_dist_ok=0
+    echo "== $mode"
+    for i in $(seq "$PAIRS"); do
+        local d="$DIR"
+        if [ "$mode" = causal ]; then # hard links of rounds 1..i into a directory of their own
+            d="$DIR/causal/upto$i"
+            rm -rf "$d"; mkdir -p "$d"
+            for j in $(seq "$i"); do for r in A B H P R Q; do [ -f "$DIR/$r$j.json" ] && ln "$DIR/$r$j.json" "$d/"; done; done
+        fi
+        local out="$DIR/cmp-$mode"; mkdir -p "$out"
+        if [ -f "$d/A$i.json" ] && [ -f "$d/B$i.json" ]; then
+            read -r b w s k runs what < <(cmp_pair "$d/A$i.json" "$d/B$i.json" "$out/aa$i.json")
+            aa_n=$((aa_n + 1)); [ $((b + w)) -eq 0 ] && aa_ok=$((aa_ok + 1))
+            fa=$(foreign "A$i"); fb=$(foreign "B$i")
+            if [ "$fa$fb" != "--" ]; then aa_dist=$((aa_dist + 1)); [ $((b + w)) -eq 0 ] && aa_dist_ok=$((aa_dist_ok + 1)); fi
+            echo "A/A timer   $i: better $b worse $w same $s weak $k  other runs $runs  $what  [foreign RT >= $PRIO on cpu$CPU: A $fa; B $fb]"
+        fi
+        if [ -f "$d/B$i.json" ] && [ -f "$d/H$i.json" ]; then
+            read -r b w s k runs what < <(cmp_pair "$d/B$i.json" "$d/H$i.json" "$out/hog$i.json")
+            hog_n=$((hog_n + 1)); [ "$w" -gt 0 ] && [ "$b" -eq 0 ] && hog_ok=$((hog_ok + 1))
+            echo "A/B hog     $i: better $b worse $w same $s weak $k  other runs $runs  $what"
+        fi
+        if [ -f "$d/P$i.json" ] && [ -f "$d/R$i.json" ]; then
+            read -r b w s k runs what < <(cmp_pair "$d/P$i.json" "$d/R$i.json" "$out/pa$i.json")
+            pa_n=$((pa_n + 1)); [ $((b + w)) -eq 0 ] && pa_ok=$((pa_ok + 1))
+            echo "A/A prov    $i: better $b worse $w same $s weak $k  other runs $runs  $what"
+        fi
+        if [ -f "$d/R$i.json" ] && [ -f "$d/Q$i.json" ]; then
+            read -r b w s k runs what < <(cmp_pair "$d/R$i.json" "$d/Q$i.json" "$out/inj$i.json")
+            inj_n=$((inj_n + 1)); [ "$w" -gt 0 ] && [ "$b" -eq 0 ] && inj_ok=$((inj_ok + 1))
+            echo "A/B +${EXTRA_US}us $i: better $b worse $w same $s weak $k  other runs $runs  $what"
+        fi
+    done
+    echo "[$mode] A/A timer pairs with no clear difference in every measure: $aa_ok of $aa_n (need >= 9 of 10)"
+    echo "[$mode]   of which $aa_dist pairs had a foreign real-time thread at or above $PRIO on CPU $CPU during a run ($aa_dist_ok of them no clear difference)"
+    echo "[$mode] A/A provider pairs with no clear difference in every measure: $pa_ok of $pa_n"
+    echo "[$mode] hog pairs found worse (and nothing better): $hog_ok of $hog_n (need >= 9 of 10)"
+    echo "[$mode] injected +$EXTRA_US µs pairs found worse (and nothing better): $inj_ok of $inj_n (need >= 9 of 10)"
+}
+tally all
+tally causal
+echo "reports in $DIR, comparisons in $DIR/cmp-all and $DIR/cmp-causal"

@@ -71,7 +71,7 @@ print('# ' + v['text'])
 sys.exit(0 if m and abs(float(m.group(1)) - 300) <= 30 else 1)
 PY
 check "A/B: the line says why (seconds above the baseline's median, the shift, the p-value, the runs)" \
-    grep -q "seconds above the baseline.s median, shift +[0-9.]* µs (Hodges-Lehmann; in every half of either run) beyond.*; and across runs: 4 runs of the baseline.s set-up against 2 of this one, ×[0-9.]* (t-test on the runs, p [<=] [0-9.e-]*, 4 df)" <(tr '\n' ' ' <"$WORK/ab.out" | tr -s ' ')
+    grep -q "seconds above the baseline.s median, shift +[0-9.]* µs (Hodges-Lehmann; in every half of either run) beyond.*; and across runs: 4 runs of the baseline.s set-up against 2 of this one, ×[0-9.]* (t-test on the runs, p [<=] [0-9.e-]*, 4 df; over the 6 measures compared (Holm) p [<=] [0-9.e-]*)" <(tr '\n' ' ' <"$WORK/ab.out" | tr -s ' ')
 
 # Alone, the same two runs differ and nothing more can be said: weak, never a call, and the line says why.
 "$RTJ" compare --alone "$WORK/a1.json" "$WORK/b1.json" --json "$WORK/alone.json" >"$WORK/alone.out" 2>&1

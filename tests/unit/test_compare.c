@@ -301,6 +301,15 @@ static void test_student_t_and_run_level(void **state)
     double t = 3 / sqrt(0.5);
     assert_float_equal(rl.t, t, 1e-9);
     assert_float_equal(rl.p, 1 - t / sqrt(2 + t * t), 1e-9);
+    /* Holm by hand: 0.01 0.04 0.03 0.005 (and a NaN left out): sorted 0.005 0.01 0.03 0.04 become 4 x 0.005 = 0.02,
+     * 3 x 0.01 = 0.03, 2 x 0.03 = 0.06, max(0.06, 1 x 0.04) = 0.06 */
+    double h[5] = { 0.01, 0.04, NAN, 0.03, 0.005 };
+    assert_int_equal(holm_adjust(h, 5), 4);
+    assert_float_equal(h[0], 0.03, 1e-12);
+    assert_float_equal(h[1], 0.06, 1e-12);
+    assert_true(isnan(h[2]));
+    assert_float_equal(h[3], 0.06, 1e-12);
+    assert_float_equal(h[4], 0.02, 1e-12);
     /* alone: no noise known */
     assert_int_equal(run_level_test(va, vb, NULL, 0, &rl), 0);
     assert_int_equal(rl.df, 0);
