@@ -165,8 +165,11 @@ const struct cli_command cmd_compare_info = {
     .description = "With no files: before and after on this machine. The store's runs are grouped by set-up (kernel\n"
                    "release, boot command line, preempt mode, governor, threaded IRQs, audio settings); the latest run\n"
                    "of the set-up before is compared with the latest of the set-up now (--last N: the last N set-ups;\n"
-                   "one set-up only: its latest runs). --kernels: the latest report of each kernel instead. An earlier\n"
-                   "run of the same set-up, when there is one, measures run-to-run noise.",
+                   "one set-up only: its latest runs). --kernels: the latest report of each kernel instead.\n"
+                   "A verdict rests on the seconds of the two runs and on the runs of each set-up: the other runs of\n"
+                   "a report's set-up (same identity, audio settings and label) found beside it give the run-to-run\n"
+                   "noise; without any, a difference of the two runs is \"weak\", never a call. Run each set-up three\n"
+                   "times.",
     .positional = "REPORT.json",
     .sections = compare_sections,
 };
