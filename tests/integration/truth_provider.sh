@@ -60,18 +60,26 @@ check "... and no tiny period from them (period min $(json "$WORK/dups.json" "d[
 # A provider that gives no cycle start: the statistics fit the frame clock's grid (src/stats/grid.c). Its frame clock
 # runs 100 ppm fast, then slow, against the system clock (130 µs a second: it would swamp every figure if the grid
 # did not follow it). The grid measures lateness beyond the earliest cycles, so the truth is the provider's own
-# (entry - ideal start) less its minimum. On a quiet machine they agree within 2-4 µs; the best case of a window of
-# a few seconds moves with the machine's load (seen here: up to 12 µs above the run's minimum on a busy machine),
-# hence 15 µs. A grid that did not follow the drift would be off by 100 ppm x the run: 500 µs here.
-close8() { python3 -c "import sys; g, t = $1, $2; sys.exit(not abs(g - t) <= max(15.0, 0.05 * abs(t)))"; }
+# (entry - ideal start) less its minimum. The grid's zero is the best case of a window of a few seconds, the truth's
+# the best cycle of the whole run: on a quiet machine they agree within 2-4 µs, on a busy one the window's best
+# case sits higher (seen: 12 µs, and 15.6 µs once in a full make check), the same for every cycle. So the spread
+# (p99 - p50), which no common offset moves, must agree within 2 µs + 2 % of the truth's p99 (the histogram's buckets
+# are 1.6 % wide: at a p99 near 290 µs the percentile alone moves by 4.6 µs; seen: 0.3-3.2 µs apart), and the levels
+# within 25 µs or 5 %. A grid that did not follow the drift would be off by 100 ppm x the run: 500 µs here.
+close8() { python3 -c "import sys; g, t = $1, $2; sys.exit(not abs(g - t) <= max(25.0, 0.05 * abs(t)))"; }
+close_spread() { python3 -c "import sys; g, t, p99 = $1, $2, $3; sys.exit(not abs(g - t) <= 2.0 + 0.02 * p99)"; }
 for sc in drift+ drift-; do
     prov "$sc" 4000
     gm=$(json "$WORK/$sc.json" "d['truth']['wakeup_min_us']")
     echo "# $sc: got p50 $(g "$sc" wakeup_p50_us) p99 $(g "$sc" wakeup_p99_us); truth less its minimum: p50 $(json "$WORK/$sc.json" "d['truth']['wakeup_p50_us'] - $gm") p99 $(json "$WORK/$sc.json" "d['truth']['wakeup_p99_us'] - $gm")"
     check "$sc ppm frame clock, no provider start: every cycle measured against the fitted grid" \
         [ "$(g "$sc" wake_grid)" = "$(g "$sc" cycles)" ]
-    check "$sc: wake-up p50 within 15 µs or 5 % of the truth" close8 "$(g "$sc" wakeup_p50_us)" "$(json "$WORK/$sc.json" "d['truth']['wakeup_p50_us'] - $gm")"
-    check "$sc: wake-up p99 within 15 µs or 5 % of the truth" close8 "$(g "$sc" wakeup_p99_us)" "$(json "$WORK/$sc.json" "d['truth']['wakeup_p99_us'] - $gm")"
+    check "$sc: wake-up spread p99 - p50 within 2 µs + 2 % of p99 of the truth's" close_spread \
+        "$(json "$WORK/$sc.json" "d['got']['wakeup_p99_us'] - d['got']['wakeup_p50_us']")" \
+        "$(json "$WORK/$sc.json" "d['truth']['wakeup_p99_us'] - d['truth']['wakeup_p50_us']")" \
+        "$(json "$WORK/$sc.json" "d['truth']['wakeup_p99_us'] - $gm")"
+    check "$sc: wake-up p50 within 25 µs or 5 % of the truth" close8 "$(g "$sc" wakeup_p50_us)" "$(json "$WORK/$sc.json" "d['truth']['wakeup_p50_us'] - $gm")"
+    check "$sc: wake-up p99 within 25 µs or 5 % of the truth" close8 "$(g "$sc" wakeup_p99_us)" "$(json "$WORK/$sc.json" "d['truth']['wakeup_p99_us'] - $gm")"
 done
 
 # A JACK-like provider (rephase): its start is known to whole frames only (jack_frames_since_cycle_start), so wake-up
