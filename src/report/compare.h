@@ -37,8 +37,9 @@ const json_t *compare_find_phase(const json_t *doc, const char *key);
 int compare_latest_in_store(const char *store, char ***paths, size_t *n);
 
 /* The set-up of a report: its machine, kernel release and the identity that matters to audio (command line,
- * preempt mode, governor, threaded IRQs) and the audio settings (backend, provider, rate, period). Two runs of one
- * set-up differ only by chance. key gets a printable key; 0 or -ENOSPC. */
+ * preempt mode, governor, threaded IRQs), the audio settings the user chose (backend, provider, rate, period,
+ * periods, device, CPUs, priority, DSP load, threads) and the label. Two runs of one set-up differ only by chance.
+ * key gets a printable key; 0 or -ENOSPC. */
 int compare_setup_key(const json_t *doc, char *key, size_t len);
 
 /* Before/after on one machine: the store's reports grouped by set-up (optionally only those labelled label), on
