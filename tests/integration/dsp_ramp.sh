@@ -102,13 +102,14 @@ if start_jackd "$name" 48000 1024; then
     first_j=$(v first "$WORK/j.txt")
     check "quiet jackd: the first cycle whose work did not fit is at >= 80 % (got $first_j)" \
         python3 -c "import sys; sys.exit(not $first_j >= 79.9)"
-    # (the median within 8 % below and 12 % above, and no step 15 % short of its level: a callback's wall time
-    # includes what the machine steals from it (interrupts, the host), seen up to 1.10 in the median with
-    # `stress-ng --cpu 2 --io 1` beside make check; a step can run long: another process's real-time thread
-    # stretches its callbacks on a busy machine, seen 1.17, which is that step's truth, not a wrong level. A level
-    # mis-scaled by the period or the rate would be off by a factor, not by 12 %)
+    # (the median within 8 % below and 20 % above, and no step 15 % short of its level: the level is the work at the
+    # calibration's best speed (the fastest of many short tries), and a callback's wall time includes what the
+    # machine steals from it (interrupts, the host, a busy sibling hyperthread): 1.02-1.06 quiet, medians of 1.08,
+    # 1.10 and 1.13 seen with `stress-ng --cpu 2 --io 1` beside it; a step can run long: another process's
+    # real-time thread stretches its callbacks on a busy machine, seen 1.17, which is that step's truth, not a wrong
+    # level. A level mis-scaled by the period or the rate would be off by a factor, not by 20 %)
     check "jackd: clean steps' callback time over the period is their level (median $(v ratio_med "$WORK/j.txt"), $(v ratio_min "$WORK/j.txt")..$(v ratio_max "$WORK/j.txt"))" \
-        python3 -c "import sys; sys.exit(not ($(v ratio_n "$WORK/j.txt") >= 5 and 0.85 <= $(v ratio_min "$WORK/j.txt") and 0.92 <= $(v ratio_med "$WORK/j.txt") <= 1.12))"
+        python3 -c "import sys; sys.exit(not ($(v ratio_n "$WORK/j.txt") >= 5 and 0.85 <= $(v ratio_min "$WORK/j.txt") and 0.92 <= $(v ratio_med "$WORK/j.txt") <= 1.20))"
     # The ALSA backend under the ramp, through the jack PCM of libasound2-plugins on the same server, with two
     # loads: each phase ramps from 0 on its own; the quiet one reaches 80 %, and in both the callback time of
     # clean steps (exit - entry, not the ramp's own figure) follows the level.
@@ -145,13 +146,12 @@ PY
     # (>= 79.9: a level is the step's nominal share through the calibration, 80 % reads 79.99997)
     check "ALSA ramp, quiet: the first cycle whose work did not fit is at >= 80 % (got $(a none first))" \
         python3 -c "import sys; sys.exit(not $(a none first) >= 79.9)"
-    # (the median within 8 % below and 12 % above (stolen time lengthens a callback: seen 1.083 under burn with
-    # stress-ng beside make check), and all but one step within 15 %: another process's real-time thread on this shared
+    # (the median within 8 % below and 20 % above (stolen time lengthens a callback: see the jackd check above), and all but one step within 15 %: another process's real-time thread on this shared
     # machine may stretch one step's callbacks, which is that step's truth, not a wrong level); 3 clean steps at least:
     # under burn on a very busy machine the ramp can fail from its 5th step on (seen: 4 clean, 0.99-1.02)
     for l in none burn; do
         check "ALSA ramp under $l: clean steps' callback time over the period is their level (median $(a $l med), $(a $l inside) of $(a $l n) steps within 15 %: $(a $l min)..$(a $l max))" \
-            python3 -c "import sys; sys.exit(not ($(a $l n) >= 3 and 0.92 <= $(a $l med) <= 1.12 and $(a $l inside) >= $(a $l n) - 1))"
+            python3 -c "import sys; sys.exit(not ($(a $l n) >= 3 and 0.92 <= $(a $l med) <= 1.20 and $(a $l inside) >= $(a $l n) - 1))"
     done
     check "ALSA ramp: the verdict gives the headroom under each load" python3 -c "
 import json, sys; s = json.load(open('$WORK/a.json'))['verdict']['summary']
