@@ -2,12 +2,14 @@
 /* Runs as the units of a verdict on set-ups: see compare_runs.h. */
 #include "report/compare_runs.h"
 #include "report/access.h"
+#include "report/compare.h"
 #include "report/compare_blocks.h"
 #include "report/compare_verdict.h"
 #include "report/report_read.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* A run's value needs as many whole seconds as a verdict on its seconds does. */
 #define RUN_MIN_SECONDS 5
@@ -222,4 +224,78 @@ int holm_adjust(double *p, size_t n)
     }
     free(v);
     return (int)m;
+}
+
+/* The other runs of one load behind the verdicts of report i against the baseline (compare_runs.h): when the two
+ * are of one set-up, every other run of it (found beside either, each once) is noise only; else each side's own
+ * runs join it. The compared reports themselves (by id) are never taken twice. rows must hold 2 * 64 rows. */
+void compare_gather_runs(json_t *const *docs, const char *const *ids, const json_t *const *reps, size_t i,
+                         const char *load, double (*rows)[RUN_VALUES], struct run_groups *g)
+{
+    memset(g, 0, sizeof(*g));
+    int same = compare_same_setup(docs[0], docs[i]);
+    size_t k = 0;
+    const json_t *seen[128];
+    size_t nseen = 0;
+    for (int side = 0; side < 2; side++) {
+        const json_t *list = reps ? reps[side ? i : 0] : NULL;
+        size_t start = k, j;
+        const json_t *r;
+        json_array_foreach(list, j, r) {
+            const char *id = doc_str(r, "id", "");
+            int dup = ids && ((ids[0] && !strcmp(id, ids[0])) || (ids[i] && !strcmp(id, ids[i])));
+            for (size_t s = 0; s < nseen && !dup; s++)
+                dup = !strcmp(id, doc_str(seen[s], "id", ""));
+            const json_t *vals = json_object_get(json_object_get(r, "values"), load);
+            if (dup || !json_is_array(vals) || k >= 128 || j >= 64)
+                continue;
+            for (int m = 0; m < RUN_VALUES; m++)
+                {
+                const json_t *x = json_array_get(vals, (size_t)m);
+                rows[k][m] = json_is_number(x) ? json_number_value(x) : NAN;
+            }
+            seen[nseen++] = r;
+            k++;
+        }
+        if (!same && side == 0) {
+            g->a_more = (const double (*)[RUN_VALUES])rows + start;
+            g->na_more = k - start;
+        } else if (!same) {
+            g->b_more = (const double (*)[RUN_VALUES])rows + start;
+            g->nb_more = k - start;
+        }
+    }
+    if (same) {
+        g->noise = (const double (*)[RUN_VALUES])rows;
+        g->nnoise = k;
+    }
+}
+
+double *compare_family_p(json_t *const *docs, const char *const *ids, const json_t *const *reps, size_t n,
+                         const json_t *keys, int *fam)
+{
+    size_t nkeys = json_array_size(keys);
+    double *pfam = calloc(n * (nkeys ? nkeys : 1) * RUN_VALUES, sizeof(double));
+    double rows[128][RUN_VALUES];
+    for (size_t i = 1; pfam && i < n; i++) {
+        double *pi = pfam + i * nkeys * RUN_VALUES;
+        size_t li;
+        const json_t *kv;
+        json_array_foreach(keys, li, kv) {
+            const char *k = json_string_value(kv);
+            const json_t *pa = compare_find_phase(docs[0], k), *pb = compare_find_phase(docs[i], k);
+            double va[RUN_VALUES], vb[RUN_VALUES];
+            struct run_groups g;
+            compare_gather_runs(docs, ids, reps, i, k, rows, &g);
+            compare_run_values(pa, va);
+            compare_run_values(pb, vb);
+            for (int m = 0; m < RUN_VALUES; m++) {
+                struct run_level rl;
+                pi[li * RUN_VALUES + (size_t)m] =
+                    pa && pb && run_level_test(va, vb, &g, m, &rl) == 0 && rl.df >= 1 ? rl.p : NAN;
+            }
+        }
+        fam[i] = holm_adjust(pi, nkeys * RUN_VALUES);
+    }
+    return pfam;
 }

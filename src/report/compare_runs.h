@@ -63,6 +63,18 @@ int run_level_test(const double va[RUN_VALUES], const double vb[RUN_VALUES], con
  * m the number of p-values. Returns m. */
 int holm_adjust(double *p, size_t n);
 
+/* The other runs of one load behind the verdicts of report i against the baseline docs[0], from reps (each report's
+ * compare_replicates_beside(), or NULL) and ids (each report's file id, or NULL), into g; rows is room for 128 runs.
+ * When the two are of one set-up, every other run of it (found beside either, each once) is noise only; else each
+ * side's own runs join it. The compared reports themselves are never taken twice. */
+void compare_gather_runs(json_t *const *docs, const char *const *ids, const json_t *const *reps, size_t i,
+                         const char *load, double (*rows)[RUN_VALUES], struct run_groups *g);
+/* The run-level p of every measure (RUN_VALUES) of every load in keys (phase display names) of each report i >= 1
+ * against the baseline, Holm-adjusted per report: p[(i * nkeys + load) * RUN_VALUES + m], NAN where not tested;
+ * fam[i] the family's size. malloc'd (caller frees); NULL when out of memory (then no adjustment). */
+double *compare_family_p(json_t *const *docs, const char *const *ids, const json_t *const *reps, size_t n,
+                         const json_t *keys, int *fam);
+
 /* Two-sided p of Student's t with df degrees of freedom: P(|T| >= |t|). NAN for df < 1. */
 double student_t_p2(double t, int df);
 /* The regularized incomplete beta function I_x(a, b), for the above (and its unit test). */
