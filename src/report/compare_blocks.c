@@ -74,6 +74,19 @@ int blocks_of(const json_t *phase, const char *key, double **out)
     return (int)k;
 }
 
+double blocks_median(const json_t *phase, const char *key, int min)
+{
+    double *v;
+    int n = blocks_of(phase, key, &v);
+    double m = NAN;
+    if (n > 0 && n >= min) {
+        qsort(v, (size_t)n, sizeof(double), dcmp);
+        m = median_sorted(v, (size_t)n);
+    }
+    free(v);
+    return m;
+}
+
 double blocks_measured_s(const json_t *phase)
 {
     double s = doc_num(phase, "measured_s");

@@ -22,6 +22,8 @@
  * them are those around events, and taking them would over-sample the eventful seconds.
  * Returns how many, or -ENOMEM. */
 int blocks_of(const json_t *phase, const char *key, double **out);
+/* The median of a phase's per-second values of key (blocks_of()), NAN when there are fewer than min (or none). */
+double blocks_median(const json_t *phase, const char *key, int min);
 /* The seconds a phase measured: its measured_s, else duration_s, else the timeline's seconds. NAN when none. */
 double blocks_measured_s(const json_t *phase);
 

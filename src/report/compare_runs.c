@@ -14,25 +14,6 @@
 /* A run's value needs as many whole seconds as a verdict on its seconds does. */
 #define RUN_MIN_SECONDS 5
 
-static int dcmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double seconds_median(const json_t *phase, const char *key)
-{
-    double *v;
-    int n = blocks_of(phase, key, &v);
-    double m = NAN;
-    if (n >= RUN_MIN_SECONDS) {
-        qsort(v, (size_t)n, sizeof(double), dcmp);
-        m = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-    }
-    free(v);
-    return m;
-}
-
 static double event_rate(const json_t *phase, int deadlines)
 {
     double k = deadlines ? doc_num(phase, "deadlines_missed") : compare_xruns(phase);
@@ -49,7 +30,7 @@ static double event_rate(const json_t *phase, int deadlines)
 void compare_run_values(const json_t *phase, double v[RUN_VALUES])
 {
     for (int m = 0; m < 4; m++)
-        v[m] = phase ? seconds_median(phase, compare_block_measures[m].key) : NAN;
+        v[m] = phase ? blocks_median(phase, compare_block_measures[m].key, RUN_MIN_SECONDS) : NAN;
     v[4] = phase ? event_rate(phase, 0) : NAN;
     v[5] = phase ? event_rate(phase, 1) : NAN;
 }
@@ -226,9 +207,7 @@ int holm_adjust(double *p, size_t n)
     return (int)m;
 }
 
-/* The other runs of one load behind the verdicts of report i against the baseline (compare_runs.h): when the two
- * are of one set-up, every other run of it (found beside either, each once) is noise only; else each side's own
- * runs join it. The compared reports themselves (by id) are never taken twice. rows must hold 2 * 64 rows. */
+/* See compare_runs.h. rows must hold 2 * 64 rows. */
 void compare_gather_runs(json_t *const *docs, const char *const *ids, const json_t *const *reps, size_t i,
                          const char *load, double (*rows)[RUN_VALUES], struct run_groups *g)
 {

@@ -115,14 +115,7 @@ double compare_block_floor_us(double baseline_median)
 
 double compare_block_median(const json_t *p, const char *key)
 {
-    double *v;
-    int n = blocks_of(p, key, &v);
-    if (n <= 0)
-        return NAN;
-    struct block_test bt;
-    double m = block_test(v, (size_t)n, v, (size_t)n, &bt) == 0 ? bt.median_a : NAN;
-    free(v);
-    return m;
+    return blocks_median(p, key, 1);
 }
 
 static void p_words(char *buf, size_t len, double p)
