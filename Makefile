@@ -22,6 +22,8 @@ DATADIR  ?= $(PREFIX)/share/rtjitter
 
 CFLAGS   ?= -O2 -g
 WERROR   ?= $(if $(wildcard .git),1,0)
+# Parallel builds and tests: one job a CPU (JOBS=1 for one at a time).
+JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
 
 # What the binary links: libjack (the JACK backend), alsa-lib (the ALSA backend), jansson (reports), zlib (reads
 # /proc/config.gz), libsndfile (the loopback's glitch WAVs and --record's WAV/FLAC of the whole capture).
@@ -47,7 +49,7 @@ HELPER_SRC := $(wildcard tests/helpers/*.c)
 HELPER_BIN := $(patsubst tests/helpers/%.c,$(BUILD)/tests/helpers/%,$(HELPER_SRC))
 ALL_OBJ  := $(LIB_OBJ) $(MAIN_OBJ)
 
-.PHONY: all deps deps-run deps-check run check test-bins sanitize bench install uninstall clean fuzz
+.PHONY: all deps deps-run deps-check run check check-quick test-bins sanitize bench install uninstall clean fuzz
 
 all: rtjitter
 
@@ -119,28 +121,34 @@ test-bins: rtjitter $(UNIT_BIN) $(HELPER_BIN)
 # ---- The README's two commands ---------------------------------------------------------------------------------
 # The main job: a short test against the running JACK server, or a private dummy one.
 run: deps-run
-	@$(MAKE) --no-print-directory rtjitter
+	@$(MAKE) --no-print-directory -j$(JOBS) rtjitter
 	$(RTJ) run --duration $${DURATION:-10}
 
+# Tests run JOBS at a time, in classes (tests/run-tests.sh); check-quick is the developers' tier: the unit tests
+# and the fast integration tests, under a minute.
 check: deps-check
-	@$(MAKE) --no-print-directory WERROR=1 test-bins
-	@BUILD=$(BUILD) RTJ=$(RTJ) tests/run-tests.sh
+	@$(MAKE) --no-print-directory -j$(JOBS) WERROR=1 test-bins
+	@BUILD=$(BUILD) RTJ=$(RTJ) JOBS=$(JOBS) tests/run-tests.sh
+
+check-quick: deps-check
+	@$(MAKE) --no-print-directory -j$(JOBS) WERROR=1 test-bins
+	@BUILD=$(BUILD) RTJ=$(RTJ) JOBS=$(JOBS) QUICK=1 tests/run-tests.sh
 
 # The tests again, built with AddressSanitizer and UndefinedBehaviorSanitizer, into their own build dir.
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 sanitize: deps-check
-	@$(MAKE) --no-print-directory BUILD=build-san RTJ=./rtjitter-san WERROR=1 CFLAGS="-O1 -g $(SAN_FLAGS)" \
+	@$(MAKE) --no-print-directory -j$(JOBS) BUILD=build-san RTJ=./rtjitter-san WERROR=1 CFLAGS="-O1 -g $(SAN_FLAGS)" \
 	  LDFLAGS="$(SAN_FLAGS)" rtjitter-san $(addprefix build-san/tests/,$(notdir $(UNIT_BIN))) \
 	  $(addprefix build-san/tests/helpers/,$(notdir $(HELPER_BIN)))
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  BUILD=build-san RTJ=./rtjitter-san RTJ_SANITIZE=1 tests/run-tests.sh
+	  BUILD=build-san RTJ=./rtjitter-san RTJ_SANITIZE=1 JOBS=$(JOBS) tests/run-tests.sh
 
 rtjitter-san: $(MAIN_OBJ) $(BUILD)/librtj.a
 	$(CC) $(RTJ_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(RTJ_LIBS) $(LDLIBS)
 
 bench: deps-check
-	@$(MAKE) --no-print-directory test-bins
+	@$(MAKE) --no-print-directory -j$(JOBS) test-bins
 	@BUILD=$(BUILD) RTJ=$(RTJ) tests/bench.sh
 
 # libFuzzer over the report reader and every renderer (tests/fuzz/fuzz_report.c), FUZZ_SECS seconds (default 60).

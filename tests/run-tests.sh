@@ -1,52 +1,180 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Runs every test: each cmocka binary in $BUILD/tests/test_*, then each tests/integration/*.sh
-# (TAP-style "ok - ..." / "not ok - ..." lines). Ends with one line: "N passed, N failed".
-# TESTS=pattern runs only the files whose name matches (for working on one test).
+# Runs every test: each cmocka binary in $BUILD/tests/test_*, then each tests/integration/*.sh (TAP-style
+# "ok - ..." / "not ok - ..." lines), JOBS at a time (default: the number of CPUs). Ends with the slowest ten and
+# one line: "N passed, N failed".
+#
+# A test's class is a line in its header, "# test-class: CLASS (why)" (an integration script; unit tests are quick):
+#   quick  fast and disturbs nobody: the developers' quick tier (QUICK=1, `make check-quick`)
+#   (none) runs beside any other test but a solo one: a test beside it loads the machine no more than the
+#          `stress-ng --cpu 2 --io 1` every test must pass beside
+#   solo   disturbs others (a real-time thread that spins: a hog, a DSP burn) or holds system state others read
+#          (/dev/cpu_dma_latency, tracefs): runs alone, after the others
+# and "# test-lock: NAME (why)" keeps the tests that share NAME (a system resource: passwd for useradd) apart.
+# Each test gets its own TMPDIR (sticky and world-writable, as /tmp is) and XDG_DATA_HOME (lib.sh makes its own store inside them) and its output is
+# printed whole when it ends, so parallel tests never interleave.
+#
+# TESTS="pattern ..." runs only the tests whose name matches one (a regular expression: ^run_xruns$ for just that
+# one); QUICK=1 only the quick tier;
+# JOBS=1 one at a time. The times of the last run are kept in $BUILD/test-times (the longest start first next time).
 set -u
 BUILD=${BUILD:-build}
 export RTJ=${RTJ:-./rtjitter}
 export RTJ_HELPERS="$PWD/$BUILD/tests/helpers"
 export RTJ_TOP="$PWD"
-pass=0; fail=0; failed_names=()
-log=$(mktemp -d)
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+[[ "$JOBS" =~ ^[1-9][0-9]*$ ]] || { echo "run-tests: JOBS must be a positive number, not '$JOBS'" >&2; exit 2; }
+TIMEOUT=${TEST_TIMEOUT:-180}
+HISTORY="$BUILD/test-times"
+
+log=$(mktemp -d "${TMPDIR:-/tmp}/rtjt-run.XXXXXX")
+declare -A pid_of=() kind_of=() class_of=() lock_of=() start_of=() secs_of=() est_of=()
+running=()
+interrupted=0
+stop_all() {
+    interrupted=1
+    local n
+    # `timeout` leads a process group of its own: the signal reaches every process the test started
+    for n in "${running[@]}"; do kill -TERM -- "-${pid_of[$n]}" 2>/dev/null; done
+}
+trap 'stop_all' INT TERM
 trap 'rm -rf "$log"' EXIT
 
+# ---- what to run ------------------------------------------------------------------------------------------------
+names=()
+# TESTS: names or patterns, space-separated; a name matches a pattern anywhere unless it is anchored (^name$).
+wanted() {
+    local p
+    [ -z "${TESTS:-}" ] && return 0
+    for p in $TESTS; do [[ "$1" =~ $p ]] && return 0; done
+    return 1
+}
+add() { # NAME KIND CLASS [LOCK]
+    wanted "$1" || return
+    [ -n "${QUICK:-}" ] && [ "$3" != quick ] && return
+    names+=("$1"); kind_of[$1]=$2; class_of[$1]=$3; lock_of[$1]=${4:-}
+}
 for t in "$BUILD"/tests/test_*; do
-    [ -x "$t" ] || continue
-    name=$(basename "$t")
-    [ -n "${TESTS:-}" ] && [[ "$name" != *$TESTS* ]] && continue
-    echo "== unit: $name"
-    "$t" >"$log/out" 2>&1
-    rc=$?
-    cat "$log/out"
-    # cmocka's summary lines (stdout and stderr may share a line, so match anywhere)
-    p=$(grep -o '\[  PASSED  \] [0-9]* test(s)' "$log/out" | tail -1 | grep -o '[0-9]\+')
-    f=$(grep -o '\[  FAILED  \] [0-9]* test(s)' "$log/out" | tail -1 | grep -o '[0-9]\+')
-    p=${p:-0}; f=${f:-0}
-    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi  # crashed, or sanitizer abort
-    pass=$((pass + p)); fail=$((fail + f))
-    [ "$f" -gt 0 ] && failed_names+=("$name")
+    [ -x "$t" ] && [ -f "$t" ] || continue
+    case $t in *.d) continue ;; esac
+    add "$(basename "$t")" unit quick
 done
-
 for t in tests/integration/*.sh; do
     [ -f "$t" ] || continue
-    name=$(basename "$t" .sh)
-    [ -n "${TESTS:-}" ] && [[ "$name" != *$TESTS* ]] && continue
-    echo "== integration: $name"
-    start=$(date +%s)
-    timeout 180 bash "$t" >"$log/out" 2>&1
-    rc=$?
-    cat "$log/out"
-    p=$(grep -c '^ok ' "$log/out")
-    f=$(grep -c '^not ok ' "$log/out")
-    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "not ok - $name exited with status $rc"; fi
-    if [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then f=1; echo "not ok - $name ran no test"; fi
-    echo "   ($name: $((`date +%s` - start)) s)"
-    pass=$((pass + p)); fail=$((fail + f))
-    [ "$f" -gt 0 ] && failed_names+=("$name")
+    c=$(sed -n 's/^# test-class: *\([a-z]*\).*/\1/p' "$t" | head -1)
+    case ${c:-plain} in quick|plain|solo) ;; *) echo "run-tests: $t: unknown test-class '$c'" >&2; exit 2 ;; esac
+    add "$(basename "$t" .sh)" integration "${c:-plain}" "$(sed -n 's/^# test-lock: *\([a-z0-9_-]*\).*/\1/p' "$t" | head -1)"
 done
+if [ -r "$HISTORY" ]; then
+    while read -r n s; do [ -n "${kind_of[$n]:-}" ] && est_of[$n]=$s; done <"$HISTORY"
+fi
+# The longest first (last run's times; a test not timed yet counts as long), so the two lanes end together.
+mapfile -t pending < <(for n in "${names[@]}"; do echo "${est_of[$n]:-999} $n"; done | sort -k1,1nr -k2 | cut -d' ' -f2)
 
+# ---- one test ---------------------------------------------------------------------------------------------------
+launch() { # NAME
+    local n=$1 dir="$log/$1"
+    mkdir -p "$dir/tmp" "$dir/xdg"
+    # like /tmp (sticky, anyone may write): tests run commands as users they create
+    chmod 0711 "$log" "$dir" && chmod 1777 "$dir/tmp"
+    start_of[$n]=$(date +%s%N)
+    if [ "${kind_of[$n]}" = unit ]; then
+        TMPDIR="$dir/tmp" XDG_DATA_HOME="$dir/xdg" timeout -k 5 "$TIMEOUT" "$BUILD/tests/$n" >"$dir/out" 2>&1 </dev/null &
+    else
+        TMPDIR="$dir/tmp" XDG_DATA_HOME="$dir/xdg" timeout -k 5 "$TIMEOUT" bash "tests/integration/$n.sh" \
+            >"$dir/out" 2>&1 </dev/null &
+    fi
+    pid_of[$n]=$!
+    running+=("$n")
+}
+
+pass=0; fail=0; failed_names=()
+finish() { # NAME RC
+    local n=$1 rc=$2 dir="$log/$1" p f s
+    s=$(( ($(date +%s%N) - start_of[$n]) / 100000000 ))   # tenths of a second
+    secs_of[$n]=$((s / 10)).$((s % 10))
+    if [ "${kind_of[$n]}" = unit ]; then
+        echo "== unit: $n (${secs_of[$n]} s)"
+        cat "$dir/out"
+        # cmocka's summary lines (stdout and stderr may share a line, so match anywhere)
+        p=$(grep -o '\[  PASSED  \] [0-9]* test(s)' "$dir/out" | tail -1 | grep -o '[0-9]\+')
+        f=$(grep -o '\[  FAILED  \] [0-9]* test(s)' "$dir/out" | tail -1 | grep -o '[0-9]\+')
+        p=${p:-0}; f=${f:-0}
+        if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "not ok - $n exited with status $rc"; fi # crashed, or a sanitizer
+    else
+        echo "== integration: $n (${secs_of[$n]} s)"
+        cat "$dir/out"
+        p=$(grep -c '^ok ' "$dir/out")
+        f=$(grep -c '^not ok ' "$dir/out")
+        if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "not ok - $n exited with status $rc"; fi
+        if [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then f=1; echo "not ok - $n ran no test"; fi
+    fi
+    [ "$rc" -eq 124 ] && echo "not ok - $n did not end within $TIMEOUT s"
+    pass=$((pass + p)); fail=$((fail + f))
+    [ "$f" -gt 0 ] && failed_names+=("$n")
+    rm -rf "$dir"
+}
+
+# May NAME start now, beside what runs?
+can_start() {
+    local n=$1 r
+    [ "${#running[@]}" -lt "$JOBS" ] || return 1
+    [ "${class_of[$n]}" = solo ] && { [ "${#running[@]}" -eq 0 ]; return; }
+    for r in "${running[@]}"; do
+        [ "${class_of[$r]}" = solo ] && return 1
+        [ -n "${lock_of[$n]}" ] && [ "${lock_of[$n]}" = "${lock_of[$r]}" ] && return 1
+    done
+    return 0
+}
+
+# Solo tests wait until nothing else is pending: they run alone at the end.
+t0=$(date +%s)
+while [ "${#pending[@]}" -gt 0 ] || [ "${#running[@]}" -gt 0 ]; do
+    [ "$interrupted" = 1 ] && break
+    others=0
+    for n in "${pending[@]}"; do [ "${class_of[$n]}" != solo ] && others=1; done
+    started=1
+    while [ "$started" = 1 ]; do
+        started=0
+        for i in "${!pending[@]}"; do
+            n=${pending[$i]}
+            [ "${class_of[$n]}" = solo ] && [ "$others" = 1 ] && continue
+            if can_start "$n"; then
+                launch "$n"; unset 'pending[i]'; pending=("${pending[@]}"); started=1; break
+            fi
+        done
+    done
+    [ "${#running[@]}" -gt 0 ] || break
+    pids=(); for n in "${running[@]}"; do pids+=("${pid_of[$n]}"); done
+    wait -n -p done_pid "${pids[@]}" 2>/dev/null
+    rc=$?
+    [ -n "${done_pid:-}" ] || continue       # interrupted by a signal: the loop looks again
+    for i in "${!running[@]}"; do
+        n=${running[$i]}
+        if [ "${pid_of[$n]}" = "$done_pid" ]; then
+            unset 'running[i]'; running=("${running[@]}")
+            finish "$n" "$rc"
+            break
+        fi
+    done
+    done_pid=
+done
+if [ "$interrupted" = 1 ]; then
+    for n in "${running[@]}"; do wait "${pid_of[$n]}" 2>/dev/null; done
+    echo "interrupted: ${#pending[@]} tests not started, ${#running[@]} stopped"
+    fail=$((fail + 1))
+fi
+
+# ---- the slowest ten, and the times for the next run's order ------------------------------------------------------
+if [ "${#secs_of[@]}" -gt 0 ]; then
+    echo "== the slowest tests (wall time; $JOBS at a time; all in $(( $(date +%s) - t0 )) s)"
+    for n in "${!secs_of[@]}"; do echo "${secs_of[$n]} $n ${class_of[$n]}"; done | sort -k1,1nr | head -10 |
+        while read -r s n c; do printf '   %6.1f s  %-22s %s\n' "$s" "$n" "$c"; done
+    if [ -z "${TESTS:-}" ] && [ -z "${QUICK:-}" ] && [ "$interrupted" = 0 ]; then
+        for n in "${!secs_of[@]}"; do echo "$n ${secs_of[$n]}"; done | sort >"$HISTORY.tmp" 2>/dev/null &&
+            mv "$HISTORY.tmp" "$HISTORY" 2>/dev/null
+    fi
+fi
 [ "${#failed_names[@]}" -gt 0 ] && echo "failed: ${failed_names[*]}"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]

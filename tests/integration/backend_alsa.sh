@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# test-class: solo (a SCHED_FIFO hog spins on one CPU)
 # --backend alsa without a sound card: through the `jack` PCM of libasound2-plugins (a private ALSA config names
 # pcm.rtjtjack, a jack PCM on a private jackd dummy server), against truths that do not come from rtjitter:
 # - the server's own frame count (tests/helpers/jack_frames, a separate JACK client, on the same clock): cycles in

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# test-class: solo (a SCHED_FIFO hog spins on one CPU, and /dev/cpu_dma_latency is held)
 # --backend timer against truths that do not come from it:
 # - injected stalls: a SCHED_FIFO hog of higher priority (tests/helpers/cpu_hog) spins 40 ms every 300 ms on one
 #   CPU and logs its own spins on CLOCK_MONOTONIC; at a 5 ms interval each spin must be exactly one wake-up of

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# test-class: quick
 # `rtjitter check` end to end: on a fixture tree (--root) its statuses, values and fixes are the tree's own
 # (tests/fixtures/make-fixtures.py wrote them), the text is grouped in the checklist's order, coloured only on a
 # terminal without NO_COLOR, --json writes the checklist document, --quiet keeps WARN and FAIL; exit 0 with no

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# test-class: quick
 # The command line as jackd and cyclictest users type it: short options (-p 128 -r 44100 -D1 -q) reach the run
 # (a private server reports what was asked), prefixes and clusters work, a typo gets "did you mean", a value never
 # swallows the next option (one line, exit 2 each); the man page made from the option tables is clean for man and

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# test-class: quick
 # `rtjitter compare` and `rtjitter report` from the command line: the latest report of each kernel in the store,
 # what differs in the system identity, the setting warning, the --json document, and a one-line error with exit
 # status 2 for every file that is not a readable report.

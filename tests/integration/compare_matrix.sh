@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# test-class: quick
 # `rtjitter compare --store DIR --matrix`: a fleet's reports as a kernel x machine table, in text (80 columns),
 # JSON and HTML, each checked against Python's own reading of the same store (tests/helpers/matrix_fleet.py).
 # The reports are real: three short --backend timer runs of this machine (one of two phases). The fleet is made

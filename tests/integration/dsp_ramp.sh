@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# test-class: solo (a SCHED_FIFO hog and the ramp's real-time burn spin on one CPU)
 # --dsp ramp (the DSP headroom) against truths that do not come from the ramp's own figures:
 # - on the timer backend on a quiet CPU and on a private dummy jackd (1024 frames), the first cycle whose work did
 #   not fit comes at >= 80 % of the period (or never);

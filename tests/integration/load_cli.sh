@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# test-class: quick
 # `rtjitter loads` lists every load with its metric and parameters (defaults and bounds); a bad --loads is one
 # line naming the culprit and exit 2, before any server is touched.
 . "$(dirname "$0")/../lib.sh"

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# test-class: solo (a SCHED_FIFO hog spins on one CPU)
 # --backend alsa --loopback duplex without a sound card: through the `jack` PCM of libasound2-plugins on a private
 # dummy jackd (48 kHz, 256 frames), its playback port wired to its capture port through tests/helpers/jack_loop,
 # a loop client of known delay N. Truths that do not come from rtjitter:

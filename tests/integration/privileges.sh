@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# test-lock: passwd (useradd and userdel take /etc/passwd's lock: one such test at a time)
 # Real time for a normal user, with a real unprivileged user created here and removed on every exit path: its
 # login checked in both states (rights in force: SCHED_FIFO obtained, memory lockable; and not), with the one fix
 # that follows from its groups and the limits files (a tree under --root holds /etc as the test writes it:

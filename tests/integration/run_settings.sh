@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# test-class: quick
 # --period and --rate against a running server rtjitter did not start are never ignored in silence: the run measures
 # the server's own setting and the report's warnings say why, or, with --set-buffer-size (jack2), the server's
 # buffer size changes for every client — checked by the server's own answer (jack_bufsize, another client).
