@@ -58,7 +58,8 @@ void rt_sink_cycle(struct rt_sink *s, struct rt_record *r, int64_t deadline_ns)
     }
     r->xruns = s->xruns ? (uint32_t)atomic_load_explicit(s->xruns, memory_order_acquire) : 0;
     r->t_exit_ns = rt_now_ns(s->clock);
-    rt_ring_push(s->ring, r);
+    if (!rt_ring_push(s->ring, r))
+        rt_sink_count_lost(s, tag);
     atomic_store_explicit(&s->cycles, seq + 1, memory_order_relaxed);
 }
 

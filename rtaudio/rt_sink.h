@@ -32,6 +32,14 @@ struct rt_sink {
                                         * gives each the same pointer, as it does phase_tag */
     atomic_uint_fast64_t cycles;       /* cycles seen (the next record's seq); written by the RT thread only */
     const atomic_uint_fast64_t *xruns; /* the backend's xrun counter, copied into each record; may be NULL */
+    /* The records the ring dropped, by the phase tag they carried (phase << 1 | measuring): ntags counters, or
+     * NULL. Allocated and zeroed by the owner before the first cycle, written by the ring's producer only (the
+     * RT thread in rt_sink_cycle; the timer backend's relay for the run's sink when it has several threads). A
+     * sequence gap cannot tell which tags its lost records carried, nor is a gap after the last record that got
+     * through ever seen: these counters can, so the records lost at a phase's edges are counted where they
+     * belong (collector_settle_lost), read once the producer has stopped. */
+    atomic_uint_fast64_t *lost_by_tag;
+    unsigned ntags;
     uint16_t stream;                   /* stamped on each record: 0, or the RT thread's index when a backend runs
                                         * several (each with its own sink and ring) */
     /* Read inside the first cycle, published with sched_known (release). */
@@ -47,7 +55,8 @@ void rt_sink_touch_stack(void);
 
 /* RT-safe (runs in the RT thread): no allocation, lock, printf or file I/O; the only system calls are in the
  * first cycle (sched_getscheduler/sched_getparam, a warm-up cycle that is never measured).
- * r->t_entry_ns must hold the entry time; deadline_ns is when the next cycle starts (for --dsp). */
+ * r->t_entry_ns must hold the entry time; deadline_ns is when the next cycle starts (for --dsp). A record the full
+ * ring drops is counted under its tag in lost_by_tag (when given). */
 void rt_sink_cycle(struct rt_sink *s, struct rt_record *r, int64_t deadline_ns);
 
 /* RT-safe: the DSP work of one cycle of nframes at rate_hz, in units, for a share (ppm) and a calibration; and the
@@ -58,5 +67,15 @@ int64_t rt_dsp_guard_ns(uint32_t nframes, uint32_t rate_hz);
 /* Orchestrator (non-RT, the one writer of share_ppm): ask for `share` (0..1) of each period from the next cycle on.
  * One atomic store. */
 void rt_dsp_set_share(struct rt_dsp_ctl *d, double share);
+
+/* The ring's producer (RT-safe: one atomic load and store): one more record of tag lost. Tags past ntags are not
+ * counted (none is made: the orchestrator's last tag is nphases << 1). */
+static inline void rt_sink_count_lost(struct rt_sink *s, unsigned tag)
+{
+    if (s->lost_by_tag && tag < s->ntags)
+        atomic_store_explicit(&s->lost_by_tag[tag],
+                              atomic_load_explicit(&s->lost_by_tag[tag], memory_order_relaxed) + 1,
+                              memory_order_release);
+}
 
 #endif

@@ -54,6 +54,10 @@ struct timer_backend {
     size_t batch_cap;
     uint64_t relayed;                  /* records drained from the threads' rings (relay thread only) */
     uint64_t own_dropped;              /* their drops already added to the run's ring (relay thread only) */
+    atomic_uint_fast64_t *lost;        /* when the run's sink counts its lost records by tag: nstreams + 1 rows of
+                                        * sink->ntags, row i stream i's own sink's (its RT thread writes it), the
+                                        * last the relay's own, records the run's full ring refused. The relay,
+                                        * the run's ring's only producer, adds them up into the run's sink */
     /* /dev/cpu_dma_latency */
     int dma_fd;                        /* held open while running (dma_held) */
     int dma_held;                      /* the fd is open now */

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #define STACK_BYTES (256 * 1024) /* mlockall(MCL_FUTURE) would lock a default 8 MiB stack per thread */
@@ -185,6 +186,14 @@ static int timer_open(void *priv, const struct backend_config *cfg, struct rt_si
         snprintf(err, len, "out of memory for %d timer threads", b->nstreams);
         return -ENOMEM;
     }
+    if (sink->lost_by_tag && sink->ntags) {
+        size_t n = (size_t)(b->nstreams + 1) * sink->ntags;
+        if (!(b->lost = calloc(n, sizeof(*b->lost)))) {
+            snprintf(err, len, "out of memory for %d timer threads", b->nstreams);
+            return -ENOMEM;
+        }
+        (void)mlock(b->lost, n * sizeof(*b->lost)); /* the RT threads write it */
+    }
     for (int i = 0; i < b->nstreams; i++) {
         struct timer_stream *ts = &b->streams[i];
         int e = rt_ring_init(&ts->own_ring, cap);
@@ -197,6 +206,10 @@ static int timer_open(void *priv, const struct backend_config *cfg, struct rt_si
         ts->own_sink.phase_tag = sink->phase_tag;
         ts->own_sink.stream = (uint16_t)i;
         ts->own_sink.dsp = sink->dsp; /* the run's DSP request, calibration and (ramping) share */
+        if (b->lost) {
+            ts->own_sink.lost_by_tag = b->lost + (size_t)i * sink->ntags;
+            ts->own_sink.ntags = sink->ntags;
+        }
         ts->sink = &ts->own_sink;
     }
     return 0;
@@ -346,10 +359,14 @@ static int timer_stop(void *priv)
         close(b->dma_fd);
         b->dma_held = 0;
     }
-    for (int i = 0; i < b->nstreams; i++)
+    for (int i = 0; i < b->nstreams; i++) {
         rt_ring_free(&b->streams[i].own_ring);
+        b->streams[i].own_sink.lost_by_tag = NULL;
+    }
     free(b->batch);
     b->batch = NULL;
+    free(b->lost);
+    b->lost = NULL;
     return 0;
 }
 

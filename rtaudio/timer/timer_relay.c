@@ -50,11 +50,25 @@ void timer_relay_drain(struct timer_backend *b)
                 best = i;
         if (best < 0)
             break;
-        rt_ring_push(b->sink->ring, &b->batch[(size_t)best * b->batch_cap + at[best]++]);
+        const struct rt_record *r = &b->batch[(size_t)best * b->batch_cap + at[best]++];
+        if (!rt_ring_push(b->sink->ring, r) && b->lost) {
+            unsigned tag = r->phase << 1 | ((r->flags & RTREC_MEASURING) ? 1u : 0u);
+            atomic_uint_fast64_t *mine = b->lost + (size_t)b->nstreams * b->sink->ntags;
+            if (tag < b->sink->ntags)
+                atomic_store_explicit(&mine[tag], atomic_load_explicit(&mine[tag], memory_order_relaxed) + 1,
+                                      memory_order_relaxed);
+        }
     }
     if (dropped > b->own_dropped) {
         rt_ring_add_dropped(b->sink->ring, dropped - b->own_dropped);
         b->own_dropped = dropped;
+    }
+    /* The run's sink's lost records by tag: the relay's own and each thread's (the relay is their one writer). */
+    for (unsigned t = 0; b->lost && t < b->sink->ntags; t++) {
+        uint64_t n = 0;
+        for (int i = 0; i <= b->nstreams; i++)
+            n += atomic_load_explicit(&b->lost[(size_t)i * b->sink->ntags + t], memory_order_acquire);
+        atomic_store_explicit(&b->sink->lost_by_tag[t], n, memory_order_release);
     }
     atomic_store_explicit(&b->sink->cycles, b->relayed + dropped, memory_order_relaxed);
     publish_sched(b);

@@ -20,7 +20,7 @@ struct phase_result {
     double measured_s;             /* time really measured (shorter when interrupted) */
     int measured;                  /* the phase reached its measuring part */
     struct phase_stats *stats;
-    uint64_t dropped;              /* ring-full records during this phase */
+    uint64_t dropped;              /* its measured records the full ring dropped */
     double cpu_load_mean, cpu_load_max; /* jack_cpu_load() samples, % */
     int cpu_load_samples;
     json_t *load_metrics;          /* array [{name, value, unit}], borrowed reference, may be NULL */

@@ -15,11 +15,19 @@ void collector_drain(struct collector *c)
             const struct rt_record *r = &batch[i];
             /* Server xruns since the previous record belong to this cycle: the first that could see them. */
             uint32_t new_xruns = c->records_seen ? r->xruns - c->last_xruns : 0;
-            /* A jump in the sequence is records lost to a full ring, never a frame gap. */
-            uint64_t lost = c->records_seen && r->seq > c->last_seq + 1 ? r->seq - c->last_seq - 1 : 0;
-            c->last_xruns = r->xruns;
-            c->last_seq = r->seq;
+            /* A jump in the stream's sequence is records lost to a full ring, never a frame gap. */
+            struct collector_stream *ls = &c->last[r->stream < RTREC_MAX_STREAMS ? r->stream : RTREC_MAX_STREAMS - 1];
+            unsigned tag = r->phase << 1 | ((r->flags & RTREC_MEASURING) ? 1u : 0u);
+            uint64_t lost = ls->have && r->seq > ls->seq + 1 ? r->seq - ls->seq - 1 : 0;
             c->records_lost += lost;
+            /* With the producer's counts by tag, a gap across a tag change (the lost records may carry either
+             * tag) goes to no phase here: collector_settle_lost gives each phase its own. */
+            if (c->lost_by_tag && ls->tag != tag)
+                lost = 0;
+            ls->have = 1;
+            ls->tag = tag;
+            ls->seq = r->seq;
+            c->last_xruns = r->xruns;
             c->records_seen++;
             if (!(r->flags & RTREC_MEASURING) && (int)r->phase < c->nphases)
                 phase_observe(&c->phases[r->phase], r); /* the warm-up fits the grid the phase starts with */
@@ -55,6 +63,24 @@ void collector_drain(struct collector *c)
     atomic_store_explicit(&c->st_detected, det, memory_order_relaxed);
     atomic_store_explicit(&c->st_reported, rep, memory_order_relaxed);
     atomic_store_explicit(&c->st_events, ev, memory_order_relaxed);
+}
+
+void collector_settle_lost(struct collector *c)
+{
+    if (!c->lost_by_tag || c->lost_settled)
+        return;
+    c->lost_settled = 1;
+    for (int i = 0; i < c->nphases; i++) {
+        unsigned tag = (unsigned)i << 1 | 1u;
+        struct phase_stats *p = &c->phases[i];
+        if (tag >= c->ntags || p->cur < 0)
+            continue; /* a phase with no measured record that got through: only its `dropped` can say */
+        uint64_t lost = atomic_load_explicit(&c->lost_by_tag[tag], memory_order_acquire), seen = 0;
+        for (int s = 0; s < p->nseg; s++)
+            seen += p->seg[s]->records_lost;
+        if (lost > seen)
+            p->seg[p->cur]->records_lost += lost - seen;
+    }
 }
 
 static void *collector_main(void *arg)
@@ -94,6 +120,7 @@ int collector_stop(struct collector *c)
     atomic_store_explicit(&c->stop, 1, memory_order_release);
     pthread_join(c->thread, NULL);
     c->running = 0;
+    collector_settle_lost(c);
     for (int i = 0; i < c->nphases; i++) {
         phase_finish(&c->phases[i]);
         if (c->ramps)

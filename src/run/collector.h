@@ -13,9 +13,20 @@ struct collector {
     struct phase_stats *phases;      /* nphases, owned by the collector thread until collector_stop() */
     int nphases;
     struct ramp_stats *ramps;        /* nphases DSP ramps (--dsp ramp), or NULL; fed beside phases[] */
+    /* The ring's producer's lost records by phase tag (rt_sink.lost_by_tag), or NULL: then a sequence gap goes to
+     * the measured record just after it, and a gap at a phase's end, or at the run's end, to nothing. */
+    const atomic_uint_fast64_t *lost_by_tag;
+    unsigned ntags;
+    int lost_settled;                 /* collector_settle_lost has run */
     uint32_t last_xruns;              /* the xrun count carried by the previous record */
-    uint64_t last_seq;                /* the sequence number of the previous record */
-    uint64_t records_lost;            /* sequence gaps: records lost to a full ring, whole run */
+    /* Each stream's previous record (its own sequence: the timer backend merges one per CPU into one ring). */
+    struct collector_stream {
+        int have;
+        unsigned tag;                 /* its phase << 1 | measuring */
+        uint64_t seq;
+    } last[RTREC_MAX_STREAMS];
+    uint64_t records_lost;            /* sequence gaps: records lost to a full ring, whole run (a gap after the
+                                       * last record that got through is not one: see collector_settle_lost) */
     int last_phase1;                  /* 1 + phase of the last measured record, 0 before any */
     uint64_t last_measured_seq;       /* and its sequence number */
     atomic_int error;                 /* first -errno met; written by the collector thread only */
@@ -37,5 +48,10 @@ int collector_start(struct collector *c);
 int collector_stop(struct collector *c);
 /* Drain once, in the calling thread (used by collector_stop and by offline tests). */
 void collector_drain(struct collector *c);
+/* With lost_by_tag, once the producer has stopped and the ring is drained (collector_stop calls it; an offline
+ * caller after its last drain): each phase's records lost while it measured are the counter of its measured tag.
+ * Those no sequence gap between two of its measured records showed (lost at its end, or across its warm-up's
+ * edge) are added to the segment of its last record. Once only. */
+void collector_settle_lost(struct collector *c);
 
 #endif

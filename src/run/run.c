@@ -62,6 +62,7 @@ struct run_state {
     struct rt_ring ring;
     struct rt_sink sink;
     atomic_uint phase_tag;
+    atomic_uint_fast64_t *lost_by_tag; /* the sink's: records the ring dropped, by phase tag (2 nphases + 1) */
     struct collector col;
     struct load_plan *plan;
     struct phase_stats *stats;
@@ -283,7 +284,6 @@ static void run_phases(struct run_state *st)
         if (wait_phase(st, i, p->warmup_s, NULL, p->duration_s) == 0) {
             if (i == 0 && !atomic_load(&st->sink.sched_known))
                 run_signals_wait_ms(100); /* a very short warm-up: give the first cycle a chance */
-            uint64_t d0 = rt_ring_dropped(&st->ring);
             load_phase_measure(st->plan, i);
             atomic_store(&st->phase_tag, ((unsigned)i << 1) | 1u);
             res->measured = 1;
@@ -295,7 +295,6 @@ static void run_phases(struct run_state *st)
                 wait_phase(st, i, p->duration_s, res, p->duration_s);
             }
             atomic_store(&st->phase_tag, (unsigned)(i + 1) << 1);
-            res->dropped = rt_ring_dropped(&st->ring) - d0;
         }
         load_phase_stop(st->plan, i, res->load_metrics, &res->load_error);
     }
@@ -431,6 +430,18 @@ static int run_measure(struct run_state *st)
     st->sink.ring = &st->ring; /* sized below, once the backend says how fast its cycles come */
     st->sink.phase_tag = &st->phase_tag;
     st->sink.dsp = &st->dsp; /* before open: a backend with several sinks hands each this pointer */
+    /* Each record the ring drops is counted under the tag it carried (phase << 1 | measuring): a phase's `dropped`
+     * is exactly its measured records lost, wherever in the phase, and read after the producer has stopped (not
+     * a count read by this thread beside the tag's switch, while a cycle of the old tag may still be under way). */
+    st->nphases = load_plan_count(st->plan);
+    st->sink.ntags = 2u * (unsigned)st->nphases + 1u; /* the last tag: nphases << 1, after the last phase */
+    st->lost_by_tag = calloc(st->sink.ntags, sizeof(*st->lost_by_tag));
+    if (!st->lost_by_tag) {
+        fprintf(stderr, "rtjitter run: out of memory\n");
+        return 3;
+    }
+    mlock(st->lost_by_tag, st->sink.ntags * sizeof(*st->lost_by_tag)); /* the RT thread writes it */
+    st->sink.lost_by_tag = st->lost_by_tag;
     int e;
     if (st->lbr)
         st->sink.cap = lbr_ring(st->lbr); /* sized below with the record ring */
@@ -468,7 +479,6 @@ static int run_measure(struct run_state *st)
         rt_dsp_set_share(&st->dsp, p->dsp_ramp_step_pct > 0 ? 0.0 : p->be.dsp_pct / 100.0);
     }
 
-    st->nphases = load_plan_count(st->plan);
     st->stats = calloc((size_t)st->nphases, sizeof(*st->stats));
     st->results = calloc((size_t)st->nphases, sizeof(*st->results));
     if (!st->stats || !st->results) {
@@ -494,6 +504,8 @@ static int run_measure(struct run_state *st)
     st->col.ring = &st->ring;
     st->col.phases = st->stats;
     st->col.nphases = st->nphases;
+    st->col.lost_by_tag = st->lost_by_tag;
+    st->col.ntags = st->sink.ntags;
     if ((e = collector_start(&st->col)) < 0) {
         fprintf(stderr, "rtjitter run: cannot start the collector thread: %s\n", strerror(-e));
         return 3;
@@ -511,6 +523,9 @@ static int run_measure(struct run_state *st)
     if (!st->abandoned)
         lbr_stop(st->lbr); /* the RT thread pushes no more: the rest of the capture is analyzed */
     collector_stop(&st->col);
+    for (int i = 0; i < st->nphases; i++)
+        if (st->results[i].measured)
+            st->results[i].dropped = atomic_load(&st->lost_by_tag[(unsigned)i << 1 | 1u]);
     ri.stats.wall_s = mono_s() - t_active;
     return run_report(st, &ri, rc, mlocked);
 }
@@ -558,6 +573,7 @@ int run_execute(const struct run_plan *p)
     } else {
         free(st->bpriv);
         rt_ring_free(&st->ring);
+        free(st->lost_by_tag);
     }
     json_decref(st->warnings);
     json_decref(st->profile);

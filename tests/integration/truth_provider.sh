@@ -39,9 +39,14 @@ check "... a late cycle keeps its true lateness: wake-up max within 2 µs or 2 %
 check "... and the p99 too" close "$(g late wakeup_p99_us)" "$(t late wakeup_p99_us)"
 
 prov drops
-echo "# drops: records lost $(g drops records_lost), ring dropped $(t drops ring_dropped); events $(g drops events) truth $(t drops late_events)"
-check "a full ring: records lost = the ring's own drop count ($(t drops ring_dropped))" \
+echo "# drops: records lost $(g drops records_lost), dropped $(g drops dropped), ring dropped $(t drops ring_dropped) (and $(t drops lost_warmup) of the warm-up; $(t drops lost_across) in a gap from the warm-up, $(t drops lost_at_end) after the last record through); events $(g drops events) truth $(t drops late_events)"
+# The provider loses records on purpose at both edges of the measured part, where no gap between two measured
+# records shows them: in a gap that began in the warm-up, and after the last record that got through.
+check "a full ring, lost at both edges of the measured part too ($(t drops lost_across) from the warm-up, $(t drops lost_at_end) at the end)" \
+    [ "$(t drops lost_warmup)" -gt 0 -a "$(t drops lost_across)" -gt 0 -a "$(t drops lost_at_end)" -gt 0 ]
+check "... records lost = the ring's own drop count of the measured records ($(t drops ring_dropped)), none of the warm-up's" \
     [ "$(t drops ring_dropped)" -gt 100 -a "$(g drops records_lost)" = "$(t drops ring_dropped)" ]
+check "... and the phase's dropped the same ($(g drops dropped))" [ "$(g drops dropped)" = "$(t drops ring_dropped)" ]
 check "... and no xrun from lost records (events = the provider's late wake-ups)" [ "$(g drops events)" = "$(t drops late_events)" ]
 
 prov jumps

@@ -7,6 +7,7 @@
 #include <cmocka.h>
 #include <string.h>
 #include "run/collector.h"
+#include "rt_sink.h"
 
 static struct rt_record rec(int k, unsigned phase, int measuring, uint32_t xruns)
 {
@@ -117,11 +118,132 @@ static void test_late_notification_stays_with_its_phase(void **state)
     rig_free(&g);
 }
 
+/* The RT side as a backend drives it: rt_sink_cycle numbers, tags and pushes each record, and counts each one the
+ * full ring refuses under its tag. */
+struct sinkrig {
+    struct rig g;
+    atomic_uint tag;
+    atomic_uint_fast64_t lost[5]; /* two phases: tags 0..3, and 4 after the last */
+    struct rt_sink sink;
+    int k;
+};
+
+static void sinkrig_init(struct sinkrig *r, size_t cap)
+{
+    memset(r, 0, sizeof(*r));
+    rig_init(&r->g, cap);
+    r->sink.ring = &r->g.ring;
+    r->sink.clock = CLOCK_MONOTONIC;
+    r->sink.phase_tag = &r->tag;
+    r->sink.lost_by_tag = r->lost;
+    r->sink.ntags = 5;
+    r->g.c.lost_by_tag = r->lost;
+    r->g.c.ntags = 5;
+}
+
+/* n cycles under tag (phase << 1 | measuring), nothing drained meanwhile */
+static void cycles(struct sinkrig *r, unsigned tag, int n)
+{
+    atomic_store(&r->tag, tag);
+    for (int i = 0; i < n; i++, r->k++) {
+        struct rt_record x = rec(r->k, 0, 0, 0);
+        x.seq = 0; /* the sink numbers them */
+        rt_sink_cycle(&r->sink, &x, x.t_entry_ns + 1333333);
+    }
+}
+
+static uint64_t phase_lost(const struct phase_stats *p)
+{
+    uint64_t n = 0;
+    for (int s = 0; s < p->nseg; s++)
+        n += p->seg[s]->records_lost;
+    return n;
+}
+
+/* Records lost where no gap between two measured records of a phase shows them: in a gap that began in the warm-up
+ * (those of the warm-up count nowhere, those after its end count), at the end of a phase's measured part (the next
+ * record that gets through is the next phase's warm-up), and after the last record that got through at all. The
+ * truth is the construction: a ring of 8 slots, and how many cycles ran under each tag between two drains. */
+static void test_lost_at_the_edges_of_a_phase(void **state)
+{
+    (void)state;
+    struct sinkrig r;
+    sinkrig_init(&r, 8);
+    struct collector *c = &r.g.c;
+    cycles(&r, 0, 4);        /* phase 0 warm-up */
+    collector_drain(c);
+    cycles(&r, 0, 10);       /* 8 stored, 2 of the warm-up lost */
+    cycles(&r, 1, 5);        /* measuring: 5 lost in the same gap            -> phase 0: 5 */
+    collector_drain(c);
+    for (int i = 0; i < 5; i++) {
+        cycles(&r, 1, 4);    /* none lost */
+        collector_drain(c);
+    }
+    cycles(&r, 1, 12);       /* 8 stored, 4 lost at the end of its measured part -> phase 0: 9 */
+    cycles(&r, 2, 3);        /* phase 1 warm-up: 3 lost in the same gap */
+    collector_drain(c);
+    cycles(&r, 2, 2);
+    cycles(&r, 3, 4);        /* phase 1 measuring */
+    collector_drain(c);
+    cycles(&r, 3, 10);       /* 8 stored, 2 lost */
+    collector_drain(c);
+    cycles(&r, 3, 1);        /* a gap between two measured records       -> phase 1: 2 */
+    collector_drain(c);
+    cycles(&r, 3, 11);       /* 8 stored, the last 3 lost: no record after them -> phase 1: 5 */
+    collector_drain(c);
+    assert_int_equal(rt_ring_dropped(&r.g.ring), 2 + 5 + 4 + 3 + 2 + 3);
+    collector_settle_lost(c);
+    collector_settle_lost(c); /* once only */
+    assert_int_equal(r.g.ph[0].nseg, 1);
+    assert_int_equal(r.g.ph[1].nseg, 1);
+    assert_int_equal(phase_lost(&r.g.ph[0]), 9);
+    assert_int_equal(phase_lost(&r.g.ph[1]), 5);
+    /* the sink's counts by tag: what a run reports as each phase's `dropped` */
+    assert_int_equal(atomic_load(&r.lost[0]), 2);
+    assert_int_equal(atomic_load(&r.lost[1]), 9);
+    assert_int_equal(atomic_load(&r.lost[2]), 3);
+    assert_int_equal(atomic_load(&r.lost[3]), 5);
+    assert_int_equal(atomic_load(&r.lost[4]), 0);
+    /* no lost record is a frame gap or an xrun */
+    assert_int_equal(r.g.ph[0].seg[0]->xrun_events + r.g.ph[1].seg[0]->xrun_events, 0);
+    assert_int_equal(r.g.ph[0].seg[0]->skipped_cycles + r.g.ph[1].seg[0]->skipped_cycles, 0);
+    phase_finish(&r.g.ph[0]);
+    phase_finish(&r.g.ph[1]);
+    rig_free(&r.g);
+}
+
+/* Several RT threads (the timer backend, one per CPU) merged into one ring: each numbers its own records, so a
+ * gap is one stream's, and two streams at different counts lose nothing. */
+static void test_streams_have_their_own_sequence(void **state)
+{
+    (void)state;
+    struct rig g;
+    rig_init(&g, 256);
+    for (int k = 0; k < 40; k++) {
+        struct rt_record a = rec(k, 0, 1, 0), b = rec(k, 0, 1, 0);
+        a.seq = (uint64_t)k + 1000; /* stream 0 began long before stream 1 (or stream 1 skipped periods) */
+        b.stream = 1;
+        b.t_entry_ns += 1000;
+        b.t_exit_ns += 1000;
+        if (k == 30)
+            continue; /* ... but one of stream 1's records was lost (both 30s: a skip would give none) */
+        rt_ring_push(&g.ring, &a);
+        rt_ring_push(&g.ring, &b);
+    }
+    collector_drain(&g.c);
+    phase_finish(&g.ph[0]);
+    assert_int_equal(g.c.records_lost, 2);
+    assert_int_equal(g.ph[0].seg[0]->records_lost, 2);
+    rig_free(&g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_xruns_by_record),
         cmocka_unit_test(test_late_notification_stays_with_its_phase),
+        cmocka_unit_test(test_lost_at_the_edges_of_a_phase),
+        cmocka_unit_test(test_streams_have_their_own_sequence),
     };
     return cmocka_run_group_tests_name("collector", tests, NULL, NULL);
 }
