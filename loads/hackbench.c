@@ -12,6 +12,7 @@
 
 enum { P_GROUPS, P_FDS, P_PIPE, P_SIZE };
 #define MAX_FDS 40
+#define MAX_SIZE 4096 /* the size parameter's bound: the senders' and receivers' buffers */
 
 static pid_t worker(pid_t self)
 {
@@ -26,7 +27,9 @@ static pid_t worker(pid_t self)
 
 static void receive(struct load_child *c, int fd, size_t size)
 {
-    char buf[4096];
+    char buf[MAX_SIZE];
+    if (size > sizeof(buf))
+        size = sizeof(buf);
     for (;;) {
         /* One message per read, as hackbench's receivers do: each message is a wake-up, which is the point. */
         ssize_t n = read(fd, buf, size);
@@ -39,8 +42,10 @@ static void receive(struct load_child *c, int fd, size_t size)
 
 static void send_all(const int *wfd, int n, size_t size)
 {
-    char msg[4096];
+    char msg[MAX_SIZE];
     memset(msg, 'h', sizeof(msg));
+    if (size > sizeof(msg))
+        size = sizeof(msg);
     for (;;)
         for (int i = 0; i < n; i++)
             for (size_t done = 0; done < size;) {
@@ -108,7 +113,7 @@ const struct load_info load_hackbench = {
     .params = { { "groups", LP_INT, 2, 1, 40, "", "groups of fds senders and fds receivers" },
                 { "fds", LP_INT, 10, 1, MAX_FDS, "", "senders and receivers per group" },
                 { "pipe", LP_INT, 0, 0, 1, "", "1: pipes; 0: Unix socket pairs (hackbench's default)" },
-                { "size", LP_INT, 100, 1, 4096, "bytes", "message size" } },
+                { "size", LP_INT, 100, 1, MAX_SIZE, "bytes", "message size" } },
     .run = run,
     .report = report,
 };

@@ -139,9 +139,13 @@ static int empty_at(int fd, dev_t dev, int depth)
                 continue;
             }
             /* A command may have left a directory without access for its owner: give it back (only our own,
-             * finished processes can touch entries here, so it is still the directory just looked at). */
-            if ((st.st_mode & 0700) != 0700)
-                fchmodat(fd, n, 0700, 0);
+             * finished processes can touch entries here, so it is still the directory just looked at). One we
+             * cannot give it back to (not ours, a read-only mount) is not emptied: its error, not a later
+             * EACCES from inside it, is the one to report. */
+            if ((st.st_mode & 0700) != 0700 && fchmodat(fd, n, 0700, 0) < 0) {
+                rc = rc ? rc : -errno;
+                continue;
+            }
             int sub = openat(fd, n, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
             if (sub < 0) {
                 rc = rc ? rc : -errno;

@@ -45,7 +45,7 @@ static int parse_param(const struct load_info *li, const char *p, const char *en
         char names[200];
         size_t o = 0;
         names[0] = '\0';
-        for (int i = 0; i < LOAD_MAX_PARAMS && li->params[i].name; i++)
+        for (int i = 0; i < LOAD_MAX_PARAMS && li->params[i].name && o < sizeof(names); i++)
             o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s", i ? ", " : "", li->params[i].name);
         snprintf(err, errlen, "%s: unknown parameter '%.*s' (%s%s)", li->name, (int)(eq - p), p,
                  o ? "known: " : "it takes none", names);

@@ -208,7 +208,7 @@ int cmd_compare(int argc, char **argv, const char *command_line)
     }
     char **found = NULL;
     size_t nfound = 0, n = 0;
-    const char *names[COMPARE_MAX];
+    const char *names[COMPARE_MAX] = { NULL };
     json_t *docs[COMPARE_MAX];
     int rc = 0;
     if (npos == 0) {

@@ -45,32 +45,34 @@ static const struct col cols[NCOL] = {
 
 typedef char cellbuf[2][CELL];
 
-static void fmt1(char *b, double v)
+/* Each writes at most n bytes into b: the caller's own buffer size, never a fixed CELL (a 24-byte buffer given
+ * to a function that assumed 48 is what _FORTIFY_SOURCE aborted on, and a long figure overflowed it). */
+static void fmt1(char *b, size_t n, double v)
 {
     if (isnan(v))
-        snprintf(b, CELL, "-");
+        snprintf(b, n, "-");
     else
-        snprintf(b, CELL, "%.1f", fabs(v) < 0.05 ? 0.0 : v); /* -0.04 is "0.0", never "-0.0" */
+        snprintf(b, n, "%.1f", fabs(v) < 0.05 ? 0.0 : v); /* -0.04 is "0.0", never "-0.0" */
 }
 
-static void fmt0(char *b, double v)
+static void fmt0(char *b, size_t n, double v)
 {
     if (isnan(v))
-        snprintf(b, CELL, "-");
+        snprintf(b, n, "-");
     else
-        snprintf(b, CELL, "%.0f", v);
+        snprintf(b, n, "%.0f", v);
 }
 
 /* v as a share of the period: "2%", "311%", "<1%" for a share that would read 0 but is not. */
-static void fmt_pct(char *b, double v, double period_us)
+static void fmt_pct(char *b, size_t n, double v, double period_us)
 {
     double pc = 100 * v / period_us;
     if (isnan(pc))
-        snprintf(b, CELL, "-");
+        snprintf(b, n, "-");
     else if (pc > 0 && pc < 0.5)
-        snprintf(b, CELL, "<1%%");
+        snprintf(b, n, "<1%%");
     else
-        snprintf(b, CELL, "%.0f%%", pc);
+        snprintf(b, n, "%.0f%%", pc);
 }
 
 static void fill(const json_t *doc, const json_t *p, const struct render_opts *o, cellbuf *c)
@@ -80,39 +82,39 @@ static void fill(const json_t *doc, const json_t *p, const struct render_opts *o
     double per = phase_period_us(doc, p);
     memset(c, 0, sizeof(cellbuf) * NCOL);
     double v = phase_quantile(p, "jitter", 1, 0.99);
-    fmt1(c[C_JP99][0], v);
-    fmt_pct(c[C_JP99][1], v, per);
-    fmt1(c[C_JP999][0], phase_quantile(p, "jitter", 1, 0.999));
+    fmt1(c[C_JP99][0], sizeof(c[C_JP99][0]), v);
+    fmt_pct(c[C_JP99][1], sizeof(c[C_JP99][1]), v, per);
+    fmt1(c[C_JP999][0], sizeof(c[C_JP999][0]), phase_quantile(p, "jitter", 1, 0.999));
     v = doc_num(j, "abs_max");
-    fmt1(c[C_JMAX][0], v);
-    fmt_pct(c[C_JMAX][1], v, per);
+    fmt1(c[C_JMAX][0], sizeof(c[C_JMAX][0]), v);
+    fmt_pct(c[C_JMAX][1], sizeof(c[C_JMAX][1]), v, per);
     char a[CELL], b[CELL];
-    fmt1(a, doc_num(j, "mean"));
-    fmt1(b, doc_num(j, "sd"));
-    snprintf(c[C_JMEAN][0], CELL, "%.20s %s %.20s", a, tx_pm(o), b);
+    fmt1(a, sizeof(a), doc_num(j, "mean"));
+    fmt1(b, sizeof(b), doc_num(j, "sd"));
+    snprintf(c[C_JMEAN][0], sizeof(c[C_JMEAN][0]), "%.20s %s %.20s", a, tx_pm(o), b);
     v = phase_quantile(p, "wakeup", 0, 0.99);
     if (isnan(v))
         v = doc_num(w, "p99");
-    fmt1(c[C_WP99][0], v);
-    fmt_pct(c[C_WP99][1], v, per);
+    fmt1(c[C_WP99][0], sizeof(c[C_WP99][0]), v);
+    fmt_pct(c[C_WP99][1], sizeof(c[C_WP99][1]), v, per);
     v = phase_quantile(p, "wakeup", 0, 0.999);
-    fmt1(c[C_WP999][0], isnan(v) ? doc_num(w, "p999") : v);
+    fmt1(c[C_WP999][0], sizeof(c[C_WP999][0]), isnan(v) ? doc_num(w, "p999") : v);
     v = doc_num(w, "max");
-    fmt1(c[C_WMAX][0], v);
-    fmt_pct(c[C_WMAX][1], v, per);
-    fmt1(a, doc_num(w, "mean"));
-    fmt1(b, doc_num(w, "sd"));
-    snprintf(c[C_WMEAN][0], CELL, "%.20s %s %.20s", a, tx_pm(o), b);
-    pct_met(c[C_MET][0], CELL, doc_num(p, "deadlines_met_pct"));
-    fmt1(c[C_DSP][0], doc_num(p, "desired_cpu_pct"));
-    fmt0(a, doc_num(x, "reported"));
-    fmt0(b, doc_num(x, "detected"));
+    fmt1(c[C_WMAX][0], sizeof(c[C_WMAX][0]), v);
+    fmt_pct(c[C_WMAX][1], sizeof(c[C_WMAX][1]), v, per);
+    fmt1(a, sizeof(a), doc_num(w, "mean"));
+    fmt1(b, sizeof(b), doc_num(w, "sd"));
+    snprintf(c[C_WMEAN][0], sizeof(c[C_WMEAN][0]), "%.20s %s %.20s", a, tx_pm(o), b);
+    pct_met(c[C_MET][0], sizeof(c[C_MET][0]), doc_num(p, "deadlines_met_pct"));
+    fmt1(c[C_DSP][0], sizeof(c[C_DSP][0]), doc_num(p, "desired_cpu_pct"));
+    fmt0(a, sizeof(a), doc_num(x, "reported"));
+    fmt0(b, sizeof(b), doc_num(x, "detected"));
     char ev[24];
-    fmt0(ev, compare_xruns(p));
-    snprintf(c[C_XRUNS][0], CELL, "%.12s(%.12s/%.12s)", ev, a, b);
-    fmt0(c[C_SKIP][0], doc_num(x, "skipped_cycles"));
-    fmt0(c[C_DROP][0], doc_num(p, "dropped"));
-    fmt0(c[C_CYCLES][0], doc_num(p, "cycles"));
+    fmt0(ev, sizeof(ev), compare_xruns(p));
+    snprintf(c[C_XRUNS][0], sizeof(c[C_XRUNS][0]), "%.12s(%.12s/%.12s)", ev, a, b);
+    fmt0(c[C_SKIP][0], sizeof(c[C_SKIP][0]), doc_num(x, "skipped_cycles"));
+    fmt0(c[C_DROP][0], sizeof(c[C_DROP][0]), doc_num(p, "dropped"));
+    fmt0(c[C_CYCLES][0], sizeof(c[C_CYCLES][0]), doc_num(p, "cycles"));
 }
 
 struct layout {
@@ -123,10 +125,10 @@ struct layout {
 static void measure(struct layout *L, cellbuf *const *cells, size_t np, const struct render_opts *o)
 {
     for (int k = 0; k < NCOL; k++) {
-        snprintf(L->top[k], CELL, cols[k].top, tx_pm(o));
+        snprintf(L->top[k], sizeof(L->top[k]), cols[k].top, tx_pm(o));
         int sum = 0;
         for (int q = 0; q < cols[k].nparts; q++) {
-            snprintf(L->unit[k][q], CELL, cols[k].unit[q], tx_us(o));
+            snprintf(L->unit[k][q], sizeof(L->unit[k][q]), cols[k].unit[q], tx_us(o));
             int w = tx_width(L->unit[k][q]);
             for (size_t i = 0; i < np; i++) {
                 int cw = tx_width(cells[i][k][q]);

@@ -247,6 +247,41 @@ static void test_compare_blocks(void **state)
         json_decref(docs[i]);
 }
 
+/* Figures as long as a double prints: each cell is cut to its buffer, and the xruns cell's event count (its own
+ * 24-byte buffer, which the cell formatter once filled as if it had the cell's 48: 1e30 is 31 digits) neither
+ * overflows nor, in a _FORTIFY_SOURCE build, aborts the render. Run it under `make sanitize` and the hardened
+ * build (dpkg-buildflags, hardening=+all). */
+static void test_long_figures(void **state)
+{
+    (void)state;
+    json_t *d = fx_report("6.1.0", "250", "full", 2000, 0, 7);
+    json_t *p = json_array_get(json_object_get(d, "phases"), 0);
+    json_t *x = json_object_get(p, "xruns");
+    json_object_set_new(x, "events", json_real(1e30));
+    json_object_set_new(x, "reported", json_real(1e30));
+    json_object_set_new(x, "detected", json_real(-1e30));
+    json_object_set_new(x, "skipped_cycles", json_real(1e300));
+    json_object_set_new(p, "cycles", json_real(1e300));
+    json_object_set_new(p, "dropped", json_real(-1e300));
+    json_object_set_new(p, "desired_cpu_pct", json_real(1e300));
+    json_object_set_new(json_object_get(p, "jitter_us"), "abs_max", json_real(-1e300));
+    json_object_set_new(json_object_get(p, "jitter_us"), "mean", json_real(1e300));
+    json_object_set_new(json_object_get(p, "wakeup_us"), "max", json_real(1e300));
+    for (int wide = 0; wide < 2; wide++) {
+        char *out = render(d, 200, wide, 0);
+        assert_non_null(out);
+        const char *load = strstr(out, "\nnone ");
+        if (!load)
+            fail_msg("no row for the phase:\n%s", out);
+        /* the xruns cell (shown with --wide: at 200 columns the long cells leave it no room), each of its three
+         * figures cut to 12 characters */
+        if (wide && !strstr(load, "100000000000(100000000000/-10000000000)"))
+            fail_msg("no xruns cell in:\n%s", load);
+        free(out);
+    }
+    json_decref(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -255,6 +290,7 @@ int main(void)
         cmocka_unit_test(test_figures_are_the_samples),
         cmocka_unit_test(test_detect),
         cmocka_unit_test(test_compare_blocks),
+        cmocka_unit_test(test_long_figures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
