@@ -17,7 +17,9 @@ DESTDIR  ?=
 CC       ?= cc
 VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 BUILD    ?= build
-RTJ      ?= ./rtjitter
+# BIN: the binary a build links (make check's hardened one is build-check/rtjitter); RTJ: the one tests run.
+BIN      ?= rtjitter
+RTJ      ?= ./$(BIN)
 DATADIR  ?= $(PREFIX)/share/rtjitter
 
 CFLAGS   ?= -O2 -g
@@ -49,9 +51,9 @@ HELPER_SRC := $(wildcard tests/helpers/*.c)
 HELPER_BIN := $(patsubst tests/helpers/%.c,$(BUILD)/tests/helpers/%,$(HELPER_SRC))
 ALL_OBJ  := $(LIB_OBJ) $(MAIN_OBJ)
 
-.PHONY: all deps deps-run deps-check run check check-quick test-bins sanitize bench install uninstall clean fuzz
+.PHONY: all deps deps-run deps-check run check check-quick test-bins compile sanitize bench install uninstall clean fuzz
 
-all: rtjitter
+all: $(BIN)
 
 # ---- Debian packages -------------------------------------------------------------------------------------------
 # To build and run: a compiler, pkg-config, the libraries linked above (libsndfile1-dev: the loopback's WAV and
@@ -63,10 +65,11 @@ RUN_PKGS   := build-essential pkg-config libjack-jackd2-dev jackd2 libjansson-de
 # (ALSA's jack PCM); chromium + python3 (the HTML test renders each page and parses its SVG); valgrind
 # (bench: instructions per cycle); strace (the write load's fsyncs); time (bench); util-linux (unshare, for
 # the full-disk test's private tmpfs); procps (ps, pgrep in the leak checks); man-db (the man page test: man
-# --warnings, lexgrog); python3-yaml (tests/integration/packaging.sh reads the LAVA test definition in data/lava/).
+# --warnings, lexgrog); python3-yaml (tests/integration/packaging.sh reads the LAVA test definition in data/lava/);
+# clang (build_flavours: the tree compiles with clang too; make fuzz).
 CHECK_PKGS := $(RUN_PKGS) libcmocka-dev pipewire pipewire-jack rt-tests stress-ng libasound2-plugins chromium \
-              python3 valgrind strace time util-linux procps man-db python3-yaml
-# RTJ_EXTRA_PKGS: what one target alone adds (make fuzz: clang).
+              python3 valgrind strace time util-linux procps man-db python3-yaml clang
+# RTJ_EXTRA_PKGS: what one target alone adds.
 
 define install_pkgs
 	@missing=""; for p in $(1) $(RTJ_EXTRA_PKGS); do \
@@ -93,30 +96,44 @@ deps-check:
 	$(call install_pkgs,$(CHECK_PKGS),'make check')
 
 # ---- Build -----------------------------------------------------------------------------------------------------
-rtjitter: $(MAIN_OBJ) $(BUILD)/librtj.a
-	$(CC) $(RTJ_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(RTJ_LIBS) $(LDLIBS)
+# The flags a build directory was built with are in $(BUILD)/flags, rewritten when they change: every object and
+# binary depends on it, so objects of other flags are never linked together (a hardened build after a plain one)
+# and `make install PREFIX=/usr` after a plain `make` builds again for /usr (PREFIX is compiled in). The packages'
+# own flags (pkg-config) are left out: they change only with the packages.
+FLAGS_NOW := $(CC) | $(CPPFLAGS) | $(CFLAGS) | $(LDFLAGS) $(LDLIBS) | WERROR=$(WERROR) DATADIR=$(DATADIR) $(VERSION)
+ifneq ($(FLAGS_NOW),$(file <$(BUILD)/flags))
+$(shell mkdir -p $(BUILD))
+$(file >$(BUILD)/flags,$(FLAGS_NOW))
+endif
+
+$(BIN): $(MAIN_OBJ) $(BUILD)/librtj.a $(BUILD)/flags
+	@mkdir -p $(dir $@)
+	$(CC) $(RTJ_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(BUILD)/librtj.a $(RTJ_LIBS) $(LDLIBS)
 
 $(BUILD)/librtj.a: $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(BUILD)/%.o: %.c
+$(BUILD)/%.o: %.c $(BUILD)/flags
 	@mkdir -p $(dir $@)
 	$(CC) $(RTJ_CPPFLAGS) $(CPPFLAGS) $(RTJ_CFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/librtj.a
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/librtj.a $(BUILD)/flags
 	@mkdir -p $(dir $@)
 	$(CC) $(RTJ_CPPFLAGS) -Itests $(CPPFLAGS) $(RTJ_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/librtj.a \
 	  $(RTJ_LIBS) $(CMOCKA_LIBS) $(LDLIBS)
 
-$(BUILD)/tests/helpers/%: tests/helpers/%.c $(BUILD)/librtj.a
+$(BUILD)/tests/helpers/%: tests/helpers/%.c $(BUILD)/librtj.a $(BUILD)/flags
 	@mkdir -p $(dir $@)
 	$(CC) $(RTJ_CPPFLAGS) -Itests $(CPPFLAGS) $(RTJ_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/librtj.a \
 	  $(RTJ_LIBS) $(LDLIBS)
 
 -include $(ALL_OBJ:.o=.d) $(UNIT_BIN:=.d) $(HELPER_BIN:=.d)
 
-test-bins: rtjitter $(UNIT_BIN) $(HELPER_BIN)
+test-bins: $(BIN) $(UNIT_BIN) $(HELPER_BIN)
+
+# Every object of the tree, linked into nothing (tests/integration/build_flavours.sh: FORTIFY 3, clang).
+compile: $(ALL_OBJ)
 
 # ---- The README's two commands ---------------------------------------------------------------------------------
 # The main job: a short test against the running JACK server, or a private dummy one.
@@ -124,28 +141,31 @@ run: deps-run
 	@$(MAKE) --no-print-directory -j$(JOBS) rtjitter
 	$(RTJ) run --duration $${DURATION:-10}
 
-# Tests run JOBS at a time, in classes (tests/run-tests.sh); check-quick is the developers' tier: the unit tests
-# and the fast integration tests, under a minute.
+# The tests run on a binary built as Debian builds a package (dpkg-buildflags with hardening=+all: FORTIFY 2,
+# stack protector, relro, bindnow; PIE is gcc's default), in build-check/ so it never mixes with a plain build;
+# the user's own CPPFLAGS/CFLAGS/LDFLAGS, when given, come after. They run JOBS at a time, in classes
+# (tests/run-tests.sh); check-quick is the developers' tier: the unit tests and the fast integration tests.
+HARDEN   = DEB_BUILD_MAINT_OPTIONS=hardening=+all dpkg-buildflags --get
+user_flag = $(if $(filter command line environment,$(origin $(1))),$($(1)))
+CHECK_MAKE = $(MAKE) --no-print-directory -j$(JOBS) BUILD=build-check BIN=build-check/rtjitter WERROR=1 \
+  CPPFLAGS="$$($(HARDEN) CPPFLAGS) $(call user_flag,CPPFLAGS)" CFLAGS="$$($(HARDEN) CFLAGS) $(call user_flag,CFLAGS)" \
+  LDFLAGS="$$($(HARDEN) LDFLAGS) $(call user_flag,LDFLAGS)" test-bins
 check: deps-check
-	@$(MAKE) --no-print-directory -j$(JOBS) WERROR=1 test-bins
-	@BUILD=$(BUILD) RTJ=$(RTJ) JOBS=$(JOBS) tests/run-tests.sh
+	@$(CHECK_MAKE)
+	@BUILD=build-check RTJ=build-check/rtjitter JOBS=$(JOBS) tests/run-tests.sh
 
 check-quick: deps-check
-	@$(MAKE) --no-print-directory -j$(JOBS) WERROR=1 test-bins
-	@BUILD=$(BUILD) RTJ=$(RTJ) JOBS=$(JOBS) QUICK=1 tests/run-tests.sh
+	@$(CHECK_MAKE)
+	@BUILD=build-check RTJ=build-check/rtjitter JOBS=$(JOBS) QUICK=1 tests/run-tests.sh
 
 # The tests again, built with AddressSanitizer and UndefinedBehaviorSanitizer, into their own build dir.
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 sanitize: deps-check
-	@$(MAKE) --no-print-directory -j$(JOBS) BUILD=build-san RTJ=./rtjitter-san WERROR=1 CFLAGS="-O1 -g $(SAN_FLAGS)" \
-	  LDFLAGS="$(SAN_FLAGS)" rtjitter-san $(addprefix build-san/tests/,$(notdir $(UNIT_BIN))) \
-	  $(addprefix build-san/tests/helpers/,$(notdir $(HELPER_BIN)))
+	@$(MAKE) --no-print-directory -j$(JOBS) BUILD=build-san BIN=rtjitter-san WERROR=1 CFLAGS="-O1 -g $(SAN_FLAGS)" \
+	  LDFLAGS="$(SAN_FLAGS)" test-bins
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  BUILD=build-san RTJ=./rtjitter-san RTJ_SANITIZE=1 JOBS=$(JOBS) tests/run-tests.sh
-
-rtjitter-san: $(MAIN_OBJ) $(BUILD)/librtj.a
-	$(CC) $(RTJ_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(RTJ_LIBS) $(LDLIBS)
 
 bench: deps-check
 	@$(MAKE) --no-print-directory -j$(JOBS) test-bins
@@ -203,4 +223,4 @@ uninstall:
 	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(PREFIX)/share/doc/rtjitter
 
 clean:
-	rm -rf build build-san build-fuzz rtjitter rtjitter-san
+	rm -rf build build-check build-san build-fuzz rtjitter rtjitter-san
