@@ -6,10 +6,23 @@
  * plus EXTRA_US: the change a comparison must find is known by construction. The seed makes two runs of "the same
  * set-up" differ as two real runs do (different draws, the machine's own noise on top), never identical.
  *
- * usage: compare_prov OUT.json SECONDS_PER_PHASE PHASES EXTRA_US SEED [PRIO [LABEL]]
+ * usage: compare_prov OUT.json SECONDS_PER_PHASE PHASES EXTRA_US SEED [PRIO [LABEL [TRUTH]]]
  *   PRIO: SCHED_FIFO, default 70; LABEL: the report's label, default "testprov" (compare takes the runs of one label
  *   and set-up found beside a report as its replicates: give an injected change a label of its own)
- * Each phase: 0.5 s warm-up, then SECONDS measured; 64 frames at 48 kHz. Prints the injected mean delay. */
+ * Each phase: 0.5 s warm-up, then SECONDS measured; 64 frames at 48 kHz. Prints the injected mean delay.
+ *
+ * TRUTH (a file name; give it no .json ending, or compare would take it for a report beside the runs): the
+ * provider's own account of every measured second, kept outside the code under test. The provider knows each
+ * cycle's true wake-up: its entry minus the start it slept for (the deadline of the cycle it scheduled, a skipped
+ * cycle's when it woke periods late), both on the one clock it stamps entries with. It keeps those, its entries
+ * and its injected delays in arrays of its own (allocated before the thread starts) and, after the run, sorts
+ * each second's values itself (qsort, nearest rank: the smallest value with at least 99 % of the second's cycles
+ * at or below it) and writes one tab-separated line per second:
+ *   phase  second  cycles  wakeup_p99_us  wakeup_max_us  jitter_abs_p99_us  injected_p99_us  injected_jitter_p99_us
+ * A second is the cycles entered in [s, s + 1) seconds after the phase's first measured entry (the report's
+ * timeline seconds); |jitter| is |entry - previous entry - period x cycles advanced| (0 for a phase's first cycle,
+ * which has no period in the phase, as the report counts it); injected is the delay drawn for that cycle, exponential plus EXTRA,
+ * which no load on the machine can move, and injected jitter |this draw - the previous cycle's| (EXTRA cancels). */
 #include <jansson.h>
 #include <math.h>
 #include <pthread.h>
@@ -43,6 +56,9 @@ struct prov {
     double injected_sum_ns;
     int64_t injected_n;
     atomic_int done;
+    /* the provider's own truth, one entry per measured cycle it ran, per phase (see TRUTH above) */
+    int64_t *t_entry, *t_wake, *t_jit, *t_inj, *t_ijit;
+    int64_t t_n[MAX_PHASES];
 };
 
 static double uniform(uint64_t *s)
@@ -68,6 +84,7 @@ static void *provider_thread(void *arg)
     pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
     int64_t per_phase = WARMUP_CYCLES + p->measured_cycles, total = per_phase * p->phases;
     int64_t t0 = rt_now_ns(CLOCK_MONOTONIC) + 20 * PERIOD_NS;
+    int64_t prev_entry = 0, prev_cur = 0, prev_delay = 0;
     for (int64_t k = 0; k < total;) {
         int phase = (int)(k / per_phase), measuring = k % per_phase >= WARMUP_CYCLES;
         atomic_store(&p->tag, ((unsigned)phase << 1) | (unsigned)measuring);
@@ -95,6 +112,21 @@ static void *provider_thread(void *arg)
         r.start_ns = start;
         r.flags = RTREC_HAS_START;
         rt_sink_cycle(&p->sink, &r, start + PERIOD_NS);
+        /* the truth of this cycle, in the provider's own arrays (no allocation, no call: RT-safe). Its phase and
+         * measuring flag are those of the cycle it slept for (k), the tag the sink stamped on the record. */
+        if (measuring && p->t_n[phase] < p->measured_cycles) {
+            int first = p->t_n[phase] == 0; /* a phase's first cycle has no period in the phase: |jitter| 0 */
+            int64_t i = (int64_t)phase * p->measured_cycles + p->t_n[phase]++;
+            int64_t jit = !first ? r.t_entry_ns - prev_entry - PERIOD_NS * (cur - prev_cur) : 0;
+            p->t_entry[i] = r.t_entry_ns;
+            p->t_wake[i] = r.t_entry_ns - ideal;
+            p->t_jit[i] = jit < 0 ? -jit : jit;
+            p->t_inj[i] = delay;
+            p->t_ijit[i] = !first ? (delay > prev_delay ? delay - prev_delay : prev_delay - delay) : 0;
+        }
+        prev_delay = delay;
+        prev_entry = r.t_entry_ns;
+        prev_cur = cur;
         k = cur + 1;
     }
     atomic_store(&p->tag, (unsigned)p->phases << 1);
@@ -102,10 +134,62 @@ static void *provider_thread(void *arg)
     return NULL;
 }
 
+static int i64cmp(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* nearest rank: the smallest value with at least q of the n sorted values at or below it */
+static int64_t nearest_rank(const int64_t *sorted, size_t n, double q)
+{
+    size_t r = (size_t)ceil(q * (double)n - 1e-9);
+    return sorted[(r < 1 ? 1 : r > n ? n : r) - 1];
+}
+
+static int write_truth(const struct prov *p, const char *path)
+{
+    FILE *f = fopen(path, "wx");
+    if (!f)
+        return -1;
+    fprintf(f, "phase\tsecond\tcycles\twakeup_p99_us\twakeup_max_us\tjitter_abs_p99_us\tinjected_p99_us\t"
+               "injected_jitter_p99_us\n");
+    int64_t *w = malloc((size_t)p->measured_cycles * sizeof(int64_t) * 4);
+    if (!w) {
+        fclose(f);
+        return -1;
+    }
+    int64_t *j = w + p->measured_cycles, *d = j + p->measured_cycles, *dj = d + p->measured_cycles;
+    for (int ph = 0; ph < p->phases; ph++) {
+        const int64_t *e = p->t_entry + (size_t)ph * (size_t)p->measured_cycles;
+        size_t base = (size_t)ph * (size_t)p->measured_cycles, n = (size_t)p->t_n[ph];
+        for (size_t i = 0; i < n;) {
+            int64_t sec = (e[i] - e[0]) / 1000000000LL;
+            size_t m = 0;
+            for (; i < n && (e[i] - e[0]) / 1000000000LL == sec; i++, m++) {
+                w[m] = p->t_wake[base + i];
+                j[m] = p->t_jit[base + i];
+                d[m] = p->t_inj[base + i];
+                dj[m] = p->t_ijit[base + i];
+            }
+            qsort(w, m, sizeof(int64_t), i64cmp);
+            qsort(j, m, sizeof(int64_t), i64cmp);
+            qsort(d, m, sizeof(int64_t), i64cmp);
+            qsort(dj, m, sizeof(int64_t), i64cmp);
+            fprintf(f, "%d\t%lld\t%zu\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\n", ph, (long long)sec, m,
+                    (double)nearest_rank(w, m, 0.99) / 1000.0, (double)w[m - 1] / 1000.0,
+                    (double)nearest_rank(j, m, 0.99) / 1000.0, (double)nearest_rank(d, m, 0.99) / 1000.0,
+                    (double)nearest_rank(dj, m, 0.99) / 1000.0);
+        }
+    }
+    free(w);
+    return fclose(f) == 0 ? 0 : -1;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc < 6 || argc > 8) {
-        fprintf(stderr, "usage: %s OUT.json SECONDS_PER_PHASE PHASES EXTRA_US SEED [PRIO [LABEL]]\n", argv[0]);
+    if (argc < 6 || argc > 9) {
+        fprintf(stderr, "usage: %s OUT.json SECONDS_PER_PHASE PHASES EXTRA_US SEED [PRIO [LABEL [TRUTH]]]\n", argv[0]);
         return 2;
     }
     struct prov p;
@@ -124,6 +208,14 @@ int main(int argc, char **argv)
     }
     p.measured_cycles = (int64_t)(secs * RATE / FRAMES);
     if (rt_ring_init(&p.ring, 1u << 14) < 0)
+        return 1;
+    size_t tcap = (size_t)p.phases * (size_t)p.measured_cycles;
+    p.t_entry = calloc(tcap, sizeof(int64_t));
+    p.t_wake = calloc(tcap, sizeof(int64_t));
+    p.t_jit = calloc(tcap, sizeof(int64_t));
+    p.t_inj = calloc(tcap, sizeof(int64_t));
+    p.t_ijit = calloc(tcap, sizeof(int64_t));
+    if (!p.t_entry || !p.t_wake || !p.t_jit || !p.t_inj || !p.t_ijit)
         return 1;
     atomic_init(&p.tag, 0);
     p.sink.ring = &p.ring;
@@ -164,7 +256,7 @@ int main(int argc, char **argv)
     }
     json_t *provider = json_pack("{s:s, s:s}", "provider", "testprov", "clock", "CLOCK_MONOTONIC");
     ri.command = "compare_prov";
-    ri.label = argc == 8 ? argv[7] : "testprov";
+    ri.label = argc >= 8 ? argv[7] : "testprov";
     ri.complete = 1;
     ri.audio.backend = "testprov";
     ri.audio.provider = provider;
@@ -182,11 +274,20 @@ int main(int argc, char **argv)
     int rc = doc && json_dump_file(doc, argv[1], JSON_COMPACT) == 0 ? 0 : 1;
     printf("injected mean delay %.3f us over %lld measured cycles\n",
            p.injected_n ? p.injected_sum_ns / (double)p.injected_n / 1000.0 : NAN, (long long)p.injected_n);
+    if (argc == 9 && write_truth(&p, argv[8]) < 0) {
+        fprintf(stderr, "compare_prov: cannot write %s\n", argv[8]);
+        rc = 1;
+    }
     json_decref(doc);
     json_decref(provider);
     json_decref(ri.system);
     for (int i = 0; i < p.phases; i++)
         phase_free(&ps[i]);
     rt_ring_free(&p.ring);
+    free(p.t_entry);
+    free(p.t_wake);
+    free(p.t_jit);
+    free(p.t_inj);
+    free(p.t_ijit);
     return rc;
 }
