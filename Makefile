@@ -101,9 +101,12 @@ deps-check:
 # and `make install PREFIX=/usr` after a plain `make` builds again for /usr (PREFIX is compiled in). The packages'
 # own flags (pkg-config) are left out: they change only with the packages.
 FLAGS_NOW := $(CC) | $(CPPFLAGS) | $(CFLAGS) | $(LDFLAGS) $(LDLIBS) | WERROR=$(WERROR) DATADIR=$(DATADIR) $(VERSION)
+# (a dry run, make -n, leaves the record as it is)
+ifeq ($(findstring n,$(firstword -$(MAKEFLAGS))),)
 ifneq ($(FLAGS_NOW),$(file <$(BUILD)/flags))
 $(shell mkdir -p $(BUILD))
 $(file >$(BUILD)/flags,$(FLAGS_NOW))
+endif
 endif
 
 $(BIN): $(MAIN_OBJ) $(BUILD)/librtj.a $(BUILD)/flags
