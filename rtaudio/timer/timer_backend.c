@@ -197,6 +197,7 @@ static int timer_open(void *priv, const struct backend_config *cfg, struct rt_si
         ts->own_sink.phase_tag = sink->phase_tag;
         ts->own_sink.stream = (uint16_t)i;
         ts->own_sink.dsp = sink->dsp; /* the run's DSP request, calibration and (ramping) share */
+        ts->own_sink.meter = sink->meter; /* and its CPU-time meter: each thread claims its own slot */
         ts->sink = &ts->own_sink;
     }
     return 0;
