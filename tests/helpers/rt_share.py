@@ -7,7 +7,8 @@
 #   first LOAD PCT|none explained 0|1 delay_ms D steal_ms S excess_ms E slack_ms N
 # "observed": the threads' CPU time between the first and last exact (sleeping) samples inside the window the
 # report gives (dsp_share.mono_window_s, a step's mono_window_s: CLOCK_MONOTONIC), over the cycles that window
-# holds (the phase's cycle rate) times the nominal period. "delay_ms"/"steal_ms": the threads' run delay
+# holds (the phase's, or the step's, count of cycles over its window: a count, not a CPU figure) times the
+# nominal period. "delay_ms"/"steal_ms": the threads' run delay
 # (schedstat field 2) and the hypervisor's steal (/proc/stat) over samples enclosing the step; "slack_ms": what a
 # cycle at that level had to lose to miss: the period less the guard band (1/32, >= 10 us) less its work.
 # "first": the first failing cycle's step; explained 1 when the machine took at least that slack from the thread
@@ -80,12 +81,15 @@ for p in doc['phases']:
             continue
         d, st = machine(tids, w[0], w[1])
         slack = period_s - guard_s - s['level_pct'] / 100 * period_s
+        # the step's own cycle rate (its cycles over its window): a provider's cycles need not come evenly across a
+        # phase (the ALSA loop on the jack PCM under a load)
+        srate = s['cycles'] / len(tids) / (w[1] - w[0]) if w[1] > w[0] and s['cycles'] else rate
         print('step', p['load'], 'level', fmt(s['level_pct']), 'report', fmt(s.get('measured_pct')), 'observed',
-              fmt(observed(tids, w[0], w[1], rate)), 'failed', s['failed'], 'delay_ms', f'{d * 1e3:.2f}',
+              fmt(observed(tids, w[0], w[1], srate)), 'failed', s['failed'], 'delay_ms', f'{d * 1e3:.2f}',
               'steal_ms', f'{st * 1e3:.0f}', 'slack_ms', f'{slack * 1e3:.2f}')
         if first is None and s['failed']:
             # what the thread's CPU time over the step exceeds its work by, from the widest samples of the step
-            ob = observed(tids, w[0], w[1], rate)
+            ob = observed(tids, w[0], w[1], srate)
             excess = max(ob - s['level_pct'], 0) / 100 * period_s * s['cycles'] if ob is not None else 0
             first = (s['level_pct'], d, st, excess, slack)
     if first is None:
