@@ -55,8 +55,14 @@ for l in open(sys.argv[1]):
 for load, (fm, ex, why) in first.items():
     s = st.get(load, [])
     dev = sorted(o - lv for lv, r, o in s)
-    print(load, 'n', len(s), 'agree', round(max((abs(r - o) for lv, r, o in s), default=99), 2),
-          'dev', round(dev[len(dev) // 2], 2) if dev else 99, 'explained', ex, 'first', fm, '#', why)
+    # agree: the report's figure against the observer's over the clean steps together (their means): one step of a
+    # 1024-frame ALSA ramp holds 12 cycles, and the observer's window (between two samples taken while the thread
+    # slept) can hold one more or one less than the report's, exactly bounded by the marks: the steps' edges
+    # average out, a wrong account does not. worst: the largest step alone, printed for the record.
+    agree = abs(sum(r for lv, r, o in s) - sum(o for lv, r, o in s)) / len(s) if s else 99
+    worst = max(s, key=lambda x: abs(x[1] - x[2]), default=(0, 0, 0))
+    print(load, 'n', len(s), 'agree', round(agree, 2), 'dev', round(dev[len(dev) // 2], 2) if dev else 99,
+          'explained', ex, 'first', fm, '# worst step: level %.0f report %.2f observed %.2f;' % worst, why)
 PY
 }
 # figures FILE: first miss (or reached when none), the verdict's figures
@@ -77,10 +83,11 @@ PY
 v() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
 # st FILE LOAD KEY: a figure of steps()'s line for LOAD
 st() { awk -v l="$2" -v k="$3" '$1 == l { for (i = 2; i < NF; i++) if ($i == k) print $(i + 1) }' "$1"; }
-# fits FILE LOAD [MIN_N]: the load's clean steps are at their level (median within 3 points), the report's figure
-# of each within 3 points of the observer's; at least MIN_N (default 5) of them
+# fits FILE LOAD: the load's clean steps are at their level (median within 3 points), the report's figure within
+# 3 points of the observer's (over those steps); at least 3 of them (a ramp the machine stopped earlier cannot be
+# judged: that try is retried)
 fits() {
-    python3 -c "import sys; sys.exit(not ($(st "$1" "$2" n) >= ${3:-5} and $(st "$1" "$2" agree) <= 3 and abs($(st "$1" "$2" dev)) <= 3))"
+    python3 -c "import sys; sys.exit(not ($(st "$1" "$2" n) >= 3 and $(st "$1" "$2" agree) <= 3 and abs($(st "$1" "$2" dev)) <= 3))"
 }
 # reaches FILE LOAD: the first miss at >= 80 % (>= 79.9: a level is the step's share through the calibration),
 # none, or explained by the machine
@@ -96,13 +103,13 @@ for try in 1 2 3; do
         --dsp ramp:5:0.25 --quiet
     figures "$WORK/q.json" >"$WORK/q.txt"; sed "s/^/# quiet timer, try $try: /" "$WORK/q.txt" "$WORK/q.steps"
     first_q=$(v first "$WORK/q.txt")
-    [ "$rc" -eq 0 ] && reaches "$WORK/q.steps" none && fits "$WORK/q.steps" none 10 && break
+    [ "$rc" -eq 0 ] && reaches "$WORK/q.steps" none && fits "$WORK/q.steps" none && break
 done
 check "timer ramp exits 0 (got $rc)" [ "$rc" -eq 0 ]
 check "quiet timer: the first cycle whose work did not fit is at >= 80 % of the period, or the machine took the slack it had then ($(st "$WORK/q.steps" none first), explained $(st "$WORK/q.steps" none explained): $(sed 's/.*# //' "$WORK/q.steps"))" \
     reaches "$WORK/q.steps" none
-check "quiet timer: clean steps' CPU time (schedstat, read here) is their level: median $(st "$WORK/q.steps" none dev) points off, the report's figure within $(st "$WORK/q.steps" none agree) of it, $(st "$WORK/q.steps" none n) steps" \
-    fits "$WORK/q.steps" none 10
+check "quiet timer: clean steps' CPU time (schedstat, read here) is their level: median $(st "$WORK/q.steps" none dev) points off, the report's figure within $(st "$WORK/q.steps" none agree) of it over them, $(st "$WORK/q.steps" none n) steps" \
+    fits "$WORK/q.steps" none
 check "the verdict gives the headroom and blames nothing (level $(v level "$WORK/q.txt"))" \
     [ "$(v headroom "$WORK/q.txt")" = 1 -a "$(v blames "$WORK/q.txt")" = 0 ]
 check "the calibration is in the report, made in the run ($(v cal "$WORK/q.txt") units/us, in run: $(v in_run "$WORK/q.txt"))" \
@@ -147,13 +154,13 @@ if start_jackd "$name" 48000 1024; then
     for try in 1 2; do
         observed j run --server "$name" --loads none --warmup 0.3 --dsp ramp:10:0.5 --quiet
         sed "s/^/# jack, try $try: /" "$WORK/j.steps"
-        [ "$rc" -eq 0 ] && reaches "$WORK/j.steps" none && fits "$WORK/j.steps" none 5 && break
+        [ "$rc" -eq 0 ] && reaches "$WORK/j.steps" none && fits "$WORK/j.steps" none && break
     done
     check "jack ramp exits 0 (got $rc)" [ "$rc" -eq 0 ]
     check "quiet jackd: the first cycle whose work did not fit is at >= 80 %, or the machine took the slack it had then ($(st "$WORK/j.steps" none first), explained $(st "$WORK/j.steps" none explained): $(sed 's/.*# //' "$WORK/j.steps"))" \
         reaches "$WORK/j.steps" none
-    check "jackd: clean steps' CPU time (schedstat, read here) is their level: median $(st "$WORK/j.steps" none dev) points off, the report's figure within $(st "$WORK/j.steps" none agree) of it, $(st "$WORK/j.steps" none n) steps" \
-        fits "$WORK/j.steps" none 5
+    check "jackd: clean steps' CPU time (schedstat, read here) is their level: median $(st "$WORK/j.steps" none dev) points off, the report's figure within $(st "$WORK/j.steps" none agree) of it over them, $(st "$WORK/j.steps" none n) steps" \
+        fits "$WORK/j.steps" none
     # The ALSA backend under the ramp, through the jack PCM of libasound2-plugins on the same server, with two
     # loads: each phase ramps from 0 on its own; the quiet one reaches 80 % (or the machine explains its miss), and
     # in both the RT thread's CPU time follows the level (under burn on a very busy machine the ramp can fail from
@@ -172,7 +179,7 @@ for p in d['phases']:
     print(p['load'], 'from', r['steps'][0]['level_pct'] if r['steps'] else -1)
 PY
         sed "s/^/# alsa, try $try: /" "$WORK/a.txt" "$WORK/a.steps"
-        [ "$rc" -eq 0 ] && reaches "$WORK/a.steps" none && fits "$WORK/a.steps" none 3 && fits "$WORK/a.steps" burn 3 &&
+        [ "$rc" -eq 0 ] && reaches "$WORK/a.steps" none && fits "$WORK/a.steps" none && fits "$WORK/a.steps" burn &&
             break
     done
     check "ALSA ramp (jack PCM), loads none,burn: exits 0 (got $rc: $(head -c 160 "$WORK/a.out"))" [ "$rc" -eq 0 ]
@@ -183,8 +190,8 @@ PY
     check "ALSA ramp, quiet: the first cycle whose work did not fit is at >= 80 %, or the machine took the slack it had then ($(st "$WORK/a.steps" none first), explained $(st "$WORK/a.steps" none explained))" \
         reaches "$WORK/a.steps" none
     for l in none burn; do
-        check "ALSA ramp under $l: clean steps' CPU time (schedstat, read here) is their level: median $(st "$WORK/a.steps" $l dev) points off, the report's figure within $(st "$WORK/a.steps" $l agree) of it, $(st "$WORK/a.steps" $l n) steps" \
-            fits "$WORK/a.steps" $l 3
+        check "ALSA ramp under $l: clean steps' CPU time (schedstat, read here) is their level: median $(st "$WORK/a.steps" $l dev) points off, the report's figure within $(st "$WORK/a.steps" $l agree) of it over them, $(st "$WORK/a.steps" $l n) steps" \
+            fits "$WORK/a.steps" $l
     done
     check "ALSA ramp: the verdict gives the headroom under each load" python3 -c "
 import json, sys; s = json.load(open('$WORK/a.json'))['verdict']['summary']
