@@ -3,6 +3,7 @@
 #include "dsp.h"
 #include "rtclock.h"
 #include <sched.h>
+#include <unistd.h>
 
 /* Not measured: runs in the RT thread before its first cycle (a backend's thread-init hook, or the first cycle).
  * Touches 32 KiB of stack, so that no cycle takes a page fault on it (mlockall(MCL_ONFAULT) then keeps it). Kept out
@@ -28,6 +29,13 @@ __attribute__((noinline, cold)) static void first_cycle(struct rt_sink *s)
     atomic_store_explicit(&s->sched_policy, pol, memory_order_relaxed);
     atomic_store_explicit(&s->sched_priority, sched_getparam(0, &sp) == 0 ? sp.sched_priority : -1,
                           memory_order_relaxed);
+    if (s->meter && !s->meter_slot1) {
+        int k = atomic_fetch_add_explicit(&s->meter->claimed, 1, memory_order_relaxed);
+        if (k < RT_METER_SLOTS) {
+            s->meter_slot1 = k + 1;
+            atomic_store_explicit(&s->meter->slot[k].tid, (int)gettid(), memory_order_release);
+        }
+    }
     atomic_store_explicit(&s->sched_known, 1, memory_order_release);
 }
 
@@ -50,11 +58,20 @@ void rt_sink_cycle(struct rt_sink *s, struct rt_record *r, int64_t deadline_ns)
                          : 0;
     r->dsp_req = units;
     r->dsp_done = 0;
+    struct rt_meter_slot *m = s->meter_slot1 ? &s->meter->slot[s->meter_slot1 - 1] : NULL;
+    uint64_t n_ended = m ? atomic_load_explicit(&m->ended, memory_order_relaxed) : 0;
+    if (m) /* seq_cst: the reader's check "begun == ended" must not see this store after the burn's CPU time */
+        atomic_store_explicit(&m->begun, n_ended + 1, memory_order_seq_cst);
     if (units) {
         /* A guard band before the deadline: the burn never makes the miss it is there to provoke. A cycle it cuts
          * short has dsp_done < dsp_req: counted apart from missed deadlines. */
         r->dsp_done = dsp_burn(units, deadline_ns - rt_dsp_guard_ns(r->nframes, r->rate_hz), s->clock);
         r->flags |= RTREC_DSP;
+    }
+    if (m) {
+        atomic_store_explicit(&m->dsp_units, atomic_load_explicit(&m->dsp_units, memory_order_relaxed) + r->dsp_done,
+                              memory_order_relaxed);
+        atomic_store_explicit(&m->ended, n_ended + 1, memory_order_release);
     }
     r->xruns = s->xruns ? (uint32_t)atomic_load_explicit(s->xruns, memory_order_acquire) : 0;
     r->t_exit_ns = rt_now_ns(s->clock);

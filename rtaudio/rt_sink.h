@@ -22,6 +22,22 @@ struct rt_dsp_ctl {
 };
 struct cap_ring;
 
+/* The RT threads' own count of their cycles and DSP work, so that the orchestrator can read each thread's CPU time
+ * from /proc/self/task/TID/schedstat (outside the RT path) and know how many cycles and units it covers. One slot
+ * per RT thread, claimed in its first (never measured) cycle; each slot has one writer, its thread. Owned (zeroed
+ * before the cycles start) by the orchestrator, shared by every sink of a run like the DSP request. */
+#define RT_METER_SLOTS 64
+struct rt_meter_slot {
+    atomic_int tid;                    /* the RT thread's TID, 0 until published (release) */
+    atomic_uint_fast64_t begun;        /* cycles whose work began; == ended while the thread is between cycles */
+    atomic_uint_fast64_t ended;        /* cycles whose work ended (release after the burn) */
+    atomic_uint_fast64_t dsp_units;    /* DSP work units done since the thread started */
+};
+struct rt_meter {
+    atomic_int claimed;                /* slots claimed, may exceed RT_METER_SLOTS (those threads go unmetered) */
+    struct rt_meter_slot slot[RT_METER_SLOTS];
+};
+
 struct rt_sink {
     struct rt_ring *ring;
     struct cap_ring *cap;              /* loopback (capring.h): where the RT thread pushes what its input received;
@@ -30,6 +46,8 @@ struct rt_sink {
     const atomic_uint *phase_tag;      /* phase << 1 | measuring; written by the orchestrator */
     const struct rt_dsp_ctl *dsp;      /* the run's DSP request (NULL: none); a backend with several sinks
                                         * gives each the same pointer, as it does phase_tag */
+    struct rt_meter *meter;            /* the run's CPU-time meter (NULL: none); shared the same way */
+    int meter_slot1;                   /* 1 + this sink's slot in meter, 0 none: RT thread only */
     atomic_uint_fast64_t cycles;       /* cycles seen (the next record's seq); written by the RT thread only */
     const atomic_uint_fast64_t *xruns; /* the backend's xrun counter, copied into each record; may be NULL */
     /* The records the ring dropped, by the phase tag they carried (phase << 1 | measuring): ntags counters, or
@@ -54,7 +72,7 @@ struct rt_sink {
 void rt_sink_touch_stack(void);
 
 /* RT-safe (runs in the RT thread): no allocation, lock, printf or file I/O; the only system calls are in the
- * first cycle (sched_getscheduler/sched_getparam, a warm-up cycle that is never measured).
+ * first cycle (sched_getscheduler/sched_getparam/gettid, a warm-up cycle that is never measured).
  * r->t_entry_ns must hold the entry time; deadline_ns is when the next cycle starts (for --dsp). A record the full
  * ring drops is counted under its tag in lost_by_tag (when given). */
 void rt_sink_cycle(struct rt_sink *s, struct rt_record *r, int64_t deadline_ns);

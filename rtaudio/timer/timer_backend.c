@@ -210,6 +210,7 @@ static int timer_open(void *priv, const struct backend_config *cfg, struct rt_si
             ts->own_sink.lost_by_tag = b->lost + (size_t)i * sink->ntags;
             ts->own_sink.ntags = sink->ntags;
         }
+        ts->own_sink.meter = sink->meter; /* and its CPU-time meter: each thread claims its own slot */
         ts->sink = &ts->own_sink;
     }
     return 0;

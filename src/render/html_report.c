@@ -91,6 +91,10 @@ static void identity_line(FILE *f, const json_t *doc)
     }
     html_escape(f, json_is_true(json_object_get(au, "realtime")) ? "real-time scheduling" :
                 "NOT real-time scheduling");
+    if (*render_dsp_share(buf, sizeof(buf), doc)) {
+        fputs("<br><b>DSP</b> ", f);
+        html_escape(f, buf);
+    }
     fputs("</p>\n", f);
 }
 

@@ -48,6 +48,10 @@ struct renderer {
  * with " = 1.333 ms" when with_ms and the period is known; an import without frames (cyclictest) gives
  * "1.000 ms interval". Into buf (always terminated); returns buf. */
 char *render_setting(char *buf, size_t len, const json_t *au, int with_ms);
+/* A fixed --dsp PCT in words, with what each phase's RT thread really used (phases[].dsp_share.measured_pct, its CPU
+ * time over the cycles x the period): "50 % of each period burnt in the callback; measured (the RT thread's CPU
+ * time): none 50.4 %, burn 51.0 %". Empty when the run asked for no fixed share. */
+char *render_dsp_share(char *buf, size_t len, const json_t *doc);
 
 /* Ends with an entry whose name is NULL. */
 extern const struct renderer renderers[];

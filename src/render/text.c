@@ -129,10 +129,8 @@ void report_print_text_opts(FILE *f, const json_t *doc, const struct render_opts
     snprintf(line + n, sizeof(line) - (size_t)n, ", memory %slocked, clock %.60s",
              json_is_true(json_object_get(au, "mlocked")) ? "" : "NOT ", doc_str(au, "clock", "?"));
     say(f, &o, "thread:  ", 9, line);
-    if (doc_num(au, "dsp_pct") > 0) {
-        snprintf(line, sizeof(line), "%.0f %% of each period burnt in the callback", doc_num(au, "dsp_pct"));
-        say(f, &o, "dsp:     ", 9, line);
-    }
+    if (doc_num(au, "dsp_pct") > 0)
+        say(f, &o, "dsp:     ", 9, render_dsp_share(line, sizeof(line), doc));
     text_ramp(f, doc, &o);
     fputc('\n', f);
     text_phase_table(f, doc, &o);

@@ -244,6 +244,8 @@ static json_t *phase_json(const struct phase_result *pr, const struct segment *s
                                                         : json_null(),
         "server_mean_pct", pr->cpu_load_samples ? json_real(pr->cpu_load_mean) : json_null(),
         "server_max_pct", pr->cpu_load_samples ? json_real(pr->cpu_load_max) : json_null()));
+    if (pr->dsp_share)
+        json_object_set(o, "dsp_share", pr->dsp_share);
     if (pr->ramp)
         json_object_set(o, "dsp_ramp", pr->ramp);
     json_object_set_new(o, "load_metrics", pr->load_metrics ? json_incref(pr->load_metrics) : json_array());

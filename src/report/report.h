@@ -26,6 +26,8 @@ struct phase_result {
     json_t *load_metrics;          /* array [{name, value, unit}], borrowed reference, may be NULL */
     const char *load_error;        /* why the load did not run / failed, or NULL */
     json_t *ramp;                  /* --dsp ramp: the phase's "dsp_ramp" (report_ramp.h), borrowed, or NULL */
+    json_t *dsp_share;             /* the phase's "dsp_share" (run/rt_cpu.h): the RT threads' CPU time over its
+                                    * cycles x the period, and the share asked; borrowed, or NULL */
 };
 
 struct audio_info {

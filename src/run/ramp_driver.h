@@ -8,6 +8,7 @@
 #include "dsp.h"
 #include "rt_sink.h"
 #include "stats/ramp.h"
+#include "run/rt_cpu.h"
 
 #define RAMP_DEFAULT_STEP_PCT 2.0 /* the default: 2 % of the period per second */
 #define RAMP_DEFAULT_STEP_S 1.0
@@ -20,8 +21,26 @@ int ramp_parse_dsp(const char *text, double *pct, double *step_pct, double *step
 /* How long one phase's ramp takes at most: every step from 0 to 100 %. */
 double ramp_max_s(double step_pct, double step_s);
 
-/* Main thread, between the backend's open and start: calibrate, and store it for the RT threads. */
+/* Main thread, between the backend's open and start: the first figure (the main thread's short tries), stored
+ * for the RT threads. */
 void ramp_calibrate(struct rt_dsp_ctl *d, struct dsp_calibration *cal);
+
+/* Main thread, once the cycles run and before any load or phase (records of these cycles are warm-up): the
+ * calibration in the conditions of the run. The RT threads burn nothing for one window, then share_pct of each
+ * period (sized by the first figure) for another; their CPU time over each window (rt_cpu.h: schedstat, read
+ * between cycles) gives their CPU time per cycle without DSP and the units they do per ns of their own CPU time:
+ *     units_per_ns = units / (cpu_ns - cycles * overhead_ns_per_cycle)
+ * That figure is stored for the RT threads and is the one in force from then on; it leaves the share at 0.
+ * The asked share of a period is then of the RT thread's CPU time: neither the short tries' best speed nor wall
+ * time (the thread's time preempted or waiting is not work). wait(ctx, s) waits as a phase does (non-zero: the
+ * run must stop). Returns 0 (calibrated), 1 (the first figure kept; cal->in_run_note says why) or wait's value. */
+int ramp_calibrate_in_run(struct rt_dsp_ctl *d, const struct rt_meter *m, struct dsp_calibration *cal,
+                          double share_pct, double period_ns, int (*wait)(void *ctx, double secs), void *ctx);
+
+/* The arithmetic of ramp_calibrate_in_run, from its four readings' deltas: r0..r1 without DSP, r2..r3 burning.
+ * Returns units per ns, or 0 when the readings cannot tell (no cycle, no unit, or no CPU time left for them). */
+double ramp_units_per_ns(uint64_t idle_cpu_ns, uint64_t idle_cycles, uint64_t burn_cpu_ns, uint64_t burn_cycles,
+                         uint64_t burn_units);
 
 /* Main thread: one phase's ramp. Share 0, then STEP, 2 STEP ... 100 %, each held for step_s through wait(ctx, s)
  * (which returns non-zero when the run must stop). The ramp ends early once the collector has closed a step with

@@ -8,6 +8,7 @@
 #include "run/run_output.h"
 #include "run/signals.h"
 #include "run/ramp_driver.h"
+#include "run/rt_cpu.h"
 #include "loadplan.h"
 #include "report/report.h"
 #include "report/report_ramp.h"
@@ -19,6 +20,7 @@
 #include "verdict/profile.h"
 #include "checks/privileges.h"
 #include <errno.h>
+#include <math.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +82,10 @@ struct run_state {
     struct dsp_calibration cal;    /* how it was calibrated (--dsp PCT or ramp) */
     int calibrated;
     struct ramp_stats *ramps;      /* --dsp ramp: one per phase, fed by the collector; else NULL */
+    struct rt_meter meter;         /* the RT threads' TIDs and counts, for their CPU time (rt_cpu.h) */
+    json_t **shares;               /* per phase: its "dsp_share" (the RT threads' CPU time), or NULL */
+    struct rt_cpu_reading *marks;  /* --dsp ramp: per phase, a reading at each step's start and one at the end */
+    int *nmarks, marks_cap;        /* readings taken per phase; room per phase */
     uint64_t last_cycles;          /* the sink's cycle count when it last moved */
     double last_cycle_s;           /* and when */
     struct lb_run *lbr;            /* --loopback: capture ring, analyzer, glitch folder (NULL: none) */
@@ -256,7 +262,8 @@ static int run_prepare(struct run_state *st)
     return 0;
 }
 
-/* --dsp ramp: ramp_drive()'s wait between two steps is the phase's own wait (status line, stop reasons). */
+/* --dsp ramp: ramp_drive()'s wait between two steps is the phase's own wait (status line, stop reasons). It is
+ * called right after each step's share is set: the RT threads' CPU time is read there (the step's start). */
 struct ramp_wait {
     struct run_state *st;
     int phase;
@@ -265,18 +272,106 @@ struct ramp_wait {
     double t0, measured_s;
 };
 
+static void ramp_mark(struct run_state *st, int phase)
+{
+    if (st->nmarks[phase] < st->marks_cap) {
+        rt_cpu_read(&st->meter, &st->marks[(size_t)phase * (size_t)st->marks_cap + (size_t)st->nmarks[phase]]);
+        st->nmarks[phase]++;
+    }
+}
+
 static int ramp_wait_step(void *ctx, double secs)
 {
     struct ramp_wait *w = ctx;
+    ramp_mark(w->st, w->phase);
     int e = wait_phase(w->st, w->phase, secs, w->res, w->total_s);
     w->measured_s = mono_s() - w->t0;
     return e;
+}
+
+/* The nominal period the backend runs now, ns (0 unknown). */
+static double period_now_ns(struct run_state *st)
+{
+    struct backend_status bs = { 0 };
+    st->be->status(st->bpriv, &bs);
+    return bs.rate_hz ? (double)bs.period_frames * 1e9 / (double)bs.rate_hz : 0;
+}
+
+/* The in-run calibration's wait: a warm-up of the first phase (status line, stop reasons), before its load. */
+static int calibration_wait(void *ctx, double secs)
+{
+    struct run_state *st = ctx;
+    return wait_phase(st, 0, secs, NULL, st->p->duration_s);
+}
+
+/* --dsp: before any load, calibrate the DSP work on the RT threads' own CPU time (ramp_calibrate_in_run), then ask
+ * for the fixed share (a ramp starts each phase at 0). */
+static void calibrate_in_run(struct run_state *st)
+{
+    const struct run_plan *p = st->p;
+    double share = p->dsp_ramp_step_pct > 0 ? 50.0 : p->be.dsp_pct;
+    int e = ramp_calibrate_in_run(&st->dsp, &st->meter, &st->cal, share, period_now_ns(st), calibration_wait, st);
+    if (e < 0)
+        return; /* the run stops (st->stop_reason) */
+    if (e == 0) {
+        /* Before any measured record: the collector reads a ramp's figure only for measured records, which the
+         * phase tag's store (release, below in run_phases) orders after this. */
+        for (int i = 0; st->ramps && i < st->nphases; i++)
+            st->ramps[i].units_per_ns = st->cal.units_per_us / 1000.0;
+    } else {
+        char w[200];
+        snprintf(w, sizeof(w), "--dsp: the DSP work is calibrated on the main thread's short tries only: %s",
+                 st->cal.in_run_note ? st->cal.in_run_note : "?");
+        warn(st, w);
+    }
+    rt_dsp_set_share(&st->dsp, p->dsp_ramp_step_pct > 0 ? 0.0 : p->be.dsp_pct / 100.0);
+}
+
+/* A phase's "dsp_share": the RT threads' CPU time between two readings over their cycles x the nominal period. */
+static json_t *share_json(struct run_state *st, const struct rt_cpu_reading *a, const struct rt_cpu_reading *b,
+                          double requested_pct)
+{
+    struct rt_cpu_share sh;
+    if (rt_cpu_between(a, b, period_now_ns(st), &sh) < 0)
+        return NULL;
+    json_t *o = rt_cpu_share_json(&sh, requested_pct, a->mono_s, b->mono_s);
+    /* Which threads: so that a test can read their schedstat itself, from outside. */
+    json_t *tids = json_array();
+    int n = atomic_load(&st->meter.claimed);
+    for (int i = 0; i < n && i < RT_METER_SLOTS; i++)
+        if (atomic_load(&st->meter.slot[i].tid) > 0)
+            json_array_append_new(tids, json_integer(atomic_load(&st->meter.slot[i].tid)));
+    json_object_set_new(o, "tids", tids);
+    if (requested_pct < 0)
+        json_object_set_new(o, "requested_pct", json_null()); /* a ramp: each step has its own (dsp_ramp) */
+    return o;
+}
+
+/* --dsp ramp: each step of a phase's "dsp_ramp" gets what its RT threads' CPU time says (between the readings at
+ * its start and at the next step's start): measured_pct, run_delay_pct, mono_window_s. */
+static void ramp_steps_measured(struct run_state *st, int phase, json_t *ramp)
+{
+    const struct rt_cpu_reading *m = &st->marks[(size_t)phase * (size_t)st->marks_cap];
+    double step_pct = st->p->dsp_ramp_step_pct, period_ns = period_now_ns(st);
+    size_t i;
+    json_t *s;
+    json_array_foreach(json_object_get(ramp, "steps"), i, s) {
+        int k = (int)floor(json_number_value(json_object_get(s, "level_pct")) / step_pct + 0.5);
+        struct rt_cpu_share sh;
+        if (k < 0 || k + 1 >= st->nmarks[phase] || rt_cpu_between(&m[k], &m[k + 1], period_ns, &sh) < 0)
+            continue;
+        json_object_set_new(s, "measured_pct", json_real(sh.cpu_pct));
+        json_object_set_new(s, "run_delay_pct", json_real(sh.delay_pct));
+        json_object_set_new(s, "mono_window_s", json_pack("[f,f]", m[k].mono_s, m[k + 1].mono_s));
+    }
 }
 
 /* The phases, one load each: warm-up (discarded), then the measured part. */
 static void run_phases(struct run_state *st)
 {
     const struct run_plan *p = st->p;
+    if (st->calibrated)
+        calibrate_in_run(st);
     for (int i = 0; i < st->nphases && !st->stop_reason; i++) {
         struct phase_result *res = &st->results[i];
         atomic_store(&st->phase_tag, (unsigned)i << 1);
@@ -287,14 +382,20 @@ static void run_phases(struct run_state *st)
             load_phase_measure(st->plan, i);
             atomic_store(&st->phase_tag, ((unsigned)i << 1) | 1u);
             res->measured = 1;
+            struct rt_cpu_reading ra, rb;
+            rt_cpu_read(&st->meter, &ra);
             if (st->ramps) {
                 struct ramp_wait w = { st, i, res, res->duration_s, mono_s(), 0 };
                 ramp_drive(&st->dsp, &st->ramps[i], p->dsp_ramp_step_pct, p->dsp_ramp_step_s, ramp_wait_step, &w);
+                ramp_mark(st, i); /* the last step's end */
                 res->measured_s = w.measured_s; /* the ramp's own length: it ends at its 1 % point */
             } else {
                 wait_phase(st, i, p->duration_s, res, p->duration_s);
             }
             atomic_store(&st->phase_tag, (unsigned)(i + 1) << 1);
+            rt_cpu_read(&st->meter, &rb);
+            st->shares[i] = share_json(st, &ra, &rb, st->ramps ? -1.0 : p->be.dsp_pct);
+            res->dsp_share = st->shares[i];
         }
         load_phase_stop(st->plan, i, res->load_metrics, &res->load_error);
     }
@@ -339,8 +440,10 @@ static int run_report(struct run_state *st, struct run_info *ri, int rc, int mlo
     a->mlocked = mlocked;
     a->dsp_pct = p->be.dsp_pct;
     a->buffer_changes = (unsigned)bs.size_changes;
-    for (int i = 0; st->ramps && i < st->nphases; i++)
+    for (int i = 0; st->ramps && i < st->nphases; i++) {
         st->results[i].ramp = report_ramp_json(&st->ramps[i]);
+        ramp_steps_measured(st, i, st->results[i].ramp);
+    }
     ri->phases = st->results;
     ri->nphases = st->nphases;
     ri->system = sysinfo_collect("");
@@ -442,6 +545,8 @@ static int run_measure(struct run_state *st)
     }
     mlock(st->lost_by_tag, st->sink.ntags * sizeof(*st->lost_by_tag)); /* the RT thread writes it */
     st->sink.lost_by_tag = st->lost_by_tag;
+    memset(&st->meter, 0, sizeof(st->meter)); /* touched before the RT threads touch it */
+    st->sink.meter = &st->meter;
     int e;
     if (st->lbr)
         st->sink.cap = lbr_ring(st->lbr); /* sized below with the record ring */
@@ -476,16 +581,21 @@ static int run_measure(struct run_state *st)
             fprintf(stderr, "rtjitter run: --dsp: the DSP work could not be calibrated (no try was timed)\n");
             return 3;
         }
-        rt_dsp_set_share(&st->dsp, p->dsp_ramp_step_pct > 0 ? 0.0 : p->be.dsp_pct / 100.0);
+        /* The share stays 0 until the in-run calibration (run_phases) has the RT threads' own figure. */
     }
 
     st->stats = calloc((size_t)st->nphases, sizeof(*st->stats));
     st->results = calloc((size_t)st->nphases, sizeof(*st->results));
-    if (!st->stats || !st->results) {
+    st->shares = calloc((size_t)st->nphases, sizeof(*st->shares));
+    st->nmarks = calloc((size_t)st->nphases, sizeof(*st->nmarks));
+    if (!st->stats || !st->results || !st->shares || !st->nmarks) {
         fprintf(stderr, "rtjitter run: out of memory\n");
         return 3;
     }
-    if (p->dsp_ramp_step_pct > 0 && !(st->ramps = calloc((size_t)st->nphases, sizeof(*st->ramps)))) {
+    st->marks_cap = p->dsp_ramp_step_pct > 0 ? (int)floor(100.0 / p->dsp_ramp_step_pct + 1e-9) + 2 : 0;
+    if (p->dsp_ramp_step_pct > 0 && (!(st->ramps = calloc((size_t)st->nphases, sizeof(*st->ramps))) ||
+                                     !(st->marks = calloc((size_t)st->nphases * (size_t)st->marks_cap,
+                                                          sizeof(*st->marks))))) {
         fprintf(stderr, "rtjitter run: out of memory\n");
         return 3;
     }
@@ -563,6 +673,11 @@ int run_execute(const struct run_plan *p)
             ramp_free(&st->ramps[i]);
             json_decref(st->results[i].ramp);
         }
+    for (int i = 0; st->shares && i < st->nphases; i++)
+        json_decref(st->shares[i]);
+    free(st->shares);
+    free(st->marks);
+    free(st->nmarks);
     free(st->ramps);
     free(st->stats);
     free(st->results);

@@ -4,14 +4,18 @@
 # --dsp ramp (the DSP headroom) against truths that do not come from the ramp's own figures:
 # - on the timer backend on a quiet CPU and on a private dummy jackd (1024 frames), the first cycle whose work did
 #   not fit comes at >= 80 % of the period (or never);
-# - each step's DSP level (from dsp_req and the calibration) against an independent measure of the work done: the
-#   callback time (exit - entry) over the period, per step, while no cycle of the step failed;
+# - each step's DSP level against what the load cannot move: the RT thread's own CPU time in that step, read by this
+#   test from the kernel (/proc/PID/task/TID/schedstat, sampled from outside by tests/helpers/rt_observe.py) over the
+#   step's cycles x the period; and the report's own figure of it (dsp_ramp.steps[].measured_pct) against the same;
+# - "the first miss comes at >= 80 %" judged against what the machine did: a miss below is the machine's only when,
+#   in that step, the thread waited to run (schedstat's run delay), the host stole time, or the thread was charged
+#   CPU time beyond its work, for at least the slack a cycle at that level had (tests/helpers/rt_share.py);
 # - a SCHED_FIFO hog of higher priority (tests/helpers/cpu_hog) spinning on the timer thread's CPU every period
 #   takes a share it logs itself: the first miss comes no later than the share it leaves;
 # - the verdict gives the headroom and does not blame the kernel; bad --dsp values, and thresholds with a ramp:
 #   one line, exit 2;
 # - the ALSA backend (jack PCM of libasound2-plugins on the private jackd) under a ramp with two loads (none,burn):
-#   each phase ramps from 0, the quiet one reaches 80 %, callback time follows the level in both.
+#   each phase ramps from 0, the quiet one reaches 80 %, the thread's CPU time follows the level in both.
 . "$(dirname "$0")/../lib.sh"
 
 # CPU 0: other tests' hogs (backend_timer) spin on the last CPU. A stall of another process during a ramp is a
@@ -19,46 +23,98 @@
 # checked on the best of up to three tries (each about 6 s), and every try is printed.
 cpu=0
 
-# figures FILE: first miss (or reached when none), 1 % point, and the worst callback/level ratio of clean steps
+helpers=$(cd "$(dirname "$0")/../helpers" && pwd)
+
+# observed NAME RTJ-ARGS...: one run with the kernel's account of its RT threads sampled from outside
+# ($WORK/NAME.obs), then rt_share.py's lines ($WORK/NAME.share) and, per load, the judgement of its clean steps
+# ($WORK/NAME.steps: LOAD n N agree A dev D explained E first F; see steps() below); sets rc.
+observed() {
+    local n=$1; shift
+    "$RTJ" "$@" --json "$WORK/$n.json" >"$WORK/$n.out" 2>&1 &
+    local pid=$!
+    python3 "$helpers/rt_observe.py" "$pid" "$WORK/$n.obs"
+    wait "$pid"; rc=$?
+    python3 "$helpers/rt_share.py" "$WORK/$n.obs" "$WORK/$n.json" >"$WORK/$n.share" 2>&1
+    steps "$WORK/$n.share" >"$WORK/$n.steps"
+}
+# steps SHARE: per load, over its clean steps (no failed cycle) that the observer saw: n, the worst |report -
+# observed| (agree), the median of observed - level (dev); and the first miss (reached when none) with whether the
+# machine explains it. The level's scale (the calibration) is one figure for every step: a wrong one moves every
+# step, in proportion (the old fastest-try figure: +7 to +14 %), and shows in the median. One step alone can be
+# charged the interrupts that land while the thread runs (this kernel has no CONFIG_IRQ_TIME_ACCOUNTING): that is
+# the machine's, and the report's own figure of that step must still match the observer's.
+steps() {
+    python3 - "$1" <<'PY'
+import sys
+st, first = {}, {}
+for l in open(sys.argv[1]):
+    f = l.split()
+    if f[0] == 'step' and f[9] == '0' and f[7] != 'none' and f[5] != 'none':
+        st.setdefault(f[1], []).append((float(f[3]), float(f[5]), float(f[7])))
+    elif f[0] == 'first':
+        first[f[1]] = (f[2], f[4], ' '.join(f[5:]))
+for load, (fm, ex, why) in first.items():
+    s = st.get(load, [])
+    dev = sorted(o - lv for lv, r, o in s)
+    # agree: the report's figure against the observer's over the clean steps together (their means): one step of a
+    # 1024-frame ALSA ramp holds 12 cycles, and the observer's window (between two samples taken while the thread
+    # slept) can hold one more or one less than the report's, exactly bounded by the marks: the steps' edges
+    # average out, a wrong account does not. worst: the largest step alone, printed for the record.
+    agree = abs(sum(r for lv, r, o in s) - sum(o for lv, r, o in s)) / len(s) if s else 99
+    worst = max(s, key=lambda x: abs(x[1] - x[2]), default=(0, 0, 0))
+    print(load, 'n', len(s), 'agree', round(agree, 2), 'dev', round(dev[len(dev) // 2], 2) if dev else 99,
+          'explained', ex, 'first', fm, '# worst step: level %.0f report %.2f observed %.2f;' % worst, why)
+PY
+}
+# figures FILE: first miss (or reached when none), the verdict's figures
 figures() {
     python3 - "$1" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1])); r = d['phases'][0]['dsp_ramp']
 fm = r['first_miss_pct']
 print("first", fm if fm is not None else r['reached_pct'], "none" if fm is None else "some")
-ratios = [s['callback_pct'] / s['level_pct'] for s in r['steps'] if 10 <= s['level_pct'] <= 80 and s['failed'] == 0]
-print("ratio_n", len(ratios))
-print("ratio_min", min(ratios) if ratios else 0)
-print("ratio_max", max(ratios) if ratios else 0)
-print("ratio_med", sorted(ratios)[len(ratios) // 2] if ratios else 0)
 print("steps", len(r['steps']))
 print("level", d['verdict']['level'])
 print("blames", int('xrun' in d['verdict']['summary'] or bool(d['verdict']['advice'])))
 print("headroom", int('DSP headroom' in d['verdict']['summary']))
 print("cal", d['audio']['dsp_calibration']['units_per_us'])
+print("in_run", int(d['audio']['dsp_calibration'].get('in_run') is not None))
 PY
 }
 v() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
+# st FILE LOAD KEY: a figure of steps()'s line for LOAD
+st() { awk -v l="$2" -v k="$3" '$1 == l { for (i = 2; i < NF; i++) if ($i == k) print $(i + 1) }' "$1"; }
+# fits FILE LOAD: the load's clean steps are at their level (median within 3 points), the report's figure within
+# 3 points of the observer's (over those steps); at least 3 of them (a ramp the machine stopped earlier cannot be
+# judged: that try is retried)
+fits() {
+    python3 -c "import sys; sys.exit(not ($(st "$1" "$2" n) >= 3 and $(st "$1" "$2" agree) <= 3 and abs($(st "$1" "$2" dev)) <= 3))"
+}
+# reaches FILE LOAD: the first miss at >= 80 % (>= 79.9: a level is the step's share through the calibration),
+# none, or explained by the machine
+reaches() {
+    local f
+    f=$(st "$1" "$2" first)
+    [ "$(st "$1" "$2" explained)" = 1 ] || [ "$f" = none ] || python3 -c "import sys; sys.exit(not $f >= 79.9)"
+}
 
 # --- timer, quiet ---
 for try in 1 2 3; do
-    "$RTJ" run --backend timer --cpus "$cpu" --interval 5000 --priority 80 --loads none --warmup 0.2 \
-        --dsp ramp:5:0.25 --quiet --json "$WORK/q.json" >"$WORK/q.out" 2>&1
-    rc=$?
-    figures "$WORK/q.json" >"$WORK/q.txt"; sed "s/^/# quiet timer, try $try: /" "$WORK/q.txt"
+    observed q run --backend timer --cpus "$cpu" --interval 5000 --priority 80 --loads none --warmup 0.2 \
+        --dsp ramp:5:0.25 --quiet
+    figures "$WORK/q.json" >"$WORK/q.txt"; sed "s/^/# quiet timer, try $try: /" "$WORK/q.txt" "$WORK/q.steps"
     first_q=$(v first "$WORK/q.txt")
-    [ "$rc" -eq 0 ] && python3 -c "import sys; sys.exit(not $first_q >= 79.9)" && break
+    [ "$rc" -eq 0 ] && reaches "$WORK/q.steps" none && fits "$WORK/q.steps" none && break
 done
 check "timer ramp exits 0 (got $rc)" [ "$rc" -eq 0 ]
-# (>= 79.9: a level is the step's nominal share through the calibration: the 80 % step reads 79.9998)
-check "quiet timer: the first cycle whose work did not fit is at >= 80 % of the period (got $first_q)" \
-    python3 -c "import sys; sys.exit(not $first_q >= 79.9)"
-check "quiet timer: each clean step's callback time over the period is its DSP level within 15 % (median within 8 %: $(v ratio_min "$WORK/q.txt")..$(v ratio_max "$WORK/q.txt"), median $(v ratio_med "$WORK/q.txt"))" \
-    python3 -c "import sys; sys.exit(not ($(v ratio_n "$WORK/q.txt") >= 10 and 0.85 <= $(v ratio_min "$WORK/q.txt") and $(v ratio_max "$WORK/q.txt") <= 1.15 and 0.92 <= $(v ratio_med "$WORK/q.txt") <= 1.08))"
+check "quiet timer: the first cycle whose work did not fit is at >= 80 % of the period, or the machine took the slack it had then ($(st "$WORK/q.steps" none first), explained $(st "$WORK/q.steps" none explained): $(sed 's/.*# //' "$WORK/q.steps"))" \
+    reaches "$WORK/q.steps" none
+check "quiet timer: clean steps' CPU time (schedstat, read here) is their level: median $(st "$WORK/q.steps" none dev) points off, the report's figure within $(st "$WORK/q.steps" none agree) of it over them, $(st "$WORK/q.steps" none n) steps" \
+    fits "$WORK/q.steps" none
 check "the verdict gives the headroom and blames nothing (level $(v level "$WORK/q.txt"))" \
     [ "$(v headroom "$WORK/q.txt")" = 1 -a "$(v blames "$WORK/q.txt")" = 0 ]
-check "the calibration is in the report ($(v cal "$WORK/q.txt") units/us)" \
-    python3 -c "import sys; sys.exit(not $(v cal "$WORK/q.txt") > 0)"
+check "the calibration is in the report, made in the run ($(v cal "$WORK/q.txt") units/us, in run: $(v in_run "$WORK/q.txt"))" \
+    python3 -c "import sys; sys.exit(not ($(v cal "$WORK/q.txt") > 0 and $(v in_run "$WORK/q.txt") == 1))"
 
 # --- timer beside a hog taking 30 % of each 5 ms period on the same CPU ---
 for try in 1 2 3; do
@@ -95,64 +151,48 @@ check "beside the hog the first miss is at most 100 - its share (+12) and below 
 # --- a private dummy jackd, 1024 frames ---
 name="rtjt-rmp-$$"
 if start_jackd "$name" 48000 1024; then
-    "$RTJ" run --server "$name" --loads none --warmup 0.3 --dsp ramp:10:0.5 --quiet --json "$WORK/j.json" \
-        >"$WORK/j.out" 2>&1
-    rc=$?
+    # Best of two tries: another process's stall during the ramp is a true miss of that try (each try printed).
+    for try in 1 2; do
+        observed j run --server "$name" --loads none --warmup 0.3 --dsp ramp:10:0.5 --quiet
+        sed "s/^/# jack, try $try: /" "$WORK/j.steps"
+        [ "$rc" -eq 0 ] && reaches "$WORK/j.steps" none && fits "$WORK/j.steps" none && break
+    done
     check "jack ramp exits 0 (got $rc)" [ "$rc" -eq 0 ]
-    figures "$WORK/j.json" >"$WORK/j.txt"; sed 's/^/# jack: /' "$WORK/j.txt"
-    first_j=$(v first "$WORK/j.txt")
-    check "quiet jackd: the first cycle whose work did not fit is at >= 80 % (got $first_j)" \
-        python3 -c "import sys; sys.exit(not $first_j >= 79.9)"
-    # (the median within 8 % below and 20 % above, and no step 15 % short of its level: the level is the work at the
-    # calibration's best speed (the fastest of many short tries), and a callback's wall time includes what the
-    # machine steals from it (interrupts, the host, a busy sibling hyperthread): 1.02-1.06 quiet, medians of 1.08,
-    # 1.10 and 1.13 seen with `stress-ng --cpu 2 --io 1` beside it; a step can run long: another process's
-    # real-time thread stretches its callbacks on a busy machine, seen 1.17, which is that step's truth, not a wrong
-    # level. A level mis-scaled by the period or the rate would be off by a factor, not by 20 %)
-    check "jackd: clean steps' callback time over the period is their level (median $(v ratio_med "$WORK/j.txt"), $(v ratio_min "$WORK/j.txt")..$(v ratio_max "$WORK/j.txt"))" \
-        python3 -c "import sys; sys.exit(not ($(v ratio_n "$WORK/j.txt") >= 5 and 0.85 <= $(v ratio_min "$WORK/j.txt") and 0.92 <= $(v ratio_med "$WORK/j.txt") <= 1.20))"
+    check "quiet jackd: the first cycle whose work did not fit is at >= 80 %, or the machine took the slack it had then ($(st "$WORK/j.steps" none first), explained $(st "$WORK/j.steps" none explained): $(sed 's/.*# //' "$WORK/j.steps"))" \
+        reaches "$WORK/j.steps" none
+    check "jackd: clean steps' CPU time (schedstat, read here) is their level: median $(st "$WORK/j.steps" none dev) points off, the report's figure within $(st "$WORK/j.steps" none agree) of it over them, $(st "$WORK/j.steps" none n) steps" \
+        fits "$WORK/j.steps" none
     # The ALSA backend under the ramp, through the jack PCM of libasound2-plugins on the same server, with two
-    # loads: each phase ramps from 0 on its own; the quiet one reaches 80 %, and in both the callback time of
-    # clean steps (exit - entry, not the ramp's own figure) follows the level.
+    # loads: each phase ramps from 0 on its own; the quiet one reaches 80 % (or the machine explains its miss), and
+    # in both the RT thread's CPU time follows the level (under burn on a very busy machine the ramp can fail from
+    # its 5th step on: 3 clean steps at least).
     printf 'pcm.rtjtjack {\n    type jack\n    playback_ports { 0 system:playback_1 1 system:playback_2 }\n}\n' \
         >"$WORK/asound.conf"
-    # Best of two tries, as above: another process's stall during the ramp is a true miss of that try.
     for try in 1 2; do
-        ALSA_CONFIG_PATH="/usr/share/alsa/alsa.conf:$WORK/asound.conf" JACK_DEFAULT_SERVER=$name "$RTJ" run \
-            --backend alsa --device rtjtjack --period 1024 --loads none,burn --warmup 0.3 --dsp ramp:10:0.25 --quiet \
-            --json "$WORK/a.json" >"$WORK/a.out" 2>&1
-        rc=$?
+        ALSA_CONFIG_PATH="/usr/share/alsa/alsa.conf:$WORK/asound.conf" JACK_DEFAULT_SERVER=$name observed a run \
+            --backend alsa --device rtjtjack --period 1024 --loads none,burn --warmup 0.3 --dsp ramp:10:0.25 --quiet
         python3 - "$WORK/a.json" >"$WORK/a.txt" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 print('backend', d['audio']['backend'], d['audio'].get('driver'))
 for p in d['phases']:
     r = p.get('dsp_ramp') or {'steps': []}
-    fm = r.get('first_miss_pct')
-    ratios = [s['callback_pct'] / s['level_pct'] for s in r['steps'] if 10 <= s['level_pct'] <= 80 and s['failed'] == 0]
-    inside = sum(0.85 <= x <= 1.15 for x in ratios)
-    print(p['load'], 'first', fm if fm is not None else r.get('reached_pct', 0), 'from',
-          r['steps'][0]['level_pct'] if r['steps'] else -1, 'n', len(ratios), 'inside', inside,
-          'med', round(sorted(ratios)[len(ratios) // 2], 3) if ratios else 0,
-          'min', round(min(ratios), 3) if ratios else 0, 'max', round(max(ratios), 3) if ratios else 0)
+    print(p['load'], 'from', r['steps'][0]['level_pct'] if r['steps'] else -1)
 PY
-        sed "s/^/# alsa, try $try: /" "$WORK/a.txt"
-        [ "$rc" -eq 0 ] && awk '$1 == "none" && $3 >= 79.9 { f = 1 } END { exit !f }' "$WORK/a.txt" && break
+        sed "s/^/# alsa, try $try: /" "$WORK/a.txt" "$WORK/a.steps"
+        [ "$rc" -eq 0 ] && reaches "$WORK/a.steps" none && fits "$WORK/a.steps" none && fits "$WORK/a.steps" burn &&
+            break
     done
     check "ALSA ramp (jack PCM), loads none,burn: exits 0 (got $rc: $(head -c 160 "$WORK/a.out"))" [ "$rc" -eq 0 ]
     a() { awk -v l="$1" -v k="$2" '$1 == l { for (i = 2; i < NF; i++) if ($i == k) print $(i + 1) }' "$WORK/a.txt"; }
     check "ALSA ramp: the ALSA backend ran it ($(head -1 "$WORK/a.txt"))" grep -q '^backend alsa IOPLUG' "$WORK/a.txt"
     check "ALSA ramp: both loads ramped, each from 0 % (none from $(a none from), burn from $(a burn from))" \
         [ "$(a none from)" = 0.0 -a "$(a burn from)" = 0.0 ]
-    # (>= 79.9: a level is the step's nominal share through the calibration, 80 % reads 79.99997)
-    check "ALSA ramp, quiet: the first cycle whose work did not fit is at >= 80 % (got $(a none first))" \
-        python3 -c "import sys; sys.exit(not $(a none first) >= 79.9)"
-    # (the median within 8 % below and 20 % above (stolen time lengthens a callback: see the jackd check above), and all but one step within 15 %: another process's real-time thread on this shared
-    # machine may stretch one step's callbacks, which is that step's truth, not a wrong level); 3 clean steps at least:
-    # under burn on a very busy machine the ramp can fail from its 5th step on (seen: 4 clean, 0.99-1.02)
+    check "ALSA ramp, quiet: the first cycle whose work did not fit is at >= 80 %, or the machine took the slack it had then ($(st "$WORK/a.steps" none first), explained $(st "$WORK/a.steps" none explained))" \
+        reaches "$WORK/a.steps" none
     for l in none burn; do
-        check "ALSA ramp under $l: clean steps' callback time over the period is their level (median $(a $l med), $(a $l inside) of $(a $l n) steps within 15 %: $(a $l min)..$(a $l max))" \
-            python3 -c "import sys; sys.exit(not ($(a $l n) >= 3 and 0.92 <= $(a $l med) <= 1.20 and $(a $l inside) >= $(a $l n) - 1))"
+        check "ALSA ramp under $l: clean steps' CPU time (schedstat, read here) is their level: median $(st "$WORK/a.steps" $l dev) points off, the report's figure within $(st "$WORK/a.steps" $l agree) of it over them, $(st "$WORK/a.steps" $l n) steps" \
+            fits "$WORK/a.steps" $l
     done
     check "ALSA ramp: the verdict gives the headroom under each load" python3 -c "
 import json, sys; s = json.load(open('$WORK/a.json'))['verdict']['summary']

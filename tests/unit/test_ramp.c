@@ -13,6 +13,7 @@
 #include "stats/phase.h"
 #include "stats/ramp.h"
 #include "run/ramp_driver.h"
+#include "run/rt_cpu.h"
 
 #define RATE 48000
 #define FRAMES 48                                  /* 1 ms */
@@ -210,9 +211,47 @@ static void test_driver_steps_and_stops(void **state)
     ramp_free(&rs);
 }
 
+/* The in-run calibration: units over the CPU time they took, less the thread's CPU time per cycle without DSP. */
+static void test_in_run_units(void **state)
+{
+    (void)state;
+    /* 100 idle cycles used 1 ms (10 us each); 200 burning cycles used 402 ms of which 2 ms were overhead: 2e6 units
+     * in 400 ms of work -> 0.005 units/ns */
+    assert_float_equal(ramp_units_per_ns(1000000, 100, 402000000, 200, 2000000), 0.005, 1e-12);
+    assert_true(ramp_units_per_ns(1000000, 0, 402000000, 200, 2000000) == 0);   /* no idle cycle */
+    assert_true(ramp_units_per_ns(1000000, 100, 402000000, 200, 0) == 0);       /* no unit done */
+    assert_true(ramp_units_per_ns(10000000, 100, 10000000, 200, 2000000) == 0); /* no CPU time left for them */
+}
+
+/* schedstat's line, and the share between two readings over cycles x the nominal period. */
+static void test_rt_cpu_share(void **state)
+{
+    (void)state;
+    uint64_t c = 0, d = 0;
+    assert_int_equal(rt_cpu_parse_schedstat("859913770 11052449 315\n", &c, &d), 0);
+    assert_true(c == 859913770u && d == 11052449u);
+    assert_int_equal(rt_cpu_parse_schedstat("x 1 2", &c, &d), -EINVAL);
+    assert_int_equal(rt_cpu_parse_schedstat("12", &c, &d), -EINVAL);
+    struct rt_cpu_reading a = { .threads = 1, .clean = 1, .cpu_ns = 1000, .delay_ns = 0, .cycles = 10 };
+    struct rt_cpu_reading b = { .threads = 1, .clean = 1, .cpu_ns = 1000 + 250000000, .delay_ns = 5000000,
+                                .cycles = 110 };
+    struct rt_cpu_share sh;
+    assert_int_equal(rt_cpu_between(&a, &b, 5e6, &sh), 0); /* 100 cycles of 5 ms: 250 ms of CPU is 50 % */
+    assert_float_equal(sh.cpu_pct, 50.0, 1e-9);
+    assert_float_equal(sh.delay_pct, 1.0, 1e-9);
+    assert_true(sh.cycles == 100 && sh.clean);
+    b.threads = 2; /* a thread came or went: nothing to tell */
+    assert_int_equal(rt_cpu_between(&a, &b, 5e6, &sh), -1);
+    b.threads = 1;
+    b.cycles = 10; /* no cycle */
+    assert_int_equal(rt_cpu_between(&a, &b, 5e6, &sh), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_in_run_units),
+        cmocka_unit_test(test_rt_cpu_share),
         cmocka_unit_test(test_first_miss_and_one_pct),
         cmocka_unit_test(test_margins_per_step),
         cmocka_unit_test(test_level_follows_the_record),
