@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# test-lock: rtburn (--dsp burns a share of each period in a SCHED_FIFO thread: never beside another such burn)
 # HTML pages of `run --html` (one with --dsp ramp), `report --html` (of a report and of a sweep) and `compare --html`,
 # checked in a real browser: Debian's headless
 # Chromium renders each page to a PNG that must not be blank, and every inline SVG must parse as XML.

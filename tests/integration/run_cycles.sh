@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# test-lock: rtburn (--dsp burns a share of each period in a SCHED_FIFO thread: never beside another such burn)
 # Cycle count and mean period match the server's rate and period (two settings, so nothing is hard-coded);
 # --dsp burns the share of the period it was asked for; a buffer-size change mid-run is recorded and the
 # statistics are kept apart per size.
