@@ -87,9 +87,16 @@ st() { awk -v l="$2" -v k="$3" '$1 == l { for (i = 2; i < NF; i++) if ($i == k) 
 # fits FILE LOAD: the load's clean steps are at their level (median within 3 points), the report's figure within
 # 3 points of the observer's (over those steps); at least 3 of them (a ramp the machine stopped earlier cannot be
 # judged: that try is retried)
+# The level against the thread's CPU time is a quiet machine's promise (beside other work the same units of work
+# take other CPU time: 19-22 points under the level once for the ALSA ramp beside stress-ng, the report agreeing
+# with the observer within 0.2): on a busy machine (load average 1 or more at the start) only the report against
+# the observer is judged, and the line says so.
+LOAD=$(cut -d' ' -f1 /proc/loadavg)
+quiet=$(awk -v l="$LOAD" 'BEGIN { print (l < 1.0) ? 1 : 0 }')
 fits() {
-    python3 -c "import sys; sys.exit(not ($(st "$1" "$2" n) >= 3 and $(st "$1" "$2" agree) <= 3 and abs($(st "$1" "$2" dev)) <= 3))"
+    python3 -c "import sys; sys.exit(not ($(st "$1" "$2" n) >= 3 and $(st "$1" "$2" agree) <= 3 and ($quiet == 0 or abs($(st "$1" "$2" dev)) <= 3)))"
 }
+busy_note() { [ "$quiet" = 1 ] || echo " (the level itself not judged: the machine is busy, load average $LOAD)"; }
 # reaches FILE LOAD: the first miss at >= 80 % (>= 79.9: a level is the step's share through the calibration),
 # none, or explained by the machine
 reaches() {
@@ -109,7 +116,7 @@ done
 check "timer ramp exits 0 (got $rc)" [ "$rc" -eq 0 ]
 check "quiet timer: the first cycle whose work did not fit is at >= 80 % of the period, or the machine took the slack it had then ($(st "$WORK/q.steps" none first), explained $(st "$WORK/q.steps" none explained): $(sed 's/.*# //' "$WORK/q.steps"))" \
     reaches "$WORK/q.steps" none
-check "quiet timer: clean steps' CPU time (schedstat, read here) is their level: median $(st "$WORK/q.steps" none dev) points off, the report's figure within $(st "$WORK/q.steps" none agree) of it over them, $(st "$WORK/q.steps" none n) steps" \
+check "quiet timer: clean steps' CPU time (schedstat, read here) is their level: median $(st "$WORK/q.steps" none dev) points off, the report's figure within $(st "$WORK/q.steps" none agree) of it over them, $(st "$WORK/q.steps" none n) steps$(busy_note)" \
     fits "$WORK/q.steps" none
 check "the verdict gives the headroom and blames nothing (level $(v level "$WORK/q.txt"))" \
     [ "$(v headroom "$WORK/q.txt")" = 1 -a "$(v blames "$WORK/q.txt")" = 0 ]
@@ -138,15 +145,19 @@ PY
 )
 first_h=$(v first "$WORK/h.txt")
 echo "# hog share (its own log): $share %; first miss $first_q % quiet, $first_h % beside the hog"
-[ "$rc" -eq 0 ] && python3 -c "import sys; sys.exit(not ($first_h <= 100 - $share + 12 and $first_h < $first_q))" && break
+# "below the quiet run's" only when the quiet run reached 80 %: a quiet run the machine stopped early (its miss
+# explained by the machine) sets no mark for the hog's run to beat.
+below_q=$(python3 -c "print(1 if '$first_q' in ('', 'none') or float('$first_q') >= 79.9 else 0)" 2>/dev/null)
+hog_ok() { python3 -c "import sys; sys.exit(not ($first_h <= 100 - $share + 12 and ($below_q == 0 or '$first_q' in ('none', '') or $first_h < float('$first_q'))))"; }
+[ "$rc" -eq 0 ] && hog_ok && break
 done
 check "timer ramp beside the hog exits 0 (got $rc)" [ "$rc" -eq 0 ]
 check "the hog logged its spins (share $share %)" python3 -c "import sys; sys.exit(not 20 < $share < 40)"
 # The hog leaves at most (100 - its share) % of the CPU: the first miss cannot come later than that (12 points for
 # the share's own measurement), and comes earlier than in the quiet run. Not "falls by the share": on a busy machine
 # the quiet run itself misses early (seen: 80 % quiet, 70 % beside the hog).
-check "beside the hog the first miss is at most 100 - its share (+12) and below the quiet run's: $first_h vs $share, $first_q" \
-    python3 -c "import sys; sys.exit(not ($first_h <= 100 - $share + 12 and $first_h < $first_q))"
+check "beside the hog the first miss is at most 100 - its share (+12)$([ "$below_q" = 1 ] && echo " and below the quiet run's" || echo " (the quiet run, stopped early by the machine, sets no mark)"): $first_h vs $share, $first_q" \
+    hog_ok
 
 # --- a private dummy jackd, 1024 frames ---
 name="rtjt-rmp-$$"
@@ -160,7 +171,7 @@ if start_jackd "$name" 48000 1024; then
     check "jack ramp exits 0 (got $rc)" [ "$rc" -eq 0 ]
     check "quiet jackd: the first cycle whose work did not fit is at >= 80 %, or the machine took the slack it had then ($(st "$WORK/j.steps" none first), explained $(st "$WORK/j.steps" none explained): $(sed 's/.*# //' "$WORK/j.steps"))" \
         reaches "$WORK/j.steps" none
-    check "jackd: clean steps' CPU time (schedstat, read here) is their level: median $(st "$WORK/j.steps" none dev) points off, the report's figure within $(st "$WORK/j.steps" none agree) of it over them, $(st "$WORK/j.steps" none n) steps" \
+    check "jackd: clean steps' CPU time (schedstat, read here) is their level: median $(st "$WORK/j.steps" none dev) points off, the report's figure within $(st "$WORK/j.steps" none agree) of it over them, $(st "$WORK/j.steps" none n) steps$(busy_note)" \
         fits "$WORK/j.steps" none
     # The ALSA backend under the ramp, through the jack PCM of libasound2-plugins on the same server, with two
     # loads: each phase ramps from 0 on its own; the quiet one reaches 80 % (or the machine explains its miss), and
@@ -191,7 +202,7 @@ PY
     check "ALSA ramp, quiet: the first cycle whose work did not fit is at >= 80 %, or the machine took the slack it had then ($(st "$WORK/a.steps" none first), explained $(st "$WORK/a.steps" none explained))" \
         reaches "$WORK/a.steps" none
     for l in none burn; do
-        check "ALSA ramp under $l: clean steps' CPU time (schedstat, read here) is their level: median $(st "$WORK/a.steps" $l dev) points off, the report's figure within $(st "$WORK/a.steps" $l agree) of it over them, $(st "$WORK/a.steps" $l n) steps" \
+        check "ALSA ramp under $l: clean steps' CPU time (schedstat, read here) is their level: median $(st "$WORK/a.steps" $l dev) points off, the report's figure within $(st "$WORK/a.steps" $l agree) of it over them, $(st "$WORK/a.steps" $l n) steps$(busy_note)" \
             fits "$WORK/a.steps" $l
     done
     check "ALSA ramp: the verdict gives the headroom under each load" python3 -c "

@@ -65,11 +65,12 @@ check "full tmpdir: exit 0, write and read skipped for too little free space, tm
     [ "$(cat "$WORK/rc") $(json "$WORK/full.json" "d['phases'][0]['load_error'].count('too little free space') == 2 and d['phases'][0]['cycles'] > 0") $(cat "$WORK/left" | wc -l)" = "rc 0 True 0" ]
 # Full while compile works: cc's own words about it ("No space left on device") reach the phase's load_error
 # (cc's stderr is kept in memory: a log file on the full disk would lose them).
+# 4 s: on a busy machine cc writes its first output (when a unit is compiled) more than 1.5 s after the start.
 mkdir -p "$WORK/cc"
 unshare -m bash -c '
     mount -t tmpfs -o size=2m rtjt-ccfull "$WORK/cc" || exit 9
     dd if=/dev/zero of="$WORK/cc/filler" bs=1k count=2000 2>/dev/null # 48 KB stay: the sources fit, not all of cc output
-    "$RTJ" run --server "$name" --loads compile:units=4,none --duration 1 --warmup 0.5 --tmpdir "$WORK/cc" --quiet \
+    "$RTJ" run --server "$name" --loads compile:units=4,none --duration 4 --warmup 0.5 --tmpdir "$WORK/cc" --quiet \
         --json "$WORK/cc.json" >"$WORK/out" 2>&1; echo "rc $?" >"$WORK/rc"
     rm -f "$WORK/cc/filler"
     ls -A "$WORK/cc" >"$WORK/left"
