@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Runs every test: each cmocka binary in $BUILD/tests/test_*, then each tests/integration/*.sh (TAP-style
-# "ok - ..." / "not ok - ..." lines), JOBS at a time (default: two a CPU; most tests wait on real time). Ends with the slowest ten and
-# one line: "N passed, N failed".
+# "ok - ..." / "not ok - ..." lines), JOBS at a time (default: two a CPU; most tests wait on real time). Ends with
+# the slowest ten and one line: "N passed, N failed".
 #
 # A test's class is a line in its header, "# test-class: CLASS (why)" (an integration script; unit tests are quick):
 #   quick  fast and disturbs nobody: the developers' quick tier (QUICK=1, `make check-quick`)
@@ -161,7 +161,7 @@ while [ "${#pending[@]}" -gt 0 ] || [ "${#running[@]}" -gt 0 ]; do
 done
 if [ "$interrupted" = 1 ]; then
     for n in "${running[@]}"; do wait "${pid_of[$n]}" 2>/dev/null; done
-    echo "interrupted: ${#pending[@]} tests not started, ${#running[@]} stopped"
+    echo "interrupted: ${#pending[@]} tests not started, ${#running[@]} stopped${running[*]:+ (${running[*]})}"
     fail=$((fail + 1))
 fi
 
