@@ -6,6 +6,8 @@
 # half the time); ten rounds of each catch it nine times in ten.
 #
 # usage: tests/experiments/flake_loop.sh [ROUNDS] [TEST ...]     (from the top of the tree, after `make test-bins`)
+#        FULL=1 tests/experiments/flake_loop.sh [ROUNDS]   each round a whole `make check` on a clean clone of HEAD
+#                                                          (build included), its wall time in the round's line
 # Prints, and writes to RESULT (default tests/experiments/flake_loop-result.txt): each round's line, then per test
 # "NAME passed R of ROUNDS" and every failing check as it was printed. Exit 0 when no round failed.
 set -u
@@ -20,7 +22,7 @@ tests=${*:-$DEFAULT}
 RESULT=${RESULT:-tests/experiments/flake_loop-result.txt}
 BUILD=${BUILD:-build}
 command -v stress-ng >/dev/null || { echo "flake_loop: needs stress-ng (make deps-check)" >&2; exit 2; }
-[ -x "$BUILD/tests/helpers/testprov" ] || { echo "flake_loop: build first: make test-bins" >&2; exit 2; }
+[ -n "${FULL:-}" ] || [ -x "$BUILD/tests/helpers/testprov" ] || { echo "flake_loop: build first: make test-bins" >&2; exit 2; }
 
 out=$(mktemp -d "${TMPDIR:-/tmp}/rtjt-flake.XXXXXX")
 stress-ng --cpu 2 --io 1 --timeout 6h >/dev/null 2>&1 &
@@ -30,13 +32,18 @@ trap 'exit 3' INT TERM
 
 exact=$(for t in $tests; do printf '^%s$ ' "$t"; done)
 {
-    echo "# flake_loop: $ROUNDS rounds beside stress-ng --cpu 2 --io 1, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs,"
+    echo "# flake_loop${FULL:+ (FULL: make check on a clean clone)}: $ROUNDS rounds beside stress-ng --cpu 2 --io 1, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs,"
     echo "# commit $(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet 2>/dev/null || echo ' (with changes)'), load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 } | tee "$RESULT"
 for r in $(seq "$ROUNDS"); do
     s=$(date +%s)
-    TESTS="$exact" BUILD="$BUILD" tests/run-tests.sh >"$out/round-$r.log" 2>&1
-    echo "round $r: $(tail -1 "$out/round-$r.log") in $(( $(date +%s) - s )) s; $(grep '^failed:' "$out/round-$r.log")" | tee -a "$RESULT"
+    if [ -n "${FULL:-}" ]; then
+        rm -rf "$out/clone" && git clone -q . "$out/clone" && (cd "$out/clone" && make check) >"$out/round-$r.log" 2>&1
+    else
+        TESTS="$exact" BUILD="$BUILD" tests/run-tests.sh >"$out/round-$r.log" 2>&1
+    fi
+    [ -n "${LOGS:-}" ] && mkdir -p "$LOGS" && cp "$out/round-$r.log" "$LOGS/round-$r.log"   # LOGS=DIR keeps each round's output
+    echo "round $r: $(grep -E "^[0-9]+ passed, [0-9]+ failed" "$out/round-$r.log" | tail -1) in $(( $(date +%s) - s )) s; $(grep '^failed:' "$out/round-$r.log")" | tee -a "$RESULT"
 done
 echo "# per test" | tee -a "$RESULT"
 bad=0

@@ -5,12 +5,23 @@
  * usage: jack_loop SERVER NAME DELAY_FRAMES [FROM_PORT TO_PORT]
  * Opens client NAME with ports NAME:in and NAME:out, delaying by DELAY_FRAMES; with FROM_PORT and TO_PORT, connects
  * FROM_PORT -> NAME:in and NAME:out -> TO_PORT. Prints "ready" on stderr, and leaves on SIGTERM or SIGINT (or after
- * 120 s, so a test that forgets it does not leave it behind). */
+ * 120 s, so a test that forgets it does not leave it behind), printing "xruns N" on stderr: the server's xrun
+ * notifications it received while it ran (an observer of the graph's own xruns, beside any tool under test). */
 #include "jack/jack_loop.h"
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+
+static atomic_uint xruns;
+/* jack2 calls it from its notification thread (PipeWire's JACK: the RT thread): one atomic increment */
+static int on_xrun(void *arg)
+{
+    (void)arg;
+    atomic_fetch_add(&xruns, 1);
+    return 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -30,6 +41,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s\n", err);
         return 1;
     }
+    jack_set_xrun_callback(l.client, on_xrun, NULL);
     if (rtj_loop_activate(&l) < 0) {
         fprintf(stderr, "cannot activate\n");
         rtj_loop_close(&l);
@@ -46,5 +58,6 @@ int main(int argc, char **argv)
     int sig = 0;
     sigwait(&set, &sig);
     rtj_loop_close(&l);
+    fprintf(stderr, "xruns %u\n", atomic_load(&xruns));
     return 0;
 }
