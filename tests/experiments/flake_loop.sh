@@ -25,6 +25,7 @@ command -v stress-ng >/dev/null || { echo "flake_loop: needs stress-ng (make dep
 [ -n "${FULL:-}" ] || [ -x "$BUILD/tests/helpers/testprov" ] || { echo "flake_loop: build first: make test-bins" >&2; exit 2; }
 
 out=$(mktemp -d "${TMPDIR:-/tmp}/rtjt-flake.XXXXXX")
+chmod 0755 "$out" # the clean clone's binary is run by users the tests create
 stress-ng --cpu 2 --io 1 --timeout 6h >/dev/null 2>&1 &
 spid=$!
 trap 'kill -TERM "$spid" 2>/dev/null; wait "$spid" 2>/dev/null; rm -rf "$out"' EXIT

@@ -25,13 +25,23 @@ clean_after() { # what
 metric() { json "$WORK/r.json" "[m['value'] for p in d['phases'] for m in p['load_metrics'] if m['name'] == '$1'][0]"; }
 
 # --- burn: every CPU busy while it runs ---------------------------------------------------------------
+# The runnable tasks while it burns (/proc/stat procs_running, every 50 ms): what the CPUs are shared among.
+( while :; do sed -n 's/^procs_running //p' /proc/stat; sleep 0.05; done ) >"$WORK/running" 2>/dev/null &
+rpl=$!
 run_watched -r rtj-burn -- --loads burn --duration 2
+kill "$rpl"; wait "$rpl" 2>/dev/null
 busy=$(watched busy_pct); cpu=$(metric burn.cpu)
-echo "# burn: /proc/stat busy $busy %, burn.cpu $cpu % of all CPUs"
+n=$(nproc)
+# burn's fair share of all CPUs: its n threads among the runnable tasks (at least n), as a percentage
+fair=$(python3 -c "import statistics as s; r = [int(x) for x in open('$WORK/running') if x.strip()]; print(round(100 * $n / max($n, s.median(r) if r else $n), 1))")
+echo "# burn: /proc/stat busy $busy %, burn.cpu $cpu % of all CPUs; runnable tasks: median $(python3 -c "import statistics as s; print(s.median([int(x) for x in open('$WORK/running') if x.strip()] or [0]))"), burn's fair share $fair %"
 check "burn: the CPUs were at least 90 % busy during the phase (/proc/stat: $busy %)" \
     python3 -c "import sys; sys.exit(not $busy >= 90)"
-# Other programs compete for the CPUs on a shared machine: burn gets its share of them, not all.
-check "burn: its own threads took at least 20 % of all CPUs ($cpu %)" python3 -c "import sys; sys.exit(not $cpu >= 20)"
+# Other programs compete for the CPUs on a shared machine: burn gets its share of them, not all. At least half of
+# its fair share (its threads among the runnable tasks the kernel counted): 16 % of all CPUs once beside
+# stress-ng and three other tests, where "at least 20 %" failed; on a quiet machine half of about 100 %.
+check "burn: its own threads took at least half their fair share of all CPUs ($cpu % of $fair %)" \
+    python3 -c "import sys; sys.exit(not $cpu >= 0.5 * $fair)"
 check "burn: one busy thread per online CPU ($(watched peak_threads) threads, $(nproc) CPUs)" \
     [ "$(watched peak_threads)" = "$(nproc)" ]
 check "burn: one load process (its threads inside it)" [ "$(watched max_load_procs)" = 1 ]

@@ -219,6 +219,9 @@ if [ "$(id -u)" -ne 0 ] || ! unshare -m true 2>/dev/null; then
     ok "# SKIP full disk: needs root and unshare -m for a private tmpfs"
 else
     mkdir -p "$WORK/small"
+    # when the filler goes, on the report's clock (CLOCK_MONOTONIC_RAW): bash's own EPOCHREALTIME then (no process
+    # to start while the run's end draws near: the report is written in that tmpfs) plus the clocks' offset now
+    RAW_OFF=$(python3 -c "import time; print(time.clock_gettime_ns(time.CLOCK_MONOTONIC_RAW) - time.time_ns())")
     export -f stall_run
     export RTJ SRV H WORK STALLS PERIOD
     # The tmpfs is filled (after rtjitter made its private glitch folder in it) until the stalls are over, then
@@ -226,7 +229,7 @@ else
     unshare -m bash -c '
         mount -t tmpfs -o size=1m rtjt-lpr-full "$WORK/small" || exit 9
         BEFORE_STALLS="dd if=/dev/zero of=$WORK/small/filler bs=4k 2>/dev/null" \
-        AFTER_STALLS="python3 -c \"import time; print(time.clock_gettime_ns(time.CLOCK_MONOTONIC_RAW))\" >$WORK/df.freed; rm -f $WORK/small/filler" \
+        AFTER_STALLS="echo \$EPOCHREALTIME >$WORK/df.freed_rt; rm -f $WORK/small/filler" \
             STALL_DURATION=3.5 stall_run df "$WORK/small/df.json"
         echo "$RUN_RC" >"$WORK/df.rc"
         cp "$WORK/small/df.json" "$WORK/df.json"
@@ -238,7 +241,7 @@ else
     check "full disk: the run goes on and exits 0" [ "$(cat "$WORK/df.rc")" = 0 ]
     # The disk is full until the stalls are over (df.freed: when the filler went, on the report's clock); a glitch
     # after that (a busy machine's own, at the run's end) may be recorded, in a folder holding only its WAVs.
-    FREED=$(cat "$WORK/df.freed")
+    FREED=$(python3 -c "print(int(float('$(cat "$WORK/df.freed_rt" 2>/dev/null || echo 0)') * 1e9) + $RAW_OFF)")
     check "full disk: glitches were found while it was full, none of them has a WAV, each says why (no space)" \
         [ "$(json "$WORK/df.json" '(lambda f: len(f) > 0 and all(g["wav"] is None and "space" in (g["wav_error"] or "") for g in f))([g for g in d["loopback"]["glitches"] if g["t_ns"] < '"$FREED"'])')" = True ]
     later=$(json "$WORK/df.json" '" ".join(sorted(g["wav"] for g in d["loopback"]["glitches"] if g["t_ns"] >= '"$FREED"' and g["wav"]))')
