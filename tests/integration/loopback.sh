@@ -225,12 +225,13 @@ else
     export -f stall_run
     export RTJ SRV H WORK STALLS PERIOD
     # The tmpfs is filled (after rtjitter made its private glitch folder in it) until the stalls are over, then
-    # emptied, so the report itself can be written there at the end.
+    # emptied, so the report itself can be written there at the end (a 6 s run: the stalls end about 4 s in, later
+    # on a busy machine, where a 3.5 s run once ended before the disk was freed: "cannot write df.json").
     unshare -m bash -c '
         mount -t tmpfs -o size=1m rtjt-lpr-full "$WORK/small" || exit 9
         BEFORE_STALLS="dd if=/dev/zero of=$WORK/small/filler bs=4k 2>/dev/null" \
         AFTER_STALLS="echo \$EPOCHREALTIME >$WORK/df.freed_rt; rm -f $WORK/small/filler" \
-            STALL_DURATION=3.5 stall_run df "$WORK/small/df.json"
+            STALL_DURATION=6 stall_run df "$WORK/small/df.json"
         echo "$RUN_RC" >"$WORK/df.rc"
         cp "$WORK/small/df.json" "$WORK/df.json"
         ls -A "$WORK/small" >"$WORK/df.left"
@@ -239,6 +240,7 @@ else
     '
     echo "# full disk: rc $(cat "$WORK/df.rc"); glitches: $(json "$WORK/df.json" '[(g["kind"], g["wav"], g["wav_error"]) for g in d["loopback"]["glitches"]], d["loopback"]["wavs"]'); left: $(cat "$WORK/df.left")"
     check "full disk: the run goes on and exits 0" [ "$(cat "$WORK/df.rc")" = 0 ]
+    [ "$(cat "$WORK/df.rc")" = 0 ] || head -3 "$WORK/df.out" | sed "s/^/# full disk run: /"
     # The disk is full until the stalls are over (df.freed: when the filler went, on the report's clock); a glitch
     # after that (a busy machine's own, at the run's end) may be recorded, in a folder holding only its WAVs.
     FREED=$(python3 -c "print(int(float('$(cat "$WORK/df.freed_rt" 2>/dev/null || echo 0)') * 1e9) + $RAW_OFF)")

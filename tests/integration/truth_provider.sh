@@ -9,9 +9,9 @@
 
 prov() { "$RTJ_HELPERS/testprov" "$1" "${2:-3000}" >"$WORK/$1.json"; }
 # The scenarios are independent and each knows its truth by construction (the same entry times make the truth and
-# the figures), so they run up to three at a time: ~35 s instead of ~55 s of CI; the JACK-like one alone (its
-# grid is the most sensitive to a CPU shared with other SCHED_FIFO threads: seen 5.2 % off the p99 beside two). A scenario below only reads its file.
-for group in "delays late drops" "jumps dups" "drift+:4000 drift-:4000" "rephase:4000"; do
+# the figures), so they run up to three at a time: ~35 s instead of ~55 s of CI. The JACK-like one (rephase) is
+# truth_rephase.sh, a solo test: its grid is the most sensitive to a CPU shared with other SCHED_FIFO threads. A scenario below only reads its file.
+for group in "delays late drops" "jumps dups" "drift+:4000 drift-:4000"; do
     for sc in $group; do prov "${sc%%:*}" "$([ "${sc#*:}" != "$sc" ] && echo "${sc#*:}" || echo 3000)" & done
     wait
 done
@@ -86,23 +86,3 @@ for sc in drift+ drift-; do
     check "$sc: wake-up p50 within 25 µs or 5 % of the truth" close8 "$(g "$sc" wakeup_p50_us)" "$(json "$WORK/$sc.json" "d['truth']['wakeup_p50_us'] - $gm")"
     check "$sc: wake-up p99 within 25 µs or 5 % of the truth" close8 "$(g "$sc" wakeup_p99_us)" "$(json "$WORK/$sc.json" "d['truth']['wakeup_p99_us'] - $gm")"
 done
-
-# A JACK-like provider (rephase): its start is known to whole frames only (jack_frames_since_cycle_start), so wake-up
-# is measured at ns resolution against the frame clock's fitted grid, the whole-frame start guiding it; and after
-# each injected overrun it re-anchors its schedule more than a period later while its frame clock goes on by one
-# period per cycle (jack2's dummy driver). Each re-phase must be found (and nothing else taken for one), the grid
-# fitted anew, and the figures stay with the truth: the provider's own (entry - ideal start of the schedule in
-# force), less its minimum (the grid measures lateness beyond the best cycles). Without the re-phase detector the
-# grid stays more than a period off for seconds (p99 > 1.3 ms); with whole-frame starts instead of the grid, every
-# figure is off by up to half a frame (10 µs) and lies on a 20.8 µs lattice.
-prov rephase 4000
-gm=$(json "$WORK/rephase.json" "d['truth']['wakeup_min_us']")
-tq() { json "$WORK/rephase.json" "d['truth']['$1'] - $gm"; }
-echo "# rephase: got p50 $(g rephase wakeup_p50_us) p99 $(g rephase wakeup_p99_us) max $(g rephase wakeup_max_us), re-phases $(g rephase rephases), from the coarse start $(g rephase wake_coarse); truth less its minimum ($gm): p50 $(tq wakeup_p50_us) p99 $(tq wakeup_p99_us) max $(tq wakeup_max_us), re-phases $(t rephase rephases)"
-check "rephase: every re-anchored schedule found as one re-phase ($(g rephase rephases) of $(t rephase rephases))" \
-    [ "$(t rephase rephases)" -ge 4 -a "$(g rephase rephases)" = "$(t rephase rephases)" ]
-check "rephase: wake-up p50 within 15 µs or 5 % of the truth" close8 "$(g rephase wakeup_p50_us)" "$(tq wakeup_p50_us)"
-check "rephase: wake-up p99 within 15 µs or 5 % of the truth" close8 "$(g rephase wakeup_p99_us)" "$(tq wakeup_p99_us)"
-check "rephase: the overrun cycles keep their lateness (max within 15 µs or 5 %)" close8 "$(g rephase wakeup_max_us)" "$(tq wakeup_max_us)"
-check "rephase: an overrun is not a frame gap (events $(g rephase events) = the provider's late wake-ups $(t rephase late_events))" \
-    [ "$(g rephase events)" = "$(t rephase late_events)" ]
