@@ -35,7 +35,8 @@ stop_all() {
     interrupted=1
     local n
     # `timeout` leads a process group of its own: the signal reaches every process the test started
-    for n in "${running[@]}"; do kill -TERM -- "-${pid_of[$n]}" 2>/dev/null; done
+    # (and CONT: a test may have stopped a process of its own on purpose, which would sleep through the TERM)
+    for n in "${running[@]}"; do kill -TERM -- "-${pid_of[$n]}" 2>/dev/null; kill -CONT -- "-${pid_of[$n]}" 2>/dev/null; done
 }
 trap 'stop_all' INT TERM
 trap 'rm -rf "$log"' EXIT

@@ -32,9 +32,10 @@ trap 'kill -TERM "$spid" 2>/dev/null; wait "$spid" 2>/dev/null; rm -rf "$out"' E
 trap 'exit 3' INT TERM
 
 exact=$(for t in $tests; do printf '^%s$ ' "$t"; done)
+state="$(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet -- . ':!tests/experiments' 2>/dev/null || echo ' (with changes)')"
 {
     echo "# flake_loop${FULL:+ (FULL: make check on a clean clone)}: $ROUNDS rounds beside stress-ng --cpu 2 --io 1, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs,"
-    echo "# commit $(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet 2>/dev/null || echo ' (with changes)'), load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "# commit $state, load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 } | tee "$RESULT"
 for r in $(seq "$ROUNDS"); do
     s=$(date +%s)
