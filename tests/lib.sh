@@ -45,6 +45,24 @@ server_name() { echo "rtjt-$TESTNAME-$$-$1"; }
 # json FILE PYTHON-EXPR: print the value of an expression on the parsed document `d` (tuples space-separated).
 json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); v=($2); print(*v) if isinstance(v, tuple) else print(v)" "$1"; }
 
+# observe NAME RTJ-ARGS...: one rtjitter run with the kernel's account of its real-time threads sampled from outside
+# the process (tests/helpers/rt_observe.py: /proc/PID/task/TID/schedstat, $WORK/NAME.obs), set against the report by
+# tests/helpers/rt_share.py ($WORK/NAME.share); the run's report is $WORK/NAME.json; sets rc.
+observe() {
+    local n=$1 pid h
+    shift
+    h=$(cd "$(dirname "$0")/../helpers" && pwd)
+    "$RTJ" "$@" --json "$WORK/$n.json" >"$WORK/$n.out" 2>&1 &
+    pid=$!
+    python3 "$h/rt_observe.py" "$pid" "$WORK/$n.obs"
+    wait "$pid"; rc=$?
+    python3 "$h/rt_share.py" "$WORK/$n.obs" "$WORK/$n.json" >"$WORK/$n.share" 2>&1
+}
+# A quiet machine's promises (the share of CPU a --dsp level burns) are judged only on a quiet machine: QUIET=1 when
+# the load average is under 1 as the test starts (LOAD), else the test says it did not judge them.
+LOAD=$(cut -d' ' -f1 /proc/loadavg)
+QUIET=$(awk -v l="$LOAD" 'BEGIN { print (l < 1.0) ? 1 : 0 }')
+
 cleanup_lib() {
     local p
     for p in "${JACKD_PIDS[@]}"; do stop_jackd "$p"; done

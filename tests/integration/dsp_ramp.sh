@@ -23,20 +23,9 @@
 # checked on the best of up to three tries (each about 6 s), and every try is printed.
 cpu=0
 
-helpers=$(cd "$(dirname "$0")/../helpers" && pwd)
-
-# observed NAME RTJ-ARGS...: one run with the kernel's account of its RT threads sampled from outside
-# ($WORK/NAME.obs), then rt_share.py's lines ($WORK/NAME.share) and, per load, the judgement of its clean steps
-# ($WORK/NAME.steps: LOAD n N agree A dev D explained E first F; see steps() below); sets rc.
-observed() {
-    local n=$1; shift
-    "$RTJ" "$@" --json "$WORK/$n.json" >"$WORK/$n.out" 2>&1 &
-    local pid=$!
-    python3 "$helpers/rt_observe.py" "$pid" "$WORK/$n.obs"
-    wait "$pid"; rc=$?
-    python3 "$helpers/rt_share.py" "$WORK/$n.obs" "$WORK/$n.json" >"$WORK/$n.share" 2>&1
-    steps "$WORK/$n.share" >"$WORK/$n.steps"
-}
+# observed NAME RTJ-ARGS...: one run beside the observer (lib.sh's observe), then, per load, the judgement of its
+# clean steps ($WORK/NAME.steps: LOAD n N agree A dev D explained E first F; see steps() below); sets rc.
+observed() { observe "$@"; steps "$WORK/$1.share" >"$WORK/$1.steps"; }
 # steps SHARE: per load, over its clean steps (no failed cycle) that the observer saw: n, the worst |report -
 # observed| (agree), the median of observed - level (dev); and the first miss (reached when none) with whether the
 # machine explains it. The level's scale (the calibration) is one figure for every step: a wrong one moves every
@@ -91,12 +80,10 @@ st() { awk -v l="$2" -v k="$3" '$1 == l { for (i = 2; i < NF; i++) if ($i == k) 
 # take other CPU time: 19-22 points under the level once for the ALSA ramp beside stress-ng, the report agreeing
 # with the observer within 0.2): on a busy machine (load average 1 or more at the start) only the report against
 # the observer is judged, and the line says so.
-LOAD=$(cut -d' ' -f1 /proc/loadavg)
-quiet=$(awk -v l="$LOAD" 'BEGIN { print (l < 1.0) ? 1 : 0 }')
 fits() {
-    python3 -c "import sys; sys.exit(not ($(st "$1" "$2" n) >= 3 and $(st "$1" "$2" agree) <= 3 and ($quiet == 0 or abs($(st "$1" "$2" dev)) <= 3)))"
+    python3 -c "import sys; sys.exit(not ($(st "$1" "$2" n) >= 3 and $(st "$1" "$2" agree) <= 3 and ($QUIET == 0 or abs($(st "$1" "$2" dev)) <= 3)))"
 }
-busy_note() { [ "$quiet" = 1 ] || echo " (the level itself not judged: the machine is busy, load average $LOAD)"; }
+busy_note() { [ "$QUIET" = 1 ] || echo " (the level itself not judged: the machine is busy, load average $LOAD)"; }
 # reaches FILE LOAD: the first miss at >= 80 % (>= 79.9: a level is the step's share through the calibration),
 # none, or explained by the machine
 reaches() {

@@ -15,25 +15,13 @@
 # idle machine) and skipped, saying so, otherwise; the report against the observer is checked always.
 
 . "$(dirname "$0")/../lib.sh"
-LOAD=$(cut -d' ' -f1 /proc/loadavg)
-quiet=$(awk -v l="$LOAD" 'BEGIN { print (l < 1.0) ? 1 : 0 }')
 # asked DESC ARGS...: the share-asked check on a quiet machine, a SKIP naming the load otherwise
 asked() {
     local d=$1; shift
-    if [ "$quiet" = 1 ]; then check "$d" "$@"; else ok "# SKIP $d: the machine is busy (load average $LOAD)"; fi
+    if [ "$QUIET" = 1 ]; then check "$d" "$@"; else ok "# SKIP $d: the machine is busy (load average $LOAD)"; fi
 }
-helpers=$(cd "$(dirname "$0")/../helpers" && pwd)
-
-# observed NAME RTJ-ARGS...: one run beside the observer; $WORK/NAME.{json,obs,share}; sets rc
-observed() {
-    local n=$1; shift
-    "$RTJ" "$@" --json "$WORK/$n.json" >"$WORK/$n.out" 2>&1 &
-    local pid=$!
-    python3 "$helpers/rt_observe.py" "$pid" "$WORK/$n.obs"
-    wait "$pid"; rc=$?
-    python3 "$helpers/rt_share.py" "$WORK/$n.obs" "$WORK/$n.json" >"$WORK/$n.share" 2>&1
-    sed "s/^/# $n: /" "$WORK/$n.share"
-}
+# observed NAME RTJ-ARGS...: one run beside the observer (lib.sh's observe), its comparison printed
+observed() { observe "$@"; sed "s/^/# $1: /" "$WORK/$1.share"; }
 f() { awk -v k="$2" '$1 == "phase" { for (i = 3; i < NF; i++) if ($i == k) print $(i + 1) }' "$WORK/$1.share"; }
 near() { python3 -c "import sys; sys.exit(not abs(($1) - ($2)) <= 3)" 2>/dev/null; }
 
