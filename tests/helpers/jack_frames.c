@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Test helper: the JACK server's own frame count against CLOCK_MONOTONIC, as an independent observer. A client
- * whose process callback notes (its entry time on CLOCK_MONOTONIC, jack_last_frame_time()) each cycle; the main
- * thread prints the latest pair every 50 ms as "t SECONDS FRAMES" (frames widened to 64 bits) until SIGTERM or
- * SIGINT. A test interpolates the server's frames at the ends of rtjitter's measured window (clock_window_s, same
- * clock) and compares the cycles rtjitter counted there.
+ * whose process callback notes (its entry time on CLOCK_MONOTONIC, jack_last_frame_time(), the cycle's frames) each
+ * cycle; the main thread prints the latest pair every 50 ms as "t SECONDS FRAMES" (frames widened to 64 bits) until
+ * SIGTERM or SIGINT, then every cycle it saw as "c SECONDS FRAMES NFRAMES RAW_SECONDS" (its entry on CLOCK_MONOTONIC
+ * and on CLOCK_MONOTONIC_RAW, the clock jack2 times with; up to MAXC of them; "lost N" if more).
+ * A test finds the observer's own cycles at the ends of rtjitter's measured window (clock_window_s, same clock):
+ * the graph's frames and the time between them there, with no interpolation (a busy machine makes the graph's
+ * cycles irregular, so a line through samples 50 ms apart is off by a stall).
  *
  * usage: jack_frames SERVER */
 #include <jack/jack.h>
@@ -21,11 +24,14 @@ static uint32_t last_ft;
 static uint64_t frames64;
 static int have;
 static jack_client_t *client;
+#define MAXC (1u << 20) /* 5 minutes at 16 frames, 48 kHz */
+static struct cyc { int64_t t_ns, raw_ns; uint64_t f; uint32_t n; } cycs[MAXC];
+static _Atomic uint32_t ncyc;
+static uint64_t lost;
 
 /* Only this test client's RT thread: clock read, integer updates. */
 static int process(jack_nframes_t n, void *arg)
 {
-    (void)n;
     (void)arg;
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -34,8 +40,19 @@ static int process(jack_nframes_t n, void *arg)
         frames64 += (uint32_t)(ft - last_ft);
     last_ft = ft;
     have = 1;
+    int64_t t_ns = (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+    struct timespec raw;
+    clock_gettime(CLOCK_MONOTONIC_RAW, &raw);
+    int64_t raw_ns = (int64_t)raw.tv_sec * 1000000000LL + raw.tv_nsec;
+    uint32_t i = atomic_load_explicit(&ncyc, memory_order_relaxed);
+    if (i < MAXC) {
+        cycs[i] = (struct cyc){ t_ns, raw_ns, frames64, n };
+        atomic_store_explicit(&ncyc, i + 1, memory_order_release);
+    } else {
+        lost++;
+    }
     atomic_fetch_add(&seqlock, 1);
-    atomic_store(&pair_t_ns, (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec);
+    atomic_store(&pair_t_ns, t_ns);
     atomic_store(&pair_f, frames64);
     atomic_fetch_add(&seqlock, 1);
     return 0;
@@ -86,6 +103,12 @@ int main(int argc, char **argv)
         nanosleep(&poll, NULL);
     }
     jack_deactivate(client);
+    uint32_t n = atomic_load_explicit(&ncyc, memory_order_acquire);
+    for (uint32_t i = 0; i < n; i++)
+        printf("c %.9f %llu %u %.9f\n", (double)cycs[i].t_ns / 1e9, (unsigned long long)cycs[i].f, cycs[i].n,
+               (double)cycs[i].raw_ns / 1e9);
+    if (lost)
+        printf("lost %llu\n", (unsigned long long)lost);
     jack_client_close(client);
     return 0;
 }

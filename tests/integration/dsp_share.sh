@@ -15,11 +15,6 @@
 # idle machine) and skipped, saying so, otherwise; the report against the observer is checked always.
 
 . "$(dirname "$0")/../lib.sh"
-# asked DESC ARGS...: the share-asked check on a quiet machine, a SKIP naming the load otherwise
-asked() {
-    local d=$1; shift
-    if [ "$QUIET" = 1 ]; then check "$d" "$@"; else ok "# SKIP $d: the machine is busy (load average $LOAD)"; fi
-}
 # observed NAME RTJ-ARGS...: one run beside the observer (lib.sh's observe), its comparison printed
 observed() { observe "$@"; sed "s/^/# $1: /" "$WORK/$1.share"; }
 f() { awk -v k="$2" '$1 == "phase" { for (i = 3; i < NF; i++) if ($i == k) print $(i + 1) }' "$WORK/$1.share"; }
@@ -29,7 +24,7 @@ near() { python3 -c "import sys; sys.exit(not abs(($1) - ($2)) <= 3)" 2>/dev/nul
 observed t0 run --backend timer --cpus 0 --interval 5000 --loads none --warmup 0.2 --duration 2 --dsp 0 --quiet
 observed t50 run --backend timer --cpus 0 --interval 5000 --loads none --warmup 0.2 --duration 3 --dsp 50 --quiet
 check "timer --dsp 50: exits 0 (got $rc)" [ "$rc" -eq 0 ]
-asked "timer --dsp 50: the thread's CPU time (schedstat, read here) is 50 % of each period beyond its own $(f t0 observed) % without DSP, within 3 points (got $(f t50 observed))" \
+quiet_check "timer --dsp 50: the thread's CPU time (schedstat, read here) is 50 % of each period beyond its own $(f t0 observed) % without DSP, within 3 points (got $(f t50 observed))" \
     near "$(f t50 observed) - $(f t0 observed)" 50
 check "timer --dsp 50: the report's measured share is the observer's within 3 points ($(f t50 report) vs $(f t50 observed))" \
     near "$(f t50 report)" "$(f t50 observed)"
@@ -46,7 +41,7 @@ if start_jackd "$name" 48000 64; then
     observed j0 run --server "$name" --loads none --warmup 0.3 --duration 2 --dsp 0 --quiet
     observed j50 run --server "$name" --loads none --warmup 0.3 --duration 3 --dsp 50 --quiet
     check "jack --dsp 50: exits 0 (got $rc)" [ "$rc" -eq 0 ]
-    asked "jack --dsp 50: the thread's CPU time (schedstat, read here) is 50 % of each period beyond its own $(f j0 observed) % without DSP, within 3 points (got $(f j50 observed))" \
+    quiet_check "jack --dsp 50: the thread's CPU time (schedstat, read here) is 50 % of each period beyond its own $(f j0 observed) % without DSP, within 3 points (got $(f j50 observed))" \
         near "$(f j50 observed) - $(f j0 observed)" 50
     check "jack --dsp 50: the report's measured share is the observer's within 3 points ($(f j50 report) vs $(f j50 observed))" \
         near "$(f j50 report)" "$(f j50 observed)"

@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # test-lock: rtburn (--dsp burns a share of each period in a SCHED_FIFO thread: never beside another such burn)
-# Cycle count and mean period match the server's rate and period (two settings, so nothing is hard-coded);
-# --dsp burns the share of the period it was asked for; a buffer-size change mid-run is recorded and the
-# statistics are kept apart per size.
+# Cycle count and mean period match the server's own frames, seen by another client (two settings, so nothing is
+# hard-coded); --dsp burns the share of the period it was asked for (a quiet machine's promise: judged when the load
+# average is under 1, see lib.sh's quiet_check; tests/integration/dsp_share.sh judges the share against the kernel's
+# account of the thread always); a buffer-size change mid-run is recorded and the statistics are kept apart per size,
+# each size's mean period against the server's frames in that segment.
 . "$(dirname "$0")/../lib.sh"
 
 for cfg in "48000 64 3" "44100 256 3"; do
@@ -43,15 +45,17 @@ start_jackd "$name" 48000 256 || not_ok "jackd for --dsp starts"
 cb=$(json "$WORK/d.json" "d['phases'][0]['dsp_load']['callback_mean_pct']")
 dcpu=$(json "$WORK/d.json" "d['phases'][0]['desired_cpu_pct']")
 echo "# --dsp 50: callback mean $cb % of the period, desired CPU $dcpu %"
-check "--dsp 50 makes the callback take 35-65 % of the period" python3 -c "import sys; sys.exit(not 35 <= $cb <= 65)"
-check "--dsp 50 completes (almost) all of its work: desired CPU >= 95 %" python3 -c "import sys; sys.exit(not $dcpu >= 95)"
+# Beside other work the callback's time includes its preemptions (67 % once in CI) and the guard band cuts short
+# the cycles that were preempted: both are a quiet machine's promises.
+quiet_check "--dsp 50 makes the callback take 35-65 % of the period" python3 -c "import sys; sys.exit(not 35 <= $cb <= 65)"
+quiet_check "--dsp 50 completes (almost) all of its work: desired CPU >= 95 %" python3 -c "import sys; sys.exit(not $dcpu >= 95)"
 # --dsp 95: the burn stops a guard band before the deadline the statistics use, so it does not make the misses it is
 # there to provoke (it gave 4.6 % deadlines met once: the burn ran half a frame past the collector's deadline).
 "$RTJ" run --loads none --server "$name" --duration 2 --warmup 0.5 --dsp 95 --quiet --json "$WORK/d95.json" >"$WORK/out" 2>&1
 d95=$(json "$WORK/d95.json" "(lambda p: (p['deadlines_met_pct'], p['margin_us']['p50'], p['dsp_cut_short'], p['desired_cpu_pct']))(d['phases'][0])")
 echo "# --dsp 95: deadlines met %, margin p50 µs, cycles cut short, desired CPU %: $d95"
 set -- $d95
-check "--dsp 95: the typical cycle ends before its deadline (margin p50 $2 µs >= 0) and >= 90 % deadlines met ($1)" \
+quiet_check "--dsp 95: the typical cycle ends before its deadline (margin p50 $2 µs >= 0) and >= 90 % deadlines met ($1)" \
     python3 -c "import sys; sys.exit(not ($2 >= 0 and $1 >= 90))"
 check "--dsp 95: cycles cut short by the guard band are counted, and only those lose work ($3 cut short, desired CPU $4 %)" \
     python3 -c "import sys; sys.exit(not (($3 > 0) == ($4 < 100)))"
@@ -60,13 +64,26 @@ check "without --dsp, desired CPU is null and the callback is short" \
     [ "$(json "$WORK/n.json" "d['phases'][0]['desired_cpu_pct'] is None and d['phases'][0]['dsp_load']['callback_mean_pct'] < 10")" = True ]
 
 # A buffer-size change mid-run: two segments, never mixed, and a warning in the report.
+"$RTJ_HELPERS/jack_frames" "$name" >"$WORK/bframes.log" 2>"$WORK/bframes.err" &
+fpid=$!
+sleep 0.3
 "$RTJ" run --loads none --server "$name" --duration 4 --warmup 0.5 --quiet --json "$WORK/b.json" >"$WORK/out" 2>&1 &
 rpid=$!
 sleep 2.5
 "$RTJ_HELPERS/set_bufsize" "$name" 128
 wait "$rpid"
+sleep 0.2; kill -TERM "$fpid"; wait "$fpid"
 segs=$(json "$WORK/b.json" "sorted((p['period_frames'], round(p['period_us']['mean'])) for p in d['phases'])")
 echo "# segments (frames, mean period us): $segs"
-check "buffer change gives one segment per size, each with its own mean period" \
-    python3 -c "import sys; s=$segs; sys.exit(not (len(s)==2 and s[0][0]==128 and abs(s[0][1]-2667)<80 and s[1][0]==256 and abs(s[1][1]-5333)<160))"
+check "buffer change gives two segments, 128 and 256 frames" \
+    python3 -c "import sys; s=$segs; sys.exit(not (len(s)==2 and s[0][0]==128 and s[1][0]==256))"
+nseg=$(json "$WORK/b.json" "len(d['phases'])")
+for i in $(seq 0 $((nseg - 1))); do
+    read -r _ _ cycles exp_cycles mean exp_mean _ _ < <(frames_check "$WORK/b.json" "$WORK/bframes.log" "$i")
+    fr=$(json "$WORK/b.json" "d['phases'][$i]['period_frames']")
+    skipped=$(json "$WORK/b.json" "d['phases'][$i]['xruns']['skipped_cycles']")
+    echo "# segment $fr: cycles $cycles + skipped $skipped (the server ran $exp_cycles), mean period $mean us (the server's frames there say $exp_mean)"
+    check "segment $fr: its own mean period over cycles and skipped ones = the server's there, within 1 %" \
+        python3 -c "import sys; sys.exit(abs($mean * ($cycles - 1) / ($cycles - 1 + $skipped) - $exp_mean) > 0.01 * $exp_mean)"
+done
 check "buffer change is recorded" [ "$(json "$WORK/b.json" "d['audio']['buffer_changes'] >= 1 and any('buffer changed' in w for w in d['warnings'])")" = True ]

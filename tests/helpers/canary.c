@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Test helper: an independent observer of the machine's own stalls. A small SCHED_FIFO thread pinned to one CPU
+ * wakes every INTERVAL_US on CLOCK_MONOTONIC (absolute deadlines) for DURATION_S, and keeps each wake-up later than
+ * THRESH_US: when the CPU could not run it (a higher-priority thread, a stalled CPU, the hypervisor). It prints, at
+ * the end, one line per late wake-up, "late DEADLINE_S LATENESS_US", and "wakeups N". Its work is a clock read, so
+ * a real-time thread of lower priority on that CPU loses microseconds to it, not periods. After a late wake-up the
+ * next deadline is the first one still ahead (its schedule stays on the same grid).
+ *
+ * usage: canary CPU PRIO INTERVAL_US DURATION_S THRESH_US */
+#include <errno.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#define MAXLATE 65536
+
+static int64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static struct { int64_t deadline, late; } lates[MAXLATE];
+
+int main(int argc, char **argv)
+{
+    if (argc != 6) {
+        fprintf(stderr, "usage: %s CPU PRIO INTERVAL_US DURATION_S THRESH_US\n", argv[0]);
+        return 2;
+    }
+    int cpu = atoi(argv[1]), prio = atoi(argv[2]);
+    int64_t interval = (int64_t)(atof(argv[3]) * 1e3), thresh = (int64_t)(atof(argv[5]) * 1e3);
+    int64_t dur = (int64_t)(atof(argv[4]) * 1e9);
+    if (interval <= 0 || dur <= 0) {
+        fprintf(stderr, "canary: interval and duration must be positive\n");
+        return 2;
+    }
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    if (sched_setaffinity(0, sizeof(one), &one) < 0) {
+        perror("sched_setaffinity");
+        return 1;
+    }
+    struct sched_param sp = { .sched_priority = prio };
+    if (sched_setscheduler(0, SCHED_FIFO, &sp) < 0) {
+        perror("sched_setscheduler");
+        return 1;
+    }
+    fprintf(stderr, "ready\n");
+    int64_t start = now_ns(), end = start + dur, next = start + interval;
+    uint64_t wakeups = 0, n = 0, lost = 0;
+    while (next < end) {
+        struct timespec ts = { (time_t)(next / 1000000000LL), (long)(next % 1000000000LL) };
+        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+            ;
+        int64_t t = now_ns(), late = t - next;
+        wakeups++;
+        if (late > thresh) {
+            if (n < MAXLATE) {
+                lates[n].deadline = next;
+                lates[n].late = late;
+                n++;
+            } else {
+                lost++;
+            }
+        }
+        next += interval;
+        if (next <= t)
+            next += ((t - next) / interval + 1) * interval;
+    }
+    for (uint64_t i = 0; i < n; i++)
+        printf("late %.6f %.1f\n", (double)lates[i].deadline / 1e9, (double)lates[i].late / 1e3);
+    printf("wakeups %llu\n", (unsigned long long)wakeups);
+    if (lost)
+        printf("lost %llu\n", (unsigned long long)lost);
+    return 0;
+}
