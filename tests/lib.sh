@@ -58,6 +58,30 @@ observe() {
     wait "$pid"; rc=$?
     python3 "$h/rt_share.py" "$WORK/$n.obs" "$WORK/$n.json" >"$WORK/$n.share" 2>&1
 }
+# canaries PRIO SECONDS: one canary thread per CPU (tests/helpers/canary: SCHED_FIFO PRIO, waking every 1 ms, its
+# late wake-ups over 1 ms logged to $WORK/canary-CPU.log), in the background; canaries_wait waits for them. The
+# machine's own stalls beside an injected one, seen by an observer the code under test does not contain; counted in a
+# window by canary_stalls W0 W1 [--spins HOGLOG] [--min-us US] [--interval-us US] [CPU...] (every CPU's by default;
+# tests/helpers/canary_stalls.py says what it prints).
+CANARY_PIDS=()
+canaries() {
+    local c
+    for c in $(seq 0 $(($(nproc) - 1))); do
+        "$RTJ_HELPERS/canary" "$c" "$1" 1000 "$2" 1000 >"$WORK/canary-$c.log" 2>/dev/null &
+        CANARY_PIDS+=($!)
+    done
+}
+canaries_wait() { wait "${CANARY_PIDS[@]}"; CANARY_PIDS=(); }
+canary_stalls() {
+    local w0=$1 w1=$2 opts=() logs=() h
+    shift 2
+    while [ $# -gt 0 ]; do
+        case $1 in --*) opts+=("$1" "$2"); shift 2 ;; *) logs+=("$WORK/canary-$1.log"); shift ;; esac
+    done
+    [ ${#logs[@]} -gt 0 ] || logs=("$WORK"/canary-*.log)
+    h=$(cd "$(dirname "$0")/../helpers" && pwd)
+    python3 "$h/canary_stalls.py" "$w0" "$w1" "${opts[@]}" "${logs[@]}"
+}
 # A quiet machine's promises (the share of CPU a --dsp level burns) are judged only on a quiet machine: QUIET=1 when
 # the load average is under 1 as the test starts (LOAD), else the test says it did not judge them.
 LOAD=$(cut -d' ' -f1 /proc/loadavg)
@@ -72,6 +96,7 @@ quiet_check() {
 cleanup_lib() {
     local p
     for p in "${JACKD_PIDS[@]}"; do stop_jackd "$p"; done
+    for p in "${CANARY_PIDS[@]}"; do kill "$p" 2>/dev/null; done
     # jack2 leaves a client's semaphore behind when the server goes before the client: remove those of the
     # servers this test named (the names are unique to this run).
     rm -f /dev/shm/jack_sem.*_"rtjt-$TESTNAME-$$-"*

@@ -71,11 +71,13 @@ for cfg in "48000 64" "44100 256"; do
     start_server "$name" "$rate" "$period" || { not_ok "jackd $rate/$period starts"; continue; }
     "$RTJ_HELPERS/jack_frames" "$name" >"$WORK/frames.log" 2>"$WORK/frames.err" &
     fpid=$!
+    canaries 75 4.5
     sleep 0.3
     JACK_DEFAULT_SERVER=$name "$RTJ" run --backend alsa --device rtjtjack --rate "$rate" --period "$period" \
         --loads none --warmup 0.5 --duration 3 --quiet --json "$WORK/s.json" >"$WORK/out" 2>&1
     rc=$?
     sleep 0.2; kill -TERM "$fpid"; wait "$fpid"
+    canaries_wait
     check "alsa on the jack PCM at $rate/$period exits 0 (got $rc: $(head -c 200 "$WORK/out"))" [ "$rc" -eq 0 ]
     read -r srate speriod cycles exp_cycles mean exp_mean rrate rperiod < <(frames_check "$WORK/s.json" "$WORK/frames.log")
     echo "# $rate/$period: server $srate/$speriod; cycles $cycles (the server ran $exp_cycles), mean period $mean us (server's frames say $exp_mean)"
@@ -88,8 +90,14 @@ for cfg in "48000 64" "44100 256"; do
         [ "$(json "$WORK/s.json" "d['audio']['device_timestamps'], d['audio']['driver'], d['audio']['device'], d['audio']['accepted']['access']")" = "False IOPLUG rtjtjack MMAP_INTERLEAVED" ]
     check "same report shape as jack: every metric key present" \
         [ "$(json "$WORK/s.json" "all(k in d['phases'][0] for k in ('period_us','jitter_us','wakeup_us','callback_us','margin_us','xruns','deadlines_met_pct','histograms','timeline'))")" = True ]
-    check "no xrun on a quiet run (reported/detected $(json "$WORK/s.json" "d['phases'][0]['xruns']['reported'], d['phases'][0]['xruns']['detected']"))" \
-        [ "$(json "$WORK/s.json" "d['phases'][0]['xruns']['reported'] <= 1")" = True ]
+    # An xrun with no load is the machine's own: a stall a canary saw of half a period or more (a loop that late sees
+    # two periods when the server's next cycle comes early, as the dummy driver's does after a late one: a 3.6 ms
+    # stall made a gap at 5.8 ms once beside stress-ng), and at least 1 ms (the machine's usual wake-ups are 0.1 ms).
+    read -r w0 w1 < <(json "$WORK/s.json" "tuple(d['phases'][0]['clock_window_s'])")
+    read -r _ own _ _ _ _ _ own_max < <(canary_stalls "$w0" "$w1" --min-us "$(python3 -c "print(max(1000, $period * 1e6 / $rate / 2))")")
+    xr=$(json "$WORK/s.json" "d['phases'][0]['xruns']['reported'], d['phases'][0]['xruns']['detected']")
+    check "no xrun on a quiet run, beyond the machine's own stalls (reported/detected $xr; the canaries saw $own stalls of half a period or more, the longest $own_max us)" \
+        [ "$(json "$WORK/s.json" "(lambda x: x['reported'] <= $own and x['detected'] <= $own)(d['phases'][0]['xruns'])")" = True ]
     if [ "$rate" = 48000 ]; then
         # What the device accepts may differ from the request: the jack PCM takes only the server's rate.
         JACK_DEFAULT_SERVER=$name "$RTJ" run --backend alsa --device rtjtjack --rate 44100 --period 64 --nperiods 3 \
@@ -110,8 +118,10 @@ if [ "$(nproc)" -ge 2 ]; then
     JACK_DEFAULT_SERVER=$name taskset -c "$cpu" "$RTJ" run --backend alsa --device rtjtjack --period 256 \
         --priority 70 --loads none --warmup 0.5 --duration 4 --quiet --json "$WORK/x.json" >"$WORK/out" 2>&1 &
     rpid=$!
+    canaries 75 5.5
     "$RTJ_HELPERS/cpu_hog" "$cpu" 80 30 600 4 1600 >"$WORK/hog.log"
     wait "$rpid"; rc=$?
+    canaries_wait
     check "the run beside the hog exits 0 (got $rc)" [ "$rc" -eq 0 ]
     python3 - "$WORK/x.json" "$WORK/hog.log" >"$WORK/x.txt" <<'PY'
 import json, sys
@@ -133,8 +143,11 @@ PY
     v() { awk -v k="$1" '$1 == k { print $2 }' "$WORK/x.txt"; }
     n=$(v spins)
     check "the hog's 4 spins fell inside the measured window" [ "$n" = 4 ]
-    check "each spin is one device xrun, reported and seen as a frame gap ($(v reported)/$(v detected), $(v recoveries) recoveries)" \
-        [ "$(v reported)" = "$n" -a "$(v detected)" = "$n" -a "$(v recoveries)" = "$n" ]
+    # beyond the spins, an xrun or a gap is the machine's own only where a canary saw a CPU stall of 4 ms or more
+    read -r w0 w1 < <(json "$WORK/x.json" "tuple(d['phases'][0]['clock_window_s'])")
+    read -r _ own _ _ _ _ _ own_max < <(canary_stalls "$w0" "$w1" --spins "$WORK/hog.log" --min-us 4000)
+    check "each spin is one device xrun, reported and seen as a frame gap ($(v reported)/$(v detected), $(v recoveries) recoveries; the canaries saw $own stalls of 4 ms or more beside the spins, the longest $own_max us)" \
+        [ "$(v reported)" -ge "$n" -a "$(v reported)" -le $((n + own)) -a "$(v detected)" -ge "$n" -a "$(v detected)" -le $((n + own)) -a "$(v recoveries)" = "$(v reported)" ]
     check "their lengths add up to the spins less what the buffer covered: $(v low_ms)..$(v high_ms) ms (got $(v total_ms))" \
         python3 -c "import sys; sys.exit(not $(v low_ms) <= $(v total_ms) <= $(v high_ms))"
     check "each gap sits in the timeline's second of its spin" [ "$(v seconds_ok)" = 1 ]

@@ -21,33 +21,21 @@ other=0
 if [ "$ncpu" -ge 2 ]; then
     # A canary on each CPU (tests/helpers/canary: SCHED_FIFO 85, under the hog, over rtjitter's threads) logs its
     # own late wake-ups: the machine's own stalls, which a busy machine adds beside the spins.
-    "$RTJ_HELPERS/canary" "$other" 85 1000 6.5 1000 >"$WORK/can_other.log" 2>/dev/null &
-    c1=$!
-    "$RTJ_HELPERS/canary" "$cpu" 85 1000 6.5 1000 >"$WORK/can_hog.log" 2>/dev/null &
-    c2=$!
+    canaries 85 6.5
     "$RTJ" run --backend timer --cpus "$other,$cpu" --interval 5000 --priority 80 --loads none --warmup 0.5 \
         --duration 5 --quiet --json "$WORK/h.json" >"$WORK/h.out" 2>&1 &
     rpid=$!
     "$RTJ_HELPERS/cpu_hog" "$cpu" 90 40 300 8 2000 >"$WORK/hog.log"
     wait "$rpid"; rc=$?
-    wait "$c1" "$c2"
+    canaries_wait
     check "timer run beside the hog exits 0 (got $rc)" [ "$rc" -eq 0 ]
-    python3 - "$WORK/h.json" "$WORK/hog.log" "$cpu" "$other" "$WORK/can_hog.log" "$WORK/can_other.log" >"$WORK/h.txt" <<'PY'
+    python3 - "$WORK/h.json" "$WORK/hog.log" "$cpu" "$other" >"$WORK/h.txt" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1])); cpu, other = int(sys.argv[3]), int(sys.argv[4])
 spins = [tuple(map(float, l.split()[1:])) for l in open(sys.argv[2]) if l.startswith('spin')]
 p = d['phases'][0]
 w0, w1 = p['clock_window_s']
 inside = [s for s in spins if w0 + 0.05 < s[0] and s[1] < w1 - 0.05]
-def lates(f):  # the canary's late wake-ups inside the window: (deadline s, lateness us)
-    return [(float(l.split()[1]), float(l.split()[2])) for l in open(f)
-            if l.startswith('late') and w0 <= float(l.split()[1]) <= w1]
-in_spin = lambda t: any(a - 0.002 <= t <= b for a, b in spins)
-own_hog = [x for x in lates(sys.argv[5]) if not in_spin(x[0])]   # the hog CPU's own stalls, beside the spins
-own_other = lates(sys.argv[6])
-# A stall of L ms makes a 5 ms timer skip at most floor(L / 5) periods; the canary, waking every 1 ms, saw L - 1 or more.
-bound = lambda xs: sum(int((late + 1000) // 5000) for _, late in xs)
-gaps = lambda xs: sum(1 for _, late in xs if late >= 4000)
 hist = p['histograms']['wakeup']
 late = sum(c for lo, hi, c in hist if lo >= 30000)          # µs
 huge = sum(c for lo, hi, c in hist if lo >= 45000)              # past the spin and a period: none
@@ -55,30 +43,28 @@ th = {t['cpu']: t for t in d['audio']['threads']}
 for k, val in (("spins", len(spins)), ("inside", len(inside)), ("late", late), ("huge", huge),
                ("skipped_hog", th[cpu]['skipped_periods']), ("skipped_other", th[other]['skipped_periods']),
                ("detected", p['xruns']['detected']), ("skipped_cycles", p['xruns']['skipped_cycles']),
-               ("cycles", p['cycles']), ("window", round(w1 - w0, 4)),
-               ("own_hog_gaps", gaps(own_hog)), ("own_hog_skips", bound(own_hog)),
-               ("own_hog_long", sum(1 for _, l in own_hog if l >= 29000)),
-               ("own_other_gaps", gaps(own_other)), ("own_other_skips", bound(own_other)),
-               ("own_other_long", sum(1 for _, l in own_other if l >= 29000)),
-               ("canary_max_hog_us", max((l for _, l in own_hog), default=0)),
-               ("canary_max_other_us", max((l for _, l in own_other), default=0))):
+               ("cycles", p['cycles']), ("window", round(w1 - w0, 4)), ("w0", w0), ("w1", w1)):
     print(k, val)
 PY
     cat "$WORK/h.txt" | sed 's/^/# /'
     v() { awk -v k="$1" '$1 == k { print $2 }' "$WORK/h.txt"; }
+    # the machine's own stalls beside the spins, per CPU: stalls (4 ms or more) skips long max_us
+    read -r _ hog_gaps _ hog_skips _ hog_long _ hog_max < <(canary_stalls "$(v w0)" "$(v w1)" --spins "$WORK/hog.log" "$cpu")
+    read -r _ oth_gaps _ oth_skips _ oth_long _ oth_max < <(canary_stalls "$(v w0)" "$(v w1)" "$other")
+    echo "# the canaries beside the spins: hog CPU $hog_gaps stalls (longest $hog_max us), other CPU $oth_gaps (longest $oth_max us)"
     n=$(v inside)
     check "the hog's 8 spins all fell inside the measured window" [ "$(v spins)" = 8 -a "$n" = 8 ]
     # Beyond the spins, a late wake-up, a gap or a skipped period is the machine's own only where a canary saw its
     # CPU stall (beside `stress-ng --io 1` its block work once stalled the other CPU 15 ms: 3 skipped periods there).
-    long_own=$(( $(v own_hog_long) + $(v own_other_long) ))
-    check "each spin is exactly one wake-up of 30-45 ms (got $(v late) of them, $(v huge) over 45 ms; the canaries saw $long_own stalls of 29 ms or more beside the spins, the longest $(v canary_max_hog_us) / $(v canary_max_other_us) us)" \
+    long_own=$((hog_long + oth_long))
+    check "each spin is exactly one wake-up of 30-45 ms (got $(v late) of them, $(v huge) over 45 ms; the canaries saw $long_own stalls of 29 ms or more beside the spins, the longest $hog_max / $oth_max us)" \
         [ "$(v late)" -ge "$n" -a "$(v late)" -le $((n + long_own)) -a "$(v huge)" -le "$long_own" ]
     sk=$(v skipped_hog)
-    check "the deadlines inside the spins are skipped periods on the hog's CPU: 6-9 a spin (got $sk for $n; at most $(v own_hog_skips) more from the stalls its canary saw)" \
-        [ "$sk" -ge $((6 * n)) -a "$sk" -le $((9 * n + $(v own_hog_skips))) ]
-    check "the other CPU's thread skipped only where its canary saw the CPU stall (got $(v skipped_other), the canary's stalls allow $(v own_other_skips))" \
-        [ "$(v skipped_other)" -le "$(v own_other_skips)" ]
-    own_gaps=$(( $(v own_hog_gaps) + $(v own_other_gaps) ))
+    check "the deadlines inside the spins are skipped periods on the hog's CPU: 6-9 a spin (got $sk for $n; at most $hog_skips more from the stalls its canary saw)" \
+        [ "$sk" -ge $((6 * n)) -a "$sk" -le $((9 * n + hog_skips)) ]
+    check "the other CPU's thread skipped only where its canary saw the CPU stall (got $(v skipped_other), the canary's stalls allow $oth_skips)" \
+        [ "$(v skipped_other)" -le "$oth_skips" ]
+    own_gaps=$((hog_gaps + oth_gaps))
     check "the phase's frame gaps are the spins: $n detected, $sk skipped cycles (got $(v detected), $(v skipped_cycles); the canaries saw $own_gaps stalls of 4 ms or more, the other CPU skipped $(v skipped_other))" \
         [ "$(v detected)" -ge "$n" -a "$(v detected)" -le $((n + own_gaps)) -a "$(v skipped_cycles)" -ge "$sk" -a "$(v skipped_cycles)" -le $((sk + $(v skipped_other))) ]
     check "both CPUs' cycles are in the phase: cycles + skipped = 2 x window / 5 ms, within 2 %" \

@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The machine's own stalls, as canary threads saw them (tests/helpers/canary logs), in a window.
+
+usage: canary_stalls.py W0 W1 [--spins HOGLOG] [--min-us US] [--interval-us US] CANARY-LOG...
+
+W0, W1: the window, in seconds of CLOCK_MONOTONIC (a report's clock_window_s). --spins: a cpu_hog log; a late wake-up
+whose deadline falls in a spin (or 2 ms before it) is the injected stall, not the machine's own. Prints one line,
+"stalls N skips K long L max_us M": N late wake-ups of at least --min-us (default 4000) beside the spins, K the periods
+of --interval-us (default 5000) they can make a thread skip (a stall of S us costs a thread with that interval at most
+floor(S / interval) periods; the canary, waking every 1 ms, saw S - 1000 us or more), L of them 29 ms or longer, M the
+longest.
+"""
+import sys
+
+
+def main(argv):
+    args = argv[1:]
+    if len(args) < 3:
+        sys.exit(__doc__)
+    w0, w1 = float(args.pop(0)), float(args.pop(0))
+    spins, min_us, interval = [], 4000.0, 5000.0
+    logs = []
+    while args:
+        a = args.pop(0)
+        if a == '--spins':
+            spins = [tuple(map(float, l.split()[1:3])) for l in open(args.pop(0)) if l.startswith('spin')]
+        elif a == '--min-us':
+            min_us = float(args.pop(0))
+        elif a == '--interval-us':
+            interval = float(args.pop(0))
+        else:
+            logs.append(a)
+    late = []
+    for f in logs:
+        for l in open(f):
+            p = l.split()
+            if p and p[0] == 'late' and w0 <= float(p[1]) <= w1:
+                t, us = float(p[1]), float(p[2])
+                if not any(a - 0.002 <= t <= b for a, b in spins):
+                    late.append(us)
+    big = [us for us in late if us >= min_us]
+    print("stalls", len(big), "skips", sum(int((us + 1000) // interval) for us in late),
+          "long", sum(1 for us in late if us >= 29000), "max_us", round(max(late, default=0), 1))
+
+
+if __name__ == '__main__':
+    main(sys.argv)
