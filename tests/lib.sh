@@ -59,7 +59,8 @@ observe() {
     python3 "$h/rt_share.py" "$WORK/$n.obs" "$WORK/$n.json" >"$WORK/$n.share" 2>&1
 }
 # canaries PRIO SECONDS: one canary thread per CPU (tests/helpers/canary: SCHED_FIFO PRIO, waking every 1 ms, its
-# late wake-ups over 1 ms logged to $WORK/canary-CPU.log), in the background; canaries_wait waits for them. The
+# late wake-ups over 1 ms logged to $WORK/canary-CPU.log), in the background; canaries_wait waits for them,
+# canaries_stop ends them early. The
 # machine's own stalls beside an injected one, seen by an observer the code under test does not contain; counted in a
 # window by canary_stalls W0 W1 [--spins HOGLOG] [--min-us US] [--interval-us US] [CPU...] (every CPU's by default;
 # tests/helpers/canary_stalls.py says what it prints).
@@ -72,6 +73,7 @@ canaries() {
     done
 }
 canaries_wait() { wait "${CANARY_PIDS[@]}"; CANARY_PIDS=(); }
+canaries_stop() { kill -TERM "${CANARY_PIDS[@]}" 2>/dev/null; canaries_wait; }   # they log what they saw so far
 canary_stalls() {
     local w0=$1 w1=$2 opts=() logs=() h
     shift 2
@@ -95,6 +97,9 @@ quiet_check() {
 
 cleanup_lib() {
     local p
+    # the CPU time this test and every process it waited for used (the runner's slowest-ten table shows it)
+    times >"$WORK/.times" 2>/dev/null &&   # a builtin, in this shell (a pipe would time a subshell)
+        awk '{ for (i = 1; i <= NF; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] } } END { printf "# cpu-seconds: %.1f\n", t }' "$WORK/.times"
     for p in "${JACKD_PIDS[@]}"; do stop_jackd "$p"; done
     for p in "${CANARY_PIDS[@]}"; do kill "$p" 2>/dev/null; done
     # jack2 leaves a client's semaphore behind when the server goes before the client: remove those of the

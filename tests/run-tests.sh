@@ -28,7 +28,7 @@ TIMEOUT=${TEST_TIMEOUT:-180}
 HISTORY="$BUILD/test-times"
 
 log=$(mktemp -d "${TMPDIR:-/tmp}/rtjt-run.XXXXXX")
-declare -A pid_of=() kind_of=() class_of=() lock_of=() start_of=() secs_of=() est_of=()
+declare -A pid_of=() kind_of=() class_of=() lock_of=() start_of=() secs_of=() est_of=() cpu_of=()
 running=()
 interrupted=0
 stop_all() {
@@ -105,6 +105,7 @@ finish() { # NAME RC
     else
         echo "== integration: $n (${secs_of[$n]} s)"
         cat "$dir/out"
+        cpu_of[$n]=$(sed -n 's/^# cpu-seconds: //p' "$dir/out" | tail -1)
         p=$(grep -c '^ok ' "$dir/out")
         f=$(grep -c '^not ok ' "$dir/out")
         if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "not ok - $n exited with status $rc"; fi
@@ -116,24 +117,27 @@ finish() { # NAME RC
     rm -rf "$dir"
 }
 
-# May NAME start now, beside what runs?
+# May NAME start now, beside what runs? A solo test runs beside quick ones only (they time nothing and load the
+# machine less than the stress-ng every test must pass beside), never beside another solo or a plain one.
 can_start() {
     local n=$1 r
     [ "${#running[@]}" -lt "$JOBS" ] || return 1
-    [ "${class_of[$n]}" = solo ] && { [ "${#running[@]}" -eq 0 ]; return; }
     for r in "${running[@]}"; do
-        [ "${class_of[$r]}" = solo ] && return 1
+        case ${class_of[$n]}:${class_of[$r]} in
+            solo:quick | quick:*) ;;
+            solo:* | *:solo) return 1 ;;
+        esac
         [ -n "${lock_of[$n]}" ] && [ "${lock_of[$n]}" = "${lock_of[$r]}" ] && return 1
     done
     return 0
 }
 
-# Solo tests wait until nothing else is pending: they run alone at the end.
+# Solo tests wait until no plain test is pending: they run one after another at the end, the quick ones beside them.
 t0=$(date +%s)
 while [ "${#pending[@]}" -gt 0 ] || [ "${#running[@]}" -gt 0 ]; do
     [ "$interrupted" = 1 ] && break
     others=0
-    for n in "${pending[@]}"; do [ "${class_of[$n]}" != solo ] && others=1; done
+    for n in "${pending[@]}"; do [ "${class_of[$n]}" = plain ] && others=1; done
     started=1
     while [ "$started" = 1 ]; do
         started=0
@@ -169,8 +173,13 @@ fi
 # ---- the slowest ten, and the times for the next run's order ------------------------------------------------------
 if [ "${#secs_of[@]}" -gt 0 ]; then
     echo "== the slowest tests (wall time; $JOBS at a time; all in $(( $(date +%s) - t0 )) s)"
-    for n in "${!secs_of[@]}"; do echo "${secs_of[$n]} $n ${class_of[$n]}"; done | sort -k1,1nr | head -10 |
-        while read -r s n c; do printf '   %6.1f s  %-22s %s\n' "$s" "$n" "$c"; done
+    for n in "${!secs_of[@]}"; do echo "${secs_of[$n]} $n ${class_of[$n]} ${cpu_of[$n]:--}"; done | sort -k1,1nr | head -10 |
+        while read -r s n c u; do
+            if [ "$u" = - ]; then u=""; else u=$(printf '%6.1f s CPU' "$u"); fi
+            printf '   %6.1f s  %-22s %-6s %s\n' "$s" "$n" "$c" "$u"
+        done
+    all_cpu=$(for n in "${!cpu_of[@]}"; do echo "${cpu_of[$n]}"; done | awk '{ t += $1 } END { printf "%.0f", t }')
+    echo "   (wall time, class, the CPU time of an integration test and what it waited for: $all_cpu s in all)"
     if [ -z "${TESTS:-}" ] && [ -z "${QUICK:-}" ] && [ "$interrupted" = 0 ]; then
         for n in "${!secs_of[@]}"; do echo "$n ${secs_of[$n]}"; done | sort >"$HISTORY.tmp" 2>/dev/null &&
             mv "$HISTORY.tmp" "$HISTORY" 2>/dev/null

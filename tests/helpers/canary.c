@@ -4,11 +4,13 @@
  * THRESH_US: when the CPU could not run it (a higher-priority thread, a stalled CPU, the hypervisor). It prints, at
  * the end, one line per late wake-up, "late DEADLINE_S LATENESS_US", and "wakeups N". Its work is a clock read, so
  * a real-time thread of lower priority on that CPU loses microseconds to it, not periods. After a late wake-up the
- * next deadline is the first one still ahead (its schedule stays on the same grid).
+ * next deadline is the first one still ahead (its schedule stays on the same grid). SIGTERM or SIGINT ends it early,
+ * with the same output.
  *
  * usage: canary CPU PRIO INTERVAL_US DURATION_S THRESH_US */
 #include <errno.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +26,13 @@ static int64_t now_ns(void)
 }
 
 static struct { int64_t deadline, late; } lates[MAXLATE];
+static volatile sig_atomic_t stop;
+
+static void on_stop(int sig)
+{
+    (void)sig;
+    stop = 1;
+}
 
 int main(int argc, char **argv)
 {
@@ -50,13 +59,18 @@ int main(int argc, char **argv)
         perror("sched_setscheduler");
         return 1;
     }
+    struct sigaction sa = { .sa_handler = on_stop };
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
     fprintf(stderr, "ready\n");
     int64_t start = now_ns(), end = start + dur, next = start + interval;
     uint64_t wakeups = 0, n = 0, lost = 0;
-    while (next < end) {
+    while (next < end && !stop) {
         struct timespec ts = { (time_t)(next / 1000000000LL), (long)(next % 1000000000LL) };
-        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR && !stop)
             ;
+        if (stop)
+            break;
         int64_t t = now_ns(), late = t - next;
         wakeups++;
         if (late > thresh) {
