@@ -14,7 +14,8 @@
  * TRUTH (a file name; give it no .json ending, or compare would take it for a report beside the runs): the
  * provider's own account of every measured second, kept outside the code under test. The provider knows each
  * cycle's true wake-up: its entry minus the start it slept for (the deadline of the cycle it scheduled, a skipped
- * cycle's when it woke periods late), both on the one clock it stamps entries with. It keeps those, its entries
+ * cycle's when it woke periods late), both on the one clock it stamps entries with; when the cycle before was still
+ * running at that deadline (preempted inside it: it never slept through it), the start of the cycle it runs for. It keeps those, its entries
  * and its injected delays in arrays of its own (allocated before the thread starts) and, after the run, sorts
  * each second's values itself (qsort, nearest rank: the smallest value with at least 99 % of the second's cycles
  * at or below it) and writes one tab-separated line per second:
@@ -84,7 +85,7 @@ static void *provider_thread(void *arg)
     pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
     int64_t per_phase = WARMUP_CYCLES + p->measured_cycles, total = per_phase * p->phases;
     int64_t t0 = rt_now_ns(CLOCK_MONOTONIC) + 20 * PERIOD_NS;
-    int64_t prev_entry = 0, prev_cur = 0, prev_delay = 0;
+    int64_t prev_entry = 0, prev_cur = 0, prev_delay = 0, prev_exit = 0;
     for (int64_t k = 0; k < total;) {
         int phase = (int)(k / per_phase), measuring = k % per_phase >= WARMUP_CYCLES;
         atomic_store(&p->tag, ((unsigned)phase << 1) | (unsigned)measuring);
@@ -112,6 +113,7 @@ static void *provider_thread(void *arg)
         r.start_ns = start;
         r.flags = RTREC_HAS_START;
         rt_sink_cycle(&p->sink, &r, start + PERIOD_NS);
+        int64_t exit_own = rt_now_ns(CLOCK_MONOTONIC); /* just after the sink's own exit stamp */
         /* the truth of this cycle, in the provider's own arrays (no allocation, no call: RT-safe). Its phase and
          * measuring flag are those of the cycle it slept for (k), the tag the sink stamped on the record. */
         if (measuring && p->t_n[phase] < p->measured_cycles) {
@@ -119,13 +121,18 @@ static void *provider_thread(void *arg)
             int64_t i = (int64_t)phase * p->measured_cycles + p->t_n[phase]++;
             int64_t jit = !first ? r.t_entry_ns - prev_entry - PERIOD_NS * (cur - prev_cur) : 0;
             p->t_entry[i] = r.t_entry_ns;
-            p->t_wake[i] = r.t_entry_ns - ideal;
+            /* A cycle whose predecessor was still running at its deadline (preempted inside it) did not sleep
+             * through that deadline: it is late from its own cycle's start, and the overrun is the predecessor's
+             * (DESIGN.md's wake-up: the ideal start of the cycle it runs for). One asleep past it keeps the
+             * lateness from the deadline it slept for. */
+            p->t_wake[i] = r.t_entry_ns - (cur > k && ideal < prev_exit ? start : ideal);
             p->t_jit[i] = jit < 0 ? -jit : jit;
             p->t_inj[i] = delay;
             p->t_ijit[i] = !first ? (delay > prev_delay ? delay - prev_delay : prev_delay - delay) : 0;
         }
         prev_delay = delay;
         prev_entry = r.t_entry_ns;
+        prev_exit = exit_own;
         prev_cur = cur;
         k = cur + 1;
     }
