@@ -1,6 +1,5 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# test-class: solo (a SCHED_FIFO hog spins on one CPU)
 # --backend alsa without a sound card: through the `jack` PCM of libasound2-plugins (a private ALSA config names
 # pcm.rtjtjack, a jack PCM on a private jackd dummy server), against truths that do not come from rtjitter:
 # - the server's own frame count (tests/helpers/jack_frames, a separate JACK client, on the same clock): cycles in
@@ -12,6 +11,7 @@
 # - error paths: no --device, a missing card (hw:97), a busy PCM (a test plugin that answers -EBUSY, while a process
 #   in a private mount namespace holds /dev/snd/pcmC0D0p: the message names it), a forbidden one (-EACCES),
 #   alsa-lib's null PCM (not paced: the run stops by itself, incomplete).
+PART=${PART:-main}   # backend_alsa_xrun.sh runs PART=xrun: forced xruns of the ALSA backend
 . "$(dirname "$0")/../lib.sh"
 
 cat >"$WORK/asound.conf" <<EOF
@@ -64,6 +64,7 @@ start_server() {
 }
 
 
+if [ "$PART" = main ]; then # ---- part main (the file's top says which script runs it) ----
 for cfg in "48000 64" "44100 256"; do
     set -- $cfg
     rate=$1 period=$2
@@ -109,7 +110,9 @@ for cfg in "48000 64" "44100 256"; do
     fi
     stop_jackd "$JACKD_PID"
 done
+fi # ---- end of part main ----
 
+if [ "$PART" = xrun ]; then # ---- part xrun (the file's top says which script runs it) ----
 # --- forced xruns: the period loop starved by a hog on its CPU, the plugin's JACK thread not ---
 if [ "$(nproc)" -ge 2 ]; then
     cpu=$(($(nproc) - 1))
@@ -155,7 +158,9 @@ PY
 else
     ok "# one CPU: the forced-xrun test needs two"
 fi
+fi # ---- end of part xrun ----
 
+if [ "$PART" = main ]; then # ---- part main (the file's top says which script runs it) ----
 # --- error paths: one line, exit 2 (bad input) or 3 (a PCM that cannot be measured) ---
 # fails_with RC PATTERN: the last run exited RC and said one line on stderr, matching PATTERN.
 fails_with() { [ "$rc" -eq "$1" ] && [ "$(wc -l <"$WORK/e")" -eq 1 ] && grep -q -- "$2" "$WORK/e"; }
@@ -186,3 +191,4 @@ check "alsa-lib's null PCM (not paced): exit 3 in under 2 s, saying why (got $rc
     [ "$rc" -eq 3 -a "$(grep -c "not paced" "$WORK/e")" -ge 1 -a "$(python3 -c "print(int($el < 2))")" = 1 ]
 check "... and its report is marked incomplete with that reason" \
     [ "$(json "$WORK/n.json" "d['complete'] is False and 'not paced' in d['incomplete_reason']")" = True ]
+fi # ---- end of part main ----

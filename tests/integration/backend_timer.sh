@@ -1,6 +1,5 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# test-class: solo (a SCHED_FIFO hog spins on one CPU, and /dev/cpu_dma_latency is held)
 # --backend timer against truths that do not come from it:
 # - injected stalls: a SCHED_FIFO hog of higher priority (tests/helpers/cpu_hog) spins 40 ms every 300 ms on one
 #   CPU and logs its own spins on CLOCK_MONOTONIC; at a 5 ms interval each spin must be exactly one wake-up of
@@ -11,12 +10,14 @@
 # - /dev/cpu_dma_latency as the kernel reports it while the run goes on (read back 0, and the fd in /proc/PID/fd),
 #   and no such fd with --no-dma-latency;
 # - bad input: one line, exit 2.
+PART=${PART:-main}   # backend_timer_hog.sh runs PART=hog: injected stalls of the timer backend, and /dev/cpu_dma_latency
 . "$(dirname "$0")/../lib.sh"
 
 ncpu=$(nproc)
 cpu=$((ncpu - 1))
 other=0
 
+if [ "$PART" = hog ]; then # ---- part hog (the file's top says which script runs it) ----
 # --- injected stalls, two CPUs (one thread each, merged by the relay), the hog on the last one ---
 if [ "$ncpu" -ge 2 ]; then
     # A canary on each CPU (tests/helpers/canary: SCHED_FIFO 85, under the hog, over rtjitter's threads) logs its
@@ -72,7 +73,9 @@ PY
 else
     ok "# one CPU: the two-CPU stall test is skipped"
 fi
+fi # ---- end of part hog ----
 
+if [ "$PART" = main ]; then # ---- part main (the file's top says which script runs it) ----
 # --- the median wake-up against cyclictest on the same CPU, same priority and interval ---
 if command -v cyclictest >/dev/null; then
     cyclictest -m -q -p 80 -i 1000 -a "$cpu" -t 1 -D 3 -h 20000 --json="$WORK/c.json" >/dev/null 2>&1
@@ -95,7 +98,9 @@ for v,c in h:
 else
     not_ok "cyclictest (rt-tests) is needed for the comparison"
 fi
+fi # ---- end of part main ----
 
+if [ "$PART" = hog ]; then # ---- part hog (the file's top says which script runs it) ----
 # --- /dev/cpu_dma_latency: read back from the kernel while the run goes on ---
 dma_fd() { # PID: 1 when the process holds /dev/cpu_dma_latency open
     local f; for f in /proc/"$1"/fd/*; do [ "$(readlink "$f" 2>/dev/null)" = /dev/cpu_dma_latency ] && { echo 1; return; }; done; echo 0
@@ -115,7 +120,9 @@ held=$(dma_fd "$rpid")
 wait "$rpid"
 check "--no-dma-latency: no such fd, and the report says off" \
     [ "$held" = 0 -a "$(json "$WORK/d2.json" "d['audio']['cpu_dma_latency_us'] is None and d['audio']['cpu_dma_latency'].startswith('off')")" = True ]
+fi # ---- end of part hog ----
 
+if [ "$PART" = main ]; then # ---- part main (the file's top says which script runs it) ----
 # --- bad input ---
 for bad in "--cpus 4096" "--cpus 0-" "--cpus x" "--cpus 1,,2" "--interval 0" "--interval 5000000"; do
     "$RTJ" run --backend timer $bad --loads none --duration 1 >"$WORK/o" 2>"$WORK/e"
@@ -123,3 +130,4 @@ for bad in "--cpus 4096" "--cpus 0-" "--cpus x" "--cpus 1,,2" "--interval 0" "--
     check "timer $bad: exit 2 with one line (got $rc: $(head -c 120 "$WORK/e"))" \
         [ "$rc" -eq 2 -a "$(wc -l <"$WORK/e")" -eq 1 ]
 done
+fi # ---- end of part main ----
