@@ -95,7 +95,7 @@ finish() { # NAME RC
     s=$(( ($(date +%s%N) - start_of[$n]) / 100000000 ))   # tenths of a second
     secs_of[$n]=$((s / 10)).$((s % 10))
     if [ "${kind_of[$n]}" = unit ]; then
-        echo "== unit: $n (${secs_of[$n]} s)"
+        echo "== unit: $n (${secs_of[$n]} s, from +$(( (start_of[$n] - run_start) / 1000000000 )) s)"
         cat "$dir/out"
         # cmocka's summary lines (stdout and stderr may share a line, so match anywhere)
         p=$(grep -o '\[  PASSED  \] [0-9]* test(s)' "$dir/out" | tail -1 | grep -o '[0-9]\+')
@@ -103,7 +103,7 @@ finish() { # NAME RC
         p=${p:-0}; f=${f:-0}
         if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "not ok - $n exited with status $rc"; fi # crashed, or a sanitizer
     else
-        echo "== integration: $n (${secs_of[$n]} s)"
+        echo "== integration: $n (${secs_of[$n]} s, from +$(( (start_of[$n] - run_start) / 1000000000 )) s)"
         cat "$dir/out"
         cpu_of[$n]=$(sed -n 's/^# cpu-seconds: //p' "$dir/out" | tail -1)
         p=$(grep -c '^ok ' "$dir/out")
@@ -134,6 +134,7 @@ can_start() {
 
 # Solo tests wait until no plain test is pending: they run one after another at the end, the quick ones beside them.
 t0=$(date +%s)
+run_start=$(date +%s%N)
 while [ "${#pending[@]}" -gt 0 ] || [ "${#running[@]}" -gt 0 ]; do
     [ "$interrupted" = 1 ] && break
     others=0

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# test-class: quick
+# (plain, not quick: its cyclictest and timer run are SCHED_FIFO 80 threads, which would disturb a solo test beside it)
 # rtjitter import cyclictest: a real cyclictest --json file (rt-tests on this machine) made into a report whose
 # figures are worked out again here, in Python, from the same file (count, mean, max, nearest-rank percentiles of
 # its [v, v+1) µs buckets); saved in the store under the kernel release cyclictest named; read back by `report`
