@@ -88,6 +88,41 @@ canary_stalls() {
 # the load average is under 1 as the test starts (LOAD), else the test says it did not judge them.
 LOAD=$(cut -d' ' -f1 /proc/loadavg)
 QUIET=$(awk -v l="$LOAD" 'BEGIN { print (l < 1.0) ? 1 : 0 }')
+# period_check REPORT FRAMES_LOG [PHASE]: the phase's mean period over its cycles and skipped ones against the
+# server's own period in the same window (frames_check's observer cycles: the time between them over the frames
+# between them), within 1 %; prints what it compared. Where the report set intervals apart as frame-clock
+# discontinuities (time passed with no frames: the whole graph stalled, as jack2's dummy driver does when it runs
+# late), its mean leaves their time out, and the median interval is compared instead: the report's p50 against
+# the observer's median interval over its cycles one period apart there.
+period_check() {
+    python3 - "$1" "$2" "${3:-0}" <<'PY'
+import bisect, json, statistics, sys
+d = json.load(open(sys.argv[1]))
+lines = [l.split() for l in open(sys.argv[2])]
+rate = int(lines[0][1])
+p = d['phases'][int(sys.argv[3])]
+col = 4 if d['audio'].get('clock') == 'CLOCK_MONOTONIC_RAW' else 1
+cyc = [(float(l[col]), int(l[2])) for l in lines[1:] if l[0] == 'c']
+ts = [t for t, _ in cyc]
+w0, w1 = p['clock_window_s']
+rper = p.get('period_frames') or d['audio']['period_frames']
+def at(t):
+    i = bisect.bisect_left(ts, t)
+    return min((j for j in (i - 1, i) if 0 <= j < len(cyc)), key=lambda j: abs(ts[j] - t))
+i0, i1 = at(w0), at(w1)
+disc = p.get('discontinuities') or 0
+if not disc:
+    srv = (ts[i1] - ts[i0]) * 1e6 / ((cyc[i1][1] - cyc[i0][1]) / rper)
+    got = p['period_us']['mean'] * (p['cycles'] - 1) / (p['cycles'] - 1 + p['xruns']['skipped_cycles'])
+    what = 'mean over cycles and skipped ones'
+else:
+    iv = [(ts[k] - ts[k - 1]) * 1e6 for k in range(i0 + 1, i1 + 1) if cyc[k][1] - cyc[k - 1][1] == rper]
+    srv, got = statistics.median(iv), p['period_us']['p50']
+    what = 'median (%d intervals set apart as discontinuities)' % disc
+print('%s %.2f us, the server\'s %.2f us' % (what, got, srv))
+sys.exit(abs(got - srv) > 0.01 * srv)
+PY
+}
 # quiet_check DESC CMD...: a quiet machine's promise checked when QUIET=1, else one ok line saying it was not judged
 # and why (the load average). What the load cannot move is checked always, with check.
 quiet_check() {
