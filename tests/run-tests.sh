@@ -9,7 +9,8 @@
 #   (none) runs beside any other test but a solo one: a test beside it loads the machine no more than the
 #          `stress-ng --cpu 2 --io 1` every test must pass beside
 #   solo   disturbs others (a real-time thread that spins: a hog, a DSP burn) or holds system state others read
-#          (/dev/cpu_dma_latency, tracefs): runs alone, after the others
+#          (/dev/cpu_dma_latency, tracefs): runs after the plain tests, one at a time, with only quick ones beside
+#   alone  judged to microseconds, so even a quick test's real-time threads move it: runs with nothing beside
 # and "# test-lock: NAME (why)" keeps the tests that share NAME (a system resource: passwd for useradd) apart.
 # Each test gets its own TMPDIR (sticky and world-writable, as /tmp is) and XDG_DATA_HOME (lib.sh makes its own store inside them) and its output is
 # printed whole when it ends, so parallel tests never interleave.
@@ -63,7 +64,7 @@ done
 for t in tests/integration/*.sh; do
     [ -f "$t" ] || continue
     c=$(sed -n 's/^# test-class: *\([a-z]*\).*/\1/p' "$t" | head -1)
-    case ${c:-plain} in quick|plain|solo) ;; *) echo "run-tests: $t: unknown test-class '$c'" >&2; exit 2 ;; esac
+    case ${c:-plain} in quick|plain|solo|alone) ;; *) echo "run-tests: $t: unknown test-class '$c'" >&2; exit 2 ;; esac
     add "$(basename "$t" .sh)" integration "${c:-plain}" "$(sed -n 's/^# test-lock: *\([a-z0-9_-]*\).*/\1/p' "$t" | head -1)"
 done
 if [ -r "$HISTORY" ]; then
@@ -124,6 +125,7 @@ can_start() {
     [ "${#running[@]}" -lt "$JOBS" ] || return 1
     for r in "${running[@]}"; do
         case ${class_of[$n]}:${class_of[$r]} in
+            alone:* | *:alone) return 1 ;;
             solo:quick | quick:*) ;;
             solo:* | *:solo) return 1 ;;
         esac
@@ -144,7 +146,7 @@ while [ "${#pending[@]}" -gt 0 ] || [ "${#running[@]}" -gt 0 ]; do
         started=0
         for i in "${!pending[@]}"; do
             n=${pending[$i]}
-            [ "${class_of[$n]}" = solo ] && [ "$others" = 1 ] && continue
+            case ${class_of[$n]} in solo|alone) [ "$others" = 1 ] && continue ;; esac
             if can_start "$n"; then
                 launch "$n"; unset 'pending[i]'; pending=("${pending[@]}"); started=1; break
             fi

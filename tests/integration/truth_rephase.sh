@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# test-class: solo (its fitted grid is judged to 25 µs: other tests' SCHED_FIFO threads beside it moved its p99 by 34)
+# test-class: alone (its fitted grid is judged to 15 µs: other tests' SCHED_FIFO threads beside it moved its p99 by 34, and a quick test's beside it once more than that)
 # The JACK-like test provider (tests/helpers/testprov.c rephase) against the truth it made, alone: split from
 # truth_provider.sh, whose other scenarios run beside anything. Seen beside three other tests and stress-ng: p99
 # 354 against a truth of 320 µs (and 5.2 % off beside two SCHED_FIFO threads before).
