@@ -243,7 +243,9 @@ else
     [ "$(cat "$WORK/df.rc")" = 0 ] || head -3 "$WORK/df.out" | sed "s/^/# full disk run: /"
     # The disk is full until the stalls are over (df.freed: when the filler went, on the report's clock); a glitch
     # after that (a busy machine's own, at the run's end) may be recorded, in a folder holding only its WAVs.
-    FREED=$(python3 -c "print(int(float('$(cat "$WORK/df.freed_rt" 2>/dev/null || echo 0)') * 1e9) + $RAW_OFF)")
+    # A glitch's WAV is written after the audio that follows it has come in (half of its 100 ms) and the writer has
+    # woken: a glitch in the last 0.5 s before the disk was freed may find room already, and counts as after it.
+    FREED=$(python3 -c "print(int(float('$(cat "$WORK/df.freed_rt" 2>/dev/null || echo 0)') * 1e9) + $RAW_OFF - 500000000)")
     check "full disk: glitches were found while it was full, none of them has a WAV, each says why (no space)" \
         [ "$(json "$WORK/df.json" '(lambda f: len(f) > 0 and all(g["wav"] is None and "space" in (g["wav_error"] or "") for g in f))([g for g in d["loopback"]["glitches"] if g["t_ns"] < '"$FREED"'])')" = True ]
     later=$(json "$WORK/df.json" '" ".join(sorted(g["wav"] for g in d["loopback"]["glitches"] if g["t_ns"] >= '"$FREED"' and g["wav"]))')
