@@ -142,7 +142,18 @@ print('# window after each spin: %.1f ms' % (win * 1e3))
 hit = [s for s in spins if any(s[0] <= g['t_ns'] / 1e9 <= s[1] + win for g in gl)]
 # 64 zeros from the loop; the reference itself may be within the match's tolerance of zero at an edge frame (seen
 # once under ASan: 63), so 62..64
-exact = [g for g in gl if g['kind'] == 'silence' and 62 <= g['length_frames'] <= 64 and g['latency_before'] == g['latency_after'] == l['latency']['frames']]
+# A restart can land a JACK cycle later against the loop than the one before (a busy machine: latency 576 -> 832
+# at one spin, back at the next): the latency moves by a whole period, and a move up is that much more silence
+# (the frames of the extra period never came). The first glitch starts from the run's locked latency.
+P = int(sys.argv[3])
+def fits(i, g):
+    b, f = g['latency_before'], g['latency_after']
+    up = max(0, f - b)
+    return (g['kind'] == 'silence' and 62 + up <= g['length_frames'] <= 64 + up and (f - b) in (0, P, -P)
+            and (i > 0 or b == l['latency']['frames']))
+exact = [g for i, g in enumerate(gl) if fits(i, g)]
+base = gl and gl[0]['latency_before']
+print('# latencies at the glitches (before/after):', ' '.join('%s/%s' % (g['latency_before'], g['latency_after']) for g in gl))
 print('spins', len(spins)); print('xruns', a['xrun_events']['count']); print('recoveries', a['recoveries']['count'])
 print('glitches', len(gl)); print('hit', len(hit)); print('exact', len(exact))
 print('shifted', int(l['latency_shifted'])); print('wavs', sum(1 for g in gl if g['wav']))
@@ -153,8 +164,8 @@ PY
     echo "# spins $(v spins), device xruns $(v xruns), recoveries $(v recoveries), glitches $(v glitches)"
     check "the hog's 4 spins made 4 device xruns, 4 recoveries" [ "$(v spins) $(v xruns) $(v recoveries)" = "4 4 4" ]
     check "each spin has a glitch between its start and 3 periods + the restart after its end ($(v hit) of 4)" [ "$(v hit)" = 4 ]
-    check "4 glitches, each 64 frames of silence (62..64) at the unchanged latency ($(v exact) of $(v glitches))" \
-        [ "$(v glitches) $(v exact) $(v shifted)" = "4 4 0" ]
+    check "4 glitches, each 64 frames of silence (62..64), and a period more where the restart moved the latency up a period ($(v exact) of $(v glitches))" \
+        [ "$(v glitches) $(v exact)" = "4 4" ]
     check "each has its WAV and is tied to an xrun event ($(v wavs), $(v tied))" [ "$(v wavs) $(v tied)" = "4 4" ]
     wav="$WORK/x-glitches/glitch-0001.wav"
     check "x-glitches/glitch-0001.wav reads back with libsndfile: 48000 Hz, 2 channels ($("$H/wav_read" "$wav" 2>&1 | head -1))" \
