@@ -9,6 +9,7 @@
  *
  * usage: canary CPU PRIO INTERVAL_US DURATION_S THRESH_US */
 #include <errno.h>
+#include "rt_pin.h"
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -47,18 +48,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "canary: interval and duration must be positive\n");
         return 2;
     }
-    cpu_set_t one;
-    CPU_ZERO(&one);
-    CPU_SET(cpu, &one);
-    if (sched_setaffinity(0, sizeof(one), &one) < 0) {
-        perror("sched_setaffinity");
+    if (rt_pin(cpu, prio) < 0)
         return 1;
-    }
-    struct sched_param sp = { .sched_priority = prio };
-    if (sched_setscheduler(0, SCHED_FIFO, &sp) < 0) {
-        perror("sched_setscheduler");
-        return 1;
-    }
     struct sigaction sa = { .sa_handler = on_stop };
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);

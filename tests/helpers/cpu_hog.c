@@ -6,6 +6,7 @@
  *
  * usage: cpu_hog CPU PRIO SPIN_MS EVERY_MS COUNT DELAY_MS */
 #include <errno.h>
+#include "rt_pin.h"
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -35,18 +36,8 @@ int main(int argc, char **argv)
     }
     int cpu = atoi(argv[1]), prio = atoi(argv[2]), count = atoi(argv[5]);
     double spin = atof(argv[3]) / 1e3, every = atof(argv[4]) / 1e3, delay = atof(argv[6]) / 1e3;
-    cpu_set_t one;
-    CPU_ZERO(&one);
-    CPU_SET(cpu, &one);
-    if (sched_setaffinity(0, sizeof(one), &one) < 0) {
-        perror("sched_setaffinity");
+    if (rt_pin(cpu, prio) < 0)
         return 1;
-    }
-    struct sched_param sp = { .sched_priority = prio };
-    if (sched_setscheduler(0, SCHED_FIFO, &sp) < 0) {
-        perror("sched_setscheduler");
-        return 1;
-    }
     double start = now_s() + delay;
     for (int i = 0; i < count; i++) {
         sleep_until(start + i * every);
