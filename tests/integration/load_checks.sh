@@ -102,8 +102,14 @@ echo "# memload:mb=256: peak VmRSS $rss MB (the supervisor it was forked from: $
 # A load starts as a copy of the supervisor: its pages count in the RSS too. In a sanitizer build ASan's shadow
 # of what memload writes (1/8 of it) does as well.
 shadow=0; [ -n "${RTJ_SANITIZE:-}" ] && shadow=0.125
-check "memload:mb=256: peak RSS between 200 and 256 MB (+ $shadow for ASan) + the supervisor's $base MB + 8 ($rss)" \
-    python3 -c "import sys; sys.exit(not 200 <= $rss <= 256 * (1 + $shadow) + $base + 8)"
+# It grows 16 MB at a time, touching each chunk: beside other work it may still be growing when the phase ends
+# (held 192 MB after 2.5 s once, beside five other tests and stress-ng). What it held by its own count is in the
+# RSS the kernel gives, and never more than its bound; reaching the bound in time is a quiet machine's promise.
+held=$(metric memload.held)
+check "memload:mb=256: peak RSS at least what it says it held ($held MB, 16 or more) and at most 256 MB (+ $shadow for ASan) + the supervisor's $base MB + 8 ($rss)" \
+    python3 -c "import sys; sys.exit(not (16 <= $held <= 256 and $held - 1 <= $rss <= 256 * (1 + $shadow) + $base + 8))"
+quiet_check "memload:mb=256: it reached its bound, 200 to 256 MB of RSS, in the phase ($rss)" \
+    python3 -c "import sys; sys.exit(not 200 <= $rss)"
 clean_after memload
 avail=$(awk '/^MemAvailable/ {print $2 / 1024}' /proc/meminfo)
 run_watched -r rtj-memload -- --loads memload:pct=1 --duration 1.5
