@@ -7,10 +7,11 @@ usage: canary_stalls.py W0 W1 [--spins HOGLOG] [--min-us US] [--interval-us US] 
 W0, W1: the window, in seconds of CLOCK_MONOTONIC (a report's clock_window_s). --spins: a cpu_hog log; a late wake-up
 whose deadline falls in a spin (or 2 ms before it) is the injected stall, not the machine's own. Prints one line,
 "stalls N skips K long L max_us M": N late wake-ups of at least --min-us (default 4000) beside the spins, K the periods
-of --interval-us (default 5000) they can make a thread skip (a stall of S us costs a thread with that interval at most
-floor(S / interval) periods; the canary, waking every 1 ms, saw S - 1000 us or more), L of them 29 ms or longer, M the
-longest.
+of --interval-us (default 5000) they can make a thread skip (a stall of S us holds at most ceil(S / interval) of its
+deadlines, and a thread caught running by it skips them all; the canary, waking every 1 ms, saw S - 1000 us or more),
+L of them 29 ms or longer, M the longest.
 """
+import math
 import sys
 
 
@@ -40,7 +41,7 @@ def main(argv):
                 if not any(a - 0.002 <= t <= b for a, b in spins):
                     late.append(us)
     big = [us for us in late if us >= min_us]
-    print("stalls", len(big), "skips", sum(int((us + 1000) // interval) for us in late),
+    print("stalls", len(big), "skips", sum(math.ceil((us + 1000) / interval) for us in late if us + 1000 >= interval),
           "long", sum(1 for us in late if us >= 29000), "max_us", round(max(late, default=0), 1))
 
 
