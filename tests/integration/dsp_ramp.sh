@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# test-class: solo (a SCHED_FIFO hog and the ramp's real-time burn spin on one CPU)
+# test-class: alone (a SCHED_FIFO hog and the ramp's real-time burn spin on one CPU, and its first miss is judged to the deadline: beside quick tests once, three tries missed at 30 %, 0 % and 30 % with no run delay on the thread)
 # --dsp ramp (the DSP headroom) against truths that do not come from the ramp's own figures:
 # - on the timer backend on a quiet CPU and on a private dummy jackd (1024 frames), the first cycle whose work did
 #   not fit comes at >= 80 % of the period (or never);
