@@ -113,7 +113,9 @@ static void *provider_thread(void *arg)
         r.start_ns = start;
         r.flags = RTREC_HAS_START;
         rt_sink_cycle(&p->sink, &r, start + PERIOD_NS);
-        int64_t exit_own = rt_now_ns(CLOCK_MONOTONIC); /* just after the sink's own exit stamp */
+        /* the cycle's exit: the instant the sink stamped in the record (a clock read, no estimate), which a
+         * preemption between its stamp and one of ours here would move past the next deadline */
+        int64_t exit_own = r.t_exit_ns;
         /* the truth of this cycle, in the provider's own arrays (no allocation, no call: RT-safe). Its phase and
          * measuring flag are those of the cycle it slept for (k), the tag the sink stamped on the record. */
         if (measuring && p->t_n[phase] < p->measured_cycles) {
