@@ -142,11 +142,17 @@ print('# glitches (t, kind, frames, wav, xrun):', ' '.join('%.4f/%s/%d/%s/%s' % 
       g['length_frames'], g['wav'], 'x' if g['xrun'] else '-') for g in gl))
 # each stall: the glitch nearest to its end (the first cycle after it, when the graph ran again) is within one
 # period of it; both times on CLOCK_MONOTONIC_RAW, jack2's clock (the report's audio.clock says so)
-near = [min(gl, key=lambda g: abs(g['t_ns'] / 1e9 - e)) if gl else None for s, e in stalls]
-found = [g for g, (s, e) in zip(near, stalls) if g and abs(g['t_ns'] / 1e9 - e) <= period]
+# A glitch of the machine's own that began just before a stall runs on through it as one (a 5120-frame glitch
+# from 5.6 ms before a stall, seen beside stress-ng): the distance to a glitch is 0 when the stall's end is inside it.
+def dist(g, e):
+    a = g['t_ns'] / 1e9
+    b = a + g['length_frames'] / 48000.0
+    return 0.0 if a <= e <= b else min(abs(a - e), abs(b - e))
+near = [min(gl, key=lambda g: dist(g, e)) if gl else None for s, e in stalls]
+found = [g for g, (s, e) in zip(near, stalls) if g and dist(g, e) <= period]
 for g, (s, e) in zip(near, stalls):
-    print('# stall ending %.4f: nearest glitch %s' % (e, '%.4f (%+.1f ms)' % (g['t_ns'] / 1e9,
-          (g['t_ns'] / 1e9 - e) * 1e3) if g else 'none'))
+    print('# stall ending %.4f: nearest glitch %s' % (e, '%.4f (%+.1f ms, %d frames)' % (g['t_ns'] / 1e9,
+          (g['t_ns'] / 1e9 - e) * 1e3, g['length_frames']) if g else 'none'))
 print('found', len(found), 'of', len(stalls))
 print('clock', d['audio'].get('clock'))
 # every other glitch is this busy machine's own: tied to an xrun event of the run
@@ -165,7 +171,7 @@ cat "$WORK/st.match"
 check "stalls: run exits 0 ($RUN_RC)" [ "$RUN_RC" = 0 ]
 check "stalls: the client stalled $STALLS times" [ "$(sed -n 's/^stalls //p' "$WORK/st.stall")" = "$STALLS" ]
 check "stalls: measured on CLOCK_MONOTONIC_RAW, the stall client's clock" grep -qx "clock CLOCK_MONOTONIC_RAW" "$WORK/st.match"
-check "stalls: the glitch nearest each stall's end is within one period of it" \
+check "stalls: the glitch nearest each stall's end is within one period of it (or holds it)" \
     grep -qx "found $STALLS of $STALLS" "$WORK/st.match"
 check "stalls: every other glitch is tied to an xrun event of the server" grep -qx "extra 0" "$WORK/st.match"
 WAVDIR="$WORK/st-glitches"
