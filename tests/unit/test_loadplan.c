@@ -73,13 +73,17 @@ static void test_every_load(void **state)
             snprintf(why, sizeof(why), "%s: %s", li->name, error);
         json_t *first = json_array_get(m, 0);
         /* A throughput must be above zero; a share of frames or work done on time (%) may honestly be zero on
-         * a machine busy enough (seen with a sanitizer build and a second test suite running). */
+         * a machine busy enough (seen with a sanitizer build and a second test suite running), and so may whole
+         * compile units finished in 1.5 s (0 beside five tests and stress-ng once: tests/integration/load_checks.sh
+         * counts them against the compiler wrapper's own log). */
         double v = first ? json_number_value(json_object_get(first, "value")) : -1;
         int share = li->unit && li->unit[0] == '%'; /* "%", "% of frames" */
+        int whole = li->unit && strcmp(li->unit, "units/min") == 0;
         if (li->run && !why[0] &&
             (!first || strcmp(json_string_value(json_object_get(first, "name")), li->metric) != 0 ||
-             !(share ? v >= 0 && v <= 100 : v > 0)))
-            snprintf(why, sizeof(why), "%s: no %s %s", li->name, li->metric, share ? "from 0 to 100 %" : "above zero");
+             !(share ? v >= 0 && v <= 100 : whole ? v >= 0 : v > 0)))
+            snprintf(why, sizeof(why), "%s: no %s %s", li->name, li->metric,
+                     share ? "from 0 to 100 %" : whole ? "of zero or more" : "above zero");
         if (li->run && first)
             printf("  %-10s %s = %.4g %s, stopped in %.3f s\n", li->name, li->metric,
                    json_number_value(json_object_get(first, "value")), li->unit, stop_s);
