@@ -127,7 +127,9 @@ static void *provider_thread(void *arg)
              * through that deadline: it is late from its own cycle's start, and the overrun is the predecessor's
              * (DESIGN.md's wake-up: the ideal start of the cycle it runs for). One asleep past it keeps the
              * lateness from the deadline it slept for. */
-            p->t_wake[i] = r.t_entry_ns - (cur > k && ideal < prev_exit ? start : ideal);
+            /* A phase's first measured cycle has no predecessor in the phase to have kept a lateness from: it is
+             * measured from its own cycle's start too. */
+            p->t_wake[i] = r.t_entry_ns - (cur > k && (first || ideal < prev_exit) ? start : ideal);
             p->t_jit[i] = jit < 0 ? -jit : jit;
             p->t_inj[i] = delay;
             p->t_ijit[i] = !first ? (delay > prev_delay ? delay - prev_delay : prev_delay - delay) : 0;
