@@ -80,7 +80,8 @@ static void *provider_thread(void *arg)
     int64_t t0 = rt_now_ns(CLOCK_MONOTONIC) + 20 * PERIOD_NS;
     int64_t frame_offset = 0;
     int64_t prev_start = 0;
-    int have_prev = 0, prev_delivered = 0;
+    int have_prev = 0, prev_delivered = 0, prev_measuring = 0;
+    int64_t prev_exit = 0;
     int gap_from_warmup = 0, tail = 0; /* lost records: a gap began in the warm-up; lost since the last through */
     int drift = !strcmp(p->scenario, "drift+") ? 100 : !strcmp(p->scenario, "drift-") ? -100 : 0;
     int rephase = !strcmp(p->scenario, "rephase");
@@ -142,12 +143,18 @@ static void *provider_thread(void *arg)
         /* The first WARMUP cycles are a warm-up, as in a run: not measured (the grid is fitted on them). */
         int measuring = k >= WARMUP;
         atomic_store(&p->tag, measuring ? 1u : 0u);
-        /* Truth: lateness against the cycle whose work was due first (the one after the previous cycle). */
-        int64_t due = have_prev ? (cur > k ? prev_start + (int64_t)period : start) : start;
+        /* Truth: lateness against the cycle whose work was due first (the one after the previous cycle), when
+         * the previous cycle is one of this phase's measured ones that got through and had ended by then (it
+         * slept through that deadline); else against the start of the cycle it runs for (DESIGN.md's wake-up:
+         * no predecessor to keep a lateness from, or one that overran into this cycle's deadline). */
+        int pred = have_prev && prev_measuring == measuring && prev_delivered;
+        int64_t first_due = prev_start + (int64_t)period;
+        int64_t due = pred && cur > k && first_due >= prev_exit ? first_due : start;
         if (measuring && p->ntruth < p->cycles * 2)
             p->truth_wake[p->ntruth++] = r.t_entry_ns - due;
         uint64_t d0 = rt_ring_dropped(&p->ring);
         rt_sink_cycle(&p->sink, &r, start + PERIOD_NS);
+        prev_exit = r.t_exit_ns; /* the sink's own exit stamp (a clock read) */
         int delivered = rt_ring_dropped(&p->ring) == d0;
         /* Where each lost record stands, by construction: the provider saw its own push fail. */
         if (delivered) {
@@ -179,9 +186,11 @@ static void *provider_thread(void *arg)
             d.t_entry_ns = rt_now_ns(CLOCK_MONOTONIC);
             d.flags = RTREC_HAS_START;
             rt_sink_cycle(&p->sink, &d, start + PERIOD_NS);
+            prev_exit = d.t_exit_ns; /* a duplicate's exit is the one the next deadline is measured from */
             p->dups += measuring;
         }
         prev_start = start;
+        prev_measuring = measuring;
         have_prev = 1;
         k = cur + 1;
         if (overrun && !atomic_load(&p->done)) {
