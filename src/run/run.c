@@ -2,6 +2,7 @@
 /* `rtjitter run`'s engine: a plan executed phase by phase on the main thread. It owns the phase tag that the RT
  * thread copies into every record, and the backend's private state. */
 #include "run/run.h"
+#include "run/run_state.h"
 #include "util/utf8.h"
 #include "run/collector.h"
 #include "run/loopback_run.h"
@@ -57,39 +58,7 @@ void run_plan_defaults(struct run_plan *p)
     p->max_wakeup_p99_us = -1;
 }
 
-struct run_state {
-    const struct run_plan *p;
-    const struct backend_ops *be;
-    void *bpriv;                   /* the backend's private state, zeroed and locked */
-    struct rt_ring ring;
-    struct rt_sink sink;
-    atomic_uint phase_tag;
-    atomic_uint_fast64_t *lost_by_tag; /* the sink's: records the ring dropped, by phase tag (2 nphases + 1) */
-    struct collector col;
-    struct load_plan *plan;
-    struct phase_stats *stats;
-    struct phase_result *results;
-    int nphases;
-    json_t *warnings;
-    json_t *profile;               /* the verdict's thresholds (data/profiles/) */
-    const char *stop_reason;
-    int status_on;
-    const char *us;                /* "µs", or "us" where the terminal cannot show it */
-    int abandoned;                 /* the backend left a provider call behind: keep bpriv, leave with _exit */
-    char load_why[200];            /* why the load supervisor is gone */
-    struct priv_result priv;       /* real-time rights of this login, checked before measuring */
-    struct rt_dsp_ctl dsp;         /* the DSP work asked of the RT threads: written here only */
-    struct dsp_calibration cal;    /* how it was calibrated (--dsp PCT or ramp) */
-    int calibrated;
-    struct ramp_stats *ramps;      /* --dsp ramp: one per phase, fed by the collector; else NULL */
-    struct rt_meter meter;         /* the RT threads' TIDs and counts, for their CPU time (rt_cpu.h) */
-    json_t **shares;               /* per phase: its "dsp_share" (the RT threads' CPU time), or NULL */
-    struct rt_cpu_reading *marks;  /* --dsp ramp: per phase, a reading at each step's start and one at the end */
-    int *nmarks, marks_cap;        /* readings taken per phase; room per phase */
-    uint64_t last_cycles;          /* the sink's cycle count when it last moved */
-    double last_cycle_s;           /* and when */
-    struct lb_run *lbr;            /* --loopback: capture ring, analyzer, glitch folder (NULL: none) */
-};
+/* struct run_state: run/run_state.h */
 
 static int g_exit_fast;
 
@@ -162,7 +131,7 @@ static void status_line(struct run_state *st, int phase, double elapsed, double 
 
 /* Wait `secs`, sampling the provider's DSP load into pr when given. Returns 0, or -EINTR when the run must
  * stop. */
-static int wait_phase(struct run_state *st, int phase, double secs, struct phase_result *pr, double t_total)
+int run_wait_phase(struct run_state *st, int phase, double secs, struct phase_result *pr, double t_total)
 {
     double t0 = mono_s(), next_status = 0;
     struct backend_status bs = { 0 };
@@ -214,7 +183,7 @@ static long proc_kib(const char *file, const char *key)
     return v;
 }
 
-static void warn(struct run_state *st, const char *msg)
+void run_warn(struct run_state *st, const char *msg)
 {
     json_array_append_new(st->warnings, utf8_json_string(msg));
     if (!st->p->quiet)
@@ -262,121 +231,17 @@ static int run_prepare(struct run_state *st)
     return 0;
 }
 
-/* --dsp ramp: ramp_drive()'s wait between two steps is the phase's own wait (status line, stop reasons). It is
- * called right after each step's share is set: the RT threads' CPU time is read there (the step's start). */
-struct ramp_wait {
-    struct run_state *st;
-    int phase;
-    struct phase_result *res;
-    double total_s;
-    double t0, measured_s;
-};
-
-static void ramp_mark(struct run_state *st, int phase)
-{
-    if (st->nmarks[phase] < st->marks_cap) {
-        rt_cpu_read(&st->meter, &st->marks[(size_t)phase * (size_t)st->marks_cap + (size_t)st->nmarks[phase]]);
-        st->nmarks[phase]++;
-    }
-}
-
-static int ramp_wait_step(void *ctx, double secs)
-{
-    struct ramp_wait *w = ctx;
-    ramp_mark(w->st, w->phase);
-    int e = wait_phase(w->st, w->phase, secs, w->res, w->total_s);
-    w->measured_s = mono_s() - w->t0;
-    return e;
-}
-
-/* The nominal period the backend runs now, ns (0 unknown). */
-static double period_now_ns(struct run_state *st)
-{
-    struct backend_status bs = { 0 };
-    st->be->status(st->bpriv, &bs);
-    return bs.rate_hz ? (double)bs.period_frames * 1e9 / (double)bs.rate_hz : 0;
-}
-
-/* The in-run calibration's wait: a warm-up of the first phase (status line, stop reasons), before its load. */
-static int calibration_wait(void *ctx, double secs)
-{
-    struct run_state *st = ctx;
-    return wait_phase(st, 0, secs, NULL, st->p->duration_s);
-}
-
-/* --dsp: before any load, calibrate the DSP work on the RT threads' own CPU time (ramp_calibrate_in_run), then ask
- * for the fixed share (a ramp starts each phase at 0). */
-static void calibrate_in_run(struct run_state *st)
-{
-    const struct run_plan *p = st->p;
-    double share = p->dsp_ramp_step_pct > 0 ? 50.0 : p->be.dsp_pct;
-    int e = ramp_calibrate_in_run(&st->dsp, &st->meter, &st->cal, share, period_now_ns(st), calibration_wait, st);
-    if (e < 0)
-        return; /* the run stops (st->stop_reason) */
-    if (e == 0) {
-        /* Before any measured record: the collector reads a ramp's figure only for measured records, which the
-         * phase tag's store (release, below in run_phases) orders after this. */
-        for (int i = 0; st->ramps && i < st->nphases; i++)
-            st->ramps[i].units_per_ns = st->cal.units_per_us / 1000.0;
-    } else {
-        char w[200];
-        snprintf(w, sizeof(w), "--dsp: the DSP work is calibrated on the main thread's short tries only: %s",
-                 st->cal.in_run_note ? st->cal.in_run_note : "?");
-        warn(st, w);
-    }
-    rt_dsp_set_share(&st->dsp, p->dsp_ramp_step_pct > 0 ? 0.0 : p->be.dsp_pct / 100.0);
-}
-
-/* A phase's "dsp_share": the RT threads' CPU time between two readings over their cycles x the nominal period. */
-static json_t *share_json(struct run_state *st, const struct rt_cpu_reading *a, const struct rt_cpu_reading *b,
-                          double requested_pct)
-{
-    struct rt_cpu_share sh;
-    if (rt_cpu_between(a, b, period_now_ns(st), &sh) < 0)
-        return NULL;
-    json_t *o = rt_cpu_share_json(&sh, requested_pct, a->mono_s, b->mono_s);
-    /* Which threads: so that a test can read their schedstat itself, from outside. */
-    json_t *tids = json_array();
-    int n = atomic_load(&st->meter.claimed);
-    for (int i = 0; i < n && i < RT_METER_SLOTS; i++)
-        if (atomic_load(&st->meter.slot[i].tid) > 0)
-            json_array_append_new(tids, json_integer(atomic_load(&st->meter.slot[i].tid)));
-    json_object_set_new(o, "tids", tids);
-    if (requested_pct < 0)
-        json_object_set_new(o, "requested_pct", json_null()); /* a ramp: each step has its own (dsp_ramp) */
-    return o;
-}
-
-/* --dsp ramp: each step of a phase's "dsp_ramp" gets what its RT threads' CPU time says (between the readings at
- * its start and at the next step's start): measured_pct, run_delay_pct, mono_window_s. */
-static void ramp_steps_measured(struct run_state *st, int phase, json_t *ramp)
-{
-    const struct rt_cpu_reading *m = &st->marks[(size_t)phase * (size_t)st->marks_cap];
-    double step_pct = st->p->dsp_ramp_step_pct, period_ns = period_now_ns(st);
-    size_t i;
-    json_t *s;
-    json_array_foreach(json_object_get(ramp, "steps"), i, s) {
-        int k = (int)floor(json_number_value(json_object_get(s, "level_pct")) / step_pct + 0.5);
-        struct rt_cpu_share sh;
-        if (k < 0 || k + 1 >= st->nmarks[phase] || rt_cpu_between(&m[k], &m[k + 1], period_ns, &sh) < 0)
-            continue;
-        json_object_set_new(s, "measured_pct", json_real(sh.cpu_pct));
-        json_object_set_new(s, "run_delay_pct", json_real(sh.delay_pct));
-        json_object_set_new(s, "mono_window_s", json_pack("[f,f]", m[k].mono_s, m[k + 1].mono_s));
-    }
-}
-
 /* The phases, one load each: warm-up (discarded), then the measured part. */
 static void run_phases(struct run_state *st)
 {
     const struct run_plan *p = st->p;
     if (st->calibrated)
-        calibrate_in_run(st);
+        run_calibrate_in_run(st);
     for (int i = 0; i < st->nphases && !st->stop_reason; i++) {
         struct phase_result *res = &st->results[i];
         atomic_store(&st->phase_tag, (unsigned)i << 1);
         load_phase_start(st->plan, i);
-        if (wait_phase(st, i, p->warmup_s, NULL, p->duration_s) == 0) {
+        if (run_wait_phase(st, i, p->warmup_s, NULL, p->duration_s) == 0) {
             if (i == 0 && !atomic_load(&st->sink.sched_known))
                 run_signals_wait_ms(100); /* a very short warm-up: give the first cycle a chance */
             load_phase_measure(st->plan, i);
@@ -386,15 +251,15 @@ static void run_phases(struct run_state *st)
             rt_cpu_read(&st->meter, &ra);
             if (st->ramps) {
                 struct ramp_wait w = { st, i, res, res->duration_s, mono_s(), 0 };
-                ramp_drive(&st->dsp, &st->ramps[i], p->dsp_ramp_step_pct, p->dsp_ramp_step_s, ramp_wait_step, &w);
-                ramp_mark(st, i); /* the last step's end */
+                ramp_drive(&st->dsp, &st->ramps[i], p->dsp_ramp_step_pct, p->dsp_ramp_step_s, run_ramp_wait_step, &w);
+                run_ramp_mark(st, i); /* the last step's end */
                 res->measured_s = w.measured_s; /* the ramp's own length: it ends at its 1 % point */
             } else {
-                wait_phase(st, i, p->duration_s, res, p->duration_s);
+                run_wait_phase(st, i, p->duration_s, res, p->duration_s);
             }
             atomic_store(&st->phase_tag, (unsigned)(i + 1) << 1);
             rt_cpu_read(&st->meter, &rb);
-            st->shares[i] = share_json(st, &ra, &rb, st->ramps ? -1.0 : p->be.dsp_pct);
+            st->shares[i] = run_share_json(st, &ra, &rb, st->ramps ? -1.0 : p->be.dsp_pct);
             res->dsp_share = st->shares[i];
         }
         load_phase_stop(st->plan, i, res->load_metrics, &res->load_error);
@@ -412,7 +277,7 @@ static int run_report(struct run_state *st, struct run_info *ri, int rc, int mlo
     int known = atomic_load(&st->sink.sched_known);
     int pol = atomic_load(&st->sink.sched_policy);
     if (!known)
-        warn(st, "no audio cycle ran: the scheduling policy of the audio thread is unknown");
+        run_warn(st, "no audio cycle ran: the scheduling policy of the audio thread is unknown");
     if (st->col.records_seen == 0)
         rc = 3;
     ri->command = p->command_line;
@@ -442,7 +307,7 @@ static int run_report(struct run_state *st, struct run_info *ri, int rc, int mlo
     a->buffer_changes = (unsigned)bs.size_changes;
     for (int i = 0; st->ramps && i < st->nphases; i++) {
         st->results[i].ramp = report_ramp_json(&st->ramps[i]);
-        ramp_steps_measured(st, i, st->results[i].ramp);
+        run_ramp_steps_measured(st, i, st->results[i].ramp);
     }
     ri->phases = st->results;
     ri->nphases = st->nphases;

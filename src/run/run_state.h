@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The run engine's own state, shared by its files (run.c: the phases and the report; run_dsp.c: --dsp's
+ * calibration in the run and the RT threads' CPU time per phase and per ramp step). Not for other folders. */
+#ifndef RTJ_RUN_STATE_H
+#define RTJ_RUN_STATE_H
+#include "util/utf8.h"
+#include "run/collector.h"
+#include "run/loopback_run.h"
+#include "run/run_output.h"
+#include "run/signals.h"
+#include "run/ramp_driver.h"
+#include "run/rt_cpu.h"
+#include "loadplan.h"
+#include "report/report.h"
+#include "report/report_ramp.h"
+#include "render/render.h"
+#include "render/text.h"
+#include "report/thresholds.h"
+#include "rtclock.h"
+#include "sysinfo/sysinfo.h"
+#include "verdict/profile.h"
+#include "checks/privileges.h"
+#include <errno.h>
+#include <math.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "run/run.h"
+
+struct run_state {
+    const struct run_plan *p;
+    const struct backend_ops *be;
+    void *bpriv;                   /* the backend's private state, zeroed and locked */
+    struct rt_ring ring;
+    struct rt_sink sink;
+    atomic_uint phase_tag;
+    atomic_uint_fast64_t *lost_by_tag; /* the sink's: records the ring dropped, by phase tag (2 nphases + 1) */
+    struct collector col;
+    struct load_plan *plan;
+    struct phase_stats *stats;
+    struct phase_result *results;
+    int nphases;
+    json_t *warnings;
+    json_t *profile;               /* the verdict's thresholds (data/profiles/) */
+    const char *stop_reason;
+    int status_on;
+    const char *us;                /* "µs", or "us" where the terminal cannot show it */
+    int abandoned;                 /* the backend left a provider call behind: keep bpriv, leave with _exit */
+    char load_why[200];            /* why the load supervisor is gone */
+    struct priv_result priv;       /* real-time rights of this login, checked before measuring */
+    struct rt_dsp_ctl dsp;         /* the DSP work asked of the RT threads: written here only */
+    struct dsp_calibration cal;    /* how it was calibrated (--dsp PCT or ramp) */
+    int calibrated;
+    struct ramp_stats *ramps;      /* --dsp ramp: one per phase, fed by the collector; else NULL */
+    struct rt_meter meter;         /* the RT threads' TIDs and counts, for their CPU time (rt_cpu.h) */
+    json_t **shares;               /* per phase: its "dsp_share" (the RT threads' CPU time), or NULL */
+    struct rt_cpu_reading *marks;  /* --dsp ramp: per phase, a reading at each step's start and one at the end */
+    int *nmarks, marks_cap;        /* readings taken per phase; room per phase */
+    uint64_t last_cycles;          /* the sink's cycle count when it last moved */
+    double last_cycle_s;           /* and when */
+    struct lb_run *lbr;            /* --loopback: capture ring, analyzer, glitch folder (NULL: none) */
+};
+
+/* --dsp ramp: ramp_drive()'s wait between two steps is the phase's own wait (status line, stop reasons). It is
+ * called right after each step's share is set: the RT threads' CPU time is read there (the step's start). */
+struct ramp_wait {
+    struct run_state *st;
+    int phase;
+    struct phase_result *res;
+    double total_s;
+    double t0, measured_s;
+};
+
+/* run.c */
+int run_wait_phase(struct run_state *st, int phase, double secs, struct phase_result *pr, double t_total);
+void run_warn(struct run_state *st, const char *msg);
+
+/* run_dsp.c */
+void run_ramp_mark(struct run_state *st, int phase);
+int run_ramp_wait_step(void *ctx, double secs);
+void run_calibrate_in_run(struct run_state *st);
+json_t *run_share_json(struct run_state *st, const struct rt_cpu_reading *a, const struct rt_cpu_reading *b,
+                       double requested_pct);
+void run_ramp_steps_measured(struct run_state *st, int phase, json_t *ramp);
+
+#endif
