@@ -5,6 +5,7 @@ set -u
 RTJ=${RTJ:-./rtjitter}
 RTJ_HELPERS=${RTJ_HELPERS:-build/tests/helpers}
 TESTNAME=$(basename "$0" .sh)
+RTJ_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/rtjt-$TESTNAME.XXXXXX")
 export XDG_DATA_HOME="$WORK/xdg"        # reports of tests never land in the user's store
 export JACK_NO_START_SERVER=1
@@ -140,6 +141,9 @@ cleanup_lib() {
     # jack2 leaves a client's semaphore behind when the server goes before the client: remove those of the
     # servers this test named (the names are unique to this run).
     rm -f /dev/shm/jack_sem.*_"rtjt-$TESTNAME-$$-"*
+    # jack2's registry slot of a server of this test that was killed (on purpose, or by stop_jackd's last resort),
+    # and of an rtjitter's private one killed with it: held for good otherwise (tests/helpers/jack_registry.py)
+    python3 "$RTJ_LIB_DIR/helpers/jack_registry.py" reclaim "rtjt-$TESTNAME-$$-" rtjitter- | grep '^#'
     rm -rf "$WORK"
 }
 trap cleanup_lib EXIT

@@ -29,6 +29,26 @@ TIMEOUT=${TEST_TIMEOUT:-180}
 HISTORY="$BUILD/test-times"
 
 log=$(mktemp -d "${TMPDIR:-/tmp}/rtjt-run.XXXXXX")
+chmod 0711 "$log"
+
+# ---- jack2's 8 server slots --------------------------------------------------------------------------------------
+# One registry for the machine holds at most 8 JACK servers; a server killed (a test's SIGKILL, a timeout, an earlier
+# run stopped) keeps its slot for good, and a name used once is never started again to free it. So first the slots of
+# dead test servers (rtjt-..., and rtjitter-PID-... of dead runs: an earlier run's too) are reclaimed, then what is
+# free less one spare (a slot a killed server holds until its test's cleanup reclaims it) is shared out: the suite's
+# jackd (tests/helpers/slot-bin, first on PATH) takes a slot file before it becomes the real jackd, and waits while
+# every one is held.
+REG="tests/helpers/jack_registry.py"
+reclaimed=$(python3 "$REG" reclaim rtjt- rtjitter- 2>&1)
+taken=$(python3 "$REG" taken 2>/dev/null || echo 0)
+slots=$(( 8 - taken - 1 )); [ "$slots" -ge 1 ] || slots=1
+mkdir -p "$log/bin" "$log/slots"
+cp tests/helpers/slot-bin/jackd "$log/bin/jackd"
+chmod 0755 "$log/bin" "$log/slots" "$log/bin/jackd"
+for ((i = 0; i < slots; i++)); do : >"$log/slots/slot.$i"; chmod 0644 "$log/slots/slot.$i"; done
+export RTJ_JACK_SLOTS="$log/slots" PATH="$log/bin:$PATH"
+echo "# JACK servers: $slots at a time (jack2's registry has 8 slots, $taken held now; of dead test servers' slots: ${reclaimed##*$'\n'})"
+grep '^#' <<<"$reclaimed"
 declare -A pid_of=() kind_of=() class_of=() lock_of=() start_of=() secs_of=() est_of=() cpu_of=()
 running=()
 interrupted=0
@@ -82,7 +102,7 @@ launch() { # NAME
     local n=$1 dir="$log/$1"
     mkdir -p "$dir/tmp" "$dir/xdg"
     # like /tmp (sticky, anyone may write): tests run commands as users they create
-    chmod 0711 "$log" "$dir" && chmod 1777 "$dir/tmp"
+    chmod 0711 "$dir" && chmod 1777 "$dir/tmp"
     start_of[$n]=$(date +%s%N)
     if [ "${kind_of[$n]}" = unit ]; then
         TMPDIR="$dir/tmp" XDG_DATA_HOME="$dir/xdg" timeout -k 5 "$TIMEOUT" "$BUILD/tests/$n" >"$dir/out" 2>&1 </dev/null &
@@ -192,6 +212,10 @@ if [ "${#secs_of[@]}" -gt 0 ]; then
             mv "$HISTORY.tmp" "$HISTORY" 2>/dev/null
     fi
 fi
+# What this run's killed servers still hold, freed for the next run (a test's cleanup frees its own).
+left=$(python3 "$REG" reclaim rtjt- rtjitter- 2>&1)
+[ "${left##*$'\n'}" = "reclaimed 0 of 0" ] || echo "# JACK servers left holding a slot: ${left##*$'\n'}"
+grep '^#' <<<"$left"
 [ "${#failed_names[@]}" -gt 0 ] && echo "failed: ${failed_names[*]}"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]

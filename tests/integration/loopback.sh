@@ -16,7 +16,7 @@
 # - A full disk while writing WAVs (a tiny tmpfs in a private mount namespace; else SKIP): the run goes on, exits 0,
 #   and the report says which glitches have no recording and why; nothing is left behind.
 . "$(dirname "$0")/../lib.sh"
-SRV="rtjt-lpr-$$"
+SRV=$(server_name lpr)
 PERIOD=256
 LOOP_PIDS=()
 cleanup_lpr() {

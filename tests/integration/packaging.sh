@@ -12,7 +12,7 @@
 . "$(dirname "$0")/../lib.sh"
 TOP=$PWD
 RTJ_ABS=$(cd "$(dirname "$RTJ")" && pwd)/$(basename "$RTJ")
-PKG=rtjt-pkg-$$
+PKG=$(server_name pkg)
 
 # ---- 1. forced stalls over --max-xruns 0 ----
 name=$PKG-stall

@@ -126,7 +126,7 @@ attack "$sticky" "$WORK/vic/victim" "$WORK/attlog/sticky"
     --quiet --json "$WORK/vic/r.json" >"$WORK/watch" 2>"$WORK/err"
 stop_attack
 echo "# $VIC, $sticky (root, 1777): $(grep -v '^report' "$WORK/watch" | tr '\n' ' ') $(json "$WORK/vic/r.json" \
-    "[(m['name'], round(m['value'])) for m in d['phases'][0]['load_metrics']], d['phases'][0]['load_error']")"
+    "[(m['name'], round(m['value'])) for m in d['phases'][0]['load_metrics']], d['phases'][0]['load_error']" 2>/dev/null) $(cat "$WORK/err")"
 check "normal user, root's sticky tmpdir under attack: exit 0, the loads ran without error" [ "$(watched status) \
 $(json "$WORK/vic/r.json" "d['phases'][0]['load_error'] is None and len(d['phases'][0]['load_metrics']) >= 4")" = "0 True" ]
 check "normal user, root's sticky tmpdir: the attacker swapped nothing ($(cat "$WORK/attlog/sticky" 2>/dev/null))" \

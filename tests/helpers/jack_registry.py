@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""jack2's server registry, for the test suite: what holds its 8 slots, and the slots dead servers keep.
+
+usage: jack_registry.py list
+       jack_registry.py taken
+       jack_registry.py reclaim [--jackd PATH] PREFIX...
+
+jack2 keeps one registry for the machine (/dev/shm/jack-shm-registry, every user's servers): a header of six ints,
+then 8 entries of a pid (int32) and "jack-UID:NAME:" (260 bytes). A server frees its entry when it exits cleanly;
+one killed (SIGKILL, a timeout) keeps it for good: jackd reclaims an entry only when a server of the same name
+starts again. Once 8 are held, no jackd starts ("Too many servers already active"), for any user. Test servers
+have names used once (rtjt-TEST-PID-...), so every SIGKILLed one would hold a slot for ever.
+
+list     one line per held slot: "slot I pid P alive|dead uid U name NAME"
+taken    how many slots are held (by live servers or dead ones)
+reclaim  for each entry held by a dead server whose NAME starts with a PREFIX, start that name once more as its
+         user (jackd reclaims the entry) and stop it with SIGTERM (it frees it); a name rtjitter-PID-... only when
+         that rtjitter is dead too. Prints "reclaimed N of M" and a line per failure.
+"""
+import os
+import re
+import signal
+import struct
+import subprocess
+import sys
+import time
+
+REGISTRY = '/dev/shm/jack-shm-registry'
+HEADER, ENTRY, SLOTS = 24, 264, 8
+
+
+def entries():
+    """(slot, pid, uid, name) for each held slot."""
+    try:
+        with open(REGISTRY, 'rb') as f:
+            d = f.read(HEADER + ENTRY * SLOTS)
+    except OSError:
+        return []
+    out = []
+    for i in range(SLOTS):
+        o = HEADER + ENTRY * i
+        if o + ENTRY > len(d):
+            break
+        pid = struct.unpack('i', d[o:o + 4])[0]
+        if pid == 0:
+            continue
+        m = re.match(rb'jack-(\d+):([^:\0]*):', d[o + 4:o + ENTRY])
+        uid, name = (int(m.group(1)), m.group(2).decode(errors='replace')) if m else (-1, '?')
+        out.append((i, pid, uid, name))
+    return out
+
+
+def alive(pid):
+    return os.path.exists('/proc/%d' % pid)
+
+
+def slot_of(name, uid):
+    for s, pid, u, n in entries():
+        if n == name and u == uid:
+            return pid
+    return 0
+
+
+def reclaim_one(jackd, pid, uid, name):
+    cmd = [jackd, '-n', name, '-d', 'dummy', '-r', '48000', '-p', '1024']
+    if uid != os.getuid():
+        if os.getuid() != 0:
+            return 'not our user (uid %d)' % uid
+        cmd = ['setpriv', '--reuid=%d' % uid, '--regid=%d' % uid, '--clear-groups'] + cmd
+    env = dict(os.environ, JACK_NO_AUDIO_RESERVATION='1')
+    env.pop('RTJ_JACK_SLOTS', None)
+    try:
+        p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             env=env, start_new_session=True)
+    except OSError as e:
+        return str(e)
+    why = None
+    t = time.monotonic()
+    while slot_of(name, uid) == pid:            # still the dead one: jackd has not registered yet
+        if p.poll() is not None:
+            why = 'jackd exited (status %s) before it took the slot' % p.returncode
+            break
+        if time.monotonic() - t > 5:
+            why = 'jackd did not take the slot within 5 s'
+            break
+        time.sleep(0.05)
+    if p.poll() is None:
+        p.send_signal(signal.SIGTERM)
+        try:
+            p.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+            why = why or 'jackd did not end within 5 s of SIGTERM'
+    if why is None and slot_of(name, uid):
+        why = 'the slot is still held'
+    return why
+
+
+def main(argv):
+    if len(argv) < 2:
+        sys.exit(__doc__)
+    if argv[1] == 'list':
+        for s, pid, uid, name in entries():
+            print('slot %d pid %d %s uid %d name %s' % (s, pid, 'alive' if alive(pid) else 'dead', uid, name))
+        return 0
+    if argv[1] == 'taken':
+        print(len(entries()))
+        return 0
+    if argv[1] != 'reclaim':
+        sys.exit(__doc__)
+    args = argv[2:]
+    jackd = '/usr/bin/jackd'
+    if args[:1] == ['--jackd']:
+        jackd = args[1]
+        args = args[2:]
+    if not args:
+        sys.exit(__doc__)
+    todo = []
+    for s, pid, uid, name in entries():
+        if alive(pid) or not any(name.startswith(p) for p in args):
+            continue
+        m = re.match(r'rtjitter-(\d+)(-|$)', name)
+        if m and alive(int(m.group(1))):
+            continue                            # that rtjitter lives: its own server may come back
+        todo.append((pid, uid, name))
+    done = 0
+    for pid, uid, name in todo:
+        why = reclaim_one(jackd, pid, uid, name)
+        if why:
+            print('# jack registry: the slot of dead %s (uid %d, pid %d) not reclaimed: %s' % (name, uid, pid, why))
+        else:
+            done += 1
+    print('reclaimed %d of %d' % (done, len(todo)))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
