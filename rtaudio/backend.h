@@ -31,6 +31,7 @@ struct backend_config {
     const char *cpus;        /* timer: CPU list such as "0-3,6" (NULL: every CPU this process may use) */
     int interval_us;         /* timer: period in µs instead of --period/--rate (0: from them) */
     int no_dma_latency;      /* timer: do not hold /dev/cpu_dma_latency at 0 */
+    int dma_latency;         /* run: hold /dev/cpu_dma_latency at 0 while measuring (src/run/dma_hold.h) */
     int duplex;              /* alsa: open the capture side too */
     const char *loopback;    /* jack: "OUT:IN" (ports our output and input connect to) or "internal[:N]"; alsa:
                               * "duplex" (play the reference signal, capture it back); NULL: no loopback */
@@ -45,6 +46,10 @@ struct backend_status {
     uint64_t size_changes;            /* buffer-size or rate changes after the first */
     double dsp_load_pct;              /* the provider's own DSP load figure (jack_cpu_load), < 0 when none */
     const char *lost;                 /* why the provider is gone (server died, device lost), or NULL */
+    /* The server process that drives the cycles, when another process does (JACK): its provider ("jack2",
+     * "pipewire-jack"), name and pid (a private server's; 0: find it by name). NULL provider: none. */
+    const char *server_provider, *server_name;
+    int server_pid;
 };
 
 struct backend_ops {
@@ -52,6 +57,8 @@ struct backend_ops {
     const char *summary;              /* one line for --help and --backend list */
     const struct opt_def *params;     /* its options; offsets are into struct backend_config */
     size_t private_size;              /* bytes of private state: run allocates them zeroed and locked */
+    int dma_latency_default;          /* run holds /dev/cpu_dma_latency at 0 unless --no-dma-latency (timer: as
+                                       * cyclictest does); others only with --dma-latency */
 
     /* Main thread, before open: 0 when it can run here, else -errno and one line in why. */
     int (*unavailable)(char *why, size_t len);

@@ -360,6 +360,9 @@ static void jack_status(void *priv, struct backend_status *st)
     st->dsp_load_pct = b->jack.client && !atomic_load(&b->jack.shutdown) && !atomic_load(&b->closing)
                            ? jack_cpu_load(b->jack.client) : -1;
     st->lost = NULL;
+    st->server_provider = b->jack.provider[0] ? b->jack.provider : NULL;
+    st->server_name = b->jack.server_name;
+    st->server_pid = (int)b->srv.pid;
     if (atomic_load(&b->jack.shutdown))
         st->lost = "the JACK server went away";
     else if (b->srv.pid != 0 && !jackserver_alive(&b->srv))

@@ -8,7 +8,7 @@
  * then is. Each thread stamps its stream index on its records, so the statistics pool every CPU's wake-ups but
  * never take a period or a margin across two threads. With one CPU the thread writes the run's sink directly.
  *
- * timer_loop.c holds the RT thread; timer_backend.c the ops, the CPU list and /dev/cpu_dma_latency. */
+ * timer_loop.c holds the RT thread; timer_backend.c the ops and the CPU list. */
 #ifndef RTJ_TIMER_H
 #define RTJ_TIMER_H
 #include <pthread.h>
@@ -58,11 +58,6 @@ struct timer_backend {
                                         * sink->ntags, row i stream i's own sink's (its RT thread writes it), the
                                         * last the relay's own, records the run's full ring refused. The relay,
                                         * the run's ring's only producer, adds them up into the run's sink */
-    /* /dev/cpu_dma_latency */
-    int dma_fd;                        /* held open while running (dma_held) */
-    int dma_held;                      /* the fd is open now */
-    int dma_was_held;                  /* it was held during the run, for the report */
-    char dma_note[160];                /* why it is not held, for the report */
     char cpus_text[256];               /* the CPUs, as a list for the report */
 };
 

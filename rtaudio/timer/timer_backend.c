@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The timer backend's ops: the CPU list, the threads (timer_loop.c), the relay (timer_relay.c) and
- * /dev/cpu_dma_latency, held at 0 while it runs as cyclictest does. See timer.h. */
+/* The timer backend's ops: the CPU list, the threads (timer_loop.c) and the relay (timer_relay.c). The run holds
+ * /dev/cpu_dma_latency at 0 while it runs, as cyclictest does (dma_latency_default; src/run/dma_hold.h). See
+ * timer.h. */
 #include "timer/timer.h"
 #include "rt_thread.h"
 #include "cli/options.h"
@@ -25,7 +26,7 @@ static const struct opt_def timer_params[] = {
     { "priority", OPT_INT, O(priority), 1, 98, "N", "real-time priority of the threads, SCHED_FIFO (default 70)",
       NULL, 'P' },
     { "no-dma-latency", OPT_FLAG, O(no_dma_latency), 0, 0, "", "do not hold /dev/cpu_dma_latency at 0 while "
-      "measuring (cyclictest holds it)", NULL, 0 },
+      "measuring (held by default here, as cyclictest does; other backends hold it with --dma-latency)", NULL, 0 },
     { NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0 },
 };
 #undef O
@@ -216,32 +217,6 @@ static int timer_open(void *priv, const struct backend_config *cfg, struct rt_si
     return 0;
 }
 
-/* Main thread: /dev/cpu_dma_latency at 0 keeps the CPUs out of deep idle states for as long as the file stays
- * open (the kernel's PM QoS interface), which is what cyclictest does unless told otherwise. */
-static void hold_dma_latency(struct timer_backend *b)
-{
-    if (b->cfg.no_dma_latency) {
-        snprintf(b->dma_note, sizeof(b->dma_note), "off (--no-dma-latency)");
-        return;
-    }
-    int fd = open("/dev/cpu_dma_latency", O_RDWR | O_CLOEXEC);
-    if (fd < 0) {
-        snprintf(b->dma_note, sizeof(b->dma_note), "not held: cannot open /dev/cpu_dma_latency: %s",
-                 strerror(errno));
-        return;
-    }
-    int32_t zero = 0;
-    if (write(fd, &zero, sizeof(zero)) != (ssize_t)sizeof(zero)) {
-        snprintf(b->dma_note, sizeof(b->dma_note), "not held: cannot write /dev/cpu_dma_latency: %s",
-                 strerror(errno));
-        close(fd);
-        return;
-    }
-    b->dma_fd = fd;
-    b->dma_held = b->dma_was_held = 1;
-    snprintf(b->dma_note, sizeof(b->dma_note), "held at 0 us while measuring");
-}
-
 /* Main thread: one thread, pinned to its CPU from birth, SCHED_FIFO at --priority; without the right to
  * real-time scheduling, the same thread at the policy it inherits (the report then says so). */
 static int spawn_stream(struct timer_stream *ts, int priority)
@@ -258,7 +233,6 @@ static int timer_stop(void *priv);
 static int timer_start(void *priv)
 {
     struct timer_backend *b = priv;
-    hold_dma_latency(b);
     /* The grid's phase is wherever now falls, as cyclictest's (without -A): one fixed phase, such as whole
      * milliseconds, would meet or miss the scheduler tick's timer every time (measured here: at whole
      * milliseconds of CLOCK_MONOTONIC, p50 2-7 us above the same run half a millisecond later). */
@@ -335,12 +309,10 @@ static void timer_describe(void *priv, json_t *au)
     }
     json_object_set_new(au, "threads", threads);
     json_object_set_new(au, "skipped_periods", json_integer((json_int_t)skipped));
-    json_object_set_new(au, "cpu_dma_latency_us", b->dma_was_held ? json_integer(0) : json_null());
-    json_object_set_new(au, "cpu_dma_latency", json_string(b->dma_note[0] ? b->dma_note : "not started"));
 }
 
-/* Main thread: the threads leave at their next wake-up (at most one period), the relay drains what is left,
- * /dev/cpu_dma_latency is let go. Safe twice and after a failed open. */
+/* Main thread: the threads leave at their next wake-up (at most one period), the relay drains what is left.
+ * Safe twice and after a failed open. */
 static int timer_stop(void *priv)
 {
     struct timer_backend *b = priv;
@@ -355,10 +327,6 @@ static int timer_stop(void *priv)
         pthread_join(b->relay, NULL);
         b->relay_started = 0;
         timer_relay_drain(b); /* what the threads pushed after the relay's last look */
-    }
-    if (b->dma_held) {
-        close(b->dma_fd);
-        b->dma_held = 0;
     }
     for (int i = 0; i < b->nstreams; i++) {
         rt_ring_free(&b->streams[i].own_ring);
@@ -376,6 +344,7 @@ const struct backend_ops backend_timer = {
     .summary = "the kernel's timers alone, as cyclictest: a SCHED_FIFO thread per CPU, no audio device",
     .params = timer_params,
     .private_size = sizeof(struct timer_backend),
+    .dma_latency_default = 1,
     .unavailable = timer_unavailable,
     .open = timer_open,
     .start = timer_start,

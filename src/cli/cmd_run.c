@@ -60,6 +60,9 @@ static const struct opt_def run_defs[] = {
     { "record", OPT_STR, P(record), 0, 0, "FILE", "with --loopback: write the whole capture to FILE (FLAC or WAV "
       "by its extension)", NULL, 0 },
     { "wide", OPT_FLAG, P(wide), 0, 0, "", "text table: every column, however wide the terminal", NULL, 0 },
+    { "dma-latency", OPT_FLAG, P(be.dma_latency), 0, 0, "", "hold /dev/cpu_dma_latency at 0 while measuring, so the "
+      "CPUs stay out of deep idle states (the timer backend does by default; root's only on most systems)", NULL,
+      0 },
     { "allow-no-rt", OPT_FLAG, P(allow_no_rt), 0, 0, "", "measure even without real-time scheduling or locked memory "
       "(the report says: not a kernel test)", NULL, 0 },
     { "quiet", OPT_FLAG, P(quiet), 0, 0, "", "no status line, no table: only errors and the report path", NULL,
@@ -132,6 +135,10 @@ int cmd_run(int argc, char **argv, const char *command_line)
     if (o.plan.dsp_ramp_step_pct > 0 && limit) {
         fprintf(stderr, "rtjitter run: --%s cannot judge --dsp ramp (the ramp misses deadlines on purpose to "
                 "measure the headroom): test thresholds with --dsp PCT or none\n", limit);
+        return 2;
+    }
+    if (o.plan.be.dma_latency && o.plan.be.no_dma_latency) {
+        fprintf(stderr, "rtjitter run: --dma-latency and --no-dma-latency contradict each other: give one\n");
         return 2;
     }
     o.plan.be.rate_given = o.plan.be.rate_hz != 0;

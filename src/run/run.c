@@ -288,6 +288,14 @@ static int run_report(struct run_state *st, struct run_info *ri, int rc, int mlo
     st->be->status(st->bpriv, &bs);
     json_t *provider = json_object();
     st->be->describe(st->bpriv, provider);
+    dma_hold_describe(&st->dma, provider);
+    if (json_object_get(provider, "server_realtime")) {
+        /* jack_is_realtime() says what the server asked for; its threads' policy in /proc says what it got. */
+        json_object_set(provider, "server_realtime_asked", json_object_get(provider, "server_realtime"));
+        if (st->server_sched)
+            json_object_set(provider, "server_realtime", json_object_get(st->server_sched, "realtime"));
+        json_object_set_new(provider, "server_sched", st->server_sched ? json_incref(st->server_sched) : json_null());
+    }
     json_t *notes = json_object_get(provider, "notes"), *note;
     size_t ni;
     json_array_foreach(notes, ni, note)
@@ -485,16 +493,33 @@ static int run_measure(struct run_state *st)
         fprintf(stderr, "rtjitter run: cannot start the collector thread: %s\n", strerror(-e));
         return 3;
     }
+    /* The idle trap's cure (dma_hold.h), held from before the first cycle to after the last. */
+    int want_dma = p->be.dma_latency || (st->be->dma_latency_default && !p->be.no_dma_latency);
+    if (dma_hold_take(&st->dma, "/dev/cpu_dma_latency", want_dma, p->be.dma_latency,
+                      p->be.no_dma_latency ? "off (--no-dma-latency)"
+                                           : "off (this backend's default; --dma-latency holds it)") < 0 &&
+        st->dma.asked) {
+        char w[260];
+        snprintf(w, sizeof(w), "--dma-latency: %s", st->dma.note);
+        run_warn(st, w);
+    }
     double t_active = mono_s();
     if (st->be->start(st->bpriv) < 0) {
         fprintf(stderr, "rtjitter run: cannot start the %s backend\n", st->be->name);
     } else {
+        /* What the server's threads really run at (not what it asked for), read while it runs: a private server
+         * is gone by the report. */
+        struct backend_status bsv = { 0 };
+        st->be->status(st->bpriv, &bsv);
+        if (bsv.server_provider)
+            st->server_sched = sysinfo_server_sched(bsv.server_provider, bsv.server_name, bsv.server_pid);
         run_phases(st);
         rc = st->stop_reason ? 3 : 0;
     }
     /* The run's own private memory while it measures (jack's shared segments excluded): make bench watches it. */
     ri.stats.private_dirty_kib = proc_kib("/proc/self/smaps_rollup", "Private_Dirty:");
     st->abandoned = st->be->stop(st->bpriv) == 1;
+    dma_hold_release(&st->dma);
     if (!st->abandoned)
         lbr_stop(st->lbr); /* the RT thread pushes no more: the rest of the capture is analyzed */
     collector_stop(&st->col);
@@ -513,6 +538,7 @@ int run_execute(const struct run_plan *p)
         return 3;
     }
     st->p = p;
+    st->dma.fd = -1;
     st->be = p->backend ? p->backend : rtj_backends[0];
     int rc = 2;
     if (run_prepare(st) == 0) {
@@ -557,6 +583,7 @@ int run_execute(const struct run_plan *p)
     }
     json_decref(st->warnings);
     json_decref(st->profile);
+    json_decref(st->server_sched);
     if (st->stop_reason && rc == 3 && !p->quiet)
         fprintf(stderr, "rtjitter: run incomplete: %s\n", st->stop_reason);
     free(st);

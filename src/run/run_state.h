@@ -5,6 +5,7 @@
 #define RTJ_RUN_STATE_H
 #include "util/utf8.h"
 #include "run/collector.h"
+#include "run/dma_hold.h"
 #include "run/loopback_run.h"
 #include "run/run_output.h"
 #include "run/signals.h"
@@ -62,6 +63,8 @@ struct run_state {
     uint64_t last_cycles;          /* the sink's cycle count when it last moved */
     double last_cycle_s;           /* and when */
     struct lb_run *lbr;            /* --loopback: capture ring, analyzer, glitch folder (NULL: none) */
+    struct dma_hold dma;           /* /dev/cpu_dma_latency, held while the cycles run (--dma-latency) */
+    json_t *server_sched;          /* the audio server's threads as /proc shows them once cycles run, or NULL */
 };
 
 /* --dsp ramp: ramp_drive()'s wait between two steps is the phase's own wait (status line, stop reasons). It is

@@ -6,10 +6,13 @@
 #include "sysinfo/sysinfo_internal.h"
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* ---- USB ---- */
 
@@ -184,6 +187,107 @@ static json_t *server_threads(const char *root, const char *name, const char *pi
     }
     sysinfo_free_names(tasks);
     return json_pack("{s:s, s:i, s:i, s:o}", "name", name, "pid", atoi(pid), "threads", n, "rt", rt);
+}
+
+/* A NUL-separated /proc file (cmdline, environ) of pid, at most len - 1 bytes; its length, or -1. */
+static ssize_t proc_nul_file(const char *pid, const char *what, char *buf, size_t len)
+{
+    char p[64];
+    snprintf(p, sizeof(p), "/proc/%.20s/%s", pid, what);
+    int fd = open(p, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, buf, len - 1);
+    close(fd);
+    if (n < 0)
+        return -1;
+    buf[n] = '\0';
+    return n;
+}
+
+/* The value of KEY= in a NUL-separated list, or NULL. */
+static const char *nul_value(const char *buf, ssize_t n, const char *key)
+{
+    size_t kl = strlen(key);
+    for (const char *e = buf; e < buf + n; e += strlen(e) + 1)
+        if (strncmp(e, key, kl) == 0 && e[kl] == '=')
+            return e + kl + 1;
+    return NULL;
+}
+
+/* Whether process pid (comm already matched) is the server a client of provider reaches by server_name. */
+static int serves(const char *provider, const char *server_name, const char *pid)
+{
+    char buf[8192];
+    ssize_t n;
+    if (strcmp(provider, "pipewire-jack") == 0) {
+        if ((n = proc_nul_file(pid, "environ", buf, sizeof(buf))) < 0)
+            return 0;
+        const char *mine = getenv("XDG_RUNTIME_DIR"), *its = nul_value(buf, n, "XDG_RUNTIME_DIR");
+        return (!mine && !its) || (mine && its && strcmp(mine, its) == 0);
+    }
+    if ((n = proc_nul_file(pid, "cmdline", buf, sizeof(buf))) < 0)
+        return 0;
+    const char *name = "default";
+    for (const char *a = buf; a < buf + n; a += strlen(a) + 1) {
+        const char *next = a + strlen(a) + 1;
+        if ((strcmp(a, "-n") == 0 || strcmp(a, "--name") == 0) && next < buf + n)
+            name = next;
+        else if (strncmp(a, "--name=", 7) == 0)
+            name = a + 7;
+        else if (strncmp(a, "-n", 2) == 0 && a[2])
+            name = a + 2;
+        if (strcmp(a, "-d") == 0 || strncmp(a, "-d", 2) == 0 || strcmp(a, "--driver") == 0)
+            break; /* the driver's own options follow: its -n is --nperiods */
+    }
+    return strcmp(name, server_name ? server_name : "default") == 0;
+}
+
+json_t *sysinfo_server_sched(const char *provider, const char *server_name, int pid)
+{
+    char found[24] = "", comm[64] = "";
+    if (pid > 0) {
+        snprintf(found, sizeof(found), "%d", pid);
+        char p[64];
+        snprintf(p, sizeof(p), "/proc/%d/comm", pid);
+        if (sysinfo_read_text("", p, comm, sizeof(comm)) < 0)
+            return NULL;
+    } else if (provider) {
+        int pw = strcmp(provider, "pipewire-jack") == 0;
+        char **pids = sysinfo_list_dir("", "/proc");
+        for (size_t i = 0; pids && pids[i] && !found[0]; i++) {
+            char p[64], c[64];
+            struct stat st;
+            snprintf(p, sizeof(p), "/proc/%.20s", pids[i]);
+            if (!isdigit((unsigned char)pids[i][0]) || stat(p, &st) < 0 || st.st_uid != getuid())
+                continue;
+            snprintf(p, sizeof(p), "/proc/%.20s/comm", pids[i]);
+            if (sysinfo_read_text("", p, c, sizeof(c)) < 0)
+                continue;
+            int named = pw ? strcmp(c, "pipewire") == 0 : strcmp(c, "jackd") == 0 || strcmp(c, "jackdbus") == 0;
+            if (named && serves(provider, server_name, pids[i])) {
+                snprintf(found, sizeof(found), "%s", pids[i]);
+                snprintf(comm, sizeof(comm), "%s", c);
+            }
+        }
+        sysinfo_free_names(pids);
+    }
+    if (!found[0])
+        return NULL;
+    json_t *o = server_threads("", comm, found);
+    if (!o)
+        return NULL;
+    size_t i;
+    const json_t *t, *top = NULL;
+    json_array_foreach(json_object_get(o, "rt"), i, t)
+        if (!top || json_integer_value(json_object_get(t, "priority")) >
+                        json_integer_value(json_object_get(top, "priority")))
+            top = t;
+    json_object_set_new(o, "realtime", json_boolean(top != NULL));
+    json_object_set_new(o, "policy", json_string(top ? json_string_value(json_object_get(top, "policy"))
+                                                     : "SCHED_OTHER"));
+    json_object_set_new(o, "priority", json_integer(top ? json_integer_value(json_object_get(top, "priority")) : 0));
+    return o;
 }
 
 /* daemons {name: [pids]} for rtkit and power-profiles-daemon, and audio_servers_rt [...] for jackd, jackdbus

@@ -57,6 +57,8 @@ static int matters(const struct vctx *v, enum check_matters m)
     return trouble(v);
 }
 
+static int low_priority(const struct vctx *v);
+
 /* The checks table's findings on the system identity, in the table's order (the machine, then boot options).
  * None for a run without real-time scheduling: its timing says nothing about the kernel. */
 static int system_advice(const struct vctx *v, struct advice *a)
@@ -69,10 +71,14 @@ static int system_advice(const struct vctx *v, struct advice *a)
         return -ENOMEM;
     /* The identity in the document, not this machine's: the verdict judges the system the run measured. */
     int got = checks_run(v->sys, NULL, r, n);
-    for (int i = 0; i < got; i++)
+    for (int i = 0; i < got; i++) {
+        /* threaded interrupts above an audio thread below them: the server's priority first (low_priority) */
+        if (strcmp(r[i].check->id, "threadirqs") == 0 && low_priority(v))
+            continue;
         if ((r[i].status == CHECK_WARN || r[i].status == CHECK_FAIL) && r[i].advice[0] &&
             matters(v, r[i].check->matters))
             advise(a, r[i].check->id, r[i].advice, r[i].hint);
+    }
     free(r);
     return 0;
 }
@@ -101,6 +107,10 @@ static int server_without_rt(const struct vctx *v)
 {
     size_t i;
     const json_t *s;
+    /* what the server's threads ran at, read from /proc during the run (audio.server_sched) */
+    const char *server = doc_str(v->audio, "server", NULL);
+    if (server && strcmp(server, "external") == 0 && json_is_false(json_object_get(v->audio, "server_realtime")))
+        return 1;
     json_array_foreach(json_object_get(v->sys, "audio_servers"), i, s) {
         const char *name = doc_str(s, "name", NULL), *cmd = doc_str(s, "cmdline", NULL);
         if (!name || !cmd || (strcmp(name, "jackd") && strcmp(name, "jackdbus")))
@@ -185,6 +195,99 @@ static void say_headroom(const struct vctx *v, char *b, size_t n)
              v->margin_us, 100 * v->margin_us / v->period_us, pm);
 }
 
+/* The server's settings: the audio thread is real-time but below the interrupt threads' default priority (50, with
+ * threadirqs or on PREEMPT_RT), as under a jackd started at its default -P 10 (its clients get FIFO 5). Read from
+ * the thread itself (audio.priority), not assumed from what the server asked. */
+#define IRQ_THREAD_PRIO 50
+static int low_priority(const struct vctx *v)
+{
+    const char *backend = doc_str(v->audio, "backend", NULL), *pol = doc_str(v->audio, "sched_policy", NULL);
+    double prio = doc_num(v->audio, "priority");
+    return v->rt && backend && strcmp(backend, "jack") == 0 && pol &&
+           (strcmp(pol, "SCHED_FIFO") == 0 || strcmp(pol, "SCHED_RR") == 0) && prio >= 0 && prio < IRQ_THREAD_PRIO;
+}
+
+static void say_low_priority(const struct vctx *v, char *b, size_t n)
+{
+    const json_t *ss = json_object_get(v->audio, "server_sched");
+    const char *prov = doc_str(v->audio, "provider", NULL);
+    size_t o = vadd(b, n, 0, "The audio thread ran at %s %.0f", doc_str(v->audio, "sched_policy", "?"),
+                    doc_num(v->audio, "priority"));
+    if (json_is_object(ss))
+        o = vadd(b, n, o, " (the server's highest thread: %s %.0f)", doc_str(ss, "policy", "?"),
+                 doc_num(ss, "priority"));
+    o = vadd(b, n, o, ", below the interrupt threads (priority %d with threadirqs or on a PREEMPT_RT kernel): every "
+             "interrupt goes ahead of the audio, and threadirqs alone would put them all above it.", IRQ_THREAD_PRIO);
+    if (prov && strcmp(prov, "pipewire-jack") == 0)
+        vadd(b, n, o, " PipeWire sets it: raise rt.prio of module-rt (jack.conf, client-rt.conf) to 70 or more, then "
+             "rtirq to raise the sound card's interrupt thread above the rest.");
+    else
+        vadd(b, n, o, " Start jackd with -P 70 or more (jack2 runs its clients 5 below it), then rtirq to raise the "
+             "sound card's interrupt thread above the rest.");
+}
+
+static void hint_low_priority(const struct vctx *v, char *b, size_t n)
+{
+    const char *prov = doc_str(v->audio, "provider", NULL);
+    snprintf(b, n, "%s", prov && strcmp(prov, "pipewire-jack") == 0 ? "a higher rt.prio" : "jackd -P 70");
+}
+
+/* The idle trap: at rest (the none phase) the wake-up p99 is more than twice a loaded phase's (and 50 µs more), and
+ * /dev/cpu_dma_latency was not held. A CPU with nothing to do sleeps in an idle state slow to leave; a loaded one
+ * never does, so the load looks better than rest. Sets the phases compared (the loaded one: the lowest p99). */
+#define IDLE_TRAP_RATIO 2.0
+#define IDLE_TRAP_MIN_US 50.0
+static int idle_trap_phases(const struct vctx *v, int *rest, int *loaded)
+{
+    if (json_is_integer(json_object_get(v->audio, "cpu_dma_latency_us")))
+        return 0; /* held: the CPUs did not sleep deep */
+    *rest = *loaded = -1;
+    for (int i = 0; i < v->nph; i++) {
+        double p99 = v->ph[i].wakeup_p99_us;
+        if (!(p99 > 0))
+            continue;
+        if (strcmp(v->ph[i].name, "none") == 0) {
+            if (*rest < 0)
+                *rest = i;
+        } else if (*loaded < 0 || p99 < v->ph[*loaded].wakeup_p99_us) {
+            *loaded = i;
+        }
+    }
+    if (*rest < 0 || *loaded < 0)
+        return 0;
+    double r = v->ph[*rest].wakeup_p99_us, l = v->ph[*loaded].wakeup_p99_us;
+    return r > IDLE_TRAP_RATIO * l && r - l >= IDLE_TRAP_MIN_US;
+}
+
+static int idle_trap(const struct vctx *v)
+{
+    int r, l;
+    return idle_trap_phases(v, &r, &l);
+}
+
+static void say_idle_trap(const struct vctx *v, char *b, size_t n)
+{
+    int r = 0, l = 0;
+    idle_trap_phases(v, &r, &l);
+    const char *why = doc_str(v->audio, "cpu_dma_latency", NULL);
+    size_t o = vadd(b, n, 0, "At rest the wake-up p99 was %.0f µs, more than twice that under %s (%.0f µs): a CPU "
+                    "with nothing to do sleeps in an idle state that is slow to leave, and every wake-up pays its "
+                    "exit latency (in a virtual machine, the host's halt of the virtual CPU). A loaded CPU never "
+                    "sleeps deep, so the load looked better than rest. Hold /dev/cpu_dma_latency at 0 while you "
+                    "play: rtjitter run --dma-latency measures it so", v->ph[r].wakeup_p99_us, v->ph[l].name,
+                    v->ph[l].wakeup_p99_us);
+    if (why && strncmp(why, "not held", 8) == 0)
+        o = vadd(b, n, o, " (this run could not: %s)", why + 10);
+    vadd(b, n, o, "; rtjitter check says how the audio group may hold it, or disable the slow idle states "
+         "(sudo cpupower idle-set -D 10).");
+}
+
+static void hint_idle_trap(const struct vctx *v, char *b, size_t n)
+{
+    (void)v;
+    snprintf(b, n, "--dma-latency");
+}
+
 int verdict_period_too_long(const struct vctx *v)
 {
     double lim = doc_num(v->profile, "warn_period_ms");
@@ -237,7 +340,10 @@ static void say_incomplete(const struct vctx *v, char *b, size_t n)
     snprintf(b, n, "The run did not complete: the figures cover only the part that ran.");
 }
 
-/* Before the system's advice: the run's privileges, then its own set-up (what it measured, and how well). */
+/* The one order of advice (README, "What the verdict advises first"): the run's privileges, then its own set-up
+ * (what it measured, and how well), then the server's settings (the audio thread's real priority), then the idle
+ * states, then the system's (the checks table: the machine, then
+ * the kernel's boot options), then a larger buffer. */
 static const struct advice_rule advice_rules[] = {
     { "realtime", verdict_not_realtime, say_not_realtime, hint_not_realtime },
     { "mlock", not_mlocked, say_not_mlocked, NULL },
@@ -246,6 +352,8 @@ static const struct advice_rule advice_rules[] = {
     { "load", verdict_load_failed, say_load_failed, NULL },
     { "period", verdict_period_too_long, say_period_long, NULL },
     { "headroom", little_headroom, say_headroom, NULL },
+    { "priority", low_priority, say_low_priority, hint_low_priority },
+    { "idle", idle_trap, say_idle_trap, hint_idle_trap },
 };
 
 /* After it: a larger buffer, the last thing worth trying. */

@@ -8,7 +8,8 @@
 # - cyclictest on the same CPU, just before: the same median wake-up within a factor of two (a wrong deadline or
 #   clock would be off by a period);
 # - /dev/cpu_dma_latency as the kernel reports it while the run goes on (read back 0, and the fd in /proc/PID/fd),
-#   and no such fd with --no-dma-latency;
+#   and no such fd with --no-dma-latency; the JACK backend holds it only with --dma-latency (the same observers),
+#   a normal user's --dma-latency warns in one line and the report says "not held" and why; both flags: exit 2;
 # - bad input: one line, exit 2.
 PART=${PART:-main}   # backend_timer_hog.sh runs PART=hog: injected stalls of the timer backend, and /dev/cpu_dma_latency
 . "$(dirname "$0")/../lib.sh"
@@ -120,6 +121,44 @@ held=$(dma_fd "$rpid")
 wait "$rpid"
 check "--no-dma-latency: no such fd, and the report says off" \
     [ "$held" = 0 -a "$(json "$WORK/d2.json" "d['audio']['cpu_dma_latency_us'] is None and d['audio']['cpu_dma_latency'].startswith('off')")" = True ]
+# The JACK backend: off by default, held with --dma-latency (the run holds it, whichever backend measures).
+dname=$(server_name dma)
+if start_jackd "$dname" 48000 256; then
+    for mode in held off; do
+        extra=(); [ "$mode" = held ] && extra=(--dma-latency)
+        "$RTJ" run --server "$dname" "${extra[@]}" --loads none --warmup 0.2 --duration 2 --quiet \
+            --json "$WORK/j-$mode.json" >/dev/null 2>"$WORK/j-$mode.err" &
+        rpid=$!; sleep 1.4
+        held=$(dma_fd "$rpid"); val=$(dma_now)
+        wait "$rpid"; rc=$?
+        note=$(json "$WORK/j-$mode.json" "d['audio']['cpu_dma_latency_us'], d['audio']['cpu_dma_latency']" 2>/dev/null)
+        echo "# jack, $mode: exit $rc, fd $held, kernel value $val, report: $note"
+        if [ "$mode" = held ]; then
+            check "jack --dma-latency: held open while measuring, the kernel's value 0, the report says held at 0" \
+                [ "$rc $held $val" = "0 1 0" -a "$(json "$WORK/j-held.json" "d['audio']['cpu_dma_latency_us']")" = 0 ]
+        else
+            check "jack without it: no such fd, the report says off and how to hold it" [ "$rc $held" = "0 0" -a \
+                "$(json "$WORK/j-off.json" "d['audio']['cpu_dma_latency_us'] is None and '--dma-latency' in d['audio']['cpu_dma_latency']")" = True ]
+        fi
+    done
+    stop_jackd "$JACKD_PID"
+else
+    not_ok "jackd starts for the --dma-latency runs"
+fi
+# A normal user (nobody): the file is root's (crw-------): one warning line, the run goes on, the report says why.
+chmod 755 "$WORK"; mkdir -p "$WORK/nobody"; cp "$RTJ" "$WORK/nobody/rtjitter"; chown -R nobody "$WORK/nobody"
+setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$WORK/nobody" XDG_DATA_HOME="$WORK/nobody/xdg" \
+    "$WORK/nobody/rtjitter" run --backend timer --cpus "$cpu" --dma-latency --allow-no-rt --loads none --warmup 0.2 \
+    --duration 1 --json "$WORK/nobody/n.json" >/dev/null 2>"$WORK/n.err"
+rc=$?
+echo "# nobody, --dma-latency: exit $rc; stderr: $(tr '\n' '|' <"$WORK/n.err")"
+check "a normal user's --dma-latency: exit 0, one warning line naming it, the report says not held and why" \
+    [ "$rc" = 0 -a "$(grep -c 'warning: --dma-latency: not held: cannot open /dev/cpu_dma_latency' "$WORK/n.err")" = 1 -a \
+      "$(json "$WORK/nobody/n.json" "d['audio']['cpu_dma_latency_us'] is None and d['audio']['cpu_dma_latency'].startswith('not held: cannot open')")" = True ]
+"$RTJ" run --backend timer --dma-latency --no-dma-latency --loads none --duration 1 >/dev/null 2>"$WORK/both.err"
+rc=$?
+both_refused() { [ "$rc" = 2 ] && [ "$(wc -l <"$WORK/both.err")" = 1 ] && grep -q -- '--dma-latency and --no-dma-latency' "$WORK/both.err"; }
+check "--dma-latency with --no-dma-latency: exit 2, one line naming both (got $rc: $(cat "$WORK/both.err"))" both_refused
 fi # ---- end of part hog ----
 
 if [ "$PART" = main ]; then # ---- part main (the file's top says which script runs it) ----
