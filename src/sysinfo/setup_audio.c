@@ -197,12 +197,13 @@ static ssize_t proc_nul_file(const char *pid, const char *what, char *buf, size_
     int fd = open(p, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return -1;
-    ssize_t n = read(fd, buf, len - 1);
+    size_t got = 0;
+    ssize_t n;
+    while (got < len - 1 && (n = read(fd, buf + got, len - 1 - got)) > 0)
+        got += (size_t)n;
     close(fd);
-    if (n < 0)
-        return -1;
-    buf[n] = '\0';
-    return n;
+    buf[got] = '\0';
+    return (ssize_t)got;
 }
 
 /* The value of KEY= in a NUL-separated list, or NULL. */
@@ -221,10 +222,17 @@ static int serves(const char *provider, const char *server_name, const char *pid
     char buf[8192];
     ssize_t n;
     if (strcmp(provider, "pipewire-jack") == 0) {
-        if ((n = proc_nul_file(pid, "environ", buf, sizeof(buf))) < 0)
+        /* an environment may be long (ARG_MAX): read it whole */
+        size_t cap = 1u << 20;
+        char *env = malloc(cap);
+        if (!env || (n = proc_nul_file(pid, "environ", env, cap)) < 0) {
+            free(env);
             return 0;
-        const char *mine = getenv("XDG_RUNTIME_DIR"), *its = nul_value(buf, n, "XDG_RUNTIME_DIR");
-        return (!mine && !its) || (mine && its && strcmp(mine, its) == 0);
+        }
+        const char *mine = getenv("XDG_RUNTIME_DIR"), *its = nul_value(env, n, "XDG_RUNTIME_DIR");
+        int same = (!mine && !its) || (mine && its && strcmp(mine, its) == 0);
+        free(env);
+        return same;
     }
     if ((n = proc_nul_file(pid, "cmdline", buf, sizeof(buf))) < 0)
         return 0;

@@ -33,7 +33,7 @@ json_t *sysinfo_setup(const char *root, const struct sysinfo_setup_args *a);
 /* Kernel release of the running system (for the report store path); never NULL. */
 const char *sysinfo_release(const char *root, char *buf, size_t len);
 /* The audio server process a client is connected to and what its threads really run at, read from /proc (never
- * asked of the server, which says what it requested): {pid, comm, threads, rt [{tid, comm, policy, priority}],
+ * asked of the server, which says what it requested): {name, pid, threads, rt [{tid, comm, policy, priority}],
  * realtime, policy, priority} (policy and priority of its highest real-time thread; SCHED_OTHER and 0 when it has
  * none), or NULL when not found. pid > 0: that process. Else this user's jackd or jackdbus serving server_name
  * (-n/--name; "default" without), or for provider "pipewire-jack" this user's pipewire with this process's

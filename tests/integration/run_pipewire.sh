@@ -24,12 +24,27 @@ check "private pipewire is up" [ -S "$XDG_RUNTIME_DIR/pipewire-0" ]
 pw-jack -p 64 "$RTJ_HELPERS/jack_frames" default >"$WORK/frames.log" 2>"$WORK/frames.err" &
 FPID=$!
 sleep 0.5
-pw-jack -p 64 "$RTJ" run --loads none --duration 3 --warmup 0.5 --quiet --json "$WORK/pw.json" >"$WORK/out" 2>&1
+pw-jack -p 64 "$RTJ" run --loads none --duration 3 --warmup 0.5 --quiet --json "$WORK/pw.json" >"$WORK/out" 2>&1 &
+rpid=$!
+sleep 1.5
+# the server's threads as the kernel shows them (policy 1 or 2: real-time), while rtjitter runs
+pw_rt=$(python3 -c "
+import os
+n = 0
+for t in os.listdir('/proc/$PW/task'):
+    s = open('/proc/$PW/task/%s/stat' % t).read()
+    n += int(s[s.rindex(')') + 2:].split()[38]) in (1, 2)
+print(n)")
+wait "$rpid"
 rc=$?
 sleep 0.2; kill -TERM "$FPID"; wait "$FPID"
 check "run under pw-jack exits 0 (got $rc)" [ "$rc" -eq 0 ]
 a=$(json "$WORK/pw.json" "d['audio']['provider'], d['audio']['clock'], d['audio']['period_frames'], d['audio']['rate']")
 echo "# audio: $a"
+ss=$(json "$WORK/pw.json" "d['audio']['server_sched']['pid'], d['audio']['server_sched']['name'], len(d['audio']['server_sched']['rt']), d['audio']['server_realtime']")
+echo "# server_sched: $ss; /proc: $pw_rt real-time threads of pipewire $PW"
+check "the report's server is this private pipewire ($PW) with the real-time threads /proc shows ($pw_rt)" \
+    [ "$ss" = "$PW pipewire $pw_rt $([ "$pw_rt" -gt 0 ] && echo True || echo False)" ]
 check "report names pipewire-jack on CLOCK_MONOTONIC at 64 frames / 48 kHz" [ "$a" = "pipewire-jack CLOCK_MONOTONIC 64 48000" ]
 check "the report records PipeWire's quantum and rate as in force (64, 48000) and what its xrun figures mean" \
     [ "$(json "$WORK/pw.json" "(lambda p: (p['quantum'], p['rate'], 'not reported' in p['xruns']))(d['audio']['pipewire'])")" = "64 48000 True" ]
