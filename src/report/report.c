@@ -6,8 +6,10 @@
 #include "report/doc.h"
 #include "util/utf8.h"
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static double us(int64_t ns)
 {
@@ -175,7 +177,31 @@ static json_t *timeline_json(const struct segment *s, size_t *folded)
     return a;
 }
 
-static json_t *phase_json(const struct phase_result *pr, const struct segment *s, int nseg)
+/* The segment's xrun events: [{t_s (measurement clock), wall (UTC, ms), length_ms (its first disturbed cycle's
+ * due time to its last's entry), cycles (those it spanned, skipped ones included), skipped, notifications}]. */
+static json_t *events_json(const struct segment *s, int64_t wall_off_ns)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < s->nevents; i++) {
+        const struct xrun_event *e = &s->events[i];
+        int64_t w = e->start_ns + wall_off_ns;
+        struct timespec ts = { .tv_sec = (time_t)(w / 1000000000LL), .tv_nsec = (long)(w % 1000000000LL) };
+        struct tm tm;
+        char wall[40] = "", secs[24];
+        if (gmtime_r(&ts.tv_sec, &tm) && strftime(secs, sizeof(secs), "%Y-%m-%dT%H:%M:%S", &tm))
+            snprintf(wall, sizeof(wall), "%s.%03dZ", secs, (int)(ts.tv_nsec / 1000000) % 1000);
+        uint64_t cycles = e->frame1 >= e->frame0 && s->nframes ? (e->frame1 - e->frame0) / s->nframes + 1
+                                                               : (uint64_t)e->skipped + 1;
+        double len_ms = e->end_ns > e->start_ns ? (double)(e->end_ns - e->start_ns) / 1e6 : 0.0;
+        json_array_append_new(a, json_pack("{s:f, s:s, s:f, s:I, s:I, s:I}", "t_s", (double)e->start_ns / 1e9,
+                                           "wall", wall, "length_ms", len_ms, "cycles", (json_int_t)cycles,
+                                           "skipped", (json_int_t)e->skipped, "notifications",
+                                           (json_int_t)e->notifications));
+    }
+    return a;
+}
+
+static json_t *phase_json(const struct phase_result *pr, const struct segment *s, int nseg, int64_t wall_off_ns)
 {
     json_t *o = json_object();
     json_object_set_new(o, "load", utf8_json_string(pr->load));
@@ -206,6 +232,10 @@ static json_t *phase_json(const struct phase_result *pr, const struct segment *s
         "reported", (json_int_t)(s ? s->xruns_reported : pr->stats->pending_xruns),
         "detected", (json_int_t)(s ? s->xruns_detected : 0),
         "skipped_cycles", (json_int_t)(s ? s->skipped_cycles : 0)));
+    /* Each event: when it began (the measurement clock and the wall clock), how long it lasted, what it disturbed.
+     * The first SEGMENT_EVENTS_MAX are listed; events_unlisted counts the rest. */
+    json_object_set_new(o, "events", s ? events_json(s, wall_off_ns) : json_array());
+    json_object_set_new(o, "events_unlisted", json_integer(s ? (json_int_t)s->events_unlisted : 0));
     /* How wake-up was measured: "grid" (the frame clock's fitted grid, ns resolution, lateness beyond the
      * earliest cycles), "provider" (the provider's exact cycle start: a timer's deadline), or "mixed". */
     json_object_set_new(o, "wakeup_method", !s ? json_null() : json_string(
@@ -306,9 +336,9 @@ json_t *report_build(const struct run_info *ri)
         if (!pr->measured)
             continue;
         if (pr->stats->nseg == 0)
-            json_array_append_new(phases, phase_json(pr, NULL, 0));
+            json_array_append_new(phases, phase_json(pr, NULL, 0, a->wall_offset_ns));
         for (int s = 0; s < pr->stats->nseg; s++)
-            json_array_append_new(phases, phase_json(pr, pr->stats->seg[s], pr->stats->nseg));
+            json_array_append_new(phases, phase_json(pr, pr->stats->seg[s], pr->stats->nseg, a->wall_offset_ns));
     }
     json_object_set_new(doc, "phases", phases);
     json_object_set_new(doc, "warnings", ri->warnings ? json_incref(ri->warnings) : json_array());

@@ -41,6 +41,7 @@ struct audio_info {
     int mlocked;
     double dsp_pct;
     unsigned buffer_changes;
+    int64_t wall_offset_ns;        /* CLOCK_REALTIME minus the measurement clock, read at the end (events' wall) */
 };
 
 /* What the run cost: for `make bench` and for anyone who doubts the figures. */

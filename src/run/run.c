@@ -303,6 +303,12 @@ static int run_report(struct run_state *st, struct run_info *ri, int rc, int mlo
     json_object_del(provider, "notes");
     struct audio_info *a = &ri->audio;
     a->backend = st->be->name;
+    {
+        struct timespec rt, mc;
+        clock_gettime(CLOCK_REALTIME, &rt);
+        clock_gettime(st->sink.clock, &mc);
+        a->wall_offset_ns = (rt.tv_sec - mc.tv_sec) * 1000000000LL + (rt.tv_nsec - mc.tv_nsec);
+    }
     a->provider = provider;
     a->rate_hz = (int)bs.rate_hz;
     a->period_frames = (int)bs.period_frames;

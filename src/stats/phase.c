@@ -16,6 +16,7 @@ void phase_free(struct phase_stats *p)
 {
     for (int i = 0; i < p->nseg; i++) {
         free(p->seg[i]->secs);
+        free(p->seg[i]->events);
         free(p->seg[i]->buf_jit);
         free(p->seg[i]->buf_wake);
         free(p->seg[i]);
@@ -108,9 +109,48 @@ int phase_add(struct phase_stats *p, const struct rt_record *r)
     return phase_add_cycle(p, r, 0, 0);
 }
 
-/* A notification first seen a cycle or two after the gap or notification it belongs to (jack2 notifies from
- * another thread) is the same event: one stall is one event. */
-#define XRUN_EVENT_MERGE 2
+/* One stall is one event: a gap or a notification belongs to the event before it until XRUN_EVENT_CLEAN cycles have
+ * run clean since that event's last disturbed cycle (jack2 notifies from another thread, a cycle or two late, once
+ * per unfinished client and once for the driver; a long stall can come back as a second gap when the graph catches
+ * up). The figure comes from tests/experiments/stall_events.sh (its results beside it). */
+#define XRUN_EVENT_CLEAN 8
+
+/* A disturbance on the current cycle (a gap of `skipped` cycles due from due_ns, and/or n notifications): a new
+ * event, or the current one goes on. Collector thread. */
+static void event_note(struct segment *s, struct second_stats *ss, int64_t due_ns, int64_t entry_ns,
+                       uint64_t frame0, uint64_t frame1, uint32_t skipped, uint64_t n)
+{
+    int same = s->last_event_cycle && s->cycles <= s->last_event_cycle + XRUN_EVENT_CLEAN;
+    s->last_event_cycle = s->cycles;
+    if (same && s->nevents > 0 && !s->events_unlisted) {
+        struct xrun_event *e = &s->events[s->nevents - 1];
+        e->end_ns = entry_ns;
+        e->frame1 = frame1;
+        e->skipped += skipped;
+        e->notifications += (uint32_t)n;
+        return;
+    }
+    if (same)
+        return;
+    s->xrun_events++;
+    if (ss)
+        ss->xrun_events++;
+    if (s->nevents == s->events_cap && s->events_cap < SEGMENT_EVENTS_MAX) {
+        size_t cap = s->events_cap ? s->events_cap * 2 : 16;
+        struct xrun_event *ne = realloc(s->events, cap * sizeof(*ne));
+        if (ne) {
+            s->events = ne;
+            s->events_cap = cap;
+        }
+    }
+    if (s->nevents == s->events_cap) {
+        s->events_unlisted++;
+        return;
+    }
+    s->events[s->nevents++] = (struct xrun_event){ .start_ns = due_ns, .end_ns = entry_ns, .frame0 = frame0,
+                                                   .frame1 = frame1, .skipped = skipped,
+                                                   .notifications = (uint32_t)n };
+}
 /* Consecutive cycles whose whole-frame start disagrees with the grid by more than half a period before the grid is
  * fitted anew whatever the step detector says: two step windows. */
 #define REPHASE_RUN (2 * STEP_HALF)
@@ -260,6 +300,8 @@ int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t n
     }
     int64_t jit_abs = 0;
     int64_t due_ns = wake_ref;     /* when this cycle's work was due: its start, or the first skipped one's */
+    int64_t gap_from_ns = 0;       /* a gap: when its first skipped cycle was due */
+    uint32_t gap_skipped = 0;
     int gap = 0;
     if (pv->have) {
         int64_t period = r->t_entry_ns - pv->entry_ns;
@@ -293,6 +335,8 @@ int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t n
                                              : pv->start_ns + nominal_ns;
             if (first_skipped >= pv->exit_ns)
                 due_ns = first_skipped;
+            gap_from_ns = first_skipped == INT64_MIN ? pv->entry_ns + nominal_ns : first_skipped;
+            gap_skipped = (uint32_t)(due - 1);
         }
         /* Margin of the previous cycle: its exit against the start of the cycle after it. When cycles were
          * skipped, that start is the first skipped one's. */
@@ -310,14 +354,10 @@ int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t n
         else
             ss->deadlines_missed++;
     }
-    /* Every frame gap is an event (a dropout); a counter change without one starts a new event only when it is not
-     * the late notification of the event just before. */
-    if (gap || (new_xruns && (!s->last_event_cycle || s->cycles > s->last_event_cycle + XRUN_EVENT_MERGE))) {
-        s->xrun_events++;
-        ss->xrun_events++;
-    }
     if (gap || new_xruns)
-        s->last_event_cycle = s->cycles;
+        event_note(s, ss, gap ? gap_from_ns : wake_ref, r->t_entry_ns, gap ? pv->frame_pos + r->nframes : r->frame_pos,
+                   r->frame_pos, gap_skipped, new_xruns);
+    s->last_frame = r->frame_pos;
     if (new_xruns) {
         s->xruns_reported += new_xruns;
         ss->xruns_reported += (uint32_t)new_xruns;
@@ -376,11 +416,11 @@ void phase_add_reported_xruns(struct phase_stats *p, uint64_t n)
     }
     struct segment *s = p->seg[p->cur];
     s->xruns_reported += n;
-    s->xrun_events++;
-    if (s->nsecs > 0) {
-        s->secs[s->nsecs - 1].xruns_reported += (uint32_t)n;
-        s->secs[s->nsecs - 1].xrun_events++;
-    }
+    struct second_stats *ss = s->nsecs > 0 ? &s->secs[s->nsecs - 1] : NULL;
+    if (ss)
+        ss->xruns_reported += (uint32_t)n;
+    /* no cycle of its own: at the latest cycle's entry and frame */
+    event_note(s, ss, s->prev_entry_ns, s->prev_entry_ns, s->last_frame, s->last_frame, 0, n);
 }
 
 uint64_t phase_cycles(const struct phase_stats *p)

@@ -27,6 +27,18 @@ struct second_stats {
     int64_t margin_min;
 };
 
+/* One xrun event: a disturbance of the graph (a frame-clock gap, a provider's xrun notification) and every one that
+ * follows it before XRUN_EVENT_CLEAN cycles have run clean again (phase.c says why that many). Times on the
+ * measurement clock, in ns. */
+struct xrun_event {
+    int64_t start_ns;              /* when its first disturbed cycle was due (a gap: the first skipped cycle) */
+    int64_t end_ns;                /* the entry of its last disturbed cycle */
+    uint64_t frame0, frame1;       /* the frame positions of its first and last disturbed cycles */
+    uint32_t skipped;              /* cycles that never ran in it */
+    uint32_t notifications;        /* the provider's notifications in it */
+};
+#define SEGMENT_EVENTS_MAX 4096    /* listed per segment; more are counted (events_unlisted) */
+
 struct segment {
     uint32_t nframes, rate_hz;
     uint64_t cycles;               /* records counted */
@@ -35,7 +47,11 @@ struct segment {
                                     * advanced / frames per cycle (skipped ones included) */
     uint64_t xrun_events;          /* cycles on which the provider's counter changed or the frame clock jumped a
                                     * gap: one stall is one event, however many notifications it caused */
-    uint64_t last_event_cycle;     /* the cycle (count) of the last xrun event's cycle, 0 before any */
+    uint64_t last_event_cycle;     /* the cycle (count) of the last disturbed cycle, 0 before any */
+    struct xrun_event *events;     /* the first SEGMENT_EVENTS_MAX events, in order */
+    size_t nevents, events_cap;
+    uint64_t events_unlisted;      /* events beyond them */
+    uint64_t last_frame;           /* the frame position of the latest cycle */
     uint64_t records_lost;         /* records lost to a full ring (sequence gaps): never counted as a gap */
     uint64_t discontinuities;      /* frame clock jumps that time cannot explain (back, or far ahead) */
     uint64_t duplicates;           /* catch-up records with the same frame time as the one before */

@@ -20,7 +20,7 @@ name=rtjt-idle-$$
 jackd -n "$name" -R -P 70 -d dummy -r 48000 -p 64 >"$out/jackd.log" 2>&1 &
 jpid=$!
 trap 'kill "$jpid" 2>/dev/null; wait "$jpid" 2>/dev/null; rm -rf "$out"' EXIT
-for _ in $(seq 50); do jack_wait -s "$name" -c 2>/dev/null | grep -q running && break; sleep 0.1; done
+for _ in $(seq 50); do jack_wait -s "$name" -c 2>/dev/null | grep -q '^running' && break; sleep 0.1; done
 
 # cyclictest: one thread on CPU 1 at FIFO 95, 1333 µs (a 64-frame period at 48 kHz), histogram to 10 ms
 cyc() { # NAME ARGS...

@@ -75,6 +75,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "cannot open a client on %s\n", argv[1]);
         return 1;
     }
+    /* an input port, so a test can put it downstream of a client (it then runs after that client in each cycle) */
+    jack_port_register(client, "in", JACK_DEFAULT_AUDIO_TYPE, JackPortIsInput, 0);
     jack_set_process_callback(client, process, NULL);
     if (jack_activate(client)) {
         fprintf(stderr, "cannot activate\n");

@@ -5,8 +5,8 @@
 #   CPU and logs its own spins on CLOCK_MONOTONIC; at a 5 ms interval each spin must be exactly one wake-up of
 #   30-45 ms on that CPU and 6-9 skipped periods (the deadlines inside the spin), none on the other CPU; beyond
 #   them, only where a canary thread on that CPU (tests/helpers/canary, its own late wake-ups) saw the CPU stall;
-# - cyclictest on the same CPU, just before: the same median wake-up within a factor of two (a wrong deadline or
-#   clock would be off by a period);
+# - cyclictest on the same CPU, just before: the same median wake-up within a quarter of the interval (a wrong
+#   deadline or clock would be off by a period; a busy machine moves a median by tens of microseconds);
 # - /dev/cpu_dma_latency as the kernel reports it while the run goes on (read back 0, and the fd in /proc/PID/fd),
 #   and no such fd with --no-dma-latency; the JACK backend holds it only with --dma-latency (the same observers),
 #   a normal user's --dma-latency warns in one line and the report says "not held" and why; both flags: exit 2;
@@ -90,8 +90,11 @@ for v,c in h:
     acc+=c
     if 2*acc>=n: print(v+0.5); break")
     echo "# median wake-up: rtjitter $a us, cyclictest $b us"
-    check "median wake-up within a factor of two of cyclictest's on the same CPU" \
-        python3 -c "import sys; sys.exit(not 0.5 <= $a / $b <= 2)"
+    # What this comparison can catch is a wrong deadline or clock: off by the interval (1000 us) or more. The two run
+    # one after the other, and beside stress-ng a median moves by tens of microseconds from one 3 s to the next
+    # (48 against 22.5 us once): a factor of two is not what a load cannot move; a quarter of the interval is.
+    check "median wake-up within a quarter of the interval (250 us) of cyclictest's on the same CPU, not a period off" \
+        python3 -c "import sys; sys.exit(not abs($a - $b) < 250)"
     check "one thread at the requested priority, pinned: the report names CPU $cpu, SCHED_FIFO 80" \
         [ "$(json "$WORK/t.json" "d['audio']['cpus'], d['audio']['sched_policy'], d['audio']['priority'], d['audio']['threads'][0]['cpu']")" = "$cpu SCHED_FIFO 80 $cpu" ]
     check "same report shape as jack: every metric key present" \

@@ -60,6 +60,47 @@ static void test_steady_cycles(void **state)
     phase_free(&p);
 }
 
+/* One stall, one event (issue 19 item 1): disturbances before XRUN_EVENT_CLEAN (8) clean cycles have run belong to
+ * the event before; each event says when it began (its first skipped cycle's start), how long it lasted, what it
+ * spanned. The truth is the schedule of gaps and notifications this test makes. */
+static void test_one_stall_one_event(void **state)
+{
+    (void)state;
+    struct phase_stats p;
+    phase_init(&p);
+    /* cycles (frame clock) that never run: 100-102, then 107-108 (4 clean cycles after the first: the same event),
+     * 400-401 (a new event), and a notification on cycle 405 (the same), one on cycle 700 (a new one) */
+    int k = 0;
+    for (int n = 0; n < 1000; n++, k++) {
+        if (k == 100 || k == 107 || k == 400)
+            k += k == 100 ? 3 : 2;
+        struct rt_record r = cyc(k * PERIOD_NS, (uint32_t)(k * FRAMES), 1, 10000, FRAMES);
+        uint64_t nx = k == 405 || k == 700;
+        assert_int_equal(phase_add_cycle(&p, &r, nx, 0), 0);
+    }
+    phase_finish(&p);
+    struct segment *s = p.seg[0];
+    assert_int_equal(s->xruns_detected, 3);
+    assert_int_equal(s->xrun_events, 3);
+    assert_int_equal(s->nevents, 3);
+    const struct xrun_event *e = s->events;
+    assert_int_equal(e[0].skipped, 5);
+    assert_int_equal(e[0].notifications, 0);
+    assert_true(llabs(e[0].start_ns - 100 * PERIOD_NS) < FRAME_NS);     /* when cycle 100 was due */
+    assert_int_equal(e[0].frame0, 100 * FRAMES);
+    assert_int_equal(e[0].frame1, 109 * FRAMES);                         /* the cycle after the second gap */
+    assert_int_equal(e[1].skipped, 2);
+    assert_int_equal(e[1].notifications, 1);
+    assert_int_equal(e[1].frame1, 405 * FRAMES);
+    assert_int_equal(e[2].skipped, 0);
+    assert_int_equal(e[2].notifications, 1);
+    assert_int_equal(s->events_unlisted, 0);
+    /* the timeline: one event in second 0 (cycles 100-109), one in second 0 too (400 * 1.33 ms = 0.53 s), one
+     * in second 0 (700: 0.93 s) */
+    assert_int_equal(s->secs[0].xrun_events, 3);
+    phase_free(&p);
+}
+
 /* An 8 ms stall inside cycle 1000's callback: the server skips cycles; our next entry comes late. */
 static void test_stall_shows_as_gap_miss_and_timeline(void **state)
 {
@@ -210,6 +251,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_steady_cycles),
         cmocka_unit_test(test_stall_shows_as_gap_miss_and_timeline),
+        cmocka_unit_test(test_one_stall_one_event),
         cmocka_unit_test(test_late_wakeup_is_jitter),
         cmocka_unit_test(test_buffer_size_change_makes_segments),
         cmocka_unit_test(test_reported_before_first_record),
