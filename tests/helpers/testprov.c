@@ -33,6 +33,9 @@
 #define PERIOD_NS ((int64_t)FRAMES * 1000000000LL / RATE)
 #define WARMUP 750 /* cycles: 1 s */
 
+/* README's definition of one xrun event: what follows a disturbance before this many clean cycles. */
+#define EVENT_CLEAN 8
+
 struct prov {
     const char *scenario;
     int cycles;
@@ -41,8 +44,10 @@ struct prov {
     atomic_uint tag;
     int64_t *truth_wake;    /* per emitted record, entry - ideal start of the cycle whose work was due */
     int ntruth;
-    int late_events;        /* cycles that woke at least a period late (gaps), whose record and the one before
-                             * it were both delivered (a lost record hides a gap: that is records_lost's job) */
+    int late_events;        /* events of cycles that woke at least a period late (gaps), whose record and the one
+                             * before it were both delivered (a lost record hides a gap: that is records_lost's
+                             * job); gaps fewer than EVENT_CLEAN clean cycles apart are one event */
+    long delivered_measured, last_gap_at; /* measured records delivered so far; that count at the last gap */
     int skipped;            /* cycles the provider skipped in those gaps */
     int jumps, dups;
     int rephases;           /* schedules re-anchored (rephase) */
@@ -169,9 +174,15 @@ static void *provider_thread(void *arg)
             gap_from_warmup = 1;
         }
         p->lost_at_end = tail;
-        /* A gap can be seen only when this record and the one before it both reached the collector. */
+        /* A gap can be seen only when this record and the one before it both reached the collector. One event is a
+         * gap and those that follow it before EVENT_CLEAN cycles ran clean (README: xrun events): cycles as the
+         * collector counts them, the measured records that reached it. */
+        if (measuring && delivered)
+            p->delivered_measured++;
         if (late && delivered && prev_delivered && measuring && k > WARMUP) {
-            p->late_events++;
+            if (!p->last_gap_at || p->delivered_measured > p->last_gap_at + EVENT_CLEAN)
+                p->late_events++;
+            p->last_gap_at = p->delivered_measured;
             p->skipped += (int)(cur - k);
         }
         /* Truth of the shortest period: between consecutive measured records of real cycles (duplicates are not

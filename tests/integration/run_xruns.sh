@@ -85,6 +85,39 @@ read -r w0 w1 < <(json "$WORK/r.json" "tuple(d['phases'][0]['clock_window_s'])")
 read -r _ own4 _ _ _ _ _ own4_max < <(canary_stalls "$w0" "$w1" --spins "$WORK/stall.win" --min-us 4000)
 check "each injected stall is one xrun event, however many notifications it caused ($EVENTS events, $1 gaps, $EXTRA bursts of notifications outside the stalls, $own4 stalls of the machine's own of 4 ms or more a canary saw, the longest $own4_max us)" \
     [ "$EVENTS" -ge "$STALLS" -a "$EVENTS" -le $(($1 + EXTRA + own4)) ]
+# The event list against the stall client's own log (the same clock): each stall has its own event, which began
+# within the stall (the first cycle that did not run was due in it) and lasted until a period or two after its end,
+# with the cycles the stall cost skipped; the list holds as many events as the count; their wall times are the
+# measurement clock's seconds plus one offset, this machine's REALTIME - MONOTONIC_RAW (read here, within 1 s).
+off=$(python3 -c "import time; print(time.clock_gettime(time.CLOCK_REALTIME) - time.clock_gettime(time.CLOCK_MONOTONIC_RAW))")
+evcheck=$(python3 - "$WORK/r.json" "$WORK/stall.out" "$off" "$PERIOD" <<'PY'
+import datetime, json, sys
+d = json.load(open(sys.argv[1])); p = d['phases'][0]; P = int(sys.argv[4]) / 48000.0
+o = open(sys.argv[2]).read()
+st = [float(x) for x in o.split('stall_times')[1].split('xrun_times')[0].split()]
+w0, w1 = p['clock_window_s']
+stalls = [(a, b) for a, b in zip(st[0::2], st[1::2]) if w0 < a and b < w1]
+ev = p['events']
+bad = []
+for a, b in stalls:
+    m = [e for e in ev if a - P <= e['t_s'] <= b]
+    if len(m) != 1:
+        bad.append('stall at %.3f: %d events began in it' % (a, len(m)))
+        continue
+    e = m[0]; end = e['t_s'] + e['length_ms'] / 1e3
+    if not (b - P <= end <= b + 3 * P and e['skipped'] >= int((b - a) / P) - 1 and e['cycles'] > e['skipped']):
+        bad.append('stall %.3f-%.3f: event %s' % (a, b, e))
+if len(ev) != p['xruns']['events'] or p['events_unlisted'] != 0:
+    bad.append('%d listed, %d counted' % (len(ev), p['xruns']['events']))
+offs = [datetime.datetime.fromisoformat(e['wall'].replace('Z', '+00:00')).timestamp() - e['t_s'] for e in ev]
+if not offs or max(offs) - min(offs) > 0.002 or abs(offs[0] - float(sys.argv[3])) > 1:
+    bad.append('wall offsets %s against %s' % (offs[:3], sys.argv[3]))
+print('ok' if not bad else '; '.join(bad))
+PY
+)
+echo "# events: $(json "$WORK/r.json" "[(round(e['t_s'], 3), e['wall'][11:], e['length_ms'], e['cycles'], e['skipped'], e['notifications']) for e in d['phases'][0]['events']]")"
+check "the event list: one event began in each logged stall and ended a period or so after it, with its skipped cycles; wall = the clock + this machine's offset ($evcheck)" \
+    [ "$evcheck" = ok ]
 # Each stall is one long period: as many periods of 20 ms or more as the client stalled (this VM's own hiccups
 # are shorter), and none longer than the longest stall the client logged itself plus three periods (16 ms: the
 # cycle's phase against the stall, and a busy machine waking us late after it).
