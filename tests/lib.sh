@@ -40,6 +40,22 @@ stop_jackd() { # PID
     kill -KILL "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
 }
 
+# jack_kill_begin ... jack_kill_end: around a SIGKILL of a JACK server whose clients still run, until they are gone.
+# jack2 names its shared memory by registry index (/jack-UID-N) and reuses a segment's file without O_EXCL: a
+# server that starts meanwhile frees the dead server's entries and can truncate a file its clients still map
+# (they die of SIGBUS; seen beside other tests). No jackd of the suite starts inside the window: the suite's jackd
+# (tests/helpers/slot-bin) takes the same lock shared before it becomes jackd. A no-op outside the runner.
+jack_kill_begin() {
+    [ -n "${RTJ_JACK_SLOTS:-}" ] && [ -e "$RTJ_JACK_SLOTS/registry.lock" ] || return 0
+    exec {JACK_KILL_FD}<"$RTJ_JACK_SLOTS/registry.lock"
+    flock -x -w 30 "$JACK_KILL_FD"
+    sleep 0.5 # a jackd that passed the gate just before has done its start-up cleanup by now
+}
+jack_kill_end() {
+    [ -n "${JACK_KILL_FD:-}" ] || return 0
+    flock -u "$JACK_KILL_FD"; exec {JACK_KILL_FD}<&-; JACK_KILL_FD=
+}
+
 # A unique server name for this test run.
 server_name() { echo "rtjt-$TESTNAME-$$-$1"; }
 
@@ -141,9 +157,10 @@ cleanup_lib() {
     # jack2 leaves a client's semaphore behind when the server goes before the client: remove those of the
     # servers this test named (the names are unique to this run).
     rm -f /dev/shm/jack_sem.*_"rtjt-$TESTNAME-$$-"*
-    # jack2's registry slot of a server of this test that was killed (on purpose, or by stop_jackd's last resort),
-    # and of an rtjitter's private one killed with it: held for good otherwise (tests/helpers/jack_registry.py)
-    python3 "$RTJ_LIB_DIR/helpers/jack_registry.py" reclaim "rtjt-$TESTNAME-$$-" rtjitter- | grep '^#'
+    # jack2's registry slot of a server of this test that was killed (on purpose, or by stop_jackd's last resort):
+    # held for good otherwise (tests/helpers/jack_registry.py). Only this test's names: an rtjitter-PID-... slot may
+    # be another test's to look at (safety_run); the runner reclaims those at its end.
+    python3 "$RTJ_LIB_DIR/helpers/jack_registry.py" reclaim "rtjt-$TESTNAME-$$-" | grep '^#'
     rm -rf "$WORK"
 }
 trap cleanup_lib EXIT

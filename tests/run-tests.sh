@@ -46,6 +46,7 @@ mkdir -p "$log/bin" "$log/slots"
 cp tests/helpers/slot-bin/jackd "$log/bin/jackd"
 chmod 0755 "$log/bin" "$log/slots" "$log/bin/jackd"
 for ((i = 0; i < slots; i++)); do : >"$log/slots/slot.$i"; chmod 0644 "$log/slots/slot.$i"; done
+: >"$log/slots/registry.lock"; chmod 0644 "$log/slots/registry.lock"   # lib.sh's jack_kill_begin
 export RTJ_JACK_SLOTS="$log/slots" PATH="$log/bin:$PATH"
 echo "# JACK servers: $slots at a time (jack2's registry has 8 slots, $taken held now; of dead test servers' slots: ${reclaimed##*$'\n'})"
 grep '^#' <<<"$reclaimed"

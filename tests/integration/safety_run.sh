@@ -94,8 +94,10 @@ if ! (jack_wait -c 2>/dev/null | grep -q '^running'); then
     "$RTJ" run --loads none --duration 30 --warmup 0.3 --quiet --output "$WORK/kstore" >/dev/null 2>&1 &
     rpid=$!
     sleep 2.5
+    jack_kill_begin
     kill -KILL "$(pgrep -P "$rpid" -x jackd)"
     wait "$rpid"; rc=$?
+    jack_kill_end
     check "private jackd SIGKILLed: exit 3 (got $rc)" [ "$rc" -eq 3 ]
     check "... it leaves a dead slot rtjitter-$rpid-server in jack2's registry" in_registry "$rpid-server"
     "$RTJ" run --loads none --duration 1 --warmup 0.3 --quiet --output "$WORK/kstore" >/dev/null 2>&1
