@@ -177,7 +177,13 @@ PY
     sed -n 's/^# /# /p' "$WORK/x.txt"
     v() { awk -v k="$1" '$1 == k { print $2 }' "$WORK/x.txt"; }
     echo "# spins $(v spins), device xruns $(v xruns), recoveries $(v recoveries), glitches $(v glitches)"
-    check "the hog's 4 spins made 4 device xruns, 4 recoveries" [ "$(v spins) $(v xruns) $(v recoveries)" = "4 4 4" ]
+    # Beyond the spins, a device xrun the machine made itself is one the server had too: the plugin's JACK clients
+    # (above the hog) late, which the loop client counts on its own (jack_loop's "xruns N"; the canaries cannot see
+    # it: those clients run above them).
+    xsrv=$(sed -n 's/^xruns //p' "$WORK/lp.err" | tail -1); xsrv=${xsrv:-0}
+    echo "# server xruns the loop client saw: $xsrv"
+    check "the hog's 4 spins made 4 device xruns, one more at most for each server xrun the loop client saw ($xsrv), as many recoveries ($(v xruns), $(v recoveries))" \
+        python3 -c "import sys; s, x, r = $(v spins), $(v xruns), $(v recoveries); sys.exit(not (s == 4 and 4 <= x <= 4 + $xsrv and r == x))"
     check "each spin has a glitch between its start and 3 periods + the restart after its end ($(v hit) of 4)" [ "$(v hit)" = 4 ]
     check "4 glitches, each 64 frames of silence (62..64), and a period more where the restart moved the latency up a period ($(v exact) of $(v glitches))" \
         [ "$(v glitches) $(v exact)" = "4 4" ]

@@ -55,8 +55,8 @@ echo "# detected gaps, skipped cycles: $det"
 set -- $det
 # Each stall is a frame-clock gap of 3-4 cycles (20 ms / 5.33 ms). The server's recovery after a stall can cost
 # one more short gap (seen under the sanitizer build, which runs slower): at most one per stall.
-check "every stall is a frame-clock gap, plus at most one more per stall ($1 gaps)" \
-    [ "$1" -ge "$STALLS" -a "$1" -le $((STALLS * 2)) ]
+GAPS=$1
+# (judged below, with the machine's own stalls a canary saw)
 check "3-4 skipped cycles per stall, plus at most one per extra gap ($2 in all)" \
     [ "$2" -ge $((STALLS * 3)) -a "$2" -le $((STALLS * 4 + $1 - STALLS)) ]
 EVENTS=$(json "$WORK/r.json" "d['phases'][0]['xruns']['events']")
@@ -83,6 +83,8 @@ t = [float(x) for x in open('$WORK/stall.out').read().split('stall_times')[1].sp
 for a, b in zip(t[0::2], t[1::2]): print('spin', a, b + 0.05)" >"$WORK/stall.win"
 read -r w0 w1 < <(json "$WORK/r.json" "tuple(d['phases'][0]['clock_window_s'])")
 read -r _ own4 _ _ _ _ _ own4_max < <(canary_stalls "$w0" "$w1" --spins "$WORK/stall.win" --min-us 4000)
+check "every stall is a frame-clock gap, plus at most one more per stall and one per stall of the machine's own of 4 ms or more a canary saw ($GAPS gaps, $own4 such stalls)" \
+    [ "$GAPS" -ge "$STALLS" -a "$GAPS" -le $((STALLS * 2 + own4)) ]
 check "each injected stall is one xrun event, however many notifications it caused ($EVENTS events, $1 gaps, $EXTRA bursts of notifications outside the stalls, $own4 stalls of the machine's own of 4 ms or more a canary saw, the longest $own4_max us)" \
     [ "$EVENTS" -ge "$STALLS" -a "$EVENTS" -le $(($1 + EXTRA + own4)) ]
 # The event list against the stall client's own log (the same clock): each stall has its own event, which began
@@ -99,13 +101,17 @@ w0, w1 = p['clock_window_s']
 stalls = [(a, b) for a, b in zip(st[0::2], st[1::2]) if w0 < a and b < w1]
 ev = p['events']
 bad = []
+# An event of the machine's own that began just before a stall runs on through it as one (its first cycles were
+# disturbed already): then that event holds the stall.
 for a, b in stalls:
-    m = [e for e in ev if a - P <= e['t_s'] <= b]
+    m = [e for e in ev if e['t_s'] <= b and e['t_s'] + e['length_ms'] / 1e3 >= a - P]
     if len(m) != 1:
-        bad.append('stall at %.3f: %d events began in it' % (a, len(m)))
+        bad.append('stall at %.3f: %d events in it' % (a, len(m)))
         continue
     e = m[0]; end = e['t_s'] + e['length_ms'] / 1e3
-    if not (b - P <= end <= b + 3 * P and e['skipped'] >= int((b - a) / P) - 1 and e['cycles'] > e['skipped']):
+    began_in = e['t_s'] >= a - P
+    if not (b - P <= end and (not began_in or (end <= b + 3 * P and e['skipped'] >= int((b - a) / P) - 1))
+            and e['cycles'] > e['skipped']):
         bad.append('stall %.3f-%.3f: event %s' % (a, b, e))
 if len(ev) != p['xruns']['events'] or p['events_unlisted'] != 0:
     bad.append('%d listed, %d counted' % (len(ev), p['xruns']['events']))
@@ -116,7 +122,7 @@ print('ok' if not bad else '; '.join(bad))
 PY
 )
 echo "# events: $(json "$WORK/r.json" "[(round(e['t_s'], 3), e['wall'][11:], e['length_ms'], e['cycles'], e['skipped'], e['notifications']) for e in d['phases'][0]['events']]")"
-check "the event list: one event began in each logged stall and ended a period or so after it, with its skipped cycles; wall = the clock + this machine's offset ($evcheck)" \
+check "the event list: one event in each logged stall (begun in it, ended a period or so after it, with its skipped cycles; or one of the machine's own it ran into); wall = the clock + this machine's offset ($evcheck)" \
     [ "$evcheck" = ok ]
 # Each stall is one long period: as many periods of 20 ms or more as the client stalled (this VM's own hiccups
 # are shorter), and none longer than the longest stall the client logged itself plus three periods (16 ms: the
