@@ -46,6 +46,12 @@ for r in $(seq "$ROUNDS"); do
         TESTS="$exact" BUILD="$BUILD" tests/run-tests.sh >"$out/round-$r.log" 2>&1
     fi
     [ -n "${LOGS:-}" ] && mkdir -p "$LOGS" && cp "$out/round-$r.log" "$LOGS/round-$r.log"   # LOGS=DIR keeps each round's output
+    # a failing round's whole output is kept anyway (its causes are what the experiment is for)
+    if grep -q '^not ok' "$out/round-$r.log"; then
+        keep=${KEEP:-${TMPDIR:-/tmp}/rtjt-flake-failed}
+        mkdir -p "$keep" && cp "$out/round-$r.log" "$keep/$(date -u +%Y%m%dT%H%M%S)-round-$r.log" &&
+            echo "# round $r's output: $keep/" | tee -a "$RESULT"
+    fi
     echo "round $r: $(grep -E "^[0-9]+ passed, [0-9]+ failed" "$out/round-$r.log" | tail -1) in $(( $(date +%s) - s )) s; $(grep '^failed:' "$out/round-$r.log")" | tee -a "$RESULT"
 done
 echo "# per test" | tee -a "$RESULT"
