@@ -11,7 +11,9 @@
 #   solo   disturbs others (a real-time thread that spins: a hog, a DSP burn) or holds system state others read
 #          (/dev/cpu_dma_latency, tracefs): runs after the plain tests, one at a time, with only quick ones beside
 #   alone  judged to microseconds, so even a quick test's real-time threads move it: runs with nothing beside
-# and "# test-lock: NAME (why)" keeps the tests that share NAME (a system resource: passwd for useradd) apart.
+# and "# test-lock: NAME (why)" keeps the tests that share NAME (a system resource: passwd for useradd) apart;
+# "# test-timeout: SECS (why)" gives a test more than TEST_TIMEOUT (a compile of the whole tree, one job, on a busy
+# machine).
 # Each test gets its own TMPDIR (sticky and world-writable, as /tmp is) and XDG_DATA_HOME (lib.sh makes its own store inside them) and its output is
 # printed whole when it ends, so parallel tests never interleave.
 #
@@ -50,7 +52,7 @@ for ((i = 0; i < slots; i++)); do : >"$log/slots/slot.$i"; chmod 0644 "$log/slot
 export RTJ_JACK_SLOTS="$log/slots" PATH="$log/bin:$PATH"
 echo "# JACK servers: $slots at a time (jack2's registry has 8 slots, $taken held now; of dead test servers' slots: ${reclaimed##*$'\n'})"
 grep '^#' <<<"$reclaimed"
-declare -A pid_of=() kind_of=() class_of=() lock_of=() start_of=() secs_of=() est_of=() cpu_of=()
+declare -A tmo_of=() pid_of=() kind_of=() class_of=() lock_of=() start_of=() secs_of=() est_of=() cpu_of=()
 running=()
 interrupted=0
 stop_all() {
@@ -87,6 +89,8 @@ for t in tests/integration/*.sh; do
     c=$(sed -n 's/^# test-class: *\([a-z]*\).*/\1/p' "$t" | head -1)
     case ${c:-plain} in quick|plain|solo|alone) ;; *) echo "run-tests: $t: unknown test-class '$c'" >&2; exit 2 ;; esac
     add "$(basename "$t" .sh)" integration "${c:-plain}" "$(sed -n 's/^# test-lock: *\([a-z0-9_-]*\).*/\1/p' "$t" | head -1)"
+    tmo=$(sed -n 's/^# test-timeout: *\([0-9][0-9]*\).*/\1/p' "$t" | head -1)
+    [ -n "$tmo" ] && tmo_of[$(basename "$t" .sh)]=$tmo
 done
 # A clean clone (CI) has no times of its own yet: tests/test-times holds one run's beside stress-ng (commit it anew
 # when tests change much: cp build-check/test-times tests/). Without any, the long tests would start last.
@@ -108,7 +112,7 @@ launch() { # NAME
     if [ "${kind_of[$n]}" = unit ]; then
         TMPDIR="$dir/tmp" XDG_DATA_HOME="$dir/xdg" timeout -k 5 "$TIMEOUT" "$BUILD/tests/$n" >"$dir/out" 2>&1 </dev/null &
     else
-        TMPDIR="$dir/tmp" XDG_DATA_HOME="$dir/xdg" timeout -k 5 "$TIMEOUT" bash "tests/integration/$n.sh" \
+        TMPDIR="$dir/tmp" XDG_DATA_HOME="$dir/xdg" timeout -k 5 "${tmo_of[$n]:-$TIMEOUT}" bash "tests/integration/$n.sh" \
             >"$dir/out" 2>&1 </dev/null &
     fi
     pid_of[$n]=$!
@@ -137,7 +141,7 @@ finish() { # NAME RC
         if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "not ok - $n exited with status $rc"; fi
         if [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then f=1; echo "not ok - $n ran no test"; fi
     fi
-    [ "$rc" -eq 124 ] && echo "not ok - $n did not end within $TIMEOUT s"
+    [ "$rc" -eq 124 ] && echo "not ok - $n did not end within ${tmo_of[$n]:-$TIMEOUT} s"
     pass=$((pass + p)); fail=$((fail + f))
     [ "$f" -gt 0 ] && failed_names+=("$n")
     rm -rf "$dir"
