@@ -8,11 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 
-int dma_hold_take(struct dma_hold *h, const char *path, int want, int asked, const char *off_note)
+int dma_hold_take(struct dma_hold *h, const char *path, int want, const char *off_note)
 {
     h->fd = -1;
     h->was_held = 0;
-    h->asked = asked;
     if (!want) {
         snprintf(h->note, sizeof(h->note), "%s", off_note ? off_note : "off");
         return 0;

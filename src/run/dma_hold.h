@@ -12,13 +12,12 @@
 struct dma_hold {
     int fd;           /* open while held, else -1 */
     int was_held;     /* it was held during the run */
-    int asked;        /* the user asked for it (--dma-latency): not holding it is a warning */
     char note[200];   /* what the report says: held, off and why, or not held and why */
 };
 
-/* Hold it (want != 0; asked: the user's own request) or record off_note; path is /dev/cpu_dma_latency except in
- * tests. Returns 0 when held or not wanted, -errno when it was wanted and could not be held (h->note says why). */
-int dma_hold_take(struct dma_hold *h, const char *path, int want, int asked, const char *off_note);
+/* Hold it (want != 0) or record off_note; path is /dev/cpu_dma_latency except in tests. Returns 0 when held or
+ * not wanted, -errno when it was wanted and could not be held (h->note says why). */
+int dma_hold_take(struct dma_hold *h, const char *path, int want, const char *off_note);
 /* Let it go (safe twice, and when never taken). */
 void dma_hold_release(struct dma_hold *h);
 /* The report's audio.cpu_dma_latency_us (0 when held, else null) and audio.cpu_dma_latency (the note). */

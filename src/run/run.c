@@ -501,10 +501,10 @@ static int run_measure(struct run_state *st)
     }
     /* The idle trap's cure (dma_hold.h), held from before the first cycle to after the last. */
     int want_dma = p->be.dma_latency || (st->be->dma_latency_default && !p->be.no_dma_latency);
-    if (dma_hold_take(&st->dma, "/dev/cpu_dma_latency", want_dma, p->be.dma_latency,
+    if (dma_hold_take(&st->dma, "/dev/cpu_dma_latency", want_dma,
                       p->be.no_dma_latency ? "off (--no-dma-latency)"
                                            : "off (this backend's default; --dma-latency holds it)") < 0 &&
-        st->dma.asked) {
+        p->be.dma_latency) { /* asked for, not only the backend's default: a warning */
         char w[260];
         snprintf(w, sizeof(w), "--dma-latency: %s", st->dma.note);
         run_warn(st, w);
