@@ -2,7 +2,10 @@
 /* Test helper: an independent observer of the machine's own stalls. A small SCHED_FIFO thread pinned to one CPU
  * wakes every INTERVAL_US on CLOCK_MONOTONIC (absolute deadlines) for DURATION_S, and keeps each wake-up later than
  * THRESH_US: when the CPU could not run it (a higher-priority thread, a stalled CPU, the hypervisor). It prints, at
- * the end, one line per late wake-up, "late DEADLINE_S LATENESS_US", and "wakeups N". Its work is a clock read, so
+ * the end, one line per late wake-up, "late DEADLINE_S LATENESS_US RAW_DEADLINE_S", and "wakeups N". RAW_DEADLINE_S
+ * is the same deadline on CLOCK_MONOTONIC_RAW (the wake-up's RAW reading less its lateness): a report of jack2 is
+ * on that clock, which runs apart from CLOCK_MONOTONIC by whatever NTP has slewed since boot (0.24 s two minutes
+ * after a boot here; seconds on a machine up for days), so a window on one clock must be matched on the same clock. Its work is a clock read, so
  * a real-time thread of lower priority on that CPU loses microseconds to it, not periods. After a late wake-up the
  * next deadline is the first one still ahead (its schedule stays on the same grid). SIGTERM or SIGINT ends it early,
  * with the same output.
@@ -19,14 +22,19 @@
 
 #define MAXLATE 65536
 
-static int64_t now_ns(void)
+static int64_t clock_ns(clockid_t c)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(c, &ts);
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-static struct { int64_t deadline, late; } lates[MAXLATE];
+static int64_t now_ns(void)
+{
+    return clock_ns(CLOCK_MONOTONIC);
+}
+
+static struct { int64_t deadline, late, raw_deadline; } lates[MAXLATE];
 static volatile sig_atomic_t stop;
 
 static void on_stop(int sig)
@@ -62,12 +70,13 @@ int main(int argc, char **argv)
             ;
         if (stop)
             break;
-        int64_t t = now_ns(), late = t - next;
+        int64_t t = now_ns(), raw = clock_ns(CLOCK_MONOTONIC_RAW), late = t - next;
         wakeups++;
         if (late > thresh) {
             if (n < MAXLATE) {
                 lates[n].deadline = next;
                 lates[n].late = late;
+                lates[n].raw_deadline = raw - late;
                 n++;
             } else {
                 lost++;
@@ -78,7 +87,8 @@ int main(int argc, char **argv)
             next += ((t - next) / interval + 1) * interval;
     }
     for (uint64_t i = 0; i < n; i++)
-        printf("late %.6f %.1f\n", (double)lates[i].deadline / 1e9, (double)lates[i].late / 1e3);
+        printf("late %.6f %.1f %.6f\n", (double)lates[i].deadline / 1e9, (double)lates[i].late / 1e3,
+               (double)lates[i].raw_deadline / 1e9);
     printf("wakeups %llu\n", (unsigned long long)wakeups);
     if (lost)
         printf("lost %llu\n", (unsigned long long)lost);

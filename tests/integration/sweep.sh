@@ -25,9 +25,10 @@ stall_sweep() {
     CLIENT=$(for f in $(ls "$WORK"/stall.* | sort); do sed -n 's/^xrun_times//p' "$f" | wc -w; done | tr '\n' ' ')
     canaries_stop
     # The machine's own stalls of 4 ms or more in the 128-frame stall cell (from its client's first stall to its
-    # last): a cycle that late after a 10 ms stall leaves less than the profile's 10 % margin of 16 ms.
+    # last; the stall client logs on CLOCK_MONOTONIC_RAW): a cycle that late after a 10 ms stall leaves less than the
+    # profile's 10 % margin of 16 ms.
     read -r _ OWN128 _ _ _ _ _ OWN128_MAX < <(canary_stalls $(sed -n 's/^stall_times//p' "$(ls "$WORK"/stall.* | sort | sed -n 2p)" 2>/dev/null |
-        tr ' ' '\n' | grep . | sort -n | sed -n '1p;$p' | tr '\n' ' ') --min-us 4000 2>/dev/null || echo "stalls 0 . . . . . 0")
+        tr ' ' '\n' | grep . | sort -n | sed -n '1p;$p' | tr '\n' ' ') --clock CLOCK_MONOTONIC_RAW --min-us 4000 2>/dev/null || echo "stalls 0 . . . . . 0")
     echo "# sweep rc $RC; the stall client saw xruns per cell (64, 128): $CLIENT; the canaries saw ${OWN128:-0} stalls of 4 ms or more in the 128-frame stall cell (the longest ${OWN128_MAX:-0} us)"
 }
 stall_sweep
