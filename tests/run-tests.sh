@@ -49,6 +49,10 @@ cp tests/helpers/slot-bin/jackd "$log/bin/jackd"
 chmod 0755 "$log/bin" "$log/slots" "$log/bin/jackd"
 for ((i = 0; i < slots; i++)); do : >"$log/slots/slot.$i"; chmod 0644 "$log/slots/slot.$i"; done
 : >"$log/slots/registry.lock"; chmod 0644 "$log/slots/registry.lock"   # lib.sh's jack_kill_begin
+# The tests' python3 is Debian's (the package `make check` installs, with python3-yaml): a version manager's shim
+# first on PATH (pyenv's, here) is a bash script that costs each of the suite's thousands of short python3 calls
+# 0.1 s idle and 0.8 s beside stress-ng (measured), minutes of a run and the cause of truth_provider's timeout.
+[ -x /usr/bin/python3 ] && ln -s /usr/bin/python3 "$log/bin/python3"
 export RTJ_JACK_SLOTS="$log/slots" PATH="$log/bin:$PATH"
 echo "# JACK servers: $slots at a time (jack2's registry has 8 slots, $taken held now; of dead test servers' slots: ${reclaimed##*$'\n'})"
 grep '^#' <<<"$reclaimed"

@@ -139,11 +139,13 @@ check "the event list: one event in each logged stall (begun in it, ended a peri
 # Each stall is one long period: as many periods of 20 ms or more as the client stalled (this VM's own hiccups
 # are shorter), and none longer than the longest stall the client logged itself plus three periods (16 ms: the
 # cycle's phase against the stall, and a busy machine waking us late after it).
-# (a stall of the machine's own of 14.7 ms or more, which a canary sees as 13.5 ms or more, adds one).
+# (a stall of the machine's own of 14.7 ms or more, which a canary sees as 13.5 ms or more, adds one; so does a
+# disturbance of the graph outside the stalls that the stall client was notified of itself, EXTRA above: beside
+# stress-ng two such of 14.5 ms made a sixth period of 20 ms where no canary at FIFO 85 saw its CPU stall).
 long=$(json "$WORK/r.json" "sum(b[2] for b in d['phases'][0]['histograms']['period'] if b[0] >= 20000)")
 read -r _ own _ _ _ _ _ own_max < <(canary_stalls "$w0" "$w1" --clock "$CLK" --spins "$WORK/stall.win" --min-us 13500)
-check "the histogram holds exactly $STALLS periods of 20 ms or more, and one more for each stall of the machine's own a canary saw ($own, the longest $own_max us; got $long)" \
-    [ "$long" -ge "$STALLS" -a "$long" -le $((STALLS + own)) ]
+check "the histogram holds exactly $STALLS periods of 20 ms or more, and one more for each stall of the machine's own a canary saw ($own, the longest $own_max us) or burst of notifications outside the stalls the stall client had ($EXTRA; got $long)" \
+    [ "$long" -ge "$STALLS" -a "$long" -le $((STALLS + own + EXTRA)) ]
 longest_stall=$(python3 -c "
 t = [float(x) for x in open('$WORK/stall.out').read().split('stall_times')[1].split('xrun_times')[0].split()]
 print(max(b - a for a, b in zip(t[0::2], t[1::2])) * 1e6)")
