@@ -33,11 +33,17 @@ start_jackd() {
     return 1
 }
 
-stop_jackd() { # PID
-    local pid=$1 i
-    kill -TERM "$pid" 2>/dev/null || return 0
-    for i in $(seq 50); do kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null; return 0; }; sleep 0.1; done
-    kill -KILL "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+stop_jackd() { # PID...: TERM to each at once, 5 s for all of them, then KILL
+    local pid i live
+    [ $# -gt 0 ] || return 0
+    kill -TERM "$@" 2>/dev/null
+    for i in $(seq 50); do
+        live=(); for pid in "$@"; do kill -0 "$pid" 2>/dev/null && live+=("$pid"); done
+        [ ${#live[@]} -gt 0 ] || break
+        sleep 0.1
+    done
+    for pid in "$@"; do kill -KILL "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done
+    return 0
 }
 
 # jack_kill_begin ... jack_kill_end: around a SIGKILL of a JACK server whose clients still run, until they are gone.
@@ -149,10 +155,15 @@ quiet_check() {
 
 cleanup_lib() {
     local p
+    # Only the test's own shell: a subshell ($(...), a pipeline) that a signal ends may run the EXIT trap too, with
+    # copies of its arrays, and would stop the servers and remove WORK under the shell still using them (seen: a
+    # Ctrl-C of the suite met a test inside $(json ...); the subshell's cleanup was cut short, the shell's never
+    # ran, and the test's jackd lived on).
+    [ "$BASHPID" = "$$" ] || return 0
     # the CPU time this test and every process it waited for used (the runner's slowest-ten table shows it)
     times >"$WORK/.times" 2>/dev/null &&   # a builtin, in this shell (a pipe would time a subshell)
         awk '{ for (i = 1; i <= NF; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] } } END { printf "# cpu-seconds: %.1f\n", t }' "$WORK/.times"
-    for p in "${JACKD_PIDS[@]}"; do stop_jackd "$p"; done
+    stop_jackd "${JACKD_PIDS[@]}"
     for p in "${CANARY_PIDS[@]}"; do kill "$p" 2>/dev/null; done
     # jack2 leaves a client's semaphore behind when the server goes before the client: remove those of the
     # servers this test named (the names are unique to this run).
@@ -164,6 +175,8 @@ cleanup_lib() {
     rm -rf "$WORK"
 }
 trap cleanup_lib EXIT
+# A signal ends the shell through exit, so the EXIT trap runs in it (not only in whatever subshell was running).
+trap 'exit 143' TERM INT HUP
 
 # frames_check REPORT FRAMES_LOG [PHASE]: cycles in a phase's measured window (the first by default) and its mean
 # period against the server's own frames there (FRAMES_LOG from tests/helpers/jack_frames, an independent JACK client

@@ -116,7 +116,7 @@ launch() { # NAME
     if [ "${kind_of[$n]}" = unit ]; then
         TMPDIR="$dir/tmp" XDG_DATA_HOME="$dir/xdg" timeout -k 5 "$TIMEOUT" "$BUILD/tests/$n" >"$dir/out" 2>&1 </dev/null &
     else
-        TMPDIR="$dir/tmp" XDG_DATA_HOME="$dir/xdg" timeout -k 5 "${tmo_of[$n]:-$TIMEOUT}" bash "tests/integration/$n.sh" \
+        TMPDIR="$dir/tmp" XDG_DATA_HOME="$dir/xdg" timeout -k 20 "${tmo_of[$n]:-$TIMEOUT}" bash "tests/integration/$n.sh" \
             >"$dir/out" 2>&1 </dev/null &
     fi
     pid_of[$n]=$!
