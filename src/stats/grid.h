@@ -3,7 +3,7 @@
  * given frame position should have started, on the measurement clock, at ns resolution.
  *
  * Each entry time is late by some amount >= 0 after its ideal start; the grid is the lower envelope of the points.
- * Residuals r = entry - frame * (nominal ns per frame) are taken per block (a quarter of a second of cycles); the
+ * Residuals r = entry - frame * (nominal ns per frame) are taken per block (half a second of cycles); the
  * minima of the last GRID_K blocks give the slope (the median of their successive slopes: the frame clock's drift
  * against the system clock, ppm) and the level (the lowest of them on that slope), so one block in which every cycle
  * was late does not lift the grid, and drift is followed. Before the first block is complete the level is the

@@ -72,17 +72,21 @@ check "... and no tiny period from them (period min $(json "$WORK/dups.json" "d[
 # are 1.6 % wide: at a p99 near 290 µs the percentile alone moves by 4.6 µs; seen: 0.3-3.2 µs apart), and the levels
 # within 25 µs or 5 %. A grid that did not follow the drift would be off by 100 ppm x the run: 500 µs here.
 close8() { python3 -c "import sys; g, t = $1, $2; sys.exit(not abs(g - t) <= max(25.0, 0.05 * abs(t)))"; }
-close_spread() { python3 -c "import sys; g, t, p99 = $1, $2, $3; sys.exit(not abs(g - t) <= 2.0 + 0.02 * p99)"; }
+# ... plus how far the best case itself moved over the run (the truth's level_range_us: the lowest true lateness of
+# each grid window, its range), which a common offset does not cover: beside stress-ng the spread was 12.8 µs off
+# where 2 + 2 % allowed 11.6.
+close_spread() { python3 -c "import sys; g, t, p99, lr = $1, $2, $3, $4; sys.exit(not abs(g - t) <= 2.0 + 0.02 * p99 + lr)"; }
 for sc in drift+ drift-; do
     prov "$sc" 4000
     gm=$(json "$WORK/$sc.json" "d['truth']['wakeup_min_us']")
     echo "# $sc: got p50 $(g "$sc" wakeup_p50_us) p99 $(g "$sc" wakeup_p99_us); truth less its minimum: p50 $(json "$WORK/$sc.json" "d['truth']['wakeup_p50_us'] - $gm") p99 $(json "$WORK/$sc.json" "d['truth']['wakeup_p99_us'] - $gm")"
     check "$sc ppm frame clock, no provider start: every cycle measured against the fitted grid" \
         [ "$(g "$sc" wake_grid)" = "$(g "$sc" cycles)" ]
-    check "$sc: wake-up spread p99 - p50 within 2 µs + 2 % of p99 of the truth's" close_spread \
+    lr=$(json "$WORK/$sc.json" "d['truth']['level_range_us']")
+    check "$sc: wake-up spread p99 - p50 within 2 µs + 2 % of p99 of the truth's, and the $lr µs the best case moved" close_spread \
         "$(json "$WORK/$sc.json" "d['got']['wakeup_p99_us'] - d['got']['wakeup_p50_us']")" \
         "$(json "$WORK/$sc.json" "d['truth']['wakeup_p99_us'] - d['truth']['wakeup_p50_us']")" \
-        "$(json "$WORK/$sc.json" "d['truth']['wakeup_p99_us'] - $gm")"
+        "$(json "$WORK/$sc.json" "d['truth']['wakeup_p99_us'] - $gm")" "$lr"
     check "$sc: wake-up p50 within 25 µs or 5 % of the truth" close8 "$(g "$sc" wakeup_p50_us)" "$(json "$WORK/$sc.json" "d['truth']['wakeup_p50_us'] - $gm")"
     check "$sc: wake-up p99 within 25 µs or 5 % of the truth" close8 "$(g "$sc" wakeup_p99_us)" "$(json "$WORK/$sc.json" "d['truth']['wakeup_p99_us'] - $gm")"
 done
