@@ -253,21 +253,43 @@ else
         cp "$WORK/small/df.json" "$WORK/df.json"
         ls -A "$WORK/small" >"$WORK/df.left"
         ls -A "$WORK/small/df-glitches" >"$WORK/df.wavs" 2>/dev/null
+        (cd "$WORK/small/df-glitches" 2>/dev/null && stat -c "%n %.9Y" -- *) >"$WORK/df.wavtimes" 2>/dev/null
         umount "$WORK/small"
     '
     echo "# full disk: rc $(cat "$WORK/df.rc"); glitches: $(json "$WORK/df.json" '[(g["kind"], g["wav"], g["wav_error"]) for g in d["loopback"]["glitches"]], d["loopback"]["wavs"]'); left: $(cat "$WORK/df.left")"
     check "full disk: the run goes on and exits 0" [ "$(cat "$WORK/df.rc")" = 0 ]
     [ "$(cat "$WORK/df.rc")" = 0 ] || head -3 "$WORK/df.out" | sed "s/^/# full disk run: /"
-    # The disk is full until the stalls are over (df.freed: when the filler went, on the report's clock); a glitch
-    # after that (a busy machine's own, at the run's end) may be recorded, in a folder holding only its WAVs.
-    # A glitch's WAV is written after the audio that follows it has come in (half of its 100 ms) and the writer has
-    # woken: a glitch in the last 0.5 s before the disk was freed may find room already, and counts as after it.
-    FREED=$(python3 -c "print(int(float('$(cat "$WORK/df.freed_rt" 2>/dev/null || echo 0)') * 1e9) + $RAW_OFF - 500000000)")
-    check "full disk: glitches were found while it was full, none of them has a WAV, each says why (no space)" \
-        [ "$(json "$WORK/df.json" '(lambda f: len(f) > 0 and all(g["wav"] is None and "space" in (g["wav_error"] or "") for g in f))([g for g in d["loopback"]["glitches"] if g["t_ns"] < '"$FREED"'])')" = True ]
-    later=$(json "$WORK/df.json" '" ".join(sorted(g["wav"] for g in d["loopback"]["glitches"] if g["t_ns"] >= '"$FREED"' and g["wav"]))')
-    check "full disk: nothing left beside the report (no partial WAV; a glitch folder only for the glitches after the disk was freed: ${later:-none})" \
-        [ "$(tr '\n' ' ' <"$WORK/df.left")" = "df.json " -a -z "$later" -o "$(tr '\n' ' ' <"$WORK/df.left")" = "df-glitches df.json " -a "$(sort "$WORK/df.wavs" | tr '\n' ' ' | sed 's/ $//')" = "$later" ]
+    # The disk is full until the stalls are over (df.freed_rt: when the filler went, wall clock); a glitch's WAV is
+    # written after the audio that follows it has come in (half of its 100 ms) and the writer has woken, which on a
+    # busy machine (under ASan beside the suite) can be after the disk was freed, however early its glitch: so what
+    # tells whether a WAV could be written is when it was written, its file's own mtime (the same wall clock). Every
+    # WAV there is must have been written after the disk was freed; every glitch without one says why (no space).
+    FREED=$(cat "$WORK/df.freed_rt" 2>/dev/null || echo 0)
+    FREED_NS=$(python3 -c "print(int(float('$FREED') * 1e9) + $RAW_OFF)")
+    wavcheck=$(python3 - "$WORK/df.json" "$WORK/df.wavtimes" "$FREED" "$FREED_NS" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); freed, freed_ns = float(sys.argv[3]), int(sys.argv[4])
+mt = dict((l.split()[0], float(l.split()[1])) for l in open(sys.argv[2]) if l.strip())
+gl = d["loopback"]["glitches"]
+full = [g for g in gl if g["t_ns"] < freed_ns]
+bad = []
+if not any(g["wav"] is None and "space" in (g["wav_error"] or "") for g in full):
+    bad.append("no glitch while full went unrecorded for want of space")
+for g in gl:
+    if g["wav"] is None and g["t_ns"] < freed_ns and "space" not in (g["wav_error"] or ""):
+        bad.append("%s: no WAV, reason %r" % (g["t_ns"], g["wav_error"]))
+    # (a file's times come from the kernel's coarse clock, a tick behind at most: 10 ms)
+    if g["wav"] is not None and not mt.get(g["wav"], 0) >= freed - 0.010:
+        bad.append("%s written at %s, before the disk was freed at %s" % (g["wav"], mt.get(g["wav"]), freed))
+if sorted(mt) != sorted(g["wav"] for g in gl if g["wav"]):
+    bad.append("files %s, listed %s" % (sorted(mt), sorted(g["wav"] for g in gl if g["wav"])))
+print("ok" if not bad else "; ".join(bad))
+PY
+)
+    check "full disk: glitches were found while it was full without a WAV, each says why (no space); a WAV only where it was written after the disk was freed ($wavcheck)" \
+        [ "$wavcheck" = ok ]
+    check "full disk: nothing left beside the report (no partial WAV; a glitch folder only with the WAVs written after the disk was freed)" \
+        [ "$(tr '\n' ' ' <"$WORK/df.left")" = "df.json " -o "$(tr '\n' ' ' <"$WORK/df.left")" = "df-glitches df.json " ]
 fi
 # The internal loop on rtjitter's OWN private server (no --server, no server running): its loop client is a second
 # client of the same process, which jack2 refuses on a server named like the first client (status 0x11), so the
