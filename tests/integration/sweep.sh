@@ -30,6 +30,7 @@ stall_sweep() {
     read -r _ OWN128 _ _ _ _ _ OWN128_MAX < <(canary_stalls $(sed -n 's/^stall_times//p' "$(ls "$WORK"/stall.* | sort | sed -n 2p)" 2>/dev/null |
         tr ' ' '\n' | grep . | sort -n | sed -n '1p;$p' | tr '\n' ' ') --clock CLOCK_MONOTONIC_RAW --min-us 4000 2>/dev/null || echo "stalls 0 . . . . . 0")
     echo "# sweep rc $RC; the stall client saw xruns per cell (64, 128): $CLIENT; the canaries saw ${OWN128:-0} stalls of 4 ms or more in the 128-frame stall cell (the longest ${OWN128_MAX:-0} us)"
+    json "$WORK/s.json" "'\n'.join('# cell %s@%d: %s, %s xrun events, margin p99.9 %s %%: %s' % (c['load'][:4], c['period_frames'], c['state'], c.get('xrun_events'), c.get('margin_p999_pct'), c.get('why')) for c in d['cells'])" 2>/dev/null
 }
 stall_sweep
 set -- $CLIENT
