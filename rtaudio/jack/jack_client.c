@@ -5,6 +5,8 @@
 #include "rtclock.h"
 #include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,6 +127,56 @@ const char *rtj_jack_provider(char *lib, size_t liblen)
     if (lib)
         snprintf(lib, liblen, "%s", path);
     return strstr(path, "pipewire") ? "pipewire-jack" : "jack2";
+}
+
+/* The probe's state, shared with its thread: whichever of the two lets go of it last frees it. */
+struct probe_call {
+    atomic_int refs;
+    atomic_int done;
+    int rc;
+    char name[];
+};
+
+static void probe_release(struct probe_call *pc)
+{
+    if (atomic_fetch_sub(&pc->refs, 1) == 1)
+        free(pc);
+}
+
+static void *probe_call_thread(void *arg)
+{
+    struct probe_call *pc = arg;
+    pc->rc = rtj_jack_server_running(pc->name[0] ? pc->name : NULL);
+    atomic_store(&pc->done, 1);
+    probe_release(pc);
+    return NULL;
+}
+
+int rtj_jack_server_answers(const char *name, int deadline_ms)
+{
+    size_t n = name ? strlen(name) : 0;
+    struct probe_call *pc = malloc(sizeof(*pc) + n + 1);
+    if (!pc)
+        return rtj_jack_server_running(name);
+    atomic_init(&pc->refs, 2);
+    atomic_init(&pc->done, 0);
+    pc->rc = 0;
+    memcpy(pc->name, name ? name : "", n + 1);
+    pthread_attr_t attr;
+    pthread_t t;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    int e = pthread_create(&t, &attr, probe_call_thread, pc);
+    pthread_attr_destroy(&attr);
+    if (e) {
+        free(pc);
+        return rtj_jack_server_running(name);
+    }
+    for (int waited = 0; waited < deadline_ms && !atomic_load(&pc->done); waited += 5)
+        mono_nap_ms(5);
+    int rc = atomic_load(&pc->done) ? pc->rc : -ETIMEDOUT;
+    probe_release(pc);
+    return rc;
 }
 
 int rtj_jack_server_running(const char *name)

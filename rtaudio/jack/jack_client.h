@@ -46,8 +46,13 @@ int rtj_jack_open(struct rtj_jack *j, const char *server_name, const char *clien
                   struct rt_sink *sink, char *err, size_t errlen);
 int rtj_jack_activate(struct rtj_jack *j);
 void rtj_jack_close(struct rtj_jack *j);
-/* Non-RT: can a client reach server `name` (NULL: default)? */
+/* Non-RT: can a client reach server `name` (NULL: default)? Waits on the server without a deadline (libjack's
+ * open and close read its socket): a stopped or hung server blocks it for good. */
 int rtj_jack_server_running(const char *name);
+/* Non-RT: rtj_jack_server_running with a deadline: 1 or 0 as it answers, or -ETIMEDOUT when it has not within
+ * deadline_ms (a stopped or hung server); the call is then left behind in a detached thread of its own, which ends
+ * when the server does (or the process). */
+int rtj_jack_server_answers(const char *name, int deadline_ms);
 /* Non-RT: which libjack is in use: "jack2" or "pipewire-jack"; path into lib. */
 const char *rtj_jack_provider(char *lib, size_t liblen);
 

@@ -16,7 +16,9 @@ list     one line per held slot: "slot I pid P alive|dead uid U name NAME"
 taken    how many slots are held (by live servers or dead ones)
 reclaim  for each entry held by a dead server whose NAME starts with a PREFIX, start that name once more as its
          user (jackd reclaims the entry) and stop it with SIGTERM (it frees it); a name rtjitter-PID-... only when
-         that rtjitter is dead too. Prints "reclaimed N of M" and a line per failure.
+         that rtjitter is dead too. Prints "reclaimed N of M" and a line per failure. As root, when that fails
+         and every held slot is a dead server's and no process maps jack2's shared memory, the registry is
+         removed (purge()).
 """
 import fcntl
 import os
@@ -139,8 +141,84 @@ def main(argv):
             print('# jack registry: the slot of dead %s (uid %d, pid %d) not reclaimed: %s' % (name, uid, pid, why))
         else:
             done += 1
+    for path in mended_metadata():
+        print('# jack metadata: %s had an empty region file (a client killed as it made it: every client died of '
+              'SIGBUS): its regions were removed' % path)
+    if done < len(todo) and purge():
+        print('# jack registry: every slot was held by a dead server and no process used jack2\'s shared memory: '
+              'the registry and its segments were removed (jackd makes them anew)')
+        done = len(todo)
     print('reclaimed %d of %d' % (done, len(todo)))
     return 0
+
+
+def mended_metadata():
+    """jack2's metadata store is a Berkeley DB environment in /dev/shm/jack_db-UID that every client maps as it
+    opens. A client killed while it made the environment leaves a region file of 0 bytes (__db.002, seen after a
+    SIGKILL beside a busy suite), and from then on every JACK client of that user dies of SIGBUS in libdb's
+    __mutex_open, whatever the server. The regions are a cache Berkeley DB makes anew: when one is empty and no
+    process maps any of them, they are removed (metadata.db, the data, stays). Returns the folders mended."""
+    mended = []
+    for d in os.listdir('/dev/shm'):
+        if not re.fullmatch(r'jack_db-\d+', d):
+            continue
+        path = os.path.join('/dev/shm', d)
+        try:
+            regions = [f for f in os.listdir(path) if f.startswith('__db.')]
+            if not any(os.path.getsize(os.path.join(path, f)) == 0 for f in regions):
+                continue
+        except OSError:
+            continue
+        if maps_any(path):
+            continue
+        for f in regions:
+            try:
+                os.unlink(os.path.join(path, f))
+            except OSError:
+                pass
+        mended.append(path)
+    return mended
+
+
+def maps_any(prefix):
+    """Does any process map a file under prefix? True when that cannot be told (a process whose maps cannot be
+    read, but for init, this VM's own agent)."""
+    for d in os.listdir('/proc'):
+        if not d.isdigit() or d == '1':
+            continue
+        try:
+            with open('/proc/%s/maps' % d) as f:
+                if prefix in f.read():
+                    return True
+        except FileNotFoundError:
+            continue
+        except OSError:
+            return True
+    return False
+
+
+def purge():
+    """The last resort, as root only: when every held slot is a dead server's and no process on the machine maps
+    jack2's shared memory (no server, no client of one), the registry and the segments are nobody's: remove them.
+    Seen after servers were SIGSTOPped and killed beside a busy suite: restarting each dead name took its slot and
+    did not free it at SIGTERM, and with all 8 held no jackd could start."""
+    if os.getuid() != 0 or any(alive(pid) for _, pid, _, _ in entries()):
+        return False
+    if maps_any('/dev/shm/jack'):
+        return False
+    for d in os.listdir('/proc'):
+        try:
+            if d.isdigit() and open('/proc/%s/comm' % d).read().strip() == 'jackd':
+                return False
+        except OSError:
+            continue
+    for f in os.listdir('/dev/shm'):
+        if f == 'jack-shm-registry' or re.fullmatch(r'jack-\d+-\d+', f):
+            try:
+                os.unlink(os.path.join('/dev/shm', f))
+            except OSError:
+                pass
+    return True
 
 
 if __name__ == '__main__':

@@ -44,10 +44,25 @@ else
     check "SIGTERM: report marked incomplete, with the reason" \
         [ "$(json "$WORK/t.json" "d['complete'], d['incomplete_reason']")" = "False terminated (SIGTERM)" ]
     check "SIGTERM: no private jackd left" no_jackd_named "rtjitter-$rpid"
-    # Ctrl-C while the private server hangs (SIGSTOPped): libjack's close would wait for it for ever
+    # Ctrl-C while the private server hangs as it starts (SIGSTOPped at once): rtjitter's probe of it waited in
+    # libjack for good, deaf to Ctrl-C (seen beside a busy suite, where the stop below came before the server was up)
+    "$RTJ" run --loads none --duration 30 --warmup 0.5 --quiet --json "$WORK/hs.json" >"$WORK/out" 2>&1 &
+    rpid=$!
+    for _ in $(seq 500); do spid=$(pgrep -P "$rpid" -x jackd) && break; sleep 0.01; done
+    kill -STOP "$spid"; sleep 0.3
+    kill -INT "$rpid"
+    t0=$(date +%s.%N); wait "$rpid"; rc=$?; t1=$(date +%s.%N)
+    echo "# Ctrl-C with the private server stopped as it started: exit $rc after $(python3 -c "print(round($t1 - $t0, 2))") s: $(head -c 200 "$WORK/out")"
+    check "Ctrl-C, private server SIGSTOPped as it started: exit 3 (got $rc) within 2 s, its server gone" \
+        eval '[ "$rc" -eq 3 ] && python3 -c "import sys; sys.exit($t1 - $t0 > 2)" && ! kill -0 "$spid" 2>/dev/null'
+    kill -CONT "$spid" 2>/dev/null
+    # Ctrl-C while the private server hangs (SIGSTOPped) mid-run: libjack's close would wait for it for ever. Only
+    # once the run's client is on its server (jack_lsp shows its ports) and a second more: a busy machine can take
+    # 2.5 s to start the server.
     "$RTJ" run --loads none --duration 30 --warmup 0.5 --quiet --json "$WORK/h.json" >"$WORK/out" 2>&1 &
     rpid=$!
-    sleep 2.5
+    for _ in $(seq 100); do jack_lsp -s "rtjitter-$rpid-server" 2>/dev/null | grep -q "^rtjitter-$rpid:" && break; sleep 0.1; done
+    sleep 1
     spid=$(pgrep -P "$rpid" -x jackd)
     kill -STOP "$spid"; sleep 0.5
     kill -INT "$rpid"
