@@ -9,6 +9,7 @@
 #include "report/doc.h"
 #include "report/report.h"
 #include "report/report_read.h"
+#include "util/termtext.h"
 #include "util/utf8.h"
 #include <ctype.h>
 #include <errno.h>
@@ -329,7 +330,7 @@ static json_t *system_identity(const json_t *sys)
     return json_pack("{s:o, s:o, s:o}", "hostname", str_field(sys, "nodename"), "kernel", kernel, "cpu", cpu);
 }
 
-json_t *import_cyclictest(const char *text, size_t len, const struct import_info *info, char *release,
+static json_t *import_doc(const char *text, size_t len, const struct import_info *info, char *release,
                           size_t release_len, struct timespec *when, char *err, size_t errlen)
 {
     json_error_t je;
@@ -512,5 +513,14 @@ out:
     free(c.b);
     json_decref(c.threads);
     json_decref(in);
+    return doc;
+}
+
+json_t *import_cyclictest(const char *text, size_t len, const struct import_info *info, char *release,
+                          size_t release_len, struct timespec *when, char *err, size_t errlen)
+{
+    json_t *doc = import_doc(text, len, info, release, release_len, when, err, errlen);
+    if (!doc)
+        term_fix(err, errlen); /* it may quote the file: a thread's name, jansson's "near '...'" */
     return doc;
 }

@@ -4,6 +4,7 @@
  * that passes here can be rendered without any further check beyond "is it there". */
 #include "report/report_read.h"
 #include "util/readfile.h"
+#include "util/termtext.h"
 #include "report/report.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -330,7 +331,7 @@ int report_validate(const json_t *doc, char *err, size_t errlen)
     return 0;
 }
 
-int report_read_buffer(const char *buf, size_t len, json_t **doc, char *err, size_t errlen)
+static int read_buffer(const char *buf, size_t len, json_t **doc, char *err, size_t errlen)
 {
     *doc = NULL;
     if (len > REPORT_MAX_BYTES) {
@@ -352,6 +353,14 @@ int report_read_buffer(const char *buf, size_t len, json_t **doc, char *err, siz
     }
     *doc = d;
     return 0;
+}
+
+int report_read_buffer(const char *buf, size_t len, json_t **doc, char *err, size_t errlen)
+{
+    int rc = read_buffer(buf, len, doc, err, errlen);
+    if (rc < 0)
+        term_fix(err, errlen); /* it may quote the file: a key's name, jansson's "near '...'" */
+    return rc;
 }
 
 int report_read_file(const char *path, json_t **doc, char *err, size_t errlen)
