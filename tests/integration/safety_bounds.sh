@@ -1,0 +1,49 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# test-class: quick
+# Limits that agree, messages that keep their reason, an import that stays small (issue 21, items 3, 10 and 7).
+# - `--loads` with 5,000 phases is refused before anything is measured (one line naming 4096, exit 2, at once),
+#   and the reader takes a report of 4,096 phases and refuses 4,097: one limit on both sides.
+. "$(dirname "$0")/../lib.sh"
+
+# A small cyclictest file made into a report: the raw material of the documents below.
+python3 - "$WORK/ct.json" <<'PY'
+import json, sys
+json.dump({"file_version": 1, "cmdline:": "cyclictest -m -q -p 80 -i 500 -t 1 -D 2 -h 100 --json=c.json",
+           "rt_test_version:": "2.5", "start_time": "Wed Dec  2 06:00:00 2026",
+           "end_time": "Wed Dec  2 06:00:02 2026", "return_code": 0,
+           "sysinfo": {"sysname": "Linux", "nodename": "host", "release": "6.1.0-test", "version": "#1 SMP",
+                       "machine": "x86_64", "realtime": 0},
+           "num_threads": 1, "resolution_in_ns": 0,
+           "thread": {"0": {"histogram": {"3": 1000, "4": 2000, "5": 900, "9": 100}, "cycles": 4000, "min": 3,
+                            "max": 9, "avg": 4.3, "cpu": 1, "node": 0}}}, open(sys.argv[1], "w"))
+PY
+"$RTJ" import cyclictest "$WORK/ct.json" --json "$WORK/base.json" --output "$WORK/store" --quiet >/dev/null 2>&1
+check "the base report imports" [ -s "$WORK/base.json" ]
+
+# ---- item 3: one limit of phases ----------------------------------------------------------------------------
+list=$(python3 -c "print(','.join(['none'] * 5000))")
+t0=$(date +%s%N)
+"$RTJ" run --backend timer --duration 2 --warmup 0 --loads "$list" --output "$WORK/runs" >"$WORK/p5000.out" 2>"$WORK/p5000.err"
+rc=$?
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+check "--loads with 5000 phases exits 2 (got $rc)" [ "$rc" -eq 2 ]
+check "... with one line naming the limit, 4096 ($(head -c 200 "$WORK/p5000.err"))" \
+    [ "$(wc -l <"$WORK/p5000.err")" -eq 1 -a -n "$(grep -F 'more than 4096 phases' "$WORK/p5000.err")" ]
+check "... before measuring: no report, nothing on stdout, within 1.5 s (took $ms ms; a phase alone is 2 s)" \
+    [ -z "$(find "$WORK/runs" -name '*.json' 2>/dev/null)" -a ! -s "$WORK/p5000.out" -a "$ms" -lt 1500 ]
+python3 - "$WORK/base.json" "$WORK" <<'PY'
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+p = d['phases'][0]
+for n in (4096, 4097):
+    d['phases'] = [dict(copy.deepcopy(p), load='none') for _ in range(n)]
+    json.dump(d, open(f"{sys.argv[2]}/phases{n}.json", "w"))
+PY
+"$RTJ" report "$WORK/phases4096.json" --format json >/dev/null 2>"$WORK/r4096.err"
+rc=$?
+check "a report of 4096 phases reads back (exit $rc: $(head -c 200 "$WORK/r4096.err"))" [ "$rc" -eq 0 ]
+"$RTJ" report "$WORK/phases4097.json" >/dev/null 2>"$WORK/r4097.err"
+rc=$?
+check "a report of 4097 phases is refused: exit 2 (got $rc), one line" \
+    [ "$rc" -eq 2 -a "$(wc -l <"$WORK/r4097.err")" -eq 1 ]
