@@ -1,9 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# test-class: quick
+# (plain, not quick: two short timer runs, SCHED_FIFO threads a solo test beside it would feel)
 # Limits that agree, messages that keep their reason, an import that stays small (issue 21, items 3, 10 and 7).
 # - `--loads` with 5,000 phases is refused before anything is measured (one line naming 4096, exit 2, at once),
 #   and the reader takes a report of 4,096 phases and refuses 4,097: one limit on both sides.
+# - A load's error keeps its reason: a --tmpdir of 400 characters that does not exist (the error was cut at 315
+#   characters, before "No such file or directory"), and a command whose last line is 540 characters long and
+#   ends with its reason (it was split at 511, leaving "n at the end"). A store, --json or --html path that could
+#   not be opened again (PATH_MAX, 4096 bytes with its NUL) is refused before measuring: one line, exit 2.
 . "$(dirname "$0")/../lib.sh"
 
 # A small cyclictest file made into a report: the raw material of the documents below.
@@ -47,3 +51,41 @@ check "a report of 4096 phases reads back (exit $rc: $(head -c 200 "$WORK/r4096.
 rc=$?
 check "a report of 4097 phases is refused: exit 2 (got $rc), one line" \
     [ "$rc" -eq 2 -a "$(wc -l <"$WORK/r4097.err")" -eq 1 ]
+
+# ---- item 10: messages keep their reason; paths that could not be opened again ------------------------------
+long="$WORK/$(printf 'd%.0s' {1..200})/$(printf 'f%.0s' {1..200})"    # does not exist
+"$RTJ" run --backend timer --duration 0.5 --warmup 0 --loads write --tmpdir "$long" --output "$WORK/runs" \
+    --json "$WORK/tmpdir.json" --quiet >"$WORK/tmpdir.out" 2>&1
+check "a run with a --tmpdir that does not exist ends (exit $?)" [ -s "$WORK/tmpdir.json" ]
+err=$(json "$WORK/tmpdir.json" "d['phases'][0]['load_error']")
+check "its load error keeps the reason at its end (${#err} characters: ...${err: -60})" \
+    [ "${err%: No such file or directory}" != "$err" ]
+check "... and the start of the path, the middle cut with '...'" \
+    grep -qF "write: skipped: cannot create a directory in $WORK/ddd" <<<"$err"
+check "... shown so by report too" grep -qF ': No such file or directory' \
+    <("$RTJ" report "$WORK/tmpdir.json" --wide | tr '\n' ' ' | tr -s ' ')
+words="$(printf 'w%.0s' {1..500}): the reason at the end"
+"$RTJ" run --backend timer --duration 0.5 --warmup 0 --loads "exec:echo $words >&2; exit 3" --output "$WORK/runs" \
+    --json "$WORK/exec.json" --quiet >"$WORK/exec.out" 2>&1
+err=$(json "$WORK/exec.json" "d['phases'][0]['load_error']")
+check "a command's last line of 540 characters keeps its reason (${#err} characters: ...${err: -40})" \
+    [ "${err%: the reason at the end}" != "$err" -a -n "$(grep -F 'exited with status 3: www' <<<"$err")" ]
+
+deep="$WORK/p"
+while [ ${#deep} -lt 4060 ]; do deep="$deep/$(printf 'a%.0s' {1..200})"; done
+deep=${deep:0:4060}
+x40=$(printf 'x%.0s' {1..40})
+for how in output json html; do
+    case $how in
+        output) args=(--output "$deep") ;;
+        *) args=("--$how" "$deep/$x40.$how" --output "$WORK/runs2") ;;
+    esac
+    t0=$(date +%s%N)
+    "$RTJ" run --backend timer --duration 2 --warmup 0 --loads none "${args[@]}" >"$WORK/deep.out" 2>"$WORK/deep.err"
+    rc=$?
+    ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+    check "--$how with a path that could not be opened again: exit 2 (got $rc), one line, at once ($ms ms)" \
+        [ "$rc" -eq 2 -a "$(wc -l <"$WORK/deep.err")" -eq 1 -a "$ms" -lt 1500 -a ! -s "$WORK/deep.out" ]
+    check "... saying why ($(sed 's/aaaa*/a.../g' "$WORK/deep.err" | cut -c1-200))" grep -q 'PATH_MAX' "$WORK/deep.err"
+done
+check "... and no report was written anywhere" [ -z "$(find "$WORK/runs2" "$WORK/p" -name '*.json' -o -name '*.html' 2>/dev/null)" ]
