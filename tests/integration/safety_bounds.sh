@@ -89,3 +89,40 @@ for how in output json html; do
     check "... saying why ($(sed 's/aaaa*/a.../g' "$WORK/deep.err" | cut -c1-200))" grep -q 'PATH_MAX' "$WORK/deep.err"
 done
 check "... and no report was written anywhere" [ -z "$(find "$WORK/runs2" "$WORK/p" -name '*.json' -o -name '*.html' 2>/dev/null)" ]
+
+# ---- item 7: import is bounded ------------------------------------------------------------------------------
+# 4,000,000 one-sample buckets, 52 MB: jansson took 1.5 GB and 12-30 s over it before the report's own check
+# refused the result. Now the pairs are counted before parsing: refused with the file read and nothing more,
+# so the peak is the file's 52 MB and the program: under 120 MB (this bound), within 3 s.
+python3 - "$WORK/huge.json" "$WORK/limit.json" <<'PY'
+import sys
+head = ('{"file_version": 1, "cmdline:": "cyclictest -h 4000000", "rt_test_version:": "2.5", "sysinfo": {"sysname": '
+        '"Linux", "nodename": "h", "release": "6.1.0-test", "version": "#1", "machine": "x86_64", "realtime": 0}, '
+        '"num_threads": %d, "resolution_in_ns": 0, "thread": {')
+def thread(t, nb):
+    return ('"%d": {"histogram": {%s}, "cycles": %d, "min": 0, "max": %d, "avg": %d, "cpu": 0, "node": 0}'
+            % (t, ', '.join(f'"{i}": 1' for i in range(nb)), nb, nb - 1, nb // 2))
+with open(sys.argv[1], 'w') as f:
+    f.write(head % 1 + thread(0, 4_000_000) + '}}')
+# Just under the limit: 4 threads of 99,900 buckets sharing their values (399,600 + 43 other pairs).
+with open(sys.argv[2], 'w') as f:
+    f.write(head % 4 + ', '.join(thread(t, 99_900) for t in range(4)) + '}}')
+PY
+check "the large histogram file is over 50 MB ($(stat -c %s "$WORK/huge.json") bytes)" [ "$(stat -c %s "$WORK/huge.json")" -gt 50000000 ]
+/usr/bin/time -v "$RTJ" import cyclictest "$WORK/huge.json" --output "$WORK/imports" >"$WORK/huge.out" 2>"$WORK/huge.err"
+rc=$?
+rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$WORK/huge.err")
+wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$WORK/huge.err")
+grep -v '^	' "$WORK/huge.err" | grep -v 'Command exited with non-zero status' >"$WORK/huge.msg"
+check "import of the 52 MB histogram exits 2 (got $rc)" [ "$rc" -eq 2 ]
+check "... with one line saying why ($(head -c 200 "$WORK/huge.msg"))" \
+    [ "$(wc -l <"$WORK/huge.msg")" -eq 1 -a -n "$(grep -F 'more than 400000 histogram buckets' "$WORK/huge.msg")" ]
+check "... its peak memory under 120 MB (${rss:-?} kB) and its time under 3 s ($wall)" \
+    [ -n "$rss" -a "${rss:-999999}" -lt 122880 -a "$(echo "$wall" | awk -F: '{ print ($1 * 60 + $2 < 3) }')" = 1 ]
+/usr/bin/time -v "$RTJ" import cyclictest "$WORK/limit.json" --output "$WORK/imports" --quiet >"$WORK/limit.out" 2>"$WORK/limit.err"
+rc=$?
+rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$WORK/limit.err")
+check "a file just under the limit (4 threads x 99,900 buckets) imports: exit $rc, peak ${rss:-?} kB (under 250 MB)" \
+    [ "$rc" -eq 0 -a -n "$rss" -a "${rss:-999999}" -lt 256000 ]
+check "... all its samples kept (399600 cycles)" \
+    [ "$(json "$(sed -n 's/^report: //p' "$WORK/limit.out")" "d['phases'][0]['wakeup_us']['count']")" = 399600 ]
