@@ -53,8 +53,12 @@ printf 'not json' >"$WORK/fleet/6.1.0-test/bad"$'\e]0;name\a\e[31m'".json"
 "$RTJ" compare --matrix --store "$WORK/fleet" >"$WORK/matrix.out" 2>&1;   r4=$?
 printf '{"schema": "rtjitter.report/1", "x": \e[31m}' >"$WORK/broken.json"
 "$RTJ" report "$WORK/broken.json" >"$WORK/broken.out" 2>&1;              r5=$?
-check "report, TAP, compare and compare --matrix exit 0; a broken file exits 2 (got $r1 $r2 $r3 $r4 $r5)" \
-    [ "$r1$r2$r3$r4$r5" = "00002" ]
+# A verdict profile the parser refuses, quoting an ESC: run stops before measuring anything, with one line.
+printf '{"name": \e]0;t\a}' >"$WORK/profile.json"
+"$RTJ" run --backend timer --duration 1 --profile "$WORK/profile.json" --output "$WORK/runs" >"$WORK/profile.out" 2>&1
+r6=$?
+check "report, TAP, compare and compare --matrix exit 0; a broken file and a broken profile exit 2 (got $r1 $r2 $r3 $r4 $r5 $r6)" \
+    [ "$r1$r2$r3$r4$r5$r6" = "000022" ]
 
 # What a terminal would act on, byte by byte: C0 but newline and tab, DEL, C1 (U+0080..U+009F), U+202A..U+202E,
 # U+2066..U+2069; and bytes that are not UTF-8.
@@ -71,7 +75,7 @@ bad += [f"U+{ord(c):04X}" for c in t if 0x80 <= ord(c) <= 0x9f or 0x202a <= ord(
 print("controls:", " ".join(sorted(set(bad))) if bad else "none")
 PY
 }
-for f in import report tap compare matrix broken; do
+for f in import report tap compare matrix broken profile; do
     s=$(scan "$WORK/$f.out")
     check "$f: no control a terminal acts on reaches it ($s)" [ "$s" = "controls: none" ]
 done
@@ -90,6 +94,8 @@ check "compare --matrix: a store file's name shown visibly in its error" grep -q
 check "import: cyclictest's version and host name shown visibly" grep -qF "2.5$esc" "$WORK/import.out"
 check "a parser's error quotes the file visibly" grep -qF "near '\\e'" "$WORK/broken.out"
 check "... in one line" [ "$(wc -l <"$WORK/broken.out")" -eq 1 ]
+check "run's error on a profile quotes it visibly, in one line" \
+    [ -n "$(grep -F "near '\\e'" "$WORK/profile.out")" -a "$(wc -l <"$WORK/profile.out")" -eq 1 ]
 # The JSON form is the document itself, escaped by jansson: the label comes back byte for byte.
 "$RTJ" report "$WORK/evil.json" --format json >"$WORK/evil.out.json"
 check "--format json keeps the label as it is (JSON escapes it)" \
