@@ -211,7 +211,7 @@ static void test_pair_limit(void **state)
     memset(t + o, ':', n);
     o += n;
     o += (size_t)sprintf(t + o, "\", %s\"thread\": {\"0\": {\"histogram\": {\"10\": 4}, \"cycles\": 4, "
-                         "\"min\": 10, \"max\": 10, \"avg\": 10.5, \"cpu\": 1, \"node\": 0}}}", HEAD + 1);
+                         "\"min\": 10, \"max\": 10, \"avg\": 10.5, \"cpu\": 1, \"node\": 0}}}", &HEAD[1]); /* HEAD without its "{" */
     json_t *d = imp(t, err);
     if (!d)
         fail_msg("colons in a string were counted: '%s'", err);
