@@ -176,7 +176,8 @@ bench: deps-check
 	@$(MAKE) --no-print-directory -j$(JOBS) test-bins
 	@BUILD=$(BUILD) RTJ=$(RTJ) tests/bench.sh
 
-# libFuzzer over the report reader and every renderer (tests/fuzz/fuzz_report.c), FUZZ_SECS seconds (default 60).
+# libFuzzer over the report reader and every renderer (tests/fuzz/fuzz_report.c), then over the cyclictest
+# importer (tests/fuzz/fuzz_import.c: what it accepts must read back and render), FUZZ_SECS seconds each (default 60).
 # The library is built with clang into build-fuzz/ and the fuzz target linked against it (-gline-tables-only:
 # clang 14 crashes on loads/burn.c with full -g under these sanitizers). A crash input lands in
 # tests/fuzz-regressions/ and `make check` replays it from then on: commit it with the fix.
@@ -189,9 +190,15 @@ fuzz:
 	@mkdir -p build-fuzz/corpus tests/fuzz-regressions
 	clang $(RTJ_CPPFLAGS) -std=gnu11 -O1 -gline-tables-only -fsanitize=fuzzer $(FUZZ_SAN) -o build-fuzz/fuzz_report \
 	  tests/fuzz/fuzz_report.c build-fuzz/librtj.a $(RTJ_LIBS)
+	clang $(RTJ_CPPFLAGS) -std=gnu11 -O1 -gline-tables-only -fsanitize=fuzzer $(FUZZ_SAN) -o build-fuzz/fuzz_import \
+	  tests/fuzz/fuzz_import.c build-fuzz/librtj.a $(RTJ_LIBS)
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 build-fuzz/fuzz_report -max_total_time=$(FUZZ_SECS) \
 	  -timeout=10 -max_len=65536 -dict=tests/fuzz/report.dict -artifact_prefix=tests/fuzz-regressions/ \
 	  build-fuzz/corpus tests/fuzz/corpus
+	@mkdir -p build-fuzz/corpus-import
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 build-fuzz/fuzz_import -max_total_time=$(FUZZ_SECS) \
+	  -timeout=10 -max_len=65536 -rss_limit_mb=512 -dict=tests/fuzz/import.dict \
+	  -artifact_prefix=tests/fuzz-regressions/import- build-fuzz/corpus-import tests/fuzz/corpus-import
 
 # The man page and the bash completion are generated from the binary's own option tables (rtjitter --man,
 # rtjitter --bash-completion), so they cannot drift from what the parser accepts; `make doc` builds both. The

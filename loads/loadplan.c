@@ -49,10 +49,11 @@ static void close_fd(int *fd)
  * any other failure only makes the phases that need it skip their loads with the reason. */
 static int make_dir(struct load_area *a, const char *tmpdir, char *err, size_t errlen)
 {
+    char why[PATH_MAX + 200]; /* the whole message, then fitted: a long --tmpdir keeps its reason at the end */
     a->tmpfd = open(tmpdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (a->tmpfd < 0) {
-        snprintf(a->dir_error, sizeof(a->dir_error), "cannot create a directory in %s: %s", tmpdir,
-                 strerror(errno));
+        snprintf(why, sizeof(why), "cannot create a directory in %s: %s", tmpdir, strerror(errno));
+        utf8_fit(a->dir_error, sizeof(a->dir_error), why);
         return 0;
     }
     int e = loaddir_check_parent(a->tmpfd, tmpdir, err, errlen);
@@ -61,7 +62,8 @@ static int make_dir(struct load_area *a, const char *tmpdir, char *err, size_t e
     if (e == 0)
         e = loaddir_make(a->tmpfd, "rtjitter-loads.", a->dirname, sizeof(a->dirname), &a->dirfd);
     if (e < 0) {
-        snprintf(a->dir_error, sizeof(a->dir_error), "cannot create a directory in %s: %s", tmpdir, strerror(-e));
+        snprintf(why, sizeof(why), "cannot create a directory in %s: %s", tmpdir, strerror(-e));
+        utf8_fit(a->dir_error, sizeof(a->dir_error), why);
         a->dirname[0] = '\0';
         return 0;
     }

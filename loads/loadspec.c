@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* --loads parsing: see loadspec.h for the syntax. Pure: no processes, no files. */
 #include "loadspec.h"
+#include "util/bounds.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -156,6 +157,8 @@ static int parse_entry(const char *p, const char *end, struct load_phase_spec *p
 
 static int add_phase(struct load_spec *s, struct load_phase_spec **ph)
 {
+    if (s->nphases >= RTJ_MAX_PHASES)
+        return -E2BIG;
     struct load_phase_spec *n = realloc(s->phase, (size_t)(s->nphases + 1) * sizeof(*n));
     if (!n)
         return -ENOMEM;
@@ -195,6 +198,10 @@ int load_spec_parse(const char *text, struct load_spec *out, char *err, size_t e
     }
     if (e == -ENOMEM)
         snprintf(err, errlen, "out of memory");
+    if (e == -E2BIG) { /* a report holds no more: its reader would refuse the run's own report */
+        snprintf(err, errlen, "more than %d phases: a run has at most %d", RTJ_MAX_PHASES, RTJ_MAX_PHASES);
+        e = -EINVAL;
+    }
     if (e < 0)
         load_spec_free(out);
     return e;

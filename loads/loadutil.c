@@ -4,6 +4,7 @@
 #include "rtclock.h"
 #include "loaddir.h"
 #include "memavail.h"
+#include "util/utf8.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -20,10 +21,12 @@ void load_fail(struct load_child *c, const char *fmt, ...)
 {
     if (atomic_load(&c->shared->failed))
         return; /* the first reason is the one that matters */
+    char why[1024]; /* the whole message, then fitted: a long path in it keeps the reason at its end */
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(c->shared->error, sizeof(c->shared->error), fmt, ap);
+    vsnprintf(why, sizeof(why), fmt, ap);
     va_end(ap);
+    utf8_fit(c->shared->error, sizeof(c->shared->error), why);
     atomic_store(&c->shared->failed, 1);
 }
 
@@ -100,18 +103,22 @@ void load_last_line_fd(int fd, char *out, size_t len)
         return;
     }
     rewind(f);
-    char line[512], last[512] = "", urgent[512] = "";
-    while (fgets(line, sizeof(line), f)) {
+    /* Whole lines, however long (a line longer than a buffer would leave its last piece as "the last line");
+     * each kept with its start and its end, where a tool says why. */
+    char last[1024] = "", urgent[1024] = "", *line = NULL;
+    size_t cap = 0;
+    while (getline(&line, &cap, f) >= 0) {
         line[strcspn(line, "\n")] = '\0';
         if (!line[0])
             continue;
-        snprintf(last, sizeof(last), "%s", line);
+        utf8_fit(last, sizeof(last), line);
         if (strstr(line, "No space left on device") || strstr(line, "Disk quota exceeded"))
-            snprintf(urgent, sizeof(urgent), "%s", line);
+            utf8_fit(urgent, sizeof(urgent), line);
     }
+    free(line);
     fclose(f);
     if (urgent[0] || last[0])
-        snprintf(out, len, "%s", urgent[0] ? urgent : last);
+        utf8_fit(out, len, urgent[0] ? urgent : last); /* a tool's last words end with their reason */
 }
 
 void load_last_line(int dirfd, const char *name, char *out, size_t len)

@@ -8,6 +8,7 @@
 #include "rtclock.h"
 #include "loadcgroup.h"
 #include "loaddir.h"
+#include "util/utf8.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -313,10 +314,13 @@ static int end_all(struct sup *s)
     return left;
 }
 
+/* Each load's message keeps its end (its reason) when the reply runs short of room: its middle gives way. */
 static void append_error(struct sup_reply *r, const char *load, const char *msg)
 {
     size_t o = strlen(r->error);
-    snprintf(r->error + o, sizeof(r->error) - o, "%s%s: %s", o ? "; " : "", load, msg);
+    char piece[1200];
+    snprintf(piece, sizeof(piece), "%s%s: %s", o ? "; " : "", load, msg);
+    utf8_fit(r->error + o, sizeof(r->error) - o, piece);
 }
 
 /* Removes a load's cgroup and directory, once its processes are gone. */
@@ -368,7 +372,7 @@ static void stop_phase(struct sup *s, struct sup_reply *r)
                 append_error(r, li->name, msg);
             } else if (in->early && in->status != 0) {
                 /* A command of the user's that failed: its status and the last line it wrote say why. */
-                char msg[300], line[200] = "";
+                char msg[700], line[600] = "";
                 load_last_line(in->dirfd, "output.log", line, sizeof(line));
                 snprintf(msg, sizeof(msg), "the command exited with status %d%s%s", in->status,
                          line[0] ? ": " : "", line);

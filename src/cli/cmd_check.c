@@ -6,6 +6,7 @@
 #include "cli/cmd_check.h"
 #include "checks/checks.h"
 #include "report/doc.h"
+#include "util/termtext.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,10 +76,14 @@ static void palette_init(struct palette *p, FILE *f)
     p->off = colour ? "\033[0m" : "";
 }
 
-static void print_text(FILE *f, const json_t *sys, const struct check_result *r, size_t n, int quiet)
+/* What the checks read (a host name, a process's name, a device's, a line of a file) is shown visibly
+ * (util/termtext.h): only the palette's own SGR sequences reach the terminal as controls. */
+static void print_text(FILE *f, const json_t *given, const struct check_result *r, size_t n, int quiet)
 {
     struct palette p;
     palette_init(&p, f);
+    json_t *sys = term_safe_json(given);
+    char why[sizeof(r->why) * 4], fix[sizeof(r->fix) * 4];
     const json_t *setup = json_object_get(sys, "setup"), *k = json_object_get(sys, "kernel");
     const char *user = json_string_value(json_object_get(json_object_get(setup, "user"), "name"));
     fprintf(f, "%srtjitter check%s: %s%s%s, Linux %s\n", p.bold, p.off, user ? user : "", user ? " on " : "",
@@ -101,9 +106,10 @@ static void print_text(FILE *f, const json_t *sys, const struct check_result *r,
             snprintf(tag, sizeof(tag), "%s", check_status_name(r[i].status));
             for (char *c = tag; *c; c++)
                 *c = (char)(*c - 'a' + 'A');
-            fprintf(f, "  %s%-4s%s  %s: %s\n", p.status[r[i].status], tag, p.off, r[i].check->title, r[i].why);
+            fprintf(f, "  %s%-4s%s  %s: %s\n", p.status[r[i].status], tag, p.off, r[i].check->title,
+                    term_str(why, sizeof(why), r[i].why));
             if (r[i].fix[0])
-                fprintf(f, "        fix: %s\n", r[i].fix);
+                fprintf(f, "        fix: %s\n", term_str(fix, sizeof(fix), r[i].fix));
         }
     }
     for (size_t i = 0; i < n; i++)
@@ -112,6 +118,7 @@ static void print_text(FILE *f, const json_t *sys, const struct check_result *r,
             p.status[CHECK_OK] : "", count[CHECK_OK], p.off, count[CHECK_WARN] ? p.status[CHECK_WARN] : "",
             count[CHECK_WARN], p.off, count[CHECK_FAIL] ? p.status[CHECK_FAIL] : "", count[CHECK_FAIL], p.off,
             count[CHECK_SKIP]);
+    json_decref(sys);
 }
 
 /* The checklist document: the frame, the identity it judged (without the set-up and the process, which follow

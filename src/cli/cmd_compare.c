@@ -9,6 +9,7 @@
 #include "render/render.h"
 #include "report/compare.h"
 #include "report/doc.h"
+#include "util/termtext.h"
 #include "report/report_read.h"
 #include "report/store.h"
 #include "util/utf8.h"
@@ -110,7 +111,8 @@ static int matrix_mode(const struct compare_opts *o)
     for (size_t i = 0; rc == 0 && i < n && docs && names; i++) {
         char err[512];
         if (report_read_file(paths[i], &docs[nd], err, sizeof(err)) < 0) {
-            fprintf(stderr, "rtjitter compare: %s: %s (left out)\n", paths[i], err);
+            char shown[1024];
+            fprintf(stderr, "rtjitter compare: %s: %s (left out)\n", term_str(shown, sizeof(shown), paths[i]), err);
             continue;
         }
         names[nd++] = paths[i];
@@ -253,7 +255,8 @@ int cmd_compare(int argc, char **argv, const char *command_line)
     for (int i = 0; i < npos; i++) {
         char err[512];
         if (report_read_file(names[i], &docs[n], err, sizeof(err)) < 0) {
-            fprintf(stderr, "rtjitter compare: %s: %s\n", names[i], err);
+            char shown[1024]; /* a name from the store's listing is anybody's */
+            fprintf(stderr, "rtjitter compare: %s: %s\n", term_str(shown, sizeof(shown), names[i]), err);
             rc = 2;
             goto out;
         }

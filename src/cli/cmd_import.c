@@ -8,6 +8,7 @@
 #include "cli/options.h"
 #include "report/access.h"
 #include "report/doc.h"
+#include "util/termtext.h"
 #include "report/import_cyclictest.h"
 #include "report/store.h"
 #include "util/readfile.h"
@@ -135,8 +136,10 @@ int cmd_import(int argc, char **argv, const char *command_line)
         fprintf(stderr, "rtjitter import: --json %s: cannot be written: %s\n", o.json, doc_strerror(e));
         rc = 2;
     } else {
-        if (!o.quiet)
-            summary(stdout, pos[1], doc);
+        json_t *shown = o.quiet ? NULL : term_safe_json(doc); /* the file's strings, visibly (util/termtext.h) */
+        if (shown)
+            summary(stdout, pos[1], shown);
+        json_decref(shown);
         if ((e = store_save(doc, o.output, release, info.label, when, path, sizeof(path))) < 0) {
             fprintf(stderr, "rtjitter import: cannot save the report in the store: %s\n", strerror(-e));
             rc = 3;

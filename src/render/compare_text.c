@@ -5,6 +5,7 @@
 #include "render/compare_text.h"
 #include "render/textfmt.h"
 #include "report/access.h"
+#include "util/termtext.h"
 #include "util/utf8.h"
 #include <math.h>
 #include <stdlib.h>
@@ -126,7 +127,7 @@ static void load_table(FILE *f, const json_t *load, const json_t *reports, const
     }
 }
 
-void compare_print_text_opts(FILE *f, const json_t *cmp, const struct render_opts *given)
+static void compare_text(FILE *f, const json_t *cmp, const struct render_opts *given)
 {
     struct render_opts o = render_opts_or_default(given);
     const json_t *reports = json_object_get(cmp, "reports");
@@ -210,6 +211,20 @@ void compare_print_text_opts(FILE *f, const json_t *cmp, const struct render_opt
         say(f, &o, "  ", 4, json_string_value(s) ? json_string_value(s) : "");
     fputc('\n', f);
     say(f, &o, "Method: ", 2, doc_str(cmp, "method", ""));
+}
+
+/* The entry of the text form: every string the comparison holds (a label, a hostname, a warning, a load's error,
+ * a file's name) is shown visibly (util/termtext.h) before it reaches a terminal; the layout below measures the
+ * visible form. */
+void compare_print_text_opts(FILE *f, const json_t *cmp, const struct render_opts *given)
+{
+    json_t *safe = term_safe_json(cmp);
+    if (!safe) {
+        fputs("rtjitter: out of memory\n", f);
+        return;
+    }
+    compare_text(f, safe, given);
+    json_decref(safe);
 }
 
 void compare_print_text(FILE *f, const json_t *cmp)

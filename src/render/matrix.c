@@ -5,7 +5,9 @@
 #include "render/matrix.h"
 #include "render/html.h"
 #include "report/access.h"
+#include "util/termtext.h"
 #include "util/utf8.h"
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -67,7 +69,7 @@ static void cell_text(const json_t *c, char *buf, size_t len)
     snprintf(buf, len, "%5.5s %3.0f %5.5s %-4.4s", p99, doc_num(c, "xrun_events"), met, doc_str(c, "verdict", "-"));
 }
 
-int matrix_text(FILE *f, const json_t *m, const struct render_opts *opts)
+static int matrix_text_body(FILE *f, const json_t *m, const struct render_opts *opts)
 {
     struct render_opts o = render_opts_or_default(opts);
     const json_t *kernels = json_object_get(m, "kernels"), *machines = json_object_get(m, "machines");
@@ -111,6 +113,19 @@ int matrix_text(FILE *f, const json_t *m, const struct render_opts *opts)
         }
     }
     return 0;
+}
+
+/* The entry of the text form: every string the matrix holds (a label, a hostname, a warning, a load's error,
+ * a file's name) is shown visibly (util/termtext.h) before it reaches a terminal; the layout below measures the
+ * visible form. */
+int matrix_text(FILE *f, const json_t *m, const struct render_opts *opts)
+{
+    json_t *safe = term_safe_json(m);
+    if (!safe)
+        return -ENOMEM;
+    int rc = matrix_text_body(f, safe, opts);
+    json_decref(safe);
+    return rc;
 }
 
 int matrix_html(FILE *f, const json_t *m)

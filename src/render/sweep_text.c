@@ -5,6 +5,8 @@
 #include "render/textfmt.h"
 #include "report/access.h"
 #include "util/numfmt.h"
+#include "util/termtext.h"
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,7 +85,7 @@ static void grid(FILE *f, const json_t *doc, double rate)
     }
 }
 
-int sweep_print_text(FILE *f, const json_t *doc, const struct render_opts *opts)
+static int sweep_text(FILE *f, const json_t *doc, const struct render_opts *opts)
 {
     struct render_opts o = render_opts_or_default(opts);
     const json_t *audio = json_object_get(doc, "audio");
@@ -162,4 +164,17 @@ int sweep_print_text(FILE *f, const json_t *doc, const struct render_opts *opts)
             put(f, &o, "  from ", 4, rep);
     }
     return 0;
+}
+
+/* The entry of the text form: every string the document holds (a label, a hostname, a warning, a load's error,
+ * a file's name) is shown visibly (util/termtext.h) before it reaches a terminal; the layout below measures the
+ * visible form. */
+int sweep_print_text(FILE *f, const json_t *doc, const struct render_opts *opts)
+{
+    json_t *safe = term_safe_json(doc);
+    if (!safe)
+        return -ENOMEM;
+    int rc = sweep_text(f, safe, opts);
+    json_decref(safe);
+    return rc;
 }

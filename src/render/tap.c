@@ -5,7 +5,9 @@
  * not count as a failure: the exit status did not either. */
 #include "render/pkgtest.h"
 #include "report/access.h"
+#include "util/termtext.h"
 #include "util/utf8.h"
+#include <errno.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -103,7 +105,7 @@ static void tap_case(const json_t *phase, size_t pi, const json_t *check, const 
     fputs("  ...\n", f);
 }
 
-int tap_report(FILE *f, const json_t *doc)
+static int tap_body(FILE *f, const json_t *doc)
 {
     struct tctx t = { .f = f };
     size_t n = pkg_cases(doc, NULL, NULL);
@@ -117,4 +119,16 @@ int tap_report(FILE *f, const json_t *doc)
     }
     pkg_cases(doc, tap_case, &t);
     return 0;
+}
+
+/* TAP goes to a terminal as often as to a harness: the document's strings are shown visibly first (C1 controls
+ * and bidirectional overrides are valid UTF-8 that tap_text() and yaml_str() would pass). */
+int tap_report(FILE *f, const json_t *doc)
+{
+    json_t *safe = term_safe_json(doc);
+    if (!safe)
+        return -ENOMEM;
+    int rc = tap_body(f, safe);
+    json_decref(safe);
+    return rc;
 }

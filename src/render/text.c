@@ -7,6 +7,7 @@
 #include "render/text_table.h"
 #include "render/textfmt.h"
 #include "report/access.h"
+#include "util/termtext.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,7 +93,7 @@ static void identity_text(FILE *f, const json_t *sys, const struct render_opts *
     free(buf);
 }
 
-void report_print_text_opts(FILE *f, const json_t *doc, const struct render_opts *given)
+static void report_text(FILE *f, const json_t *doc, const struct render_opts *given)
 {
     struct render_opts o = render_opts_or_default(given);
     const json_t *au = json_object_get(doc, "audio");
@@ -143,6 +144,20 @@ void report_print_text_opts(FILE *f, const json_t *doc, const struct render_opts
         say(f, &o, "warning: ", 9, json_string_value(wn) ? json_string_value(wn) : "");
     if (!json_is_true(json_object_get(doc, "complete")))
         say(f, &o, "INCOMPLETE: ", 12, doc_str(doc, "incomplete_reason", "interrupted"));
+}
+
+/* The entry of the text form: every string the document holds (a label, a hostname, a warning, a load's error,
+ * a file's name) is shown visibly (util/termtext.h) before it reaches a terminal; the layout below measures the
+ * visible form. */
+void report_print_text_opts(FILE *f, const json_t *doc, const struct render_opts *given)
+{
+    json_t *safe = term_safe_json(doc);
+    if (!safe) {
+        fputs("rtjitter: out of memory\n", f);
+        return;
+    }
+    report_text(f, safe, given);
+    json_decref(safe);
 }
 
 void report_print_text(FILE *f, const json_t *doc)

@@ -4,6 +4,7 @@
  * File names start with the UTC start time, so the order of names is the order of runs; hidden files (doc_write's
  * temporary ones) and anything not named *.json are skipped. */
 #include "report/compare.h"
+#include "util/termtext.h"
 #include "report/access.h"
 #include "report/report_read.h"
 #include <dirent.h>
@@ -177,7 +178,8 @@ static int collect_runs(const char *store, const char *label, struct run_ref **o
                 continue;
             if (report_read_file(path, &doc, err, sizeof(err)) < 0) {
                 /* A *.json that is not a report we can read (a FIFO, a broken file): named, then left out. */
-                fprintf(stderr, "rtjitter compare: %s: %s (left out)\n", path, err);
+                char shown[1024]; /* a name from the store's listing is anybody's */
+                fprintf(stderr, "rtjitter compare: %s: %s (left out)\n", term_str(shown, sizeof(shown), path), err);
                 continue;
             }
             const char *lab = doc_str(doc, "label", NULL);

@@ -12,6 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#define STR(x) #x
+#define XSTR(x) STR(x)
+
 #define TMP_RANDOM 12     /* 62^12 names: not guessable, and O_EXCL makes a guessed one harmless anyway */
 #define TMP_BASE_MAX 200  /* of the target's name in the temporary one: NAME_MAX is 255 */
 #define TMP_TRIES 100
@@ -97,6 +100,10 @@ static int begin_temp(const char *path, int mode, mode_t perms, int *dfdp, char 
 {
     if (!path || !*path || (mode != DOC_REPLACE && mode != DOC_EXCLUSIVE))
         return -EINVAL;
+    /* Written through the directory's descriptor, a file whose path is PATH_MAX or longer could be made, and
+     * printed, but never opened by that path again (`rtjitter report PATH`): refused before anything is. */
+    if (strlen(path) >= PATH_MAX)
+        return -ENAMETOOLONG;
     const char *base;
     int dfd = open_parent(path, &base);
     if (dfd < 0)
@@ -199,6 +206,8 @@ const char *doc_strerror(int e)
         return "it exists and is not a regular file";
     if (e == -EISDIR)
         return "it is a directory";
+    if (e == -ENAMETOOLONG)
+        return "the path would be " XSTR(PATH_MAX) " bytes or longer, too long to open again (PATH_MAX)";
     return strerror(e < 0 ? -e : e);
 }
 

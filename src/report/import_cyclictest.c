@@ -9,6 +9,7 @@
 #include "report/doc.h"
 #include "report/report.h"
 #include "report/report_read.h"
+#include "util/termtext.h"
 #include "util/utf8.h"
 #include <ctype.h>
 #include <errno.h>
@@ -329,13 +330,40 @@ static json_t *system_identity(const json_t *sys)
     return json_pack("{s:o, s:o, s:o}", "hostname", str_field(sys, "nodename"), "kernel", kernel, "cpu", cpu);
 }
 
-json_t *import_cyclictest(const char *text, size_t len, const struct import_info *info, char *release,
+/* The name-value pairs of JSON text (a ':' outside strings), counted up to max + 1: what parsing it would hold
+ * in memory, known before it is parsed. */
+static size_t count_pairs(const char *t, size_t len, size_t max)
+{
+    size_t n = 0;
+    int in_string = 0;
+    for (size_t i = 0; i < len && n <= max; i++) {
+        char c = t[i];
+        if (in_string) {
+            if (c == '\\')
+                i++; /* the escaped character, a quote included */
+            else if (c == '"')
+                in_string = 0;
+        } else if (c == '"') {
+            in_string = 1;
+        } else if (c == ':') {
+            n++;
+        }
+    }
+    return n;
+}
+
+static json_t *import_doc(const char *text, size_t len, const struct import_info *info, char *release,
                           size_t release_len, struct timespec *when, char *err, size_t errlen)
 {
-    json_error_t je;
-    json_t *in = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
     snprintf(release, release_len, "unknown");
     clock_gettime(CLOCK_REALTIME, when);
+    if (count_pairs(text, len, IMPORT_MAX_PAIRS) > IMPORT_MAX_PAIRS) {
+        snprintf(err, errlen, "more than %d histogram buckets and fields (cyclictest writes only the buckets it "
+                 "filled): not parsed", IMPORT_MAX_PAIRS);
+        return NULL;
+    }
+    json_error_t je;
+    json_t *in = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
     if (!in) {
         snprintf(err, errlen, "not JSON (line %d: %.120s)", je.line, je.text);
         return NULL;
@@ -512,5 +540,14 @@ out:
     free(c.b);
     json_decref(c.threads);
     json_decref(in);
+    return doc;
+}
+
+json_t *import_cyclictest(const char *text, size_t len, const struct import_info *info, char *release,
+                          size_t release_len, struct timespec *when, char *err, size_t errlen)
+{
+    json_t *doc = import_doc(text, len, info, release, release_len, when, err, errlen);
+    if (!doc)
+        term_fix(err, errlen); /* it may quote the file: a thread's name, jansson's "near '...'" */
     return doc;
 }

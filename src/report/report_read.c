@@ -3,7 +3,9 @@
  * ranges. Missing keys are allowed (renderers show "-"), wrong types and out-of-range numbers are not: a file
  * that passes here can be rendered without any further check beyond "is it there". */
 #include "report/report_read.h"
+#include "util/bounds.h"
 #include "util/readfile.h"
+#include "util/termtext.h"
 #include "report/report.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -16,7 +18,6 @@
 
 /* Upper bounds on array lengths: far above what a run writes (2 x 2304 buckets, one timeline entry a second
  * for a day), low enough that a hostile file cannot make the renderers loop for hours. */
-#define MAX_PHASES 4096
 #define MAX_BUCKETS 100000
 #define MAX_TIMELINE 1000000
 #define MAX_STRINGS 100000
@@ -320,7 +321,7 @@ int report_validate(const json_t *doc, char *err, size_t errlen)
             return -EINVAL;
     }
     const json_t *phases = json_object_get(doc, "phases");
-    if (check_array_len(phases, MAX_PHASES, "phases", err, errlen) < 0)
+    if (check_array_len(phases, RTJ_MAX_PHASES, "phases", err, errlen) < 0)
         return -EINVAL;
     size_t i;
     const json_t *p;
@@ -330,7 +331,7 @@ int report_validate(const json_t *doc, char *err, size_t errlen)
     return 0;
 }
 
-int report_read_buffer(const char *buf, size_t len, json_t **doc, char *err, size_t errlen)
+static int read_buffer(const char *buf, size_t len, json_t **doc, char *err, size_t errlen)
 {
     *doc = NULL;
     if (len > REPORT_MAX_BYTES) {
@@ -352,6 +353,14 @@ int report_read_buffer(const char *buf, size_t len, json_t **doc, char *err, siz
     }
     *doc = d;
     return 0;
+}
+
+int report_read_buffer(const char *buf, size_t len, json_t **doc, char *err, size_t errlen)
+{
+    int rc = read_buffer(buf, len, doc, err, errlen);
+    if (rc < 0)
+        term_fix(err, errlen); /* it may quote the file: a key's name, jansson's "near '...'" */
+    return rc;
 }
 
 int report_read_file(const char *path, json_t **doc, char *err, size_t errlen)

@@ -4,6 +4,7 @@
 #include "report/store.h"
 #include "report/doc.h"
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,11 +92,18 @@ static int release_dir(const char *output, const char *release, char *dir, size_
     return mkdir_p_mode(dir, 0700);
 }
 
+/* The longest name store_save() gives a report: a UTC stamp, "-" and a label of 48, ".999", ".json". */
+#define STORE_NAME_MAX (16 + 1 + 48 + 4 + 5)
+
 int store_check(const char *output, const char *release, char *dir, size_t len)
 {
     int e = release_dir(output, release, dir, len);
     if (e < 0)
         return e;
+    /* Every report this store may get must be openable by its path, the one printed (PATH_MAX counts the
+     * terminating NUL). */
+    if (strlen(dir) + 1 + STORE_NAME_MAX >= PATH_MAX)
+        return -ENAMETOOLONG;
     char probe[4500];
     if (snprintf(probe, sizeof(probe), "%s/probe.json", dir) >= (int)sizeof(probe))
         return -ENAMETOOLONG;

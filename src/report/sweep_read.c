@@ -4,6 +4,7 @@
 #include "report/sweep_read.h"
 #include "report/report_read.h"
 #include "util/readfile.h"
+#include "util/termtext.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -168,6 +169,7 @@ int sweep_read_file(const char *path, json_t **doc, char *err, size_t errlen)
         return -ENOMSG;
     }
     if ((rc = sweep_validate(d, err, errlen)) < 0) {
+        term_fix(err, errlen); /* it may quote the file: a key's name, a value */
         json_decref(d);
         return rc;
     }

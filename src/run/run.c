@@ -3,6 +3,7 @@
  * thread copies into every record, and the backend's private state. */
 #include "run/run.h"
 #include "run/run_state.h"
+#include "util/termtext.h"
 #include "util/utf8.h"
 #include "run/collector.h"
 #include "run/loopback_run.h"
@@ -186,8 +187,9 @@ static long proc_kib(const char *file, const char *key)
 void run_warn(struct run_state *st, const char *msg)
 {
     json_array_append_new(st->warnings, utf8_json_string(msg));
+    char shown[2048]; /* a warning may carry what the system or a server said: shown visibly (util/termtext.h) */
     if (!st->p->quiet)
-        fprintf(stderr, "rtjitter: warning: %s\n", msg);
+        fprintf(stderr, "rtjitter: warning: %s\n", term_str(shown, sizeof(shown), msg));
 }
 
 /* Before anything starts: bad input is found at once and gives exit 2. */
@@ -196,7 +198,7 @@ static int run_prepare(struct run_state *st)
     const struct run_plan *p = st->p;
     char err[512];
     if (profile_load(p->profile ? p->profile : PROFILE_DEFAULT, &st->profile, err, sizeof(err)) < 0) {
-        fprintf(stderr, "rtjitter run: --profile: %s\n", err);
+        fprintf(stderr, "rtjitter run: --profile: %s\n", term_fix(err, sizeof(err))); /* it may quote the file */
         return -EINVAL;
     }
     if (st->be->unavailable(err, sizeof(err)) < 0) {
@@ -590,8 +592,9 @@ int run_execute(const struct run_plan *p)
     json_decref(st->warnings);
     json_decref(st->profile);
     json_decref(st->server_sched);
+    char shown[1024];
     if (st->stop_reason && rc == 3 && !p->quiet)
-        fprintf(stderr, "rtjitter: run incomplete: %s\n", st->stop_reason);
+        fprintf(stderr, "rtjitter: run incomplete: %s\n", term_str(shown, sizeof(shown), st->stop_reason));
     free(st);
     return rc;
 }

@@ -10,6 +10,7 @@
 #include "report/doc.h"
 #include "report/store.h"
 #include "sysinfo/sysinfo.h"
+#include "util/termtext.h"
 #include "util/utf8.h"
 #include "verdict/profile.h"
 #include "jack/jackserver.h"
@@ -400,7 +401,7 @@ static int prepare(struct sweep_ctx *c)
     }
     load_spec_free(&spec);
     if (profile_load(sp->run.profile ? sp->run.profile : PROFILE_DEFAULT, &c->profile, err, sizeof(err)) < 0) {
-        fprintf(stderr, "rtjitter sweep: --profile: %s\n", err);
+        fprintf(stderr, "rtjitter sweep: --profile: %s\n", term_fix(err, sizeof(err))); /* it may quote the file */
         return -EINVAL;
     }
     c->rules.max_xruns = sp->run.max_xruns >= 0 ? sp->run.max_xruns : doc_num(c->profile, "max_xruns");

@@ -128,3 +128,34 @@ int utf8_prefix(const char *s, size_t max)
     }
     return (int)i;
 }
+
+void utf8_fit(char *dst, size_t cap, const char *s)
+{
+    if (!cap)
+        return;
+    size_t len = s ? strlen(s) : 0;
+    if (len < cap) {
+        memmove(dst, s ? s : "", len + 1);
+        return;
+    }
+    if (cap < 8) { /* no room for both ends: the start alone */
+        int h = utf8_prefix(s, cap - 1);
+        memmove(dst, s, (size_t)h);
+        dst[h] = '\0';
+        return;
+    }
+    size_t room = cap - 1 - 3, head = utf8_prefix(s, room * 2 / 5); /* the end (the reason) gets the larger share */
+    size_t t = len - (room - head);
+    while (t < len && ((unsigned char)s[t] & 0xc0) == 0x80) /* not inside a character */
+        t++;
+    char *copy = strdup(s + t); /* dst may be s */
+    if (!copy) {
+        memmove(dst, s, head);
+        dst[head] = '\0';
+        return;
+    }
+    memmove(dst, s, head);
+    memcpy(dst + head, "...", 3);
+    memcpy(dst + head + 3, copy, len - t + 1);
+    free(copy);
+}

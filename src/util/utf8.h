@@ -32,6 +32,9 @@ json_t *utf8_json_string(const char *s);
 /* In place: drops every byte that starts no well-formed character. For a buffer filled by snprintf from valid
  * text, where a precision ("%.80s") or the buffer's end may have cut a character in two. */
 void utf8_trim(char *s);
+/* s into dst (cap bytes, always terminated), whole when it fits; else its start and its end with "..." between
+ * them, cut between characters: a message's reason, at its end, survives a long path in its middle. */
+void utf8_fit(char *dst, size_t cap, const char *s);
 /* The longest prefix of s, at most max bytes, that does not end inside a character ("%.*s" with it never cuts
  * one). */
 int utf8_prefix(const char *s, size_t max);

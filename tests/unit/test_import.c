@@ -7,11 +7,15 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "report/import_cyclictest.h"
 #include "report/report_read.h"
+#include "util/readfile.h"
 
 static const struct import_info INFO = { "file.json", NULL, "cyclictest", "rtjitter import cyclictest file.json" };
 
@@ -195,6 +199,74 @@ static void test_bad_files(void **state)
     }
 }
 
+/* The pairs are counted before parsing, and only outside strings: 400,000 ':' inside a string (a command line)
+ * and an escaped quote before them count nothing; 400,001 histogram buckets are refused unparsed, one line. */
+static void test_pair_limit(void **state)
+{
+    (void)state;
+    size_t n = 400000;
+    char *t = malloc(16 * (n + 1) + 4096), err[256] = "";
+    assert_non_null(t);
+    size_t o = (size_t)sprintf(t, "{\"note\": \"a\\\": ");
+    memset(t + o, ':', n);
+    o += n;
+    o += (size_t)sprintf(t + o, "\", %s\"thread\": {\"0\": {\"histogram\": {\"10\": 4}, \"cycles\": 4, "
+                         "\"min\": 10, \"max\": 10, \"avg\": 10.5, \"cpu\": 1, \"node\": 0}}}", &HEAD[1]); /* HEAD without its "{" */
+    json_t *d = imp(t, err);
+    if (!d)
+        fail_msg("colons in a string were counted: '%s'", err);
+    json_decref(d);
+    o = (size_t)sprintf(t, "%s\"thread\": {\"0\": {\"cycles\": 400001, \"min\": 0, \"max\": 400000, "
+                        "\"avg\": 2, \"histogram\": {", HEAD);
+    for (size_t i = 0; i <= n; i++)
+        o += (size_t)sprintf(t + o, "%s\"%zu\": 1", i ? ", " : "", i);
+    strcpy(t + o, "}}}}");
+    d = imp(t, err);
+    if (d || !strstr(err, "more than 400000 histogram buckets") || strchr(err, '\n'))
+        fail_msg("400,001 buckets: '%s'", err);
+    json_decref(d);
+    free(t);
+}
+
+/* Every input `make fuzz` ever found against the importer (tests/fuzz-regressions/import-*): each is imported
+ * again, and what is accepted must read back as a report. */
+static void test_fuzz_regressions(void **state)
+{
+    (void)state;
+    const char *top = getenv("RTJ_TOP");
+    char dir[4096];
+    snprintf(dir, sizeof(dir), "%s/tests/fuzz-regressions", top ? top : ".");
+    DIR *d = opendir(dir);
+    if (!d) {
+        assert_int_equal(errno, ENOENT);
+        return;
+    }
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (strncmp(e->d_name, "import-", 7) != 0)
+            continue;
+        char path[8192], err[512], *buf = NULL, rel[64];
+        size_t len = 0;
+        struct timespec when;
+        snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+        if (read_regular_file(path, IMPORT_MAX_BYTES, &buf, &len, err, sizeof(err)) < 0)
+            fail_msg("%s: %s", path, err);
+        json_t *doc = import_cyclictest(buf, len, &INFO, rel, sizeof(rel), &when, err, sizeof(err));
+        free(buf);
+        if (doc) {
+            char *text = json_dumps(doc, JSON_COMPACT), err2[512];
+            json_t *back = NULL;
+            assert_non_null(text);
+            if (report_read_buffer(text, strlen(text), &back, err2, sizeof(err2)) < 0)
+                fail_msg("%s: imported, but its report does not read back: %s", path, err2);
+            json_decref(back);
+            free(text);
+            json_decref(doc);
+        }
+    }
+    closedir(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -203,6 +275,8 @@ int main(void)
         cmocka_unit_test(test_sd_without_overflow_and_pooled_threads),
         cmocka_unit_test(test_nanoseconds_no_histogram_and_failure),
         cmocka_unit_test(test_bad_files),
+        cmocka_unit_test(test_pair_limit),
+        cmocka_unit_test(test_fuzz_regressions),
     };
     return cmocka_run_group_tests_name("import_cyclictest", tests, NULL, NULL);
 }

@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <cmocka.h>
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "loadspec.h"
 
@@ -132,6 +134,33 @@ static void test_errors(void **state)
     }
 }
 
+/* A run has at most 4096 phases, the most a report may hold (report_read.c refuses more): 4096 entries parse,
+ * 4097 are refused with one line naming the limit, and "all" cannot carry a list over it either. */
+static void test_phase_limit(void **state)
+{
+    (void)state;
+    char *text = malloc(4100 * 5 + 16), err[512] = "";
+    assert_non_null(text);
+    size_t o = 0;
+    for (int i = 0; i < 4096; i++)
+        o += (size_t)sprintf(text + o, "%snone", i ? "," : "");
+    struct load_spec s;
+    assert_int_equal(parse(text, &s, err), 0);
+    assert_int_equal(s.nphases, 4096);
+    load_spec_free(&s);
+    strcat(text, ",burn");
+    int e = parse(text, &s, err);
+    if (e != -EINVAL || !strstr(err, "more than 4096 phases") || strchr(err, '\n'))
+        fail_msg("4097 phases: got %d '%s'", e, err);
+    text[strlen(text) - strlen(",burn")] = '\0';
+    text[strlen(text) - strlen(",none")] = '\0'; /* 4095 phases and all: over the limit */
+    strcat(text, ",all");
+    e = parse(text, &s, err);
+    if (e != -EINVAL || !strstr(err, "more than 4096 phases"))
+        fail_msg("4095 phases and all: got %d '%s'", e, err);
+    free(text);
+}
+
 /* The registry's own promises, checked for every load so that a new one is held to them without anyone
  * remembering. */
 static void test_registry(void **state)
@@ -180,6 +209,7 @@ int main(void)
         cmocka_unit_test(test_exec_takes_the_rest), cmocka_unit_test(test_everything_together),
         cmocka_unit_test(test_all),
         cmocka_unit_test(test_errors),           cmocka_unit_test(test_registry),
+        cmocka_unit_test(test_phase_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -128,6 +128,33 @@ static void test_trim_and_prefix(void **state)
     assert_int_equal(utf8_prefix("", 5), 0);
 }
 
+/* A message too long for its buffer keeps its start and its end (the reason), "..." between, cut between
+ * characters; one that fits is whole. The expected strings are worked out by hand: of the room left beside
+ * "..." (cap - 1 - 3), two fifths (rounded down, then back to a character's start) go to the start. */
+static void test_fit(void **state)
+{
+    (void)state;
+    char buf[32];
+    utf8_fit(buf, sizeof(buf), "short: kept whole");
+    assert_string_equal(buf, "short: kept whole");
+    utf8_fit(buf, 18, "short: kept whole"); /* 17 bytes and the NUL: fits */
+    assert_string_equal(buf, "short: kept whole");
+    /* 52 bytes into 32: room 28, start 11, end 17 */
+    utf8_fit(buf, sizeof(buf), "cannot create /a/very/long/path/indeed: No such file");
+    assert_string_equal(buf, "cannot crea...eed: No such file");
+    /* room 16: start 6 bytes (3 x é), end 10 bytes ("→ reason") */
+    utf8_fit(buf, 20, "ééééééééééé→→→→→→→→→ reason");
+    assert_string_equal(buf, "ééé...→ reason");
+    /* room 15: the end's 9 bytes would start inside "→": it starts after it */
+    utf8_fit(buf, 19, "ééééééééééé→→→→→→→→→ reason");
+    assert_string_equal(buf, "ééé... reason");
+    utf8_fit(buf, 5, "abcdefgh"); /* no room for both ends: the start */
+    assert_string_equal(buf, "abcd");
+    char self[40] = "012345678901234567890123456789012345678"; /* 39 */
+    utf8_fit(self, 20, self); /* in place: room 16, start 6, end 10 */
+    assert_string_equal(self, "012345...9012345678");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -135,6 +162,7 @@ int main(void)
         cmocka_unit_test(test_invalid_sequences),
         cmocka_unit_test(test_sanitize),
         cmocka_unit_test(test_trim_and_prefix),
+        cmocka_unit_test(test_fit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
