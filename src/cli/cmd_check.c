@@ -6,6 +6,8 @@
 #include "cli/cmd_check.h"
 #include "checks/checks.h"
 #include "report/doc.h"
+#include "util/shquote.h"
+#include <pwd.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,7 +104,14 @@ static void print_text(FILE *f, const json_t *sys, const struct check_result *r,
             for (char *c = tag; *c; c++)
                 *c = (char)(*c - 'a' + 'A');
             fprintf(f, "  %s%-4s%s  %s: %s\n", p.status[r[i].status], tag, p.off, r[i].check->title, r[i].why);
-            if (r[i].fix[0])
+            /* One step that fixes several checks (a login without its limits fails three) is printed once. */
+            const struct check_result *same = NULL;
+            for (size_t k = 0; r[i].fix[0] && k < i && !same; k++)
+                if (!strcmp(r[k].fix, r[i].fix) && (!quiet || r[k].status >= CHECK_WARN))
+                    same = &r[k];
+            if (same)
+                fprintf(f, "        fix: the same as for \"%s\" above\n", same->check->title);
+            else if (r[i].fix[0])
                 fprintf(f, "        fix: %s\n", r[i].fix);
         }
     }
@@ -152,6 +161,20 @@ static const char *not_a_dir(const char *path)
     return S_ISDIR(st.st_mode) ? NULL : "not a directory";
 }
 
+/* Whether --user names nobody: not in the tree's /etc/passwd (when it can be read), and for this machine not
+ * known to the name service either (a directory's users are not in /etc/passwd). */
+static int unknown_user(const json_t *sys, const char *root)
+{
+    const json_t *u = json_object_get(json_object_get(sys, "setup"), "user");
+    if (!json_is_false(json_object_get(u, "in_passwd")))
+        return 0;
+    if (root)
+        return 1;
+    struct passwd pw, *res = NULL;
+    char buf[4096];
+    return getpwnam_r(json_string_value(json_object_get(u, "name")), &pw, buf, sizeof(buf), &res) != 0 || !res;
+}
+
 int cmd_check(int argc, char **argv, const char *command_line)
 {
     struct check_opts o = { 0 };
@@ -188,6 +211,12 @@ int cmd_check(int argc, char **argv, const char *command_line)
     const char *paths[2] = { where, NULL };
     struct checks_env env = { .root = o.root ? o.root : "", .user = o.user, .paths = paths, .probe = 1 };
     json_t *sys = checks_collect(&env);
+    if (sys && o.user && unknown_user(sys, o.root)) {
+        fprintf(stderr, "rtjitter check: --user: no user %s on this system (%s/etc/passwd)\n", shq(o.user).s,
+                o.root ? o.root : "");
+        json_decref(sys);
+        return 2;
+    }
     struct check_result *r = calloc(CHECKS_MAX, sizeof(*r));
     int n = sys && r ? checks_run(sys, NULL, r, CHECKS_MAX) : -ENOMEM;
     json_t *doc = n >= 0 ? checklist_doc(command_line, sys, r, (size_t)n) : NULL;
