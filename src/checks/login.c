@@ -122,9 +122,8 @@ void login_explain(const json_t *sys, const char *file, const char *domain, cons
     const json_t *p = check_process(sys), *setup = check_setup(sys), *l = json_object_get(p, "login");
     const char *user = check_str(json_object_get(setup, "user"), "name");
     const char *grp = domain[0] == '@' ? domain + 1 : NULL;
-    char whom[96];
+    const char *whom = grp ? grp : domain;
     user = user ? user : "$USER";
-    snprintf(whom, sizeof(whom), "%s%s", grp ? "" : "", grp ? grp : domain);
     /* The group: in /etc/group, not in this login's groups. */
     if (grp && !in_list(json_object_get(p, "groups"), grp)) {
         check_fmt(why, wl, "you are in %s (/etc/group), and %s grants it %s, but this login is not in %s yet", grp,
@@ -133,12 +132,15 @@ void login_explain(const json_t *sys, const char *file, const char *domain, cons
                  "has none of %s's rights (%s grants %s %s)", grp, grp, file, grp, grants);
         return;
     }
-    const char *in = grp ? "you are in " : "", *in2 = grp ? grp : "", *sep = grp ? ", and " : "";
+    /* What the files grant, said once: "you are in audio, and FILE grants it ..." or "FILE grants @x ...". */
+    char granted[400];
+    if (grp)
+        check_fmt(granted, sizeof(granted), "you are in %s, and %s grants it %s", grp, file, grants);
+    else
+        check_fmt(granted, sizeof(granted), "%s grants %s %s", file, domain, grants);
     if (!json_is_object(l)) {
-        check_fmt(why, wl, "%s%s%s%s grants %s %s, but not to this login (when it started could not be read)", in,
-                 in2, sep, file, whom, grants);
-        check_fmt(fix, fl, "log out and in again (or reboot): %s grants %s %s, and a new login gets it", file, whom,
-                 grants);
+        check_fmt(why, wl, "%s, but not to this login (when it started could not be read)", granted);
+        check_fmt(fix, fl, "log out and in again (or reboot): %s, and a new login gets it", granted);
         return;
     }
     int predicted = json_is_true(json_object_get(l, "predicted"));
@@ -217,9 +219,8 @@ void login_explain(const json_t *sys, const char *file, const char *domain, cons
                  "/etc/profile)");
         return;
     }
-    check_fmt(why, wl, "%s%s%s%s grants %s %s, and this login (%s, pid %.0f, started at %s, after the file was written "
-             "at %s, through %s) should have it, but has not", in, in2, sep, file, whom, grants, comm, pid, t_login,
-             t_file, path);
+    check_fmt(why, wl, "%s, and this login (%s, pid %.0f, started at %s, after the file was written at %s, through "
+              "%s) should have it, but has not", granted, comm, pid, t_login, t_file, path);
     check_fmt(fix, fl, "log out and in again (or reboot); if the limits are still short, sudo rtjitter check --user %s "
              "shows what a new login gets", shq(user).s);
 }
