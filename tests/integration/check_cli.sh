@@ -112,25 +112,25 @@ mkdir -p "$WORK/evil/etc"
 cp -r "$FIX/sys-generic/etc/security" "$WORK/evil/etc/"
 printf 'root:x:0:0:root:/root:/bin/bash\n%s:x:1001:1001::/home/evil:/bin/bash\n' "$EVIL" >"$WORK/evil/etc/passwd"
 printf 'root:x:0:\naudio:x:29:\n' >"$WORK/evil/etc/group"
-mkdir "$WORK/run-here" && cd "$WORK/run-here"
-"$RTJ" check --root "$WORK/evil" --user "$EVIL" --json "$WORK/evil.json" >"$WORK/evil.txt" 2>&1; rc=$?
+RTJ_ABS=$(cd "$(dirname "$RTJ")" && pwd)/$(basename "$RTJ")
+mkdir "$WORK/run-here"
+(cd "$WORK/run-here" && "$RTJ_ABS" check --root "$WORK/evil" --user "$EVIL" --json "$WORK/evil.json") >"$WORK/evil.txt" 2>&1
 efix=$(json "$WORK/evil.json" "[c['fix'] for c in d['checks'] if c['id'] == 'limits_files'][0]")
 cmd=${efix%%, then *}
 echo "# the printed fix: $efix"
 check "the fix quotes the name: sudo usermod -aG audio 'a;touch X'" [ "$cmd" = "sudo usermod -aG audio 'a;touch X'" ]
 check "sh -n accepts the printed command" sh -n -c "$cmd"
-check "parsed by sh, it is 5 words, the last the whole name" [ "$(sh -c "set -- $cmd; echo \$#; printf '%s' \"\$5\"")" = "5
+check "parsed by sh, it is 5 words, the last the whole name" [ "$(cd "$WORK/run-here" && sh -c "set -- $cmd; echo \$#; printf '%s' \"\$5\"")" = "5
 $EVIL" ]
-check "parsed by bash, the same" [ "$(bash -c "set -- $cmd; echo \$#; printf '%s' \"\$5\"")" = "5
+check "parsed by bash, the same" [ "$(cd "$WORK/run-here" && bash -c "set -- $cmd; echo \$#; printf '%s' \"\$5\"")" = "5
 $EVIL" ]
 check "the text prints the same quoted command" grep -qF "fix: sudo usermod -aG audio 'a;touch X', then" "$WORK/evil.txt"
-SUDO_USER="$EVIL" "$RTJ" check --root "$WORK/evil" --json "$WORK/evil2.json" >/dev/null 2>&1
+(cd "$WORK/run-here" && SUDO_USER="$EVIL" "$RTJ_ABS" check --root "$WORK/evil" --json "$WORK/evil2.json") >/dev/null 2>&1
 if [ "$(id -u)" -eq 0 ]; then
     rfix=$(json "$WORK/evil2.json" "[c['fix'] for c in d['checks'] if c['id'] == 'root'][0]")
     check "under sudo for that name: run rtjitter as 'a;touch X', without sudo" [ "$rfix" = "run rtjitter as 'a;touch X', without sudo" ]
 fi
 check "nothing was run: no file X" [ ! -e "$WORK/run-here/X" ]
-cd "$WORK"
 
 # --- a recording place on a pseudo-filesystem or in memory: WARN ---------------------------------------
 for d in /proc /sys /dev/shm; do

@@ -159,7 +159,7 @@ else
         fi
     fi
     # run's gate says the same fix as check, once.
-    login_as "$U2" "cd $WORK/out && $RTJ_ABS run --backend timer --loads none -D 1 --quiet --output $WORK/out/store" >"$WORK/out/g.txt" 2>&1; rc=$?
+    login_as "$U2" "cd $WORK/out && $RTJ_ABS run --backend timer --loads none -D 1 --quiet --output $WORK/out/store >$WORK/out/g.txt 2>&1"; rc=$?
     if [ "$(get "$WORK/out/l5.json" sched_fifo status)" = fail ]; then
         check "run as that login: exit 2 at the gate, with check's fix once (got $rc)" \
             [ "$rc" -eq 2 -a "$(grep -c '^  fix: ' "$WORK/out/g.txt")" -eq 1 -a "$(sed -n 's/^  fix: //p' "$WORK/out/g.txt")" = "$(get "$WORK/out/l5.json" sched_fifo fix)" ]
