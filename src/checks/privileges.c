@@ -242,6 +242,11 @@ static const json_t *probed(const json_t *sys, struct check_result *r)
     if (!p)
         check_say(r, CHECK_SKIP, "this process was not probed: what is in force belongs to a login, not to the "
                   "files of a system");
+    else if (check_str(p, "other_user")) {
+        check_say(r, CHECK_SKIP, "%s's login is not this process's: only root can judge it (sudo rtjitter check "
+                  "--user %s)", check_str(p, "other_user"), shq(check_str(p, "other_user")).s);
+        return NULL;
+    }
     return p;
 }
 

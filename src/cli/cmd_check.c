@@ -29,7 +29,7 @@ static const struct opt_def check_defs[] = {
     { "dir", OPT_STR, O(dir), 0, 0, "DIR", "where you record: its filesystem is judged with / and /home (default: "
       "the current directory)", NULL, 0 },
     { "user", OPT_STR, O(user), 0, 0, "NAME", "judge NAME's groups and limits files (default: you; under sudo, "
-      "the user who ran sudo)", NULL, 0 },
+      "the user who ran sudo); as root, NAME's next login as PAM gives it (an unknown NAME: exit 2)", NULL, 0 },
     { "root", OPT_STR, O(root), 0, 0, "DIR", "read /proc, /sys, /etc and /boot under DIR (a copy of another "
       "system); this process is still judged as it runs", NULL, 0 },
     { "quiet", OPT_FLAG, O(quiet), 0, 0, "", "print only the checks that WARN or FAIL, and the count", NULL, 'q' },
@@ -55,7 +55,10 @@ const struct cli_command cmd_check_info = {
                    "options in force), the CPU (governor, boost, SMT, idle states), memory and disks, the sound\n"
                    "card's and USB controllers' interrupts, the audio stack (JACK, PipeWire, USB autosuspend) and\n"
                    "power managers. Each says OK, WARN, FAIL or SKIP, why (with the value it read) and the exact\n"
-                   "command or file edit that fixes it. Exit status 1 when any check fails.",
+                   "command or file edit that fixes it (a step that fixes several checks is printed once, its\n"
+                   "values shell-quoted). When this login lacks the real-time rights the limits files grant, the\n"
+                   "reason is told apart by facts: the login's groups and start against the file's mtime, its PAM\n"
+                   "service and pam_limits, the hard limits, a container. Exit status 1 when any check fails.",
     .positional = NULL,
     .sections = check_sections,
 };
