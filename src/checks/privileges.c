@@ -173,6 +173,21 @@ static void grants_text(const json_t *setup, const char *file, const char *domai
     }
 }
 
+/* Whether /etc/os-release's ID or ID_LIKE names distribution id (a word of the list). */
+static int os_like(const json_t *setup, const char *id)
+{
+    const json_t *os = json_object_get(setup, "os");
+    const char *v[2] = { check_str(os, "id"), check_str(os, "id_like") };
+    for (int k = 0; k < 2; k++) {
+        char buf[128], *save = NULL;
+        snprintf(buf, sizeof(buf), "%s", v[k] ? v[k] : "");
+        for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save))
+            if (!strcmp(t, id))
+                return 1;
+    }
+    return 0;
+}
+
 /* Why a limit is short and what fixes it, judged from the limits files and the user's groups: granted but not
  * in force (log out and in again), granted to a group the user is not in (usermod -aG), or granted to nobody
  * (the file to write). in_force says whether the process has it already (then only the configuration is
@@ -222,7 +237,13 @@ static int limits_advice(const json_t *sys, const char *item, long long need, in
         check_fmt(join, sizeof(join), ", then sudo usermod -aG audio %s", shq(user).s);
     check_fmt(why, wl, "no file in /etc/security/limits.d (nor limits.conf) grants %s real-time rights (rtprio, "
              "memlock)", user);
-    if (check_installed(sys, "jackd2", "jackd", NULL) > 0)
+    if (os_like(setup, "arch"))
+        /* Arch and its derivatives: the realtime group, from the realtime-privileges package. */
+        check_fmt(fix, fl, "sudo pacman -S realtime-privileges (it writes "
+                  "/etc/security/limits.d/99-realtime-privileges.conf: @realtime rtprio 98, memlock unlimited)%s%s, "
+                  "and log out and in again", in_list(mine, "realtime") ? "" : ", then sudo usermod -aG realtime ",
+                  in_list(mine, "realtime") ? "" : shq(user).s);
+    else if (check_installed(sys, "jackd2", "jackd", NULL) > 0)
         check_fmt(fix, fl, "sudo dpkg-reconfigure -p high jackd2 and answer Yes (it writes "
                  "/etc/security/limits.d/audio.conf: @audio rtprio 95, memlock unlimited)%s, and log out and in "
                  "again", join);

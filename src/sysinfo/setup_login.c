@@ -2,7 +2,8 @@
 /* The login side of the set-up (setup.c reads the users and the limits files): which PAM services run pam_limits
  * in their session stack (/etc/pam.d: login, sshd, su, sudo, runuser, the display managers, systemd's user
  * manager, and the stacks they include), when each limits file was last written, and whether this system is a
- * container (a container's runtime sets hard limits that no login inside it can raise). Read through the root
+ * container (a container's runtime sets hard limits that no login inside it can raise), and the distribution
+ * (/etc/os-release). Read through the root
  * prefix and recorded as read; src/checks/login.c judges. Main thread. */
 #include "sysinfo/sysinfo.h"
 #include "sysinfo/sysinfo_internal.h"
@@ -122,9 +123,25 @@ static void limits_mtimes(const char *root, json_t *setup)
     json_object_set_new(limits, "mtime", m);
 }
 
+/* os {id, id_like} of /etc/os-release (os-release(5)), null without it: which distribution's packages and groups
+ * a fix may name. */
+static json_t *os_read(const char *root)
+{
+    json_t *a = json_object();
+    if (sysinfo_read_assignments(root, "/etc/os-release", a) < 0 &&
+        sysinfo_read_assignments(root, "/usr/lib/os-release", a) < 0) {
+        json_decref(a);
+        return json_null();
+    }
+    json_t *o = json_pack("{s:O?, s:O?}", "id", json_object_get(a, "ID"), "id_like", json_object_get(a, "ID_LIKE"));
+    json_decref(a);
+    return o ? o : json_null();
+}
+
 void sysinfo_setup_login(const char *root, json_t *setup)
 {
     limits_mtimes(root, setup);
+    json_object_set_new(setup, "os", os_read(root));
     json_object_set_new(setup, "pam", pam_read(root));
     json_object_set_new(setup, "container", container_read(root));
 }

@@ -227,6 +227,26 @@ static void test_predicted(void **state)
             "add the line \"session required pam_limits.so\" to /etc/pam.d/login, then log out and in again");
 }
 
+/* No file grants anything: the fix names the distribution's own way (os-release), else the file to write. */
+static void test_no_grant_by_distribution(void **state)
+{
+    (void)state;
+    json_t *s = tree(login("musician,audio", 0, 0, 8388608, 8388608, "bash", T_AFTER, "login", "login"), 1, NULL);
+    json_t *setup = json_object_get(s, "setup");
+    json_array_clear(json_object_get(json_object_get(setup, "limits"), "entries"));
+    json_object_set_new(setup, "os", json_pack("{s:s, s:s}", "id", "manjaro", "id_like", "arch"));
+    one_fix(json_incref(s), "no file in /etc/security/limits.d (nor limits.conf) grants musician real-time rights",
+            "sudo pacman -S realtime-privileges (it writes /etc/security/limits.d/99-realtime-privileges.conf: "
+            "@realtime rtprio 98, memlock unlimited), then sudo usermod -aG realtime musician, and log out and in "
+            "again");
+    json_object_set_new(setup, "os", json_pack("{s:s, s:s}", "id", "fedora", "id_like", "rhel archlinux"));
+    json_object_set_new(setup, "packages", json_object());
+    json_object_set_new(setup, "programs", json_object());
+    one_fix(s, "no file in /etc/security/limits.d",
+            "write /etc/security/limits.d/audio.conf with the lines \"@audio - rtprio 95\" and \"@audio - memlock "
+            "unlimited\", and log out and in again");
+}
+
 int main(void)
 {
     setenv("TZ", "UTC", 1);
@@ -242,6 +262,7 @@ int main(void)
         cmocka_unit_test(test_group_after_login),
         cmocka_unit_test(test_in_force),
         cmocka_unit_test(test_predicted),
+        cmocka_unit_test(test_no_grant_by_distribution),
     };
     return cmocka_run_group_tests_name("login_states", tests, NULL, NULL);
 }
