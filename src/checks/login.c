@@ -82,11 +82,11 @@ int login_container(const json_t *sys, const char *item, long long need, char *w
     char h[32];
     limit_text(item, hard, h, sizeof(h));
     check_fmt(why, wl, "this system is a %s container (%s): its runtime set the hard RLIMIT_%s to %s, and no login "
-             "inside it can raise that (pam_limits is refused without CAP_SYS_RESOURCE)",
-             check_str(c, "kind") ? check_str(c, "kind") : "?", check_str(c, "evidence") ? check_str(c, "evidence")
-             : "?", strcmp(item, "memlock") == 0 ? "MEMLOCK" : "RTPRIO", h);
+              "inside it can raise that (pam_limits is refused without CAP_SYS_RESOURCE)",
+              check_str(c, "kind") ? check_str(c, "kind") : "?", check_str(c, "evidence") ? check_str(c, "evidence")
+              : "?", strcmp(item, "memlock") == 0 ? "MEMLOCK" : "RTPRIO", h);
     check_fmt(fix, fl, "start the container with --ulimit rtprio=95 --ulimit memlock=-1 (docker run or podman run; "
-             "--cap-add=SYS_NICE --cap-add=IPC_LOCK gives the same rights)");
+              "--cap-add=SYS_NICE --cap-add=IPC_LOCK gives the same rights)");
     return 1;
 }
 
@@ -127,9 +127,9 @@ void login_explain(const json_t *sys, const char *file, const char *domain, cons
     /* The group: in /etc/group, not in this login's groups. */
     if (grp && !in_list(json_object_get(p, "groups"), grp)) {
         check_fmt(why, wl, "you are in %s (/etc/group), and %s grants it %s, but this login is not in %s yet", grp,
-                 file, grants, grp);
+                  file, grants, grp);
         check_fmt(fix, fl, "log out and in again (or reboot): you were added to %s after this login started, so it "
-                 "has none of %s's rights (%s grants %s %s)", grp, grp, file, grp, grants);
+                  "has none of %s's rights (%s grants %s %s)", grp, grp, file, grp, grants);
         return;
     }
     /* What the files grant, said once: "you are in audio, and FILE grants it ..." or "FILE grants @x ...". */
@@ -153,14 +153,14 @@ void login_explain(const json_t *sys, const char *file, const char *domain, cons
     /* The file came after the login started. */
     if (!predicted && mtime == mtime && started == started && mtime > started) {
         check_fmt(why, wl, "%s (%s for %s) was written at %s, after this login started at %s (%s, pid %.0f)", file,
-                 grants, whom, t_file, t_login, comm, pid);
+                  grants, whom, t_file, t_login, comm, pid);
         if (!strcmp(comm, "systemd"))
             check_fmt(fix, fl, "log out of every session of %s, or reboot: systemd's user manager (pid %.0f) started "
-                     "before %s was written and keeps its limits while any session lasts (sudo loginctl "
-                     "terminate-user %s ends it)", user, pid, file, shq(user).s);
+                      "before %s was written and keeps its limits while any session lasts (sudo loginctl "
+                      "terminate-user %s ends it)", user, pid, file, shq(user).s);
         else
             check_fmt(fix, fl, "log out and in again (or reboot): %s was written at %s, after this login started "
-                     "(%s)", file, t_file, t_login);
+                      "(%s)", file, t_file, t_login);
         return;
     }
     /* Not a login: no PAM session was opened on the way to this process. */
@@ -168,15 +168,15 @@ void login_explain(const json_t *sys, const char *file, const char *domain, cons
     if (!predicted && !service) {
         if (json_is_object(opener))
             check_fmt(why, wl, "this process comes from no login: its first process as %s (%s, pid %.0f) was "
-                     "started by %s (pid %.0f), which opens no PAM session, so no limits file was applied", user,
-                     comm, pid, check_str(opener, "comm") ? check_str(opener, "comm") : "?",
-                     check_num(opener, "pid"));
+                      "started by %s (pid %.0f), which opens no PAM session, so no limits file was applied", user,
+                      comm, pid, check_str(opener, "comm") ? check_str(opener, "comm") : "?",
+                      check_num(opener, "pid"));
         else
             check_fmt(why, wl, "this process comes from no login: its first process as %s (%s, pid %.0f) has no "
-                     "parent in view (a container's exec, or a service), so no limits file was applied", user, comm,
-                     pid);
+                      "parent in view (a container's exec, or a service), so no limits file was applied", user, comm,
+                      pid);
         check_fmt(fix, fl, "start rtjitter from a login of %s: a console or desktop login, ssh, or sudo runuser -l %s",
-                 user, shq(user).s);
+                  user, shq(user).s);
         return;
     }
     /* The login's PAM service runs no pam_limits. */
@@ -185,9 +185,9 @@ void login_explain(const json_t *sys, const char *file, const char *domain, cons
     snprintf(path, sizeof(path), "/etc/pam.d/%s", service ? service : "?");
     if (json_is_false(json_object_get(pam, "limits"))) {
         check_fmt(why, wl, "%s goes through PAM's %s, whose session stack has no pam_limits.so: no limits file "
-                 "applies to it", predicted ? "a new login" : "this login", path);
+                  "applies to it", predicted ? "a new login" : "this login", path);
         check_fmt(fix, fl, "add the line \"session required pam_limits.so\" to %s, then log out and in again",
-                 shq(path).s);
+                  shq(path).s);
         return;
     }
     long long soft, hard;
@@ -198,29 +198,29 @@ void login_explain(const json_t *sys, const char *file, const char *domain, cons
         const char *opc = json_is_object(opener) && check_str(opener, "comm") ? check_str(opener, "comm") : "?";
         if (predicted)
             check_fmt(why, wl, "a login opened from here gets a hard RLIMIT_%s of %s: this rtjitter runs without "
-                     "CAP_SYS_RESOURCE, so pam_limits cannot raise it to what %s grants",
-                     strcmp(item, "memlock") == 0 ? "MEMLOCK" : "RTPRIO", h, file);
+                      "CAP_SYS_RESOURCE, so pam_limits cannot raise it to what %s grants",
+                      strcmp(item, "memlock") == 0 ? "MEMLOCK" : "RTPRIO", h, file);
         else
             check_fmt(why, wl, "this login (%s, started at %s by %s through %s, which runs pam_limits) has a hard "
-                     "RLIMIT_%s of %s: %s could not raise it to what %s grants (it runs without CAP_SYS_RESOURCE)",
-                     comm, t_login, opc, path, strcmp(item, "memlock") == 0 ? "MEMLOCK" : "RTPRIO", h, opc, file);
+                      "RLIMIT_%s of %s: %s could not raise it to what %s grants (it runs without CAP_SYS_RESOURCE)",
+                      comm, t_login, opc, path, strcmp(item, "memlock") == 0 ? "MEMLOCK" : "RTPRIO", h, opc, file);
         check_fmt(fix, fl, "log in through a login program with full root rights (a console or desktop login, or ssh), "
-                 "not one from a sandbox without CAP_SYS_RESOURCE");
+                  "not one from a sandbox without CAP_SYS_RESOURCE");
         return;
     }
     if ((item = soft_short(p, &soft, &hard))) {
         limit_text(item, soft, s, sizeof(s));
         limit_text(item, hard, h, sizeof(h));
         check_fmt(why, wl, "the hard RLIMIT_%s of this login is %s, but the soft one is %s: something lowered it "
-                 "after the login (a ulimit line in a shell start-up file), or started rtjitter with lower limits",
-                 strcmp(item, "memlock") == 0 ? "MEMLOCK" : "RTPRIO", h, s);
+                  "after the login (a ulimit line in a shell start-up file), or started rtjitter with lower limits",
+                  strcmp(item, "memlock") == 0 ? "MEMLOCK" : "RTPRIO", h, s);
         check_fmt(fix, fl, "raise the soft limits to the hard ones before rtjitter: ulimit -S -r \"$(ulimit -H -r)\" "
-                 "-l \"$(ulimit -H -l)\"; and remove the ulimit line that lowers them (~/.profile, ~/.bashrc, "
-                 "/etc/profile)");
+                  "-l \"$(ulimit -H -l)\"; and remove the ulimit line that lowers them (~/.profile, ~/.bashrc, "
+                  "/etc/profile)");
         return;
     }
     check_fmt(why, wl, "%s, and this login (%s, pid %.0f, started at %s, after the file was written at %s, through "
               "%s) should have it, but has not", granted, comm, pid, t_login, t_file, path);
     check_fmt(fix, fl, "log out and in again (or reboot); if the limits are still short, sudo rtjitter check --user %s "
-             "shows what a new login gets", shq(user).s);
+              "shows what a new login gets", shq(user).s);
 }

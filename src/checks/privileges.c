@@ -221,14 +221,14 @@ static int limits_advice(const json_t *sys, const char *item, long long need, in
         grants_text(setup, o.file, o.domain, all, sizeof(all));
         check_fmt(why, wl, "%s grants %s %s, and %s is not in %s", o.file, o.domain + 1, all, user, o.domain + 1);
         check_fmt(fix, fl, "sudo usermod -aG %s %s, then log out and in again (%s grants %s %s)",
-                 shq(o.domain + 1).s, shq(user).s, o.file, o.domain + 1, all);
+                  shq(o.domain + 1).s, shq(user).s, o.file, o.domain + 1, all);
         return 0;
     }
     if (g.rank < 3) {
         check_fmt(why, wl, "%s line %lld gives %s %s %s, less than the %lld%s an audio thread needs", g.file, g.line,
-                 g.domain, item, val, need, !strcmp(item, "memlock") ? " KiB" : "");
+                  g.domain, item, val, need, !strcmp(item, "memlock") ? " KiB" : "");
         check_fmt(fix, fl, "edit %s line %lld: %s - %s %s", shq(g.file).s, g.line, g.domain, item,
-                 !strcmp(item, "memlock") ? "unlimited" : "95");
+                  !strcmp(item, "memlock") ? "unlimited" : "95");
         return 0;
     }
     int member = in_list(mine, "audio");
@@ -236,7 +236,7 @@ static int limits_advice(const json_t *sys, const char *item, long long need, in
     if (!member)
         check_fmt(join, sizeof(join), ", then sudo usermod -aG audio %s", shq(user).s);
     check_fmt(why, wl, "no file in /etc/security/limits.d (nor limits.conf) grants %s real-time rights (rtprio, "
-             "memlock)", user);
+              "memlock)", user);
     if (os_like(setup, "arch"))
         /* Arch and its derivatives: the realtime group, from the realtime-privileges package. */
         check_fmt(fix, fl, "sudo pacman -S realtime-privileges (it writes "
@@ -245,11 +245,11 @@ static int limits_advice(const json_t *sys, const char *item, long long need, in
                   in_list(mine, "realtime") ? "" : shq(user).s);
     else if (check_installed(sys, "jackd2", "jackd", NULL) > 0)
         check_fmt(fix, fl, "sudo dpkg-reconfigure -p high jackd2 and answer Yes (it writes "
-                 "/etc/security/limits.d/audio.conf: @audio rtprio 95, memlock unlimited)%s, and log out and in "
-                 "again", join);
+                  "/etc/security/limits.d/audio.conf: @audio rtprio 95, memlock unlimited)%s, and log out and in "
+                  "again", join);
     else
         check_fmt(fix, fl, "write /etc/security/limits.d/audio.conf with the lines \"@audio - rtprio 95\" and "
-                 "\"@audio - memlock unlimited\"%s, and log out and in again", join);
+                  "\"@audio - memlock unlimited\"%s, and log out and in again", join);
     return 0;
 }
 
