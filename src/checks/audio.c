@@ -213,8 +213,9 @@ static void eval_usb_autosuspend(const json_t *sys, struct check_result *r)
                       check_str(d, "product_id") ? check_str(d, "product_id") : "?", isnan(delay) ? 2000 : delay);
             char ctl_path[300];
             snprintf(ctl_path, sizeof(ctl_path), "/sys/bus/usb/devices/%.200s/power/control", dev ? dev : "?");
-            check_fix(r, "echo on | sudo tee %s; to keep it: ACTION==\"add\", SUBSYSTEM==\"usb\", ATTR{idVendor}==\"%s\", "
-                      "ATTR{idProduct}==\"%s\", ATTR{power/control}=\"on\" in /etc/udev/rules.d/90-usb-audio-pm.rules",
+            check_fix(r, "echo on | sudo tee %s; to keep it: ACTION==\"add\", SUBSYSTEM==\"usb\", "
+                      "ATTR{idVendor}==\"%s\", ATTR{idProduct}==\"%s\", ATTR{power/control}=\"on\" in "
+                      "/etc/udev/rules.d/90-usb-audio-pm.rules",
                       shq(ctl_path).s, usb_id(check_str(d, "vendor_id")), usb_id(check_str(d, "product_id")));
             return;
         }

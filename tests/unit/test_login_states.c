@@ -223,7 +223,8 @@ static void test_predicted(void **state)
     json_t *proc = login("musician,audio", 0, 0, 8388608, 8388608, "bash", T_BEFORE, NULL, NULL);
     json_object_set_new(proc, "login", json_pack("{s:b, s:s, s:s, s:b}", "predicted", 1, "how", "--user", "service",
                                                  "login", "pam_limits", 0));
-    one_fix(tree(proc, 0, NULL), "a new login goes through PAM's /etc/pam.d/login, whose session stack has no pam_limits.so",
+    one_fix(tree(proc, 0, NULL), "a new login goes through PAM's /etc/pam.d/login, whose session stack has no "
+            "pam_limits.so",
             "add the line \"session required pam_limits.so\" to /etc/pam.d/login, then log out and in again");
 }
 
