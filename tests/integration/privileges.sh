@@ -6,7 +6,12 @@
 # that follows from its groups and the limits files (a tree under --root holds /etc as the test writes it:
 # jackd2's audio.conf, the user in audio or not); root under sudo judged as the user; and `rtjitter run` as that
 # user on a private server in both states: a run without real time is "not a kernel test" and its advice starts
-# with the privileges, with no kernel advice, no "-R" and no "join the audio group" to a member.
+# with the privileges, with no kernel advice, no "-R" and no "join the audio group" to a member. Then real PAM
+# logins (runuser -l: pam_limits in /etc/pam.d/runuser) in each state this machine can give (src/checks/login.c:
+# the limits file written after the login, no pam_limits in the login's stack, added to audio after the login, a
+# login program that may not raise the hard limit, this machine's container), each judged to its one fix, and
+# `check --user` as root against what such a login really gets (`ulimit` in it), once with a limits file of the
+# test user's own in /etc/security/limits.d (zz-rtjt-USER.conf, lines for that user only, removed on exit).
 . "$(dirname "$0")/../lib.sh"
 TOP=${RTJ_TOP:-$PWD}
 RTJ_ABS=$(cd "$(dirname "$RTJ")" && pwd)/$(basename "$RTJ")
