@@ -193,6 +193,21 @@ void login_explain(const json_t *sys, const char *file, const char *domain, cons
     long long soft, hard;
     const char *item = hard_short(p, &hard);
     char h[32], s[32];
+    /* The files set the soft limit only (or a low hard one): pam_limits cannot raise the soft above the hard. */
+    const json_t *u = json_object_get(setup, "user");
+    long long uid = check_num(u, "uid") == check_num(u, "uid") ? (long long)check_num(u, "uid") : -1, csoft, chard;
+    if (item) {
+        privileges_configured(setup, item, user, uid, json_object_get(u, "groups"), &csoft, &chard);
+        if (chard != LLONG_MAX && chard < need_of(item)) {
+            limit_text(item, hard, h, sizeof(h));
+            check_fmt(why, wl, "%s sets the soft RLIMIT_%s for %s but no hard one of at least %lld%s: the hard limit "
+                      "stays %s, and the soft one cannot rise above it", file, strcmp(item, "memlock") == 0 ?
+                      "MEMLOCK" : "RTPRIO", whom, need_of(item), strcmp(item, "memlock") == 0 ? " KiB" : "", h);
+            check_fmt(fix, fl, "in %s, write the %s line with \"-\" (soft and hard): %s - %s %s; then log out and in "
+                      "again", shq(file).s, item, domain, item, strcmp(item, "memlock") == 0 ? "unlimited" : "95");
+            return;
+        }
+    }
     if (item) {
         limit_text(item, hard, h, sizeof(h));
         const char *opc = json_is_object(opener) && check_str(opener, "comm") ? check_str(opener, "comm") : "?";

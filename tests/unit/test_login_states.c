@@ -145,6 +145,20 @@ static void test_hard_not_raised(void **state)
             "from a sandbox without CAP_SYS_RESOURCE");
 }
 
+/* audio.conf written with "soft" lines only: the hard limit stays 0, and the soft one with it. */
+static void test_soft_lines_only(void **state)
+{
+    (void)state;
+    json_t *s = tree(login("musician,audio", 0, 0, 8388608, 8388608, "bash", T_AFTER, "login", "login"), 1, NULL);
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(json_object_get(json_object_get(s, "setup"), "limits"), "entries"), i, e)
+        json_object_set_new(e, "type", json_string("soft"));
+    one_fix(s, AUDIO_CONF " sets the soft RLIMIT_RTPRIO for audio but no hard one of at least 75: the hard limit "
+            "stays 0", "in " AUDIO_CONF ", write the rtprio line with \"-\" (soft and hard): @audio - rtprio 95; then "
+            "log out and in again");
+}
+
 /* A container whose runtime set hard limits of 0: its fix first, even for a user not in audio. */
 static void test_container(void **state)
 {
@@ -257,6 +271,7 @@ int main(void)
         cmocka_unit_test(test_no_pam_limits),
         cmocka_unit_test(test_not_a_login),
         cmocka_unit_test(test_hard_not_raised),
+        cmocka_unit_test(test_soft_lines_only),
         cmocka_unit_test(test_container),
         cmocka_unit_test(test_soft_lowered),
         cmocka_unit_test(test_user_manager),
