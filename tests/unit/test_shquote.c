@@ -71,7 +71,7 @@ static void test_bash_reads_one_word(void **state)
     (void)state;
     static const char *const hostile[] = {
         "a;touch X", "a && touch X", "`touch X`", "$(touch X)", "a'b\"c", "a\nb", "\033[31mred", "-rf",
-        "a\\", "' ; touch X ; '", "\xc2\x9b" "2J", "*", "a b\tc", "Müller",
+        "a\\", "' ; touch X ; '", ("\xc2\x9b" "2J"), "*", "a b\tc", "Müller",
     };
     char dir[4096];
     snprintf(dir, sizeof(dir), "%s/rtj-shq-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
