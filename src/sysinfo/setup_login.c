@@ -55,8 +55,6 @@ static int pam_limits_in(const char *root, const char *service, int depth, char 
             else {
                 const char *base = strrchr(tok[2], '/') ? strrchr(tok[2], '/') + 1 : tok[2];
                 found = !strcmp(base, "pam_limits.so");
-                if (found && depth == 0)
-                    via[0] = '\0';
             }
         }
         if (include && depth < 4 && pam_limits_in(root, include, depth + 1, via, vlen) == 1) {

@@ -10,7 +10,7 @@ static int bare_char(unsigned char c)
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr("_@%+=:,./-", c);
 }
 
-/* Whether byte i of s starts a control character: C0, DEL, or a C1 control as UTF-8 (0xc2 0x80..0x9f). */
+/* The length of the control character at s (C0, DEL: 1; a C1 control as UTF-8, 0xc2 0x80..0x9f: 2), else 0. */
 static size_t control_len(const unsigned char *s)
 {
     if (s[0] < 0x20 || s[0] == 0x7f)

@@ -18,6 +18,9 @@
 #include <time.h>
 #include "checks/checks.h"
 #include "checks/privileges.h"
+#include "sysinfo/sysinfo.h"
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define MAXCHECKS 64
 #define AUDIO_CONF "/etc/security/limits.d/audio.conf"
@@ -262,6 +265,60 @@ static void test_no_grant_by_distribution(void **state)
             "unlimited\", and log out and in again");
 }
 
+/* /etc/pam.d read as pam.d(5) says: pam_limits found directly, through "@include", "session include" and
+ * "session substack", after a bracketed control; not in another type's lines nor in a comment; a missing
+ * service is absent; and the container's marks. The files are written here. */
+static void put(const char *root, const char *path, const char *text)
+{
+    char full[4096];
+    snprintf(full, sizeof(full), "%s%s", root, path);
+    FILE *f = fopen(full, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void test_pam_stacks(void **state)
+{
+    (void)state;
+    char root[4096], dir[4200];
+    snprintf(root, sizeof(root), "%s/rtj-pam-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    assert_non_null(mkdtemp(root));
+    snprintf(dir, sizeof(dir), "%s/etc", root);
+    assert_int_equal(mkdir(dir, 0755), 0);
+    snprintf(dir, sizeof(dir), "%s/etc/pam.d", root);
+    assert_int_equal(mkdir(dir, 0755), 0);
+    put(root, "/etc/pam.d/common-session", "session [default=1] pam_permit.so\nsession required pam_unix.so\n");
+    put(root, "/etc/pam.d/limits-here", "session\t[success=ok default=ignore]\t/lib/security/pam_limits.so\n");
+    put(root, "/etc/pam.d/login", "# session required pam_limits.so\nauth required pam_limits.so\n"
+        "@include common-session\n");
+    put(root, "/etc/pam.d/sshd", "@include common-session\nsession include limits-here\n");
+    put(root, "/etc/pam.d/su", "-session optional pam_systemd.so\nsession substack limits-here\n");
+    put(root, "/etc/pam.d/su-l", "session include su\n");
+    put(root, "/etc/pam.d/runuser", "session required pam_limits.so\n");
+    put(root, "/.dockerenv", "");
+    struct sysinfo_setup_args a = { .user = NULL };
+    json_t *setup = sysinfo_setup(root, &a), *pam = json_object_get(setup, "pam");
+    static const struct { const char *service; int limits; const char *via; } want[] = {
+        { "common-session", 0, NULL }, { "login", 0, NULL }, { "sshd", 1, "limits-here" },
+        { "su", 1, "limits-here" }, { "su-l", 1, "limits-here" }, { "runuser", 1, NULL },
+    };
+    for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+        const json_t *o = json_object_get(pam, want[i].service);
+        if (!json_is_object(o) || json_is_true(json_object_get(o, "limits")) != want[i].limits)
+            fail_msg("%s: limits %s, want %d", want[i].service, json_dumps(o, 0), want[i].limits);
+        const char *via = json_string_value(json_object_get(o, "via"));
+        if (want[i].via ? !via || strcmp(via, want[i].via) : via != NULL)
+            fail_msg("%s: via %s, want %s", want[i].service, via ? via : "null", want[i].via ? want[i].via : "null");
+    }
+    assert_null(json_object_get(pam, "sudo"));
+    assert_string_equal(json_string_value(json_object_get(json_object_get(setup, "container"), "kind")), "docker");
+    json_decref(setup);
+    char cmd[4300];
+    snprintf(cmd, sizeof(cmd), "rm -r '%s'", root);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     setenv("TZ", "UTC", 1);
@@ -279,6 +336,7 @@ int main(void)
         cmocka_unit_test(test_in_force),
         cmocka_unit_test(test_predicted),
         cmocka_unit_test(test_no_grant_by_distribution),
+        cmocka_unit_test(test_pam_stacks),
     };
     return cmocka_run_group_tests_name("login_states", tests, NULL, NULL);
 }
