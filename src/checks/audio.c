@@ -3,6 +3,7 @@
  * threads of the running servers as /proc shows them, PipeWire's clock settings, and USB autosuspend on audio
  * interfaces. They judge the identity's audio_servers and the set-up (sysinfo/setup_audio.c). */
 #include "checks/checks_internal.h"
+#include "util/shquote.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,6 +182,13 @@ const struct check check_pipewire_clock = {
     .eval = eval_pipewire_clock,
 };
 
+/* A USB vendor or product id as a udev rule may hold it: four hex digits, else "?" (never a quote or a brace
+ * read from the system into the rule). */
+static const char *usb_id(const char *id)
+{
+    return id && strlen(id) == 4 && strspn(id, "0123456789abcdefABCDEF") == 4 ? id : "?";
+}
+
 static void eval_usb_autosuspend(const json_t *sys, struct check_result *r)
 {
     const json_t *usb = json_object_get(check_setup(sys), "usb"), *devs = json_object_get(usb, "audio_devices");
@@ -203,11 +211,12 @@ static void eval_usb_autosuspend(const json_t *sys, struct check_result *r)
                       "%.0f ms idle (a click, or a device that wakes late)", name ? name : "?", dev,
                       check_str(d, "vendor_id") ? check_str(d, "vendor_id") : "?",
                       check_str(d, "product_id") ? check_str(d, "product_id") : "?", isnan(delay) ? 2000 : delay);
-            check_fix(r, "echo on | sudo tee /sys/bus/usb/devices/%s/power/control; to keep it: ACTION==\"add\", "
-                      "SUBSYSTEM==\"usb\", ATTR{idVendor}==\"%s\", ATTR{idProduct}==\"%s\", ATTR{power/control}="
-                      "\"on\" in /etc/udev/rules.d/90-usb-audio-pm.rules", dev,
-                      check_str(d, "vendor_id") ? check_str(d, "vendor_id") : "?",
-                      check_str(d, "product_id") ? check_str(d, "product_id") : "?");
+            char ctl_path[300];
+            snprintf(ctl_path, sizeof(ctl_path), "/sys/bus/usb/devices/%.200s/power/control", dev ? dev : "?");
+            check_fix(r, "echo on | sudo tee %s; to keep it: ACTION==\"add\", SUBSYSTEM==\"usb\", "
+                      "ATTR{idVendor}==\"%s\", ATTR{idProduct}==\"%s\", ATTR{power/control}=\"on\" in "
+                      "/etc/udev/rules.d/90-usb-audio-pm.rules",
+                      shq(ctl_path).s, usb_id(check_str(d, "vendor_id")), usb_id(check_str(d, "product_id")));
             return;
         }
         if (o < sizeof(seen)) {

@@ -70,6 +70,14 @@ static void vfill(char *buf, size_t len, const char *fmt, va_list ap)
         buf[0] = '\0';
 }
 
+void check_fmt(char *buf, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfill(buf, len, fmt, ap);
+    va_end(ap);
+}
+
 void check_say(struct check_result *r, enum check_status s, const char *fmt, ...)
 {
     va_list ap;
@@ -234,6 +242,16 @@ json_t *checks_collect(const struct checks_env *env)
     json_object_set_new(sys, "setup", setup);
     if (proc)
         json_object_set_new(sys, "process", proc);
+    /* Another user's login is not this process's: only root can predict it; for anyone else it is not judged. */
+    if (proc && check_num(proc, "euid") != 0 && env->user && check_str(proc, "user") &&
+        strcmp(env->user, check_str(proc, "user")) != 0)
+        json_object_set_new(proc, "other_user", json_string(env->user));
+    /* As root, another user's login is judged as PAM would give it, not root's own (login_predict.c). */
+    if (proc && check_num(proc, "euid") == 0 && user && strcmp(user, "root") != 0 &&
+        checks_predict_login(sys, env->fifo_priority, env->user ? "--user" : "sudo") == -ENOMEM) {
+        json_decref(sys);
+        return NULL;
+    }
     return sys;
 }
 

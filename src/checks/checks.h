@@ -95,9 +95,13 @@ struct checks_env {
 };
 /* A new object {identity..., setup {...}, process {...} (with probe)}; NULL when out of memory. */
 json_t *checks_collect(const struct checks_env *env);
-/* process {uid, euid, gid, user, judged_user, home, groups [], cap_sys_nice, cap_ipc_lock, rtprio {soft, hard},
- * memlock {soft, hard} (bytes; "unlimited"), sched_fifo {priority, ok, error}, cpu_dma_latency {writable,
- * error}}: this process, as it runs now (process.c). root is only where /dev/cpu_dma_latency is looked for. */
+/* process {uid, euid, gid, user, judged_user, home, groups [], cap_sys_nice, cap_ipc_lock, cap_sys_resource,
+ * rtprio {soft, hard}, memlock {soft, hard} (bytes; "unlimited"), sched_fifo {priority, ok, error},
+ * cpu_dma_latency {writable, error}, login {...} (login_probe.c: the login it belongs to)}: this process, as it
+ * runs now (process.c). root is only where /dev/cpu_dma_latency is looked for. checks_collect() adds
+ * other_user when another user is judged by someone who is not root (the in-force checks then SKIP), and as root
+ * for another user replaces the whole object by that user's next login, predicted (login {predicted, how,
+ * service, pam_limits, setrlimit_error}, predicted_by {user, euid}: login_predict.c). */
 json_t *checks_probe_process(const char *root, int fifo_priority);
 
 /* The priority a real-time audio thread needs the limits to allow, and the memory that must be lockable: a JACK

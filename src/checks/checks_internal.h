@@ -24,6 +24,35 @@ extern const struct check check_audio_stack, check_server_rt, check_pipewire_clo
 /* power.c: power managers */
 extern const struct check check_power_profile, check_tlp, check_laptop_mode;
 
+/* login_probe.c: process.login {pid, comm, started, opener {pid, comm, uid, login_flag} or null, service,
+ * session {id, leader_comm, leader_started}}: the login this process belongs to, from /proc; null unreadable. */
+json_t *checks_probe_login(void);
+
+/* privileges.c: the soft and hard limit of item ("rtprio", "memlock": KiB) the limits files give a login of user
+ * (uid, or -1) in groups: a number, LLONG_MAX for unlimited, -2 when no line sets it. */
+void privileges_configured(const json_t *setup, const char *item, const char *user, long long uid,
+                           const json_t *groups, long long *soft, long long *hard);
+/* process.c: a SCHED_FIFO thread at prio, started as JACK starts its real-time threads: 0 or -errno. */
+int checks_try_fifo(int prio);
+/* login_predict.c: when this process is root, sys's "process" replaced by what a new login of setup.user gets
+ * (login_predict.c says how), for `rtjitter check --user NAME` and sudo; how: "--user" or "sudo". 0, -ENOENT
+ * (no such user in /etc/passwd), -ENOMEM, or -errno of fork. */
+int checks_predict_login(json_t *sys, int fifo_priority, const char *how);
+/* login.c: why the limits a file grants (file, for domain: grants, "rtprio 95 and memlock unlimited") to the user
+ * are not in force in this login, told apart by the facts (process.login, setup.limits.mtime, setup.pam, the hard
+ * limits, setup.container): one state, its facts in why and its one fix. */
+void login_explain(const json_t *sys, const char *file, const char *domain, const char *grants, char *why,
+                   size_t wl, char *fix, size_t fl);
+/* login.c: 1 (with why and fix) when a container's runtime set a hard limit of item below need that this login
+ * cannot raise; else 0. */
+int login_container(const json_t *sys, const char *item, long long need, char *why, size_t wl, char *fix,
+                    size_t fl);
+/* login.c: "this login", or "NAME's next login (as PAM gives it)" for a predicted login. */
+const char *login_words(const json_t *sys, char *buf, size_t len);
+
+/* snprintf into buf, cut to len (a fix with a quoted value of any length is cut, never overflows). */
+void check_fmt(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* Sets the status and the one-line why. */
 void check_say(struct check_result *r, enum check_status s, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -2,6 +2,7 @@
 /* Checks of the CPU: the frequency governor (the identity's cpu part, sysinfo/cpu.c), boost, SMT, idle states
  * and /dev/cpu_dma_latency (the set-up and the process, sysinfo/setup.c and process.c). */
 #include "checks/checks_internal.h"
+#include "util/shquote.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -72,7 +73,7 @@ static void eval_boost(const json_t *sys, struct check_result *r)
     }
     check_say(r, CHECK_WARN, "boost is on (%s is %.0f): the clock rises and falls with load and heat, and each "
               "change can stall the CPU for tens of microseconds", file, v);
-    check_fix(r, "echo %d | sudo tee %s (while you play; TLP: CPU_BOOST_ON_AC=0)", intel ? 1 : 0, file);
+    check_fix(r, "echo %d | sudo tee %s (while you play; TLP: CPU_BOOST_ON_AC=0)", intel ? 1 : 0, shq(file).s);
 }
 
 const struct check check_boost = {

@@ -61,8 +61,16 @@ static const char *fs_trouble(const char *fs, int recording)
         return net;
     if (!strcmp(fs, "vfat") || !strcmp(fs, "msdos") || !strcmp(fs, "exfat"))
         return "a FAT filesystem: no file may grow past 4 GiB (vfat), and a crash can lose the whole take";
-    if (recording && !strcmp(fs, "tmpfs"))
-        return "tmpfs is memory: a recording there is lost at power-off and takes memory from the audio programs";
+    if (recording && (!strcmp(fs, "tmpfs") || !strcmp(fs, "ramfs")))
+        return "a filesystem in memory (tmpfs, ramfs): a recording there is lost at power-off and takes memory from "
+               "the audio programs";
+    /* The kernel's views of itself: nothing written there is a file on a disk (most refuse new files at all). */
+    static const char *const pseudo[] = { "proc", "sysfs", "devtmpfs", "devpts", "cgroup", "cgroup2", "debugfs",
+                                          "tracefs", "securityfs", "pstore", "bpf", "configfs", "efivarfs",
+                                          "mqueue", "hugetlbfs", "binfmt_misc", NULL };
+    for (size_t i = 0; recording && pseudo[i]; i++)
+        if (!strcmp(fs, pseudo[i]))
+            return "a pseudo-filesystem of the kernel, not a disk: a recording cannot be kept there";
     return NULL;
 }
 

@@ -8,6 +8,7 @@
 #include "checks/checks_internal.h"
 #include "checks/privileges.h"
 #include "sysinfo/sysinfo.h"
+#include "util/shquote.h"
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -73,17 +74,17 @@ static int domain_rank(const char *dom, const char *user, long long uid, const j
     return user && !strcmp(dom, user) ? 0 : -1;
 }
 
-/* The soft limit of item that a login of user in groups gets: a line for the user by name beats a group's, a
- * group's beats "*"; among lines of one rank the last read wins (pam_limits' order of files). */
-static struct grant effective(const json_t *setup, const char *item, const char *user, long long uid,
-                              const json_t *groups)
+/* The soft (or hard) limit of item that a login of user in groups gets: a line for the user by name beats a
+ * group's, a group's beats "*"; among lines of one rank the last read wins (pam_limits' order of files). */
+static struct grant effective_type(const json_t *setup, const char *item, const char *user, long long uid,
+                                   const json_t *groups, int hard)
 {
     struct grant g = { NULL, NULL, 0, -2, 3 };
     size_t i;
     const json_t *e;
     json_array_foreach(json_object_get(json_object_get(setup, "limits"), "entries"), i, e) {
         const char *it = check_str(e, "item"), *type = check_str(e, "type"), *dom = check_str(e, "domain");
-        if (!it || !type || !dom || strcmp(it, item) || (strcmp(type, "soft") && strcmp(type, "-")))
+        if (!it || !type || !dom || strcmp(it, item) || (strcmp(type, hard ? "hard" : "soft") && strcmp(type, "-")))
             continue;
         int rank = domain_rank(dom, user, uid, groups);
         if (rank < 0 || rank > g.rank)
@@ -94,11 +95,26 @@ static struct grant effective(const json_t *setup, const char *item, const char 
     return g;
 }
 
+static struct grant effective(const json_t *setup, const char *item, const char *user, long long uid,
+                              const json_t *groups)
+{
+    return effective_type(setup, item, user, uid, groups, 0);
+}
+
+void privileges_configured(const json_t *setup, const char *item, const char *user, long long uid,
+                           const json_t *groups, long long *soft, long long *hard)
+{
+    *soft = effective_type(setup, item, user, uid, groups, 0).value;
+    *hard = effective_type(setup, item, user, uid, groups, 1).value;
+}
+
 /* A line that grants at least need to a group the user is not in (audio, then realtime, then pipewire, then
  * any other), or rank 3. */
 static struct grant group_offer(const json_t *setup, const char *item, long long need, const json_t *mine)
 {
-    static const char *const pref[] = { "audio", "realtime", "pipewire", NULL };
+    /* Debian and Ubuntu: audio (jackd2's audio.conf); Arch: realtime (realtime-privileges); Debian 12 on:
+     * pipewire (95-pipewire.conf); Fedora's JACK: jackuser (95-jack.conf). */
+    static const char *const pref[] = { "audio", "realtime", "pipewire", "jackuser", NULL };
     struct grant best = { NULL, NULL, 0, -2, 3 };
     int best_pref = 99;
     size_t i;
@@ -157,6 +173,21 @@ static void grants_text(const json_t *setup, const char *file, const char *domai
     }
 }
 
+/* Whether /etc/os-release's ID or ID_LIKE names distribution id (a word of the list). */
+static int os_like(const json_t *setup, const char *id)
+{
+    const json_t *os = json_object_get(setup, "os");
+    const char *v[2] = { check_str(os, "id"), check_str(os, "id_like") };
+    for (int k = 0; k < 2; k++) {
+        char buf[128], *save = NULL;
+        snprintf(buf, sizeof(buf), "%s", v[k] ? v[k] : "");
+        for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save))
+            if (!strcmp(t, id))
+                return 1;
+    }
+    return 0;
+}
+
 /* Why a limit is short and what fixes it, judged from the limits files and the user's groups: granted but not
  * in force (log out and in again), granted to a group the user is not in (usermod -aG), or granted to nobody
  * (the file to write). in_force says whether the process has it already (then only the configuration is
@@ -173,61 +204,58 @@ static int limits_advice(const json_t *sys, const char *item, long long need, in
     char val[32], all[160];
     value_text(item, g.value, val, sizeof(val));
     why[0] = fix[0] = '\0';
+    /* A container's hard limit first: nothing done inside it can help. */
+    if (!in_force && login_container(sys, item, need, why, wl, fix, fl))
+        return 0;
     if (g.value >= need) {
         if (in_force)
             return 1;
-        const char *grp = g.domain[0] == '@' ? g.domain + 1 : NULL;
         /* The fix names everything the file grants, so that rtprio and memlock, short for one reason, get one
          * and the same fix. */
         grants_text(setup, g.file, g.domain, all, sizeof(all));
-        if (grp && !in_list(json_object_get(p, "groups"), grp)) {
-            snprintf(why, wl, "you are in %s (/etc/group), and %s grants it %s, but this login is not in %s yet",
-                     grp, g.file, all, grp);
-            snprintf(fix, fl, "log out and in again (or reboot): you were added to %s after this login started, "
-                     "so it has none of %s's rights (%s grants %s %s)", grp, grp, g.file, grp, all);
-        } else if (grp) {
-            snprintf(why, wl, "you are in %s, and %s grants it %s, but not to this login", grp, g.file, all);
-            snprintf(fix, fl, "log out and in again (or reboot): you are in %s, and %s grants it %s, but this login "
-                     "started before it was installed", grp, g.file, all);
-        } else {
-            snprintf(why, wl, "%s grants %s %s, but not to this login", g.file, g.domain, all);
-            snprintf(fix, fl, "log out and in again (or reboot): %s grants %s %s, but this login started before "
-                     "it was installed", g.file, g.domain, all);
-        }
+        login_explain(sys, g.file, g.domain, all, why, wl, fix, fl);
         return 1;
     }
     struct grant o = group_offer(setup, item, need, mine);
     if (o.rank < 3) {
         grants_text(setup, o.file, o.domain, all, sizeof(all));
-        snprintf(why, wl, "%s grants %s %s, and %s is not in %s", o.file, o.domain + 1, all, user, o.domain + 1);
-        snprintf(fix, fl, "sudo usermod -aG %s %s, then log out and in again (%s grants %s %s)", o.domain + 1,
-                 user, o.file, o.domain + 1, all);
+        check_fmt(why, wl, "%s grants %s %s, and %s is not in %s", o.file, o.domain + 1, all, user, o.domain + 1);
+        check_fmt(fix, fl, "sudo usermod -aG %s %s, then log out and in again (%s grants %s %s)",
+                  shq(o.domain + 1).s, shq(user).s, o.file, o.domain + 1, all);
         return 0;
     }
     if (g.rank < 3) {
-        snprintf(why, wl, "%s line %lld gives %s %s %s, less than the %lld%s an audio thread needs", g.file, g.line,
-                 g.domain, item, val, need, !strcmp(item, "memlock") ? " KiB" : "");
-        snprintf(fix, fl, "edit %s line %lld: %s - %s %s", g.file, g.line, g.domain, item,
-                 !strcmp(item, "memlock") ? "unlimited" : "95");
+        check_fmt(why, wl, "%s line %lld gives %s %s %s, less than the %lld%s an audio thread needs", g.file, g.line,
+                  g.domain, item, val, need, !strcmp(item, "memlock") ? " KiB" : "");
+        check_fmt(fix, fl, "edit %s line %lld: %s - %s %s", shq(g.file).s, g.line, g.domain, item,
+                  !strcmp(item, "memlock") ? "unlimited" : "95");
         return 0;
     }
     int member = in_list(mine, "audio");
-    char join[160] = "";
+    char join[400] = "";
     if (!member)
-        snprintf(join, sizeof(join), ", then sudo usermod -aG audio %s", user);
-    snprintf(why, wl, "no file in /etc/security/limits.d (nor limits.conf) grants %s real-time rights (rtprio, "
-             "memlock)", user);
-    if (check_installed(sys, "jackd2", "jackd", NULL) > 0)
-        snprintf(fix, fl, "sudo dpkg-reconfigure -p high jackd2 and answer Yes (it writes "
-                 "/etc/security/limits.d/audio.conf: @audio rtprio 95, memlock unlimited)%s, and log out and in "
-                 "again", join);
+        check_fmt(join, sizeof(join), ", then sudo usermod -aG audio %s", shq(user).s);
+    check_fmt(why, wl, "no file in /etc/security/limits.d (nor limits.conf) grants %s real-time rights (rtprio, "
+              "memlock)", user);
+    if (os_like(setup, "arch"))
+        /* Arch and its derivatives: the realtime group, from the realtime-privileges package. */
+        check_fmt(fix, fl, "sudo pacman -S realtime-privileges (it writes "
+                  "/etc/security/limits.d/99-realtime-privileges.conf: @realtime rtprio 98, memlock unlimited)%s%s, "
+                  "and log out and in again", in_list(mine, "realtime") ? "" : ", then sudo usermod -aG realtime ",
+                  in_list(mine, "realtime") ? "" : shq(user).s);
+    else if (check_installed(sys, "jackd2", "jackd", NULL) > 0)
+        check_fmt(fix, fl, "sudo dpkg-reconfigure -p high jackd2 and answer Yes (it writes "
+                  "/etc/security/limits.d/audio.conf: @audio rtprio 95, memlock unlimited)%s, and log out and in "
+                  "again", join);
     else
-        snprintf(fix, fl, "write /etc/security/limits.d/audio.conf with the lines \"@audio - rtprio 95\" and "
-                 "\"@audio - memlock unlimited\"%s, and log out and in again", join);
+        check_fmt(fix, fl, "write /etc/security/limits.d/audio.conf with the lines \"@audio - rtprio 95\" and "
+                  "\"@audio - memlock unlimited\"%s, and log out and in again", join);
     return 0;
 }
 
 /* ---- the checks ---- */
+
+static int predicted(const json_t *p);
 
 static const json_t *probed(const json_t *sys, struct check_result *r)
 {
@@ -235,7 +263,17 @@ static const json_t *probed(const json_t *sys, struct check_result *r)
     if (!p)
         check_say(r, CHECK_SKIP, "this process was not probed: what is in force belongs to a login, not to the "
                   "files of a system");
+    else if (check_str(p, "other_user")) {
+        check_say(r, CHECK_SKIP, "%s's login is not this process's: only root can judge it (sudo rtjitter check "
+                  "--user %s)", check_str(p, "other_user"), shq(check_str(p, "other_user")).s);
+        return NULL;
+    }
     return p;
+}
+
+static int predicted(const json_t *p)
+{
+    return json_is_true(json_object_get(json_object_get(p, "login"), "predicted"));
 }
 
 static void eval_root(const json_t *sys, struct check_result *r)
@@ -244,6 +282,18 @@ static void eval_root(const json_t *sys, struct check_result *r)
     if (!p)
         return;
     const char *user = check_str(p, "user"), *judged = check_str(p, "judged_user");
+    const json_t *l = json_object_get(p, "login");
+    if (predicted(p)) {
+        /* As root for another user: that user's next login, as PAM gives it (login_predict.c). */
+        int sudo = check_str(l, "how") && !strcmp(check_str(l, "how"), "sudo");
+        check_say(r, sudo ? CHECK_WARN : CHECK_OK, "running as root%s: %s's next login is judged as PAM gives it "
+                  "(the limits files%s%s, set in a child that became %s)%s", sudo ? " through sudo" : "", user ? user
+                  : "?", check_str(l, "service") ? ", /etc/pam.d/" : "", check_str(l, "service") ?
+                  check_str(l, "service") : "", user ? user : "?", sudo ? ", not the login in force now" : "");
+        if (sudo)
+            check_fix(r, "run rtjitter as %s, without sudo", shq(user).s);
+        return;
+    }
     if (check_num(p, "euid") != 0) {
         check_say(r, CHECK_OK, "running as %s (uid %.0f)", user ? user : "?", check_num(p, "euid"));
         return;
@@ -253,9 +303,9 @@ static void eval_root(const json_t *sys, struct check_result *r)
               "limits say, so this says nothing about the user who makes music", sudo ? " (through sudo, for " : "",
               sudo ? judged : "", sudo ? ")" : "");
     if (sudo)
-        check_fix(r, "run rtjitter as %s, without sudo", judged);
+        check_fix(r, "run rtjitter as %s, without sudo", shq(judged).s);
     else
-        check_fix(r, "run rtjitter as the user who makes music, not as root");
+        check_fix(r, "run rtjitter as the user who makes music (or rtjitter check --user NAME), not as root");
 }
 
 const struct check check_root = {
@@ -278,8 +328,9 @@ static void eval_limit(const json_t *sys, struct check_result *r, const char *it
     int mem = !strcmp(item, "memlock");
     long long soft = process_limit(p, item), need = mem ? CHECK_MEMLOCK_NEED_KIB : CHECK_RTPRIO_NEED;
     long long have = soft == UNLIMITED || soft < 0 || !mem ? soft : soft / 1024;
-    char val[32], why[400], fix[700];
+    char val[32], why[400], fix[700], lw[96];
     value_text(item, have, val, sizeof(val));
+    login_words(sys, lw, sizeof(lw));
     if (json_is_true(json_object_get(p, mem ? "cap_ipc_lock" : "cap_sys_nice"))) {
         check_say(r, CHECK_OK, "this process has CAP_%s%s: %s whatever RLIMIT_%s (%s) says",
                   mem ? "IPC_LOCK" : "SYS_NICE", check_num(p, "euid") == 0 ? " (root)" : "",
@@ -292,7 +343,7 @@ static void eval_limit(const json_t *sys, struct check_result *r, const char *it
         return;
     }
     if (have >= need) {
-        check_say(r, CHECK_OK, "RLIMIT_%s is %s for this login", mem ? "MEMLOCK" : "RTPRIO", val);
+        check_say(r, CHECK_OK, "RLIMIT_%s is %s for %s", mem ? "MEMLOCK" : "RTPRIO", val, lw);
         if (!mem && have != UNLIMITED) {
             size_t l = strlen(r->why);
             snprintf(r->why + l, sizeof(r->why) - l, ": real-time priorities up to %lld", have);
@@ -301,11 +352,11 @@ static void eval_limit(const json_t *sys, struct check_result *r, const char *it
     }
     limits_advice(sys, item, need, 0, why, sizeof(why), fix, sizeof(fix));
     if (mem)
-        check_say(r, CHECK_FAIL, "RLIMIT_MEMLOCK is %s for this login, less than the %d MiB an audio program locks: "
-                  "%s", val, CHECK_MEMLOCK_NEED_KIB / 1024, why);
+        check_say(r, CHECK_FAIL, "RLIMIT_MEMLOCK is %s for %s, less than the %d MiB an audio program locks: %s",
+                  val, lw, CHECK_MEMLOCK_NEED_KIB / 1024, why);
     else
-        check_say(r, CHECK_FAIL, "RLIMIT_RTPRIO is %s for this login, so no thread of it may run real-time above "
-                  "that (an audio thread needs %d): %s", val, CHECK_RTPRIO_NEED, why);
+        check_say(r, CHECK_FAIL, "RLIMIT_RTPRIO is %s for %s, so no thread of it may run real-time above "
+                  "that (an audio thread needs %d): %s", val, lw, CHECK_RTPRIO_NEED, why);
     check_fix(r, "%s", fix);
 }
 
@@ -353,7 +404,8 @@ static void eval_sched_fifo(const json_t *sys, struct check_result *r)
         return;
     }
     if (json_is_true(json_object_get(f, "ok"))) {
-        check_say(r, CHECK_OK, "a thread of this process got SCHED_FIFO at priority %.0f", prio);
+        check_say(r, CHECK_OK, "a thread of %s got SCHED_FIFO at priority %.0f", predicted(p) ?
+                  "a process with its limits and uid" : "this process", prio);
         return;
     }
     long long soft = process_limit(p, "rtprio");

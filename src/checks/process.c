@@ -29,10 +29,10 @@ static json_t *limit_json(int resource)
                      ? json_string("unlimited") : json_integer((json_int_t)rl.rlim_max));
 }
 
-/* CapEff of /proc/self/status (this process, not the tree under a root prefix): bits 23 and 14. */
-static void caps(int *sys_nice, int *ipc_lock)
+/* CapEff of /proc/self/status (this process, not the tree under a root prefix): bits 23, 14 and 24. */
+static void caps(int *sys_nice, int *ipc_lock, int *sys_resource)
 {
-    *sys_nice = *ipc_lock = 0;
+    *sys_nice = *ipc_lock = *sys_resource = 0;
     FILE *f = fopen("/proc/self/status", "r");
     char line[256];
     while (f && fgets(line, sizeof(line), f)) {
@@ -40,6 +40,7 @@ static void caps(int *sys_nice, int *ipc_lock)
         if (sscanf(line, "CapEff: %llx", &eff) == 1) {
             *sys_nice = (eff >> 23) & 1;
             *ipc_lock = (eff >> 14) & 1;
+            *sys_resource = (eff >> 24) & 1;
         }
     }
     if (f)
@@ -53,7 +54,7 @@ static void *nothing(void *arg)
 
 /* Starts a thread with SCHED_FIFO at prio, as JACK starts its real-time threads (explicit scheduling in the
  * attributes: pthread_create fails with EPERM when the limits refuse it). 0 or -errno. */
-static int try_fifo(int prio)
+int checks_try_fifo(int prio)
 {
     pthread_attr_t a;
     struct sched_param sp = { .sched_priority = prio };
@@ -125,13 +126,15 @@ json_t *checks_probe_process(const char *root, int fifo_priority)
         if (gids[i] != getgid())
             json_array_append_new(groups, group_name(gids[i]));
     json_object_set_new(p, "groups", groups);
-    int nice, lock;
-    caps(&nice, &lock);
+    int nice, lock, resource;
+    caps(&nice, &lock, &resource);
     json_object_set_new(p, "cap_sys_nice", json_boolean(nice));
     json_object_set_new(p, "cap_ipc_lock", json_boolean(lock));
+    json_object_set_new(p, "cap_sys_resource", json_boolean(resource));
+    json_object_set_new(p, "login", checks_probe_login());
     json_object_set_new(p, "rtprio", limit_json(RLIMIT_RTPRIO));
     json_object_set_new(p, "memlock", limit_json(RLIMIT_MEMLOCK));
-    int e = try_fifo(prio);
+    int e = checks_try_fifo(prio);
     json_object_set_new(p, "sched_fifo", json_pack("{s:i, s:b, s:o}", "priority", prio, "ok", e == 0, "error",
                                                    e ? json_string(strerror(-e)) : json_null()));
     char path[PATH_MAX];

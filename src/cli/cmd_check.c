@@ -6,7 +6,9 @@
 #include "cli/cmd_check.h"
 #include "checks/checks.h"
 #include "report/doc.h"
+#include "util/shquote.h"
 #include "util/termtext.h"
+#include <pwd.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +30,7 @@ static const struct opt_def check_defs[] = {
     { "dir", OPT_STR, O(dir), 0, 0, "DIR", "where you record: its filesystem is judged with / and /home (default: "
       "the current directory)", NULL, 0 },
     { "user", OPT_STR, O(user), 0, 0, "NAME", "judge NAME's groups and limits files (default: you; under sudo, "
-      "the user who ran sudo)", NULL, 0 },
+      "the user who ran sudo); as root, NAME's next login as PAM gives it (an unknown NAME: exit 2)", NULL, 0 },
     { "root", OPT_STR, O(root), 0, 0, "DIR", "read /proc, /sys, /etc and /boot under DIR (a copy of another "
       "system); this process is still judged as it runs", NULL, 0 },
     { "quiet", OPT_FLAG, O(quiet), 0, 0, "", "print only the checks that WARN or FAIL, and the count", NULL, 'q' },
@@ -54,7 +56,10 @@ const struct cli_command cmd_check_info = {
                    "options in force), the CPU (governor, boost, SMT, idle states), memory and disks, the sound\n"
                    "card's and USB controllers' interrupts, the audio stack (JACK, PipeWire, USB autosuspend) and\n"
                    "power managers. Each says OK, WARN, FAIL or SKIP, why (with the value it read) and the exact\n"
-                   "command or file edit that fixes it. Exit status 1 when any check fails.",
+                   "command or file edit that fixes it (a step that fixes several checks is printed once, its\n"
+                   "values shell-quoted). When this login lacks the real-time rights the limits files grant, the\n"
+                   "reason is told apart by facts: the login's groups and start against the file's mtime, its PAM\n"
+                   "service and pam_limits, the hard limits, a container. Exit status 1 when any check fails.",
     .positional = NULL,
     .sections = check_sections,
 };
@@ -108,7 +113,14 @@ static void print_text(FILE *f, const json_t *given, const struct check_result *
                 *c = (char)(*c - 'a' + 'A');
             fprintf(f, "  %s%-4s%s  %s: %s\n", p.status[r[i].status], tag, p.off, r[i].check->title,
                     term_str(why, sizeof(why), r[i].why));
-            if (r[i].fix[0])
+            /* One step that fixes several checks (a login without its limits fails three) is printed once. */
+            const struct check_result *same = NULL;
+            for (size_t k = 0; r[i].fix[0] && k < i && !same; k++)
+                if (!strcmp(r[k].fix, r[i].fix) && (!quiet || r[k].status >= CHECK_WARN))
+                    same = &r[k];
+            if (same)
+                fprintf(f, "        fix: the same as for \"%s\" above\n", same->check->title);
+            else if (r[i].fix[0])
                 fprintf(f, "        fix: %s\n", term_str(fix, sizeof(fix), r[i].fix));
         }
     }
@@ -159,6 +171,20 @@ static const char *not_a_dir(const char *path)
     return S_ISDIR(st.st_mode) ? NULL : "not a directory";
 }
 
+/* Whether --user names nobody: not in the tree's /etc/passwd (when it can be read), and for this machine not
+ * known to the name service either (a directory's users are not in /etc/passwd). */
+static int unknown_user(const json_t *sys, const char *root)
+{
+    const json_t *u = json_object_get(json_object_get(sys, "setup"), "user");
+    if (!json_is_false(json_object_get(u, "in_passwd")))
+        return 0;
+    if (root)
+        return 1;
+    struct passwd pw, *res = NULL;
+    char buf[4096];
+    return getpwnam_r(json_string_value(json_object_get(u, "name")), &pw, buf, sizeof(buf), &res) != 0 || !res;
+}
+
 int cmd_check(int argc, char **argv, const char *command_line)
 {
     struct check_opts o = { 0 };
@@ -195,6 +221,12 @@ int cmd_check(int argc, char **argv, const char *command_line)
     const char *paths[2] = { where, NULL };
     struct checks_env env = { .root = o.root ? o.root : "", .user = o.user, .paths = paths, .probe = 1 };
     json_t *sys = checks_collect(&env);
+    if (sys && o.user && unknown_user(sys, o.root)) {
+        fprintf(stderr, "rtjitter check: --user: no user %s on this system (%s/etc/passwd)\n", shq(o.user).s,
+                o.root ? o.root : "");
+        json_decref(sys);
+        return 2;
+    }
     struct check_result *r = calloc(CHECKS_MAX, sizeof(*r));
     int n = sys && r ? checks_run(sys, NULL, r, CHECKS_MAX) : -ENOMEM;
     json_t *doc = n >= 0 ? checklist_doc(command_line, sys, r, (size_t)n) : NULL;

@@ -124,17 +124,20 @@ int sysinfo_read_assignments(const char *root, const char *path, json_t *o)
 
 /* ---- users and real-time limits ---- */
 
-/* The user's primary group id (or -1) and home directory ("" when unknown) from /etc/passwd. */
-static long passwd_entry(const char *root, const char *user, char *home, size_t hlen)
+/* The user's line of /etc/passwd: 1 when found (uid, primary gid, home; -1 and "" for a field missing), 0 when
+ * /etc/passwd has no such user, -1 when it cannot be read. */
+static int passwd_entry(const char *root, const char *user, long *uid, long *gid, char *home, size_t hlen)
 {
     FILE *f = sysinfo_open(root, "/etc/passwd");
     char line[1024];
-    long gid = -1;
     size_t n = strlen(user);
+    int found = f ? 0 : -1;
+    *uid = *gid = -1;
     home[0] = '\0';
     while (f && fgets(line, sizeof(line), f)) {
         if (strncmp(line, user, n) != 0 || line[n] != ':')
             continue;
+        found = 1;
         line[strcspn(line, "\n")] = '\0';
         char *fields[7] = { NULL }, *p = line;
         for (int i = 0; i < 7 && p; i++) {
@@ -143,23 +146,27 @@ static long passwd_entry(const char *root, const char *user, char *home, size_t 
             if (p)
                 *p++ = '\0';
         }
-        if (fields[3])
-            gid = strtol(fields[3], NULL, 10);
+        if (fields[2] && fields[2][0])
+            *uid = strtol(fields[2], NULL, 10);
+        if (fields[3] && fields[3][0])
+            *gid = strtol(fields[3], NULL, 10);
         if (fields[5])
             snprintf(home, hlen, "%s", fields[5]);
     }
     if (f)
         fclose(f);
-    return gid;
+    return found;
 }
 
-/* user {name, gid, home, groups [...] } as /etc/passwd and /etc/group configure them (what the next login
- * gets), and groups {name: [members]} for every group of /etc/group. */
+/* user {name, in_passwd, uid, gid, home, groups [...] } as /etc/passwd and /etc/group configure them (what the
+ * next login gets; in_passwd null when /etc/passwd cannot be read), and groups {name: [members]} for every group
+ * of /etc/group. */
 static void users_read(const char *root, const char *user, json_t *setup)
 {
     json_t *groups = json_object(), *mine = json_array();
     char home[1024] = "";
-    long gid = user ? passwd_entry(root, user, home, sizeof(home)) : -1;
+    long uid = -1, gid = -1;
+    int found = user ? passwd_entry(root, user, &uid, &gid, home, sizeof(home)) : -1;
     FILE *f = sysinfo_open(root, "/etc/group");
     char line[4096];
     while (f && fgets(line, sizeof(line), f)) {
@@ -188,7 +195,9 @@ static void users_read(const char *root, const char *user, json_t *setup)
     if (f)
         fclose(f);
     json_object_set_new(setup, "groups", groups);
-    json_object_set_new(setup, "user", user ? json_pack("{s:s, s:o, s:o, s:o}", "name", user, "gid",
+    json_object_set_new(setup, "user", user ? json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "name", user,
+                                                        "in_passwd", found < 0 ? json_null() : json_boolean(found),
+                                                        "uid", uid >= 0 ? json_integer(uid) : json_null(), "gid",
                                                         gid >= 0 ? json_integer(gid) : json_null(), "home",
                                                         home[0] ? json_string(home) : json_null(), "groups", mine)
                                             : (json_decref(mine), json_null()));
@@ -435,6 +444,7 @@ json_t *sysinfo_setup(const char *root, const struct sysinfo_setup_args *a)
         return NULL;
     users_read(root, a ? a->user : NULL, s);
     json_object_set_new(s, "limits", limits_read(root));
+    sysinfo_setup_login(root, s);
     json_object_set_new(s, "grub", grub_read(root));
     json_object_set_new(s, "boost", boost_read(root));
     json_object_set_new(s, "idle", idle_read(root));

@@ -57,5 +57,8 @@ int sysinfo_exists(const char *root, const char *path);
 int sysinfo_read_assignments(const char *root, const char *path, json_t *o);
 /* The audio, USB and power parts of setup {...} (setup_audio.c). */
 void sysinfo_setup_audio(const char *root, const char *home, json_t *setup);
+/* setup_login.c: pam {service: {limits, via}}, container {kind, evidence} or null, os {id, id_like} or null,
+ * and limits.mtime. */
+void sysinfo_setup_login(const char *root, json_t *setup);
 
 #endif

@@ -13,8 +13,13 @@ FIX="$TOP/tests/fixtures"
 # --- a fixture tree: what the tree is, read back --------------------------------------------------
 "$RTJ" check --root "$FIX/sys-generic" --user musician --dir "/media/musician/USB STICK/takes" \
     --json "$WORK/g.json" >"$WORK/g.txt" 2>"$WORK/g.err"; rc=$?
-# As root the login has every right, and this tree has WARNs only: exit 0.
-check "sys-generic: exit 0 with no FAIL (got $rc)" [ "$rc" -eq 0 ]
+# musician's login: as root, predicted as PAM gives it (the tree grants musician nothing: FAIL); as another
+# user, that user's own login. Exit 1 exactly when a check failed.
+check "sys-generic: exit 1 exactly when a check failed (got $rc)" [ "$rc" -eq "$(json "$WORK/g.json" "int(d['summary']['fail'] > 0)")" ]
+if [ "$(id -u)" -eq 0 ]; then
+    check "as root, --user musician: musician's next login is judged (predicted), not root's" \
+        [ "$(json "$WORK/g.json" "d['process']['user'], d['process']['euid'], d['process']['login']['predicted'], d['process']['login']['how']")" = "musician 1000 True --user" ]
+fi
 check "sys-generic: nothing on stderr" [ ! -s "$WORK/g.err" ]
 check "the document is rtjitter.checks/1 with one entry per check" \
     [ "$(json "$WORK/g.json" "d['schema'], len(d['checks']) >= 30, d['tool']['name']")" = "rtjitter.checks/1 True rtjitter" ]
@@ -22,7 +27,7 @@ check "its summary counts its statuses" [ "$(json "$WORK/g.json" "all(d['summary
     for c in d['checks']) for s in ('ok', 'warn', 'fail', 'skip'))")" = True ]
 check "the identity, set-up and process are recorded apart" \
     [ "$(json "$WORK/g.json" "d['system']['hostname'], d['setup']['user']['name'], 'setup' in d['system'], \
-d['process']['euid'] == $(id -u)")" = "studio-laptop musician False True" ]
+d['process']['euid'] in ($(id -u), 1000)")" = "studio-laptop musician False True" ]
 status() { json "$WORK/g.json" "[c['status'] for c in d['checks'] if c['id'] == '$1'][0]"; }
 fix() { json "$WORK/g.json" "[c['fix'] for c in d['checks'] if c['id'] == '$1'][0]"; }
 # The tree's truths: boost on (no_turbo 0), a Scarlett on autosuspend at 1-1, TLP's default codec power saving,
@@ -46,7 +51,7 @@ check "text: one status line per check" [ "$(grep -cE '^  (OK|WARN|FAIL|SKIP)  '
     "$(json "$WORK/g.json" "len(d['checks'])")" ]
 check "text: each WARN is followed by its fix" [ "$(grep -A1 -E '^  WARN  ' "$WORK/g.txt" | grep -c '^        fix: ')" -eq \
     "$(json "$WORK/g.json" "d['summary']['warn']")" ]
-check "text: the count at the end" grep -qE '^[0-9]+ checks: [0-9]+ OK, [0-9]+ WARN, 0 FAIL, [0-9]+ SKIP$' "$WORK/g.txt"
+check "text: the count at the end" grep -qE '^[0-9]+ checks: [0-9]+ OK, [0-9]+ WARN, [0-9]+ FAIL, [0-9]+ SKIP$' "$WORK/g.txt"
 check "not a terminal: no colour" [ "$(grep -c $'\033' "$WORK/g.txt")" -eq 0 ]
 # On a terminal (script gives one): coloured, unless NO_COLOR is set.
 if command -v script >/dev/null; then
@@ -95,6 +100,46 @@ bad "--root that does not exist" "--root: /nonexistent/rtj: No such file or dire
 bad "--dir that is a file" "--dir: /etc/passwd: not a directory" --dir /etc/passwd
 bad "--json into a directory that does not exist" "cannot write /nonexistent/rtj/x.json" --json /nonexistent/rtj/x.json
 bad "--json without its value" "--json needs a value (FILE), not the option '-q'" --json -q
+
+bad "--user naming nobody" "rtjitter check: --user: no user nosuchuser on this system (/etc/passwd)" --user nosuchuser
+bad "--user naming nobody in the tree" "--user: no user nosuchuser on this system ($FIX/sys-generic/etc/passwd)" \
+    --root "$FIX/sys-generic" --user nosuchuser
+bad "--user with shell metacharacters, quoted in the message" "--user: no user 'a;touch X' on this system" --user 'a;touch X'
+
+# --- the attack: a user whose name is shell code, on a tree whose /etc/passwd and /etc/group hold it ----------------
+EVIL='a;touch X'
+mkdir -p "$WORK/evil/etc"
+cp -r "$FIX/sys-generic/etc/security" "$WORK/evil/etc/"
+printf 'root:x:0:0:root:/root:/bin/bash\n%s:x:1001:1001::/home/evil:/bin/bash\n' "$EVIL" >"$WORK/evil/etc/passwd"
+printf 'root:x:0:\naudio:x:29:\n' >"$WORK/evil/etc/group"
+RTJ_ABS=$(cd "$(dirname "$RTJ")" && pwd)/$(basename "$RTJ")
+mkdir "$WORK/run-here"
+(cd "$WORK/run-here" && "$RTJ_ABS" check --root "$WORK/evil" --user "$EVIL" --json "$WORK/evil.json") >"$WORK/evil.txt" 2>&1
+efix=$(json "$WORK/evil.json" "[c['fix'] for c in d['checks'] if c['id'] == 'limits_files'][0]")
+cmd=${efix%%, then *}
+echo "# the printed fix: $efix"
+check "the fix quotes the name: sudo usermod -aG audio 'a;touch X'" [ "$cmd" = "sudo usermod -aG audio 'a;touch X'" ]
+check "sh -n accepts the printed command" sh -n -c "$cmd"
+check "parsed by sh, it is 5 words, the last the whole name" [ "$(cd "$WORK/run-here" && sh -c "set -- $cmd; echo \$#; printf '%s' \"\$5\"")" = "5
+$EVIL" ]
+check "parsed by bash, the same" [ "$(cd "$WORK/run-here" && bash -c "set -- $cmd; echo \$#; printf '%s' \"\$5\"")" = "5
+$EVIL" ]
+check "the text prints the same quoted command" grep -qF "fix: sudo usermod -aG audio 'a;touch X', then" "$WORK/evil.txt"
+(cd "$WORK/run-here" && SUDO_USER="$EVIL" "$RTJ_ABS" check --root "$WORK/evil" --json "$WORK/evil2.json") >/dev/null 2>&1
+if [ "$(id -u)" -eq 0 ]; then
+    rfix=$(json "$WORK/evil2.json" "[c['fix'] for c in d['checks'] if c['id'] == 'root'][0]")
+    check "under sudo for that name: run rtjitter as 'a;touch X', without sudo" [ "$rfix" = "run rtjitter as 'a;touch X', without sudo" ]
+fi
+check "nothing was run: no file X" [ ! -e "$WORK/run-here/X" ]
+
+# --- a recording place on a pseudo-filesystem or in memory: WARN ---------------------------------------
+for d in /proc /sys /dev/shm; do
+    [ -d "$d" ] || continue
+    "$RTJ" check --dir "$d" --json "$WORK/d.json" >/dev/null 2>&1
+    fs=$(json "$WORK/d.json" "[c['status'] + ' ' + c['why'] for c in d['checks'] if c['id'] == 'filesystems'][0]")
+    check "--dir $d: WARN, a pseudo-filesystem or memory ($fs)" \
+        grep -qE "^warn $d is on .*(a pseudo-filesystem of the kernel|a filesystem in memory)" <<<"$fs"
+done
 
 # --- this machine ---------------------------------------------------------------------------------------
 "$RTJ" check --json "$WORK/m.json" >"$WORK/m.txt" 2>"$WORK/m.err"; rc=$?

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Where this process's limits came from: the login it belongs to, read from /proc (this machine's, never a root
+ * prefix's). Limits are set once, by pam_limits in the PAM session a login program opens (login, sshd, su -,
+ * runuser -l, a display manager, systemd's user manager), and inherited from there; so the login's start is the
+ * start of the oldest ancestor of this process that runs as its user (the shell login started, sshd's session
+ * process, systemd --user for a desktop's terminals), and the program that opened it is that ancestor's parent,
+ * which names the PAM service (/etc/pam.d/NAME). The session leader (/proc/self/stat's session id) is recorded
+ * too. Main thread. */
+#include "checks/checks_internal.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct proc_info {
+    long pid, ppid, sid, uid;
+    double started;          /* seconds since the epoch (recorded in whole seconds, as a file's mtime) */
+    char comm[32];
+};
+
+/* The boot time (/proc/stat btime) and the clock ticks of /proc/PID/stat's start time. */
+static double boot_time(void)
+{
+    FILE *f = fopen("/proc/stat", "r");
+    char line[256];
+    long long bt = -1;
+    while (f && fgets(line, sizeof(line), f))
+        if (sscanf(line, "btime %lld", &bt) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return (double)bt;
+}
+
+/* pid's parent, session, real uid, start and name; 0 or -1. */
+static int proc_read(long pid, double btime, struct proc_info *pi)
+{
+    char path[64], buf[1024];
+    memset(pi, 0, sizeof(*pi));
+    pi->pid = pid;
+    snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+    if (f)
+        fclose(f);
+    buf[n] = '\0';
+    char *open = strchr(buf, '('), *close = strrchr(buf, ')');
+    if (!open || !close || close < open)
+        return -1;
+    snprintf(pi->comm, sizeof(pi->comm), "%.*s", (int)(close - open - 1), open + 1);
+    /* after the name: state ppid pgrp session ... starttime is field 22 of the line, the 20th after it */
+    char *save = NULL, *t = strtok_r(close + 1, " ", &save);
+    unsigned long long start = 0;
+    for (int field = 3; t; field++, t = strtok_r(NULL, " ", &save)) {
+        if (field == 4)
+            pi->ppid = strtol(t, NULL, 10);
+        else if (field == 6)
+            pi->sid = strtol(t, NULL, 10);
+        else if (field == 22) {
+            start = strtoull(t, NULL, 10);
+            break;
+        }
+    }
+    long hz = sysconf(_SC_CLK_TCK);
+    pi->started = btime >= 0 && hz > 0 ? btime + (double)start / (double)hz : -1;
+    snprintf(path, sizeof(path), "/proc/%ld/status", pid);
+    pi->uid = -1;
+    if ((f = fopen(path, "r"))) {
+        while (fgets(buf, sizeof(buf), f))
+            if (sscanf(buf, "Uid: %ld", &pi->uid) == 1)
+                break;
+        fclose(f);
+    }
+    return t ? 0 : -1;
+}
+
+/* Whether pid's command line has one of the words that make su, sudo or runuser open a login session. */
+static int login_flag(long pid)
+{
+    char path[64], buf[4096];
+    snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+    if (f)
+        fclose(f);
+    buf[n] = '\0';
+    for (size_t i = strlen(buf) + 1; i < n; i += strlen(buf + i) + 1)
+        if (!strcmp(buf + i, "-") || !strcmp(buf + i, "-l") || !strcmp(buf + i, "--login") ||
+            !strcmp(buf + i, "-i"))
+            return 1;
+    return 0;
+}
+
+/* The PAM service a login opened by `opener` went through (its /etc/pam.d name), or NULL when the opener is no
+ * login program. */
+static const char *pam_service(const struct proc_info *top, const struct proc_info *opener, int flag)
+{
+    static const struct { const char *comm, *service, *login_service; } progs[] = {
+        { "login", "login", "login" }, { "sshd", "sshd", "sshd" }, { "su", "su", "su-l" },
+        { "sudo", "sudo", "sudo-i" }, { "runuser", "runuser", "runuser-l" },
+        { "gdm-session-wor", "gdm-password", "gdm-password" }, { "lightdm", "lightdm", "lightdm" },
+        { "sddm-helper", "sddm", "sddm" }, { "xrdp-sesman", "xrdp-sesman", "xrdp-sesman" }, { NULL, NULL, NULL },
+    };
+    if (!strcmp(top->comm, "systemd"))
+        return "systemd-user";
+    for (size_t i = 0; opener && progs[i].comm; i++)
+        if (!strcmp(opener->comm, progs[i].comm))
+            return flag ? progs[i].login_service : progs[i].service;
+    return NULL;
+}
+
+json_t *checks_probe_login(void)
+{
+    double bt = boot_time();
+    struct proc_info self, top, cur, opener;
+    if (proc_read(getpid(), bt, &self) < 0)
+        return json_null();
+    top = self;
+    int have_opener = 0;
+    for (int steps = 0; steps < 64 && top.ppid > 0; steps++) {
+        if (proc_read(top.ppid, bt, &cur) < 0)
+            break;
+        if (cur.uid != self.uid) {
+            opener = cur;
+            have_opener = 1;
+            break;
+        }
+        top = cur;
+    }
+    int flag = have_opener && login_flag(opener.pid);
+    const char *service = pam_service(&top, have_opener ? &opener : NULL, flag);
+    struct proc_info leader;
+    int have_leader = self.sid > 0 && proc_read(self.sid, bt, &leader) == 0;
+    return json_pack("{s:I, s:s, s:I, s:o, s:o, s:{s:I, s:o, s:o}}", "pid", (json_int_t)top.pid, "comm", top.comm,
+                     "started", (json_int_t)top.started, "opener", have_opener ?
+                     json_pack("{s:I, s:s, s:I, s:b}", "pid", (json_int_t)opener.pid, "comm", opener.comm, "uid",
+                               (json_int_t)opener.uid, "login_flag", flag) : json_null(),
+                     "service", service ? json_string(service) : json_null(), "session", "id", (json_int_t)self.sid,
+                     "leader_comm", have_leader ? json_string(leader.comm) : json_null(), "leader_started",
+                     have_leader ? json_integer((json_int_t)leader.started) : json_null());
+}
