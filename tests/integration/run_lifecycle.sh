@@ -6,12 +6,16 @@
 
 no_jackd_named() { ! grep -qs -- "$1" /proc/[0-9]*/cmdline 2>/dev/null; }
 
-# interrupt_run SERVER JSON ACTION...: a 30 s run on SERVER, after 3 s run ACTION (with $rpid set to rtjitter's PID);
+# interrupt_run SERVER JSON ACTION...: a 30 s run on SERVER, 3 s after its client is on SERVER run ACTION (with $rpid set to rtjitter's PID);
 # sets RC and STOP_S (seconds from the action to rtjitter's exit).
 interrupt_run() {
     local server=$1 out=$2; shift 2
     "$RTJ" run --loads none --server "$server" --duration 30 --warmup 0.5 --quiet --json "$out" >"$WORK/out" 2>&1 &
     rpid=$!
+    # 3 s after its client is on the server (jack_lsp shows its ports; a stopped server shows nothing: then 3 s
+    # after the start), not after its start: a busy machine takes a second or more to get there
+    local i
+    for i in $(seq 50); do jack_lsp -s "$server" 2>/dev/null | grep -q "^rtjitter-$rpid:" && break; sleep 0.1; done
     sleep 3
     "$@"
     local t0=$(date +%s.%N); wait "$rpid"; RC=$?; local t1=$(date +%s.%N)
