@@ -77,6 +77,9 @@ for N in 0 7 64; do
         python3 -c "import sys; sys.exit(not (abs(int('$2') - int('${IOD_EXTRA:-999999}')) <= 1 and abs(int('$3') - int('${IOD_USE:-999999}')) <= 1))"
     check "internal:$N: no glitch but at a server xrun ($(json "$WORK/lat$N.json" "$unexplained") unexplained)" \
         [ "$(json "$WORK/lat$N.json" "$unexplained")" = 0 ]
+    [ "$(json "$WORK/lat$N.json" "$unexplained")" = 0 ] || json "$WORK/lat$N.json" \
+        '"# glitches (t s, kind, frames, xrun): %s; events (t_s, length ms, cycles): %s" % ([(round(g["t_ns"] / 1e9, 4), g["kind"], g["length_frames"], g["xrun"]) for g in d["loopback"]["glitches"]], [(round(e["t_s"], 4), round(e["length_ms"], 2), e["cycles"]) for e in d["phases"][0]["events"]])'
+
     check "internal:$N: the report names the loop" \
         [ "$(json "$WORK/lat$N.json" 'd["audio"]["loopback"]["mode"], d["audio"]["loopback"]["loop_delay_frames"]')" = "internal $N" ]
 done
