@@ -993,6 +993,57 @@ static void test_bursty_aa_not_called(void **state)
     }
 }
 
+/* A phase of 12 seconds without events whose per-second wake-up p99 and max are add_us later than count_phase's;
+ * with_period 0: the phase does not say its period (nor does its report). */
+static json_t *later_phase(double add_us, int with_period, uint64_t seed)
+{
+    static const int zero[12] = { 0 };
+    json_t *p = count_phase(zero, zero, 12, seed);
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(p, "timeline"), i, e) {
+        json_object_set_new(e, "wakeup_p99_us", json_real(json_real_value(json_object_get(e, "wakeup_p99_us")) + add_us));
+        json_object_set_new(e, "wakeup_max_us", json_real(json_real_value(json_object_get(e, "wakeup_max_us")) + add_us));
+    }
+    if (!with_period) {
+        json_object_del(p, "period_frames");
+        json_object_del(p, "rate");
+    }
+    return p;
+}
+
+/* What one pair alone may call of a per-second latency: the two runs' own rule (p < 0.01, the floor, every half),
+ * and a shift of a tenth of the period (133.3 µs at 64 frames and 48 kHz; 100 µs when the period is unknown) in
+ * every half of either run. 50 µs later in every second: the two runs differ, but "no clear difference", and the line
+ * says why; 200 µs: "worse in this pair". 120 µs: short of a tenth of this period, beyond the 100 µs of none. */
+static void test_pair_bar_latency(void **state)
+{
+    (void)state;
+    struct {
+        double add;
+        int with_period;
+        const char *want;
+    } cases[] = { { 50, 1, "same" }, { 200, 1, "worse_in_pair" }, { 120, 1, "same" }, { 120, 0, "worse_in_pair" } };
+    /* (the bar is 100 µs when the period is unknown: no "same" case of that kind is short of it here) */
+    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+        json_t *pa = later_phase(0, cases[c].with_period, 70), *pb = later_phase(cases[c].add, cases[c].with_period, 71);
+        json_t *list = json_array();
+        struct tally t = { 0 };
+        compare_load_verdicts(pa, pb, NULL, 1, list, &t);
+        const char *text, *o = hand_outcome(list, "wakeup p99/s", &text);
+        if (strcmp(o, cases[c].want))
+            fail_msg("+%.0f µs (period %s): %s: %s", cases[c].add, cases[c].with_period ? "known" : "unknown", o, text);
+        if (!strcmp(o, "same") && !strstr(text, "by less than one pair alone can call (a shift of 133 µs in every half "
+                                                 "of either run, a tenth of the period)"))
+            fail_msg("+%.0f µs: the line does not say why: %s", cases[c].add, text);
+        if (!strcmp(o, "worse_in_pair") && strncmp(text, "worse in this pair: wakeup p99 per second, median ", 50))
+            fail_msg("+%.0f µs: %s", cases[c].add, text);
+        json_decref(list);
+        json_decref(pa);
+        json_decref(pb);
+    }
+}
+
 /* A 300 s phase laid out as report.c lays out a long one: every second of the first and last minute, one entry per
  * minute between, except the seconds around an event at 150 s (145-155, kept per second, 5 ms each). The units are
  * the 120 edge seconds: not the compacted minutes (a minute's largest p99), not the event's neighbours (kept
@@ -1041,6 +1092,7 @@ int main(void)
         cmocka_unit_test(test_count_permutation_p),
         cmocka_unit_test(test_disaster_is_called),
         cmocka_unit_test(test_bursty_aa_not_called),
+        cmocka_unit_test(test_pair_bar_latency),
         cmocka_unit_test(test_long_run_units),
         cmocka_unit_test(test_quantile_ci),
         cmocka_unit_test(test_rate_test),
