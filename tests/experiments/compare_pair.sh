@@ -86,6 +86,8 @@ watch_foreign() {
                     if (!ours) print t, cur, line[i] } }' >>"$DIR/foreign.log"
     done
 }
+# the steal time of RUN in ms (0 when not known)
+steal_of() { local c; c=$(cat "$R/$1.ctx" 2>/dev/null); c=${c%% *}; echo "${c:-0}"; }
 # the foreign real-time threads at or above PRIO on CPU while RUN was measured: "comm/prio ..." or "-"
 foreign() {
     awk -v r="$1" -v prio="$PRIO" -v cpu="$CPU" '$2 == r && $7 + 0 >= prio + 0 && $8 == cpu { s[$9 "/" $7] = 1 }
@@ -144,7 +146,7 @@ tally() { # MODE
     local mode=$1 out="$DIR/cmp-$1"
     mkdir -p "$out"
     echo "== $mode"
-    declare -A n=() hit=()
+    declare -A n=() hit=() both=() stolen=()
     local kinds="aa-timer aa-prov aa-bursty stall7 plus300" poisson_called=0 poisson_n=0
     for i in $(seq 1 $((FIRST + ROUNDS - 1))); do
         for kind in $kinds; do
@@ -163,14 +165,19 @@ tally() { # MODE
                 aa-*) # two runs of one set-up: nothing in this pair (alone), nothing called (runs)
                     if [ "$mode" = alone ]; then [ "$pair" -eq 0 ] && [ "$calls" -eq 0 ] && ok=1
                     else [ "$calls" -eq 0 ] && ok=1; fi ;;
-                stall7) # the disaster must be worse: xruns and missed deadlines
+                stall7) # the disaster must be found: xruns or missed deadlines worse, and nothing better
                     w=worse_in_pair; [ "$mode" = runs ] && w=worse
-                    echo "$what" | grep -q "xruns=$w" && echo "$what" | grep -q "deadlines_missed=$w" && ok=1 ;;
+                    echo "$what" | grep -qE "(xruns|deadlines_missed)=$w" && ! echo "$what" | grep -q "=better" && ok=1
+                    [ "$ok" = 1 ] && echo "$what" | grep -q "xruns=$w" && echo "$what" | grep -q "deadlines_missed=$w" &&
+                        both[$kind]=$((${both[$kind]:-0} + 1)) ;;
                 plus300)
                     w=worse_in_pair; [ "$mode" = runs ] && w=worse
                     echo "$what" | grep -q "wakeup_p99/s=$w" && ok=1 ;;
             esac
             hit[$kind]=$((${hit[$kind]:-0} + ok))
+            # an A/A pair with an outcome, one of whose runs lost a second or more to the host (steal)
+            case $kind in aa-*) [ "$ok" = 0 ] && [ "$(steal_of "$a")" -ge 1000 -o "$(steal_of "$b")" -ge 1000 ] &&
+                stolen[aa]=$((${stolen[aa]:-0} + 1)) ;; esac
             if [ "$kind" = aa-bursty ]; then
                 poisson_n=$((poisson_n + 1))
                 awk -v p="${pois##*:}" 'BEGIN { exit !(p < 0.01) }' && poisson_called=$((poisson_called + 1))
@@ -188,13 +195,14 @@ tally() { # MODE
              "- timer $(( ${n[aa-timer]:-0} - ${hit[aa-timer]:-0} )) of ${n[aa-timer]:-0}," \
              "provider $(( ${n[aa-prov]:-0} - ${hit[aa-prov]:-0} )) of ${n[aa-prov]:-0}," \
              "bursty provider $(( ${n[aa-bursty]:-0} - ${hit[aa-bursty]:-0} )) of ${n[aa-bursty]:-0}"
+        echo "[alone]   of which ${stolen[aa]:-0} had a run that lost 1 s or more to the host (steal time of the VM)"
         echo "[alone] bursty A/A pairs a plain Poisson test of the total xrun events calls (p < 0.01): $poisson_called of $poisson_n"
-        echo "[alone] the disaster, 7 stalls a second: xruns and missed deadlines worse in this pair in ${hit[stall7]:-0} of ${n[stall7]:-0} (must be all)"
+        echo "[alone] the disaster, 7 stalls a second: worse in this pair (xruns or missed deadlines, nothing better) in ${hit[stall7]:-0} of ${n[stall7]:-0} (must be all), both in ${both[stall7]:-0}"
         echo "[alone] the latency change, +300 µs (no dropout): wakeup p99/s worse in this pair in ${hit[plus300]:-0} of ${n[plus300]:-0}"
     else
         echo "[runs] A/A pairs with a call: $aa_bad of $aa_all - timer $(( ${n[aa-timer]:-0} - ${hit[aa-timer]:-0} ))," \
              "provider $(( ${n[aa-prov]:-0} - ${hit[aa-prov]:-0} )), bursty $(( ${n[aa-bursty]:-0} - ${hit[aa-bursty]:-0} ))"
-        echo "[runs] 7 stalls a second: xruns and missed deadlines worse across runs in ${hit[stall7]:-0} of ${n[stall7]:-0}"
+        echo "[runs] 7 stalls a second: worse across runs (xruns or missed deadlines, nothing better) in ${hit[stall7]:-0} of ${n[stall7]:-0}, both in ${both[stall7]:-0}"
         echo "[runs] +300 µs: wakeup p99/s worse across runs in ${hit[plus300]:-0} of ${n[plus300]:-0}"
     fi
 }
