@@ -519,7 +519,7 @@ json_t *compare_build_runs(json_t *const *docs, const char *const *names, const 
         SAY("better in %d measure%s, worse in %d, no clear difference in %d", ty->better, ty->better == 1 ? "" : "s",
             ty->worse, ty->same);
         if (ty->na)
-            SAY(", not compared in %d (too few seconds)", ty->na);
+            SAY(", not compared in %d (too few seconds, or no count per second)", ty->na);
         SAY(".");
         for (int L = 0; L < 2; L++) {
             size_t j;

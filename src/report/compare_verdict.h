@@ -9,7 +9,7 @@
 
 /* How many measures of a report came out each way against the baseline. */
 struct tally {
-    int better, worse, same, na; /* na: not compared (too few seconds) */
+    int better, worse, same, na; /* na: not compared (too few seconds, or counts not kept per second) */
     int worse_pair, better_pair;  /* differ in the two runs, with no other runs to weigh it against */
 };
 

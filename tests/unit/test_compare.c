@@ -993,6 +993,34 @@ static void test_bursty_aa_not_called(void **state)
     }
 }
 
+/* A report whose timeline does not count xrun events per second (an older rtjitter): its total alone cannot tell a
+ * burst from a steady rate, so the count is not compared (and says why), even for 0 -> 42. */
+static void test_counts_not_per_second(void **state)
+{
+    (void)state;
+    static const int none[6] = { 0 }, seven[6] = { 7, 7, 7, 7, 7, 7 };
+    json_t *pa = count_phase(none, none, 6, 80), *pb = count_phase(seven, seven, 6, 81);
+    json_t *phases[2] = { pa, pb };
+    for (int k = 0; k < 2; k++) {
+        size_t i;
+        json_t *e;
+        json_array_foreach(json_object_get(phases[k], "timeline"), i, e)
+            json_object_del(e, "xrun_events");
+    }
+    json_t *list = json_array();
+    struct tally t = { 0 };
+    compare_load_verdicts(pa, pb, NULL, 1, list, &t);
+    const char *text, *o = hand_outcome(list, "xruns", &text);
+    if (strcmp(o, "n/a") || !strstr(text, "xrun events 0 in 6.0 s → 42 in 6.0 s: not compared: the timelines do not "
+                                          "count them per second"))
+        fail_msg("xruns: %s: %s", o, text);
+    assert_string_equal(hand_outcome(list, "deadlines missed", &text), "worse_in_pair"); /* still counted */
+    assert_int_equal(t.na, 1);
+    json_decref(list);
+    json_decref(pa);
+    json_decref(pb);
+}
+
 /* A phase of 12 seconds without events whose per-second wake-up p99 and max are add_us later than count_phase's;
  * with_period 0: the phase does not say its period (nor does its report). */
 static json_t *later_phase(double add_us, int with_period, uint64_t seed)
@@ -1093,6 +1121,7 @@ int main(void)
         cmocka_unit_test(test_disaster_is_called),
         cmocka_unit_test(test_bursty_aa_not_called),
         cmocka_unit_test(test_pair_bar_latency),
+        cmocka_unit_test(test_counts_not_per_second),
         cmocka_unit_test(test_long_run_units),
         cmocka_unit_test(test_quantile_ci),
         cmocka_unit_test(test_rate_test),
