@@ -43,7 +43,7 @@ static const struct opt_def compare_defs[] = {
       "machines and kernels) as a kernel x machine table of the headline figures (--format text, json or html)",
       NULL, 0 },
     { "alone", OPT_FLAG, O(alone), 0, 0, "", "judge the reports alone: no other runs of their set-ups from beside "
-      "them (a difference is then \"weak\" at most: run-to-run noise unknown)", NULL, 0 },
+      "them (a difference is then \"worse/better in this pair\" at most: run-to-run noise unknown)", NULL, 0 },
     { "quiet", OPT_FLAG, O(quiet), 0, 0, "", "no text on stdout (with --html or --json)", NULL, 'q' },
     { "wide", OPT_FLAG, O(wide), 0, 0, "", "text: every row and every report side by side, however wide the "
       "terminal", NULL, 0 },
@@ -170,8 +170,9 @@ const struct cli_command cmd_compare_info = {
                    "one set-up only: its latest runs). --kernels: the latest report of each kernel instead.\n"
                    "A verdict rests on the seconds of the two runs and on the runs of each set-up: the other runs of\n"
                    "a report's set-up (same identity, audio settings and label) found beside it give the run-to-run\n"
-                   "noise; without any, a difference of the two runs is \"weak\", never a call. Run each set-up three\n"
-                   "times.",
+                   "noise; without any, a difference of the two runs is \"worse in this pair\" (or better): said first\n"
+                   "and counted apart, not yet a call on the set-ups. Xrun events and missed deadlines are tested on\n"
+                   "their counts per second. Run each set-up three times.",
     .positional = "REPORT.json",
     .sections = compare_sections,
 };

@@ -74,6 +74,7 @@ void html_page_start(FILE *f, const char *title)
           ".level{font-weight:bold;font-size:1.2em}.summary{font-size:1.1em}\n"
           ".better{color:#1d7a1d;font-weight:bold}.worse{color:#b01c1c;font-weight:bold}"
           ".same{color:#555}.weak{color:#9a6a00}li.better,li.worse{font-weight:normal}\n"
+          ".worse-pair{color:#b35300;font-style:italic}.better-pair{color:#1d6a6a;font-style:italic}\n"
           "th.title{white-space:normal;min-width:8em;max-width:16em;text-align:right}th.title.k{text-align:left}"
           "td.file{white-space:normal;word-break:break-all;text-align:left}\n"
           "div.wide{overflow-x:auto}th.mach{white-space:normal;word-break:break-word;min-width:7em;max-width:12em}\n"

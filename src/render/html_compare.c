@@ -114,14 +114,16 @@ void html_compare(FILE *f, const json_t *cmp, json_t *const *docs, size_t n)
     char title[256];
     snprintf(title, sizeof(title), "rtjitter compare: %zu reports", json_array_size(reports));
     html_page_start(f, title);
-    /* The header's colour follows the plain answer: any "worse" is a warning, nothing decided is neutral. */
+    /* The header's colour follows the plain answer: any "worse", across runs or in this pair, is a warning; nothing
+     * decided is neutral. */
     int better = 0, worse = 0;
     size_t i, j;
     const json_t *load, *v;
     json_array_foreach(json_object_get(cmp, "loads"), i, load)
         json_array_foreach(json_object_get(load, "verdicts"), j, v) {
-            better += !strcmp(doc_str(v, "outcome", ""), "better");
-            worse += !strcmp(doc_str(v, "outcome", ""), "worse");
+            const char *o = doc_str(v, "outcome", "");
+            better += !strcmp(o, "better");
+            worse += !strcmp(o, "worse") || !strcmp(o, "worse_in_pair");
         }
     fprintf(f, "<header class=\"verdict %s\">\n<h1>", worse ? "warn" : better ? "pass" : "");
     html_escape(f, title);
@@ -208,10 +210,12 @@ void html_compare(FILE *f, const json_t *cmp, json_t *const *docs, size_t n)
                     fputs(" against the baseline [1]:</p>\n<ul>\n", f);
                     last = ri;
                 }
-                /* The line says its outcome in words; its colour says it at a glance. */
+                /* The line says its outcome in words; its colour says it at a glance (in this pair: a colour of
+                 * its own, neither a call nor "no clear difference"). */
                 const char *o = doc_str(v, "outcome", "n/a");
-                fprintf(f, "<li class=\"%s\">", !strcmp(o, "better") ? "better" : !strcmp(o, "worse")
-                        ? "worse" : !strcmp(o, "weak") ? "weak" : "same");
+                fprintf(f, "<li class=\"%s\">", !strcmp(o, "better") ? "better" : !strcmp(o, "worse") ? "worse"
+                        : !strcmp(o, "worse_in_pair") ? "worse-pair" : !strcmp(o, "better_in_pair") ? "better-pair"
+                        : "same");
                 html_escape(f, doc_str(v, "text", NULL));
                 fputs("</li>\n", f);
             }

@@ -459,62 +459,83 @@ json_t *compare_build_runs(json_t *const *docs, const char *const *names, const 
     free(pfam);
     json_object_set_new(cmp, "loads", loads);
 
-    /* Plain words first: one sentence per report against the baseline. */
+    /* Plain words first: one sentence per report against the baseline. A difference of the two runs alone (worse or
+     * better in this pair) is said first when there is one, and counted apart: it is not a call on the set-ups, and
+     * it is not "no clear difference" either. */
     json_t *summary = json_array();
     for (size_t i = 1; i < n; i++) {
-        json_t *better = json_array(), *worse = json_array();
+        /* the measures of each outcome, in the words of the tables and verdict lines (|jitter|), at most 6 named */
+        static const char *const onames[4] = { "worse", "better", "worse_in_pair", "better_in_pair" };
+        json_t *named[4];
+        for (int L = 0; L < 4; L++)
+            named[L] = json_array();
         json_array_foreach(loads, li, kv) {
             size_t j;
             const json_t *v;
             json_array_foreach(json_object_get(kv, "verdicts"), j, v) {
                 if ((size_t)json_integer_value(json_object_get(v, "report")) != i)
                     continue;
-                const char *o = doc_str(v, "outcome", NULL);
+                const char *o = doc_str(v, "outcome", "");
                 char s[200];
-                /* In the words of the tables and verdict lines: the jitter figures are of |jitter|. */
                 const char *metric = doc_str(v, "metric", "");
                 int jit = !strncmp(metric, "jitter", 6);
                 snprintf(s, sizeof(s), "%s%s under %s", jit ? "|jitter|" : "", jit ? metric + 6 : metric,
                          doc_str(kv, "load", NULL));
                 utf8_trim(s);
-                if (!strcmp(o, "better") && json_array_size(better) < 6)
-                    json_array_append_new(better, json_string(s));
-                if (!strcmp(o, "worse") && json_array_size(worse) < 6)
-                    json_array_append_new(worse, json_string(s));
+                for (int L = 0; L < 4; L++)
+                    if (!strcmp(o, onames[L]) && json_array_size(named[L]) < 6)
+                        json_array_append_new(named[L], json_string(s));
             }
         }
-        char line[2048];
-        char extra[96] = "";
-        if (tallies[i].na)
-            snprintf(extra, sizeof(extra), ", not compared in %d (too few seconds)", tallies[i].na);
-        int off = snprintf(line, sizeof(line), "%s against %s: better in %d measure%s, worse in %d, no clear "
-                           "difference in %d%s.", titles[i], titles[0], tallies[i].better,
-                           tallies[i].better == 1 ? "" : "s", tallies[i].worse, tallies[i].same, extra);
-        const json_t *lists[2] = { worse, better };
-        const char *heads[2] = { " Worse: ", " Better: " };
+        char line[3072];
+        size_t off = 0;
+#define SAY(...)                                                                                                       \
+    do {                                                                                                               \
+        if (off < sizeof(line)) {                                                                                      \
+            int k_ = snprintf(line + off, sizeof(line) - off, __VA_ARGS__);                                            \
+            off = k_ < 0 ? sizeof(line) : off + (size_t)k_;                                                            \
+        }                                                                                                              \
+    } while (0)
+        const struct tally *ty = &tallies[i];
+        SAY("%s against %s: ", titles[i], titles[0]);
+        if (ty->worse_pair || ty->better_pair) {
+            if (ty->worse_pair)
+                SAY("worse in %d measure%s in this pair", ty->worse_pair, ty->worse_pair == 1 ? "" : "s");
+            if (ty->better_pair)
+                SAY("%sbetter in %d measure%s in this pair", ty->worse_pair ? ", " : "", ty->better_pair,
+                    ty->better_pair == 1 ? "" : "s");
+            SAY(", not yet confirmed across runs: run each set-up twice more, into one directory, and compare again.");
+            for (int L = 2; L < 4; L++) {
+                size_t j;
+                const json_t *s;
+                json_array_foreach(named[L], j, s)
+                    SAY("%s%s", j ? ", " : L == 2 ? " Worse in this pair: " : " Better in this pair: ",
+                        json_string_value(s));
+                if (json_array_size(named[L]))
+                    SAY(".");
+            }
+            SAY(" Across runs: ");
+        }
+        SAY("better in %d measure%s, worse in %d, no clear difference in %d", ty->better, ty->better == 1 ? "" : "s",
+            ty->worse, ty->same);
+        if (ty->na)
+            SAY(", not compared in %d (too few seconds, or no count per second)", ty->na);
+        SAY(".");
         for (int L = 0; L < 2; L++) {
             size_t j;
             const json_t *s;
-            json_array_foreach(lists[L], j, s) {
-                if (off < 0 || (size_t)off >= sizeof(line))
-                    break;
-                off += snprintf(line + off, sizeof(line) - (size_t)off, "%s%s", j ? ", " : heads[L],
-                                json_string_value(s));
-            }
-            if (json_array_size(lists[L]) && off >= 0 && (size_t)off < sizeof(line))
-                off += snprintf(line + off, sizeof(line) - (size_t)off, ".");
+            json_array_foreach(named[L], j, s)
+                SAY("%s%s", j ? ", " : L == 0 ? " Worse: " : " Better: ", json_string_value(s));
+            if (json_array_size(named[L]))
+                SAY(".");
         }
-        if (tallies[i].weak && off >= 0 && (size_t)off < sizeof(line))
-            off += snprintf(line + off, sizeof(line) - (size_t)off, " Weak: %d measure%s differ%s between these two "
-                            "runs, but with no other run of either set-up beside them the machine's run-to-run noise "
-                            "is unknown (run each set-up twice more into one directory, and compare again).",
-                            tallies[i].weak, tallies[i].weak == 1 ? "" : "s", tallies[i].weak == 1 ? "s" : "");
-        else if (tallies[i].better == 0 && tallies[i].worse == 0 && off >= 0 && (size_t)off < sizeof(line))
-            snprintf(line + off, sizeof(line) - (size_t)off, " Nothing here is beyond run-to-run noise.");
+        if (!ty->better && !ty->worse && !ty->worse_pair && !ty->better_pair)
+            SAY(" Nothing here is beyond run-to-run noise.");
+#undef SAY
         utf8_trim(line);
         json_array_append_new(summary, json_string(line));
-        json_decref(better);
-        json_decref(worse);
+        for (int L = 0; L < 4; L++)
+            json_decref(named[L]);
     }
     json_object_set_new(cmp, "summary", summary);
     json_object_set_new(cmp, "warnings", warnings);
@@ -527,14 +548,18 @@ json_t *compare_build_runs(json_t *const *docs, const char *const *names, const 
         "when p < 0.01, the shift is at least 10 % of the baseline's median second and 5 µs, and it holds between "
         "every half of one run and every half of the other (each half-shift clears that floor and half the shift: "
         "a burst of the machine's other work in one run is not a difference of set-ups). Xrun events and missed "
-        "deadlines: the seconds that had any, as Poisson rates per measured second (exact conditional test, "
-        "p < 0.01), at least twice apart, half against half too. Then across runs: the other runs of each set-up "
+        "deadlines: their counts per second, by a permutation test of the seconds' ranks (exact up to 60 seconds, "
+        "else 20000 seeded random splits; events come in bursts, and a second is one unit however many it holds), "
+        "p < 0.01, at least twice the rate, half against half too. Then across runs: the other runs of each set-up "
         "found beside the reports (same machine identity, kernel, audio settings and label) each give one value per "
-        "measure (the median of its seconds); a t-test on their logarithms, with the run-to-run variance pooled "
-        "over the runs of each set-up, must find the same difference at p < 0.01 (when both reports are of one "
-        "set-up, its other runs give the noise only). With no other run, a difference of the two runs is weak, "
-        "never a call. The whole-run percentiles and maxima in the table are shown, never decided. A verdict says "
-        "the set-ups' runs differ, not why: whatever else the machine did during them is part of it."));
+        "measure (the median of its seconds; for counts, its events per second); a t-test on their logarithms, with "
+        "the run-to-run variance pooled over the runs of each set-up, must find the same difference at p < 0.01 "
+        "(when both reports are of one set-up, its other runs give the noise only). With no other run (or too few), "
+        "a difference of the two runs is \"worse in this pair\" or \"better in this pair\": said first, counted "
+        "apart, not a call on the set-ups; a per-second latency measure must then also have moved by a tenth of the "
+        "period in every half of either run. The whole-run percentiles and maxima in the table are shown, never "
+        "decided. A verdict says the set-ups' runs differ, not why: whatever else the machine did during them is "
+        "part of it."));
     return cmp;
 fail:
     json_decref(cmp);

@@ -16,7 +16,8 @@
 json_t *compare_build(json_t *const *docs, const char *const *names, size_t n);
 /* The same, with the other runs of each report's set-up: reps[i] (or NULL) from compare_replicates_beside() for
  * report i, ids[i] (or NULL) report i's own file id (compare_file_id()), so that no run is taken twice. The
- * verdicts rest on these runs too (compare_runs.h): without any, a difference is "weak" at most. */
+ * verdicts rest on these runs too (compare_runs.h): without any, a difference is "worse/better in this pair" at
+ * most. */
 json_t *compare_build_runs(json_t *const *docs, const char *const *names, const char *const *ids,
                            const json_t *const *reps, size_t n);
 /* Are two reports of one set-up: the same system identity (less what changes from run to run on one system), the

@@ -5,7 +5,7 @@
  * on the time scale of a run. A per-second p99 or maximum is one number per second, and two runs are compared
  * by the Mann-Whitney rank test of their seconds and the Hodges-Lehmann shift (the median of every difference
  * between a second of one run and a second of the other). Counts of rare events (xrun events, missed deadlines)
- * are compared as Poisson rates per measured second (compare_stats.h, rate_test_p()). */
+ * are compared by their counts per second (compare_counts.h). */
 #ifndef RTJ_COMPARE_BLOCKS_H
 #define RTJ_COMPARE_BLOCKS_H
 #include <jansson.h>
@@ -34,13 +34,6 @@ double blocks_measured_s(const json_t *phase);
  * 0, or -EINVAL with fewer than 2 x BLOCKS_HALF_MIN whole seconds in either run (no halves to tell). */
 #define BLOCKS_HALF_MIN 3
 int blocks_half_shifts(const json_t *pa, const json_t *pb, const char *key, double *lo, double *hi);
-/* Rare events come in bursts too: one stall of the machine gives a dozen missed deadlines in one second. Counts
- * (timeline key "xrun_events", "deadlines_missed") are therefore compared as the seconds that had any: each
- * second one unit. -1 when the timeline does not count key. */
-double blocks_event_seconds(const json_t *phase, const char *key);
-/* Their rate in each half of the run's time, (k + 0.5) per second. 0, or -EINVAL when it cannot be told. */
-int blocks_count_halves(const json_t *phase, const char *key, double rate[2]);
-
 struct block_test {
     size_t na, nb;
     double median_a, median_b;   /* of the per-second values */

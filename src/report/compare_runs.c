@@ -20,10 +20,8 @@ static double event_rate(const json_t *phase, int deadlines)
     double s = blocks_measured_s(phase);
     if (isnan(k) || !(s > 0))
         return NAN;
-    /* the seconds that had any, as the verdict on the pair counts them, where the timeline tells */
-    double u = blocks_event_seconds(phase, deadlines ? "deadlines_missed" : "xrun_events");
-    if (u >= 0 && u <= k)
-        k = u;
+    /* its events per second, as the verdict on the pair counts them (compare_counts.h); a run's bursts are in its
+     * total, and the t-test on the runs' logarithms weighs them against the other runs' */
     return (k + 0.5) / s;
 }
 

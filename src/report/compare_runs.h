@@ -12,16 +12,17 @@
  * The other runs are those found beside each compared report with the same set-up and label
  * (compare_replicates_beside()). When the two compared runs are themselves of one set-up (nothing the tool can see
  * differs), the sides are the two runs alone and the other runs of that set-up give the noise only. With no
- * other run at all the run-to-run noise is unknown and a difference between the two runs is "weak": never a call. */
+ * other run at all the run-to-run noise is unknown and a difference between the two runs is "worse in this pair" (or
+ * better): its own outcome, never a call on the set-ups. */
 #ifndef RTJ_COMPARE_RUNS_H
 #define RTJ_COMPARE_RUNS_H
 #include <jansson.h>
 #include <stddef.h>
 
 /* The values of one run and load a set-up verdict uses, in this order: the medians of its seconds' wake-up p99,
- * wake-up max, |jitter| p99, |jitter| max (µs; the per-second measures of compare_block_measures), and the rates
- * (per measured second) of the seconds with an xrun event and with a missed deadline, +0.5/measured seconds (so
- * that runs without any still differ by their length only). NAN where the run cannot give one. */
+ * wake-up max, |jitter| p99, |jitter| max (µs; the per-second measures of compare_block_measures), and the xrun
+ * events and missed deadlines per measured second, +0.5/measured seconds (so that runs without any still differ by
+ * their length only). NAN where the run cannot give one. */
 #define RUN_VALUES 6
 void compare_run_values(const json_t *phase, double v[RUN_VALUES]);
 /* The values of every phase of a report: {"<phase display name>": [6 numbers or null], ...}. */

@@ -286,7 +286,7 @@ double rate_test_p(double ka, double na, double kb, double nb)
 
 const char *cmp_outcome_name(enum cmp_outcome o)
 {
-    static const char *const names[] = { "same", "better", "worse", "weak", "n/a" };
+    static const char *const names[] = { "same", "better", "worse", "weak", "n/a", "worse_in_pair", "better_in_pair" };
     return (unsigned)o < sizeof(names) / sizeof(names[0]) ? names[o] : "n/a";
 }
 

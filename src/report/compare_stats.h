@@ -2,15 +2,16 @@
 /* Statistics on the histograms stored in the reports (log-linear buckets, <= 1.6 % wide), and the rate test.
  * compare's verdicts no longer rest on the histogram tests below: they treat cycles as independent, and two
  * back-to-back runs of one set-up were called different in 7 of 15 measures. The verdicts use the seconds of the
- * timeline (compare_blocks.h) and rate_test_p(); the histograms give the table's whole-run percentiles
- * (rhist_quantile()) and HTML's exceedance curves. What is here:
+ * timeline (compare_blocks.h) and their counts per second (compare_counts.h); the histograms give the table's
+ * whole-run percentiles (rhist_quantile()) and HTML's exceedance curves. What is here:
  *  - percentiles (p99, p99.9) get a bootstrap confidence interval. The q-quantile of a resample of n values
  *    drawn from the histogram is F^-1(U(k)), U(k) the k-th order statistic of n uniforms, k = ceil(q n), which is
  *    Beta(k, n + 1 - k) distributed: drawing that Beta is drawing a whole resample's quantile, exactly and in
  *    constant time.
  *  - the whole distribution gets a Mann-Whitney rank test computed from the two histograms (values in one bucket
  *    are ties) and its effect size P(B > A).
- *  - xrun and missed-deadline counts get an exact conditional binomial test of two Poisson rates.
+ *  - counts get an exact conditional binomial test of two Poisson rates (no longer compare's verdict on xruns and
+ *    missed deadlines: events come in bursts, see compare_counts.h).
  * The histogram tests treat the cycles of one run as independent; consecutive cycles are not. */
 #ifndef RTJ_COMPARE_STATS_H
 #define RTJ_COMPARE_STATS_H
@@ -54,8 +55,10 @@ int rank_test(const struct rhist *a, const struct rhist *b, struct rank_test *ou
 /* Exact two-sided conditional test that ka events in na cycles and kb in nb come from one rate. */
 double rate_test_p(double ka, double na, double kb, double nb);
 
-/* Outcome of one metric's comparison. */
-enum cmp_outcome { CMP_SAME, CMP_BETTER, CMP_WORSE, CMP_WEAK, CMP_NA };
+/* Outcome of one metric's comparison. CMP_WEAK: only the histogram tests below (a percentile with few cycles beyond
+ * it). CMP_WORSE_PAIR, CMP_BETTER_PAIR ("worse_in_pair", "better_in_pair"): the two runs differ, with no other runs
+ * to weigh it against (compare_verdict.c). */
+enum cmp_outcome { CMP_SAME, CMP_BETTER, CMP_WORSE, CMP_WEAK, CMP_NA, CMP_WORSE_PAIR, CMP_BETTER_PAIR };
 const char *cmp_outcome_name(enum cmp_outcome o);
 
 /* Decide a percentile comparison: lower is better. */

@@ -9,7 +9,8 @@
 
 /* How many measures of a report came out each way against the baseline. */
 struct tally {
-    int better, worse, same, weak, na; /* na: not compared (too few seconds) */
+    int better, worse, same, na; /* na: not compared (too few seconds, or counts not kept per second) */
+    int worse_pair, better_pair;  /* differ in the two runs, with no other runs to weigh it against */
 };
 
 /* The q-quantile of a phase's histogram `hist` ("jitter", "wakeup"), of magnitudes when fold (|jitter|), from
@@ -35,9 +36,9 @@ double compare_block_floor_us(double baseline_median);
 /* The xruns of a phase: the larger of the reported and the detected (they overlap); NAN when neither is there. */
 double compare_xruns(const json_t *phase);
 /* Verdicts of report number bi's phase pb against the baseline's phase pa of the same load, appended to list
- * and counted in t: one per per-second measure (rank test and shift of the seconds) and one per count (Poisson
- * rates per measured second), each also across runs: g holds the values of the other runs of either set-up
- * (compare_runs.h), or is NULL (no other run: a difference is "weak" at most). */
+ * and counted in t: one per per-second measure (rank test and shift of the seconds) and one per count (its counts
+ * per second, compare_counts.h), each also across runs: g holds the values of the other runs of either set-up
+ * (compare_runs.h), or is NULL (no other run: a difference is "worse/better in this pair" at most). */
 struct run_groups;
 void compare_load_verdicts(const json_t *pa, const json_t *pb, const struct run_groups *g, size_t bi, json_t *list,
                            struct tally *t);

@@ -23,8 +23,10 @@
 # one set-up and label found beside a report as that set-up's other runs, its run-to-run noise (the person running
 # a hog beside the audio knows it and names the run so). Then `rtjitter compare` of each pair, in two ways (see
 # tally() below), and the counts: A/A pairs with "no clear difference" in every measure (must be >= 9 of 10) and
-# changed pairs where the change was found (must be >= 9 of 10). A pair whose verdict is "weak" counts as no
-# clear difference (weak is never a call) and a change judged weak as not found.
+# changed pairs where the change was found (must be >= 9 of 10). A pair with an outcome "worse/better in this pair"
+# (issue 19; "weak" before it: the two runs differ, with no other run to weigh it against) is not a call: it counts
+# as no clear difference here, and a change judged so as not found. The same with ONE run a side, and injected
+# disasters (stalls): tests/experiments/compare_pair.sh.
 # With SKIP_RUNS=1 and an existing DIR, only the comparisons are done again (on the reports already there).
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -117,14 +119,14 @@ foreign() {
         END { n = 0; for (k in s) { printf "%s%s", n++ ? "," : "", k } if (!n) printf "-" }' "$DIR/foreign.log" 2>/dev/null || echo -
 }
 
-# outcome counts of one comparison: "better worse same weak runs called" over every verdict of every load; runs:
+# outcome counts of one comparison: "better worse same in-pair runs called" over every verdict of every load; runs:
 # how many other runs of each side's set-up compare found beside the two (its run-to-run noise)
 cmp_pair() { # A B OUT.json
     "$RTJ" compare "$1" "$2" --json "$3" --quiet 2>"${3%.json}.err"
     python3 - "$3" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-c = {'better': 0, 'worse': 0, 'same': 0, 'weak': 0, 'n/a': 0}
+c = {'better': 0, 'worse': 0, 'same': 0, 'worse_in_pair': 0, 'better_in_pair': 0, 'n/a': 0}
 called = []
 for l in d['loads']:
     for v in l['verdicts']:
@@ -132,7 +134,7 @@ for l in d['loads']:
         if v['outcome'] in ('better', 'worse'):
             called.append('%s/%s %s' % (l['load'], v['metric'], v['outcome']))
 runs = '+'.join(str(len(r.get('replicates') or [])) for r in d['reports'])
-print(c['better'], c['worse'], c['same'], c['weak'], runs, ';'.join(called) or '-')
+print(c['better'], c['worse'], c['same'], c['worse_in_pair'] + c['better_in_pair'], runs, ';'.join(called) or '-')
 PY
 }
 
@@ -157,22 +159,22 @@ tally() { # MODE
             aa_n=$((aa_n + 1)); [ $((b + w)) -eq 0 ] && aa_ok=$((aa_ok + 1))
             fa=$(foreign "A$i"); fb=$(foreign "B$i")
             if [ "$fa$fb" != "--" ]; then aa_dist=$((aa_dist + 1)); [ $((b + w)) -eq 0 ] && aa_dist_ok=$((aa_dist_ok + 1)); fi
-            echo "A/A timer   $i: better $b worse $w same $s weak $k  other runs $runs  $what  [foreign RT >= $PRIO on cpu$CPU: A $fa; B $fb]"
+            echo "A/A timer   $i: better $b worse $w same $s in-pair $k  other runs $runs  $what  [foreign RT >= $PRIO on cpu$CPU: A $fa; B $fb]"
         fi
         if [ -f "$d/B$i.json" ] && [ -f "$d/H$i.json" ]; then
             read -r b w s k runs what < <(cmp_pair "$d/B$i.json" "$d/H$i.json" "$out/hog$i.json")
             hog_n=$((hog_n + 1)); [ "$w" -gt 0 ] && [ "$b" -eq 0 ] && hog_ok=$((hog_ok + 1))
-            echo "A/B hog     $i: better $b worse $w same $s weak $k  other runs $runs  $what"
+            echo "A/B hog     $i: better $b worse $w same $s in-pair $k  other runs $runs  $what"
         fi
         if [ -f "$d/P$i.json" ] && [ -f "$d/R$i.json" ]; then
             read -r b w s k runs what < <(cmp_pair "$d/P$i.json" "$d/R$i.json" "$out/pa$i.json")
             pa_n=$((pa_n + 1)); [ $((b + w)) -eq 0 ] && pa_ok=$((pa_ok + 1))
-            echo "A/A prov    $i: better $b worse $w same $s weak $k  other runs $runs  $what"
+            echo "A/A prov    $i: better $b worse $w same $s in-pair $k  other runs $runs  $what"
         fi
         if [ -f "$d/R$i.json" ] && [ -f "$d/Q$i.json" ]; then
             read -r b w s k runs what < <(cmp_pair "$d/R$i.json" "$d/Q$i.json" "$out/inj$i.json")
             inj_n=$((inj_n + 1)); [ "$w" -gt 0 ] && [ "$b" -eq 0 ] && inj_ok=$((inj_ok + 1))
-            echo "A/B +${EXTRA_US}us $i: better $b worse $w same $s weak $k  other runs $runs  $what"
+            echo "A/B +${EXTRA_US}us $i: better $b worse $w same $s in-pair $k  other runs $runs  $what"
         fi
     done
     echo "[$mode] A/A timer pairs with no clear difference in every measure: $aa_ok of $aa_n (need >= 9 of 10)"

@@ -10,6 +10,9 @@ Nothing here calls rtjitter code: the Hodges-Lehmann shift is computed again, fr
   apart A B [A2...] -- [B2...]        are the injection's seconds there to be found? prints "apart ..." or "overlap ..."
   shift CMP.json METRIC COLUMN A B    the shift compare names for METRIC is the truth's HL shift of COLUMN
   injected A B COLUMN EXPECT TOL      the truth's HL shift of COLUMN (an injected one) is EXPECT within TOL
+  pairbar A B BAR                     does the truth's wake-up p99 shift clear BAR µs, whole and half against half
+                                      (what one pair alone must show to be "worse in this pair")? "clears ..." or
+                                      "short ..."
 """
 import json
 import re
@@ -96,7 +99,21 @@ def cmd_injected(a, b, column, expect, tol):
     return 0 if abs(t - float(expect)) <= float(tol) else 1
 
 
+def cmd_pairbar(a, b, bar):
+    """The HL shift of the truth's whole seconds of b against a, and of each half of b against each half of a (time
+    order: the first n // 2 seconds and the last n // 2)."""
+    wa, wb, bar = col(a, 'wakeup_p99_us'), col(b, 'wakeup_p99_us'), float(bar)
+    halves = lambda v: (v[:len(v) // 2], v[len(v) - len(v) // 2:])
+    shifts = [hl(x, y) for x in halves(wa) for y in halves(wb)]
+    whole_shift = hl(wa, wb)
+    word = 'clears' if whole_shift >= bar and min(shifts) >= bar else 'short'
+    print('%s: truth shift %+.1f µs, half against half %+.1f to %+.1f µs, bar %.1f µs'
+          % (word, whole_shift, min(shifts), max(shifts), bar))
+    return 0
+
+
 if __name__ == '__main__':
     cmd, args = sys.argv[1], sys.argv[2:]
     sys.exit({'seconds': lambda: cmd_seconds(args), 'apart': lambda: cmd_apart(args),
-              'shift': lambda: cmd_shift(*args), 'injected': lambda: cmd_injected(*args)}[cmd]())
+              'shift': lambda: cmd_shift(*args), 'injected': lambda: cmd_injected(*args),
+              'pairbar': lambda: cmd_pairbar(*args)}[cmd]())

@@ -6,9 +6,14 @@
  * plus EXTRA_US: the change a comparison must find is known by construction. The seed makes two runs of "the same
  * set-up" differ as two real runs do (different draws, the machine's own noise on top), never identical.
  *
- * usage: compare_prov OUT.json SECONDS_PER_PHASE PHASES EXTRA_US SEED [PRIO [LABEL [TRUTH]]]
+ * usage: compare_prov OUT.json SECONDS_PER_PHASE PHASES EXTRA_US SEED [PRIO [LABEL [TRUTH [STALLS]]]]
  *   PRIO: SCHED_FIFO, default 70; LABEL: the report's label, default "testprov" (compare takes the runs of one label
  *   and set-up found beside a report as its replicates: give an injected change a label of its own)
+ *   STALLS (issue 19: a disaster to be found): stalls injected in the measured cycles, each a wake-up
+ *   STALL_PERIODS periods late (a frame-clock gap: one xrun event, STALL_PERIODS cycles that never ran). "N": N a
+ *   second, evenly spaced; "bN": bursts, as a busy machine gives them: each second, with probability 1/4 (drawn
+ *   from the seed), a cluster of N stalls STALL_GAP cycles apart, else none. Default 0. Prints the stalls injected
+ *   per phase ("stalls injected N M ..."): the truth of the xrun events beside the machine's own. TRUTH "-": none.
  * Each phase: 0.5 s warm-up, then SECONDS measured; 64 frames at 48 kHz. Prints the injected mean delay.
  *
  * TRUTH (a file name; give it no .json ending, or compare would take it for a report beside the runs): the
@@ -44,6 +49,9 @@
 #define PERIOD_NS ((int64_t)FRAMES * 1000000000LL / RATE)
 #define WARMUP_CYCLES 375 /* 0.5 s */
 #define MAX_PHASES 8
+#define CYCLES_PER_S (RATE / FRAMES) /* 750 */
+#define STALL_PERIODS 6 /* 8 ms: a stall a musician hears, and 6 missed deadlines */
+#define STALL_GAP 16 /* cycles between the stalls of a cluster: more than the 8 clean cycles that end an event */
 
 struct prov {
     int phases;
@@ -57,6 +65,8 @@ struct prov {
     double injected_sum_ns;
     int64_t injected_n;
     atomic_int done;
+    int stall_n, stall_bursty;         /* STALLS above */
+    int64_t stalls[MAX_PHASES];        /* stalls injected per phase */
     /* the provider's own truth, one entry per measured cycle it ran, per phase (see TRUTH above) */
     int64_t *t_entry, *t_wake, *t_jit, *t_inj, *t_ijit;
     int64_t t_n[MAX_PHASES];
@@ -86,6 +96,7 @@ static void *provider_thread(void *arg)
     int64_t per_phase = WARMUP_CYCLES + p->measured_cycles, total = per_phase * p->phases;
     int64_t t0 = rt_now_ns(CLOCK_MONOTONIC) + 20 * PERIOD_NS;
     int64_t prev_entry = 0, prev_cur = 0, prev_delay = 0, prev_exit = 0;
+    int64_t cur_sec = -1, next_stall = 0, stall_step = 1, stalls_left = 0;
     for (int64_t k = 0; k < total;) {
         int phase = (int)(k / per_phase), measuring = k % per_phase >= WARMUP_CYCLES;
         atomic_store(&p->tag, ((unsigned)phase << 1) | (unsigned)measuring);
@@ -94,6 +105,25 @@ static void *provider_thread(void *arg)
         if (delay > PERIOD_NS / 4)
             delay = PERIOD_NS / 4;
         delay += p->extra_ns;
+        /* an injected stall: the next one due at or before this cycle (a cycle skipped by the machine's own stall
+         * does not lose it) */
+        if (measuring && p->stall_n > 0) {
+            int64_t m = k % per_phase - WARMUP_CYCLES, sec = m / CYCLES_PER_S, in_s = m % CYCLES_PER_S;
+            if (sec != cur_sec) { /* a new second: where its stalls fall */
+                cur_sec = sec;
+                int on = !p->stall_bursty || uniform(&p->rng) < 0.25;
+                int64_t step = p->stall_bursty ? STALL_GAP : CYCLES_PER_S / p->stall_n;
+                next_stall = on ? (p->stall_bursty ? 100 : step / 2) : CYCLES_PER_S;
+                stall_step = step;
+                stalls_left = on ? p->stall_n : 0;
+            }
+            if (stalls_left > 0 && in_s >= next_stall && in_s < CYCLES_PER_S - STALL_PERIODS - 1) {
+                delay += STALL_PERIODS * PERIOD_NS + PERIOD_NS / 2;
+                p->stalls[phase]++;
+                stalls_left--;
+                next_stall = in_s + stall_step;
+            }
+        }
         if (measuring) {
             p->injected_sum_ns += (double)delay;
             p->injected_n++;
@@ -199,8 +229,9 @@ static int write_truth(const struct prov *p, const char *path)
 
 int main(int argc, char **argv)
 {
-    if (argc < 6 || argc > 9) {
-        fprintf(stderr, "usage: %s OUT.json SECONDS_PER_PHASE PHASES EXTRA_US SEED [PRIO [LABEL [TRUTH]]]\n", argv[0]);
+    if (argc < 6 || argc > 10) {
+        fprintf(stderr, "usage: %s OUT.json SECONDS_PER_PHASE PHASES EXTRA_US SEED [PRIO [LABEL [TRUTH [STALLS]]]]\n",
+                argv[0]);
         return 2;
     }
     struct prov p;
@@ -212,6 +243,17 @@ int main(int argc, char **argv)
     if (p.rng == 0)
         p.rng = 1;
     p.prio = argc >= 7 ? atoi(argv[6]) : 70;
+    if (argc >= 10) {
+        const char *st = argv[9];
+        p.stall_bursty = st[0] == 'b';
+        char *end;
+        long n = strtol(st + p.stall_bursty, &end, 10);
+        if (*end || end == st + p.stall_bursty || n < 0 || n > (p.stall_bursty ? 30 : 60)) {
+            fprintf(stderr, "compare_prov: bad STALLS '%s' (N: 0-60 a second; bN: 0-30 in a cluster)\n", st);
+            return 2;
+        }
+        p.stall_n = (int)n;
+    }
     if (!(secs > 0 && secs <= 3600) || p.phases < 1 || p.phases > MAX_PHASES || p.extra_ns < 0 ||
         p.extra_ns > PERIOD_NS / 2 || p.prio < 1 || p.prio > 99) {
         fprintf(stderr, "compare_prov: bad arguments\n");
@@ -285,7 +327,11 @@ int main(int argc, char **argv)
     int rc = doc && json_dump_file(doc, argv[1], JSON_COMPACT) == 0 ? 0 : 1;
     printf("injected mean delay %.3f us over %lld measured cycles\n",
            p.injected_n ? p.injected_sum_ns / (double)p.injected_n / 1000.0 : NAN, (long long)p.injected_n);
-    if (argc == 9 && write_truth(&p, argv[8]) < 0) {
+    printf("stalls injected");
+    for (int i = 0; i < p.phases; i++)
+        printf(" %lld", (long long)p.stalls[i]);
+    printf("\n");
+    if (argc >= 9 && strcmp(argv[8], "-") && write_truth(&p, argv[8]) < 0) {
         fprintf(stderr, "compare_prov: cannot write %s\n", argv[8]);
         rc = 1;
     }

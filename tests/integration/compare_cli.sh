@@ -62,15 +62,16 @@ check "--json document is rtjitter.compare/1" [ "$(json "$WORK/c.json" "d['schem
 check "the verdict sentence says nothing is beyond noise" grep -q 'Nothing here is beyond run-to-run noise' "$WORK/c.out"
 
 # Named files: the older 6.1.0 report (wakeup +5 ms) against the newer, two runs of one set-up and no other run of
-# it beside them: the two runs differ, and that is all that can be said ("weak", never a call: the machine's
-# run-to-run noise is unknown). compare_aa.sh has the calls made with other runs beside them.
+# it beside them: the two runs differ, and that is all that can be said ("better in this pair", said first and
+# counted apart, never a call: the machine's run-to-run noise is unknown). compare_aa.sh has the calls made with
+# other runs beside them.
 "$RTJ" compare "$store/6.1.0-generic/20260101T000000Z.json" "$store/6.1.0-generic/20260105T000000Z.json" \
     --json "$WORK/c2.json" >"$WORK/c2.out" 2>&1
-check "named files alone: 5 ms less wakeup is weak evidence, not a call" \
-    [ "$(json "$WORK/c2.json" "[v['outcome'] for v in d['loads'][0]['verdicts'] if v['metric']=='wakeup p99/s'][0]")" = weak ]
-check "... and the line says why: one run a side" grep -q "weak: better in these two runs (.*), but one run a side and no other run of either set-up" \
+check "named files alone: 5 ms less wakeup is better in this pair, not a call" \
+    [ "$(json "$WORK/c2.json" "[v['outcome'] for v in d['loads'][0]['verdicts'] if v['metric']=='wakeup p99/s'][0]")" = better_in_pair ]
+check "... and the line says so first, and why: one run a side" grep -q "better in this pair: wakeup p99 per second, median .*; not yet confirmed across runs: one run a side and no other run of either set-up" \
     <(tr '\n' ' ' <"$WORK/c2.out" | tr -s ' ')
-check "... and the summary what to do" grep -q "run each set-up twice more into one directory, and compare again" \
+check "... and the summary counts it apart, and what to do" grep -q ": better in [0-9] measures* in this pair, not yet confirmed across runs: run each set-up twice more, into one directory, and compare again" \
     <(tr '\n' ' ' <"$WORK/c2.out" | tr -s ' ')
 
 # Bad files: one line on stderr, exit 2, for report and compare alike.
@@ -255,7 +256,7 @@ for f in sys.argv[1:]:
             lines[-1] += ' ' + l.strip()
         else:
             cur = None
-why = ('Mann-Whitney', 'Poisson rate test', 'none in either run', 'not compared')
+why = ('Mann-Whitney', 'permutation test of their ranks', 'none in either run', 'not compared')
 bad = [l for l in lines if not any(w in l for w in why)]
 sure = [l for l in lines if 'p < 0.001' in l and 'no clear difference' in l]
 bare = [l for l in sure if not ('that matters' in l or 'noise' in l or 'times apart' in l)]

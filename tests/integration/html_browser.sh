@@ -115,8 +115,8 @@ PY
 rc=$?
 check "compare --html exits 0 (got $rc)" [ "$rc" -eq 0 ]
 "$RTJ" compare --alone "$WORK/cmp/a.json" "$WORK/cmp/b.json" --html "$WORK/compare-alone.html" --quiet >/dev/null 2>&1
-check "compare --alone --html: the later wakeup of one run a side is weak (its own colour), not worse" \
-    bash -c "grep -q 'class=\"weak\"' '$WORK/compare-alone.html' && ! grep -q 'class=\"worse\"' '$WORK/compare-alone.html'"
+check "compare --alone --html: the later wakeup of one run a side is worse in this pair (its own colour), not worse" \
+    bash -c "grep -q '<li class=\"worse-pair\">worse in this pair: ' '$WORK/compare-alone.html' && ! grep -q 'class=\"worse\"' '$WORK/compare-alone.html'"
 
 # What the pages draw, checked against the reports (tests/helpers/html_content.py): the period at its place on
 # every plot, one axis per metric and page, nothing written past a picture's edge, the table's figures and

@@ -121,8 +121,12 @@ static void test_compare_page_escapes_everything(void **state)
     fclose(f);
     expect_clean(out);
     assert_non_null(strstr(out, "What differs in the system"));
-    /* 3 ms later, one run a side and no other run beside them: weak, in its own colour */
-    assert_non_null(strstr(out, "class=\"weak\""));
+    /* 3 ms later, one run a side and no other run beside them: worse in this pair, in its own colour (a class the
+     * page's style sheet defines), not the colour of a call; and the header warns */
+    assert_non_null(strstr(out, "<li class=\"worse-pair\">worse in this pair: "));
+    assert_non_null(strstr(out, ".worse-pair{color:"));
+    assert_null(strstr(out, "<li class=\"worse\">"));
+    assert_non_null(strstr(out, "<header class=\"verdict warn\">"));
     free(out);
     json_decref(cmp);
     json_decref(a);
