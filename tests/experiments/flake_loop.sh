@@ -16,9 +16,9 @@ ROUNDS=${1:-10}
 shift 2>/dev/null
 [[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || { echo "flake_loop: ROUNDS must be a positive number, not '$ROUNDS'" >&2; exit 2; }
 # Every test whose truth involves time: measured cycles, xruns, stalls, latencies, exit within 2 s, compare's calls.
-DEFAULT="backend_alsa backend_alsa_xrun backend_timer backend_timer_hog compare_aa dsp_ramp dsp_share html_browser load_diskfull load_kill
+DEFAULT="backend_alsa backend_alsa_xrun backend_timer backend_timer_hog compare_aa compare_disaster dsp_ramp dsp_share html_browser load_diskfull load_kill
 load_registry loopback loopback_alsa loopback_alsa_xrun packaging run_cycles run_ladder run_lifecycle run_pipewire run_xruns safety_run sweep
-truth_provider truth_rephase"
+server_sched truth_provider truth_rephase"
 tests=${*:-$DEFAULT}
 RESULT=${RESULT:-tests/experiments/flake_loop-result.txt}
 BUILD=${BUILD:-build}
