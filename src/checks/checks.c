@@ -113,6 +113,16 @@ const char *check_str(const json_t *o, const char *key)
     return json_string_value(json_object_get(o, key));
 }
 
+int check_in_list(const json_t *names, const char *name)
+{
+    size_t i;
+    const json_t *v;
+    json_array_foreach(names, i, v)
+        if (json_string_value(v) && strcmp(json_string_value(v), name) == 0)
+            return 1;
+    return 0;
+}
+
 double check_num(const json_t *o, const char *key)
 {
     const json_t *v = json_object_get(o, key);

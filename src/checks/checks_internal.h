@@ -63,6 +63,8 @@ void check_hint(struct check_result *r, const char *hint);
 /* Reading the identity: NULL or NAN when the key is missing or not of that type. */
 const char *check_str(const json_t *o, const char *key);
 double check_num(const json_t *o, const char *key);
+/* Whether the array of strings names holds name (a user's groups). */
+int check_in_list(const json_t *names, const char *name);
 /* sys's "setup" and "process" objects (NULL when absent: a report's identity has neither). */
 const json_t *check_setup(const json_t *sys);
 const json_t *check_process(const json_t *sys);

@@ -52,16 +52,6 @@ static void when(long long t, char *b, size_t n)
         snprintf(b, n, "%lld", t);
 }
 
-static int in_list(const json_t *names, const char *name)
-{
-    size_t i;
-    const json_t *v;
-    json_array_foreach(names, i, v)
-        if (json_string_value(v) && strcmp(json_string_value(v), name) == 0)
-            return 1;
-    return 0;
-}
-
 const char *login_words(const json_t *sys, char *buf, size_t len)
 {
     const json_t *p = check_process(sys), *l = json_object_get(p, "login");
@@ -125,7 +115,7 @@ void login_explain(const json_t *sys, const char *file, const char *domain, cons
     const char *whom = grp ? grp : domain;
     user = user ? user : "$USER";
     /* The group: in /etc/group, not in this login's groups. */
-    if (grp && !in_list(json_object_get(p, "groups"), grp)) {
+    if (grp && !check_in_list(json_object_get(p, "groups"), grp)) {
         check_fmt(why, wl, "you are in %s (/etc/group), and %s grants it %s, but this login is not in %s yet", grp,
                   file, grants, grp);
         check_fmt(fix, fl, "log out and in again (or reboot): you were added to %s after this login started, so it "

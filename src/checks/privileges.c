@@ -38,16 +38,6 @@ static long long process_limit(const json_t *p, const char *item)
     return json_is_integer(v) ? json_integer_value(v) : -2;
 }
 
-static int in_list(const json_t *names, const char *name)
-{
-    size_t i;
-    const json_t *v;
-    json_array_foreach(names, i, v)
-        if (json_string_value(v) && strcmp(json_string_value(v), name) == 0)
-            return 1;
-    return 0;
-}
-
 /* What one limits line grants, and to whom. */
 struct grant {
     const char *file, *domain;
@@ -62,7 +52,7 @@ static int domain_rank(const char *dom, const char *user, long long uid, const j
     if (!strcmp(dom, "*"))
         return 2;
     if (dom[0] == '@')
-        return !strchr(dom, ':') && in_list(groups, dom + 1) ? 1 : -1;
+        return !strchr(dom, ':') && check_in_list(groups, dom + 1) ? 1 : -1;
     if (dom[0] == '%')
         return -1;
     const char *colon = strchr(dom, ':');
@@ -123,7 +113,7 @@ static struct grant group_offer(const json_t *setup, const char *item, long long
         const char *it = check_str(e, "item"), *type = check_str(e, "type"), *dom = check_str(e, "domain");
         long long v = parse_limit(check_str(e, "value"));
         if (!it || !type || !dom || strcmp(it, item) || (strcmp(type, "soft") && strcmp(type, "-")) ||
-            dom[0] != '@' || strchr(dom, ':') || v < need || in_list(mine, dom + 1))
+            dom[0] != '@' || strchr(dom, ':') || v < need || check_in_list(mine, dom + 1))
             continue;
         /* Only a group that exists can be joined. */
         if (!json_object_get(json_object_get(setup, "groups"), dom + 1))
@@ -231,7 +221,7 @@ static int limits_advice(const json_t *sys, const char *item, long long need, in
                   !strcmp(item, "memlock") ? "unlimited" : "95");
         return 0;
     }
-    int member = in_list(mine, "audio");
+    int member = check_in_list(mine, "audio");
     char join[400] = "";
     if (!member)
         check_fmt(join, sizeof(join), ", then sudo usermod -aG audio %s", shq(user).s);
@@ -241,8 +231,8 @@ static int limits_advice(const json_t *sys, const char *item, long long need, in
         /* Arch and its derivatives: the realtime group, from the realtime-privileges package. */
         check_fmt(fix, fl, "sudo pacman -S realtime-privileges (it writes "
                   "/etc/security/limits.d/99-realtime-privileges.conf: @realtime rtprio 98, memlock unlimited)%s%s, "
-                  "and log out and in again", in_list(mine, "realtime") ? "" : ", then sudo usermod -aG realtime ",
-                  in_list(mine, "realtime") ? "" : shq(user).s);
+                  "and log out and in again", check_in_list(mine, "realtime") ? "" : ", then sudo usermod -aG realtime ",
+                  check_in_list(mine, "realtime") ? "" : shq(user).s);
     else if (check_installed(sys, "jackd2", "jackd", NULL) > 0)
         check_fmt(fix, fl, "sudo dpkg-reconfigure -p high jackd2 and answer Yes (it writes "
                   "/etc/security/limits.d/audio.conf: @audio rtprio 95, memlock unlimited)%s, and log out and in "

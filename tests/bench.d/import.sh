@@ -8,19 +8,7 @@ set -u
 RTJ=${RTJ:-./rtjitter}
 W=$(mktemp -d); trap 'rm -rf "$W"' EXIT
 [ -x /usr/bin/time ] || { echo "import: /usr/bin/time (package time) is not installed: skipped"; exit 0; }
-python3 - "$W/huge.json" "$W/limit.json" <<'PY'
-import sys
-head = ('{"file_version": 1, "cmdline:": "cyclictest", "rt_test_version:": "2.5", "sysinfo": {"sysname": "Linux", '
-        '"nodename": "h", "release": "6.1.0-bench", "version": "#1", "machine": "x86_64", "realtime": 0}, '
-        '"num_threads": %d, "resolution_in_ns": 0, "thread": {')
-def thread(t, nb):
-    return ('"%d": {"histogram": {%s}, "cycles": %d, "min": 0, "max": %d, "avg": %d, "cpu": 0, "node": 0}'
-            % (t, ', '.join(f'"{i}": 1' for i in range(nb)), nb, nb - 1, nb // 2))
-with open(sys.argv[1], 'w') as f:
-    f.write(head % 1 + thread(0, 4_000_000) + '}}')
-with open(sys.argv[2], 'w') as f:
-    f.write(head % 4 + ', '.join(thread(t, 99_900) for t in range(4)) + '}}')
-PY
+python3 "$(dirname "$0")/../helpers/big_cyclictest.py" "$W/huge.json" "$W/limit.json"
 for f in huge limit; do
     /usr/bin/time -v "$RTJ" import cyclictest "$W/$f.json" --output "$W/store" --quiet >/dev/null 2>"$W/$f.err"
     rc=$?
