@@ -71,21 +71,7 @@ prov_run() { # OUT EXTRA_US SEED LABEL STALLS
     "$H/compare_prov" "$1" "$DUR" 1 "$2" "$3" "$PRIO" "$4" - "$5" >"$1.log" 2>&1 || echo "# compare_prov $1 failed" >&2
 }
 
-# Every second: "EPOCH RUN pid tid class rtprio cpu comm" of each real-time thread not of this experiment (its runs
-# are this script's descendants), RUN being the report being measured then (as tests/experiments/compare_aa.sh).
-watch_foreign() {
-    local me=$$
-    while sleep 1; do
-        local cur; cur=$(cat "$DIR/current" 2>/dev/null)
-        ps -eLo pid,ppid,tid,cls,rtprio,psr,comm --no-headers | awk -v me="$me" -v t="$(date +%s)" -v cur="$cur" '
-            { pid[$1] = $2 }
-            ($4 == "FF" || $4 == "RR") && $7 !~ /^(migration|watchdog|irq|ksoftirq|rcu|kworker|cpuhp|idle_inject|posixcputmr)/ {
-                line[NR] = $0; who[NR] = $1 }
-            END { for (i in line) { p = who[i]; ours = 0
-                    for (k = 0; k < 50 && p > 1; k++) { if (p == me) { ours = 1; break } p = pid[p] }
-                    if (!ours) print t, cur, line[i] } }' >>"$DIR/foreign.log"
-    done
-}
+. tests/experiments/watch_foreign.sh   # watch_foreign: the real-time threads not of this experiment
 # the steal time of RUN in ms (0 when not known)
 steal_of() { local c; c=$(cat "$R/$1.ctx" 2>/dev/null); c=${c%% *}; echo "${c:-0}"; }
 # the foreign real-time threads at or above PRIO on CPU while RUN was measured: "comm/prio ..." or "-"
