@@ -15,6 +15,23 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Is process pid stopped (state T or t in /proc/PID/stat: SIGSTOP, or traced)? */
+static int server_stopped(pid_t pid)
+{
+    char path[64], buf[256];
+    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    ssize_t n = read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    if (n <= 0)
+        return 0;
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')'); /* the name may hold spaces and parentheses: the state follows the last ')' */
+    return p && (p[2] == 'T' || p[2] == 't');
+}
+
 /* The server's reason for dying: its first line that reads like an error, else its last line. */
 static void last_log_line(const char *path, char *out, size_t outlen)
 {
@@ -292,8 +309,7 @@ int jackserver_start_named(struct private_server *s, const char *suffix, const c
     }
     close(fd);
     s->pid = pid;
-    int64_t spawned = mono_ns();
-    for (int64_t until = spawned + 5000 * 1000000LL; mono_ns() < until;) {
+    for (int64_t until = mono_ns() + 5000 * 1000000LL; mono_ns() < until;) {
         if (!jackserver_alive(s)) {
             char last[256];
             last_log_line(s->log_path, last, sizeof(last));
@@ -308,11 +324,11 @@ int jackserver_start_named(struct private_server *s, const char *suffix, const c
         if (up == 1)
             return 0;
         /* Stop signals are blocked and wait for the run's loop (src/run/signals.c), which writes the report marked
-         * incomplete once the server is up (within a few tenths of a second when it is well); a server that does
-         * not answer, or not within 1.2 s, would hold the stop past its 2 s: one already pending ends the start-up
-         * then, without a report (there is nothing measured to put in it). */
+         * incomplete once the server is up: a server that is merely slow (a busy machine) is waited for. One that
+         * will not come up, stopped (SIGSTOP, its state in /proc) or not answering a probe, would hold the stop for
+         * good: a stop already pending ends the start-up then, without a report (nothing was measured). */
         sigset_t pend;
-        if ((up < 0 || mono_ns() - spawned > 1200 * 1000000LL) && sigpending(&pend) == 0 &&
+        if ((up < 0 || server_stopped(s->pid)) && sigpending(&pend) == 0 &&
             (sigismember(&pend, SIGINT) || sigismember(&pend, SIGTERM) || sigismember(&pend, SIGHUP))) {
             snprintf(err, errlen, "interrupted while the private jackd, which does not answer, was starting");
             jackserver_stop(s);
