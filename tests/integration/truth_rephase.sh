@@ -22,7 +22,7 @@ close8() { python3 -c "import sys; g, t = $1, $2; sys.exit(not abs(g - t) <= max
 prov rephase 4000
 gm=$(json "$WORK/rephase.json" "d['truth']['wakeup_min_us']")
 tq() { json "$WORK/rephase.json" "d['truth']['$1'] - $gm"; }
-echo "# rephase: got p50 $(g rephase wakeup_p50_us) p99 $(g rephase wakeup_p99_us) max $(g rephase wakeup_max_us), re-phases $(g rephase rephases), from the coarse start $(g rephase wake_coarse); truth less its minimum ($gm): p50 $(tq wakeup_p50_us) p99 $(tq wakeup_p99_us) max $(tq wakeup_max_us), re-phases $(t rephase rephases)"
+echo "# rephase: got p50 $(g rephase wakeup_p50_us) p99 $(g rephase wakeup_p99_us) max $(g rephase wakeup_max_us), re-phases $(g rephase rephases), from the coarse start $(g rephase wake_coarse), discontinuities $(g rephase discontinuities), records lost $(g rephase records_lost), skipped $(g rephase skipped_cycles); truth less its minimum ($gm): p50 $(tq wakeup_p50_us) p99 $(tq wakeup_p99_us) max $(tq wakeup_max_us), re-phases $(t rephase rephases)"
 check "rephase: every re-anchored schedule found as one re-phase ($(g rephase rephases) of $(t rephase rephases))" \
     [ "$(t rephase rephases)" -ge 4 -a "$(g rephase rephases)" = "$(t rephase rephases)" ]
 check "rephase: wake-up p50 within 15 µs or 5 % of the truth" close8 "$(g rephase wakeup_p50_us)" "$(tq wakeup_p50_us)"
