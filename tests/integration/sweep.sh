@@ -44,17 +44,31 @@ if [ "${2:-1}" != 0 ] || own_unsafe; then echo "# xruns at 128 frames, or the ma
 # the sweep answers 128 frames, unless the machine's own stall (a canary saw it) took that cell's margin
 explained=0
 own_unsafe && [ "$(cell 128 exec "['xrun_events']")" = 0.0 ] && explained=1
+# ... and a stall of the machine's own as long as a 128-frame period (16 ms) in the 128-frame stall cell, which made
+# the stall client see xruns there itself (seen twice in one round: the host stalled the VM for 27 and 28 ms): no
+# size of 16 ms is safe on this machine then, as the sweep says; its 128-frame answers are not judged.
+host=0
+[ "${OWN128_MAX%.*}" -ge 16000 ] 2>/dev/null && [ "${2:-0}" -gt 0 ] && host=1 && explained=1
 check "sweep exits 0 (got $RC)" [ "$RC" = 0 -o "$explained" = 1 ]
 check "two stall clients ran, one per cell of the stall row (counts: $CLIENT)" [ $# = 2 ]
 check "the stall client saw its own xruns at 64 frames ($1)" [ "${1:-0}" -gt 0 ]
-check "and none at 128 frames (${2:-?})" [ "${2:-1}" = 0 ]
+if [ "$host" = 1 ]; then
+    ok "# SKIP none at 128 frames: the machine stalled ${OWN128_MAX} us in that cell (a canary saw it) and the stall client itself had $2 xruns there, twice"
+else
+    check "and none at 128 frames (${2:-?})" [ "${2:-1}" = 0 ]
+fi
 check "the sweep: 64 frames unsafe under the stall load ($(cell 64 exec "['state']"))" [ "$(cell 64 exec "['state']")" = unsafe ]
 ev=$(cell 64 exec "['xrun_events']")
 check "with xrun events (${ev%.*}), no more than the stall client's own notifications ($1)" \
     python3 -c "import sys; sys.exit(not (1 <= $ev <= ${1:-0}))"
-check "128 frames: 0 xrun events under the stall load" [ "$(cell 128 exec "['xrun_events']")" = 0.0 ]
+if [ "$host" = 1 ]; then
+    check "128 frames: no more xrun events under the stall load than the stall client's own xruns there ($2)" \
+        python3 -c "import sys; sys.exit(not $(cell 128 exec "['xrun_events']") <= ${2:-0})"
+else
+    check "128 frames: 0 xrun events under the stall load" [ "$(cell 128 exec "['xrun_events']")" = 0.0 ]
+fi
 if [ "$explained" = 1 ]; then
-    ok "# SKIP 128 frames safe under the stall load: unsafe by its margin alone (margin p99.9 $(cell 128 exec "['margin_p999_pct']") %), where the canaries saw the machine stall ($OWN128 times, the longest $OWN128_MAX us), twice"
+    ok "# SKIP 128 frames safe under the stall load: unsafe ($(cell 128 exec "['why']")) where the canaries saw the machine stall ($OWN128 times, the longest $OWN128_MAX us), twice"
 else
     check "128 frames safe under the stall load ($(cell 128 exec "['state']"))" [ "$(cell 128 exec "['state']")" = safe ]
     check "the smallest safe size under the stall load is 128 frames, 16 ms" \
@@ -93,7 +107,7 @@ for c in d['cells']:
     ok = abs(p['rate_bound_per_cycle'] - lo) <= 1e-7 * lo and p['cycles_for_10x'] == 10 * n and 'rate below' in p['text']
     print('# %s@%d: %d cycles, bound %.6g (python %.6g): %s' % (c['load'][:6], c['period_frames'], n, p['rate_bound_per_cycle'], lo, p['text']))
     bad += not ok
-sys.exit(bad or not seen)"
+sys.exit(bad or not (seen or $host))"
 
 # (3) timer backend, quick: the bisection and its skip rules
 "$RTJ" sweep --backend timer --periods 256,512,1024 --loads none --duration 0.5 --warmup 0.1 --pass-margin 20 \
