@@ -23,6 +23,7 @@ struct load_phase_spec {
 
 struct load_spec {
     int nphases;
+    int cap;                           /* phases allocated: doubled as they come, not one more each time */
     struct load_phase_spec *phase;
 };
 
