@@ -150,8 +150,9 @@ longest_stall=$(python3 -c "
 t = [float(x) for x in open('$WORK/stall.out').read().split('stall_times')[1].split('xrun_times')[0].split()]
 print(max(b - a for a, b in zip(t[0::2], t[1::2])) * 1e6)")
 longest=$(json "$WORK/r.json" "max(b[1] for b in d['phases'][0]['histograms']['period'] if b[2])")
-check "and none longer than the longest logged stall ($longest_stall us) + 3 periods (longest: $longest us)" \
-    python3 -c "import sys; sys.exit(not $longest <= $longest_stall + 3 * 5333.4)"
+# (or than the longest stall of the machine's own a canary saw, + 3 periods: under ASan a 35 ms one made a 37.7 ms period)
+check "and none longer than the longest logged stall ($longest_stall us) or the machine's own a canary saw (${own_max:-0} us) + 3 periods (longest: $longest us)" \
+    python3 -c "import sys; sys.exit(not $longest <= max($longest_stall, ${own_max:-0}) + 3 * 5333.4)"
 tl=$(json "$WORK/r.json" "[(t['s'], t['xruns_detected'], t['xruns_reported']) for t in d['phases'][0]['timeline'] if t['xruns_detected'] or t['xruns_reported']]")
 echo "# timeline seconds with xruns (s, detected, reported): $tl"
 # stalls start ~0.2 s into the measured window and come every 100 cycles (0.53 s): seconds 0..5 hold them all
