@@ -96,6 +96,17 @@ static void test_same_distribution_no_difference(void **state)
     }
 }
 
+/* The two compared reports and the two runs beside each of them. */
+static void free_pair_runs(json_t *a, json_t *b, json_t **ra, json_t **rb)
+{
+    for (int i = 0; i < 2; i++) {
+        json_decref(ra[i]);
+        json_decref(rb[i]);
+    }
+    json_decref(a);
+    json_decref(b);
+}
+
 /* A 3 ms later wake-up in every second of b. Alone, the two runs differ, and that is all compare can say of the
  * set-ups: "worse in this pair", the first words of the line, its own outcome, counted apart in the summary, and
  * the line says why (one run a side). With two more runs of each set-up beside them (other seeds, the same 3 ms
@@ -138,12 +149,7 @@ static void test_shift_of_3ms_is_significant(void **state)
     for (size_t m = 0; m < sizeof(decided) / sizeof(decided[0]); m++)
         assert_string_equal(outcome(cmp, "none", decided[m]), "better");
     json_decref(cmp);
-    for (int i = 0; i < 2; i++) {
-        json_decref(ra[i]);
-        json_decref(rb[i]);
-    }
-    json_decref(a);
-    json_decref(b);
+    free_pair_runs(a, b, ra, rb);
 }
 
 /* Run-to-run noise: two more runs of each kernel, one of them 5 ms later than the others (a run that landed in a
@@ -166,12 +172,7 @@ static void test_run_to_run_noise(void **state)
     assert_int_equal(json_array_size(json_object_get(json_array_get(json_object_get(cmp, "reports"), 0),
                                                      "replicates")), 2);
     json_decref(cmp);
-    for (int i = 0; i < 2; i++) {
-        json_decref(ra[i]);
-        json_decref(rb[i]);
-    }
-    json_decref(a);
-    json_decref(b);
+    free_pair_runs(a, b, ra, rb);
 }
 
 /* Two runs of one set-up (nothing the tool can see differs), 3 ms apart: the other runs of that set-up beside them
@@ -952,12 +953,7 @@ static void test_disaster_is_called(void **state)
         fail_msg("with runs: xruns %s: %s", o, json_string_value(json_object_get(verdict_of(cmp, "none", "xruns"),
                                                                                    "text")));
     json_decref(cmp);
-    for (int i = 0; i < 2; i++) {
-        json_decref(ra[i]);
-        json_decref(rb[i]);
-    }
-    json_decref(a);
-    json_decref(b);
+    free_pair_runs(a, b, ra, rb);
 }
 
 /* Two runs of one set-up whose events all came in clusters (a stall of the machine: a dozen or more in one second,
