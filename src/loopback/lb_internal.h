@@ -107,6 +107,7 @@ struct lb {
     uint64_t lost_glitch;  /* the glitch that lost sync (its list index; its length is known at the re-lock) */
     /* the glitch being resolved */
     uint64_t g_pos;
+    int hole_after;        /* the glitch is named now because a hole of the capture follows it (lb_feed) */
     /* counters */
     uint64_t fed, checked, lost, gaps, nonfinite, resets;
     uint64_t nglitch, unlisted, wav_written, wav_failed, wav_over_cap;

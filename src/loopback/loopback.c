@@ -238,8 +238,11 @@ void lb_feed(struct lb *a, uint64_t pos, const float *in, unsigned n, uint64_t s
     } else if (pos > a->end) {
         uint64_t gap = pos - a->end;
         /* a glitch waiting for what follows it: a long hole would take its context, so it is named now */
-        if (a->state == LB_GLITCH && gap >= a->hsize / 4)
+        if (a->state == LB_GLITCH && gap >= a->hsize / 4) {
+            a->hole_after = 1; /* its WAV keeps its 50 ms after: the hole's frames, never captured, as zeros */
             advance(a, 1);
+            a->hole_after = 0;
+        }
         a->gaps += gap;
         /* the recording keeps the timeline: a hole is silence there, up to 10 s (a longer one is not filled,
          * so that a position jump cannot fill the disk with zeros) */

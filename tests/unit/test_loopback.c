@@ -639,6 +639,51 @@ static void test_wav(void **state)
     free(c);
 }
 
+/* A glitch that a long hole follows (the capture's positions jump by hsize/4 or more before the glitch is resolved:
+ * the host stalled the machine, the server skipped cycles) is named at once; its WAV still holds 50 ms after it,
+ * the hole's frames as zeros (never captured), not a WAV cut short at the hole as if the run had ended there. */
+static void test_wav_hole_after(void **state)
+{
+    (void)state;
+    struct cap *c = cap_new(300);
+    const uint64_t G = 20000;
+    cap_shift(c, G, 50);
+    cap_render(c);
+    struct lb_config cfg = { RATE, PER, RATE / 5, wav_dir, NULL };
+    char err[200] = "";
+    struct lb *a = lb_new(&cfg, err, sizeof(err));
+    assert_non_null(a);
+    const uint64_t h0 = (G / PER + 2) * PER, h1 = h0 + ((a->hsize / 4) / PER + 10) * PER; /* the hole [h0, h1) */
+    assert_true(h1 < N);
+    for (uint64_t b = 0; b * PER < N; b++)
+        if (b * PER < h0 || b * PER >= h1)
+            lb_feed(a, b * PER, c->out + b * PER, PER, b, (int64_t)b * 1333333, 0, 1);
+    json_t *rep = lb_report(a);
+    assert_non_null(rep);
+    const json_t *g = glitch(rep, 0);
+    assert_near(ival(g, "pos"), (json_int_t)G, 3);
+    const char *name = json_string_value(json_object_get(g, "wav"));
+    assert_non_null(name);
+    char path[400];
+    snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+    SF_INFO info = { 0 };
+    SNDFILE *sf = sf_open(path, SFM_READ, &info);
+    assert_non_null(sf);
+    assert_int_equal(info.frames, RATE / 10);   /* 50 ms each side, the hole's part included */
+    float *buf = malloc(sizeof(float) * 2 * (size_t)info.frames);
+    assert_int_equal(sf_readf_float(sf, buf, info.frames), info.frames);
+    sf_close(sf);
+    json_int_t start = ival(g, "excerpt.start_pos");
+    for (sf_count_t k = 0; k < info.frames; k++) {
+        uint64_t q = (uint64_t)start + (uint64_t)k;
+        assert_true(buf[2 * k] == (q < h0 ? c->out[q] : 0.0f));   /* the truth: what was fed, zeros in the hole */
+    }
+    free(buf);
+    json_decref(rep);
+    lb_free(a);
+    free(c);
+}
+
 static int open_dev_full(int dirfd, const char *name)
 {
     (void)dirfd;
@@ -854,6 +899,7 @@ int main(void)
         cmocka_unit_test(test_no_signal),
         cmocka_unit_test(test_bad_config),
         cmocka_unit_test_setup(test_wav, fresh),
+        cmocka_unit_test_setup(test_wav_hole_after, fresh),
         cmocka_unit_test_setup(test_wav_full_disk, fresh),
         cmocka_unit_test_setup(test_record, fresh),
         cmocka_unit_test_setup(test_record_fails, fresh),
