@@ -42,7 +42,9 @@ struct timer_backend {
     struct backend_config cfg;
     struct rt_sink *sink;              /* the run's */
     uint32_t nframes, rate_hz;         /* the grid: nframes per period at rate_hz; with --interval, 1 frame = 1 µs */
-    int64_t t0_ns;                     /* grid origin (CLOCK_MONOTONIC): deadline k = t0 + k periods */
+    atomic_int_fast64_t t0_ns;         /* grid origin (CLOCK_MONOTONIC): deadline k = t0 + k periods; 0 until the
+                                        * last thread to start sets it (timer_loop.c) */
+    atomic_int ready;                  /* threads started so far */
     atomic_int stop;                   /* the threads leave at their next wake-up */
     int nstreams;
     struct timer_stream streams[RTREC_MAX_STREAMS];

@@ -15,6 +15,28 @@ static void sleep_until(int64_t deadline_ns)
         ;
 }
 
+/* Before the first cycle, in the RT thread (nothing measured yet; no allocation, lock, printf or I/O): the grid's
+ * origin. The last thread to start takes it from the clock, plus an allowance for the others to see it; the others
+ * wait for it in short sleeps. All run at their real-time priority already, so none is delayed between the
+ * clock's read and its first sleep by the machine's ordinary work. 0 when the run stops first. */
+#define START_ALLOWANCE_NS (5 * 1000 * 1000LL)
+static int64_t grid_origin(struct timer_backend *b)
+{
+    if (atomic_fetch_add_explicit(&b->ready, 1, memory_order_acq_rel) + 1 == b->nstreams) {
+        int64_t t0 = rt_now_ns(CLOCK_MONOTONIC) + START_ALLOWANCE_NS;
+        atomic_store_explicit(&b->t0_ns, t0, memory_order_release);
+        return t0;
+    }
+    int64_t t0;
+    const struct timespec step = { 0, 100 * 1000 };
+    while (!(t0 = atomic_load_explicit(&b->t0_ns, memory_order_acquire))) {
+        if (atomic_load_explicit(&b->stop, memory_order_acquire))
+            return 0;
+        clock_nanosleep(CLOCK_MONOTONIC, 0, &step, NULL);
+    }
+    return t0;
+}
+
 /* RT-safe (runs in the RT thread): sleep to each deadline of the grid, read the clock, hand the record to the
  * sink. No allocation, lock, printf or file I/O; the only system calls are clock_nanosleep (the pacing) and,
  * in the first never-measured cycle, the sink's scheduling read. As in cyclictest, the wake-up is the clock
@@ -25,10 +47,12 @@ static void sleep_until(int64_t deadline_ns)
 void *timer_thread(void *arg)
 {
     struct timer_stream *ts = arg;
-    const struct timer_backend *b = ts->b;
+    struct timer_backend *b = ts->b;
     struct rt_sink *sink = ts->sink;
     const uint32_t nframes = b->nframes, rate = b->rate_hz;
-    const int64_t t0 = b->t0_ns;
+    const int64_t t0 = grid_origin(ts->b);
+    if (!t0)
+        return NULL;
     uint64_t frames = nframes; /* the first deadline is one period after the grid's origin */
     struct rt_record r;
     memset(&r, 0, sizeof(r));
