@@ -137,8 +137,10 @@ static void take_run(struct sweep_ctx *c, int ri, int s, const int *rows, const 
         }
         double pf = doc_num(ph, "period_frames"), pr = doc_num(ph, "rate");
         if (n != 1 || pf != frames || pr != rate) {
-            snprintf(why, sizeof(why), "the size was not in force: the provider ran %.0f frames at %.0f Hz%s", pf, pr,
-                     n != 1 ? " and the buffer size changed during the phase" : "");
+            snprintf(why, sizeof(why), "the size was not in force: the provider ran %.0f frames at %.0f Hz%s%s", pf, pr,
+                     n != 1 ? " and the buffer size changed during the phase" : "",
+                     c->pipewire ? " (PipeWire: clock.force-quantum was set, yet the graph ran another size: see "
+                                   "pw-metadata -n settings 0 and pw-top)" : "");
             set_cell(c, ri, r, s, CELL_NOT_MEASURED,
                      with_report(sweep_cell_skipped(rate, frames, c->rows[r], CELL_NOT_MEASURED, why), report_path));
             continue;
