@@ -166,8 +166,9 @@ static unsigned long long proc_start(pid_t pid)
 }
 
 /* The state directory ($XDG_RUNTIME_DIR/rtjitter, 0700, created) and the file's name for this PipeWire (its socket:
- * $PIPEWIRE_REMOTE or pipewire-0). Returns an fd of the directory (never through a symlink) or -errno. */
-static int state_dir(struct pw_force *f, char *err, size_t errlen)
+ * $PIPEWIRE_REMOTE or pipewire-0). Returns an fd of the directory (never through a symlink) or -errno (-ENOENT: no
+ * XDG_RUNTIME_DIR, or no directory and create is 0). */
+static int state_dir(struct pw_force *f, int create, char *err, size_t errlen)
 {
     const char *rt = getenv("XDG_RUNTIME_DIR");
     if (!rt || rt[0] != '/') {
@@ -185,12 +186,14 @@ static int state_dir(struct pw_force *f, char *err, size_t errlen)
         f->name[o++] = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
                        *c == '-' || *c == '_' ? *c : '_';
     f->name[o] = '\0';
-    if (mkdir(f->dir, 0700) < 0 && errno != EEXIST) {
+    if (create && mkdir(f->dir, 0700) < 0 && errno != EEXIST) {
         int e = errno;
         snprintf(err, errlen, "cannot create %s: %s", f->dir, strerror(e));
         return -e;
     }
     int fd = open(f->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0 && errno == ENOENT && !create)
+        return -ENOENT;
     struct stat st;
     if (fd < 0 || fstat(fd, &st) < 0 || st.st_uid != getuid() || (st.st_mode & 077)) {
         int e = fd < 0 ? errno : EPERM;
@@ -242,7 +245,7 @@ int pw_force_recover(int quiet, pid_t *owner)
     memset(&f, 0, sizeof(f));
     if (owner)
         *owner = 0;
-    int dfd = state_dir(&f, err, sizeof(err));
+    int dfd = state_dir(&f, 0, err, sizeof(err));
     if (dfd < 0)
         return dfd == -ENOENT ? 0 : dfd;
     struct state s;
@@ -296,14 +299,14 @@ int pw_force_take(struct pw_force *f, int quiet, char *err, size_t errlen)
     }
     json_t *set = pw_settings_read();
     if (!set) {
-        snprintf(err, errlen, "cannot read PipeWire's settings (pw-metadata -n settings 0 did not answer within %d s"
-                 " or is not installed)", PW_DEADLINE_MS / 1000);
+        snprintf(err, errlen, "cannot read PipeWire's settings: pw-metadata -n settings 0 gave none within %d s (is "
+                 "PipeWire running for this XDG_RUNTIME_DIR, and pw-metadata installed?)", PW_DEADLINE_MS / 1000);
         return -EIO;
     }
     f->old_quantum = pw_settings_int(set, "clock.force-quantum", 0);
     f->old_rate = pw_settings_int(set, "clock.force-rate", 0);
     json_decref(set);
-    int dfd = state_dir(f, err, errlen);
+    int dfd = state_dir(f, 1, err, errlen);
     if (dfd < 0)
         return dfd;
     char tmp[192], text[256];
