@@ -82,11 +82,10 @@ void jackserver_reason(const char *text, char *out, size_t outlen)
             l++;
         if (!*l || banner_line(l))
             continue;
-        if (l[0] == '[' && strchr("EWIDT", l[1]) && l[2] == ']') {
-            const char *msg = strstr(l, "] ");
+        if (l[0] == '[' && l[1] && strchr("EWIDT", l[1]) && l[2] == ']') {
             /* the message after the source location: "[W][time] mod | [ file: line func()] message" */
             const char *m = strrchr(l, ']');
-            snprintf(lastlog, sizeof(lastlog), "%s", m && m[1] ? m + 1 + strspn(m + 1, " ") : msg ? msg + 2 : l);
+            snprintf(lastlog, sizeof(lastlog), "%s", m[1] ? m + 1 + strspn(m + 1, " ") : l);
             continue;
         }
         snprintf(last, sizeof(last), "%s", l);

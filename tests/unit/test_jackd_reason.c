@@ -89,6 +89,8 @@ static void test_bounds(void **state)
     assert_int_equal(strlen(out), sizeof(out) - 1);
     assert_memory_equal(out, "error aaaaaaaaa", 15);
     expect(BANNER "Cannot lock down memory area\r\n", "Cannot lock down memory area");
+    expect("[W]\n[W][1.0] x\n", "x");   /* cut log lines: no read past their end */
+    expect("[\n[W]\n", "[");
 }
 
 int main(void)
