@@ -8,6 +8,7 @@
 #include "jack/jack_client.h"
 #include "jack/jack_loop.h"
 #include "jack/jackserver.h"
+#include "jack/pw_settings.h"
 #include <errno.h>
 #include <stdarg.h>
 #include <pthread.h>
@@ -39,6 +40,8 @@ struct jack_backend {
     int lb_reported_latency;       /* what JACK says OUT's playback and IN's capture latency add (frames), -1: unknown */
 };
 
+/* A quantum above this many frames is far from what a studio runs (PipeWire's default is 1024). */
+#define PW_STUDIO_QUANTUM 256
 #define CALL_DEADLINE_MS 5000 /* for one call that waits on the server: connecting, probing */
 
 /* A detached thread with a small stack (mlockall(MCL_FUTURE) would lock a default 8 MiB one). */
@@ -140,31 +143,6 @@ static void note(struct jack_backend *b, const char *fmt, ...)
         fprintf(stderr, "rtjitter: %s\n", buf);
 }
 
-/* PipeWire's clock settings as in force (pw-metadata's "settings" object: clock.rate, clock.quantum,
- * clock.force-quantum...), read with a deadline. NULL when pw-metadata is missing or says nothing. */
-static json_t *pipewire_settings(void)
-{
-    FILE *f = popen("timeout 2 pw-metadata -n settings 0 2>/dev/null", "r");
-    if (!f)
-        return NULL;
-    json_t *o = json_object();
-    char line[512];
-    while (fgets(line, sizeof(line), f)) {
-        char key[128], val[128];
-        const char *k = strstr(line, "key:'"), *v = strstr(line, "value:'");
-        if (!k || !v || sscanf(k, "key:'%127[^']'", key) != 1 || sscanf(v, "value:'%127[^']'", val) != 1)
-            continue;
-        if (strncmp(key, "clock.", 6) == 0)
-            json_object_set_new(o, key, utf8_json_string(val));
-    }
-    pclose(f);
-    if (json_object_size(o) == 0) {
-        json_decref(o);
-        return NULL;
-    }
-    return o;
-}
-
 /* Main thread, once the client is open: a --period or --rate the user gave is never ignored in silence. A private
  * server was started with them; a running one keeps its own unless jack2 is asked (--set-buffer-size) to change
  * its buffer size for every client; PipeWire sets the quantum itself. */
@@ -173,7 +151,7 @@ static void settle_settings(struct jack_backend *b)
     const struct backend_config *cfg = &b->cfg;
     int pw = strcmp(b->jack.provider, "pipewire-jack") == 0;
     if (pw)
-        b->pipewire = pipewire_settings();
+        b->pipewire = pw_settings_read();
     if (b->srv.name[0])
         return;
     unsigned frames = atomic_load(&b->jack.nframes), rate = atomic_load(&b->jack.rate_hz);
@@ -193,6 +171,17 @@ static void settle_settings(struct jack_backend *b)
                     "rtjitter did not start is not changed: --set-buffer-size changes it for every client, or stop "
                     "the server and rtjitter starts its own)", cfg->period_frames, frames);
     }
+    if (pw && !cfg->period_given)
+        note(b, "PipeWire runs a quantum of %u frames at %u Hz (%.2f ms): that is what is measured; for another size "
+                "(%u frames, say) run PIPEWIRE_QUANTUM=%u/%u pw-jack rtjitter run ..., or set it for the whole graph "
+                "with pw-metadata -n settings 0 clock.force-quantum %u (and 0 after, to let PipeWire choose again)",
+             frames, rate, rate ? 1000.0 * frames / rate : 0.0, frames == 128 ? 64 : 128, frames == 128 ? 64 : 128,
+             rate, frames == 128 ? 64 : 128);
+    if (pw && !cfg->period_given && frames > PW_STUDIO_QUANTUM)
+        note(b, "a quantum of %u frames is far above a studio's (%d or less): this run says little about low-latency "
+                "audio; measure %d with PIPEWIRE_QUANTUM=%d/%u pw-jack rtjitter run ..., or rtjitter sweep under "
+                "pw-jack (it sets each size itself)", frames, PW_STUDIO_QUANTUM, PW_STUDIO_QUANTUM, PW_STUDIO_QUANTUM,
+             rate);
     if (cfg->rate_given && (unsigned)cfg->rate_hz != rate)
         note(b, "--rate %d: the running server runs at %u Hz, and that is what is measured (a running JACK server's "
                 "rate cannot be changed%s)", cfg->rate_hz, rate,
@@ -304,6 +293,12 @@ static int jack_open(void *priv, const struct backend_config *cfg, struct rt_sin
     b->cfg = *cfg;
     b->sink = sink;
     const char *server = cfg->server;
+    /* A sweep that died while it forced PipeWire's quantum (SIGKILL, a crash) left what to set back: the next start
+     * does it. */
+    pid_t owner = 0;
+    if (strcmp(rtj_jack_provider(NULL, 0), "pipewire-jack") == 0 && pw_force_recover(cfg->quiet, &owner) > 1)
+        note(b, "another rtjitter sweep (pid %d) is forcing PipeWire's quantum now: this run measures the size it set",
+             (int)owner);
     if (!server) {
         if (call_with_deadline(b, probe_thread) < 0) {
             snprintf(err, len, "the default JACK server does not answer within %d s (hung or stopped?)",

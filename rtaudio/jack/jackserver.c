@@ -32,25 +32,88 @@ static int server_stopped(pid_t pid)
     return p && (p[2] == 'T' || p[2] == 't');
 }
 
-/* The server's reason for dying: its first line that reads like an error, else its last line. */
+/* jackd's start-up banner and chatter: never the reason it died. */
+static int banner_line(const char *l)
+{
+    static const char *const starts[] = {
+        "jackdmp ", "jackd ", "Copyright", "This is free software", "under certain conditions",
+        "JACK server starting", "self-connect-mode", "no message buffer", "Display ", "Acquire audio card",
+        "creating alsa driver", "configuring for", NULL,
+    };
+    for (int i = 0; starts[i]; i++)
+        if (strncmp(l, starts[i], strlen(starts[i])) == 0)
+            return 1;
+    return strstr(l, "comes with ABSOLUTELY NO WARRANTY") != NULL;
+}
+
+/* A line that says what went wrong. */
+static int error_line(const char *l)
+{
+    return strcasestr(l, "fail") || strcasestr(l, "error") || strcasestr(l, "cannot") || strcasestr(l, "can't") ||
+           strcasestr(l, "too many") || strcasestr(l, "unknown") || strcasestr(l, "not a master") ||
+           strcasestr(l, "no such") || strcasestr(l, "denied") || strcasestr(l, "invalid");
+}
+
+/* A wrapper that only says that it failed ("Failed to open server"): a more specific line is preferred. */
+static int generic_line(const char *l)
+{
+    return strcasestr(l, "failed to open server") || strcasestr(l, "failed to start server") ||
+           strcasestr(l, "JackServer::Open failed") || strcasestr(l, "JackServer::Start");
+}
+
+void jackserver_reason(const char *text, char *out, size_t outlen)
+{
+    /* first specific error line; else the first error line; else the last meaningful line; else the last line of
+     * a library's log (PipeWire's "[W][time] ..." lines, when pw-jack made jackd load PipeWire's libjackserver) */
+    char specific[256] = "", anyerr[256] = "", last[256] = "", lastlog[256] = "";
+    out[0] = '\0';
+    for (const char *p = text; p && *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        char line[256];
+        snprintf(line, sizeof(line), "%.*s", (int)(len < sizeof(line) - 1 ? len : sizeof(line) - 1), p);
+        p = nl ? nl + 1 : NULL;
+        /* trim */
+        size_t n = strlen(line);
+        while (n && (line[n - 1] == ' ' || line[n - 1] == '\r' || line[n - 1] == '\t'))
+            line[--n] = '\0';
+        const char *l = line;
+        while (*l == ' ' || *l == '\t')
+            l++;
+        if (!*l || banner_line(l))
+            continue;
+        if (l[0] == '[' && l[1] && strchr("EWIDT", l[1]) && l[2] == ']') {
+            /* the message after the source location: "[W][time] mod | [ file: line func()] message" */
+            const char *m = strrchr(l, ']');
+            snprintf(lastlog, sizeof(lastlog), "%s", m[1] ? m + 1 + strspn(m + 1, " ") : l);
+            continue;
+        }
+        snprintf(last, sizeof(last), "%s", l);
+        if (error_line(l)) {
+            if (!anyerr[0])
+                snprintf(anyerr, sizeof(anyerr), "%s", l);
+            if (!specific[0] && !generic_line(l))
+                snprintf(specific, sizeof(specific), "%s", l);
+        }
+    }
+    const char *pick = specific[0] ? specific : anyerr[0] ? anyerr : last[0] ? last : lastlog;
+    snprintf(out, outlen, "%s", pick);
+}
+
+/* The server's reason for dying, from its log (jackserver_reason). */
 static void last_log_line(const char *path, char *out, size_t outlen)
 {
-    FILE *f = fopen(path, "r");
-    char line[240];
-    int found = 0;
+    char text[16384];
     out[0] = '\0';
-    if (!f)
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
         return;
-    while (!found && fgets(line, sizeof(line), f)) {
-        line[strcspn(line, "\n")] = '\0';
-        if (!line[0] || strncmp(line, "no message buffer", 17) == 0)
-            continue;
-        found = strcasestr(line, "fail") || strcasestr(line, "error") || strcasestr(line, "cannot") ||
-                strcasestr(line, "too many") || strcasestr(line, "unknown");
-        if (found || !strstr(line, "Copyright"))
-            snprintf(out, outlen, "%s", line);
-    }
-    fclose(f);
+    ssize_t n = read(fd, text, sizeof(text) - 1);
+    close(fd);
+    if (n <= 0)
+        return;
+    text[n] = '\0';
+    jackserver_reason(text, out, outlen);
 }
 
 /* The pid in "rtjitter-PID" at p (followed by '_', '.', '-' (rtjitter-PID-server, rtjitter-PID-sweep) or the end),
@@ -313,8 +376,8 @@ int jackserver_start_named(struct private_server *s, const char *suffix, const c
         if (!jackserver_alive(s)) {
             char last[256];
             last_log_line(s->log_path, last, sizeof(last));
-            snprintf(err, errlen, "private jackd (%s driver) exited at start%s%s", s->driver,
-                     last[0] ? ": " : "", last);
+            snprintf(err, errlen, "private jackd (%s driver) exited at start: %s", s->driver,
+                     last[0] ? last : "it printed nothing but its banner");
             remove_log(s);
             return -ECHILD;
         }

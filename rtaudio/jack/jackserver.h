@@ -24,6 +24,11 @@ int jackserver_start(struct private_server *s, const char *device, int rate_hz, 
  * (status 0x11) once the first has closed. */
 int jackserver_start_named(struct private_server *s, const char *suffix, const char *device, int rate_hz,
                            int period_frames, int nperiods, int priority, char *err, size_t errlen);
+/* Why jackd died, from what it printed (text: its whole output): its banner and chatter skipped ("jackdmp 1.9.21",
+ * "Copyright ...", "under certain conditions; see the file COPYING", "JACK server starting ..."), the first line
+ * naming a specific error, else the first error line ("Failed to open server"), else the last meaningful line,
+ * else the message of the last library log line ("[W][...] ..."). "" when there is none. Pure. */
+void jackserver_reason(const char *text, char *out, size_t outlen);
 /* 1 while the server process lives. */
 int jackserver_alive(struct private_server *s);
 /* SIGTERM (and SIGCONT: a stopped server keeps it pending), then SIGKILL after 1 s; reaps it and removes

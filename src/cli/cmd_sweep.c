@@ -72,7 +72,9 @@ const struct cli_command cmd_sweep_info = {
                    "long it was measured and what zero xruns there prove (rule of three). A size that passes with\n"
                    "margin skips the larger ones of its load, one that fails clearly the smaller ones. On JACK the\n"
                    "sweep starts its own private server and changes its size with jack_set_buffer_size (or, with\n"
-                   "--server NAME --set-buffer-size, that server's); timer and ALSA take the size directly.\n"
+                   "--server NAME --set-buffer-size, that server's); under pw-jack it sets PipeWire's quantum\n"
+                   "(clock.force-quantum: the whole graph runs at it while the sweep lasts) and sets it back after,\n"
+                   "or at the next start if the sweep was killed; timer and ALSA take the size directly.\n"
                    "Exit status: 0 done, 1 no size is safe under every load, 2 bad input, 3 incomplete.",
     .positional = NULL,
     .sections = sweep_sections,

@@ -163,8 +163,10 @@ int sweep_html_body(FILE *f, void *arg)
     const char *how = doc_str(audio, "buffer_change", "?");
     fputs(!strcmp(how, "direct") ? ", which takes each size directly" : !strcmp(how, "set_buffer_size")
           ? ", sizes set with jack_set_buffer_size" : !strcmp(how, "restart") ? ", the server restarted at each size"
+          : !strcmp(how, "pipewire_force_quantum") ? ", PipeWire's quantum forced per size (clock.force-quantum)"
           : ", size changed by ", f);
-    if (strcmp(how, "direct") && strcmp(how, "set_buffer_size") && strcmp(how, "restart"))
+    if (strcmp(how, "direct") && strcmp(how, "set_buffer_size") && strcmp(how, "restart") &&
+        strcmp(how, "pipewire_force_quantum"))
         html_escape(f, how);
     fputs(", profile ", f);
     html_escape(f, doc_str(json_object_get(doc, "profile"), "name", "?"));

@@ -94,7 +94,8 @@ static int sweep_text(FILE *f, const json_t *doc, const struct render_opts *opts
     const char *how = doc_str(audio, "buffer_change", "?");
     how = !strcmp(how, "direct") ? "the backend takes each size directly"
         : !strcmp(how, "set_buffer_size") ? "sizes set with jack_set_buffer_size"
-        : !strcmp(how, "restart") ? "the server restarted at each size" : how;
+        : !strcmp(how, "restart") ? "the server restarted at each size"
+        : !strcmp(how, "pipewire_force_quantum") ? "PipeWire's quantum forced per size (clock.force-quantum)" : how;
     snprintf(line, sizeof(line), "--backend %s%s%s, %s. Profile %s: safe means no xrun, no missed deadline, and "
              "99.9%% of cycles keep at least %.0f%% of the period.", doc_str(audio, "backend", "?"),
              doc_str(audio, "server", NULL) ? ", server " : "", doc_str(audio, "server", ""), how,
