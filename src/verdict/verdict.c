@@ -192,7 +192,8 @@ int report_verdict(json_t *doc, const json_t *profile, int strict, int64_t max_x
 }
 
 /* rtjitter itself stopped (SIGSTOP, Ctrl-Z; the report's "run" object, run/run_stopped.h): the xrun events and
- * missed deadlines the cycles around each measured stop added to its phase are the stop's, not the kernel's. */
+ * missed deadlines the cycles around each measured stop added to its phase are the stop's, not the kernel's; so is
+ * its worst jitter and margin (the report keeps only the worst), which the verdict then does not judge. */
 static void subtract_stops(const json_t *doc, const char *load, struct pview *pv, unsigned long long *used)
 {
     const json_t *st;
@@ -211,6 +212,7 @@ static void subtract_stops(const json_t *doc, const char *load, struct pview *pv
         }
         pv->xruns = pv->xruns > e ? pv->xruns - e : 0;
         pv->missed = pv->missed > m ? pv->missed - m : 0;
+        pv->jitter_us = pv->margin_us = NAN; /* the phase's worst is the stop's: its figures say so, not this verdict */
     }
 }
 
@@ -242,8 +244,8 @@ static size_t stopped_text(const json_t *doc, char *b, size_t n, size_t o)
         o = vadd(b, n, o, "rtjitter itself was stopped (SIGSTOP/Ctrl-Z) %lld times, %.1f s in all; the longest %.1f s, "
                  "until %s UTC, under %s", measured, doc_num(run, "stopped_s"), doc_num(longest, "gap_s"), hms,
                  doc_str(longest, "load", "?"));
-    return vadd(b, n, o, ": the %lld skipped cycle%s then %s not the kernel's; this verdict leaves %s out (the "
-                "figures do not: the longest period and jitter include the stop). ", skipped, plural(skipped),
+    return vadd(b, n, o, ": the %lld skipped cycle%s then %s not the kernel's; this verdict leaves %s out, with that "
+                "phase's worst jitter (the figures keep them: its longest period and jitter are the stop's). ", skipped, plural(skipped),
                 skipped == 1 ? "is" : "are", skipped == 1 ? "it" : "them");
 }
 
