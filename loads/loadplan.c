@@ -27,6 +27,7 @@
 #define REPLY_TIMEOUT_MS 10000 /* a stop takes under a second; freeing many GB of memload can take a few */
 #define EXIT_WAIT_MS 3000      /* for the supervisor to end a phase (2 s at most) and leave, at load_plan_free */
 #define GONE_WAIT_MS 2000      /* for killed loads to be gone before their files are removed */
+#define STOPPED_GIVE_UP_MS 200 /* a supervisor seen stopped (SIGSTOP) this long is given up: it cannot answer */
 
 struct load_plan {
     struct load_spec spec;
@@ -171,7 +172,37 @@ static void socket_lost(struct load_plan *p, const char *why)
     supervisor_lost(p, why);
 }
 
-/* One request, one reply. 0, or -EPIPE once the supervisor is gone (p->sup_error says why). */
+/* Is process pid (our unreaped child) stopped: SIGSTOP, SIGTSTP, or a tracer's stop (/proc/PID/stat: T or t)? */
+static int proc_stopped(pid_t pid)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+    if (fd >= 0)
+        close(fd);
+    if (n <= 0)
+        return 0;
+    buf[n] = '\0';
+    char *rp = strrchr(buf, ')');
+    return rp && (rp[1] == ' ') && (rp[2] == 'T' || rp[2] == 't');
+}
+
+/* A stopped supervisor answers nothing and ends nothing until someone continues it; waiting for it held a run
+ * 10 s past its phase's end. It is killed now (SIGKILL ends a stopped process; it is our child, not yet reaped, so
+ * the number is still its own) and reaped; load_plan_abort then ends its loads and removes their files. */
+static int reap_supervisor(struct load_plan *p, int wait_ms);
+
+static void supervisor_stopped(struct load_plan *p)
+{
+    supervisor_lost(p, "was stopped (SIGSTOP) and could not end its loads: killed");
+    kill(p->sup, SIGKILL);
+    if (!reap_supervisor(p, GONE_WAIT_MS))
+        p->sup = 0; /* stuck in the kernel; it can do nothing more */
+}
+
+/* One request, one reply. 0, or -EPIPE once the supervisor is gone (p->sup_error says why). The reply is awaited
+ * in slices, each of which looks whether the supervisor is stopped: then it is given up at once. */
 static int ask(struct load_plan *p, int op, int phase, struct sup_reply *r)
 {
     if (p->fd < 0)
@@ -182,10 +213,28 @@ static int ask(struct load_plan *p, int op, int phase, struct sup_reply *r)
         return -EPIPE;
     }
     struct pollfd pf = { p->fd, POLLIN, 0 };
-    int n;
-    do
-        n = poll(&pf, 1, REPLY_TIMEOUT_MS);
-    while (n < 0 && errno == EINTR);
+    int n = 0;
+    double t0 = mono_ns() / 1e6, stopped_since = -1;
+    for (;;) {
+        n = poll(&pf, 1, 20);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n != 0)
+            break;
+        double now = mono_ns() / 1e6;
+        if (p->sup > 0 && proc_stopped(p->sup)) {
+            if (stopped_since < 0)
+                stopped_since = now;
+            if (now - stopped_since >= STOPPED_GIVE_UP_MS) {
+                supervisor_stopped(p);
+                return -EPIPE;
+            }
+        } else {
+            stopped_since = -1;
+        }
+        if (now - t0 >= REPLY_TIMEOUT_MS)
+            break;
+    }
     if (n <= 0) {
         socket_lost(p, "stopped answering");
         return -EPIPE;
@@ -286,12 +335,13 @@ int load_plan_alive(struct load_plan *p, char *why, size_t len)
     return 0;
 }
 
-/* Waits (polling, never blocking) for the supervisor to be gone; 1 once reaped. */
+/* Waits (polling, never blocking) for the supervisor to be gone; 1 once reaped. 0 at once when it is stopped:
+ * it cannot leave before someone continues it (load_plan_abort kills it). */
 static int reap_supervisor(struct load_plan *p, int wait_ms)
 {
     if (p->sup <= 0)
         return 1;
-    double end = (mono_ns() / 1e6) + wait_ms;
+    double end = (mono_ns() / 1e6) + wait_ms, stopped_since = -1;
     for (;;) {
         int st;
         pid_t r = waitpid(p->sup, &st, WNOHANG);
@@ -301,7 +351,14 @@ static int reap_supervisor(struct load_plan *p, int wait_ms)
             p->sup = 0;
             return 1;
         }
-        if ((mono_ns() / 1e6) >= end)
+        double now = mono_ns() / 1e6;
+        if (now >= end)
+            return 0;
+        if (!proc_stopped(p->sup))
+            stopped_since = -1;
+        else if (stopped_since < 0)
+            stopped_since = now;
+        else if (now - stopped_since >= STOPPED_GIVE_UP_MS)
             return 0;
         mono_nap_ms(5);
     }

@@ -288,13 +288,14 @@ static int signal_all(struct sup *s, int sig)
     return left + signal_children(s, sig);
 }
 
-/* Ends every load of the phase and everything they started: SIGTERM (a command may tidy up), after
+/* Ends every load of the phase and everything they started: SIGTERM and SIGCONT (a command may tidy up), after
  * STOP_GRACE_MS SIGKILL to whatever is left, again every round until nothing is. Never waits on a child: it
  * reaps with WNOHANG every 5 ms, for at most STOP_GRACE_MS + KILL_WAIT_MS. 0, or how many are left. */
 static int end_all(struct sup *s)
 {
     reap(s, 1); /* those that ended on their own before the phase did */
     signal_all(s, SIGTERM);
+    signal_all(s, SIGCONT); /* a stopped load acts on its SIGTERM only once continued (SIGKILL follows anyway) */
     double t0 = mono_s();
     int killed = 0, left = 0;
     for (;;) {

@@ -6,6 +6,39 @@
 #define DRAIN_BATCH 256
 #define COLLECTOR_STACK (256 * 1024)
 
+/* What the verdict counts of a phase, summed over its segments: xrun events, skipped cycles, missed deadlines. */
+static void phase_counts(const struct phase_stats *p, uint64_t v[3])
+{
+    v[0] = v[1] = v[2] = 0;
+    for (int s = 0; s < p->nseg; s++) {
+        v[0] += p->seg[s]->xrun_events;
+        v[1] += p->seg[s]->skipped_cycles;
+        v[2] += p->seg[s]->cycles_due - p->seg[s]->deadlines_met;
+    }
+}
+
+/* Keeps gap g among the longest COLLECTOR_GAPS. */
+static void keep_gap(struct collector *c, const struct collector_gap *g)
+{
+    int k = c->ngaps < COLLECTOR_GAPS ? c->ngaps++ : -1;
+    if (k < 0) {
+        k = 0;
+        for (int i = 1; i < COLLECTOR_GAPS; i++)
+            if (c->gaps[i].after_ns - c->gaps[i].before_ns < c->gaps[k].after_ns - c->gaps[k].before_ns)
+                k = i;
+        if (c->gaps[k].after_ns - c->gaps[k].before_ns >= g->after_ns - g->before_ns)
+            return;
+    }
+    c->gaps[k] = *g;
+}
+
+void collector_flush_gap(struct collector *c)
+{
+    if (c->gap_open)
+        keep_gap(c, &c->gap);
+    c->gap_open = 0;
+}
+
 void collector_drain(struct collector *c)
 {
     struct rt_record batch[DRAIN_BATCH]; /* 20 KiB of the collector's 256 KiB stack */
@@ -29,6 +62,17 @@ void collector_drain(struct collector *c)
             ls->seq = r->seq;
             c->last_xruns = r->xruns;
             c->records_seen++;
+            if (c->gap_open && r->t_entry_ns > c->gap.after_ns + COLLECTOR_GAP_TAIL_NS)
+                collector_flush_gap(c);
+            if (c->prev_entry_ns && r->t_entry_ns - c->prev_entry_ns >= COLLECTOR_GAP_MIN_NS) {
+                collector_flush_gap(c);
+                c->gap = (struct collector_gap){ .before_ns = c->prev_entry_ns, .after_ns = r->t_entry_ns,
+                                                 .phase = (int)r->phase,
+                                                 .measuring = (r->flags & RTREC_MEASURING) != 0 };
+                c->gap_open = 1;
+            }
+            if (r->t_entry_ns > c->prev_entry_ns)
+                c->prev_entry_ns = r->t_entry_ns;
             if (!(r->flags & RTREC_MEASURING) && (int)r->phase < c->nphases)
                 phase_observe(&c->phases[r->phase], r); /* the warm-up fits the grid the phase starts with */
             if (!(r->flags & RTREC_MEASURING) || (int)r->phase >= c->nphases) {
@@ -42,7 +86,19 @@ void collector_drain(struct collector *c)
             struct phase_stats *p = &c->phases[r->phase];
             c->last_phase1 = (int)r->phase + 1;
             c->last_measured_seq = r->seq;
+            /* What the records just after a long gap add is the gap's (a timer first reports the deadline it woke
+             * for, late, and its next cycle the ones skipped meanwhile; each CPU's stream does so). */
+            int tail = c->gap_open && c->gap.measuring && c->gap.phase == (int)r->phase;
+            uint64_t before[3], after[3];
+            if (tail)
+                phase_counts(p, before);
             int e = phase_add_cycle(p, r, new_xruns, lost);
+            if (tail) {
+                phase_counts(p, after);
+                c->gap.events += after[0] - before[0];
+                c->gap.skipped += after[1] - before[1];
+                c->gap.missed += after[2] - before[2];
+            }
             if (e == 0 && c->ramps)
                 e = ramp_add(&c->ramps[r->phase], r, p->margin_known, p->margin_ns, lost);
             if (e < 0 && !atomic_load_explicit(&c->error, memory_order_relaxed))
@@ -120,6 +176,7 @@ int collector_stop(struct collector *c)
     atomic_store_explicit(&c->stop, 1, memory_order_release);
     pthread_join(c->thread, NULL);
     c->running = 0;
+    collector_flush_gap(c);
     collector_settle_lost(c);
     for (int i = 0; i < c->nphases; i++) {
         phase_finish(&c->phases[i]);

@@ -8,6 +8,18 @@
 #include "stats/ramp.h"
 #include "ring.h"
 
+/* A long gap between two consecutive records (any stream), kept so that a stop of rtjitter itself (SIGSTOP,
+ * Ctrl-Z: every thread stops) can be measured from the records around it, once the SIGCONT's time is known
+ * (run/signals.h). What the record after the gap added to its phase is kept too: what the stop caused. */
+#define COLLECTOR_GAP_MIN_NS 100000000LL /* 100 ms: shorter gaps are not kept */
+#define COLLECTOR_GAPS 32                 /* the longest this many are kept */
+#define COLLECTOR_GAP_TAIL_NS 50000000LL  /* what the records this soon after a gap add is counted as the gap's */
+struct collector_gap {
+    int64_t before_ns, after_ns;      /* entry times of the records either side (the measurement clock) */
+    int phase, measuring;             /* of the record after the gap */
+    uint64_t events, skipped, missed; /* xrun events, skipped cycles, missed deadlines its record added */
+};
+
 struct collector {
     struct rt_ring *ring;
     struct phase_stats *phases;      /* nphases, owned by the collector thread until collector_stop() */
@@ -40,6 +52,11 @@ struct collector {
     atomic_uint_fast64_t st_reported;
     atomic_uint_fast64_t st_events;
     uint64_t records_seen;            /* all records, warm-up included */
+    int64_t prev_entry_ns;            /* the latest record's entry time (any stream), 0 before any */
+    struct collector_gap gaps[COLLECTOR_GAPS]; /* read by the caller after collector_stop() */
+    int ngaps;
+    struct collector_gap gap;         /* the latest long gap, while records within its tail still come */
+    int gap_open;
     int64_t cpu_ns;                   /* the collector thread's own CPU time, read when it ends */
 };
 
@@ -48,6 +65,8 @@ int collector_start(struct collector *c);
 int collector_stop(struct collector *c);
 /* Drain once, in the calling thread (used by collector_stop and by offline tests). */
 void collector_drain(struct collector *c);
+/* Keeps the open gap among gaps[] (collector_stop calls it; an offline caller after its last drain). */
+void collector_flush_gap(struct collector *c);
 /* With lost_by_tag, once the producer has stopped and the ring is drained (collector_stop calls it; an offline
  * caller after its last drain): each phase's records lost while it measured are the counter of its measured tag.
  * Those no sequence gap between two of its measured records showed (lost at its end, or across its warm-up's

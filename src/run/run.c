@@ -9,6 +9,7 @@
 #include "run/loopback_run.h"
 #include "run/run_output.h"
 #include "run/signals.h"
+#include "run/run_stopped.h"
 #include "run/ramp_driver.h"
 #include "run/rt_cpu.h"
 #include "loadplan.h"
@@ -103,6 +104,11 @@ static const char *stop_reason(struct run_state *st)
     /* A provider that stops running cycles without a word (a SIGSTOPped or wedged server) stops the run too. */
     uint64_t cycles = atomic_load(&st->sink.cycles);
     double now = mono_s();
+    unsigned conts = run_signals_conts(NULL, 0);
+    if (conts != st->conts_seen) { /* rtjitter itself was stopped: the cycles stopped with it, not the server */
+        st->conts_seen = conts;
+        st->last_cycle_s = now;
+    }
     if (cycles != st->last_cycles || st->last_cycle_s == 0) {
         st->last_cycles = cycles;
         st->last_cycle_s = now;
@@ -265,6 +271,12 @@ static void run_phases(struct run_state *st)
             res->dsp_share = st->shares[i];
         }
         load_phase_stop(st->plan, i, res->load_metrics, &res->load_error);
+        /* A supervisor lost at the phase's end (stopped, killed, gone): its loads go now, and the run stops. */
+        if (!load_plan_alive(st->plan, st->load_why, sizeof(st->load_why))) {
+            load_plan_abort(st->plan);
+            if (!st->stop_reason)
+                st->stop_reason = st->load_why;
+        }
     }
     atomic_store(&st->phase_tag, (unsigned)st->nphases << 1);
     if (st->status_on)
@@ -335,6 +347,8 @@ static int run_report(struct run_state *st, struct run_info *ri, int rc, int mlo
     ri->stats.ring_capacity = st->ring.capacity;
     ri->stats.peak_rss_kib = proc_kib("/proc/self/status", "VmHWM:");
     json_t *doc = report_build(ri);
+    if (doc) /* rtjitter's own stops (SIGSTOP, Ctrl-Z): the verdict says their skipped cycles are not the kernel's */
+        json_object_set_new(doc, "run", run_stopped_json(&st->col, st->plan, a->wall_offset_ns));
     if (st->calibrated) {
         json_t *au = json_object_get(doc, "audio");
         json_object_set_new(au, "dsp_calibration", ramp_calibration_json(&st->cal));
@@ -521,6 +535,7 @@ static int run_measure(struct run_state *st)
         st->be->status(st->bpriv, &bsv);
         if (bsv.server_provider)
             st->server_sched = sysinfo_server_sched(bsv.server_provider, bsv.server_name, bsv.server_pid);
+        run_signals_cont_here(st->sink.clock); /* every RT thread runs now, with SIGCONT blocked */
         run_phases(st);
         rc = st->stop_reason ? 3 : 0;
     }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "run/signals.h"
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -9,12 +10,30 @@
 static atomic_int g_signal;
 static sigset_t g_stop_signals;
 static int g_setup;
+/* SIGCONT: written by on_cont only (on the main thread, the one thread that leaves it unblocked). */
+static atomic_uint g_conts;
+static _Atomic int64_t g_cont_ns[RUN_CONT_MAX];
+static atomic_int g_cont_clock = CLOCK_MONOTONIC;
 
 /* Async-signal-safe: sets a flag, nothing else. Installed so that the signals are not ignored (a shell starts
  * background jobs with SIGINT ignored, and an ignored signal never becomes pending for sigtimedwait). */
 static void on_signal(int sig)
 {
     atomic_store(&g_signal, sig);
+}
+
+/* Async-signal-safe (clock_gettime is, and the vDSO makes it no syscall): when and how often rtjitter was
+ * continued after a stop. Never in the RT thread: SIGCONT is blocked in every thread but the main one. */
+static void on_cont(int sig)
+{
+    (void)sig;
+    int saved = errno;
+    struct timespec ts;
+    clock_gettime((clockid_t)atomic_load(&g_cont_clock), &ts);
+    unsigned k = atomic_fetch_add(&g_conts, 1);
+    if (k < RUN_CONT_MAX)
+        atomic_store(&g_cont_ns[k], (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec);
+    errno = saved;
 }
 
 void run_signals_setup(void)
@@ -30,6 +49,13 @@ void run_signals_setup(void)
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
+    sa.sa_handler = on_cont;
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGCONT, &sa, NULL);
+    sigset_t cont;
+    sigemptyset(&cont);
+    sigaddset(&cont, SIGCONT);
+    pthread_sigmask(SIG_BLOCK, &cont, NULL); /* until run_signals_cont_here(): the threads started meanwhile keep it */
     sigemptyset(&g_stop_signals);
     sigaddset(&g_stop_signals, SIGINT);
     sigaddset(&g_stop_signals, SIGTERM);
@@ -53,4 +79,21 @@ const char *run_signals_reason(void)
     case SIGHUP: return "hung up (SIGHUP)";
     default: return NULL;
     }
+}
+
+void run_signals_cont_here(clockid_t clock)
+{
+    atomic_store(&g_cont_clock, (int)clock);
+    sigset_t cont;
+    sigemptyset(&cont);
+    sigaddset(&cont, SIGCONT);
+    pthread_sigmask(SIG_UNBLOCK, &cont, NULL);
+}
+
+unsigned run_signals_conts(int64_t *ns, unsigned max)
+{
+    unsigned n = atomic_load(&g_conts);
+    for (unsigned k = 0; k < n && k < max && k < RUN_CONT_MAX; k++)
+        ns[k] = atomic_load(&g_cont_ns[k]);
+    return n;
 }

@@ -191,6 +191,64 @@ int report_verdict(json_t *doc, const json_t *profile, int strict, int64_t max_x
     return report_verdict_limits(doc, profile, strict, &lim);
 }
 
+/* rtjitter itself stopped (SIGSTOP, Ctrl-Z; the report's "run" object, run/run_stopped.h): the xrun events and
+ * missed deadlines the cycles around each measured stop added to its phase are the stop's, not the kernel's; so is
+ * its worst jitter and margin (the report keeps only the worst), which the verdict then does not judge. */
+static void subtract_stops(const json_t *doc, const char *load, struct pview *pv, unsigned long long *used)
+{
+    const json_t *st;
+    size_t k;
+    json_array_foreach(json_object_get(json_object_get(doc, "run"), "stops"), k, st) {
+        const char *l = doc_str(st, "load", NULL);
+        if (k >= 64 || !l || strcmp(l, load) || !json_is_true(json_object_get(st, "measuring")) || (*used >> k & 1))
+            continue;
+        *used |= 1ull << k; /* once: a load split in segments has each stop once */
+        long long e = count(doc_num(st, "xrun_events")), m = count(doc_num(st, "deadlines_missed"));
+        /* The share met, of the cycles due outside the stop: due = missed / (1 - met share), both less m. */
+        if (!isnan(pv->met_pct) && pv->met_pct < 100 && pv->missed > 0) {
+            double due = (double)pv->missed / (1 - pv->met_pct / 100);
+            if (due - (double)m > 0)
+                pv->met_pct = 100 * (due - (double)pv->missed) / (due - (double)m);
+        }
+        pv->xruns = pv->xruns > e ? pv->xruns - e : 0;
+        pv->missed = pv->missed > m ? pv->missed - m : 0;
+        pv->jitter_us = pv->margin_us = NAN; /* the phase's worst is the stop's: its figures say so, not this verdict */
+    }
+}
+
+/* "rtjitter itself was stopped ... ; the N skipped cycles then are not the kernel's." at o, or nothing. */
+static size_t stopped_text(const json_t *doc, char *b, size_t n, size_t o)
+{
+    const json_t *run = json_object_get(doc, "run"), *st, *longest = NULL;
+    size_t k;
+    long long measured = 0, skipped = 0;
+    json_array_foreach(json_object_get(run, "stops"), k, st) {
+        double g = doc_num(st, "gap_s");
+        if (isnan(g))
+            continue;
+        measured++;
+        skipped += count(doc_num(st, "skipped_cycles"));
+        if (!longest || g > doc_num(longest, "gap_s"))
+            longest = st;
+    }
+    if (!longest)
+        return o;
+    const char *when = doc_str(longest, "continued", "");
+    char hms[16] = "";
+    if (strlen(when) >= 19)
+        snprintf(hms, sizeof(hms), "%.8s", when + 11);
+    if (measured == 1)
+        o = vadd(b, n, o, "rtjitter itself was stopped (SIGSTOP/Ctrl-Z) for %.1f s, until %s UTC, under %s", doc_num(longest, "gap_s"),
+                 hms, doc_str(longest, "load", "?"));
+    else
+        o = vadd(b, n, o, "rtjitter itself was stopped (SIGSTOP/Ctrl-Z) %lld times, %.1f s in all; the longest %.1f s, "
+                 "until %s UTC, under %s", measured, doc_num(run, "stopped_s"), doc_num(longest, "gap_s"), hms,
+                 doc_str(longest, "load", "?"));
+    return vadd(b, n, o, ": the %lld skipped cycle%s then %s not the kernel's; this verdict leaves %s out, with that "
+                "phase's worst jitter (the figures keep them: its longest period and jitter are the stop's). ", skipped, plural(skipped),
+                skipped == 1 ? "is" : "are", skipped == 1 ? "it" : "them");
+}
+
 int report_verdict_limits(json_t *doc, const json_t *profile, int strict, const struct report_limits *lim)
 {
     if (verdict_is_ramp(doc)) /* a headroom measurement: its own misses are not the kernel's */
@@ -224,6 +282,7 @@ int report_verdict_limits(json_t *doc, const json_t *profile, int strict, const 
     size_t i;
     const json_t *p;
     long long worst_bad = -1;
+    unsigned long long stops_used = 0;
     json_array_foreach(phases, i, p) {
         struct pview *pv = &v.ph[v.nph];
         const char *load = doc_str(p, "load", NULL);
@@ -239,6 +298,7 @@ int report_verdict_limits(json_t *doc, const json_t *profile, int strict, const 
         pv->wakeup_p99_us = sub(p, "wakeup_us", "p99");
         pv->margin_us = sub(p, "margin_us", "min");
         pv->load_error = doc_str(p, "load_error", NULL);
+        subtract_stops(doc, load ? load : "?", pv, &stops_used);
         v.xruns += pv->xruns;
         v.missed += pv->missed;
         v.dropped += pv->dropped;
@@ -278,7 +338,7 @@ int report_verdict_limits(json_t *doc, const json_t *profile, int strict, const 
         return -1;
     }
     /* WARN: nothing failed, but the figures are not to be trusted as they stand, or leave little margin. */
-    int warn = v.timing_warn || !v.complete || v.dropped > 0 || verdict_load_failed(&v) ||
+    int warn = v.timing_warn || !v.complete || !isnan(doc_num(json_object_get(doc, "run"), "longest_stop_s")) || v.dropped > 0 || verdict_load_failed(&v) ||
                verdict_period_too_long(&v) || (!v.rt && json_is_true(json_object_get(profile, "require_realtime")));
     const char *level = v.nph == 0 || v.failing ? "fail" : warn ? "warn" : "pass";
 
@@ -286,6 +346,7 @@ int report_verdict_limits(json_t *doc, const json_t *profile, int strict, const 
     join_hints(&adv, hints, sizeof(hints));
     size_t so = verdict_not_realtime(&v) ? vadd(summary, sizeof(summary), 0, "Not a kernel test: the audio thread "
                                                 "ran without real-time scheduling. ") : 0;
+    so = stopped_text(doc, summary, sizeof(summary), so);
     build_summary(&v, level, hints, summary + so, sizeof(summary) - so);
     char setting[128];
     setting_text(&v, setting, sizeof(setting));

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <stdint.h>
 #include <string.h>
 #include "run/collector.h"
 #include "rt_sink.h"
@@ -237,6 +238,64 @@ static void test_streams_have_their_own_sequence(void **state)
     rig_free(&g);
 }
 
+/* A stop of the whole process (SIGSTOP): 3 s without a record in a measured phase, then the frame clock 2250
+ * periods on. The gap is kept with its ends and what the records of its tail added: one xrun event and the
+ * 2249 cycles that never ran; a 50 ms gap is not kept; the longest COLLECTOR_GAPS are. */
+static void test_long_gap_kept(void **state)
+{
+    (void)state;
+    struct rig g;
+    rig_init(&g, 4096);
+    const int64_t stop = 3000000000LL;
+    int k = 0;
+    for (; k < 100; k++) {
+        struct rt_record r = rec(k, 0, 1, 0);
+        rt_ring_push(&g.ring, &r);
+    }
+    for (; k < 200; k++) { /* after the stop: time and frames 2249 periods further (k = 2250 periods in 3 s) */
+        struct rt_record r = rec(k + 2249, 0, 1, 0);
+        r.seq = (uint64_t)k;
+        rt_ring_push(&g.ring, &r);
+    }
+    collector_drain(&g.c);
+    assert_int_equal(g.c.ngaps, 1); /* closed by the first record past its 50 ms tail */
+    collector_flush_gap(&g.c);
+    assert_int_equal(g.c.ngaps, 1);
+    const struct collector_gap *gp = &g.c.gaps[0];
+    assert_true(gp->before_ns == 99 * 1333333LL);
+    assert_true(gp->after_ns == (100 + 2249) * 1333333LL);
+    assert_true(gp->after_ns - gp->before_ns > stop - 1333333 && gp->after_ns - gp->before_ns < stop + 1333333);
+    assert_int_equal(gp->phase, 0);
+    assert_int_equal(gp->measuring, 1);
+    assert_int_equal(gp->skipped, 2249);
+    assert_int_equal(gp->events, 1);
+    assert_int_equal(gp->missed, 2249); /* the cycles that never ran (the one before them ended in time) */
+    assert_int_equal(g.ph[0].seg[0]->skipped_cycles, 2249);
+    /* a gap under COLLECTOR_GAP_MIN_NS is none; then COLLECTOR_GAPS + 5 longer ones: the longest are kept */
+    int64_t t = (int64_t)(199 + 2249) * 1333333LL; /* the last record so far */
+    for (int i = 0; i < COLLECTOR_GAPS + 5; i++) {
+        struct rt_record r = rec(0, 1, 0, 0);
+        r.seq = (uint64_t)(1000 + i);
+        r.t_entry_ns = t += (i == 0 ? 50000000LL : COLLECTOR_GAP_MIN_NS + i * 1000000LL);
+        rt_ring_push(&g.ring, &r);
+    }
+    collector_drain(&g.c);
+    collector_flush_gap(&g.c);
+    assert_int_equal(g.c.ngaps, COLLECTOR_GAPS);
+    int64_t shortest = INT64_MAX;
+    int has_stop = 0;
+    for (int i = 0; i < g.c.ngaps; i++) {
+        int64_t len = g.c.gaps[i].after_ns - g.c.gaps[i].before_ns;
+        shortest = len < shortest ? len : shortest;
+        has_stop |= len > stop - 1333333;
+    }
+    assert_true(has_stop);
+    assert_true(shortest == COLLECTOR_GAP_MIN_NS + 6 * 1000000LL); /* of 37 gaps >= 100 ms, the 5 shortest went */
+    phase_finish(&g.ph[0]);
+    phase_finish(&g.ph[1]);
+    rig_free(&g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -244,6 +303,7 @@ int main(void)
         cmocka_unit_test(test_late_notification_stays_with_its_phase),
         cmocka_unit_test(test_lost_at_the_edges_of_a_phase),
         cmocka_unit_test(test_streams_have_their_own_sequence),
+        cmocka_unit_test(test_long_gap_kept),
     };
     return cmocka_run_group_tests_name("collector", tests, NULL, NULL);
 }

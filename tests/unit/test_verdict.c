@@ -586,6 +586,61 @@ static void test_not_realtime_is_not_a_kernel_test(void **state)
     json_decref(p);
 }
 
+/* rtjitter itself stopped for 3 s (the report's "run", run/run_stopped.h): the stop's xrun event and its 2249
+ * missed deadlines are not judged, the summary says so first, and the level is WARN at best; the same phase
+ * without the stop recorded fails. The document's "run" is left as it was. */
+static void test_stopped_not_blamed_on_kernel(void **state)
+{
+    (void)state;
+    json_t *p = profile("studio");
+    json_t *stopped = json_pack("{s:i, s:f, s:f, s:[{s:s, s:f, s:f, s:s, s:b, s:i, s:i, s:i}, {s:s, s:f, s:n}]}",
+                                "stopped", 2, "longest_stop_s", 3.0, "stopped_s", 3.0, "stops",
+                                "continued", "2026-12-02T10:26:33.577Z", "t_s", 467.7, "gap_s", 3.0, "load", "write",
+                                "measuring", 1, "skipped_cycles", 2249, "xrun_events", 1, "deadlines_missed", 2249,
+                                "continued", "2026-12-02T10:26:30.000Z", "t_s", 464.1, "gap_s");
+    for (int with = 0; with < 2; with++) {
+        json_t *d = doc_on("sys-lowlatency", 64);
+        add_phase(d, phase("none", 0, 0, 0, 40, 1200));
+        add_phase(d, phase("write", 0, 1, 2249, 3000000, 1100)); /* the stop's gap only */
+        if (with)
+            json_object_set(d, "run", stopped);
+        char before[2048] = "";
+        if (with) {
+            char *b = json_dumps(stopped, JSON_SORT_KEYS);
+            snprintf(before, sizeof(before), "%s", b);
+            free(b);
+        }
+        report_verdict(d, p, 0, -1, -1);
+        const char *s = vstr(d, "summary");
+        if (!with) {
+            assert_string_equal(vstr(d, "level"), "fail");
+            CONTAINS(s, "Under write: 1 xrun, 2249 missed deadlines");
+            assert_null(strstr(s, "stopped"));
+        } else {
+            assert_string_equal(vstr(d, "level"), "warn"); /* for the stop alone */
+            const char *first = "rtjitter itself was stopped (SIGSTOP/Ctrl-Z) for 3.0 s, until 10:26:33 UTC, under "
+                                "write: the 2249 skipped cycles then are not the kernel's; this verdict leaves them out";
+            assert_int_equal(strncmp(s, first, strlen(first)), 0);
+            CONTAINS(s, "every deadline was met under every load (none, write), with no xrun.");
+            CONTAINS(s, "Worst jitter 40 µs (3 % of the period), under none."); /* write's is the stop's */
+            char *a = json_dumps(json_object_get(d, "run"), JSON_SORT_KEYS);
+            assert_string_equal(a, before);
+            free(a);
+            /* the text report opens with it */
+            char *buf = NULL;
+            size_t len = 0;
+            FILE *f = open_memstream(&buf, &len);
+            report_print_text(f, d);
+            fclose(f);
+            CONTAINS(buf, "rtjitter itself was stopped (SIGSTOP/Ctrl-Z) for 3.0 s");
+            free(buf);
+        }
+        json_decref(d);
+    }
+    json_decref(stopped);
+    json_decref(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -604,6 +659,7 @@ int main(void)
         cmocka_unit_test(test_not_realtime_is_not_a_kernel_test),
         cmocka_unit_test(test_idle_trap),
         cmocka_unit_test(test_low_priority_first),
+        cmocka_unit_test(test_stopped_not_blamed_on_kernel),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
