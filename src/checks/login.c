@@ -140,20 +140,9 @@ void login_explain(const json_t *sys, const char *file, const char *domain, cons
     char t_file[40], t_login[40];
     when((long long)mtime, t_file, sizeof(t_file));
     when((long long)started, t_login, sizeof(t_login));
-    /* The file came after the login started. */
-    if (!predicted && mtime == mtime && started == started && mtime > started) {
-        check_fmt(why, wl, "%s (%s for %s) was written at %s, after this login started at %s (%s, pid %.0f)", file,
-                  grants, whom, t_file, t_login, comm, pid);
-        if (!strcmp(comm, "systemd"))
-            check_fmt(fix, fl, "log out of every session of %s, or reboot: systemd's user manager (pid %.0f) started "
-                      "before %s was written and keeps its limits while any session lasts (sudo loginctl "
-                      "terminate-user %s ends it)", user, pid, file, shq(user).s);
-        else
-            check_fmt(fix, fl, "log out and in again (or reboot): %s was written at %s, after this login started "
-                      "(%s)", file, t_file, t_login);
-        return;
-    }
-    /* Not a login: no PAM session was opened on the way to this process. */
+    /* Not a login: no PAM session was opened on the way to this process. First: no limits file applies to it, so
+     * when the file was written says nothing (a file written a second after a setpriv start once got "log out
+     * and in again"). */
     const json_t *opener = json_object_get(l, "opener");
     if (!predicted && !service) {
         if (json_is_object(opener))
@@ -167,6 +156,19 @@ void login_explain(const json_t *sys, const char *file, const char *domain, cons
                       pid);
         check_fmt(fix, fl, "start rtjitter from a login of %s: a console or desktop login, ssh, or sudo runuser -l %s",
                   user, shq(user).s);
+        return;
+    }
+    /* The file came after the login started. */
+    if (!predicted && mtime == mtime && started == started && mtime > started) {
+        check_fmt(why, wl, "%s (%s for %s) was written at %s, after this login started at %s (%s, pid %.0f)", file,
+                  grants, whom, t_file, t_login, comm, pid);
+        if (!strcmp(comm, "systemd"))
+            check_fmt(fix, fl, "log out of every session of %s, or reboot: systemd's user manager (pid %.0f) started "
+                      "before %s was written and keeps its limits while any session lasts (sudo loginctl "
+                      "terminate-user %s ends it)", user, pid, file, shq(user).s);
+        else
+            check_fmt(fix, fl, "log out and in again (or reboot): %s was written at %s, after this login started "
+                      "(%s)", file, t_file, t_login);
         return;
     }
     /* The login's PAM service runs no pam_limits. */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 struct proc_info {
@@ -18,18 +19,18 @@ struct proc_info {
     char comm[32];
 };
 
-/* The boot time (/proc/stat btime) and the clock ticks of /proc/PID/stat's start time. */
+/* The boot time in seconds since the epoch, to the clock tick: now (CLOCK_REALTIME) less the time since boot
+ * (CLOCK_BOOTTIME, the clock /proc/PID/stat's start time counts on). Not /proc/stat's btime: it is whole seconds,
+ * so a process's start came out up to a second early, and a limits file written a second after the test's
+ * process started read as "written after this login started" for a login that began after it. */
 static double boot_time(void)
 {
-    FILE *f = fopen("/proc/stat", "r");
-    char line[256];
-    long long bt = -1;
-    while (f && fgets(line, sizeof(line), f))
-        if (sscanf(line, "btime %lld", &bt) == 1)
-            break;
-    if (f)
-        fclose(f);
-    return (double)bt;
+    struct timespec r1, b, r2;
+    if (clock_gettime(CLOCK_REALTIME, &r1) || clock_gettime(CLOCK_BOOTTIME, &b) ||
+        clock_gettime(CLOCK_REALTIME, &r2))
+        return -1;
+    double real = ((double)r1.tv_sec + (double)r2.tv_sec) / 2 + ((double)r1.tv_nsec + (double)r2.tv_nsec) / 2e9;
+    return real - ((double)b.tv_sec + (double)b.tv_nsec / 1e9);
 }
 
 /* pid's parent, session, real uid, start and name; 0 or -1. */

@@ -136,6 +136,13 @@ static void test_not_a_login(void **state)
     one_fix(tree(login("musician,audio", 0, 0, 8388608, 8388608, "bash", T_AFTER, NULL, NULL), 1, NULL),
             "has no parent in view", "start rtjitter from a login of musician: a console or desktop login, ssh, or "
             "sudo runuser -l musician");
+    /* ... also when it began before the file was written: no limits file applies to what no login opened, so the
+     * file's time says nothing (it once got "log out and in again": privileges.sh writes its tree a second before
+     * its setpriv start, and the start read from /proc/stat's whole-second btime came out a second early) */
+    one_fix(tree(login("musician,audio", 0, 0, 8388608, 8388608, "rtjitter", T_BEFORE, "bash", NULL), 1, NULL),
+            "its first process as musician (rtjitter, pid 4242) was started by bash (pid 4200), which opens no PAM "
+            "session",
+            "start rtjitter from a login of musician: a console or desktop login, ssh, or sudo runuser -l musician");
 }
 
 /* After the file, through pam_limits, but the hard limit stayed 0: the login program could not raise it. */
