@@ -46,7 +46,10 @@ else
     # SIGTERM to a private-server run: incomplete, exit 3, and still no jackd left
     "$RTJ" run --loads none --duration 30 --warmup 0.5 --quiet --json "$WORK/t.json" >"$WORK/out" 2>&1 &
     rpid=$!
-    sleep 2.5
+    # mid-run: once its client is in its private server's graph (a busy machine took more than 2.5 s to start the
+    # server once; a stop before it is up is the start-up's case, below)
+    for i in $(seq 100); do jack_lsp -s "rtjitter-$rpid-server" 2>/dev/null | grep -q "^rtjitter-$rpid:" && break; sleep 0.1; done
+    sleep 1.5
     kill -TERM "$rpid"
     t0=$(date +%s.%N); wait "$rpid"; rc=$?; t1=$(date +%s.%N)
     check "SIGTERM: exit 3 (got $rc)" [ "$rc" -eq 3 ]
@@ -101,8 +104,11 @@ check "SIGINT: exit 3 (got $RC)" [ "$RC" -eq 3 ]
 check "SIGINT: stopped within 2 s" python3 -c "import sys; sys.exit($STOP_S > 2)"
 check "SIGINT: report has complete=false and the reason" \
     [ "$(json "$WORK/i.json" "d['complete'], d['incomplete_reason']")" = "False interrupted (SIGINT)" ]
-check "SIGINT: the measured part is in the report (about 2.5 s of cycles)" \
-    [ "$(json "$WORK/i.json" "1500 < d['phases'][0]['cycles'] < 2500")" = True ]
+# about 2.5 s: 3 s after the client showed up, less the 0.5 s warm-up; the cycles the server skipped (a busy
+# machine's xruns) are part of it (failed once beside a busy suite, its figures unprinted then)
+ic=$(json "$WORK/i.json" "d['phases'][0]['cycles'], d['phases'][0]['xruns']['skipped_cycles']")
+check "SIGINT: the measured part is in the report (about 2.5 s of cycles: cycles, skipped $ic)" \
+    python3 -c "import sys; c, k = map(int, '$ic'.split()); sys.exit(not 1500 < c + k < 2500)"
 check "SIGINT: a stored copy exists as well" [ "$(find "$XDG_DATA_HOME/rtjitter/reports" -name '*.json' | wc -l)" -ge 1 ]
 check "SIGINT: the external server is untouched" kill -0 "$JACKD_PID"
 stop_jackd "$JACKD_PID"
