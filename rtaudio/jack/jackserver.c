@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#define START_WAIT_MS 10000 /* how long a private jackd may take to accept clients */
+
 /* Is process pid stopped (state T or t in /proc/PID/stat: SIGSTOP, or traced)? */
 static int server_stopped(pid_t pid)
 {
@@ -373,7 +375,9 @@ int jackserver_start_named(struct private_server *s, const char *suffix, const c
     close(fd);
     s->pid = pid;
     int64_t stop_seen = 0; /* when a stop signal was first seen pending */
-    for (int64_t until = mono_ns() + 5000 * 1000000LL; mono_ns() < until;) {
+    /* 10 s: beside a busy test suite (servers starting at once, the registry's lock) a start took more than 5 s;
+     * a stop signal does not wait for it (below) */
+    for (int64_t until = mono_ns() + START_WAIT_MS * 1000000LL; mono_ns() < until;) {
         if (!jackserver_alive(s)) {
             char last[256];
             last_log_line(s->log_path, last, sizeof(last));
@@ -407,7 +411,7 @@ int jackserver_start_named(struct private_server *s, const char *suffix, const c
         }
         mono_nap_ms(100);
     }
-    snprintf(err, errlen, "private jackd did not accept clients within 5 s");
+    snprintf(err, errlen, "private jackd did not accept clients within %d s", START_WAIT_MS / 1000);
     jackserver_stop(s);
     return -ETIMEDOUT;
 }
