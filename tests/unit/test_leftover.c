@@ -75,25 +75,28 @@ static int make_file(const char *name)
 static void test_sweep(void **state)
 {
     (void)state;
-    int p[2];
-    assert_int_equal(pipe(p), 0);
+    int up[2], down[2]; /* child to parent: "holding"; parent to child: closed when the child is to die */
+    assert_int_equal(pipe(up), 0);
+    assert_int_equal(pipe(down), 0);
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
-        int fd = make_file(".f-live");
+        int fd = openat(dfd, ".f-live", O_RDWR | O_CREAT | O_EXCL, 0600); /* no cmocka assert in a child */
         mkdirat(dfd, ".d-live", 0700);
         int d = openat(dfd, ".d-live", O_RDONLY | O_DIRECTORY);
-        int ok = leftover_hold(dfd, ".f-live", fd) == 0 && leftover_hold(dfd, ".d-live", d) == 0;
+        int ok = fd >= 0 && d >= 0 && leftover_hold(dfd, ".f-live", fd) == 0 && leftover_hold(dfd, ".d-live", d) == 0;
         char c = ok ? 'y' : 'n';
-        if (write(p[1], &c, 1) != 1)
+        close(down[1]);
+        if (write(up[1], &c, 1) != 1)
             _exit(1);
-        close(p[1]);
-        if (read(p[0], &c, 1) < 0) /* until the parent's writing end closes too */
+        if (read(down[0], &c, 1) < 0) /* until the parent closes its end */
             _exit(1);
         _exit(0);
     }
+    close(up[1]);
+    close(down[0]);
     char c = 0;
-    assert_int_equal(read(p[0], &c, 1), 1);
+    assert_int_equal(read(up[0], &c, 1), 1);
     assert_int_equal(c, 'y');
     close(make_file(".f-dead"));
     assert_int_equal(mkdirat(dfd, ".d-dead", 0700), 0);
@@ -115,10 +118,10 @@ static void test_sweep(void **state)
     assert_int_equal(leftover_sweep(dfd, match, NULL, NULL, NULL), 0);
     assert_true(exists(".d-dead2"));
     /* the live run dies: its lock goes with it */
-    close(p[1]);
+    close(down[1]);
     int st;
     assert_int_equal(waitpid(pid, &st, 0), pid);
-    close(p[0]);
+    close(up[0]);
     assert_int_equal(leftover_sweep(dfd, match, rm_dir, NULL, NULL), 3);
     assert_false(exists(".f-live"));
     assert_false(exists(".d-live"));
