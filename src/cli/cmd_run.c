@@ -58,7 +58,7 @@ static const struct opt_def run_defs[] = {
     { "profile", OPT_STR, P(profile), 0, 0, "NAME", "judge the run by the thresholds of profile NAME: studio "
       "(default) or live, or a profile file; exit 1 when it fails", NULL, 0 },
     { "record", OPT_STR, P(record), 0, 0, "FILE", "with --loopback: write the whole capture to FILE (FLAC or WAV "
-      "by its extension)", NULL, 0 },
+      "by its extension); a run stopped early keeps it as FILE.partial-<time>.EXT, never over FILE", NULL, 0 },
     { "wide", OPT_FLAG, P(wide), 0, 0, "", "text table: every column, however wide the terminal", NULL, 0 },
     { "dma-latency", OPT_FLAG, P(be.dma_latency), 0, 0, "", "hold /dev/cpu_dma_latency at 0 while measuring, so the "
       "CPUs stay out of deep idle states (the timer backend does by default; root's only on most systems)", NULL,

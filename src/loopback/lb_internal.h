@@ -122,6 +122,7 @@ struct lb {
     struct lb_rec *rec;
     uint64_t rec_unfilled; /* frames of holes over 10 s not filled with silence in the recording */
     char rec_err[160];
+    int rec_partial;       /* lb_set_partial: the run stopped early */
 };
 
 /* The signal's mean power (tone + marker). */
@@ -164,12 +165,16 @@ int lb_wav_write(int dirfd, const char *name, unsigned rate, const float *inter,
 struct lb_rec *lb_rec_open(const char *path, unsigned rate, char *err, size_t len);
 /* Appends n frames (in NULL: n frames of silence). A failure is kept: lb_rec_error says it. */
 void lb_rec_write(struct lb_rec *r, const float *in, uint64_t n);
-/* Closes and puts the file in place (renamed over path). 0, or -1 (the error kept). Idempotent. */
-int lb_rec_finish(struct lb_rec *r);
+/* Closes and puts the file in place: renamed over path, or (partial: the run stopped early) linked under a new
+ * name beside it, STEM.partial-<UTC time>.EXT, never over an existing file. 0, or -1 (the error kept).
+ * Idempotent. */
+int lb_rec_finish(struct lb_rec *r, int partial);
 const char *lb_rec_error(const struct lb_rec *r);
 uint64_t lb_rec_frames(const struct lb_rec *r);
 const char *lb_rec_format(const struct lb_rec *r);
-const char *lb_rec_path(const struct lb_rec *r);
+const char *lb_rec_path(const struct lb_rec *r);            /* where the capture is (once finished) */
+const char *lb_rec_requested_path(const struct lb_rec *r);  /* --record's own path */
+int lb_rec_partial(const struct lb_rec *r);                 /* kept under a new name: the run stopped early */
 void lb_rec_free(struct lb_rec *r);
 
 /* lb_report.c */

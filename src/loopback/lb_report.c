@@ -156,9 +156,11 @@ json_t *lb_report_json(struct lb *a)
             bad = 1;
     put(o, "glitches", gl, &bad);
     if (a->rec) {
-        put(o, "record", json_pack("{s:s, s:s, s:I, s:b, s:I}", "path", lb_rec_path(a->rec), "format",
-                                   lb_rec_format(a->rec), "frames", (json_int_t)lb_rec_frames(a->rec), "written",
-                                   !a->rec_err[0], "unfilled_gap_frames", (json_int_t)a->rec_unfilled), &bad);
+        put(o, "record", json_pack("{s:s, s:s, s:b, s:s, s:I, s:b, s:I}", "path", lb_rec_path(a->rec),
+                                   "requested_path", lb_rec_requested_path(a->rec), "partial",
+                                   lb_rec_partial(a->rec), "format", lb_rec_format(a->rec), "frames",
+                                   (json_int_t)lb_rec_frames(a->rec), "written", !a->rec_err[0],
+                                   "unfilled_gap_frames", (json_int_t)a->rec_unfilled), &bad);
     } else {
         put(o, "record", json_null(), &bad);
     }

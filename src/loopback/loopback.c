@@ -73,6 +73,11 @@ void lb_free(struct lb *a)
     free(a);
 }
 
+void lb_set_partial(struct lb *a)
+{
+    a->rec_partial = 1;
+}
+
 void lb_set_reported_latency(struct lb *a, unsigned frames)
 {
     a->reported_lat = frames;
@@ -274,7 +279,7 @@ json_t *lb_report(struct lb *a)
 {
     if (a->state == LB_GLITCH)
         advance(a, 1);
-    if (a->rec && lb_rec_finish(a->rec) != 0)
+    if (a->rec && lb_rec_finish(a->rec, a->rec_partial) != 0)
         snprintf(a->rec_err, sizeof(a->rec_err), "%s", lb_rec_error(a->rec));
     return lb_report_json(a);
 }

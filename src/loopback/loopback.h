@@ -36,6 +36,9 @@ void lb_lost(struct lb *a, uint64_t pos, unsigned n);
 /* What JACK says the loop's ports add (playback + capture latency, frames), so that the report can give the
  * extra latency for jackd -I/-O (jack_iodelay's advice: half each). Optional. */
 void lb_set_reported_latency(struct lb *a, unsigned frames);
+/* The run stopped early (Ctrl-C, SIGTERM, a lost server): the --record capture is kept under a new name beside the
+ * target, never over it (lb_report). Before lb_report. */
+void lb_set_partial(struct lb *a);
 
 /* The report's "loopback" object. Never NULL except on ENOMEM. It also finishes: a glitch still waiting for the
  * capture that follows it is resolved with what there is, and the --record file is closed and put in place
@@ -66,8 +69,9 @@ void lb_set_reported_latency(struct lb *a, unsigned frames);
  *             "no WAV folder", "over the WAV cap"; null when written),
  *             excerpt {start_pos, frames_per_point, points, glitch_point, scale, capture_min, capture_max,
  *                      reference_min, reference_max}   (integers: sample x scale; first 100 glitches only)}]
- *   record {path, format "wav"|"flac", frames, written, unfilled_gap_frames (holes over 10 s are not
- *   filled with silence)} or null; record_error (string or null: a requested
+ *   record {path (where the capture is: --record's FILE, or the partial take's new name), requested_path (FILE),
+ *   partial (bool: the run stopped early and FILE was left as it was), format "wav"|"flac", frames, written,
+ *   unfilled_gap_frames (holes over 10 s are not filled with silence)} or null; record_error (string or null: a requested
  *   output was not written, the run's exit must say so)
  * Times of a glitch (measurement clock, ns, through the frame clock of the fed blocks):
  *   t_ns       when its first wrong frame was CAPTURED: the entry time of the cycle whose lb_feed carried position

@@ -120,6 +120,12 @@ void loopback_html(FILE *f, const json_t *doc)
         fputs("<p class=\"warning\"><b>The recording was not written:</b> ", f);
         html_escape(f, doc_str(lb, "record_error", ""));
         fputs("</p>\n", f);
+    } else if (json_is_true(json_object_get(json_object_get(lb, "record"), "partial"))) {
+        fputs("<p>The capture until the run stopped: <code>", f);
+        html_escape(f, doc_str(json_object_get(lb, "record"), "path", "?"));
+        fputs("</code> (<code>", f);
+        html_escape(f, doc_str(json_object_get(lb, "record"), "requested_path", "?"));
+        fputs("</code> was left as it was)</p>\n", f);
     } else if (json_is_object(json_object_get(lb, "record"))) {
         fputs("<p>The whole capture: <code>", f);
         html_escape(f, doc_str(json_object_get(lb, "record"), "path", "?"));

@@ -147,6 +147,11 @@ void loopback_text(FILE *f, const json_t *doc, const struct render_opts *given)
         snprintf(line, sizeof(line), "recording NOT written (%.300s): %.300s", doc_str(rec, "path", "?"),
                  doc_str(lb, "record_error", ""));
         say(f, &o, "          ", line);
+    } else if (json_is_true(json_object_get(rec, "partial"))) {
+        snprintf(line, sizeof(line), "the capture until the run stopped: %.300s (%.10s, %.1f s; %.300s left as it "
+                 "was)", doc_str(rec, "path", "?"), doc_str(rec, "format", "?"),
+                 rate > 0 ? doc_num(rec, "frames") / rate : NAN, doc_str(rec, "requested_path", "?"));
+        say(f, &o, "          ", line);
     } else if (json_is_object(rec)) {
         snprintf(line, sizeof(line), "the whole capture: %.300s (%.10s, %.1f s)", doc_str(rec, "path", "?"),
                  doc_str(rec, "format", "?"), rate > 0 ? doc_num(rec, "frames") / rate : NAN);

@@ -2,6 +2,7 @@
 /* The document writer and the document frame. See doc.h for the contract; the comments here say why each
  * step is there. */
 #include "report/doc.h"
+#include "util/replace.h"
 #include "util/utf8.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -67,8 +68,12 @@ static int check_target(int dfd, const char *base, int mode)
         return errno == ENOENT ? 0 : -errno;
     if (mode == DOC_EXCLUSIVE)
         return -EEXIST;
-    if (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode))
-        return 0; /* a symlink is replaced by rename() as a link: nothing is written through it */
+    if (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)) {
+        /* a symlink is replaced by rename() as a link: nothing is written through it. In a sticky directory the
+         * rename is refused when neither the entry nor the directory is ours: said now, not after the run. */
+        char why[240];
+        return replace_allowed(dfd, base, why, sizeof(why));
+    }
     /* rename() would replace a FIFO or a device node: the user named it for a reason, so refuse instead. */
     return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
 }

@@ -10,7 +10,8 @@
  * of one), DOC_EXCLUSIVE links it and fails with -EEXIST when the name is taken (a report never replaces
  * another). Then the directory is fsynced. On any failure the temporary file is removed and the target is left
  * as it was. A symlink at the target is replaced as a link (DOC_REPLACE) or refused (DOC_EXCLUSIVE), never
- * written through; a target that is a directory (-EISDIR), FIFO, device or socket (-EINVAL) is refused.
+ * written through; a target that is a directory (-EISDIR), FIFO, device or socket (-EINVAL) is refused, and so
+ * is one the rename could not replace (-EPERM: another user's file in a sticky directory, util/replace.h).
  * New files get mode 0666 (DOC_REPLACE, like any file a user names) or 0644 (DOC_EXCLUSIVE, the store's
  * reports), less the umask. Main thread only; not async-signal-safe. */
 #ifndef RTJ_DOC_H

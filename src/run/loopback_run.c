@@ -3,7 +3,9 @@
  * with a dot) beside where the report goes (--json FILE's folder, else --html FILE's, else the store), so that a
  * half-made folder never carries the final name; once the report is written it is renamed to its final name
  * (<report>-glitches, or glitches-<start time>-<pid> in the store), and on failure, or when no glitch was
- * recorded, it goes away with everything in it, through its descriptor (loaddir.h: no symlink is followed). */
+ * recorded, it goes away with everything in it, through its descriptor (loaddir.h: no symlink is followed).
+ * While it has its private name the run holds a lock on it (util/leftover.h): a run that died (SIGKILL) leaves
+ * its folder unlocked, and the next --loopback run beside it removes it; a live run's folder is never touched. */
 #include "run/loopback_run.h"
 #include "capring.h"
 #include "loaddir.h"
@@ -11,6 +13,8 @@
 #include "report/store.h"
 #include "rtclock.h"
 #include "sysinfo/sysinfo.h"
+#include "util/leftover.h"
+#include "util/termtext.h"
 #include "util/utf8.h"
 #include <errno.h>
 #include <dirent.h>
@@ -86,6 +90,44 @@ static void beside(struct lb_run *r, const char *file)
     snprintf(r->final_name, sizeof(r->final_name), "%.*s-glitches", (int)n, base);
 }
 
+/* Is name a WAV folder under its private name, .rtjitter-glitches-XXXXXX (loaddir_make's 6 characters)? */
+static enum leftover_kind glitch_leftover(const char *name)
+{
+    static const char prefix[] = ".rtjitter-glitches-";
+    size_t n = sizeof(prefix) - 1;
+    if (strncmp(name, prefix, n) != 0 || strlen(name) != n + 6)
+        return LEFTOVER_NONE;
+    for (size_t i = n; name[i]; i++)
+        if (!((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') ||
+              (name[i] >= '0' && name[i] <= '9')))
+            return LEFTOVER_NONE;
+    return LEFTOVER_DIR;
+}
+
+static void glitch_swept(const char *name, void *arg)
+{
+    char shown[512];
+    fprintf(stderr, "rtjitter run: --loopback: removed %s/%s, the glitch folder of a run that died (no run holds "
+                    "it)\n", term_str(shown, sizeof(shown), arg), name);
+}
+
+/* What dead runs left here goes first; then our folder, locked as soon as it exists (another run sweeping at that
+ * moment may take a fresh one: then another name). 0 or -errno. */
+static int make_folder(struct lb_run *r)
+{
+    leftover_sweep(r->parent_fd, glitch_leftover, loaddir_remove, glitch_swept, r->parent_path);
+    for (int tries = 0; tries < 16; tries++) {
+        int e = loaddir_make(r->parent_fd, ".rtjitter-glitches-", r->tmp_name, sizeof(r->tmp_name), &r->dir_fd);
+        if (e < 0)
+            return e;
+        if (leftover_hold(r->parent_fd, r->tmp_name, r->dir_fd) == 0)
+            return 0;
+        close(r->dir_fd); /* the sweeping run that took it removes it */
+        r->dir_fd = -1;
+    }
+    return -EAGAIN;
+}
+
 struct lb_run *lbr_prepare(const struct run_plan *p)
 {
     struct lb_run *r = calloc(1, sizeof(*r));
@@ -117,8 +159,7 @@ struct lb_run *lbr_prepare(const struct run_plan *p)
     int e = r->parent_fd < 0 ? -errno : loaddir_check_parent(r->parent_fd, r->parent_path, why, sizeof(why));
     if (e == -EPERM) {
         fprintf(stderr, "rtjitter run: --loopback: glitch recordings: %s\n", why);
-    } else if (e < 0 || (e = loaddir_make(r->parent_fd, ".rtjitter-glitches-", r->tmp_name, sizeof(r->tmp_name),
-                                          &r->dir_fd)) < 0) {
+    } else if (e < 0 || (e = make_folder(r)) < 0) {
         fprintf(stderr, "rtjitter run: --loopback: cannot make the glitch folder in %s: %s\n", r->parent_path,
                 strerror(-e));
     }
@@ -247,9 +288,22 @@ int lbr_report(struct lb_run *r, json_t *doc)
     json_t *rl = json_object_get(json_object_get(json_object_get(doc, "audio"), "loopback"), "reported_latency_frames");
     if (json_is_integer(rl))
         lb_set_reported_latency(r->lb, (unsigned)json_integer_value(rl));
+    /* An incomplete run (Ctrl-C, SIGTERM, a lost server) keeps its capture under a new name, never over the
+     * user's file of that name. */
+    int partial = json_is_false(json_object_get(doc, "complete"));
+    if (partial)
+        lb_set_partial(r->lb);
     json_t *lo = lb_report(r->lb);
     if (!lo)
         return 0;
+    json_t *rec = json_object_get(lo, "record");
+    char shown[2][512];
+    if (partial && json_is_true(json_object_get(rec, "partial")))
+        fprintf(stderr, "rtjitter run: --record: the run stopped early: the %.1f s captured are kept in %s (%s was "
+                        "left as it was)\n",
+                r->rate_hz ? (double)json_integer_value(json_object_get(rec, "frames")) / r->rate_hz : 0.0,
+                term_str(shown[0], sizeof(shown[0]), json_string_value(json_object_get(rec, "path"))),
+                term_str(shown[1], sizeof(shown[1]), json_string_value(json_object_get(rec, "requested_path"))));
     json_t *phases = json_object_get(doc, "phases");
     json_t *g;
     size_t i;

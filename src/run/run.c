@@ -212,7 +212,7 @@ static int run_prepare(struct run_state *st)
         return -EINVAL;
     }
     struct run_outputs outs = { .store = p->output, .json = p->json, .html = p->html, .junit = p->junit,
-                                .label = p->label };
+                                .record = p->record, .label = p->label };
     if (run_check_outputs(&outs) < 0)
         return -EINVAL;
     const char *tmpdir = p->tmpdir ? p->tmpdir : getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";

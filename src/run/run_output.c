@@ -7,6 +7,7 @@
 #include "report/doc.h"
 #include "report/store.h"
 #include "sysinfo/sysinfo.h"
+#include "util/replace.h"
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -29,10 +30,20 @@ int run_check_outputs(const struct run_outputs *o)
                                                          { "--junit", o->junit } };
     for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
         if (files[i].path && (e = doc_check(files[i].path, DOC_REPLACE)) < 0) {
+            char why[240];
+            if (e == -EPERM && replace_allowed_path(files[i].path, why, sizeof(why)) == -EPERM) {
+                fprintf(stderr, "rtjitter run: %s %s: cannot be replaced: %s\n", files[i].opt, files[i].path, why);
+                return e;
+            }
             fprintf(stderr, "rtjitter run: %s %s: cannot be written: %s\n", files[i].opt, files[i].path,
                     doc_strerror(e));
             return e;
         }
+    }
+    char why[240];
+    if (o->record && replace_allowed_path(o->record, why, sizeof(why)) == -EPERM) {
+        fprintf(stderr, "rtjitter run: --record %s: cannot be replaced: %s\n", o->record, why);
+        return -EPERM;
     }
     return 0;
 }

@@ -10,6 +10,7 @@ struct run_outputs {
     const char *json;         /* --json FILE, or NULL */
     const char *html;         /* --html FILE, or NULL */
     const char *junit;        /* --junit FILE, or NULL */
+    const char *record;       /* --record FILE, or NULL: checked only (the loopback writes it, lb_wav.c) */
     const char *label;        /* --label, part of the stored name */
     struct timespec started;  /* CLOCK_REALTIME start of the run, part of the stored name */
     int tap;                  /* stdout is TAP: the report's path is a TAP comment ("# report: PATH") */
@@ -17,8 +18,9 @@ struct run_outputs {
     size_t saved_path_len;
 };
 
-/* Before the run: can the store and every named file be written? Says why not in one line on stderr.
- * 0 or -errno. */
+/* Before the run: can the store and every named file be written, and every user's file named be replaced by
+ * the rename that ends the writing (util/replace.h: not another user's file in a sticky directory)? Says why not
+ * in one line on stderr. 0 or -errno. */
 int run_check_outputs(const struct run_outputs *o);
 /* Writes every output; says on stderr what could not be written, and then prints the whole report on stderr so
  * that nothing measured is lost. Returns 0, or -errno of the first failure. */

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include "loopback/lb_internal.h"
 #include "loopback/loopback.h"
@@ -766,6 +767,85 @@ static void test_record(void **state)
     }
 }
 
+/* --record in a run that stopped early (lb_set_partial): the user's older file keeps every byte; the capture is
+ * linked under REC.partial-<UTC time>.EXT, and when every name the next seconds could give is taken (decoys, each
+ * left as it was), under the first free -N of it; libsndfile reads it back whole; no temporary file stays. */
+static void test_record_partial(void **state)
+{
+    (void)state;
+    char path[400], name[64], dpath[600];
+    snprintf(path, sizeof(path), "%s/rec.flac", tmpdir);
+    FILE *old = fopen(path, "w");
+    assert_non_null(old);
+    fputs("the user's older take\n", old);
+    fclose(old);
+    time_t now = time(NULL);
+    for (int s = 0; s < 10; s++) {     /* the run below ends within 10 s (it takes milliseconds) */
+        time_t t = now + s;
+        struct tm tm;
+        gmtime_r(&t, &tm);
+        strftime(name, sizeof(name), "rec.partial-%Y%m%dT%H%M%SZ.flac", &tm);
+        snprintf(dpath, sizeof(dpath), "%s/%s", tmpdir, name);
+        FILE *d = fopen(dpath, "w");
+        assert_non_null(d);
+        fprintf(d, "decoy %d\n", s);
+        fclose(d);
+    }
+    struct cap *c = cap_new(200);
+    cap_render(c);
+    struct lb_config cfg = { RATE, PER, RATE / 5, -1, path };
+    char err[200];
+    struct lb *a = lb_new(&cfg, err, sizeof(err));
+    assert_non_null(a);
+    for (uint64_t b = 0; b * PER < N / 2; b++)
+        lb_feed(a, b * PER, c->out + b * PER, PER, b, 0, 0, 1);
+    lb_set_partial(a);
+    json_t *rep = lb_report(a);
+    assert_true(json_is_null(json_object_get(rep, "record_error")));
+    json_t *rec = json_object_get(rep, "record");
+    assert_true(json_is_true(json_object_get(rec, "partial")));
+    assert_string_equal(json_string_value(json_object_get(rec, "requested_path")), path);
+    const char *kept = json_string_value(json_object_get(rec, "path"));
+    assert_non_null(kept);
+    /* REC.partial-<time>-N.flac, N >= 2: the plain name of its second was a decoy */
+    const char *base = strrchr(kept, '/') + 1;
+    assert_int_equal(strncmp(base, "rec.partial-", 12), 0);
+    assert_non_null(strstr(base, "Z-"));
+    assert_string_equal(base + strlen(base) - 5, ".flac");
+    char buf[64] = "";
+    old = fopen(path, "r");
+    assert_non_null(old);
+    assert_non_null(fgets(buf, sizeof(buf), old));
+    fclose(old);
+    assert_string_equal(buf, "the user's older take\n");
+    for (int s = 0; s < 10; s++) {
+        time_t t = now + s;
+        struct tm tm;
+        gmtime_r(&t, &tm);
+        strftime(name, sizeof(name), "rec.partial-%Y%m%dT%H%M%SZ.flac", &tm);
+        snprintf(dpath, sizeof(dpath), "%s/%s", tmpdir, name);
+        char want[32], got[32] = "";
+        snprintf(want, sizeof(want), "decoy %d\n", s);
+        FILE *d = fopen(dpath, "r");
+        assert_non_null(d);
+        assert_non_null(fgets(got, sizeof(got), d));
+        fclose(d);
+        assert_string_equal(got, want);
+    }
+    SF_INFO info = { 0 };
+    SNDFILE *sf = sf_open(kept, SFM_READ, &info);
+    assert_non_null(sf);
+    assert_int_equal(info.frames, ival(rep, "record.frames"));
+    assert_true(info.frames >= N / 2 - PER && info.frames <= N / 2 + PER);
+    sf_close(sf);
+    char cmd[600];
+    snprintf(cmd, sizeof(cmd), "! ls -A '%s' | grep -q '\\.tmp-'", tmpdir);
+    assert_int_equal(system(cmd), 0);
+    json_decref(rep);
+    lb_free(a);
+    free(c);
+}
+
 /* --record fails half-way (a file size limit: the kernel refuses the writes past it, EFBIG): the analysis goes
  * on (the dropout is still found), the report says the recording was not written and why, and the user's
  * old file at that name is left as it was. In a child process, whose limit dies with it. */
@@ -903,6 +983,7 @@ int main(void)
         cmocka_unit_test_setup(test_wav_full_disk, fresh),
         cmocka_unit_test_setup(test_record, fresh),
         cmocka_unit_test_setup(test_record_fails, fresh),
+        cmocka_unit_test_setup(test_record_partial, fresh),
         cmocka_unit_test_setup(test_fuzz, fresh),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
