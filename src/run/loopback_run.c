@@ -243,13 +243,19 @@ int lbr_report(struct lb_run *r, json_t *doc)
 {
     if (!r || !r->lb)
         return 0;
-    /* What JACK says the loop's ports add (the backend's describe put it there), for the -I/-O advice. */
-    json_t *rl = json_object_get(json_object_get(json_object_get(doc, "audio"), "loopback"), "reported_latency_frames");
-    if (json_is_integer(rl))
+    /* What JACK says the loop's ports add (the backend's describe put it there), for the -I/-O advice. An internal
+     * loop (--loopback internal) has no converter or cable in it: nothing to compensate, so no advice. */
+    const json_t *lbcfg = json_object_get(json_object_get(doc, "audio"), "loopback");
+    const char *mode = json_string_value(json_object_get(lbcfg, "mode"));
+    int internal = mode && strcmp(mode, "internal") == 0;
+    json_t *rl = json_object_get(lbcfg, "reported_latency_frames");
+    if (json_is_integer(rl) && !internal)
         lb_set_reported_latency(r->lb, (unsigned)json_integer_value(rl));
     json_t *lo = lb_report(r->lb);
     if (!lo)
         return 0;
+    if (mode) /* the renderers' cue: advice for hardware only where there is hardware in the loop */
+        json_object_set_new(lo, "hardware_in_loop", json_boolean(!internal));
     json_t *phases = json_object_get(doc, "phases");
     json_t *g;
     size_t i;
