@@ -301,8 +301,22 @@ json_t *compare_build(json_t *const *docs, const char *const *names, size_t n)
     return compare_build_runs(docs, names, NULL, NULL, n);
 }
 
+static json_t *build(json_t *const *docs, const char *const *names, const char *const *ids,
+                     const json_t *const *reps, const char *const *given, size_t n);
+
 json_t *compare_build_runs(json_t *const *docs, const char *const *names, const char *const *ids,
                            const json_t *const *reps, size_t n)
+{
+    return build(docs, names, ids, reps, NULL, n);
+}
+
+json_t *compare_build_titled(json_t *const *docs, const char *const *names, const char *const *titles, size_t n)
+{
+    return build(docs, names, NULL, NULL, titles, n);
+}
+
+static json_t *build(json_t *const *docs, const char *const *names, const char *const *ids,
+                     const json_t *const *reps, const char *const *given, size_t n)
 {
     if (n == 0)
         return NULL; /* the baseline is docs[0]: there must be one */
@@ -315,8 +329,12 @@ json_t *compare_build_runs(json_t *const *docs, const char *const *names, const 
         n = 64; /* more columns than this cannot be read side by side anyway */
     /* Titles: kernel release and label. Reports that would share one (the same kernel, no label or the same)
      * are all told apart by their start time, and by their number when even that is the same. */
-    for (size_t i = 0; i < n; i++)
-        title_of(docs[i], i, titles[i], sizeof(titles[i]));
+    for (size_t i = 0; i < n; i++) {
+        if (given && given[i]) /* the caller's (a ladder's depths): a start time would not tell them apart better */
+            snprintf(titles[i], sizeof(titles[i]), "%.190s", given[i]);
+        else
+            title_of(docs[i], i, titles[i], sizeof(titles[i]));
+    }
     int clash[64] = { 0 };
     for (size_t i = 0; i < n; i++)
         for (size_t j = 0; j < n; j++)
