@@ -59,7 +59,7 @@ static void bars(FILE *f, const json_t *depths)
         }
     }
     fputs("</svg>\n<figcaption><b>How to read this:</b> the worst wake-up p99 over the loads at each depth, the "
-          "shallowest at the top; each depth adds its layer (the driver, the audio server) to the one above it, on "
+          "shallowest at the top; each depth adds its layer (the driver, the audio server) to the one before it, on "
           "the same kernel under the same loads.</figcaption>\n</figure>\n", f);
 }
 
@@ -80,7 +80,7 @@ void html_ladder(FILE *f, const json_t *cmp)
     fprintf(f, "</h2>\n<p class=\"verdict %s\">", at ? "fail" : "pass");
     html_escape(f, doc_str(ladder, "conclusion", ""));
     fputs("</p>\n<table>\n<tr><th class=\"k\">Depth</th><th class=\"k\">Verdict</th><th>Wake-up p99 (µs)</th>"
-          "<th>Over the depth above (µs)</th><th>Xrun events</th><th class=\"k\">Worst under</th>"
+          "<th>Added over the depth before (µs)</th><th>Xrun events</th><th class=\"k\">Worst under</th>"
           "<th class=\"k\">Its verdict</th></tr>\n", f);
     json_array_foreach(depths, i, d) {
         const char *name = doc_str(d, "depth", "?");

@@ -57,10 +57,11 @@ static json_t *ladder_json(json_t *const *docs, const char *const *names, size_t
         double p99 = worst_p99(docs[i], &load);
         const json_t *v = json_object_get(docs[i], "verdict");
         levels[i] = doc_str(v, "level", NULL);
-        json_array_append_new(depths, json_pack("{s:s, s:o, s:o, s:o, s:o, s:f, s:o}",
+        json_array_append_new(depths, json_pack("{s:s, s:o, s:o, s:o, s:o, s:I, s:o}",
             "depth", names[i], "level", levels[i] ? json_string(levels[i]) : json_null(),
             "wakeup_p99_us", doc_number_json(p99), "worst_load", load ? json_string(load) : json_null(),
-            "summary", json_incref(json_object_get(v, "summary") ?: json_null()), "xrun_events", events_of(docs[i]),
+            "summary", json_incref(json_object_get(v, "summary") ?: json_null()),
+            "xrun_events", (json_int_t)events_of(docs[i]),
             "over_previous_us", doc_number_json(i > 0 && !isnan(prev) && !isnan(p99) ? p99 - prev : NAN)));
         prev = p99;
     }
