@@ -11,8 +11,9 @@
 
 static void level_cell(FILE *f, const char *level)
 {
-    int known = level && (!strcmp(level, "pass") || !strcmp(level, "warn") || !strcmp(level, "fail"));
-    fprintf(f, "<td class=\"k %s\">", known ? level : "");
+    /* the page's cell marks (html.c): red for a failing depth, yellow for a warning */
+    const char *mark = !level ? "" : !strcmp(level, "fail") ? " bad" : !strcmp(level, "warn") ? " warnc" : "";
+    fprintf(f, "<td class=\"k%s\">", mark);
     html_escape(f, level ? level : "-");
     fputs("</td>", f);
 }
