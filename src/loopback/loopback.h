@@ -49,6 +49,8 @@ void lb_set_partial(struct lb *a);
  *   latency {frames, frames_exact (with the fraction of a frame: the tone's phase through the fitted filter),
  *            ms, method, resolution_frames 1 (of "frames"), reported_frames, extra_frames, jackd_io_frames}
  *                                      the first measured round trip; nulls where unknown
+ *   hardware_in_loop (bool, set by the run from audio.loopback.mode: false for --loopback internal, whose
+ *                                      loop is the graph's own, with nothing to compensate: no -I/-O advice then)
  *   match {gain_db, residual_db (what the fitted filter leaves unexplained; null: nothing, a bit-exact loop)}
  *                                      of the lock in force at the end (null: never locked)
  *   latency_now_frames                 the alignment at the end (null: not in sync)

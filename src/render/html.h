@@ -16,6 +16,9 @@ void html_escape(FILE *f, const char *s);
 void html_report(FILE *f, const json_t *doc);
 /* A comparison document from compare_build(), with the n reports it was built from (for the histograms). */
 void html_compare(FILE *f, const json_t *cmp, json_t *const *docs, size_t n);
+/* A depth ladder's section of a comparison page (cmp's "ladder", run/ladder.c), or nothing without one: a table of
+ * the depths (verdict, wake-up p99, what each adds, xrun events), a bar per depth, the conclusion. */
+void html_ladder(FILE *f, const json_t *cmp);
 
 /* Pieces the two pages share (html.c). */
 void html_page_start(FILE *f, const char *title);

@@ -160,6 +160,7 @@ void html_compare(FILE *f, const json_t *cmp, json_t *const *docs, size_t n)
         fputs("</td></tr>\n", f);
     }
     fputs("</table>\n</header>\n", f);
+    html_ladder(f, cmp);
     if (json_array_size(json_object_get(cmp, "warnings"))) {
         fputs("<h2>Warnings</h2>\n", f);
         html_strings_list(f, json_object_get(cmp, "warnings"), "warning");

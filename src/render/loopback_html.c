@@ -95,7 +95,10 @@ void loopback_html(FILE *f, const json_t *doc)
         fputs(" ms</b> (", f);
         html_escape(f, doc_str(lat, "method", "?"));
         fputs(")", f);
-        if (json_is_integer(json_object_get(lat, "extra_frames"))) {
+        if (json_is_false(json_object_get(lb, "hardware_in_loop"))) {
+            fputs("; an internal loop: it measures the JACK graph's own latency, with no converter or cable in it, "
+                  "so there is nothing to compensate (no <code>-I</code>/<code>-O</code>)", f);
+        } else if (json_is_integer(json_object_get(lat, "extra_frames"))) {
             fputs("; JACK reports ", f);
             html_num(f, doc_num(lat, "reported_frames"), 0);
             fputs(", the extra ", f);

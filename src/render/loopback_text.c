@@ -69,7 +69,10 @@ void loopback_text(FILE *f, const json_t *doc, const struct render_opts *given)
         double ex = doc_num(lat, "frames_exact");
         if (fabs(ex - doc_num(lat, "frames")) >= 0.05)    /* a cable's fraction of a frame */
             add(line, &n, " (%.2f frames exactly)", ex);
-        if (json_is_integer(json_object_get(lat, "extra_frames")))
+        if (json_is_false(json_object_get(lb, "hardware_in_loop")))
+            add(line, &n, "; an internal loop: it measures the JACK graph's own latency, with no converter or cable "
+                     "in it, so there is nothing to compensate (no -I/-O)");
+        else if (json_is_integer(json_object_get(lat, "extra_frames")))
             add(line, &n, "; JACK reports %.0f, the extra %.0f frames: start jackd "
                      "with -I %.0f -O %.0f", doc_num(lat, "reported_frames"), doc_num(lat, "extra_frames"),
                      doc_num(lat, "jackd_io_frames"), doc_num(lat, "jackd_io_frames"));

@@ -283,13 +283,40 @@ int compare_same_setup(const json_t *doc, const json_t *rep)
     return same;
 }
 
+/* A run's setting in words for a warning: "at 64 frames / 48000 Hz", or, for a run with no frames (an imported
+ * cyclictest run), "at a 0.500 ms interval"; never a number that is not in the report. */
+static void setting_words(const json_t *au, char *b, size_t n)
+{
+    double r = doc_num(au, "rate"), p = doc_num(au, "period_frames"), us = doc_num(au, "period_us");
+    if (!isnan(r) && !isnan(p))
+        snprintf(b, n, "at %.0f frames / %.0f Hz", p, r);
+    else if (!isnan(us))
+        snprintf(b, n, "at a %.3f ms interval", us / 1000.0);
+    else
+        snprintf(b, n, "at an unknown setting");
+}
+
 json_t *compare_build(json_t *const *docs, const char *const *names, size_t n)
 {
     return compare_build_runs(docs, names, NULL, NULL, n);
 }
 
+static json_t *build(json_t *const *docs, const char *const *names, const char *const *ids,
+                     const json_t *const *reps, const char *const *given, size_t n);
+
 json_t *compare_build_runs(json_t *const *docs, const char *const *names, const char *const *ids,
                            const json_t *const *reps, size_t n)
+{
+    return build(docs, names, ids, reps, NULL, n);
+}
+
+json_t *compare_build_titled(json_t *const *docs, const char *const *names, const char *const *titles, size_t n)
+{
+    return build(docs, names, NULL, NULL, titles, n);
+}
+
+static json_t *build(json_t *const *docs, const char *const *names, const char *const *ids,
+                     const json_t *const *reps, const char *const *given, size_t n)
 {
     if (n == 0)
         return NULL; /* the baseline is docs[0]: there must be one */
@@ -302,8 +329,12 @@ json_t *compare_build_runs(json_t *const *docs, const char *const *names, const 
         n = 64; /* more columns than this cannot be read side by side anyway */
     /* Titles: kernel release and label. Reports that would share one (the same kernel, no label or the same)
      * are all told apart by their start time, and by their number when even that is the same. */
-    for (size_t i = 0; i < n; i++)
-        title_of(docs[i], i, titles[i], sizeof(titles[i]));
+    for (size_t i = 0; i < n; i++) {
+        if (given && given[i]) /* the caller's (a ladder's depths): a start time would not tell them apart better */
+            snprintf(titles[i], sizeof(titles[i]), "%.190s", given[i]);
+        else
+            title_of(docs[i], i, titles[i], sizeof(titles[i]));
+    }
     int clash[64] = { 0 };
     for (size_t i = 0; i < n; i++)
         for (size_t j = 0; j < n; j++)
@@ -374,9 +405,12 @@ json_t *compare_build_runs(json_t *const *docs, const char *const *names, const 
             int differ = (!isnan(r0) && !isnan(r) && r0 != r) || (!isnan(p0) && !isnan(p) && p0 != p) ||
                          (b0 && b && strcmp(b0, b)) || (v0 && v && strcmp(v0, v));
             if (differ) {
-                snprintf(w, sizeof(w), "%.200s ran at %.0f frames / %.0f Hz on %.40s %.40s, the baseline %.200s at %.0f frames / "
-                         "%.0f Hz on %.40s %.40s: the figures are not measured under the same setting", titles[i], p, r,
-                         b ? b : "?", v ? v : "", titles[0], p0, r0, b0 ? b0 : "?", v0 ? v0 : "");
+                char s0[80], s1[80];
+                setting_words(a0, s0, sizeof(s0));
+                setting_words(au, s1, sizeof(s1));
+                snprintf(w, sizeof(w), "%.200s ran %s on %.40s %.40s, the baseline %.200s %s on %.40s %.40s: the "
+                         "figures are not measured under the same setting", titles[i], s1, b ? b : "?", v ? v : "",
+                         titles[0], s0, b0 ? b0 : "?", v0 ? v0 : "");
                 utf8_trim(w);
                 json_array_append_new(warnings, json_string(w));
             }

@@ -20,6 +20,9 @@ json_t *compare_build(json_t *const *docs, const char *const *names, size_t n);
  * most. */
 json_t *compare_build_runs(json_t *const *docs, const char *const *names, const char *const *ids,
                            const json_t *const *reps, size_t n);
+/* compare_build() with the reports' titles given (titles[i] NULL: the usual one), as the depth ladder names its
+ * depths. */
+json_t *compare_build_titled(json_t *const *docs, const char *const *names, const char *const *titles, size_t n);
 /* Are two reports of one set-up: the same system identity (less what changes from run to run on one system), the
  * same audio settings the user chose (backend, provider, rate, period, device, CPUs, priority, DSP...) and the same
  * label? Only the runs of one set-up tell its run-to-run noise. */

@@ -7,6 +7,7 @@
 #include "report/compare.h"
 #include "report/compare_verdict.h"
 #include "report/doc.h"
+#include "verdict/ladder_rule.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -43,35 +44,65 @@ static double events_of(const json_t *doc)
     return n;
 }
 
-/* What the depths say in words: the p99 wake-up at each depth, what each adds to the one before, and the first
- * depth whose verdict is not OK. */
-static void print_ladder(FILE *f, json_t *const *docs, const char *const *names, size_t n)
+/* The ladder as data, for every form (the text below, the JSON, the HTML page: render/html_ladder.c): each
+ * depth's figures and verdict, what each adds to the one before, and where the trouble starts, by the one rule
+ * (verdict/ladder_rule.h) that each depth's verdict followed too. */
+static json_t *ladder_json(json_t *const *docs, const char *const *names, size_t n)
 {
-    fprintf(f, "\nDepth ladder (the same loads at each depth, shallowest first):\n");
+    json_t *depths = json_array();
+    const char *levels[LADDER_MAX];
     double prev = NAN;
-    const char *trouble = NULL;
     for (size_t i = 0; i < n; i++) {
         const char *load;
         double p99 = worst_p99(docs[i], &load);
         const json_t *v = json_object_get(docs[i], "verdict");
-        const char *level = doc_str(v, "level", "?");
-        fprintf(f, "  %-6s wake-up p99 %8.1f µs (worst under %s), %3.0f xrun events, verdict %s", names[i], p99,
-                load ? load : "-", events_of(docs[i]), level);
-        if (i > 0 && !isnan(prev) && !isnan(p99))
-            fprintf(f, ": %+.1f µs over %s", p99 - prev, names[i - 1]);
-        fputc('\n', f);
-        if (!trouble && strcmp(level, "fail") == 0)
-            trouble = names[i];
+        levels[i] = doc_str(v, "level", NULL);
+        json_array_append_new(depths, json_pack("{s:s, s:o, s:o, s:o, s:o, s:I, s:o}",
+            "depth", names[i], "level", levels[i] ? json_string(levels[i]) : json_null(),
+            "wakeup_p99_us", doc_number_json(p99), "worst_load", load ? json_string(load) : json_null(),
+            "summary", json_incref(json_object_get(v, "summary") ?: json_null()),
+            "xrun_events", (json_int_t)events_of(docs[i]),
+            "over_previous_us", doc_number_json(i > 0 && !isnan(prev) && !isnan(p99) ? p99 - prev : NAN)));
         prev = p99;
     }
-    if (!trouble)
-        fprintf(f, "No depth shows trouble: the kernel, the driver and the audio server all kept up.\n");
-    else if (trouble == names[0])
-        fprintf(f, "The trouble starts at the shallowest depth measured (%s): it is the kernel and the machine, not "
-                   "the audio stack above them.\n", trouble);
+    size_t t = ladder_trouble_start(levels, n);
+    char why[400];
+    if (t == n)
+        snprintf(why, sizeof(why), "No depth shows trouble: the kernel, the driver and the audio server all kept up.");
+    else if (t == 0)
+        snprintf(why, sizeof(why), "The trouble starts at the shallowest depth measured (%s): it is the kernel and the "
+                 "machine, not the audio stack above them.", names[0]);
     else
-        fprintf(f, "The trouble starts at %s: the depths below it kept up, so look at what %s adds (its server, "
-                   "its driver, its settings) before the kernel.\n", trouble, trouble);
+        snprintf(why, sizeof(why), "The trouble starts at %s: the depths below it kept up, so look at what %s adds (its "
+                 "server, its driver, its settings) before the kernel.", names[t], names[t]);
+    return json_pack("{s:o, s:o, s:s, s:s}", "depths", depths,
+                     "trouble_starts_at", t == n ? json_null() : json_string(names[t]), "conclusion", why,
+                     "rule", "the trouble starts at the shallowest depth whose verdict is fail; a depth with only "
+                             "clean depths below it is judged without blaming the kernel");
+}
+
+/* The ladder in words, from its JSON: the p99 wake-up at each depth, what each adds to the one before, and the
+ * conclusion. */
+static void print_ladder(FILE *f, const json_t *ladder)
+{
+    fprintf(f, "\nDepth ladder (the same loads at each depth, shallowest first):\n");
+    size_t i;
+    const json_t *d;
+    json_array_foreach(json_object_get(ladder, "depths"), i, d) {
+        double p99 = doc_num(d, "wakeup_p99_us"), add = doc_num(d, "over_previous_us");
+        char fig[32];
+        if (isnan(p99))
+            snprintf(fig, sizeof(fig), "%8s", "unknown");
+        else
+            snprintf(fig, sizeof(fig), "%8.1f", p99);
+        fprintf(f, "  %-6s wake-up p99 %s µs (worst under %s), %3.0f xrun events, verdict %s", doc_str(d, "depth", "?"),
+                fig, doc_str(d, "worst_load", "-"), doc_num(d, "xrun_events"), doc_str(d, "level", "?"));
+        if (!isnan(add))
+            fprintf(f, ": %+.1f µs over %s", add,
+                    doc_str(json_array_get(json_object_get(ladder, "depths"), i - 1), "depth", "?"));
+        fputc('\n', f);
+    }
+    fprintf(f, "%s\n", doc_str(ladder, "conclusion", ""));
 }
 
 int run_ladder(const struct run_plan *plan, const struct backend_ops *const *backends, size_t n, const char *json,
@@ -83,9 +114,13 @@ int run_ladder(const struct run_plan *plan, const struct backend_ops *const *bac
     const char *names[LADDER_MAX];
     int worst = 0;
     size_t got = 0;
+    json_t *below = json_array(); /* the depths measured so far: each next depth's verdict knows them */
+    if (!below)
+        return 3;
     for (size_t i = 0; i < n; i++) {
         struct run_plan p = *plan;
         p.backend = backends[i];
+        p.ladder_below = below;
         p.json = p.html = NULL; /* the ladder writes the comparison; each depth's report is in the store */
         json_t *doc = NULL;
         p.result = &doc;
@@ -103,18 +138,38 @@ int run_ladder(const struct run_plan *plan, const struct backend_ops *const *bac
         if (doc) {
             docs[got] = doc;
             names[got++] = backends[i]->name;
+            const char *level = doc_str(json_object_get(doc, "verdict"), "level", NULL);
+            json_array_append_new(below, json_pack("{s:s, s:o}", "depth", backends[i]->name,
+                                                   "level", level ? json_string(level) : json_null()));
         }
         if (rc == 3 && !doc)
             break;
     }
     if (got >= 2) {
-        json_t *cmp = compare_build(docs, names, got);
+        /* The columns are the depths: "timer depth", "jack depth" (every report is of the same kernel). */
+        char titles[LADDER_MAX][64];
+        const char *tp[LADDER_MAX];
+        for (size_t i = 0; i < got; i++) {
+            snprintf(titles[i], sizeof(titles[i]), "%s depth", names[i]);
+            tp[i] = titles[i];
+        }
+        json_t *cmp = compare_build_titled(docs, names, tp, got);
+        json_t *ladder = cmp ? ladder_json(docs, names, got) : NULL;
+        if (cmp && (!ladder || json_object_set_new(cmp, "ladder", ladder) < 0)) {
+            json_decref(cmp);
+            cmp = NULL;
+        }
+        if (!cmp) {
+            fprintf(stderr, "rtjitter run: the ladder's comparison could not be built (out of memory)\n");
+            if (worst < 3)
+                worst = 3;
+        }
         if (cmp) {
             if (!plan->quiet) {
                 struct render_opts ro;
                 render_opts_detect(&ro, stdout);
                 compare_print_text_opts(stdout, cmp, &ro);
-                print_ladder(stdout, docs, names, got);
+                print_ladder(stdout, json_object_get(cmp, "ladder"));
             }
             const struct { const char *form, *path; } outs[] = { { "json", json }, { "html", html } };
             for (size_t k = 0; k < 2; k++) {
@@ -131,5 +186,6 @@ int run_ladder(const struct run_plan *plan, const struct backend_ops *const *bac
     }
     for (size_t i = 0; i < got; i++)
         json_decref(docs[i]);
+    json_decref(below);
     return worst;
 }

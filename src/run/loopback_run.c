@@ -284,9 +284,13 @@ int lbr_report(struct lb_run *r, json_t *doc)
 {
     if (!r || !r->lb)
         return 0;
-    /* What JACK says the loop's ports add (the backend's describe put it there), for the -I/-O advice. */
-    json_t *rl = json_object_get(json_object_get(json_object_get(doc, "audio"), "loopback"), "reported_latency_frames");
-    if (json_is_integer(rl))
+    /* What JACK says the loop's ports add (the backend's describe put it there), for the -I/-O advice. An internal
+     * loop (--loopback internal) has no converter or cable in it: nothing to compensate, so no advice. */
+    const json_t *lbcfg = json_object_get(json_object_get(doc, "audio"), "loopback");
+    const char *mode = json_string_value(json_object_get(lbcfg, "mode"));
+    int internal = mode && strcmp(mode, "internal") == 0;
+    json_t *rl = json_object_get(lbcfg, "reported_latency_frames");
+    if (json_is_integer(rl) && !internal)
         lb_set_reported_latency(r->lb, (unsigned)json_integer_value(rl));
     /* An incomplete run (Ctrl-C, SIGTERM, a lost server) keeps its capture under a new name, never over the
      * user's file of that name. */
@@ -304,6 +308,8 @@ int lbr_report(struct lb_run *r, json_t *doc)
                 r->rate_hz ? (double)json_integer_value(json_object_get(rec, "frames")) / r->rate_hz : 0.0,
                 term_str(shown[0], sizeof(shown[0]), json_string_value(json_object_get(rec, "path"))),
                 term_str(shown[1], sizeof(shown[1]), json_string_value(json_object_get(rec, "requested_path"))));
+    if (mode) /* the renderers' cue: advice for hardware only where there is hardware in the loop */
+        json_object_set_new(lo, "hardware_in_loop", json_boolean(!internal));
     json_t *phases = json_object_get(doc, "phases");
     json_t *g;
     size_t i;

@@ -368,6 +368,9 @@ static int run_report(struct run_state *st, struct run_info *ri, int rc, int mlo
     json_t *privs = privileges_json(&st->priv);
     if (privs)
         json_object_set_new(json_object_get(doc, "audio"), "privileges", privs);
+    if (p->ladder_below) /* before the verdict, which judges this depth knowing the ones below */
+        json_object_set_new(doc, "ladder", json_pack("{s:s, s:o}", "depth", p->backend->name, "below",
+                                                     json_deep_copy(p->ladder_below)));
     struct report_limits lim = { p->max_xruns, p->max_jitter_us, p->min_deadlines_pct, p->max_wakeup_p99_us };
     int exceeded = report_verdict_limits(doc, st->profile, p->profile != NULL, &lim);
     if (rc == 0 && exceeded)

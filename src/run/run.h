@@ -34,6 +34,9 @@ struct run_plan {
     const char *junit;             /* --junit FILE: the thresholds as JUnit XML, or NULL */
     int tap;                       /* --tap: TAP 13 on stdout instead of the table */
     const char *command_line;      /* as typed, for the report */
+    const json_t *ladder_below;    /* a depth of a ladder (run/ladder.h): the depths measured below it, shallowest
+                                    * first, [{depth, level}]; the report keeps them ("ladder") and its verdict
+                                    * follows the ladder's rule (verdict/ladder_rule.h). NULL: not in a ladder */
     json_t **result;               /* when not NULL: gets a reference to the report document (NULL when none) */
     char *report_path;             /* when not NULL: gets the path of the report saved in the store ("" when
                                     * none), which the run then does not print: its caller says where it is */

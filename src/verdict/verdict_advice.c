@@ -63,8 +63,8 @@ static int low_priority(const struct vctx *v);
  * None for a run without real-time scheduling: its timing says nothing about the kernel. */
 static int system_advice(const struct vctx *v, struct advice *a)
 {
-    if (!trouble(v) || (!v->rt && v->nph > 0))
-        return 0;
+    if (!trouble(v) || (!v->rt && v->nph > 0) || v->kernel_cleared)
+        return 0; /* a ladder's depths below kept up on this system: its findings do not explain this depth */
     size_t n = checks_count();
     struct check_result *r = calloc(n, sizeof(*r));
     if (!r)
@@ -262,7 +262,21 @@ static int idle_trap_phases(const struct vctx *v, int *rest, int *loaded)
 static int idle_trap(const struct vctx *v)
 {
     int r, l;
-    return idle_trap_phases(v, &r, &l);
+    return !v->kernel_cleared && idle_trap_phases(v, &r, &l); /* the depths below slept in the same idle states */
+}
+
+/* A depth of a ladder with only clean depths below it (verdict/ladder_rule.h): the trouble starts here. */
+static int ladder_here(const struct vctx *v)
+{
+    return v->kernel_cleared && trouble(v);
+}
+
+static void say_ladder_here(const struct vctx *v, char *b, size_t n)
+{
+    const char *d = v->depth ? v->depth : "this";
+    snprintf(b, n, "The %s depth below, on the same kernel under the same loads, kept up: the trouble starts here, "
+             "at the %s depth. Look at what %s adds (its server, its driver, its settings) before the kernel; the "
+             "kernel's own settings are not advised here.", v->below, d, d);
 }
 
 static void say_idle_trap(const struct vctx *v, char *b, size_t n)
@@ -345,6 +359,7 @@ static void say_incomplete(const struct vctx *v, char *b, size_t n)
  * states, then the system's (the checks table: the machine, then
  * the kernel's boot options), then a larger buffer. */
 static const struct advice_rule advice_rules[] = {
+    { "ladder", ladder_here, say_ladder_here, NULL },
     { "realtime", verdict_not_realtime, say_not_realtime, hint_not_realtime },
     { "mlock", not_mlocked, say_not_mlocked, NULL },
     { "incomplete", incomplete, say_incomplete, NULL },

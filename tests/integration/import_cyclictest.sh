@@ -55,6 +55,25 @@ rc=$?
 check "compare puts the import beside a timer run (exit $rc) and judges the wake-up p99 between them" \
     [ "$rc" -eq 0 -a "$(json "$WORK/cmp.json" "any(v['metric'].startswith('wakeup p99') for l in d['loads'] for v in l['verdicts'])")" = True ]
 
+# The text and HTML of the pair against its JSON: every cell the JSON's, "-" where it has null (never nan), the
+# imported run named in the headers with its interval; once with the import above (its percentiles known) and once
+# with cyclictest run without -h (no histogram: its percentiles are null in the JSON, and nowhere a number).
+"$RTJ" compare "$stored" "$WORK/t.json" --json "$WORK/cmp.json" --html "$WORK/cmp.html" >"$WORK/cmpout" 2>&1
+/usr/bin/python3 "$RTJ_LIB_DIR/helpers/compare_cells.py" "$WORK/cmp.json" "$WORK/cmpout" "$WORK/cmp.html" >"$WORK/cells" 2>&1
+sed 's/^/# /' "$WORK/cells"
+check "compare's text and HTML hold the JSON's cells, the import named with its interval" grep -q "^mismatches: 0$" "$WORK/cells"
+cyclictest -m -q -p 80 -i 500 -a "$cpu" -t 1 -D 1 --json="$WORK/c2.json" >/dev/null 2>&1
+"$RTJ" import cyclictest "$WORK/c2.json" --output "$WORK/store3" --json "$WORK/r2.json" >/dev/null 2>&1
+check "without -h the import has no percentiles (wake-up p99 null: $(json "$WORK/r2.json" "d['phases'][0]['wakeup_us']['p99']"))" \
+    [ "$(json "$WORK/r2.json" "d['phases'][0]['wakeup_us']['p99']")" = None ]
+"$RTJ" compare "$WORK/r2.json" "$WORK/t.json" --json "$WORK/cmp2.json" --html "$WORK/cmp2.html" >"$WORK/cmpout2" 2>&1
+/usr/bin/python3 "$RTJ_LIB_DIR/helpers/compare_cells.py" "$WORK/cmp2.json" "$WORK/cmpout2" "$WORK/cmp2.html" >"$WORK/cells2" 2>&1
+sed 's/^/# /' "$WORK/cells2"
+check "beside an import with no percentiles: '-' where the JSON has null, never nan, in text and HTML" \
+    grep -q "^mismatches: 0$" "$WORK/cells2"
+check "the JSON's wake-up p99 of the import is null and the text prints '-' for it" \
+    [ "$(json "$WORK/cmp2.json" "[r['cells'][0] for r in d['loads'][0]['rows'] if r['label'].startswith('wakeup p99 (')][0]")" = - ]
+
 # --- bad files: one line, exit 2, and quickly ---
 bad_file() { # DESCRIPTION PATH [FORMAT]: exit 2 with one line, within 5 s
     local start rc

@@ -50,6 +50,7 @@ lat() {
     IOD_EXTRA=$(sed -n 's/^.*extra loopback latency: *\([0-9]*\) frames.*/\1/p' "$WORK/iod$n.out" | tail -1)
     IOD_USE=$(sed -n 's/^.*use *\([0-9]*\) for the backend arguments -I and -O.*/\1/p' "$WORK/iod$n.out" | tail -1)
     if [ "$n" = 7 ]; then # OUT:IN through the loop jack_iodelay just measured (now alone on it)
+        IOD_EXTRA7=$IOD_EXTRA IOD_USE7=$IOD_USE
         "$RTJ" run --server "$SRV" --loads none --duration 1.5 --warmup 0.3 --quiet --loopback "lp$n:in:lp$n:out" \
             --json "$WORK/ports.json" >"$WORK/ports.out" 2>&1
         PORTS_RC=$?
@@ -72,11 +73,10 @@ for N in 0 7 64; do
         python3 -c "import sys; sys.exit(abs(int('$got') - $truth) > 1)"
     check "internal:$N: jack_iodelay on the same loop code (${IOD:-none}) within one frame of rtjitter ($got)" \
         python3 -c "import sys; sys.exit(abs(int('${IOD:-999999}') - int('$got')) > 1)"
-    adv=$(json "$WORK/lat$N.json" 'd["loopback"]["latency"]["reported_frames"], d["loopback"]["latency"]["extra_frames"], d["loopback"]["latency"]["jackd_io_frames"]')
-    echo "# N=$N: JACK reports, extra, -I/-O: rtjitter $adv; jack_iodelay extra ${IOD_EXTRA:-none}, use ${IOD_USE:-none}"
-    set -- $adv
-    check "internal:$N: -I/-O advice: extra $2 and $3 each, within one frame of jack_iodelay's (${IOD_EXTRA:-none}, ${IOD_USE:-none})" \
-        python3 -c "import sys; sys.exit(not (abs(int('$2') - int('${IOD_EXTRA:-999999}')) <= 1 and abs(int('$3') - int('${IOD_USE:-999999}')) <= 1))"
+    # No hardware in an internal loop: nothing to compensate, so no -I/-O advice (the OUT:IN run below has it).
+    adv=$(json "$WORK/lat$N.json" 'd["loopback"]["hardware_in_loop"], d["loopback"]["latency"]["extra_frames"], d["loopback"]["latency"]["jackd_io_frames"]')
+    check "internal:$N: no -I/-O advice for a loop with no hardware (hardware_in_loop, extra, -I/-O: $adv)" \
+        [ "$adv" = "False None None" ]
     check "internal:$N: no glitch but at a server xrun ($(json "$WORK/lat$N.json" "$unexplained") unexplained)" \
         [ "$(json "$WORK/lat$N.json" "$unexplained")" = 0 ]
     [ "$(json "$WORK/lat$N.json" "$unexplained")" = 0 ] || json "$WORK/lat$N.json" \
@@ -88,6 +88,11 @@ done
 check "OUT:IN through the standalone loop: exits 0 ($PORTS_RC)" [ "$PORTS_RC" = 0 ]
 check "OUT:IN: latency $(json "$WORK/ports.json" 'd["loopback"]["latency"]["frames"]') = $((PERIOD + 7)), within one frame" \
     [ "$(json "$WORK/ports.json" 'abs(d["loopback"]["latency"]["frames"] - '$((PERIOD + 7))') <= 1')" = True ]
+adv=$(json "$WORK/ports.json" 'd["loopback"]["hardware_in_loop"], d["loopback"]["latency"]["reported_frames"], d["loopback"]["latency"]["extra_frames"], d["loopback"]["latency"]["jackd_io_frames"]')
+echo "# OUT:IN: hardware in loop, JACK reports, extra, -I/-O: rtjitter $adv; jack_iodelay extra ${IOD_EXTRA7:-none}, use ${IOD_USE7:-none}"
+set -- $adv
+check "OUT:IN: -I/-O advice: extra $3 and $4 each, within one frame of jack_iodelay's on the same loop (${IOD_EXTRA7:-none}, ${IOD_USE7:-none})" \
+    python3 -c "import sys; sys.exit(not ('$1' == 'True' and abs(int('$3') - int('${IOD_EXTRA7:-999999}')) <= 1 and abs(int('$4') - int('${IOD_USE7:-999999}')) <= 1))"
 check "OUT:IN: the ports are named and connected, no glitch but at a server xrun" \
     [ "$(json "$WORK/ports.json" 'd["audio"]["loopback"]["out"] == "lp7:in" and d["audio"]["loopback"]["in"] == "lp7:out" and d["audio"]["loopback"]["connected"] and '"$unexplained"' == 0')" = True ]
 

@@ -42,5 +42,60 @@ else
         grep -q "The trouble starts at $first_fail: the depths below it kept up" "$WORK/out"
 fi
 check "the ladder's lines give each depth's wake-up p99" [ "$(grep -c 'wake-up p99' "$WORK/out")" -ge 2 ]
+# The documents read whole: the --json carries the ladder, the text and the HTML say what it says, and each depth's
+# own verdict agrees with it. The observer is the store: each depth's report, read here apart from the ladder.
+/usr/bin/python3 - "$XDG_DATA_HOME/rtjitter/reports" "$WORK/l.json" "$WORK/out" "$WORK/l.html" >"$WORK/whole" <<'PY'
+import glob, html, json, re, sys
+docs = sorted((json.load(open(f)) for f in glob.glob(sys.argv[1] + '/*/*.json')), key=lambda d: d['started'])
+lad = json.load(open(sys.argv[2])); text = open(sys.argv[3], encoding='utf-8').read()
+page = html.unescape(re.sub(r'<[^>]+>', ' ', open(sys.argv[4], encoding='utf-8').read()))
+page = re.sub(r'\s+', ' ', page)
+bad = []
+L = lad.get('ladder') or {}
+depths = L.get('depths', [])
+if [d['depth'] for d in depths] != [d['audio']['backend'] for d in docs]:
+    bad.append(f"json: depths {[d['depth'] for d in depths]} != stored {[d['audio']['backend'] for d in docs]}")
+for dj, doc in zip(depths, docs):
+    p99 = max(p['wakeup_us']['p99'] for p in doc['phases'])
+    ev = sum(p['xruns']['events'] for p in doc['phases'])
+    lvl = doc['verdict']['level']
+    if abs(dj['wakeup_p99_us'] - p99) > 1e-6 or dj['xrun_events'] != ev or dj['level'] != lvl:
+        bad.append(f"json: {dj['depth']}: {dj['wakeup_p99_us']}/{dj['xrun_events']}/{dj['level']} != report {p99}/{ev}/{lvl}")
+    line = f"  {dj['depth']:<6} wake-up p99 {p99:8.1f} µs"
+    if line not in text:
+        bad.append(f'text: no line "{line}"')
+    if f"{p99:.1f}" not in page or f"{dj['depth']} depth" not in page:
+        bad.append(f"html: {dj['depth']}: no '{p99:.1f}' or no header '{dj['depth']} depth'")
+first = next((d['audio']['backend'] for d in docs if d['verdict']['level'] == 'fail'), None)
+if L.get('trouble_starts_at') != first:
+    bad.append(f"json: trouble starts at {L.get('trouble_starts_at')}, the reports say {first}")
+if L.get('conclusion', '-') not in text or L.get('conclusion', '-') not in page:
+    bad.append('text or html: the conclusion is not the JSON\'s')
+if [r['title'] for r in lad['reports']] != [d['audio']['backend'] + ' depth' for d in docs]:
+    bad.append(f"json: report titles {[r['title'] for r in lad['reports']]}")
+if 'Depth ladder: ' + ' → '.join(d['audio']['backend'] for d in docs) not in page:
+    bad.append('html: no "Depth ladder: timer → jack" heading')
+# Each depth's verdict knows the ladder: above clean depths, no kernel advice and the trouble placed at the depth.
+own = {'ladder', 'realtime', 'mlock', 'incomplete', 'dropped', 'load', 'period', 'headroom', 'priority', 'buffer'}
+for i, doc in enumerate(docs):
+    below = (doc.get('ladder') or {}).get('below', [])
+    if [(b['depth'], b['level']) for b in below] != [(x['audio']['backend'], x['verdict']['level']) for x in docs[:i]]:
+        bad.append(f"{doc['audio']['backend']}: its report's ladder.below {below} is not the depths before it")
+    v = doc['verdict']
+    cleared = i > 0 and all(x['verdict']['level'] != 'fail' for x in docs[:i])
+    if cleared and v['level'] != 'pass':
+        kernel = [a for a in v['advice_ids'] if a not in own]
+        if kernel or 'not quiet' in v['summary'] or 'ladder' not in v['advice_ids']:
+            bad.append(f"{doc['audio']['backend']}: above clean depths its verdict blames the kernel: {kernel} {v['summary']!r}")
+    if not cleared and 'ladder' in v['advice_ids']:
+        bad.append(f"{doc['audio']['backend']}: says the trouble starts there, with a failing depth below")
+print('checked', len(depths), 'depths; trouble at', L.get('trouble_starts_at'))
+for b in bad:
+    print(b)
+print('mismatches:', len(bad))
+PY
+sed 's/^/# /' "$WORK/whole"
+check "the JSON carries the ladder, the text and HTML say what it says, each depth's verdict follows its rule" \
+    grep -q "^mismatches: 0$" "$WORK/whole"
 check "the HTML page of the ladder draws one line per depth in its exceedance plots" \
     [ "$(grep -c 'share of cycles later than' "$WORK/l.html")" -ge 1 ]

@@ -101,6 +101,44 @@ static void test_render(void **state)
     json_decref(d);
 }
 
+/* --loopback internal: no hardware in the loop (the run sets hardware_in_loop false from audio.loopback.mode), so
+ * neither form advises -I/-O, even were the JSON to carry a JACK-reported latency; each says why instead, and the
+ * round trip each prints is the JSON's. */
+static void test_internal_loop(void **state)
+{
+    (void)state;
+    json_t *lb = analyzed();
+    json_object_set_new(lb, "hardware_in_loop", json_false());
+    json_t *d = doc_with(lb);
+    long long frames = json_integer_value(json_object_get(json_object_get(lb, "latency"), "frames"));
+    char want[64];
+    snprintf(want, sizeof(want), "round trip %lld frames", frames);
+    char *t = render(d, 0);
+    assert_non_null(strstr(t, want));
+    assert_null(strstr(t, "-I "));
+    assert_null(strstr(t, "start jackd"));
+    assert_non_null(strstr(t, "an internal loop: it measures the JACK graph's own latency"));
+    assert_non_null(strstr(t, "nothing to compensate"));
+    free(t);
+    char *h = render(d, 1);
+    snprintf(want, sizeof(want), "Round-trip latency: <b>%lld frames", frames);
+    assert_non_null(strstr(h, want));
+    assert_null(strstr(h, "<code>-I "));
+    assert_null(strstr(h, "start jackd"));
+    assert_non_null(strstr(h, "nothing to compensate"));
+    free(h);
+    json_decref(d);
+    /* a loop through ports (hardware_in_loop true) keeps the advice */
+    lb = analyzed();
+    json_object_set_new(lb, "hardware_in_loop", json_true());
+    d = doc_with(lb);
+    t = render(d, 0);
+    assert_non_null(strstr(t, "start jackd with -I 22 -O 22"));
+    assert_null(strstr(t, "nothing to compensate"));
+    free(t);
+    json_decref(d);
+}
+
 static void test_hostile(void **state)
 {
     (void)state;
@@ -171,6 +209,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_render, fresh),
+        cmocka_unit_test_setup(test_internal_loop, fresh),
         cmocka_unit_test_setup(test_hostile, fresh),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

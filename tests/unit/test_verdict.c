@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "verdict/ladder_rule.h"
 #include "verdict/profile.h"
 #include "render/text.h"
 #include "report/report.h"
@@ -139,6 +140,61 @@ static void test_fail_generic_kernel(void **state)
     assert_false(has_id(d, "rt_throttling")); /* no heavy callback */
     /* Strict (--profile given): the same verdict exits 1. */
     assert_int_equal(report_verdict(d, p, 1, -1, -1), 1);
+    json_decref(d);
+    json_decref(p);
+}
+
+/* The depth ladder's rule (verdict/ladder_rule.h): the same failing report, once as a ladder's jack depth above a
+ * timer depth that kept up (warn: no trouble), once above one that failed, once outside a ladder. Above a clean
+ * depth the verdict does not blame the kernel or the machine (no checks-table advice, no "not quiet"), says the
+ * trouble starts here, and keeps what the depth itself adds (a larger buffer); above a failing depth, or alone, the
+ * kernel's advice stays. The ladder's conclusion follows the same function. */
+static void ladder_doc(json_t **d, const char *below_level)
+{
+    *d = doc_on("sys-generic", 64);
+    add_phase(*d, phase("none", 6, 0, 0, 300, 600));
+    if (below_level)
+        json_object_set_new(*d, "ladder", json_pack("{s:s, s:[{s:s, s:s}]}", "depth", "jack", "below", "depth",
+                                                    "timer", "level", below_level));
+}
+
+static void test_ladder_rule(void **state)
+{
+    (void)state;
+    json_t *p = profile("studio"), *d;
+    const char *levels[3] = { "warn", "pass", "fail" };
+    assert_int_equal(ladder_trouble_start(levels, 3), 2);
+    assert_int_equal(ladder_trouble_start(levels, 2), 2);
+    levels[0] = "fail";
+    assert_int_equal(ladder_trouble_start(levels, 3), 0);
+
+    ladder_doc(&d, "warn");
+    report_verdict(d, p, 0, -1, -1);
+    assert_string_equal(vstr(d, "level"), "fail");
+    const char *s = vstr(d, "summary");
+    assert_null(strstr(s, "not quiet"));
+    CONTAINS(s, "Even with no load: Under none: 6 xruns.");
+    assert_true(has_id(d, "ladder"));
+    const json_t *adv = json_array_get(json_object_get(json_object_get(d, "verdict"), "advice"), 0);
+    CONTAINS(json_string_value(adv), "The timer depth below, on the same kernel under the same loads, kept up: the "
+                                     "trouble starts here, at the jack depth.");
+    assert_false(has_id(d, "threadirqs"));
+    assert_false(has_id(d, "preempt"));
+    assert_false(has_id(d, "governor"));
+    assert_true(has_id(d, "buffer"));
+    json_decref(d);
+
+    ladder_doc(&d, "fail");
+    report_verdict(d, p, 0, -1, -1);
+    assert_false(has_id(d, "ladder"));
+    assert_true(has_id(d, "preempt"));
+    CONTAINS(vstr(d, "summary"), "Even with no load the machine is not quiet");
+    json_decref(d);
+
+    ladder_doc(&d, NULL);
+    report_verdict(d, p, 0, -1, -1);
+    assert_false(has_id(d, "ladder"));
+    assert_true(has_id(d, "preempt"));
     json_decref(d);
     json_decref(p);
 }
@@ -646,6 +702,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pass),
         cmocka_unit_test(test_fail_generic_kernel),
+        cmocka_unit_test(test_ladder_rule),
         cmocka_unit_test(test_fail_rt_kernel_only_buffer),
         cmocka_unit_test(test_fail_dynamic_threadirqs_without_rtirq),
         cmocka_unit_test(test_preempt_dynamic_advice),
