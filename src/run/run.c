@@ -329,8 +329,9 @@ static int run_report(struct run_state *st, struct run_info *ri, int rc, int mlo
     if (json_object_get(provider, "server_realtime")) {
         /* jack_is_realtime() says what the server asked for; its threads' policy in /proc says what it got. */
         json_object_set(provider, "server_realtime_asked", json_object_get(provider, "server_realtime"));
-        if (st->server_sched)
-            json_object_set(provider, "server_realtime", json_object_get(st->server_sched, "realtime"));
+        /* true or false only as read: a server not found in /proc (another user's) leaves it unknown */
+        json_object_set(provider, "server_realtime",
+                        st->server_sched ? json_object_get(st->server_sched, "realtime") : json_null());
         json_object_set_new(provider, "server_sched", st->server_sched ? json_incref(st->server_sched) : json_null());
     }
     priorities_describe(st, provider, known, pol);
