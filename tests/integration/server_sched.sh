@@ -122,6 +122,14 @@ ext() {
         check "$label: the audio thread at ${POL[$opol]} $oprio, not below the interrupt threads' $iprio: not flagged, not told to raise it" \
             [ "$(json "$j" "d['audio']['below_irq_threads'] is False and 'priority' not in d['verdict']['advice_ids']")" = True ]
     fi
+    "$RTJ" report "$j" >"$WORK/$label.txt" 2>&1
+    if [ "$icount" != 0 ] && [ "$oprio" -lt "$iprio" ]; then
+        check "$label: the text report's thread line says it ran BELOW the interrupt threads ($ipol $iprio)" \
+            grep -q "^thread:  ${POL[$opol]} priority $oprio (server ${POL[$spol]} $sprio), BELOW the interrupt threads ($ipol $iprio)" "$WORK/$label.txt"
+    else
+        check "$label: the text report's thread line does not say BELOW" \
+            eval '! grep -q "BELOW the interrupt" "$WORK/$label.txt" && grep -q "^thread:  ${POL[$opol]} priority $oprio (server ${POL[$spol]} $sprio)" "$WORK/$label.txt"'
+    fi
     echo "$opol $oprio $iprio" >"$WORK/$label.seen"
     stop_jackd "$JACKD_PID"
 }
