@@ -29,6 +29,7 @@ __attribute__((noinline, cold)) static void first_cycle(struct rt_sink *s)
     atomic_store_explicit(&s->sched_policy, pol, memory_order_relaxed);
     atomic_store_explicit(&s->sched_priority, sched_getparam(0, &sp) == 0 ? sp.sched_priority : -1,
                           memory_order_relaxed);
+    atomic_store_explicit(&s->tid, (int)gettid(), memory_order_relaxed);
     if (s->meter && !s->meter_slot1) {
         int k = atomic_fetch_add_explicit(&s->meter->claimed, 1, memory_order_relaxed);
         if (k < RT_METER_SLOTS) {

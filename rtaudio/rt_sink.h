@@ -64,6 +64,7 @@ struct rt_sink {
     atomic_int sched_known;
     atomic_int sched_policy;           /* SCHED_FIFO...; SCHED_RESET_ON_FORK masked off */
     atomic_int sched_priority;
+    atomic_int tid;                    /* the RT thread's TID (gettid), for /proc/self/task/TID/stat */
     atomic_int stack_touched;          /* the backend touched the RT stack before the first cycle */
 };
 

@@ -127,6 +127,13 @@ static void report_text(FILE *f, const json_t *doc, const struct render_opts *gi
     int n = snprintf(line, sizeof(line), "%.40s", doc_str(au, "sched_policy", "unknown"));
     if (json_is_integer(json_object_get(au, "priority")))
         n += snprintf(line + n, sizeof(line) - (size_t)n, " priority %.0f", doc_num(au, "priority"));
+    const json_t *irq = json_object_get(au, "irq_threads"), *ss = json_object_get(au, "server_sched");
+    if (json_is_object(ss) && json_string_value(json_object_get(ss, "policy")))
+        n += snprintf(line + n, sizeof(line) - (size_t)n, " (server %.20s %.0f)", doc_str(ss, "policy", "?"),
+                      doc_num(ss, "priority"));
+    if (json_is_true(json_object_get(au, "below_irq_threads")) && json_is_object(irq))
+        n += snprintf(line + n, sizeof(line) - (size_t)n, ", BELOW the interrupt threads (%.20s %.0f)",
+                      doc_str(irq, "policy", "?"), doc_num(irq, "priority"));
     snprintf(line + n, sizeof(line) - (size_t)n, ", memory %slocked, clock %.60s",
              json_is_true(json_object_get(au, "mlocked")) ? "" : "NOT ", doc_str(au, "clock", "?"));
     say(f, &o, "thread:  ", 9, line);

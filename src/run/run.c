@@ -283,6 +283,29 @@ static void run_phases(struct run_state *st)
         printf("\r\033[K");
 }
 
+/* audio.client_thread (the audio thread as /proc shows it, else what it read of itself in its first cycle),
+ * audio.irq_threads and audio.below_irq_threads: a real-time audio thread below the highest interrupt thread
+ * (null when there is no interrupt thread or the audio thread's scheduling is unknown). */
+static void priorities_describe(const struct run_state *st, json_t *provider, int known, int pol)
+{
+    json_t *ct = st->client_thread ? json_incref(st->client_thread) : NULL;
+    if (!ct && known)
+        ct = json_pack("{s:s, s:i, s:s}", "policy", policy_name(pol), "priority",
+                       atomic_load(&st->sink.sched_priority), "read_from",
+                       "sched_getscheduler and sched_getparam in the thread's first cycle");
+    json_object_set_new(provider, "client_thread", ct ? ct : json_null());
+    json_object_set_new(provider, "irq_threads", st->irq_threads ? json_incref(st->irq_threads) : json_null());
+    const char *cp = ct ? json_string_value(json_object_get(ct, "policy")) : NULL;
+    long long prio = ct ? json_integer_value(json_object_get(ct, "priority")) : -1;
+    int n = st->irq_threads ? (int)json_integer_value(json_object_get(st->irq_threads, "count")) : 0;
+    json_t *below = json_null();
+    if (cp && n > 0) {
+        int rtp = strcmp(cp, "SCHED_FIFO") == 0 || strcmp(cp, "SCHED_RR") == 0;
+        below = json_boolean(!rtp || prio < json_integer_value(json_object_get(st->irq_threads, "priority")));
+    }
+    json_object_set_new(provider, "below_irq_threads", below);
+}
+
 /* The report of what was measured, its verdict, the text on stdout and the outputs. Returns the exit status. */
 static int run_report(struct run_state *st, struct run_info *ri, int rc, int mlocked)
 {
@@ -306,10 +329,12 @@ static int run_report(struct run_state *st, struct run_info *ri, int rc, int mlo
     if (json_object_get(provider, "server_realtime")) {
         /* jack_is_realtime() says what the server asked for; its threads' policy in /proc says what it got. */
         json_object_set(provider, "server_realtime_asked", json_object_get(provider, "server_realtime"));
-        if (st->server_sched)
-            json_object_set(provider, "server_realtime", json_object_get(st->server_sched, "realtime"));
+        /* true or false only as read: a server not found in /proc (another user's) leaves it unknown */
+        json_object_set(provider, "server_realtime",
+                        st->server_sched ? json_object_get(st->server_sched, "realtime") : json_null());
         json_object_set_new(provider, "server_sched", st->server_sched ? json_incref(st->server_sched) : json_null());
     }
+    priorities_describe(st, provider, known, pol);
     json_t *notes = json_object_get(provider, "notes"), *note;
     size_t ni;
     json_array_foreach(notes, ni, note)
@@ -541,6 +566,10 @@ static int run_measure(struct run_state *st)
         run_signals_cont_here(st->sink.clock); /* every RT thread runs now, with SIGCONT blocked */
         run_phases(st);
         rc = st->stop_reason ? 3 : 0;
+        /* the audio thread and the interrupt threads as the kernel shows them, read while the thread still lives */
+        if (atomic_load(&st->sink.sched_known))
+            st->client_thread = sysinfo_thread_sched((int)getpid(), atomic_load(&st->sink.tid));
+        st->irq_threads = sysinfo_irq_threads("");
     }
     /* The run's own private memory while it measures (jack's shared segments excluded): make bench watches it. */
     ri.stats.private_dirty_kib = proc_kib("/proc/self/smaps_rollup", "Private_Dirty:");
@@ -610,6 +639,8 @@ int run_execute(const struct run_plan *p)
     json_decref(st->warnings);
     json_decref(st->profile);
     json_decref(st->server_sched);
+    json_decref(st->client_thread);
+    json_decref(st->irq_threads);
     char shown[1024];
     if (st->stop_reason && rc == 3 && !p->quiet)
         fprintf(stderr, "rtjitter: run incomplete: %s\n", term_str(shown, sizeof(shown), st->stop_reason));

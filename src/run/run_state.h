@@ -66,6 +66,8 @@ struct run_state {
     struct lb_run *lbr;            /* --loopback: capture ring, analyzer, glitch folder (NULL: none) */
     struct dma_hold dma;           /* /dev/cpu_dma_latency, held while the cycles run (--dma-latency) */
     json_t *server_sched;          /* the audio server's threads as /proc shows them once cycles run, or NULL */
+    json_t *client_thread;         /* the audio thread as /proc/self/task/TID/stat shows it after the phases, or NULL */
+    json_t *irq_threads;           /* the interrupt threads' scheduling as /proc shows it (sysinfo_irq_threads) */
 };
 
 /* --dsp ramp: ramp_drive()'s wait between two steps is the phase's own wait (status line, stop reasons). It is

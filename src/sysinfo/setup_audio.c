@@ -295,7 +295,57 @@ json_t *sysinfo_server_sched(const char *provider, const char *server_name, int 
     json_object_set_new(o, "policy", json_string(top ? json_string_value(json_object_get(top, "policy"))
                                                      : "SCHED_OTHER"));
     json_object_set_new(o, "priority", json_integer(top ? json_integer_value(json_object_get(top, "priority")) : 0));
+    /* how it was read: which process, found how, and the file */
+    json_object_set_new(o, "found_by", json_string(pid > 0 ? "the pid of the server this run started"
+                                                   : provider && strcmp(provider, "pipewire-jack") == 0
+                                                       ? "this user's pipewire with this XDG_RUNTIME_DIR"
+                                                       : "this user's jackd or jackdbus serving this name (-n)"));
+    json_object_set_new(o, "read_from", json_string("/proc/PID/task/*/stat (policy, rt_priority)"));
     return o;
+}
+
+json_t *sysinfo_thread_sched(int pid, int tid)
+{
+    char p[96], stat[1024];
+    int prio, pol;
+    snprintf(p, sizeof(p), "/proc/%d/task/%d/stat", pid, tid);
+    if (tid <= 0 || sysinfo_read_text("", p, stat, sizeof(stat)) < 0 || stat_sched(stat, &prio, &pol) < 0)
+        return NULL;
+    snprintf(p, sizeof(p), "/proc/self/task/%d/stat", tid);
+    return json_pack("{s:i, s:s, s:i, s:s}", "tid", tid, "policy", policy_name(pol), "priority", prio,
+                     "read_from", pid == (int)getpid() ? p : "/proc/PID/task/TID/stat");
+}
+
+json_t *sysinfo_irq_threads(const char *root)
+{
+    char **pids = sysinfo_list_dir(root, "/proc");
+    if (!pids)
+        return NULL;
+    int n = 0, top = -1, top_pol = 0, low = -1;
+    for (size_t i = 0; pids[i]; i++) {
+        char p[96], comm[64], stat[1024];
+        int prio, pol;
+        if (!isdigit((unsigned char)pids[i][0]))
+            continue;
+        snprintf(p, sizeof(p), "/proc/%.20s/comm", pids[i]);
+        if (sysinfo_read_text(root, p, comm, sizeof(comm)) < 0 || strncmp(comm, "irq/", 4) != 0 ||
+            !isdigit((unsigned char)comm[4]))
+            continue;
+        snprintf(p, sizeof(p), "/proc/%.20s/stat", pids[i]);
+        if (sysinfo_read_text(root, p, stat, sizeof(stat)) < 0 || stat_sched(stat, &prio, &pol) < 0)
+            continue;
+        if (pol != 1 && pol != 2)
+            prio = 0; /* a SCHED_OTHER interrupt thread (chrt'ed down) is below any real-time thread */
+        n++;
+        if (prio > top)
+            top = prio, top_pol = pol;
+        if (low < 0 || prio < low)
+            low = prio;
+    }
+    sysinfo_free_names(pids);
+    return json_pack("{s:i, s:s?, s:o, s:o, s:s}", "count", n, "policy", n ? policy_name(top_pol) : NULL,
+                     "priority", n ? json_integer(top) : json_null(), "lowest", n ? json_integer(low) : json_null(),
+                     "read_from", "/proc/PID/stat of the kernel threads named irq/N-NAME");
 }
 
 /* daemons {name: [pids]} for rtkit and power-profiles-daemon, and audio_servers_rt [...] for jackd, jackdbus

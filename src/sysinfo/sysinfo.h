@@ -39,6 +39,13 @@ const char *sysinfo_release(const char *root, char *buf, size_t len);
  * (-n/--name; "default" without), or for provider "pipewire-jack" this user's pipewire with this process's
  * XDG_RUNTIME_DIR. Main thread. */
 json_t *sysinfo_server_sched(const char *provider, const char *server_name, int pid);
+/* One thread's scheduling as /proc/PID/task/TID/stat shows it: {tid, policy, priority, read_from}, or NULL when it
+ * cannot be read (the thread is gone). Main thread. */
+json_t *sysinfo_thread_sched(int pid, int tid);
+/* The threaded interrupt handlers (kernel threads irq/N-NAME, with threadirqs or on PREEMPT_RT) as /proc/PID/stat
+ * shows them: {count, policy, priority (the highest; 0 for a SCHED_OTHER one), lowest, read_from}; policy, priority
+ * and lowest null when there are none. NULL without /proc. Main thread. */
+json_t *sysinfo_irq_threads(const char *root);
 /* Value of the kernel parameter `key` on a command line, as the kernel parses it: the last occurrence wins,
  * '-' and '_' are the same in names, double quotes may hold spaces, nothing after a lone "--" (init's
  * arguments). Returns 1 with val filled for key=val, 0 with val "" for a bare key, -ENOENT when absent. */

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The verdict's advice: first the run's own rules (its privileges, its set-up, what it measured and how well),
- * then what to change in the system, from the checks table (src/checks) run on the document's identity after a
- * poor run, then a larger buffer; each piece once. A run without real-time scheduling gets no kernel advice at
+/* The verdict's advice: the run's own rules (its privileges, its set-up, what it measured and how well, the server's
+ * priority, the idle trap, a larger buffer) and what to change in the system, from the checks table (src/checks)
+ * run on the document's identity after a poor run; each piece once, in the one order of advice (verdict_order.c). A run without real-time scheduling gets no kernel advice at
  * all. Like Redis's LATENCY DOCTOR: what was seen, why it matters, what to try. Main thread, after the
  * measurement. */
 #include "verdict/verdict_internal.h"
+#include "verdict/verdict_order.h"
 #include "report/access.h"
 #include "checks/checks.h"
 #include <errno.h>
@@ -26,8 +27,10 @@ static void advise(struct advice *a, const char *id, const char *text, const cha
             return; /* each piece of advice once */
     json_array_append_new(a->texts, json_string(text));
     json_array_append_new(a->ids, json_string(id));
-    if (hint && hint[0] && a->nhints < 8)
+    if (hint && hint[0] && a->nhints < 8) {
+        snprintf(a->hint_ids[a->nhints], sizeof(a->hint_ids[0]), "%s", id);
         snprintf(a->hints[a->nhints++], sizeof(a->hints[0]), "%s", hint);
+    }
 }
 
 /* System advice only matters when the timing was poor: a passing run needs no tuning. */
@@ -195,29 +198,45 @@ static void say_headroom(const struct vctx *v, char *b, size_t n)
              v->margin_us, 100 * v->margin_us / v->period_us, pm);
 }
 
-/* The server's settings: the audio thread is real-time but below the interrupt threads' default priority (50, with
- * threadirqs or on PREEMPT_RT), as under a jackd started at its default -P 10 (its clients get FIFO 5). Read from
- * the thread itself (audio.priority), not assumed from what the server asked. */
+/* The server's settings: the audio thread is real-time but below the interrupt threads, as under a jackd started
+ * at its default -P 10 (its clients get FIFO 5). The audio thread's priority is read from the thread itself
+ * (audio.priority), the interrupt threads' from /proc (audio.irq_threads, the highest); without interrupt threads
+ * (no threadirqs), the priority threadirqs would give them, 50: advising it would put them all above the audio. */
 #define IRQ_THREAD_PRIO 50
+static double irq_prio(const struct vctx *v, int *read)
+{
+    const json_t *it = json_object_get(v->audio, "irq_threads");
+    *read = json_integer_value(json_object_get(it, "count")) > 0 && json_is_integer(json_object_get(it, "priority"));
+    return *read ? (double)json_integer_value(json_object_get(it, "priority")) : IRQ_THREAD_PRIO;
+}
+
 static int low_priority(const struct vctx *v)
 {
     const char *backend = doc_str(v->audio, "backend", NULL), *pol = doc_str(v->audio, "sched_policy", NULL);
     double prio = doc_num(v->audio, "priority");
+    int read;
     return v->rt && backend && strcmp(backend, "jack") == 0 && pol &&
-           (strcmp(pol, "SCHED_FIFO") == 0 || strcmp(pol, "SCHED_RR") == 0) && prio >= 0 && prio < IRQ_THREAD_PRIO;
+           (strcmp(pol, "SCHED_FIFO") == 0 || strcmp(pol, "SCHED_RR") == 0) && prio >= 0 && prio < irq_prio(v, &read);
 }
 
 static void say_low_priority(const struct vctx *v, char *b, size_t n)
 {
-    const json_t *ss = json_object_get(v->audio, "server_sched");
+    const json_t *ss = json_object_get(v->audio, "server_sched"), *it = json_object_get(v->audio, "irq_threads");
     const char *prov = doc_str(v->audio, "provider", NULL);
+    int read;
+    double ip = irq_prio(v, &read);
     size_t o = vadd(b, n, 0, "The audio thread ran at %s %.0f", doc_str(v->audio, "sched_policy", "?"),
                     doc_num(v->audio, "priority"));
     if (json_is_object(ss))
         o = vadd(b, n, o, " (the server's highest thread: %s %.0f)", doc_str(ss, "policy", "?"),
                  doc_num(ss, "priority"));
-    o = vadd(b, n, o, ", below the interrupt threads (priority %d with threadirqs or on a PREEMPT_RT kernel): every "
-             "interrupt goes ahead of the audio, and threadirqs alone would put them all above it.", IRQ_THREAD_PRIO);
+    if (read)
+        o = vadd(b, n, o, ", below this machine's %lld interrupt thread%s (%s %.0f): every interrupt goes ahead of "
+                 "the audio.", json_integer_value(json_object_get(it, "count")),
+                 plural(json_integer_value(json_object_get(it, "count"))), doc_str(it, "policy", "?"), ip);
+    else
+        o = vadd(b, n, o, ", below the interrupt threads' priority (%.0f with threadirqs or on a PREEMPT_RT kernel): "
+                 "threadirqs alone would put every interrupt ahead of the audio.", ip);
     if (prov && strcmp(prov, "pipewire-jack") == 0)
         vadd(b, n, o, " PipeWire sets it: raise rt.prio of module-rt (jack.conf, client-rt.conf) to 70 or more, then "
              "rtirq to raise the sound card's interrupt thread above the rest.");
@@ -354,10 +373,7 @@ static void say_incomplete(const struct vctx *v, char *b, size_t n)
     snprintf(b, n, "The run did not complete: the figures cover only the part that ran.");
 }
 
-/* The one order of advice (README, "What the verdict advises first"): the run's privileges, then its own set-up
- * (what it measured, and how well), then the server's settings (the audio thread's real priority), then the idle
- * states, then the system's (the checks table: the machine, then
- * the kernel's boot options), then a larger buffer. */
+/* The run's own rules; verdict_order.c's table, not this list, sets the order the advice is given in. */
 static const struct advice_rule advice_rules[] = {
     { "ladder", ladder_here, say_ladder_here, NULL },
     { "realtime", verdict_not_realtime, say_not_realtime, hint_not_realtime },
@@ -369,12 +385,18 @@ static const struct advice_rule advice_rules[] = {
     { "headroom", little_headroom, say_headroom, NULL },
     { "priority", low_priority, say_low_priority, hint_low_priority },
     { "idle", idle_trap, say_idle_trap, hint_idle_trap },
-};
-
-/* After it: a larger buffer, the last thing worth trying. */
-static const struct advice_rule last_rules[] = {
     { "buffer", bigger_buffer, say_bigger_buffer, hint_bigger_buffer },
 };
+
+size_t verdict_rules_count(void)
+{
+    return sizeof(advice_rules) / sizeof(advice_rules[0]);
+}
+
+const char *verdict_rule_id(size_t i)
+{
+    return i < verdict_rules_count() ? advice_rules[i].id : NULL;
+}
 
 static void run_rules(const struct vctx *v, struct advice *adv, const struct advice_rule *rules, size_t n)
 {
@@ -390,11 +412,52 @@ static void run_rules(const struct vctx *v, struct advice *adv, const struct adv
 }
 
 
+/* Puts a's advice and hints in the one order of advice (verdict_order.c). */
+static int order_advice(struct advice *a)
+{
+    size_t n = json_array_size(a->ids);
+    const char **ids = calloc(n + 1, sizeof(*ids));
+    size_t *perm = calloc(n + 1, sizeof(*perm));
+    json_t *texts = json_array(), *idv = json_array();
+    int err = !ids || !perm || !texts || !idv ? -ENOMEM : 0;
+    for (size_t i = 0; !err && i < n; i++)
+        ids[i] = json_string_value(json_array_get(a->ids, i));
+    if (!err)
+        verdict_order_sort(ids, n, perm);
+    for (size_t i = 0; !err && i < n; i++)
+        if (json_array_append(texts, json_array_get(a->texts, perm[i])) ||
+            json_array_append(idv, json_array_get(a->ids, perm[i])))
+            err = -ENOMEM;
+    if (!err) {
+        const char *hid[8];
+        size_t hp[8];
+        char hints[8][96], hint_ids[8][32];
+        for (int i = 0; i < a->nhints; i++)
+            hid[i] = a->hint_ids[i];
+        verdict_order_sort(hid, (size_t)a->nhints, hp);
+        for (int i = 0; i < a->nhints; i++) {
+            memcpy(hints[i], a->hints[hp[i]], sizeof(hints[0]));
+            memcpy(hint_ids[i], a->hint_ids[hp[i]], sizeof(hint_ids[0]));
+        }
+        memcpy(a->hints, hints, (size_t)a->nhints * sizeof(hints[0]));
+        memcpy(a->hint_ids, hint_ids, (size_t)a->nhints * sizeof(hint_ids[0]));
+        json_decref(a->texts);
+        json_decref(a->ids);
+        a->texts = texts;
+        a->ids = idv;
+    } else {
+        json_decref(texts);
+        json_decref(idv);
+    }
+    free(ids);
+    free(perm);
+    return err;
+}
+
+/* Every piece of advice the run's rules and the checks table give, then put in the one order (verdict_order.c). */
 int verdict_advise(const struct vctx *v, struct advice *a)
 {
     run_rules(v, a, advice_rules, sizeof(advice_rules) / sizeof(advice_rules[0]));
     int err = system_advice(v, a);
-    if (!err)
-        run_rules(v, a, last_rules, sizeof(last_rules) / sizeof(last_rules[0]));
-    return err;
+    return err ? err : order_advice(a);
 }

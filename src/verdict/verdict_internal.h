@@ -45,15 +45,21 @@ struct vctx {
 struct advice {
     json_t *texts, *ids;
     char hints[8][96];
+    char hint_ids[8][32];            /* the id each hint came with */
     int nhints;
 };
 
 /* Appends to b at o (clipped to n); returns the new end. */
 size_t vadd(char *b, size_t n, size_t o, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
-/* The advice for v, in the order worth trying: the run's privileges and set-up, then the checks table's findings
- * on the document's system identity, then a larger buffer. Returns 0, or -ENOMEM. */
+/* The advice for v, in the one order of advice (verdict_order.c): the run's privileges, what it saw, the server's
+ * settings, idle states, the checks table's findings on the document's system identity, then a larger buffer.
+ * Returns 0, or -ENOMEM. */
 int verdict_advise(const struct vctx *v, struct advice *a);
+
+/* The run's own rules' advice ids (each must be in verdict_order.c's table: tests/unit/test_verdict_order.c). */
+size_t verdict_rules_count(void);
+const char *verdict_rule_id(size_t i);
 
 /* Rules the summary and the level use too. */
 int verdict_not_realtime(const struct vctx *v);

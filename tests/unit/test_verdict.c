@@ -225,7 +225,8 @@ static void test_fail_dynamic_threadirqs_without_rtirq(void **state)
     report_verdict(d, p, 0, -1, -1);
     assert_string_equal(vstr(d, "level"), "fail");
     CONTAINS(vstr(d, "summary"), "Under read: 4 xruns.");
-    CONTAINS(vstr(d, "summary"), "Try the performance governor, rtirq, or 128 frames.");
+    /* rtirq is the server's settings (its interrupt thread's priority), before the idle states' governor */
+    CONTAINS(vstr(d, "summary"), "Try rtirq, the performance governor, or 128 frames.");
     assert_true(has_id(d, "rtirq"));
     assert_false(has_id(d, "threadirqs")); /* booted with threadirqs */
     assert_false(has_id(d, "preempt"));    /* booted with preempt=full */
@@ -234,8 +235,8 @@ static void test_fail_dynamic_threadirqs_without_rtirq(void **state)
     CONTAINS(json_string_value(json_array_get(json_object_get(json_object_get(d, "verdict"), "advice"), 2)),
              "HDA Intel PCH shares its interrupt (IRQ 35: snd_hda_intel, i801_smbus)");
     const json_t *adv = json_object_get(json_object_get(d, "verdict"), "advice");
-    CONTAINS(json_string_value(json_array_get(adv, 0)), "The CPU frequency governor is schedutil");
-    CONTAINS(json_string_value(json_array_get(adv, 1)), "HDA Intel PCH (irq/35-snd_hda_) runs at priority 50");
+    CONTAINS(json_string_value(json_array_get(adv, 0)), "HDA Intel PCH (irq/35-snd_hda_) runs at priority 50");
+    CONTAINS(json_string_value(json_array_get(adv, 1)), "The CPU frequency governor is schedutil");
     json_decref(d);
     json_decref(p);
 }
@@ -579,6 +580,42 @@ static void test_low_priority_first(void **state)
     json_decref(p);
 }
 
+/* The interrupt threads' priority as read (audio.irq_threads): an audio thread at FIFO 70 below interrupt threads
+ * at 90 is low too, and the text names what was read; with none read (no threaded interrupts), FIFO 5 is below the
+ * 50 threadirqs would give them. Either way no threadirqs, and the server's priority before the governor. */
+static void test_low_priority_read_irqs(void **state)
+{
+    (void)state;
+    json_t *p = profile("studio");
+    for (int c = 0; c < 2; c++) {
+        json_t *d = doc_on("sys-generic", 64), *au = json_object_get(d, "audio");
+        json_object_set_new(au, "backend", json_string("jack"));
+        json_object_set_new(au, "provider", json_string("jack2"));
+        json_object_set_new(au, "sched_policy", json_string("SCHED_FIFO"));
+        json_object_set_new(au, "priority", json_integer(c == 0 ? 70 : 5));
+        json_object_set_new(au, "irq_threads", c == 0 ? json_pack("{s:i, s:s, s:i, s:i}", "count", 3, "policy",
+                                                                   "SCHED_FIFO", "priority", 90, "lowest", 50)
+                                                      : json_pack("{s:i, s:n, s:n}", "count", 0, "policy",
+                                                                  "priority"));
+        add_phase(d, phase("write", 12, 9, 3, 2500, -900));
+        report_verdict(d, p, 0, -1, -1);
+        char ids[512], text[8192];
+        ids_text(d, ids, sizeof(ids));
+        advice_text(d, text, sizeof(text));
+        assert_non_null(strstr(ids, "priority"));
+        assert_null(strstr(ids, "threadirqs"));
+        assert_true(strstr(ids, "priority") < strstr(ids, "governor"));
+        CONTAINS(text, "Start jackd with -P 70 or more");
+        if (c == 0)
+            CONTAINS(text, "The audio thread ran at SCHED_FIFO 70, below this machine's 3 interrupt threads "
+                           "(SCHED_FIFO 90)");
+        else
+            CONTAINS(text, "below the interrupt threads' priority (50 with threadirqs");
+        json_decref(d);
+    }
+    json_decref(p);
+}
+
 /* A run without real-time scheduling: not a kernel test. The privileges come first, then nothing about the
  * kernel nor the buffer; a private server is never told "-R"; nobody is told to join audio without knowing
  * whether they are in it. */
@@ -716,6 +753,7 @@ int main(void)
         cmocka_unit_test(test_not_realtime_is_not_a_kernel_test),
         cmocka_unit_test(test_idle_trap),
         cmocka_unit_test(test_low_priority_first),
+        cmocka_unit_test(test_low_priority_read_irqs),
         cmocka_unit_test(test_stopped_not_blamed_on_kernel),
     };
     return cmocka_run_group_tests(tests, setup, NULL);

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The one order of advice: privileges first; then what the run itself saw; then the server's settings (priority,
+ * quantum); then idle states; then kernel options; then the buffer size. Quickest to change and to undo first, and
+ * nothing that would hide an earlier cause: threaded interrupts would put every interrupt thread above an audio
+ * thread below 50, so the server's priority comes before any kernel option. verdict_advice.c sorts what its rules
+ * and the checks table (src/checks) give by this table. Main thread. */
+#include "verdict/verdict_order.h"
+#include <string.h>
+
+static const struct advice_order table[] = {
+    /* privileges */
+    { "realtime", ADVICE_PRIVILEGES },
+    { "mlock", ADVICE_PRIVILEGES },
+    /* what the run itself saw */
+    { "incomplete", ADVICE_RUN },
+    { "dropped", ADVICE_RUN },
+    { "load", ADVICE_RUN },
+    { "period", ADVICE_RUN },
+    { "headroom", ADVICE_RUN },
+    { "ladder", ADVICE_RUN },   /* the depth ladder: where the trouble starts, from the depths below this one */
+    /* the server's settings */
+    { "priority", ADVICE_SERVER },
+    { "rtirq", ADVICE_SERVER },
+    /* idle states, the CPU's power */
+    { "idle", ADVICE_IDLE },
+    { "governor", ADVICE_IDLE },
+    /* the system's settings, then the kernel's boot options */
+    { "shared_irq", ADVICE_KERNEL },
+    { "swappiness", ADVICE_KERNEL },
+    { "rt_throttling", ADVICE_KERNEL },
+    { "threadirqs", ADVICE_KERNEL },
+    { "preempt", ADVICE_KERNEL },
+    { "high_res_timers", ADVICE_KERNEL },
+    /* the buffer size */
+    { "buffer", ADVICE_BUFFER },
+};
+
+#define N (sizeof(table) / sizeof(table[0]))
+
+size_t verdict_order_count(void)
+{
+    return N;
+}
+
+const struct advice_order *verdict_order_get(size_t i)
+{
+    return i < N ? &table[i] : NULL;
+}
+
+const char *verdict_order_class_name(enum advice_class c)
+{
+    static const char *const names[ADVICE_NCLASSES] = { "privileges", "run", "server", "idle", "kernel", "buffer" };
+    return (unsigned)c < ADVICE_NCLASSES ? names[c] : "?";
+}
+
+/* The index of id in the table, or N. */
+static size_t find(const char *id)
+{
+    for (size_t i = 0; i < N; i++)
+        if (id && strcmp(table[i].id, id) == 0)
+            return i;
+    return N;
+}
+
+size_t verdict_order_rank(const char *id)
+{
+    size_t i = find(id);
+    if (i < N)
+        return i;
+    for (i = 0; i < N && table[i].cls != ADVICE_BUFFER; i++)
+        ;
+    return i; /* unknown: where the buffer begins (sort_key puts it just before) */
+}
+
+/* Twice the rank, and one more for a known id: an unknown id sorts after the kernel options, before the buffer. */
+static size_t sort_key(const char *id)
+{
+    return 2 * verdict_order_rank(id) + (find(id) < N);
+}
+
+void verdict_order_sort(const char *const *ids, size_t n, size_t *perm)
+{
+    for (size_t i = 0; i < n; i++)
+        perm[i] = i;
+    for (size_t i = 1; i < n; i++) { /* insertion sort: stable, and n is a handful */
+        size_t p = perm[i], kp = sort_key(ids[p]), j = i;
+        while (j > 0 && sort_key(ids[perm[j - 1]]) > kp) {
+            perm[j] = perm[j - 1];
+            j--;
+        }
+        perm[j] = p;
+    }
+}
