@@ -5,6 +5,7 @@
 #include "report/access.h"
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -149,44 +150,103 @@ double mw_exact_p(double u, size_t na, size_t nb)
     return fmin(1.0, 2 * tail / total);
 }
 
-/* The median of every difference b_j - a_i. Up to 4 million pairs exactly; beyond, both sides are thinned to
- * evenly spaced order statistics first (their quantiles kept), which moves the shift by far less than the
- * floor a difference must clear. */
-#define HL_MAX_PAIRS 4000000u
+/* The Hodges-Lehmann shift is the median of the na x nb differences d(i, j) = b[j] - a[i] (as computed in doubles,
+ * whose rounding is monotonic: with a and b sorted, d grows along j and falls along i). Its k-th smallest is found
+ * without forming them (the matrix stays implicit, as in Monahan's algorithm for the one-sample estimator and
+ * Johnson and Mizoguchi's selection in X + Y): each row i keeps the columns [lo[i], hi[i]) still in the running; a
+ * pivot, a candidate drawn from a fixed seed, is placed by counting in every row the differences below it and at
+ * or below it, one two-pointer sweep of O(na + nb); the rows are then cut to the side the k-th lies on. A drawn
+ * pivot halves the candidates in expectation, so O(log(na nb)) sweeps: O((na + nb) log(na nb)) time and O(na + nb)
+ * memory, where forming every difference took O(na nb) of both. The pivot only decides how fast: the result is
+ * the exact order statistic, the same as sorting every difference (tests/unit/test_compare.c checks it against
+ * that). Below HL_SMALL candidates they are gathered and sorted. */
+#define HL_SMALL 4096
+
+static double hl_select(const double *a, size_t na, const double *b, size_t nb, size_t k, size_t *lo, size_t *hi,
+                        size_t *lt, size_t *le, double *cand)
+{
+    for (size_t i = 0; i < na; i++) {
+        lo[i] = 0;
+        hi[i] = nb;
+    }
+    size_t below = 0; /* differences known to be below the k-th: the columns [0, lo[i]) of every row */
+    uint64_t seed = 0x484c0021ULL ^ ((uint64_t)na << 32) ^ (uint64_t)nb ^ ((uint64_t)k << 17);
+    for (;;) {
+        size_t left = 0;
+        for (size_t i = 0; i < na; i++)
+            left += hi[i] - lo[i];
+        if (left <= HL_SMALL) {
+            size_t m = 0;
+            for (size_t i = 0; i < na; i++)
+                for (size_t j = lo[i]; j < hi[i]; j++)
+                    cand[m++] = b[j] - a[i];
+            qsort(cand, m, sizeof(double), dcmp);
+            return cand[k - below];
+        }
+        /* the pivot: the r-th candidate, r drawn uniformly */
+        seed += 0x9e3779b97f4a7c15ULL;
+        uint64_t z = seed;
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        size_t r = (size_t)((z ^ (z >> 31)) % left), pi = 0;
+        while (r >= hi[pi] - lo[pi]) {
+            r -= hi[pi] - lo[pi];
+            pi++;
+        }
+        double p = b[lo[pi] + r] - a[pi];
+        /* in every row, the differences below p (lt) and at or below it (le): both grow with i (a[i] grows, every
+         * difference of the row falls), so one sweep carries the column pointers from row to row */
+        size_t jl = 0, je = 0, slt = 0, sle = 0;
+        for (size_t i = 0; i < na; i++) {
+            while (jl < nb && b[jl] - a[i] < p)
+                jl++;
+            if (je < jl)
+                je = jl;
+            while (je < nb && b[je] - a[i] <= p)
+                je++;
+            lt[i] = jl;
+            le[i] = je;
+            slt += jl;
+            sle += je;
+        }
+        if (k < slt) { /* the k-th is below p */
+            for (size_t i = 0; i < na; i++)
+                hi[i] = lt[i] < hi[i] ? (lt[i] > lo[i] ? lt[i] : lo[i]) : hi[i];
+        } else if (k >= sle) { /* above p */
+            below = 0;
+            for (size_t i = 0; i < na; i++) {
+                lo[i] = le[i] > lo[i] ? (le[i] < hi[i] ? le[i] : hi[i]) : lo[i];
+                below += lo[i];
+            }
+        } else {
+            return p;
+        }
+    }
+}
 
 double hodges_lehmann_shift(const double *a_in, size_t na, const double *b_in, size_t nb)
 {
     if (na == 0 || nb == 0)
         return NAN;
     double *a = malloc(na * sizeof(double)), *b = malloc(nb * sizeof(double));
-    if (!a || !b) {
-        free(a);
-        free(b);
-        return NAN;
-    }
+    size_t *idx = malloc(4 * na * sizeof(size_t));
+    double *cand = malloc((HL_SMALL + nb) * sizeof(double));
+    double shift = NAN;
+    if (!a || !b || !idx || !cand)
+        goto out;
     memcpy(a, a_in, na * sizeof(double));
     memcpy(b, b_in, nb * sizeof(double));
     qsort(a, na, sizeof(double), dcmp);
     qsort(b, nb, sizeof(double), dcmp);
-    while ((double)na * (double)nb > HL_MAX_PAIRS) { /* keep every other order statistic of the larger */
-        double **v = na >= nb ? &a : &b;
-        size_t *n = na >= nb ? &na : &nb;
-        for (size_t i = 0; i < *n / 2; i++)
-            (*v)[i] = (*v)[2 * i + 1];
-        *n /= 2;
-    }
-    double *d = malloc(na * nb * sizeof(double)), shift = NAN;
-    if (d) {
-        size_t k = 0;
-        for (size_t i = 0; i < na; i++)
-            for (size_t j = 0; j < nb; j++)
-                d[k++] = b[j] - a[i];
-        qsort(d, k, sizeof(double), dcmp);
-        shift = median_sorted(d, k);
-        free(d);
-    }
+    /* the median of n = na nb differences, as median_sorted() takes it from all of them sorted */
+    size_t n = na * nb, *lo = idx, *hi = idx + na, *lt = idx + 2 * na, *le = idx + 3 * na;
+    double m = hl_select(a, na, b, nb, n / 2, lo, hi, lt, le, cand);
+    shift = n % 2 ? m : (hl_select(a, na, b, nb, n / 2 - 1, lo, hi, lt, le, cand) + m) / 2;
+out:
     free(a);
     free(b);
+    free(idx);
+    free(cand);
     return shift;
 }
 

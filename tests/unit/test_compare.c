@@ -412,7 +412,7 @@ static void test_mann_whitney_normal_and_shift(void **state)
     /* Hodges-Lehmann by hand: {1,2,3} against {4,6,8}: differences 1 2 3 3 4 5 5 6 7, median 4 */
     double x[3] = { 1, 2, 3 }, y[3] = { 4, 6, 8 };
     assert_true(hodges_lehmann_shift(x, 3, y, 3) == 4);
-    /* a thinned large case still finds a known shift: 3000 against 3000 seconds, b = a + 7 */
+    /* a large case finds a known shift: 3000 against 3000 seconds, b = a + 7 */
     static double big_a[3000], big_b[3000];
     uint64_t s = 7;
     for (int i = 0; i < 3000; i++) {
@@ -421,6 +421,71 @@ static void test_mann_whitney_normal_and_shift(void **state)
     }
     assert_true(fabs(hodges_lehmann_shift(big_a, 3000, big_b, 3000) - 7) < 0.5);
     assert_int_equal(block_test(a, 0, b, 30, &bt), -EINVAL);
+}
+
+/* The reference for the Hodges-Lehmann shift, written here from its definition and not from compare's code: every
+ * difference b[j] - a[i] formed, sorted, and the middle one (the mean of the middle two for an even count). */
+static int ref_dcmp(const void *x, const void *y)
+{
+    double u = *(const double *)x, v = *(const double *)y;
+    return (u > v) - (u < v);
+}
+
+static double ref_hl(const double *a, size_t na, const double *b, size_t nb)
+{
+    size_t n = na * nb, k = 0;
+    double *d = malloc(n * sizeof(double));
+    assert_non_null(d);
+    for (size_t j = 0; j < nb; j++)
+        for (size_t i = 0; i < na; i++)
+            d[k++] = b[j] - a[i];
+    qsort(d, n, sizeof(double), ref_dcmp);
+    double m = n % 2 ? d[n / 2] : (d[n / 2 - 1] + d[n / 2]) / 2;
+    free(d);
+    return m;
+}
+
+/* compare's shift selects the median among the differences without forming them (O(n log n)): it must equal the
+ * reference exactly (the same doubles, ties and all), on every size from 1 a side, on values with many ties, with
+ * negative ones, and on a large pair (1500 against 1700 seconds, 2.55 million differences). */
+static void test_hodges_lehmann_exact(void **state)
+{
+    (void)state;
+    uint64_t s = 2021;
+    static double a[1500], b[1700];
+    int cases = 0;
+    for (size_t na = 1; na <= 40; na += 3)
+        for (size_t nb = 1; nb <= 45; nb += 4)
+            for (int kind = 0; kind < 3; kind++) {
+                for (size_t i = 0; i < na + nb; i++) {
+                    double u = fx_uniform(&s);
+                    /* 0: continuous; 1: whole numbers 0..5 (ties everywhere); 2: signed, a few repeated values */
+                    double v = kind == 0 ? 1000 * u - 300 : kind == 1 ? floor(6 * u) : (u < 0.3 ? -2.5 : 80 * u - 40);
+                    if (i < na)
+                        a[i] = v;
+                    else
+                        b[i - na] = v + (kind == 2 ? 3 : 0);
+                }
+                double got = hodges_lehmann_shift(a, na, b, nb), want = ref_hl(a, na, b, nb);
+                if (!(got == want))
+                    fail_msg("%zu x %zu, kind %d: shift %.17g, reference %.17g", na, nb, kind, got, want);
+                cases++;
+            }
+    assert_true(cases > 300);
+    for (int kind = 0; kind < 2; kind++) {
+        for (size_t i = 0; i < 1500; i++)
+            a[i] = kind ? floor(50 * fx_uniform(&s)) : 40 + 300 * fx_uniform(&s) * fx_uniform(&s);
+        for (size_t i = 0; i < 1700; i++)
+            b[i] = kind ? floor(50 * fx_uniform(&s)) + 2 : 45 + 300 * fx_uniform(&s) * fx_uniform(&s);
+        double got = hodges_lehmann_shift(a, 1500, b, 1700), want = ref_hl(a, 1500, b, 1700);
+        if (!(got == want))
+            fail_msg("1500 x 1700, kind %d: shift %.17g, reference %.17g", kind, got, want);
+        /* the halves compare takes too: an odd count of differences */
+        got = hodges_lehmann_shift(a, 749, b + 1, 851);
+        want = ref_hl(a, 749, b + 1, 851);
+        if (!(got == want))
+            fail_msg("749 x 851, kind %d: shift %.17g, reference %.17g", kind, got, want);
+    }
 }
 
 static void test_quantile_ci(void **state)
@@ -1105,6 +1170,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_same_distribution_no_difference),
+        cmocka_unit_test(test_hodges_lehmann_exact),
         cmocka_unit_test(test_shift_of_3ms_is_significant),
         cmocka_unit_test(test_run_to_run_noise),
         cmocka_unit_test(test_replicates_beside),
