@@ -1,0 +1,362 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* compare's reader of reports: timelines packed, or the identity alone. See report_compact.h. */
+#include "report/report_compact.h"
+#include "report/access.h"
+#include "report/report_read.h"
+#include "util/readfile.h"
+#include "util/termtext.h"
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The key a packed timeline is kept under in its phase: it begins with a NUL, which no parsed document can have in
+ * a key (jansson refuses it), so a report cannot bring its own. */
+static const char PACKED_KEY[] = "\0timeline-packed";
+#define PACKED_KEY_LEN (sizeof(PACKED_KEY) - 1)
+
+static const char *const tl_keys[TL_NCOLS] = {
+    "s", "span_s", "cycles", "wakeup_p99_us", "wakeup_max_us", "jitter_abs_p99_us", "jitter_abs_max_us",
+    "xrun_events", "deadlines_missed",
+};
+
+int tl_col_of(const char *key)
+{
+    for (int c = 0; c < TL_NCOLS; c++)
+        if (!strcmp(key, tl_keys[c]))
+            return c;
+    return -1;
+}
+
+const unsigned char *tl_packed(const json_t *phase, size_t *n)
+{
+    *n = 0;
+    const json_t *v = json_object_getn(phase, PACKED_KEY, PACKED_KEY_LEN);
+    if (!json_is_string(v))
+        return NULL;
+    *n = json_string_length(v) / (TL_NCOLS * sizeof(double));
+    return (const unsigned char *)json_string_value(v);
+}
+
+double tl_value(const unsigned char *packed, size_t i, int col)
+{
+    double x;
+    if (col < 0 || col >= TL_NCOLS)
+        return NAN;
+    memcpy(&x, packed + (i * TL_NCOLS + (size_t)col) * sizeof(double), sizeof(x));
+    return x;
+}
+
+/* ---- the lexer: where the values are, not what they are (jansson says that) ---- */
+
+struct lex {
+    const char *b;
+    size_t n, i;
+};
+
+static void ws(struct lex *l)
+{
+    while (l->i < l->n && (l->b[l->i] == ' ' || l->b[l->i] == '\t' || l->b[l->i] == '\n' || l->b[l->i] == '\r'))
+        l->i++;
+}
+
+/* at a '"': past the closing one */
+static int skip_string(struct lex *l)
+{
+    for (l->i++; l->i < l->n; l->i++) {
+        char c = l->b[l->i];
+        if (c == '\\')
+            l->i++;
+        else if (c == '"') {
+            l->i++;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* past one value, nesting followed without recursion */
+static int skip_value(struct lex *l)
+{
+    ws(l);
+    if (l->i >= l->n)
+        return -1;
+    char c = l->b[l->i];
+    if (c == '"')
+        return skip_string(l);
+    if (c == '{' || c == '[') {
+        size_t depth = 0;
+        while (l->i < l->n) {
+            c = l->b[l->i];
+            if (c == '"') {
+                if (skip_string(l) < 0)
+                    return -1;
+                continue;
+            }
+            if (c == '{' || c == '[')
+                depth++;
+            else if ((c == '}' || c == ']') && --depth == 0) {
+                l->i++;
+                return 0;
+            }
+            l->i++;
+        }
+        return -1;
+    }
+    size_t s = l->i;
+    while (l->i < l->n && strchr("0123456789+-.eEtruefalsn", l->b[l->i]) && l->b[l->i])
+        l->i++;
+    return l->i > s ? 0 : -1;
+}
+
+/* Is the string at [s, e) (quotes included) the key want? An escaped one is decoded by jansson. */
+static int key_is(const struct lex *l, size_t s, size_t e, const char *want)
+{
+    size_t len = e - s - 2, wl = strlen(want);
+    const char *k = l->b + s + 1;
+    if (!memchr(k, '\\', len))
+        return len == wl && !memcmp(k, want, len);
+    json_t *j = json_loadb(l->b + s, e - s, JSON_DECODE_ANY, NULL);
+    int r = json_is_string(j) && json_string_length(j) == wl && !memcmp(json_string_value(j), want, wl);
+    json_decref(j);
+    return r;
+}
+
+struct span {
+    size_t phase, start, end;
+    unsigned char *packed;
+    size_t bytes;
+};
+
+struct spans {
+    struct span *v;
+    size_t n, cap;
+};
+
+static int add_span(struct spans *s, size_t phase, size_t start, size_t end)
+{
+    if (s->n == s->cap) {
+        size_t nc = s->cap ? s->cap * 2 : 64;
+        struct span *t = realloc(s->v, nc * sizeof(*t));
+        if (!t)
+            return -ENOMEM;
+        s->v = t;
+        s->cap = nc;
+    }
+    s->v[s->n++] = (struct span){ phase, start, end, NULL, 0 };
+    return 0;
+}
+
+/* One object's members: for each key, on_key decides (returns 1 when it took the value itself). */
+typedef int (*member_fn)(struct lex *l, size_t ks, size_t ke, void *arg);
+
+static int walk_object(struct lex *l, member_fn fn, void *arg)
+{
+    ws(l);
+    if (l->i >= l->n || l->b[l->i] != '{')
+        return -1;
+    l->i++;
+    ws(l);
+    if (l->i < l->n && l->b[l->i] == '}') {
+        l->i++;
+        return 0;
+    }
+    for (;;) {
+        ws(l);
+        if (l->i >= l->n || l->b[l->i] != '"')
+            return -1;
+        size_t ks = l->i;
+        if (skip_string(l) < 0)
+            return -1;
+        size_t ke = l->i;
+        ws(l);
+        if (l->i >= l->n || l->b[l->i] != ':')
+            return -1;
+        l->i++;
+        ws(l);
+        int took = fn(l, ks, ke, arg);
+        if (took < 0 || (!took && skip_value(l) < 0))
+            return -1;
+        ws(l);
+        if (l->i < l->n && l->b[l->i] == ',') {
+            l->i++;
+            continue;
+        }
+        if (l->i < l->n && l->b[l->i] == '}') {
+            l->i++;
+            return 0;
+        }
+        return -1;
+    }
+}
+
+struct walk {
+    enum report_compact_mode mode;
+    struct spans *spans;
+    size_t phase;
+};
+
+static int phase_member(struct lex *l, size_t ks, size_t ke, void *arg)
+{
+    struct walk *w = arg;
+    if (l->i >= l->n || l->b[l->i] != '[' || !key_is(l, ks, ke, "timeline"))
+        return 0;
+    size_t s = l->i;
+    if (skip_value(l) < 0)
+        return -1;
+    return add_span(w->spans, w->phase, s, l->i) < 0 ? -1 : 1;
+}
+
+static int top_member(struct lex *l, size_t ks, size_t ke, void *arg)
+{
+    struct walk *w = arg;
+    if (l->i >= l->n || l->b[l->i] != '[' || !key_is(l, ks, ke, "phases"))
+        return 0;
+    size_t s = l->i;
+    if (w->mode == REPORT_IDENTITY) {
+        if (skip_value(l) < 0)
+            return -1;
+        return add_span(w->spans, 0, s, l->i) < 0 ? -1 : 1;
+    }
+    l->i++; /* the '[' */
+    ws(l);
+    if (l->i < l->n && l->b[l->i] == ']') {
+        l->i++;
+        return 1;
+    }
+    for (w->phase = 0;; w->phase++) {
+        ws(l);
+        if (l->i < l->n && l->b[l->i] == '{') {
+            if (walk_object(l, phase_member, w) < 0)
+                return -1;
+        } else if (skip_value(l) < 0) {
+            return -1;
+        }
+        ws(l);
+        if (l->i < l->n && l->b[l->i] == ',') {
+            l->i++;
+            continue;
+        }
+        if (l->i < l->n && l->b[l->i] == ']') {
+            l->i++;
+            return 1;
+        }
+        return -1;
+    }
+}
+
+/* A timeline's entries as TL_NCOLS doubles each: doc_num() of each key, as compare reads them. */
+static int pack(const json_t *tl, struct span *sp)
+{
+    size_t n = json_array_size(tl);
+    sp->bytes = n * TL_NCOLS * sizeof(double);
+    sp->packed = malloc(sp->bytes ? sp->bytes : 1);
+    if (!sp->packed)
+        return -ENOMEM;
+    size_t i;
+    const json_t *e;
+    json_array_foreach(tl, i, e)
+        for (int c = 0; c < TL_NCOLS; c++) {
+            double x = doc_num(e, tl_keys[c]);
+            memcpy(sp->packed + (i * TL_NCOLS + (size_t)c) * sizeof(double), &x, sizeof(x));
+        }
+    return 0;
+}
+
+static void blank(char *buf, const struct span *sp)
+{
+    /* "[]" and spaces: the document keeps its length, and jansson's line and column numbers stay true */
+    buf[sp->start] = '[';
+    buf[sp->start + 1] = ']';
+    for (size_t i = sp->start + 2; i < sp->end; i++)
+        if (buf[i] != '\n')
+            buf[i] = ' ';
+}
+
+int report_read_compact_buffer(char *buf, size_t len, enum report_compact_mode mode, json_t **doc, char *err,
+                               size_t errlen)
+{
+    *doc = NULL;
+    if (len > REPORT_MAX_BYTES) {
+        snprintf(err, errlen, "not a report: larger than %u MiB", REPORT_MAX_BYTES >> 20);
+        return -EFBIG;
+    }
+    struct spans spans = { 0 };
+    struct walk w = { mode, &spans, 0 };
+    struct lex l = { buf, len, 0 };
+    int rc = 0;
+    /* A document the lexer cannot follow is left as it is: jansson says what is wrong with it. */
+    if (walk_object(&l, top_member, &w) < 0) {
+        for (size_t i = 0; i < spans.n; i++)
+            free(spans.v[i].packed);
+        spans.n = 0;
+    }
+    for (size_t i = 0; i < spans.n && mode == REPORT_PACKED; i++) {
+        struct span *sp = &spans.v[i];
+        json_error_t je;
+        json_t *tl = json_loadb(buf + sp->start, sp->end - sp->start, JSON_REJECT_DUPLICATES, &je);
+        if (!tl) {
+            snprintf(err, errlen, "not valid JSON in phases[%zu].timeline (its line %d, column %d): %.120s", sp->phase,
+                     je.line, je.column, je.text);
+            rc = -EINVAL;
+            goto out;
+        }
+        rc = report_check_timeline(tl, sp->phase, err, errlen);
+        if (rc == 0)
+            rc = pack(tl, sp);
+        json_decref(tl);
+        if (rc < 0) {
+            if (rc == -ENOMEM)
+                snprintf(err, errlen, "out of memory");
+            goto out;
+        }
+    }
+    for (size_t i = 0; i < spans.n; i++)
+        blank(buf, &spans.v[i]);
+    json_error_t je;
+    json_t *d = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+    if (!d) {
+        snprintf(err, errlen, "not valid JSON (line %d, column %d): %.120s", je.line, je.column, je.text);
+        rc = -EINVAL;
+        goto out;
+    }
+    if ((rc = report_validate(d, err, errlen)) < 0) {
+        json_decref(d);
+        goto out;
+    }
+    const json_t *phases = json_object_get(d, "phases");
+    for (size_t i = 0; i < spans.n && mode == REPORT_PACKED; i++) {
+        json_t *p = json_array_get(phases, spans.v[i].phase);
+        json_t *s = json_stringn_nocheck((const char *)spans.v[i].packed, spans.v[i].bytes);
+        if (!p || !s || json_object_setn_new_nocheck(p, PACKED_KEY, PACKED_KEY_LEN, s) < 0) {
+            json_decref(d);
+            snprintf(err, errlen, "out of memory");
+            rc = -ENOMEM;
+            goto out;
+        }
+    }
+    *doc = d;
+out:
+    for (size_t i = 0; i < spans.n; i++)
+        free(spans.v[i].packed);
+    free(spans.v);
+    if (rc < 0)
+        term_fix(err, errlen);
+    return rc;
+}
+
+int report_read_compact(const char *path, enum report_compact_mode mode, json_t **doc, char *err, size_t errlen)
+{
+    *doc = NULL;
+    char *buf;
+    size_t len;
+    int rc = read_regular_file(path, REPORT_MAX_BYTES, &buf, &len, err, errlen);
+    if (rc == -EFBIG)
+        snprintf(err, errlen, "not a report: larger than %u MiB", REPORT_MAX_BYTES >> 20);
+    if (rc < 0)
+        return rc;
+    rc = report_read_compact_buffer(buf, len, mode, doc, err, errlen);
+    free(buf);
+    return rc;
+}
