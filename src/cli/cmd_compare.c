@@ -270,10 +270,11 @@ int cmd_compare(int argc, char **argv, const char *command_line)
     json_t *reps[COMPARE_MAX] = { NULL };
     char ids[COMPARE_MAX][64];
     const char *idp[COMPARE_MAX];
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n; i++)
         idp[i] = compare_file_id(names[i], ids[i], sizeof(ids[i])) == 0 ? ids[i] : NULL;
-        reps[i] = o.alone ? NULL : compare_replicates_beside(names[i], docs[i], COMPARE_REPLICATES_MAX);
-    }
+    /* one listing of a directory beside several reports, each file in it read at most once */
+    if (!o.alone)
+        compare_replicates(names, docs, n, COMPARE_REPLICATES_MAX, reps);
     json_t *cmp = compare_build_runs(docs, names, idp, (const json_t *const *)reps, n);
     for (size_t i = 0; i < n; i++)
         json_decref(reps[i]);

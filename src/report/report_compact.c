@@ -64,17 +64,25 @@ static void ws(struct lex *l)
 /* at a '"': past the closing one */
 static int skip_string(struct lex *l)
 {
-    for (l->i++; l->i < l->n; l->i++) {
-        char c = l->b[l->i];
-        if (c == '\\')
-            l->i++;
-        else if (c == '"') {
-            l->i++;
+    const char *b = l->b;
+    for (size_t i = l->i + 1; i < l->n;) {
+        const char *q = memchr(b + i, '"', l->n - i);
+        if (!q)
+            return -1;
+        size_t at = (size_t)(q - b), bs = 0;
+        while (at - bs > i && b[at - bs - 1] == '\\') /* escaped when an odd number of backslashes precede it */
+            bs++;
+        if (bs % 2 == 0) {
+            l->i = at + 1;
             return 0;
         }
+        i = at + 1;
     }
     return -1;
 }
+
+/* the bytes that matter inside a container: quotes and brackets */
+static const unsigned char structural[256] = { ['"'] = 1, ['{'] = 1, ['}'] = 1, ['['] = 1, [']'] = 1 };
 
 /* past one value, nesting followed without recursion */
 static int skip_value(struct lex *l)
@@ -87,8 +95,13 @@ static int skip_value(struct lex *l)
         return skip_string(l);
     if (c == '{' || c == '[') {
         size_t depth = 0;
+        const unsigned char *b = (const unsigned char *)l->b;
         while (l->i < l->n) {
-            c = l->b[l->i];
+            while (l->i < l->n && !structural[b[l->i]])
+                l->i++;
+            if (l->i >= l->n)
+                break;
+            c = (char)b[l->i];
             if (c == '"') {
                 if (skip_string(l) < 0)
                     return -1;
@@ -96,7 +109,7 @@ static int skip_value(struct lex *l)
             }
             if (c == '{' || c == '[')
                 depth++;
-            else if ((c == '}' || c == ']') && --depth == 0) {
+            else if (--depth == 0) {
                 l->i++;
                 return 0;
             }
@@ -105,7 +118,7 @@ static int skip_value(struct lex *l)
         return -1;
     }
     size_t s = l->i;
-    while (l->i < l->n && strchr("0123456789+-.eEtruefalsn", l->b[l->i]) && l->b[l->i])
+    while (l->i < l->n && l->b[l->i] && strchr("0123456789+-.eEtruefalsn", l->b[l->i]))
         l->i++;
     return l->i > s ? 0 : -1;
 }
@@ -264,14 +277,22 @@ static int pack(const json_t *tl, struct span *sp)
     return 0;
 }
 
-static void blank(char *buf, const struct span *sp)
+/* Each span's text becomes "[]": the rest of the document moves up over it, so that jansson is not given megabytes
+ * of blanks to read either. Returns the new length. (jansson's line and column numbers in a message are then those
+ * of the document without the spans.) */
+static size_t cut_spans(char *buf, size_t len, const struct spans *s)
 {
-    /* "[]" and spaces: the document keeps its length, and jansson's line and column numbers stay true */
-    buf[sp->start] = '[';
-    buf[sp->start + 1] = ']';
-    for (size_t i = sp->start + 2; i < sp->end; i++)
-        if (buf[i] != '\n')
-            buf[i] = ' ';
+    size_t w = 0, r = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        const struct span *sp = &s->v[i];
+        memmove(buf + w, buf + r, sp->start - r);
+        w += sp->start - r;
+        buf[w++] = '[';
+        buf[w++] = ']';
+        r = sp->end;
+    }
+    memmove(buf + w, buf + r, len - r);
+    return w + len - r;
 }
 
 int report_read_compact_buffer(char *buf, size_t len, enum report_compact_mode mode, json_t **doc, char *err,
@@ -312,8 +333,7 @@ int report_read_compact_buffer(char *buf, size_t len, enum report_compact_mode m
             goto out;
         }
     }
-    for (size_t i = 0; i < spans.n; i++)
-        blank(buf, &spans.v[i]);
+    len = cut_spans(buf, len, &spans);
     json_error_t je;
     json_t *d = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
     if (!d) {
