@@ -20,6 +20,9 @@
 #include "report/compare_counts.h"
 #include "report/compare_runs.h"
 #include "report/report_read.h"
+#include "report/report_compact.h"
+#include "report/store_sidecar.h"
+#include <fcntl.h>
 #include "report/compare_verdict.h"
 #include "util/readfile.h"
 #include "render/compare_text.h"
@@ -249,12 +252,11 @@ static void test_replicates_beside(void **state)
     json_decref(cmp);
     for (int i = 0; i < 2; i++)
         json_decref(reps[i]);
-    for (int i = 0; i < 8; i++) {
-        snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-        unlink(path);
+    for (int i = 0; i < 8; i++)
         json_decref(d[i]);
-    }
-    rmdir(dir);
+    char cmd[4400]; /* the reports and their sidecars */
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
 }
 
 /* Student's t against closed forms that do not come from the code: df = 1 is the Cauchy distribution,
@@ -581,6 +583,202 @@ static void write_file(const char *path, const char *s)
     assert_non_null(f);
     fputs(s, f);
     fclose(f);
+}
+
+/* compare's reader packs timelines (report_compact.h): every figure of a comparison equals the one from the whole
+ * tree, a damaged timeline is refused with report_read_file()'s message, and the identity read without the phases
+ * is the whole report's. */
+static void test_compact_reader(void **state)
+{
+    (void)state;
+    json_t *a = fx_report("6.1.0", "250", "voluntary", 20000, 0, 7);
+    json_t *b = fx_report("6.8.0", "1000", "full", 20000, 3000, 8);
+    char *ta = json_dumps(a, 0), *tb = json_dumps(b, 0);
+    json_t *ca, *cb, *ia;
+    char err[256];
+    assert_int_equal(report_read_compact_buffer(ta, strlen(ta), REPORT_PACKED, &ca, err, sizeof(err)), 0);
+    assert_int_equal(report_read_compact_buffer(tb, strlen(tb), REPORT_PACKED, &cb, err, sizeof(err)), 0);
+    free(ta);
+    free(tb);
+    size_t n;
+    assert_non_null(tl_packed(json_array_get(json_object_get(ca, "phases"), 0), &n));
+    assert_int_equal(n, json_array_size(json_object_get(json_array_get(json_object_get(a, "phases"), 0), "timeline")));
+    json_t *whole = compare_two(a, b), *packed = compare_two(ca, cb);
+    json_object_del(whole, "generated");
+    json_object_del(packed, "generated");
+    if (!json_equal(json_object_get(whole, "loads"), json_object_get(packed, "loads")) ||
+        !json_equal(json_object_get(whole, "summary"), json_object_get(packed, "summary")))
+        fail_msg("the comparison of packed timelines differs from the whole reports'");
+    json_decref(whole);
+    json_decref(packed);
+    /* the identity alone */
+    char *t = json_dumps(a, 0);
+    assert_int_equal(report_read_compact_buffer(t, strlen(t), REPORT_IDENTITY, &ia, err, sizeof(err)), 0);
+    free(t);
+    assert_int_equal(json_array_size(json_object_get(ia, "phases")), 0);
+    json_t *i1 = compare_identity(a), *i2 = compare_identity(ia);
+    assert_true(json_equal(i1, i2));
+    assert_true(compare_identity_same_setup(i1, i2) && compare_same_setup(a, ia) && !compare_same_setup(a, b));
+    json_decref(i1);
+    json_decref(i2);
+    json_decref(ia);
+    /* a damaged timeline entry: the whole reader's message */
+    json_t *bad = json_deep_copy(a);
+    json_t *e = json_array_get(json_object_get(json_array_get(json_object_get(bad, "phases"), 0), "timeline"), 3);
+    json_object_set_new(e, "cycles", json_string("many"));
+    t = json_dumps(bad, 0);
+    char err2[256];
+    json_t *d1, *d2;
+    assert_int_equal(report_read_buffer(t, strlen(t), &d1, err, sizeof(err)), -EINVAL);
+    assert_int_equal(report_read_compact_buffer(t, strlen(t), REPORT_PACKED, &d2, err2, sizeof(err2)), -EINVAL);
+    assert_string_equal(err, err2);
+    free(t);
+    /* an escaped key is the same key: still packed */
+    json_decref(bad);
+    const char *esc = "{\"schema\": \"rtjitter.report/1\", \"ph\\u0061ses\": [{\"load\": \"none\", \"time\\u006cine\": "
+                      "[{\"cycles\": 10, \"wakeup_p99_us\": 5}]}]}";
+    t = strdup(esc);
+    assert_int_equal(report_read_compact_buffer(t, strlen(t), REPORT_PACKED, &d2, err2, sizeof(err2)), 0);
+    free(t);
+    const unsigned char *pk = tl_packed(json_array_get(json_object_get(d2, "phases"), 0), &n);
+    assert_non_null(pk);
+    assert_int_equal(n, 1);
+    assert_true(tl_value(pk, 0, TL_WAKEUP_P99) == 5 && isnan(tl_value(pk, 0, TL_S)));
+    json_decref(d2);
+    /* no document of a file can bring its own packed timeline: a key with a NUL is refused by the parser */
+    t = strdup("{\"schema\": \"rtjitter.report/1\", \"phases\": [{\"\\u0000timeline-packed\": \"xxxxxxxx\"}]}");
+    assert_true(report_read_compact_buffer(t, strlen(t), REPORT_PACKED, &d2, err2, sizeof(err2)) < 0);
+    free(t);
+    json_decref(ca);
+    json_decref(cb);
+    json_decref(a);
+    json_decref(b);
+}
+
+/* The store's sidecars (store_sidecar.h): written on the first look at a directory, used on the next (the report is
+ * not read: it is replaced by garbage of the same size and times, and the identity still comes), rebuilt when the
+ * report changed, when the sidecar is corrupt or of another version, never followed through a symlink planted at
+ * its name; a report read whole keeps its run values there. */
+static void test_sidecars(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rtjt-sidecar-XXXXXX", p[4200], sc[4300];
+    assert_non_null(mkdtemp(dir));
+    json_t *d = fx_report("6.1.0", "250", "full", 2000, 0, 31);
+    snprintf(p, sizeof(p), "%s/r1.json", dir);
+    assert_int_equal(json_dump_file(d, p, 0), 0);
+    snprintf(sc, sizeof(sc), "%s/.r1.json" SIDECAR_SUFFIX, dir);
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY);
+    assert_true(dfd >= 0);
+    struct stat st;
+    json_t *id, *vals;
+    int from;
+    char err[256];
+    /* a store made before sidecars: read, and one written */
+    assert_int_equal(stat(p, &st), 0);
+    assert_int_equal(sidecar_identity(dfd, dir, "r1.json", &st, &id, &vals, &from, err, sizeof(err)), 0);
+    assert_false(from);
+    assert_null(vals);
+    json_t *want = compare_identity(d);
+    assert_true(json_equal(id, want));
+    json_decref(id);
+    struct stat ss;
+    assert_int_equal(lstat(sc, &ss), 0);
+    assert_true(S_ISREG(ss.st_mode));
+    /* used: the report's bytes are not read (garbage of the same size, its times and inode kept) */
+    char *text = json_dumps(d, 0);
+    int fd = open(p, O_WRONLY);
+    assert_true(fd >= 0);
+    char *junk = malloc((size_t)st.st_size);
+    memset(junk, 'x', (size_t)st.st_size);
+    assert_int_equal(write(fd, junk, (size_t)st.st_size), st.st_size);
+    close(fd);
+    free(junk);
+    struct timespec times[2] = { st.st_atim, st.st_mtim };
+    assert_int_equal(utimensat(AT_FDCWD, p, times, 0), 0);
+    assert_int_equal(sidecar_identity(dfd, dir, "r1.json", &st, &id, &vals, &from, err, sizeof(err)), 0);
+    assert_true(from);
+    assert_true(json_equal(id, want));
+    json_decref(id);
+    /* the report changes (another mtime): never trusted, read again: garbage is not a report */
+    struct stat st2;
+    assert_int_equal(utimensat(AT_FDCWD, p, NULL, 0), 0);
+    assert_int_equal(stat(p, &st2), 0);
+    assert_true(sidecar_identity(dfd, dir, "r1.json", &st2, &id, &vals, &from, err, sizeof(err)) < 0);
+    /* a real report again; a corrupt sidecar, then one of another version, then a lying one (another label, the
+     * report's stamp): rebuilt, not trusted, each time (the lie holds only while the stamp is the report's) */
+    FILE *f = fopen(p, "w");
+    fputs(text, f);
+    fclose(f);
+    assert_int_equal(stat(p, &st), 0);
+    const char *bad[] = { "{\"schema\": \"rtjitter.sidecar/1\", \"version\": ", "not json at all", "" };
+    for (int k = 0; k < 3; k++) {
+        f = fopen(sc, "w");
+        fputs(bad[k], f);
+        fclose(f);
+        assert_int_equal(sidecar_identity(dfd, dir, "r1.json", &st, &id, &vals, &from, err, sizeof(err)), 0);
+        assert_false(from);
+        assert_true(json_equal(id, want));
+        json_decref(id);
+    }
+    /* another version */
+    json_t *scd = json_load_file(sc, 0, NULL);
+    assert_non_null(scd);
+    json_object_set_new(scd, "version", json_integer(COMPARE_IDENTITY_VERSION + 1));
+    assert_int_equal(json_dump_file(scd, sc, 0), 0);
+    assert_int_equal(sidecar_identity(dfd, dir, "r1.json", &st, &id, &vals, &from, err, sizeof(err)), 0);
+    assert_false(from);
+    json_decref(id);
+    json_decref(scd);
+    /* a symlink planted at the sidecar's name: the file it names is never written; the name becomes a regular file */
+    char target[4300];
+    snprintf(target, sizeof(target), "%s/victim", dir);
+    f = fopen(target, "w");
+    fputs("victim", f);
+    fclose(f);
+    unlink(sc);
+    assert_int_equal(symlink(target, sc), 0);
+    assert_int_equal(sidecar_identity(dfd, dir, "r1.json", &st, &id, &vals, &from, err, sizeof(err)), 0);
+    assert_false(from);
+    json_decref(id);
+    char vb[16] = "";
+    f = fopen(target, "r");
+    assert_non_null(fgets(vb, sizeof(vb), f));
+    fclose(f);
+    assert_string_equal(vb, "victim");
+    assert_int_equal(lstat(sc, &ss), 0);
+    assert_true(S_ISREG(ss.st_mode));
+    /* a report of the set-up read whole beside another: its values kept, then served from the sidecar */
+    snprintf(p, sizeof(p), "%s/r2.json", dir);
+    json_t *d2 = fx_report("6.1.0", "250", "full", 2000, 0, 32);
+    assert_int_equal(json_dump_file(d2, p, 0), 0);
+    json_t *reps = compare_replicates_beside(p, d2, 32);
+    assert_int_equal(json_array_size(reps), 1);
+    json_t *v1 = json_incref(json_object_get(json_array_get(reps, 0), "values"));
+    json_decref(reps);
+    snprintf(p, sizeof(p), "%s/r1.json", dir);
+    assert_int_equal(stat(p, &st), 0);
+    assert_int_equal(sidecar_identity(dfd, dir, "r1.json", &st, &id, &vals, &from, err, sizeof(err)), 0);
+    assert_true(from);
+    assert_non_null(vals);
+    assert_true(json_equal(vals, v1));
+    json_t *v0 = compare_run_values_json(d);
+    assert_true(json_equal(v0, v1));
+    json_decref(v0);
+    json_decref(v1);
+    json_decref(vals);
+    json_decref(id);
+    /* no temporary file left behind */
+    char cmd[4400];
+    snprintf(cmd, sizeof(cmd), "ls -a '%s' | grep -q tmp-", dir);
+    assert_true(system(cmd) != 0);
+    close(dfd);
+    free(text);
+    json_decref(want);
+    json_decref(d);
+    json_decref(d2);
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
 }
 
 static void test_latest_in_store(void **state)
@@ -1171,6 +1369,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_same_distribution_no_difference),
         cmocka_unit_test(test_hodges_lehmann_exact),
+        cmocka_unit_test(test_compact_reader),
+        cmocka_unit_test(test_sidecars),
         cmocka_unit_test(test_shift_of_3ms_is_significant),
         cmocka_unit_test(test_run_to_run_noise),
         cmocka_unit_test(test_replicates_beside),
