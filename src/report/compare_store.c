@@ -61,6 +61,8 @@ struct beside {
     json_t *ident;      /* compare_identity() */
     json_t *values;     /* compare_run_values_json() */
     int failed;         /* not a report we can read: passed over */
+    char *text;         /* its text, when it was read for its identity (kept until it is known to be needed) */
+    size_t len;
 };
 
 static int beside_newest_first(const void *a, const void *b)
@@ -166,19 +168,34 @@ void compare_replicates(const char *const *paths, json_t *const *docs, size_t n,
                 }
                 if (!b->ident) {
                     char err[256];
-                    if (sidecar_identity(dfd, dirs[i], b->name, &b->st, &b->ident, &b->values, NULL, err,
-                                         sizeof(err)) < 0) {
+                    if (sidecar_identity(dfd, dirs[i], b->name, &b->st, &b->ident, &b->values, &b->text, &b->len,
+                                         err, sizeof(err)) < 0) {
                         b->failed = 1; /* not a report: passed over in silence, as before */
                         continue;
                     }
                 }
-                if (!idents[j] || !compare_identity_same_setup(idents[j], b->ident))
+                if (!idents[j] || !compare_identity_same_setup(idents[j], b->ident)) {
+                    /* not of this report's set-up: its text is kept only while another compared report in this
+                     * directory may still want it */
+                    int wanted = 0;
+                    for (size_t x = j + 1; x < n && !wanted; x++)
+                        wanted = !done[x] && idents[x] && compare_identity_same_setup(idents[x], b->ident);
+                    if (!wanted) {
+                        free(b->text);
+                        b->text = NULL;
+                    }
                     continue;
+                }
                 if (!b->values) { /* of the set-up: read whole now, once, its timelines packed */
                     char p[8192], err[256];
                     json_t *r;
-                    if (snprintf(p, sizeof(p), "%s/%s", dirs[i], b->name) >= (int)sizeof(p) ||
-                        report_read_compact(p, REPORT_PACKED, &r, err, sizeof(err)) < 0) {
+                    /* from the text read for its identity when there was no sidecar: the file is read once */
+                    int rrc = b->text ? report_read_compact_buffer(b->text, b->len, REPORT_PACKED, &r, err, sizeof(err))
+                              : snprintf(p, sizeof(p), "%s/%s", dirs[i], b->name) >= (int)sizeof(p) ? -ENAMETOOLONG
+                              : report_read_compact(p, REPORT_PACKED, &r, err, sizeof(err));
+                    free(b->text);
+                    b->text = NULL;
+                    if (rrc < 0) {
                         b->failed = 1;
                         continue;
                     }
@@ -194,6 +211,7 @@ void compare_replicates(const char *const *paths, json_t *const *docs, size_t n,
         }
         for (size_t k = 0; k < nc; k++) {
             free(c[k].name);
+            free(c[k].text);
             json_decref(c[k].ident);
             json_decref(c[k].values);
         }
@@ -289,7 +307,7 @@ static int collect_runs(const char *store, const char *label, struct run_ref **o
             int bad = fstatat(kfd, fe->d_name, &st, 0) < 0 || !S_ISREG(st.st_mode);
             if (bad)
                 snprintf(err, sizeof(err), "not a regular file");
-            if (bad || sidecar_identity(kfd, sub, fe->d_name, &st, &id, NULL, NULL, err, sizeof(err)) < 0) {
+            if (bad || sidecar_identity(kfd, sub, fe->d_name, &st, &id, NULL, NULL, NULL, err, sizeof(err)) < 0) {
                 /* A *.json that is not a report we can read (a FIFO, a broken file): named, then left out. */
                 char shown[1024]; /* a name from the store's listing is anybody's */
                 fprintf(stderr, "rtjitter compare: %s: %s (left out)\n", term_str(shown, sizeof(shown), path), err);

@@ -3,6 +3,8 @@
 #include "report/store_sidecar.h"
 #include "report/compare.h"
 #include "report/report_compact.h"
+#include "report/report_read.h"
+#include "util/readfile.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -153,13 +155,13 @@ static void renew(int dfd, const char *name, const char *scname, const struct st
 }
 
 int sidecar_identity(int dfd, const char *dir, const char *name, const struct stat *st, json_t **ident,
-                     json_t **values, int *from_sidecar, char *err, size_t errlen)
+                     json_t **values, char **text, size_t *textlen, char *err, size_t errlen)
 {
     *ident = NULL;
+    if (text)
+        *text = NULL;
     if (values)
         *values = NULL;
-    if (from_sidecar)
-        *from_sidecar = 0;
     char scname[NAME_MAX + 1], path[8192];
     int have_name = sidecar_name(name, scname, sizeof(scname)) == 0;
     json_t *stamp = stamp_of(st);
@@ -169,8 +171,6 @@ int sidecar_identity(int dfd, const char *dir, const char *name, const struct st
     }
     if (have_name && (*ident = read_sidecar(dfd, scname, stamp, values))) {
         json_decref(stamp);
-        if (from_sidecar)
-            *from_sidecar = 1;
         return 0;
     }
     if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path)) {
@@ -179,10 +179,33 @@ int sidecar_identity(int dfd, const char *dir, const char *name, const struct st
         return -ENAMETOOLONG;
     }
     json_t *doc;
-    int rc = report_read_compact(path, REPORT_IDENTITY, &doc, err, errlen);
+    char *buf, *copy = NULL;
+    size_t len;
+    int rc = read_regular_file(path, REPORT_MAX_BYTES, &buf, &len, err, errlen);
+    if (rc == -EFBIG)
+        snprintf(err, errlen, "not a report: larger than %u MiB", REPORT_MAX_BYTES >> 20);
+    /* the caller may want the whole text too (a run of its set-up is read whole next): the identity is taken
+     * from a copy, so that the file is read once */
+    if (rc == 0 && text && !(copy = malloc(len + 1))) {
+        snprintf(err, errlen, "out of memory");
+        rc = -ENOMEM;
+    }
+    if (rc == 0) {
+        if (copy)
+            memcpy(copy, buf, len + 1);
+        rc = report_read_compact_buffer(copy ? copy : buf, len, REPORT_IDENTITY, &doc, err, errlen);
+    }
+    free(copy);
     if (rc < 0) {
+        free(buf);
         json_decref(stamp);
         return rc;
+    }
+    if (text) {
+        *text = buf;
+        *textlen = len;
+    } else {
+        free(buf);
     }
     *ident = compare_identity(doc);
     json_decref(doc);

@@ -24,10 +24,12 @@
 
 /* The identity of the report name in the directory dfd, whose path is dir (for reading the report): from its
  * sidecar when that is fresh for st (the report's stat now), else from the report, writing a new sidecar. *ident
- * gets a new reference; *values (values may be NULL) the sidecar's run values, or NULL when it has none;
- * *from_sidecar (may be NULL) 1 when the sidecar served. 0 or -errno (err says why). */
+ * gets a new reference; *values (values may be NULL) the sidecar's run values, or NULL when it has none; *text
+ * (text may be NULL) the report's whole text when it had to be read (malloc'd, *textlen bytes, NUL after them;
+ * NULL when the sidecar served), so that a caller that wants the report whole reads the file only once.
+ * 0 or -errno (err says why). */
 int sidecar_identity(int dfd, const char *dir, const char *name, const struct stat *st, json_t **ident,
-                     json_t **values, int *from_sidecar, char *err, size_t errlen);
+                     json_t **values, char **text, size_t *textlen, char *err, size_t errlen);
 /* The report (stat st when it was read whole) was read and gave values: its sidecar keeps them too. */
 void sidecar_add_values(int dfd, const char *name, const struct stat *st, const json_t *ident, const json_t *values);
 /* The sidecar's file name of report name, into buf: 0 or -ENAMETOOLONG. */
