@@ -60,7 +60,6 @@ struct beside {
     int known;          /* one of the compared reports: its document is in memory */
     json_t *ident;      /* compare_identity() */
     json_t *values;     /* compare_run_values_json() */
-    int failed;         /* not a report we can read: passed over */
     char *text;         /* its text, when it was read for its identity (kept until it is known to be needed) */
     size_t len;
 };
@@ -147,45 +146,35 @@ void compare_replicates(const char *const *paths, json_t *const *docs, size_t n,
         size_t nc;
         struct beside *c = list_beside(dfd, &nc);
         /* every compared report in this directory (the same directory, however named) */
-        for (size_t j = i; j < n; j++) {
+        unsigned char *here = calloc(n, 1);
+        for (size_t j = i; here && j < n; j++) {
             struct stat js;
             if (done[j] || (j != i && (stat(dirs[j], &js) < 0 || js.st_dev != ds.st_dev || js.st_ino != ds.st_ino)))
                 continue;
-            done[j] = 1;
-            json_t *out = json_array();
-            reps[j] = out;
-            for (size_t k = 0; k < nc && k < REPLICATE_SCAN_MAX && json_array_size(out) < max; k++) {
-                struct beside *b = &c[k];
-                if (b->failed || !strcmp(b->id, self[j]))
-                    continue;
-                if (!b->ident && !b->known) {
-                    for (size_t x = 0; x < n; x++)
-                        if (self[x][0] && !strcmp(b->id, self[x])) {
-                            b->known = 1;
-                            b->ident = json_incref(idents[x]);
-                            b->values = compare_run_values_json(docs[x]);
-                        }
+            done[j] = here[j] = 1;
+            reps[j] = json_array();
+        }
+        /* file by file, newest first, for all of them at once: a file's text is held only while it is looked at */
+        for (size_t k = 0; here && k < nc && k < REPLICATE_SCAN_MAX; k++) {
+            struct beside *b = &c[k];
+            for (size_t x = 0; x < n; x++)
+                if (self[x][0] && !strcmp(b->id, self[x])) { /* a compared report: its document is in memory */
+                    b->known = 1;
+                    b->ident = json_incref(idents[x]);
+                    b->values = compare_run_values_json(docs[x]);
+                    break;
                 }
+            for (size_t j = 0; j < n; j++) {
+                if (!here[j] || json_array_size(reps[j]) >= max || !strcmp(b->id, self[j]))
+                    continue;
                 if (!b->ident) {
                     char err[256];
                     if (sidecar_identity(dfd, dirs[i], b->name, &b->st, &b->ident, &b->values, &b->text, &b->len,
-                                         err, sizeof(err)) < 0) {
-                        b->failed = 1; /* not a report: passed over in silence, as before */
-                        continue;
-                    }
+                                         err, sizeof(err)) < 0)
+                        break; /* not a report: passed over in silence, as before */
                 }
-                if (!idents[j] || !compare_identity_same_setup(idents[j], b->ident)) {
-                    /* not of this report's set-up: its text is kept only while another compared report in this
-                     * directory may still want it */
-                    int wanted = 0;
-                    for (size_t x = j + 1; x < n && !wanted; x++)
-                        wanted = !done[x] && idents[x] && compare_identity_same_setup(idents[x], b->ident);
-                    if (!wanted) {
-                        free(b->text);
-                        b->text = NULL;
-                    }
+                if (!idents[j] || !compare_identity_same_setup(idents[j], b->ident))
                     continue;
-                }
                 if (!b->values) { /* of the set-up: read whole now, once, its timelines packed */
                     char p[8192], err[256];
                     json_t *r;
@@ -195,10 +184,8 @@ void compare_replicates(const char *const *paths, json_t *const *docs, size_t n,
                               : report_read_compact(p, REPORT_PACKED, &r, err, sizeof(err));
                     free(b->text);
                     b->text = NULL;
-                    if (rrc < 0) {
-                        b->failed = 1;
-                        continue;
-                    }
+                    if (rrc < 0)
+                        break;
                     b->values = compare_run_values_json(r);
                     json_decref(r);
                     /* the next compare takes them from the sidecar: this report is not read whole again */
@@ -206,9 +193,15 @@ void compare_replicates(const char *const *paths, json_t *const *docs, size_t n,
                 }
                 char p[8192];
                 snprintf(p, sizeof(p), "%s/%s", dirs[i], b->name);
-                json_array_append_new(out, json_pack("{s:s, s:s, s:O}", "file", p, "id", b->id, "values", b->values));
+                json_array_append_new(reps[j], json_pack("{s:s, s:s, s:O}", "file", p, "id", b->id, "values",
+                                                         b->values));
             }
+            free(b->text);
+            b->text = NULL;
+            json_decref(b->values); /* done with this file */
+            b->values = NULL;
         }
+        free(here);
         for (size_t k = 0; k < nc; k++) {
             free(c[k].name);
             free(c[k].text);
