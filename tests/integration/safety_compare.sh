@@ -19,6 +19,11 @@ B="$RTJ_HELPERS/big_report"
 [ -x /usr/bin/time ] || { echo "ok - skipped: /usr/bin/time (package time) is not installed"; exit 0; }
 command -v strace >/dev/null || { echo "ok - skipped: strace is not installed"; exit 0; }
 
+# Under the sanitizers (make sanitize) memory is AddressSanitizer's (shadow and quarantine: 782 MB seen for the
+# pair), so the memory ceiling is not checked there; and LeakSanitizer cannot run under strace's ptrace.
+maxrss=150; [ -n "${RTJ_SANITIZE:-}" ] && maxrss=100000
+strace_env=(); [ -n "${RTJ_SANITIZE:-}" ] && strace_env=(env "ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0")
+
 # seconds and peak RSS (MB) of a command, from /usr/bin/time -v
 timed() { # OUT ERRFILE CMD...
     local out=$1 err=$2; shift 2
@@ -35,8 +40,8 @@ timed "$WORK/pair.out" "$WORK/pair.time" "$RTJ" compare "$WORK/pair/a.json" "$WO
 rc=$?
 w=$(wall "$WORK/pair.time"); m=$(rss "$WORK/pair.time")
 check "compare of 2 x 300 phases x 600 seconds exits 0 (got $rc)" [ "$rc" -eq 0 ]
-check "... within 40 s (took $w s) and 150 MB (peak RSS $m MB)" \
-    [ "$(awk -v w="$w" 'BEGIN { print (w < 40) }')" = 1 -a "${m:-9999}" -lt 150 ]
+check "... within 40 s (took $w s) and $maxrss MB (peak RSS $m MB)" \
+    [ "$(awk -v w="$w" 'BEGIN { print (w < 40) }')" = 1 -a "${m:-999999}" -lt "$maxrss" ]
 python3 - "$WORK/pair/a.json" "$WORK/pair/b.json" "$WORK/pair.cmp" >"$WORK/pair.check" <<'PY'
 import json, re, sys
 a, b, c = (json.load(open(f)) for f in sys.argv[1:4])
@@ -69,7 +74,7 @@ check "98 reports beside the pair ($(du -sm "$S" | cut -f1) MB)" [ "$(ls "$S" | 
 opened() { # STRACE-LOG: "name count" of each report opened
     sed -n 's/.*openat([^"]*"\([^"]*\.json\)".*/\1/p' "$1" | sed 's|.*/||' | sort | uniq -c | awk '{ print $2, $1 }'
 }
-timed "$WORK/s1.out" "$WORK/s1.time" strace -f -qq -e trace=openat -o "$WORK/s1.strace" \
+timed "$WORK/s1.out" "$WORK/s1.time" "${strace_env[@]}" strace -f -qq -e trace=openat -o "$WORK/s1.strace" \
     "$RTJ" compare "$S/pa.json" "$S/pb.json" --json "$WORK/s1.cmp" -q
 rc=$?
 w1=$(wall "$WORK/s1.time")
@@ -79,7 +84,7 @@ twice=$(opened "$WORK/s1.strace" | awk '$2 > 1' | head -3 | tr '\n' ' ')
 check "... each report opened at most once (more than once: ${twice:-none})" [ -z "$twice" ]
 check "... a sidecar written beside each of the 98 (and no temporary file left)" \
     [ "$(ls -a "$S" | grep -c '^\.\(other\|same\)[0-9]*\.json\.setup$')" = 98 -a -z "$(ls -a "$S" | grep 'tmp-')" ]
-timed "$WORK/s2.out" "$WORK/s2.time" strace -f -qq -e trace=openat -o "$WORK/s2.strace" \
+timed "$WORK/s2.out" "$WORK/s2.time" "${strace_env[@]}" strace -f -qq -e trace=openat -o "$WORK/s2.strace" \
     "$RTJ" compare "$S/pa.json" "$S/pb.json" --json "$WORK/s2.cmp" -q
 w2=$(wall "$WORK/s2.time")
 read2=$(opened "$WORK/s2.strace" | awk '$1 != "pa.json" && $1 != "pb.json"' | head -3 | tr '\n' ' ')
