@@ -6,6 +6,7 @@
 #include "util/readfile.h"
 #include "util/termtext.h"
 #include <errno.h>
+#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -277,6 +278,192 @@ static int pack(const json_t *tl, struct span *sp)
     return 0;
 }
 
+/* ---- the fast path: a timeline of plain entries read without jansson ----
+ * Most timelines are arrays of flat objects of numbers: those are read here straight into the packed columns, with
+ * the same checks report_check_timeline() makes and the same doubles jansson gives (an integer through strtoll, a
+ * real through strtod, as jansson converts them). Anything else (a string, a nested value, an escaped or repeated
+ * key, a number JSON does not allow or jansson would refuse, a value of the wrong type or range) makes the fast
+ * path give up, and jansson reads that timeline: its verdict and its message are the ones a reader gets. */
+
+enum { FT_ANY, FT_NUM, FT_COUNT };
+
+/* The type report_read.c checks for a timeline key (timeline_fields), FT_ANY for a key it does not check. */
+static int key_type(const char *k, size_t len)
+{
+    static const struct { const char *k; int t; } typed[] = {
+        { "s", FT_COUNT }, { "cycles", FT_COUNT }, { "xruns_reported", FT_COUNT }, { "xruns_detected", FT_COUNT },
+        { "deadlines_missed", FT_COUNT }, { "jitter_abs_max_us", FT_NUM }, { "jitter_abs_p99_us", FT_NUM },
+        { "wakeup_max_us", FT_NUM }, { "wakeup_p99_us", FT_NUM }, { "callback_max_us", FT_NUM },
+        { "margin_min_us", FT_NUM },
+    };
+    for (size_t i = 0; i < sizeof(typed) / sizeof(typed[0]); i++)
+        if (strlen(typed[i].k) == len && !memcmp(typed[i].k, k, len))
+            return typed[i].t;
+    return FT_ANY;
+}
+
+static int col_of_n(const char *k, size_t len)
+{
+    for (int c = 0; c < TL_NCOLS; c++)
+        if (strlen(tl_keys[c]) == len && !memcmp(tl_keys[c], k, len))
+            return c;
+    return -1;
+}
+
+/* A JSON number at l->i, strictly by the grammar: its value as jansson gives it. -1 to give up. */
+static int fast_number(struct lex *l, double *out)
+{
+    const char *b = l->b;
+    size_t i = l->i, s = i;
+    int real = 0;
+    if (i < l->n && b[i] == '-')
+        i++;
+    if (i >= l->n || b[i] < '0' || b[i] > '9')
+        return -1;
+    if (b[i] == '0')
+        i++;
+    else
+        while (i < l->n && b[i] >= '0' && b[i] <= '9')
+            i++;
+    if (i < l->n && b[i] == '.') {
+        real = 1;
+        if (++i >= l->n || b[i] < '0' || b[i] > '9')
+            return -1;
+        while (i < l->n && b[i] >= '0' && b[i] <= '9')
+            i++;
+    }
+    if (i < l->n && (b[i] == 'e' || b[i] == 'E')) {
+        real = 1;
+        i++;
+        if (i < l->n && (b[i] == '+' || b[i] == '-'))
+            i++;
+        if (i >= l->n || b[i] < '0' || b[i] > '9')
+            return -1;
+        while (i < l->n && b[i] >= '0' && b[i] <= '9')
+            i++;
+    }
+    char tmp[64];
+    if (i - s >= sizeof(tmp) || (!real && i - s > 16)) /* long: jansson's own overflow rules decide */
+        return -1;
+    memcpy(tmp, b + s, i - s);
+    tmp[i - s] = '\0';
+    /* a '.' whatever the process's locale, as jansson reads it */
+    static locale_t c_locale;
+    if (real && !c_locale && !(c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0)))
+        return -1;
+    *out = real ? strtod_l(tmp, NULL, c_locale) : (double)strtoll(tmp, NULL, 10);
+    if (!isfinite(*out))
+        return -1;
+    l->i = i;
+    return 0;
+}
+
+/* One timeline array at [start, end) into sp's packed columns; -1 when it is not plain (jansson reads it then). */
+static int fast_timeline(const char *buf, struct span *sp)
+{
+    struct lex l = { buf, sp->end, sp->start + 1 };
+    size_t cap = 256, n = 0;
+    double *v = malloc(cap * TL_NCOLS * sizeof(double));
+    if (!v)
+        return -1;
+    ws(&l);
+    if (l.i < l.n && l.b[l.i] == ']')
+        goto done;
+    for (;;) {
+        if (n == cap) {
+            if (cap >= 1000000) /* MAX_TIMELINE: jansson's path says so */
+                goto fail;
+            double *t = realloc(v, 2 * cap * TL_NCOLS * sizeof(double));
+            if (!t)
+                goto fail;
+            v = t;
+            cap *= 2;
+        }
+        double *row = v + n * TL_NCOLS;
+        for (int c = 0; c < TL_NCOLS; c++)
+            row[c] = NAN;
+        char keys[32][24];
+        size_t nkeys = 0;
+        ws(&l);
+        if (l.i >= l.n || l.b[l.i] != '{')
+            goto fail;
+        l.i++;
+        ws(&l);
+        if (l.i < l.n && l.b[l.i] == '}') {
+            l.i++;
+        } else {
+            for (;;) {
+                ws(&l);
+                if (l.i >= l.n || l.b[l.i] != '"')
+                    goto fail;
+                size_t ks = l.i + 1, ke = ks;
+                while (ke < l.n && l.b[ke] != '"' && l.b[ke] != '\\' && (unsigned char)l.b[ke] >= 0x20 &&
+                       (unsigned char)l.b[ke] < 0x80)
+                    ke++;
+                if (ke >= l.n || l.b[ke] != '"' || ke - ks >= sizeof(keys[0]) || nkeys >= 32)
+                    goto fail;
+                for (size_t q = 0; q < nkeys; q++)
+                    if (strlen(keys[q]) == ke - ks && !memcmp(keys[q], l.b + ks, ke - ks))
+                        goto fail; /* a repeated key */
+                memcpy(keys[nkeys], l.b + ks, ke - ks);
+                keys[nkeys++][ke - ks] = '\0';
+                l.i = ke + 1;
+                ws(&l);
+                if (l.i >= l.n || l.b[l.i] != ':')
+                    goto fail;
+                l.i++;
+                ws(&l);
+                int t = key_type(l.b + ks, ke - ks), c = col_of_n(l.b + ks, ke - ks);
+                double x = NAN;
+                if (l.i + 4 <= l.n && !memcmp(l.b + l.i, "null", 4)) {
+                    l.i += 4;
+                } else if (t == FT_ANY && l.i + 4 <= l.n && !memcmp(l.b + l.i, "true", 4)) {
+                    l.i += 4;
+                } else if (t == FT_ANY && l.i + 5 <= l.n && !memcmp(l.b + l.i, "false", 5)) {
+                    l.i += 5;
+                } else {
+                    if (fast_number(&l, &x) < 0)
+                        goto fail;
+                    if (t == FT_NUM && !(fabs(x) <= REPORT_MAX_NUMBER))
+                        goto fail;
+                    if (t == FT_COUNT && !(x >= 0 && x <= REPORT_MAX_NUMBER && x == floor(x)))
+                        goto fail;
+                }
+                if (c >= 0)
+                    row[c] = x;
+                ws(&l);
+                if (l.i < l.n && l.b[l.i] == ',') {
+                    l.i++;
+                    continue;
+                }
+                if (l.i < l.n && l.b[l.i] == '}') {
+                    l.i++;
+                    break;
+                }
+                goto fail;
+            }
+        }
+        n++;
+        ws(&l);
+        if (l.i < l.n && l.b[l.i] == ',') {
+            l.i++;
+            continue;
+        }
+        if (l.i < l.n && l.b[l.i] == ']')
+            break;
+        goto fail;
+    }
+done:
+    if (l.i + 1 != sp->end)
+        goto fail;
+    sp->packed = (unsigned char *)v;
+    sp->bytes = n * TL_NCOLS * sizeof(double);
+    return 0;
+fail:
+    free(v);
+    return -1;
+}
+
 /* Each span's text becomes "[]": the rest of the document moves up over it, so that jansson is not given megabytes
  * of blanks to read either. Returns the new length. (jansson's line and column numbers in a message are then those
  * of the document without the spans.) */
@@ -315,6 +502,8 @@ int report_read_compact_buffer(char *buf, size_t len, enum report_compact_mode m
     }
     for (size_t i = 0; i < spans.n && mode == REPORT_PACKED; i++) {
         struct span *sp = &spans.v[i];
+        if (fast_timeline(buf, sp) == 0)
+            continue;
         json_error_t je;
         json_t *tl = json_loadb(buf + sp->start, sp->end - sp->start, JSON_REJECT_DUPLICATES, &je);
         if (!tl) {

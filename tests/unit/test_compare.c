@@ -24,6 +24,7 @@
 #include "report/store_sidecar.h"
 #include <fcntl.h>
 #include "report/compare_verdict.h"
+#include "report/access.h"
 #include "util/readfile.h"
 #include "render/compare_text.h"
 #include "unit/fixture_report.h"
@@ -633,6 +634,46 @@ static void test_compact_reader(void **state)
     assert_int_equal(report_read_compact_buffer(t, strlen(t), REPORT_PACKED, &d2, err2, sizeof(err2)), -EINVAL);
     assert_string_equal(err, err2);
     free(t);
+    /* timelines the fast path leaves to jansson, and plain ones: the whole reader's verdict and message, and the same
+     * numbers */
+    static const char *const tls[] = {
+        "[{\"cycles\": 750, \"wakeup_p99_us\": 12.25, \"s\": 0}, {\"cycles\": 750.0, \"wakeup_p99_us\": -0, "
+        "\"x\": true, \"y\": null, \"z\": -3.5E-2}]", "[{\"y\": 1e400}]",
+        "[{\"cycles\": 01}]", "[{\"cycles\": 1.}]", "[{\"cycles\": -1}]", "[{\"cycles\": 2.5}]",
+        "[{\"cycles\": \"7\"}]", "[{\"wakeup_p99_us\": 2e15}]", "[{\"cycles\": 1, \"cycles\": 2}]",
+        "[{\"cyc\\u006ces\": 3, \"note\": \"fine\"}]", "[{\"cycles\": true}]", "[{\"s\": 99999999999999999999}]",
+        "[{\"wakeup_max_us\": 1.5e-400, \"jitter_abs_max_us\": 123456789.123456789}]", "[1]", "[{}, ]", "[{\"a\": [1]}]",
+        "[{\"\u00e9\": 1, \"cycles\": 4}]", "[]",
+    };
+    for (size_t k = 0; k < sizeof(tls) / sizeof(tls[0]); k++) {
+        char doc[512];
+        snprintf(doc, sizeof(doc), "{\"schema\": \"rtjitter.report/1\", \"phases\": [{\"load\": \"none\", "
+                 "\"timeline\": %s}]}", tls[k]);
+        json_t *w = NULL, *c = NULL;
+        char ew[256] = "", ec[256] = "";
+        int rw = report_read_buffer(doc, strlen(doc), &w, ew, sizeof(ew));
+        char *copy = strdup(doc);
+        int rc2 = report_read_compact_buffer(copy, strlen(copy), REPORT_PACKED, &c, ec, sizeof(ec));
+        free(copy);
+        if ((rw < 0) != (rc2 < 0) || (rw < 0 && strcmp(ew, ec) && !strstr(ew, "not valid JSON")))
+            fail_msg("timeline %s: whole reader %d \"%s\", compare's %d \"%s\"", tls[k], rw, ew, rc2, ec);
+        if (rw == 0) {
+            const json_t *tl = json_object_get(json_array_get(json_object_get(w, "phases"), 0), "timeline");
+            const unsigned char *pk = tl_packed(json_array_get(json_object_get(c, "phases"), 0), &n);
+            assert_non_null(pk);
+            assert_int_equal(n, json_array_size(tl));
+            static const char *const cols[] = { "s", "cycles", "wakeup_p99_us", "wakeup_max_us",
+                                                "jitter_abs_max_us" };
+            for (size_t i = 0; i < n; i++)
+                for (size_t q = 0; q < sizeof(cols) / sizeof(cols[0]); q++) {
+                    double x = doc_num(json_array_get(tl, i), cols[q]), y = tl_value(pk, i, tl_col_of(cols[q]));
+                    if (!(x == y || (isnan(x) && isnan(y))) || signbit(x) != signbit(y))
+                        fail_msg("timeline %s, entry %zu, %s: %.17g whole, %.17g packed", tls[k], i, cols[q], x, y);
+                }
+        }
+        json_decref(w);
+        json_decref(c);
+    }
     /* an escaped key is the same key: still packed */
     json_decref(bad);
     const char *esc = "{\"schema\": \"rtjitter.report/1\", \"ph\\u0061ses\": [{\"load\": \"none\", \"time\\u006cine\": "
