@@ -259,27 +259,37 @@ static void flat_one(const char *key, const char *value, void *arg)
         json_object_set_new(arg, key, json_string(value));
 }
 
-int compare_same_setup(const json_t *doc, const json_t *rep)
+/* What makes two reports of one set-up (compare_same_setup()), as one object: equal objects, one set-up. */
+static json_t *setup_json(const json_t *doc)
 {
-    json_t *a = json_object(), *b = json_object();
-    flatten_json(json_object_get(doc, "system"), "", 0, flat_one, a);
-    flatten_json(json_object_get(rep, "system"), "", 0, flat_one, b);
-    int same = json_equal(a, b);
-    json_decref(a);
-    json_decref(b);
+    json_t *o = json_object(), *sys = json_object(), *au = json_object();
+    flatten_json(json_object_get(doc, "system"), "", 0, flat_one, sys);
     /* what the user set for the run: a private server's name changes from run to run and is left out */
     static const char *const keys[] = { "backend", "provider", "rate", "period_frames", "nperiods", "device", "driver",
                                         "wakeup_method", "interval_us", "cpus", "realtime", "sched_policy",
                                         "priority_requested", "dsp_pct" };
-    const json_t *x = json_object_get(doc, "audio"), *y = json_object_get(rep, "audio");
+    const json_t *x = json_object_get(doc, "audio");
     for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-        const json_t *u = json_object_get(x, keys[i]), *v = json_object_get(y, keys[i]);
-        same &= (!u && !v) || (u && v && json_equal(u, v));
+        const json_t *u = json_object_get(x, keys[i]);
+        if (u)
+            json_object_set_new(au, keys[i], json_deep_copy(u));
     }
+    json_object_set_new(o, "system", sys);
+    json_object_set_new(o, "audio", au);
     /* the timer backend's threads: their number was chosen, their figures were measured */
-    same &= json_array_size(json_object_get(x, "threads")) == json_array_size(json_object_get(y, "threads"));
-    const json_t *la = json_object_get(doc, "label"), *lb = json_object_get(rep, "label");
-    same &= (!la && !lb) || (la && lb && json_equal(la, lb));
+    json_object_set_new(o, "threads", json_integer((json_int_t)json_array_size(json_object_get(x, "threads"))));
+    const json_t *la = json_object_get(doc, "label");
+    if (la)
+        json_object_set_new(o, "label", json_deep_copy(la));
+    return o;
+}
+
+int compare_same_setup(const json_t *doc, const json_t *rep)
+{
+    json_t *a = setup_json(doc), *b = setup_json(rep);
+    int same = json_equal(a, b);
+    json_decref(a);
+    json_decref(b);
     return same;
 }
 
@@ -294,6 +304,22 @@ static void setting_words(const json_t *au, char *b, size_t n)
         snprintf(b, n, "at a %.3f ms interval", us / 1000.0);
     else
         snprintf(b, n, "at an unknown setting");
+}
+
+json_t *compare_identity(const json_t *doc)
+{
+    char key[1024];
+    if (compare_setup_key(doc, key, sizeof(key)) < 0)
+        key[sizeof(key) - 1] = '\0'; /* cut: still the same for one set-up */
+    const json_t *la = json_object_get(doc, "label");
+    return json_pack("{s:o, s:s, s:s, s:o}", "setup", setup_json(doc), "key", key, "host",
+                     doc_str(json_object_get(doc, "system"), "hostname", "?"), "label",
+                     json_is_string(la) ? json_deep_copy(la) : json_null());
+}
+
+int compare_identity_same_setup(const json_t *a, const json_t *b)
+{
+    return json_equal(json_object_get(a, "setup"), json_object_get(b, "setup"));
 }
 
 json_t *compare_build(json_t *const *docs, const char *const *names, size_t n)

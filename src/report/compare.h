@@ -27,10 +27,25 @@ json_t *compare_build_titled(json_t *const *docs, const char *const *names, cons
  * same audio settings the user chose (backend, provider, rate, period, device, CPUs, priority, DSP...) and the same
  * label? Only the runs of one set-up tell its run-to-run noise. */
 int compare_same_setup(const json_t *a, const json_t *b);
+/* What set-up matching needs of a report, kept in the store's sidecars (store_sidecar.h):
+ * {"setup": {system (flattened), audio (the settings the user chose), threads, label}, "key": compare_setup_key(),
+ *  "host": hostname, "label": label or null}. Two reports are of one set-up when their "setup"s are equal
+ * (compare_identity_same_setup(), the same as compare_same_setup() of the reports). NULL when out of memory.
+ * COMPARE_IDENTITY_VERSION: a sidecar of another version is rebuilt; raise it when the identity or the run values a
+ * sidecar keeps (compare_run_values(), compare_runs.h) change. */
+#define COMPARE_IDENTITY_VERSION 1
+json_t *compare_identity(const json_t *doc);
+int compare_identity_same_setup(const json_t *a, const json_t *b);
 /* The other runs of doc's set-up in the directory of path (compare_same_setup(), and not path itself), newest
  * first, at most max: [{"file", "id", "values": compare_run_values_json()}]. Files that are not reports are
- * passed over in silence (a directory holds other things too). NULL when the directory cannot be read. */
+ * passed over in silence (a directory holds other things too). NULL when the directory cannot be read. The
+ * newest REPLICATE_SCAN_MAX files are looked at, each matched by its sidecar (store_sidecar.h; written when
+ * missing or stale) and read whole only when it is of the set-up. */
 json_t *compare_replicates_beside(const char *path, const json_t *doc, size_t max);
+/* The same for n reports at once (paths[i], docs[i] as read: reps[i] gets report i's list, or NULL): a directory
+ * beside several of them is listed once, each file in it read at most once (a report named among paths not at
+ * all: docs[] gives it). */
+void compare_replicates(const char *const *paths, json_t *const *docs, size_t n, size_t max, json_t **reps);
 /* A file's identity (device and inode) as a string, into buf: 0 or -errno. */
 int compare_file_id(const char *path, char *buf, size_t len);
 /* The phase of doc whose phase_display_name() is key, or NULL. */

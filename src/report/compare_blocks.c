@@ -3,8 +3,10 @@
  * compare_blocks.h for why seconds and not cycles. */
 #include "report/compare_blocks.h"
 #include "report/access.h"
+#include "report/report_compact.h"
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,20 +16,89 @@ static int dcmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static double median_sorted(const double *v, size_t n)
+/* The k-th smallest of v[0..n) (v is reordered): Hoare's selection, a middle pivot. */
+static double select_kth(double *v, size_t n, size_t k)
+{
+    size_t lo = 0, hi = n - 1;
+    while (lo < hi) {
+        double p = v[lo + (hi - lo) / 2];
+        size_t i = lo, j = hi;
+        while (i <= j) {
+            while (v[i] < p)
+                i++;
+            while (v[j] > p)
+                j--;
+            if (i <= j) {
+                double t = v[i];
+                v[i] = v[j];
+                v[j] = t;
+                i++;
+                if (j == 0)
+                    break;
+                j--;
+            }
+        }
+        /* [lo, j] <= p <= [i, hi], and what lies between equals p */
+        if (k <= j)
+            hi = j;
+        else if (k >= i)
+            lo = i;
+        else
+            return v[k];
+    }
+    return v[k];
+}
+
+/* The median of v[0..n) (the mean of the middle two for an even n), by selection: v is reordered. */
+static double median_select(double *v, size_t n)
 {
     if (n == 0)
         return NAN;
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    double hi = select_kth(v, n, n / 2);
+    if (n % 2)
+        return hi;
+    /* after the selection, v[0..n/2) holds the smaller half: its largest is the other middle value */
+    double lo = v[0];
+    for (size_t i = 1; i < n / 2; i++)
+        lo = v[i] > lo ? v[i] : lo;
+    return (lo + hi) / 2;
+}
+
+/* A phase's timeline as compare reads it: its packed columns (report_compact.h) when it was read so, else its
+ * "timeline" array. */
+struct tl_view {
+    const json_t *arr;
+    const unsigned char *packed;
+    size_t n;
+};
+
+static void tl_view_of(const json_t *phase, struct tl_view *v)
+{
+    v->packed = tl_packed(phase, &v->n);
+    v->arr = NULL;
+    if (!v->packed) {
+        v->arr = json_object_get(phase, "timeline");
+        v->n = json_array_size(v->arr);
+    }
+}
+
+/* Entry i's number of key (col its packed column, -1 when not packed: NAN then). */
+static double tl_num(const struct tl_view *v, size_t i, const char *key, int col)
+{
+    if (v->packed)
+        return tl_value(v->packed, i, col);
+    return doc_num(json_array_get(v->arr, i), key);
 }
 
 int blocks_of(const json_t *phase, const char *key, double **out)
 {
     *out = NULL;
-    const json_t *tl = json_object_get(phase, "timeline");
-    size_t n = json_array_size(tl), i, k = 0;
+    struct tl_view tv;
+    tl_view_of(phase, &tv);
+    size_t n = tv.n, i, k = 0;
     if (n == 0)
         return 0;
+    int ck = tl_col_of(key);
     /* The usual cycles per second: the median of the whole seconds' counts. */
     double *cyc = malloc(n * sizeof(double));
     double *v = malloc(n * sizeof(double));
@@ -36,25 +107,24 @@ int blocks_of(const json_t *phase, const char *key, double **out)
         free(v);
         return -ENOMEM;
     }
-    const json_t *e;
-    json_array_foreach(tl, i, e) {
-        double span = doc_num(e, "span_s"), c = doc_num(e, "cycles");
+    for (i = 0; i < n; i++) {
+        double span = tl_num(&tv, i, "span_s", TL_SPAN), c = tl_num(&tv, i, "cycles", TL_CYCLES);
         if ((isnan(span) || span == 1) && c > 0)
             cyc[k++] = c;
     }
-    qsort(cyc, k, sizeof(double), dcmp);
-    double usual = median_sorted(cyc, k);
+    double usual = median_select(cyc, k);
     free(cyc);
     /* The phase's length in seconds, from the entries' own second numbers and spans. */
     double end = 0;
-    json_array_foreach(tl, i, e) {
-        double s0 = doc_num(e, "s"), span = doc_num(e, "span_s");
+    for (i = 0; i < n; i++) {
+        double s0 = tl_num(&tv, i, "s", TL_S), span = tl_num(&tv, i, "span_s", TL_SPAN);
         if (!isnan(s0))
             end = fmax(end, s0 + (span > 0 ? span : 1));
     }
     k = 0;
-    json_array_foreach(tl, i, e) {
-        double span = doc_num(e, "span_s"), c = doc_num(e, "cycles"), x = doc_num(e, key), s0 = doc_num(e, "s");
+    for (i = 0; i < n; i++) {
+        double span = tl_num(&tv, i, "span_s", TL_SPAN), c = tl_num(&tv, i, "cycles", TL_CYCLES),
+               x = tl_num(&tv, i, key, ck), s0 = tl_num(&tv, i, "s", TL_S);
         /* Inside a long run, report.c keeps whole seconds only around events: taking them would pick the
          * eventful seconds. The first and last BLOCKS_EDGE_S seconds are kept whatever happened: those. */
         if (!isnan(s0) && s0 >= BLOCKS_EDGE_S && s0 < end - BLOCKS_EDGE_S)
@@ -79,10 +149,8 @@ double blocks_median(const json_t *phase, const char *key, int min)
     double *v;
     int n = blocks_of(phase, key, &v);
     double m = NAN;
-    if (n > 0 && n >= min) {
-        qsort(v, (size_t)n, sizeof(double), dcmp);
-        m = median_sorted(v, (size_t)n);
-    }
+    if (n > 0 && n >= min)
+        m = median_select(v, (size_t)n);
     free(v);
     return m;
 }
@@ -96,10 +164,10 @@ double blocks_measured_s(const json_t *phase)
     if (s > 0)
         return s;
     double t = 0;
-    size_t i;
-    const json_t *e;
-    json_array_foreach(json_object_get(phase, "timeline"), i, e) {
-        double span = doc_num(e, "span_s");
+    struct tl_view tv;
+    tl_view_of(phase, &tv);
+    for (size_t i = 0; i < tv.n; i++) {
+        double span = tl_num(&tv, i, "span_s", TL_SPAN);
         t += span > 0 ? span : 1;
     }
     return t > 0 ? t : NAN;
@@ -149,44 +217,102 @@ double mw_exact_p(double u, size_t na, size_t nb)
     return fmin(1.0, 2 * tail / total);
 }
 
-/* The median of every difference b_j - a_i. Up to 4 million pairs exactly; beyond, both sides are thinned to
- * evenly spaced order statistics first (their quantiles kept), which moves the shift by far less than the
- * floor a difference must clear. */
-#define HL_MAX_PAIRS 4000000u
+/* The Hodges-Lehmann shift is the median of the na x nb differences d(i, j) = b[j] - a[i] (as computed in doubles,
+ * whose rounding is monotonic: with a and b sorted, d grows along j and falls along i). Its k-th smallest is found
+ * without forming them (the matrix stays implicit, as in Monahan's algorithm for the one-sample estimator and
+ * Johnson and Mizoguchi's selection in X + Y): each row i keeps the columns [lo[i], hi[i]) still in the running; a
+ * pivot, a candidate drawn from a fixed seed, is placed by counting in every row the differences below it and at
+ * or below it, one two-pointer sweep of O(na + nb); the rows are then cut to the side the k-th lies on. A drawn
+ * pivot halves the candidates in expectation, so O(log(na nb)) sweeps: O((na + nb) log(na nb)) time and O(na + nb)
+ * memory, where forming every difference took O(na nb) of both. The pivot only decides how fast: the result is
+ * the exact order statistic, the same as sorting every difference (tests/unit/test_compare.c checks it against
+ * that). Below HL_SMALL candidates they are gathered and the k-th is selected among them. */
+#define HL_SMALL 4096
+
+static double hl_select(const double *a, size_t na, const double *b, size_t nb, size_t k, size_t *lo, size_t *hi,
+                        size_t *lt, size_t *le, double *cand)
+{
+    for (size_t i = 0; i < na; i++) {
+        lo[i] = 0;
+        hi[i] = nb;
+    }
+    size_t below = 0; /* differences known to be below the k-th: the columns [0, lo[i]) of every row */
+    uint64_t seed = 0x484c0021ULL ^ ((uint64_t)na << 32) ^ (uint64_t)nb ^ ((uint64_t)k << 17);
+    for (;;) {
+        size_t left = 0;
+        for (size_t i = 0; i < na; i++)
+            left += hi[i] - lo[i];
+        if (left <= HL_SMALL) {
+            size_t m = 0;
+            for (size_t i = 0; i < na; i++)
+                for (size_t j = lo[i]; j < hi[i]; j++)
+                    cand[m++] = b[j] - a[i];
+            return select_kth(cand, m, k - below);
+        }
+        /* the pivot: the r-th candidate, r drawn uniformly */
+        seed += 0x9e3779b97f4a7c15ULL;
+        uint64_t z = seed;
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        size_t r = (size_t)((z ^ (z >> 31)) % left), pi = 0;
+        while (r >= hi[pi] - lo[pi]) {
+            r -= hi[pi] - lo[pi];
+            pi++;
+        }
+        double p = b[lo[pi] + r] - a[pi];
+        /* in every row, the differences below p (lt) and at or below it (le): both grow with i (a[i] grows, every
+         * difference of the row falls), so one sweep carries the column pointers from row to row */
+        size_t jl = 0, je = 0, slt = 0, sle = 0;
+        for (size_t i = 0; i < na; i++) {
+            while (jl < nb && b[jl] - a[i] < p)
+                jl++;
+            if (je < jl)
+                je = jl;
+            while (je < nb && b[je] - a[i] <= p)
+                je++;
+            lt[i] = jl;
+            le[i] = je;
+            slt += jl;
+            sle += je;
+        }
+        if (k < slt) { /* the k-th is below p */
+            for (size_t i = 0; i < na; i++)
+                hi[i] = lt[i] < hi[i] ? (lt[i] > lo[i] ? lt[i] : lo[i]) : hi[i];
+        } else if (k >= sle) { /* above p */
+            below = 0;
+            for (size_t i = 0; i < na; i++) {
+                lo[i] = le[i] > lo[i] ? (le[i] < hi[i] ? le[i] : hi[i]) : lo[i];
+                below += lo[i];
+            }
+        } else {
+            return p;
+        }
+    }
+}
 
 double hodges_lehmann_shift(const double *a_in, size_t na, const double *b_in, size_t nb)
 {
     if (na == 0 || nb == 0)
         return NAN;
     double *a = malloc(na * sizeof(double)), *b = malloc(nb * sizeof(double));
-    if (!a || !b) {
-        free(a);
-        free(b);
-        return NAN;
-    }
+    size_t *idx = malloc(4 * na * sizeof(size_t));
+    double *cand = malloc((HL_SMALL + nb) * sizeof(double));
+    double shift = NAN;
+    if (!a || !b || !idx || !cand)
+        goto out;
     memcpy(a, a_in, na * sizeof(double));
     memcpy(b, b_in, nb * sizeof(double));
     qsort(a, na, sizeof(double), dcmp);
     qsort(b, nb, sizeof(double), dcmp);
-    while ((double)na * (double)nb > HL_MAX_PAIRS) { /* keep every other order statistic of the larger */
-        double **v = na >= nb ? &a : &b;
-        size_t *n = na >= nb ? &na : &nb;
-        for (size_t i = 0; i < *n / 2; i++)
-            (*v)[i] = (*v)[2 * i + 1];
-        *n /= 2;
-    }
-    double *d = malloc(na * nb * sizeof(double)), shift = NAN;
-    if (d) {
-        size_t k = 0;
-        for (size_t i = 0; i < na; i++)
-            for (size_t j = 0; j < nb; j++)
-                d[k++] = b[j] - a[i];
-        qsort(d, k, sizeof(double), dcmp);
-        shift = median_sorted(d, k);
-        free(d);
-    }
+    /* the median of n = na nb differences, the middle one of them sorted, or the mean of the middle two */
+    size_t n = na * nb, *lo = idx, *hi = idx + na, *lt = idx + 2 * na, *le = idx + 3 * na;
+    double m = hl_select(a, na, b, nb, n / 2, lo, hi, lt, le, cand);
+    shift = n % 2 ? m : (hl_select(a, na, b, nb, n / 2 - 1, lo, hi, lt, le, cand) + m) / 2;
+out:
     free(a);
     free(b);
+    free(idx);
+    free(cand);
     return shift;
 }
 
@@ -255,10 +381,8 @@ int block_test(const double *a, size_t na, const double *b, size_t nb, struct bl
     }
     memcpy(sa, a, na * sizeof(double));
     memcpy(sb, b, nb * sizeof(double));
-    qsort(sa, na, sizeof(double), dcmp);
-    qsort(sb, nb, sizeof(double), dcmp);
-    out->median_a = median_sorted(sa, na);
-    out->median_b = median_sorted(sb, nb);
+    out->median_a = median_select(sa, na);
+    out->median_b = median_select(sb, nb);
     for (size_t i = 0; i < nb; i++)
         out->b_above_median_a += sb[i] > out->median_a;
     free(sa);

@@ -24,6 +24,8 @@
  * events and missed deadlines per measured second, +0.5/measured seconds (so that runs without any still differ by
  * their length only). NAN where the run cannot give one. */
 #define RUN_VALUES 6
+/* The store's sidecars keep these values (store_sidecar.h): a change here raises COMPARE_IDENTITY_VERSION
+ * (compare.h), or old sidecars go on giving the old values. */
 void compare_run_values(const json_t *phase, double v[RUN_VALUES]);
 /* The values of every phase of a report: {"<phase display name>": [6 numbers or null], ...}. */
 json_t *compare_run_values_json(const json_t *doc);

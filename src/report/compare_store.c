@@ -7,6 +7,8 @@
 #include "util/termtext.h"
 #include "report/access.h"
 #include "report/report_read.h"
+#include "report/report_compact.h"
+#include "report/store_sidecar.h"
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -32,49 +34,58 @@ int compare_file_id(const char *path, char *buf, size_t len)
     return snprintf(buf, len, "%ju:%ju", (uintmax_t)st.st_dev, (uintmax_t)st.st_ino) < (int)len ? 0 : -ENOSPC;
 }
 
-struct cand {
-    char *name;
-    struct timespec mtime;
-};
-
-static int cand_newest_first(const void *a, const void *b)
-{
-    const struct cand *x = a, *y = b;
-    if (x->mtime.tv_sec != y->mtime.tv_sec)
-        return x->mtime.tv_sec < y->mtime.tv_sec ? 1 : -1;
-    if (x->mtime.tv_nsec != y->mtime.tv_nsec)
-        return x->mtime.tv_nsec < y->mtime.tv_nsec ? 1 : -1;
-    return strcmp(y->name, x->name);
-}
-
 /* Reading every report of a crowded directory would take long: the newest this many files are looked at. */
 #define REPLICATE_SCAN_MAX 100
 
-json_t *compare_replicates_beside(const char *path, const json_t *doc, size_t max)
+/* The directory part of path, into dir. */
+static int dir_of(const char *path, char *dir, size_t len)
 {
     const char *slash = strrchr(path, '/');
-    char dir[4096];
     if (!slash)
-        snprintf(dir, sizeof(dir), ".");
-    else if ((size_t)(slash - path) >= sizeof(dir))
-        return NULL;
-    else {
-        memcpy(dir, path, (size_t)(slash - path));
-        dir[slash - path] = '\0';
-        if (!dir[0])
-            snprintf(dir, sizeof(dir), "/");
-    }
-    char self[64];
-    if (compare_file_id(path, self, sizeof(self)) < 0)
-        self[0] = '\0';
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+        return snprintf(dir, len, ".") < (int)len ? 0 : -ENAMETOOLONG;
+    if ((size_t)(slash - path) >= len)
+        return -ENAMETOOLONG;
+    memcpy(dir, path, (size_t)(slash - path));
+    dir[slash - path] = '\0';
+    if (!dir[0])
+        snprintf(dir, len, "/");
+    return 0;
+}
+
+/* A file beside the compared reports: its identity and its values, each found once, when first needed. */
+struct beside {
+    char *name;
+    struct stat st;
+    char id[64];
+    int known;          /* one of the compared reports: its document is in memory */
+    json_t *ident;      /* compare_identity() */
+    json_t *values;     /* compare_run_values_json() */
+    char *text;         /* its text, when it was read for its identity (kept until it is known to be needed) */
+    size_t len;
+};
+
+static int beside_newest_first(const void *a, const void *b)
+{
+    const struct beside *x = a, *y = b;
+    if (x->st.st_mtim.tv_sec != y->st.st_mtim.tv_sec)
+        return x->st.st_mtim.tv_sec < y->st.st_mtim.tv_sec ? 1 : -1;
+    if (x->st.st_mtim.tv_nsec != y->st.st_mtim.tv_nsec)
+        return x->st.st_mtim.tv_nsec < y->st.st_mtim.tv_nsec ? 1 : -1;
+    return strcmp(y->name, x->name);
+}
+
+/* The reports of directory dir (open as dfd), newest first: regular *.json files, not followed through symlinks. */
+static struct beside *list_beside(int dfd, size_t *nout)
+{
+    int fd = dup(dfd);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    *nout = 0;
     if (!d) {
-        if (dfd >= 0)
-            close(dfd);
+        if (fd >= 0)
+            close(fd);
         return NULL;
     }
-    struct cand *c = NULL;
+    struct beside *c = NULL;
     size_t n = 0, cap = 0;
     struct dirent *e;
     while ((e = readdir(d))) {
@@ -84,37 +95,136 @@ json_t *compare_replicates_beside(const char *path, const json_t *doc, size_t ma
             continue;
         if (n == cap) {
             size_t nc = cap ? cap * 2 : 64;
-            struct cand *t = realloc(c, nc * sizeof(*c));
+            struct beside *t = realloc(c, nc * sizeof(*c));
             if (!t)
                 break;
             c = t;
             cap = nc;
         }
+        memset(&c[n], 0, sizeof(c[n]));
         c[n].name = strdup(e->d_name);
-        c[n].mtime = st.st_mtim;
+        c[n].st = st;
+        snprintf(c[n].id, sizeof(c[n].id), "%ju:%ju", (uintmax_t)st.st_dev, (uintmax_t)st.st_ino);
         if (c[n].name)
             n++;
     }
     closedir(d);
-    if (n)
-        qsort(c, n, sizeof(*c), cand_newest_first);
-    json_t *out = json_array();
+    if (n > 1)
+        qsort(c, n, sizeof(*c), beside_newest_first);
+    *nout = n;
+    return c;
+}
+
+void compare_replicates(const char *const *paths, json_t *const *docs, size_t n, size_t max, json_t **reps)
+{
+    char (*dirs)[4096] = calloc(n ? n : 1, sizeof(*dirs));
+    char (*self)[64] = calloc(n ? n : 1, sizeof(*self));
+    json_t **idents = calloc(n ? n : 1, sizeof(*idents));
+    unsigned char *done = calloc(n ? n : 1, 1);
+    for (size_t i = 0; i < n; i++)
+        reps[i] = NULL;
+    if (!dirs || !self || !idents || !done)
+        goto out;
     for (size_t i = 0; i < n; i++) {
-        char p[8192], id[64], err[256];
-        json_t *r;
-        if (i < REPLICATE_SCAN_MAX && json_array_size(out) < max &&
-            snprintf(p, sizeof(p), "%s/%s", dir, c[i].name) < (int)sizeof(p) &&
-            compare_file_id(p, id, sizeof(id)) == 0 && strcmp(id, self) != 0 &&
-            report_read_file(p, &r, err, sizeof(err)) == 0) {
-            if (compare_same_setup(doc, r))
-                json_array_append_new(out, json_pack("{s:s, s:s, s:o}", "file", p, "id", id, "values",
-                                                     compare_run_values_json(r)));
-            json_decref(r);
-        }
-        free(c[i].name);
+        if (dir_of(paths[i], dirs[i], sizeof(dirs[i])) < 0)
+            done[i] = 1;
+        if (compare_file_id(paths[i], self[i], sizeof(self[i])) < 0)
+            self[i][0] = '\0';
+        idents[i] = compare_identity(docs[i]);
     }
-    free(c);
-    return out;
+    for (size_t i = 0; i < n; i++) {
+        if (done[i])
+            continue;
+        int dfd = open(dirs[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        struct stat ds;
+        if (dfd < 0 || fstat(dfd, &ds) < 0) {
+            if (dfd >= 0)
+                close(dfd);
+            done[i] = 1;
+            continue;
+        }
+        size_t nc;
+        struct beside *c = list_beside(dfd, &nc);
+        /* every compared report in this directory (the same directory, however named) */
+        unsigned char *here = calloc(n, 1);
+        for (size_t j = i; here && j < n; j++) {
+            struct stat js;
+            if (done[j] || (j != i && (stat(dirs[j], &js) < 0 || js.st_dev != ds.st_dev || js.st_ino != ds.st_ino)))
+                continue;
+            done[j] = here[j] = 1;
+            reps[j] = json_array();
+        }
+        /* file by file, newest first, for all of them at once: a file's text is held only while it is looked at */
+        for (size_t k = 0; here && k < nc && k < REPLICATE_SCAN_MAX; k++) {
+            struct beside *b = &c[k];
+            for (size_t x = 0; x < n; x++)
+                if (self[x][0] && !strcmp(b->id, self[x])) { /* a compared report: its document is in memory */
+                    b->known = 1;
+                    b->ident = json_incref(idents[x]);
+                    b->values = compare_run_values_json(docs[x]);
+                    break;
+                }
+            for (size_t j = 0; j < n; j++) {
+                if (!here[j] || json_array_size(reps[j]) >= max || !strcmp(b->id, self[j]))
+                    continue;
+                if (!b->ident) {
+                    char err[256];
+                    if (sidecar_identity(dfd, dirs[i], b->name, &b->st, &b->ident, &b->values, &b->text, &b->len,
+                                         err, sizeof(err)) < 0)
+                        break; /* not a report: passed over in silence, as before */
+                }
+                if (!idents[j] || !compare_identity_same_setup(idents[j], b->ident))
+                    continue;
+                if (!b->values) { /* of the set-up: read whole now, once, its timelines packed */
+                    char p[8192], err[256];
+                    json_t *r;
+                    /* from the text read for its identity when there was no sidecar: the file is read once */
+                    int rrc = b->text ? report_read_compact_buffer(b->text, b->len, REPORT_PACKED, &r, err, sizeof(err))
+                              : snprintf(p, sizeof(p), "%s/%s", dirs[i], b->name) >= (int)sizeof(p) ? -ENAMETOOLONG
+                              : report_read_compact(p, REPORT_PACKED, &r, err, sizeof(err));
+                    free(b->text);
+                    b->text = NULL;
+                    if (rrc < 0)
+                        break;
+                    b->values = compare_run_values_json(r);
+                    json_decref(r);
+                    /* the next compare takes them from the sidecar: this report is not read whole again */
+                    sidecar_add_values(dfd, b->name, &b->st, b->ident, b->values);
+                }
+                char p[8192];
+                snprintf(p, sizeof(p), "%s/%s", dirs[i], b->name);
+                json_array_append_new(reps[j], json_pack("{s:s, s:s, s:O}", "file", p, "id", b->id, "values",
+                                                         b->values));
+            }
+            free(b->text);
+            b->text = NULL;
+            json_decref(b->values); /* done with this file */
+            b->values = NULL;
+        }
+        free(here);
+        for (size_t k = 0; k < nc; k++) {
+            free(c[k].name);
+            free(c[k].text);
+            json_decref(c[k].ident);
+            json_decref(c[k].values);
+        }
+        free(c);
+        close(dfd);
+    }
+out:
+    for (size_t i = 0; idents && i < n; i++)
+        json_decref(idents[i]);
+    free(dirs);
+    free(self);
+    free(idents);
+    free(done);
+}
+
+json_t *compare_replicates_beside(const char *path, const json_t *doc, size_t max)
+{
+    json_t *r = NULL, *d = (json_t *)doc;
+    compare_replicates(&path, &d, 1, max, &r);
+    return r;
 }
 
 int compare_setup_key(const json_t *doc, char *key, size_t len)
@@ -166,32 +276,46 @@ static int collect_runs(const char *store, const char *label, struct run_ref **o
         char sub[4096];
         if (de->d_name[0] == '.' || snprintf(sub, sizeof(sub), "%s/%s", store, de->d_name) >= (int)sizeof(sub))
             continue;
-        DIR *k = opendir(sub);
-        if (!k)
+        /* each report's identity from its sidecar (store_sidecar.h): the reports themselves are read only when
+         * their sidecar is missing or stale, and then only as far as set-up matching needs */
+        int kfd = open(sub, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        int kfd2 = kfd >= 0 ? dup(kfd) : -1;
+        DIR *k = kfd2 >= 0 ? fdopendir(kfd2) : NULL;
+        if (!k) {
+            if (kfd2 >= 0)
+                close(kfd2);
+            if (kfd >= 0)
+                close(kfd);
             continue;
+        }
         struct dirent *fe;
         while ((fe = readdir(k))) {
             char path[4400], err[256];
-            json_t *doc;
+            json_t *id;
+            struct stat st;
             if (!is_report_name(fe->d_name) || strlen(fe->d_name) >= sizeof(rs->base) ||
                 snprintf(path, sizeof(path), "%s/%s", sub, fe->d_name) >= (int)sizeof(path))
                 continue;
-            if (report_read_file(path, &doc, err, sizeof(err)) < 0) {
+            err[0] = '\0';
+            int bad = fstatat(kfd, fe->d_name, &st, 0) < 0 || !S_ISREG(st.st_mode);
+            if (bad)
+                snprintf(err, sizeof(err), "not a regular file");
+            if (bad || sidecar_identity(kfd, sub, fe->d_name, &st, &id, NULL, NULL, NULL, err, sizeof(err)) < 0) {
                 /* A *.json that is not a report we can read (a FIFO, a broken file): named, then left out. */
                 char shown[1024]; /* a name from the store's listing is anybody's */
                 fprintf(stderr, "rtjitter compare: %s: %s (left out)\n", term_str(shown, sizeof(shown), path), err);
                 continue;
             }
-            const char *lab = doc_str(doc, "label", NULL);
+            const char *lab = json_string_value(json_object_get(id, "label"));
             if (label && (!lab || strcmp(lab, label) != 0)) {
-                json_decref(doc);
+                json_decref(id);
                 continue;
             }
             if (n == cap) {
                 size_t nc = cap ? cap * 2 : 32;
                 struct run_ref *t = realloc(rs, nc * sizeof(*rs));
                 if (!t) {
-                    json_decref(doc);
+                    json_decref(id);
                     rc = -ENOMEM;
                     break;
                 }
@@ -203,9 +327,9 @@ static int collect_runs(const char *store, const char *label, struct run_ref **o
             r->path = strdup(path);
             snprintf(r->base, sizeof(r->base), "%s", fe->d_name);
             snprintf(r->rel, sizeof(r->rel), "%s", de->d_name);
-            compare_setup_key(doc, r->key, sizeof(r->key));
-            snprintf(r->host, sizeof(r->host), "%s", doc_str(json_object_get(doc, "system"), "hostname", "?"));
-            json_decref(doc);
+            snprintf(r->key, sizeof(r->key), "%s", json_string_value(json_object_get(id, "key")));
+            snprintf(r->host, sizeof(r->host), "%s", json_string_value(json_object_get(id, "host")));
+            json_decref(id);
             if (!r->path) {
                 rc = -ENOMEM;
                 break;
@@ -213,6 +337,7 @@ static int collect_runs(const char *store, const char *label, struct run_ref **o
             n++;
         }
         closedir(k);
+        close(kfd);
     }
     closedir(d);
     if (n > 1) /* rs is NULL when the store is empty: qsort may not be given NULL */

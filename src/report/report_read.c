@@ -276,21 +276,27 @@ static int check_phase(const json_t *p, size_t idx, char *err, size_t errlen)
         }
     }
     const json_t *tl = json_object_get(p, "timeline");
-    if (json_is_array(tl)) {
-        snprintf(sub, sizeof(sub), "%s.timeline", path);
-        if (check_array_len(tl, MAX_TIMELINE, sub, err, errlen) < 0)
+    if (json_is_array(tl) && report_check_timeline(tl, idx, err, errlen) < 0)
+        return -EINVAL;
+    return 0;
+}
+
+int report_check_timeline(const json_t *tl, size_t idx, char *err, size_t errlen)
+{
+    char sub[256];
+    snprintf(sub, sizeof(sub), "phases[%zu].timeline", idx);
+    if (check_array_len(tl, MAX_TIMELINE, sub, err, errlen) < 0)
+        return -EINVAL;
+    size_t i;
+    const json_t *e;
+    json_array_foreach(tl, i, e) {
+        snprintf(sub, sizeof(sub), "phases[%zu].timeline[%zu]", idx, i);
+        if (!json_is_object(e)) {
+            snprintf(err, errlen, "malformed report: %s is %s, expected an object", sub, json_kind(e));
             return -EINVAL;
-        size_t i;
-        const json_t *e;
-        json_array_foreach(tl, i, e) {
-            snprintf(sub, sizeof(sub), "%s.timeline[%zu]", path, i);
-            if (!json_is_object(e)) {
-                snprintf(err, errlen, "malformed report: %s is %s, expected an object", sub, json_kind(e));
-                return -EINVAL;
-            }
-            if (check_fields(e, timeline_fields, sub, err, errlen) < 0)
-                return -EINVAL;
         }
+        if (check_fields(e, timeline_fields, sub, err, errlen) < 0)
+            return -EINVAL;
     }
     return 0;
 }

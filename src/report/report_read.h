@@ -40,6 +40,8 @@ int doc_type_ok(const json_t *v, unsigned types);
 int report_read_file(const char *path, json_t **doc, char *err, size_t errlen);
 /* The same, from memory (the fuzz target's entry). */
 int report_read_buffer(const char *buf, size_t len, json_t **doc, char *err, size_t errlen);
+/* Check one phase's timeline array (phase number idx, for the message): what report_validate() checks of it. */
+int report_check_timeline(const json_t *tl, size_t idx, char *err, size_t errlen);
 /* Check an already parsed document: schema, then the type and range of every key a renderer reads. */
 int report_validate(const json_t *doc, char *err, size_t errlen);
 

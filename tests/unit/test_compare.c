@@ -20,7 +20,11 @@
 #include "report/compare_counts.h"
 #include "report/compare_runs.h"
 #include "report/report_read.h"
+#include "report/report_compact.h"
+#include "report/store_sidecar.h"
+#include <fcntl.h>
 #include "report/compare_verdict.h"
+#include "report/access.h"
 #include "util/readfile.h"
 #include "render/compare_text.h"
 #include "unit/fixture_report.h"
@@ -249,12 +253,11 @@ static void test_replicates_beside(void **state)
     json_decref(cmp);
     for (int i = 0; i < 2; i++)
         json_decref(reps[i]);
-    for (int i = 0; i < 8; i++) {
-        snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-        unlink(path);
+    for (int i = 0; i < 8; i++)
         json_decref(d[i]);
-    }
-    rmdir(dir);
+    char cmd[4400]; /* the reports and their sidecars */
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
 }
 
 /* Student's t against closed forms that do not come from the code: df = 1 is the Cauchy distribution,
@@ -412,7 +415,7 @@ static void test_mann_whitney_normal_and_shift(void **state)
     /* Hodges-Lehmann by hand: {1,2,3} against {4,6,8}: differences 1 2 3 3 4 5 5 6 7, median 4 */
     double x[3] = { 1, 2, 3 }, y[3] = { 4, 6, 8 };
     assert_true(hodges_lehmann_shift(x, 3, y, 3) == 4);
-    /* a thinned large case still finds a known shift: 3000 against 3000 seconds, b = a + 7 */
+    /* a large case finds a known shift: 3000 against 3000 seconds, b = a + 7 */
     static double big_a[3000], big_b[3000];
     uint64_t s = 7;
     for (int i = 0; i < 3000; i++) {
@@ -421,6 +424,71 @@ static void test_mann_whitney_normal_and_shift(void **state)
     }
     assert_true(fabs(hodges_lehmann_shift(big_a, 3000, big_b, 3000) - 7) < 0.5);
     assert_int_equal(block_test(a, 0, b, 30, &bt), -EINVAL);
+}
+
+/* The reference for the Hodges-Lehmann shift, written here from its definition and not from compare's code: every
+ * difference b[j] - a[i] formed, sorted, and the middle one (the mean of the middle two for an even count). */
+static int ref_dcmp(const void *x, const void *y)
+{
+    double u = *(const double *)x, v = *(const double *)y;
+    return (u > v) - (u < v);
+}
+
+static double ref_hl(const double *a, size_t na, const double *b, size_t nb)
+{
+    size_t n = na * nb, k = 0;
+    double *d = malloc(n * sizeof(double));
+    assert_non_null(d);
+    for (size_t j = 0; j < nb; j++)
+        for (size_t i = 0; i < na; i++)
+            d[k++] = b[j] - a[i];
+    qsort(d, n, sizeof(double), ref_dcmp);
+    double m = n % 2 ? d[n / 2] : (d[n / 2 - 1] + d[n / 2]) / 2;
+    free(d);
+    return m;
+}
+
+/* compare's shift selects the median among the differences without forming them (O(n log n)): it must equal the
+ * reference exactly (the same doubles, ties and all), on every size from 1 a side, on values with many ties, with
+ * negative ones, and on a large pair (1500 against 1700 seconds, 2.55 million differences). */
+static void test_hodges_lehmann_exact(void **state)
+{
+    (void)state;
+    uint64_t s = 2021;
+    static double a[1500], b[1700];
+    int cases = 0;
+    for (size_t na = 1; na <= 40; na += 3)
+        for (size_t nb = 1; nb <= 45; nb += 4)
+            for (int kind = 0; kind < 3; kind++) {
+                for (size_t i = 0; i < na + nb; i++) {
+                    double u = fx_uniform(&s);
+                    /* 0: continuous; 1: whole numbers 0..5 (ties everywhere); 2: signed, a few repeated values */
+                    double v = kind == 0 ? 1000 * u - 300 : kind == 1 ? floor(6 * u) : (u < 0.3 ? -2.5 : 80 * u - 40);
+                    if (i < na)
+                        a[i] = v;
+                    else
+                        b[i - na] = v + (kind == 2 ? 3 : 0);
+                }
+                double got = hodges_lehmann_shift(a, na, b, nb), want = ref_hl(a, na, b, nb);
+                if (!(got == want))
+                    fail_msg("%zu x %zu, kind %d: shift %.17g, reference %.17g", na, nb, kind, got, want);
+                cases++;
+            }
+    assert_true(cases > 300);
+    for (int kind = 0; kind < 2; kind++) {
+        for (size_t i = 0; i < 1500; i++)
+            a[i] = kind ? floor(50 * fx_uniform(&s)) : 40 + 300 * fx_uniform(&s) * fx_uniform(&s);
+        for (size_t i = 0; i < 1700; i++)
+            b[i] = kind ? floor(50 * fx_uniform(&s)) + 2 : 45 + 300 * fx_uniform(&s) * fx_uniform(&s);
+        double got = hodges_lehmann_shift(a, 1500, b, 1700), want = ref_hl(a, 1500, b, 1700);
+        if (!(got == want))
+            fail_msg("1500 x 1700, kind %d: shift %.17g, reference %.17g", kind, got, want);
+        /* the halves compare takes too: an odd count of differences */
+        got = hodges_lehmann_shift(a, 749, b + 1, 851);
+        want = ref_hl(a, 749, b + 1, 851);
+        if (!(got == want))
+            fail_msg("749 x 851, kind %d: shift %.17g, reference %.17g", kind, got, want);
+    }
 }
 
 static void test_quantile_ci(void **state)
@@ -516,6 +584,254 @@ static void write_file(const char *path, const char *s)
     assert_non_null(f);
     fputs(s, f);
     fclose(f);
+}
+
+/* compare's reader packs timelines (report_compact.h): every figure of a comparison equals the one from the whole
+ * tree, a damaged timeline is refused with report_read_file()'s message, and the identity read without the phases
+ * is the whole report's. */
+static void test_compact_reader(void **state)
+{
+    (void)state;
+    json_t *a = fx_report("6.1.0", "250", "voluntary", 20000, 0, 7);
+    json_t *b = fx_report("6.8.0", "1000", "full", 20000, 3000, 8);
+    char *ta = json_dumps(a, 0), *tb = json_dumps(b, 0);
+    json_t *ca, *cb, *ia;
+    char err[256];
+    assert_int_equal(report_read_compact_buffer(ta, strlen(ta), REPORT_PACKED, &ca, err, sizeof(err)), 0);
+    assert_int_equal(report_read_compact_buffer(tb, strlen(tb), REPORT_PACKED, &cb, err, sizeof(err)), 0);
+    free(ta);
+    free(tb);
+    size_t n;
+    assert_non_null(tl_packed(json_array_get(json_object_get(ca, "phases"), 0), &n));
+    assert_int_equal(n, json_array_size(json_object_get(json_array_get(json_object_get(a, "phases"), 0), "timeline")));
+    json_t *whole = compare_two(a, b), *packed = compare_two(ca, cb);
+    json_object_del(whole, "generated");
+    json_object_del(packed, "generated");
+    if (!json_equal(json_object_get(whole, "loads"), json_object_get(packed, "loads")) ||
+        !json_equal(json_object_get(whole, "summary"), json_object_get(packed, "summary")))
+        fail_msg("the comparison of packed timelines differs from the whole reports'");
+    json_decref(whole);
+    json_decref(packed);
+    /* the identity alone */
+    char *t = json_dumps(a, 0);
+    assert_int_equal(report_read_compact_buffer(t, strlen(t), REPORT_IDENTITY, &ia, err, sizeof(err)), 0);
+    free(t);
+    assert_int_equal(json_array_size(json_object_get(ia, "phases")), 0);
+    json_t *i1 = compare_identity(a), *i2 = compare_identity(ia);
+    assert_true(json_equal(i1, i2));
+    assert_true(compare_identity_same_setup(i1, i2) && compare_same_setup(a, ia) && !compare_same_setup(a, b));
+    json_decref(i1);
+    json_decref(i2);
+    json_decref(ia);
+    /* a damaged timeline entry: the whole reader's message */
+    json_t *bad = json_deep_copy(a);
+    json_t *e = json_array_get(json_object_get(json_array_get(json_object_get(bad, "phases"), 0), "timeline"), 3);
+    json_object_set_new(e, "cycles", json_string("many"));
+    t = json_dumps(bad, 0);
+    char err2[256];
+    json_t *d1, *d2;
+    assert_int_equal(report_read_buffer(t, strlen(t), &d1, err, sizeof(err)), -EINVAL);
+    assert_int_equal(report_read_compact_buffer(t, strlen(t), REPORT_PACKED, &d2, err2, sizeof(err2)), -EINVAL);
+    assert_string_equal(err, err2);
+    free(t);
+    /* timelines the fast path leaves to jansson, and plain ones: the whole reader's verdict and message, and the same
+     * numbers */
+    static const char *const tls[] = {
+        "[{\"cycles\": 750, \"wakeup_p99_us\": 12.25, \"s\": 0}, {\"cycles\": 750.0, \"wakeup_p99_us\": -0, "
+        "\"x\": true, \"y\": null, \"z\": -3.5E-2}]", "[{\"y\": 1e400}]",
+        "[{\"cycles\": 01}]", "[{\"cycles\": 1.}]", "[{\"cycles\": -1}]", "[{\"cycles\": 2.5}]",
+        "[{\"cycles\": \"7\"}]", "[{\"wakeup_p99_us\": 2e15}]", "[{\"cycles\": 1, \"cycles\": 2}]",
+        "[{\"cyc\\u006ces\": 3, \"note\": \"fine\"}]", "[{\"cycles\": true}]", "[{\"s\": 99999999999999999999}]",
+        "[{\"wakeup_max_us\": 1.5e-400, \"jitter_abs_max_us\": 123456789.123456789}]", "[1]", "[{}, ]", "[{\"a\": [1]}]",
+        "[{\"\u00e9\": 1, \"cycles\": 4}]", "[]",
+    };
+    for (size_t k = 0; k < sizeof(tls) / sizeof(tls[0]); k++) {
+        char doc[512];
+        snprintf(doc, sizeof(doc), "{\"schema\": \"rtjitter.report/1\", \"phases\": [{\"load\": \"none\", "
+                 "\"timeline\": %s}]}", tls[k]);
+        json_t *w = NULL, *c = NULL;
+        char ew[256] = "", ec[256] = "";
+        int rw = report_read_buffer(doc, strlen(doc), &w, ew, sizeof(ew));
+        char *copy = strdup(doc);
+        int rc2 = report_read_compact_buffer(copy, strlen(copy), REPORT_PACKED, &c, ec, sizeof(ec));
+        free(copy);
+        if ((rw < 0) != (rc2 < 0) || (rw < 0 && strcmp(ew, ec) && !strstr(ew, "not valid JSON")))
+            fail_msg("timeline %s: whole reader %d \"%s\", compare's %d \"%s\"", tls[k], rw, ew, rc2, ec);
+        if (rw == 0) {
+            const json_t *tl = json_object_get(json_array_get(json_object_get(w, "phases"), 0), "timeline");
+            const unsigned char *pk = tl_packed(json_array_get(json_object_get(c, "phases"), 0), &n);
+            assert_non_null(pk);
+            assert_int_equal(n, json_array_size(tl));
+            static const char *const cols[] = { "s", "cycles", "wakeup_p99_us", "wakeup_max_us",
+                                                "jitter_abs_max_us" };
+            for (size_t i = 0; i < n; i++)
+                for (size_t q = 0; q < sizeof(cols) / sizeof(cols[0]); q++) {
+                    double x = doc_num(json_array_get(tl, i), cols[q]), y = tl_value(pk, i, tl_col_of(cols[q]));
+                    if (!(x == y || (isnan(x) && isnan(y))) || signbit(x) != signbit(y))
+                        fail_msg("timeline %s, entry %zu, %s: %.17g whole, %.17g packed", tls[k], i, cols[q], x, y);
+                }
+        }
+        json_decref(w);
+        json_decref(c);
+    }
+    /* an escaped key is the same key: still packed */
+    json_decref(bad);
+    const char *esc = "{\"schema\": \"rtjitter.report/1\", \"ph\\u0061ses\": [{\"load\": \"none\", \"time\\u006cine\": "
+                      "[{\"cycles\": 10, \"wakeup_p99_us\": 5}]}]}";
+    t = strdup(esc);
+    assert_int_equal(report_read_compact_buffer(t, strlen(t), REPORT_PACKED, &d2, err2, sizeof(err2)), 0);
+    free(t);
+    const unsigned char *pk = tl_packed(json_array_get(json_object_get(d2, "phases"), 0), &n);
+    assert_non_null(pk);
+    assert_int_equal(n, 1);
+    assert_true(tl_value(pk, 0, TL_WAKEUP_P99) == 5 && isnan(tl_value(pk, 0, TL_S)));
+    json_decref(d2);
+    /* no document of a file can bring its own packed timeline: a key with a NUL is refused by the parser */
+    t = strdup("{\"schema\": \"rtjitter.report/1\", \"phases\": [{\"\\u0000timeline-packed\": \"xxxxxxxx\"}]}");
+    assert_true(report_read_compact_buffer(t, strlen(t), REPORT_PACKED, &d2, err2, sizeof(err2)) < 0);
+    free(t);
+    json_decref(ca);
+    json_decref(cb);
+    json_decref(a);
+    json_decref(b);
+}
+
+/* sidecar_identity() of r1.json; *from: 1 when its sidecar served (the report's text was not read) */
+static int sc_identity(int dfd, const char *dir, const struct stat *st, json_t **id, json_t **vals, int *from,
+                       char *err)
+{
+    char *text;
+    size_t len;
+    int rc = sidecar_identity(dfd, dir, "r1.json", st, id, vals, &text, &len, err, 256);
+    *from = rc == 0 && !text;
+    free(text);
+    return rc;
+}
+
+/* The store's sidecars (store_sidecar.h): written on the first look at a directory, used on the next (the report is
+ * not read: it is replaced by garbage of the same size and times, and the identity still comes), rebuilt when the
+ * report changed, when the sidecar is corrupt or of another version, never followed through a symlink planted at
+ * its name; a report read whole keeps its run values there. */
+static void test_sidecars(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rtjt-sidecar-XXXXXX", p[4200], sc[4300];
+    assert_non_null(mkdtemp(dir));
+    json_t *d = fx_report("6.1.0", "250", "full", 2000, 0, 31);
+    snprintf(p, sizeof(p), "%s/r1.json", dir);
+    assert_int_equal(json_dump_file(d, p, 0), 0);
+    snprintf(sc, sizeof(sc), "%s/.r1.json" SIDECAR_SUFFIX, dir);
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY);
+    assert_true(dfd >= 0);
+    struct stat st;
+    json_t *id, *vals;
+    int from;
+    char err[256];
+    /* a store made before sidecars: read, and one written */
+    assert_int_equal(stat(p, &st), 0);
+    assert_int_equal(sc_identity(dfd, dir, &st, &id, &vals, &from, err), 0);
+    assert_false(from);
+    assert_null(vals);
+    json_t *want = compare_identity(d);
+    assert_true(json_equal(id, want));
+    json_decref(id);
+    struct stat ss;
+    assert_int_equal(lstat(sc, &ss), 0);
+    assert_true(S_ISREG(ss.st_mode));
+    /* used: the report's bytes are not read (garbage of the same size, its times and inode kept) */
+    char *text = json_dumps(d, 0);
+    int fd = open(p, O_WRONLY);
+    assert_true(fd >= 0);
+    char *junk = malloc((size_t)st.st_size);
+    memset(junk, 'x', (size_t)st.st_size);
+    assert_int_equal(write(fd, junk, (size_t)st.st_size), st.st_size);
+    close(fd);
+    free(junk);
+    struct timespec times[2] = { st.st_atim, st.st_mtim };
+    assert_int_equal(utimensat(AT_FDCWD, p, times, 0), 0);
+    assert_int_equal(sc_identity(dfd, dir, &st, &id, &vals, &from, err), 0);
+    assert_true(from);
+    assert_true(json_equal(id, want));
+    json_decref(id);
+    /* the report changes (another mtime): never trusted, read again: garbage is not a report */
+    struct stat st2;
+    assert_int_equal(utimensat(AT_FDCWD, p, NULL, 0), 0);
+    assert_int_equal(stat(p, &st2), 0);
+    assert_true(sc_identity(dfd, dir, &st2, &id, &vals, &from, err) < 0);
+    /* a real report again; a corrupt sidecar, then one of another version, then a lying one (another label, the
+     * report's stamp): rebuilt, not trusted, each time (the lie holds only while the stamp is the report's) */
+    FILE *f = fopen(p, "w");
+    fputs(text, f);
+    fclose(f);
+    assert_int_equal(stat(p, &st), 0);
+    const char *bad[] = { "{\"schema\": \"rtjitter.sidecar/1\", \"version\": ", "not json at all", "" };
+    for (int k = 0; k < 3; k++) {
+        f = fopen(sc, "w");
+        fputs(bad[k], f);
+        fclose(f);
+        assert_int_equal(sc_identity(dfd, dir, &st, &id, &vals, &from, err), 0);
+        assert_false(from);
+        assert_true(json_equal(id, want));
+        json_decref(id);
+    }
+    /* another version */
+    json_t *scd = json_load_file(sc, 0, NULL);
+    assert_non_null(scd);
+    json_object_set_new(scd, "version", json_integer(COMPARE_IDENTITY_VERSION + 1));
+    assert_int_equal(json_dump_file(scd, sc, 0), 0);
+    assert_int_equal(sc_identity(dfd, dir, &st, &id, &vals, &from, err), 0);
+    assert_false(from);
+    json_decref(id);
+    json_decref(scd);
+    /* a symlink planted at the sidecar's name: the file it names is never written; the name becomes a regular file */
+    char target[4300];
+    snprintf(target, sizeof(target), "%s/victim", dir);
+    f = fopen(target, "w");
+    fputs("victim", f);
+    fclose(f);
+    unlink(sc);
+    assert_int_equal(symlink(target, sc), 0);
+    assert_int_equal(sc_identity(dfd, dir, &st, &id, &vals, &from, err), 0);
+    assert_false(from);
+    json_decref(id);
+    char vb[16] = "";
+    f = fopen(target, "r");
+    assert_non_null(fgets(vb, sizeof(vb), f));
+    fclose(f);
+    assert_string_equal(vb, "victim");
+    assert_int_equal(lstat(sc, &ss), 0);
+    assert_true(S_ISREG(ss.st_mode));
+    /* a report of the set-up read whole beside another: its values kept, then served from the sidecar */
+    snprintf(p, sizeof(p), "%s/r2.json", dir);
+    json_t *d2 = fx_report("6.1.0", "250", "full", 2000, 0, 32);
+    assert_int_equal(json_dump_file(d2, p, 0), 0);
+    json_t *reps = compare_replicates_beside(p, d2, 32);
+    assert_int_equal(json_array_size(reps), 1);
+    json_t *v1 = json_incref(json_object_get(json_array_get(reps, 0), "values"));
+    json_decref(reps);
+    snprintf(p, sizeof(p), "%s/r1.json", dir);
+    assert_int_equal(stat(p, &st), 0);
+    assert_int_equal(sc_identity(dfd, dir, &st, &id, &vals, &from, err), 0);
+    assert_true(from);
+    assert_non_null(vals);
+    assert_true(json_equal(vals, v1));
+    json_t *v0 = compare_run_values_json(d);
+    assert_true(json_equal(v0, v1));
+    json_decref(v0);
+    json_decref(v1);
+    json_decref(vals);
+    json_decref(id);
+    /* no temporary file left behind */
+    char cmd[4400];
+    snprintf(cmd, sizeof(cmd), "ls -a '%s' | grep -q tmp-", dir);
+    assert_true(system(cmd) != 0);
+    close(dfd);
+    free(text);
+    json_decref(want);
+    json_decref(d);
+    json_decref(d2);
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
 }
 
 static void test_latest_in_store(void **state)
@@ -1105,6 +1421,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_same_distribution_no_difference),
+        cmocka_unit_test(test_hodges_lehmann_exact),
+        cmocka_unit_test(test_compact_reader),
+        cmocka_unit_test(test_sidecars),
         cmocka_unit_test(test_shift_of_3ms_is_significant),
         cmocka_unit_test(test_run_to_run_noise),
         cmocka_unit_test(test_replicates_beside),
