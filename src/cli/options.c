@@ -307,11 +307,13 @@ void opts_help_list(FILE *f, const struct opt_def *defs)
             if (o < sizeof(text))
                 snprintf(text + o, sizeof(text) - o, ")");
         }
-        /* the description wraps under itself; an option name wider than its column has it on the next line */
-        if (wrap_cols(first) > 29) {
-            fprintf(f, "%s\n", first);
-            snprintf(first, sizeof(first), "%29s", "");
+        /* the description wraps under itself; an option name wider than its column has it on the next line, and
+         * so has every option on a narrow terminal, its description indented by 8 */
+        int col = width >= 72 ? 29 : 8;
+        if (wrap_cols(first) > col) {
+            fprintf(f, "  %s\n", left);
+            snprintf(first, sizeof(first), "%*s", col, "");
         }
-        wrap_text(f, first, 29, width, text);
+        wrap_text(f, first, col, width, text);
     }
 }

@@ -45,7 +45,7 @@ static void cut(char *out, size_t len, const char *s, int w, const struct render
  * with and the words every title ends with (a kernel they share, a label they share), into out; the whole title
  * when that would leave nothing, or when there is one report. The column's header is "[c] " and this, so that a
  * cut header still shows what differs (the list of reports above has the whole titles). */
-static void distinct_title(char *out, size_t len, const json_t *reports, size_t nr, size_t c)
+static void distinct_title(char *out, size_t len, const json_t *reports, size_t nr, size_t c, const char *dots)
 {
     const char *t = doc_str(json_array_get(reports, c), "title", "");
     size_t n = strlen(t), pre = n, suf = n;
@@ -64,15 +64,14 @@ static void distinct_title(char *out, size_t len, const json_t *reports, size_t 
         pre--;
     while (suf > 0 && t[n - suf] != ' ')
         suf--;
-    /* a group in parentheses (the label) is not cut open: "(alpha test run)", not "run)" */
+    /* a group in parentheses (the label) cut open keeps its "(": "(…run two)", not "run two)" */
     size_t open_at = n;
     for (size_t i = 0, depth = 0; i < pre; i++)
         if (t[i] == '(' && depth++ == 0)
             open_at = i;
         else if (t[i] == ')' && depth > 0)
             depth--, open_at = depth ? open_at : n;
-    if (open_at < pre)
-        pre = open_at;
+    int opened = open_at < pre && pre < n;
     size_t close_at = n;
     for (size_t i = 0, depth = 0; i < suf; i++) {
         char ch = t[n - 1 - i];
@@ -87,7 +86,7 @@ static void distinct_title(char *out, size_t len, const json_t *reports, size_t 
         snprintf(out, len, "%s", t);
         return;
     }
-    snprintf(out, len, "%.*s", (int)(n - suf - pre), t + pre);
+    snprintf(out, len, "%s%.*s", opened ? dots : "", (int)(n - suf - pre), t + pre);
 }
 
 /* s cut to at most w columns in its middle: its start and its end, with "…" (or "...") between them, since the
@@ -155,7 +154,7 @@ static void load_table(FILE *f, const json_t *load, const json_t *reports, const
             grew = 0;
             for (size_t c = c0; c < c1 && used < o->width; c++) {
                 char head[256], d[210];
-                distinct_title(d, sizeof(d), reports, nr, c);
+                distinct_title(d, sizeof(d), reports, nr, c, o->ascii ? "(..." : "(…");
                 snprintf(head, sizeof(head), "[%zu] %.200s", c + 1, d);
                 if (tx_width(head) > cw[c]) {
                     cw[c]++;
@@ -168,7 +167,7 @@ static void load_table(FILE *f, const json_t *load, const json_t *reports, const
         tx_cell(f, "", lw, 0);
         for (size_t c = c0; c < c1; c++) {
             char head[256], shown[256], d[210];
-            distinct_title(d, sizeof(d), reports, nr, c);
+            distinct_title(d, sizeof(d), reports, nr, c, o->ascii ? "(..." : "(…");
             char *t = tx_dup(o, d);
             snprintf(head, sizeof(head), "[%zu] %.200s", c + 1, t ? t : "");
             free(t);

@@ -81,6 +81,44 @@ static const char *word_end(const char *p)
     return p;
 }
 
+/* A marked command wider than a line, from a fresh line at column *col: broken at its spaces outside quotes, each
+ * line but the last ending in " \" (the shell joins them: pasted, it is still the one command), the lines after
+ * the first indented 2 more. A command with no such space is printed whole. */
+static void put_long_cmd(FILE *f, const char *p, const char *e, int indent, int width, int *col)
+{
+    char quote = 0;
+    int line_start = 1;
+    while (p < e) {
+        /* the next token: up to a space outside quotes */
+        const char *t = p;
+        for (; t < e; t++) {
+            if (quote) {
+                if (*t == quote)
+                    quote = 0;
+            } else if (*t == '\'' || *t == '"') {
+                quote = *t;
+            } else if (*t == ' ') {
+                break;
+            }
+        }
+        int tw = cols_n(p, (size_t)(t - p));
+        int last = t >= e;
+        if (!line_start && *col + 1 + tw + (last ? 0 : 2) > width) {
+            fprintf(f, " \\\n%*s", indent + 2, "");
+            *col = indent + 2;
+            line_start = 1;
+        }
+        if (!line_start) {
+            fputc(' ', f);
+            (*col)++;
+        }
+        put_word(f, p, (size_t)(t - p));
+        *col += tw;
+        line_start = 0;
+        p = t < e ? t + 1 : t;
+    }
+}
+
 void wrap_text(FILE *f, const char *first, int indent, int width, const char *text)
 {
     first = first ? first : "";
@@ -106,6 +144,16 @@ void wrap_text(FILE *f, const char *first, int indent, int width, const char *te
         int glue = 0;
         if (*n == '%' && n > e)
             glue = 1 + cols_n(n, (size_t)(word_end(n) - n));
+        if (ww > width - indent && memchr(p, WRAP_CMD_ON[0], (size_t)(e - p))) {
+            /* a command wider than any line: on lines of its own, joined by the shell */
+            if (!at_start || col > indent)
+                fprintf(f, "\n%*s", indent, "");
+            col = indent;
+            put_long_cmd(f, p, e, indent, width, &col);
+            at_start = 0;
+            p = e;
+            continue;
+        }
         if (!at_start && col + 1 + ww + glue > width) {
             fprintf(f, "\n%*s", indent, "");
             col = indent;
