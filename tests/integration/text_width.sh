@@ -3,13 +3,14 @@
 # test-class: quick
 # test-timeout: 60
 # Human text fits 80 columns (util/wrap.h): on an 80-column terminal (a pty whose size is set with TIOCSWINSZ)
-# and on a pipe (no $COLUMNS: 80), no line of `check` (this machine and fixture trees), `--help` (every command),
-# `report` of a stored run or `compare` of two is wider than 80 columns (code points, colour sequences not
-# counted; a line that is one indented word, a report's path longer than a line, is printed whole as the
-# wrapper prints any such word); $COLUMNS narrows a pipe's text, and a pty's size wins over it. Every command the checklist tells the
-# user to type (found in the --json document's why and fix, which the text does not produce) appears whole on one
-# line of the text, or, wider than a line, on lines the shell joins (" \" at their ends), so it can be copied; no wrapper mark reaches any output; the JSON forms do not depend on the
-# width. Compare's column headers show what tells the runs apart (their labels here).
+# and on a pipe (no $COLUMNS: 80), no line of `check` (this machine and fixture trees), `--help` (every
+# command), `loads`, `report` of a stored run or `compare` of two is wider than 80 columns (code points, colour
+# sequences not counted; a line that is one indented word, a report's path longer than a line, is printed whole
+# as the wrapper prints any such word). $COLUMNS narrows a pipe's text, and a pty's size wins over it. Every
+# command the checklist tells the user to type (found in the --json document's why and fix, which are never
+# wrapped) appears whole on one line of the text, or, wider than a line, on lines the shell joins (" \" at their
+# ends), so it can be copied. No wrapper mark reaches any output; the JSON forms do not depend on the width.
+# Compare's column headers show what tells the runs apart (their labels' ends here).
 . "$(dirname "$0")/../lib.sh"
 TOP=${RTJ_TOP:-$PWD}
 FIX="$TOP/tests/fixtures"
@@ -73,6 +74,7 @@ for t in sys-generic sys-bare sys-rt sys-pending sys-lowlatency; do
     run_both "check-$t" "$RTJ" check --root "$FIX/$t" --user musician --json "$WORK/$t.json"
 done
 run_both help "$RTJ" --help
+run_both loads "$RTJ" loads
 for c in run sweep loads report compare check import; do
     run_both "help-$c" "$RTJ" "$c" --help
 done
