@@ -42,8 +42,8 @@ static void eval_audio_stack(const json_t *sys, struct check_result *r)
     if (jack <= 0 && pwj <= 0) {
         check_say(r, CHECK_WARN, "neither jackd2 nor pipewire-jack is installed%s%s", running[0] ? "; running: " : "",
                   running);
-        check_fix(r, "sudo apt install jackd2 (answer Yes to real-time priority), or sudo apt install pipewire-jack "
-                  "for PipeWire's JACK (pw-jack)");
+        check_fix(r, WRAP_CMD("sudo apt install jackd2") " (answer Yes to real-time priority), or "
+                  WRAP_CMD("sudo apt install pipewire-jack") " for PipeWire's JACK (pw-jack)");
         return;
     }
     char have[160];
@@ -56,7 +56,7 @@ static void eval_audio_stack(const json_t *sys, struct check_result *r)
 
 const struct check check_audio_stack = {
     .id = "audio_stack",
-    .title = "A JACK server is installed (jack2 or PipeWire's JACK)",
+    .title = "A JACK server (jack2 or PipeWire's JACK)",
     .group = CHECK_AUDIO,
     .reads = "setup.packages, setup.programs (/var/lib/dpkg/status, /usr/bin/jackd, pw-jack), audio_servers (/proc)",
     .level = CHECK_WARN,
@@ -91,11 +91,11 @@ static void eval_server_rt(const json_t *sys, struct check_result *r)
             check_say(r, CHECK_WARN, "%s (pid %.0f) runs none of its %.0f threads with real-time scheduling: its "
                       "audio is served like any other program", name, check_num(s, "pid"), check_num(s, "threads"));
             if (pw)
-                check_fix(r, "sudo apt install rtkit (PipeWire asks it for real-time priority), or join the pipewire "
-                          "group (Debian's /etc/security/limits.d/95-pipewire.conf grants it rtprio 95): sudo usermod "
-                          "-aG pipewire $USER; then log out and in again");
+                check_fix(r, WRAP_CMD("sudo apt install rtkit") " (PipeWire asks it for real-time priority), or join the pipewire "
+                          "group (Debian's /etc/security/limits.d/95-pipewire.conf grants it rtprio 95): "
+                          WRAP_CMD("sudo usermod -aG pipewire $USER") "; then log out and in again");
             else
-                check_fix(r, "restart %s with real-time scheduling (jackd -R -P 80 ..., not -r) as a user whose "
+                check_fix(r, "restart %s with real-time scheduling (" WRAP_CMD("jackd -R -P 80 ...") ", not -r) as a user whose "
                           "login has real-time rights (see this checklist's Privileges)", name);
             return;
         }
@@ -112,7 +112,7 @@ static void eval_server_rt(const json_t *sys, struct check_result *r)
 
 const struct check check_server_rt = {
     .id = "server_rt",
-    .title = "The running audio server's thread is real-time",
+    .title = "The scheduling of the running audio server's thread",
     .group = CHECK_AUDIO,
     .reads = "setup.audio_servers_rt (/proc/PID/task/TID/stat of jackd, jackdbus, pipewire: policy, rt_priority)",
     .level = CHECK_WARN,
@@ -163,8 +163,8 @@ static void eval_pipewire_clock(const json_t *sys, struct check_result *r)
                   forced ? force : minq, where ? where : "?", !forced && from_vm ? ", vm.overrides: this is a "
                   "virtual machine" : "", rate, q, minq, maxq);
         check_fix(r, "in ~/.config/pipewire/pipewire.conf.d/90-audio.conf: context.properties = { "
-                  "default.clock.min-quantum = 16 default.clock.force-quantum = 0%s }, then systemctl --user restart "
-                  "pipewire", from_vm ? " vm.overrides = { default.clock.min-quantum = 16 }" : "");
+                  "default.clock.min-quantum = 16 default.clock.force-quantum = 0%s }, then "
+                  WRAP_CMD("systemctl --user restart pipewire"), from_vm ? " vm.overrides = { default.clock.min-quantum = 16 }" : "");
         return;
     }
     check_say(r, CHECK_OK, "rate %s, quantum %s (min %s, max %s)%s%s; pw-jack -p 64 runs a JACK client at 64 "
@@ -173,7 +173,7 @@ static void eval_pipewire_clock(const json_t *sys, struct check_result *r)
 
 const struct check check_pipewire_clock = {
     .id = "pipewire_clock",
-    .title = "PipeWire lets JACK clients run small buffers (quantum)",
+    .title = "PipeWire's smallest buffer for JACK clients (quantum)",
     .group = CHECK_AUDIO,
     .reads = "setup.pipewire (default.clock.* in pipewire.conf and pipewire.conf.d of /usr/share/pipewire, "
              "/etc/pipewire, ~/.config/pipewire)",
@@ -213,7 +213,7 @@ static void eval_usb_autosuspend(const json_t *sys, struct check_result *r)
                       check_str(d, "product_id") ? check_str(d, "product_id") : "?", isnan(delay) ? 2000 : delay);
             char ctl_path[300];
             snprintf(ctl_path, sizeof(ctl_path), "/sys/bus/usb/devices/%.200s/power/control", dev ? dev : "?");
-            check_fix(r, "echo on | sudo tee %s; to keep it: ACTION==\"add\", SUBSYSTEM==\"usb\", "
+            check_fix(r, WRAP_CMD("echo on | sudo tee %s") "; to keep it: ACTION==\"add\", SUBSYSTEM==\"usb\", "
                       "ATTR{idVendor}==\"%s\", ATTR{idProduct}==\"%s\", ATTR{power/control}=\"on\" in "
                       "/etc/udev/rules.d/90-usb-audio-pm.rules",
                       shq(ctl_path).s, usb_id(check_str(d, "vendor_id")), usb_id(check_str(d, "product_id")));
@@ -230,7 +230,7 @@ static void eval_usb_autosuspend(const json_t *sys, struct check_result *r)
 
 const struct check check_usb_autosuspend = {
     .id = "usb_autosuspend",
-    .title = "USB audio interfaces are never suspended",
+    .title = "USB autosuspend of audio interfaces",
     .group = CHECK_AUDIO,
     .reads = "setup.usb.audio_devices (/sys/bus/usb/devices/*: bInterfaceClass 01, power/control)",
     .level = CHECK_WARN,

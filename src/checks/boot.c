@@ -151,7 +151,7 @@ static void eval_boot_setup(const json_t *sys, struct check_result *r)
         check_say(r, CHECK_WARN, "%s%s%s%s sets %s, but /proc/cmdline does not have it: update-grub was not run "
                   "after the change, or the machine has not been rebooted since", named ? named : "",
                   named ? " (" : "", named ? named_file : missing_file, named ? ")" : "", missing);
-        check_fix(r, "sudo update-grub, then reboot");
+        check_fix(r, WRAP_CMD("sudo update-grub") ", then reboot");
         return;
     }
     if (named)
@@ -163,7 +163,7 @@ static void eval_boot_setup(const json_t *sys, struct check_result *r)
 
 const struct check check_boot_setup = {
     .id = "boot_setup",
-    .title = "The boot loader's options are in force (lowlatency set-up)",
+    .title = "The boot loader's options against the running kernel (lowlatency set-up)",
     .group = CHECK_KERNEL,
     .reads = "setup.grub (/etc/default/grub, /etc/default/grub.d/*.cfg), kernel.cmdline (/proc/cmdline)",
     .level = CHECK_WARN,

@@ -165,9 +165,18 @@ static size_t utf8_len(const unsigned char *s)
 }
 
 /* The why and the fix are one line each: values read from the system (a card's name, the command line) must
- * not break a table or a log line, and a value cut to fit may end inside a UTF-8 sequence, which JSON refuses. */
-static void one_line(char *s)
+ * not break a table or a log line, and a value cut to fit may end inside a UTF-8 sequence, which JSON refuses.
+ * With marks, the why and the fix keep their command marks (util/wrap.h) when they pair up (on, off, on, off); marks that do
+ * not (a value from the system holding one, a command cut short) become spaces like the other controls. */
+static void one_line(char *s, int marks)
 {
+    if (marks) {
+        int on = 0, ok = 1;
+        for (const char *q = s; *q && ok; q++)
+            if (*q == WRAP_CMD_ON[0] || *q == WRAP_CMD_OFF[0])
+                ok = (*q == WRAP_CMD_ON[0]) == !on, on = !on;
+        marks = ok && !on;
+    }
     unsigned char *p = (unsigned char *)s;
     while (*p) {
         size_t n = utf8_len(p);
@@ -175,7 +184,7 @@ static void one_line(char *s)
             *p++ = '?';
             continue;
         }
-        if (n == 1 && (*p < 0x20 || *p == 0x7f))
+        if (n == 1 && (*p < 0x20 || *p == 0x7f) && !(marks && (*p == WRAP_CMD_ON[0] || *p == WRAP_CMD_OFF[0])))
             *p = ' ';
         p += n;
     }
@@ -200,10 +209,10 @@ void check_run(const struct check *c, const json_t *sys, struct check_result *r)
         r->advice[0] = r->hint[0] = '\0';
     if (r->status == CHECK_OK || r->status == CHECK_SKIP)
         r->fix[0] = '\0';
-    one_line(r->why);
-    one_line(r->fix);
-    one_line(r->advice);
-    one_line(r->hint);
+    one_line(r->why, 1);
+    one_line(r->fix, 1);
+    one_line(r->advice, 0);
+    one_line(r->hint, 0);
 }
 
 int checks_run(const json_t *system, const char *root, struct check_result *out, size_t max)
@@ -277,11 +286,16 @@ json_t *checks_json(const struct check_result *r, size_t n)
     json_t *a = json_array();
     for (size_t i = 0; a && i < n; i++) {
         const struct check *c = r[i].check;
+        char why[sizeof(r[i].why)], fix[sizeof(r[i].fix)];
+        snprintf(why, sizeof(why), "%s", r[i].why);
+        snprintf(fix, sizeof(fix), "%s", r[i].fix);
+        wrap_unmark(why); /* the marks are the text form's: never in a file */
+        wrap_unmark(fix);
         json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:o}", "id", c->id, "group",
                               check_group_name(c->group), "title", c->title, "reads",
                               c->reads, "level", check_status_name(c->level), "status",
-                              check_status_name(r[i].status), "why", r[i].why, "fix",
-                              r[i].fix[0] ? json_string(r[i].fix) : json_null());
+                              check_status_name(r[i].status), "why", why, "fix",
+                              fix[0] ? json_string(fix) : json_null());
         if (!o || json_array_append_new(a, o) < 0) {
             json_decref(a);
             return NULL;

@@ -4,6 +4,7 @@
 #ifndef RTJ_CHECKS_INTERNAL_H
 #define RTJ_CHECKS_INTERNAL_H
 #include "checks/checks.h"
+#include "util/wrap.h"
 
 /* privileges.c: the rights a real-time audio thread needs, in force and as configured */
 extern const struct check check_root, check_rtprio, check_memlock, check_sched_fifo, check_limits_files,
@@ -73,6 +74,6 @@ const json_t *check_process(const json_t *sys);
 int check_installed(const json_t *sys, const char *package, const char *program, const char **version);
 
 /* The boot options live in one line of /etc/default/grub on Debian and Ubuntu, the systems the fixes name. */
-#define GRUB_EDIT "GRUB_CMDLINE_LINUX_DEFAULT in /etc/default/grub, then run update-grub and reboot"
+#define GRUB_EDIT "GRUB_CMDLINE_LINUX_DEFAULT in /etc/default/grub, then run " WRAP_CMD("update-grub") " and reboot"
 
 #endif

@@ -39,7 +39,7 @@ static void eval_governor(const json_t *sys, struct check_result *r)
         return;
     }
     check_say(r, CHECK_WARN, "governor %s (%s)", g, govs[0] ? govs : "no count per CPU");
-    check_fix(r, "cpupower frequency-set -g performance (apt install linux-cpupower), while you play");
+    check_fix(r, WRAP_CMD("cpupower frequency-set -g performance") " (" WRAP_CMD("apt install linux-cpupower") "), while you play");
     check_advise(r, "The CPU frequency governor is %s: the CPU slows down between audio cycles and needs time to "
                  "speed up again. Set performance while you play (cpupower frequency-set -g performance).", g);
     check_hint(r, "the performance governor");
@@ -47,7 +47,7 @@ static void eval_governor(const json_t *sys, struct check_result *r)
 
 const struct check check_governor = {
     .id = "governor",
-    .title = "The CPU runs at full speed (performance governor)",
+    .title = "The CPU frequency governor (performance)",
     .group = CHECK_CPU,
     .reads = "cpu.governor (/sys/devices/system/cpu/cpuN/cpufreq/scaling_governor)",
     .level = CHECK_WARN,
@@ -73,12 +73,12 @@ static void eval_boost(const json_t *sys, struct check_result *r)
     }
     check_say(r, CHECK_WARN, "boost is on (%s is %.0f): the clock rises and falls with load and heat, and each "
               "change can stall the CPU for tens of microseconds", file, v);
-    check_fix(r, "echo %d | sudo tee %s (while you play; TLP: CPU_BOOST_ON_AC=0)", intel ? 1 : 0, shq(file).s);
+    check_fix(r, WRAP_CMD("echo %d | sudo tee %s") " (while you play; TLP: CPU_BOOST_ON_AC=0)", intel ? 1 : 0, shq(file).s);
 }
 
 const struct check check_boost = {
     .id = "boost",
-    .title = "The CPU clock does not boost",
+    .title = "CPU clock boost",
     .group = CHECK_CPU,
     .reads = "setup.boost (/sys/devices/system/cpu/cpufreq/boost or intel_pstate/no_turbo)",
     .level = CHECK_WARN,
@@ -106,12 +106,12 @@ static void eval_smt(const json_t *sys, struct check_result *r)
     }
     check_say(r, CHECK_WARN, "SMT is on (smt/active 1, control %s): two threads share each core, so a busy sibling "
               "slows the audio thread down", control ? control : "unknown");
-    check_fix(r, "echo off | sudo tee /sys/devices/system/cpu/smt/control (to keep it: add nosmt to " GRUB_EDIT ")");
+    check_fix(r, WRAP_CMD("echo off | sudo tee /sys/devices/system/cpu/smt/control") " (to keep it: add nosmt to " GRUB_EDIT ")");
 }
 
 const struct check check_smt = {
     .id = "smt",
-    .title = "No hyper-threading sibling shares the audio core (SMT)",
+    .title = "Hyper-threading siblings of the audio core (SMT)",
     .group = CHECK_CPU,
     .reads = "cpu.smt (/sys/devices/system/cpu/smt/active and control)",
     .level = CHECK_WARN,
@@ -155,14 +155,14 @@ static void eval_idle_states(const json_t *sys, struct check_result *r)
               "deepest %s, %.0f µs; driver %s)", check_str(deep, "name"), check_num(deep, "latency_us"),
               check_num(deep, "enabled_cpus"), check_num(deep, "cpus"), check_str(deepest, "name"),
               check_num(deepest, "latency_us"), driver ? driver : "?");
-    check_fix(r, "sudo cpupower idle-set -D %d while you play (apt install linux-cpupower; it disables the states "
+    check_fix(r, WRAP_CMD("sudo cpupower idle-set -D %d") " while you play (" WRAP_CMD("apt install linux-cpupower") "; it disables the states "
               "slower than %d us to leave), or boot with processor.max_cstate=1 intel_idle.max_cstate=1 (add them "
               "to " GRUB_EDIT ")", IDLE_EXIT_MAX_US, IDLE_EXIT_MAX_US);
 }
 
 const struct check check_idle_states = {
     .id = "idle_states",
-    .title = "No deep CPU idle states",
+    .title = "The exit latency of the CPU idle states",
     .group = CHECK_CPU,
     .reads = "setup.idle (/sys/devices/system/cpu/cpuN/cpuidle/stateN/{name,latency,disable})",
     .level = CHECK_WARN,
@@ -191,14 +191,14 @@ static void eval_cpu_dma_latency(const json_t *sys, struct check_result *r)
     }
     check_say(r, CHECK_WARN, "/dev/cpu_dma_latency is not writable for %s (%s): audio programs cannot keep the CPUs "
               "out of deep idle states", user, check_str(dma, "error") ? check_str(dma, "error") : "?");
-    check_fix(r, "echo 'KERNEL==\"cpu_dma_latency\", GROUP=\"audio\", MODE=\"0660\"' | sudo tee "
-              "/etc/udev/rules.d/99-cpu-dma-latency.rules, then sudo udevadm control --reload && sudo udevadm "
-              "trigger --name-match=cpu_dma_latency");
+    check_fix(r, WRAP_CMD("echo 'KERNEL==\"cpu_dma_latency\", GROUP=\"audio\", MODE=\"0660\"' | sudo tee "
+                       "/etc/udev/rules.d/99-cpu-dma-latency.rules") ", then "
+              WRAP_CMD("sudo udevadm control --reload && sudo udevadm trigger --name-match=cpu_dma_latency"));
 }
 
 const struct check check_cpu_dma_latency = {
     .id = "cpu_dma_latency",
-    .title = "/dev/cpu_dma_latency is writable",
+    .title = "Write access to /dev/cpu_dma_latency",
     .group = CHECK_CPU,
     .reads = "setup.cpu_dma_latency, process.cpu_dma_latency (/dev/cpu_dma_latency, as this user)",
     .level = CHECK_WARN,

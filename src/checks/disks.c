@@ -31,7 +31,7 @@ static void eval_swappiness(const json_t *sys, struct check_result *r)
         return;
     }
     check_say(r, CHECK_WARN, "vm.swappiness is %.0f with %.0f MiB of swap", swappiness, swap_mib);
-    check_fix(r, "sysctl vm.swappiness=%d (to keep it: vm.swappiness = %d in /etc/sysctl.d/90-audio.conf)",
+    check_fix(r, WRAP_CMD("sysctl vm.swappiness=%d") " (to keep it: vm.swappiness = %d in /etc/sysctl.d/90-audio.conf)",
               SWAPPINESS_MAX, SWAPPINESS_MAX);
     check_advise(r, "vm.swappiness is %.0f with swap in use: pages of the audio programs can be swapped out and "
                  "fault back in mid-cycle. sysctl vm.swappiness=10 keeps them in memory.", swappiness);
@@ -39,7 +39,7 @@ static void eval_swappiness(const json_t *sys, struct check_result *r)
 
 const struct check check_swappiness = {
     .id = "swappiness",
-    .title = "Audio programs stay in memory (swappiness)",
+    .title = "Swapping out audio programs (swappiness)",
     .group = CHECK_MEMORY,
     .reads = "memory.swappiness, memory.swap_total_mib (/proc/sys/vm/swappiness, /proc/meminfo)",
     .level = CHECK_WARN,
@@ -92,7 +92,7 @@ static void eval_filesystems(const json_t *sys, struct check_result *r)
         if (why) {
             check_say(r, CHECK_WARN, "%s is on %s (%s, mounted on %s): %s", path, fs,
                       check_str(m, "source") ? check_str(m, "source") : "?", mp ? mp : "?", why);
-            check_fix(r, "record to a local ext4, XFS or Btrfs filesystem: rtjitter check --dir DIR judges a "
+            check_fix(r, "record to a local ext4, XFS or Btrfs filesystem: " WRAP_CMD("rtjitter check --dir DIR") " judges a "
                       "recording location before you use it");
             return;
         }
@@ -134,13 +134,13 @@ static void eval_inotify(const json_t *sys, struct check_result *r)
     }
     check_say(r, CHECK_WARN, "fs.inotify.max_user_watches is %.0f: a DAW or sample browser watching a large library "
               "runs out of watches", w);
-    check_fix(r, "sysctl fs.inotify.max_user_watches=524288 (to keep it: fs.inotify.max_user_watches = 524288 in "
+    check_fix(r, WRAP_CMD("sysctl fs.inotify.max_user_watches=524288") " (to keep it: fs.inotify.max_user_watches = 524288 in "
               "/etc/sysctl.d/90-audio.conf)");
 }
 
 const struct check check_inotify = {
     .id = "inotify",
-    .title = "Enough inotify watches for a sample library",
+    .title = "inotify watches for a sample library",
     .group = CHECK_MEMORY,
     .reads = "setup.inotify.max_user_watches (/proc/sys/fs/inotify/max_user_watches)",
     .level = CHECK_WARN,

@@ -47,7 +47,7 @@ static void eval_rtirq(const json_t *sys, struct check_result *r)
                     long long prio = json_integer_value(json_object_get(th, "rt_priority"));
                     check_say(r, CHECK_WARN, "%s: its interrupt thread %s runs at priority %lld, the default",
                               card_name(c), name ? name : "?", prio);
-                    check_fix(r, "apt install rtirq-init (it raises the sound cards' interrupt threads at boot; "
+                    check_fix(r, WRAP_CMD("apt install rtirq-init") " (it raises the sound cards' interrupt threads at boot; "
                               "RTIRQ_NAME_LIST in /etc/default/rtirq says which)");
                     check_advise(r, "The interrupt thread of %s (%s) runs at priority %lld, the default of every "
                                  "interrupt thread: install rtirq (apt install rtirq-init) so that the sound card's "
@@ -73,7 +73,7 @@ static void eval_rtirq(const json_t *sys, struct check_result *r)
 
 const struct check check_rtirq = {
     .id = "rtirq",
-    .title = "The sound card's interrupt threads are raised (rtirq)",
+    .title = "The priority of the sound card's interrupt threads (rtirq)",
     .group = CHECK_IRQS,
     .reads = "sound.cards[].irqs[].threads[].rt_priority (/proc/asound/cards, /proc/interrupts, /proc/PID/stat)",
     .level = CHECK_WARN,
@@ -119,7 +119,7 @@ static void eval_shared_irq(const json_t *sys, struct check_result *r)
 
 const struct check check_shared_irq = {
     .id = "shared_irq",
-    .title = "The sound card's interrupt line is its own",
+    .title = "Sharing of the sound card's interrupt line",
     .group = CHECK_IRQS,
     .reads = "sound.cards[].irqs[].shared (/proc/asound/cards, /proc/interrupts)",
     .level = CHECK_WARN,
@@ -147,7 +147,7 @@ static void eval_usb_irq(const json_t *sys, struct check_result *r)
         if (json_is_true(json_object_get(q, "shared"))) {
             check_say(r, CHECK_WARN, "a USB controller shares IRQ %lld with other devices (handlers: %s): a USB "
                       "audio interface on it waits while they are served", n, actions);
-            check_fix(r, "plug the audio interface into a port of another controller (lsusb -t shows which port "
+            check_fix(r, "plug the audio interface into a port of another controller (" WRAP_CMD("lsusb -t") " shows which port "
                       "is on which), or disable the other device in the BIOS");
             return;
         }
@@ -161,7 +161,7 @@ static void eval_usb_irq(const json_t *sys, struct check_result *r)
 
 const struct check check_usb_irq = {
     .id = "usb_irq",
-    .title = "The USB controllers' interrupt lines are their own",
+    .title = "Sharing of the USB controllers' interrupt lines",
     .group = CHECK_IRQS,
     .reads = "setup.usb_irqs (/proc/interrupts: the lines of xhci_hcd, ehci_hcd)",
     .level = CHECK_WARN,

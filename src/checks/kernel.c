@@ -36,7 +36,7 @@ static void eval_threadirqs(const json_t *sys, struct check_result *r)
     } else {
         check_say(r, CHECK_WARN, "threadirqs is not on the kernel command line: \"%.200s%s\"",
                   cmdline ? cmdline : "", cmdline && strlen(cmdline) > 200 ? "..." : "");
-        check_fix(r, "add threadirqs to " GRUB_EDIT "; then apt install rtirq-init");
+        check_fix(r, "add threadirqs to " GRUB_EDIT "; then " WRAP_CMD("apt install rtirq-init"));
     }
     check_advise(r, "Interrupt handlers run ahead of every thread, the audio thread included: boot with threadirqs "
                  "(add it to GRUB_CMDLINE_LINUX_DEFAULT in /etc/default/grub, then run update-grub) and install "
@@ -46,7 +46,7 @@ static void eval_threadirqs(const json_t *sys, struct check_result *r)
 
 const struct check check_threadirqs = {
     .id = "threadirqs",
-    .title = "Interrupt handlers run in threads",
+    .title = "Threaded interrupt handlers (threadirqs)",
     .group = CHECK_KERNEL,
     .reads = "kernel.threadirqs (threadirqs on /proc/cmdline, or forced by PREEMPT_RT)",
     .level = CHECK_WARN,
@@ -82,8 +82,8 @@ static void eval_preempt(const json_t *sys, struct check_result *r)
                      "kernel command line) makes it fully preemptible without another kernel.", p);
         check_hint(r, "preempt=full");
     } else {
-        check_fix(r, "install a lowlatency kernel (Ubuntu: apt install linux-lowlatency) or a PREEMPT_RT kernel "
-                  "(Debian: apt install linux-image-rt-amd64) and boot it");
+        check_fix(r, "install a lowlatency kernel (Ubuntu: " WRAP_CMD("apt install linux-lowlatency") ") or a "
+                  "PREEMPT_RT kernel (Debian: " WRAP_CMD("apt install linux-image-rt-amd64") ") and boot it");
         check_advise(r, "This kernel's preemption model is %s: long stretches of kernel code cannot be interrupted "
                      "for the audio thread. A lowlatency kernel (Ubuntu: linux-lowlatency) or a PREEMPT_RT kernel "
                      "(Debian: linux-image-rt-amd64) is fully preemptible.", p);
@@ -93,7 +93,7 @@ static void eval_preempt(const json_t *sys, struct check_result *r)
 
 const struct check check_preempt = {
     .id = "preempt",
-    .title = "The kernel is fully preemptible",
+    .title = "The kernel's preemption model",
     .group = CHECK_KERNEL,
     .reads = "kernel.preempt (the kernel config; for PREEMPT_DYNAMIC /sys/kernel/debug/sched/preempt or preempt= "
              "on /proc/cmdline)",
@@ -131,7 +131,7 @@ static void eval_high_res_timers(const json_t *sys, struct check_result *r)
 
 const struct check check_high_res_timers = {
     .id = "high_res_timers",
-    .title = "High-resolution timers are on",
+    .title = "High-resolution timers",
     .group = CHECK_KERNEL,
     .reads = "kernel.high_res_timers (CONFIG_HIGH_RES_TIMERS in the kernel config, highres= on /proc/cmdline)",
     .level = CHECK_WARN,
@@ -155,7 +155,7 @@ static void eval_rt_throttling(const json_t *sys, struct check_result *r)
         check_say(r, CHECK_WARN, "on: kernel.sched_rt_runtime_us is %.0f", runtime);
     else
         check_say(r, CHECK_WARN, "on: kernel.sched_rt_runtime_us is %.0f of every %.0f µs", runtime, period);
-    check_fix(r, "sysctl kernel.sched_rt_runtime_us=-1 (to keep it: kernel.sched_rt_runtime_us = -1 in "
+    check_fix(r, WRAP_CMD("sysctl kernel.sched_rt_runtime_us=-1") " (to keep it: kernel.sched_rt_runtime_us = -1 in "
               "/etc/sysctl.d/90-audio.conf)");
     check_advise(r, "Real-time throttling is on (kernel.sched_rt_runtime_us = %.0f): real-time threads that use "
                  "more than that much of each second are stopped until the next second. A heavy plugin load can "
@@ -165,7 +165,7 @@ static void eval_rt_throttling(const json_t *sys, struct check_result *r)
 
 const struct check check_rt_throttling = {
     .id = "rt_throttling",
-    .title = "Real-time threads are not throttled",
+    .title = "Real-time throttling (sched_rt_runtime_us)",
     .group = CHECK_KERNEL,
     .reads = "kernel.rt_throttling (/proc/sys/kernel/sched_rt_runtime_us, sched_rt_period_us)",
     .level = CHECK_WARN,
@@ -193,8 +193,8 @@ static void eval_hz(const json_t *sys, struct check_result *r)
         return;
     }
     check_say(r, CHECK_WARN, "CONFIG_HZ is %.0f: the scheduler's tick comes every %.0f ms", hz, 1000 / hz);
-    check_fix(r, "boot a kernel built with CONFIG_HZ=1000 (Ubuntu: apt install linux-lowlatency; Debian: apt install "
-              "linux-image-rt-amd64)");
+    check_fix(r, "boot a kernel built with CONFIG_HZ=1000 (Ubuntu: " WRAP_CMD("apt install linux-lowlatency") "; "
+              "Debian: " WRAP_CMD("apt install linux-image-rt-amd64") ")");
 }
 
 const struct check check_hz = {
@@ -249,7 +249,7 @@ static void eval_timer_migration(const json_t *sys, struct check_result *r)
         check_say(r, CHECK_OK, "kernel.timer_migration is 0: timers stay on the CPU that armed them");
     else
         check_say(r, CHECK_OK, "kernel.timer_migration is %.0f (the default): timers of idle CPUs may move to busy "
-                  "ones; sysctl kernel.timer_migration=0 keeps them where they were armed (RT tuning guides do)", tm);
+                  "ones; " WRAP_CMD("sysctl kernel.timer_migration=0") " keeps them where they were armed (RT tuning guides do)", tm);
 }
 
 const struct check check_timer_migration = {

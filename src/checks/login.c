@@ -154,7 +154,8 @@ void login_explain(const json_t *sys, const char *file, const char *domain, cons
             check_fmt(why, wl, "this process comes from no login: its first process as %s (%s, pid %.0f) has no "
                       "parent in view (a container's exec, or a service), so no limits file was applied", user, comm,
                       pid);
-        check_fmt(fix, fl, "start rtjitter from a login of %s: a console or desktop login, ssh, or sudo runuser -l %s",
+        check_fmt(fix, fl, "start rtjitter from a login of %s: a console or desktop login, ssh, or "
+                  WRAP_CMD("sudo runuser -l %s"),
                   user, shq(user).s);
         return;
     }
@@ -164,8 +165,8 @@ void login_explain(const json_t *sys, const char *file, const char *domain, cons
                   grants, whom, t_file, t_login, comm, pid);
         if (!strcmp(comm, "systemd"))
             check_fmt(fix, fl, "log out of every session of %s, or reboot: systemd's user manager (pid %.0f) started "
-                      "before %s was written and keeps its limits while any session lasts (sudo loginctl "
-                      "terminate-user %s ends it)", user, pid, file, shq(user).s);
+                      "before %s was written and keeps its limits while any session lasts ("
+                      WRAP_CMD("sudo loginctl terminate-user %s") " ends it)", user, pid, file, shq(user).s);
         else
             check_fmt(fix, fl, "log out and in again (or reboot): %s was written at %s, after this login started "
                       "(%s)", file, t_file, t_login);
@@ -228,6 +229,6 @@ void login_explain(const json_t *sys, const char *file, const char *domain, cons
     }
     check_fmt(why, wl, "%s, and this login (%s, pid %.0f, started at %s, after the file was written at %s, through "
               "%s) should have it, but has not", granted, comm, pid, t_login, t_file, path);
-    check_fmt(fix, fl, "log out and in again (or reboot); if the limits are still short, sudo rtjitter check --user %s "
-              "shows what a new login gets", shq(user).s);
+    check_fmt(fix, fl, "log out and in again (or reboot); if the limits are still short, "
+              WRAP_CMD("sudo rtjitter check --user %s") " shows what a new login gets", shq(user).s);
 }

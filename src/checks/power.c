@@ -35,12 +35,12 @@ static void eval_power_profile(const json_t *sys, struct check_result *r)
     check_say(r, CHECK_WARN, "power-profiles-daemon's profile is %s (/var/lib/power-profiles-daemon/state.ini)%s: "
               "it lowers the CPU's energy-performance preference, so the clock rises late", profile,
               json_array_size(running) ? "" : ", applied when the daemon next starts");
-    check_fix(r, "powerprofilesctl set performance (while you play)");
+    check_fix(r, WRAP_CMD("powerprofilesctl set performance") " (while you play)");
 }
 
 const struct check check_power_profile = {
     .id = "power_profile",
-    .title = "power-profiles-daemon does not save power while you play",
+    .title = "power-profiles-daemon's power saving while you play",
     .group = CHECK_POWER,
     .reads = "setup.power.ppd_profile (/var/lib/power-profiles-daemon/state.ini), setup.daemons",
     .level = CHECK_WARN,
@@ -114,12 +114,12 @@ static void eval_tlp(const json_t *sys, struct check_result *r)
         return;
     }
     check_say(r, CHECK_WARN, "TLP (on %s): %s", mode, bad);
-    check_fix(r, "put %s in /etc/tlp.d/90-audio.conf (one per line), then sudo tlp start", fix);
+    check_fix(r, "put %s in /etc/tlp.d/90-audio.conf (one per line), then " WRAP_CMD("sudo tlp start"), fix);
 }
 
 const struct check check_tlp = {
     .id = "tlp",
-    .title = "TLP keeps the sound card and the CPU awake",
+    .title = "TLP's power saving of the sound card and the CPU",
     .group = CHECK_POWER,
     .reads = "setup.power.tlp (/etc/tlp.conf, /etc/tlp.d/*.conf), setup.power.on_ac (/sys/class/power_supply)",
     .level = CHECK_WARN,
@@ -139,7 +139,7 @@ static void eval_laptop_mode(const json_t *sys, struct check_result *r)
     if (!isnan(lm) && lm > 0) {
         check_say(r, CHECK_WARN, "vm.laptop_mode is %.0f: the disk is spun down and writes are held back, then "
                   "flushed in bursts that can stall a recording", lm);
-        check_fix(r, "sysctl vm.laptop_mode=0%s", json_is_object(conf) ? "; and in /etc/laptop-mode/laptop-mode.conf "
+        check_fix(r, WRAP_CMD("sysctl vm.laptop_mode=0") "%s", json_is_object(conf) ? "; and in /etc/laptop-mode/laptop-mode.conf "
                   "set ENABLE_LAPTOP_MODE_ON_AC=0 and ENABLE_LAPTOP_MODE_ON_BATTERY=0 while you record" : "");
         return;
     }
@@ -155,7 +155,7 @@ static void eval_laptop_mode(const json_t *sys, struct check_result *r)
 
 const struct check check_laptop_mode = {
     .id = "laptop_mode",
-    .title = "laptop-mode does not hold back disk writes",
+    .title = "laptop-mode's holding back of disk writes",
     .group = CHECK_POWER,
     .reads = "setup.laptop_mode (/proc/sys/vm/laptop_mode), /etc/laptop-mode/laptop-mode.conf",
     .level = CHECK_WARN,

@@ -210,7 +210,7 @@ static int limits_advice(const json_t *sys, const char *item, long long need, in
     if (o.rank < 3) {
         grants_text(setup, o.file, o.domain, all, sizeof(all));
         check_fmt(why, wl, "%s grants %s %s, and %s is not in %s", o.file, o.domain + 1, all, user, o.domain + 1);
-        check_fmt(fix, fl, "sudo usermod -aG %s %s, then log out and in again (%s grants %s %s)",
+        check_fmt(fix, fl, WRAP_CMD("sudo usermod -aG %s %s") ", then log out and in again (%s grants %s %s)",
                   shq(o.domain + 1).s, shq(user).s, o.file, o.domain + 1, all);
         return 0;
     }
@@ -224,17 +224,19 @@ static int limits_advice(const json_t *sys, const char *item, long long need, in
     int member = check_in_list(mine, "audio");
     char join[400] = "";
     if (!member)
-        check_fmt(join, sizeof(join), ", then sudo usermod -aG audio %s", shq(user).s);
+        check_fmt(join, sizeof(join), ", then " WRAP_CMD("sudo usermod -aG audio %s"), shq(user).s);
     check_fmt(why, wl, "no file in /etc/security/limits.d (nor limits.conf) grants %s real-time rights (rtprio, "
               "memlock)", user);
     if (os_like(setup, "arch"))
         /* Arch and its derivatives: the realtime group, from the realtime-privileges package. */
-        check_fmt(fix, fl, "sudo pacman -S realtime-privileges (it writes "
-                  "/etc/security/limits.d/99-realtime-privileges.conf: @realtime rtprio 98, memlock unlimited)%s%s, "
-                  "and log out and in again", check_in_list(mine, "realtime") ? "" : ", then sudo usermod -aG realtime ",
-                  check_in_list(mine, "realtime") ? "" : shq(user).s);
+        check_fmt(fix, fl, WRAP_CMD("sudo pacman -S realtime-privileges") " (it writes "
+                  "/etc/security/limits.d/99-realtime-privileges.conf: @realtime rtprio 98, memlock unlimited)%s%s%s, "
+                  "and log out and in again",
+                  check_in_list(mine, "realtime") ? "" : ", then " WRAP_CMD_ON "sudo usermod -aG realtime ",
+                  check_in_list(mine, "realtime") ? "" : shq(user).s,
+                  check_in_list(mine, "realtime") ? "" : WRAP_CMD_OFF);
     else if (check_installed(sys, "jackd2", "jackd", NULL) > 0)
-        check_fmt(fix, fl, "sudo dpkg-reconfigure -p high jackd2 and answer Yes (it writes "
+        check_fmt(fix, fl, WRAP_CMD("sudo dpkg-reconfigure -p high jackd2") " and answer Yes (it writes "
                   "/etc/security/limits.d/audio.conf: @audio rtprio 95, memlock unlimited)%s, and log out and in "
                   "again", join);
     else
@@ -254,8 +256,8 @@ static const json_t *probed(const json_t *sys, struct check_result *r)
         check_say(r, CHECK_SKIP, "this process was not probed: what is in force belongs to a login, not to the "
                   "files of a system");
     else if (check_str(p, "other_user")) {
-        check_say(r, CHECK_SKIP, "%s's login is not this process's: only root can judge it (sudo rtjitter check "
-                  "--user %s)", check_str(p, "other_user"), shq(check_str(p, "other_user")).s);
+        check_say(r, CHECK_SKIP, "%s's login is not this process's: only root can judge it ("
+                  WRAP_CMD("sudo rtjitter check --user %s") ")", check_str(p, "other_user"), shq(check_str(p, "other_user")).s);
         return NULL;
     }
     return p;
@@ -295,12 +297,12 @@ static void eval_root(const json_t *sys, struct check_result *r)
     if (sudo)
         check_fix(r, "run rtjitter as %s, without sudo", shq(judged).s);
     else
-        check_fix(r, "run rtjitter as the user who makes music (or rtjitter check --user NAME), not as root");
+        check_fix(r, "run rtjitter as the user who makes music (or " WRAP_CMD("rtjitter check --user NAME") "), not as root");
 }
 
 const struct check check_root = {
     .id = "root",
-    .title = "Not running as root",
+    .title = "The user the checks judge (root or the musician)",
     .group = CHECK_PRIVILEGES,
     .reads = "process.euid, process.judged_user (geteuid, SUDO_USER)",
     .level = CHECK_WARN,
@@ -362,7 +364,7 @@ static void eval_memlock(const json_t *sys, struct check_result *r)
 
 const struct check check_rtprio = {
     .id = "rtprio",
-    .title = "Real-time priority is allowed to this login (RLIMIT_RTPRIO)",
+    .title = "Real-time priority for this login (RLIMIT_RTPRIO)",
     .group = CHECK_PRIVILEGES,
     .reads = "process.rtprio (getrlimit), setup.limits and setup.user (/etc/security/limits.conf, limits.d, "
              "/etc/group)",
@@ -373,7 +375,7 @@ const struct check check_rtprio = {
 
 const struct check check_memlock = {
     .id = "memlock",
-    .title = "Memory can be locked by this login (RLIMIT_MEMLOCK)",
+    .title = "Locked memory for this login (RLIMIT_MEMLOCK)",
     .group = CHECK_PRIVILEGES,
     .reads = "process.memlock (getrlimit), setup.limits and setup.user (/etc/security/limits.conf, limits.d, "
              "/etc/group)",
@@ -419,7 +421,7 @@ static void eval_sched_fifo(const json_t *sys, struct check_result *r)
 
 const struct check check_sched_fifo = {
     .id = "sched_fifo",
-    .title = "A real-time thread can really be started (SCHED_FIFO)",
+    .title = "Starting a real-time thread (SCHED_FIFO)",
     .group = CHECK_PRIVILEGES,
     .reads = "process.sched_fifo (pthread_create with SCHED_FIFO 80)",
     .level = CHECK_FAIL,
@@ -436,8 +438,8 @@ static void eval_limits_files(const json_t *sys, struct check_result *r)
         return;
     }
     if (!strcmp(user, "root")) {
-        check_say(r, CHECK_SKIP, "judging root's limits says nothing of a musician's: run rtjitter check as the "
-                  "user who makes music (or rtjitter check --user NAME)");
+        check_say(r, CHECK_SKIP, "judging root's limits says nothing of a musician's: run " WRAP_CMD("rtjitter check") " as the "
+                  "user who makes music (or " WRAP_CMD("rtjitter check --user NAME") ")");
         return;
     }
     if (!json_is_true(json_object_get(setup, "etc_group")) ||
@@ -469,7 +471,7 @@ static void eval_limits_files(const json_t *sys, struct check_result *r)
 
 const struct check check_limits_files = {
     .id = "limits_files",
-    .title = "The limits files grant real-time rights to your groups",
+    .title = "Real-time rights the limits files give your groups",
     .group = CHECK_PRIVILEGES,
     .reads = "setup.limits, setup.user (/etc/security/limits.conf, /etc/security/limits.d/*.conf, /etc/passwd, "
              "/etc/group)",
@@ -493,7 +495,7 @@ static void eval_rtkit(const json_t *sys, struct check_result *r)
         if (pipewire) {
             check_say(r, CHECK_WARN, "rtkit is not installed: PipeWire asks it for real-time priority when the "
                       "limits files give its user none");
-            check_fix(r, "sudo apt install rtkit");
+            check_fix(r, WRAP_CMD("sudo apt install rtkit"));
         } else {
             check_say(r, CHECK_OK, "rtkit is not installed (JACK does not use it: its real-time priority comes from "
                       "the limits files)");
@@ -543,6 +545,8 @@ void privileges_judge(const json_t *sys, struct priv_result *out)
         snprintf(out->fix, sizeof(out->fix), "%.640s; then %.640s", first->fix, second->fix);
     else
         snprintf(out->fix, sizeof(out->fix), "%s", first ? first->fix : second ? second->fix : "");
+    wrap_unmark(out->why);
+    wrap_unmark(out->fix); /* run prints it and the report keeps it: the command marks are check's text's */
 }
 
 int privileges_check(int priority, struct priv_result *out)

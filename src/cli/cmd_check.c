@@ -8,6 +8,7 @@
 #include "report/doc.h"
 #include "util/shquote.h"
 #include "util/termtext.h"
+#include "util/wrap.h"
 #include <pwd.h>
 #include <errno.h>
 #include <stdio.h>
@@ -83,8 +84,33 @@ static void palette_init(struct palette *p, FILE *f)
 
 /* What the checks read (a host name, a process's name, a device's, a line of a file) is shown visibly
  * (util/termtext.h): only the palette's own SGR sequences reach the terminal as controls. */
+/* The visible form of a fix (term_str()), its command marks (util/wrap.h) kept for the wrapper: each stretch
+ * between them is made visible on its own. */
+static const char *fix_str(char *buf, size_t len, const char *fix)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    for (const char *p = fix; *p && o + 1 < len;) {
+        if (*p == WRAP_CMD_ON[0] || *p == WRAP_CMD_OFF[0]) {
+            buf[o++] = *p++;
+            buf[o] = '\0';
+            continue;
+        }
+        size_t k = strcspn(p, WRAP_CMD_ON WRAP_CMD_OFF);
+        char *part = strndup(p, k);
+        if (!part)
+            break;
+        term_str(buf + o, len - o, part);
+        free(part);
+        o += strlen(buf + o);
+        p += k;
+    }
+    return buf;
+}
+
 static void print_text(FILE *f, const json_t *given, const struct check_result *r, size_t n, int quiet)
 {
+    int width = wrap_width(f);
     struct palette p;
     palette_init(&p, f);
     json_t *sys = term_safe_json(given);
@@ -111,17 +137,22 @@ static void print_text(FILE *f, const json_t *given, const struct check_result *
             snprintf(tag, sizeof(tag), "%s", check_status_name(r[i].status));
             for (char *c = tag; *c; c++)
                 *c = (char)(*c - 'a' + 'A');
-            fprintf(f, "  %s%-4s%s  %s: %s\n", p.status[r[i].status], tag, p.off, r[i].check->title,
-                    term_str(why, sizeof(why), r[i].why));
+            /* a check's line and its fix wrap to the terminal, continuing under the title and under the fix */
+            char lead[64], line[sizeof(why) + 256];
+            snprintf(lead, sizeof(lead), "  %s%-4s%s  ", p.status[r[i].status], tag, p.off);
+            snprintf(line, sizeof(line), "%s: %s", r[i].check->title, fix_str(why, sizeof(why), r[i].why));
+            wrap_text(f, lead, 8, width, line);
             /* One step that fixes several checks (a login without its limits fails three) is printed once. */
             const struct check_result *same = NULL;
             for (size_t k = 0; r[i].fix[0] && k < i && !same; k++)
                 if (!strcmp(r[k].fix, r[i].fix) && (!quiet || r[k].status >= CHECK_WARN))
                     same = &r[k];
-            if (same)
-                fprintf(f, "        fix: the same as for \"%s\" above\n", same->check->title);
-            else if (r[i].fix[0])
-                fprintf(f, "        fix: %s\n", term_str(fix, sizeof(fix), r[i].fix));
+            if (same) {
+                snprintf(line, sizeof(line), "the same as for \"%s\" above", same->check->title);
+                wrap_text(f, "        fix: ", 13, width, line);
+            } else if (r[i].fix[0]) {
+                wrap_text(f, "        fix: ", 13, width, fix_str(fix, sizeof(fix), r[i].fix));
+            }
         }
     }
     for (size_t i = 0; i < n; i++)

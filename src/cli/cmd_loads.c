@@ -3,6 +3,7 @@
 #include "cli/cmd_loads.h"
 #include "load.h"
 #include "cli/command.h"
+#include "util/wrap.h"
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,24 +19,12 @@ static const struct opt_def loads_defs[] = {
 };
 #undef O
 
+/* A line of the list wrapped to the terminal (util/wrap.h), continuing under its text, after the label. */
 static void print_wrapped(const char *indent, const char *label, const char *text)
 {
-    /* Word-wrap at 110 columns so long summaries stay readable in a terminal; continuation lines line up under
-     * the text, after the label. */
-    int start = (int)(strlen(indent) + strlen(label));
-    int col = printf("%s%s", indent, label);
-    for (const char *p = text; *p;) {
-        size_t w = strcspn(p, " ");
-        if (col > start && col + 1 + (int)w > 110)
-            col = printf("\n%*s", start, "") - 1;
-        else if (col > start)
-            col += printf(" ");
-        col += printf("%.*s", (int)w, p);
-        p += w;
-        while (*p == ' ')
-            p++;
-    }
-    printf("\n");
+    char first[128];
+    snprintf(first, sizeof(first), "%s%s", indent, label);
+    wrap_text(stdout, first, wrap_cols(first), wrap_width(stdout), text);
 }
 
 static json_t *registry_json(void)
@@ -96,12 +85,14 @@ int cmd_loads(int argc, char **argv, const char *command_line)
         json_decref(a);
         return e == 0 ? 0 : 3;
     }
-    printf("Loads for `rtjitter run --loads LIST`: one phase per comma-separated entry, `none` first.\n"
-           "  A+B runs loads together in one phase; load:name=value sets a parameter (write:mb=64:sync=4);\n"
-           "  exec:CMD takes the rest of its entry as a shell command (so it comes last in an A+B, and the\n"
-           "  command cannot hold a comma). `all` is every load below except exec. Files go under --tmpdir.\n"
-           "  Each load runs in its own process group, owned by a supervisor process that ends it at the phase\n"
-           "  end and removes its files, even when rtjitter itself is killed.\n\n");
+    wrap_text(stdout, "", 2, wrap_width(stdout),
+              "Loads for " WRAP_CMD("`rtjitter run --loads LIST`") ": one phase per comma-separated entry, `none` "
+              "first. A+B runs loads together in one phase; load:name=value sets a parameter (write:mb=64:sync=4); "
+              "exec:CMD takes the rest of its entry as a shell command (so it comes last in an A+B, and the command "
+              "cannot hold a comma). `all` is every load below except exec. Files go under --tmpdir. Each load "
+              "runs in its own process group, owned by a supervisor process that ends it at the phase end and "
+              "removes its files, even when rtjitter itself is killed.");
+    printf("\n");
     for (const struct load_info *const *l = load_registry; *l; l++) {
         const struct load_info *li = *l;
         printf("%s\n", li->name);
@@ -118,7 +109,9 @@ int cmd_loads(int argc, char **argv, const char *command_line)
         }
         if (li->bounds)
             print_wrapped("    ", "bounds: ", li->bounds);
-        printf("    e.g. --loads '%s'\n", li->example);
+        char eg[512];
+        snprintf(eg, sizeof(eg), WRAP_CMD("--loads '%s'"), li->example);
+        print_wrapped("    ", "e.g. ", eg);
     }
     return 0;
 }

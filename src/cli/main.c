@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rtjitter: can this kernel, on this machine, run audio at a small buffer size without dropouts? */
+#include "util/wrap.h"
 #include "cli/cmd_check.h"
 #include "cli/cmd_report.h"
 #include "cli/cmd_compare.h"
@@ -30,10 +31,14 @@ static void usage(FILE *f)
 {
     fprintf(f, "rtjitter %s: real-time audio jitter tester (JACK)\n\nusage: rtjitter COMMAND [OPTIONS]\n"
             "       rtjitter COMMAND --help\n\n", RTJ_VERSION);
-    for (size_t i = 0; commands[i]; i++)
-        fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
-    fprintf(f, "\n  -h, --help     this list\n  -V, --version  the version\n");
-    fprintf(f, "\nexit status: 0 ok, 1 a threshold was exceeded, 2 bad usage, 3 the run could not complete\n");
+    int width = wrap_width(f);
+    for (size_t i = 0; commands[i]; i++) {
+        char first[32];
+        snprintf(first, sizeof(first), "  %-10s ", commands[i]->name);
+        wrap_text(f, first, 13, width, commands[i]->summary);
+    }
+    fprintf(f, "\n  -h, --help     this list\n  -V, --version  the version\n\n");
+    wrap_text(f, "exit status: ", 13, width, "0 ok, 1 a threshold was exceeded, 2 bad usage, 3 the run could not complete");
 }
 
 int main(int argc, char **argv)

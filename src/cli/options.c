@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "cli/options.h"
+#include "util/wrap.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -289,21 +290,30 @@ void opts_help(FILE *f, const char *cmd, const char *synopsis, const struct opt_
 
 void opts_help_list(FILE *f, const struct opt_def *defs)
 {
+    int width = wrap_width(f);
     for (const struct opt_def *d = defs; d->name; d++) {
-        char left[80], sh[8] = "    ";
+        char left[80], sh[8] = "    ", first[96], text[2048];
         if (d->short_name)
             snprintf(sh, sizeof(sh), "-%c, ", d->short_name);
         if (d->type == OPT_FLAG)
             snprintf(left, sizeof(left), "%s--%s", sh, d->name);
         else
             snprintf(left, sizeof(left), "%s--%s %s", sh, d->name, d->metavar);
-        fprintf(f, "  %-26s %s", left, d->help);
+        snprintf(first, sizeof(first), "  %-26s ", left);
+        size_t o = (size_t)snprintf(text, sizeof(text), "%s", d->help);
         if (d->choices) {
-            fputs(" (", f);
-            for (const char *const *c = d->choices; *c; c++)
-                fprintf(f, "%s%s", c == d->choices ? "" : ", ", *c);
-            fputc(')', f);
+            for (const char *const *c = d->choices; *c && o < sizeof(text); c++)
+                o += (size_t)snprintf(text + o, sizeof(text) - o, "%s%s", c == d->choices ? " (" : ", ", *c);
+            if (o < sizeof(text))
+                snprintf(text + o, sizeof(text) - o, ")");
         }
-        fputc('\n', f);
+        /* the description wraps under itself; an option name wider than its column has it on the next line, and
+         * so has every option on a narrow terminal, its description indented by 8 */
+        int col = width >= 72 ? 29 : 8;
+        if (wrap_cols(first) > col) {
+            fprintf(f, "  %s\n", left);
+            snprintf(first, sizeof(first), "%*s", col, "");
+        }
+        wrap_text(f, first, col, width, text);
     }
 }

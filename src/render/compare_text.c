@@ -41,6 +41,75 @@ static void cut(char *out, size_t len, const char *s, int w, const struct render
     snprintf(out, len, "%.*s%s", (int)b, s, dots);
 }
 
+/* The part of report c's title that tells it from the others: the title without the words every title starts
+ * with and the words every title ends with (a kernel they share, a label they share), into out; the whole title
+ * when that would leave nothing, or when there is one report. The column's header is "[c] " and this, so that a
+ * cut header still shows what differs (the list of reports above has the whole titles). */
+static void distinct_title(char *out, size_t len, const json_t *reports, size_t nr, size_t c, const char *dots)
+{
+    const char *t = doc_str(json_array_get(reports, c), "title", "");
+    size_t n = strlen(t), pre = n, suf = n;
+    for (size_t k = 0; k < nr; k++) {
+        const char *u = doc_str(json_array_get(reports, k), "title", "");
+        size_t un = strlen(u), i = 0;
+        while (i < pre && i < un && t[i] == u[i])
+            i++;
+        pre = i;
+        for (i = 0; i < suf && i < un && t[n - 1 - i] == u[un - 1 - i];)
+            i++;
+        suf = i;
+    }
+    /* whole words only: the prefix ends after a space, the suffix starts at one */
+    while (pre > 0 && t[pre - 1] != ' ')
+        pre--;
+    while (suf > 0 && t[n - suf] != ' ')
+        suf--;
+    /* a group in parentheses (the label) cut open keeps its "(": "(…run two)", not "run two)" */
+    size_t open_at = n;
+    for (size_t i = 0, depth = 0; i < pre; i++)
+        if (t[i] == '(' && depth++ == 0)
+            open_at = i;
+        else if (t[i] == ')' && depth > 0)
+            depth--, open_at = depth ? open_at : n;
+    int opened = open_at < pre && pre < n;
+    size_t close_at = n;
+    for (size_t i = 0, depth = 0; i < suf; i++) {
+        char ch = t[n - 1 - i];
+        if (ch == ')' && depth++ == 0)
+            close_at = n - 1 - i;
+        else if (ch == '(' && depth > 0)
+            depth--, close_at = depth ? close_at : n;
+    }
+    if (close_at < n && close_at + 1 > n - suf)
+        suf = n - close_at - 1;
+    if (nr < 2 || pre >= n || pre + suf >= n) {
+        snprintf(out, len, "%s", t);
+        return;
+    }
+    snprintf(out, len, "%s%.*s", opened ? dots : "", (int)(n - suf - pre), t + pre);
+}
+
+/* s cut to at most w columns in its middle: its start and its end, with "…" (or "...") between them, since the
+ * end of a title (a time, "#3") may be what tells two columns apart. */
+static void cut_middle(char *out, size_t len, const char *s, int w, const struct render_opts *o)
+{
+    const char *dots = o->ascii ? "..." : "…";
+    int sw = tx_width(s), keep = w - tx_width(dots);
+    if (sw <= w || keep < 4) {
+        cut(out, len, s, w, o);
+        return;
+    }
+    int head = (keep + 1) / 2, tail = keep - head;
+    size_t b = 0, e = strlen(s);
+    for (int c = 0; s[b] && c < head; c++) /* whole characters only */
+        for (b++; ((unsigned char)s[b] & 0xc0) == 0x80; b++)
+            ;
+    for (int c = 0; c < tail && e > b; c++)
+        while (e > b && ((unsigned char)s[--e] & 0xc0) == 0x80)
+            ;
+    snprintf(out, len, "%.*s%s%s", (int)b, s, dots, s + e);
+}
+
 static void load_table(FILE *f, const json_t *load, const json_t *reports, const struct render_opts *o)
 {
     size_t nr = json_array_size(reports);
@@ -84,8 +153,9 @@ static void load_table(FILE *f, const json_t *load, const json_t *reports, const
         for (int grew = 1; grew && !o->wide && used < o->width;) {
             grew = 0;
             for (size_t c = c0; c < c1 && used < o->width; c++) {
-                char head[256];
-                snprintf(head, sizeof(head), "[%zu] %.200s", c + 1, doc_str(json_array_get(reports, c), "title", ""));
+                char head[256], d[210];
+                distinct_title(d, sizeof(d), reports, nr, c, o->ascii ? "(..." : "(…");
+                snprintf(head, sizeof(head), "[%zu] %.200s", c + 1, d);
                 if (tx_width(head) > cw[c]) {
                     cw[c]++;
                     used++;
@@ -96,11 +166,12 @@ static void load_table(FILE *f, const json_t *load, const json_t *reports, const
         /* Header: [i] and the title, cut to the column. */
         tx_cell(f, "", lw, 0);
         for (size_t c = c0; c < c1; c++) {
-            char head[256], shown[256];
-            char *t = tx_dup(o, doc_str(json_array_get(reports, c), "title", ""));
+            char head[256], shown[256], d[210];
+            distinct_title(d, sizeof(d), reports, nr, c, o->ascii ? "(..." : "(…");
+            char *t = tx_dup(o, d);
             snprintf(head, sizeof(head), "[%zu] %.200s", c + 1, t ? t : "");
             free(t);
-            cut(shown, sizeof(shown), head, cw[c], o);
+            cut_middle(shown, sizeof(shown), head, cw[c], o);
             fputs("  ", f);
             tx_cell(f, shown, cw[c], c1 - c0 > 1 || o->wide ? 1 : 0);
         }

@@ -9,12 +9,11 @@
 #include "render/sweep_render.h"
 #include "render/text.h"
 #include "report/doc.h"
+#include "util/wrap.h"
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
 
 /* Does the locale's name say UTF-8? The first of LC_ALL, LC_CTYPE, LANG that is set decides (POSIX order). */
 static int locale_utf8(void)
@@ -37,17 +36,7 @@ static int locale_utf8(void)
 void render_opts_detect(struct render_opts *o, FILE *f)
 {
     memset(o, 0, sizeof(*o));
-    int fd = f ? fileno(f) : -1, tty = fd >= 0 && isatty(fd);
-    struct winsize ws;
-    const char *cols = getenv("COLUMNS");
-    char *end = NULL;
-    long c = cols && *cols ? strtol(cols, &end, 10) : 0;
-    if (tty && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
-        o->width = ws.ws_col;
-    else if (c > 0 && end && !*end)
-        o->width = c > 1000 ? 1000 : (int)c;
-    else
-        o->width = tty ? 80 : RENDER_DEFAULT_WIDTH;
+    o->width = wrap_width(f);
     o->ascii = !locale_utf8();
 }
 

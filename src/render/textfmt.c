@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Plain-text layout: see textfmt.h. */
 #include "render/textfmt.h"
+#include "util/wrap.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,42 +25,7 @@ void tx_cell(FILE *f, const char *s, int width, int right)
 
 void tx_wrap(FILE *f, const char *first, int indent, int width, const char *text)
 {
-    int col = tx_width(first), at_start = 1;
-    fputs(first, f);
-    for (const char *p = text ? text : ""; *p;) {
-        while (*p == ' ' || *p == '\n')
-            p++;
-        const char *e = p;
-        while (*e && *e != ' ' && *e != '\n')
-            e++;
-        if (e == p)
-            break;
-        int ww = 0;
-        for (const char *q = p; q < e; q++)
-            ww += ((unsigned char)*q & 0xc0) != 0x80;
-        /* "80 %": a unit sign after a space stays with its number (the line breaks before both) */
-        const char *n = e;
-        while (*n == ' ')
-            n++;
-        int glue = 0;
-        if (*n == '%' && n > e)
-            for (glue = 1; *n && *n != ' ' && *n != '\n'; n++)
-                glue += ((unsigned char)*n & 0xc0) != 0x80;
-        if (!at_start && col + 1 + ww + glue > width) {
-            fprintf(f, "\n%*s", indent, "");
-            col = indent;
-            at_start = 1;
-        }
-        if (!at_start) {
-            fputc(' ', f);
-            col++;
-        }
-        fwrite(p, 1, (size_t)(e - p), f);
-        col += ww;
-        at_start = 0;
-        p = e;
-    }
-    fputc('\n', f);
+    wrap_text(f, first, indent, width, text);
 }
 
 char *tx_dup(const struct render_opts *o, const char *s)

@@ -7,6 +7,8 @@
 
 "$RTJ" loads >"$WORK/list"; rc=$?
 check "rtjitter loads exits 0 (got $rc)" [ "$rc" -eq 0 ]
+# the list wraps to 80 columns (util/wrap.h): a parameter's line continues under its text, read joined
+sed -z 's/\n     \+/ /g' "$WORK/list" >"$WORK/list.joined"
 "$RTJ" loads --json >"$WORK/loads.json"
 check "rtjitter loads --json is a JSON list" [ "$(json "$WORK/loads.json" "type(d).__name__")" = list ]
 for i in $(seq 0 $(($(json "$WORK/loads.json" "len(d)") - 1))); do
@@ -16,7 +18,7 @@ for i in $(seq 0 $(($(json "$WORK/loads.json" "len(d)") - 1))); do
     [ -n "$metric" ] && check "listing gives $load's metric $metric" grep -q "metric: $metric, " "$WORK/list"
     json "$WORK/loads.json" "'\\n'.join('%s=%s.*default %.15g.*from %.15g to %.15g' % (p['name'], 'N' if p['type'] == 'int' else 'X', p['default'], p['min'], p['max']) for p in d[$i]['params'])" >"$WORK/params"
     while IFS= read -r p; do
-        [ -n "$p" ] && check "listing gives $load's parameter ${p%%=*} with its default and bounds" grep -q -- "$p" "$WORK/list"
+        [ -n "$p" ] && check "listing gives $load's parameter ${p%%=*} with its default and bounds" grep -q -- "$p" "$WORK/list.joined"
     done <"$WORK/params"
 done
 check "help of run names the default load set" sh -c "'$RTJ' run --help | grep -q 'none,burn,write,read,compile,memload,video,x'"

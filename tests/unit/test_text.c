@@ -190,7 +190,7 @@ static void test_detect(void **state)
     unsetenv("COLUMNS");
     setenv("LANG", "C", 1);
     render_opts_detect(&o, f);
-    assert_int_equal(o.width, 100);
+    assert_int_equal(o.width, 80);
     assert_true(o.ascii);
     setenv("LC_ALL", "en_US.utf8", 1); /* LC_ALL wins over LANG */
     render_opts_detect(&o, f);
@@ -199,9 +199,9 @@ static void test_detect(void **state)
     setenv("LANG", "en_US.UTF-8", 1);
     render_opts_detect(&o, f);
     assert_true(o.ascii);
-    setenv("COLUMNS", "80x", 1); /* not a number: ignored */
+    setenv("COLUMNS", "90x", 1); /* not a number: ignored */
     render_opts_detect(&o, f);
-    assert_int_equal(o.width, 100);
+    assert_int_equal(o.width, 80);
     unsetenv("LC_ALL");
     unsetenv("COLUMNS");
     fclose(f);
