@@ -54,10 +54,10 @@ static int is_jack(const struct sweep_plan *sp)
     return sp->run.backend && strcmp(sp->run.backend->name, "jack") == 0;
 }
 
-/* 42 -> "0:42", 3725 -> "1:02:05" */
-static void clock_text(char *b, size_t n, double s)
+/* 42 -> "0:42", 3725 -> "1:02:05"; time left is rounded up, time gone by down (never "0:00 left" too soon) */
+static void clock_text(char *b, size_t n, double s, int up)
 {
-    long t = s > 0 ? (long)ceil(s) : 0;
+    long t = s > 0 ? (long)(up ? ceil(s) : floor(s)) : 0;
     if (t >= 3600)
         snprintf(b, n, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
     else
@@ -98,9 +98,9 @@ static void status_grid(struct sweep_ctx *c, int ri, int now_size, const int *no
                 for (int s = 0; s < sp->nperiods; s++)
                     open += c->state[k][r][s] == CELL_OPEN && !(k == ri && s == now_size && now_rows[r]);
         char el[24], left[24], all[24];
-        clock_text(el, sizeof(el), cell_el);
-        clock_text(left, sizeof(left), cell_left);
-        clock_text(all, sizeof(all), pg->run_left_s + open * (w + d));
+        clock_text(el, sizeof(el), cell_el, 0);
+        clock_text(left, sizeof(left), cell_left, 1);
+        clock_text(all, sizeof(all), pg->run_left_s + open * (w + d), 1);
         fprintf(stderr, "  cell %d/%d %s, %s left; sweep at most %s left", pg->phase + 1, pg->nphases, el, left,
                 all);
     }

@@ -69,3 +69,25 @@ PY
     check "$tag: the page plots one measured cell ($dots) and links it to its report" \
         sh -c "[ '$dots' = 1 ] && grep -q 'href=\"file://$rep\"' '$WORK/$tag.html'"
 done
+
+# The status lines, on a terminal only (script(1) gives one): the sweep's redraws while its one cell measures
+# (timer backend, 2 s), its time left going down; `run`'s shows the whole run's time left across both phases and
+# their warm-ups. Without a terminal, stderr has no status line at all.
+script -qec "'$RTJ' sweep --backend timer --periods 512 --loads none --duration 2s --warmup 200ms --json '$WORK/tty.json' >/dev/null" /dev/null \
+    2>&1 | tr '\r' '\n' | grep -o 'cell 1/1 [0-9:]*, [0-9:]* left; sweep at most [0-9:]* left' | uniq >"$WORK/tty.status"
+check "sweep on a terminal: the status line is redrawn while the cell runs, time left going down ($(sed -n '1p;$p' "$WORK/tty.status" | tr '\n' '/'))" \
+    python3 -c "
+import sys
+left = [int(l.split(', ')[1].split()[0].replace(':', '')) for l in open('$WORK/tty.status')]
+sys.exit(not (len(left) >= 3 and left[0] > left[-1] and left == sorted(left, reverse=True)))"
+"$RTJ" sweep --backend timer --periods 512 --loads none --duration 1s --warmup 200ms --json "$WORK/notty.json" \
+    >/dev/null 2>"$WORK/notty.err"
+check "sweep without a terminal: no status line on stderr" sh -c "! grep -q 'cell 1/1' '$WORK/notty.err'"
+script -qec "'$RTJ' run --backend timer --allow-no-rt --loads none,none --duration 1s --warmup 500ms --output '$WORK/runs'" /dev/null \
+    2>&1 | tr '\r' '\n' | grep -o '^.*\[[12]/2\] .* run [0-9:]* left' | sed 's/.*\[\([12]\)\/2\].* run \([0-9:]*\) left/\1 \2/' | uniq >"$WORK/run.status"
+check "run on a terminal: the whole run's time left, from 3 s (two warm-ups and two phases; 2 once the first draw came late) down, through both phases ($(sed -n '1p;$p' "$WORK/run.status" | tr '\n' '/'))" \
+    python3 -c "
+import sys
+rows = [l.split() for l in open('$WORK/run.status')]
+left = [int(r[1].replace(':', '')) for r in rows]
+sys.exit(not (rows and rows[0][0] == '1' and rows[-1][0] == '2' and 2 <= left[0] <= 3 and left == sorted(left, reverse=True)))"
