@@ -45,6 +45,7 @@ struct sweep_ctx {
     int runs;
     int status_on;
     int now_ri, now_size;          /* the run under way (for the status line drawn while it runs) */
+    double t0_s;                   /* mono_s() at the sweep's start */
     const int *now_rows;
     struct timespec started;
 };
@@ -97,12 +98,13 @@ static void status_grid(struct sweep_ctx *c, int ri, int now_size, const int *no
             for (int r = 0; r < c->nrows; r++)
                 for (int s = 0; s < sp->nperiods; s++)
                     open += c->state[k][r][s] == CELL_OPEN && !(k == ri && s == now_size && now_rows[r]);
-        char el[24], left[24], all[24];
+        char el[24], left[24], all_el[24], all[24];
         clock_text(el, sizeof(el), cell_el, 0);
         clock_text(left, sizeof(left), cell_left, 1);
+        clock_text(all_el, sizeof(all_el), mono_s() - c->t0_s, 0);
         clock_text(all, sizeof(all), pg->run_left_s + open * (w + d), 1);
-        fprintf(stderr, "  cell %d/%d %s, %s left; sweep at most %s left", pg->phase + 1, pg->nphases, el, left,
-                all);
+        fprintf(stderr, "  cell %d/%d %s, %s left; sweep %s, at most %s left", pg->phase + 1, pg->nphases, el, left,
+                all_el, all);
     }
     fflush(stderr);
 }
@@ -540,6 +542,7 @@ int sweep_execute(const struct sweep_plan *sp)
     }
     c->sp = sp;
     clock_gettime(CLOCK_REALTIME, &c->started);
+    c->t0_s = mono_s();
     int rc = prepare(c) < 0 ? 2 : 0;
     if (rc == 0) {
         run_signals_setup();

@@ -74,7 +74,7 @@ done
 # (timer backend, 2 s), its time left going down; `run`'s shows the whole run's time left across both phases and
 # their warm-ups. Without a terminal, stderr has no status line at all.
 script -qec "'$RTJ' sweep --backend timer --periods 512 --loads none --duration 2s --warmup 200ms --json '$WORK/tty.json' >/dev/null" /dev/null \
-    2>&1 | tr '\r' '\n' | grep -o 'cell 1/1 [0-9:]*, [0-9:]* left; sweep at most [0-9:]* left' | uniq >"$WORK/tty.status"
+    2>&1 | tr '\r' '\n' | grep -o 'cell 1/1 [0-9:]*, [0-9:]* left; sweep [0-9:]*, at most [0-9:]* left' | uniq >"$WORK/tty.status"
 check "sweep on a terminal: the status line is redrawn while the cell runs, time left going down ($(sed -n '1p;$p' "$WORK/tty.status" | tr '\n' '/'))" \
     python3 -c "
 import sys
