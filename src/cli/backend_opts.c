@@ -59,7 +59,7 @@ const char *backend_opts_foreign(const struct backend_config *cfg, const struct 
         for (const struct opt_def *d = rtj_backends[b]->params; d->name; d++) {
             const char *f = (const char *)cfg + d->offset, *g = (const char *)dflt + d->offset;
             int given = d->type == OPT_STR      ? *(const char *const *)f != *(const char *const *)g
-                        : d->type == OPT_DOUBLE ? *(const double *)f != *(const double *)g
+                        : d->type == OPT_DOUBLE || d->type == OPT_DURATION ? *(const double *)f != *(const double *)g
                                                 : *(const int *)f != *(const int *)g;
             if (given && !listed(be, n, d->name))
                 return d->name;

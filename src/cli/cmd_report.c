@@ -7,6 +7,8 @@
 #include "render/render.h"
 #include "report/doc.h"
 #include "report/report_read.h"
+#include "report/store.h"
+#include "util/termtext.h"
 #include "report/sweep_read.h"
 #include <errno.h>
 #include <stdio.h>
@@ -53,9 +55,10 @@ const struct cli_command cmd_report_info = {
     .name = "report",
     .fn = cmd_report,
     .summary = "render a stored report or sweep again, as text, HTML or JSON",
-    .synopsis = "REPORT.json [--html FILE] [--text] [--format NAME] [--wide]",
+    .synopsis = "[REPORT.json] [--html FILE] [--text] [--format NAME] [--wide]",
     .description = "REPORT.json is a report (rtjitter run) or a sweep (rtjitter sweep: its grid, answer and\n"
-                   "cells; text, html and json only).",
+                   "cells; text, html and json only). Without it: the newest report in the store (its file is\n"
+                   "named on stderr).",
     .positional = "REPORT.json",
     .sections = report_sections,
 };
@@ -102,9 +105,22 @@ int cmd_report(int argc, char **argv, const char *command_line)
     }
     if (r < 0)
         return 2;
-    if (npos != 1) {
-        fprintf(stderr, "rtjitter report: which report? (rtjitter report REPORT.json [--html FILE] [--text])\n");
-        return 2;
+    char newest[4600];
+    if (npos == 0) {
+        /* the newest report of the store: the run just made, most often */
+        int e = store_newest(NULL, newest, sizeof(newest));
+        if (e < 0) {
+            char dir[4096] = "the store";
+            store_dir(NULL, dir, sizeof(dir));
+            char shown[4200];
+            fprintf(stderr, "rtjitter report: no report in %s (%s); run rtjitter run first, or name a file\n",
+                    term_str(shown, sizeof(shown), dir), e == -ENOENT ? "none yet" : strerror(-e));
+            return 2;
+        }
+        char shown[4800];
+        fprintf(stderr, "rtjitter report: the newest report in the store: %s\n",
+                term_str(shown, sizeof(shown), newest));
+        pos[0] = newest;
     }
     if (o.text && o.format && strcmp(o.format, "text")) {
         fprintf(stderr, "rtjitter report: --text and --format %s both say what to print: give one\n", o.format);

@@ -28,9 +28,9 @@ static const struct opt_def run_defs[] = {
       "and the report says so)", NULL, 'r' },
     { "period", OPT_INT, P(be.period_frames), 16, 8192, "FRAMES", "frames per period (default 64; a running server "
       "keeps its own unless --set-buffer-size, and the report says so)", NULL, 'p' },
-    { "duration", OPT_DOUBLE, P(duration_s), 0.5, 86400, "SECS", "measuring time of each phase (default 10)", NULL,
-      'D' },
-    { "warmup", OPT_DOUBLE, P(warmup_s), 0, 60, "SECS", "discarded start of each phase (default 1)", NULL, 0 },
+    { "duration", OPT_DURATION, P(duration_s), 0.5, 86400, "TIME", "measuring time of each phase (default 10s; "
+      "a number is seconds, or give a unit: 500ms, 2s, 1.5m, 1h)", NULL, 'D' },
+    { "warmup", OPT_DURATION, P(warmup_s), 0, 60, "TIME", "discarded start of each phase (default 1s)", NULL, 0 },
     { "loads", OPT_STR, P(loads), 0, 0, "LIST", "phases, one load each (default " RUN_DEFAULT_LOADS "; see "
       "rtjitter loads)", NULL, 0 },
     { "dsp", OPT_STR, O(dsp), 0, 0, "PCT|ramp[:STEP[:SECS]]", "burn this share of each period in the callback "

@@ -23,9 +23,9 @@ static const struct opt_def sweep_defs[] = {
     { "rates", OPT_STR, O(rates), 0, 0, "LIST", "sample rates, Hz (default 48000)", NULL, 0 },
     { "loads", OPT_STR, P(loads), 0, 0, "LIST", "one row of the grid per load (default " SWEEP_DEFAULT_LOADS "; see "
       "rtjitter loads)", NULL, 0 },
-    { "duration", OPT_DOUBLE, P(duration_s), 0.5, 86400, "SECS", "measuring time of each cell (default 20)", NULL,
-      'D' },
-    { "warmup", OPT_DOUBLE, P(warmup_s), 0, 60, "SECS", "discarded start of each cell (default 1)", NULL, 0 },
+    { "duration", OPT_DURATION, P(duration_s), 0.5, 86400, "TIME", "measuring time of each cell (default 20s; "
+      "a number is seconds, or give a unit: 500ms, 2s, 1.5m, 1h)", NULL, 'D' },
+    { "warmup", OPT_DURATION, P(warmup_s), 0, 60, "TIME", "discarded start of each cell (default 1s)", NULL, 0 },
     { "backend", OPT_STR, O(backend), 0, 0, "NAME", "what measures the cycles: jack (default), alsa or timer", NULL,
       0 },
     { "stop-after-fail", OPT_INT, S(stop_after_fail), 0, 1000000, "N", "a size with N xrun events and missed "
@@ -65,7 +65,7 @@ const struct cli_command cmd_sweep_info = {
     .name = "sweep",
     .fn = cmd_sweep,
     .summary = "which buffer size is safe: a grid of buffer sizes x loads",
-    .synopsis = "[--periods LIST] [--rates LIST] [--loads LIST] [--duration S] [--json F] [--html F] [OPTIONS]",
+    .synopsis = "[--periods LIST] [--rates LIST] [--loads LIST] [--duration TIME] [--json F] [--html F] [OPTIONS]",
     .description = "Measures each buffer size under each load (one phase per cell) and says which is the smallest\n"
                    "safe buffer per load and under every load, in frames and ms. Safe comes from the profile: no\n"
                    "xrun, no missed deadline, and 99.9 % of cycles keep the profile's margin. Each cell says how\n"

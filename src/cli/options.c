@@ -9,6 +9,61 @@
 /* -h and --help are every command's; "help" takes part in prefixes and suggestions like any long name. */
 #define HELP_NAME "help"
 
+int opts_parse_duration(const char *text, double *secs, char *err, size_t errlen)
+{
+    static const struct { const char *name; double secs; } units[] = {
+        { "", 1 }, { "ms", 0.001 }, { "s", 1 }, { "m", 60 }, { "min", 60 }, { "h", 3600 },
+    };
+    size_t n = strspn(text, "0123456789.");
+    if (!*text) {
+        snprintf(err, errlen, "the duration is empty");
+        return -1;
+    }
+    if (text[0] == '-') {
+        snprintf(err, errlen, "a duration is not negative");
+        return -1;
+    }
+    /* Decimal only, so that strtod takes no hexadecimal, "inf", "nan" or exponent (which would make "1e3m" a unit) */
+    if (n == 0 || n > 40 || strspn(text, ".") == n) {
+        snprintf(err, errlen, "not a number of seconds, minutes or hours (e.g. 20, 20s, 1.5m, 1h, 500ms)");
+        return -1;
+    }
+    char num[48], *end;
+    memcpy(num, text, n);
+    num[n] = '\0';
+    errno = 0;
+    double v = strtod(num, &end);
+    if (errno || *end) {
+        snprintf(err, errlen, "not a number of seconds, minutes or hours (e.g. 20, 20s, 1.5m, 1h, 500ms)");
+        return -1;
+    }
+    for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+        if (strcmp(text + n, units[i].name) == 0) {
+            v *= units[i].secs;
+            if (!isfinite(v) || v > 1e12) {
+                snprintf(err, errlen, "too long");
+                return -1;
+            }
+            *secs = v;
+            return 0;
+        }
+    snprintf(err, errlen, "unknown unit '%.20s' (ms, s, m, h; none: seconds)", text + n);
+    return -1;
+}
+
+/* 90 -> "1.5m", 0.5 -> "500ms": a bound in the units a user would type. */
+static void duration_bound(char *buf, size_t len, double s)
+{
+    if (s >= 3600 && fmod(s, 3600) == 0)
+        snprintf(buf, len, "%gh", s / 3600);
+    else if (s >= 60 && fmod(s, 60) == 0)
+        snprintf(buf, len, "%gm", s / 60);
+    else if (s > 0 && s < 1)
+        snprintf(buf, len, "%gms", s * 1000);
+    else
+        snprintf(buf, len, "%gs", s);
+}
+
 static int set_value(const char *cmd, const struct opt_def *d, void *opts, const char *val)
 {
     char *end;
@@ -33,6 +88,22 @@ static int set_value(const char *cmd, const struct opt_def *d, void *opts, const
         if (!decimal || errno || end == val || *end || !isfinite(v) || v < d->min || v > d->max) {
             fprintf(stderr, "rtjitter %s: --%s: '%s' is not a number from %g to %g\n", cmd, d->name, val, d->min,
                     d->max);
+            return -1;
+        }
+        *(double *)field = v;
+        return 0;
+    }
+    case OPT_DURATION: {
+        char err[160], lo[32], hi[32];
+        double v;
+        duration_bound(lo, sizeof(lo), d->min);
+        duration_bound(hi, sizeof(hi), d->max);
+        if (opts_parse_duration(val, &v, err, sizeof(err)) < 0) {
+            fprintf(stderr, "rtjitter %s: --%s: '%.40s': %s\n", cmd, d->name, val, err);
+            return -1;
+        }
+        if (v < d->min || v > d->max) {
+            fprintf(stderr, "rtjitter %s: --%s: '%.40s' is not from %s to %s\n", cmd, d->name, val, lo, hi);
             return -1;
         }
         *(double *)field = v;

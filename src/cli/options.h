@@ -13,7 +13,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-enum opt_type { OPT_FLAG, OPT_INT, OPT_DOUBLE, OPT_STR };
+/* OPT_DURATION: a double of seconds, written with a unit or without (opts_parse_duration). */
+enum opt_type { OPT_FLAG, OPT_INT, OPT_DOUBLE, OPT_STR, OPT_DURATION };
 
 struct opt_def {
     const char *name;      /* long name without "--" */
@@ -34,6 +35,10 @@ int opts_parse(const char *cmd, const struct opt_def *defs, void *opts, int argc
 void opts_help(FILE *f, const char *cmd, const char *synopsis, const struct opt_def *defs);
 /* Only the option lines of defs (for a help made of several sections). */
 void opts_help_list(FILE *f, const struct opt_def *defs);
+/* A duration as people write it: a decimal number with an optional unit, ms, s, m (or min) or h ("500ms", "2s",
+ * "1.5m", "30m", "1h"); a plain number is seconds. Every duration option is read through this one function.
+ * Returns 0 with *secs set, or -1 with why in err (empty, not a number, an unknown unit, negative, too large). */
+int opts_parse_duration(const char *text, double *secs, char *err, size_t errlen);
 /* The number of entries of defs, without the terminating one. */
 size_t opts_count(const struct opt_def *defs);
 /* The edit distance between a and b (optimal string alignment: insertions, deletions, substitutions and

@@ -2,6 +2,7 @@
 /* The HTML page of one report: the verdict in plain words and the system identity first, then the results
  * table, per load a latency histogram and a timeline, and the full identity and audio set-up at the end. */
 #include "render/html.h"
+#include "render/headline.h"
 #include "render/render.h"
 #include "render/loopback_render.h"
 #include "render/svg.h"
@@ -352,7 +353,11 @@ void html_report(FILE *f, const json_t *doc)
     html_page_start(f, title);
     const json_t *v = json_object_get(doc, "verdict");
     const char *level = doc_str(v, "level", NULL);
-    fprintf(f, "<header class=\"verdict %s\">\n<h1>", level_class(level));
+    char headline[1024];
+    fprintf(f, "<header class=\"verdict %s\">\n<p class=\"headline\" style=\"font-size:1.5em;font-weight:bold;"
+            "margin:.2em 0\">", level_class(level));
+    html_escape(f, report_headline(doc, headline, sizeof(headline)));
+    fputs("</p>\n<h1>", f);
     html_escape(f, title);
     fputs("</h1>\n<p class=\"summary\"><span class=\"level\">", f);
     html_escape(f, level ? (!strcmp(level, "pass") ? "PASS" : !strcmp(level, "warn") ? "WARN"

@@ -190,6 +190,8 @@ int sweep_html_body(FILE *f, void *arg)
         if (json_is_object(all))
             fprintf(f, "Under every load: <b>%.0f frames</b> (%.2f ms per period).", doc_num(all, "frames"),
                     doc_num(all, "ms"));
+        else if (!json_is_true(json_object_get(doc, "complete")))
+            fputs("No size found safe under every load before the sweep stopped.", f);
         else
             fputs("No size tried is safe under every load.", f);
         fputs("</span></p>\n<table><tr><th class=\"k\">buffer</th>", f);

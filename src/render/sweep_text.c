@@ -112,6 +112,7 @@ static int sweep_text(FILE *f, const json_t *doc, const struct render_opts *opts
     }
     const json_t *ans;
     size_t ai;
+    int complete = json_is_true(json_object_get(doc, "complete"));
     json_array_foreach(json_object_get(doc, "smallest_safe"), ai, ans) {
         double rate = doc_num(ans, "rate");
         grid(f, doc, rate);
@@ -123,15 +124,17 @@ static int sweep_text(FILE *f, const json_t *doc, const struct render_opts *opts
             if (o_ < 0 || (size_t)o_ >= sizeof(line))
                 break;
             if (!json_is_object(s))
-                o_ += snprintf(line + o_, sizeof(line) - (size_t)o_, "%s %s none of these", li ? "," : "",
-                               doc_str(e, "load", "?"));
+                o_ += snprintf(line + o_, sizeof(line) - (size_t)o_, "%s %s %s", li ? "," : "",
+                               doc_str(e, "load", "?"), complete ? "none of these" : "none found before the stop");
             else
                 o_ += snprintf(line + o_, sizeof(line) - (size_t)o_, "%s %s %.0f frames (%.2f ms)", li ? "," : "",
                                doc_str(e, "load", "?"), doc_num(s, "frames"), doc_num(s, "ms"));
         }
         put(f, &o, "", 2, line);
         const json_t *all = json_object_get(ans, "overall");
-        if (!json_is_object(all))
+        if (!json_is_object(all) && !complete) /* an interrupted sweep: the cells it did not measure are unknown */
+            fprintf(f, "  Under every load: no size found safe before the sweep stopped.\n");
+        else if (!json_is_object(all))
             fprintf(f, "  Under every load: none of the sizes tried is safe.\n");
         else
             fprintf(f, "  Under every load: %.0f frames (%.2f ms per period).\n", doc_num(all, "frames"),

@@ -2,6 +2,7 @@
 /* Text rendering of a report document. It opens with the verdict in plain words (what was tested, whether
  * every deadline was met, what to try), then the system identity, then the interbench-style table. */
 #include "render/text.h"
+#include "render/headline.h"
 #include "render/text_ramp.h"
 #include "render/loopback_render.h"
 #include "render/text_table.h"
@@ -101,6 +102,9 @@ static void report_text(FILE *f, const json_t *doc, const struct render_opts *gi
     const json_t *v = json_object_get(doc, "verdict");
     size_t i;
     char line[1024];
+    /* the answer first, in words; the verdict under it says why */
+    say(f, &o, "", 0, report_headline(doc, line, sizeof(line)));
+    fputc('\n', f);
     if (json_is_object(v)) {
         verdict_text(f, v, &o);
         fputc('\n', f);

@@ -207,6 +207,8 @@ static json_t *phase_json(const struct phase_result *pr, const struct segment *s
     json_object_set_new(o, "load", utf8_json_string(pr->load));
     json_object_set_new(o, "duration_s", json_real(pr->duration_s));
     json_object_set_new(o, "measured_s", json_real(pr->measured_s));
+    /* false: the run stopped during this phase's measured part (its figures cover measured_s only) */
+    json_object_set_new(o, "finished", json_boolean(pr->finished));
     json_object_set_new(o, "period_frames", s ? json_integer(s->nframes) : json_null());
     json_object_set_new(o, "rate", s ? json_integer(s->rate_hz) : json_null());
     json_object_set_new(o, "period_us", s && s->rate_hz ? json_real((double)s->nframes * 1e6 / s->rate_hz)

@@ -19,6 +19,7 @@ struct phase_result {
     double duration_s;             /* planned measuring time */
     double measured_s;             /* time really measured (shorter when interrupted) */
     int measured;                  /* the phase reached its measuring part */
+    int finished;                  /* and measured it to its end (not cut short by a stop of the run) */
     struct phase_stats *stats;
     uint64_t dropped;              /* its measured records the full ring dropped */
     double cpu_load_mean, cpu_load_max; /* jack_cpu_load() samples, % */

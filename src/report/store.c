@@ -3,6 +3,7 @@
  * whole or not at all, and never replaces another one (doc_write, DOC_EXCLUSIVE). */
 #include "report/store.h"
 #include "report/doc.h"
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <fcntl.h>
 
 static int mkdir_p_mode(const char *dir, mode_t mode)
 {
@@ -136,4 +138,67 @@ int store_save(const json_t *doc, const char *output, const char *release, const
             return e;
     }
     return -EEXIST;
+}
+
+/* A report's name: not hidden (doc_write's temporary files are), *.json. */
+static int report_name(const char *name)
+{
+    size_t l = strlen(name);
+    return name[0] != '.' && l > 5 && strcmp(name + l - 5, ".json") == 0 && !strstr(name, ".tmp-");
+}
+
+/* 1 when (stamp a, mtime ta, name a) is newer than b's; a name's stamp is its first 16 characters. */
+static int newer(const char *a, const struct timespec *ta, const char *b, const struct timespec *tb)
+{
+    int c = strncmp(a, b, 16);
+    if (c)
+        return c > 0;
+    if (ta->tv_sec != tb->tv_sec)
+        return ta->tv_sec > tb->tv_sec;
+    if (ta->tv_nsec != tb->tv_nsec)
+        return ta->tv_nsec > tb->tv_nsec;
+    return strcmp(a, b) > 0;
+}
+
+int store_newest(const char *output, char *path, size_t pathlen)
+{
+    char base[4096], best[512] = "", best_rel[256] = "";
+    struct timespec best_t = { 0, 0 };
+    int e = store_dir(output, base, sizeof(base));
+    if (e < 0)
+        return e;
+    DIR *top = opendir(base);
+    if (!top)
+        return errno == ENOENT ? -ENOENT : -errno;
+    struct dirent *r;
+    while ((r = readdir(top))) {
+        if (r->d_name[0] == '.' || strlen(r->d_name) >= sizeof(best_rel))
+            continue;
+        int fd = openat(dirfd(top), r->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+        if (!d) {
+            if (fd >= 0)
+                close(fd);
+            continue;
+        }
+        struct dirent *f;
+        while ((f = readdir(d))) {
+            struct stat st;
+            if (!report_name(f->d_name) || strlen(f->d_name) >= sizeof(best) ||
+                fstatat(dirfd(d), f->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
+                continue;
+            if (!best[0] || newer(f->d_name, &st.st_mtim, best, &best_t)) {
+                snprintf(best, sizeof(best), "%s", f->d_name);
+                snprintf(best_rel, sizeof(best_rel), "%s", r->d_name);
+                best_t = st.st_mtim;
+            }
+        }
+        closedir(d);
+    }
+    closedir(top);
+    if (!best[0])
+        return -ENOENT;
+    if (snprintf(path, pathlen, "%s/%s/%s", base, best_rel, best) >= (int)pathlen)
+        return -ENAMETOOLONG;
+    return 0;
 }

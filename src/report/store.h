@@ -21,6 +21,10 @@ int store_save(const json_t *doc, const char *output, const char *release, const
 /* Before a run: creates STORE/<release> (private) and checks that a report can be written there. path gets the
  * directory. 0 or -errno. */
 int store_check(const char *output, const char *release, char *path, size_t pathlen);
+/* The newest report of the store (store_dir(output)): over every release's folder, the latest UTC stamp its name
+ * starts with (the run's start), then the latest change of the file, then the last name. Hidden files and names
+ * not ending in .json are no reports. path gets the file. 0, -ENOENT when the store has none, or -errno. */
+int store_newest(const char *output, char *path, size_t pathlen);
 /* mkdir -p */
 int mkdir_p(const char *dir);
 

@@ -118,18 +118,49 @@ static const char *stop_reason(struct run_state *st)
     return NULL;
 }
 
-static void status_line(struct run_state *st, int phase, double elapsed, double total, int warming)
+/* 42 -> "0:42", 3725 -> "1:02:05" */
+static void clock_text(char *b, size_t n, double s)
+{
+    long t = s > 0 ? (long)ceil(s) : 0;
+    if (t >= 3600)
+        snprintf(b, n, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+    else
+        snprintf(b, n, "%ld:%02ld", t / 60, t % 60);
+}
+
+/* Where the run is (run.h): the part under way from st->part_t0 (the wait's own start and length before any
+ * phase: the calibration), then every later phase's warm-up and measured part. */
+static void progress_of(const struct run_state *st, int phase, double wait_t0, double secs, int warming,
+                        struct run_progress *pg)
+{
+    const struct run_plan *p = st->p;
+    double measure = st->ramps && p->dsp_ramp_step_pct > 0 ? ceil(100.0 / p->dsp_ramp_step_pct) * p->dsp_ramp_step_s
+                                                          : p->duration_s;
+    double now = mono_s();
+    int in_phase = st->part_t0 > 0;
+    double part_len = !in_phase ? secs : st->part_warming ? p->warmup_s : measure;
+    pg->phase = phase;
+    pg->nphases = st->nphases;
+    pg->warming = warming;
+    pg->part_elapsed_s = now - (in_phase ? st->part_t0 : wait_t0);
+    pg->part_left_s = fmax(0, part_len - pg->part_elapsed_s);
+    pg->run_left_s = pg->part_left_s + (!in_phase ? p->warmup_s + measure : st->part_warming ? measure : 0) +
+                     (st->nphases - 1 - phase) * (p->warmup_s + measure);
+}
+
+static void status_line(struct run_state *st, const struct run_progress *pg, double total)
 {
     if (!st->status_on)
         return;
-    char when[32];
-    if (warming)
+    char when[32], left[24];
+    if (pg->warming)
         snprintf(when, sizeof(when), "warm-up");
     else
-        snprintf(when, sizeof(when), "%.1f/%.0f s", elapsed, total);
+        snprintf(when, sizeof(when), "%.1f/%.0f s", pg->part_elapsed_s, total);
+    clock_text(left, sizeof(left), pg->run_left_s);
     /* Measured cycles only, as the report's table counts them (warm-ups never count). */
-    printf("\r\033[K[%d/%d] %-12s %-10s cycles %llu  xruns %llu/%llu (%llu events)  worst jitter %.0f %s", phase + 1,
-           st->nphases, load_plan_name(st->plan, phase), when,
+    printf("\r\033[K[%d/%d] %-12s %-10s run %s left  cycles %llu  xruns %llu/%llu (%llu events)  worst jitter %.0f %s",
+           pg->phase + 1, st->nphases, load_plan_name(st->plan, pg->phase), when, left,
            (unsigned long long)atomic_load(&st->col.st_cycles), (unsigned long long)atomic_load(&st->col.st_reported),
            (unsigned long long)atomic_load(&st->col.st_detected), (unsigned long long)atomic_load(&st->col.st_events),
            (double)atomic_load(&st->col.st_worst_jitter_ns) / 1000.0, st->us);
@@ -167,7 +198,11 @@ int run_wait_phase(struct run_state *st, int phase, double secs, struct phase_re
             last_rate = bs.rate_hz;
         }
         if (mono_s() >= next_status) {
-            status_line(st, phase, mono_s() - t0, t_total, pr == NULL);
+            struct run_progress pg;
+            progress_of(st, phase, t0, secs, pr == NULL, &pg);
+            status_line(st, &pg, t_total);
+            if (st->p->progress)
+                st->p->progress(st->p->progress_arg, &pg);
             next_status = mono_s() + 0.25;
         }
     }
@@ -249,12 +284,16 @@ static void run_phases(struct run_state *st)
         struct phase_result *res = &st->results[i];
         atomic_store(&st->phase_tag, (unsigned)i << 1);
         load_phase_start(st->plan, i);
+        st->part_t0 = mono_s();
+        st->part_warming = 1;
         if (run_wait_phase(st, i, p->warmup_s, NULL, p->duration_s) == 0) {
             if (i == 0 && !atomic_load(&st->sink.sched_known))
                 run_signals_wait_ms(100); /* a very short warm-up: give the first cycle a chance */
             load_phase_measure(st->plan, i);
             atomic_store(&st->phase_tag, ((unsigned)i << 1) | 1u);
             res->measured = 1;
+            st->part_t0 = mono_s();
+            st->part_warming = 0;
             struct rt_cpu_reading ra, rb;
             rt_cpu_read(&st->meter, &ra);
             if (st->ramps) {
@@ -265,6 +304,8 @@ static void run_phases(struct run_state *st)
             } else {
                 run_wait_phase(st, i, p->duration_s, res, p->duration_s);
             }
+            /* a stop found in the last wait of the part leaves stop_reason set: the phase was cut short */
+            res->finished = !st->stop_reason;
             atomic_store(&st->phase_tag, (unsigned)(i + 1) << 1);
             rt_cpu_read(&st->meter, &rb);
             st->shares[i] = run_share_json(st, &ra, &rb, st->ramps ? -1.0 : p->be.dsp_pct);

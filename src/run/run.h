@@ -10,6 +10,7 @@
 
 #define RUN_DEFAULT_LOADS "none,burn,write,read,compile,memload,video,x" /* interbench's set, none first */
 
+struct run_progress;
 struct run_plan {
     const struct backend_ops *backend;
     struct backend_config be;      /* the backend's settings (rate, period, server...) */
@@ -41,6 +42,18 @@ struct run_plan {
     char *report_path;             /* when not NULL: gets the path of the report saved in the store ("" when
                                     * none), which the run then does not print: its caller says where it is */
     size_t report_path_len;
+    /* When not NULL: called on the main thread about four times a second while the run waits, with how far it is
+     * (the sweep draws its own status line from it). */
+    void (*progress)(void *arg, const struct run_progress *pr);
+    void *progress_arg;
+};
+
+/* Where a run is: phase (0-based) of nphases, in its warm-up or its measured part, and the seconds left of that
+ * part and of the whole run (every later phase's warm-up and measured part included; a --dsp ramp phase counts
+ * all its steps, so the run may end sooner). */
+struct run_progress {
+    int phase, nphases, warming;
+    double part_elapsed_s, part_left_s, run_left_s;
 };
 
 /* The defaults of `rtjitter run` (jack, 48 kHz, 64 frames, 10 s phases of interbench's loads). */

@@ -48,6 +48,9 @@ struct run_state {
     json_t *profile;               /* the verdict's thresholds (data/profiles/) */
     const char *stop_reason;
     int status_on;
+    double part_t0;                /* mono_s() when the phase's warm-up or measured part under way began (0: none
+                                    * yet, the calibration's wait) */
+    int part_warming;              /* that part is the warm-up */
     const char *us;                /* "µs", or "us" where the terminal cannot show it */
     int abandoned;                 /* the backend left a provider call behind: keep bpriv, leave with _exit */
     char load_why[200];            /* why the load supervisor is gone */

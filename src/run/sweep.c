@@ -44,6 +44,9 @@ struct sweep_ctx {
     char run_why[300];             /* why the last run did not complete */
     int runs;
     int status_on;
+    int now_ri, now_size;          /* the run under way (for the status line drawn while it runs) */
+    double t0_s;                   /* mono_s() at the sweep's start */
+    const int *now_rows;
     struct timespec started;
 };
 
@@ -52,9 +55,21 @@ static int is_jack(const struct sweep_plan *sp)
     return sp->run.backend && strcmp(sp->run.backend->name, "jack") == 0;
 }
 
+/* 42 -> "0:42", 3725 -> "1:02:05"; time left is rounded up, time gone by down (never "0:00 left" too soon) */
+static void clock_text(char *b, size_t n, double s, int up)
+{
+    long t = s > 0 ? (long)(up ? ceil(s) : floor(s)) : 0;
+    if (t >= 3600)
+        snprintf(b, n, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+    else
+        snprintf(b, n, "%ld:%02ld", t / 60, t % 60);
+}
+
 /* The grid as it fills in: one character per size for each load (? open, * measuring now, S safe, X unsafe, s/x
- * inferred, - not measured). stderr, on a terminal. */
-static void status_grid(struct sweep_ctx *c, int ri, int now_size, const int *now_rows)
+ * inferred, - not measured), then, while a run is under way (pg), the cell's time and what is left of it and, at
+ * most, of the sweep: every cell still open is counted as measured (a pass or a clear fail closes others without
+ * a run, so the sweep often ends sooner). stderr, on a terminal. */
+static void status_grid(struct sweep_ctx *c, int ri, int now_size, const int *now_rows, const struct run_progress *pg)
 {
     if (!c->status_on)
         return;
@@ -74,7 +89,31 @@ static void status_grid(struct sweep_ctx *c, int ri, int now_size, const int *no
         }
         fputc(']', stderr);
     }
+    if (pg) {
+        double w = sp->run.warmup_s, d = sp->run.duration_s;
+        double cell_el = pg->warming ? pg->part_elapsed_s : w + pg->part_elapsed_s;
+        double cell_left = pg->warming ? pg->part_left_s + d : pg->part_left_s;
+        int open = 0;
+        for (int k = 0; k < sp->nrates; k++)
+            for (int r = 0; r < c->nrows; r++)
+                for (int s = 0; s < sp->nperiods; s++)
+                    open += c->state[k][r][s] == CELL_OPEN && !(k == ri && s == now_size && now_rows[r]);
+        char el[24], left[24], all_el[24], all[24];
+        clock_text(el, sizeof(el), cell_el, 0);
+        clock_text(left, sizeof(left), cell_left, 1);
+        clock_text(all_el, sizeof(all_el), mono_s() - c->t0_s, 0);
+        clock_text(all, sizeof(all), pg->run_left_s + open * (w + d), 1);
+        fprintf(stderr, "  cell %d/%d %s, %s left; sweep %s, at most %s left", pg->phase + 1, pg->nphases, el, left,
+                all_el, all);
+    }
     fflush(stderr);
+}
+
+/* run.h's progress: the status line redrawn while a run measures. Main thread. */
+static void run_progress_cb(void *arg, const struct run_progress *pg)
+{
+    struct sweep_ctx *c = arg;
+    status_grid(c, c->now_ri, c->now_size, c->now_rows, pg);
 }
 
 static void status_clear(struct sweep_ctx *c)
@@ -128,7 +167,9 @@ static void take_run(struct sweep_ctx *c, int ri, int s, const int *rows, const 
         int n = 0;
         const json_t *ph = doc ? phase_of(doc, c->rows[r], &n) : NULL;
         char why[300];
-        if (rc == 3 || !ph) {
+        /* An interrupted run keeps the cells whose phase it measured to the end (the report says so per phase,
+         * "finished"): they were measured as any other, and the document shows them. */
+        if (!ph || (rc == 3 && !json_is_true(json_object_get(ph, "finished")))) {
             snprintf(why, sizeof(why), "the run did not complete: %s",
                      doc ? doc_str(doc, "incomplete_reason", "no report") : "no report was made");
             set_cell(c, ri, r, s, CELL_NOT_MEASURED,
@@ -208,7 +249,14 @@ static int run_size(struct sweep_ctx *c, int ri, int s, const int *rows)
     p.result = &doc;
     p.report_path = report_path;
     p.report_path_len = sizeof(report_path);
-    status_grid(c, ri, s, rows);
+    status_grid(c, ri, s, rows, NULL);
+    c->now_ri = ri;
+    c->now_size = s;
+    c->now_rows = rows;
+    if (c->status_on) {
+        p.progress = run_progress_cb;
+        p.progress_arg = c;
+    }
     int rc = run_execute(&p);
     c->runs++;
     if (rc == 3)
@@ -494,6 +542,7 @@ int sweep_execute(const struct sweep_plan *sp)
     }
     c->sp = sp;
     clock_gettime(CLOCK_REALTIME, &c->started);
+    c->t0_s = mono_s();
     int rc = prepare(c) < 0 ? 2 : 0;
     if (rc == 0) {
         run_signals_setup();

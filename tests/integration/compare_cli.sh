@@ -11,6 +11,10 @@ store="$XDG_DATA_HOME/rtjitter/reports"
 rc=$?
 check "compare with an empty store exits 2 (got $rc)" [ "$rc" -eq 2 ]
 check "... with one line saying so" [ "$(wc -l <"$WORK/empty.err")" -eq 1 ]
+"$RTJ" report >"$WORK/empty-r.out" 2>"$WORK/empty-r.err"
+rc=$?
+check "report with no file and an empty store: exit 2 (got $rc), one line ($(head -1 "$WORK/empty-r.err"))" \
+    [ "$rc" -eq 2 -a "$(wc -l <"$WORK/empty-r.err")" -eq 1 -a ! -s "$WORK/empty-r.out" ]
 
 name=$(server_name cmp)
 start_jackd "$name" 48000 64 || not_ok "jackd starts"
@@ -94,8 +98,13 @@ check "an unknown major schema is refused with a clear message" grep -q 'newer t
 check "compare --help exits 0" "$RTJ" compare --help
 "$RTJ" compare --bogus >/dev/null 2>&1
 check "compare --bogus is bad usage (2)" [ $? -eq 2 ]
-"$RTJ" report >/dev/null 2>&1
-check "report without a file is bad usage (2)" [ $? -eq 2 ]
+# with no file: the newest report of the store (the latest start stamp of any kernel), named on stderr
+"$RTJ" report --format json >"$WORK/newest.json" 2>"$WORK/newest.err"
+rc=$?
+check "report with no file: exit 0 (got $rc), the newest of the store named on stderr ($(cat "$WORK/newest.err"))" \
+    [ "$rc" -eq 0 -a "$(cat "$WORK/newest.err")" = "rtjitter report: the newest report in the store: $store/6.9.0-rt/20260107T000000Z.json" ]
+check "... and shown: that file's document" python3 -c "
+import json, sys; sys.exit(json.load(open('$WORK/newest.json')) != json.load(open('$store/6.9.0-rt/20260107T000000Z.json')))"
 
 # A file name that is not UTF-8 (C0 80 is an overlong NUL): refused with one line, never compared under another
 # name or dropped from the comparison.

@@ -177,8 +177,8 @@ check "a named server that is not running: exit 3 and one line ($(head -1 "$WORK
 name=$(server_name tty)
 start_jackd "$name" 48000 256 || not_ok "jackd starts"
 script -qec "$RTJ run --server $name --loads none --duration 1.5 --warmup 0.5 --json $WORK/tty.json" /dev/null >"$WORK/tty.out" 2>&1
-check "on a terminal, a status line updates in place (phase, time, cycles, xruns, worst jitter)" \
-    [ "$(tr '\r' '\n' <"$WORK/tty.out" | grep -ac '^.*\[1/1\] none .*s *cycles [0-9]* *xruns [0-9]*/[0-9]* ([0-9]* events) *worst jitter')" -ge 3 ]
+check "on a terminal, a status line updates in place (phase, time, the run's time left, cycles, xruns, worst jitter)" \
+    [ "$(tr '\r' '\n' <"$WORK/tty.out" | grep -ac '^.*\[1/1\] none .*s *run [0-9]*:[0-9][0-9] left *cycles [0-9]* *xruns [0-9]*/[0-9]* ([0-9]* events) *worst jitter')" -ge 3 ]
 # the last status line that is whole (a line the terminal shows cut, or one a notice on stderr ran into, is not)
 last=$(tr '\r' '\n' <"$WORK/tty.out" | sed -n 's/.*cycles \([0-9]*\) *xruns \([0-9]*\)\/\([0-9]*\) (\([0-9]*\) events).*worst jitter.*/\1 \2 \3 \4/p' | tail -1)
 table=$(json "$WORK/tty.json" "(lambda p: (p['cycles'], p['xruns']['reported'], p['xruns']['detected'], p['xruns']['events']))(d['phases'][0])")

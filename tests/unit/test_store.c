@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <fcntl.h>
+#include <time.h>
 #include "report/store.h"
 
 static char root[256];
@@ -105,6 +107,51 @@ static void test_save_name_and_content(void **state)
     assert_int_equal(store_save(d, out, "6.1.0-18-rt-amd64", NULL, when, path, sizeof(path)), 0);
     assert_non_null(strstr(path, "/6.1.0-18-rt-amd64/20240102T030405Z.json"));
     json_decref(d);
+}
+
+/* The newest report: the latest start stamp over every release's folder, whatever order the files were written in;
+ * hidden and temporary files and other names are no reports; an empty or missing store has none. */
+static void test_newest(void **state)
+{
+    (void)state;
+    char out[1024], path[4608], want[1200], other[1200];
+    snprintf(out, sizeof(out), "%s/newest", root);
+    assert_int_equal(store_newest(out, path, sizeof(path)), -ENOENT); /* no store at all */
+    json_t *d = doc(1);
+    struct timespec early = { 1704164645, 0 }, late = { 1704164645 + 3600, 0 };
+    /* the later run saved first, in another release's folder */
+    assert_int_equal(store_save(d, out, "6.1.0-rt", "late", late, want, sizeof(want)), 0);
+    assert_int_equal(store_save(d, out, "6.8.0-generic", NULL, early, other, sizeof(other)), 0);
+    assert_int_equal(store_newest(out, path, sizeof(path)), 0);
+    assert_string_equal(path, want);
+    /* two in the same second: the second one (.1), whose file changed last */
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    assert_int_equal(store_save(d, out, "6.8.0-generic", "x", late, other, sizeof(other)), 0);
+    assert_int_equal(store_save(d, out, "6.8.0-generic", "x", late, want, sizeof(want)), 0);
+    assert_non_null(strstr(want, "-x.1.json"));
+    struct timespec times[2] = { { 0, UTIME_OMIT }, { now.tv_sec + 10, 0 } };
+    assert_int_equal(utimensat(AT_FDCWD, want, times, 0), 0);
+    assert_int_equal(store_newest(out, path, sizeof(path)), 0);
+    assert_string_equal(path, want);
+    /* not reports: a hidden file, doc_write's temporary one, another name, a folder named *.json */
+    const char *junk[] = { ".99999999T999999Z.json", "99999999T999999Z.json.tmp-1", "99999999T999999Z.txt" };
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(other, sizeof(other), "%s/6.1.0-rt/%s", out, junk[i]);
+        FILE *f = fopen(other, "w");
+        assert_non_null(f);
+        fclose(f);
+    }
+    snprintf(other, sizeof(other), "%s/6.1.0-rt/99999999T999999Z-dir.json", out);
+    assert_int_equal(mkdir(other, 0700), 0);
+    assert_int_equal(store_newest(out, path, sizeof(path)), 0);
+    assert_string_equal(path, want);
+    json_decref(d);
+    /* an empty store (its folders, no report) */
+    snprintf(other, sizeof(other), "%s/empty/6.1.0-rt", root);
+    assert_int_equal(mkdir_p(other), 0);
+    snprintf(other, sizeof(other), "%s/empty", root);
+    assert_int_equal(store_newest(other, path, sizeof(path)), -ENOENT);
 }
 
 static void test_never_overwrites(void **state)
@@ -222,6 +269,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_store_dir),
         cmocka_unit_test(test_save_name_and_content),
+        cmocka_unit_test(test_newest),
         cmocka_unit_test(test_never_overwrites),
         cmocka_unit_test(test_concurrent_saves),
         cmocka_unit_test(test_hostile_names),
