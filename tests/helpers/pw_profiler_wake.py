@@ -11,8 +11,11 @@ difference is +/- 1 us. Which follower is ours: the Timing3.plot pw-profiler wri
 exit names each follower's column "NAME/ID".
 
 Usage: pw_profiler_wake.py PROFILE_LOG TIMING3_PLOT NODE_NAME
-Prints: cycles min p50 p99 max (us, awake - signal of NODE_NAME's cycles); exit 1 when the node is not found.
+Prints: cycles min p50 p90 p99 max unwoken (us, awake - signal of NODE_NAME's cycles whose status says it woke:
+2 awake or 3 finished; unwoken: the cycles with status 1, triggered but not yet awake, whose awake column is
+the previous cycle's); exit 1 when the node is not found.
 """
+import math
 import re
 import sys
 
@@ -20,7 +23,7 @@ import sys
 def quantile(v, q):
     """The report's convention for a percentile: the value at rank ceil(q * n) of the sorted values."""
     s = sorted(v)
-    k = max(0, min(len(s) - 1, -(-int(q * len(s) * 1000000) // 1000000) - 1))
+    k = max(0, min(len(s) - 1, math.ceil(q * len(s)) - 1))
     return s[k]
 
 
@@ -34,16 +37,22 @@ def main():
     base = col - 4                   # so its id column is this one, 0-based
     nid = m.group(2)
     vals = []
+    unwoken = 0
     for line in open(log):
         f = line.rstrip('\n').split('\t')
         if len(f) < base + 7 or f[base].strip() != nid:
+            continue
+        if int(f[base + 6]) < 2:
+            # status 1 (triggered): the node was signalled but not awake when the cycle was sampled (a stalled
+            # server's cycles): its awake time is the previous cycle's, not this one's; counted apart
+            unwoken += 1
             continue
         sig, awake = int(f[base + 1]), int(f[base + 2])
         vals.append(awake - sig)
     if not vals:
         print("follower %s/%s has no cycles in %s" % (name, nid, log), file=sys.stderr)
         return 1
-    print(len(vals), min(vals), quantile(vals, 0.5), quantile(vals, 0.99), max(vals))
+    print(len(vals), min(vals), quantile(vals, 0.5), quantile(vals, 0.9), quantile(vals, 0.99), max(vals), unwoken)
     return 0
 
 

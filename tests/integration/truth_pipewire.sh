@@ -8,13 +8,16 @@
 # started over from a late cycle).
 # Checked: no wake-up earlier than its cycle by more than the stated resolution (1 us); the stalls' lateness is in
 # ours (the test's own clock around each SIGSTOP: the first cycle due in a stall ran after it); and ours against
-# pw-profiler's awake - signal of our node, min / p50 / p99 side by side. Per cycle ours = the driver's lateness
+# pw-profiler's awake - signal of our node, min / p50 / p90 / p99 side by side. Per cycle ours = the driver's lateness
 # (its signal - its scheduled start) + the graph's hand-over to our node (our signal - the driver's) + awake -
 # signal (pw-profiler's figure) + libjack's work before our callback: every term >= 0, so ours >= pw-profiler's in
 # every cycle, and so at every percentile over the same cycles. pw-profiler runs from before our measured window
 # to after it (it sees our warm-up cycles too, quiet ones): its minimum is over a superset of our cycles, so the
 # relation holds there as it stands; at p50 and p99 the few extra cycles move its figure by a rank or two. Each
-# side is read to 1 us (ours: whole-us cycle times; pw-profiler: two whole-us columns), so 2 us is allowed.
+# side is read to 1 us (ours: whole-us cycle times; pw-profiler: two whole-us columns), and our percentiles come
+# from the report's histograms (1 % relative error at most): 2 us and 1 % are allowed. pw-profiler's cycles whose
+# status says our node was signalled but not yet awake (the stalls') carry the previous cycle's awake time: they
+# are left out of its figures and counted (tests/helpers/pw_profiler_wake.py).
 . "$(dirname "$0")/../lib.sh"
 
 if ! command -v pipewire >/dev/null || ! command -v pw-jack >/dev/null || ! command -v pw-profiler >/dev/null; then
@@ -60,7 +63,7 @@ sleep 0.2
 kill -INT "$PROF"; wait "$PROF"; PROF=
 check "run under pw-jack with four 30 ms stalls of pipewire exits 0 (got $rc)" [ "$rc" -eq 0 ]
 check "the report names pipewire-jack" [ "$(json "$WORK/r.json" "d['audio']['provider']")" = pipewire-jack ]
-read -r method cycles left reanch disc wmin w50 w99 wmax < <(json "$WORK/r.json" "(lambda p: (p['wakeup_method'], p['cycles'], p['wakeup_left_out'], p['wakeup_reanchored'], p['discontinuities'], p['wakeup_us']['min'], p['wakeup_us']['p50'], p['wakeup_us']['p99'], p['wakeup_us']['max']))(d['phases'][0])")
+read -r method cycles left reanch disc wmin w50 w90 w99 wmax < <(json "$WORK/r.json" "(lambda p: (p['wakeup_method'], p['cycles'], p['wakeup_left_out'], p['wakeup_reanchored'], p['discontinuities'], p['wakeup_us']['min'], p['wakeup_us']['p50'], p['wakeup_us']['p90'], p['wakeup_us']['p99'], p['wakeup_us']['max']))(d['phases'][0])")
 echo "# ours: method $method, cycles $cycles, left out $left, grid lowered $reanch, discontinuities $disc; wakeup min $wmin p50 $w50 p99 $w99 max $wmax us"
 check "wake-up from the driver's own cycle start (wakeup_method provider or mixed, got $method)" \
     [ "$method" = provider -o "$method" = mixed ]
@@ -76,13 +79,16 @@ name=rtjitter-$rpid
 prof=$(/usr/bin/python3 "$(dirname "$0")/../helpers/pw_profiler_wake.py" "$WORK/prof/prof.log" "$WORK/prof/Timing3.plot" "$name" 2>&1)
 prc=$?
 check "pw-profiler logged our node $name ($prof)" [ "$prc" -eq 0 ]
-read -r pn pmin p50 p99 pmax <<<"$prof"
-echo "# wake-up of $name, us:        min    p50    p99    max   cycles"
-printf '# %-26s %6s %6s %6s %6s %6s\n' "ours (driver's start)" "$wmin" "$w50" "$w99" "$wmax" "$cycles"
-printf '# %-26s %6s %6s %6s %6s %6s\n' "pw-profiler (awake-signal)" "$pmin" "$p50" "$p99" "$pmax" "$pn"
+read -r pn pmin p50 p90 p99 pmax punwoken <<<"$prof"
+echo "# wake-up of $name, us:        min    p50    p90    p99    max   cycles"
+printf '# %-26s %6s %6s %6s %6s %6s %6s\n' "ours (driver's start)" "$wmin" "$w50" "$w90" "$w99" "$wmax" "$cycles"
+printf '# %-26s %6s %6s %6s %6s %6s %6s\n' "pw-profiler (awake-signal)" "$pmin" "$p50" "$p90" "$p99" "$pmax" "$pn"
+echo "# pw-profiler: $punwoken cycles of our node signalled but not yet awake when sampled (the stalls'; left out there)"
 check "pw-profiler saw at least our measured cycles ($pn >= $cycles): its figures span ours" [ "${pn:-0}" -ge "$cycles" ]
-for q in min:$wmin:$pmin p50:$w50:$p50 p99:$w99:$p99; do
+# p99 falls among the cycles the stalls made late (about 90 of 3,000: 3 %), where ours holds the stall and
+# pw-profiler's does not: p90 is the one judged outside them.
+for q in min:$wmin:$pmin p50:$w50:$p50 p90:$w90:$p90 p99:$w99:$p99; do
     IFS=: read -r what o p <<<"$q"
-    check "ours >= pw-profiler's awake - signal at $what, less 2 us of reading (ours $o, pw-profiler $p)" \
-        python3 -c "import sys; sys.exit(not $o >= ${p:-1e9} - 2)"
+    check "ours >= pw-profiler's awake - signal at $what, less 2 us of reading and 1 % (ours $o, pw-profiler $p)" \
+        python3 -c "import sys; sys.exit(not $o >= ${p:-1e9} - 2 - 0.01 * abs($o))"
 done
