@@ -392,14 +392,24 @@ static void jack_describe(void *priv, json_t *au)
     /* What wake-up includes here, and its resolution. */
     unsigned rate = atomic_load(&b->jack.rate_hz);
     char wk[800];
-    snprintf(wk, sizeof(wk), "callback entry against the frame clock's ideal period grid, fitted per segment "
-             "(lower envelope of entry times: lateness beyond the best cycles, ns resolution), re-fitted when the "
-             "provider's own cycle start (jack_frames_since_cycle_start, whole frames: %.1f us at %u Hz) shows the "
-             "frame clock re-phased; deadlines and margins from that start; %s", rate ? 1e6 / rate : 0.0, rate,
-             strcmp(b->jack.provider, "pipewire-jack") == 0
-                 ? "PipeWire's driver starts a cycle at its scheduled time, so it includes the driver's own lateness"
-                 : "jack2 starts a cycle at its driver's wake-up: the grid follows the driver's schedule, so a late "
-                   "driver wake-up is included");
+    if (b->jack.cycle_times_exact)
+        snprintf(wk, sizeof(wk), "callback entry minus the driver's own start of the cycle (PipeWire's "
+                 "jack_get_cycle_times current_usecs: the driver's clock.nsec, its dummy driver's scheduled time; "
+                 "whole us, taken at the middle: resolution 1 us), checked each cycle against the whole-frame start "
+                 "(jack_frames_since_cycle_start; the frame clock's fitted grid when they disagree); it includes the "
+                 "driver's own lateness, the graph's hand-over to us and our thread's wake-up (pw-profiler's "
+                 "awake - signal is only the last); deadlines and margins from the same start");
+    else
+        snprintf(wk, sizeof(wk), "callback entry against the frame clock's ideal period grid, fitted per segment "
+                 "(lower envelope of entry times: lateness beyond the best cycles, ns resolution; a cycle before it "
+                 "lowers it, one half a period or more before it is left out and counted), re-fitted when the "
+                 "provider's own cycle start (jack_frames_since_cycle_start, whole frames: %.1f us at %u Hz) shows "
+                 "the frame clock re-phased; deadlines and margins from that start; %s", rate ? 1e6 / rate : 0.0,
+                 rate, strcmp(b->jack.provider, "pipewire-jack") == 0
+                     ? "PipeWire's driver starts a cycle at its scheduled time, so it includes the driver's own "
+                       "lateness"
+                     : "jack2 starts a cycle at its driver's wake-up: the grid follows the driver's schedule, so a "
+                       "late driver wake-up is included");
     json_object_set_new(au, "wakeup_measured", json_string(wk));
     if (strcmp(b->jack.provider, "pipewire-jack") == 0) {
         /* What the figures mean under PipeWire: its JACK delivers the graph driver's xruns once per change, and

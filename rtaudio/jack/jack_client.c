@@ -41,9 +41,28 @@ static int process_cb(jack_nframes_t nframes, void *arg)
      * used for wake-up or deadlines. */
     int64_t frame_ns = 1000000000LL / rate;
     r.start_ns = r.t_entry_ns - (int64_t)since * frame_ns - frame_ns / 2;
+    int64_t coarse_ns = r.t_entry_ns - (int64_t)since * 1000000000LL / rate - frame_ns / 2;
     if (since > 4 * nframes) { /* a frame clock that jumped (server restart): no measured start this cycle */
         r.flags = 0;
         r.start_ns = 0;
+    }
+    /* PipeWire's JACK: jack_get_cycle_times() gives the driver's own start of this cycle (its clock.nsec: the
+     * dummy driver's scheduled time, so a late driver is in the wake-up) in whole µs, on CLOCK_MONOTONIC. It is
+     * taken as the exact start when it agrees with the whole-frame one (the same clock.nsec, floored to frames)
+     * within two frames: a unit or clock mismatch falls back to the grid. jack2's cycle times are a DLL's
+     * prediction and are never used (cycle_times_exact is 0 there). */
+    if (j->cycle_times_exact) {
+        jack_nframes_t cf;
+        jack_time_t cur_us, next_us;
+        float per_us;
+        if (jack_get_cycle_times(j->client, &cf, &cur_us, &next_us, &per_us) == 0) {
+            int64_t exact = (int64_t)cur_us * 1000 + 500; /* the middle of its µs */
+            int64_t d = exact - coarse_ns;
+            if (d <= 2 * frame_ns && d >= -2 * frame_ns && exact <= r.t_entry_ns + 1000) {
+                r.flags = RTREC_HAS_START;
+                r.start_ns = exact;
+            }
+        }
     }
 
     /* Silence out, as a well-behaved client does; the input is only there so others can feed us. With a loopback,
@@ -263,6 +282,8 @@ int rtj_jack_open(struct rtj_jack *j, const char *server_name, const char *clien
     snprintf(j->server_name, sizeof(j->server_name), "%s", server_name ? server_name :
              (getenv("JACK_DEFAULT_SERVER") ? getenv("JACK_DEFAULT_SERVER") : "default"));
     detect_clock(j);
+    j->cycle_times_exact = strcmp(j->provider, "pipewire-jack") == 0 && j->sink->clock == CLOCK_MONOTONIC &&
+                           strcmp(j->time_unit, "us") == 0;
     atomic_store(&j->rate_hz, jack_get_sample_rate(j->client));
     atomic_store(&j->nframes, jack_get_buffer_size(j->client));
     j->realtime_server = jack_is_realtime(j->client);

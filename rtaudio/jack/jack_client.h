@@ -26,6 +26,8 @@ struct rtj_jack {
     atomic_uint_fast64_t size_changes; /* buffer-size callbacks after the first */
     atomic_int shutdown;             /* the server went away */
     int loopback;                    /* play the reference signal (loopsig) and push the input into sink->cap */
+    int cycle_times_exact;           /* set before activation: jack_get_cycle_times() gives the driver's own
+                                      * cycle start (PipeWire's JACK on CLOCK_MONOTONIC in µs), not a DLL's */
 
     /* --- non-RT: what the report says about the server --- */
     char provider[32];               /* "jack2" or "pipewire-jack" */

@@ -246,6 +246,11 @@ static json_t *phase_json(const struct phase_result *pr, const struct segment *s
      * meanwhile measured from the provider's whole-frame start. */
     json_object_set_new(o, "rephases", json_integer(s ? (json_int_t)s->rephases : 0));
     json_object_set_new(o, "wakeup_coarse", json_integer(s ? (json_int_t)s->wake_coarse : 0));
+    /* No wake-up is reported before its cycle by more than the stated resolution: cycles that came before the
+     * fitted grid lowered it (wakeup_reanchored, their wake-up 0), those it could not place are left out of the
+     * wake-up figures (wakeup_left_out). */
+    json_object_set_new(o, "wakeup_reanchored", json_integer(s ? (json_int_t)s->wake_reanchored : 0));
+    json_object_set_new(o, "wakeup_left_out", json_integer(s ? (json_int_t)s->wake_left_out : 0));
     json_object_set_new(o, "records_lost", json_integer(s ? (json_int_t)s->records_lost : 0));
     json_object_set_new(o, "discontinuities", json_integer(s ? (json_int_t)s->discontinuities : 0));
     json_object_set_new(o, "duplicates", json_integer(s ? (json_int_t)s->duplicates : 0));

@@ -115,6 +115,25 @@ void grid_observe(struct grid *g, uint64_t frame_pos, int64_t t_entry_ns)
     fit(g);
 }
 
+void grid_lower(struct grid *g, uint64_t frame_pos, int64_t t_entry_ns)
+{
+    if (!g->have_base)
+        return;
+    double f = rel_frames(g, frame_pos);
+    double r = (double)(t_entry_ns - g->t_base) - f * g->ns_per_frame;
+    double below = level(g, f) - r;
+    if (below <= 0)
+        return;
+    if (g->have_fit)
+        g->icpt -= below;
+    if (r < g->run_min_r)
+        g->run_min_r = r;
+    if (g->in_block > 0 && r < g->blk_min_r) {
+        g->blk_min_r = r;
+        g->blk_min_f = f;
+    }
+}
+
 void step_init(struct step_detect *d, uint32_t rate_hz)
 {
     memset(d, 0, sizeof(*d));

@@ -39,6 +39,9 @@ void grid_reset(struct grid *g);
 int64_t grid_start(const struct grid *g, uint64_t frame_pos);
 /* Add a cycle's (frame position, entry time). */
 void grid_observe(struct grid *g, uint64_t frame_pos, int64_t t_entry_ns);
+/* A cycle came before the grid: lower the grid's level so that it lies on it (the lower envelope was too high).
+ * Nothing when it is on or above the grid, or before any point. */
+void grid_lower(struct grid *g, uint64_t frame_pos, int64_t t_entry_ns);
 
 /* A re-phased frame clock, seen in a provider's own (whole-frame) cycle starts: the residual of each start against
  * the frame clock (start - frames x nominal ns per frame) stays level while the clock keeps its phase, and steps when

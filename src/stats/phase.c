@@ -30,8 +30,10 @@ static void close_second(struct segment *s)
         return;
     struct second_stats *ss = &s->secs[s->nsecs - 1];
     ss->jitter_abs_p99 = select_quantile(s->buf_jit, s->buf_n, 0.99);
-    ss->wakeup_p99 = select_quantile(s->buf_wake, s->buf_n, 0.99);
+    if (s->buf_wn)
+        ss->wakeup_p99 = select_quantile(s->buf_wake, s->buf_wn, 0.99);
     s->buf_n = 0;
+    s->buf_wn = 0;
 }
 
 void phase_finish(struct phase_stats *p)
@@ -84,7 +86,7 @@ static int timeline_reach(struct segment *s, int64_t sec)
     return 0;
 }
 
-static int buf_push(struct segment *s, int64_t jit_abs, int64_t wake)
+static int buf_push(struct segment *s, int64_t jit_abs, int64_t wake, int have_wake)
 {
     if (s->buf_n == s->buf_cap) {
         size_t cap = s->buf_cap ? s->buf_cap * 2 : 4096;
@@ -99,7 +101,8 @@ static int buf_push(struct segment *s, int64_t jit_abs, int64_t wake)
         s->buf_cap = cap;
     }
     s->buf_jit[s->buf_n] = jit_abs;
-    s->buf_wake[s->buf_n] = wake;
+    if (have_wake)
+        s->buf_wake[s->buf_wn++] = wake;
     s->buf_n++;
     return 0;
 }
@@ -377,16 +380,36 @@ int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t n
         ss->callback_max = cb;
 
     int64_t wake = r->t_entry_ns - due_ns;
-    metric_add(&s->m[M_WAKEUP], wake);
-    if (wake > ss->wakeup_max)
-        ss->wakeup_max = wake;
+    int have_wake = 1;
+    if (wake < -WAKE_EARLY_TOL_NS) {
+        /* Before its own start: what it was measured from is off, never the cycle. Against the fitted grid by less
+         * than half a period, the grid was too high (it is a lower envelope of the cycles seen so far): it is
+         * lowered to this cycle, which is then its earliest, wake-up 0. Half a period or more (a grid whole
+         * periods off after the driver re-phased, before enough cycles refitted it; or a provider's start that
+         * is wrong), it cannot tell: the cycle is left out of the wake-up figures and counted, and a grid is
+         * re-anchored to it. */
+        if (use_grid && due_ns == wake_ref)
+            grid_lower(&s->grid, r->frame_pos, r->t_entry_ns);
+        if (use_grid && due_ns == wake_ref && wake > -(nominal_ns / 2)) {
+            s->wake_reanchored++;
+            wake = 0;
+        } else {
+            s->wake_left_out++;
+            have_wake = 0;
+        }
+    }
+    if (have_wake) {
+        metric_add(&s->m[M_WAKEUP], wake);
+        if (wake > ss->wakeup_max)
+            ss->wakeup_max = wake;
+    }
     if (r->flags & RTREC_DSP) {
         s->dsp_done += r->dsp_done;
         s->dsp_req += r->dsp_req;
         if (r->dsp_done < r->dsp_req)
             s->dsp_cut_short++; /* the burn stopped at its guard band: not a missed deadline of its own */
     }
-    return buf_push(s, jit_abs, wake);
+    return buf_push(s, jit_abs, wake, have_wake);
 }
 
 void phase_observe(struct phase_stats *p, const struct rt_record *r)

@@ -60,6 +60,13 @@ struct segment {
     uint64_t wake_coarse;          /* cycles measured from the provider's whole-frame start instead of the grid:
                                     * the two disagreed by more than half a period (the provider started that
                                     * cycle off its schedule, or its frame clock re-phased) */
+    uint64_t wake_reanchored;      /* cycles that came before the fitted grid by more than WAKE_EARLY_TOL_NS, less
+                                    * than half a period: the grid was too high, it is lowered to them (their
+                                    * wake-up is 0, the earliest cycle's by the grid's definition) */
+    uint64_t wake_left_out;        /* cycles that came before their measured start by more than WAKE_EARLY_TOL_NS
+                                    * and could not be placed (half a period or more before the grid: a grid
+                                    * whole periods off, or a provider's start that is wrong): left out of the
+                                    * wake-up figures, never reported negative; the grid is re-anchored to them */
     uint64_t rephases;             /* the frame clock re-phased against real time (jack2's dummy driver after an
                                     * overrun): the grid was fitted anew from there */
     struct step_detect step;       /* re-phases of the frame clock, from the provider's whole-frame starts */
@@ -76,6 +83,7 @@ struct segment {
     size_t nsecs, secs_cap;
     int64_t *buf_jit, *buf_wake;   /* the current second's values, for its p99 */
     size_t buf_n, buf_cap;
+    size_t buf_wn;                 /* buf_wake's count: a cycle left out of the wake-up figures is not in it */
     int64_t cur_sec;
     /* each stream's previous record, for period and frame deltas (a backend with several RT threads, the
      * timer on several CPUs, gives each its own stream: their records are pooled, their deltas never mixed) */
@@ -89,6 +97,10 @@ struct segment {
     } prev[RTREC_MAX_STREAMS];
     int64_t prev_entry_ns;         /* entry time of the latest record of any stream (the clock window's end) */
 };
+
+/* No wake-up is reported earlier than its cycle by more than this: the stated resolution of the exact starts
+ * (PipeWire's cycle times are whole µs; a timer's deadline is exact). */
+#define WAKE_EARLY_TOL_NS 1000
 
 #define PHASE_MAX_SEGMENTS 8
 
