@@ -45,7 +45,15 @@ for load in cmp['loads']:
 for i, r in enumerate(cmp['reports']):
     if r.get('period_frames') is None and r.get('period_us') is not None:
         want = '%.3f ms interval' % (r['period_us'] / 1000)
-        hdr = next((l for l in lines if l.startswith(f'  [{i + 1}] ')), '')
+        # the header with its continuation lines (wrapped at 80 columns, indented under its text)
+        k = next((j for j, l in enumerate(lines) if l.startswith(f'  [{i + 1}] ')), None)
+        hdr = ''
+        if k is not None:
+            hdr = lines[k]
+            for l in lines[k + 1:]:
+                if not l.startswith('      ') or l.strip().startswith('['):
+                    break
+                hdr += ' ' + l.strip()
         if want not in hdr or r['title'] not in hdr:
             bad.append(f'text header of [{i + 1}] does not name it and its interval ({want}): {hdr!r}')
         if want not in page:

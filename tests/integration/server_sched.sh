@@ -13,6 +13,8 @@
 #   starts its private jackd with -R: that jackd's threads run SCHED_OTHER, and the report says server_realtime false
 #   (server_realtime_asked: what jackd asked for).
 . "$(dirname "$0")/../lib.sh"
+# the text report with its wrapped lines joined (prose wraps at 80 columns, continuations indented under the text)
+joined() { python3 -c 'import re,sys; sys.stdout.write(re.sub(r"\n {2,}(?=\S)", " ", open(sys.argv[1]).read()))' "$1"; }
 
 # sched WATCHED PID...: "POLICY MAXPRIO NRT" for each PID over its threads (policy of the highest real-time one, else
 # 0), sampled every 20 ms while WATCHED lives, from when it has 4 threads or more (its JACK client's are up) until it
@@ -125,10 +127,10 @@ ext() {
     "$RTJ" report "$j" >"$WORK/$label.txt" 2>&1
     if [ "$icount" != 0 ] && [ "$oprio" -lt "$iprio" ]; then
         check "$label: the text report's thread line says it ran BELOW the interrupt threads ($ipol $iprio)" \
-            grep -q "^thread:  ${POL[$opol]} priority $oprio (server ${POL[$spol]} $sprio), BELOW the interrupt threads ($ipol $iprio)" "$WORK/$label.txt"
+            grep -q "^thread:  ${POL[$opol]} priority $oprio (server ${POL[$spol]} $sprio), BELOW the interrupt threads ($ipol $iprio)" <(joined "$WORK/$label.txt")
     else
         check "$label: the text report's thread line does not say BELOW" \
-            eval '! grep -q "BELOW the interrupt" "$WORK/$label.txt" && grep -q "^thread:  ${POL[$opol]} priority $oprio (server ${POL[$spol]} $sprio)" "$WORK/$label.txt"'
+            eval '! grep -q "BELOW the interrupt" <(joined "$WORK/$label.txt") && grep -q "^thread:  ${POL[$opol]} priority $oprio (server ${POL[$spol]} $sprio)" <(joined "$WORK/$label.txt")'
     fi
     echo "$opol $oprio $iprio" >"$WORK/$label.seen"
     stop_jackd "$JACKD_PID"
