@@ -67,13 +67,18 @@ static double median(const double *v, int n)
 
 static void fit(struct grid *g)
 {
-    double slopes[GRID_K];
+    /* Theil-Sen: the median slope over every pair of the blocks' minima, not only neighbours. A busy machine lifts
+     * each block's minimum by a few µs at random; between neighbours (half a second apart) that is a slope error
+     * of several ppm, which over the window's 4.5 s moved the grid's zero by more than the spread's tolerance
+     * (truth_provider drift+, once in about ten rounds beside stress-ng); pairs further apart weigh it less. */
+    double slopes[GRID_K * (GRID_K - 1) / 2];
     int ns = 0;
-    for (int i = 1; i < g->nmin; i++) {
-        double df = g->mf[i] - g->mf[i - 1];
-        if (df > 0)
-            slopes[ns++] = (g->mr[i] - g->mr[i - 1]) / df;
-    }
+    for (int i = 0; i < g->nmin; i++)
+        for (int j = i + 1; j < g->nmin; j++) {
+            double df = g->mf[j] - g->mf[i];
+            if (df > 0)
+                slopes[ns++] = (g->mr[j] - g->mr[i]) / df;
+        }
     g->slope = ns ? median(slopes, ns) : 0;
     g->f_ref = g->mf[g->nmin - 1];
     double lo = g->mr[0] - g->slope * (g->mf[0] - g->f_ref);

@@ -4,7 +4,7 @@
  *
  * Each entry time is late by some amount >= 0 after its ideal start; the grid is the lower envelope of the points.
  * Residuals r = entry - frame * (nominal ns per frame) are taken per block (half a second of cycles); the
- * minima of the last GRID_K blocks give the slope (the median of their successive slopes: the frame clock's drift
+ * minima of the last GRID_K blocks give the slope (the median of the slopes between every pair of them, Theil-Sen: the frame clock's drift
  * against the system clock, ppm) and the level (the lowest of them on that slope), so one block in which every cycle
  * was late does not lift the grid, and drift is followed. Before the first block is complete the level is the
  * running minimum. So a wake-up measured against the grid is the lateness beyond the earliest cycles around it: it
