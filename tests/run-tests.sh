@@ -11,6 +11,9 @@
 #   solo   disturbs others (a real-time thread that spins: a hog, a DSP burn) or holds system state others read
 #          (/dev/cpu_dma_latency, tracefs): runs after the plain tests, one at a time, with only quick ones beside
 #   alone  judged to microseconds, so even a quick test's real-time threads move it: runs with nothing beside
+#   bulk   times nothing and runs no real-time thread, only ordinary CPU work (a compile of the whole tree): runs
+#          beside any test but an alone one, solo ones too (it loads the machine as the stress-ng beside every
+#          test does), so the solo tests at the end need not wait for it
 # and "# test-lock: NAME (why)" keeps the tests that share NAME (a system resource: passwd for useradd) apart;
 # "# test-timeout: SECS (why)" gives a test more than TEST_TIMEOUT (a compile of the whole tree, one job, on a busy
 # machine).
@@ -93,7 +96,7 @@ done
 for t in tests/integration/*.sh; do
     [ -f "$t" ] || continue
     c=$(sed -n 's/^# test-class: *\([a-z]*\).*/\1/p' "$t" | head -1)
-    case ${c:-plain} in quick|plain|solo|alone) ;; *) echo "run-tests: $t: unknown test-class '$c'" >&2; exit 2 ;; esac
+    case ${c:-plain} in quick|plain|solo|alone|bulk) ;; *) echo "run-tests: $t: unknown test-class '$c'" >&2; exit 2 ;; esac
     add "$(basename "$t" .sh)" integration "${c:-plain}" "$(sed -n 's/^# test-lock: *\([a-z0-9_-]*\).*/\1/p' "$t" | head -1)"
     tmo=$(sed -n 's/^# test-timeout: *\([0-9][0-9]*\).*/\1/p' "$t" | head -1)
     [ -n "$tmo" ] && tmo_of[$(basename "$t" .sh)]=$tmo
@@ -153,15 +156,15 @@ finish() { # NAME RC
     rm -rf "$dir"
 }
 
-# May NAME start now, beside what runs? A solo test runs beside quick ones only (they time nothing and load the
-# machine less than the stress-ng every test must pass beside), never beside another solo or a plain one.
+# May NAME start now, beside what runs? A solo test runs beside quick and bulk ones only (they time nothing and load
+# the machine no more than the stress-ng every test must pass beside), never beside another solo or a plain one.
 can_start() {
     local n=$1 r
     [ "${#running[@]}" -lt "$JOBS" ] || return 1
     for r in "${running[@]}"; do
         case ${class_of[$n]}:${class_of[$r]} in
             alone:* | *:alone) return 1 ;;
-            solo:quick | quick:*) ;;
+            solo:quick | quick:* | solo:bulk | bulk:*) ;;
             solo:* | *:solo) return 1 ;;
         esac
         [ -n "${lock_of[$n]}" ] && [ "${lock_of[$n]}" = "${lock_of[$r]}" ] && return 1

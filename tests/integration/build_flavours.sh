@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# test-class: bulk (a compile: no real-time thread, nothing timed; the solo tests may run beside it)
 # test-timeout: 360 (two compiles of the whole tree, one job each: 70-134 s beside stress-ng, 181 s once on a busier host)
 # The tree compiles, warning-free (-Werror), as the distributions build it, beyond the hardened build make check's
 # own binary comes from: with _FORTIFY_SOURCE=3 (Ubuntu's gcc default since 24.04: it flags unchecked return

@@ -29,7 +29,11 @@ stall_sweep() {
     # profile's 10 % margin of 16 ms.
     read -r _ OWN128 _ _ _ _ _ OWN128_MAX < <(canary_stalls $(sed -n 's/^stall_times//p' "$(ls "$WORK"/stall.* | sort | sed -n 2p)" 2>/dev/null |
         tr ' ' '\n' | grep . | sort -n | sed -n '1p;$p' | tr '\n' ' ') --clock CLOCK_MONOTONIC_RAW --min-us 4000 2>/dev/null || echo "stalls 0 . . . . . 0")
-    echo "# sweep rc $RC; the stall client saw xruns per cell (64, 128): $CLIENT; the canaries saw ${OWN128:-0} stalls of 4 ms or more in the 128-frame stall cell (the longest ${OWN128_MAX:-0} us)"
+    # ... and in the 64-frame stall cell: an xrun event there beyond the stall client's own notifications is the
+    # machine's only where a canary saw it stall (22 events for 21 notifications once, its canaries then unread)
+    read -r _ OWN64 _ _ _ _ _ OWN64_MAX < <(canary_stalls $(sed -n 's/^stall_times//p' "$(ls "$WORK"/stall.* | sort | sed -n 1p)" 2>/dev/null |
+        tr ' ' '\n' | grep . | sort -n | sed -n '1p;$p' | tr '\n' ' ') --clock CLOCK_MONOTONIC_RAW --min-us 4000 2>/dev/null || echo "stalls 0 . . . . . 0")
+    echo "# sweep rc $RC; the stall client saw xruns per cell (64, 128): $CLIENT; the canaries saw ${OWN128:-0} stalls of 4 ms or more in the 128-frame stall cell (the longest ${OWN128_MAX:-0} us), ${OWN64:-0} in the 64-frame one (${OWN64_MAX:-0} us)"
     json "$WORK/s.json" "'\n'.join('# cell %s@%d: %s, %s xrun events, margin p99.9 %s %%: %s' % (c['load'][:4], c['period_frames'], c['state'], c.get('xrun_events'), c.get('margin_p999_pct'), c.get('why')) for c in d['cells'])" 2>/dev/null
 }
 stall_sweep
@@ -59,8 +63,8 @@ else
 fi
 check "the sweep: 64 frames unsafe under the stall load ($(cell 64 exec "['state']"))" [ "$(cell 64 exec "['state']")" = unsafe ]
 ev=$(cell 64 exec "['xrun_events']")
-check "with xrun events (${ev%.*}), no more than the stall client's own notifications ($1)" \
-    python3 -c "import sys; sys.exit(not (1 <= $ev <= ${1:-0}))"
+check "with xrun events (${ev%.*}), no more than the stall client's own notifications ($1) and the machine's own stalls there a canary saw (${OWN64:-0})" \
+    python3 -c "import sys; sys.exit(not (1 <= $ev <= ${1:-0} + ${OWN64:-0}))"
 if [ "$host" = 1 ]; then
     check "128 frames: no more xrun events under the stall load than the stall client's own xruns there ($2)" \
         python3 -c "import sys; sys.exit(not $(cell 128 exec "['xrun_events']") <= ${2:-0})"
