@@ -99,6 +99,9 @@ static double drawn_p(const int64_t *score_in, size_t n, size_t nb, int64_t s, i
     uint64_t seed = 0x5eed0019ULL ^ ((uint64_t)n << 32) ^ (uint64_t)nb;
     int64_t d = llabs(s - mean2);
     long far = 0;
+    /* Besag and Clifford's sequential p-value: a split as far as the one seen, COUNTS_STOP_FAR times, ends the
+     * drawing, p = that / the splits drawn (a p far above any level tested is known after a few hundred splits;
+     * 20000 for every load and count of a 300-phase pair took 52 s of CPU); else p = (1 + as far) / (1 + draws). */
     for (int r = 0; r < COUNTS_DRAWS; r++) {
         int64_t sum = 0;
         for (size_t k = 0; k < nb; k++) { /* the first nb of a partial Fisher-Yates shuffle */
@@ -109,6 +112,10 @@ static double drawn_p(const int64_t *score_in, size_t n, size_t nb, int64_t s, i
             sum += score[k];
         }
         far += llabs(sum - mean2) >= d;
+        if (far >= COUNTS_STOP_FAR) {
+            free(score);
+            return (double)far / (double)(r + 1);
+        }
     }
     free(score);
     return (1.0 + (double)far) / (1.0 + COUNTS_DRAWS);

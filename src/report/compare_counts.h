@@ -14,7 +14,8 @@
  * second with 7 events still ranks above one with 1. Its null distribution is enumerated exactly, ties and all
  * (the normal approximation of Mann-Whitney is several times too optimistic when most seconds are 0: 3 seconds with
  * events against none of 12 gives 0.08 there, 0.22 exactly), and drawn from seeded random splits beyond
- * COUNTS_EXACT_MAX seconds (reproducible: the same reports give the same p). */
+ * COUNTS_EXACT_MAX seconds (reproducible: the same reports give the same p), sequentially: up to COUNTS_DRAWS,
+ * stopped at the COUNTS_STOP_FAR-th split as far as the one seen (Besag and Clifford). */
 #ifndef RTJ_COMPARE_COUNTS_H
 #define RTJ_COMPARE_COUNTS_H
 #include <jansson.h>
@@ -23,6 +24,9 @@
 /* Up to this many seconds in both runs together the permutation distribution is enumerated; beyond, drawn. */
 #define COUNTS_EXACT_MAX 60
 #define COUNTS_DRAWS 20000
+/* ... stopping as soon as this many splits were as far as the one seen (Besag and Clifford's sequential p-value:
+ * p = this / the splits drawn; a p far above any level tested is known after a few hundred) */
+#define COUNTS_STOP_FAR 100
 
 struct count_test {
     size_t na, nb;          /* whole seconds of each run (the units) */
@@ -30,7 +34,8 @@ struct count_test {
     size_t any_a, any_b;    /* seconds with any */
     double rate_a, rate_b;  /* ka / na, kb / nb: events per second */
     double p_value;         /* two-sided: P(|rank sum - its mean| >= as seen) over the splits of the seconds */
-    int exact;              /* 1: enumerated; 0: COUNTS_DRAWS seeded random splits, p = (1 + as far) / (1 + draws) */
+    int exact;              /* 1: enumerated; 0: seeded random splits, up to COUNTS_DRAWS: p = COUNTS_STOP_FAR / the
+                             * splits drawn when that many were as far, else (1 + as far) / (1 + COUNTS_DRAWS) */
     /* each run split in two halves of its seconds (time order, an odd middle one left out), (k + 0.5) / seconds:
      * the smallest and largest ratio of a half of b to a half of a; NAN when a run has fewer than 6 seconds */
     double half_lo, half_hi;

@@ -317,7 +317,7 @@ static enum cmp_outcome count_verdict(const json_t *pa, const json_t *pb, int e,
              ct.rate_a, ct.rate_b, ct.any_a, ct.na, ct.any_b, ct.nb);
     char pv[32];
     p_words(pv, sizeof(pv), ct.p_value);
-    const char *how = ct.exact ? "exact" : "20000 random splits";
+    const char *how = ct.exact ? "exact" : "seeded random splits";
     double ra = (ct.ka + 0.5) / (double)ct.na, rb = (ct.kb + 0.5) / (double)ct.nb;
     int sure = ct.p_value < RATE_ALPHA, apart = rb >= RATE_RATIO * ra || ra >= RATE_RATIO * rb;
     int halves = !isnan(ct.half_lo);

@@ -1185,7 +1185,8 @@ static void test_count_permutation_p(void **state)
     if (fabs(p - 2.0 * 220 / 2024) > 1e-12)
         fail_msg("3 of 12: p = %.9g, expected %.9g", p, 2.0 * 220 / 2024);
     /* beyond COUNTS_EXACT_MAX the splits are drawn: 35 seconds a side, 6 with one event, all in b. Hypergeometric:
-     * P(|X - 3| >= 3) = 2 C(35,6) / C(70,6) = 0.02476; 20000 draws have a standard error of 0.0011 */
+     * P(|X - 3| >= 3) = 2 C(35,6) / C(70,6) = 0.02476; drawn until the 100th split as far (about 4000 of them), a
+     * relative standard error of a tenth: 0.0025 */
     double z35[35] = { 0 }, six[35] = { 1, 1, 1, 1, 1, 1 };
     p = count_rank_perm_p(z35, 35, six, 35, &exact);
     want = 2 * exp(lchoose(35, 6) - lchoose(70, 6));
@@ -1193,6 +1194,14 @@ static void test_count_permutation_p(void **state)
     if (fabs(p - want) > 0.004)
         fail_msg("drawn: p = %.5g, hypergeometric %.5g", p, want);
     assert_true(count_rank_perm_p(z35, 35, six, 35, NULL) == p); /* seeded: the same reports, the same p */
+    /* the sequential stop: every split is as far as two runs with no event at all, so the 100th split stops it
+     * at p = 1; and no split is as far as 35 seconds of 7 against 35 of none: all 20000 drawn, p = 1 / 20001 */
+    double sev35[35];
+    for (int i = 0; i < 35; i++)
+        sev35[i] = 7;
+    assert_true(count_rank_perm_p(z35, 35, z35, 35, &exact) == 1.0);
+    assert_false(exact);
+    assert_true(fabs(count_rank_perm_p(z35, 35, sev35, 35, NULL) - 1.0 / (1 + COUNTS_DRAWS)) < 1e-15);
 }
 
 /* What a musician saw (issue 19), one run before and one after, each alone: 0 -> 42 xrun events in 6 s, 1 -> 183
