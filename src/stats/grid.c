@@ -52,10 +52,14 @@ static int cmp_double(double a, double b)
     return (a > b) - (a < b);
 }
 
-/* The median of n values (n <= GRID_K), by insertion sort of a copy. */
+/* The median of n values (n <= GRID_NSLOPES: the slopes between every pair of the window's blocks), by insertion
+ * sort of a copy. */
+#define GRID_NSLOPES (GRID_K * (GRID_K - 1) / 2)
 static double median(const double *v, int n)
 {
-    double s[GRID_K];
+    double s[GRID_NSLOPES];
+    if (n > GRID_NSLOPES)
+        n = GRID_NSLOPES;
     for (int i = 0; i < n; i++) {
         int j = i;
         for (; j > 0 && cmp_double(s[j - 1], v[i]) > 0; j--)
@@ -71,7 +75,7 @@ static void fit(struct grid *g)
      * each block's minimum by a few µs at random; between neighbours (half a second apart) that is a slope error
      * of several ppm, which over the window's 4.5 s moved the grid's zero by more than the spread's tolerance
      * (truth_provider drift+, once in about ten rounds beside stress-ng); pairs further apart weigh it less. */
-    double slopes[GRID_K * (GRID_K - 1) / 2];
+    double slopes[GRID_NSLOPES];
     int ns = 0;
     for (int i = 0; i < g->nmin; i++)
         for (int j = i + 1; j < g->nmin; j++) {
