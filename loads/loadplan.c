@@ -4,6 +4,7 @@
  * conversation with the load supervisor. */
 #include "loadplan.h"
 #include "rtclock.h"
+#include "util/procstat.h"
 #include "util/utf8.h"
 #include "loadcgroup.h"
 #include "loaddir.h"
@@ -170,22 +171,6 @@ static void socket_lost(struct load_plan *p, const char *why)
         mono_nap_ms(5);
     }
     supervisor_lost(p, why);
-}
-
-/* Is process pid (our unreaped child) stopped: SIGSTOP, SIGTSTP, or a tracer's stop (/proc/PID/stat: T or t)? */
-static int proc_stopped(pid_t pid)
-{
-    char path[64], buf[512];
-    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
-    if (fd >= 0)
-        close(fd);
-    if (n <= 0)
-        return 0;
-    buf[n] = '\0';
-    char *rp = strrchr(buf, ')');
-    return rp && (rp[1] == ' ') && (rp[2] == 'T' || rp[2] == 't');
 }
 
 /* A stopped supervisor answers nothing and ends nothing until someone continues it; waiting for it held a run
@@ -375,18 +360,10 @@ static int group_alive(int g)
     while (!alive && d && (e = readdir(d))) {
         if (e->d_name[0] < '1' || e->d_name[0] > '9')
             continue;
-        char path[300], buf[512];
+        char path[300];
+        struct proc_stat ps;
         snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
-        ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
-        if (fd >= 0)
-            close(fd);
-        if (n <= 0)
-            continue;
-        buf[n] = '\0';
-        char *rp = strrchr(buf, ')'), state;
-        int ppid, pgrp;
-        if (rp && sscanf(rp + 1, " %c %d %d", &state, &ppid, &pgrp) == 3 && pgrp == g && state != 'Z')
+        if (proc_stat_read(path, &ps) == 0 && ps.pgrp == g && ps.state != 'Z')
             alive = 1;
     }
     if (d)

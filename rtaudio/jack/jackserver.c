@@ -2,6 +2,7 @@
 #include "jack/jackserver.h"
 #include "rtclock.h"
 #include "jack/jack_client.h"
+#include "util/procstat.h"
 #include <dirent.h>
 #include <errno.h>
 #include <sys/stat.h>
@@ -17,22 +18,6 @@
 
 #define START_WAIT_MS 10000 /* how long a private jackd may take to accept clients */
 
-/* Is process pid stopped (state T or t in /proc/PID/stat: SIGSTOP, or traced)? */
-static int server_stopped(pid_t pid)
-{
-    char path[64], buf[256];
-    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return 0;
-    ssize_t n = read(fd, buf, sizeof(buf) - 1);
-    close(fd);
-    if (n <= 0)
-        return 0;
-    buf[n] = '\0';
-    const char *p = strrchr(buf, ')'); /* the name may hold spaces and parentheses: the state follows the last ')' */
-    return p && (p[2] == 'T' || p[2] == 't');
-}
 
 /* jackd's start-up banner and chatter: never the reason it died. */
 static int banner_line(const char *l)
@@ -402,8 +387,8 @@ int jackserver_start_named(struct private_server *s, const char *suffix, const c
             (sigismember(&pend, SIGINT) || sigismember(&pend, SIGTERM) || sigismember(&pend, SIGHUP));
         if (stop_pending && !stop_seen)
             stop_seen = mono_ns();
-        if (stop_pending && (up < 0 || server_stopped(s->pid) || mono_ns() - stop_seen > 1000 * 1000000LL)) {
-            snprintf(err, errlen, up < 0 || server_stopped(s->pid)
+        if (stop_pending && (up < 0 || proc_stopped(s->pid) || mono_ns() - stop_seen > 1000 * 1000000LL)) {
+            snprintf(err, errlen, up < 0 || proc_stopped(s->pid)
                      ? "interrupted while the private jackd, which does not answer, was starting"
                      : "interrupted while the private jackd was starting (not up 1 s after the stop): nothing measured");
             jackserver_stop(s);

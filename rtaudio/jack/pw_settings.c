@@ -3,6 +3,7 @@
  * reads and writes the state file; never in the RT thread. */
 #include "jack/pw_settings.h"
 #include "rtclock.h"
+#include "util/procstat.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -141,29 +142,6 @@ int pw_settings_set(const char *key, long value)
 
 /* ---- the state file ---- */
 
-/* Process pid's start time (/proc/PID/stat field 22, clock ticks since boot), or 0 when it is gone. */
-static unsigned long long proc_start(pid_t pid)
-{
-    char path[64], buf[1024];
-    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return 0;
-    ssize_t n = read(fd, buf, sizeof(buf) - 1);
-    close(fd);
-    if (n <= 0)
-        return 0;
-    buf[n] = '\0';
-    const char *p = strrchr(buf, ')'); /* the name may hold spaces and parentheses */
-    if (!p)
-        return 0;
-    unsigned long long start = 0;
-    /* after ") ": state(3) ppid ... starttime is field 22, the 20th after the state */
-    if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
-               &start) != 1)
-        return 0;
-    return start;
-}
 
 /* The state directory ($XDG_RUNTIME_DIR/rtjitter, 0700, created) and the file's name for this PipeWire (its socket:
  * $PIPEWIRE_REMOTE or pipewire-0). Returns an fd of the directory (never through a symlink) or -errno (-ENOENT: no
@@ -234,7 +212,7 @@ static int state_read(int dfd, const char *name, struct state *s)
 /* Is the owner of s still the process that wrote it? */
 static int owner_alive(const struct state *s)
 {
-    unsigned long long now = proc_start(s->pid);
+    unsigned long long now = proc_start_ticks(s->pid);
     return now != 0 && now == s->start;
 }
 
@@ -312,7 +290,7 @@ int pw_force_take(struct pw_force *f, int quiet, char *err, size_t errlen)
     char tmp[192], text[256];
     snprintf(tmp, sizeof(tmp), "%s.%d.tmp", f->name, (int)getpid());
     int n = snprintf(text, sizeof(text), "rtjitter pipewire force\nforce-quantum %ld\nforce-rate %ld\npid %d\n"
-                     "start %llu\n", f->old_quantum, f->old_rate, (int)getpid(), proc_start(getpid()));
+                     "start %llu\n", f->old_quantum, f->old_rate, (int)getpid(), proc_start_ticks(getpid()));
     unlinkat(dfd, tmp, 0); /* a leftover of an earlier process of this pid */
     int fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0 || write(fd, text, (size_t)n) != n || fsync(fd) < 0) {

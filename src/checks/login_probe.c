@@ -7,6 +7,7 @@
  * which names the PAM service (/etc/pam.d/NAME). The session leader (/proc/self/stat's session id) is recorded
  * too. Main thread. */
 #include "checks/checks_internal.h"
+#include "util/procstat.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,29 +40,14 @@ static int proc_read(long pid, double btime, struct proc_info *pi)
     char path[64], buf[1024];
     memset(pi, 0, sizeof(*pi));
     pi->pid = pid;
-    snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-    FILE *f = fopen(path, "r");
-    size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
-    if (f)
-        fclose(f);
-    buf[n] = '\0';
-    char *open = strchr(buf, '('), *close = strrchr(buf, ')');
-    if (!open || !close || close < open)
+    struct proc_stat ps;
+    if (proc_stat_pid((pid_t)pid, &ps) < 0)
         return -1;
-    snprintf(pi->comm, sizeof(pi->comm), "%.*s", (int)(close - open - 1), open + 1);
-    /* after the name: state ppid pgrp session ... starttime is field 22 of the line, the 20th after it */
-    char *save = NULL, *t = strtok_r(close + 1, " ", &save);
-    unsigned long long start = 0;
-    for (int field = 3; t; field++, t = strtok_r(NULL, " ", &save)) {
-        if (field == 4)
-            pi->ppid = strtol(t, NULL, 10);
-        else if (field == 6)
-            pi->sid = strtol(t, NULL, 10);
-        else if (field == 22) {
-            start = strtoull(t, NULL, 10);
-            break;
-        }
-    }
+    snprintf(pi->comm, sizeof(pi->comm), "%.31s", ps.comm); /* the kernel's names are 15 bytes */
+    pi->ppid = ps.ppid;
+    pi->sid = ps.session;
+    unsigned long long start = ps.starttime;
+    FILE *f;
     long hz = sysconf(_SC_CLK_TCK);
     pi->started = btime >= 0 && hz > 0 ? btime + (double)start / (double)hz : -1;
     snprintf(path, sizeof(path), "/proc/%ld/status", pid);
@@ -72,7 +58,7 @@ static int proc_read(long pid, double btime, struct proc_info *pi)
                 break;
         fclose(f);
     }
-    return t ? 0 : -1;
+    return 0;
 }
 
 /* Whether pid's command line has one of the words that make su, sudo or runuser open a login session. */
