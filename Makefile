@@ -201,26 +201,31 @@ fuzz:
 	  -artifact_prefix=tests/fuzz-regressions/import- build-fuzz/corpus-import tests/fuzz/corpus-import
 
 # The man page and the bash completion are generated from the binary's own option tables (rtjitter --man,
-# rtjitter --bash-completion), so they cannot drift from what the parser accepts; `make doc` builds both. The
+# rtjitter --bash-completion), so they cannot drift from what the parser accepts; rtjitter-report(5) from the table of
+# the report's keys (rtjitter --man-report, src/cli/manpage_report.c); `make doc` builds the three. The
 # verdict profiles are built into the binary (src/verdict/profile_builtin.c includes data/profiles/*.json), so
 # that object follows the files. PREFIX is compiled in (the installed data directory): give make and make install
 # the same PREFIX.
 .PHONY: doc
-doc: data/rtjitter.1 data/rtjitter.bash-completion
+doc: data/rtjitter.1 data/rtjitter-report.5 data/rtjitter.bash-completion
 data/rtjitter.1: rtjitter
 	./rtjitter --man >$@.tmp && mv $@.tmp $@
+data/rtjitter-report.5: rtjitter
+	./rtjitter --man-report >$@.tmp && mv $@.tmp $@
 data/rtjitter.bash-completion: rtjitter
 	./rtjitter --bash-completion >$@.tmp && mv $@.tmp $@
 $(BUILD)/src/verdict/profile_builtin.o: $(wildcard data/profiles/*.json)
 
 # The packaging examples (data/autopkgtest, data/lava) go to $(DATADIR)/examples, which uninstall removes with the
 # rest of $(DATADIR).
-install: rtjitter data/rtjitter.1 data/rtjitter.bash-completion
+install: rtjitter data/rtjitter.1 data/rtjitter-report.5 data/rtjitter.bash-completion
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR)/profiles $(DESTDIR)$(PREFIX)/share/man/man1 \
+	  $(DESTDIR)$(PREFIX)/share/man/man5 \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/doc/rtjitter
 	install -m 0755 rtjitter $(DESTDIR)$(PREFIX)/bin/rtjitter
 	install -m 0644 data/profiles/*.json data/profiles/README.md $(DESTDIR)$(DATADIR)/profiles/
 	install -m 0644 data/rtjitter.1 $(DESTDIR)$(PREFIX)/share/man/man1/rtjitter.1
+	install -m 0644 data/rtjitter-report.5 $(DESTDIR)$(PREFIX)/share/man/man5/rtjitter-report.5
 	install -m 0644 data/rtjitter.bash-completion $(DESTDIR)$(PREFIX)/share/bash-completion/completions/rtjitter
 	install -m 0644 LICENSE README.md $(DESTDIR)$(PREFIX)/share/doc/rtjitter/
 	install -d $(DESTDIR)$(DATADIR)/examples/autopkgtest/debian/tests $(DESTDIR)$(DATADIR)/examples/lava
@@ -231,6 +236,7 @@ install: rtjitter data/rtjitter.1 data/rtjitter.bash-completion
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/rtjitter $(DESTDIR)$(PREFIX)/share/man/man1/rtjitter.1 \
+	  $(DESTDIR)$(PREFIX)/share/man/man5/rtjitter-report.5 \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/rtjitter
 	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(PREFIX)/share/doc/rtjitter
 

@@ -58,6 +58,8 @@ int main(int argc, char **argv)
     /* Not in --help: what the Makefile builds the man page and the bash completion from. */
     if (!strcmp(argv[1], "--man"))
         return manpage_write(stdout, commands) < 0 ? 3 : 0;
+    if (!strcmp(argv[1], "--man-report"))
+        return manpage_report_write(stdout) < 0 ? 3 : 0;
     if (!strcmp(argv[1], "--bash-completion"))
         return completion_write(stdout, commands) < 0 ? 3 : 0;
     char cmdline[4096];

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rtjitter.1 and the bash completion, written from the table of subcommands, their option tables and the load
- * registry. Nothing here names an option: a new option or command appears in both by itself. */
+ * registry; the prose sections of the man pages (manpage_text.c, manpage_report.c) through manpage_markup().
+ * Nothing here names an option: a new option or command appears in both by itself. */
 #include "cli/manpage.h"
 #include "load.h"
 #include <errno.h>
@@ -53,6 +54,284 @@ static void paragraphs(FILE *f, const char *s)
         roff(f, one);
     }
     fputc('\n', f);
+}
+
+/* ---- prose: the sections written as text (manpage_text.c, manpage_report.c) ---- */
+
+/* One character of running text, escaped as roff() escapes it; *bol says whether it starts an output line. */
+static void text_char(FILE *f, char c, int *bol)
+{
+    if (*bol && (c == '.' || c == '\'' || c == ' '))
+        fputs("\\&", f);
+    *bol = 0;
+    if (c == '\\')
+        fputs("\\e", f);
+    else if (c == '-')
+        fputs("\\-", f);
+    else
+        fputc(c, f);
+}
+
+/* Where a span whose opening mark ends at s closes (close, after a non-space), within n bytes: NULL if never. */
+static const char *span_end(const char *s, size_t n, const char *close)
+{
+    size_t k = strlen(close);
+    for (size_t i = 1; i + k <= n; i++)
+        if (!memcmp(s + i, close, k) && s[i - 1] != ' ')
+            return s + i;
+    return NULL;
+}
+
+/* n bytes of running text in font base (R, B or I), over as many lines as it takes (each line's indentation left
+ * out): `code` and **strong** in bold, *emphasis* in italic, [text](#anchor) as its text. */
+static void spans(FILE *f, const char *s, size_t n, char base, int *bol)
+{
+    for (size_t i = 0; i < n; i++) {
+        const char *e, *p;
+        if (s[i] == '\n') {
+            /* The next line of the paragraph, its indentation left out. */
+            fputc('\n', f);
+            *bol = 1;
+            while (i + 1 < n && s[i + 1] == ' ')
+                i++;
+        } else if (s[i] == '`' && (e = memchr(s + i + 1, '`', n - i - 1))) {
+            fputs("\\fB", f);
+            *bol = 0;
+            for (p = s + i + 1; p < e; p++) {
+                if (*p == '\n') {
+                    fputc('\n', f);
+                    *bol = 1;
+                    while (p + 1 < e && p[1] == ' ')
+                        p++;
+                } else
+                    text_char(f, *p, bol);
+            }
+            fprintf(f, "\\f%c", base);
+            i = (size_t)(e - s);
+        } else if (s[i] == '*' && i + 2 < n && s[i + 1] == '*' && s[i + 2] != ' ' &&
+                   (e = span_end(s + i + 2, n - i - 2, "**"))) {
+            fputs("\\fB", f);
+            *bol = 0;
+            spans(f, s + i + 2, (size_t)(e - (s + i + 2)), 'B', bol);
+            fprintf(f, "\\f%c", base);
+            i = (size_t)(e - s) + 1;
+        } else if (s[i] == '*' && i + 1 < n && s[i + 1] != ' ' && s[i + 1] != '*' &&
+                   (e = span_end(s + i + 1, n - i - 1, "*"))) {
+            fputs("\\fI", f);
+            *bol = 0;
+            spans(f, s + i + 1, (size_t)(e - (s + i + 1)), 'I', bol);
+            fprintf(f, "\\f%c", base);
+            i = (size_t)(e - s);
+        } else if (s[i] == '[' && (e = memchr(s + i, ']', n - i)) && e + 1 < s + n && e[1] == '(' &&
+                   (p = memchr(e, ')', (size_t)(s + n - e)))) {
+            spans(f, s + i + 1, (size_t)(e - (s + i + 1)), base, bol);
+            i = (size_t)(p - s);
+        } else
+            text_char(f, s[i], bol);
+    }
+}
+
+static void text_line(FILE *f, const char *s, size_t n)
+{
+    int bol = 1;
+    spans(f, s, n, 'R', &bol);
+    fputc('\n', f);
+}
+
+/* The cells of a table row "| a | b |" (a '|' inside `code` is not a border): how many, at most max. */
+static size_t table_cells(const char *s, size_t n, const char **cell, size_t *len, size_t max)
+{
+    size_t k = 0;
+    const char *start = NULL;
+    int code = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '`')
+            code = !code;
+        if (s[i] != '|' || code)
+            continue;
+        if (start && k < max) {
+            const char *a = start, *b = s + i;
+            while (a < b && *a == ' ')
+                a++;
+            while (b > a && b[-1] == ' ')
+                b--;
+            cell[k] = a;
+            len[k++] = (size_t)(b - a);
+        }
+        start = s + i + 1;
+    }
+    return k;
+}
+
+#define MARKUP_MAX_DEPTH 8
+#define MARKUP_MAX_CELLS 8
+
+enum line_kind { L_BLANK, L_HEADING, L_FENCE, L_ROW, L_ITEM, L_TEXT };
+
+/* What the line s (n bytes) is; *indent its leading spaces, and for an item *mark the length of "- " or "12. ". */
+static enum line_kind line_kind(const char *s, size_t n, size_t *indent, size_t *mark)
+{
+    size_t k = 0;
+    while (k < n && s[k] == ' ')
+        k++;
+    *indent = k;
+    *mark = 0;
+    if (k == n)
+        return L_BLANK;
+    if (s[0] == '#')
+        return L_HEADING;
+    if (n - k >= 3 && !memcmp(s + k, "```", 3))
+        return L_FENCE;
+    if (s[k] == '|')
+        return L_ROW;
+    if (s[k] == '-' && k + 1 < n && s[k + 1] == ' ') {
+        *mark = 2;
+        return L_ITEM;
+    }
+    size_t d = k;
+    while (d < n && s[d] >= '0' && s[d] <= '9')
+        d++;
+    if (d > k && d + 1 < n && s[d] == '.' && s[d + 1] == ' ') {
+        *mark = d - k + 2;
+        return L_ITEM;
+    }
+    return L_TEXT;
+}
+
+/* The end of the paragraph whose first line ends at eol: the end of its last continuation line. */
+static const char *para_end(const char *eol)
+{
+    while (*eol == '\n') {
+        const char *s = eol + 1, *e = strchr(s, '\n');
+        size_t n = e ? (size_t)(e - s) : strlen(s), k, m;
+        if (line_kind(s, n, &k, &m) != L_TEXT)
+            break;
+        eol = s + n;
+    }
+    return eol;
+}
+
+/* Writes text in a small markup as roff: "## T" a section, "### T" a subsection, ``` a verbatim block, "- " and
+ * "1. " list items (nested by indentation), an indented paragraph after a blank line continuing the item it is
+ * indented under, "| a | b |" table rows (the first row names the columns: each row is an item tagged by its first
+ * cell, its other cells each on a line after its column's name), and running text as spans() writes it. */
+void manpage_markup(FILE *f, const char *text)
+{
+    size_t indent[MARKUP_MAX_DEPTH];   /* the indentation of each open list item's mark */
+    size_t depth = 0;
+    int fresh = 1, table = 0;          /* fresh: just after a heading; table: its first row was read */
+    const char *head[MARKUP_MAX_CELLS];
+    size_t headlen[MARKUP_MAX_CELLS], nhead = 0;
+    for (const char *s = text; *s;) {
+        const char *eol = strchr(s, '\n');
+        size_t n = eol ? (size_t)(eol - s) : strlen(s), k, mark;
+        const char *next = eol ? eol + 1 : s + n;
+        enum line_kind kind = line_kind(s, n, &k, &mark);
+        if (kind != L_ROW)
+            table = 0;
+        if (kind == L_BLANK) {
+            s = next;
+            continue;
+        }
+        /* What closes open list items: a heading, a block, a table or a paragraph at the margin close all; an item
+         * or an indented paragraph those indented as far as it or further. */
+        size_t keep = depth;
+        if (kind != L_ITEM && kind != L_TEXT)
+            keep = 0;
+        while (keep && indent[keep - 1] >= k)
+            keep--;
+        for (; depth > keep; depth--)
+            if (depth > 1)
+                fputs(".RE\n", f);
+        if (kind == L_HEADING) {
+            size_t h = 0, t;
+            while (h < n && s[h] == '#')
+                h++;
+            for (t = h; t < n && s[t] == ' '; t++)
+                ;
+            fputs(h > 2 ? ".SS \"" : ".SH \"", f);
+            int bol = 0;
+            for (size_t i = t; i < n; i++)
+                text_char(f, s[i], &bol);
+            fputs("\"\n", f);
+            fresh = 1;
+        } else if (kind == L_FENCE) {
+            fputs(fresh ? ".RS 4\n.nf\n" : ".PP\n.RS 4\n.nf\n", f);
+            for (s = next; *s; s = next) {
+                eol = strchr(s, '\n');
+                n = eol ? (size_t)(eol - s) : strlen(s);
+                next = eol ? eol + 1 : s + n;
+                if (n >= 3 && !memcmp(s, "```", 3))
+                    break;
+                int bol = 1;
+                for (size_t i = 0; i < n; i++)
+                    text_char(f, s[i], &bol);
+                fputc('\n', f);
+            }
+            fputs(".fi\n.RE\n", f);
+            fresh = 0;
+        } else if (kind == L_ROW) {
+            const char *cell[MARKUP_MAX_CELLS];
+            size_t len[MARKUP_MAX_CELLS];
+            size_t nc = table_cells(s + k, n - k, cell, len, MARKUP_MAX_CELLS);
+            if (!table) {
+                table = 1;
+                nhead = nc;
+                memcpy(head, cell, sizeof(head));
+                memcpy(headlen, len, sizeof(headlen));
+            } else if (nc && len[0] && cell[0][0] != '-') {
+                fputs(".TP\n", f);
+                text_line(f, cell[0], len[0]);
+                for (size_t c = 1; c < nc; c++) {
+                    if (c > 1)
+                        fputs(".br\n", f);
+                    int bol = 1;
+                    if (c < nhead) {
+                        fputs("\\fI", f);
+                        bol = 0;
+                        spans(f, head[c], headlen[c], 'I', &bol);
+                        fputs("\\fR: ", f);
+                    }
+                    spans(f, cell[c], len[c], 'R', &bol);
+                    fputc('\n', f);
+                }
+            }
+            fresh = 0;
+        } else {
+            /* An item or a paragraph, with the lines that continue it. */
+            if (kind == L_ITEM) {
+                if (depth == MARKUP_MAX_DEPTH) {
+                    fputs(".RE\n", f);
+                    depth--;
+                }
+                if (depth)
+                    fputs(".RS\n", f);
+                indent[depth++] = k;
+                if (mark == 2)
+                    fputs(".IP \\(bu 2\n", f);
+                else
+                    fprintf(f, ".IP %.*s 4\n", (int)(mark - 1), s + k);
+            } else if (depth)
+                fputs(".IP\n", f);
+            else if (!fresh)
+                fputs(".PP\n", f);
+            const char *end = para_end(s + n);
+            text_line(f, s + k + mark, (size_t)(end - (s + k + mark)));
+            next = *end ? end + 1 : end;
+            fresh = 0;
+        }
+        s = next;
+    }
+    for (; depth > 1; depth--)
+        fputs(".RE\n", f);
+}
+
+/* An item tagged by a line of markup (spans only), its text a line of the same. */
+void manpage_tagged(FILE *f, const char *tag, const char *text)
+{
+    fputs(".TP\n", f);
+    text_line(f, tag, strlen(tag));
+    text_line(f, text, strlen(text));
 }
 
 static void option_item(FILE *f, const struct opt_def *d)
@@ -110,16 +389,30 @@ static void command_section(FILE *f, const struct cli_command *c)
     }
 }
 
+/* The loads: the prose, then each load of the registry with its metric and parameters. */
 static void loads_section(FILE *f)
 {
-    fputs(".SH LOADS\nEach phase of \\fBrtjitter run\\fR puts one load on the machine (\\fB\\-\\-loads\\fR "
-          "\\fIA\\fR,\\fIB+C\\fR,\\fIload:param=value\\fR). \\fBrtjitter loads\\fR says more.\n", f);
+    fputs(".SH LOADS\n", f);
+    manpage_markup(f, manpage_text_loads);
+    fputs(".SS \"Each load, from the load registry\"\n", f);
     for (const struct load_info *const *l = load_registry; *l; l++) {
         fputs(".TP\n.B ", f);
         roff(f, (*l)->name);
         fputc('\n', f);
         roff(f, (*l)->summary);
         fputc('\n', f);
+        if ((*l)->metric) {
+            char text[200];
+            snprintf(text, sizeof(text), "metric: %s, %s", (*l)->metric, (*l)->unit);
+            fputs(".br\n", f);
+            roff(f, text);
+            fputc('\n', f);
+        }
+        if ((*l)->bounds) {
+            fputs(".br\nbounds: ", f);
+            roff(f, (*l)->bounds);
+            fputc('\n', f);
+        }
         for (int i = 0; i < LOAD_MAX_PARAMS && (*l)->params[i].name; i++) {
             const struct load_param *p = &(*l)->params[i];
             char text[400];
@@ -148,7 +441,9 @@ int manpage_write(FILE *f, const struct cli_command *const *cmds)
           "itself; \\fB\\-\\-\\fR ends the options.\n.SH COMMANDS\n", f);
     for (size_t i = 0; cmds[i]; i++)
         command_section(f, cmds[i]);
+    manpage_markup(f, manpage_text_usage);
     loads_section(f);
+    manpage_markup(f, manpage_text_safety);
     fputs(".SH EXIT STATUS\n.TP\n.B 0\nSuccess (for \\fBcheck\\fR: no check failed).\n"
           ".TP\n.B 1\nThe run completed, but a threshold (\\fB\\-\\-max\\-xruns\\fR, \\fB\\-\\-max\\-jitter\\-us\\fR, "
           "or the \\fB\\-\\-profile\\fR verdict) was exceeded; for \\fBcheck\\fR: a check failed.\n"
@@ -165,7 +460,7 @@ int manpage_write(FILE *f, const struct cli_command *const *cmds)
           "locking are granted to a group (\\fBrtjitter check\\fR reads it).\n"
           ".SH EXAMPLES\n.nf\nrtjitter check\nrtjitter run \\-p 64 \\-r 48000 \\-D 30\nrtjitter run \\-d hw:1 \\-p 64 "
           "\\-n 2\nrtjitter compare\n.fi\n"
-          ".SH SEE ALSO\n.BR jackd (1),\n.BR cyclictest (8),\n.BR limits.conf (5)\n", f);
+          ".SH SEE ALSO\n.BR rtjitter\\-report (5),\n.BR jackd (1),\n.BR cyclictest (8),\n.BR limits.conf (5)\n", f);
     return ferror(f) ? -EIO : 0;
 }
 

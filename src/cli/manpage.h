@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The man page (rtjitter.1) and the bash completion, generated from main.c's table of subcommands and their
+/* The man pages (rtjitter.1, rtjitter-report.5) and the bash completion, generated from main.c's table of subcommands and their
  * option tables, so that neither can drift from what the parser accepts. `rtjitter --man` and `rtjitter
  * --bash-completion` print them (not listed in --help: the Makefile builds data/rtjitter.1 and
  * data/rtjitter.bash-completion from them). */
@@ -10,6 +10,16 @@
 
 /* cmds is NULL-terminated. 0, or -EIO when f could not be written. */
 int manpage_write(FILE *f, const struct cli_command *const *cmds);
+/* rtjitter-report(5), the report format (`rtjitter --man-report`), from manpage_report.c's table of the
+ * report's keys. 0, or -EIO when f could not be written. */
+int manpage_report_write(FILE *f);
+
+/* Prose in a small markup (see manpage.c) written as roff: the sections both pages share the writer of. */
+void manpage_markup(FILE *f, const char *text);
+/* An item (.TP) tagged by tag, then text: each one line of that markup's running text. */
+void manpage_tagged(FILE *f, const char *tag, const char *text);
+/* rtjitter(1)'s prose sections (manpage_text.c): after the commands, the loads, and after the loads. */
+extern const char manpage_text_usage[], manpage_text_loads[], manpage_text_safety[];
 int completion_write(FILE *f, const struct cli_command *const *cmds);
 
 #endif

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The one order of advice (README, "What the verdict advises first"): every verdict path orders its advice by this
+/* The one order of advice (rtjitter(1), VERDICTS AND PROFILES): every verdict path orders its advice by this
  * table, never by the order its rules happen to run in. Main thread; nothing here is real-time safe. */
 #ifndef RTJ_VERDICT_ORDER_H
 #define RTJ_VERDICT_ORDER_H

@@ -34,7 +34,8 @@
 #define PERIOD_NS ((int64_t)FRAMES * 1000000000LL / RATE)
 #define WARMUP 750 /* cycles: 1 s */
 
-/* README's definition of one xrun event: what follows a disturbance before this many clean cycles. */
+/* rtjitter-report(5)'s definition of one xrun event (MEASUREMENT): what follows a disturbance before this many
+ * clean cycles. */
 #define EVENT_CLEAN 8
 
 struct prov {
@@ -176,8 +177,8 @@ static void *provider_thread(void *arg)
         }
         p->lost_at_end = tail;
         /* A gap can be seen only when this record and the one before it both reached the collector. One event is a
-         * gap and those that follow it before EVENT_CLEAN cycles ran clean (README: xrun events): cycles as the
-         * collector counts them, the measured records that reached it. */
+         * gap and those that follow it before EVENT_CLEAN cycles ran clean (rtjitter-report(5): xrun events): cycles
+         * as the collector counts them, the measured records that reached it. */
         if (measuring && delivered)
             p->delivered_measured++;
         if (late && delivered && prev_delivered && measuring && k > WARMUP) {

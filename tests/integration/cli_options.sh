@@ -4,8 +4,8 @@
 # The command line as jackd and cyclictest users type it: short options (-p 128 -r 44100 -D1 -q) reach the run
 # (a private server reports what was asked), prefixes and clusters work, a typo gets "did you mean", a value never
 # swallows the next option (one line, exit 2 each); the man page made from the option tables is clean for man and
-# lexgrog and names every option each --help lists; the generated bash completion completes commands, options and
-# --format's choices.
+# lexgrog and names every option each --help lists, and so is rtjitter-report(5), which names the report's keys; the
+# generated bash completion completes commands, options and --format's choices.
 . "$(dirname "$0")/../lib.sh"
 
 # --- short options end to end, on a private server -------------------------------------------------------
@@ -42,10 +42,16 @@ check "--he(lp) by its prefix" grep -q '^usage: rtjitter check' <("$RTJ" check -
 
 # --- the man page -----------------------------------------------------------------------------------------
 "$RTJ" --man >"$WORK/rtjitter.1"
+"$RTJ" --man-report >"$WORK/rtjitter-report.5"
 if command -v man >/dev/null && command -v lexgrog >/dev/null; then
     man --warnings -E UTF-8 -l "$WORK/rtjitter.1" >"$WORK/man.txt" 2>"$WORK/man.err"
     check "man --warnings: no warning ($(head -1 "$WORK/man.err"))" [ ! -s "$WORK/man.err" ] && [ -s "$WORK/man.txt" ]
     check "lexgrog finds its NAME line" grep -q '"rtjitter - real-time audio jitter tester' <(lexgrog "$WORK/rtjitter.1")
+    man --warnings -E UTF-8 -l "$WORK/rtjitter-report.5" >"$WORK/man5.txt" 2>"$WORK/man5.err"
+    check "rtjitter-report(5): man --warnings: no warning ($(head -1 "$WORK/man5.err"))" \
+        [ ! -s "$WORK/man5.err" ] && [ -s "$WORK/man5.txt" ]
+    check "rtjitter-report(5): lexgrog finds its NAME line" \
+        grep -q '"rtjitter-report - the report of rtjitter' <(lexgrog "$WORK/rtjitter-report.5")
 else
     ok "# SKIP man --warnings and lexgrog: man-db is not installed"
 fi
@@ -55,6 +61,12 @@ for c in run loads report compare check; do
     check "man page: every option of rtjitter $c --help is there${missing:+ (missing: $missing)}" [ -z "$missing" ]
 done
 check "man page: the short options" grep -qF '\fB\-p\fR, \fB\-\-period\fR \fIFRAMES\fR' "$WORK/rtjitter.1"
+# rtjitter-report(5) names every key of a report's top level as report_build() writes it (test_report.c checks that
+# order against the code) and the system identity's parts.
+missing=$(for k in schema tool complete incomplete_reason label started finished command system audio phases warnings \
+                   run_stats verdict thresholds profile kernel cpu memory sound.cards audio_servers; do
+              grep -qF "\\fB$(echo "$k" | sed 's/-/\\-/g')\\fR (" "$WORK/rtjitter-report.5" || echo "$k"; done)
+check "rtjitter-report(5): the report's keys are there${missing:+ (missing: $missing)}" [ -z "$missing" ]
 
 # --- bash completion --------------------------------------------------------------------------------------
 "$RTJ" --bash-completion >"$WORK/rtjitter.bash"

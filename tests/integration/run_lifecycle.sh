@@ -140,7 +140,7 @@ echo "# server stopped mid-run, no signal: exit $RC after $STOP_S s"
 check "a server that stops running cycles: the run ends by itself, exit 3, the reason says so" \
     [ "$RC" -eq 3 -a "$(json "$WORK/h3.json" "'hung' in (d['incomplete_reason'] or '')")" = True ] 
 # the promise is two of the run's own numbers: a hang is seen after 2 s without a cycle (src/run/run.c RUN_HUNG_S),
-# and a run stops within 2 s of knowing why (README): 4 s (3.55 s once beside a busy suite, over an older 3.5)
+# and a run stops within 2 s of knowing why (rtjitter(1), SAFETY): 4 s (3.55 s once beside a busy suite, over an older 3.5)
 check "  ... and within 4 s (2 s to see the hang, 2 s to stop)" python3 -c "import sys; sys.exit($STOP_S > 4)"
 kill -CONT "$JACKD_PID"
 stop_jackd "$JACKD_PID"

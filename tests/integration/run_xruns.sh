@@ -108,7 +108,7 @@ ev = p['events']
 bad = []
 # An event of the machine's own that began just before a stall runs on through it as one (its first cycles were
 # disturbed already): then that event holds the stall. One that began in a stall ends a period or so after it
-# (jack2's notifications come during a stall and up to a cycle after it, README's event rule), unless another
+# (jack2's notifications come during a stall and up to a cycle after it, rtjitter-report(5)'s event rule), unless another
 # disturbance came within the rule's 8 clean cycles after it and was merged in: then an observer that is not
 # rtjitter saw it there, the stall client a notification after its stall's own, or a canary its CPU stall.
 def merged(b, end):

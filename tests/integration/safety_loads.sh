@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # test-lock: passwd (useradd and userdel take /etc/passwd's lock: one such test at a time)
-# The loads' safety promises (README, Safety), each checked by its attack on real runs:
+# The loads' safety promises (rtjitter(1), SAFETY), each checked by its attack on real runs:
 #  - a --tmpdir another user could rename entries in is refused (exit 2, one line), as root and as a normal user,
 #    while that user keeps swapping any load directory for a symlink to a victim directory; in a root-owned
 #    sticky directory the same attacker can do nothing and the normal user's run works;

@@ -51,7 +51,7 @@ check "no temp file is left in the store" [ "$(ls -A "$WORK/store/$rel/" | grep 
     --json "$WORK/f.json" >/dev/null 2>&1; rc=$?
 check "--max-jitter-us 1: the verdict fails, exit 1 (got $rc)" \
     [ "$rc,$(json "$WORK/f.json" "d['verdict']['level']")" = "1,fail" ]
-# The one order of advice (README; src/verdict/verdict_order.c): the server's settings come first: an audio thread
+# The one order of advice (rtjitter(1), VERDICTS AND PROFILES; src/verdict/verdict_order.c): the server's settings come first: an audio thread
 # real-time but below the interrupt threads (the highest of audio.irq_threads, or 50 without any; these and its
 # policy and priority as server_sched.sh checks them against /proc) asks for the server's priority, and then never
 # for threadirqs, which would put every interrupt thread above it; rtirq with it; then the governor (idle states
@@ -108,7 +108,7 @@ if [ "$(basename "$RTJ")" = rtjitter ] && make -C "$TOP" -s -j"$(nproc)" install
     check "installed: a run with --profile studio completes (exit $rc)" [ "$rc" -le 1 ]
     check "installed: its report records the studio profile" [ "$(json "$WORK/i.json" "d['profile']['name']")" = studio ]
     for f in share/rtjitter/profiles/studio.json share/rtjitter/profiles/live.json share/man/man1/rtjitter.1 \
-             share/bash-completion/completions/rtjitter share/doc/rtjitter/LICENSE; do
+             share/man/man5/rtjitter-report.5 share/bash-completion/completions/rtjitter share/doc/rtjitter/LICENSE; do
         check "installed: $f" [ -s "$WORK/dest/opt/rtj/$f" ]
     done
     check "installed: the LICENSE is the GPL version 2" grep -q "GNU GENERAL PUBLIC LICENSE" "$WORK/dest/opt/rtj/share/doc/rtjitter/LICENSE"

@@ -165,7 +165,7 @@ static char *slurp(const char *path)
 static void test_renderer_table(void **state)
 {
     (void)state;
-    /* The forms the README promises, each with a report and a comparison, and their names for --format. */
+    /* The forms rtjitter-report(5) promises, each with a report and a comparison, and their names for --format. */
     const char *const want[] = { "text", "html", "json" };
     const char *const *names = renderer_names();
     for (size_t i = 0; i < 3; i++) {

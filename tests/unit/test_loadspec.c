@@ -196,7 +196,7 @@ static void test_registry(void **state)
     }
     assert_true(n >= 11);
     assert_string_equal(load_registry[0]->name, "none"); /* --loads all begins with the baseline */
-    /* The safety bounds the README promises. */
+    /* The safety bounds rtjitter(1) promises (LOADS, SAFETY). */
     const struct load_info *m = load_find("memload", 7);
     int pct = load_param_index(m, "pct", 3);
     assert_true(m->params[pct].def == 80 && m->params[pct].max == 95);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Building a report from a run: the frame's keys in the order the README documents, and every string from
- * outside (label, command line, load name and error, the server's names) kept even when it is not UTF-8
- * (jansson would have dropped the key: json_string() returns NULL and json_object_set_new() fails). Reading
- * it back: the one accessor, and the one name of a phase. */
+/* Building a report from a run: the frame's keys in the order rtjitter-report(5) documents
+ * (src/cli/manpage_report.c), and every string from outside (label, command line, load name and error, the server's
+ * names) kept even when it is not UTF-8 (jansson would have dropped the key: json_string() returns NULL and
+ * json_object_set_new() fails). Reading it back: the one accessor, and the one name of a phase. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -40,8 +40,8 @@ static void test_frame_keys_in_order(void **state)
     struct phase_stats ps;
     phase_init(&ps);
     json_t *d = build("lab", "rtjitter run", "none", NULL, "default", &ps);
-    /* README, "Reports: JSON, text and HTML": the top level, in this order (verdict, thresholds and profile are
-     * added later by report_verdict()). */
+    /* rtjitter-report(5), JSON (src/cli/manpage_report.c): the top level, in this order (verdict, thresholds and
+     * profile are added later by report_verdict()). */
     static const char *const keys[] = { "schema", "tool", "complete", "incomplete_reason", "label", "started",
                                         "finished", "command", "system", "audio", "phases", "warnings",
                                         "run_stats" };
