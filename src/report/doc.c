@@ -78,25 +78,6 @@ static int check_target(int dfd, const char *base, int mode)
     return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
 }
 
-/* Opens the directory of path; base points into path at its last component. Returns the fd or -errno. */
-static int open_parent(const char *path, const char **basep)
-{
-    char dir[PATH_MAX];
-    const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
-    if (!slash)
-        snprintf(dir, sizeof(dir), ".");
-    else if (slash == path)
-        snprintf(dir, sizeof(dir), "/");
-    else if ((size_t)(slash - path) >= sizeof(dir))
-        return -ENAMETOOLONG;
-    else
-        snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
-    if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
-        return -EISDIR;
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    *basep = base;
-    return dfd < 0 ? -errno : dfd;
-}
 
 /* The steps doc_write() and doc_check() share: the target's directory opened (every later step works relative to
  * it: it cannot be swapped for another between them), the target checked, the temporary file created. Returns the
@@ -110,7 +91,7 @@ static int begin_temp(const char *path, int mode, mode_t perms, int *dfdp, char 
     if (strlen(path) >= PATH_MAX)
         return -ENAMETOOLONG;
     const char *base;
-    int dfd = open_parent(path, &base);
+    int dfd = replace_open_parent(path, &base);
     if (dfd < 0)
         return dfd;
     int e = check_target(dfd, base, mode);

@@ -48,7 +48,7 @@ int replace_allowed(int dirfd, const char *name, char *why, size_t len)
     return -EPERM;
 }
 
-int replace_allowed_path(const char *path, char *why, size_t len)
+int replace_open_parent(const char *path, const char **basep)
 {
     char dir[PATH_MAX];
     const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
@@ -60,11 +60,21 @@ int replace_allowed_path(const char *path, char *why, size_t len)
         return -ENAMETOOLONG;
     else
         snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
-    if (!*base)
-        return 0;
+    if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
+        return -EISDIR;
     int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    *basep = base;
+    return dfd < 0 ? -errno : dfd;
+}
+
+int replace_allowed_path(const char *path, char *why, size_t len)
+{
+    const char *base = NULL;
+    int dfd = replace_open_parent(path, &base);
+    if (dfd == -EISDIR)
+        return 0; /* no name to replace: the write itself says what is wrong */
     if (dfd < 0)
-        return -errno;
+        return dfd;
     int e = replace_allowed(dfd, base, why, len);
     close(dfd);
     return e;

@@ -14,6 +14,9 @@
  * entry), -EPERM with one line in why (without the path: the caller names it) when the kernel would refuse,
  * another -errno when the entry or the directory cannot be looked at. */
 int replace_allowed(int dirfd, const char *name, char *why, size_t len);
+/* Opens the directory of path (O_DIRECTORY); *basep points into path at its last component. The fd, or -errno
+ * (-EISDIR when there is no last component, or it is . or ..; -ENAMETOOLONG). */
+int replace_open_parent(const char *path, const char **basep);
 /* The same for a path (its directory is opened); why as above. */
 int replace_allowed_path(const char *path, char *why, size_t len);
 
