@@ -8,6 +8,9 @@ Nothing here calls rtjitter code: the Hodges-Lehmann shift is computed again, fr
 
   seconds RUN...                      the reports' seconds are the truth's (cycles, wake-up and |jitter| p99)
   apart A B [A2...] -- [B2...]        are the injection's seconds there to be found? prints "apart ..." or "overlap ..."
+  side COLUMN A B [A2...] -- [B2...]  which way B's seconds of COLUMN lie from A's: "above" (the Hodges-Lehmann shift
+                                      of B's seconds against A's, and the median of B's set-up's run medians against
+                                      A's, both up), "below" (both down) or "mixed"
   shift CMP.json METRIC COLUMN A B    the shift compare names for METRIC is the truth's HL shift of COLUMN
   injected A B COLUMN EXPECT TOL      the truth's HL shift of COLUMN (an injected one) is EXPECT within TOL
   pairbar A B BAR                     does the truth's wake-up p99 shift clear BAR µs, whole and half against half
@@ -84,6 +87,21 @@ def cmd_apart(args):
     return 0
 
 
+def cmd_side(args):
+    column, args = args[0], args[1:]
+    i = args.index('--')
+    a, b, a_more, b_more = args[0], args[1], args[2:i], args[i + 1:]
+    va, vb = col(a, column), col(b, column)
+    med = lambda run: statistics.median(col(run, column))
+    runs_a, runs_b = [med(r) for r in [a] + a_more], [med(r) for r in [b] + b_more]
+    shift, runs = hl(va, vb), statistics.median(runs_b) - statistics.median(runs_a)
+    word = 'above' if shift > 0 and runs > 0 else 'below' if shift < 0 and runs < 0 else 'mixed'
+    print('%s: %s, b1 %.1f to %.1f against a1 %.1f to %.1f µs, run medians a %s b %s, truth shift %+.1f µs'
+          % (word, column, min(vb), max(vb), min(va), max(va), '/'.join('%.0f' % x for x in runs_a),
+             '/'.join('%.0f' % x for x in runs_b), hl(va, vb)))
+    return 0
+
+
 def cmd_shift(doc, metric, column, a, b):
     d = json.load(open(doc))
     v = [v for l in d['loads'] for v in l['verdicts'] if v['metric'] == metric][0]
@@ -114,6 +132,6 @@ def cmd_pairbar(a, b, bar):
 
 if __name__ == '__main__':
     cmd, args = sys.argv[1], sys.argv[2:]
-    sys.exit({'seconds': lambda: cmd_seconds(args), 'apart': lambda: cmd_apart(args),
+    sys.exit({'seconds': lambda: cmd_seconds(args), 'apart': lambda: cmd_apart(args), 'side': lambda: cmd_side(args),
               'shift': lambda: cmd_shift(*args), 'injected': lambda: cmd_injected(*args),
               'pairbar': lambda: cmd_pairbar(*args)}[cmd]())

@@ -88,11 +88,26 @@ fi
 # A second's maximum is the machine's worst stall in it as often as the injected delay: with 12 seconds a side a few
 # stalled seconds can hide the shift from the rank test. Worse, or at least never better.
 check "A/B: ... wakeup max/s worse or no clear difference, never better" bash -c "echo '$ab' | grep -qE 'wakeup_max/s=(worse|same)'"
-# A constant delay moves no jitter: the per-second |jitter| p99 is no clear difference. The per-second maxima are
-# the machine's own worst stall of each second as often as anything injected (seen on a very busy machine: the
-# baseline's jitter max/s called worse than B's), so they are printed above and not judged here.
-check "A/B: a constant delay moves no jitter: jitter_p99/s no clear difference" bash -c "echo '$ab' | grep -q 'jitter_p99/s=same'"
-check "A/B: nothing but a per-second maximum better" bash -c "! echo '$ab' | tr ' ' '\n' | grep -v '_max/s=' | grep -q '=better'"
+# A constant delay moves no jitter: the injection's own |jitter| does not move (checked below, on its draws). But the
+# machine's own stalls are in every cycle's jitter too, and they are not the same in two runs: at rest, on a VM
+# whose idle virtual CPUs the host halts, every wake-up pays the host's wake of the CPU (the idle trap: per-second
+# |jitter| p99s of 0.5-2 ms, seen here), and eight providers at once do not share it alike. So |jitter| p99/s is
+# judged against the truth's own seconds: no clear difference, or a call the truth's way (its Hodges-Lehmann shift
+# of the two runs' seconds and its run medians across the set-ups both that way; the shift named is checked against
+# the truth's below), never the other way. The per-second maxima are the machine's own worst stall of each second as
+# often as anything injected (seen on a very busy machine: the baseline's jitter max/s called worse than B's), so
+# they are printed above and not judged here.
+jside=$($T side jitter_abs_p99_us "$WORK/a1" "$WORK/b1" "$WORK/a2" "$WORK/a3" "$WORK/a4" "$WORK/a5" -- "$WORK/b2" "$WORK/b3")
+echo "# truth: |jitter| p99/s $jside"
+case "${jside%%:*}" in
+    above) jok='same|worse' ;;
+    below) jok='same|better' ;;
+    *) jok='same' ;;   # mixed
+esac
+check "A/B: a constant delay moves no jitter: jitter_p99/s as the truth's seconds have it (${jside%%:*}: $jok)" \
+    bash -c "echo '$ab' | grep -qE 'jitter_p99/s=($jok)( |\$)'"
+check "A/B: nothing else better: wake-up p99/s, xruns, missed deadlines never" \
+    bash -c "! echo '$ab' | tr ' ' '\n' | grep -E '^(wakeup_p99/s|xruns|deadlines_missed)=' | grep -q '=better'"
 # The shifts the verdicts name are the truth's: the Hodges-Lehmann shift of the provider's own per-second p99s.
 # The report's per-second p99 is an exact order statistic of the second's cycles (ns, not a histogram bin), the
 # same as the truth's (checked above), so the only difference allowed is the text's rounding to 0.1 µs.
