@@ -183,7 +183,8 @@ trap 'exit 143' TERM INT HUP
 # on the same clock). The window's ends are the observer's own cycles nearest rtjitter's first and last (same graph
 # cycle: both clients run in it, microseconds apart): the graph's frames between them and the observer's time between
 # them, exact; a line through the 50 ms samples would be off by a stall on a busy machine.
-# Prints: rate period cycles expected_cycles mean_period_us server_period_us report_rate report_period
+# Prints: rate period cycles expected_cycles mean_period_us server_period_us report_rate report_period gap: gap is
+# the graph cycles the window's ends may be off by where the observer missed the cycles there (0 when it ran in both).
 frames_check() {
     python3 - "$1" "$2" "${3:-0}" <<'PY'
 import bisect, json, sys
@@ -199,15 +200,20 @@ w0, w1 = p['clock_window_s']
 rper = p.get('period_frames') or d['audio']['period_frames']
 ts = [t for t, _ in cyc]
 def at(t):
+    """The observer's cycle nearest t, and how many graph cycles it may be off: 0 when it is within a period of t;
+    when the observer missed the cycles there (its own thread woke late: the graph ran on without it), the graph
+    cycles between the observer's cycles either side of t, which the window's end may be any of."""
     i = bisect.bisect_left(ts, t)
     best = min((j for j in (i - 1, i) if 0 <= j < len(cyc)), key=lambda j: abs(ts[j] - t), default=None)
-    if best is None or abs(ts[best] - t) > rper / rate:
+    if best is None or (abs(ts[best] - t) > rper / rate and not 0 < i < len(cyc)):
         raise SystemExit(f"no observer cycle within a period of {t} (the observer saw {ts[0] if ts else '-'}..{ts[-1] if ts else '-'})")
-    return cyc[best]
-(t0, f0), (t1, f1) = at(w0), at(w1)
+    if abs(ts[best] - t) <= rper / rate:
+        return cyc[best], 0
+    return cyc[best], (cyc[i][1] - cyc[i - 1][1]) / rper - 1
+((t0, f0), g0), ((t1, f1), g1) = at(w0), at(w1)
 exp_cycles = (f1 - f0) / rper + 1
 exp_period = (t1 - t0) * 1e6 / ((f1 - f0) / rper)
 print(rate, period, p['cycles'], round(exp_cycles, 1), round(p['period_us']['mean'], 2), round(exp_period, 2),
-      d['audio']['rate'], d['audio']['period_frames'])
+      d['audio']['rate'], d['audio']['period_frames'], round(g0 + g1))
 PY
 }
