@@ -3,8 +3,8 @@
 # --backend timer against truths that do not come from it:
 # - injected stalls: a SCHED_FIFO hog of higher priority (tests/helpers/cpu_hog) spins 40 ms every 300 ms on one
 #   CPU and logs its own spins on CLOCK_MONOTONIC; at a 5 ms interval each spin must be exactly one wake-up of
-#   30 ms to the spin + a period on that CPU (more only by a stall its canary saw there) and 6-9 skipped periods (the deadlines inside the spin), none on the other CPU; beyond
-#   them, only where a canary thread on that CPU (tests/helpers/canary, its own late wake-ups) saw the CPU stall;
+#   30 ms to the spin + a period on that CPU (more only by a stall its canary saw there) and 6-9 skipped periods
+#   (the deadlines inside the spin), none on the other CPU; beyond them, only where a canary thread on that CPU (tests/helpers/canary, its own late wake-ups) saw the CPU stall;
 # - cyclictest on the same CPU, just before: the same median wake-up within a quarter of the interval (a wrong
 #   deadline or clock would be off by a period; a busy machine moves a median by tens of microseconds);
 # - /dev/cpu_dma_latency as the kernel reports it while the run goes on (read back 0, and the fd in /proc/PID/fd),
