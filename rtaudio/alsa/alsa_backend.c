@@ -412,11 +412,23 @@ static void alsa_describe(void *priv, json_t *au)
         "min", (json_int_t)atomic_load(&b->avail_min), "mean", (double)atomic_load(&b->avail_sum) / (double)n,
         "max", (json_int_t)atomic_load(&b->avail_max)) : json_null());
     uint64_t x = atomic_load(&b->xruns), rec = atomic_load(&b->recoveries);
-    json_object_set_new(au, "xrun_events", json_pack("{s:I, s:f, s:f, s:I, s:s}",
+    json_object_set_new(au, "xrun_events", json_pack("{s:I, s:f, s:f, s:I, s:s, s:I, s:s}",
         "count", (json_int_t)x, "total_ms", ms(atomic_load(&b->xrun_ns_total)),
         "max_ms", ms(atomic_load(&b->xrun_ns_max)), "timed_by_trigger", (json_int_t)atomic_load(&b->xrun_from_trigger),
         "length", "from the xrun's trigger timestamp to its detection, as aplay's xrun(); where the PCM gives no "
-                  "trigger timestamp, from when the written frames ran out"));
+                  "trigger timestamp, from when the written frames ran out",
+        "gaps_estimated", (json_int_t)atomic_load(&b->gap_estimated),
+        "gap", "the frame clock moves over an xrun by the time from its trigger timestamp to the restart; where the "
+               "PCM gives none (gaps_estimated), by whole periods: the cycle that found the buffer empty (a period "
+               "after the written frames ran out, no later than the xrun was seen) and each one until the restart, "
+               "known to one cycle either way each"));
+    json_object_set_new(au, "frame_clock", json_string(
+        b->device_tstamps ? "the device's hardware pointer, widened to 64 bits and carried across xruns"
+                          : "the PCM's own pointer, widened to 64 bits and carried across xruns: a plugin's (the jack "
+                            "PCM's) moves only when its sound-server client runs, so a server cycle that client "
+                            "missed (its thread woke over a period late: jack2 logs it as not finished) is played by "
+                            "nobody and counted nowhere, neither as an xrun nor as a skipped cycle: it shows as a "
+                            "period one cycle longer"));
     json_object_set_new(au, "recoveries", json_pack("{s:I, s:f, s:f}", "count", (json_int_t)rec,
         "total_ms", ms(atomic_load(&b->recovery_ns_total)), "max_ms", ms(atomic_load(&b->recovery_ns_max))));
     json_object_set_new(au, "timestamped_cycles", json_integer((json_int_t)atomic_load(&b->timestamped)));

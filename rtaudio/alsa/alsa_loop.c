@@ -259,8 +259,18 @@ static void push_capture(struct alsa_backend *b, struct loop *L, const struct rt
 
 /* RT-safe (runs in the RT thread): an xrun met at t_x. Its length: from the trigger timestamp the kernel stamps
  * when it stops the stream (aplay's xrun()), else from when the written frames ran out. The frames played before
- * it and the time lost until the restart go into the frame clock, so the gap shows as skipped cycles. Returns 0,
- * or the alsa_lost code when the device cannot be restarted. */
+ * it and the time lost until the restart go into the frame clock, so the gap shows as skipped cycles.
+ * Without a trigger timestamp (alsa-lib's ioplug plugins, the jack PCM among them, give none) the gap is counted in
+ * whole cycles of the device, as such a plugin plays them: a period per cycle of its server, nothing in the cycle
+ * that found the buffer empty nor in any cycle until the restart. That first empty cycle came a period after the
+ * one that played the last written frames (dry_ns: when they ran out, at the pace they were written at), and no
+ * later than the xrun was seen (the jack PCM wakes the loop in that very cycle; a loop that was late itself has only
+ * dry_ns to go by). Counted as time, as before, the gaps were off by the fraction of a cycle (on the jack PCM at
+ * 48000/64, against an independent JACK client's frame count: 0.1, 0.9, 3.7, 3.7 periods where the server had run
+ * 1, 1, 3, 3 cycles; over 57 recoveries beside a hog, 0.42 periods too many on average); counted so, all 57 were
+ * exact. Each is known to one cycle either way (the loop's own lateness after the cycle it last wrote in, and the
+ * few µs of the restart, can move it across a cycle): gap_estimated counts them and the report says so.
+ * Returns 0, or the alsa_lost code when the device cannot be restarted. */
 static int recover(struct alsa_backend *b, struct loop *L, int64_t t_x, const struct rt_record *last)
 {
     /* Loopback: what the capture side holds up to here is the loop's audio (what came back before the output ran
@@ -270,7 +280,7 @@ static int recover(struct alsa_backend *b, struct loop *L, int64_t t_x, const st
         if (cs == SND_PCM_STATE_RUNNING || cs == SND_PCM_STATE_DRAINING)
             push_capture(b, L, last, t_x, read_capture(b));
     }
-    int64_t len_ns = -1;
+    int64_t len_ns = -1, period_ns = (int64_t)b->period_frames * 1000000000LL / b->rate_hz;
     if (snd_pcm_status(b->play, b->status) == 0 && snd_pcm_status_get_state(b->status) == SND_PCM_STATE_XRUN) {
         snd_htimestamp_t trig;
         snd_pcm_status_get_trigger_htstamp(b->status, &trig);
@@ -280,7 +290,8 @@ static int recover(struct alsa_backend *b, struct loop *L, int64_t t_x, const st
             add(&b->xrun_from_trigger, 1);
         }
     }
-    if (len_ns < 0)
+    int timed = len_ns >= 0;
+    if (!timed)
         len_ns = t_x > L->dry_ns ? t_x - L->dry_ns : 0;
     int64_t xrun_at = t_x - len_ns;
     add(&b->xruns, 1);
@@ -292,7 +303,14 @@ static int recover(struct alsa_backend *b, struct loop *L, int64_t t_x, const st
     if (e >= 0 && b->cap && !b->linked)
         e = snd_pcm_prepare(b->cap);
     /* The gap, up to the refill that restarts the clock (its own few µs are the restart's, below). */
-    L->base += (uint64_t)((rt_now_ns(CLOCK_MONOTONIC) - xrun_at) * (int64_t)b->rate_hz / 1000000000LL);
+    int64_t t_p = rt_now_ns(CLOCK_MONOTONIC);
+    if (timed) {
+        L->base += (uint64_t)((t_p - xrun_at) * (int64_t)b->rate_hz / 1000000000LL);
+    } else {
+        int64_t empty = L->dry_ns + period_ns < t_x ? L->dry_ns + period_ns : t_x; /* the first empty cycle */
+        L->base += (uint64_t)((t_p > empty ? (t_p - empty) / period_ns : 0) + 1) * b->period_frames;
+        add(&b->gap_estimated, 1);
+    }
     /* Loopback: the capture side's own count says at least this many frames went by (an unlinked capture ran on
      * after the playback stopped): the clock never restarts behind what was captured. */
     if (b->loopback && L->cap_pos > L->base + b->buffer_frames) {

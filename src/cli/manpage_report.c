@@ -61,6 +61,10 @@ static const struct report_key report_keys[] = {
       "what the device took (the format, channels, buffer and access), and the card's name" },
     { "audio.wakeup_method", "string", "`--backend alsa`: whether wake-up is measured from the driver's timestamps or "
       "against the frame clock's fitted grid" },
+    { "audio.xrun_events, audio.frame_clock", "object, string", "`--backend alsa`: the device's xruns (count, lengths, "
+      "how many were timed by the trigger timestamp, and `gaps_estimated`: the frame-clock gaps a PCM without "
+      "timestamps left to be counted in whole periods, each known to one cycle either way); what the frame clock is "
+      "(a plugin's pointer, such as the jack PCM's, misses the server cycles its client missed, unseen)" },
     { "audio.cpus, audio.threads", "array", "`--backend timer`: the CPUs, and for each thread its CPU, cycles, "
       "skipped periods and the scheduling it got" },
     { "audio.loopback", "object", "`--backend alsa --loopback duplex`: the format it took, the channels, the buffer, "

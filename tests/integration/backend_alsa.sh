@@ -84,9 +84,28 @@ for cfg in "48000 64" "44100 256"; do
     echo "# $rate/$period: server $srate/$speriod; cycles $cycles (the server ran $exp_cycles), mean period $mean us (server's frames say $exp_mean)"
     check "the report's rate and period are the server's ($rrate/$rperiod)" [ "$rrate $rperiod" = "$srate $speriod" ]
     skipped=$(json "$WORK/s.json" "d['phases'][0]['xruns']['skipped_cycles']")
-    check "cycles + skipped cycles in the measured window = the server's frames there / period, within 1 % + 2 (+ $gap the observer missed at the ends) ($cycles + $skipped, $exp_cycles)" \
-        python3 -c "import sys; sys.exit(abs($cycles + $skipped - $exp_cycles) > 0.01 * $exp_cycles + 2 + $gap)"
+    # What the frame clock cannot know, from the report and the canaries: (1) each xrun gap the PCM gave no timestamp
+    # for is counted in whole cycles, known to one either way (audio.xrun_events.gaps_estimated); (2) the jack PCM's
+    # pointer moves only when its JACK client runs: a server cycle that client missed (its thread woke over a period
+    # late, as the idle VM's CPUs do: jack2 logs "client ... was not finished") is played by nobody and counted as
+    # nothing, so the server ran that many cycles more (seen at 48000/64 with the idle states left on: 27 cycles so
+    # in a 3 s window with one xrun, jack_frames itself missing 35 in the run; the frame clock cannot see them). The
+    # canaries' stalls of a period or more, in periods (canary_stalls' skips), bound what the machine made that
+    # client miss.
+    read -r w0 w1 < <(json "$WORK/s.json" "tuple(d['phases'][0]['clock_window_s'])")
+    est=$(json "$WORK/s.json" "d['audio']['xrun_events']['gaps_estimated']")
+    per_us=$(python3 -c "print($period * 1e6 / $rate)")
+    read -r _ _ _ missed _ < <(canary_stalls "$w0" "$w1" --min-us "$per_us" --interval-us "$per_us")
+    echo "# $rate/$period: the server ran $(python3 -c "print(round($exp_cycles - $cycles - $skipped, 1))") cycles more than the frame clock counted; $est xrun gaps estimated (one cycle each), the canaries' stalls could make the plugin's client miss $missed"
+    check "cycles + skipped cycles in the measured window = the server's frames there / period, within 1 % + 2 (+ $gap the observer missed at the ends, $est for the estimated xrun gaps, up to $missed more the plugin's client may have missed by the canaries) ($cycles + $skipped, $exp_cycles)" \
+        python3 -c "import sys; t = 0.01 * $exp_cycles + 2 + $gap + $est; sys.exit(not -t <= $exp_cycles - $cycles - $skipped <= t + $missed)"
     pc=$(period_check "$WORK/s.json" "$WORK/frames.log"); pcr=$?
+    case $pc in
+    mean*) # the frame clock's cycles C against the server's C + L, L in [-est, missed + est]: the period is longer by L / C
+        read -r got srv < <(echo "$pc" | awk '{ print $(NF - 5), $(NF - 1) }')
+        pcr=$(python3 -c "c = $cycles - 1 + $skipped; print(int(not 0.99 * $srv * (1 - $est / c) <= $got <= 1.01 * $srv * (1 + ($missed + $est) / c)))")
+        pc="$pc; longer by up to $missed + $est cycles the frame clock could not count" ;;
+    esac
     check "the period measured = the server's own period (its frames per second), within 1 % ($pc)" [ "$pcr" = 0 ]
     check "the report says the plugin gives no device timestamps (wakeup not measured), and names the PCM" \
         [ "$(json "$WORK/s.json" "d['audio']['device_timestamps'], d['audio']['driver'], d['audio']['device'], d['audio']['accepted']['access']")" = "False IOPLUG rtjtjack MMAP_INTERLEAVED" ]
@@ -95,7 +114,6 @@ for cfg in "48000 64" "44100 256"; do
     # An xrun with no load is the machine's own: a stall a canary saw of half a period or more (a loop that late sees
     # two periods when the server's next cycle comes early, as the dummy driver's does after a late one: a 3.6 ms
     # stall made a gap at 5.8 ms once beside stress-ng), and at least 1 ms (the machine's usual wake-ups are 0.1 ms).
-    read -r w0 w1 < <(json "$WORK/s.json" "tuple(d['phases'][0]['clock_window_s'])")
     read -r _ own _ _ _ _ _ own_max < <(canary_stalls "$w0" "$w1" --min-us "$(python3 -c "print(max(1000, $period * 1e6 / $rate / 2))")")
     xr=$(json "$WORK/s.json" "d['phases'][0]['xruns']['reported'], d['phases'][0]['xruns']['detected']")
     check "no xrun on a quiet run, beyond the machine's own stalls (reported/detected $xr; the canaries saw $own stalls of half a period or more, the longest $own_max us)" \
