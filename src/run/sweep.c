@@ -567,8 +567,12 @@ int sweep_execute(const struct sweep_plan *sp)
                 int e = jackserver_start_named(&c->srv, "sweep", sp->run.be.device, sp->rates[ri], sp->periods[0],
                                          sp->run.be.nperiods, sp->run.be.priority, err, sizeof(err));
                 if (e < 0) {
+                    /* a stop asked for while the server started is why the sweep stopped (the start only gave up
+                     * on it): the document says the signal, as it would a moment later */
+                    run_signals_wait_ms(0); /* the stop signal the start-up saw pending, taken */
+                    const char *sig = run_signals_reason();
                     fprintf(stderr, "rtjitter sweep: cannot start a private JACK server: %s\n", err);
-                    c->stop_reason = "the private JACK server did not start";
+                    c->stop_reason = sig ? sig : "the private JACK server did not start";
                     rc = 3;
                     break;
                 }

@@ -167,7 +167,10 @@ check "SIGINT: the document is written and marked incomplete" \
 tpid=$!
 for _ in $(seq 50); do pgrep -f "jackd -n rtjitter-$tpid-sweep " >/dev/null && break; sleep 0.1; done
 pgrep -f "jackd -n rtjitter-$tpid-sweep " >/dev/null; had=$?
-sleep 1.5
+# the first cell's run has begun when its client is in the server's graph (beside a busy suite the server's start
+# took more than the 1.5 s this waited once, and the stop then came before any cell: the case after this one)
+for _ in $(seq 100); do jack_lsp -s "rtjitter-$tpid-sweep" 2>/dev/null | grep -q "^rtjitter-$tpid" && break; sleep 0.1; done
+sleep 0.5
 t0=$(date +%s.%N); kill -TERM $tpid; wait $tpid; trc=$?; t1=$(date +%s.%N)
 el=$(python3 -c "print(round($t1 - $t0, 2))")
 check "JACK sweep: its private jackd ran (rtjitter-$tpid-sweep)" [ "$had" = 0 ]
@@ -182,6 +185,26 @@ r = json.load(open(c['report'])); print('#', c['state'], c['report'], r['complet
 sys.exit(not (c['state'] == 'not_measured' and not c['measured'] and r['complete'] is False))"
 sleep 0.5
 check "SIGTERM: no jackd of the sweep is left" no_jackd_of $tpid
+
+# (6b) SIGTERM while the sweep's private server is still starting (held there: SIGSTOPped as it appears): exit 3
+# within 2 s, the document marked incomplete by the signal (not "the server did not start": the stop is why), no
+# cell measured, and the server gone.
+"$RTJ" sweep --periods 256,512 --loads none --duration 5 --warmup 0.2 --measure-all --quiet \
+    --json "$WORK/term0.json" >"$WORK/term0out" 2>&1 &
+tpid=$!
+jp=
+for _ in $(seq 300); do jp=$(pgrep -f "jackd -n rtjitter-$tpid-sweep "); [ -n "$jp" ] && break; sleep 0.01; done
+[ -n "$jp" ] && kill -STOP "$jp"
+sleep 1
+t0=$(date +%s.%N); kill -TERM $tpid; wait $tpid; trc=$?; t1=$(date +%s.%N)
+[ -n "$jp" ] && kill -CONT "$jp" 2>/dev/null
+el=$(python3 -c "print(round($t1 - $t0, 2))")
+check "SIGTERM while the sweep's server starts (held stopped, pid ${jp:-none}): exit 3 (got $trc) within 2 s (${el} s)" \
+    python3 -c "import sys; sys.exit(not ('$jp' and $trc == 3 and $el < 2))"
+check "... the document says the signal, and no cell was measured ($(json "$WORK/term0.json" "d['incomplete_reason']" 2>&1))" \
+    [ "$(json "$WORK/term0.json" "d['complete'], d['incomplete_reason'], any(c['measured'] for c in d['cells'])")" = "False terminated (SIGTERM) False" ]
+sleep 0.5
+check "... and no jackd of the sweep is left" no_jackd_of $tpid
 
 # (7) The stall sweep's document again: every measured cell names the per-size report it came from, a file whose
 # phase of that load ran at the cell's size with the cell's cycles; `rtjitter report` renders the sweep (text,
