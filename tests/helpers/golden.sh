@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Renders the committed fixture reports (tests/fixtures/reports: a store of eleven runs made on this project's test
+# VM: timer runs before and after with a replicate, jack2 runs with stalls, clean, a DSP ramp, the depth ladder, a
+# loopback, a cyclictest import, a PipeWire run; and a sweep document) through every renderer of `report` and
+# `compare`, into OUTDIR, one file per output, with each command's exit status in OUTDIR/exit-codes.
+# tests/integration/golden_outputs.sh compares them with tests/fixtures/golden byte for byte: a refactoring that
+# changes no behaviour changes none of them. After a deliberate change of an output: tests/helpers/golden.sh
+# tests/fixtures/golden, and commit the new files with the change that made them.
+#
+# usage: tests/helpers/golden.sh OUTDIR   (from the top of the tree; RTJ=path of the binary, default ./rtjitter)
+set -u
+RTJ=${RTJ:-./rtjitter}
+O=$1
+F=tests/fixtures/reports
+S=$F/store/6.18.44-fc-v1098
+mkdir -p "$O"
+: >"$O/exit-codes"
+export LC_ALL=C.UTF-8 TZ=UTC
+unset COLUMNS NO_COLOR
+# one NAME ARGS...: stdout to OUTDIR/NAME, stderr to OUTDIR/NAME.err when there is any, the status to exit-codes
+one() {
+    local n=$1
+    shift
+    "$RTJ" "$@" >"$O/$n" 2>"$O/$n.err" </dev/null
+    echo "$n $?" >>"$O/exit-codes"
+    [ -s "$O/$n.err" ] || rm -f "$O/$n.err"
+}
+declare -A R=(
+    [timer-before-1]=20261202T172220Z-before [timer-before-2]=20261202T172224Z-before
+    [timer-after-dsp40]=20261202T172228Z-after [jack-stalls]=20261202T172233Z [jack-clean-dsp30]=20261202T172242Z
+    [jack-ramp]=20261202T172245Z [ladder]=20261202T172251Z [ladder-jack]=20261202T172252Z
+    [loopback]=20261202T172255Z [cyclictest]=20261202T172258Z-ct [pipewire]=20261202T172301Z
+)
+for n in "${!R[@]}"; do
+    f=$S/${R[$n]}.json
+    for fmt in text json html junit tap lava kcidb; do
+        one "report-$n.$fmt" report "$f" --format "$fmt"
+    done
+    one "report-$n.wide" report "$f" --wide
+done
+for fmt in text json html; do
+    one "report-sweep.$fmt" report "$F/sweep.json" --format "$fmt"
+done
+one report-sweep.wide report "$F/sweep.json" --wide
+# before and after, with a replicate of "before" beside it (the same set-up, the same directory)
+for fmt in text json html junit tap lava kcidb; do
+    one "compare-before-after.$fmt" compare "$S/${R[timer-before-1]}.json" "$S/${R[timer-after-dsp40]}.json" --format "$fmt"
+done
+one compare-before-after.wide compare "$S/${R[timer-before-1]}.json" "$S/${R[timer-after-dsp40]}.json" --wide
+for fmt in text json html; do
+    one "compare-stalls-alone.$fmt" compare --alone "$S/${R[jack-clean-dsp30]}.json" "$S/${R[jack-stalls]}.json" --format "$fmt"
+    one "compare-import.$fmt" compare "$S/${R[cyclictest]}.json" "$S/${R[timer-before-1]}.json" --format "$fmt"
+    one "compare-three.$fmt" compare "$S/${R[pipewire]}.json" "$S/${R[jack-stalls]}.json" "$S/${R[timer-after-dsp40]}.json" --format "$fmt"
+    one "compare-matrix.$fmt" compare --matrix --store "$F/store" --format "$fmt"
+done
+one compare-three.wide compare "$S/${R[pipewire]}.json" "$S/${R[jack-stalls]}.json" "$S/${R[timer-after-dsp40]}.json" --wide
+one compare-ladder.text compare "$S/${R[ladder]}.json" "$S/${R[ladder-jack]}.json"
