@@ -7,7 +7,9 @@
  * "stalls N". It notes the time of every xrun notification it receives (CLOCK_MONOTONIC_RAW, jack2's clock), and
  * on SIGTERM prints "xrun_times T1 T2 ..." in seconds and leaves: a test counts those inside rtjitter's measured
  * window (the report's clock_window_s) and compares. It also prints "stall_times S1 E1 S2 E2 ..." (the start and the
- * end of each of its stalls, same clock), so a test can place what the stalls caused. */
+ * end of each of its stalls, same clock), so a test can place what the stalls caused. With STALL_CLOCK=mono in its
+ * environment every time is on CLOCK_MONOTONIC instead: the clock PipeWire's JACK times with (a report's
+ * audio.clock), so a test under pw-jack matches the two on the same clock. */
 #include <jack/jack.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -28,10 +30,12 @@ static jack_port_t *out;
 #define MAX_STALLS 1000
 static double stall_start[MAX_STALLS], stall_end[MAX_STALLS];
 
+static clockid_t clk = CLOCK_MONOTONIC_RAW;
+
 static double now_raw(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+    clock_gettime(clk, &ts);
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
@@ -59,7 +63,7 @@ static int on_xrun(void *arg)
 {
     (void)arg;
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+    clock_gettime(clk, &ts);
     int i = atomic_fetch_add(&nxruns, 1);
     if (i < MAX_XRUNS)
         xrun_times[i] = (double)ts.tv_sec + ts.tv_nsec / 1e9;
@@ -72,6 +76,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s SERVER STALL_MS EVERY_K COUNT [CONNECT_TO]\n", argv[0]);
         return 2;
     }
+    const char *ck = getenv("STALL_CLOCK");
+    if (ck && strcmp(ck, "mono") == 0)
+        clk = CLOCK_MONOTONIC;
     stall_ms = atoi(argv[2]);
     every_k = atoi(argv[3]);
     count = atoi(argv[4]);

@@ -65,19 +65,29 @@ pw-jack -p 64 "$RTJ" run --loads none --duration 1 --warmup 0.3 --period 128 --q
 check "--period 128 under a 64-frame PipeWire: measured 64, and the warning names PIPEWIRE_QUANTUM" \
     [ "$(json "$WORK/pq.json" "d['audio']['period_frames'], any('PIPEWIRE_QUANTUM=128' in w for w in d['warnings'])")" = "64 True" ]
 
-# A client stalling 20 ms, 5 times, upstream of rtjitter at 256 frames: each stall is a frame gap.
-# The stall client arrives during rtjitter's 2 s warm-up and stalls only after SIGUSR1 (see run_xruns.sh).
-pw-jack -p 256 "$RTJ" run --loads none --duration 6 --warmup 2 --quiet --json "$WORK/st.json" >"$WORK/out" 2>&1 &
-rpid=$!
-for i in $(seq 50); do pw-jack jack_lsp 2>/dev/null | grep -q "rtjitter-$rpid:in" && break; sleep 0.1; done
-pw-jack -p 256 "$RTJ_HELPERS/stall_client" default 20 100 5 "rtjitter-$rpid:in" >"$WORK/stall.out" 2>"$WORK/stall.err" &
-spid=$!
-for i in $(seq 50); do grep -q ready "$WORK/stall.err" && break; sleep 0.1; done
-sleep 2.2
-kill -USR1 "$spid"
-for i in $(seq 100); do grep -q '^stalls' "$WORK/stall.out" && break; sleep 0.1; done
-wait "$rpid"
-kill -TERM "$spid"; wait "$spid"
+# A client stalling 20 ms, 5 times, upstream of rtjitter at 256 frames: each stall is a frame gap, and one event.
+# The stall client arrives during rtjitter's 2 s warm-up and stalls only after SIGUSR1 (see run_xruns.sh); it logs
+# on CLOCK_MONOTONIC (STALL_CLOCK=mono), PipeWire's clock, and canaries watch the machine's own stalls.
+stall_run() { # STALL_MS JSON
+    canaries 85 12
+    pw-jack -p 256 "$RTJ" run --loads none --duration 6 --warmup 2 --quiet --json "$2" >"$WORK/out" 2>&1 &
+    rpid=$!
+    for i in $(seq 50); do pw-jack jack_lsp 2>/dev/null | grep -q "rtjitter-$rpid:in" && break; sleep 0.1; done
+    STALL_CLOCK=mono pw-jack -p 256 "$RTJ_HELPERS/stall_client" default "$1" 100 5 "rtjitter-$rpid:in" >"$WORK/stall.out" 2>"$WORK/stall.err" &
+    spid=$!
+    for i in $(seq 50); do grep -q ready "$WORK/stall.err" && break; sleep 0.1; done
+    sleep 2.2
+    kill -USR1 "$spid"
+    for i in $(seq 100); do grep -q '^stalls' "$WORK/stall.out" && break; sleep 0.1; done
+    wait "$rpid"
+    kill -TERM "$spid"; wait "$spid"
+    canaries_stop
+}
+HELP_PY=$(cd "$(dirname "$0")/../helpers" && pwd)
+stall_run 50 "$WORK/st50.json"
+SE50=$(python3 "$HELP_PY/stall_events.py" "$WORK/st50.json" "$WORK/stall.out" 256 "$WORK"/canary-*.log)
+stall_run 20 "$WORK/st.json"
+SE20=$(python3 "$HELP_PY/stall_events.py" "$WORK/st.json" "$WORK/stall.out" 256 "$WORK"/canary-*.log)
 check "at 256 frames the report records PipeWire's quantum 256" [ "$(json "$WORK/st.json" "d['audio']['pipewire']['quantum']")" = 256 ]
 g=$(json "$WORK/st.json" "d['phases'][0]['xruns']['detected'], d['phases'][0]['xruns']['reported']")
 echo "# stall client: $(head -c 200 "$WORK/stall.out" | tr '\n' ' '); rtjitter detected/reported: $g"
@@ -97,3 +107,7 @@ long=$(json "$WORK/st.json" "sum(b[2] for b in d['phases'][0]['histograms']['per
 # every stall is one such period; a hiccup of the VM's own may add one, but never more than there were gaps
 check "and at least 5 periods as long as the logged stalls, a period less or two more ($lo-$hi us) in the histogram, no more than the gaps (got $long)" \
     [ "$long" -ge 5 -a "$long" -le "$1" ]
+# One stall, one event (tests/helpers/stall_events.py: an event beyond the stalls only where a canary saw the
+# machine stall; PipeWire notifies no client of another's overrun), at 20 and 50 ms.
+check "20 ms stalls: one event per stall, none beyond unless a canary saw the machine stall ($SE20)" [ "${SE20%% *}" = ok ]
+check "50 ms stalls: one event per stall, none beyond unless a canary saw the machine stall ($SE50)" [ "${SE50%% *}" = ok ]

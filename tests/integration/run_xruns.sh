@@ -44,6 +44,8 @@ print(sum(1 for x in t if w[0] <= x <= w[1]))")
 }
 
 attempt 1
+HELP_PY=$(cd "$(dirname "$0")/../helpers" && pwd)
+SE20=$(python3 "$HELP_PY/stall_events.py" "$WORK/r.json" "$WORK/stall.out" "$PERIOD" "$WORK"/canary-*.log)
 
 check "run exits 0 (got $RC)" [ "$RC" -eq 0 ]
 check "the stall client stalled $STALLS times" [ "$CLIENT_STALLS" = "$STALLS" ]
@@ -173,3 +175,14 @@ check "wake-up through the stalls: measured on the grid, median far below a peri
     python3 -c "import sys; m, p50, p99, rp, wc = sys.argv[1:]; sys.exit(not (m == 'grid' and float(p50) < 1000))" $wk
 check "wake-up at ns resolution, not on JACK's 20.8 µs frame lattice" \
     [ "$(json "$WORK/r.json" "sum(1 for b in d['phases'][0]['histograms']['wakeup'] if abs((b[0] + 10.4167) / 20.8333 - round((b[0] + 10.4167) / 20.8333)) > 0.1) > 10")" = True ]
+# One stall, one event, against the stall client's own log, with the canaries as the only other witnesses: every
+# stall has exactly one event, and an event outside the stalls only where a canary saw the machine stall or the
+# stall client was notified of an xrun itself (tests/helpers/stall_events.py); at 20 ms (3-4 periods) and 50 ms
+# (9-10 periods), the two stall lengths of tests/experiments/stall_events.sh this test keeps.
+check "20 ms stalls: one event per stall, none beyond unless an observer saw it ($SE20)" [ "${SE20%% *}" = ok ]
+STALL_MS=50
+attempt 2
+SE50=$(python3 "$HELP_PY/stall_events.py" "$WORK/r.json" "$WORK/stall.out" "$PERIOD" "$WORK"/canary-*.log)
+check "50 ms stalls: the run exits 0 and the client stalled $STALLS times (rc $RC, $CLIENT_STALLS)" \
+    [ "$RC" -eq 0 -a "$CLIENT_STALLS" = "$STALLS" ]
+check "50 ms stalls: one event per stall, none beyond unless an observer saw it ($SE50)" [ "${SE50%% *}" = ok ]
