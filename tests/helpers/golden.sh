@@ -56,3 +56,7 @@ for fmt in text json html; do
 done
 one compare-three.wide compare "$S/${R[pipewire]}.json" "$S/${R[jack-stalls]}.json" "$S/${R[timer-after-dsp40]}.json" --wide
 one compare-ladder.text compare "$S/${R[ladder]}.json" "$S/${R[ladder-jack]}.json"
+# the depth ladder's own document (rtjitter run --backend timer,jack --json)
+for fmt in text json html; do
+    one "report-ladder-doc.$fmt" report "$F/ladder.json" --format "$fmt"
+done
