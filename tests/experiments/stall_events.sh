@@ -130,7 +130,7 @@ for e in beyond:
     t0, t1 = e['t_s'] - P, e['t_s'] + e['length_ms'] / 1e3 + P
     c = [(t, l) for t, l in late if l >= P / 2 and t <= t1 and t + l >= t0]
     g = [(t, k) for t, k in dist if t0 <= t <= t1 + P]
-    n = [t for t in xr if t0 <= t <= t1 + P and not any(a <= t <= b + 0.05 for a, b in stalls)]
+    n = [t for t in xr if t0 <= t <= t1 + P and not any(a - P <= t <= b + 3 * P for a, b in stalls)]
     w = 'canary' if c else 'graph' if g else 'notified' if n else 'unexplained'
     why[w] += 1
     lines.append("      event at %.3f s (%.1f ms, %d cycles, %d skipped): %s" % (
