@@ -177,21 +177,25 @@ static int frame_jump(int64_t adv, int64_t elapsed_ns, int64_t nominal_ns, uint3
     return diff > elapsed_ns / 2 + 2 * nominal_ns;
 }
 
-int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t new_xruns, uint64_t lost)
+/* The segment this record belongs to (its size and rate), made when it is the first; the stream's bookkeeping moved
+ * to it. NULL with *err 0: a segment too many, the record ignored (counted); with *err -ENOMEM: no memory. */
+static struct segment *segment_for(struct phase_stats *p, const struct rt_record *r, int *err)
 {
     int idx = -1;
-    p->margin_known = 0;
+    *err = 0;
     for (int i = 0; i < p->nseg; i++)
         if (p->seg[i]->nframes == r->nframes && p->seg[i]->rate_hz == r->rate_hz)
             idx = i;
     if (idx < 0) {
         if (p->nseg == PHASE_MAX_SEGMENTS) {
             p->ignored_records++;
-            return 0;
+            return NULL;
         }
         struct segment *s = segment_new(r->nframes, r->rate_hz);
-        if (!s)
-            return -ENOMEM;
+        if (!s) {
+            *err = -ENOMEM;
+            return NULL;
+        }
         if (p->warm.have_base && p->warm_nframes == r->nframes && p->warm_rate == r->rate_hz)
         {
             s->grid = p->warm; /* the grid the warm-up fitted, and where its re-phase detector stands */
@@ -206,7 +210,177 @@ int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t n
         p->seg[last]->prev[stream].have = 0; /* deltas never span a size change */
     p->stream_seg[stream] = (uint8_t)(idx + 1);
     p->cur = idx;
-    struct segment *s = p->seg[idx];
+    return p->seg[idx];
+}
+
+/* A catch-up duplicate (the same frame time twice): not a cycle of its own. It is folded into the gap before it: its
+ * callback counts, its exit is the one the next deadline is measured from. */
+static void cycle_duplicate(struct segment *s, struct second_stats *ss, struct stream_prev *pv,
+                            const struct rt_record *r, uint64_t new_xruns)
+{
+    s->duplicates++;
+    int64_t cb = r->t_exit_ns - r->t_entry_ns;
+    metric_add(&s->m[M_CALLBACK], cb);
+    if (cb > ss->callback_max)
+        ss->callback_max = cb;
+    pv->exit_ns = r->t_exit_ns;
+    if (new_xruns) {
+        s->xruns_reported += new_xruns;
+        ss->xruns_reported += (uint32_t)new_xruns;
+    }
+}
+
+/* The start of this cycle: the provider's own when it is exact (a timer's deadline); else (JACK knows it to whole
+ * frames only, or nothing) the frame clock's fitted grid, at ns resolution (see grid.h). Sets *start_ns (the
+ * deadlines and margins) and *wake_ref (what wake-up is measured from); returns whether the grid was used. */
+static int cycle_start(struct segment *s, const struct rt_record *r, int64_t nominal_ns, int64_t *start_ns,
+                       int64_t *wake_ref)
+{
+    int use_grid = !(r->flags & RTREC_HAS_START) || (r->flags & RTREC_START_COARSE);
+    *start_ns = r->start_ns; /* the provider's own start when it gives one */
+    *wake_ref = r->start_ns;
+    if (!use_grid) {
+        s->wake_provider++;
+        return 0;
+    }
+    int64_t g = grid_start(&s->grid, r->frame_pos);
+    if (!(r->flags & RTREC_HAS_START))
+        *start_ns = g == INT64_MIN ? r->t_entry_ns : g;
+    *wake_ref = g == INT64_MIN ? *start_ns : g;
+    int disagree = (r->flags & RTREC_START_COARSE) && g != INT64_MIN && coarse_disagrees(r->start_ns, g, nominal_ns);
+    if (disagree) {
+        /* The provider's whole-frame start and the grid disagree by more than half a period: the provider
+         * started this cycle off its schedule (a driver that woke late), or its frame clock has just re-phased
+         * and the step detector below has not seen enough cycles yet. This cycle is measured from the
+         * provider's own start, the one it ran on. */
+        *wake_ref = r->start_ns;
+        s->wake_coarse++;
+    }
+    s->mismatch_run = disagree ? s->mismatch_run + 1 : 0;
+    /* A disagreement that lasts (REPHASE_RUN cycles) is a grid on the wrong phase, however it came about: it is
+     * fitted anew, as after a step. */
+    if (s->mismatch_run >= REPHASE_RUN) {
+        grid_reset(&s->grid);
+        s->step.have_base = 0;
+        s->rephases++;
+        s->mismatch_run = 0;
+    } else if ((r->flags & RTREC_START_COARSE) && step_observe(&s->step, r->frame_pos, r->start_ns)) {
+        /* The frame clock re-phased against real time (jack2's dummy driver re-anchors its schedule after an
+         * overrun, by however late that cycle ended, while its frame clock goes on by one period per cycle):
+         * the grid is fitted anew from here. */
+        grid_reset(&s->grid);
+        s->rephases++;
+    }
+    grid_observe(&s->grid, r->frame_pos, r->t_entry_ns);
+    s->wake_grid++;
+    return 1;
+}
+
+/* What the step from the previous cycle of this stream shows: the period and its jitter, the cycles the frame
+ * clock says were skipped (a gap), and the previous cycle's margin to the start after it. */
+struct cycle_step {
+    int64_t jit_abs;
+    int64_t due_ns;       /* when this cycle's work was due: its start, or the first skipped one's */
+    int64_t gap_from_ns;  /* a gap: when its first skipped cycle was due */
+    uint32_t gap_skipped;
+    int gap;
+};
+
+static void cycle_delta(struct phase_stats *p, struct segment *s, struct second_stats *ss,
+                        const struct stream_prev *pv, const struct rt_record *r, int64_t adv, int64_t nominal_ns,
+                        int use_grid, int64_t start_ns, struct cycle_step *c)
+{
+    int64_t period = r->t_entry_ns - pv->entry_ns;
+    metric_add(&s->m[M_PERIOD], period);
+    if (period > ss->period_max)
+        ss->period_max = period;
+    int64_t expected = nominal_ns * adv / (int64_t)r->nframes;
+    int64_t jitter = period - expected;
+    metric_add(&s->m[M_JITTER], jitter);
+    c->jit_abs = jitter < 0 ? -jitter : jitter;
+    if (c->jit_abs > ss->jitter_abs_max)
+        ss->jitter_abs_max = c->jit_abs;
+    /* Cycles the frame clock says should have run since the previous one. */
+    uint64_t due = (uint64_t)((adv + r->nframes / 2) / r->nframes);
+    if (due < 1)
+        due = 1;
+    s->cycles_due += due;
+    if (adv > (int64_t)r->nframes) {
+        c->gap = 1;
+        s->xruns_detected++;
+        ss->xruns_detected++;
+        s->skipped_cycles += due - 1;
+        ss->deadlines_missed += (uint32_t)(due - 1); /* the cycles that never ran missed theirs */
+        /* The work of the first skipped cycle was due one period after the previous start: a thread that
+         * woke k periods late keeps that lateness, instead of looking prompt inside a frame gap (JACK runs
+         * the late callback for the current cycle). Unless that cycle had begun before the previous one
+         * exited: then the previous cycle's own lateness or overrun made the skip (a timer reports the
+         * deadline it woke for, then skips the ones that passed while it was late), it is counted there, and
+         * this cycle is measured from its own start. */
+        int64_t first_skipped = use_grid ? grid_start(&s->grid, pv->frame_pos + r->nframes)
+                                         : pv->start_ns + nominal_ns;
+        if (first_skipped >= pv->exit_ns)
+            c->due_ns = first_skipped;
+        c->gap_from_ns = first_skipped == INT64_MIN ? pv->entry_ns + nominal_ns : first_skipped;
+        c->gap_skipped = (uint32_t)(due - 1);
+    }
+    /* Margin of the previous cycle: its exit against the start of the cycle after it. When cycles were
+     * skipped, that start is the first skipped one's. */
+    int64_t next_start = !c->gap ? start_ns
+                         : !(r->flags & RTREC_HAS_START) ? grid_start(&s->grid, pv->frame_pos + r->nframes)
+                                                         : pv->start_ns + nominal_ns;
+    int64_t margin = next_start - pv->exit_ns;
+    p->margin_known = 1;
+    p->margin_ns = margin;
+    metric_add(&s->m[M_MARGIN], margin);
+    if (margin < ss->margin_min)
+        ss->margin_min = margin;
+    if (margin >= 0)
+        s->deadlines_met++;
+    else
+        ss->deadlines_missed++;
+}
+
+/* The wake-up of this cycle, from when its work was due; returns whether it is counted in the wake-up figures. */
+static int cycle_wake(struct segment *s, struct second_stats *ss, const struct rt_record *r, int64_t nominal_ns,
+                      int use_grid, int64_t due_ns, int64_t wake_ref, int64_t *wake_out)
+{
+    int64_t wake = r->t_entry_ns - due_ns;
+    int have_wake = 1;
+    if (wake < -WAKE_EARLY_TOL_NS) {
+        /* Before its own start: what it was measured from is off, never the cycle. Against the fitted grid by less
+         * than half a period, the grid was too high (it is a lower envelope of the cycles seen so far): it is
+         * lowered to this cycle, which is then its earliest, wake-up 0. Half a period or more (a grid whole
+         * periods off after the driver re-phased, before enough cycles refitted it; or a provider's start that
+         * is wrong), it cannot tell: the cycle is left out of the wake-up figures and counted, and a grid is
+         * re-anchored to it. */
+        if (use_grid && due_ns == wake_ref)
+            grid_lower(&s->grid, r->frame_pos, r->t_entry_ns);
+        if (use_grid && due_ns == wake_ref && wake > -(nominal_ns / 2)) {
+            s->wake_reanchored++;
+            wake = 0;
+        } else {
+            s->wake_left_out++;
+            have_wake = 0;
+        }
+    }
+    if (have_wake) {
+        metric_add(&s->m[M_WAKEUP], wake);
+        if (wake > ss->wakeup_max)
+            ss->wakeup_max = wake;
+    }
+    *wake_out = wake;
+    return have_wake;
+}
+
+int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t new_xruns, uint64_t lost)
+{
+    p->margin_known = 0;
+    int err;
+    struct segment *s = segment_for(p, r, &err);
+    if (!s)
+        return err;
+    unsigned stream = r->stream < RTREC_MAX_STREAMS ? r->stream : RTREC_MAX_STREAMS - 1;
     struct stream_prev *pv = &s->prev[stream]; /* this stream's previous record: deltas never mix streams */
     if (p->pending_xruns) {
         s->xruns_reported += p->pending_xruns;
@@ -234,18 +408,7 @@ int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t n
     if (pv->have) {
         adv = (int64_t)(r->frame_pos - pv->frame_pos);
         if (adv == 0) {
-            /* A catch-up duplicate (the same frame time twice): not a cycle of its own. It is folded into the gap
-             * before it: its callback counts, its exit is the one the next deadline is measured from. */
-            s->duplicates++;
-            int64_t cb = r->t_exit_ns - r->t_entry_ns;
-            metric_add(&s->m[M_CALLBACK], cb);
-            if (cb > ss->callback_max)
-                ss->callback_max = cb;
-            pv->exit_ns = r->t_exit_ns;
-            if (new_xruns) {
-                s->xruns_reported += new_xruns;
-                ss->xruns_reported += (uint32_t)new_xruns;
-            }
+            cycle_duplicate(s, ss, pv, r, new_xruns);
             return 0;
         }
         /* Time that passed between the two cycles: between their starts when the provider gives them (an entry can
@@ -262,104 +425,14 @@ int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t n
     s->cycles++;
     ss->cycles++;
 
-    /* The start of this cycle: the provider's own when it is exact (a timer's deadline); else (JACK knows it to
-     * whole frames only, or nothing) the frame clock's fitted grid, at ns resolution (see grid.h). */
-    int use_grid = !(r->flags & RTREC_HAS_START) || (r->flags & RTREC_START_COARSE);
-    int64_t start_ns = r->start_ns; /* the deadlines and margins: the provider's own start when it gives one */
-    int64_t wake_ref = r->start_ns; /* what wake-up is measured from */
-    if (use_grid) {
-        int64_t g = grid_start(&s->grid, r->frame_pos);
-        if (!(r->flags & RTREC_HAS_START))
-            start_ns = g == INT64_MIN ? r->t_entry_ns : g;
-        wake_ref = g == INT64_MIN ? start_ns : g;
-        int disagree = (r->flags & RTREC_START_COARSE) && g != INT64_MIN && coarse_disagrees(r->start_ns, g, nominal_ns);
-        if (disagree) {
-            /* The provider's whole-frame start and the grid disagree by more than half a period: the provider
-             * started this cycle off its schedule (a driver that woke late), or its frame clock has just re-phased
-             * and the step detector below has not seen enough cycles yet. This cycle is measured from the
-             * provider's own start, the one it ran on. */
-            wake_ref = r->start_ns;
-            s->wake_coarse++;
-        }
-        s->mismatch_run = disagree ? s->mismatch_run + 1 : 0;
-        /* A disagreement that lasts (REPHASE_RUN cycles) is a grid on the wrong phase, however it came about: it is
-         * fitted anew, as after a step. */
-        if (s->mismatch_run >= REPHASE_RUN) {
-            grid_reset(&s->grid);
-            s->step.have_base = 0;
-            s->rephases++;
-            s->mismatch_run = 0;
-        } else if ((r->flags & RTREC_START_COARSE) && step_observe(&s->step, r->frame_pos, r->start_ns)) {
-            /* The frame clock re-phased against real time (jack2's dummy driver re-anchors its schedule after an
-             * overrun, by however late that cycle ended, while its frame clock goes on by one period per cycle):
-             * the grid is fitted anew from here. */
-            grid_reset(&s->grid);
-            s->rephases++;
-        }
-        grid_observe(&s->grid, r->frame_pos, r->t_entry_ns);
-        s->wake_grid++;
-    } else {
-        s->wake_provider++;
-    }
-    int64_t jit_abs = 0;
-    int64_t due_ns = wake_ref;     /* when this cycle's work was due: its start, or the first skipped one's */
-    int64_t gap_from_ns = 0;       /* a gap: when its first skipped cycle was due */
-    uint32_t gap_skipped = 0;
-    int gap = 0;
-    if (pv->have) {
-        int64_t period = r->t_entry_ns - pv->entry_ns;
-        metric_add(&s->m[M_PERIOD], period);
-        if (period > ss->period_max)
-            ss->period_max = period;
-        int64_t expected = nominal_ns * adv / (int64_t)r->nframes;
-        int64_t jitter = period - expected;
-        metric_add(&s->m[M_JITTER], jitter);
-        jit_abs = jitter < 0 ? -jitter : jitter;
-        if (jit_abs > ss->jitter_abs_max)
-            ss->jitter_abs_max = jit_abs;
-        /* Cycles the frame clock says should have run since the previous one. */
-        uint64_t due = (uint64_t)((adv + r->nframes / 2) / r->nframes);
-        if (due < 1)
-            due = 1;
-        s->cycles_due += due;
-        if (adv > (int64_t)r->nframes) {
-            gap = 1;
-            s->xruns_detected++;
-            ss->xruns_detected++;
-            s->skipped_cycles += due - 1;
-            ss->deadlines_missed += (uint32_t)(due - 1); /* the cycles that never ran missed theirs */
-            /* The work of the first skipped cycle was due one period after the previous start: a thread that
-             * woke k periods late keeps that lateness, instead of looking prompt inside a frame gap (JACK runs
-             * the late callback for the current cycle). Unless that cycle had begun before the previous one
-             * exited: then the previous cycle's own lateness or overrun made the skip (a timer reports the
-             * deadline it woke for, then skips the ones that passed while it was late), it is counted there, and
-             * this cycle is measured from its own start. */
-            int64_t first_skipped = use_grid ? grid_start(&s->grid, pv->frame_pos + r->nframes)
-                                             : pv->start_ns + nominal_ns;
-            if (first_skipped >= pv->exit_ns)
-                due_ns = first_skipped;
-            gap_from_ns = first_skipped == INT64_MIN ? pv->entry_ns + nominal_ns : first_skipped;
-            gap_skipped = (uint32_t)(due - 1);
-        }
-        /* Margin of the previous cycle: its exit against the start of the cycle after it. When cycles were
-         * skipped, that start is the first skipped one's. */
-        int64_t next_start = !gap ? start_ns
-                             : !(r->flags & RTREC_HAS_START) ? grid_start(&s->grid, pv->frame_pos + r->nframes)
-                                                             : pv->start_ns + nominal_ns;
-        int64_t margin = next_start - pv->exit_ns;
-        p->margin_known = 1;
-        p->margin_ns = margin;
-        metric_add(&s->m[M_MARGIN], margin);
-        if (margin < ss->margin_min)
-            ss->margin_min = margin;
-        if (margin >= 0)
-            s->deadlines_met++;
-        else
-            ss->deadlines_missed++;
-    }
-    if (gap || new_xruns)
-        event_note(s, ss, gap ? gap_from_ns : wake_ref, r->t_entry_ns, gap ? pv->frame_pos + r->nframes : r->frame_pos,
-                   r->frame_pos, gap_skipped, new_xruns);
+    int64_t start_ns, wake_ref;
+    int use_grid = cycle_start(s, r, nominal_ns, &start_ns, &wake_ref);
+    struct cycle_step c = { .due_ns = wake_ref };
+    if (pv->have)
+        cycle_delta(p, s, ss, pv, r, adv, nominal_ns, use_grid, start_ns, &c);
+    if (c.gap || new_xruns)
+        event_note(s, ss, c.gap ? c.gap_from_ns : wake_ref, r->t_entry_ns,
+                   c.gap ? pv->frame_pos + r->nframes : r->frame_pos, r->frame_pos, c.gap_skipped, new_xruns);
     s->last_frame = r->frame_pos;
     if (new_xruns) {
         s->xruns_reported += new_xruns;
@@ -379,37 +452,15 @@ int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t n
     if (cb > ss->callback_max)
         ss->callback_max = cb;
 
-    int64_t wake = r->t_entry_ns - due_ns;
-    int have_wake = 1;
-    if (wake < -WAKE_EARLY_TOL_NS) {
-        /* Before its own start: what it was measured from is off, never the cycle. Against the fitted grid by less
-         * than half a period, the grid was too high (it is a lower envelope of the cycles seen so far): it is
-         * lowered to this cycle, which is then its earliest, wake-up 0. Half a period or more (a grid whole
-         * periods off after the driver re-phased, before enough cycles refitted it; or a provider's start that
-         * is wrong), it cannot tell: the cycle is left out of the wake-up figures and counted, and a grid is
-         * re-anchored to it. */
-        if (use_grid && due_ns == wake_ref)
-            grid_lower(&s->grid, r->frame_pos, r->t_entry_ns);
-        if (use_grid && due_ns == wake_ref && wake > -(nominal_ns / 2)) {
-            s->wake_reanchored++;
-            wake = 0;
-        } else {
-            s->wake_left_out++;
-            have_wake = 0;
-        }
-    }
-    if (have_wake) {
-        metric_add(&s->m[M_WAKEUP], wake);
-        if (wake > ss->wakeup_max)
-            ss->wakeup_max = wake;
-    }
+    int64_t wake;
+    int have_wake = cycle_wake(s, ss, r, nominal_ns, use_grid, c.due_ns, wake_ref, &wake);
     if (r->flags & RTREC_DSP) {
         s->dsp_done += r->dsp_done;
         s->dsp_req += r->dsp_req;
         if (r->dsp_done < r->dsp_req)
             s->dsp_cut_short++; /* the burn stopped at its guard band: not a missed deadline of its own */
     }
-    return buf_push(s, jit_abs, wake, have_wake);
+    return buf_push(s, c.jit_abs, wake, have_wake);
 }
 
 void phase_observe(struct phase_stats *p, const struct rt_record *r)
