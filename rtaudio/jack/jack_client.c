@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* RT-safe (runs in the RT thread): clock reads, JACK's shared-memory getters, integer updates, one ring push
  * (rt_sink_cycle, whose first, never measured, cycle reads the scheduling policy the thread really got). */
@@ -100,6 +101,19 @@ static int xrun_cb(void *arg)
 {
     struct rtj_jack *j = arg;
     atomic_fetch_add_explicit(&j->xruns, 1, memory_order_release);
+    return 0;
+}
+
+/* jack2 only (registered for it alone): runs on its notification thread, never the RT thread. The first call
+ * raises that thread to SCHED_FIFO 1 (jack_client.h says why); jack2 makes it as the client activates. */
+static int graph_order_cb(void *arg)
+{
+    struct rtj_jack *j = arg;
+    int zero = 0;
+    if (atomic_compare_exchange_strong(&j->notify_tid, &zero, (int)gettid())) {
+        struct sched_param sp = { .sched_priority = 1 };
+        atomic_store(&j->notify_boost, sched_setscheduler(0, SCHED_FIFO, &sp) == 0 ? 1 : -errno);
+    }
     return 0;
 }
 
@@ -299,6 +313,8 @@ int rtj_jack_open(struct rtj_jack *j, const char *server_name, const char *clien
         j->client = NULL;
         return -EIO;
     }
+    if (strcmp(j->provider, "jack2") == 0)
+        jack_set_graph_order_callback(j->client, graph_order_cb, j);
     jack_on_info_shutdown(j->client, shutdown_cb, j);
     return 0;
 }

@@ -24,6 +24,8 @@ attempt() {
     "$RTJ_HELPERS/stall_client" "$name" "$STALL_MS" "$EVERY" "$STALLS" "rtjitter-$rpid:in" >"$WORK/stall.out" 2>"$WORK/stall.err" &
     local spid=$!
     for i in $(seq 50); do grep -q ready "$WORK/stall.err" && break; sleep 0.1; done
+    # rtjitter's threads as the kernel shows them: policy and real-time priority of each (stat fields 41, 40)
+    RT_THREADS=$(for t in /proc/$rpid/task/*/stat; do s=$(cat "$t" 2>/dev/null) && s=${s##*) } && set -- $s && echo "${39}:${38}"; done | sort | tr '\n' ' ')
     sleep 2.2 # past rtjitter's warm-up
     kill -USR1 "$spid"
     for i in $(seq 100); do grep -q '^stalls' "$WORK/stall.out" && break; sleep 0.1; done
@@ -48,6 +50,11 @@ HELP_PY=$(cd "$(dirname "$0")/../helpers" && pwd)
 SE20=$(python3 "$HELP_PY/stall_events.py" "$WORK/r.json" "$WORK/stall.out" "$PERIOD" "$WORK"/canary-*.log)
 
 check "run exits 0 (got $RC)" [ "$RC" -eq 0 ]
+# jack2's notification thread in rtjitter runs SCHED_FIFO 1 (policy:priority 1:1), so a busy machine does not hold
+# back the xrun notifications (rtaudio/jack/jack_client.h), beside the measuring thread (its priority below the server's)
+echo "# rtjitter's threads (policy:priority): $RT_THREADS"
+check "jack2's notification thread in rtjitter runs SCHED_FIFO 1 ($RT_THREADS)" \
+    python3 -c "import sys; t = sys.argv[1].split(); sys.exit(not ('1:1' in t and sum(x.startswith('1:') for x in t) == 2))" "$RT_THREADS"
 check "the stall client stalled $STALLS times" [ "$CLIENT_STALLS" = "$STALLS" ]
 check "xruns were forced at all (client saw $CLIENT_XRUNS)" [ "${CLIENT_XRUNS:-0}" -ge "$STALLS" ]
 check "rtjitter's reported xruns ($REPORTED) equal the stall client's own notifications in that window ($CLIENT_XRUNS)" \
