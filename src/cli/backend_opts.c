@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The backends' options for a command (backend_opts.h). */
 #include "cli/backend_opts.h"
+#include "util/wrap.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,10 +70,13 @@ const char *backend_opts_foreign(const struct backend_config *cfg, const struct 
 
 void backend_opts_list(FILE *f)
 {
+    int width = wrap_width(f);
     for (size_t b = 0; rtj_backends[b]; b++) {
-        char why[256] = "";
+        char why[256] = "", first[32], text[640];
         int bad = rtj_backends[b]->unavailable(why, sizeof(why)) < 0;
-        fprintf(f, "%-8s %s%s%s%s\n", rtj_backends[b]->name, rtj_backends[b]->summary, bad ? " (cannot run here: " : "",
-                bad ? why : "", bad ? ")" : "");
+        snprintf(first, sizeof(first), "%-8s ", rtj_backends[b]->name);
+        snprintf(text, sizeof(text), "%s%s%s%s", rtj_backends[b]->summary, bad ? " (cannot run here: " : "",
+                 bad ? why : "", bad ? ")" : "");
+        wrap_text(f, first, 9, width, text); /* the summary wraps under itself */
     }
 }

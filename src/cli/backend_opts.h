@@ -17,7 +17,7 @@ size_t backend_opts_sections(struct opt_section *out, size_t max, const struct o
  * it: its name, or NULL. */
 const char *backend_opts_foreign(const struct backend_config *cfg, const struct backend_config *dflt,
                                  const struct backend_ops *const *be, size_t n);
-/* `--backend list`: each backend, its summary, and why it cannot run here. */
+/* `--backend list`: each backend, its summary, and why it cannot run here, wrapped to f's width (util/wrap.h). */
 void backend_opts_list(FILE *f);
 
 #endif

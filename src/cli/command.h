@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* A subcommand as main.c's table lists it, and as its --help, the man page and the bash completion describe
- * it (manpage.c): everything about a command is said once, here and in its option tables. */
+/* A subcommand as the table of subcommands (cli_commands[], commands.c) lists it, and as its --help, the man page
+ * and the bash completion describe it (manpage.c): everything about a command is said once, here and in its option
+ * tables. */
 #ifndef RTJ_COMMAND_H
 #define RTJ_COMMAND_H
 #include "cli/options.h"
@@ -27,6 +28,11 @@ struct cli_command {
 };
 
 #define CLI_MAX_SECTIONS 8
+
+/* The subcommands, NULL-terminated, in the order `rtjitter --help` and the man page list them (commands.c).
+ * Each entry: a unique lowercase name, fn, a one-line summary and a synopsis, and sections() giving its own
+ * option table first (untitled); tests/unit/test_registry.c holds every entry to that. */
+extern const struct cli_command *const cli_commands[];
 
 /* The usage line, the description and every option section, as `rtjitter NAME --help` prints them. */
 void cli_help(FILE *f, const struct cli_command *c);

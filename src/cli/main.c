@@ -1,13 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rtjitter: can this kernel, on this machine, run audio at a small buffer size without dropouts? */
 #include "util/wrap.h"
-#include "cli/cmd_check.h"
-#include "cli/cmd_report.h"
-#include "cli/cmd_compare.h"
-#include "cli/cmd_import.h"
-#include "cli/cmd_loads.h"
-#include "cli/cmd_run.h"
-#include "cli/cmd_sweep.h"
+#include "cli/command.h"
 #include "cli/manpage.h"
 #include "run/run.h"
 #include <stdio.h>
@@ -15,27 +9,15 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The subcommands, in the order `rtjitter --help` and the man page list them. */
-static const struct cli_command *const commands[] = {
-    &cmd_run_info,
-    &cmd_sweep_info,
-    &cmd_loads_info,
-    &cmd_report_info,
-    &cmd_compare_info,
-    &cmd_check_info,
-    &cmd_import_info,
-    NULL,
-};
-
 static void usage(FILE *f)
 {
     fprintf(f, "rtjitter %s: real-time audio jitter tester (JACK)\n\nusage: rtjitter COMMAND [OPTIONS]\n"
             "       rtjitter COMMAND --help\n\n", RTJ_VERSION);
     int width = wrap_width(f);
-    for (size_t i = 0; commands[i]; i++) {
+    for (size_t i = 0; cli_commands[i]; i++) {
         char first[32];
-        snprintf(first, sizeof(first), "  %-10s ", commands[i]->name);
-        wrap_text(f, first, 13, width, commands[i]->summary);
+        snprintf(first, sizeof(first), "  %-10s ", cli_commands[i]->name);
+        wrap_text(f, first, 13, width, cli_commands[i]->summary);
     }
     fprintf(f, "\n  -h, --help     this list\n  -V, --version  the version\n\n");
     wrap_text(f, "exit status: ", 13, width, "0 ok, 1 a threshold was exceeded, 2 bad usage, 3 the run could not complete");
@@ -57,19 +39,19 @@ int main(int argc, char **argv)
     }
     /* Not in --help: what the Makefile builds the man page and the bash completion from. */
     if (!strcmp(argv[1], "--man"))
-        return manpage_write(stdout, commands) < 0 ? 3 : 0;
+        return manpage_write(stdout, cli_commands) < 0 ? 3 : 0;
     if (!strcmp(argv[1], "--man-report"))
         return manpage_report_write(stdout) < 0 ? 3 : 0;
     if (!strcmp(argv[1], "--bash-completion"))
-        return completion_write(stdout, commands) < 0 ? 3 : 0;
+        return completion_write(stdout, cli_commands) < 0 ? 3 : 0;
     char cmdline[4096];
     size_t o = 0;
     cmdline[0] = '\0';
     for (int i = 0; i < argc && o < sizeof(cmdline) - 1; i++)
         o += (size_t)snprintf(cmdline + o, sizeof(cmdline) - o, "%s%s", i ? " " : "", argv[i]);
-    for (size_t i = 0; commands[i]; i++)
-        if (!strcmp(argv[1], commands[i]->name)) {
-            int rc = commands[i]->fn(argc - 2, argv + 2, cmdline);
+    for (size_t i = 0; cli_commands[i]; i++)
+        if (!strcmp(argv[1], cli_commands[i]->name)) {
+            int rc = cli_commands[i]->fn(argc - 2, argv + 2, cmdline);
             if (run_must_exit_fast()) {
                 fflush(NULL);
                 _exit(rc);
@@ -78,10 +60,10 @@ int main(int argc, char **argv)
         }
     const char *best = NULL;
     size_t bestd = 3;
-    for (size_t i = 0; commands[i]; i++)
-        if (opts_distance(argv[1], commands[i]->name) < bestd) {
-            bestd = opts_distance(argv[1], commands[i]->name);
-            best = commands[i]->name;
+    for (size_t i = 0; cli_commands[i]; i++)
+        if (opts_distance(argv[1], cli_commands[i]->name) < bestd) {
+            bestd = opts_distance(argv[1], cli_commands[i]->name);
+            best = cli_commands[i]->name;
         }
     if (best)
         fprintf(stderr, "rtjitter: unknown command '%s' (did you mean %s?)\n", argv[1], best);

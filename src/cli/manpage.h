@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The man pages (rtjitter.1, rtjitter-report.5) and the bash completion, generated from main.c's table of subcommands and their
- * option tables, so that neither can drift from what the parser accepts. `rtjitter --man` and `rtjitter
- * --bash-completion` print them (not listed in --help: the Makefile builds data/rtjitter.1 and
+/* The man pages (rtjitter.1, rtjitter-report.5) and the bash completion, generated from the table of subcommands
+ * (commands.c) and their option tables, so that neither can drift from what the parser accepts. `rtjitter --man`
+ * and `rtjitter --bash-completion` print them (not listed in --help: the Makefile builds data/rtjitter.1 and
  * data/rtjitter.bash-completion from them). */
 #ifndef RTJ_MANPAGE_H
 #define RTJ_MANPAGE_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* src/cli/: the command line. main.c (the table of subcommands), one cmd_NAME.c per subcommand turning argv into a
- * call of the module that does the work, and this option table. It may include every other folder; nothing but
- * main.c includes a cmd_*.h, and only backends include options.h from outside cli/.
+/* src/cli/: the command line. main.c (dispatch through the table of subcommands in commands.c), one cmd_NAME.c per
+ * subcommand turning argv into a call of the module that does the work, and this option table. It may include every
+ * other folder; nothing but commands.c includes a cmd_*.h, and only backends include options.h from outside cli/.
  *
  * Command-line options, declared once: the table drives parsing, range checks, the help text, the man page and
  * the shell completion (command.h, manpage.c). Parsing behaves as getopt_long does for the people who type it:

@@ -242,9 +242,8 @@ static void test_double_dash_and_stdin(void **state)
     assert_string_equal(pos[0], "-");
 }
 
-static const struct cli_command *const commands[] = {
-    &cmd_run_info, &cmd_loads_info, &cmd_report_info, &cmd_compare_info, &cmd_check_info, NULL,
-};
+/* Every subcommand: the table main.c dispatches through (commands.c). */
+static const struct cli_command *const *const commands = cli_commands;
 
 /* Every subcommand's options, as the parser sees them: no long name or short letter twice in one command, none
  * that takes -h (help) or -V (the version), and a help line, a metavar for a value, each. */
