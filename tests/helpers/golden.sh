@@ -10,11 +10,19 @@
 #
 # usage: tests/helpers/golden.sh OUTDIR   (from the top of the tree; RTJ=path of the binary, default ./rtjitter)
 set -u
-RTJ=${RTJ:-./rtjitter}
-O=$1
+RTJ=$(realpath "${RTJ:-./rtjitter}")
+mkdir -p "$1"
+O=$(realpath "$1")
+# compare caches each report's set-up key beside it (a .NAME.setup sidecar): it works on a copy of the fixtures, at
+# the same relative path (the outputs name it), never in the committed tree
+T=$(mktemp -d "${TMPDIR:-/tmp}/rtjt-golden.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+mkdir -p "$T/tests/fixtures"
+cp -r tests/fixtures/reports "$T/tests/fixtures/"
+find "$T" -name '.*.setup' -delete
+cd "$T" || exit 1
 F=tests/fixtures/reports
 S=$F/store/6.18.44-fc-v1098
-mkdir -p "$O"
 : >"$O/exit-codes"
 export LC_ALL=C.UTF-8 TZ=UTC
 unset COLUMNS NO_COLOR
