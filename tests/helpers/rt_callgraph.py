@@ -121,7 +121,8 @@ def markers(path, text):
         decl = re.split(r'[{;]', head, 1)[0]
         decl = re.sub(r'__attribute__\s*\(\(.*?\)\)', ' ', decl, flags=re.S)
         f = re.search(r'([A-Za-z_]\w*)\s*\(', decl)
-        if not f or '=' in decl[:f.start()]:
+        # a declaration or definition: a type before the name (a call in a function's body has none), no '='
+        if not f or '=' in decl[:f.start()] or not re.search(r'\w[\s*]+$', decl[:f.start()]):
             continue
         line = text.count('\n', 0, m.start()) + 1
         found.append((f.group(1), positive, line, bool(re.search(r'\bstatic\b', decl[:f.start()]))))
@@ -397,6 +398,10 @@ def main():
     print('# %d functions of ours reached (%d nodes: a static inline function of a header, and a clone gcc made, '
           'once a file), in %s' % (distinct, len(reached), ', '.join(files)))
     reason = {e[2]: e[1] for es in allow.values() for e in es}
+    marked = {fn for fn, path, why in entries if why.startswith('marked')}
+    unmarked = sorted({g.defined[t][0] for t in reached} - marked)
+    if unmarked:
+        print('# reached, with no RT-safe comment of their own: %s' % ', '.join(unmarked))
     for name, line in sorted(externals):
         print('# external %s, from %s: %s' % (name, ', '.join(sorted({show(c) for c in externals[(name, line)]})),
                                               reason[line]))
