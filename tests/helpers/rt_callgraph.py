@@ -137,16 +137,13 @@ class Graph:
     def __init__(self):
         self.defined = {}     # title -> (display name, file of the definition)
         self.edges = {}       # title -> [(target title, call site)]
-        self.ext_label = {}   # external title -> the name gcc printed (memcpy's is __builtin_memcpy)
 
     def add(self, ci):
         text = open(ci).read()
         top = os.getcwd() + '/'
         for title, label, ellipse in NODE.findall(text):
             parts = label.split('\\n')
-            if ellipse:
-                self.ext_label.setdefault(title, parts[0])
-            else:
+            if not ellipse:   # an ellipse is a function this file only calls
                 where = parts[1].rsplit(':', 2)[0] if len(parts) > 1 else '?'
                 where = where[len(top):] if where.startswith(top) else where
                 # a clone gcc made (rt_now_ns.constprop, cap_ring_push.isra) is shown as its function
@@ -289,20 +286,26 @@ def main():
             o.write('void *rt_inline_roots[] = {\n%s\n};\n' % ',\n'.join(
                 '    (void *)%s' % fn for h in sorted(inline_roots) for fn in inline_roots[h]))
         first.append(roots_c)
-    for fn, path, _ in entries:   # the file that defines it: a global's object says; a static is where it was found
-        if fn in index:
-            first.append(index[fn])
-        elif path.endswith('.c'):
+    def static_in(fn, path):
+        return path.endswith('.c') and re.search(r'\bstatic\b[^;{}()]*\b%s\s*\(' % re.escape(fn),
+                                                 strip_comments(open(path, errors='replace').read()))
+
+    for fn, path, why in entries:   # the file that defines it: a static's own, or the one a global's object names
+        if why.startswith('marked') and path.endswith('.c') or static_in(fn, path):
             first.append(path)
+        elif fn in index:
+            first.append(index[fn])
     compile_all(first)
 
     def resolve(fn, path):
         """The graph's titles for an entry: the global function, or the file's static one (a header's: every
         copy)."""
+        if path.endswith('.c'):
+            ts = [t for t, (name, where) in g.defined.items() if name == fn and t.startswith(path + ':')]
+            if ts:
+                return ts
         if fn in g.defined:
             return [fn]
-        if path.endswith('.c'):
-            return [t for t, (name, where) in g.defined.items() if name == fn and t.startswith(path + ':')]
         return [t for t, (name, where) in g.defined.items() if name == fn and where == path]
 
     # ---- the walk ----
@@ -311,7 +314,7 @@ def main():
     inlined = []
     for fn, path, why in entries:
         ts = resolve(fn, path)
-        if not ts and a.as_built and (path.endswith('.h') or '%s:%s' % (path, fn) not in index):
+        if not ts and a.as_built and fn not in index:
             inlined.append(fn)   # a static function inlined wherever it is called: walked inside its callers
         elif not ts:
             fails.append('entry point %s (%s) is not in the call graph' % (fn, why))
@@ -407,7 +410,7 @@ def main():
                                               reason[line]))
     for t, site, reason in indirect:
         print('# indirect call in %s at %s: %s' % (show(t), site, reason))
-    stale = [] if a.as_built else [(n, e[2]) for n, es in allow.items() for e in es if (n, e[2]) not in used]
+    stale = [] if a.as_built or a.src else [(n, e[2]) for n, es in allow.items() for e in es if (n, e[2]) not in used]
     for n, line in stale:
         print('# allowlist line %d, %s: not called from the RT graph now' % (line, n))
     for msg in fails:

@@ -11,8 +11,8 @@
 # RT-safe is checked apart) and as built (-O2's inlining: the external calls the binary itself makes, e.g. FORTIFY's
 # __memcpy_chk where the inlined size is known). Then the fixtures in tests/fixtures/rt_callgraph/ show that it
 # fails: malloc, printf and pthread_mutex_lock behind a static helper, an unresolved indirect call, a function
-# marked Not RT-safe, an allowed call from outside its scope; and that it passes a fixture that calls only what the
-# allowlist allows. No server, nothing timed: a few compiles of a handful of files.
+# marked Not RT-safe, an allowed call from outside its scope, a call into src/ (followed there: snprintf); and that
+# it passes a fixture that calls only what the allowlist allows. No server, nothing timed: a few compiles of a handful of files.
 . "$(dirname "$0")/../lib.sh"
 TOP=${RTJ_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 case ${BUILD:-build} in /*) OBJ=${BUILD} ;; *) OBJ=$TOP/${BUILD:-build} ;; esac
@@ -87,6 +87,10 @@ rejects rt_indirect-built 'calls __indirect_call (a call through a function poin
 rejects rt_notsafe 'reaches a function marked Not RT-safe (rtaudio/rtclock.h:29): process -> mono_nap_ms'
 rejects rt_notsafe 'calls nanosleep (system call): process -> mono_nap_ms -> nanosleep at'
 rejects rt_notsafe-built 'calls nanosleep (system call): process -> nanosleep at'
+rejects rt_follow 'calls __snprintf_chk (not on the allowlist): process -> num_human -> __snprintf_chk at'
+rejects rt_follow-built 'calls __snprintf_chk (not on the allowlist): process -> num_human -> __snprintf_chk at'
+check "rt_follow: the walk followed num_human into src/util/numfmt.c, found by its object in the build" \
+    grep -q '^# compiled 2 files .*: src/util/numfmt.c, tests/fixtures/rt_callgraph/rt_follow.c$' "$WORK/rt_follow.out"
 rejects rt_scope 'calls clock_nanosleep (not on the allowlist: allowed only from rtaudio/timer/timer_loop.c:sleep_until'
 rejects rt_scope-built 'calls clock_nanosleep (not on the allowlist: allowed only from'
 for n in rt_ok rt_ok-built rt_indirect-named; do
