@@ -8,7 +8,13 @@
  * spa node methods): `run` allocates the private state zeroed, locks it, and calls the ops in the order
  * unavailable -> open -> start -> status* -> describe -> stop. Each op says the thread it may be called from.
  * Only the backend's RT thread writes the sink (struct rt_sink), which stamps, tags and pushes every record.
- * Adding a backend is one folder under rtaudio/ (or one file) plus one entry in rtaudio/backends.c. */
+ * Adding a backend is one folder under rtaudio/ (or one file) plus one entry in rtaudio/backends.c.
+ *
+ * The RT contract: what runs in an RT thread does no allocation, lock, printf, file I/O or system call other than
+ * the clock, and says "RT-safe (runs in the RT thread)" in its comment ("Not RT-safe" for what must never be called
+ * there). tests/integration/rt_callgraph.sh checks it on gcc's call graph from the RT entry points (the callbacks
+ * given to libjack, the thread bodies given to rt_thread_start, every function marked RT-safe); what they may call
+ * outside our sources is in tests/rt_callgraph.allow, each with its reason. */
 #ifndef RTJ_BACKEND_H
 #define RTJ_BACKEND_H
 #include <jansson.h>
