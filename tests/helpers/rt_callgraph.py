@@ -193,9 +193,17 @@ def main():
 
     # ---- the allowlist ----
     allow = {}
+    not_rt = {}            # (function, file) -> reason: given to libjack, yet never run in an RT thread
     for n, line in enumerate(open(a.allow), 1):
         line = line.strip()
         if not line or line.startswith('#'):
+            continue
+        if line.startswith('!entry '):
+            spec, _, reason = line[len('!entry '):].partition(' ')
+            name, _, scope = spec.partition('@')
+            if not reason.strip() or not scope:
+                fails.append('%s:%d: !entry %s needs FUNCTION@FILE and a reason' % (a.allow, n, name))
+            not_rt[(name, scope)] = reason.strip()
             continue
         spec, _, reason = line.partition(' ')
         name, _, scope = spec.partition('@')
@@ -220,6 +228,9 @@ def main():
             continue
         if path.endswith('.c'):
             for fn, how, line in registrations(path, text):
+                if (fn, path) in not_rt:
+                    print('# not an RT entry: %s, given to %s at %s:%d: %s' % (fn, how, path, line, not_rt[(fn, path)]))
+                    continue
                 entries.append((fn, path, 'given to %s at %s:%d' % (how, path, line)))
         for fn, positive, line, static in markers(path, text):
             if not positive:
