@@ -261,29 +261,6 @@ int rank_test(const struct rhist *a, const struct rhist *b, struct rank_test *ou
     return 0;
 }
 
-double rate_test_p(double ka, double na, double kb, double nb)
-{
-    if (!(na > 0) || !(nb > 0) || ka < 0 || kb < 0)
-        return NAN;
-    double k = ka + kb;
-    if (k == 0)
-        return 1;
-    double p0 = nb / (na + nb);
-    if (k > 100000) { /* the binomial sum would be long; the normal approximation is exact enough there */
-        double z = (kb - k * p0) / sqrt(k * p0 * (1 - p0));
-        return erfc(fabs(z) / M_SQRT2);
-    }
-    double lp = log(p0), lq = log1p(-p0), base = lgamma(k + 1);
-    double ref = base - lgamma(kb + 1) - lgamma(k - kb + 1) + kb * lp + (k - kb) * lq;
-    double p = 0;
-    for (double i = 0; i <= k; i++) {
-        double l = base - lgamma(i + 1) - lgamma(k - i + 1) + i * lp + (k - i) * lq;
-        if (l <= ref + 1e-9)
-            p += exp(l);
-    }
-    return fmin(p, 1.0);
-}
-
 const char *cmp_outcome_name(enum cmp_outcome o)
 {
     static const char *const names[] = { "same", "better", "worse", "weak", "n/a", "worse_in_pair", "better_in_pair" };

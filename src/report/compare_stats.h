@@ -10,8 +10,7 @@
  *    constant time.
  *  - the whole distribution gets a Mann-Whitney rank test computed from the two histograms (values in one bucket
  *    are ties) and its effect size P(B > A).
- *  - counts get an exact conditional binomial test of two Poisson rates (no longer compare's verdict on xruns and
- *    missed deadlines: events come in bursts, see compare_counts.h).
+ *  - counts get an exact conditional binomial test of two Poisson rates (rate_test_p(), stats/pvalue.h).
  * The histogram tests treat the cycles of one run as independent; consecutive cycles are not. */
 #ifndef RTJ_COMPARE_STATS_H
 #define RTJ_COMPARE_STATS_H
@@ -51,9 +50,6 @@ struct rank_test {
     double z;
 };
 int rank_test(const struct rhist *a, const struct rhist *b, struct rank_test *out);
-
-/* Exact two-sided conditional test that ka events in na cycles and kb in nb come from one rate. */
-double rate_test_p(double ka, double na, double kb, double nb);
 
 /* Outcome of one metric's comparison. CMP_WEAK: only the histogram tests below (a percentile with few cycles beyond
  * it). CMP_WORSE_PAIR, CMP_BETTER_PAIR ("worse_in_pair", "better_in_pair"): the two runs differ, with no other runs

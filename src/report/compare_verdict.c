@@ -5,6 +5,7 @@
 #include "report/access.h"
 #include "report/compare_blocks.h"
 #include "report/compare_counts.h"
+#include "stats/mann_whitney.h"
 #include <errno.h>
 #include "report/compare_runs.h"
 #include <stdlib.h>
