@@ -6,6 +6,7 @@
 #include "report/access.h"
 #include "report/compare_runs.h"
 #include "report/compare_verdict.h"
+#include "report/phase_figures.h"
 #include "report/doc.h"
 #include "util/numfmt.h"
 #include "util/utf8.h"
@@ -111,7 +112,7 @@ static json_t *column(const json_t *p)
     return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
                      "jitter", metric_column(p, "jitter"), "wakeup", metric_column(p, "wakeup"),
                      "seconds", seconds_column(p),
-                     "cycles", doc_number_json(doc_num(p, "cycles")), "xruns", doc_number_json(compare_xruns(p)),
+                     "cycles", doc_number_json(doc_num(p, "cycles")), "xruns", doc_number_json(phase_xruns(p)),
                      "xruns_reported", doc_number_json(doc_num(x, "reported")),
                      "xruns_detected", doc_number_json(doc_num(x, "detected")),
                      "deadlines_met_pct", doc_number_json(doc_num(p, "deadlines_met_pct")),

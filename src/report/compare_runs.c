@@ -5,6 +5,7 @@
 #include "report/compare.h"
 #include "report/compare_blocks.h"
 #include "report/compare_verdict.h"
+#include "report/phase_figures.h"
 #include "report/report_read.h"
 #include "stats/pvalue.h"
 #include <errno.h>
@@ -17,7 +18,7 @@
 
 static double event_rate(const json_t *phase, int deadlines)
 {
-    double k = deadlines ? doc_num(phase, "deadlines_missed") : compare_xruns(phase);
+    double k = deadlines ? doc_num(phase, "deadlines_missed") : phase_xruns(phase);
     double s = blocks_measured_s(phase);
     if (isnan(k) || !(s > 0))
         return NAN;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Statistics on the histograms stored in the reports (log-linear buckets, <= 1.6 % wide), and the rate test.
+/* Statistics on the histograms stored in the reports (log-linear buckets, <= 1.6 % wide; read back by rhist.h).
  * compare's verdicts no longer rest on the histogram tests below: they treat cycles as independent, and two
  * back-to-back runs of one set-up were called different in 7 of 15 measures. The verdicts use the seconds of the
  * timeline (compare_blocks.h) and their counts per second (compare_counts.h); the histograms give the table's
@@ -14,26 +14,9 @@
  * The histogram tests treat the cycles of one run as independent; consecutive cycles are not. */
 #ifndef RTJ_COMPARE_STATS_H
 #define RTJ_COMPARE_STATS_H
-#include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
-
-/* A histogram read from a report: buckets [lo, hi) in µs, sorted by lo, with counts. */
-struct rhist {
-    size_t n;
-    double *lo, *hi, *count;
-    double *cum;            /* cum[i]: sum of count[0..i], for binary search */
-    double total;
-};
-
-/* From a validated report's histogram array. fold_abs: magnitudes (|jitter|), negative buckets mirrored and
- * merged with the positive ones. An absent or empty array gives an empty histogram. 0 or -ENOMEM. */
-int rhist_from_json(const json_t *arr, int fold_abs, struct rhist *h);
-void rhist_free(struct rhist *h);
-/* Inverse CDF at probability u in [0, 1], linear inside the bucket. NAN when empty. */
-double rhist_inverse(const struct rhist *h, double u);
-/* The q-quantile (nearest rank k = ceil(q n), interpolated inside its bucket). NAN when empty. */
-double rhist_quantile(const struct rhist *h, double q);
+#include "report/rhist.h"
 
 struct quantile_diff {
     double a, b;            /* the q-quantile of each */
