@@ -5,7 +5,7 @@
 #include "render/render.h"
 #include "render/svg.h"
 #include "report/access.h"
-#include "report/compare.h"
+#include "compare/compare.h"
 #include "report/phase_figures.h"
 #include "report/rhist.h"
 #include "util/utf8.h"

@@ -4,7 +4,7 @@
 #include "render/compare_text.h"
 #include "render/render.h"
 #include "report/access.h"
-#include "report/compare.h"
+#include "compare/compare.h"
 #include "report/phase_figures.h"
 #include "report/doc.h"
 #include "verdict/ladder_rule.h"

@@ -7,7 +7,7 @@
 #define RTJ_COMPARE_H
 #include <jansson.h>
 #include <stddef.h>
-#include "report/compare_stats.h"
+#include "compare/compare_stats.h"
 
 #define COMPARE_SCHEMA "rtjitter.compare/1"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The store's sidecars: a report's identity kept beside it. See store_sidecar.h. */
-#include "report/store_sidecar.h"
-#include "report/compare.h"
+#include "compare/store_sidecar.h"
+#include "compare/compare.h"
 #include "report/report_compact.h"
 #include "report/report_read.h"
 #include "util/readfile.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Per-second blocks of a phase's timeline, the units compare's verdicts rest on (the rank test and shift on them:
  * stats/mann_whitney.c). See compare_blocks.h for why seconds and not cycles. */
-#include "report/compare_blocks.h"
+#include "compare/compare_blocks.h"
 #include "report/access.h"
 #include "report/report_compact.h"
 #include "stats/mann_whitney.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The statistics of compare on stored histograms (read back by report/rhist.c): the bootstrap of a percentile, the
  * rank test, and the decisions. See compare_stats.h for why each test is the one used. */
-#include "report/compare_stats.h"
+#include "compare/compare_stats.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Runs as the units of a verdict on set-ups: see compare_runs.h. */
-#include "report/compare_runs.h"
+#include "compare/compare_runs.h"
 #include "report/access.h"
-#include "report/compare.h"
-#include "report/compare_blocks.h"
-#include "report/compare_verdict.h"
+#include "compare/compare.h"
+#include "compare/compare_blocks.h"
+#include "compare/compare_verdict.h"
 #include "report/phase_figures.h"
 #include "report/report_read.h"
 #include "stats/pvalue.h"

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Two phases' counts per second, for the permutation test of their ranks (stats/perm_test.c): see compare_counts.h
  * for why. */
-#include "report/compare_counts.h"
-#include "report/compare_blocks.h"
+#include "compare/compare_counts.h"
+#include "compare/compare_blocks.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The kernel x machine table of a fleet's reports (see compare.h): for each pair, the latest report's headline
  * figures, from the same accessors every table uses (phase_xruns(): xrun events). */
-#include "report/compare.h"
+#include "compare/compare.h"
 #include "report/access.h"
 #include "report/phase_figures.h"
 #include "report/doc.h"

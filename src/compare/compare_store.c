@@ -3,18 +3,18 @@
  * after), the latest report of each kernel, and the other runs of a report's set-up beside it (run-to-run noise).
  * File names start with the UTC start time, so the order of names is the order of runs; hidden files (doc_write's
  * temporary ones) and anything not named *.json are skipped. */
-#include "report/compare.h"
+#include "compare/compare.h"
 #include "util/termtext.h"
 #include "report/access.h"
 #include "report/report_read.h"
 #include "report/report_compact.h"
-#include "report/store_sidecar.h"
+#include "compare/store_sidecar.h"
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "report/compare_runs.h"
+#include "compare/compare_runs.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,10 +2,10 @@
 /* Building the comparison document of `rtjitter compare`: one column per report, what differs in the system
  * identity, the settings that make runs measure different things, the table and verdicts of each load, and a
  * sentence per report. The renderers (render/compare_text.c, render/html_compare.c) only print it. */
-#include "report/compare.h"
+#include "compare/compare.h"
 #include "report/access.h"
-#include "report/compare_runs.h"
-#include "report/compare_verdict.h"
+#include "compare/compare_runs.h"
+#include "compare/compare_verdict.h"
 #include "report/phase_figures.h"
 #include "report/doc.h"
 #include "util/numfmt.h"

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The verdicts of one load: a report against the baseline, metric by metric, each with the test that decides
  * it and its words. */
-#include "report/compare_verdict.h"
-#include "report/compare_stats.h"
+#include "compare/compare_verdict.h"
+#include "compare/compare_stats.h"
 #include "report/phase_figures.h"
 #include "report/access.h"
-#include "report/compare_blocks.h"
-#include "report/compare_counts.h"
+#include "compare/compare_blocks.h"
+#include "compare/compare_counts.h"
 #include "stats/mann_whitney.h"
 #include <errno.h>
-#include "report/compare_runs.h"
+#include "compare/compare_runs.h"
 #include <stdlib.h>
 #include <math.h>
 #include <stdio.h>
