@@ -37,6 +37,13 @@ static double tl_num(const struct tl_view *v, size_t i, const char *key, int col
     return doc_num(json_array_get(v->arr, i), key);
 }
 
+const struct block_measure compare_block_measures[4] = {
+    { "wakeup p99/s", "wakeup_p99_us", "wakeup p99" },
+    { "wakeup max/s", "wakeup_max_us", "wakeup max" },
+    { "jitter p99/s", "jitter_abs_p99_us", "|jitter| p99" },
+    { "jitter max/s", "jitter_abs_max_us", "|jitter| max" },
+};
+
 int blocks_of(const json_t *phase, const char *key, double **out)
 {
     *out = NULL;

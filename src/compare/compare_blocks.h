@@ -27,6 +27,13 @@ double blocks_median(const json_t *phase, const char *key, int min);
 /* The seconds a phase measured: its measured_s, else duration_s, else the timeline's seconds. NAN when none. */
 double blocks_measured_s(const json_t *phase);
 
+/* The per-second measures the verdicts decide, in order: name of the verdict ("wakeup p99/s"), timeline key
+ * ("wakeup_p99_us") and words ("wakeup p99"). */
+struct block_measure {
+    const char *metric, *key, *words;
+};
+extern const struct block_measure compare_block_measures[4];
+
 /* Seconds are close to independent, not exactly: the machine's other work comes and goes over seconds too (a
  * burst of stalls for 7 s in one run of two). So each run is also split in two halves (its first and second half
  * of whole seconds, in time order), and a difference must hold between every half of one run and every half of the

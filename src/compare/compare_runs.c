@@ -2,9 +2,8 @@
 /* Runs as the units of a verdict on set-ups: see compare_runs.h. */
 #include "compare/compare_runs.h"
 #include "report/access.h"
-#include "compare/compare.h"
 #include "compare/compare_blocks.h"
-#include "compare/compare_verdict.h"
+#include "compare/compare_setup.h"
 #include "report/phase_figures.h"
 #include "report/report_read.h"
 #include "stats/pvalue.h"

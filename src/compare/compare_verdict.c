@@ -15,13 +15,6 @@
 #include <stdio.h>
 #include <string.h>
 
-const struct block_measure compare_block_measures[4] = {
-    { "wakeup p99/s", "wakeup_p99_us", "wakeup p99" },
-    { "wakeup max/s", "wakeup_max_us", "wakeup max" },
-    { "jitter p99/s", "jitter_abs_p99_us", "|jitter| p99" },
-    { "jitter max/s", "jitter_abs_max_us", "|jitter| max" },
-};
-
 static void count(struct tally *t, enum cmp_outcome o)
 {
     if (o == CMP_BETTER)

@@ -13,12 +13,6 @@ struct tally {
     int worse_pair, better_pair;  /* differ in the two runs, with no other runs to weigh it against */
 };
 
-/* The per-second measures the verdicts decide, in order: name of the verdict ("wakeup p99/s"), timeline key
- * ("wakeup_p99_us") and words ("wakeup p99"). */
-struct block_measure {
-    const char *metric, *key, *words;
-};
-extern const struct block_measure compare_block_measures[4];
 /* The median of a phase's whole seconds of timeline key: the figure a per-second verdict and its table row
  * show. NAN when the timeline has none. */
 double compare_block_median(const json_t *phase, const char *key);

@@ -19,6 +19,8 @@
 #include "compare/compare_blocks.h"
 #include "compare/compare_counts.h"
 #include "compare/compare_runs.h"
+#include "compare/compare_stats.h"
+#include "report/rhist.h"
 #include "stats/mann_whitney.h"
 #include "stats/perm_test.h"
 #include "stats/pvalue.h"
