@@ -7,7 +7,7 @@
 #include "cli/command.h"
 #include "render/matrix.h"
 #include "render/render.h"
-#include "report/compare.h"
+#include "compare/compare.h"
 #include "report/doc.h"
 #include "util/termtext.h"
 #include "report/report_read.h"
@@ -266,7 +266,7 @@ int cmd_compare(int argc, char **argv, const char *command_line)
         n++;
     }
     /* The other runs of each report's set-up beside it (in the store: of its kernel release) tell run-to-run
-     * noise: the verdicts rest on them too (report/compare_runs.h). */
+     * noise: the verdicts rest on them too (compare/compare_runs.h). */
     json_t *reps[COMPARE_MAX] = { NULL };
     char ids[COMPARE_MAX][64];
     const char *idp[COMPARE_MAX];

@@ -2,7 +2,7 @@
 /* The answer first (headline.h). Main thread. */
 #include "render/headline.h"
 #include "report/access.h"
-#include "report/compare_verdict.h"
+#include "report/phase_figures.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -23,7 +23,7 @@ static void khz(char *b, size_t n, double rate)
 
 static long long dropouts_of(const json_t *p)
 {
-    return count(compare_xruns(p)) + count(doc_num(p, "deadlines_missed"));
+    return count(phase_xruns(p)) + count(doc_num(p, "deadlines_missed"));
 }
 
 /* The loads of the phases with dropouts (only_bad) or of all of them, "none, write" (cut to fit); a load seen

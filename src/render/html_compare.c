@@ -5,8 +5,9 @@
 #include "render/render.h"
 #include "render/svg.h"
 #include "report/access.h"
-#include "report/compare.h"
-#include "report/compare_verdict.h"
+#include "compare/compare.h"
+#include "report/phase_figures.h"
+#include "report/rhist.h"
 #include "util/utf8.h"
 #include <math.h>
 #include <stdio.h>

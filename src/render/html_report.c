@@ -8,8 +8,8 @@
 #include "render/svg.h"
 #include "render/svg_ramp.h"
 #include "report/access.h"
-#include "report/compare_stats.h"
-#include "report/compare_verdict.h"
+#include "report/rhist.h"
+#include "report/phase_figures.h"
 #include "util/numfmt.h"
 #include "util/utf8.h"
 #include <math.h>
@@ -210,7 +210,7 @@ static void phases_table(FILE *f, const json_t *doc, const struct limits *L)
             fprintf(f, "<td class=\"bad\" title=\"%.0f deadlines missed\">%s</td>", missed, met);
         else
             fprintf(f, "<td>%s</td>", met);
-        double xr = compare_xruns(p);
+        double xr = phase_xruns(p);
         fprintf(f, "<td%s>", xr > L->max_xruns ? bad : "");
         html_num(f, xr, 0);
         fputs(" <small>", f);

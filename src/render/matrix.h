@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The fleet's kernel x machine table (rtjitter.matrix/1, report/compare.h) as text and as an HTML page; its JSON
+/* The fleet's kernel x machine table (rtjitter.matrix/1, compare/compare.h) as text and as an HTML page; its JSON
  * is the document itself (doc_json_body). */
 #ifndef RTJ_MATRIX_H
 #define RTJ_MATRIX_H

@@ -13,7 +13,7 @@
 #include <jansson.h>
 #include <stddef.h>
 #include <stdio.h>
-#include "report/compare_stats.h"
+#include "report/rhist.h"
 
 struct axis {
     double lo, hi;  /* data values at the two ends; on a log axis powers of ten */

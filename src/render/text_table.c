@@ -7,7 +7,7 @@
 #include "render/text_table.h"
 #include "render/textfmt.h"
 #include "report/access.h"
-#include "report/compare_verdict.h"
+#include "report/phase_figures.h"
 #include "util/numfmt.h"
 #include <math.h>
 #include <stdlib.h>
@@ -110,7 +110,7 @@ static void fill(const json_t *doc, const json_t *p, const struct render_opts *o
     fmt0(a, sizeof(a), doc_num(x, "reported"));
     fmt0(b, sizeof(b), doc_num(x, "detected"));
     char ev[24];
-    fmt0(ev, sizeof(ev), compare_xruns(p));
+    fmt0(ev, sizeof(ev), phase_xruns(p));
     snprintf(c[C_XRUNS][0], sizeof(c[C_XRUNS][0]), "%.12s(%.12s/%.12s)", ev, a, b);
     fmt0(c[C_SKIP][0], sizeof(c[C_SKIP][0]), doc_num(x, "skipped_cycles"));
     fmt0(c[C_DROP][0], sizeof(c[C_DROP][0]), doc_num(p, "dropped"));

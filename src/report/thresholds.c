@@ -3,7 +3,7 @@
  * renderers of the packaging-test forms (JUnit, TAP, LAVA, KCIDB) and by the run's one-line failures. */
 #include "report/thresholds.h"
 #include "report/access.h"
-#include "report/compare_verdict.h"
+#include "report/phase_figures.h"
 #include "util/utf8.h"
 #include <math.h>
 #include <string.h>
@@ -16,7 +16,7 @@ struct metric_def {
 
 static double xrun_events(const json_t *p)
 {
-    return compare_xruns(p); /* events: one per stall, not jack2's notifications */
+    return phase_xruns(p); /* events: one per stall, not jack2's notifications */
 }
 
 static double missed(const json_t *p)

@@ -4,8 +4,8 @@
 #include "render/compare_text.h"
 #include "render/render.h"
 #include "report/access.h"
-#include "report/compare.h"
-#include "report/compare_verdict.h"
+#include "compare/compare.h"
+#include "report/phase_figures.h"
 #include "report/doc.h"
 #include "verdict/ladder_rule.h"
 #include <math.h>
@@ -37,7 +37,7 @@ static double events_of(const json_t *doc)
     size_t i;
     const json_t *p;
     json_array_foreach(json_object_get(doc, "phases"), i, p) {
-        double e = compare_xruns(p);
+        double e = phase_xruns(p);
         if (!isnan(e))
             n += e;
     }

@@ -8,7 +8,7 @@
 #include "report/thresholds.h"
 #include "util/numfmt.h"
 #include "report/access.h"
-#include "report/compare_verdict.h"
+#include "report/phase_figures.h"
 #include "verdict/ladder_rule.h"
 #include "verdict/verdict_internal.h"
 #include "verdict/verdict_ramp.h"
@@ -297,7 +297,7 @@ int report_verdict_limits(json_t *doc, const json_t *profile, int strict, const 
             snprintf(pv->name, sizeof(pv->name), "%.30s@%lld", load ? load : "?", count(doc_num(p, "period_frames")));
         else
             snprintf(pv->name, sizeof(pv->name), "%.40s", load ? load : "?");
-        pv->xruns = count(compare_xruns(p)); /* events: one per stall, not jack2's notifications */
+        pv->xruns = count(phase_xruns(p)); /* events: one per stall, not jack2's notifications */
         pv->missed = count(doc_num(p, "deadlines_missed"));
         pv->dropped = count(doc_num(p, "dropped"));
         pv->met_pct = doc_num(p, "deadlines_met_pct");

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "render/render.h"
-#include "report/compare.h"
+#include "compare/compare.h"
 #include "report/report_read.h"
 #include "report/sweep_read.h"
 

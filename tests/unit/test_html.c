@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "report/compare.h"
+#include "compare/compare.h"
 #include "render/html.h"
 #include "render/render.h"
 #include "render/text.h"

@@ -14,7 +14,7 @@
 #include "fixture_report.h"
 #include "render/matrix.h"
 #include "render/pkgtest.h"
-#include "report/compare.h"
+#include "compare/compare.h"
 #include "render/render.h"
 #include "report/access.h"
 #include "report/thresholds.h"

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "render/render.h"
-#include "report/compare.h"
+#include "compare/compare.h"
 #include "report/report_read.h"
 #include "unit/fixture_report.h"
 

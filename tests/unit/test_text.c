@@ -13,7 +13,7 @@
 #include "render/render.h"
 #include "render/text.h"
 #include "render/compare_text.h"
-#include "report/compare.h"
+#include "compare/compare.h"
 #include "unit/fixture_report.h"
 
 __attribute__((noinline)) static char *render(const json_t *doc, int width, int wide, int ascii)

@@ -4,7 +4,7 @@
  * called different in 7 of 15 measures when cycles were treated as samples); seconds are close to independent
  * on the time scale of a run. A per-second p99 or maximum is one number per second, and two runs are compared
  * by the Mann-Whitney rank test of their seconds and the Hodges-Lehmann shift (the median of every difference
- * between a second of one run and a second of the other). Counts of rare events (xrun events, missed deadlines)
+ * between a second of one run and a second of the other: stats/mann_whitney.h). Counts of rare events (xrun events, missed deadlines)
  * are compared by their counts per second (compare_counts.h). */
 #ifndef RTJ_COMPARE_BLOCKS_H
 #define RTJ_COMPARE_BLOCKS_H
@@ -27,6 +27,13 @@ double blocks_median(const json_t *phase, const char *key, int min);
 /* The seconds a phase measured: its measured_s, else duration_s, else the timeline's seconds. NAN when none. */
 double blocks_measured_s(const json_t *phase);
 
+/* The per-second measures the verdicts decide, in order: name of the verdict ("wakeup p99/s"), timeline key
+ * ("wakeup_p99_us") and words ("wakeup p99"). */
+struct block_measure {
+    const char *metric, *key, *words;
+};
+extern const struct block_measure compare_block_measures[4];
+
 /* Seconds are close to independent, not exactly: the machine's other work comes and goes over seconds too (a
  * burst of stalls for 7 s in one run of two). So each run is also split in two halves (its first and second half
  * of whole seconds, in time order), and a difference must hold between every half of one run and every half of the
@@ -34,22 +41,5 @@ double blocks_measured_s(const json_t *phase);
  * 0, or -EINVAL with fewer than 2 x BLOCKS_HALF_MIN whole seconds in either run (no halves to tell). */
 #define BLOCKS_HALF_MIN 3
 int blocks_half_shifts(const json_t *pa, const json_t *pb, const char *key, double *lo, double *hi);
-struct block_test {
-    size_t na, nb;
-    double median_a, median_b;   /* of the per-second values */
-    double shift;                /* Hodges-Lehmann: median of (b_j - a_i) over every pair */
-    double u_b;                  /* Mann-Whitney U of b: pairs with b > a, ties counted half */
-    double prob_b_greater;       /* u_b / (na nb) */
-    double p_value;              /* two-sided; exact when there are no ties and na, nb <= 25, else normal
-                                  * approximation with tie and continuity correction */
-    int exact;
-    size_t b_above_median_a;     /* seconds of b above a's median */
-};
-/* 0, -EINVAL when either side is empty, -ENOMEM. a and b are not changed. */
-int block_test(const double *a, size_t na, const double *b, size_t nb, struct block_test *out);
-
-/* The pieces, exposed for the unit tests. */
-double mw_exact_p(double u, size_t na, size_t nb);   /* two-sided P(|U - mean| >= |u - mean|), no ties */
-double hodges_lehmann_shift(const double *a, size_t na, const double *b, size_t nb);
 
 #endif

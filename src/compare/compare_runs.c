@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Runs as the units of a verdict on set-ups: see compare_runs.h. */
-#include "report/compare_runs.h"
+#include "compare/compare_runs.h"
 #include "report/access.h"
-#include "report/compare.h"
-#include "report/compare_blocks.h"
-#include "report/compare_verdict.h"
+#include "compare/compare_blocks.h"
+#include "compare/compare_setup.h"
+#include "report/phase_figures.h"
 #include "report/report_read.h"
+#include "stats/pvalue.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -16,7 +17,7 @@
 
 static double event_rate(const json_t *phase, int deadlines)
 {
-    double k = deadlines ? doc_num(phase, "deadlines_missed") : compare_xruns(phase);
+    double k = deadlines ? doc_num(phase, "deadlines_missed") : phase_xruns(phase);
     double s = blocks_measured_s(phase);
     if (isnan(k) || !(s > 0))
         return NAN;
@@ -49,60 +50,6 @@ json_t *compare_run_values_json(const json_t *doc)
         json_object_set_new(out, name, a);
     }
     return out;
-}
-
-/* Continued fraction of the incomplete beta function (modified Lentz). */
-static double beta_cf(double x, double a, double b)
-{
-    const double tiny = 1e-300;
-    double c = 1, d = 1 - (a + b) * x / (a + 1);
-    if (fabs(d) < tiny)
-        d = tiny;
-    d = 1 / d;
-    double h = d;
-    for (int i = 1; i <= 500; i++) {
-        double m = i, m2 = 2 * m;
-        double num = m * (b - m) * x / ((a - 1 + m2) * (a + m2));
-        d = 1 + num * d;
-        c = 1 + num / c;
-        d = 1 / (fabs(d) < tiny ? tiny : d);
-        c = fabs(c) < tiny ? tiny : c;
-        h *= d * c;
-        num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + 1 + m2));
-        d = 1 + num * d;
-        c = 1 + num / c;
-        d = 1 / (fabs(d) < tiny ? tiny : d);
-        c = fabs(c) < tiny ? tiny : c;
-        double step = d * c;
-        h *= step;
-        if (fabs(step - 1) < 1e-15)
-            break;
-    }
-    return h;
-}
-
-double incomplete_beta(double x, double a, double b)
-{
-    if (!(a > 0) || !(b > 0) || isnan(x))
-        return NAN;
-    if (x <= 0)
-        return 0;
-    if (x >= 1)
-        return 1;
-    double front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
-    if (x < (a + 1) / (a + b + 2))
-        return front * beta_cf(x, a, b) / a;
-    return 1 - front * beta_cf(1 - x, b, a) / b;
-}
-
-double student_t_p2(double t, int df)
-{
-    if (df < 1 || isnan(t))
-        return NAN;
-    if (isinf(t))
-        return 0;
-    double v = df;
-    return fmin(1.0, incomplete_beta(v / (v + t * t), v / 2, 0.5));
 }
 
 struct acc {
@@ -172,37 +119,6 @@ int run_level_test(const double va[RUN_VALUES], const double vb[RUN_VALUES], con
         out->family = g->family;
     }
     return 0;
-}
-
-struct pidx {
-    double p;
-    size_t i;
-};
-
-static int pidx_cmp(const void *a, const void *b)
-{
-    const struct pidx *x = a, *y = b;
-    return x->p < y->p ? -1 : x->p > y->p ? 1 : (x->i > y->i) - (x->i < y->i);
-}
-
-int holm_adjust(double *p, size_t n)
-{
-    struct pidx *v = malloc((n ? n : 1) * sizeof(*v));
-    if (!v)
-        return -ENOMEM;
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++)
-        if (!isnan(p[i]))
-            v[m++] = (struct pidx){ p[i], i };
-    qsort(v, m, sizeof(*v), pidx_cmp);
-    double run = 0;
-    for (size_t j = 0; j < m; j++) {
-        double a = fmin(1.0, (double)(m - j) * v[j].p);
-        run = fmax(run, a);
-        p[v[j].i] = run;
-    }
-    free(v);
-    return (int)m;
 }
 
 /* See compare_runs.h. rows must hold 2 * 64 rows. */

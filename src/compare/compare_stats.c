@@ -1,131 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The statistics of compare on stored histograms: reading them back, the bootstrap of a percentile, the rank
- * test, the rate test, and the decisions. See compare_stats.h for why each test is the one used. */
-#include "report/compare_stats.h"
+/* The statistics of compare on stored histograms (read back by report/rhist.c): the bootstrap of a percentile, the
+ * rank test, and the decisions. See compare_stats.h for why each test is the one used. */
+#include "compare/compare_stats.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- histograms read back from reports ---- */
-
-struct bucket {
-    double lo, hi, count;
-};
-
-static int bucket_cmp(const void *a, const void *b)
-{
-    const struct bucket *x = a, *y = b;
-    if (x->lo != y->lo)
-        return x->lo < y->lo ? -1 : 1;
-    if (x->hi != y->hi)
-        return x->hi < y->hi ? -1 : 1;
-    return 0;
-}
-
-void rhist_free(struct rhist *h)
-{
-    free(h->lo);
-    free(h->hi);
-    free(h->count);
-    free(h->cum);
-    memset(h, 0, sizeof(*h));
-}
-
-int rhist_from_json(const json_t *arr, int fold_abs, struct rhist *h)
-{
-    memset(h, 0, sizeof(*h));
-    size_t n = json_array_size(arr), m = 0;
-    if (n == 0)
-        return 0;
-    struct bucket *b = calloc(n, sizeof(*b));
-    if (!b)
-        return -ENOMEM;
-    size_t i;
-    const json_t *e;
-    json_array_foreach(arr, i, e) {
-        /* Validated reports only reach here, but skipping what is not a bucket costs nothing. */
-        double lo = json_number_value(json_array_get(e, 0)), hi = json_number_value(json_array_get(e, 1));
-        double c = json_number_value(json_array_get(e, 2));
-        if (json_array_size(e) != 3 || !isfinite(lo) || !isfinite(hi) || !(c > 0) || !isfinite(c) || lo > hi)
-            continue;
-        if (fold_abs && hi <= 0) {
-            double t = lo;
-            lo = -hi;
-            hi = -t;
-        } else if (fold_abs && lo < 0) { /* straddles zero: its magnitudes run from 0 to the larger edge */
-            hi = fmax(-lo, hi);
-            lo = 0;
-        }
-        b[m++] = (struct bucket){ lo, hi, c };
-    }
-    qsort(b, m, sizeof(*b), bucket_cmp);
-    /* Merge equal buckets (a folded negative bucket and its positive twin). */
-    size_t k = 0;
-    for (i = 0; i < m; i++) {
-        if (k && b[k - 1].lo == b[i].lo && b[k - 1].hi == b[i].hi)
-            b[k - 1].count += b[i].count;
-        else
-            b[k++] = b[i];
-    }
-    int rc = 0;
-    if (k) {
-        h->lo = malloc(k * sizeof(double));
-        h->hi = malloc(k * sizeof(double));
-        h->count = malloc(k * sizeof(double));
-        h->cum = malloc(k * sizeof(double));
-        if (!h->lo || !h->hi || !h->count || !h->cum) {
-            rhist_free(h);
-            rc = -ENOMEM;
-            goto out;
-        }
-        double c = 0;
-        for (i = 0; i < k; i++) {
-            h->lo[i] = b[i].lo;
-            h->hi[i] = b[i].hi;
-            h->count[i] = b[i].count;
-            c += b[i].count;
-            h->cum[i] = c;
-        }
-        h->n = k;
-        h->total = c;
-    }
-out:
-    free(b);
-    return rc;
-}
-
-double rhist_inverse(const struct rhist *h, double u)
-{
-    if (h->n == 0 || !(h->total > 0))
-        return NAN;
-    double target = fmin(fmax(u, 0.0), 1.0) * h->total;
-    size_t lo = 0, hi = h->n - 1;
-    while (lo < hi) { /* first bucket whose cumulative count reaches target */
-        size_t mid = lo + (hi - lo) / 2;
-        if (h->cum[mid] >= target)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    double before = h->cum[lo] - h->count[lo];
-    double frac = (target - before) / h->count[lo];
-    frac = fmin(fmax(frac, 0.0), 1.0);
-    return h->lo[lo] + frac * (h->hi[lo] - h->lo[lo]);
-}
-
-static double rank_of(const struct rhist *h, double q)
-{
-    double k = ceil(q * h->total);
-    return fmin(fmax(k, 1.0), h->total);
-}
-
-double rhist_quantile(const struct rhist *h, double q)
-{
-    if (h->n == 0 || !(h->total > 0))
-        return NAN;
-    return rhist_inverse(h, (rank_of(h, q) - 0.5) / h->total);
-}
 
 /* ---- random numbers for the bootstrap: splitmix64, seeded, so that results are reproducible ---- */
 
@@ -183,14 +63,14 @@ int quantile_diff_ci(const struct rhist *a, const struct rhist *b, double q, int
     out->a = rhist_quantile(a, q);
     out->b = rhist_quantile(b, q);
     out->lo = out->hi = NAN;
-    out->tail_a = a->total - rank_of(a, q);
-    out->tail_b = b->total - rank_of(b, q);
+    out->tail_a = a->total - rhist_rank(a, q);
+    out->tail_b = b->total - rhist_rank(b, q);
     if (isnan(out->a) || isnan(out->b) || resamples < 40)
         return -EINVAL;
     double *d = malloc((size_t)resamples * sizeof(double));
     if (!d)
         return -ENOMEM;
-    double ka = rank_of(a, q), kb = rank_of(b, q);
+    double ka = rhist_rank(a, q), kb = rhist_rank(b, q);
     for (int r = 0; r < resamples; r++) {
         double ua = rng_beta(&seed, ka, a->total + 1 - ka), ub = rng_beta(&seed, kb, b->total + 1 - kb);
         d[r] = rhist_inverse(b, ub) - rhist_inverse(a, ua);
@@ -259,29 +139,6 @@ int rank_test(const struct rhist *a, const struct rhist *b, struct rank_test *ou
     out->z = (diff > 0 ? diff : 0) / sqrt(var) * (u_b >= mean ? 1 : -1);
     out->p_value = erfc(fabs(out->z) / M_SQRT2);
     return 0;
-}
-
-double rate_test_p(double ka, double na, double kb, double nb)
-{
-    if (!(na > 0) || !(nb > 0) || ka < 0 || kb < 0)
-        return NAN;
-    double k = ka + kb;
-    if (k == 0)
-        return 1;
-    double p0 = nb / (na + nb);
-    if (k > 100000) { /* the binomial sum would be long; the normal approximation is exact enough there */
-        double z = (kb - k * p0) / sqrt(k * p0 * (1 - p0));
-        return erfc(fabs(z) / M_SQRT2);
-    }
-    double lp = log(p0), lq = log1p(-p0), base = lgamma(k + 1);
-    double ref = base - lgamma(kb + 1) - lgamma(k - kb + 1) + kb * lp + (k - kb) * lq;
-    double p = 0;
-    for (double i = 0; i <= k; i++) {
-        double l = base - lgamma(i + 1) - lgamma(k - i + 1) + i * lp + (k - i) * lq;
-        if (l <= ref + 1e-9)
-            p += exp(l);
-    }
-    return fmin(p, 1.0);
 }
 
 const char *cmp_outcome_name(enum cmp_outcome o)

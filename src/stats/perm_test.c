@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Counts per second, and the permutation test of their ranks: see compare_counts.h for why. */
-#include "report/compare_counts.h"
-#include "report/compare_blocks.h"
-#include "report/access.h"
+/* Counts per second compared by the permutation test of their ranks: see perm_test.h. */
+#include "stats/perm_test.h"
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -185,7 +183,7 @@ int count_test(const double *a, size_t na, const double *b, size_t nb, struct co
         if (isnan(out->p_value))
             return -ENOMEM;
     }
-    if (na >= 2 * BLOCKS_HALF_MIN && nb >= 2 * BLOCKS_HALF_MIN) {
+    if (na >= 2 * COUNTS_HALF_MIN && nb >= 2 * COUNTS_HALF_MIN) {
         size_t ha = na / 2, hb = nb / 2;
         double ra[2] = { half_rate(a, ha), half_rate(a + na - ha, ha) };
         double rb[2] = { half_rate(b, hb), half_rate(b + nb - hb, hb) };
@@ -197,32 +195,4 @@ int count_test(const double *a, size_t na, const double *b, size_t nb, struct co
             }
     }
     return 0;
-}
-
-int count_test_phases(const json_t *pa, const json_t *pb, const char *key, struct count_test *out)
-{
-    double *a, *b;
-    int na = blocks_of(pa, key, &a), nb = blocks_of(pb, key, &b), rc;
-    memset(out, 0, sizeof(*out));
-    out->rate_a = out->rate_b = out->p_value = out->half_lo = out->half_hi = NAN;
-    if (na < 0 || nb < 0) {
-        rc = -ENOMEM;
-        goto out;
-    }
-    /* every whole second must count key: a second without the key is not a second without events */
-    double *ca, *cb;
-    int wa = blocks_of(pa, "cycles", &ca), wb = blocks_of(pb, "cycles", &cb);
-    free(ca);
-    free(cb);
-    if (na == 0 || nb == 0 || na != wa || nb != wb) {
-        out->na = (size_t)(wa > 0 ? wa : 0);
-        out->nb = (size_t)(wb > 0 ? wb : 0);
-        rc = -ENODATA;
-        goto out;
-    }
-    rc = count_test(a, (size_t)na, b, (size_t)nb, out);
-out:
-    free(a);
-    free(b);
-    return rc;
 }

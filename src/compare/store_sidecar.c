@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The store's sidecars: a report's identity kept beside it. See store_sidecar.h. */
-#include "report/store_sidecar.h"
-#include "report/compare.h"
+#include "compare/store_sidecar.h"
+#include "compare/compare_runs.h"
+#include "compare/compare_setup.h"
 #include "report/report_compact.h"
 #include "report/report_read.h"
 #include "util/readfile.h"

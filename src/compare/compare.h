@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* `rtjitter compare`: reports side by side, and an honest verdict per metric. The statistics behind the
- * verdicts, and why each test is the one used, are in compare_stats.h; the per-load verdicts in
- * compare_verdict.c; finding reports in the store in compare_store.c; the text rendering in
- * render/compare_text.c. */
+/* `rtjitter compare`: reports side by side, and an honest verdict per metric. The document is built in compare.c;
+ * which reports are of one set-up in compare_setup.h (included here); the per-load verdicts in compare_verdict.c,
+ * on the seconds (compare_blocks.h), counts (compare_counts.h) and runs (compare_runs.h) of the reports, why each
+ * test is the one used in those headers, and the tests themselves in src/stats/ (mann_whitney.h, perm_test.h,
+ * pvalue.h); finding reports in the store in compare_store.c; the text rendering in render/compare_text.c. */
 #ifndef RTJ_COMPARE_H
 #define RTJ_COMPARE_H
 #include <jansson.h>
 #include <stddef.h>
-#include "report/compare_stats.h"
+#include "compare/compare_setup.h"
 
 #define COMPARE_SCHEMA "rtjitter.compare/1"
 
@@ -23,19 +24,6 @@ json_t *compare_build_runs(json_t *const *docs, const char *const *names, const 
 /* compare_build() with the reports' titles given (titles[i] NULL: the usual one), as the depth ladder names its
  * depths. */
 json_t *compare_build_titled(json_t *const *docs, const char *const *names, const char *const *titles, size_t n);
-/* Are two reports of one set-up: the same system identity (less what changes from run to run on one system), the
- * same audio settings the user chose (backend, provider, rate, period, device, CPUs, priority, DSP...) and the same
- * label? Only the runs of one set-up tell its run-to-run noise. */
-int compare_same_setup(const json_t *a, const json_t *b);
-/* What set-up matching needs of a report, kept in the store's sidecars (store_sidecar.h):
- * {"setup": {system (flattened), audio (the settings the user chose), threads, label}, "key": compare_setup_key(),
- *  "host": hostname, "label": label or null}. Two reports are of one set-up when their "setup"s are equal
- * (compare_identity_same_setup(), the same as compare_same_setup() of the reports). NULL when out of memory.
- * COMPARE_IDENTITY_VERSION: a sidecar of another version is rebuilt; raise it when the identity or the run values a
- * sidecar keeps (compare_run_values(), compare_runs.h) change. */
-#define COMPARE_IDENTITY_VERSION 1
-json_t *compare_identity(const json_t *doc);
-int compare_identity_same_setup(const json_t *a, const json_t *b);
 /* The other runs of doc's set-up in the directory of path (compare_same_setup(), and not path itself), newest
  * first, at most max: [{"file", "id", "values": compare_run_values_json()}]. Files that are not reports are
  * passed over in silence (a directory holds other things too). NULL when the directory cannot be read. The
@@ -48,18 +36,9 @@ json_t *compare_replicates_beside(const char *path, const json_t *doc, size_t ma
 void compare_replicates(const char *const *paths, json_t *const *docs, size_t n, size_t max, json_t **reps);
 /* A file's identity (device and inode) as a string, into buf: 0 or -errno. */
 int compare_file_id(const char *path, char *buf, size_t len);
-/* The phase of doc whose phase_display_name() is key, or NULL. */
-const json_t *compare_find_phase(const json_t *doc, const char *key);
-
 /* The store's latest report of each kernel release: fills paths (malloc'ed, caller frees each and the array),
  * oldest kernel first by start time. 0 or -errno; *n may be 0. */
 int compare_latest_in_store(const char *store, char ***paths, size_t *n);
-
-/* The set-up of a report: its machine, kernel release and the identity that matters to audio (command line,
- * preempt mode, governor, threaded IRQs), the audio settings the user chose (backend, provider, rate, period,
- * periods, device, CPUs, priority, DSP load, threads) and the label. Two runs of one set-up differ only by chance.
- * key gets a printable key; 0 or -ENOSPC. */
-int compare_setup_key(const json_t *doc, char *key, size_t len);
 
 /* Before/after on one machine: the store's reports grouped by set-up (optionally only those labelled label), on
  * the machine of the newest; the latest run of each of its `last` most recent set-ups, oldest first. With one

@@ -1,68 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The verdicts of one load: a report against the baseline, metric by metric, each with the test that decides
- * it and its words. See compare_stats.h for the tests. */
-#include "report/compare_verdict.h"
+ * it and its words. */
+#include "compare/compare_verdict.h"
+#include "compare/compare_stats.h"
+#include "report/phase_figures.h"
 #include "report/access.h"
-#include "report/compare_blocks.h"
-#include "report/compare_counts.h"
+#include "compare/compare_blocks.h"
+#include "compare/compare_counts.h"
+#include "stats/mann_whitney.h"
 #include <errno.h>
-#include "report/compare_runs.h"
+#include "compare/compare_runs.h"
 #include <stdlib.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-double compare_xruns(const json_t *p)
-{
-    const json_t *x = json_object_get(p, "xruns");
-    /* Xrun events: one per stall, however many notifications it caused. Reports from before events were kept
-     * give the larger of notifications and gaps. */
-    double e = doc_num(x, "events");
-    if (!isnan(e))
-        return e;
-    double r = doc_num(x, "reported"), d = doc_num(x, "detected");
-    if (isnan(r))
-        return d;
-    if (isnan(d))
-        return r;
-    return fmax(r, d); /* the two overlap: see DESIGN.md, "Xrun notifications" */
-}
-
-double phase_quantile(const json_t *p, const char *hist, int fold, double q)
-{
-    struct rhist h;
-    if (rhist_from_json(json_object_get(json_object_get(p, "histograms"), hist), fold, &h) < 0)
-        return NAN;
-    double v = rhist_quantile(&h, q);
-    rhist_free(&h);
-    /* Interpolated inside its bucket, a quantile could read above the exact maximum the report also gives: by
-     * less than a bucket's width (1.6 %). Further above, the document disagrees with itself, and the histogram
-     * is what the verdicts judge. */
-    char key[64];
-    snprintf(key, sizeof(key), "%.50s_us", hist);
-    double mx = doc_num(json_object_get(p, key), fold ? "abs_max" : "max");
-    if (!isnan(v) && !isnan(mx) && v > mx && v <= mx * 1.02 + 0.01)
-        v = mx;
-    return v;
-}
-
-double phase_period_us(const json_t *doc, const json_t *p)
-{
-    /* A phase's own frames and rate first: a phase split by a buffer-size change has its own period. (Its
-     * "period_us" is the measured period's statistics, not the nominal one.) */
-    double fr = doc_num(p, "period_frames"), rate = doc_num(p, "rate");
-    if (fr > 0 && rate > 0)
-        return 1e6 * fr / rate;
-    double v = doc_num(json_object_get(doc, "audio"), "period_us");
-    return v > 0 ? v : NAN;
-}
-
-const struct block_measure compare_block_measures[4] = {
-    { "wakeup p99/s", "wakeup_p99_us", "wakeup p99" },
-    { "wakeup max/s", "wakeup_max_us", "wakeup max" },
-    { "jitter p99/s", "jitter_abs_p99_us", "|jitter| p99" },
-    { "jitter max/s", "jitter_abs_max_us", "|jitter| max" },
-};
 
 static void count(struct tally *t, enum cmp_outcome o)
 {
@@ -286,8 +237,8 @@ static enum cmp_outcome count_verdict(const json_t *pa, const json_t *pb, int e,
 {
     static const char *const ewords[] = { "xrun events", "missed deadlines" };
     static const char *const ekeys[] = { "xrun_events", "deadlines_missed" };
-    *ka = e ? doc_num(pa, "deadlines_missed") : compare_xruns(pa);
-    *kb = e ? doc_num(pb, "deadlines_missed") : compare_xruns(pb);
+    *ka = e ? doc_num(pa, "deadlines_missed") : phase_xruns(pa);
+    *kb = e ? doc_num(pb, "deadlines_missed") : phase_xruns(pb);
     double sa = blocks_measured_s(pa), sb = blocks_measured_s(pb);
     *absent = isnan(*ka) || isnan(*kb) || !(sa > 0) || !(sb > 0);
     if (*absent)

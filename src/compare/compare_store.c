@@ -3,18 +3,19 @@
  * after), the latest report of each kernel, and the other runs of a report's set-up beside it (run-to-run noise).
  * File names start with the UTC start time, so the order of names is the order of runs; hidden files (doc_write's
  * temporary ones) and anything not named *.json are skipped. */
-#include "report/compare.h"
+#include "compare/compare.h"
+#include "compare/compare_setup.h"
 #include "util/termtext.h"
 #include "report/access.h"
 #include "report/report_read.h"
 #include "report/report_compact.h"
-#include "report/store_sidecar.h"
+#include "compare/store_sidecar.h"
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "report/compare_runs.h"
+#include "compare/compare_runs.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -225,26 +226,6 @@ json_t *compare_replicates_beside(const char *path, const json_t *doc, size_t ma
     json_t *r = NULL, *d = (json_t *)doc;
     compare_replicates(&path, &d, 1, max, &r);
     return r;
-}
-
-int compare_setup_key(const json_t *doc, char *key, size_t len)
-{
-    const json_t *sys = json_object_get(doc, "system"), *k = json_object_get(sys, "kernel"),
-                 *cpu = json_object_get(sys, "cpu"), *au = json_object_get(doc, "audio");
-    const json_t *ti = json_object_get(k, "threadirqs");
-    /* and what the user chose for the run beyond rate and period, and the label: the same as the runs compare takes
-     * for one set-up's replicates (compare_same_setup()) */
-    char *cpus = json_dumps(json_object_get(au, "cpus"), JSON_COMPACT | JSON_ENCODE_ANY);
-    int n = snprintf(key, len, "%s|%s|%s|%s|%s|%s|%s|%s|%.0f|%.0f|%.0f|%s|%s|%.0f|%.0f|%zu|%s",
-                     doc_str(sys, "hostname", "?"), doc_str(k, "release", "?"), doc_str(k, "cmdline", "?"),
-                     doc_str(k, "preempt", "?"), doc_str(cpu, "governor", "?"),
-                     json_is_true(ti) ? "threadirqs" : json_is_false(ti) ? "-" : "?", doc_str(au, "backend", "?"),
-                     doc_str(au, "provider", "?"), doc_num(au, "rate"), doc_num(au, "period_frames"),
-                     doc_num(au, "nperiods"), doc_str(au, "device", "-"), cpus ? cpus : "-",
-                     doc_num(au, "priority_requested"), doc_num(au, "dsp_pct"),
-                     json_array_size(json_object_get(au, "threads")), doc_str(doc, "label", "-"));
-    free(cpus);
-    return n < 0 || (size_t)n >= len ? -ENOSPC : 0;
 }
 
 struct run_ref {

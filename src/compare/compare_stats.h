@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Statistics on the histograms stored in the reports (log-linear buckets, <= 1.6 % wide), and the rate test.
+/* Statistics on the histograms stored in the reports (log-linear buckets, <= 1.6 % wide; read back by rhist.h).
  * compare's verdicts no longer rest on the histogram tests below: they treat cycles as independent, and two
  * back-to-back runs of one set-up were called different in 7 of 15 measures. The verdicts use the seconds of the
  * timeline (compare_blocks.h) and their counts per second (compare_counts.h); the histograms give the table's
@@ -10,31 +10,13 @@
  *    constant time.
  *  - the whole distribution gets a Mann-Whitney rank test computed from the two histograms (values in one bucket
  *    are ties) and its effect size P(B > A).
- *  - counts get an exact conditional binomial test of two Poisson rates (no longer compare's verdict on xruns and
- *    missed deadlines: events come in bursts, see compare_counts.h).
+ *  - counts get an exact conditional binomial test of two Poisson rates (rate_test_p(), stats/pvalue.h).
  * The histogram tests treat the cycles of one run as independent; consecutive cycles are not. */
 #ifndef RTJ_COMPARE_STATS_H
 #define RTJ_COMPARE_STATS_H
-#include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
-
-/* A histogram read from a report: buckets [lo, hi) in µs, sorted by lo, with counts. */
-struct rhist {
-    size_t n;
-    double *lo, *hi, *count;
-    double *cum;            /* cum[i]: sum of count[0..i], for binary search */
-    double total;
-};
-
-/* From a validated report's histogram array. fold_abs: magnitudes (|jitter|), negative buckets mirrored and
- * merged with the positive ones. An absent or empty array gives an empty histogram. 0 or -ENOMEM. */
-int rhist_from_json(const json_t *arr, int fold_abs, struct rhist *h);
-void rhist_free(struct rhist *h);
-/* Inverse CDF at probability u in [0, 1], linear inside the bucket. NAN when empty. */
-double rhist_inverse(const struct rhist *h, double u);
-/* The q-quantile (nearest rank k = ceil(q n), interpolated inside its bucket). NAN when empty. */
-double rhist_quantile(const struct rhist *h, double q);
+#include "report/rhist.h"
 
 struct quantile_diff {
     double a, b;            /* the q-quantile of each */
@@ -51,9 +33,6 @@ struct rank_test {
     double z;
 };
 int rank_test(const struct rhist *a, const struct rhist *b, struct rank_test *out);
-
-/* Exact two-sided conditional test that ka events in na cycles and kb in nb come from one rate. */
-double rate_test_p(double ka, double na, double kb, double nb);
 
 /* Outcome of one metric's comparison. CMP_WEAK: only the histogram tests below (a percentile with few cycles beyond
  * it). CMP_WORSE_PAIR, CMP_BETTER_PAIR ("worse_in_pair", "better_in_pair"): the two runs differ, with no other runs

@@ -40,7 +40,7 @@ struct run_groups {
     size_t nb_more;
     const double (*noise)[RUN_VALUES];
     size_t nnoise;
-    /* the family's p of each measure (holm_adjust() over every measure of the comparison of this report with the
+    /* the family's p of each measure (holm_adjust(), stats/pvalue.h, over every measure of the comparison of this report with the
      * baseline), or NULL: the p a verdict is decided on */
     const double *p_family;
     int family; /* how many measures that is */
@@ -60,12 +60,6 @@ struct run_level {
 int run_level_test(const double va[RUN_VALUES], const double vb[RUN_VALUES], const struct run_groups *g, int m,
                    struct run_level *out);
 
-/* A comparison judges many measures (6 per load): "no clear difference in every measure" holds only if the chance of
- * a false call over all of them is small, not that of each. Holm's step-down adjustment of p[0..n) in place (NAN
- * entries are left out and stay NAN): sorted ascending, p(j) becomes max over l <= j of min(1, (m - l + 1) p(l)),
- * m the number of p-values. Returns m. */
-int holm_adjust(double *p, size_t n);
-
 /* The other runs of one load behind the verdicts of report i against the baseline docs[0], from reps (each report's
  * compare_replicates_beside(), or NULL) and ids (each report's file id, or NULL), into g; rows is room for 128 runs.
  * When the two are of one set-up, every other run of it (found beside either, each once) is noise only; else each
@@ -77,10 +71,5 @@ void compare_gather_runs(json_t *const *docs, const char *const *ids, const json
  * fam[i] the family's size. malloc'd (caller frees); NULL when out of memory (then no adjustment). */
 double *compare_family_p(json_t *const *docs, const char *const *ids, const json_t *const *reps, size_t n,
                          const json_t *keys, int *fam);
-
-/* Two-sided p of Student's t with df degrees of freedom: P(|T| >= |t|). NAN for df < 1. */
-double student_t_p2(double t, int df);
-/* The regularized incomplete beta function I_x(a, b), for the above (and its unit test). */
-double incomplete_beta(double x, double a, double b);
 
 #endif

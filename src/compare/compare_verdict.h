@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Inside compare: the verdicts of one load (compare_verdict.c), for compare_build() (compare.c); and the figures
- * they judge, which every table shows (render/ reads them here, so a table and a verdict name one figure). */
+/* Inside compare: the verdicts of one load (compare_verdict.c), for compare_build() (compare.c). The figures of a
+ * single report they judge, which every table shows, are report/phase_figures.h's (so a table and a verdict name
+ * one figure). */
 #ifndef RTJ_COMPARE_VERDICT_H
 #define RTJ_COMPARE_VERDICT_H
 #include <jansson.h>
 #include <stddef.h>
-#include "report/compare_stats.h"
 
 /* How many measures of a report came out each way against the baseline. */
 struct tally {
@@ -13,28 +13,12 @@ struct tally {
     int worse_pair, better_pair;  /* differ in the two runs, with no other runs to weigh it against */
 };
 
-/* The q-quantile of a phase's histogram `hist` ("jitter", "wakeup"), of magnitudes when fold (|jitter|), from
- * the buckets stored in the report: the figure the verdicts compare. The report's own jitter_us.p99 is the
- * signed jitter's, which misses early cycles; tables show |jitter| p99 through this. NAN when absent. */
-double phase_quantile(const json_t *phase, const char *hist, int fold, double q);
-/* The nominal period of a phase in µs: from its own period_frames and rate, else the report's audio.period_us
- * (doc may be NULL). NAN when neither is known. */
-double phase_period_us(const json_t *doc, const json_t *phase);
-
-/* The per-second measures the verdicts decide, in order: name of the verdict ("wakeup p99/s"), timeline key
- * ("wakeup_p99_us") and words ("wakeup p99"). */
-struct block_measure {
-    const char *metric, *key, *words;
-};
-extern const struct block_measure compare_block_measures[4];
 /* The median of a phase's whole seconds of timeline key: the figure a per-second verdict and its table row
  * show. NAN when the timeline has none. */
 double compare_block_median(const json_t *phase, const char *key);
 /* The shift a per-second measure must reach to be called a difference, for a baseline median in µs. */
 double compare_block_floor_us(double baseline_median);
 
-/* The xruns of a phase: the larger of the reported and the detected (they overlap); NAN when neither is there. */
-double compare_xruns(const json_t *phase);
 /* Verdicts of report number bi's phase pb against the baseline's phase pa of the same load, appended to list
  * and counted in t: one per per-second measure (rank test and shift of the seconds) and one per count (its counts
  * per second, compare_counts.h), each also across runs: g holds the values of the other runs of either set-up
