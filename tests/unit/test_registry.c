@@ -34,7 +34,7 @@
 #include "load.h"
 #include "loadspec.h"
 #include "render/render.h"
-#include "report/compare.h"
+#include "compare/compare.h"
 #include "report/report_read.h"
 #include "report/sweep_read.h"
 #include "run/run.h"
