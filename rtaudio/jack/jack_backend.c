@@ -6,7 +6,7 @@
 #include "cli/options.h"
 #include "util/utf8.h"
 #include "jack/jack_client.h"
-#include "jack/jack_loop.h"
+#include "jack/jack_loopback.h"
 #include "jack/jackserver.h"
 #include "jack/pw_settings.h"
 #include <errno.h>
@@ -33,7 +33,7 @@ struct jack_backend {
     json_t *notes;                 /* requested settings not in force, and why: into the report's warnings */
     json_t *pipewire;              /* PipeWire's clock settings (pw-metadata), under pw-jack */
     /* --loopback */
-    struct rtj_loop loop;          /* internal: the in-process loop client (loop.client NULL: none) */
+    struct jlb_client loop;        /* internal: the in-process loop client (loop.client NULL: none) */
     int loop_internal;
     char lb_out[320], lb_in[320];  /* OUT:IN: the ports our output and our input connect to */
     int lb_connected;
@@ -214,16 +214,16 @@ static int loopback_open(struct jack_backend *b, const char *server, char *err, 
 {
     const char *spec = b->cfg.loopback;
     unsigned n = 0;
-    int k = rtj_loop_parse(spec, &n);
+    int k = jlb_parse(spec, &n);
     if (k < 0) {
-        snprintf(err, len, "--loopback %s: N must be a number of frames from 0 to %u", spec, RTJ_LOOP_MAX_DELAY);
+        snprintf(err, len, "--loopback %s: N must be a number of frames from 0 to %u", spec, JLB_MAX_DELAY);
         return -EINVAL;
     }
     b->jack.loopback = 1;
     if (k == 1) {
         char name[64];
         snprintf(name, sizeof(name), "rtjitter-loop-%d", (int)getpid());
-        int e = rtj_loop_open(&b->loop, server, name, n, err, len);
+        int e = jlb_open(&b->loop, server, name, n, err, len);
         if (e < 0)
             return e;
         b->loop_internal = 1;
@@ -261,7 +261,7 @@ static int loopback_open(struct jack_backend *b, const char *server, char *err, 
 /* Main thread, once the clients are active: our output -> OUT, IN -> our input. */
 static int loopback_connect(struct jack_backend *b)
 {
-    if (b->loop_internal && rtj_loop_activate(&b->loop) < 0) {
+    if (b->loop_internal && jlb_activate(&b->loop) < 0) {
         if (!b->cfg.quiet)
             fprintf(stderr, "rtjitter: --loopback: cannot activate the loop client\n");
         return -EIO;
@@ -444,7 +444,7 @@ static void *close_thread(void *arg)
 {
     struct jack_backend *b = arg;
     rtj_jack_close(&b->jack); /* ours first: its last cycles still hear the loop, not a loop that went silent */
-    rtj_loop_close(&b->loop);
+    jlb_close(&b->loop);
     atomic_store(&b->closed, 1);
     return NULL;
 }

@@ -3,9 +3,7 @@
  * read through report_read.c, so a bad file ends with one line on stderr and exit status 2; every form comes
  * from the table of renderers (render/render.h). */
 #include "cli/cmd_compare.h"
-#include "cli/cmd_report.h"
 #include "cli/command.h"
-#include "render/matrix.h"
 #include "render/render.h"
 #include "compare/compare.h"
 #include "report/doc.h"
@@ -24,16 +22,14 @@ struct compare_opts {
     int quiet, wide, last, kernels, matrix, alone;
 };
 
-static const char *format_names[16];
-
 #define O(f) offsetof(struct compare_opts, f)
 static const struct opt_def compare_defs[] = {
     { "html", OPT_STR, O(html), 0, 0, "FILE", "write the comparison as one self-contained HTML page", NULL, 0 },
     { "json", OPT_STR, O(json), 0, 0, "FILE", "write the comparison document (rtjitter.compare/1) as JSON", NULL, 0 },
     { "store", OPT_STR, O(store), 0, 0, "DIR", "with no files: the store to read (default "
       "$XDG_DATA_HOME/rtjitter/reports)", NULL, 0 },
-    { "format", OPT_STR, O(format), 0, 0, "NAME", "print the comparison in this form (default text)", format_names,
-      0 },
+    { "format", OPT_STR, O(format), 0, 0, "NAME", "print the comparison in this form (default text)",
+      renderer_name_list, 0 },
     { "last", OPT_INT, O(last), 2, 16, "N", "with no files: the last N set-ups of this machine (default 2: before and "
       "after)", NULL, 0 },
     { "label", OPT_STR, O(label), 0, 0, "L", "with no files: only the runs labelled L (rtjitter run --label L)",
@@ -82,12 +78,6 @@ static int output_file(const char *form, const char *path, const json_t *cmp, js
     return 0;
 }
 
-/* The document body of a matrix, for doc_write (html or json). */
-static int matrix_html_body(FILE *f, void *m)
-{
-    return matrix_html(f, m);
-}
-
 /* --matrix: every report of the store, the latest of each kernel on each machine. */
 static int matrix_mode(const struct compare_opts *o)
 {
@@ -96,8 +86,11 @@ static int matrix_mode(const struct compare_opts *o)
         fprintf(stderr, "rtjitter compare: no report store: set XDG_DATA_HOME or HOME, or give --store DIR\n");
         return 2;
     }
-    if (o->format && strcmp(o->format, "text") && strcmp(o->format, "json") && strcmp(o->format, "html")) {
-        fprintf(stderr, "rtjitter compare: --matrix is shown as text, json or html, not %s\n", o->format);
+    const struct renderer *out = renderer_find(o->format ? o->format : "text");
+    if (!renderer_has(out, RENDER_MATRIX)) {
+        char forms[256];
+        fprintf(stderr, "rtjitter compare: --matrix is shown as %s, not %s\n",
+                renderer_names_with(forms, sizeof(forms), RENDER_MATRIX), o->format);
         return 2;
     }
     char **paths = NULL;
@@ -127,17 +120,11 @@ static int matrix_mode(const struct compare_opts *o)
         struct render_opts ro;
         render_opts_detect(&ro, stdout);
         ro.wide = o->wide;
-        if (o->format && !strcmp(o->format, "json"))
-            doc_json_body(stdout, m);
-        else if (o->format && !strcmp(o->format, "html"))
-            matrix_html(stdout, m);
-        else
-            matrix_text(stdout, m, &ro);
+        out->matrix(stdout, m, &ro);
     }
-    const struct { const char *path; int (*body)(FILE *, void *); } files[] = {
-        { o->json, doc_json_body }, { o->html, matrix_html_body } };
+    const struct { const char *path, *form; } files[] = { { o->json, "json" }, { o->html, "html" } };
     for (size_t i = 0; m && i < 2; i++)
-        if (files[i].path && (e = doc_write(files[i].path, DOC_REPLACE, files[i].body, m)) < 0) {
+        if (files[i].path && (e = render_matrix_file(renderer_find(files[i].form), files[i].path, m)) < 0) {
             fprintf(stderr, "rtjitter compare: cannot write %s: %s\n", files[i].path, doc_strerror(e));
             rc = 2;
         }
@@ -154,7 +141,7 @@ static int matrix_mode(const struct compare_opts *o)
 
 static size_t compare_sections(struct opt_section *out, size_t max)
 {
-    cli_format_names(format_names, sizeof(format_names) / sizeof(format_names[0]));
+    renderer_names(); /* the choices of --format, from the table of forms */
     if (max > 0)
         out[0] = (struct opt_section){ NULL, compare_defs };
     return max > 0;
@@ -184,7 +171,7 @@ int cmd_compare(int argc, char **argv, const char *command_line)
     struct compare_opts o = { 0 };
     const char *pos[COMPARE_MAX + 1];
     int npos = 0;
-    cli_format_names(format_names, sizeof(format_names) / sizeof(format_names[0]));
+    renderer_names(); /* the choices of --format, from the table of forms */
     int r = opts_parse("compare", compare_defs, &o, argc, argv, pos, COMPARE_MAX + 1, &npos);
     if (r == 1) {
         cli_help(stdout, &cmd_compare_info);

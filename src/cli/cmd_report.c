@@ -19,33 +19,22 @@ struct report_opts {
     int text, wide;
 };
 
-/* The renderers' names, filled from their table before the options are parsed or their help printed. */
-static const char *format_names[16];
-
 #define O(f) offsetof(struct report_opts, f)
 static const struct opt_def report_defs[] = {
     { "html", OPT_STR, O(html), 0, 0, "FILE", "write the report as one self-contained HTML page", NULL, 0 },
     { "text", OPT_FLAG, O(text), 0, 0, "", "print the text table and verdict (the default without --html)", NULL,
       0 },
-    { "format", OPT_STR, O(format), 0, 0, "NAME", "print the report in this form (default text)", format_names, 0 },
+    { "format", OPT_STR, O(format), 0, 0, "NAME", "print the report in this form (default text)", renderer_name_list,
+      0 },
     { "wide", OPT_FLAG, O(wide), 0, 0, "", "text: every column, however wide the terminal (default: the columns "
       "that fit it)", NULL, 0 },
     { NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0 },
 };
 #undef O
 
-void cli_format_names(const char **names, size_t max)
-{
-    const char *const *all = renderer_names();
-    size_t i = 0;
-    for (; i + 1 < max && all[i]; i++)
-        names[i] = all[i];
-    names[i] = NULL;
-}
-
 static size_t report_sections(struct opt_section *out, size_t max)
 {
-    cli_format_names(format_names, sizeof(format_names) / sizeof(format_names[0]));
+    renderer_names(); /* the choices of --format, from the table of forms */
     if (max > 0)
         out[0] = (struct opt_section){ NULL, report_defs };
     return max > 0;
@@ -68,9 +57,11 @@ const struct cli_command cmd_report_info = {
 static int report_sweep(const char *path, json_t *doc, const struct renderer *out, const struct report_opts *o)
 {
     int rc = 0;
-    if (out && !out->sweep) {
-        fprintf(stderr, "rtjitter report: %s is a sweep (rtjitter sweep): --format %s has no sweep form; use text, "
-                "html or json, or the per-size reports its cells name\n", path, out->name);
+    if (out && !renderer_has(out, RENDER_SWEEP)) {
+        char forms[256];
+        fprintf(stderr, "rtjitter report: %s is a sweep (rtjitter sweep): --format %s has no sweep form; use %s, "
+                "or the per-size reports its cells name\n", path, out->name,
+                renderer_names_with(forms, sizeof(forms), RENDER_SWEEP));
         json_decref(doc);
         return 2;
     }
@@ -97,7 +88,7 @@ int cmd_report(int argc, char **argv, const char *command_line)
     struct report_opts o = { 0 };
     const char *pos[1];
     int npos = 0;
-    cli_format_names(format_names, sizeof(format_names) / sizeof(format_names[0]));
+    renderer_names();
     int r = opts_parse("report", report_defs, &o, argc, argv, pos, 1, &npos);
     if (r == 1) {
         cli_help(stdout, &cmd_report_info);

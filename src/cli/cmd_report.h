@@ -6,7 +6,5 @@
 #include <stddef.h>
 /* Returns the process exit status: 0 ok, 2 bad usage or a file that is not a readable report. */
 int cmd_report(int argc, char **argv, const char *command_line);
-/* Fills names (max entries, NULL-terminated) with the renderers' names: the choices of --format. */
-void cli_format_names(const char **names, size_t max);
 extern const struct cli_command cmd_report_info;
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rtjitter.1 and the bash completion, written from the table of subcommands, their option tables and the load
- * registry; the prose sections of the man pages (manpage_text.c, manpage_report.c) through manpage_markup().
+ * registry; the prose sections of the man pages (manpage_text_*.c, manpage_report.c) through manpage_markup().
  * Nothing here names an option: a new option or command appears in both by itself. */
 #include "cli/manpage.h"
 #include "load.h"
@@ -56,7 +56,7 @@ static void paragraphs(FILE *f, const char *s)
     fputc('\n', f);
 }
 
-/* ---- prose: the sections written as text (manpage_text.c, manpage_report.c) ---- */
+/* ---- prose: the sections written as text (manpage_text_*.c, manpage_report.c) ---- */
 
 /* One character of running text, escaped as roff() escapes it; *bol says whether it starts an output line. */
 static void text_char(FILE *f, char c, int *bol)
@@ -441,7 +441,8 @@ int manpage_write(FILE *f, const struct cli_command *const *cmds)
           "itself; \\fB\\-\\-\\fR ends the options.\n.SH COMMANDS\n", f);
     for (size_t i = 0; cmds[i]; i++)
         command_section(f, cmds[i]);
-    manpage_markup(f, manpage_text_usage);
+    manpage_markup(f, manpage_text_measure);
+    manpage_markup(f, manpage_text_judge);
     loads_section(f);
     manpage_markup(f, manpage_text_safety);
     fputs(".SH EXIT STATUS\n.TP\n.B 0\nSuccess (for \\fBcheck\\fR: no check failed).\n"

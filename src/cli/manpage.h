@@ -18,8 +18,9 @@ int manpage_report_write(FILE *f);
 void manpage_markup(FILE *f, const char *text);
 /* An item (.TP) tagged by tag, then text: each one line of that markup's running text. */
 void manpage_tagged(FILE *f, const char *tag, const char *text);
-/* rtjitter(1)'s prose sections (manpage_text.c): after the commands, the loads, and after the loads. */
-extern const char manpage_text_usage[], manpage_text_loads[], manpage_text_safety[];
+/* rtjitter(1)'s prose sections: after the commands (manpage_text_measure.c's measuring, then manpage_text_judge.c's
+ * judging), the loads, and after the loads (manpage_text_loads.c). */
+extern const char manpage_text_measure[], manpage_text_judge[], manpage_text_loads[], manpage_text_safety[];
 int completion_write(FILE *f, const struct cli_command *const *cmds);
 
 #endif

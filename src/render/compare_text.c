@@ -3,6 +3,7 @@
  * load with its verdicts, the verdict sentences and the method; every line fitted to the reader's width. A
  * table with more reports than fit side by side is cut into blocks, each with the row names again. */
 #include "render/compare_text.h"
+#include "render/setting.h"
 #include "render/textfmt.h"
 #include "report/access.h"
 #include "util/termtext.h"

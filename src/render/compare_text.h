@@ -4,7 +4,7 @@
 #define RTJ_COMPARE_TEXT_H
 #include <jansson.h>
 #include <stdio.h>
-#include "render/render.h"
+#include "render/render_opts.h"
 
 /* A comparison document from compare_build(): identity differences, one table per load, verdicts; laid out
  * for o (NULL: the defaults of render.h). Tables wider than o->width are cut into blocks of reports. */

@@ -2,7 +2,7 @@
 /* The HTML page of a comparison: the verdict sentences and the reports, warnings, what differs in the system,
  * and per load the side-by-side table, every report's histograms overlaid, and the verdicts. */
 #include "render/html.h"
-#include "render/render.h"
+#include "render/setting.h"
 #include "render/svg.h"
 #include "report/access.h"
 #include "compare/compare.h"

@@ -3,7 +3,10 @@
  * table, per load a latency histogram and a timeline, and the full identity and audio set-up at the end. */
 #include "render/html.h"
 #include "render/headline.h"
+#include "render/matrix.h"
 #include "render/render.h"
+#include "render/setting.h"
+#include "render/sweep_render.h"
 #include "render/loopback_render.h"
 #include "render/svg.h"
 #include "render/svg_ramp.h"
@@ -400,3 +403,37 @@ void html_report(FILE *f, const json_t *doc)
     kv_table(f, json_object_get(doc, "audio"));
     html_page_end(f, doc_str(json_object_get(doc, "tool"), "version", NULL));
 }
+
+static int html_report_page(FILE *f, const json_t *doc, const struct render_opts *o)
+{
+    (void)o;
+    html_report(f, doc);
+    return 0;
+}
+
+static int html_compare_page(FILE *f, const json_t *cmp, json_t *const *docs, size_t n,
+                             const struct render_opts *o)
+{
+    (void)o;
+    html_compare(f, cmp, docs, n);
+    return 0;
+}
+
+static int html_sweep_page(FILE *f, const json_t *doc, const struct render_opts *o)
+{
+    (void)o;
+    return sweep_html_body(f, (void *)doc);
+}
+
+static int html_matrix_page(FILE *f, const json_t *m, const struct render_opts *o)
+{
+    (void)o;
+    return matrix_html(f, m);
+}
+
+/* Its entry in the table of forms (render.c): a report page (above), a comparison's (html_compare.c), a sweep's
+ * (sweep_html.c) and a fleet matrix's (matrix.c). */
+const struct renderer render_form_html = {
+    .name = "html", .ext = "html", .summary = "one self-contained page with SVG plots (no script, no network)",
+    .report = html_report_page, .compare = html_compare_page, .sweep = html_sweep_page, .matrix = html_matrix_page,
+};

@@ -6,6 +6,7 @@
  * Every text goes through html_escape() (&<>"' and what XML does not allow). */
 #include "render/html.h"
 #include "render/pkgtest.h"
+#include "render/render.h"
 #include "report/access.h"
 #include <math.h>
 #include <stdlib.h>
@@ -111,8 +112,9 @@ static void write_case(const json_t *phase, size_t pi, const json_t *check, cons
     fputs("    </testcase>\n", f);
 }
 
-int junit_report(FILE *f, const json_t *doc)
+static int junit_report(FILE *f, const json_t *doc, const struct render_opts *o)
 {
+    (void)o;
     struct jctx j = { .f = f, .doc = doc };
     pkg_cases(doc, count_case, &j);
     size_t nchecks = json_array_size(json_object_get(json_object_get(doc, "thresholds"), "checks"));
@@ -168,3 +170,9 @@ int junit_report(FILE *f, const json_t *doc)
     fputs("  </testsuite>\n</testsuites>\n", f);
     return 0;
 }
+
+/* Its entry in the table of forms (render.c): a report only (a packaging form judges a run's phases). */
+const struct renderer render_form_junit = {
+    .name = "junit", .ext = "xml", .summary = "JUnit XML: a test case per phase and threshold",
+    .report = junit_report,
+};

@@ -7,6 +7,7 @@
  * and failed is FAIL with "waived": true (the run's exit status did not count it either). An incomplete run
  * adds the test "rtjitter" with status ERROR. Built with jansson. */
 #include "render/pkgtest.h"
+#include "render/render.h"
 #include "report/access.h"
 #include "report/doc.h"
 #include "util/utf8.h"
@@ -112,8 +113,9 @@ static void kcidb_time(const char *iso, char *buf, size_t len)
     snprintf(buf, len, "%.19s+00:00", iso);
 }
 
-int kcidb_report(FILE *f, const json_t *doc)
+static int kcidb_report(FILE *f, const json_t *doc, const struct render_opts *o)
 {
+    (void)o;
     const json_t *sys = json_object_get(doc, "system"), *kern = json_object_get(sys, "kernel");
     const char *rel = doc_str(kern, "release", "unknown"), *ver = doc_str(kern, "version", "");
     const char *host = doc_str(sys, "hostname", "unknown");
@@ -172,3 +174,9 @@ int kcidb_report(FILE *f, const json_t *doc)
     json_decref(out);
     return e;
 }
+
+/* Its entry in the table of forms (render.c): a report only (a packaging form judges a run's phases). */
+const struct renderer render_form_kcidb = {
+    .name = "kcidb", .ext = "json", .summary = "a KernelCI KCIDB v4 document: a test per phase and threshold",
+    .report = kcidb_report,
+};

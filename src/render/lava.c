@@ -6,6 +6,7 @@
  * "pass", since LAVA wants a result on every case. Names keep to [A-Za-z0-9_.-] and the values are numbers, so
  * every line is safe for the shell that runs it. */
 #include "render/pkgtest.h"
+#include "render/render.h"
 #include "report/access.h"
 #include <math.h>
 #include <string.h>
@@ -51,8 +52,9 @@ static void lava_case(const json_t *phase, size_t pi, const json_t *check, const
     fputc('\n', l->f);
 }
 
-int lava_report(FILE *f, const json_t *doc)
+static int lava_report(FILE *f, const json_t *doc, const struct render_opts *o)
 {
+    (void)o;
     fputs("# rtjitter results for LAVA: each line records one test case (lava-test-case)\n", f);
     int complete = json_is_true(json_object_get(doc, "complete"));
     fprintf(f, "lava-test-case run_complete --result %s\n", complete ? "pass" : "fail");
@@ -85,3 +87,9 @@ int lava_report(FILE *f, const json_t *doc)
     }
     return 0;
 }
+
+/* Its entry in the table of forms (render.c): a report only (a packaging form judges a run's phases). */
+const struct renderer render_form_lava = {
+    .name = "lava", .ext = "sh", .summary = "lava-test-case lines for a LAVA job, per phase and metric",
+    .report = lava_report,
+};

@@ -5,7 +5,7 @@
 #define RTJ_LOOPBACK_RENDER_H
 #include <jansson.h>
 #include <stdio.h>
-#include "render/render.h"
+#include "render/render_opts.h"
 
 /* A short "loopback:" block: latency, glitches per phase, the first few glitches, where the WAVs are. */
 void loopback_text(FILE *f, const json_t *doc, const struct render_opts *o);

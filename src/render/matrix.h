@@ -5,7 +5,7 @@
 #define RTJ_MATRIX_H
 #include <jansson.h>
 #include <stdio.h>
-#include "render/render.h"
+#include "render/render_opts.h"
 
 /* Rows are kernels, columns machines; the machines that do not fit o->width (80 on a terminal) go to further
  * blocks of the same rows. Names too long for their column end in an ellipsis ("..." when o->ascii). */

@@ -1,19 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What the packaging-test forms (JUnit, TAP, LAVA, KCIDB: junit.c, tap.c, lava.c, kcidb.c) share: the
  * headline figures of a phase, the identity of a run as name/value pairs, and the test cases of a report
- * (one per phase and threshold, from the report's "thresholds".checks, see report/thresholds.h). */
+ * (one per phase and threshold, from the report's "thresholds".checks, see report/thresholds.h). Each form is
+ * its file's entry of the table of forms (render_form_junit, ... in render.c). */
 #ifndef RTJ_PKGTEST_H
 #define RTJ_PKGTEST_H
 #include <jansson.h>
 #include <stddef.h>
 #include <stdio.h>
 #include "report/thresholds.h"
-
-/* The forms, each into f, 0 or -errno; entries of the renderers' table (render.c). */
-int junit_report(FILE *f, const json_t *doc);  /* junit.c: JUnit XML */
-int tap_report(FILE *f, const json_t *doc);    /* tap.c: TAP version 13 */
-int lava_report(FILE *f, const json_t *doc);   /* lava.c: lava-test-case lines */
-int kcidb_report(FILE *f, const json_t *doc);  /* kcidb.c: a KernelCI KCIDB v4 document */
 
 /* A phase's headline figures; NAN when absent. */
 struct phase_figs {

@@ -3,7 +3,7 @@
  * page (sweep_html.c), rendered from the document alone. */
 #ifndef RTJ_SWEEP_RENDER_H
 #define RTJ_SWEEP_RENDER_H
-#include "render/render.h"
+#include "render/render_opts.h"
 #include <jansson.h>
 #include <stdio.h>
 

@@ -4,6 +4,7 @@
  * that was only advice (a profile without --profile) and failed is "not ok ... # TODO", which TAP harnesses do
  * not count as a failure: the exit status did not either. */
 #include "render/pkgtest.h"
+#include "render/render.h"
 #include "report/access.h"
 #include "util/termtext.h"
 #include "util/utf8.h"
@@ -123,8 +124,9 @@ static int tap_body(FILE *f, const json_t *doc)
 
 /* TAP goes to a terminal as often as to a harness: the document's strings are shown visibly first (C1 controls
  * and bidirectional overrides are valid UTF-8 that tap_text() and yaml_str() would pass). */
-int tap_report(FILE *f, const json_t *doc)
+static int tap_report(FILE *f, const json_t *doc, const struct render_opts *o)
 {
+    (void)o;
     json_t *safe = term_safe_json(doc);
     if (!safe)
         return -ENOMEM;
@@ -132,3 +134,9 @@ int tap_report(FILE *f, const json_t *doc)
     json_decref(safe);
     return rc;
 }
+
+/* Its entry in the table of forms (render.c): a report only (a packaging form judges a run's phases). */
+const struct renderer render_form_tap = {
+    .name = "tap", .ext = "tap", .summary = "TAP version 13: a test point per phase and threshold",
+    .report = tap_report,
+};

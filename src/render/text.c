@@ -2,6 +2,11 @@
 /* Text rendering of a report document. It opens with the verdict in plain words (what was tested, whether
  * every deadline was met, what to try), then the system identity, then the interbench-style table. */
 #include "render/text.h"
+#include "render/compare_text.h"
+#include "render/matrix.h"
+#include "render/render.h"
+#include "render/setting.h"
+#include "render/sweep_render.h"
 #include "render/headline.h"
 #include "render/text_ramp.h"
 #include "render/loopback_render.h"
@@ -177,3 +182,24 @@ void report_print_text(FILE *f, const json_t *doc)
     render_opts_detect(&o, f);
     report_print_text_opts(f, doc, &o);
 }
+
+static int text_report(FILE *f, const json_t *doc, const struct render_opts *o)
+{
+    report_print_text_opts(f, doc, o);
+    return 0;
+}
+
+static int text_compare(FILE *f, const json_t *cmp, json_t *const *docs, size_t n, const struct render_opts *o)
+{
+    (void)docs;
+    (void)n;
+    compare_print_text_opts(f, cmp, o);
+    return 0;
+}
+
+/* Its entry in the table of forms (render.c): a report (above), a comparison (compare_text.c), a sweep
+ * (sweep_text.c) and a fleet's matrix (matrix.c). */
+const struct renderer render_form_text = {
+    .name = "text", .ext = "txt", .summary = "the verdict, the system identity and an interbench-style table",
+    .report = text_report, .compare = text_compare, .sweep = sweep_print_text, .matrix = matrix_text,
+};

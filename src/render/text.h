@@ -4,7 +4,7 @@
 #define RTJ_TEXT_H
 #include <jansson.h>
 #include <stdio.h>
-#include "render/render.h"
+#include "render/render_opts.h"
 
 /* A report document (validated, or freshly built), laid out for o (NULL: the defaults, render.h). */
 void report_print_text_opts(FILE *f, const json_t *doc, const struct render_opts *o);

@@ -4,7 +4,7 @@
 #define RTJ_TEXT_RAMP_H
 #include <jansson.h>
 #include <stdio.h>
-#include "render/render.h"
+#include "render/render_opts.h"
 
 void text_ramp(FILE *f, const json_t *doc, const struct render_opts *o);
 

@@ -4,7 +4,7 @@
 #define RTJ_TEXT_TABLE_H
 #include <jansson.h>
 #include <stdio.h>
-#include "render/render.h"
+#include "render/render_opts.h"
 
 /* One row per phase, fitted to o->width: the columns a musician reads first (|jitter| p99 and max in µs and in
  * % of the period, deadlines met, xruns, wakeup), then as many more as fit; every column with o->wide. The

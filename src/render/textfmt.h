@@ -5,7 +5,7 @@
 #define RTJ_TEXTFMT_H
 #include <stddef.h>
 #include <stdio.h>
-#include "render/render.h"
+#include "render/render_opts.h"
 
 /* Display width of UTF-8 text: one column per code point (µ, ±, → are one column wide). */
 int tx_width(const char *s);

@@ -46,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     json_decref(back);
     struct render_opts ro = { .width = 40 + (int)(size % 161), .wide = (int)((size >> 2) & 1),
                               .ascii = (int)((size >> 3) & 1) };
-    for (const struct renderer *r = renderers; r->name; r++)
+    for (const struct renderer *const *rp = renderers, *r = *rp; r; r = *++rp)
         if (r->report)
             r->report(sink, doc, &ro);
     json_decref(doc);

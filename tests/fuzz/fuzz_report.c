@@ -50,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     json_t *sw = json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES, NULL);
     if (sw && sweep_doc_is_sweep(sw)) {
         if (sweep_validate(sw, err, sizeof(err)) == 0)
-            for (const struct renderer *r = renderers; r->name; r++)
+            for (const struct renderer *const *rp = renderers, *r = *rp; r; r = *++rp)
                 if (r->sweep)
                     r->sweep(sink, sw, &ro);
         json_decref(sw);
@@ -59,7 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     json_decref(sw);
     if (report_read_buffer((const char *)data, size, &doc, err, sizeof(err)) < 0)
         return 0;
-    for (const struct renderer *r = renderers; r->name; r++)
+    for (const struct renderer *const *rp = renderers, *r = *rp; r; r = *++rp)
         if (r->report)
             r->report(sink, doc, &ro);
     json_t *other = reversed_counts(doc);
@@ -67,7 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *names[3] = { "a.json", "b.json", "c.json" };
     json_t *cmp = compare_build(docs, names, other ? 3 : 1);
     if (cmp) {
-        for (const struct renderer *r = renderers; r->name; r++)
+        for (const struct renderer *const *rp = renderers, *r = *rp; r; r = *++rp)
             if (r->compare)
                 r->compare(sink, cmp, docs, other ? 3 : 1, &ro);
         json_decref(cmp);

@@ -3,7 +3,7 @@
 # --loopback on a private dummy jackd (48 kHz, 256 frames).
 # - Round-trip latency through the internal loop client adding N frames (N = 0, 7, 64): jack2 breaks the loop of the
 #   graph with one feedback connection, a period later, so the truth is 256 + N frames; jack2's own jack_iodelay,
-#   run at the same time through the same loop code (tests/helpers/jack_loop, another client on the same server),
+#   run at the same time through the same loop code (tests/helpers/jack_loopback, another client on the same server),
 #   must agree within one frame; and rtjitter --loopback OUT:IN through that standalone loop gives the same.
 #   No glitch unless the server itself had an xrun there (this VM is shared: a real xrun is a real dropout).
 # - Stalls injected by tests/helpers/stall_client (20 ms, known times on CLOCK_MONOTONIC_RAW, jack2's clock): the
@@ -32,7 +32,7 @@ H=$RTJ_HELPERS
 # lat N: rtjitter through its internal loop of N frames, while jack_iodelay measures the standalone loop lpN.
 lat() {
     local n=$1 i
-    "$H/jack_loop" "$SRV" "lp$n" "$n" 2>"$WORK/lp$n.err" &
+    "$H/jack_loopback" "$SRV" "lp$n" "$n" 2>"$WORK/lp$n.err" &
     local lp=$!
     LOOP_PIDS+=("$lp")
     for i in $(seq 50); do grep -q ready "$WORK/lp$n.err" && break; sleep 0.1; done

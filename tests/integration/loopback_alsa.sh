@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # --backend alsa --loopback duplex without a sound card: through the `jack` PCM of libasound2-plugins on a private
-# dummy jackd (48 kHz, 256 frames), its playback port wired to its capture port through tests/helpers/jack_loop,
+# dummy jackd (48 kHz, 256 frames), its playback port wired to its capture port through tests/helpers/jack_loopback,
 # a loop client of known delay N. Truths that do not come from rtjitter:
 # - The round trip. The jack PCM's playback and capture sides are two JACK clients with a ring of the ALSA buffer
 #   each; the period loop keeps the playback buffer full, so a frame waits `buffer` frames before the playback
@@ -52,9 +52,9 @@ jackd -n "$SRV" -R -P 95 -d dummy -r 48000 -p "$PERIOD" >"$WORK/jackd.log" 2>&1 
 JACKD_PIDS+=($!)
 for i in $(seq 100); do (jack_wait -s "$SRV" -c 2>/dev/null | grep -q '^running') 2>/dev/null && break; sleep 0.1; done
 
-# loop_start NAME N: a jack_loop client; sets LP.
+# loop_start NAME N: a jack_loopback client; sets LP.
 loop_start() {
-    "$H/jack_loop" "$SRV" "$1" "$2" 2>"$WORK/$1.err" &
+    "$H/jack_loopback" "$SRV" "$1" "$2" 2>"$WORK/$1.err" &
     LP=$!
     LOOP_PIDS+=("$LP")
     local i
@@ -123,7 +123,7 @@ check "jack_iodelay sees the loop's N: ${IOD0:-none} and ${IOD64:-none} are peri
 check "the round trip is the buffer plus N: $(L n0) = 512 + 0, $(L n64) = 512 + 64, $(L p3) = 768 + 0" \
     [ "$(L n0) $(L n64) $(L p3)" = "512 576 768" ]
 # A glitch is a dropout of the loop: on a busy machine the server itself has xruns (the plugin's JACK clients late),
-# which the loop client counts on its own (jack_loop's "xruns N"): no glitch beyond the device's and the server's.
+# which the loop client counts on its own (jack_loopback's "xruns N"): no glitch beyond the device's and the server's.
 srv_x=$(cat "$WORK/s32.srvx")
 # Through lfloat the two sides are not linked (audio.loopback.linked false: snd_pcm_link fails through the plugin),
 # and the jack PCM starts each side's JACK client on its own start: on a busy machine they can land in different
@@ -198,7 +198,7 @@ PY
     v() { awk -v k="$1" '$1 == k { print $2 }' "$WORK/x.txt"; }
     echo "# spins $(v spins), device xruns $(v xruns), recoveries $(v recoveries), glitches $(v glitches)"
     # Beyond the spins, a device xrun the machine made itself is one the server had too: the plugin's JACK clients
-    # (above the hog) late, which the loop client counts on its own (jack_loop's "xruns N"; the canaries cannot see
+    # (above the hog) late, which the loop client counts on its own (jack_loopback's "xruns N"; the canaries cannot see
     # it: those clients run above them).
     xsrv=$(sed -n 's/^xruns //p' "$WORK/lp.err" | tail -1); xsrv=${xsrv:-0}
     echo "# server xruns the loop client saw: $xsrv"

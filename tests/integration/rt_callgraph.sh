@@ -64,7 +64,7 @@ for n in tree built; do
         [ "$((nf > 0))" -eq "$((rc != 0))" ]
 done
 check "the walk found the RT entry points of the three backends and the loopback's JACK client" \
-    [ "$(grep -cE "^# entry (process_cb|loop_process|alsa_thread|timer_thread) \(" "$WORK/tree.out")" -eq 4 ]
+    [ "$(grep -cE "^# entry (process_cb|jlb_process|alsa_thread|timer_thread) \(" "$WORK/tree.out")" -eq 4 ]
 
 rejects() { # NAME "TEXT": the fixture's walk failed, and said TEXT in one of its not ok lines
     local n=$1 text=$2 rc

@@ -926,13 +926,13 @@ static void test_renderers(void **state)
 
     const char *const *all = renderer_names();
     size_t n = 0;
-    for (; renderers[n].name; n++) {
-        const struct renderer *r = &renderers[n];
+    for (; renderers[n]; n++) {
+        const struct renderer *r = renderers[n];
         const char *why = name_fault(r->name, "-");
         if (why)
             bad("renderer '%s': the name %s", r->name, why);
         for (size_t j = 0; j < n; j++)
-            if (!strcmp(r->name, renderers[j].name))
+            if (!strcmp(r->name, renderers[j]->name))
                 bad("renderer '%s': two renderers of that name", r->name);
         if (renderer_find(r->name) != r)
             bad("renderer '%s': renderer_find() does not return it", r->name);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "jack/jack_loop.h"
+#include "jack/jack_loopback.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,14 +7,14 @@
 #include <sys/mman.h>
 
 /* RT-safe (runs in the loop client's RT thread): a copy through the delay line, no allocation, lock or syscall. */
-static int loop_process(jack_nframes_t nframes, void *arg)
+static int jlb_process(jack_nframes_t nframes, void *arg)
 {
-    struct rtj_loop *l = arg;
+    struct jlb_client *l = arg;
     const float *in = jack_port_get_buffer(l->in, nframes);
     float *out = jack_port_get_buffer(l->out, nframes);
     if (!in || !out)
         return 0;
-    if (nframes > RTJ_LOOP_MAX_PERIOD) {
+    if (nframes > JLB_MAX_PERIOD) {
         memset(out, 0, nframes * sizeof(float));
         atomic_fetch_add_explicit(&l->too_long, 1, memory_order_relaxed);
         return 0;
@@ -35,7 +35,7 @@ static void quiet(const char *msg)
     (void)msg;
 }
 
-int rtj_loop_parse(const char *spec, unsigned *n)
+int jlb_parse(const char *spec, unsigned *n)
 {
     *n = 0;
     if (strncmp(spec, "internal", 8) != 0 || (spec[8] != '\0' && spec[8] != ':'))
@@ -48,23 +48,23 @@ int rtj_loop_parse(const char *spec, unsigned *n)
         return -1;
     errno = 0;
     unsigned long v = strtoul(s, &end, 10);
-    if (*end || errno || v > RTJ_LOOP_MAX_DELAY)
+    if (*end || errno || v > JLB_MAX_DELAY)
         return -1;
     *n = (unsigned)v;
     return 1;
 }
 
-int rtj_loop_open(struct rtj_loop *l, const char *server, const char *name, unsigned delay_frames, char *err,
+int jlb_open(struct jlb_client *l, const char *server, const char *name, unsigned delay_frames, char *err,
                   size_t errlen)
 {
     memset(l, 0, sizeof(*l));
-    if (delay_frames > RTJ_LOOP_MAX_DELAY) {
-        snprintf(err, errlen, "loop delay %u frames is over %u", delay_frames, RTJ_LOOP_MAX_DELAY);
+    if (delay_frames > JLB_MAX_DELAY) {
+        snprintf(err, errlen, "loop delay %u frames is over %u", delay_frames, JLB_MAX_DELAY);
         return -EINVAL;
     }
     l->delay_frames = delay_frames;
     uint64_t size = 1;
-    while (size < (uint64_t)delay_frames + RTJ_LOOP_MAX_PERIOD)
+    while (size < (uint64_t)delay_frames + JLB_MAX_PERIOD)
         size <<= 1;
     l->line = calloc(size, sizeof(float));
     if (!l->line) {
@@ -83,25 +83,25 @@ int rtj_loop_open(struct rtj_loop *l, const char *server, const char *name, unsi
     if (!l->client) {
         snprintf(err, errlen, "cannot open the loop client '%s' on JACK server '%s' (status 0x%x)", name,
                  server ? server : "default", (unsigned)st);
-        rtj_loop_close(l);
+        jlb_close(l);
         return -ECONNREFUSED;
     }
     l->in = jack_port_register(l->client, "in", JACK_DEFAULT_AUDIO_TYPE, JackPortIsInput, 0);
     l->out = jack_port_register(l->client, "out", JACK_DEFAULT_AUDIO_TYPE, JackPortIsOutput, 0);
-    if (!l->in || !l->out || jack_set_process_callback(l->client, loop_process, l)) {
+    if (!l->in || !l->out || jack_set_process_callback(l->client, jlb_process, l)) {
         snprintf(err, errlen, "cannot register the loop client's ports");
-        rtj_loop_close(l);
+        jlb_close(l);
         return -EIO;
     }
     return 0;
 }
 
-int rtj_loop_activate(struct rtj_loop *l)
+int jlb_activate(struct jlb_client *l)
 {
     return l->client && jack_activate(l->client) == 0 ? 0 : -EIO;
 }
 
-void rtj_loop_close(struct rtj_loop *l)
+void jlb_close(struct jlb_client *l)
 {
     if (l->client) {
         jack_deactivate(l->client);
