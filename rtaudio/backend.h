@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rtaudio/: everything that runs in the real-time thread, and the backends that own such a thread.
  * It may include only itself, the C library, jansson (describe) and its backends' libraries (libjack...); never
- * src/, with two exceptions: a backend's .c file includes cli/options.h to declare its params table and
- * util/utf8.h for the strings it describes.
+ * src/, but for two type-and-helper headers of src/util/ (below everything): a backend's .c file includes
+ * util/optdef.h to declare its params table and util/utf8.h for the strings it describes.
  *
  * A backend is a const ops table plus the size of its private state (alsa-utils' axfer `xfer_data`, PipeWire's
  * spa node methods): `run` allocates the private state zeroed, locks it, and calls the ops in the order
@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include "rt_sink.h"
 
-struct opt_def; /* src/cli/options.h: typed, bounded options that generate their own help */
+struct opt_def; /* src/util/optdef.h: typed, bounded options that generate their own help (cli/options.h) */
 
 /* What run asks of a backend. Each backend reads only the fields its params table lists. Units in names. */
 struct backend_config {

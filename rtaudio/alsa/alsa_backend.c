@@ -5,7 +5,7 @@
 #include "alsa/alsa.h"
 #include "rt_thread.h"
 #include "alsa/alsa_holder.h"
-#include "cli/options.h"
+#include "util/optdef.h"
 #include "util/utf8.h"
 #include <errno.h>
 #include <sched.h>

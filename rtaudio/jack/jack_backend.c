@@ -3,7 +3,7 @@
  * when none runs and stops at the end. The client itself is jack_client.c; the private server jackserver.c. */
 #include "backend.h"
 #include "rtclock.h"
-#include "cli/options.h"
+#include "util/optdef.h"
 #include "util/utf8.h"
 #include "jack/jack_client.h"
 #include "jack/jack_loop.h"

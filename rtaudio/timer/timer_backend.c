@@ -4,7 +4,7 @@
  * timer.h. */
 #include "timer/timer.h"
 #include "rt_thread.h"
-#include "cli/options.h"
+#include "util/optdef.h"
 #include "rtclock.h"
 #include <errno.h>
 #include <fcntl.h>
