@@ -501,4 +501,5 @@ const struct backend_ops backend_alsa = {
     .status = alsa_status,
     .describe = alsa_describe,
     .stop = alsa_stop,
+    .session = NULL, /* none: each run of a sweep opens it anew at the size asked ("direct") */
 };

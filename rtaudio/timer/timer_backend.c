@@ -358,4 +358,5 @@ const struct backend_ops backend_timer = {
     .status = timer_status,
     .describe = timer_describe,
     .stop = timer_stop,
+    .session = NULL, /* none: each run of a sweep opens it anew at the size asked ("direct") */
 };
