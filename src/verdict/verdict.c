@@ -11,9 +11,9 @@
 #include "report/compare_verdict.h"
 #include "verdict/ladder_rule.h"
 #include "verdict/verdict_internal.h"
+#include "verdict/verdict_text.h"
 #include "verdict/verdict_ramp.h"
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,17 +42,6 @@ static int phase_fails(const struct vctx *v, const struct pview *p)
 }
 
 /* ---- the summary ---- */
-
-size_t vadd(char *b, size_t n, size_t o, const char *fmt, ...)
-{
-    if (o >= n)
-        return o;
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(b + o, n - o, fmt, ap);
-    va_end(ap);
-    return k < 0 ? o : o + (size_t)k >= n ? n - 1 : o + (size_t)k;
-}
 
 static void setting_text(const struct vctx *v, char *b, size_t n)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "verdict/verdict_ramp.h"
-#include "verdict/verdict_internal.h"
+#include "verdict/verdict_text.h"
 #include "report/access.h"
 #include <math.h>
 #include <stdio.h>
