@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The run engine's own state, shared by its files (run.c: the phases and the report; run_dsp.c: --dsp's
+/* The run engine's own state, shared by its files (run.c: the phases; run_report.c: the report; run_dsp.c: --dsp's
  * calibration in the run and the RT threads' CPU time per phase and per ramp step). Not for other folders. */
 #ifndef RTJ_RUN_STATE_H
 #define RTJ_RUN_STATE_H
@@ -86,6 +86,12 @@ struct ramp_wait {
 /* run.c */
 int run_wait_phase(struct run_state *st, int phase, double secs, struct phase_result *pr, double t_total);
 void run_warn(struct run_state *st, const char *msg);
+
+/* run_report.c: the report of what was measured (its parts handed to report_build), its verdict, the text on
+ * stdout and the outputs, once the backend stopped. Returns the exit status. */
+int run_report(struct run_state *st, struct run_info *ri, int rc, int mlocked);
+/* A "Key: N kB" line of a /proc/self file, KiB; -1 when unknown. */
+long run_proc_kib(const char *file, const char *key);
 
 /* run_dsp.c */
 void run_ramp_mark(struct run_state *st, int phase);
