@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The report of a run (run_state.h): what the backend, the RT thread, the collector and the run's other parts
- * produced, the text on stdout and the outputs. Main thread, after the backend stopped. */
+ * (its stops, --dsp, --loopback, the privileges, a ladder's depths below, the verdict) produced, handed to the one
+ * builder (report_build(), report/report.h), then the text on stdout and the outputs. Main thread, after the
+ * backend stopped. */
 #include "run/run_state.h"
 #include "run/run_stopped.h"
+#include "verdict/verdict.h"
 #include "util/termtext.h"
 
 static const char *policy_name(int pol)
@@ -35,6 +38,20 @@ long run_proc_kib(const char *file, const char *key)
             break;
     fclose(f);
     return v;
+}
+
+/* The verdict, last: the builder hands it the document as built (verdict/verdict.h). */
+struct run_judge {
+    const json_t *profile;
+    int strict;
+    const struct report_limits *lim;
+    int exceeded;                  /* verdict_judge()'s: 1 a threshold the user chose was exceeded, -1 no memory */
+};
+
+static void run_judge(void *arg, const json_t *doc, struct report_judgement *j)
+{
+    struct run_judge *rj = arg;
+    rj->exceeded = verdict_judge(doc, rj->profile, rj->strict, rj->lim, j);
 }
 
 /* audio.client_thread (the audio thread as /proc shows it, else what it read of itself in its first cycle),
@@ -125,34 +142,31 @@ int run_report(struct run_state *st, struct run_info *ri, int rc, int mlocked)
     ri->stats.dropped = rt_ring_dropped(&st->ring);
     ri->stats.ring_capacity = st->ring.capacity;
     ri->stats.peak_rss_kib = run_proc_kib("/proc/self/status", "VmHWM:");
-    json_t *doc = report_build(ri);
-    if (doc) /* rtjitter's own stops (SIGSTOP, Ctrl-Z): the verdict says their skipped cycles are not the kernel's */
-        json_object_set_new(doc, "run", run_stopped_json(&st->col, st->plan, a->wall_offset_ns));
+    /* What the run's other parts produced, each placed by the one builder (report_build). */
+    struct report_parts *pt = &ri->parts;
+    /* rtjitter's own stops (SIGSTOP, Ctrl-Z): the verdict says their skipped cycles are not the kernel's */
+    pt->run = run_stopped_json(&st->col, st->plan, a->wall_offset_ns);
     if (st->calibrated) {
-        json_t *au = json_object_get(doc, "audio");
-        json_object_set_new(au, "dsp_calibration", ramp_calibration_json(&st->cal));
+        pt->dsp_calibration = ramp_calibration_json(&st->cal);
         if (st->ramps)
-            json_object_set_new(au, "dsp_ramp", json_pack("{s:f, s:f, s:f}", "step_pct", p->dsp_ramp_step_pct,
-                                                          "step_s", p->dsp_ramp_step_s, "one_pct_rule",
-                                                          100.0 * RAMP_ONE_PCT));
+            pt->dsp_ramp = json_pack("{s:f, s:f, s:f}", "step_pct", p->dsp_ramp_step_pct, "step_s",
+                                     p->dsp_ramp_step_s, "one_pct_rule", 100.0 * RAMP_ONE_PCT);
     }
-    int record_failed = lbr_report(st->lbr, doc);
+    int record_failed = 0;
+    pt->loopback = lbr_report(st->lbr, provider, ri, &record_failed);
     if (record_failed) {
-        const char *why = "--record: the capture was not written in full (see loopback.record)";
-        json_object_set_new(doc, "complete", json_false());
-        json_object_set_new(doc, "incomplete_reason", json_string(why));
-        json_array_append_new(json_object_get(doc, "warnings"), json_string(why));
-        fprintf(stderr, "rtjitter run: %s\n", why);
+        pt->lost_output = "--record: the capture was not written in full (see loopback.record)";
+        fprintf(stderr, "rtjitter run: %s\n", pt->lost_output);
     }
-    json_t *privs = privileges_json(&st->priv);
-    if (privs)
-        json_object_set_new(json_object_get(doc, "audio"), "privileges", privs);
-    if (p->ladder_below) /* before the verdict, which judges this depth knowing the ones below */
-        json_object_set_new(doc, "ladder", json_pack("{s:s, s:o}", "depth", p->backend->name, "below",
-                                                     json_deep_copy(p->ladder_below)));
+    pt->privileges = privileges_json(&st->priv);
+    if (p->ladder_below) /* the verdict judges this depth knowing the ones below */
+        pt->ladder = json_pack("{s:s, s:o}", "depth", p->backend->name, "below", json_deep_copy(p->ladder_below));
     struct report_limits lim = { p->max_xruns, p->max_jitter_us, p->min_deadlines_pct, p->max_wakeup_p99_us };
-    int exceeded = report_verdict_limits(doc, st->profile, p->profile != NULL, &lim);
-    if (rc == 0 && exceeded)
+    struct run_judge rj = { st->profile, p->profile != NULL, &lim, 0 };
+    pt->judge = run_judge;
+    pt->judge_arg = &rj;
+    json_t *doc = report_build(ri);
+    if (rc == 0 && rj.exceeded)
         rc = 1;
     thresholds_print_failures(stderr, doc, "rtjitter run");
     if (!p->quiet && !p->tap) {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Shared by the verdict's files only (verdict.c: the phases and the summary; verdict_advice.c: the advice):
  * how the verdict sees a run, and the advice (defined in verdict_advice.c, used by verdict.c: one way only; the
- * text helper both use is verdict_text.h, below both). Not for other folders: report/report.h declares what the
+ * text helper both use is verdict_text.h, below both). Not for other folders: verdict/verdict.h declares what the
  * verdict offers. Main thread, after the measurement. */
 #ifndef RTJ_VERDICT_INTERNAL_H
 #define RTJ_VERDICT_INTERNAL_H

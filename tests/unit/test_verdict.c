@@ -14,7 +14,7 @@
 #include "verdict/ladder_rule.h"
 #include "verdict/profile.h"
 #include "render/text.h"
-#include "report/report.h"
+#include "verdict/verdict.h"
 #include "sysinfo/sysinfo.h"
 
 static char top[4096];
