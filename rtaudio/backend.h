@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rtaudio/: everything that runs in the real-time thread, and the backends that own such a thread.
  * It may include only itself, the C library, jansson (describe) and its backends' libraries (libjack...); never
- * src/, with two exceptions: a backend's .c file includes cli/options.h to declare its params table and
- * util/utf8.h for the strings it describes.
+ * src/, but for two type-and-helper headers of src/util/ (below everything): a backend's .c file includes
+ * util/optdef.h to declare its params table and util/utf8.h for the strings it describes.
  *
  * A backend is a const ops table plus the size of its private state (alsa-utils' axfer `xfer_data`, PipeWire's
  * spa node methods): `run` allocates the private state zeroed, locks it, and calls the ops in the order
  * unavailable -> open -> start -> status* -> describe -> stop. Each op says the thread it may be called from.
+ * Runs one after another (a sweep) share a session: backend_session_ops below.
  * Only the backend's RT thread writes the sink (struct rt_sink), which stamps, tags and pushes every record.
  * Adding a backend is one folder under rtaudio/ (or one file) plus one entry in rtaudio/backends.c.
  *
@@ -22,7 +23,7 @@
 #include <stdint.h>
 #include "rt_sink.h"
 
-struct opt_def; /* src/cli/options.h: typed, bounded options that generate their own help */
+struct opt_def; /* src/util/optdef.h: typed, bounded options that generate their own help (cli/options.h) */
 
 /* What run asks of a backend. Each backend reads only the fields its params table lists. Units in names. */
 struct backend_config {
@@ -58,6 +59,50 @@ struct backend_status {
     int server_pid;
 };
 
+/* A session (issue 23): what outlives one run, so that a sweep (run/sweep.c) drives a backend from size to size
+ * through these ops and names none. Main thread only: nothing here runs in the RT thread (a session starts
+ * servers and forks pw-metadata). The caller allocates private_size bytes zeroed, fills who and quiet, and calls
+ *     check -> begin -> ( rate -> ( period -> run_execute() )* )* -> end -> describe
+ * stopping at the first failure of check, begin or rate; once check succeeded, end and describe are always
+ * called (end undoes what succeeded). Each run opens the backend itself (backend_ops.open) with the
+ * struct backend_config that period adapted. The strings an op sets in the session are static or live in its
+ * private state until the caller frees it. */
+struct backend_session {
+    const char *who;                  /* set by the caller: each line said on stderr starts "WHO: " */
+    int quiet;                        /* set by the caller: no notices on stderr (warnings are said anyway) */
+    /* Set by check; the caller's defaults before it: "direct", cfg->server, "". */
+    const char *buffer_change;        /* how the size changes from run to run, for the document: "direct" (each run
+                                       * opens at the size asked), "set_buffer_size", "pipewire_force_quantum" */
+    const char *server;               /* the document's audio.server: "private" (one the session starts), a name, or
+                                       * NULL (the running one) */
+    const char *not_in_force;         /* appended to "the size was not in force: ..." when a run ran another size */
+    const char *why;                  /* set by begin or rate when they fail: the short reason the caller stopped */
+};
+
+struct backend_session_ops {
+    size_t private_size;              /* bytes of the session's private state: the caller allocates them zeroed */
+    /* Before anything runs or starts: can cfg be swept (bad input: -EINVAL with one line in err, exit 2), and how
+     * the size will change (buffer_change, server, not_in_force). Starts nothing; may say a notice on stderr. */
+    int (*check)(void *ss, struct backend_session *s, const struct backend_config *cfg, char *err, size_t len);
+    /* Once, before the first rate: takes over what every run shares (PipeWire's quantum: its old value kept in a
+     * state file). 0, or -errno with one line in err and s->why set; nothing to undo but what end undoes. */
+    int (*begin)(void *ss, struct backend_session *s, char *err, size_t len);
+    /* Before the runs at rate_hz, the first of them at period_frames: what they share (jack: the previous rate's
+     * private jackd stopped, one started at this rate). 0, or -errno with one line in err and s->why set. */
+    int (*rate)(void *ss, struct backend_session *s, int rate_hz, int period_frames, char *err, size_t len);
+    /* Before each run, cfg being that run's (rate_hz and period_frames the size it is to measure): makes that
+     * size the one in force where the run alone cannot (PipeWire's forced quantum, read back), and adapts cfg
+     * (the server to use, --set-buffer-size). 0, or -errno with err the whole reason the size is not measured
+     * (the caller skips the run; the session goes on). */
+    int (*period)(void *ss, struct backend_session *s, struct backend_config *cfg, char *err, size_t len);
+    /* After the last run, stopped early or not: stops what the session started (a private jackd) and sets back
+     * what it changed (PipeWire's quantum; said on stderr). Safe when begin or rate failed or never ran. */
+    void (*end)(void *ss, struct backend_session *s);
+    /* Optional, after end: what the document's "audio" says of the session besides backend, server, device and
+     * buffer_change (jack under PipeWire: "pipewire", the quantum and rate before and whether they were set back). */
+    void (*describe)(void *ss, json_t *audio);
+};
+
 struct backend_ops {
     const char *name;                 /* --backend NAME */
     const char *summary;              /* one line for --help and --backend list */
@@ -87,6 +132,9 @@ struct backend_ops {
      * had to be left behind in another thread: the private state must then stay allocated and the process should
      * leave with _exit() (the provider library's own exit handlers may wait on that call). */
     int (*stop)(void *priv);
+    /* A session for runs one after another at changing sizes (above). NULL: none is needed, each run opens the
+     * backend anew at the size asked (buffer_change "direct"). */
+    const struct backend_session_ops *session;
 };
 
 /* The registered backends, NULL-terminated; the first is the default. */

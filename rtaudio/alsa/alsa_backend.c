@@ -5,7 +5,7 @@
 #include "alsa/alsa.h"
 #include "rt_thread.h"
 #include "alsa/alsa_holder.h"
-#include "cli/options.h"
+#include "util/optdef.h"
 #include "util/utf8.h"
 #include <errno.h>
 #include <sched.h>
@@ -501,4 +501,5 @@ const struct backend_ops backend_alsa = {
     .status = alsa_status,
     .describe = alsa_describe,
     .stop = alsa_stop,
+    .session = NULL, /* none: each run of a sweep opens it anew at the size asked ("direct") */
 };

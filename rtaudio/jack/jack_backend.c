@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The JACK backend's ops: the running server (jack2 or PipeWire's JACK), or a private jackd that it starts
- * when none runs and stops at the end. The client itself is jack_client.c; the private server jackserver.c. */
+ * when none runs and stops at the end. The client itself is jack_client.c; the private server jackserver.c; a
+ * sweep's session (its size changed from run to run) jack_session.c. */
 #include "backend.h"
 #include "rtclock.h"
-#include "cli/options.h"
+#include "util/optdef.h"
 #include "util/utf8.h"
 #include "jack/jack_client.h"
 #include "jack/jack_loopback.h"
 #include "jack/jackserver.h"
+#include "jack/jack_session.h"
 #include "jack/pw_settings.h"
 #include <errno.h>
 #include <stdarg.h>
@@ -495,4 +497,5 @@ const struct backend_ops backend_jack = {
     .status = jack_status,
     .describe = jack_describe,
     .stop = jack_stop,
+    .session = &jack_session, /* jack_session.c: a private jackd per rate, --set-buffer-size, PipeWire's quantum */
 };

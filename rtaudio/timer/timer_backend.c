@@ -4,7 +4,7 @@
  * timer.h. */
 #include "timer/timer.h"
 #include "rt_thread.h"
-#include "cli/options.h"
+#include "util/optdef.h"
 #include "rtclock.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -358,4 +358,5 @@ const struct backend_ops backend_timer = {
     .status = timer_status,
     .describe = timer_describe,
     .stop = timer_stop,
+    .session = NULL, /* none: each run of a sweep opens it anew at the size asked ("direct") */
 };

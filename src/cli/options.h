@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* src/cli/: the command line. main.c (dispatch through the table of subcommands in commands.c), one cmd_NAME.c per
  * subcommand turning argv into a call of the module that does the work, and this option table. It may include every
- * other folder; nothing but commands.c includes a cmd_*.h, and only backends include options.h from outside cli/.
+ * other folder; nothing but commands.c includes a cmd_*.h. The table's types are util/optdef.h (the backends declare
+ * their params with them).
  *
  * Command-line options, declared once: the table drives parsing, range checks, the help text, the man page and
  * the shell completion (command.h, manpage.c). Parsing behaves as getopt_long does for the people who type it:
@@ -12,20 +13,7 @@
 #define RTJ_OPTIONS_H
 #include <stddef.h>
 #include <stdio.h>
-
-/* OPT_DURATION: a double of seconds, written with a unit or without (opts_parse_duration). */
-enum opt_type { OPT_FLAG, OPT_INT, OPT_DOUBLE, OPT_STR, OPT_DURATION };
-
-struct opt_def {
-    const char *name;      /* long name without "--" */
-    enum opt_type type;
-    size_t offset;         /* into the command's option struct */
-    double min, max;       /* for OPT_INT / OPT_DOUBLE */
-    const char *metavar;   /* "FRAMES", "SECS", ... */
-    const char *help;      /* one line; the default is said here */
-    const char *const *choices; /* for OPT_STR: NULL-terminated list of allowed values, or NULL */
-    char short_name;       /* 'p' for -p; 0 for none. -h is always help, -V the version (at the top level) */
-};
+#include "util/optdef.h" /* struct opt_def, enum opt_type */
 
 /* Parse argv (after the sub-command) into opts. Positional arguments are collected into pos (up to maxpos).
  * On error prints one line "rtjitter CMD: ..." to stderr and returns -1 (the caller exits 2).

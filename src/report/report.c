@@ -308,14 +308,57 @@ static json_t *iso_time(struct timespec ts)
     return json_string(buf);
 }
 
+void report_place_judgement(json_t *doc, struct report_judgement *j)
+{
+    json_t **part[3] = { &j->thresholds, &j->profile, &j->verdict };
+    const char *key[3] = { "thresholds", "profile", "verdict" };
+    for (int i = 0; i < 3; i++) {
+        if (*part[i])
+            json_object_set_new(doc, key[i], *part[i]);
+        *part[i] = NULL;
+    }
+}
+
+const char *report_phase_load(const struct run_info *ri, size_t k, int *exists)
+{
+    size_t n = 0;
+    for (int i = 0; i < ri->nphases; i++) {
+        const struct phase_result *pr = &ri->phases[i];
+        if (!pr->measured)
+            continue;
+        size_t m = pr->stats->nseg == 0 ? 1 : (size_t)pr->stats->nseg; /* as report_build lists them */
+        if (k < n + m) {
+            *exists = 1;
+            return pr->load;
+        }
+        n += m;
+    }
+    *exists = 0;
+    return NULL;
+}
+
+/* A part into o under key, its reference taken; nothing when there is none. */
+static void place(json_t *o, const char *key, json_t *part)
+{
+    if (part)
+        json_object_set_new(o, key, part);
+}
+
 json_t *report_build(const struct run_info *ri)
 {
     const struct audio_info *a = &ri->audio;
+    const struct report_parts *pt = &ri->parts;
     json_t *doc = doc_begin(REPORT_SCHEMA, 1);
-    if (!doc)
+    if (!doc) {
+        json_t *parts[] = { pt->run, pt->dsp_calibration, pt->dsp_ramp, pt->loopback, pt->privileges, pt->ladder };
+        for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+            json_decref(parts[i]);
         return NULL;
-    json_object_set_new(doc, "complete", json_boolean(ri->complete));
-    json_object_set_new(doc, "incomplete_reason", utf8_json_string(ri->incomplete_reason));
+    }
+    /* an output the user asked for that was lost makes the run incomplete (the loopback part read it complete) */
+    json_object_set_new(doc, "complete", json_boolean(ri->complete && !pt->lost_output));
+    json_object_set_new(doc, "incomplete_reason", pt->lost_output ? utf8_json_string(pt->lost_output)
+                                                                   : utf8_json_string(ri->incomplete_reason));
     json_object_set_new(doc, "label", utf8_json_string(ri->label));
     json_object_set_new(doc, "started", iso_time(ri->started));
     json_object_set_new(doc, "finished", iso_time(ri->finished));
@@ -335,6 +378,9 @@ json_t *report_build(const struct run_info *ri)
     json_object_set_new(au, "mlocked", json_boolean(a->mlocked));
     json_object_set_new(au, "dsp_pct", json_real(a->dsp_pct));
     json_object_set_new(au, "buffer_changes", json_integer(a->buffer_changes));
+    place(au, "dsp_calibration", pt->dsp_calibration);
+    place(au, "dsp_ramp", pt->dsp_ramp);
+    place(au, "privileges", pt->privileges);
     json_object_set_new(doc, "audio", au);
 
     json_t *phases = json_array();
@@ -348,7 +394,10 @@ json_t *report_build(const struct run_info *ri)
             json_array_append_new(phases, phase_json(pr, pr->stats->seg[s], pr->stats->nseg, a->wall_offset_ns));
     }
     json_object_set_new(doc, "phases", phases);
-    json_object_set_new(doc, "warnings", ri->warnings ? json_incref(ri->warnings) : json_array());
+    json_t *warnings = ri->warnings ? json_incref(ri->warnings) : json_array();
+    if (pt->lost_output)
+        json_array_append_new(warnings, utf8_json_string(pt->lost_output));
+    json_object_set_new(doc, "warnings", warnings);
     const struct run_stats *rs = &ri->stats;
     json_object_set_new(doc, "run_stats", json_pack("{s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:I}",
         "wall_s", rs->wall_s, "collector_cpu_s", rs->collector_cpu_s,
@@ -356,6 +405,14 @@ json_t *report_build(const struct run_info *ri)
         "records", (json_int_t)rs->records, "dropped", (json_int_t)rs->dropped,
         "ring_capacity", (json_int_t)rs->ring_capacity, "peak_rss_kib", (json_int_t)rs->peak_rss_kib,
         "private_dirty_kib", (json_int_t)rs->private_dirty_kib));
+    place(doc, "run", pt->run);
+    place(doc, "loopback", pt->loopback);
+    place(doc, "ladder", pt->ladder); /* before the verdict, which judges this depth knowing the ones below */
+    if (pt->judge) {
+        struct report_judgement j = { NULL, NULL, NULL };
+        pt->judge(pt->judge_arg, doc, &j);
+        report_place_judgement(doc, &j);
+    }
     return doc;
 }
 

@@ -56,6 +56,28 @@ struct run_stats {
     long private_dirty_kib;        /* Private_Dirty (smaps_rollup) at the end of measuring, -1 unknown */
 };
 
+/* What the verdict made of a document (verdict/verdict.h): new references, NULL where none was made. */
+struct report_judgement {
+    json_t *thresholds, *profile, *verdict;
+};
+
+/* What the run's other parts produced, for report_build to place, each where the document has always had it:
+ * new references it takes over, NULL for none. */
+struct report_parts {
+    json_t *run;                   /* "run": rtjitter's own stops (run/run_stopped.h) */
+    json_t *dsp_calibration;       /* audio.dsp_calibration: how --dsp's work was calibrated (report_ramp.h) */
+    json_t *dsp_ramp;              /* audio.dsp_ramp: the ramp's step and rule */
+    json_t *loopback;              /* "loopback": the analyzer's, glitches tied to phases and xruns (loopback_run.h) */
+    const char *lost_output;       /* an output the user asked for was not written in full (--record): the report
+                                    * is incomplete for this reason, which is also a warning */
+    json_t *privileges;            /* audio.privileges: this login's real-time rights (checks/privileges.h) */
+    json_t *ladder;                /* "ladder": this depth and the ones measured below it (run/ladder.h) */
+    /* Last, the verdict of the document as built so far (read only), placed by report_build; NULL: none. (A
+     * callback, so that report/ needs nothing of verdict/, which reads report/.) */
+    void (*judge)(void *arg, const json_t *doc, struct report_judgement *j);
+    void *judge_arg;
+};
+
 struct run_info {
     const char *command;
     const char *label;
@@ -70,23 +92,22 @@ struct run_info {
     json_t *warnings;              /* array of strings, borrowed, may be NULL */
     int64_t max_xruns;             /* thresholds, -1 when not set */
     double max_jitter_us;          /* < 0 when not set */
+    struct report_parts parts;     /* the other parts' results (their references are taken over by report_build) */
 };
 
+/* The report of a run, built in this one place: the frame, "audio" (with the backend's describe()), the phases,
+ * the warnings, run_stats, then each of ri->parts where it belongs, the verdict last. */
 json_t *report_build(const struct run_info *ri);
+/* Places a verdict's parts (those not NULL) in doc: "thresholds", "profile", "verdict"; takes their references
+ * and leaves j empty. */
+void report_place_judgement(json_t *doc, struct report_judgement *j);
+/* The load of the k-th entry of the "phases" report_build makes of ri (one per segment of a measured phase, one
+ * for a measured phase without any); *exists gets 0 (and NULL is returned) when there is no such entry. */
+const char *report_phase_load(const struct run_info *ri, size_t k, int *exists);
 /* One metric as the report holds it: {count, mean, sd, min, max, abs_max, p50 ... p9999} in µs; null if empty. */
 json_t *report_metric_json(const struct metric_stats *m);
 /* A histogram as the report holds it: non-empty buckets only, ascending, [lo_us, hi_us, count]. */
 json_t *report_hist_json(const struct histogram *h);
-/* Adds "verdict" {level, summary, setting, worst_load, try, advice[], advice_ids[], profile}, "thresholds" and
- * "profile" to doc, from its phases and its system identity, judged by profile (a checked profile, see
- * profile.h). max_xruns (>= 0) overrides the profile's; max_jitter_us (>= 0) adds a jitter limit.
- * Returns 1 when a threshold the user chose was exceeded: --max-xruns, --max-jitter-us, or, when strict
- * (--profile given), any FAIL of the profile; 0 otherwise; -1 when out of memory. */
-int report_verdict(json_t *doc, const json_t *profile, int strict, int64_t max_xruns, double max_jitter_us);
-/* The same with every limit of thresholds.h (--min-deadlines-pct, --max-wakeup-p99-us too); "thresholds" gets
- * "checks", each limit judged per phase (thresholds_judge()). */
-struct report_limits;
-int report_verdict_limits(json_t *doc, const json_t *profile, int strict, const struct report_limits *lim);
 /* Check that doc is a report this reader understands; on error fills err with one line. */
 int report_check_schema(const json_t *doc, char *err, size_t errlen);
 

@@ -10,6 +10,7 @@
 #include "capring.h"
 #include "loaddir.h"
 #include "loopback/loopback.h"
+#include "report/report.h"
 #include "report/store.h"
 #include "rtclock.h"
 #include "sysinfo/sysinfo.h"
@@ -280,13 +281,14 @@ static const struct lbr_xrun *nearest_xrun(const struct lb_run *r, int64_t t_fro
     return best;
 }
 
-int lbr_report(struct lb_run *r, json_t *doc)
+json_t *lbr_report(struct lb_run *r, const json_t *provider, const struct run_info *ri, int *record_failed)
 {
+    *record_failed = 0;
     if (!r || !r->lb)
-        return 0;
+        return NULL;
     /* What JACK says the loop's ports add (the backend's describe put it there), for the -I/-O advice. An internal
      * loop (--loopback internal) has no converter or cable in it: nothing to compensate, so no advice. */
-    const json_t *lbcfg = json_object_get(json_object_get(doc, "audio"), "loopback");
+    const json_t *lbcfg = json_object_get(provider, "loopback");
     const char *mode = json_string_value(json_object_get(lbcfg, "mode"));
     int internal = mode && strcmp(mode, "internal") == 0;
     json_t *rl = json_object_get(lbcfg, "reported_latency_frames");
@@ -294,12 +296,12 @@ int lbr_report(struct lb_run *r, json_t *doc)
         lb_set_reported_latency(r->lb, (unsigned)json_integer_value(rl));
     /* An incomplete run (Ctrl-C, SIGTERM, a lost server) keeps its capture under a new name, never over the
      * user's file of that name. */
-    int partial = json_is_false(json_object_get(doc, "complete"));
+    int partial = !ri->complete;
     if (partial)
         lb_set_partial(r->lb);
     json_t *lo = lb_report(r->lb);
     if (!lo)
-        return 0;
+        return NULL;
     json_t *rec = json_object_get(lo, "record");
     char shown[2][512];
     if (partial && json_is_true(json_object_get(rec, "partial")))
@@ -310,17 +312,17 @@ int lbr_report(struct lb_run *r, json_t *doc)
                 term_str(shown[1], sizeof(shown[1]), json_string_value(json_object_get(rec, "requested_path"))));
     if (mode) /* the renderers' cue: advice for hardware only where there is hardware in the loop */
         json_object_set_new(lo, "hardware_in_loop", json_boolean(!internal));
-    json_t *phases = json_object_get(doc, "phases");
     json_t *g;
     size_t i;
     size_t with_xrun = 0;
     json_array_foreach(json_object_get(lo, "glitches"), i, g) {
         json_t *t = json_object_get(g, "t_ns");
         json_t *ph = json_object_get(g, "phase");
-        if (json_is_integer(ph)) {
-            json_t *p = json_array_get(phases, (size_t)json_integer_value(ph));
-            json_t *load = p ? json_object_get(p, "load") : NULL;
-            json_object_set(g, "load", load ? load : json_null());
+        if (json_is_integer(ph)) { /* the load of the report's phase of that index */
+            int exists = 0;
+            const char *name = report_phase_load(ri, (size_t)json_integer_value(ph), &exists);
+            json_t *load = exists ? utf8_json_string(name) : NULL;
+            json_object_set_new(g, "load", load ? load : json_null());
         }
         json_t *tp = json_object_get(g, "t_play_ns");
         json_t *len = json_object_get(g, "length_frames");
@@ -353,10 +355,10 @@ int lbr_report(struct lb_run *r, json_t *doc)
     json_array_foreach(json_object_get(lo, "glitches"), i, g)
         any_wav |= json_is_string(json_object_get(g, "wav"));
     json_object_set_new(lo, "wav_dir", any_wav ? json_string(r->final_name) : json_null());
-    json_object_set_new(doc, "loopback", lo);
     /* --record not written in full: the analyzer says so (record_error). */
-    return r->record && (json_is_string(json_object_get(lo, "record_error")) ||
-                         !json_is_object(json_object_get(lo, "record")));
+    *record_failed = r->record && (json_is_string(json_object_get(lo, "record_error")) ||
+                                   !json_is_object(json_object_get(lo, "record")));
+    return lo;
 }
 
 int lbr_finish(struct lb_run *r, int ok)

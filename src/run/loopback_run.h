@@ -21,9 +21,13 @@ int lbr_start(struct lb_run *r, unsigned rate_hz, unsigned period_frames, char *
 struct cap_ring *lbr_ring(struct lb_run *r);
 /* After the backend stopped: drain what is left, stop the thread. */
 void lbr_stop(struct lb_run *r);
-/* The report's "loopback" object, glitches tied to the xruns the drain thread saw and to the phases' loads.
- * Returns 1 when an output the user asked for (--record) was not written in full, else 0. */
-int lbr_report(struct lb_run *r, json_t *doc);
+/* The report's "loopback" object (for report_build to place: report/report.h), glitches tied to the xruns the
+ * drain thread saw and to the loads of the report's phases (those report_build makes of ri); provider is the
+ * backend's describe() (its "loopback": the ports' latency), ri->complete whether the run ended as planned. NULL
+ * when there is none. *record_failed gets 1 when an output the user asked for (--record) was not written in
+ * full, else 0. */
+struct run_info;
+json_t *lbr_report(struct lb_run *r, const json_t *provider, const struct run_info *ri, int *record_failed);
 /* After the outputs: the WAV folder goes into place (ok) or away with everything in it (not ok, or empty).
  * 0, or -errno (said on stderr). */
 int lbr_finish(struct lb_run *r, int ok);

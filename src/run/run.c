@@ -9,7 +9,6 @@
 #include "run/loopback_run.h"
 #include "run/run_output.h"
 #include "run/signals.h"
-#include "run/run_stopped.h"
 #include "run/ramp_driver.h"
 #include "run/rt_cpu.h"
 #include "loadplan.h"
@@ -36,8 +35,6 @@
  * (a full ring loses records, counted, never blocks). 16 frames at 192 kHz: 16 Ki records, 1.3 MB. */
 #define RING_SECONDS 1
 #define RING_MIN 4096
-#define RUN_HUNG_S 2.0          /* no cycle for this long: the provider hung */
-#define RUN_HUNG_TEXT "2 s"
 
 static size_t ring_records(unsigned rate_hz, unsigned period_frames)
 {
@@ -67,170 +64,6 @@ static int g_exit_fast;
 int run_must_exit_fast(void)
 {
     return g_exit_fast;
-}
-
-static const char *policy_name(int pol)
-{
-    switch (pol) {
-    case SCHED_FIFO: return "SCHED_FIFO";
-    case SCHED_RR: return "SCHED_RR";
-    case SCHED_OTHER: return "SCHED_OTHER";
-#ifdef SCHED_BATCH
-    case SCHED_BATCH: return "SCHED_BATCH";
-#endif
-#ifdef SCHED_IDLE
-    case SCHED_IDLE: return "SCHED_IDLE";
-#endif
-    default: return "unknown";
-    }
-}
-
-/* Why must the run stop now? NULL while it may go on. */
-static const char *stop_reason(struct run_state *st)
-{
-    const char *why = run_signals_reason();
-    if (why)
-        return why;
-    struct backend_status bs = { 0 };
-    st->be->status(st->bpriv, &bs);
-    if (bs.lost)
-        return bs.lost;
-    if (atomic_load(&st->col.error))
-        return "out of memory in the collector";
-    if (!load_plan_alive(st->plan, st->load_why, sizeof(st->load_why))) {
-        load_plan_abort(st->plan); /* its loads and files go now, from here */
-        return st->load_why;
-    }
-    /* A provider that stops running cycles without a word (a SIGSTOPped or wedged server) stops the run too. */
-    uint64_t cycles = atomic_load(&st->sink.cycles);
-    double now = mono_s();
-    unsigned conts = run_signals_conts(NULL, 0);
-    if (conts != st->conts_seen) { /* rtjitter itself was stopped: the cycles stopped with it, not the server */
-        st->conts_seen = conts;
-        st->last_cycle_s = now;
-    }
-    if (cycles != st->last_cycles || st->last_cycle_s == 0) {
-        st->last_cycles = cycles;
-        st->last_cycle_s = now;
-    } else if (now - st->last_cycle_s > RUN_HUNG_S) {
-        return "no audio cycle for " RUN_HUNG_TEXT ": the server hung or stopped";
-    }
-    return NULL;
-}
-
-/* 42 -> "0:42", 3725 -> "1:02:05" */
-static void clock_text(char *b, size_t n, double s)
-{
-    long t = s > 0 ? (long)ceil(s) : 0;
-    if (t >= 3600)
-        snprintf(b, n, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
-    else
-        snprintf(b, n, "%ld:%02ld", t / 60, t % 60);
-}
-
-/* Where the run is (run.h): the part under way from st->part_t0 (the wait's own start and length before any
- * phase: the calibration), then every later phase's warm-up and measured part. */
-static void progress_of(const struct run_state *st, int phase, double wait_t0, double secs, int warming,
-                        struct run_progress *pg)
-{
-    const struct run_plan *p = st->p;
-    double measure = st->ramps && p->dsp_ramp_step_pct > 0 ? ceil(100.0 / p->dsp_ramp_step_pct) * p->dsp_ramp_step_s
-                                                          : p->duration_s;
-    double now = mono_s();
-    int in_phase = st->part_t0 > 0;
-    double part_len = !in_phase ? secs : st->part_warming ? p->warmup_s : measure;
-    pg->phase = phase;
-    pg->nphases = st->nphases;
-    pg->warming = warming;
-    pg->part_elapsed_s = now - (in_phase ? st->part_t0 : wait_t0);
-    pg->part_left_s = fmax(0, part_len - pg->part_elapsed_s);
-    pg->run_left_s = pg->part_left_s + (!in_phase ? p->warmup_s + measure : st->part_warming ? measure : 0) +
-                     (st->nphases - 1 - phase) * (p->warmup_s + measure);
-}
-
-static void status_line(struct run_state *st, const struct run_progress *pg, double total)
-{
-    if (!st->status_on)
-        return;
-    char when[32], left[24];
-    if (pg->warming)
-        snprintf(when, sizeof(when), "warm-up");
-    else
-        snprintf(when, sizeof(when), "%.1f/%.0f s", pg->part_elapsed_s, total);
-    clock_text(left, sizeof(left), pg->run_left_s);
-    /* Measured cycles only, as the report's table counts them (warm-ups never count). */
-    printf("\r\033[K[%d/%d] %-12s %-10s run %s left  cycles %llu  xruns %llu/%llu (%llu events)  worst jitter %.0f %s",
-           pg->phase + 1, st->nphases, load_plan_name(st->plan, pg->phase), when, left,
-           (unsigned long long)atomic_load(&st->col.st_cycles), (unsigned long long)atomic_load(&st->col.st_reported),
-           (unsigned long long)atomic_load(&st->col.st_detected), (unsigned long long)atomic_load(&st->col.st_events),
-           (double)atomic_load(&st->col.st_worst_jitter_ns) / 1000.0, st->us);
-    fflush(stdout);
-}
-
-/* Wait `secs`, sampling the provider's DSP load into pr when given. Returns 0, or -EINTR when the run must
- * stop. */
-int run_wait_phase(struct run_state *st, int phase, double secs, struct phase_result *pr, double t_total)
-{
-    double t0 = mono_s(), next_status = 0;
-    struct backend_status bs = { 0 };
-    st->be->status(st->bpriv, &bs);
-    unsigned last_frames = bs.period_frames, last_rate = bs.rate_hz;
-    while (mono_s() - t0 < secs) {
-        if ((st->stop_reason = stop_reason(st)))
-            return -EINTR;
-        run_signals_wait_ms(50);
-        st->be->status(st->bpriv, &bs);
-        if (pr) {
-            if (bs.dsp_load_pct >= 0) {
-                double l = bs.dsp_load_pct;
-                pr->cpu_load_mean += (l - pr->cpu_load_mean) / ++pr->cpu_load_samples;
-                if (l > pr->cpu_load_max)
-                    pr->cpu_load_max = l;
-            }
-            pr->measured_s = mono_s() - t0;
-        }
-        if (bs.period_frames != last_frames || bs.rate_hz != last_rate) {
-            char w[160];
-            snprintf(w, sizeof(w), "buffer changed during phase %s: %u frames @ %u Hz -> %u frames @ %u Hz",
-                     load_plan_name(st->plan, phase), last_frames, last_rate, bs.period_frames, bs.rate_hz);
-            json_array_append_new(st->warnings, utf8_json_string(w));
-            last_frames = bs.period_frames;
-            last_rate = bs.rate_hz;
-        }
-        if (mono_s() >= next_status) {
-            struct run_progress pg;
-            progress_of(st, phase, t0, secs, pr == NULL, &pg);
-            status_line(st, &pg, t_total);
-            if (st->p->progress)
-                st->p->progress(st->p->progress_arg, &pg);
-            next_status = mono_s() + 0.25;
-        }
-    }
-    return 0;
-}
-
-/* A "Key: N kB" line of a /proc/self file, KiB; -1 when unknown. */
-static long proc_kib(const char *file, const char *key)
-{
-    FILE *f = fopen(file, "r");
-    char line[256];
-    long v = -1;
-    size_t klen = strlen(key);
-    if (!f)
-        return -1;
-    while (fgets(line, sizeof(line), f))
-        if (strncmp(line, key, klen) == 0 && sscanf(line + klen, " %ld", &v) == 1)
-            break;
-    fclose(f);
-    return v;
-}
-
-void run_warn(struct run_state *st, const char *msg)
-{
-    json_array_append_new(st->warnings, utf8_json_string(msg));
-    char shown[2048]; /* a warning may carry what the system or a server said: shown visibly (util/termtext.h) */
-    if (!st->p->quiet)
-        fprintf(stderr, "rtjitter: warning: %s\n", term_str(shown, sizeof(shown), msg));
 }
 
 /* Before anything starts: bad input is found at once and gives exit 2. */
@@ -322,150 +155,6 @@ static void run_phases(struct run_state *st)
     atomic_store(&st->phase_tag, (unsigned)st->nphases << 1);
     if (st->status_on)
         printf("\r\033[K");
-}
-
-/* audio.client_thread (the audio thread as /proc shows it, else what it read of itself in its first cycle),
- * audio.irq_threads and audio.below_irq_threads: a real-time audio thread below the highest interrupt thread
- * (null when there is no interrupt thread or the audio thread's scheduling is unknown). */
-static void priorities_describe(const struct run_state *st, json_t *provider, int known, int pol)
-{
-    json_t *ct = st->client_thread ? json_incref(st->client_thread) : NULL;
-    if (!ct && known)
-        ct = json_pack("{s:s, s:i, s:s}", "policy", policy_name(pol), "priority",
-                       atomic_load(&st->sink.sched_priority), "read_from",
-                       "sched_getscheduler and sched_getparam in the thread's first cycle");
-    json_object_set_new(provider, "client_thread", ct ? ct : json_null());
-    json_object_set_new(provider, "irq_threads", st->irq_threads ? json_incref(st->irq_threads) : json_null());
-    const char *cp = ct ? json_string_value(json_object_get(ct, "policy")) : NULL;
-    long long prio = ct ? json_integer_value(json_object_get(ct, "priority")) : -1;
-    int n = st->irq_threads ? (int)json_integer_value(json_object_get(st->irq_threads, "count")) : 0;
-    json_t *below = json_null();
-    if (cp && n > 0) {
-        int rtp = strcmp(cp, "SCHED_FIFO") == 0 || strcmp(cp, "SCHED_RR") == 0;
-        below = json_boolean(!rtp || prio < json_integer_value(json_object_get(st->irq_threads, "priority")));
-    }
-    json_object_set_new(provider, "below_irq_threads", below);
-}
-
-/* The report of what was measured, its verdict, the text on stdout and the outputs. Returns the exit status. */
-static int run_report(struct run_state *st, struct run_info *ri, int rc, int mlocked)
-{
-    const struct run_plan *p = st->p;
-    clock_gettime(CLOCK_REALTIME, &ri->finished);
-    int known = atomic_load(&st->sink.sched_known);
-    int pol = atomic_load(&st->sink.sched_policy);
-    if (!known)
-        run_warn(st, "no audio cycle ran: the scheduling policy of the audio thread is unknown");
-    if (st->col.records_seen == 0)
-        rc = 3;
-    ri->command = p->command_line;
-    ri->label = p->label;
-    ri->complete = rc == 0;
-    ri->incomplete_reason = rc == 0 ? NULL : st->stop_reason ? st->stop_reason : "no audio cycle was measured";
-    struct backend_status bs = { 0 };
-    st->be->status(st->bpriv, &bs);
-    json_t *provider = json_object();
-    st->be->describe(st->bpriv, provider);
-    dma_hold_describe(&st->dma, provider);
-    if (json_object_get(provider, "server_realtime")) {
-        /* jack_is_realtime() says what the server asked for; its threads' policy in /proc says what it got. */
-        json_object_set(provider, "server_realtime_asked", json_object_get(provider, "server_realtime"));
-        /* true or false only as read: a server not found in /proc (another user's) leaves it unknown */
-        json_object_set(provider, "server_realtime",
-                        st->server_sched ? json_object_get(st->server_sched, "realtime") : json_null());
-        json_object_set_new(provider, "server_sched", st->server_sched ? json_incref(st->server_sched) : json_null());
-    }
-    priorities_describe(st, provider, known, pol);
-    json_t *notes = json_object_get(provider, "notes"), *note;
-    size_t ni;
-    json_array_foreach(notes, ni, note)
-        json_array_append(st->warnings, note);
-    json_object_del(provider, "notes");
-    struct audio_info *a = &ri->audio;
-    a->backend = st->be->name;
-    {
-        struct timespec rt, mc;
-        clock_gettime(CLOCK_REALTIME, &rt);
-        clock_gettime(st->sink.clock, &mc);
-        a->wall_offset_ns = (rt.tv_sec - mc.tv_sec) * 1000000000LL + (rt.tv_nsec - mc.tv_nsec);
-    }
-    a->provider = provider;
-    a->rate_hz = (int)bs.rate_hz;
-    a->period_frames = (int)bs.period_frames;
-    a->realtime = known && (pol == SCHED_FIFO || pol == SCHED_RR);
-    a->sched_policy = known ? policy_name(pol) : NULL;
-    a->priority = known ? atomic_load(&st->sink.sched_priority) : -1;
-    a->priority_requested = p->be.priority;
-    a->mlocked = mlocked;
-    a->dsp_pct = p->be.dsp_pct;
-    a->buffer_changes = (unsigned)bs.size_changes;
-    for (int i = 0; st->ramps && i < st->nphases; i++) {
-        st->results[i].ramp = report_ramp_json(&st->ramps[i]);
-        run_ramp_steps_measured(st, i, st->results[i].ramp);
-    }
-    ri->phases = st->results;
-    ri->nphases = st->nphases;
-    ri->system = sysinfo_collect("");
-    ri->warnings = st->warnings;
-    ri->stats.collector_cpu_s = (double)st->col.cpu_ns / 1e9;
-    ri->stats.records = st->col.records_seen;
-    ri->stats.dropped = rt_ring_dropped(&st->ring);
-    ri->stats.ring_capacity = st->ring.capacity;
-    ri->stats.peak_rss_kib = proc_kib("/proc/self/status", "VmHWM:");
-    json_t *doc = report_build(ri);
-    if (doc) /* rtjitter's own stops (SIGSTOP, Ctrl-Z): the verdict says their skipped cycles are not the kernel's */
-        json_object_set_new(doc, "run", run_stopped_json(&st->col, st->plan, a->wall_offset_ns));
-    if (st->calibrated) {
-        json_t *au = json_object_get(doc, "audio");
-        json_object_set_new(au, "dsp_calibration", ramp_calibration_json(&st->cal));
-        if (st->ramps)
-            json_object_set_new(au, "dsp_ramp", json_pack("{s:f, s:f, s:f}", "step_pct", p->dsp_ramp_step_pct,
-                                                          "step_s", p->dsp_ramp_step_s, "one_pct_rule",
-                                                          100.0 * RAMP_ONE_PCT));
-    }
-    int record_failed = lbr_report(st->lbr, doc);
-    if (record_failed) {
-        const char *why = "--record: the capture was not written in full (see loopback.record)";
-        json_object_set_new(doc, "complete", json_false());
-        json_object_set_new(doc, "incomplete_reason", json_string(why));
-        json_array_append_new(json_object_get(doc, "warnings"), json_string(why));
-        fprintf(stderr, "rtjitter run: %s\n", why);
-    }
-    json_t *privs = privileges_json(&st->priv);
-    if (privs)
-        json_object_set_new(json_object_get(doc, "audio"), "privileges", privs);
-    if (p->ladder_below) /* before the verdict, which judges this depth knowing the ones below */
-        json_object_set_new(doc, "ladder", json_pack("{s:s, s:o}", "depth", p->backend->name, "below",
-                                                     json_deep_copy(p->ladder_below)));
-    struct report_limits lim = { p->max_xruns, p->max_jitter_us, p->min_deadlines_pct, p->max_wakeup_p99_us };
-    int exceeded = report_verdict_limits(doc, st->profile, p->profile != NULL, &lim);
-    if (rc == 0 && exceeded)
-        rc = 1;
-    thresholds_print_failures(stderr, doc, "rtjitter run");
-    if (!p->quiet && !p->tap) {
-        struct render_opts ro;
-        render_opts_detect(&ro, stdout);
-        ro.wide = p->wide;
-        report_print_text_opts(stdout, doc, &ro);
-    }
-    struct run_outputs outs = { .store = p->output, .json = p->json, .html = p->html, .junit = p->junit,
-                                .label = p->label, .started = ri->started, .tap = p->tap,
-                                .saved_path = p->report_path, .saved_path_len = p->report_path_len };
-    if (p->tap) /* after the table's place, before the report's path (a TAP comment then) */
-        renderer_find("tap")->report(stdout, doc, NULL);
-    int written = run_write_outputs(doc, &outs) == 0;
-    if (!written)
-        rc = 3; /* the run did not complete its job: its report is not where it was asked to be */
-    if (record_failed)
-        rc = 3;
-    if (lbr_finish(st->lbr, written) < 0)
-        rc = 3; /* the glitch recordings the report names are not where it says */
-    if (p->result)
-        *p->result = json_incref(doc);
-    json_decref(doc);
-    json_decref(ri->system);
-    json_decref(provider);
-    return rc;
 }
 
 /* The exit status of a failed open (backend.h): bad input (a missing, busy or forbidden device, a CPU list that
@@ -613,7 +302,7 @@ static int run_measure(struct run_state *st)
         st->irq_threads = sysinfo_irq_threads("");
     }
     /* The run's own private memory while it measures (jack's shared segments excluded): make bench watches it. */
-    ri.stats.private_dirty_kib = proc_kib("/proc/self/smaps_rollup", "Private_Dirty:");
+    ri.stats.private_dirty_kib = run_proc_kib("/proc/self/smaps_rollup", "Private_Dirty:");
     st->abandoned = st->be->stop(st->bpriv) == 1;
     dma_hold_release(&st->dma);
     if (!st->abandoned)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* src/run/: a run is a plan (backend, settings, loads, durations, outputs) executed phase by phase: the
  * orchestration over a backend and a load plan, the collector thread, signals, the status line, and where the
- * report goes. It may include rtaudio/, loads/, stats/, report/, render/, verdict/ and sysinfo/; never cli/
- * except the option table type. `run` is a function, so a sweep can run plans in a loop. */
+ * report goes. It may include rtaudio/ (never a backend's folder, jack/, alsa/, timer/: a backend is reached
+ * through its ops table, backend.h), loads/, stats/, report/, render/, verdict/ and sysinfo/; never cli/. `run` is
+ * a function, so a sweep can run plans in a loop. */
 #ifndef RTJ_RUN_H
 #define RTJ_RUN_H
 #include "backend.h"

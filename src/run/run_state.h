@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The run engine's own state, shared by its files (run.c: the phases and the report; run_dsp.c: --dsp's
- * calibration in the run and the RT threads' CPU time per phase and per ramp step). Not for other folders. */
+/* The run engine's own state, shared by its files (run.c: the phases; run_wait.c: the waits, the stop reasons, the
+ * status line, the warnings; run_report.c: the report; run_dsp.c: --dsp's calibration in the run and the RT
+ * threads' CPU time per phase and per ramp step). Not for other folders. */
 #ifndef RTJ_RUN_STATE_H
 #define RTJ_RUN_STATE_H
 #include "util/utf8.h"
@@ -83,9 +84,17 @@ struct ramp_wait {
     double t0, measured_s;
 };
 
-/* run.c */
+/* run_wait.c: wait secs of a phase (pr: its result, sampled; NULL in a warm-up), watching why the run must stop
+ * and drawing the status line. Returns 0, or -EINTR when the run must stop (st->stop_reason says why). */
 int run_wait_phase(struct run_state *st, int phase, double secs, struct phase_result *pr, double t_total);
+/* A warning: into the report's warnings, and on stderr unless quiet. */
 void run_warn(struct run_state *st, const char *msg);
+
+/* run_report.c: the report of what was measured (its parts handed to report_build), its verdict, the text on
+ * stdout and the outputs, once the backend stopped. Returns the exit status. */
+int run_report(struct run_state *st, struct run_info *ri, int rc, int mlocked);
+/* A "Key: N kB" line of a /proc/self file, KiB; -1 when unknown. */
+long run_proc_kib(const char *file, const char *key);
 
 /* run_dsp.c */
 void run_ramp_mark(struct run_state *st, int phase);

@@ -13,9 +13,6 @@
 #include "util/termtext.h"
 #include "util/utf8.h"
 #include "verdict/profile.h"
-#include "jack/jackserver.h"
-#include "jack/jack_client.h"
-#include "jack/pw_settings.h"
 #include "loadspec.h"
 #include "rtclock.h"
 #include <errno.h>
@@ -34,12 +31,9 @@ struct sweep_ctx {
     json_t *profile;
     enum sweep_state state[SWEEP_MAX_RATES][SWEEP_MAX_LOADS][SWEEP_MAX_SIZES];
     json_t *cell[SWEEP_MAX_RATES][SWEEP_MAX_LOADS][SWEEP_MAX_SIZES];
-    const char *buffer_change;     /* "set_buffer_size", "restart" or "direct" */
-    int own_server;                /* the sweep runs its own private jackd (one per rate) */
-    struct private_server srv;
-    int pipewire;                  /* PipeWire's JACK (pw-jack): the sweep forces PipeWire's quantum per size */
-    struct pw_force pwf;           /* what clock.force-quantum / force-rate were, held in a state file */
-    int pw_restored;               /* 1 set back, -errno could not, 0 not yet */
+    const struct backend_session_ops *so; /* the backend's session (backend.h), or NULL: each run opens anew */
+    void *spriv;                   /* its private state */
+    struct backend_session sess;   /* how the size changes (buffer_change), the server, the session's stop reason */
     const char *stop_reason;       /* set: incomplete */
     char run_why[300];             /* why the last run did not complete */
     int runs;
@@ -49,11 +43,6 @@ struct sweep_ctx {
     const int *now_rows;
     struct timespec started;
 };
-
-static int is_jack(const struct sweep_plan *sp)
-{
-    return sp->run.backend && strcmp(sp->run.backend->name, "jack") == 0;
-}
 
 /* 42 -> "0:42", 3725 -> "1:02:05"; time left is rounded up, time gone by down (never "0:00 left" too soon) */
 static void clock_text(char *b, size_t n, double s, int up)
@@ -179,9 +168,7 @@ static void take_run(struct sweep_ctx *c, int ri, int s, const int *rows, const 
         double pf = doc_num(ph, "period_frames"), pr = doc_num(ph, "rate");
         if (n != 1 || pf != frames || pr != rate) {
             snprintf(why, sizeof(why), "the size was not in force: the provider ran %.0f frames at %.0f Hz%s%s", pf, pr,
-                     n != 1 ? " and the buffer size changed during the phase" : "",
-                     c->pipewire ? " (PipeWire: clock.force-quantum was set, yet the graph ran another size: see "
-                                   "pw-metadata -n settings 0 and pw-top)" : "");
+                     n != 1 ? " and the buffer size changed during the phase" : "", c->sess.not_in_force);
             set_cell(c, ri, r, s, CELL_NOT_MEASURED,
                      with_report(sweep_cell_skipped(rate, frames, c->rows[r], CELL_NOT_MEASURED, why), report_path));
             continue;
@@ -223,26 +210,14 @@ static int run_size(struct sweep_ctx *c, int ri, int s, const int *rows)
     p.be.rate_given = p.be.period_given = 1;
     p.quiet = 1;
     p.json = p.html = NULL;
-    if (c->own_server) {
-        p.be.server = c->srv.name;
-        p.be.set_buffer_size = 1;
-    }
-    if (c->pipewire) {
-        /* PipeWire's graph runs at the forced quantum for every client; read back before the run measures it (the
-         * run's own report then says what the JACK client saw: jack_get_buffer_size and its buffer-size callback) */
-        char err[300];
-        p.be.set_buffer_size = 0;
-        if (pw_force_set(&c->pwf, sp->periods[s], sp->rates[ri], err, sizeof(err)) < 0) {
-            char why[400];
-            snprintf(why, sizeof(why), "PipeWire did not take the size: %s (the command: pw-metadata -n settings 0 "
-                     "clock.force-quantum %d)", err, sp->periods[s]);
-            for (int r = 0; r < c->nrows; r++)
-                if (rows[r])
-                    set_cell(c, ri, r, s, CELL_NOT_MEASURED,
-                             sweep_cell_skipped(sp->rates[ri], sp->periods[s], c->rows[r], CELL_NOT_MEASURED, why));
-            c->runs++;
-            return 0;
-        }
+    char why[400];
+    if (c->so && c->so->period(c->spriv, &c->sess, &p.be, why, sizeof(why)) < 0) { /* the size is not in force */
+        for (int r = 0; r < c->nrows; r++)
+            if (rows[r])
+                set_cell(c, ri, r, s, CELL_NOT_MEASURED,
+                         sweep_cell_skipped(sp->rates[ri], sp->periods[s], c->rows[r], CELL_NOT_MEASURED, why));
+        c->runs++;
+        return 0;
     }
     json_t *doc = NULL;
     char report_path[4608] = "";
@@ -356,14 +331,11 @@ static json_t *build_doc(struct sweep_ctx *c)
     json_decref(sys);
     json_t *audio = json_object();
     json_object_set_new(audio, "backend", json_string(sp->run.backend->name));
-    json_object_set_new(audio, "server", c->own_server ? json_string("private")
-                                         : sp->run.be.server ? utf8_json_string(sp->run.be.server) : json_null());
+    json_object_set_new(audio, "server", c->sess.server ? utf8_json_string(c->sess.server) : json_null());
     json_object_set_new(audio, "device", sp->run.be.device ? utf8_json_string(sp->run.be.device) : json_null());
-    json_object_set_new(audio, "buffer_change", json_string(c->buffer_change));
-    if (c->pipewire)
-        json_object_set_new(audio, "pipewire", json_pack("{s:I, s:I, s:b}", "force_quantum_before",
-                            (json_int_t)c->pwf.old_quantum, "force_rate_before", (json_int_t)c->pwf.old_rate,
-                            "restored", c->pw_restored == 1));
+    json_object_set_new(audio, "buffer_change", json_string(c->sess.buffer_change));
+    if (c->so && c->so->describe)
+        c->so->describe(c->spriv, audio);
     json_object_set_new(audio, "dsp_pct", json_real(sp->run.be.dsp_pct));
     json_object_set_new(doc, "audio", audio);
     json_t *prof = json_object();
@@ -508,27 +480,18 @@ static int prepare(struct sweep_ctx *c)
         fprintf(stderr, "rtjitter sweep: cannot store sweeps under %s: %s\n", dir, doc_strerror(e));
         return -EINVAL;
     }
-    if (!is_jack(sp)) {
-        c->buffer_change = "direct";
-    } else if (strcmp(rtj_jack_provider(NULL, 0), "pipewire-jack") == 0) {
-        /* pw-jack: the JACK server is PipeWire; no jackd can start under its libjack, and jack_set_buffer_size does
-         * nothing there. PipeWire's own setting sizes the graph. */
-        c->pipewire = 1;
-        c->buffer_change = "pipewire_force_quantum";
-        if (sp->run.be.device)
-            fprintf(stderr, "rtjitter sweep: --device %s is ignored under PipeWire's JACK (PipeWire drives its own "
-                    "devices)\n", sp->run.be.device);
-    } else if (sp->run.be.server) {
-        if (!sp->run.be.set_buffer_size) {
-            fprintf(stderr, "rtjitter sweep: --server %s: a running server keeps its buffer size; add "
-                    "--set-buffer-size to let the sweep change it (every client of it hears the change), or leave "
-                    "out --server and the sweep starts its own\n", sp->run.be.server);
-            return -EINVAL;
-        }
-        c->buffer_change = "set_buffer_size";
-    } else {
-        c->own_server = 1;
-        c->buffer_change = "set_buffer_size";
+    /* How the size changes from run to run: the backend's session says (backend.h), or each run opens anew. */
+    c->sess = (struct backend_session){ .who = "rtjitter sweep", .quiet = sp->run.quiet, .buffer_change = "direct",
+                                        .server = sp->run.be.server, .not_in_force = "" };
+    c->so = sp->run.backend ? sp->run.backend->session : NULL;
+    if (c->so && !(c->spriv = calloc(1, c->so->private_size ? c->so->private_size : 1))) {
+        fprintf(stderr, "rtjitter sweep: out of memory\n");
+        return -ENOMEM;
+    }
+    char msg[8192]; /* it may quote --server */
+    if (c->so && c->so->check(c->spriv, &c->sess, &sp->run.be, msg, sizeof(msg)) < 0) {
+        fprintf(stderr, "rtjitter sweep: %s\n", msg);
+        return -EINVAL;
     }
     return 0;
 }
@@ -547,55 +510,28 @@ int sweep_execute(const struct sweep_plan *sp)
     if (rc == 0) {
         run_signals_setup();
         c->status_on = !sp->run.quiet && isatty(STDERR_FILENO);
-        if (c->pipewire) {
-            char err[512];
-            if (pw_force_take(&c->pwf, sp->run.quiet, err, sizeof(err)) < 0) {
-                fprintf(stderr, "rtjitter sweep: PipeWire: %s\n", err);
-                c->stop_reason = "PipeWire's quantum could not be taken over";
-                rc = 3;
-            } else {
-                /* said even with --quiet: every other client of this PipeWire hears it */
-                fprintf(stderr, "rtjitter sweep: PipeWire: the whole PipeWire graph (every client of it) runs at each "
-                        "size tried while the sweep lasts (clock.force-quantum, clock.force-rate); set back after to "
-                        "clock.force-quantum %ld, clock.force-rate %ld (kept in %s/%s until then)\n",
-                        c->pwf.old_quantum, c->pwf.old_rate, c->pwf.dir, c->pwf.name);
-            }
+        char err[1024];
+        if (c->so && c->so->begin(c->spriv, &c->sess, err, sizeof(err)) < 0) {
+            fprintf(stderr, "rtjitter sweep: %s\n", err);
+            c->stop_reason = c->sess.why;
+            rc = 3;
         }
         for (int ri = 0; ri < sp->nrates && rc == 0 && !c->stop_reason; ri++) {
-            if (c->own_server) {
-                char err[512];
-                int e = jackserver_start_named(&c->srv, "sweep", sp->run.be.device, sp->rates[ri], sp->periods[0],
-                                         sp->run.be.nperiods, sp->run.be.priority, err, sizeof(err));
-                if (e < 0) {
-                    /* a stop asked for while the server started is why the sweep stopped (the start only gave up
-                     * on it): the document says the signal, as it would a moment later */
-                    run_signals_wait_ms(0); /* the stop signal the start-up saw pending, taken */
-                    const char *sig = run_signals_reason();
-                    fprintf(stderr, "rtjitter sweep: cannot start a private JACK server: %s\n", err);
-                    c->stop_reason = sig ? sig : "the private JACK server did not start";
-                    rc = 3;
-                    break;
-                }
-                /* A load that runs a JACK client of its own (exec:...) reaches the server being measured. */
-                setenv("JACK_DEFAULT_SERVER", c->srv.name, 1);
+            if (c->so && c->so->rate(c->spriv, &c->sess, sp->rates[ri], sp->periods[0], err, sizeof(err)) < 0) {
+                /* a stop asked for while the session started (a private server) is why the sweep stopped (the start
+                 * only gave up on it): the document says the signal, as it would a moment later */
+                run_signals_wait_ms(0); /* the stop signal the start-up saw pending, taken */
+                const char *sig = run_signals_reason();
+                fprintf(stderr, "rtjitter sweep: %s\n", err);
+                c->stop_reason = sig ? sig : c->sess.why;
+                rc = 3;
+                break;
             }
             rc = sweep_rate(c, ri);
-            if (c->own_server)
-                jackserver_stop(&c->srv);
         }
         status_clear(c);
-        if (c->pipewire && c->pwf.held) {
-            /* the main path, after an interrupt too (signals only set a flag): PipeWire chooses again */
-            int e = pw_force_restore(&c->pwf);
-            c->pw_restored = e < 0 ? e : 1;
-            if (e < 0)
-                fprintf(stderr, "rtjitter sweep: PipeWire: cannot set the quantum back (%s): the next start of rtjitter"
-                        " does it, or run: pw-metadata -n settings 0 clock.force-quantum %ld; pw-metadata -n settings "
-                        "0 clock.force-rate %ld\n", strerror(-e), c->pwf.old_quantum, c->pwf.old_rate);
-            else if (!sp->run.quiet)
-                fprintf(stderr, "rtjitter sweep: PipeWire: clock.force-quantum set back to %ld, clock.force-rate to "
-                        "%ld\n", c->pwf.old_quantum, c->pwf.old_rate);
-        }
+        if (c->so)
+            c->so->end(c->spriv, &c->sess); /* the main path, after an interrupt too (signals only set a flag) */
         if (rc != 2) {
             json_t *doc = build_doc(c);
             if (!sp->run.quiet) {
@@ -624,6 +560,7 @@ int sweep_execute(const struct sweep_plan *sp)
     for (int r = 0; r < c->nrows; r++)
         free(c->rows[r]);
     json_decref(c->profile);
+    free(c->spriv);
     free(c);
     return rc;
 }

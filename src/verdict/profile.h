@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* src/verdict: the verdict a report opens with (verdict.c: level, summary and advice, added to the report
- * document by report_verdict(), declared in report/report.h) and the profiles it is judged by (profile.c, this
- * header). May include report/ (the document it fills), checks/ (the system advice) and profile.h; never
+/* src/verdict: the verdict a report opens with (verdict.c: level, summary and advice, made by verdict_judge(),
+ * declared in verdict/verdict.h, and placed by the report's builder) and the profiles it is judged by (profile.c,
+ * this header). May include report/ (the document it fills), checks/ (the system advice) and profile.h; never
  * run/, render/ or cli/, which call it.
  *
  * Verdict profiles (data/profiles/NAME.json): the thresholds a run is judged by, kept out of the code so that

@@ -4,16 +4,16 @@
  * matters and what to try, in that order. This file reads the phases, judges them and writes the summary and
  * the level; the advice (the run's own rules, the checks table's findings, a larger buffer) is in
  * verdict_advice.c, a ramp's verdict in verdict_ramp.c. Runs on the main thread, after the measurement. */
-#include "report/report.h"
+#include "verdict/verdict.h"
 #include "report/thresholds.h"
 #include "util/numfmt.h"
 #include "report/access.h"
 #include "report/phase_figures.h"
 #include "verdict/ladder_rule.h"
 #include "verdict/verdict_internal.h"
+#include "verdict/verdict_text.h"
 #include "verdict/verdict_ramp.h"
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,17 +42,6 @@ static int phase_fails(const struct vctx *v, const struct pview *p)
 }
 
 /* ---- the summary ---- */
-
-size_t vadd(char *b, size_t n, size_t o, const char *fmt, ...)
-{
-    if (o >= n)
-        return o;
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(b + o, n - o, fmt, ap);
-    va_end(ap);
-    return k < 0 ? o : o + (size_t)k >= n ? n - 1 : o + (size_t)k;
-}
 
 static void setting_text(const struct vctx *v, char *b, size_t n)
 {
@@ -196,6 +185,14 @@ int report_verdict(json_t *doc, const json_t *profile, int strict, int64_t max_x
     return report_verdict_limits(doc, profile, strict, &lim);
 }
 
+int report_verdict_limits(json_t *doc, const json_t *profile, int strict, const struct report_limits *lim)
+{
+    struct report_judgement j = { NULL, NULL, NULL };
+    int rc = verdict_judge(doc, profile, strict, lim, &j);
+    report_place_judgement(doc, &j); /* what was made, even when out of memory later */
+    return rc;
+}
+
 /* rtjitter itself stopped (SIGSTOP, Ctrl-Z; the report's "run" object, run/run_stopped.h): the xrun events and
  * missed deadlines the cycles around each measured stop added to its phase are the stop's, not the kernel's; so is
  * its worst jitter and margin (the report keeps only the worst), which the verdict then does not judge. */
@@ -254,10 +251,11 @@ static size_t stopped_text(const json_t *doc, char *b, size_t n, size_t o)
                 skipped == 1 ? "is" : "are", skipped == 1 ? "it" : "them");
 }
 
-int report_verdict_limits(json_t *doc, const json_t *profile, int strict, const struct report_limits *lim)
+int verdict_judge(const json_t *doc, const json_t *profile, int strict, const struct report_limits *lim,
+                  struct report_judgement *j)
 {
     if (verdict_is_ramp(doc)) /* a headroom measurement: its own misses are not the kernel's */
-        return verdict_ramp(doc, profile);
+        return verdict_ramp(doc, profile, j);
     struct vctx v;
     memset(&v, 0, sizeof(v));
     const json_t *sys = json_object_get(doc, "system");
@@ -360,16 +358,15 @@ int report_verdict_limits(json_t *doc, const json_t *profile, int strict, const 
 
     int exceeded = 0;
     json_t *pname = json_object_get(profile, "name");
-    json_t *th = thresholds_object(doc, profile, strict, lim, v.max_xruns, v.max_missed,
-                                   strict && strcmp(level, "fail") == 0, &exceeded);
-    json_object_set_new(doc, "thresholds", th);
+    j->thresholds = thresholds_object(doc, profile, strict, lim, v.max_xruns, v.max_missed,
+                                      strict && strcmp(level, "fail") == 0, &exceeded);
     json_t *prof = profile ? json_deep_copy(profile) : json_null();
     json_object_del(prof, "path"); /* where this machine keeps it says nothing about the run */
-    json_object_set_new(doc, "profile", prof);
-    json_object_set_new(doc, "verdict", json_pack("{s:s, s:s, s:s, s:s?, s:s?, s:o, s:o, s:O}",
+    j->profile = prof;
+    j->verdict = json_pack("{s:s, s:s, s:s, s:s?, s:s?, s:o, s:o, s:O}",
         "level", level, "summary", summary, "setting", setting,
         "worst_load", v.worst >= 0 ? v.ph[v.worst].name : NULL, "try", hints[0] ? hints : NULL,
-        "advice", adv.texts, "advice_ids", adv.ids, "profile", pname ? pname : json_null()));
+        "advice", adv.texts, "advice_ids", adv.ids, "profile", pname ? pname : json_null());
     free(v.ph);
     return exceeded;
 }

@@ -5,6 +5,7 @@
  * all. Like Redis's LATENCY DOCTOR: what was seen, why it matters, what to try. Main thread, after the
  * measurement. */
 #include "verdict/verdict_internal.h"
+#include "verdict/verdict_text.h"
 #include "verdict/verdict_order.h"
 #include "report/access.h"
 #include "checks/checks.h"

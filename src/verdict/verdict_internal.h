@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Shared by the verdict's files only (verdict.c: the phases and the summary; verdict_advice.c: the advice):
- * how the verdict sees a run. Not for other folders: report/report.h declares what the verdict offers. Main
- * thread, after the measurement. */
+ * how the verdict sees a run, and the advice (defined in verdict_advice.c, used by verdict.c: one way only; the
+ * text helper both use is verdict_text.h, below both). Not for other folders: verdict/verdict.h declares what the
+ * verdict offers. Main thread, after the measurement. */
 #ifndef RTJ_VERDICT_INTERNAL_H
 #define RTJ_VERDICT_INTERNAL_H
 #include <jansson.h>
@@ -48,9 +49,6 @@ struct advice {
     char hint_ids[8][32];            /* the id each hint came with */
     int nhints;
 };
-
-/* Appends to b at o (clipped to n); returns the new end. */
-size_t vadd(char *b, size_t n, size_t o, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* The advice for v, in the one order of advice (verdict_order.c): the run's privileges, what it saw, the server's
  * settings, idle states, the checks table's findings on the document's system identity, then a larger buffer.

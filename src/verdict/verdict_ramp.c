@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "verdict/verdict_ramp.h"
-#include "verdict/verdict_internal.h"
+#include "verdict/verdict_text.h"
+#include "report/report.h"
 #include "report/access.h"
 #include <math.h>
 #include <stdio.h>
@@ -19,7 +20,7 @@ static void pct(char *b, size_t n, const json_t *v, const char *none)
         snprintf(b, n, "%s", none);
 }
 
-int verdict_ramp(json_t *doc, const json_t *profile)
+int verdict_ramp(const json_t *doc, const json_t *profile, struct report_judgement *j)
 {
     const json_t *au = json_object_get(doc, "audio"), *phases = json_object_get(doc, "phases"), *p;
     char setting[128], summary[2048];
@@ -71,19 +72,18 @@ int verdict_ramp(json_t *doc, const json_t *profile)
         vadd(summary, sizeof(summary), o, " Records were lost: the figures of those phases are incomplete.");
     const char *level = n == 0 ? "fail" : (!rt || !complete || dropped) ? "warn" : "pass";
     json_t *pname = json_object_get(profile, "name");
-    json_object_set_new(doc, "thresholds", json_pack("{s:O, s:o, s:o, s:o, s:b, s:b}", "profile",
-                                                     pname ? pname : json_null(), "max_xruns", json_null(),
-                                                     "max_deadlines_missed", json_null(), "max_jitter_us",
-                                                     json_null(), "strict", 0, "exceeded", 0));
+    j->thresholds = json_pack("{s:O, s:o, s:o, s:o, s:b, s:b}", "profile", pname ? pname : json_null(),
+                              "max_xruns", json_null(), "max_deadlines_missed", json_null(), "max_jitter_us",
+                              json_null(), "strict", 0, "exceeded", 0);
     json_t *prof = profile ? json_deep_copy(profile) : json_null();
     json_object_del(prof, "path");
-    json_object_set_new(doc, "profile", prof);
+    j->profile = prof;
     json_t *v = json_pack("{s:s, s:s, s:s, s:s?, s:n, s:[], s:[], s:O, s:o}", "level", level, "summary", summary,
                           "setting", setting, "worst_load", worst_load, "try", "advice", "advice_ids", "profile",
                           pname ? pname : json_null(), "headroom_pct", isfinite(worst) ? json_real(worst)
                                                                                         : json_null());
     if (!v)
         return -1;
-    json_object_set_new(doc, "verdict", v);
+    j->verdict = v;
     return 0;
 }

@@ -7,10 +7,12 @@
 #define RTJ_VERDICT_RAMP_H
 #include <jansson.h>
 
+struct report_judgement;
+
 /* 1 when doc is the report of a ramp. */
 int verdict_is_ramp(const json_t *doc);
-/* Adds "verdict", "thresholds" and "profile" to a ramp's doc. Returns 0 (a ramp exceeds no threshold), -1 when
- * out of memory. */
-int verdict_ramp(json_t *doc, const json_t *profile);
+/* The "thresholds", "profile" and "verdict" of a ramp's doc (read only) into j (report/report.h). Returns 0 (a ramp
+ * exceeds no threshold), -1 when out of memory. */
+int verdict_ramp(const json_t *doc, const json_t *profile, struct report_judgement *j);
 
 #endif

@@ -12,7 +12,7 @@
 #include "render/headline.h"
 #include "render/html.h"
 #include "render/text.h"
-#include "report/report.h"
+#include "verdict/verdict.h"
 #include "sysinfo/sysinfo.h"
 #include "verdict/profile.h"
 

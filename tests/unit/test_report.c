@@ -41,7 +41,7 @@ static void test_frame_keys_in_order(void **state)
     phase_init(&ps);
     json_t *d = build("lab", "rtjitter run", "none", NULL, "default", &ps);
     /* rtjitter-report(5), JSON (src/cli/manpage_report.c): the top level, in this order (verdict, thresholds and
-     * profile are added later by report_verdict()). */
+     * profile come last, when a judge is given: test_parts_placed_by_the_builder). */
     static const char *const keys[] = { "schema", "tool", "complete", "incomplete_reason", "label", "started",
                                         "finished", "command", "system", "audio", "phases", "warnings",
                                         "run_stats" };
@@ -58,6 +58,75 @@ static void test_frame_keys_in_order(void **state)
     assert_string_equal(json_string_value(json_object_get(json_object_get(d, "tool"), "name")), "rtjitter");
     assert_string_equal(json_string_value(json_object_get(json_object_get(d, "tool"), "version")), RTJ_VERSION);
     json_decref(d);
+    phase_free(&ps);
+}
+
+/* The judge report_build calls last: it sees the document with every other part in place. */
+static void judge_sees_parts(void *arg, const json_t *doc, struct report_judgement *j)
+{
+    int *seen = arg;
+    *seen = json_is_object(json_object_get(doc, "ladder")) && json_is_object(json_object_get(doc, "loopback")) &&
+            json_is_false(json_object_get(doc, "complete"));
+    j->thresholds = json_object();
+    j->profile = json_string("studio");
+    j->verdict = json_pack("{s:s}", "level", "pass");
+}
+
+/* Every part a run's other modules produce is placed by the one builder, where the document has always had it: the
+ * top level's "run", "loopback", "ladder" after run_stats, the verdict's three keys last; "audio" ends with
+ * dsp_calibration, dsp_ramp, privileges; an output lost makes the run incomplete and says so in the warnings. */
+static void test_parts_placed_by_the_builder(void **state)
+{
+    (void)state;
+    struct phase_stats ps;
+    phase_init(&ps);
+    struct phase_result pr = { .load = "none", .duration_s = 1, .measured_s = 1, .measured = 1, .stats = &ps };
+    struct run_info ri = { .command = "rtjitter run", .complete = 1, .phases = &pr, .nphases = 1, .max_xruns = -1,
+                           .max_jitter_us = -1 };
+    ri.audio.backend = "jack";
+    int seen = 0;
+    json_t *warnings = json_pack("[s]", "first");
+    ri.warnings = warnings;
+    ri.parts = (struct report_parts){ .run = json_object(), .dsp_calibration = json_integer(1),
+                                      .dsp_ramp = json_integer(2), .loopback = json_object(),
+                                      .lost_output = "--record: lost", .privileges = json_integer(3),
+                                      .ladder = json_object(), .judge = judge_sees_parts, .judge_arg = &seen };
+    json_t *d = report_build(&ri);
+    static const char *const keys[] = { "schema", "tool", "complete", "incomplete_reason", "label", "started",
+                                        "finished", "command", "system", "audio", "phases", "warnings",
+                                        "run_stats", "run", "loopback", "ladder", "thresholds", "profile",
+                                        "verdict" };
+    size_t i = 0;
+    const char *k;
+    json_t *v;
+    json_object_foreach(d, k, v) {
+        assert_true(i < sizeof(keys) / sizeof(keys[0]));
+        assert_string_equal(k, keys[i]);
+        i++;
+    }
+    assert_int_equal(i, sizeof(keys) / sizeof(keys[0]));
+    assert_int_equal(seen, 1);
+    assert_true(json_is_false(json_object_get(d, "complete")));
+    assert_string_equal(json_string_value(json_object_get(d, "incomplete_reason")), "--record: lost");
+    assert_int_equal(json_array_size(json_object_get(d, "warnings")), 2);
+    assert_string_equal(json_string_value(json_array_get(json_object_get(d, "warnings"), 1)), "--record: lost");
+    const char *last3[3] = { NULL, NULL, NULL };
+    json_object_foreach(json_object_get(d, "audio"), k, v) {
+        last3[0] = last3[1];
+        last3[1] = last3[2];
+        last3[2] = k;
+    }
+    assert_string_equal(last3[0], "dsp_calibration");
+    assert_string_equal(last3[1], "dsp_ramp");
+    assert_string_equal(last3[2], "privileges");
+    /* the load of each of the report's phases, as report_build lists them */
+    int exists = 0;
+    assert_string_equal(report_phase_load(&ri, 0, &exists), "none");
+    assert_int_equal(exists, 1);
+    assert_null(report_phase_load(&ri, 1, &exists));
+    assert_int_equal(exists, 0);
+    json_decref(d);
+    json_decref(warnings);
     phase_free(&ps);
 }
 
@@ -285,6 +354,7 @@ int main(void)
         cmocka_unit_test(test_long_timeline_is_compacted),
         cmocka_unit_test(test_soak_timeline_is_bounded),
         cmocka_unit_test(test_frame_keys_in_order),
+        cmocka_unit_test(test_parts_placed_by_the_builder),
         cmocka_unit_test(test_strings_from_outside_survive),
         cmocka_unit_test(test_accessors),
         cmocka_unit_test(test_phase_display_name),
