@@ -10,7 +10,7 @@
 /* How fast this machine does the work units, and how that was measured (for the report). Two stages: the main
  * thread's short tries before the cycles start (dsp_calibrate: a first figure, to size the second stage's burn),
  * then the RT threads' own speed in CPU time, in the run's conditions (run/ramp_driver.h:
- * ramp_calibrate_in_run), which replaces it. */
+ * rampdrv_calibrate_in_run), which replaces it. */
 struct dsp_calibration {
     double units_per_us;      /* the figure in force: the in-run one when there is one, else the median try */
     double fastest_units_per_us; /* the main thread's fastest try: what an unpreempted thread gets in a short try */

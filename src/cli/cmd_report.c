@@ -121,7 +121,7 @@ int cmd_report(int argc, char **argv, const char *command_line)
     const struct renderer *out = renderer_find(o.format ? o.format : o.text || !o.html ? "text" : NULL);
     char err[512];
     json_t *doc;
-    int se = sweep_read_file(pos[0], &doc, err, sizeof(err));
+    int se = sweepdoc_read_file(pos[0], &doc, err, sizeof(err));
     if (se == 0)
         return report_sweep(pos[0], doc, out, &o);
     if (se != -ENOMSG) {

@@ -120,7 +120,7 @@ int cmd_run(int argc, char **argv, const char *command_line)
     }
     if (o.dsp) {
         char err[160];
-        if (ramp_parse_dsp(o.dsp, &o.plan.be.dsp_pct, &o.plan.dsp_ramp_step_pct, &o.plan.dsp_ramp_step_s, err,
+        if (rampdrv_parse_dsp(o.dsp, &o.plan.be.dsp_pct, &o.plan.dsp_ramp_step_pct, &o.plan.dsp_ramp_step_s, err,
                            sizeof(err)) < 0) {
             fprintf(stderr, "rtjitter run: %s\n", err);
             return 2;

@@ -155,7 +155,7 @@ static json_t *load_keys(json_t *const *docs, size_t n)
         const json_t *p;
         json_array_foreach(json_object_get(docs[i], "phases"), j, p) {
             char k[PHASE_NAME_LEN];
-            phase_display_name(p, k, sizeof(k));
+            doc_phase_name(p, k, sizeof(k));
             int seen = 0;
             size_t x;
             const json_t *e;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The kernel x machine table of a fleet's reports (see compare.h): for each pair, the latest report's headline
- * figures, from the same accessors every table uses (phase_xruns(): xrun events). */
+ * figures, from the same accessors every table uses (phasefig_xruns(): xrun events). */
 #include "compare/compare.h"
 #include "report/access.h"
 #include "report/phase_figures.h"
@@ -28,7 +28,7 @@ static json_t *cell_of(const char *path, const json_t *doc, const char *rel, siz
     const json_t *p;
     json_array_foreach(json_object_get(doc, "phases"), i, p) {
         double w = doc_num(json_object_get(p, "wakeup_us"), "p99"), m = doc_num(p, "deadlines_met_pct");
-        double x = phase_xruns(p);
+        double x = phasefig_xruns(p);
         if (!isnan(w) && (isnan(p99) || w > p99))
             p99 = w;
         if (!isnan(m) && (isnan(met) || m < met))

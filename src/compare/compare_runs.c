@@ -17,7 +17,7 @@
 
 static double event_rate(const json_t *phase, int deadlines)
 {
-    double k = deadlines ? doc_num(phase, "deadlines_missed") : phase_xruns(phase);
+    double k = deadlines ? doc_num(phase, "deadlines_missed") : phasefig_xruns(phase);
     double s = blocks_measured_s(phase);
     if (isnan(k) || !(s > 0))
         return NAN;
@@ -42,7 +42,7 @@ json_t *compare_run_values_json(const json_t *doc)
     json_array_foreach(json_object_get(doc, "phases"), i, p) {
         char name[PHASE_NAME_LEN];
         double v[RUN_VALUES];
-        phase_display_name(p, name, sizeof(name));
+        doc_phase_name(p, name, sizeof(name));
         compare_run_values(p, v);
         json_t *a = json_array();
         for (int m = 0; m < RUN_VALUES; m++)

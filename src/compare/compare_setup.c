@@ -13,7 +13,7 @@ const json_t *compare_find_phase(const json_t *doc, const char *key)
     const json_t *p;
     char k[PHASE_NAME_LEN];
     json_array_foreach(json_object_get(doc, "phases"), i, p) {
-        phase_display_name(p, k, sizeof(k));
+        doc_phase_name(p, k, sizeof(k));
         if (!strcmp(k, key))
             return p;
     }

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* A metric's figures in a column. Percentiles come from the histograms through phase_quantile(): the figures
+/* A metric's figures in a column. Percentiles come from the histograms through phasefig_quantile(): the figures
  * the verdicts judge, so that a table row and a verdict line name one number. For jitter they are of |jitter|
  * (abs_p99, abs_p999, abs_max): a cycle early by 500 µs follows one late by as much. */
 static json_t *metric_column(const json_t *p, const char *metric)
@@ -24,8 +24,8 @@ static json_t *metric_column(const json_t *p, const char *metric)
     int fold = !strcmp(metric, "jitter");
     return json_pack("{s:o, s:o, s:o, s:o, s:o}", "mean", doc_number_json(doc_num(m, "mean")), "sd",
                      doc_number_json(doc_num(m, "sd")), fold ? "abs_p99" : "p99",
-                     doc_number_json(phase_quantile(p, metric, fold, 0.99)), fold ? "abs_p999" : "p999",
-                     doc_number_json(phase_quantile(p, metric, fold, 0.999)), fold ? "abs_max" : "max",
+                     doc_number_json(phasefig_quantile(p, metric, fold, 0.99)), fold ? "abs_p999" : "p999",
+                     doc_number_json(phasefig_quantile(p, metric, fold, 0.999)), fold ? "abs_max" : "max",
                      doc_number_json(doc_num(m, fold ? "abs_max" : "max")));
 }
 
@@ -54,7 +54,7 @@ json_t *compare_column(const json_t *p)
     return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
                      "jitter", metric_column(p, "jitter"), "wakeup", metric_column(p, "wakeup"),
                      "seconds", seconds_column(p),
-                     "cycles", doc_number_json(doc_num(p, "cycles")), "xruns", doc_number_json(phase_xruns(p)),
+                     "cycles", doc_number_json(doc_num(p, "cycles")), "xruns", doc_number_json(phasefig_xruns(p)),
                      "xruns_reported", doc_number_json(doc_num(x, "reported")),
                      "xruns_detected", doc_number_json(doc_num(x, "detected")),
                      "deadlines_met_pct", doc_number_json(doc_num(p, "deadlines_met_pct")),

@@ -237,8 +237,8 @@ static enum cmp_outcome count_verdict(const json_t *pa, const json_t *pb, int e,
 {
     static const char *const ewords[] = { "xrun events", "missed deadlines" };
     static const char *const ekeys[] = { "xrun_events", "deadlines_missed" };
-    *ka = e ? doc_num(pa, "deadlines_missed") : phase_xruns(pa);
-    *kb = e ? doc_num(pb, "deadlines_missed") : phase_xruns(pb);
+    *ka = e ? doc_num(pa, "deadlines_missed") : phasefig_xruns(pa);
+    *kb = e ? doc_num(pb, "deadlines_missed") : phasefig_xruns(pb);
     double sa = blocks_measured_s(pa), sb = blocks_measured_s(pb);
     *absent = isnan(*ka) || isnan(*kb) || !(sa > 0) || !(sb > 0);
     if (*absent)
@@ -301,9 +301,9 @@ void compare_load_verdicts(const json_t *pa, const json_t *pb, const struct run_
     compare_run_values(pa, va);
     compare_run_values(pb, vb);
     /* the period of the compared phase (the baseline's when it lacks one) */
-    double period_us = phase_period_us(NULL, pb);
+    double period_us = phasefig_period_us(NULL, pb);
     if (isnan(period_us))
-        period_us = phase_period_us(NULL, pa);
+        period_us = phasefig_period_us(NULL, pa);
     for (size_t m = 0; m < sizeof(compare_block_measures) / sizeof(compare_block_measures[0]); m++) {
         const struct block_measure *bm = &compare_block_measures[m];
         double ma, mb;

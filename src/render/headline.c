@@ -23,7 +23,7 @@ static void khz(char *b, size_t n, double rate)
 
 static long long dropouts_of(const json_t *p)
 {
-    return count(phase_xruns(p)) + count(doc_num(p, "deadlines_missed"));
+    return count(phasefig_xruns(p)) + count(doc_num(p, "deadlines_missed"));
 }
 
 /* The loads of the phases with dropouts (only_bad) or of all of them, "none, write" (cut to fit); a load seen
@@ -54,7 +54,7 @@ static void loads_of(const json_t *phases, int only_bad, char *b, size_t n)
     }
 }
 
-const char *report_headline(const json_t *doc, char *buf, size_t len)
+const char *headline_report(const json_t *doc, char *buf, size_t len)
 {
     const json_t *au = json_object_get(doc, "audio"), *phases = json_object_get(doc, "phases");
     const json_t *v = json_object_get(doc, "verdict");

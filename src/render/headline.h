@@ -10,6 +10,6 @@
 /* The headline of doc (a report document) in buf (len bytes, cut to fit); returns buf. A dropout is an xrun event
  * or a missed deadline of a phase; with none the size "ran without a dropout", with some the next size up (twice
  * the frames, 8192 at most) is the one to try, unless the verdict's profile accepts them. */
-const char *report_headline(const json_t *doc, char *buf, size_t len);
+const char *headline_report(const json_t *doc, char *buf, size_t len);
 
 #endif

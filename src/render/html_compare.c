@@ -58,7 +58,7 @@ static void page_axes(json_t *const *docs, size_t n, struct page_axes *a)
                     rhist_free(&h);
                 }
             }
-            svg_axes_add_period(a, phase_period_us(docs[i], p));
+            svg_axes_add_period(a, phasefig_period_us(docs[i], p));
         }
     }
     svg_axes_finish(a, NULL, 0);
@@ -86,7 +86,7 @@ static void exceedance(FILE *f, const char *load, const char *metric, int fold, 
         /* Series keep the report's colour on every plot of the page, whichever reports ran this load. */
         s[ns] = (struct series){ names[ns], &h[ns], svg_palette[i % svg_palette_n] };
         ns++;
-        double per = phase_period_us(docs[i], p);
+        double per = phasefig_period_us(docs[i], p);
         int seen = 0;
         for (size_t k = 0; k < np; k++)
             seen |= fabs(periods[k] - per) < 1e-6;

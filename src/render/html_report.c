@@ -173,14 +173,14 @@ static void phases_table(FILE *f, const json_t *doc, const struct limits *L)
     int any_ramp = 0;
     json_array_foreach(json_object_get(doc, "phases"), i, p) {
         char name[PHASE_NAME_LEN];
-        phase_display_name(p, name, sizeof(name));
+        doc_phase_name(p, name, sizeof(name));
         const json_t *j = json_object_get(p, "jitter_us"), *w = json_object_get(p, "wakeup_us");
         const json_t *x = json_object_get(p, "xruns");
-        double per = phase_period_us(doc, p);
+        double per = phasefig_period_us(doc, p);
         fputs("<tr><td class=\"k\">", f);
         html_escape(f, name);
         fputs("</td>", f);
-        us_cell(f, NULL, NULL, phase_quantile(p, "jitter", 1, 0.99), per);
+        us_cell(f, NULL, NULL, phasefig_quantile(p, "jitter", 1, 0.99), per);
         /* |jitter| max against the profile: a FAIL limit in µs, a WARN share of the period. */
         double jm = doc_num(j, "abs_max");
         const char *jc = NULL;
@@ -194,11 +194,11 @@ static void phases_table(FILE *f, const json_t *doc, const struct limits *L)
                      L->profile ? L->profile : "");
         }
         us_cell(f, jc, jc ? why : NULL, jm, per);
-        us_cell(f, NULL, NULL, phase_quantile(p, "jitter", 1, 0.999), 0);
+        us_cell(f, NULL, NULL, phasefig_quantile(p, "jitter", 1, 0.999), 0);
         mean_sd_cell(f, j);
-        us_cell(f, NULL, NULL, phase_quantile(p, "wakeup", 0, 0.99), per);
+        us_cell(f, NULL, NULL, phasefig_quantile(p, "wakeup", 0, 0.99), per);
         us_cell(f, NULL, NULL, doc_num(w, "max"), per);
-        us_cell(f, NULL, NULL, phase_quantile(p, "wakeup", 0, 0.999), 0);
+        us_cell(f, NULL, NULL, phasefig_quantile(p, "wakeup", 0, 0.999), 0);
         mean_sd_cell(f, w);
         /* A --dsp ramp overloads the callback on purpose at its top: those misses are its measure, not a fault. */
         int ramp = json_is_object(json_object_get(p, "dsp_ramp"));
@@ -213,7 +213,7 @@ static void phases_table(FILE *f, const json_t *doc, const struct limits *L)
             fprintf(f, "<td class=\"bad\" title=\"%.0f deadlines missed\">%s</td>", missed, met);
         else
             fprintf(f, "<td>%s</td>", met);
-        double xr = phase_xruns(p);
+        double xr = phasefig_xruns(p);
         fprintf(f, "<td%s>", xr > L->max_xruns ? bad : "");
         html_num(f, xr, 0);
         fputs(" <small>", f);
@@ -278,7 +278,7 @@ static void page_axes(const json_t *doc, struct page_axes *a)
                 ptrs[nh] = &hs[nh];
                 nh++;
             }
-        svg_axes_add_period(a, phase_period_us(doc, p));
+        svg_axes_add_period(a, phasefig_period_us(doc, p));
         svg_axes_add_timeline(a, json_object_get(p, "timeline"), doc_num(p, "measured_s"));
     }
     svg_axes_finish(a, ptrs, nh);
@@ -291,8 +291,8 @@ static void page_axes(const json_t *doc, struct page_axes *a)
 static void phase_plots(FILE *f, const json_t *doc, const json_t *p, const struct page_axes *axes)
 {
     char name[PHASE_NAME_LEN], cap[256];
-    phase_display_name(p, name, sizeof(name));
-    double per = phase_period_us(doc, p);
+    doc_phase_name(p, name, sizeof(name));
+    double per = phasefig_period_us(doc, p);
     char pers[48];
     dur_human(pers, sizeof(pers), per, "µs");
     fputs("<h2>Load: ", f);
@@ -359,7 +359,7 @@ void html_report(FILE *f, const json_t *doc)
     char headline[1024];
     fprintf(f, "<header class=\"verdict %s\">\n<p class=\"headline\" style=\"font-size:1.5em;font-weight:bold;"
             "margin:.2em 0\">", level_class(level));
-    html_escape(f, report_headline(doc, headline, sizeof(headline)));
+    html_escape(f, headline_report(doc, headline, sizeof(headline)));
     fputs("</p>\n<h1>", f);
     html_escape(f, title);
     fputs("</h1>\n<p class=\"summary\"><span class=\"level\">", f);
@@ -422,7 +422,7 @@ static int html_compare_page(FILE *f, const json_t *cmp, json_t *const *docs, si
 static int html_sweep_page(FILE *f, const json_t *doc, const struct render_opts *o)
 {
     (void)o;
-    return sweep_html_body(f, (void *)doc);
+    return html_sweep_body(f, (void *)doc);
 }
 
 static int html_matrix_page(FILE *f, const json_t *m, const struct render_opts *o)

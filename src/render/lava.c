@@ -71,7 +71,7 @@ static int lava_report(FILE *f, const json_t *doc, const struct render_opts *o)
                 lava_case(p, pi, c, e, &l);
         }
         char name[PHASE_NAME_LEN], ph[PHASE_NAME_LEN];
-        phase_display_name(p, name, sizeof(name));
+        doc_phase_name(p, name, sizeof(name));
         pkg_ident(name, ph, sizeof(ph));
         struct phase_figs pf;
         pkg_phase_figs(p, &pf);

@@ -15,7 +15,7 @@ void loopback_phase_name(const json_t *doc, json_int_t i, char *buf, size_t len)
 {
     const json_t *p = i >= 0 ? json_array_get(json_object_get(doc, "phases"), (size_t)i) : NULL;
     if (json_is_object(p))
-        phase_display_name(p, buf, len);
+        doc_phase_name(p, buf, len);
     else
         snprintf(buf, len, "phase %lld", (long long)i);
 }

@@ -13,7 +13,7 @@ void pkg_phase_figs(const json_t *p, struct phase_figs *f)
     if (isnan(f->measured_s))
         f->measured_s = doc_num(p, "duration_s");
     f->cycles = doc_num(p, "cycles");
-    f->xrun_events = phase_xruns(p);
+    f->xrun_events = phasefig_xruns(p);
     f->xruns_reported = doc_num(x, "reported");
     f->skipped_cycles = doc_num(x, "skipped_cycles");
     f->met_pct = doc_num(p, "deadlines_met_pct");

@@ -65,7 +65,7 @@ static void margin_plot(FILE *f, const json_t *doc, double rate)
         fputs("\" points=\"", f);
         for (size_t p = 0; p < np; p++) {
             double fv = json_number_value(json_array_get(periods, p));
-            const json_t *c = sweep_doc_cell(doc, rate, fv, load);
+            const json_t *c = text_sweep_doc_cell(doc, rate, fv, load);
             double m = doc_num(c, "margin_p999_pct");
             if (!json_is_true(json_object_get(c, "measured")) || isnan(m))
                 continue;
@@ -74,7 +74,7 @@ static void margin_plot(FILE *f, const json_t *doc, double rate)
         fputs("\"/>\n", f);
         for (size_t p = 0; p < np; p++) { /* a dot per measured cell: a load measured at one size shows too */
             double fv = json_number_value(json_array_get(periods, p));
-            const json_t *c = sweep_doc_cell(doc, rate, fv, load);
+            const json_t *c = text_sweep_doc_cell(doc, rate, fv, load);
             double m = doc_num(c, "margin_p999_pct");
             if (json_is_true(json_object_get(c, "measured")) && !isnan(m))
                 fprintf(f, "<circle r=\"3.5\" fill=\"%s\" cx=\"%.1f\" cy=\"%.1f\"/>\n", svg_palette[l % svg_palette_n],
@@ -144,7 +144,7 @@ static void cell_row(FILE *f, const json_t *c)
     fputs("</td></tr>\n", f);
 }
 
-int sweep_html_body(FILE *f, void *arg)
+int html_sweep_body(FILE *f, void *arg)
 {
     const json_t *doc = arg;
     const json_t *audio = json_object_get(doc, "audio"), *loads = json_object_get(doc, "loads");
@@ -214,11 +214,11 @@ int sweep_html_body(FILE *f, void *arg)
             double frames = json_number_value(p);
             fprintf(f, "<tr><th class=\"k\">%.0f <small>%.2f ms</small></th>", frames, 1000.0 * frames / rate);
             json_array_foreach(loads, li, l) {
-                const json_t *c = sweep_doc_cell(doc, rate, frames, json_string_value(l));
+                const json_t *c = text_sweep_doc_cell(doc, rate, frames, json_string_value(l));
                 fprintf(f, "<td class=\"%s\" title=\"", cell_class(c));
                 html_escape(f, doc_str(c, "why", ""));
                 fputs("\">", f);
-                html_escape(f, sweep_cell_word(c));
+                html_escape(f, text_sweep_cell_word(c));
                 double ev = doc_num(c, "xrun_events"), miss = doc_num(c, "deadlines_missed");
                 if (!strcmp(doc_str(c, "state", ""), "unsafe"))
                     fprintf(f, "<small>%s</small>", ev > 0 ? "xruns" : miss > 0 ? "late" : "margin");

@@ -9,13 +9,13 @@
 
 /* The grid (buffer size x load) per rate, the smallest safe size per load and under every load, and what each
  * measured cell proves. 0 or -errno. */
-int sweep_print_text(FILE *f, const json_t *doc, const struct render_opts *o);
+int text_sweep_print(FILE *f, const json_t *doc, const struct render_opts *o);
 /* A doc_write() body: arg is the sweep document (json_t *). */
-int sweep_html_body(FILE *f, void *arg);
+int html_sweep_body(FILE *f, void *arg);
 
 /* Shared by both forms: the cell of doc at (rate, frames, load), or NULL. */
-const json_t *sweep_doc_cell(const json_t *doc, double rate, double frames, const char *load);
+const json_t *text_sweep_doc_cell(const json_t *doc, double rate, double frames, const char *load);
 /* A cell's short word for the grid: "SAFE", "unsafe", "(safe)", "(unsafe)", "-", "?" */
-const char *sweep_cell_word(const json_t *cell);
+const char *text_sweep_cell_word(const json_t *cell);
 
 #endif

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const json_t *sweep_doc_cell(const json_t *doc, double rate, double frames, const char *load)
+const json_t *text_sweep_doc_cell(const json_t *doc, double rate, double frames, const char *load)
 {
     const json_t *c;
     size_t i;
@@ -22,7 +22,7 @@ const json_t *sweep_doc_cell(const json_t *doc, double rate, double frames, cons
     return NULL;
 }
 
-const char *sweep_cell_word(const json_t *cell)
+const char *text_sweep_cell_word(const json_t *cell)
 {
     const char *st = doc_str(cell, "state", "open");
     if (!strcmp(st, "safe"))
@@ -41,7 +41,7 @@ const char *sweep_cell_word(const json_t *cell)
 /* "SAFE", or "unsafe 12 xr" with the events that made it so */
 static void grid_word(char *buf, size_t len, const json_t *cell)
 {
-    const char *w = sweep_cell_word(cell);
+    const char *w = text_sweep_cell_word(cell);
     double ev = doc_num(cell, "xrun_events"), miss = doc_num(cell, "deadlines_missed");
     if (!strcmp(w, "unsafe") && ev > 0)
         snprintf(buf, len, "unsafe %.0f xr", ev);
@@ -78,7 +78,7 @@ static void grid(FILE *f, const json_t *doc, double rate)
         json_array_foreach(loads, li, l) {
             char w[40];
             int lw = tx_width(json_string_value(l));
-            grid_word(w, sizeof(w), sweep_doc_cell(doc, rate, frames, json_string_value(l)));
+            grid_word(w, sizeof(w), text_sweep_doc_cell(doc, rate, frames, json_string_value(l)));
             fprintf(f, " %-*s", lw < 14 ? 14 : lw > 24 ? 24 : lw, w);
         }
         fputc('\n', f);
@@ -173,7 +173,7 @@ static int sweep_text(FILE *f, const json_t *doc, const struct render_opts *opts
 /* The entry of the text form: every string the document holds (a label, a hostname, a warning, a load's error,
  * a file's name) is shown visibly (util/termtext.h) before it reaches a terminal; the layout below measures the
  * visible form. */
-int sweep_print_text(FILE *f, const json_t *doc, const struct render_opts *opts)
+int text_sweep_print(FILE *f, const json_t *doc, const struct render_opts *opts)
 {
     json_t *safe = term_safe_json(doc);
     if (!safe)

@@ -108,7 +108,7 @@ static void report_text(FILE *f, const json_t *doc, const struct render_opts *gi
     size_t i;
     char line[1024];
     /* the answer first, in words; the verdict under it says why */
-    say(f, &o, "", 0, report_headline(doc, line, sizeof(line)));
+    say(f, &o, "", 0, headline_report(doc, line, sizeof(line)));
     fputc('\n', f);
     if (json_is_object(v)) {
         verdict_text(f, v, &o);
@@ -165,7 +165,7 @@ static void report_text(FILE *f, const json_t *doc, const struct render_opts *gi
 /* The entry of the text form: every string the document holds (a label, a hostname, a warning, a load's error,
  * a file's name) is shown visibly (util/termtext.h) before it reaches a terminal; the layout below measures the
  * visible form. */
-void report_print_text_opts(FILE *f, const json_t *doc, const struct render_opts *given)
+void text_print_report_opts(FILE *f, const json_t *doc, const struct render_opts *given)
 {
     json_t *safe = term_safe_json(doc);
     if (!safe) {
@@ -176,16 +176,16 @@ void report_print_text_opts(FILE *f, const json_t *doc, const struct render_opts
     json_decref(safe);
 }
 
-void report_print_text(FILE *f, const json_t *doc)
+void text_print_report(FILE *f, const json_t *doc)
 {
     struct render_opts o;
     render_opts_detect(&o, f);
-    report_print_text_opts(f, doc, &o);
+    text_print_report_opts(f, doc, &o);
 }
 
 static int text_report(FILE *f, const json_t *doc, const struct render_opts *o)
 {
-    report_print_text_opts(f, doc, o);
+    text_print_report_opts(f, doc, o);
     return 0;
 }
 
@@ -201,5 +201,5 @@ static int text_compare(FILE *f, const json_t *cmp, json_t *const *docs, size_t 
  * (sweep_text.c) and a fleet's matrix (matrix.c). */
 const struct renderer render_form_text = {
     .name = "text", .ext = "txt", .summary = "the verdict, the system identity and an interbench-style table",
-    .report = text_report, .compare = text_compare, .sweep = sweep_print_text, .matrix = matrix_text,
+    .report = text_report, .compare = text_compare, .sweep = text_sweep_print, .matrix = matrix_text,
 };

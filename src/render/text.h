@@ -7,8 +7,8 @@
 #include "render/render_opts.h"
 
 /* A report document (validated, or freshly built), laid out for o (NULL: the defaults, render.h). */
-void report_print_text_opts(FILE *f, const json_t *doc, const struct render_opts *o);
+void text_print_report_opts(FILE *f, const json_t *doc, const struct render_opts *o);
 /* The same with the options render_opts_detect() finds for f (its terminal's width, the locale). */
-void report_print_text(FILE *f, const json_t *doc);
+void text_print_report(FILE *f, const json_t *doc);
 
 #endif

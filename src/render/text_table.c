@@ -3,7 +3,7 @@
  * question: how close did this load bring the audio to its deadline? So the first columns are |jitter| p99 and
  * max in µs and as a share of the period, deadlines met and xruns; wakeup comes next; the statistician's
  * columns (mean ± SD, p99.9, cycles) only where there is room, or with --wide. Every figure is the report's:
- * p99 and p99.9 come from its histograms through phase_quantile(), the figure the comparison's verdicts judge. */
+ * p99 and p99.9 come from its histograms through phasefig_quantile(), the figure the comparison's verdicts judge. */
 #include "render/text_table.h"
 #include "render/textfmt.h"
 #include "report/access.h"
@@ -79,12 +79,12 @@ static void fill(const json_t *doc, const json_t *p, const struct render_opts *o
 {
     const json_t *j = json_object_get(p, "jitter_us"), *w = json_object_get(p, "wakeup_us");
     const json_t *x = json_object_get(p, "xruns");
-    double per = phase_period_us(doc, p);
+    double per = phasefig_period_us(doc, p);
     memset(c, 0, sizeof(cellbuf) * NCOL);
-    double v = phase_quantile(p, "jitter", 1, 0.99);
+    double v = phasefig_quantile(p, "jitter", 1, 0.99);
     fmt1(c[C_JP99][0], sizeof(c[C_JP99][0]), v);
     fmt_pct(c[C_JP99][1], sizeof(c[C_JP99][1]), v, per);
-    fmt1(c[C_JP999][0], sizeof(c[C_JP999][0]), phase_quantile(p, "jitter", 1, 0.999));
+    fmt1(c[C_JP999][0], sizeof(c[C_JP999][0]), phasefig_quantile(p, "jitter", 1, 0.999));
     v = doc_num(j, "abs_max");
     fmt1(c[C_JMAX][0], sizeof(c[C_JMAX][0]), v);
     fmt_pct(c[C_JMAX][1], sizeof(c[C_JMAX][1]), v, per);
@@ -92,12 +92,12 @@ static void fill(const json_t *doc, const json_t *p, const struct render_opts *o
     fmt1(a, sizeof(a), doc_num(j, "mean"));
     fmt1(b, sizeof(b), doc_num(j, "sd"));
     snprintf(c[C_JMEAN][0], sizeof(c[C_JMEAN][0]), "%.20s %s %.20s", a, tx_pm(o), b);
-    v = phase_quantile(p, "wakeup", 0, 0.99);
+    v = phasefig_quantile(p, "wakeup", 0, 0.99);
     if (isnan(v))
         v = doc_num(w, "p99");
     fmt1(c[C_WP99][0], sizeof(c[C_WP99][0]), v);
     fmt_pct(c[C_WP99][1], sizeof(c[C_WP99][1]), v, per);
-    v = phase_quantile(p, "wakeup", 0, 0.999);
+    v = phasefig_quantile(p, "wakeup", 0, 0.999);
     fmt1(c[C_WP999][0], sizeof(c[C_WP999][0]), isnan(v) ? doc_num(w, "p999") : v);
     v = doc_num(w, "max");
     fmt1(c[C_WMAX][0], sizeof(c[C_WMAX][0]), v);
@@ -110,7 +110,7 @@ static void fill(const json_t *doc, const json_t *p, const struct render_opts *o
     fmt0(a, sizeof(a), doc_num(x, "reported"));
     fmt0(b, sizeof(b), doc_num(x, "detected"));
     char ev[24];
-    fmt0(ev, sizeof(ev), phase_xruns(p));
+    fmt0(ev, sizeof(ev), phasefig_xruns(p));
     snprintf(c[C_XRUNS][0], sizeof(c[C_XRUNS][0]), "%.12s(%.12s/%.12s)", ev, a, b);
     fmt0(c[C_SKIP][0], sizeof(c[C_SKIP][0]), doc_num(x, "skipped_cycles"));
     fmt0(c[C_DROP][0], sizeof(c[C_DROP][0]), doc_num(p, "dropped"));
@@ -222,7 +222,7 @@ void text_phase_table(FILE *f, const json_t *doc, const struct render_opts *o)
             goto out;
         fill(doc, p, o, cells[i]);
         char name[PHASE_NAME_LEN];
-        phase_display_name(p, name, sizeof(name));
+        doc_phase_name(p, name, sizeof(name));
         int n = tx_width(name);
         if (n > lw)
             lw = n > maxw ? maxw : n;
@@ -250,7 +250,7 @@ void text_phase_table(FILE *f, const json_t *doc, const struct render_opts *o)
     fputc('\n', f);
     json_array_foreach(phases, i, p) {
         char name[PHASE_NAME_LEN];
-        phase_display_name(p, name, sizeof(name));
+        doc_phase_name(p, name, sizeof(name));
         char *shown = tx_dup(o, name);
         if (tx_width(shown ? shown : name) > lw) { /* a long name gets a line of its own */
             tx_wrap(f, "", 0, o->width, shown ? shown : name);
@@ -273,7 +273,7 @@ void text_phase_table(FILE *f, const json_t *doc, const struct render_opts *o)
     }
     /* What the columns mean, in one wrapped note. */
     const json_t *p0 = json_array_get(phases, 0);
-    double per = phase_period_us(doc, p0);
+    double per = phasefig_period_us(doc, p0);
     char note[512], pers[48];
     dur_human(pers, sizeof(pers), per, tx_us(o));
     int n = snprintf(note, sizeof(note), "%% = share of the period (%s), the time each cycle has. xruns ev(rep/det): "

@@ -23,7 +23,7 @@ json_t *doc_number_json(double v)
     return isnan(v) ? json_null() : json_real(v);
 }
 
-void phase_display_name(const json_t *phase, char *buf, size_t len)
+void doc_phase_name(const json_t *phase, char *buf, size_t len)
 {
     const char *load = doc_str(phase, "load", "?");
     double segs = doc_num(phase, "segments_in_phase"), frames = doc_num(phase, "period_frames");

@@ -19,7 +19,7 @@ json_t *doc_number_json(double v);
  * bytes. It is also the key by which compare matches the phases of two reports. */
 #define PHASE_NAME_LOAD_MAX 300
 #define PHASE_NAME_LEN (PHASE_NAME_LOAD_MAX + 24)
-void phase_display_name(const json_t *phase, char *buf, size_t len);
+void doc_phase_name(const json_t *phase, char *buf, size_t len);
 
 /* One flattened line per scalar under o ("kernel.hz" -> "1000"), for identity tables and differences:
  * calls fn for each, at most 4 levels deep, 64 entries of an array. Text is cut, never inside a character. */

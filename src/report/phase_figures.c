@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 
-double phase_xruns(const json_t *p)
+double phasefig_xruns(const json_t *p)
 {
     const json_t *x = json_object_get(p, "xruns");
     /* Xrun events: one per stall, however many notifications it caused. Reports from before events were kept
@@ -22,7 +22,7 @@ double phase_xruns(const json_t *p)
     return fmax(r, d); /* the two overlap: see DESIGN.md, "Xrun notifications" */
 }
 
-double phase_quantile(const json_t *p, const char *hist, int fold, double q)
+double phasefig_quantile(const json_t *p, const char *hist, int fold, double q)
 {
     struct rhist h;
     if (rhist_from_json(json_object_get(json_object_get(p, "histograms"), hist), fold, &h) < 0)
@@ -40,7 +40,7 @@ double phase_quantile(const json_t *p, const char *hist, int fold, double q)
     return v;
 }
 
-double phase_period_us(const json_t *doc, const json_t *p)
+double phasefig_period_us(const json_t *doc, const json_t *p)
 {
     /* A phase's own frames and rate first: a phase split by a buffer-size change has its own period. (Its
      * "period_us" is the measured period's statistics, not the nominal one.) */

@@ -9,13 +9,13 @@
 /* The q-quantile of a phase's histogram `hist` ("jitter", "wakeup"), of magnitudes when fold (|jitter|), from
  * the buckets stored in the report: the figure the verdicts compare. The report's own jitter_us.p99 is the
  * signed jitter's, which misses early cycles; tables show |jitter| p99 through this. NAN when absent. */
-double phase_quantile(const json_t *phase, const char *hist, int fold, double q);
+double phasefig_quantile(const json_t *phase, const char *hist, int fold, double q);
 /* The nominal period of a phase in µs: from its own period_frames and rate, else the report's audio.period_us
  * (doc may be NULL). NAN when neither is known. */
-double phase_period_us(const json_t *doc, const json_t *phase);
+double phasefig_period_us(const json_t *doc, const json_t *phase);
 
 /* The xruns of a phase: its xrun events (one per stall); in a report from before events were kept, the larger of
  * the reported and the detected (they overlap). NAN when none of them is there. */
-double phase_xruns(const json_t *phase);
+double phasefig_xruns(const json_t *phase);
 
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A report's histograms read back (log-linear buckets, <= 1.6 % wide, stored as [lo, hi, count] in µs): the figures
- * of a single report that come from its histograms (report/phase_figures.h: phase_quantile()), the HTML pages'
+ * of a single report that come from its histograms (report/phase_figures.h: phasefig_quantile()), the HTML pages'
  * histogram and exceedance plots, and compare's whole-run histogram tests (compare/compare_stats.h). */
 #ifndef RTJ_RHIST_H
 #define RTJ_RHIST_H

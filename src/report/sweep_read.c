@@ -79,15 +79,15 @@ static int check_list(const json_t *a, size_t max, unsigned want, const char *wh
     return 0;
 }
 
-int sweep_doc_is_sweep(const json_t *doc)
+int sweepdoc_is_sweep(const json_t *doc)
 {
     const char *s = json_string_value(json_object_get(doc, "schema"));
     return s && strncmp(s, SWEEP_SCHEMA_PREFIX, strlen(SWEEP_SCHEMA_PREFIX)) == 0;
 }
 
-int sweep_validate(const json_t *doc, char *err, size_t errlen)
+int sweepdoc_validate(const json_t *doc, char *err, size_t errlen)
 {
-    if (!sweep_doc_is_sweep(doc)) {
+    if (!sweepdoc_is_sweep(doc)) {
         snprintf(err, errlen, "not an rtjitter sweep: no \"schema\": \"" SWEEP_SCHEMA_PREFIX "1\"");
         return -EINVAL;
     }
@@ -153,7 +153,7 @@ int sweep_validate(const json_t *doc, char *err, size_t errlen)
     return 0;
 }
 
-int sweep_read_file(const char *path, json_t **doc, char *err, size_t errlen)
+int sweepdoc_read_file(const char *path, json_t **doc, char *err, size_t errlen)
 {
     *doc = NULL;
     char *buf;
@@ -164,11 +164,11 @@ int sweep_read_file(const char *path, json_t **doc, char *err, size_t errlen)
     json_error_t je;
     json_t *d = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
     free(buf);
-    if (!d || !sweep_doc_is_sweep(d)) {
+    if (!d || !sweepdoc_is_sweep(d)) {
         json_decref(d);
         return -ENOMSG;
     }
-    if ((rc = sweep_validate(d, err, errlen)) < 0) {
+    if ((rc = sweepdoc_validate(d, err, errlen)) < 0) {
         term_fix(err, errlen); /* it may quote the file: a key's name, a value */
         json_decref(d);
         return rc;

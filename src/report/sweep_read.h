@@ -10,11 +10,11 @@
 #define SWEEP_SCHEMA_PREFIX "rtjitter.sweep/"
 
 /* 1 when doc says it is a sweep (its "schema" starts with rtjitter.sweep/), whatever its version. */
-int sweep_doc_is_sweep(const json_t *doc);
+int sweepdoc_is_sweep(const json_t *doc);
 /* Check a parsed sweep document. 0, or -EINVAL with one line in err. */
-int sweep_validate(const json_t *doc, char *err, size_t errlen);
+int sweepdoc_validate(const json_t *doc, char *err, size_t errlen);
 /* Read path: 0 and a new reference in *doc when it is a valid sweep; -ENOMSG when it is JSON of another schema
  * (not a sweep: nothing in err; the caller reads it as a report); another -errno with one line in err. */
-int sweep_read_file(const char *path, json_t **doc, char *err, size_t errlen);
+int sweepdoc_read_file(const char *path, json_t **doc, char *err, size_t errlen);
 
 #endif

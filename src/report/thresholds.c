@@ -16,7 +16,7 @@ struct metric_def {
 
 static double xrun_events(const json_t *p)
 {
-    return phase_xruns(p); /* events: one per stall, not jack2's notifications */
+    return phasefig_xruns(p); /* events: one per stall, not jack2's notifications */
 }
 
 static double missed(const json_t *p)
@@ -60,7 +60,7 @@ static json_t *judge_one(const json_t *phases, const struct metric_def *m, doubl
     const json_t *p;
     json_array_foreach(phases, i, p) {
         char name[PHASE_NAME_LEN];
-        phase_display_name(p, name, sizeof(name));
+        doc_phase_name(p, name, sizeof(name));
         double v = m->read(p);
         int ok = within(m, v, limit);
         if (!ok && enforced)

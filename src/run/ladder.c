@@ -37,7 +37,7 @@ static double events_of(const json_t *doc)
     size_t i;
     const json_t *p;
     json_array_foreach(json_object_get(doc, "phases"), i, p) {
-        double e = phase_xruns(p);
+        double e = phasefig_xruns(p);
         if (!isnan(e))
             n += e;
     }

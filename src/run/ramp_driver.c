@@ -15,7 +15,7 @@ static int number(const char *s, double lo, double hi, double *out)
     return 0;
 }
 
-int ramp_parse_dsp(const char *text, double *pct, double *step_pct, double *step_s, char *err, size_t len)
+int rampdrv_parse_dsp(const char *text, double *pct, double *step_pct, double *step_s, char *err, size_t len)
 {
     *pct = 0;
     *step_pct = 0;
@@ -48,19 +48,19 @@ int ramp_parse_dsp(const char *text, double *pct, double *step_pct, double *step
     return 0;
 }
 
-double ramp_max_s(double step_pct, double step_s)
+double rampdrv_max_s(double step_pct, double step_s)
 {
     return (floor(100.0 / step_pct + 1e-9) + 1) * step_s;
 }
 
-void ramp_calibrate(struct rt_dsp_ctl *d, struct dsp_calibration *cal)
+void rampdrv_calibrate(struct rt_dsp_ctl *d, struct dsp_calibration *cal)
 {
     dsp_calibrate(cal);
     cal->in_run_note = "not done";
     atomic_store_explicit(&d->units_per_ns, cal->units_per_us / 1000.0, memory_order_release);
 }
 
-double ramp_units_per_ns(uint64_t idle_cpu_ns, uint64_t idle_cycles, uint64_t burn_cpu_ns, uint64_t burn_cycles,
+double rampdrv_units_per_ns(uint64_t idle_cpu_ns, uint64_t idle_cycles, uint64_t burn_cpu_ns, uint64_t burn_cycles,
                          uint64_t burn_units)
 {
     if (!idle_cycles || !burn_cycles || !burn_units)
@@ -83,7 +83,7 @@ static int wait_meter(const struct rt_meter *m, struct rt_cpu_reading *r, int (*
     return 1;
 }
 
-int ramp_calibrate_in_run(struct rt_dsp_ctl *d, const struct rt_meter *m, struct dsp_calibration *cal,
+int rampdrv_calibrate_in_run(struct rt_dsp_ctl *d, const struct rt_meter *m, struct dsp_calibration *cal,
                           double share_pct, double period_ns, int (*wait)(void *ctx, double secs), void *ctx)
 {
     /* Each window: 12 periods at least, 0.15 s at least (a 5 ms timer: 30 cycles; 1024 frames at 48 kHz: 12). */
@@ -111,7 +111,7 @@ int ramp_calibrate_in_run(struct rt_dsp_ctl *d, const struct rt_meter *m, struct
         cal->in_run_note = "the RT threads ran no cycle, or changed, during the calibration";
         return 1;
     }
-    double upn = ramp_units_per_ns(r1.cpu_ns - r0.cpu_ns, idle.cycles, r3.cpu_ns - r2.cpu_ns, burn.cycles,
+    double upn = rampdrv_units_per_ns(r1.cpu_ns - r0.cpu_ns, idle.cycles, r3.cpu_ns - r2.cpu_ns, burn.cycles,
                                    burn.dsp_units);
     if (!(upn > 0)) {
         cal->in_run_note = "the RT threads did no DSP work, or used no CPU time for it, during the calibration";
@@ -129,7 +129,7 @@ int ramp_calibrate_in_run(struct rt_dsp_ctl *d, const struct rt_meter *m, struct
     return 0;
 }
 
-int ramp_drive(struct rt_dsp_ctl *d, const struct ramp_stats *rs, double step_pct, double step_s,
+int rampdrv_drive(struct rt_dsp_ctl *d, const struct ramp_stats *rs, double step_pct, double step_s,
                int (*wait)(void *ctx, double secs), void *ctx)
 {
     int nsteps = (int)floor(100.0 / step_pct + 1e-9) + 1, rc = 0;
@@ -144,7 +144,7 @@ int ramp_drive(struct rt_dsp_ctl *d, const struct ramp_stats *rs, double step_pc
     return rc;
 }
 
-json_t *ramp_calibration_json(const struct dsp_calibration *cal)
+json_t *rampdrv_calibration_json(const struct dsp_calibration *cal)
 {
     json_t *in_run = cal->in_run
         ? json_pack("{s:f, s:f, s:f, s:f, s:I, s:i}", "units_per_us", cal->in_run_units_per_us, "share_pct",

@@ -16,14 +16,14 @@
 /* Parse the value of --dsp: a number PCT (0..95, a fixed share) or ramp[:STEP[:SECS]] (STEP 0.5..50 % of the
  * period, SECS 0.1..60 per step). Fills pct, or step_pct and step_s (0 when not a ramp). 0, or -1 with one line in
  * err. */
-int ramp_parse_dsp(const char *text, double *pct, double *step_pct, double *step_s, char *err, size_t len);
+int rampdrv_parse_dsp(const char *text, double *pct, double *step_pct, double *step_s, char *err, size_t len);
 
 /* How long one phase's ramp takes at most: every step from 0 to 100 %. */
-double ramp_max_s(double step_pct, double step_s);
+double rampdrv_max_s(double step_pct, double step_s);
 
 /* Main thread, between the backend's open and start: the first figure (the main thread's short tries), stored
  * for the RT threads. */
-void ramp_calibrate(struct rt_dsp_ctl *d, struct dsp_calibration *cal);
+void rampdrv_calibrate(struct rt_dsp_ctl *d, struct dsp_calibration *cal);
 
 /* Main thread, once the cycles run and before any load or phase (records of these cycles are warm-up): the
  * calibration in the conditions of the run. The RT threads burn nothing for one window, then share_pct of each
@@ -34,22 +34,22 @@ void ramp_calibrate(struct rt_dsp_ctl *d, struct dsp_calibration *cal);
  * The asked share of a period is then of the RT thread's CPU time: neither the short tries' best speed nor wall
  * time (the thread's time preempted or waiting is not work). wait(ctx, s) waits as a phase does (non-zero: the
  * run must stop). Returns 0 (calibrated), 1 (the first figure kept; cal->in_run_note says why) or wait's value. */
-int ramp_calibrate_in_run(struct rt_dsp_ctl *d, const struct rt_meter *m, struct dsp_calibration *cal,
+int rampdrv_calibrate_in_run(struct rt_dsp_ctl *d, const struct rt_meter *m, struct dsp_calibration *cal,
                           double share_pct, double period_ns, int (*wait)(void *ctx, double secs), void *ctx);
 
-/* The arithmetic of ramp_calibrate_in_run, from its four readings' deltas: r0..r1 without DSP, r2..r3 burning.
+/* The arithmetic of rampdrv_calibrate_in_run, from its four readings' deltas: r0..r1 without DSP, r2..r3 burning.
  * Returns units per ns, or 0 when the readings cannot tell (no cycle, no unit, or no CPU time left for them). */
-double ramp_units_per_ns(uint64_t idle_cpu_ns, uint64_t idle_cycles, uint64_t burn_cpu_ns, uint64_t burn_cycles,
+double rampdrv_units_per_ns(uint64_t idle_cpu_ns, uint64_t idle_cycles, uint64_t burn_cpu_ns, uint64_t burn_cycles,
                          uint64_t burn_units);
 
 /* Main thread: one phase's ramp. Share 0, then STEP, 2 STEP ... 100 %, each held for step_s through wait(ctx, s)
  * (which returns non-zero when the run must stop). The ramp ends early once the collector has closed a step with
  * >= 1 % of its cycles failed (the 1 % point is found: every step after it would only add dropouts to the
  * server and time to the run), and the share goes back to 0. Returns the wait's non-zero value, or 0. */
-int ramp_drive(struct rt_dsp_ctl *d, const struct ramp_stats *rs, double step_pct, double step_s,
+int rampdrv_drive(struct rt_dsp_ctl *d, const struct ramp_stats *rs, double step_pct, double step_s,
                int (*wait)(void *ctx, double secs), void *ctx);
 
 /* The report's "dsp_calibration" object (units per µs, how it was measured, the CPU). */
-json_t *ramp_calibration_json(const struct dsp_calibration *cal);
+json_t *rampdrv_calibration_json(const struct dsp_calibration *cal);
 
 #endif

@@ -131,7 +131,7 @@ static void run_phases(struct run_state *st)
             rt_cpu_read(&st->meter, &ra);
             if (st->ramps) {
                 struct ramp_wait w = { st, i, res, res->duration_s, mono_s(), 0 };
-                ramp_drive(&st->dsp, &st->ramps[i], p->dsp_ramp_step_pct, p->dsp_ramp_step_s, run_ramp_wait_step, &w);
+                rampdrv_drive(&st->dsp, &st->ramps[i], p->dsp_ramp_step_pct, p->dsp_ramp_step_s, run_ramp_wait_step, &w);
                 run_ramp_mark(st, i); /* the last step's end */
                 res->measured_s = w.measured_s; /* the ramp's own length: it ends at its 1 % point */
             } else {
@@ -228,7 +228,7 @@ static int run_measure(struct run_state *st)
 
     /* The DSP work is calibrated once, here, for every backend, and kept in the report. */
     if (p->be.dsp_pct > 0 || p->dsp_ramp_step_pct > 0) {
-        ramp_calibrate(&st->dsp, &st->cal);
+        rampdrv_calibrate(&st->dsp, &st->cal);
         st->calibrated = 1;
         if (!(st->cal.units_per_us > 0)) {
             fprintf(stderr, "rtjitter run: --dsp: the DSP work could not be calibrated (no try was timed)\n");
@@ -256,7 +256,7 @@ static int run_measure(struct run_state *st)
         phase_init(&st->stats[i]);
         st->results[i].stats = &st->stats[i];
         st->results[i].load = load_plan_name(st->plan, i);
-        st->results[i].duration_s = st->ramps ? ramp_max_s(p->dsp_ramp_step_pct, p->dsp_ramp_step_s) : p->duration_s;
+        st->results[i].duration_s = st->ramps ? rampdrv_max_s(p->dsp_ramp_step_pct, p->dsp_ramp_step_s) : p->duration_s;
         st->results[i].load_metrics = json_array();
         if (st->ramps && ramp_init(&st->ramps[i], p->dsp_ramp_step_pct, st->cal.units_per_us / 1000.0) < 0) {
             fprintf(stderr, "rtjitter run: out of memory\n");

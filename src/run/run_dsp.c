@@ -37,13 +37,13 @@ static int calibration_wait(void *ctx, double secs)
     return run_wait_phase(st, 0, secs, NULL, st->p->duration_s);
 }
 
-/* --dsp: before any load, calibrate the DSP work on the RT threads' own CPU time (ramp_calibrate_in_run), then ask
+/* --dsp: before any load, calibrate the DSP work on the RT threads' own CPU time (rampdrv_calibrate_in_run), then ask
  * for the fixed share (a ramp starts each phase at 0). */
 void run_calibrate_in_run(struct run_state *st)
 {
     const struct run_plan *p = st->p;
     double share = p->dsp_ramp_step_pct > 0 ? 50.0 : p->be.dsp_pct;
-    int e = ramp_calibrate_in_run(&st->dsp, &st->meter, &st->cal, share, period_now_ns(st), calibration_wait, st);
+    int e = rampdrv_calibrate_in_run(&st->dsp, &st->meter, &st->cal, share, period_now_ns(st), calibration_wait, st);
     if (e < 0)
         return; /* the run stops (st->stop_reason) */
     if (e == 0) {

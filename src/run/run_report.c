@@ -147,7 +147,7 @@ int run_report(struct run_state *st, struct run_info *ri, int rc, int mlocked)
     /* rtjitter's own stops (SIGSTOP, Ctrl-Z): the verdict says their skipped cycles are not the kernel's */
     pt->run = run_stopped_json(&st->col, st->plan, a->wall_offset_ns);
     if (st->calibrated) {
-        pt->dsp_calibration = ramp_calibration_json(&st->cal);
+        pt->dsp_calibration = rampdrv_calibration_json(&st->cal);
         if (st->ramps)
             pt->dsp_ramp = json_pack("{s:f, s:f, s:f}", "step_pct", p->dsp_ramp_step_pct, "step_s",
                                      p->dsp_ramp_step_s, "one_pct_rule", 100.0 * RAMP_ONE_PCT);
@@ -173,7 +173,7 @@ int run_report(struct run_state *st, struct run_info *ri, int rc, int mlocked)
         struct render_opts ro;
         render_opts_detect(&ro, stdout);
         ro.wide = p->wide;
-        report_print_text_opts(stdout, doc, &ro);
+        text_print_report_opts(stdout, doc, &ro);
     }
     struct run_outputs outs = { .store = p->output, .json = p->json, .html = p->html, .junit = p->junit,
                                 .label = p->label, .started = ri->started, .tap = p->tap,

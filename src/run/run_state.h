@@ -74,7 +74,7 @@ struct run_state {
     json_t *irq_threads;           /* the interrupt threads' scheduling as /proc shows it (sysinfo_irq_threads) */
 };
 
-/* --dsp ramp: ramp_drive()'s wait between two steps is the phase's own wait (status line, stop reasons). It is
+/* --dsp ramp: rampdrv_drive()'s wait between two steps is the phase's own wait (status line, stop reasons). It is
  * called right after each step's share is set: the RT threads' CPU time is read there (the step's start). */
 struct ramp_wait {
     struct run_state *st;

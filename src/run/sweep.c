@@ -413,7 +413,7 @@ static int write_outputs(struct sweep_ctx *c, json_t *doc)
         fprintf(stderr, "rtjitter sweep: cannot write %s: %s\n", sp->json, doc_strerror(e));
         rc = rc ? rc : e;
     }
-    if (sp->html && (e = doc_write(sp->html, DOC_REPLACE, sweep_html_body, doc)) < 0) {
+    if (sp->html && (e = doc_write(sp->html, DOC_REPLACE, html_sweep_body, doc)) < 0) {
         fprintf(stderr, "rtjitter sweep: cannot write %s: %s\n", sp->html, doc_strerror(e));
         rc = rc ? rc : e;
     }
@@ -537,7 +537,7 @@ int sweep_execute(const struct sweep_plan *sp)
             if (!sp->run.quiet) {
                 struct render_opts ro;
                 render_opts_detect(&ro, stdout);
-                sweep_print_text(stdout, doc, &ro);
+                text_sweep_print(stdout, doc, &ro);
             }
             if (write_outputs(c, doc) < 0)
                 rc = 3;

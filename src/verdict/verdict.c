@@ -177,15 +177,15 @@ static void join_hints(const struct advice *a, char *b, size_t n)
         o = vadd(b, n, o, "%s%s", i == 0 ? "" : i == k - 1 ? (k > 2 ? ", or " : " or ") : ", ", a->hints[i]);
 }
 
-int report_verdict(json_t *doc, const json_t *profile, int strict, int64_t max_xruns, double max_jitter_us)
+int verdict_report(json_t *doc, const json_t *profile, int strict, int64_t max_xruns, double max_jitter_us)
 {
     struct report_limits lim = REPORT_LIMITS_NONE;
     lim.max_xruns = max_xruns;
     lim.max_jitter_us = max_jitter_us;
-    return report_verdict_limits(doc, profile, strict, &lim);
+    return verdict_report_limits(doc, profile, strict, &lim);
 }
 
-int report_verdict_limits(json_t *doc, const json_t *profile, int strict, const struct report_limits *lim)
+int verdict_report_limits(json_t *doc, const json_t *profile, int strict, const struct report_limits *lim)
 {
     struct report_judgement j = { NULL, NULL, NULL };
     int rc = verdict_judge(doc, profile, strict, lim, &j);
@@ -295,7 +295,7 @@ int verdict_judge(const json_t *doc, const json_t *profile, int strict, const st
             snprintf(pv->name, sizeof(pv->name), "%.30s@%lld", load ? load : "?", count(doc_num(p, "period_frames")));
         else
             snprintf(pv->name, sizeof(pv->name), "%.40s", load ? load : "?");
-        pv->xruns = count(phase_xruns(p)); /* events: one per stall, not jack2's notifications */
+        pv->xruns = count(phasefig_xruns(p)); /* events: one per stall, not jack2's notifications */
         pv->missed = count(doc_num(p, "deadlines_missed"));
         pv->dropped = count(doc_num(p, "dropped"));
         pv->met_pct = doc_num(p, "deadlines_met_pct");

@@ -23,7 +23,7 @@ int verdict_judge(const json_t *doc, const json_t *profile, int strict, const st
                   struct report_judgement *j);
 /* A document not built by report_build (a fixture, one read back) judged, and the parts placed in it
  * (report_place_judgement()). The same return as verdict_judge. */
-int report_verdict(json_t *doc, const json_t *profile, int strict, int64_t max_xruns, double max_jitter_us);
-int report_verdict_limits(json_t *doc, const json_t *profile, int strict, const struct report_limits *lim);
+int verdict_report(json_t *doc, const json_t *profile, int strict, int64_t max_xruns, double max_jitter_us);
+int verdict_report_limits(json_t *doc, const json_t *profile, int strict, const struct report_limits *lim);
 
 #endif

@@ -48,8 +48,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct render_opts ro = { .width = 40 + (int)(size % 161), .wide = (int)(size & 1), .ascii = (int)((size >> 1) & 1) };
     /* A sweep document ("rtjitter.sweep/1"), as `rtjitter report` reads one: validated, then every sweep form. */
     json_t *sw = json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES, NULL);
-    if (sw && sweep_doc_is_sweep(sw)) {
-        if (sweep_validate(sw, err, sizeof(err)) == 0)
+    if (sw && sweepdoc_is_sweep(sw)) {
+        if (sweepdoc_validate(sw, err, sizeof(err)) == 0)
             for (const struct renderer *const *rp = renderers, *r = *rp; r; r = *++rp)
                 if (r->sweep)
                     r->sweep(sink, sw, &ro);

@@ -79,15 +79,15 @@ static void test_clean(void **state)
     json_t *d = doc_at(128, 1), *p = profile("studio");
     json_array_append_new(json_object_get(d, "phases"), phase("none", 128, 0, 0));
     json_array_append_new(json_object_get(d, "phases"), phase("write", 128, 0, 0));
-    report_verdict(d, p, 0, -1, -1);
+    verdict_report(d, p, 0, -1, -1);
     assert_string_equal(level(d), "pass");
     char h[512];
-    assert_string_equal(report_headline(d, h, sizeof(h)),
+    assert_string_equal(headline_report(d, h, sizeof(h)),
                         "128 frames at 48 kHz ran without a dropout under every load (none, write).");
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    report_print_text(f, d);
+    text_print_report(f, d);
     fclose(f);
     assert_true(strncmp(buf, h, strlen(h)) == 0);
     free(buf);
@@ -112,18 +112,18 @@ static void test_dropouts(void **state)
     json_array_append_new(json_object_get(d, "phases"), phase("none", 64, 0, 0));
     json_array_append_new(json_object_get(d, "phases"), phase("write", 64, 3, 0));
     json_array_append_new(json_object_get(d, "phases"), phase("compile", 64, 0, 1));
-    report_verdict(d, p, 0, -1, -1);
+    verdict_report(d, p, 0, -1, -1);
     assert_string_equal(level(d), "fail");
     char h[512];
-    assert_string_equal(report_headline(d, h, sizeof(h)),
+    assert_string_equal(headline_report(d, h, sizeof(h)),
                         "Dropouts at 64 frames at 48 kHz (under write, compile): try 128 frames.");
     json_decref(d);
     /* at the largest size there is no larger one to try */
     d = doc_at(8192, 1);
     json_array_append_new(json_object_get(d, "phases"), phase("none", 8192, 1, 0));
-    report_verdict(d, p, 0, -1, -1);
+    verdict_report(d, p, 0, -1, -1);
     assert_string_equal(level(d), "fail");
-    assert_string_equal(report_headline(d, h, sizeof(h)),
+    assert_string_equal(headline_report(d, h, sizeof(h)),
                         "Dropouts at 8192 frames at 48 kHz (under none), and no larger buffer to try.");
     json_decref(d);
     json_decref(p);
@@ -139,10 +139,10 @@ static void test_accepted_interrupted_empty(void **state)
     json_array_append_new(json_object_get(d, "phases"), phase("write", 256, 2, 0));
     json_t *lax = json_deep_copy(p);
     json_object_set_new(lax, "max_xruns", json_integer(5));
-    report_verdict(d, lax, 0, -1, -1);
+    verdict_report(d, lax, 0, -1, -1);
     char h[512];
     if (strcmp(level(d), "fail")) {
-        assert_non_null(strstr(report_headline(d, h, sizeof(h)), "256 frames at 48 kHz: 2 dropouts (under write), "
+        assert_non_null(strstr(headline_report(d, h, sizeof(h)), "256 frames at 48 kHz: 2 dropouts (under write), "
                                                                   "within what the studio profile accepts."));
     } else {
         fail_msg("a profile with max_xruns 5 failed 2 xruns: %s", h);
@@ -151,15 +151,15 @@ static void test_accepted_interrupted_empty(void **state)
     json_decref(d);
     d = doc_at(128, 0);
     json_array_append_new(json_object_get(d, "phases"), phase("none", 128, 0, 0));
-    report_verdict(d, p, 0, -1, -1);
+    verdict_report(d, p, 0, -1, -1);
     assert_string_equal(level(d), "warn"); /* incomplete: the verdict warns */
-    assert_string_equal(report_headline(d, h, sizeof(h)),
+    assert_string_equal(headline_report(d, h, sizeof(h)),
                         "128 frames at 48 kHz ran without a dropout under the loads measured before the run stopped "
                         "(none), with a warning: see the verdict.");
     json_decref(d);
     d = doc_at(128, 0);
-    report_verdict(d, p, 0, -1, -1);
-    assert_string_equal(report_headline(d, h, sizeof(h)), "No answer: nothing was measured before the run stopped.");
+    verdict_report(d, p, 0, -1, -1);
+    assert_string_equal(headline_report(d, h, sizeof(h)), "No answer: nothing was measured before the run stopped.");
     json_decref(d);
     json_decref(p);
 }

@@ -147,7 +147,7 @@ static char *rendered(void (*fn)(FILE *, const json_t *), const json_t *doc)
 /* The text form with the default options: what a file gets, whatever this test's terminal or locale. */
 static void text_default(FILE *f, const json_t *doc)
 {
-    report_print_text_opts(f, doc, NULL);
+    text_print_report_opts(f, doc, NULL);
 }
 
 static char *slurp(const char *path)

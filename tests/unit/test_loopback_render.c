@@ -63,7 +63,7 @@ static char *render(const json_t *d, int html)
     if (html)
         html_report(f, d);
     else
-        report_print_text_opts(f, d, &(struct render_opts){ .width = 1000 });
+        text_print_report_opts(f, d, &(struct render_opts){ .width = 1000 });
     fclose(f);
     return out;
 }

@@ -158,16 +158,16 @@ static void test_parse_dsp(void **state)
     (void)state;
     double pct, step, secs;
     char err[160];
-    assert_int_equal(ramp_parse_dsp("ramp", &pct, &step, &secs, err, sizeof(err)), 0);
+    assert_int_equal(rampdrv_parse_dsp("ramp", &pct, &step, &secs, err, sizeof(err)), 0);
     assert_true(step == 2 && secs == 1 && pct == 0);
-    assert_int_equal(ramp_parse_dsp("ramp:5:0.25", &pct, &step, &secs, err, sizeof(err)), 0);
+    assert_int_equal(rampdrv_parse_dsp("ramp:5:0.25", &pct, &step, &secs, err, sizeof(err)), 0);
     assert_true(step == 5 && secs == 0.25);
-    assert_int_equal(ramp_parse_dsp("50", &pct, &step, &secs, err, sizeof(err)), 0);
+    assert_int_equal(rampdrv_parse_dsp("50", &pct, &step, &secs, err, sizeof(err)), 0);
     assert_true(pct == 50 && step == 0);
     const char *bad[] = { "ramp:0", "ramp:x", "96", "-1", "ramp:5:0.25:1", "ramp:5:100", "rampx", "ramp:", "" };
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         err[0] = 0;
-        assert_int_equal(ramp_parse_dsp(bad[i], &pct, &step, &secs, err, sizeof(err)), -1);
+        assert_int_equal(rampdrv_parse_dsp(bad[i], &pct, &step, &secs, err, sizeof(err)), -1);
         assert_non_null(strstr(err, "--dsp"));
     }
 }
@@ -197,7 +197,7 @@ static void test_driver_steps_and_stops(void **state)
     struct ramp_stats rs;
     assert_int_equal(ramp_init(&rs, 20, UNITS_PER_NS), 0);
     struct fake_wait w = { .d = &d, .rs = &rs, .stop_at = -1 };
-    assert_int_equal(ramp_drive(&d, &rs, 20, 0.5, fake_wait, &w), 0);
+    assert_int_equal(rampdrv_drive(&d, &rs, 20, 0.5, fake_wait, &w), 0);
     assert_int_equal(w.n, 6); /* 0, 20 ... 100 % */
     for (int k = 0; k < 6; k++)
         assert_int_equal(w.seen[k], 200000u * (unsigned)k);
@@ -205,7 +205,7 @@ static void test_driver_steps_and_stops(void **state)
     ramp_free(&rs);
     assert_int_equal(ramp_init(&rs, 20, UNITS_PER_NS), 0);
     struct fake_wait w2 = { .d = &d, .rs = &rs, .stop_at = 5 };
-    ramp_drive(&d, &rs, 20, 0.5, fake_wait, &w2);
+    rampdrv_drive(&d, &rs, 20, 0.5, fake_wait, &w2);
     assert_int_equal(w2.n, 5); /* ended at the step the 1 % point was seen */
     assert_int_equal(atomic_load(&d.share_ppm), 0);
     ramp_free(&rs);
@@ -217,10 +217,10 @@ static void test_in_run_units(void **state)
     (void)state;
     /* 100 idle cycles used 1 ms (10 us each); 200 burning cycles used 402 ms of which 2 ms were overhead: 2e6 units
      * in 400 ms of work -> 0.005 units/ns */
-    assert_float_equal(ramp_units_per_ns(1000000, 100, 402000000, 200, 2000000), 0.005, 1e-12);
-    assert_true(ramp_units_per_ns(1000000, 0, 402000000, 200, 2000000) == 0);   /* no idle cycle */
-    assert_true(ramp_units_per_ns(1000000, 100, 402000000, 200, 0) == 0);       /* no unit done */
-    assert_true(ramp_units_per_ns(10000000, 100, 10000000, 200, 2000000) == 0); /* no CPU time left for them */
+    assert_float_equal(rampdrv_units_per_ns(1000000, 100, 402000000, 200, 2000000), 0.005, 1e-12);
+    assert_true(rampdrv_units_per_ns(1000000, 0, 402000000, 200, 2000000) == 0);   /* no idle cycle */
+    assert_true(rampdrv_units_per_ns(1000000, 100, 402000000, 200, 0) == 0);       /* no unit done */
+    assert_true(rampdrv_units_per_ns(10000000, 100, 10000000, 200, 2000000) == 0); /* no CPU time left for them */
 }
 
 /* schedstat's line, and the share between two readings over cycles x the nominal period. */

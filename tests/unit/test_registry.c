@@ -910,7 +910,7 @@ static void test_renderers(void **state)
     assert_non_null(d.cmp);
     d.sweep = json_loads(sweep_text, 0, NULL);
     assert_non_null(d.sweep);
-    assert_int_equal(sweep_validate(d.sweep, err, sizeof(err)), 0);
+    assert_int_equal(sweepdoc_validate(d.sweep, err, sizeof(err)), 0);
 
     /* --format's choices, in both commands that take it, and the help text that lists them */
     const struct cli_command *report = command_named("report"), *compare = command_named("compare");

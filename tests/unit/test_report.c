@@ -193,7 +193,7 @@ static void expect_name(const char *load, int segs, int frames, size_t len, cons
     json_t *p = json_pack("{s:s, s:i, s:i}", "load", load, "segments_in_phase", segs, "period_frames", frames);
     char buf[PHASE_NAME_LEN];
     assert_true(len <= sizeof(buf));
-    phase_display_name(p, buf, len);
+    doc_phase_name(p, buf, len);
     if (strcmp(buf, want))
         fail_msg("phase name of \"%.40s...\" (%d segments) is \"%s\", expected \"%s\"", load, segs, buf, want);
     json_decref(p);
@@ -217,7 +217,7 @@ static void test_phase_display_name(void **state)
     expect_name("abcdéf", 1, 64, 6, "abcd");                   /* a short buffer never cuts é either */
     json_t *p = json_object(); /* nothing at all */
     char buf[PHASE_NAME_LEN];
-    phase_display_name(p, buf, sizeof(buf));
+    doc_phase_name(p, buf, sizeof(buf));
     assert_string_equal(buf, "?");
     json_decref(p);
 }

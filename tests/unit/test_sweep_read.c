@@ -43,7 +43,7 @@ static json_t *with(const char *where, const char *key, json_t *value)
 static void refused(json_t *d, const char *says)
 {
     char err[256] = "";
-    assert_int_equal(sweep_validate(d, err, sizeof(err)), -EINVAL);
+    assert_int_equal(sweepdoc_validate(d, err, sizeof(err)), -EINVAL);
     assert_non_null(strstr(err, says));
     assert_null(strchr(err, '\n'));
     json_decref(d);
@@ -54,12 +54,12 @@ static void good_sweep(void **state)
     (void)state;
     json_t *d = json_loads(good, 0, NULL);
     char err[256] = "";
-    assert_int_equal(sweep_validate(d, err, sizeof(err)), 0);
+    assert_int_equal(sweepdoc_validate(d, err, sizeof(err)), 0);
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    assert_int_equal(sweep_print_text(f, d, NULL), 0);
-    assert_int_equal(sweep_html_body(f, d), 0);
+    assert_int_equal(text_sweep_print(f, d, NULL), 0);
+    assert_int_equal(html_sweep_body(f, d), 0);
     fclose(f);
     assert_non_null(strstr(buf, "Under every load: 128 frames"));
     assert_non_null(strstr(buf, "&lt;b&gt;x&lt;/b&gt;"));        /* the label, escaped in the page */
@@ -102,13 +102,13 @@ static void not_a_sweep(void **state)
     close(fd);
     json_t *d = NULL;
     char err[256];
-    assert_int_equal(sweep_read_file(path, &d, err, sizeof(err)), -ENOMSG);
+    assert_int_equal(sweepdoc_read_file(path, &d, err, sizeof(err)), -ENOMSG);
     assert_null(d);
     fd = open(path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
     assert_true(fd >= 0);
     assert_int_equal(write(fd, good, strlen(good)), (ssize_t)strlen(good));
     close(fd);
-    assert_int_equal(sweep_read_file(path, &d, err, sizeof(err)), 0);
+    assert_int_equal(sweepdoc_read_file(path, &d, err, sizeof(err)), 0);
     assert_non_null(d);
     json_decref(d);
     unlink(path);

@@ -22,7 +22,7 @@ __attribute__((noinline)) static char *render(const json_t *doc, int width, int 
     char *out = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&out, &len);
-    report_print_text_opts(f, doc, &o);
+    text_print_report_opts(f, doc, &o);
     fclose(f);
     return out;
 }

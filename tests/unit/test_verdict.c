@@ -9,7 +9,7 @@ static void test_pass(void **state)
     json_t *d = doc_on("sys-lowlatency", 64), *p = profile("studio");
     add_phase(d, phase("none", 0, 0, 0, 40, 1200));
     add_phase(d, phase("write", 0, 0, 0, 90, 1100));
-    assert_int_equal(report_verdict(d, p, 1, -1, -1), 0);
+    assert_int_equal(verdict_report(d, p, 1, -1, -1), 0);
     assert_string_equal(vstr(d, "level"), "pass");
     const char *s = vstr(d, "summary");
     CONTAINS(s, "At 64 frames at 48 kHz (1.33 ms per period), every deadline was met under every load "
@@ -30,7 +30,7 @@ static void test_fail_generic_kernel(void **state)
     add_phase(d, phase("cpu", 1, 0, 0, 300, 600));
     add_phase(d, phase("write", 12, 9, 3, 2500, -900));
     /* Not strict (no --profile): the verdict fails, the exit status does not. */
-    assert_int_equal(report_verdict(d, p, 0, -1, -1), 0);
+    assert_int_equal(verdict_report(d, p, 0, -1, -1), 0);
     assert_string_equal(vstr(d, "level"), "fail");
     assert_string_equal(vstr(d, "worst_load"), "write");
     const char *s = vstr(d, "summary");
@@ -50,7 +50,7 @@ static void test_fail_generic_kernel(void **state)
     assert_false(has_id(d, "shared_irq"));
     assert_false(has_id(d, "rt_throttling")); /* no heavy callback */
     /* Strict (--profile given): the same verdict exits 1. */
-    assert_int_equal(report_verdict(d, p, 1, -1, -1), 1);
+    assert_int_equal(verdict_report(d, p, 1, -1, -1), 1);
     json_decref(d);
     json_decref(p);
 }
@@ -80,7 +80,7 @@ static void test_ladder_rule(void **state)
     assert_int_equal(ladder_trouble_start(levels, 3), 0);
 
     ladder_doc(&d, "warn");
-    report_verdict(d, p, 0, -1, -1);
+    verdict_report(d, p, 0, -1, -1);
     assert_string_equal(vstr(d, "level"), "fail");
     const char *s = vstr(d, "summary");
     assert_null(strstr(s, "not quiet"));
@@ -96,14 +96,14 @@ static void test_ladder_rule(void **state)
     json_decref(d);
 
     ladder_doc(&d, "fail");
-    report_verdict(d, p, 0, -1, -1);
+    verdict_report(d, p, 0, -1, -1);
     assert_false(has_id(d, "ladder"));
     assert_true(has_id(d, "preempt"));
     CONTAINS(vstr(d, "summary"), "Even with no load the machine is not quiet");
     json_decref(d);
 
     ladder_doc(&d, NULL);
-    report_verdict(d, p, 0, -1, -1);
+    verdict_report(d, p, 0, -1, -1);
     assert_false(has_id(d, "ladder"));
     assert_true(has_id(d, "preempt"));
     json_decref(d);
@@ -115,7 +115,7 @@ static void test_fail_rt_kernel_only_buffer(void **state)
     (void)state;
     json_t *d = doc_on("sys-rt", 32), *p = profile("studio");
     add_phase(d, phase("compile", 2, 2, 0, 500, 10));
-    report_verdict(d, p, 0, -1, -1);
+    verdict_report(d, p, 0, -1, -1);
     assert_string_equal(vstr(d, "level"), "fail");
     /* PREEMPT_RT: interrupts are threaded and preemption is full; the governor is performance. */
     CONTAINS(vstr(d, "summary"), "Under compile: 2 xruns. Try 64 frames.");
@@ -133,7 +133,7 @@ static void test_fail_dynamic_threadirqs_without_rtirq(void **state)
     json_t *d = doc_on("sys-dynamic-full", 64), *p = profile("live");
     json_object_set_new(json_object_get(d, "audio"), "dsp_pct", json_real(50));
     add_phase(d, phase("read", 0, 4, 0, 800, 5));
-    report_verdict(d, p, 0, -1, -1);
+    verdict_report(d, p, 0, -1, -1);
     assert_string_equal(vstr(d, "level"), "fail");
     CONTAINS(vstr(d, "summary"), "Under read: 4 xruns.");
     /* rtirq is the server's settings (its interrupt thread's priority), before the idle states' governor */
@@ -160,7 +160,7 @@ static void test_preempt_dynamic_advice(void **state)
     json_t *k = json_object_get(json_object_get(d, "system"), "kernel");
     json_object_set_new(k, "preempt", json_string("voluntary"));
     add_phase(d, phase("none", 1, 1, 0, 800, 5));
-    report_verdict(d, p, 0, -1, -1);
+    verdict_report(d, p, 0, -1, -1);
     assert_true(has_id(d, "preempt"));
     CONTAINS(vstr(d, "try"), "preempt=full");
     json_decref(d);
@@ -174,9 +174,9 @@ static void test_profiles_differ(void **state)
     json_t *p_studio = profile("studio"), *p_live = profile("live");
     json_t *d = doc_on("sys-lowlatency", 64);
     add_phase(d, phase("none", 0, 0, 0, 400, 270));
-    report_verdict(d, p_studio, 1, -1, -1);
+    verdict_report(d, p_studio, 1, -1, -1);
     assert_string_equal(vstr(d, "level"), "pass");
-    assert_int_equal(report_verdict(d, p_live, 1, -1, -1), 0); /* WARN is not a FAIL: exit 0 */
+    assert_int_equal(verdict_report(d, p_live, 1, -1, -1), 0); /* WARN is not a FAIL: exit 0 */
     assert_string_equal(vstr(d, "level"), "warn");
     assert_true(has_id(d, "headroom"));
     CONTAINS(vstr(d, "summary"), "That is more jitter than the live profile accepts (25 %).");
@@ -191,9 +191,9 @@ static void test_profiles_differ(void **state)
     /* 512 frames (10.7 ms): acceptable latency in the studio, too much on stage. */
     d = doc_on("sys-lowlatency", 512);
     add_phase(d, phase("none", 0, 0, 0, 100, 9000));
-    report_verdict(d, p_studio, 1, -1, -1);
+    verdict_report(d, p_studio, 1, -1, -1);
     assert_string_equal(vstr(d, "level"), "pass");
-    report_verdict(d, p_live, 1, -1, -1);
+    verdict_report(d, p_live, 1, -1, -1);
     assert_string_equal(vstr(d, "level"), "warn");
     assert_true(has_id(d, "period"));
     json_decref(d);
@@ -207,15 +207,15 @@ static void test_cli_thresholds(void **state)
     json_t *d = doc_on("sys-lowlatency", 64), *p = profile("studio");
     add_phase(d, phase("write", 12, 3, 0, 700, 100));
     /* --max-xruns 20 overrides the profile's 0: no failure. */
-    assert_int_equal(report_verdict(d, p, 0, 20, -1), 0);
+    assert_int_equal(verdict_report(d, p, 0, 20, -1), 0);
     assert_string_equal(vstr(d, "level"), "warn"); /* 700 us jitter is over half the period */
     assert_int_equal(json_integer_value(json_object_get(json_object_get(d, "thresholds"), "max_xruns")), 20);
     CONTAINS(vstr(d, "summary"), "12 xruns and 0 missed deadlines, within what this profile accepts.");
-    assert_int_equal(report_verdict(d, p, 0, 5, -1), 1);
+    assert_int_equal(verdict_report(d, p, 0, 5, -1), 1);
     assert_string_equal(vstr(d, "level"), "fail");
     assert_true(json_is_true(json_object_get(json_object_get(d, "thresholds"), "exceeded")));
-    assert_int_equal(report_verdict(d, p, 0, 20, 500), 1); /* --max-jitter-us 500 */
-    assert_int_equal(report_verdict(d, p, 0, 20, 800), 0);
+    assert_int_equal(verdict_report(d, p, 0, 20, 500), 1); /* --max-jitter-us 500 */
+    assert_int_equal(verdict_report(d, p, 0, 20, 800), 0);
     json_decref(d);
     json_decref(p);
 }
@@ -225,7 +225,7 @@ static void test_nothing_measured_and_not_realtime(void **state)
     (void)state;
     json_t *d = doc_on("sys-generic", 64), *p = profile("studio");
     json_object_set_new(d, "complete", json_false());
-    report_verdict(d, p, 0, -1, -1);
+    verdict_report(d, p, 0, -1, -1);
     assert_string_equal(vstr(d, "level"), "fail");
     assert_string_equal(vstr(d, "summary"), "Nothing was measured: the run was interrupted.");
     assert_true(has_id(d, "incomplete"));
@@ -235,7 +235,7 @@ static void test_nothing_measured_and_not_realtime(void **state)
     json_object_set_new(json_object_get(d, "audio"), "realtime", json_false());
     json_object_set_new(json_object_get(d, "audio"), "mlocked", json_false());
     add_phase(d, phase("none", 0, 0, 0, 30, 1200));
-    report_verdict(d, p, 0, -1, -1);
+    verdict_report(d, p, 0, -1, -1);
     assert_string_equal(vstr(d, "level"), "warn");
     assert_true(has_id(d, "realtime"));
     assert_true(has_id(d, "mlock"));
@@ -250,11 +250,11 @@ static void test_text_opens_with_summary(void **state)
     json_t *d = doc_on("sys-generic", 64), *p = profile("studio");
     add_phase(d, phase("none", 0, 0, 0, 40, 1200));
     add_phase(d, phase("write", 12, 0, 0, 2500, 100));
-    report_verdict(d, p, 0, -1, -1);
+    verdict_report(d, p, 0, -1, -1);
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    report_print_text(f, d);
+    text_print_report(f, d);
     fclose(f);
     /* The summary is wrapped: read it with each line break and its indent as one space. */
     char *flat = strdup(buf);
@@ -304,7 +304,7 @@ static void test_text_opens_with_summary(void **state)
     /* A report from before profiles: the verdict opens without a profile name. */
     json_object_del(json_object_get(d, "verdict"), "profile");
     f = open_memstream(&buf, &len);
-    report_print_text(f, d);
+    text_print_report(f, d);
     fclose(f);
     assert_non_null(strstr(buf, "\n\n"));
     assert_true(strncmp(strstr(buf, "\n\n") + 2, "FAIL: At 64 frames at 48 kHz", 28) == 0);

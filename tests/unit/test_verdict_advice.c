@@ -45,7 +45,7 @@ static void test_baseline_first(void **state)
     const char *loads[] = { "burn", "write", "read", "compile", "memload", "video" };
     for (int i = 0; i < 6; i++)
         add_phase(d, phase(loads[i], 10 + i, 10 + i, 5, 300, -200));
-    report_verdict(d, prof, 0, -1, -1);
+    verdict_report(d, prof, 0, -1, -1);
     const char *sum = vstr(d, "summary");
     CONTAINS(sum, "Even with no load the machine is not quiet: Under none: 1 xrun.");
     assert_true(strstr(sum, "Even with no load") < strstr(sum, "Under video")); /* before any load */
@@ -53,7 +53,7 @@ static void test_baseline_first(void **state)
     json_decref(d);
     d = doc_on("sys-generic", 64);
     add_phase(d, phase("none", 0, 0, 0, 80, 900));
-    report_verdict(d, prof, 0, -1, 50);
+    verdict_report(d, prof, 0, -1, 50);
     CONTAINS(vstr(d, "summary"), "every deadline was met and no audio was lost, but the jitter went over the limit");
     json_decref(d);
     json_decref(prof);
@@ -67,7 +67,7 @@ static void test_advice_order(void **state)
     json_object_set_new(ph, "dropped", json_integer(5));
     json_object_set_new(ph, "load_error", json_string("the disk filled up"));
     add_phase(d, ph);
-    report_verdict(d, p, 0, -1, -1);
+    verdict_report(d, p, 0, -1, -1);
     char ids[512];
     ids_text(d, ids, sizeof(ids));
     assert_string_equal(ids, "dropped load governor swappiness threadirqs preempt buffer");
@@ -93,7 +93,7 @@ static json_t *idle_run(const json_t *p, double rest_us, int held, char *ids, si
         json_object_set_new(json_object_get(d, "audio"), "cpu_dma_latency_us", json_integer(0));
     add_phase(d, woke(phase("none", 0, 3, 40, 2700, -1300), rest_us));
     add_phase(d, woke(phase("burn", 0, 0, 0, 200, 900), 181));
-    report_verdict(d, p, 0, -1, -1);
+    verdict_report(d, p, 0, -1, -1);
     ids_text(d, ids, n);
     if (text)
         advice_text(d, text, tn);
@@ -140,7 +140,7 @@ static void test_low_priority_first(void **state)
         json_object_set_new(au, "server_sched", json_pack("{s:s, s:i, s:b}", "policy", "SCHED_FIFO", "priority",
                                                           prio + 5, "realtime", 1));
         add_phase(d, phase("write", 12, 9, 3, 2500, -900));
-        report_verdict(d, p, 0, -1, -1);
+        verdict_report(d, p, 0, -1, -1);
         char ids[512], text[8192];
         ids_text(d, ids, sizeof(ids));
         advice_text(d, text, sizeof(text));
@@ -177,7 +177,7 @@ static void test_low_priority_read_irqs(void **state)
                                                       : json_pack("{s:i, s:n, s:n}", "count", 0, "policy",
                                                                   "priority"));
         add_phase(d, phase("write", 12, 9, 3, 2500, -900));
-        report_verdict(d, p, 0, -1, -1);
+        verdict_report(d, p, 0, -1, -1);
         char ids[512], text[8192];
         ids_text(d, ids, sizeof(ids));
         advice_text(d, text, sizeof(text));
@@ -207,7 +207,7 @@ static void test_not_realtime_is_not_a_kernel_test(void **state)
     json_object_set_new(a, "mlocked", json_false());
     json_object_set_new(a, "server", json_string("private"));
     add_phase(d, phase("write", 12, 9, 3, 2500, -900));
-    report_verdict(d, p, 0, -1, -1);
+    verdict_report(d, p, 0, -1, -1);
     char ids[512], adv[8192];
     ids_text(d, ids, sizeof(ids));
     assert_string_equal(ids, "realtime mlock");
@@ -234,7 +234,7 @@ static void test_not_realtime_is_not_a_kernel_test(void **state)
     json_object_set_new(a, "privileges", json_pack("{s:b, s:b, s:s, s:s}", "realtime", 0, "mlock", 0, "why",
                                                    "RLIMIT_RTPRIO is 0 for this login", "fix", fix));
     add_phase(d, phase("none", 0, 0, 0, 30, 1200));
-    report_verdict(d, p, 0, -1, -1);
+    verdict_report(d, p, 0, -1, -1);
     advice_text(d, adv, sizeof(adv));
     assert_int_equal(count_of(adv, fix), 1);
     CONTAINS(adv, "Why: RLIMIT_RTPRIO is 0 for this login. The fix: log out and in again");
@@ -251,7 +251,7 @@ static void test_not_realtime_is_not_a_kernel_test(void **state)
                           json_pack("{s:s, s:i, s:s}", "name", "jackd", "pid", 4242, "cmdline",
                                     "/usr/bin/jackd -r -d alsa -d hw:1"));
     add_phase(d, phase("none", 0, 0, 0, 30, 1200));
-    report_verdict(d, p, 0, -1, -1);
+    verdict_report(d, p, 0, -1, -1);
     advice_text(d, adv, sizeof(adv));
     CONTAINS(adv, "started with -r): restart it without -r.");
     json_decref(d);
@@ -282,7 +282,7 @@ static void test_stopped_not_blamed_on_kernel(void **state)
             snprintf(before, sizeof(before), "%s", b);
             free(b);
         }
-        report_verdict(d, p, 0, -1, -1);
+        verdict_report(d, p, 0, -1, -1);
         const char *s = vstr(d, "summary");
         if (!with) {
             assert_string_equal(vstr(d, "level"), "fail");
@@ -302,7 +302,7 @@ static void test_stopped_not_blamed_on_kernel(void **state)
             char *buf = NULL;
             size_t len = 0;
             FILE *f = open_memstream(&buf, &len);
-            report_print_text(f, d);
+            text_print_report(f, d);
             fclose(f);
             CONTAINS(buf, "rtjitter itself was stopped (SIGSTOP/Ctrl-Z) for 3.0 s");
             free(buf);
