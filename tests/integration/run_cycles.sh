@@ -69,7 +69,11 @@ fpid=$!
 sleep 0.3
 "$RTJ" run --loads none --server "$name" --duration 4 --warmup 0.5 --quiet --json "$WORK/b.json" >"$WORK/out" 2>&1 &
 rpid=$!
-sleep 2.5
+# the change comes 1.5 s after rtjitter's client is in the graph (past its 0.5 s warm-up), not at a fixed time after
+# its start: in a clean-clone CI run (load 6) the client was not there 2.5 s after the start once, and the whole run
+# measured 128 frames
+for i in $(seq 100); do jack_lsp -s "$name" 2>/dev/null | grep -q "^rtjitter-$rpid:in" && break; sleep 0.05; done
+sleep 1.5
 "$RTJ_HELPERS/set_bufsize" "$name" 128
 wait "$rpid"
 sleep 0.2; kill -TERM "$fpid"; wait "$fpid"
