@@ -28,10 +28,27 @@ print(' '.join('%s:%d:%s' % (d['audio']['backend'], sum(p['xruns']['events'] for
 PY
 )
 echo "# stored reports, backend:xrun events:verdict: $ev"
-# The stalls are the JACK depth's alone; a busy machine may give the timer depth a few skipped deadlines of its own,
-# so the truth is relative: the stalling client adds at least 3 events at the JACK depth.
-check "each depth's own report is in the store; the stalls add xrun events at the JACK depth" \
-    python3 -c "import sys; d={x.split(':')[0]: x.split(':') for x in '$ev'.split()}; sys.exit(not (int(d['jack'][1]) >= int(d['timer'][1]) + 3))"
+# The stalls are the JACK depth's alone, and each is an event there (run_xruns proves one event per stall): the JACK
+# depth's report holds at least as many events as the stall client logged stalls inside its measured window (its
+# log and the report are both on CLOCK_MONOTONIC_RAW), and 3 at least. Not relative to the timer depth's events: in a
+# clean-clone CI run the busy machine gave the timer depth 5 events of its own (wake-up p99 3.3 ms) and the JACK
+# depth 7 for its 7 stalls.
+st=$(python3 - "$XDG_DATA_HOME/rtjitter/reports" "$WORK/stall.out" <<'PY'
+import glob, json, sys
+docs = [json.load(open(f)) for f in glob.glob(sys.argv[1] + '/*/*.json')]
+j = [d for d in docs if d['audio']['backend'] == 'jack']
+t = open(sys.argv[2]).read()
+s = [float(x) for x in t.split('stall_times')[1].split('xrun_times')[0].split()] if 'stall_times' in t else []
+n = 0
+for p in (j[0]['phases'] if j else []):
+    w0, w1 = p['clock_window_s']
+    n += sum(1 for a, b in zip(s[0::2], s[1::2]) if w0 <= a and b <= w1)
+print(n, sum(p['xruns']['events'] for p in j[0]['phases']) if j else -1)
+PY
+)
+read -r nst jev <<<"$st"
+check "each depth's own report is in the store; the JACK depth has an xrun event for each stall the client logged in its window ($jev events, $nst stalls; timer and jack events: $ev)" \
+    python3 -c "import sys; d={x.split(':')[0]: x for x in '$ev'.split()}; sys.exit(not ('timer' in d and 'jack' in d and $nst >= 3 and $jev >= $nst))"
 # Where the trouble starts is the first depth whose own report fails, whatever the machine is doing.
 first_fail=$(python3 -c "print(next((x.split(':')[0] for x in '$ev'.split() if x.split(':')[2] == 'fail'), 'none'))")
 if [ "$first_fail" = timer ]; then
