@@ -36,13 +36,17 @@ lat() {
     local lp=$!
     LOOP_PIDS+=("$lp")
     for i in $(seq 50); do grep -q ready "$WORK/lp$n.err" && break; sleep 0.1; done
-    JACK_DEFAULT_SERVER="$SRV" timeout 3 stdbuf -oL jack_iodelay >"$WORK/iod$n.out" 2>&1 &
+    # jack_iodelay prints a measurement each time it has one; it is stopped once it has printed one after
+    # rtjitter's run (or at 10 s): a fixed 3 s once ended it before it had any, beside the whole suite
+    JACK_DEFAULT_SERVER="$SRV" timeout 10 stdbuf -oL jack_iodelay >"$WORK/iod$n.out" 2>&1 &
     local io=$!
     for i in $(seq 50); do jack_lsp -s "$SRV" 2>/dev/null | grep -q '^jack_delay:in' && break; sleep 0.1; done
     jack_connect -s "$SRV" jack_delay:out "lp$n:in" && jack_connect -s "$SRV" "lp$n:out" jack_delay:in
     "$RTJ" run --server "$SRV" --loads none --duration 1.5 --warmup 0.3 --quiet --loopback "internal:$n" \
         --json "$WORK/lat$n.json" >"$WORK/lat$n.out" 2>&1
     LAT_RC=$?
+    for i in $(seq 50); do grep -q 'total roundtrip latency' "$WORK/iod$n.out" && break; sleep 0.1; done
+    kill -TERM "$io" 2>/dev/null
     wait "$io"
     IOD=$(sed -n 's/^ *\([0-9.]*\) frames .*total roundtrip latency.*/\1/p' "$WORK/iod$n.out" | tail -1)
     IOD=${IOD%.*}
