@@ -69,13 +69,23 @@ fpid=$!
 sleep 0.3
 "$RTJ" run --loads none --server "$name" --duration 4 --warmup 0.5 --quiet --json "$WORK/b.json" >"$WORK/out" 2>&1 &
 rpid=$!
-# the change comes 1.5 s after rtjitter's client is in the graph (past its 0.5 s warm-up), not at a fixed time after
-# its start: in a clean-clone CI run (load 6) the client was not there 2.5 s after the start once, and the whole run
-# measured 128 frames
-seen=no
-for i in $(seq 100); do jack_lsp -s "$name" 2>/dev/null | grep -q "^rtjitter-$rpid:in" && { seen=yes; break; }; sleep 0.05; done
-[ "$seen" = yes ] || echo "# rtjitter's client was not in the graph within 5 s of its start"
-sleep 1.5
+# the change comes 1.5 s after rtjitter's client is in the graph (past its 0.5 s warm-up), or 2.5 s after its start
+# if jack_lsp has not shown the client by then: in a clean-clone CI run (load 6) the client was not there 2.5 s
+# after the start once, and the whole run measured 128 frames; in a fresh-machine suite jack_lsp never showed it
+# although it measured from its start (then the change came after the run: 256 only). Both are said here.
+t0=$(date +%s%N)
+seen=
+while [ $(( ($(date +%s%N) - t0) / 1000000 )) -lt 2500 ]; do
+    jack_lsp -s "$name" >"$WORK/lsp.out" 2>"$WORK/lsp.err" && grep -q "^rtjitter-$rpid:in" "$WORK/lsp.out" &&
+        { seen=$(( ($(date +%s%N) - t0) / 1000000 )); break; }
+    sleep 0.05
+done
+if [ -n "$seen" ]; then
+    echo "# rtjitter's client in the graph $seen ms after its start"
+    sleep 1.5
+else
+    echo "# jack_lsp did not show rtjitter's client in 2.5 s (it listed $(wc -l <"$WORK/lsp.out") ports; $(head -c 200 "$WORK/lsp.err" | tr '\n' ' '))"
+fi
 # the helper is a JACK client of its own: beside the whole suite its open can fail (once, in a full RTJ_TEST_IDLE=1
 # run, the size never changed); it is tried again, and what it said is shown
 for i in 1 2 3; do
