@@ -34,6 +34,20 @@ static json_t *build(const char *label, const char *command, const char *load, c
     return doc;
 }
 
+/* The document's top-level keys are exactly these, in this order. */
+static void assert_keys_in_order(json_t *d, const char *const *keys, size_t n)
+{
+    size_t i = 0;
+    const char *k;
+    json_t *v;
+    json_object_foreach(d, k, v) {
+        assert_true(i < n);
+        assert_string_equal(k, keys[i]);
+        i++;
+    }
+    assert_int_equal(i, n);
+}
+
 static void test_frame_keys_in_order(void **state)
 {
     (void)state;
@@ -45,15 +59,7 @@ static void test_frame_keys_in_order(void **state)
     static const char *const keys[] = { "schema", "tool", "complete", "incomplete_reason", "label", "started",
                                         "finished", "command", "system", "audio", "phases", "warnings",
                                         "run_stats" };
-    size_t i = 0;
-    const char *k;
-    json_t *v;
-    json_object_foreach(d, k, v) {
-        assert_true(i < sizeof(keys) / sizeof(keys[0]));
-        assert_string_equal(k, keys[i]);
-        i++;
-    }
-    assert_int_equal(i, sizeof(keys) / sizeof(keys[0]));
+    assert_keys_in_order(d, keys, sizeof(keys) / sizeof(keys[0]));
     assert_string_equal(json_string_value(json_object_get(d, "schema")), "rtjitter.report/1");
     assert_string_equal(json_string_value(json_object_get(json_object_get(d, "tool"), "name")), "rtjitter");
     assert_string_equal(json_string_value(json_object_get(json_object_get(d, "tool"), "version")), RTJ_VERSION);
@@ -96,21 +102,15 @@ static void test_parts_placed_by_the_builder(void **state)
                                         "finished", "command", "system", "audio", "phases", "warnings",
                                         "run_stats", "run", "loopback", "ladder", "thresholds", "profile",
                                         "verdict" };
-    size_t i = 0;
-    const char *k;
-    json_t *v;
-    json_object_foreach(d, k, v) {
-        assert_true(i < sizeof(keys) / sizeof(keys[0]));
-        assert_string_equal(k, keys[i]);
-        i++;
-    }
-    assert_int_equal(i, sizeof(keys) / sizeof(keys[0]));
+    assert_keys_in_order(d, keys, sizeof(keys) / sizeof(keys[0]));
     assert_int_equal(seen, 1);
     assert_true(json_is_false(json_object_get(d, "complete")));
     assert_string_equal(json_string_value(json_object_get(d, "incomplete_reason")), "--record: lost");
     assert_int_equal(json_array_size(json_object_get(d, "warnings")), 2);
     assert_string_equal(json_string_value(json_array_get(json_object_get(d, "warnings"), 1)), "--record: lost");
     const char *last3[3] = { NULL, NULL, NULL };
+    const char *k;
+    json_t *v;
     json_object_foreach(json_object_get(d, "audio"), k, v) {
         last3[0] = last3[1];
         last3[1] = last3[2];
