@@ -112,7 +112,7 @@ static int graph_order_cb(void *arg)
     int zero = 0;
     if (atomic_compare_exchange_strong(&j->notify_tid, &zero, (int)gettid())) {
         struct sched_param sp = { .sched_priority = 1 };
-        atomic_store(&j->notify_boost, sched_setscheduler(0, SCHED_FIFO, &sp) == 0 ? 1 : -errno);
+        (void)sched_setscheduler(0, SCHED_FIFO, &sp); /* refused: it stays as it was (jack_client.h) */
     }
     return 0;
 }

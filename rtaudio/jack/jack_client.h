@@ -40,12 +40,12 @@ struct rtj_jack {
     int64_t clock_offsets_ns[2];     /* the same against CLOCK_MONOTONIC_RAW and CLOCK_MONOTONIC */
     int clock_ambiguous;             /* both match (MONOTONIC == RAW), or neither within 50 ms */
     int realtime_server;             /* jack_is_realtime() */
-    /* jack2 delivers xrun notifications on its client's notification thread, a SCHED_OTHER thread: on a busy
-     * machine it ran 200 ms late (beside stress-ng --cpu 2 --io 1), and a notification that late opened an event of
-     * its own. The graph-order callback, which jack2 calls on that thread as the client activates, raises it to
-     * SCHED_FIFO 1 the first time: above every ordinary task, below every real-time one. */
-    atomic_int notify_tid;
-    atomic_int notify_boost;         /* 1 raised, 0 not yet (not jack2, or no callback yet), -errno refused */
+    /* jack2 delivers xrun notifications on its client's notification thread, a SCHED_OTHER thread: beside stress-ng
+     * (load 21) 2 of 8 cells of tests/experiments/stall_events.sh had an event of one lone notification that no
+     * observer saw, none once that thread ran SCHED_FIFO 1. The graph-order callback, which jack2 calls on that
+     * thread as the client activates, raises it the first time: above every ordinary task, below every real-time
+     * one. Refused (no real-time rights: the run measures then only with --allow-no-rt), it stays as it was. */
+    atomic_int notify_tid;           /* that thread's TID, once seen: it is raised once */
 };
 
 /* Non-RT. Opens a client named `client_name` on server `server_name` (NULL: the default), never starting a

@@ -113,31 +113,16 @@ for i in range(1, len(obs)):
 cf = 3 if raw else 1                      # canary: "late DEADLINE_S LATENESS_US RAW_DEADLINE_S"
 late = [(float(l.split()[cf]), float(l.split()[2]) / 1e6) for c in sys.argv[7:] for l in open(c) if l.startswith('late ')]
 ev = ph['events']
-def in_stall(e):
-    t0, t1 = e['t_s'], e['t_s'] + e['length_ms'] / 1e3
-    return [k for k, (a, b) in enumerate(stalls) if t0 <= b + 3 * P and t1 >= a - P]
-per_stall = [0] * len(stalls)
-beyond = []
-for e in ev:
-    k = in_stall(e)
-    for i in k:
-        per_stall[i] += 1
-    if not k:
-        beyond.append(e)
-why = {'canary': 0, 'graph': 0, 'notified': 0, 'unexplained': 0}
-lines = []
-for e in beyond:
-    t0, t1 = e['t_s'] - P, e['t_s'] + e['length_ms'] / 1e3 + P
-    c = [(t, l) for t, l in late if l >= P / 2 and t <= t1 and t + l >= t0]
-    g = [(t, k) for t, k in dist if t0 <= t <= t1 + P]
-    n = [t for t in xr if t0 <= t <= t1 + P and not any(a - P <= t <= b + 3 * P for a, b in stalls)]
-    w = 'canary' if c else 'graph' if g else 'notified' if n else 'unexplained'
-    why[w] += 1
-    lines.append("      event at %.3f s (%.1f ms, %d cycles, %d skipped): %s" % (
-        e['t_s'] - w0, e['length_ms'], e['cycles'], e['skipped'],
-        "a canary was %.1f ms late then" % (max(l for _, l in c) * 1e3) if c else
-        "the graph observer saw %d periods skipped then" % max(k for _, k in g) if g else
-        "the stall client was notified of an xrun then" if n else "no observer saw anything then"))
+sys.path.insert(0, 'tests/helpers')
+from stall_events import attribute       # the rule make check judges run_xruns and run_pipewire by
+per_stall, beyond = attribute(ev, stalls, late, xr, P, dist)
+why = {w: sum(x == w for _, x, _ in beyond) for w in ('canary', 'graph', 'notified', 'unexplained')}
+lines = ["      event at %.3f s (%.1f ms, %d cycles, %d skipped): %s" % (
+    e['t_s'] - w0, e['length_ms'], e['cycles'], e['skipped'],
+    "a canary was %.1f ms late then" % (x * 1e3) if w == 'canary' else
+    "the graph observer saw %d periods skipped then" % x if w == 'graph' else
+    "the stall client was notified of an xrun then" if w == 'notified' else "no observer saw anything then")
+    for e, w, x in beyond]
 one_each = all(n == 1 for n in per_stall)
 if d['audio']['period_frames'] != per:
     print("%-8s %4d frames asked, %d measured: the cell is void" % (srv, per, d['audio']['period_frames'])); sys.exit(0)

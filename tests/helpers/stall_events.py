@@ -17,6 +17,29 @@ import json
 import sys
 
 
+def attribute(ev, stalls, late, xr, P, dist=()):
+    """Each of a phase's events against the stalls (start, end) and what the observers saw, all on one clock:
+    late = [(deadline, lateness_s)] of the canaries, xr = the stall client's notification times, dist = [(time,
+    periods skipped)] of a graph observer (tests/experiments/stall_events.sh has one). Returns (the number of
+    events in each stall, [(event, why, detail)] for the events outside every stall), why being 'canary', 'graph',
+    'notified' or 'unexplained'. tests/experiments/stall_events.sh judges its matrix with it too."""
+    per_stall = [0] * len(stalls)
+    beyond = []
+    for e in ev:
+        t0, t1 = e['t_s'], e['t_s'] + e['length_ms'] / 1e3
+        k = [i for i, (a, b) in enumerate(stalls) if t0 <= b + 3 * P and t1 >= a - P]
+        for i in k:
+            per_stall[i] += 1
+        if k:
+            continue
+        c = [l for t, l in late if l >= P / 2 and t <= t1 + P and t + l >= t0 - P]
+        g = [k for t, k in dist if t0 - P <= t <= t1 + 2 * P]
+        n = [t for t in xr if t0 - P <= t <= t1 + 2 * P and not any(a - P <= t <= b + 3 * P for a, b in stalls)]
+        beyond.append((e, 'canary', max(c)) if c else (e, 'graph', max(g)) if g else
+                      (e, 'notified', len(n)) if n else (e, 'unexplained', None))
+    return per_stall, beyond
+
+
 def main(argv):
     if len(argv) < 4:
         sys.exit(__doc__)
@@ -33,25 +56,10 @@ def main(argv):
     late = [(float(l.split()[f]), float(l.split()[2]) / 1e6)
             for c in argv[4:] for l in open(c) if l.startswith('late ')]
     ev = ph['events']
-    per_stall = [0] * len(stalls)
-    canary = notified = 0
-    bad = []
-    for e in ev:
-        t0, t1 = e['t_s'], e['t_s'] + e['length_ms'] / 1e3
-        k = [i for i, (a, b) in enumerate(stalls) if t0 <= b + 3 * P and t1 >= a - P]
-        for i in k:
-            per_stall[i] += 1
-        if k:
-            continue
-        c = [l for t, l in late if l >= P / 2 and t <= t1 + P and t + l >= t0 - P]
-        n = [t for t in xr if t0 - P <= t <= t1 + 2 * P and not any(a - P <= t <= b + 3 * P for a, b in stalls)]
-        if c:
-            canary += 1
-        elif n:
-            notified += 1
-        else:
-            bad.append('an event at %.3f s (%.1f ms, %d cycles, %d skipped, %d notifications) that no observer saw'
-                       % (t0 - w0, e['length_ms'], e['cycles'], e['skipped'], e['notifications']))
+    per_stall, beyond = attribute(ev, stalls, late, xr, P)
+    bad = ['an event at %.3f s (%.1f ms, %d cycles, %d skipped, %d notifications) that no observer saw'
+           % (e['t_s'] - w0, e['length_ms'], e['cycles'], e['skipped'], e['notifications'])
+           for e, why, _ in beyond if why == 'unexplained']
     for i, n in enumerate(per_stall):
         if n != 1:
             bad.append('the stall at %.3f s has %d events' % (stalls[i][0] - w0, n))
@@ -60,9 +68,8 @@ def main(argv):
     print('%s %d stalls in the window, %d events: one in each stall %s, %d beyond them (a canary saw the machine '
           'stall: %d, the stall client was notified: %d)%s' % (
               'FAIL' if bad else 'ok', len(stalls), len(ev), 'yes' if all(n == 1 for n in per_stall) else 'no',
-              len(ev) - sum(1 for e in ev if any(
-                  e['t_s'] <= b + 3 * P and e['t_s'] + e['length_ms'] / 1e3 >= a - P for a, b in stalls)),
-              canary, notified, ('; ' + '; '.join(bad)) if bad else ''))
+              len(beyond), sum(w == 'canary' for _, w, _ in beyond), sum(w == 'notified' for _, w, _ in beyond),
+              ('; ' + '; '.join(bad)) if bad else ''))
 
 
 if __name__ == '__main__':
