@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* src/culprit/: why did it glitch. A culprit for every xrun event and every wake-up spike, ranked, each marked
+ * correlated (counters rose around it: /proc and /sys, readable by any user) or observed (a source saw it: the
+ * audio server's log, PipeWire's profiler, a tracefs trace, our own callback time). Nothing here runs in the RT
+ * thread: the engine's sampler is a normal-priority thread, sources are polled by it, and the collector thread
+ * notes the happenings to explain (culprit_engine.h).
+ *
+ * This header is the module's common language, types only and their JSON: report/ may include it (to place the
+ * culprits of events and spikes), and so may run/, render/ and compare/. It includes nothing of the project. */
+#ifndef RTJ_CULPRIT_H
+#define RTJ_CULPRIT_H
+#include <jansson.h>
+#include <stdint.h>
+#include <stddef.h>
+
+/* What a culprit is. The JSON names (culprit_kind_name) are a stable contract: readers (text, HTML, compare,
+ * verdict) switch on them. */
+enum culprit_kind {
+    CK_RT_TASK,    /* a real-time task at or above the audio thread's priority ran on its CPU ("rt_task") */
+    CK_CLIENT,     /* another client of the audio graph did not finish in time ("client") */
+    CK_IRQ,        /* an interrupt line rose above its baseline on the audio CPU ("irq") */
+    CK_SOFTIRQ,    /* a softirq type rose above its baseline ("softirq") */
+    CK_DSP,        /* our own callback overran the period (--dsp, or the callback itself) ("dsp") */
+    CK_RUN_DELAY,  /* the audio thread was runnable but waited, and nothing above names who ran ("run_delay") */
+    CK_STEAL,      /* the hypervisor took the CPU (steal time) ("steal") */
+    CK_PRESSURE,   /* PSI: tasks stalled on CPU, memory or I/O ("pressure") */
+    CK_FREQ,       /* the audio CPU's clock dropped ("freq") */
+    CK_IDLE_EXIT,  /* the CPU was deep idle and waking it cost the time (trace: power:cpu_idle) ("idle_exit") */
+    CK_THREAD,     /* a thread (not real-time) ran on the audio CPU in the window (trace) ("thread") */
+    CK_NONE,       /* nothing on this machine explains it ("none"): said, never left out */
+    CK_COUNT
+};
+
+enum culprit_basis {
+    CB_CORRELATED, /* counters around it against their baseline ("correlated") */
+    CB_OBSERVED,   /* a source saw it happen ("observed") */
+};
+
+#define CULPRIT_NAME_MAX 64
+#define CULPRIT_EVIDENCE_MAX 240
+#define CULPRITS_MAX 8       /* ranked culprits kept per event or spike */
+
+/* One culprit of an event or a spike. */
+struct culprit {
+    enum culprit_kind kind;
+    enum culprit_basis basis;
+    char name[CULPRIT_NAME_MAX];         /* comm ("irq/145-iwlwifi"), client ("stall"), "IRQ 145 (iwlwifi)",
+                                          * "NET_RX", "our DSP", "steal", "nothing on this machine" */
+    int pid;                             /* a task's process (0: none) */
+    int tid;                             /* a task's thread (0: none) */
+    int cpu;                             /* the CPU it was seen on, -1: any or unknown */
+    int irq;                             /* CK_IRQ: the line's number, -1 for a named line (LOC, RES, ...) */
+    double score;                        /* rank within one event: higher first (not comparable across events) */
+    char evidence[CULPRIT_EVIDENCE_MAX]; /* one line, stating its window and its measure, e.g. "a real-time task
+                                          * above the audio thread ran on CPU 1: spin (pid 812, FIFO 95), 3.0 ms in
+                                          * the 50 ms around the spike" */
+};
+
+/* What is explained: an xrun event (stats/phase.h struct xrun_event) or a wake-up spike. */
+enum culprit_subject { CS_EVENT, CS_SPIKE };
+
+/* The JSON of one culprit: {kind, basis, name, pid?, tid?, cpu?, irq?, score, evidence}; the optional keys only when
+ * known (pid/tid > 0, cpu >= 0, irq >= 0 for CK_IRQ). */
+json_t *culprit_json(const struct culprit *c);
+/* A ranked list: [culprit_json...]. */
+json_t *culprit_list_json(const struct culprit *c, int n);
+/* Reads one back (for compare and the tests); 0, or -1 when obj is not a culprit. Unknown kinds read as CK_NONE
+ * with the name kept. */
+int culprit_from_json(const json_t *obj, struct culprit *out);
+const char *culprit_kind_name(enum culprit_kind k);
+const char *culprit_basis_name(enum culprit_basis b);
+/* CK_COUNT when the name is none of them. */
+enum culprit_kind culprit_kind_parse(const char *name);
+
+/* What the report builder asks of a run's culprit engine (report_parts.culprits). report/ calls these while it
+ * builds; NULL members are allowed (then nothing of theirs is placed). */
+struct culprit_results {
+    /* The ranked culprits of the happening that started at start_ns (the measurement clock) in phase `phase`;
+     * returns how many were placed in out (<= max), 0 when it was not explained (then the report says so), or
+     * -1 when it was never noted. */
+    int (*lookup)(const void *ctx, enum culprit_subject subj, int phase, int64_t start_ns, struct culprit *out,
+                  int max);
+    /* The report's top-level "culprits" object, a new reference (see REPORT SCHEMA below). */
+    json_t *(*summary)(const void *ctx);
+    const void *ctx;
+};
+
+/* REPORT SCHEMA (rtjitter.report/1, additions; readers ignore unknown keys):
+ *  phases[].events[].culprits      [culprit...], ranked; present when culprits were sought
+ *  phases[].events[].explained     false when the engine had no data for it (then culprits is [])
+ *  phases[].spikes                 [{t_s, wall, wakeup_us, callback_us, cpu, culprits:[...]}]: cycles whose
+ *                                  wake-up was above spike_threshold_us, the first SEGMENT_SPIKES_MAX
+ *  phases[].spikes_unlisted        spikes beyond them (counted, not listed)
+ *  phases[].spike_threshold_us     the threshold in force
+ *  phases[].top_culprits           [{kind, name, basis, events, spikes, evidence}]: the culprits of the phase's
+ *                                  events and spikes, by (kind, name), ranked by events then spikes; evidence is
+ *                                  the first event's (or spike's) line for it
+ *  culprits (top level)            {sampler: {hz, window_ms, history_s, sources: [{name, state, why?}]},
+ *                                   cost: {cpu_s, cpu_pct}, periodicity: [{period_s, count, spread_s, what}],
+ *                                   trace: {...} or absent}
+ */
+
+#endif

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The JSON of a culprit (culprit.h): one place writes and reads it. */
+#include "culprit/culprit.h"
+#include <stdio.h>
+#include <string.h>
+
+static const char *const kind_names[CK_COUNT] = {
+    [CK_RT_TASK] = "rt_task",   [CK_CLIENT] = "client", [CK_IRQ] = "irq",     [CK_SOFTIRQ] = "softirq",
+    [CK_DSP] = "dsp",           [CK_RUN_DELAY] = "run_delay", [CK_STEAL] = "steal", [CK_PRESSURE] = "pressure",
+    [CK_FREQ] = "freq",         [CK_IDLE_EXIT] = "idle_exit", [CK_THREAD] = "thread", [CK_NONE] = "none",
+};
+
+const char *culprit_kind_name(enum culprit_kind k)
+{
+    return (unsigned)k < CK_COUNT ? kind_names[k] : "none";
+}
+
+const char *culprit_basis_name(enum culprit_basis b)
+{
+    return b == CB_OBSERVED ? "observed" : "correlated";
+}
+
+enum culprit_kind culprit_kind_parse(const char *name)
+{
+    for (int k = 0; name && k < CK_COUNT; k++)
+        if (strcmp(name, kind_names[k]) == 0)
+            return (enum culprit_kind)k;
+    return CK_COUNT;
+}
+
+json_t *culprit_json(const struct culprit *c)
+{
+    json_t *o = json_pack("{s:s, s:s, s:s}", "kind", culprit_kind_name(c->kind), "basis",
+                          culprit_basis_name(c->basis), "name", c->name);
+    if (!o)
+        return NULL;
+    if (c->pid > 0)
+        json_object_set_new(o, "pid", json_integer(c->pid));
+    if (c->tid > 0)
+        json_object_set_new(o, "tid", json_integer(c->tid));
+    if (c->cpu >= 0)
+        json_object_set_new(o, "cpu", json_integer(c->cpu));
+    if (c->kind == CK_IRQ && c->irq >= 0)
+        json_object_set_new(o, "irq", json_integer(c->irq));
+    json_object_set_new(o, "score", json_real(c->score));
+    json_object_set_new(o, "evidence", json_string(c->evidence));
+    return o;
+}
+
+json_t *culprit_list_json(const struct culprit *c, int n)
+{
+    json_t *a = json_array();
+    for (int i = 0; a && i < n; i++)
+        json_array_append_new(a, culprit_json(&c[i]));
+    return a;
+}
+
+static void copy_str(char *dst, size_t len, const json_t *v)
+{
+    const char *s = json_string_value(v);
+    snprintf(dst, len, "%s", s ? s : "");
+}
+
+int culprit_from_json(const json_t *obj, struct culprit *out)
+{
+    if (!json_is_object(obj) || !json_is_string(json_object_get(obj, "kind")))
+        return -1;
+    memset(out, 0, sizeof(*out));
+    enum culprit_kind k = culprit_kind_parse(json_string_value(json_object_get(obj, "kind")));
+    out->kind = k == CK_COUNT ? CK_NONE : k;
+    const char *b = json_string_value(json_object_get(obj, "basis"));
+    out->basis = b && strcmp(b, "observed") == 0 ? CB_OBSERVED : CB_CORRELATED;
+    copy_str(out->name, sizeof(out->name), json_object_get(obj, "name"));
+    copy_str(out->evidence, sizeof(out->evidence), json_object_get(obj, "evidence"));
+    const json_t *v;
+    out->pid = json_is_integer(v = json_object_get(obj, "pid")) ? (int)json_integer_value(v) : 0;
+    out->tid = json_is_integer(v = json_object_get(obj, "tid")) ? (int)json_integer_value(v) : 0;
+    out->cpu = json_is_integer(v = json_object_get(obj, "cpu")) ? (int)json_integer_value(v) : -1;
+    out->irq = json_is_integer(v = json_object_get(obj, "irq")) ? (int)json_integer_value(v) : -1;
+    out->score = json_number_value(json_object_get(obj, "score"));
+    return 0;
+}
