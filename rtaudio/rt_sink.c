@@ -65,8 +65,10 @@ void rt_sink_cycle(struct rt_sink *s, struct rt_record *r, int64_t deadline_ns)
         atomic_store_explicit(&m->begun, n_ended + 1, memory_order_seq_cst);
     if (units) {
         /* A guard band before the deadline: the burn never makes the miss it is there to provoke. A cycle it cuts
-         * short has dsp_done < dsp_req: counted apart from missed deadlines. */
-        r->dsp_done = dsp_burn(units, deadline_ns - rt_dsp_guard_ns(r->nframes, r->rate_hz), s->clock);
+         * short has dsp_done < dsp_req: counted apart from missed deadlines. An overrun test (a share above
+         * RT_DSP_OVERRUN_PPM) burns its whole share: the miss is what it is for. */
+        int64_t stop = ppm > RT_DSP_OVERRUN_PPM ? INT64_MAX : deadline_ns - rt_dsp_guard_ns(r->nframes, r->rate_hz);
+        r->dsp_done = dsp_burn(units, stop, s->clock);
         r->flags |= RTREC_DSP;
     }
     if (m) {
@@ -100,6 +102,6 @@ int64_t rt_dsp_guard_ns(uint32_t nframes, uint32_t rate_hz)
 void rt_dsp_set_share(struct rt_dsp_ctl *d, double share)
 {
     double ppm = share * 1e6 + 0.5;
-    atomic_store_explicit(&d->share_ppm, ppm > 0 ? (ppm < 1e6 ? (unsigned)ppm : 1000000u) : 0u,
+    atomic_store_explicit(&d->share_ppm, ppm > 0 ? (ppm < RT_DSP_MAX_PPM ? (unsigned)ppm : RT_DSP_MAX_PPM) : 0u,
                           memory_order_relaxed);
 }

@@ -16,6 +16,8 @@
  * owned by the orchestrator: it writes both fields (units_per_ns before the cycles start, share_ppm whenever the
  * ramp steps); the RT threads only read them. Each cycle turns the share into work units for its own period
  * (record nframes / rate_hz), so a buffer-size change needs no second writer. */
+#define RT_DSP_OVERRUN_PPM 950000u /* above this share (95 %), an overrun test: no guard band, no deadline */
+#define RT_DSP_MAX_PPM 1200000u    /* 120 %: the largest share (an overrun test) */
 struct rt_dsp_ctl {
     atomic_uint share_ppm;             /* share of each period to burn, parts per million; 0: none */
     _Atomic double units_per_ns;       /* the calibration (dsp_calibrate), work units per ns */
@@ -83,7 +85,7 @@ void rt_sink_cycle(struct rt_sink *s, struct rt_record *r, int64_t deadline_ns);
 uint32_t rt_dsp_units(unsigned share_ppm, double units_per_ns, uint32_t nframes, uint32_t rate_hz);
 int64_t rt_dsp_guard_ns(uint32_t nframes, uint32_t rate_hz);
 
-/* Orchestrator (non-RT, the one writer of share_ppm): ask for `share` (0..1) of each period from the next cycle on.
+/* Orchestrator (non-RT, the one writer of share_ppm): ask for `share` (0..1.2: above 0.95 an overrun test) of each period from the next cycle on.
  * One atomic store. */
 void rt_dsp_set_share(struct rt_dsp_ctl *d, double share);
 

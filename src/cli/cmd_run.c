@@ -34,7 +34,7 @@ static const struct opt_def run_defs[] = {
     { "loads", OPT_STR, P(loads), 0, 0, "LIST", "phases, one load each (default " RUN_DEFAULT_LOADS "; see "
       "rtjitter loads)", NULL, 0 },
     { "dsp", OPT_STR, O(dsp), 0, 0, "PCT|ramp[:STEP[:SECS]]", "burn this share of each period in the callback "
-      "(default 0); ramp: the DSP headroom, the share rising by STEP % (default 2) every SECS (default 1) from 0 to "
+      "(default 0; 96-120: an overrun test, no guard band); ramp: the DSP headroom, the share rising by STEP % (default 2) every SECS (default 1) from 0 to "
       "100 % in each phase, until 1 % of a step's cycles fail (a measurement: no thresholds)", NULL, 0 },
     { "tmpdir", OPT_STR, P(tmpdir), 0, 0, "DIR", "where loads may write their files (default $TMPDIR or /tmp)",
       NULL, 0 },

@@ -377,6 +377,8 @@ json_t *report_build(const struct run_info *ri)
     json_object_set_new(au, "priority_requested", json_integer(a->priority_requested));
     json_object_set_new(au, "mlocked", json_boolean(a->mlocked));
     json_object_set_new(au, "dsp_pct", json_real(a->dsp_pct));
+    if (a->dsp_pct > 95) /* run/ramp_driver.h DSP_NORMAL_MAX_PCT: the burn overruns on purpose */
+        json_object_set_new(au, "dsp_overrun_test", json_true());
     json_object_set_new(au, "buffer_changes", json_integer(a->buffer_changes));
     place(au, "dsp_calibration", pt->dsp_calibration);
     place(au, "dsp_ramp", pt->dsp_ramp);

@@ -23,9 +23,9 @@ int rampdrv_parse_dsp(const char *text, double *pct, double *step_pct, double *s
     if (strncmp(text, "ramp", 4) != 0) {
         char *end;
         double v = strtod(text, &end);
-        if (end == text || *end || !isfinite(v) || v < 0 || v > 95) {
-            snprintf(err, len, "--dsp: '%.40s' is neither a share of the period (0-95) nor ramp[:STEP[:SECS]]",
-                     text);
+        if (end == text || *end || !isfinite(v) || v < 0 || v > DSP_OVERRUN_MAX_PCT) {
+            snprintf(err, len, "--dsp: '%.40s' is neither a share of the period (0-95; up to %d: an overrun test) "
+                     "nor ramp[:STEP[:SECS]]", text, DSP_OVERRUN_MAX_PCT);
             return -1;
         }
         *pct = v;

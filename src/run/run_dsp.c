@@ -42,7 +42,8 @@ static int calibration_wait(void *ctx, double secs)
 void run_calibrate_in_run(struct run_state *st)
 {
     const struct run_plan *p = st->p;
-    double share = p->dsp_ramp_step_pct > 0 ? 50.0 : p->be.dsp_pct;
+    /* A ramp, and an overrun test (whose burn would miss every deadline of the calibration), calibrate at half. */
+    double share = p->dsp_ramp_step_pct > 0 || p->be.dsp_pct > DSP_NORMAL_MAX_PCT ? 50.0 : p->be.dsp_pct;
     int e = rampdrv_calibrate_in_run(&st->dsp, &st->meter, &st->cal, share, period_now_ns(st), calibration_wait, st);
     if (e < 0)
         return; /* the run stops (st->stop_reason) */
@@ -55,6 +56,12 @@ void run_calibrate_in_run(struct run_state *st)
         char w[200];
         snprintf(w, sizeof(w), "--dsp: the DSP work is calibrated on the main thread's short tries only: %s",
                  st->cal.in_run_note ? st->cal.in_run_note : "?");
+        run_warn(st, w);
+    }
+    if (p->be.dsp_pct > DSP_NORMAL_MAX_PCT) {
+        char w[200];
+        snprintf(w, sizeof(w), "--dsp %g is an overrun test: the callback burns %g %% of each period with no guard "
+                 "band, so its cycles overrun on purpose", p->be.dsp_pct, p->be.dsp_pct);
         run_warn(st, w);
     }
     rt_dsp_set_share(&st->dsp, p->dsp_ramp_step_pct > 0 ? 0.0 : p->be.dsp_pct / 100.0);
