@@ -1,0 +1,108 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Judges a report's culprits against injected ones whose times the injector logged itself (not rtjitter).
+
+usage: culprit_check.py REPORT TRUTH KIND KEY [--clock CLOCK] [--slack-ms MS]
+  TRUTH: lines "S E" (seconds; a cpu_hog log's "spin S E", or a stall client's pairs) on the clock CLOCK
+         (mono or raw, default mono); they are moved onto the report's own clock (audio.clock) by the offset the
+         two clocks have now (read here, twice, the smaller gap).
+  KIND:  the culprit kind expected on top (rt_task, client, dsp, irq, softirq).
+  KEY:   pid=N, name=TEXT, or - (any).
+Prints one line per figure ("key value") and exits 0; the test decides. Figures:
+  truths_inside   injected windows inside the measured window
+  hit             of those, with an event or a spike overlapping [S, E + slack] whose top culprit is KIND/KEY
+  covered         of those, with any event or spike overlapping them
+  happenings_in   events + listed spikes overlapping an injected window
+  top_right_in    of those, with KIND/KEY on top
+  named_outside   events + spikes outside every injected window that name KIND/KEY anywhere among their culprits
+  outside         events + spikes outside every injected window
+  first_evidence  the evidence line of the first hit
+"""
+import json, sys, time
+
+def clock_offset(report_clock):
+    """report clock minus CLOCK_MONOTONIC, seconds."""
+    if report_clock != 'CLOCK_MONOTONIC_RAW':
+        return 0.0
+    best = None
+    for _ in range(5):
+        a = time.clock_gettime(time.CLOCK_MONOTONIC)
+        r = time.clock_gettime(time.CLOCK_MONOTONIC_RAW)
+        b = time.clock_gettime(time.CLOCK_MONOTONIC)
+        if best is None or b - a < best[0]:
+            best = (b - a, r - (a + b) / 2)
+    return best[1]
+
+def main():
+    a = sys.argv[1:]
+    clock, slack = 'mono', 0.05
+    while '--clock' in a or '--slack-ms' in a:
+        for flag in ('--clock', '--slack-ms'):
+            if flag in a:
+                i = a.index(flag)
+                v = a[i + 1]
+                del a[i:i + 2]
+                if flag == '--clock':
+                    clock = v
+                else:
+                    slack = float(v) / 1000
+    report, truth, kind, key = a
+    d = json.load(open(report))
+    off = 0.0 if clock == 'raw' else clock_offset(d['audio'].get('clock'))
+    if clock == 'raw' and d['audio'].get('clock') != 'CLOCK_MONOTONIC_RAW':
+        off = -clock_offset('CLOCK_MONOTONIC_RAW')
+    wins = []
+    for line in open(truth):
+        f = line.split()
+        if f and f[0] == 'spin':
+            f = f[1:]
+        if len(f) == 2:
+            try:
+                wins.append((float(f[0]) + off, float(f[1]) + off))
+            except ValueError:
+                pass
+    def matches(c):
+        if c.get('kind') != kind:
+            return False
+        if key == '-':
+            return True
+        k, v = key.split('=', 1)
+        return str(c.get(k)) == v
+    haps = []
+    for p in d['phases']:
+        for e in p.get('events', []):
+            t0 = e['t_s']
+            haps.append((t0, t0 + max(e.get('length_ms', 0), 0) / 1000, e.get('culprits', []), 'event'))
+        for s in p.get('spikes', []):
+            t0 = s['t_s']
+            haps.append((t0, t0 + s.get('wakeup_us', 0) / 1e6, s.get('culprits', []), 'spike'))
+    w0 = min(p['clock_window_s'][0] for p in d['phases'] if p.get('clock_window_s'))
+    w1 = max(p['clock_window_s'][1] for p in d['phases'] if p.get('clock_window_s'))
+    inside = [w for w in wins if w0 + 0.05 < w[0] and w[1] < w1 - 0.05]
+    def overl(h, w):
+        return h[0] <= w[1] + slack and h[1] >= w[0] - 0.002
+    hit = covered = 0
+    first = ''
+    for w in inside:
+        hs = [h for h in haps if overl(h, w)]
+        if hs:
+            covered += 1
+        good = [h for h in hs if h[2] and matches(h[2][0])]
+        if good:
+            hit += 1
+            if not first:
+                first = good[0][2][0].get('evidence', '')
+    hin = [h for h in haps if any(overl(h, w) for w in wins)]
+    hout = [h for h in haps if not any(overl(h, w) for w in wins)]
+    top_in = sum(1 for h in hin if h[2] and matches(h[2][0]))
+    named_out = sum(1 for h in hout if any(matches(c) for c in h[2]))
+    for k, v in (('truths', len(wins)), ('truths_inside', len(inside)), ('hit', hit), ('covered', covered),
+                 ('happenings_in', len(hin)), ('top_right_in', top_in), ('outside', len(hout)),
+                 ('named_outside', named_out)):
+        print(k, v)
+    for h in hout[:5]:
+        top = h[2][0] if h[2] else {}
+        print('outside_example %s t=%.3f top=%s/%s' % (h[3], h[0], top.get('kind'), top.get('name')))
+    print('first_evidence', first)
+
+main()

@@ -1,0 +1,67 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# test-class: solo (a SCHED_FIFO hog spins on one CPU, and a DSP burn overruns every period)
+# Culprits (issue 24) on a private jackd (256 frames), each injected culprit judged against its own log by
+# tests/helpers/culprit_check.py, never against what rtjitter computed:
+# - another JACK client that stalls (tests/helpers/stall_client "stall": 20 ms every 1.5 s, 4 times; it logs its
+#   stalls on CLOCK_MONOTONIC_RAW, jack2's clock): named from the server's log (--server-log, the file the test's
+#   jackd writes), top culprit of every event in its stalls, observed;
+# - a SCHED_FIFO 90 hog on the CPU rtjitter is pinned to (taskset), 20 ms every 1.5 s: the top culprit of the
+#   events it causes, by its pid;
+# - --dsp 120 (an overrun test): every event's top culprit is our own DSP.
+. "$(dirname "$0")/../lib.sh"
+
+srv=$(server_name c)
+start_jackd "$srv" 48000 256 || { not_ok "jackd starts"; exit 0; }
+log="$WORK/jackd-$srv.log"
+
+# --- a stalling client, named from the server's log ---
+"$RTJ_HELPERS/stall_client" "$srv" 20 281 4 >"$WORK/stall.out" 2>&1 &
+spid=$!
+sleep 0.5
+"$RTJ" run --server "$srv" --server-log "$log" --loads none --warmup 1 --duration 7.5 --quiet \
+    --json "$WORK/s.json" >"$WORK/s.out" 2>&1 &
+rpid=$!
+sleep 1.5; kill -USR1 "$spid"
+wait "$rpid"; rc=$?
+kill -TERM "$spid"; wait "$spid"
+check "the run beside the stalling client exits 0 (got $rc: $(head -c 300 "$WORK/s.out"))" [ "$rc" = 0 ]
+sed -n 's/^stall_times //p' "$WORK/stall.out" | tr ' ' '\n' | paste -d' ' - - >"$WORK/stalls.txt"
+python3 "$RTJ_TOP/tests/helpers/culprit_check.py" "$WORK/s.json" "$WORK/stalls.txt" client name=stall --clock raw \
+    >"$WORK/c1.txt" 2>&1
+sed 's/^/# stall: /' "$WORK/c1.txt"
+v() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
+check "the 4 stalls fell in the measured window" [ "$(v truths_inside "$WORK/c1.txt")" = 4 ]
+check "each stall's event names the client 'stall' on top: $(v hit "$WORK/c1.txt") of 4" [ "$(v hit "$WORK/c1.txt")" = 4 ]
+check "nothing outside the stalls names it ($(v named_outside "$WORK/c1.txt"))" [ "$(v named_outside "$WORK/c1.txt")" = 0 ]
+obs=$(json "$WORK/s.json" "sorted({h['culprits'][0]['basis'] for p in d['phases'] for h in p.get('events', []) if h.get('culprits') and h['culprits'][0]['kind'] == 'client'})")
+check "the client is observed (the server's own log), not guessed (got $obs)" [ "$obs" = "['observed']" ]
+
+# --- a real-time hog on rtjitter's CPU (jackd's threads kept on the other CPUs, so the server goes on and sees
+# our client late) ---
+cpu=$(($(nproc) - 1))
+taskset -a -p -c "0-$((cpu - 1))" "$JACKD_PID" >/dev/null
+taskset -c "$cpu" "$RTJ" run --server "$srv" --server-log "$log" --loads none --warmup 1 --duration 7.5 --quiet \
+    --json "$WORK/h.json" >"$WORK/h.out" 2>&1 &
+rpid=$!
+"$RTJ_HELPERS/cpu_hog" "$cpu" 90 20 1500 4 2700 >"$WORK/hog.log" &
+hog=$!
+wait "$hog"; wait "$rpid"; rc=$?
+check "the run beside the hog exits 0 (got $rc)" [ "$rc" = 0 ]
+python3 "$RTJ_TOP/tests/helpers/culprit_check.py" "$WORK/h.json" "$WORK/hog.log" rt_task "pid=$hog" >"$WORK/c2.txt" 2>&1
+sed 's/^/# hog: /' "$WORK/c2.txt"
+check "the hog's 4 spins fell in the measured window" [ "$(v truths_inside "$WORK/c2.txt")" = 4 ]
+check "every spin is covered by an event or spike whose top culprit is the hog (pid $hog): $(v hit "$WORK/c2.txt") of 4" \
+    [ "$(v hit "$WORK/c2.txt")" = 4 ]
+check "nothing outside the spins names the hog ($(v named_outside "$WORK/c2.txt"))" [ "$(v named_outside "$WORK/c2.txt")" = 0 ]
+
+# --- our own DSP overruns (--dsp 120) ---
+"$RTJ" run --server "$srv" --server-log "$log" --loads none --warmup 1 --duration 2 --dsp 120 --quiet \
+    --json "$WORK/d.json" >"$WORK/d.out" 2>&1
+rc=$?
+tops=$(json "$WORK/d.json" "sorted({h['culprits'][0]['kind'] for p in d['phases'] for h in p.get('events', []) if h.get('culprits')})")
+nev=$(json "$WORK/d.json" "sum(len(p.get('events', [])) for p in d['phases'])")
+echo "# --dsp 120: exit $rc, $nev events, top culprits $tops; first: $(json "$WORK/d.json" "[h['culprits'][0]['evidence'] for p in d['phases'] for h in p['events']][:1]")"
+check "--dsp 120 overruns (events: $nev) and every event's top culprit is our DSP (got $tops)" \
+    [ "$nev" -ge 1 -a "$tops" = "['dsp']" ]
+stop_jackd "$JACKD_PID"
