@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* What `rtjitter watch` says while a session runs (issue 25): one line per xrun event when it starts and its length
+ * once it ends, on a terminal or a log; one JSON line per change for Waybar's custom modules (--format waybar); a
+ * desktop notification per event through notify-send (--notify). Main thread only: the events come to it from the
+ * collector's feed (run/watch.c), never from the RT thread. */
+#ifndef RTJ_WATCH_OUT_H
+#define RTJ_WATCH_OUT_H
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+enum watch_format { WATCH_TEXT, WATCH_WAYBAR };
+
+/* One event as watch shows it. */
+struct watch_event {
+    uint64_t n;                   /* 1-based, in the session */
+    int64_t wall_ms;              /* its start on the wall clock (CLOCK_REALTIME), ms since the epoch */
+    double length_ms;             /* once it ended; < 0 while it lasts */
+    uint64_t cycles;              /* cycles it disturbed (skipped ones and notified ones) */
+    const char *culprit;          /* the top culprit's one line ("client stall did not finish (observed)"), or NULL
+                                   * while it is not known yet */
+};
+
+struct watch_out {
+    FILE *out;                    /* stdout */
+    enum watch_format format;
+    int notify;                   /* --notify: notify-send per event */
+    const char *notify_cmd;       /* "notify-send" (a test's stand-in is found on PATH the same way) */
+    pid_t kids[16];               /* notify-send children not yet reaped (never waited for: a stuck desktop must
+                                   * not stop the session); killed at the end */
+    int nkids;
+    uint64_t events;              /* so far, for Waybar's text */
+    double last_length_ms;
+    char last_line[256];          /* the last event's line, for Waybar's tooltip */
+};
+
+/* ISO 8601 local time with milliseconds and the UTC offset: 2026-12-02T21:04:05.123+01:00. */
+void watch_iso8601(int64_t wall_ms, char *out, size_t len);
+void watch_out_init(struct watch_out *w, FILE *out, enum watch_format format, int notify);
+/* The session began (Waybar: the first state); what it watches (server, provider) in one line. */
+void watch_out_begin(struct watch_out *w, const char *what);
+/* An event began / ended (length_ms set) / its culprit became known. */
+void watch_out_event(struct watch_out *w, const struct watch_event *e);
+/* Reaps finished notify-send children; at the end (final 1) kills the rest. */
+void watch_out_reap(struct watch_out *w, int final);
+
+#endif
