@@ -65,8 +65,8 @@ static void phase_culprits(FILE *f, const json_t *p, const struct render_opts *o
             break;
         char cnt[160], head[8];
         counts(cnt, sizeof(cnt), c, nev, nsp);
-        snprintf(line, sizeof(line), "%.100s (%s, %.20s)%s%s", doc_str(c, "name", "?"), kind_words(doc_str(c, "kind",
-                 NULL)), doc_str(c, "basis", "correlated"), cnt[0] ? ": " : "", cnt);
+        snprintf(line, sizeof(line), "%.100s: %s, %.20s%s%s", doc_str(c, "name", "?"), kind_words(doc_str(c, "kind",
+                 NULL)), doc_str(c, "basis", "correlated"), cnt[0] ? ", " : "", cnt);
         snprintf(head, sizeof(head), "    %zu. ", i + 1);
         wrapped(f, o, head, 7, line);
         if (json_string_value(json_object_get(c, "evidence")))
@@ -83,8 +83,9 @@ void text_culprits(FILE *f, const json_t *doc, const struct render_opts *o)
         any |= json_is_array(json_object_get(p, "top_culprits"));
     if (!any)
         return;
-    fputs("\nCulprits (the first 3 of each load; correlated: counters rose around it, observed: seen happening)\n",
-          f);
+    fputc('\n', f);
+    wrapped(f, o, "", 0, "Culprits, the first 3 of each load (correlated: counters rose around it; observed: seen "
+            "happening):");
     json_array_foreach(phases, i, p)
         if (json_is_array(json_object_get(p, "top_culprits")) &&
             (json_array_size(json_object_get(p, "events")) || json_array_size(json_object_get(p, "spikes"))))

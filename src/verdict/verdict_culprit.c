@@ -47,7 +47,21 @@ static const json_t *detail_in(const json_t *list, const char *kind, const char 
     return NULL;
 }
 
-/* The culprit of one of kinds that explains the most events of a load (then spikes), over every load. Spikes alone
+/* How many of list's happenings ranked (kind, name) first. */
+static long long ranked_first(const json_t *list, const char *kind, const char *name)
+{
+    size_t i;
+    const json_t *h;
+    long long n = 0;
+    json_array_foreach(list, i, h) {
+        const json_t *c = json_array_get(json_object_get(h, "culprits"), 0);
+        n += c && strcmp(doc_str(c, "kind", ""), kind) == 0 && strcmp(doc_str(c, "name", ""), name) == 0;
+    }
+    return n;
+}
+
+/* The culprit of one of kinds that explains the most events of a load (then spikes), over every load, among those
+ * ranked first in at least one of them (a second-ranked culprit is a suspect, not the cause to act on). Spikes alone
  * count only when the timing was poor: a spike that cost nothing needs no advice. */
 static int pick_best(const struct vctx *v, const char *const *kinds, struct pick *out)
 {
@@ -62,6 +76,10 @@ static int pick_best(const struct vctx *v, const char *const *kinds, struct pick
         e = e > 0 ? e : 0; /* doc_num is NAN when absent */
         s = s > 0 ? s : 0;
         if (e == 0 && (s == 0 || !trouble(v)))
+            continue;
+        const char *kind = doc_str(c, "kind", ""), *name = doc_str(c, "name", "");
+        if (!ranked_first(json_object_get(p, "events"), kind, name) &&
+            !ranked_first(json_object_get(p, "spikes"), kind, name))
             continue;
         if (out->top && (e < out->events || (e == out->events && s <= out->spikes)))
             continue;
@@ -208,8 +226,14 @@ static void say_irq(const struct vctx *v, char *b, size_t n)
 
 static void hint_irq(const struct vctx *v, char *b, size_t n)
 {
-    (void)v;
-    snprintf(b, n, "rtirq");
+    struct pick k;
+    pick_best(v, irq_kinds, &k);
+    double irq = doc_num(k.detail, "irq");
+    /* rtirq is the threadirqs advice's hint already; the line's own move is this one's */
+    if (irq >= 0)
+        snprintf(b, n, "moving IRQ %.0f off the audio CPU", irq);
+    else
+        snprintf(b, n, "moving %.60s off the audio CPU", doc_str(k.top, "name", "?"));
 }
 
 static int has_softirq(const struct vctx *v)
