@@ -178,6 +178,11 @@ int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t n
 void phase_observe(struct phase_stats *p, const struct rt_record *r);
 /* Attribute n server-reported xruns (one event) to the current segment and second. */
 void phase_add_reported_xruns(struct phase_stats *p, uint64_t n);
+/* Tell the notify function of each segment's open event now (the phase's measured part has ended, so it is closed):
+ * for the collector when the records of the next phase begin, so that an event in a phase's last cycles is explained
+ * while the engine's history still holds it, not at the run's end. A disturbance after it (a late notification)
+ * still joins the event in the document, but is not told again. phase_finish() does this too. */
+void phase_tell_open_events(struct phase_stats *p);
 /* Close the current second of every segment (computes its p99), and tell the notify function of each segment's
  * open event (the phase has ended: it is closed). */
 void phase_finish(struct phase_stats *p);

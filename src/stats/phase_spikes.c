@@ -63,3 +63,9 @@ void phase_tell_events(struct phase_stats *p, struct segment *s, int ended)
             p->notify(p->notify_arg, p, PH_EVENT, e->start_ns, e->end_ns, e->cpu, e->callback_max_ns);
     }
 }
+
+void phase_tell_open_events(struct phase_stats *p)
+{
+    for (int i = 0; i < p->nseg; i++)
+        phase_tell_events(p, p->seg[i], 1);
+}

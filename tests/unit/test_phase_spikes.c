@@ -149,6 +149,8 @@ static void test_event_told_when_closed(void **state)
     assert_int_equal(t.cb[0], 5000000);
     assert_int_equal(s->events[0].callback_max_ns, 5000000);
     assert_int_equal(s->events[0].cpu, 2);
+    phase_tell_open_events(&p); /* the next phase's records begin */
+    assert_int_equal(t.n, 2);
     phase_finish(&p);
     assert_int_equal(t.n, 2);
     assert_int_equal(t.what[1], PH_EVENT);
