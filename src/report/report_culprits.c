@@ -3,6 +3,7 @@
  * culprit_list_json() only (culprit_json.c: one writer of a culprit); the top culprits are counted from the
  * document's own lists, so that they can never say what the events do not. */
 #include "report/report_culprits.h"
+#include "util/utf8.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,22 @@ void report_wall(char *buf, size_t len, int64_t ns, int64_t wall_off_ns)
         snprintf(buf, len, "%s.%03dZ", secs, (int)(ts.tv_nsec / 1000000) % 1000);
 }
 
+/* A task's comm, a device's name, a client's name are bytes from outside, and an evidence line cut by the engine's
+ * snprintf may end inside a character: culprit_json() (json_pack) would return NULL for either, and the culprit
+ * would vanish from the list. Each field becomes valid UTF-8 in place (U+FFFD for a bad byte), kept within its
+ * buffer. */
+static void culprit_utf8(char *field, size_t cap)
+{
+    if (utf8_valid(field))
+        return;
+    char *t = utf8_sanitize(field);
+    if (t)
+        utf8_fit(field, cap, t);
+    else
+        utf8_trim(field);
+    free(t);
+}
+
 void report_place_culprits(json_t *o, const struct culprit_results *c, enum culprit_subject subj, int phase,
                            int64_t start_ns)
 {
@@ -28,6 +45,10 @@ void report_place_culprits(json_t *o, const struct culprit_results *c, enum culp
     int n = c->lookup ? c->lookup(c->ctx, subj, phase, start_ns, found, CULPRITS_MAX) : -1;
     if (n > CULPRITS_MAX)
         n = CULPRITS_MAX;
+    for (int i = 0; i < n; i++) {
+        culprit_utf8(found[i].name, sizeof(found[i].name));
+        culprit_utf8(found[i].evidence, sizeof(found[i].evidence));
+    }
     /* 0: the engine had no data for it; -1: it was never noted (a happening beyond what the engine keeps) */
     json_object_set_new(o, "explained", json_boolean(n > 0));
     json_object_set_new(o, "culprits", n > 0 ? culprit_list_json(found, n) : json_array());

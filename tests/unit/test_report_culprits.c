@@ -80,7 +80,9 @@ static int lookup(const void *ctx, enum culprit_subject subj, int phase, int64_t
     }
     if (subj == CS_SPIKE && start_ns == T0 + 1500 * PERIOD_NS) {
         out[0] = mk(CK_IRQ, CB_CORRELATED, "IRQ 145 (iwlwifi)", "IRQ 145 before the spike");
-        return 1;
+        /* a comm from outside that is not UTF-8, and an evidence line cut inside a character: kept, repaired */
+        out[1] = mk(CK_THREAD, CB_OBSERVED, "kw\xffork", "ran 2 ms, \xc2");
+        return 2;
     }
     return 0;
 }
@@ -135,10 +137,14 @@ static void test_culprits_placed(void **state)
     assert_float_equal(json_real_value(json_object_get(s0, "wakeup_us")), 900.0, 1e-6);
     assert_float_equal(json_real_value(json_object_get(s0, "t_s")), (double)(T0 + 1500 * PERIOD_NS) / 1e9, 1e-9);
     assert_true(json_is_true(json_object_get(s0, "explained")));
+    const json_t *bad = json_array_get(json_object_get(s0, "culprits"), 1);
+    assert_non_null(bad);
+    assert_string_equal(json_string_value(json_object_get(bad, "name")), "kw\xef\xbf\xbdork");
+    assert_string_equal(json_string_value(json_object_get(bad, "evidence")), "ran 2 ms, \xef\xbf\xbd");
     assert_float_equal(json_real_value(json_object_get(p, "spike_threshold_us")), PERIOD_NS / 2 / 1e3, 1e-3);
     /* top culprits: spin in both events (one observed), the IRQ in one event and the spike */
     const json_t *top = json_object_get(p, "top_culprits");
-    assert_int_equal(json_array_size(top), 2);
+    assert_int_equal(json_array_size(top), 3);
     const json_t *t0 = json_array_get(top, 0), *t1 = json_array_get(top, 1);
     assert_string_equal(json_string_value(json_object_get(t0, "name")), "spin");
     assert_int_equal(json_integer_value(json_object_get(t0, "events")), 2);
