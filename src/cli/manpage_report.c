@@ -88,6 +88,10 @@ static const struct report_key report_keys[] = {
       "verdict is judged knowing" },
     { "loopback", "object", "with `--loopback`: the round trip, `hardware_in_loop`, `match`, `gap_frames`, `record` "
       "(`path`, `requested_path`, `\"partial\": true`) and each glitch (`t_ns`, `t_play_ns`, kind)" },
+    { "culprits", "object", "when the run sought culprits: `{sampler {hz, window_ms, history_s, sources [{name, "
+      "state, why?}]}, cost {cpu_s, cpu_pct}, periodicity [{period_s, count, spread_s, what}], trace?}`: how the "
+      "culprits were sought (the sampler of /proc and /sys any user may read, the audio server's log, PipeWire's "
+      "profiler, a trace), what it cost, and the periods found in the events' and spikes' times" },
     { "imported", "object", "`{from (\"cyclictest\"), file, tool_version, command, file_version, ...}`: a report made by `rtjitter import cyclictest` (`audio.backend` `cyclictest-import`): "
       "null for what cyclictest does not measure" },
     { NULL, NULL, NULL }
@@ -110,8 +114,23 @@ static const struct report_key phase_keys[] = {
       "lost in them" },
     { "events", "array", "`{t_s (the measurement clock), wall (UTC ISO 8601, ms), length_ms (from its first disturbed "
       "cycle's due time to its last's entry), cycles (spanned, skipped ones included), skipped, notifications}` (the "
-      "first 4,096 of a segment)" },
+      "first 4,096 of a segment); when the run sought culprits, also `cpu` (its first disturbed cycle's, null "
+      "unknown), `callback_max_us` (the longest callback of its cycles and the one before), `explained` (false: the "
+      "culprit engine had no data for it) and `culprits` (below)" },
     { "events_unlisted", "integer", "the events past the first 4,096" },
+    { "spikes", "array", "`{t_s (when the cycle was due), wall, wakeup_us, callback_us, cpu}`: cycles that woke later "
+      "than `spike_threshold_us` without being an xrun event's (the first 512 of a segment); with culprits, also "
+      "`explained` and `culprits`. Written since the culprits (issue 24); older reports have none" },
+    { "spikes_unlisted", "integer", "the spikes past the first 512" },
+    { "spike_threshold_us", "number", "the spike threshold in force: half the period unless the run set another" },
+    { "top_culprits", "array", "when the run sought culprits: `[{kind, name, basis, events, spikes, evidence}]`, the "
+      "culprits of the entry's events and spikes by kind and name, ranked by the events, then the spikes, they were "
+      "among the culprits of (at most 8); `basis` is `observed` when any of them saw it happen, `evidence` the first "
+      "event's line for it (or the first spike's). Each entry of an event's or a spike's `culprits` is `{kind "
+      "(rt_task, client, irq, softirq, dsp, run_delay, steal, pressure, freq, idle_exit, thread, none), basis "
+      "(correlated: counters rose around it against their baseline; observed: a source saw it), name, pid?, tid?, "
+      "cpu?, irq?, score (its rank within that happening only), evidence (one line, with the window it was measured "
+      "over)}`, ranked" },
     { "period_us, jitter_us, wakeup_us, callback_us, margin_us", "object", "`{count, mean, sd, min, max, abs_max, "
       "p50, p90, p99, p999, p9999}` in µs (p999 and p9999 are null when fewer than 1,000 or 10,000 cycles were "
       "measured)" },

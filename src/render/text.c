@@ -11,6 +11,7 @@
 #include "render/text_ramp.h"
 #include "render/loopback_render.h"
 #include "render/text_table.h"
+#include "render/text_culprits.h"
 #include "render/textfmt.h"
 #include "report/access.h"
 #include "util/termtext.h"
@@ -151,6 +152,7 @@ static void report_text(FILE *f, const json_t *doc, const struct render_opts *gi
     text_ramp(f, doc, &o);
     fputc('\n', f);
     text_phase_table(f, doc, &o);
+    text_culprits(f, doc, &o); /* nothing without culprits */
     if (json_is_object(json_object_get(doc, "loopback"))) {
         fputc('\n', f);
         loopback_text(f, doc, &o);

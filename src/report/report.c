@@ -4,6 +4,7 @@
  * were not UTF-8. */
 #include "report/report.h"
 #include "report/doc.h"
+#include "report/report_culprits.h"
 #include "util/utf8.h"
 #include <math.h>
 #include <stdio.h>
@@ -178,30 +179,44 @@ static json_t *timeline_json(const struct segment *s, size_t *folded)
 }
 
 /* The segment's xrun events: [{t_s (measurement clock), wall (UTC, ms), length_ms (its first disturbed cycle's
- * due time to its last's entry), cycles (those it spanned, skipped ones included), skipped, notifications}]. */
-static json_t *events_json(const struct segment *s, int64_t wall_off_ns)
+ * due time to its last's entry), cycles (those it spanned, skipped ones included), skipped, notifications, cpu (of
+ * its first disturbed cycle, null unknown), callback_max_us (of its cycles and the one before), explained and
+ * culprits: these four when the run sought culprits}]. */
+static json_t *events_json(const struct segment *s, int64_t wall_off_ns, const struct culprit_results *cul,
+                           int phase)
 {
     json_t *a = json_array();
     for (size_t i = 0; i < s->nevents; i++) {
         const struct xrun_event *e = &s->events[i];
-        int64_t w = e->start_ns + wall_off_ns;
-        struct timespec ts = { .tv_sec = (time_t)(w / 1000000000LL), .tv_nsec = (long)(w % 1000000000LL) };
-        struct tm tm;
-        char wall[40] = "", secs[24];
-        if (gmtime_r(&ts.tv_sec, &tm) && strftime(secs, sizeof(secs), "%Y-%m-%dT%H:%M:%S", &tm))
-            snprintf(wall, sizeof(wall), "%s.%03dZ", secs, (int)(ts.tv_nsec / 1000000) % 1000);
+        char wall[40];
+        report_wall(wall, sizeof(wall), e->start_ns, wall_off_ns);
         uint64_t cycles = e->frame1 >= e->frame0 && s->nframes ? (e->frame1 - e->frame0) / s->nframes + 1
                                                                : (uint64_t)e->skipped + 1;
         double len_ms = e->end_ns > e->start_ns ? (double)(e->end_ns - e->start_ns) / 1e6 : 0.0;
-        json_array_append_new(a, json_pack("{s:f, s:s, s:f, s:I, s:I, s:I}", "t_s", (double)e->start_ns / 1e9,
-                                           "wall", wall, "length_ms", len_ms, "cycles", (json_int_t)cycles,
-                                           "skipped", (json_int_t)e->skipped, "notifications",
-                                           (json_int_t)e->notifications));
+        json_t *o = json_pack("{s:f, s:s, s:f, s:I, s:I, s:I}", "t_s", (double)e->start_ns / 1e9,
+                              "wall", wall, "length_ms", len_ms, "cycles", (json_int_t)cycles,
+                              "skipped", (json_int_t)e->skipped, "notifications", (json_int_t)e->notifications);
+        /* what the engine was told of it, beside what it found: only when culprits were sought (a soak's 8640
+         * events would otherwise grow its report by 300 KB a phase for figures nobody reads) */
+        if (cul) {
+            json_object_set_new(o, "cpu", e->cpu >= 0 ? json_integer(e->cpu) : json_null());
+            json_object_set_new(o, "callback_max_us", json_real(us(e->callback_max_ns)));
+        }
+        report_place_culprits(o, cul, CS_EVENT, phase, e->start_ns);
+        json_array_append_new(a, o);
     }
     return a;
 }
 
-static json_t *phase_json(const struct phase_result *pr, const struct segment *s, int nseg, int64_t wall_off_ns)
+/* Where the phase's happenings go (events, spikes and their culprits): the run's phase index, what explains them. */
+struct phase_place {
+    int64_t wall_off_ns;
+    const struct culprit_results *culprits;
+    int phase;
+};
+
+static json_t *phase_json(const struct phase_result *pr, const struct segment *s, int nseg,
+                          const struct phase_place *at)
 {
     json_t *o = json_object();
     json_object_set_new(o, "load", utf8_json_string(pr->load));
@@ -236,8 +251,17 @@ static json_t *phase_json(const struct phase_result *pr, const struct segment *s
         "skipped_cycles", (json_int_t)(s ? s->skipped_cycles : 0)));
     /* Each event: when it began (the measurement clock and the wall clock), how long it lasted, what it disturbed.
      * The first SEGMENT_EVENTS_MAX are listed; events_unlisted counts the rest. */
-    json_object_set_new(o, "events", s ? events_json(s, wall_off_ns) : json_array());
+    json_object_set_new(o, "events", s ? events_json(s, at->wall_off_ns, at->culprits, at->phase) : json_array());
     json_object_set_new(o, "events_unlisted", json_integer(s ? (json_int_t)s->events_unlisted : 0));
+    /* Wake-up spikes: cycles that woke later than spike_threshold_us without an xrun (stats/phase.h), listed like
+     * the events, measured whether or not anything explains them; then the phase's top culprits, when sought. */
+    json_object_set_new(o, "spikes", report_spikes_json(s, at->wall_off_ns, at->culprits, at->phase));
+    json_object_set_new(o, "spikes_unlisted", json_integer(s ? (json_int_t)s->spikes_unlisted : 0));
+    json_object_set_new(o, "spike_threshold_us", s && s->spike_threshold_ns != INT64_MAX
+                                                     ? json_real(us(s->spike_threshold_ns)) : json_null());
+    if (at->culprits)
+        json_object_set_new(o, "top_culprits", report_top_culprits(json_object_get(o, "events"),
+                                                                   json_object_get(o, "spikes")));
     /* How wake-up was measured: "grid" (the frame clock's fitted grid, ns resolution, lateness beyond the
      * earliest cycles), "provider" (the provider's exact cycle start: a timer's deadline), or "mixed". */
     json_object_set_new(o, "wakeup_method", !s ? json_null() : json_string(
@@ -390,10 +414,11 @@ json_t *report_build(const struct run_info *ri)
         const struct phase_result *pr = &ri->phases[i];
         if (!pr->measured)
             continue;
+        struct phase_place at = { a->wall_offset_ns, pt->culprits, i };
         if (pr->stats->nseg == 0)
-            json_array_append_new(phases, phase_json(pr, NULL, 0, a->wall_offset_ns));
+            json_array_append_new(phases, phase_json(pr, NULL, 0, &at));
         for (int s = 0; s < pr->stats->nseg; s++)
-            json_array_append_new(phases, phase_json(pr, pr->stats->seg[s], pr->stats->nseg, a->wall_offset_ns));
+            json_array_append_new(phases, phase_json(pr, pr->stats->seg[s], pr->stats->nseg, &at));
     }
     json_object_set_new(doc, "phases", phases);
     json_t *warnings = ri->warnings ? json_incref(ri->warnings) : json_array();
@@ -410,6 +435,9 @@ json_t *report_build(const struct run_info *ri)
     place(doc, "run", pt->run);
     place(doc, "loopback", pt->loopback);
     place(doc, "ladder", pt->ladder); /* before the verdict, which judges this depth knowing the ones below */
+    /* what explained the events and spikes, before the verdict, whose advice follows from the culprits */
+    if (pt->culprits && pt->culprits->summary)
+        place(doc, "culprits", pt->culprits->summary(pt->culprits->ctx));
     if (pt->judge) {
         struct report_judgement j = { NULL, NULL, NULL };
         pt->judge(pt->judge_arg, doc, &j);

@@ -3,14 +3,16 @@
  * kept in the store (store.c), read back and checked (report_read.c), and compared (compare*.c, giving
  * "rtjitter.compare/1"); doc.c holds the frame every document opens with and the one writer every file goes
  * through, access.c the one way values are read out of a document. Every other form (text, HTML) is rendered
- * from the JSON by render/. A file here may include stats/ (what a report is built from), util/ and jansson;
- * never render/, cli/, run/ or rtaudio/. */
+ * from the JSON by render/. A file here may include stats/ (what a report is built from), culprit/culprit.h (the
+ * culprits it places: types and their JSON only, never the engine), util/ and jansson; never render/, cli/, run/ or
+ * rtaudio/. */
 #ifndef RTJ_REPORT_H
 #define RTJ_REPORT_H
 #include <jansson.h>
 #include <stdio.h>
 #include <time.h>
 #include "stats/phase.h"
+#include "culprit/culprit.h"
 
 #define REPORT_SCHEMA "rtjitter.report/1"
 
@@ -72,6 +74,11 @@ struct report_parts {
                                     * is incomplete for this reason, which is also a warning */
     json_t *privileges;            /* audio.privileges: this login's real-time rights (checks/privileges.h) */
     json_t *ladder;                /* "ladder": this depth and the ones measured below it (run/ladder.h) */
+    /* What explains the events and spikes (culprit/culprit.h; the engine's, culprit_engine_results()): read while
+     * the document is built, not taken over; NULL: none sought, and the document has no culprit keys (spikes are
+     * measured and placed either way). Looked up by the run's phase index (ri->phases[i]) and each event's
+     * start_ns, each spike's t_ns. */
+    const struct culprit_results *culprits;
     /* Last, the verdict of the document as built so far (read only), placed by report_build; NULL: none. (A
      * callback, so that report/ needs nothing of verdict/, which reads report/.) */
     void (*judge)(void *arg, const json_t *doc, struct report_judgement *j);

@@ -7,6 +7,7 @@
 #include "util/readfile.h"
 #include "util/termtext.h"
 #include "report/report.h"
+#include "report/report_read_culprits.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -26,7 +27,8 @@ static const struct field top_fields[] = {
     { "schema", T_STR }, { "tool", T_OBJ }, { "complete", T_BOOL }, { "incomplete_reason", T_STR | T_NULL },
     { "label", T_STR | T_NULL }, { "started", T_STR | T_NULL }, { "finished", T_STR | T_NULL },
     { "command", T_STR | T_NULL }, { "system", T_OBJ }, { "audio", T_OBJ }, { "phases", T_ARR },
-    { "warnings", T_ARR }, { "verdict", T_OBJ | T_NULL }, { "thresholds", T_OBJ | T_NULL }, { NULL, 0 },
+    { "warnings", T_ARR }, { "verdict", T_OBJ | T_NULL }, { "thresholds", T_OBJ | T_NULL },
+    { "culprits", T_OBJ | T_NULL }, { NULL, 0 },
 };
 
 static const struct field tool_fields[] = { { "name", T_STR }, { "version", T_STR }, { NULL, 0 } };
@@ -65,7 +67,9 @@ static const struct field phase_fields[] = {
     { "deadlines_met_pct", T_NUM | T_NULL }, { "deadlines_missed", T_COUNT | T_NULL },
     { "desired_cpu_pct", T_NUM | T_NULL }, { "dsp_load", T_OBJ | T_NULL }, { "load_metrics", T_ARR | T_NULL },
     { "load_error", T_STR | T_NULL }, { "histograms", T_OBJ | T_NULL }, { "timeline", T_ARR | T_NULL },
-    { NULL, 0 },
+    { "events", T_ARR | T_NULL }, { "events_unlisted", T_COUNT | T_NULL }, { "spikes", T_ARR | T_NULL },
+    { "spikes_unlisted", T_COUNT | T_NULL }, { "spike_threshold_us", T_NUM | T_NULL },
+    { "top_culprits", T_ARR | T_NULL }, { NULL, 0 },
 };
 
 static const struct field xrun_fields[] = {
@@ -278,7 +282,7 @@ static int check_phase(const json_t *p, size_t idx, char *err, size_t errlen)
     const json_t *tl = json_object_get(p, "timeline");
     if (json_is_array(tl) && report_check_timeline(tl, idx, err, errlen) < 0)
         return -EINVAL;
-    return 0;
+    return report_check_happenings(p, path, err, errlen);
 }
 
 int report_check_timeline(const json_t *tl, size_t idx, char *err, size_t errlen)
@@ -326,6 +330,8 @@ int report_validate(const json_t *doc, char *err, size_t errlen)
             check_strings(json_object_get(o, "advice"), "verdict.advice", err, errlen) < 0)
             return -EINVAL;
     }
+    if (json_is_object(o = json_object_get(doc, "culprits")) && report_check_culprits_summary(o, err, errlen) < 0)
+        return -EINVAL;
     const json_t *phases = json_object_get(doc, "phases");
     if (check_array_len(phases, RTJ_MAX_PHASES, "phases", err, errlen) < 0)
         return -EINVAL;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "stats/phase.h"
+#include "stats/phase_internal.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +17,7 @@ void phase_free(struct phase_stats *p)
     for (int i = 0; i < p->nseg; i++) {
         free(p->seg[i]->secs);
         free(p->seg[i]->events);
+        free(p->seg[i]->spikes);
         free(p->seg[i]->buf_jit);
         free(p->seg[i]->buf_wake);
         free(p->seg[i]);
@@ -38,8 +39,10 @@ static void close_second(struct segment *s)
 
 void phase_finish(struct phase_stats *p)
 {
-    for (int i = 0; i < p->nseg; i++)
+    for (int i = 0; i < p->nseg; i++) {
         close_second(p->seg[i]);
+        phase_tell_events(p, p->seg[i], 1);
+    }
 }
 
 static struct segment *segment_new(uint32_t nframes, uint32_t rate)
@@ -54,6 +57,7 @@ static struct segment *segment_new(uint32_t nframes, uint32_t rate)
     for (int m = 0; m < M_COUNT; m++)
         metric_init(&s->m[m]);
     s->cur_sec = -1;
+    s->last_cpu = -1;
     return s;
 }
 
@@ -112,25 +116,33 @@ int phase_add(struct phase_stats *p, const struct rt_record *r)
     return phase_add_cycle(p, r, 0, 0);
 }
 
-/* One stall is one event: a gap or a notification belongs to the event before it until XRUN_EVENT_CLEAN cycles have
- * run clean since that event's last disturbed cycle (jack2 notifies from another thread, a cycle or two late, once
- * per unfinished client and once for the driver; a long stall can come back as a second gap when the graph catches
- * up). The figure comes from tests/experiments/stall_events.sh (its results beside it). */
-#define XRUN_EVENT_CLEAN 8
+/* The callback figures of a disturbed cycle: its own, the previous one's of its stream, and its CPU. */
+struct event_cb {
+    int64_t now_ns, before_ns;
+    int cpu;
+};
+
+static int64_t max3(int64_t a, int64_t b, int64_t c)
+{
+    return a > b ? (a > c ? a : c) : (b > c ? b : c);
+}
 
 /* A disturbance on the current cycle (a gap of `skipped` cycles due from due_ns, and/or n notifications): a new
- * event, or the current one goes on. Collector thread. */
+ * event, or the current one goes on (XRUN_EVENT_CLEAN, phase_internal.h). Collector thread. */
 static void event_note(struct segment *s, struct second_stats *ss, int64_t due_ns, int64_t entry_ns,
-                       uint64_t frame0, uint64_t frame1, uint32_t skipped, uint64_t n)
+                       uint64_t frame0, uint64_t frame1, uint32_t skipped, uint64_t n, struct event_cb cb)
 {
     int same = s->last_event_cycle && s->cycles <= s->last_event_cycle + XRUN_EVENT_CLEAN;
     s->last_event_cycle = s->cycles;
+    int64_t pending = s->event_cb_pending;
+    s->event_cb_pending = 0;
     if (same && s->nevents > 0 && !s->events_unlisted) {
         struct xrun_event *e = &s->events[s->nevents - 1];
         e->end_ns = entry_ns;
         e->frame1 = frame1;
         e->skipped += skipped;
         e->notifications += (uint32_t)n;
+        e->callback_max_ns = max3(e->callback_max_ns, pending, cb.now_ns); /* the cycles between are its own */
         return;
     }
     if (same)
@@ -152,7 +164,8 @@ static void event_note(struct segment *s, struct second_stats *ss, int64_t due_n
     }
     s->events[s->nevents++] = (struct xrun_event){ .start_ns = due_ns, .end_ns = entry_ns, .frame0 = frame0,
                                                    .frame1 = frame1, .skipped = skipped,
-                                                   .notifications = (uint32_t)n };
+                                                   .notifications = (uint32_t)n, .cpu = cb.cpu,
+                                                   .callback_max_ns = max3(cb.now_ns, cb.before_ns, 0) };
 }
 /* Consecutive cycles whose whole-frame start disagrees with the grid by more than half a period before the grid is
  * fitted anew whatever the step detector says: two step windows. */
@@ -201,6 +214,7 @@ static struct segment *segment_for(struct phase_stats *p, const struct rt_record
             s->grid = p->warm; /* the grid the warm-up fitted, and where its re-phase detector stands */
             s->step = p->warm_step;
         }
+        s->spike_threshold_ns = phase_spike_threshold(p, r->nframes, r->rate_hz);
         idx = p->nseg++;
         p->seg[idx] = s;
     }
@@ -430,9 +444,13 @@ int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t n
     struct cycle_step c = { .due_ns = wake_ref };
     if (pv->have)
         cycle_delta(p, s, ss, pv, r, adv, nominal_ns, use_grid, start_ns, &c);
+    int64_t cb = r->t_exit_ns - r->t_entry_ns, cb_prev = pv->have ? pv->exit_ns - pv->entry_ns : 0;
     if (c.gap || new_xruns)
         event_note(s, ss, c.gap ? c.gap_from_ns : wake_ref, r->t_entry_ns,
-                   c.gap ? pv->frame_pos + r->nframes : r->frame_pos, r->frame_pos, c.gap_skipped, new_xruns);
+                   c.gap ? pv->frame_pos + r->nframes : r->frame_pos, r->frame_pos, c.gap_skipped, new_xruns,
+                   (struct event_cb){ .now_ns = cb, .before_ns = cb_prev, .cpu = r->cpu });
+    else if (cb > s->event_cb_pending)
+        s->event_cb_pending = cb;
     s->last_frame = r->frame_pos;
     if (new_xruns) {
         s->xruns_reported += new_xruns;
@@ -447,13 +465,18 @@ int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t n
     if (s->cycles == 1 || r->t_entry_ns > s->prev_entry_ns)
         s->prev_entry_ns = r->t_entry_ns;
 
-    int64_t cb = r->t_exit_ns - r->t_entry_ns;
     metric_add(&s->m[M_CALLBACK], cb);
     if (cb > ss->callback_max)
         ss->callback_max = cb;
+    s->last_cpu = r->cpu;
+    s->last_cb_ns = cb;
 
     int64_t wake;
     int have_wake = cycle_wake(s, ss, r, nominal_ns, use_grid, c.due_ns, wake_ref, &wake);
+    /* a disturbed cycle is its event's: a spike is a late cycle that was not (yet) an xrun */
+    if (have_wake && !c.gap && !new_xruns && phase_spike_note(p, s, c.due_ns, wake, cb, cb_prev, r->cpu) < 0)
+        return -ENOMEM;
+    phase_tell_events(p, s, 0);
     if (r->flags & RTREC_DSP) {
         s->dsp_done += r->dsp_done;
         s->dsp_req += r->dsp_req;
@@ -493,8 +516,10 @@ void phase_add_reported_xruns(struct phase_stats *p, uint64_t n)
     struct second_stats *ss = s->nsecs > 0 ? &s->secs[s->nsecs - 1] : NULL;
     if (ss)
         ss->xruns_reported += (uint32_t)n;
-    /* no cycle of its own: at the latest cycle's entry and frame */
-    event_note(s, ss, s->prev_entry_ns, s->prev_entry_ns, s->last_frame, s->last_frame, 0, n);
+    /* no cycle of its own: at the latest cycle's entry and frame, with its callback and CPU */
+    event_note(s, ss, s->prev_entry_ns, s->prev_entry_ns, s->last_frame, s->last_frame, 0, n,
+               (struct event_cb){ .now_ns = s->last_cb_ns, .before_ns = 0, .cpu = s->last_cpu });
+    phase_tell_events(p, s, 0);
 }
 
 uint64_t phase_cycles(const struct phase_stats *p)

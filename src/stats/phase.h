@@ -36,8 +36,38 @@ struct xrun_event {
     uint64_t frame0, frame1;       /* the frame positions of its first and last disturbed cycles */
     uint32_t skipped;              /* cycles that never ran in it */
     uint32_t notifications;        /* the provider's notifications in it */
+    int cpu;                       /* the CPU its first disturbed cycle ran on (rt_record.cpu), -1 unknown */
+    int64_t callback_max_ns;       /* the largest callback time of its cycles and of the cycle before it (a
+                                    * callback that overran the period made the gap: the culprit engine's DSP rule) */
 };
 #define SEGMENT_EVENTS_MAX 4096    /* listed per segment; more are counted (events_unlisted) */
+
+/* One wake-up spike: a cycle whose wake-up was above the segment's spike threshold (phase_set_spike_threshold),
+ * that is not itself a disturbed cycle of an xrun event (the event carries it). Times on the measurement clock. */
+struct wake_spike {
+    int64_t t_ns;                  /* when the cycle was due (what its wake-up is measured from) */
+    int64_t wakeup_ns;             /* how late it woke: its entry is t_ns + wakeup_ns */
+    int64_t callback_ns;           /* its own callback time */
+    int64_t callback_max_ns;       /* the larger of its callback and the previous cycle's (for the engine's note) */
+    int cpu;                       /* the CPU it ran on, -1 unknown */
+};
+/* Listed per segment; more are counted (spikes_unlisted). 512: a spike is about 104 bytes of the report, so a 24 h
+ * soak with a spike every second adds 53 KB a phase and its phase stays under the 2.5 MB test_report's
+ * test_soak_timeline_is_bounded holds it to (1024 measured 2,524,382 bytes there); 512 are plenty to rank a
+ * phase's culprits by. */
+#define SEGMENT_SPIKES_MAX 512
+
+/* What the collector is told as the statistics are made (phase_set_notify): an xrun event once it has closed
+ * (XRUN_EVENT_CLEAN clean cycles after its last disturbed one, a newer event, or the phase's end), a spike when its
+ * cycle is accounted. The values equal culprit.h's enum culprit_subject (CS_EVENT, CS_SPIKE): stats/ includes
+ * nothing of culprit/. */
+enum phase_happening { PH_EVENT = 0, PH_SPIKE = 1 };
+struct phase_stats;
+/* start_ns: the event's start_ns or the spike's t_ns; end_ns: the event's end_ns or the spike's entry; cpu and
+ * callback_max_ns: the event's or the spike's. Called on the collector thread, from phase_add_cycle(),
+ * phase_add_reported_xruns() and phase_finish(); listed events and spikes only, each once. */
+typedef void (*phase_notify_fn)(void *arg, const struct phase_stats *p, enum phase_happening what,
+                                int64_t start_ns, int64_t end_ns, int cpu, int64_t callback_max_ns);
 
 struct segment {
     uint32_t nframes, rate_hz;
@@ -51,6 +81,15 @@ struct segment {
     struct xrun_event *events;     /* the first SEGMENT_EVENTS_MAX events, in order */
     size_t nevents, events_cap;
     uint64_t events_unlisted;      /* events beyond them */
+    size_t events_told;            /* events notified as closed (phase_notify_fn): the first events_told */
+    int64_t event_cb_pending;      /* the largest callback since the open event's last disturbed cycle: folded
+                                    * into it when it goes on, dropped when it closes */
+    struct wake_spike *spikes;     /* the first SEGMENT_SPIKES_MAX spikes, in order */
+    size_t nspikes, spikes_cap;
+    uint64_t spikes_unlisted;      /* spikes beyond them */
+    int64_t spike_threshold_ns;    /* the threshold in force for this segment (phase_set_spike_threshold) */
+    int last_cpu;                  /* the CPU of the latest cycle, -1 unknown */
+    int64_t last_cb_ns;            /* the callback time of the latest cycle */
     uint64_t last_frame;           /* the frame position of the latest cycle */
     uint64_t records_lost;         /* records lost to a full ring (sequence gaps): never counted as a gap */
     uint64_t discontinuities;      /* frame clock jumps that time cannot explain (back, or far ahead) */
@@ -118,9 +157,17 @@ struct phase_stats {
      * (stats/ramp.h) judges each cycle by the same deadline: margin_known is 0 when it measured none. */
     int margin_known;
     int64_t margin_ns;
+    int64_t spike_threshold_ns;    /* phase_set_spike_threshold's; 0: half the period of each segment's size */
+    phase_notify_fn notify;        /* phase_set_notify's; NULL: nobody is told */
+    void *notify_arg;
 };
 
 void phase_init(struct phase_stats *p);
+/* A cycle whose wake-up is above ns is a spike (listed per segment, struct wake_spike); 0 (the default): half the
+ * period of the segment's size (phase_spikes.c says why). Call after phase_init, before the first record. */
+void phase_set_spike_threshold(struct phase_stats *p, int64_t ns);
+/* Who is told of closed events and new spikes (phase_notify_fn), with arg; NULL: nobody. After phase_init. */
+void phase_set_notify(struct phase_stats *p, phase_notify_fn fn, void *arg);
 void phase_free(struct phase_stats *p);
 /* Account one record. Returns 0 or -ENOMEM. */
 int phase_add(struct phase_stats *p, const struct rt_record *r);
@@ -131,7 +178,13 @@ int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t n
 void phase_observe(struct phase_stats *p, const struct rt_record *r);
 /* Attribute n server-reported xruns (one event) to the current segment and second. */
 void phase_add_reported_xruns(struct phase_stats *p, uint64_t n);
-/* Close the current second of every segment (computes its p99). */
+/* Tell the notify function of each segment's open event now (the phase's measured part has ended, so it is closed):
+ * for the collector when the records of the next phase begin, so that an event in a phase's last cycles is explained
+ * while the engine's history still holds it, not at the run's end. A disturbance after it (a late notification)
+ * still joins the event in the document, but is not told again. phase_finish() does this too. */
+void phase_tell_open_events(struct phase_stats *p);
+/* Close the current second of every segment (computes its p99), and tell the notify function of each segment's
+ * open event (the phase has ended: it is closed). */
 void phase_finish(struct phase_stats *p);
 uint64_t phase_cycles(const struct phase_stats *p);
 

@@ -87,14 +87,6 @@ static int system_advice(const struct vctx *v, struct advice *a)
     return 0;
 }
 
-/* The run's own rules: each says whether it applies, then why and how; hint is the few words of "Try ...". */
-struct advice_rule {
-    const char *id;
-    int (*applies)(const struct vctx *v);
-    void (*say)(const struct vctx *v, char *buf, size_t len);
-    void (*hint)(const struct vctx *v, char *buf, size_t len); /* NULL: no entry in the summary's "Try" */
-};
-
 int verdict_not_realtime(const struct vctx *v)
 {
     return !v->rt && v->nph > 0;
@@ -389,14 +381,17 @@ static const struct advice_rule advice_rules[] = {
     { "buffer", bigger_buffer, say_bigger_buffer, hint_bigger_buffer },
 };
 
+#define NRULES (sizeof(advice_rules) / sizeof(advice_rules[0]))
+
 size_t verdict_rules_count(void)
 {
-    return sizeof(advice_rules) / sizeof(advice_rules[0]);
+    return NRULES + verdict_culprit_rules_count();
 }
 
 const char *verdict_rule_id(size_t i)
 {
-    return i < verdict_rules_count() ? advice_rules[i].id : NULL;
+    const struct advice_rule *c = i >= NRULES ? verdict_culprit_rule(i - NRULES) : NULL;
+    return i < NRULES ? advice_rules[i].id : c ? c->id : NULL;
 }
 
 static void run_rules(const struct vctx *v, struct advice *adv, const struct advice_rule *rules, size_t n)
@@ -458,7 +453,8 @@ static int order_advice(struct advice *a)
 /* Every piece of advice the run's rules and the checks table give, then put in the one order (verdict_order.c). */
 int verdict_advise(const struct vctx *v, struct advice *a)
 {
-    run_rules(v, a, advice_rules, sizeof(advice_rules) / sizeof(advice_rules[0]));
+    run_rules(v, a, advice_rules, NRULES);
+    run_rules(v, a, verdict_culprit_rule(0), verdict_culprit_rules_count()); /* what explained the xruns */
     int err = system_advice(v, a);
     return err ? err : order_advice(a);
 }

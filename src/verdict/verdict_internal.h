@@ -55,9 +55,21 @@ struct advice {
  * Returns 0, or -ENOMEM. */
 int verdict_advise(const struct vctx *v, struct advice *a);
 
-/* The run's own rules' advice ids (each must be in verdict_order.c's table: tests/unit/test_verdict_order.c). */
+/* The run's own rules: each says whether it applies, then why and how; hint is the few words of "Try ...". */
+struct advice_rule {
+    const char *id;
+    int (*applies)(const struct vctx *v);
+    void (*say)(const struct vctx *v, char *buf, size_t len);
+    void (*hint)(const struct vctx *v, char *buf, size_t len); /* NULL: no entry in the summary's "Try" */
+};
+
+/* The run's own rules' advice ids, the culprits' included (each must be in verdict_order.c's table:
+ * tests/unit/test_verdict_order.c). */
 size_t verdict_rules_count(void);
 const char *verdict_rule_id(size_t i);
+/* The culprits' rules (verdict_culprit.c): advice from phases[].top_culprits, a culprit process first. */
+size_t verdict_culprit_rules_count(void);
+const struct advice_rule *verdict_culprit_rule(size_t i);
 
 /* Rules the summary and the level use too. */
 int verdict_not_realtime(const struct vctx *v);

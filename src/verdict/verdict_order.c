@@ -17,10 +17,19 @@ static const struct advice_order table[] = {
     { "load", ADVICE_RUN },
     { "period", ADVICE_RUN },
     { "headroom", ADVICE_RUN },
+    /* the culprits (verdict_culprit.c): a process that took the audio CPU, a client that did not finish, our own
+     * DSP, the host of a VM: what the run saw explain its xruns, before any setting */
+    { "culprit_process", ADVICE_RUN },
+    { "culprit_client", ADVICE_RUN },
+    { "culprit_dsp", ADVICE_RUN },
+    { "culprit_steal", ADVICE_RUN },
     { "ladder", ADVICE_RUN },   /* the depth ladder: where the trouble starts, from the depths below this one */
     /* the server's settings */
     { "priority", ADVICE_SERVER },
     { "rtirq", ADVICE_SERVER },
+    /* an interrupt or softirq the culprits name: the interrupts' priorities and affinity, before the kernel */
+    { "culprit_irq", ADVICE_SERVER },
+    { "culprit_softirq", ADVICE_SERVER },
     /* idle states, the CPU's power */
     { "idle", ADVICE_IDLE },
     { "governor", ADVICE_IDLE },

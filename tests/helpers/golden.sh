@@ -68,3 +68,12 @@ one compare-ladder.text compare "$S/${R[ladder]}.json" "$S/${R[ladder-jack]}.jso
 for fmt in text json html; do
     one "report-ladder-doc.$fmt" report "$F/ladder.json" --format "$fmt"
 done
+# the culprits (issue 24): a jack2 run whose xruns the server's log explained (a client that did not finish), and a
+# timer run with a wake-up spike a real-time task explained; outside the store, so that the matrix above keeps its
+# eleven runs
+for n in culprits-jack-stalls culprits-timer-spike; do
+    for fmt in text json html junit tap lava kcidb; do
+        one "report-$n.$fmt" report "$F/$n.json" --format "$fmt"
+    done
+    one "report-$n.wide" report "$F/$n.json" --wide
+done

@@ -61,6 +61,14 @@ static void test_every_id_ordered(void **state)
     assert_int_equal(verdict_order_get(verdict_order_rank("rtirq"))->cls, ADVICE_SERVER);
     assert_int_equal(verdict_order_get(verdict_order_rank("threadirqs"))->cls, ADVICE_KERNEL);
     assert_int_equal(verdict_order_get(verdict_order_rank("idle"))->cls, ADVICE_IDLE);
+    /* the culprits (issue 24): a process, a client, our DSP, steal with what the run saw; an interrupt with the
+     * server's settings; all before any kernel option */
+    static const char *const run_culprits[] = { "culprit_process", "culprit_client", "culprit_dsp", "culprit_steal" };
+    for (size_t i = 0; i < 4; i++)
+        assert_int_equal(verdict_order_get(verdict_order_rank(run_culprits[i]))->cls, ADVICE_RUN);
+    assert_int_equal(verdict_order_get(verdict_order_rank("culprit_irq"))->cls, ADVICE_SERVER);
+    assert_int_equal(verdict_order_get(verdict_order_rank("culprit_softirq"))->cls, ADVICE_SERVER);
+    assert_true(verdict_order_rank("culprit_softirq") < verdict_order_rank("threadirqs"));
 }
 
 /* Shuffled advice comes out in the table's order; duplicates of an id keep the order they came in. */

@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Wake-up spikes and what the collector is told (stats/phase_spikes.c): from synthetic records whose truth is the
+ * lateness, callback and CPU this test injects. A spike is a cycle that woke later than the threshold (half the
+ * period by default, or the one set), never a disturbed cycle of an xrun event; events are told once closed, with
+ * the CPU of their first disturbed cycle and the largest callback of their cycles and the one before. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+#include "stats/phase.h"
+
+#define RATE 48000
+#define FRAMES 64
+#define PERIOD_NS (FRAMES * 1000000000LL / RATE) /* 1333333 ns */
+
+/* Cycle k with an exact provider start (a timer's deadline), entered late_ns after it, busy cb_ns, on cpu. */
+static struct rt_record cyc(int k, int64_t late_ns, int64_t cb_ns, int cpu)
+{
+    struct rt_record r;
+    memset(&r, 0, sizeof(r));
+    r.start_ns = 1000000000LL + k * PERIOD_NS;
+    r.t_entry_ns = r.start_ns + late_ns;
+    r.t_exit_ns = r.t_entry_ns + cb_ns;
+    r.frame_pos = (uint64_t)k * FRAMES;
+    r.flags = RTREC_HAS_START | RTREC_MEASURING;
+    r.nframes = FRAMES;
+    r.rate_hz = RATE;
+    r.cpu = (int16_t)cpu;
+    return r;
+}
+
+struct told {
+    int n;
+    enum phase_happening what[16];
+    int64_t start[16], end[16], cb[16];
+    int cpu[16];
+    int cycles_when[16];  /* the segment's cycles when it was told */
+};
+
+static void tell(void *arg, const struct phase_stats *p, enum phase_happening what, int64_t start_ns,
+                 int64_t end_ns, int cpu, int64_t cb_ns)
+{
+    struct told *t = arg;
+    assert_true(t->n < 16);
+    t->what[t->n] = what;
+    t->start[t->n] = start_ns;
+    t->end[t->n] = end_ns;
+    t->cpu[t->n] = cpu;
+    t->cb[t->n] = cb_ns;
+    t->cycles_when[t->n] = p->nseg ? (int)p->seg[0]->cycles : -1;
+    t->n++;
+}
+
+/* One cycle injected 900 µs late (above half the 1333 µs period), one 600 µs late (below): one spike, the first,
+ * at its due time, with its lateness, callback and CPU; told once, when its cycle is accounted. */
+static void test_injected_late_cycle_is_a_spike(void **state)
+{
+    (void)state;
+    struct phase_stats p;
+    struct told t = { 0 };
+    phase_init(&p);
+    phase_set_notify(&p, tell, &t);
+    for (int k = 0; k < 1000; k++) {
+        int64_t late = k == 300 ? 900000 : k == 600 ? 600000 : 20000;
+        struct rt_record r = cyc(k, late, k == 300 ? 70000 : k == 299 ? 90000 : 10000, k == 300 ? 3 : 1);
+        assert_int_equal(phase_add_cycle(&p, &r, 0, 0), 0);
+    }
+    phase_finish(&p);
+    const struct segment *s = p.seg[0];
+    assert_int_equal(s->spike_threshold_ns, PERIOD_NS / 2);
+    assert_int_equal(s->nspikes, 1);
+    assert_int_equal(s->spikes_unlisted, 0);
+    assert_int_equal(s->spikes[0].t_ns, 1000000000LL + 300 * PERIOD_NS);
+    assert_int_equal(s->spikes[0].wakeup_ns, 900000);
+    assert_int_equal(s->spikes[0].callback_ns, 70000);
+    assert_int_equal(s->spikes[0].callback_max_ns, 90000); /* the cycle before it ran longer */
+    assert_int_equal(s->spikes[0].cpu, 3);
+    assert_int_equal(t.n, 1);
+    assert_int_equal(t.what[0], PH_SPIKE);
+    assert_int_equal(t.start[0], s->spikes[0].t_ns);
+    assert_int_equal(t.end[0], s->spikes[0].t_ns + 900000);
+    assert_int_equal(t.cpu[0], 3);
+    assert_int_equal(t.cycles_when[0], 301);
+    phase_free(&p);
+}
+
+/* The threshold set by the lead: 100 µs makes the 150 µs cycle a spike, not the 90 µs one; the cap lists the first
+ * SEGMENT_SPIKES_MAX and counts the rest. */
+static void test_threshold_and_cap(void **state)
+{
+    (void)state;
+    struct phase_stats p;
+    phase_init(&p);
+    phase_set_spike_threshold(&p, 100000);
+    for (int k = 0; k < 100; k++) {
+        struct rt_record r = cyc(k, k == 10 ? 150000 : k == 20 ? 90000 : 20000, 10000, 0);
+        assert_int_equal(phase_add_cycle(&p, &r, 0, 0), 0);
+    }
+    assert_int_equal(p.seg[0]->spike_threshold_ns, 100000);
+    assert_int_equal(p.seg[0]->nspikes, 1);
+    assert_int_equal(p.seg[0]->spikes[0].wakeup_ns, 150000);
+    phase_free(&p);
+    phase_init(&p);
+    int late = SEGMENT_SPIKES_MAX + 76;
+    for (int k = 0; k < 2 * late; k++) {
+        struct rt_record r = cyc(k, k % 2 ? 800000 : 20000, 10000, 0); /* every other cycle 800 µs late */
+        assert_int_equal(phase_add_cycle(&p, &r, 0, 0), 0);
+    }
+    assert_int_equal(p.seg[0]->nspikes, SEGMENT_SPIKES_MAX);
+    assert_int_equal(p.seg[0]->spikes_unlisted, 76);
+    phase_free(&p);
+}
+
+/* A stall: cycle 500's callback runs 5 ms on CPU 2 (four periods), the next cycle comes after a gap; a notification
+ * 3 cycles later joins the event. Told once, after XRUN_EVENT_CLEAN clean cycles, with CPU 2 (the first disturbed
+ * cycle's: the one after the gap) and the 5 ms callback (the cycle before it); the gap cycle is no spike. A second
+ * event by notification alone is told at the phase's end, with the latest cycle's CPU and callback. */
+static void test_event_told_when_closed(void **state)
+{
+    (void)state;
+    struct phase_stats p;
+    struct told t = { 0 };
+    phase_init(&p);
+    phase_set_notify(&p, tell, &t);
+    int k = 0;
+    for (int n = 0; n < 900; n++, k++) {
+        if (k == 501)
+            k += 4; /* cycles 501-504 never ran */
+        int64_t cb = k == 500 ? 5000000 : k == 507 ? 400000 : 10000;
+        struct rt_record r = cyc(k, 20000, cb, k == 505 ? 2 : 1);
+        assert_int_equal(phase_add_cycle(&p, &r, k == 508, 0), 0);
+    }
+    struct rt_record r = cyc(k, 20000, 30000, 5);
+    assert_int_equal(phase_add_cycle(&p, &r, 0, 0), 0);
+    phase_add_reported_xruns(&p, 1); /* after the last cycle: an event of its own */
+    const struct segment *s = p.seg[0];
+    assert_int_equal(s->nevents, 2);
+    assert_int_equal(s->nspikes, 0);
+    assert_int_equal(t.n, 1);                  /* the first told, the second still open */
+    assert_int_equal(t.what[0], PH_EVENT);
+    /* its last disturbed cycle, k = 508, is the 505th counted: told when the 8th clean one after it was */
+    assert_int_equal(t.cycles_when[0], 505 + 8);
+    assert_int_equal(t.start[0], s->events[0].start_ns);
+    assert_int_equal(t.start[0], 1000000000LL + 501 * PERIOD_NS);
+    assert_int_equal(t.end[0], 1000000000LL + 508 * PERIOD_NS + 20000);
+    assert_int_equal(t.cpu[0], 2);
+    assert_int_equal(t.cb[0], 5000000);
+    assert_int_equal(s->events[0].callback_max_ns, 5000000);
+    assert_int_equal(s->events[0].cpu, 2);
+    phase_tell_open_events(&p); /* the next phase's records begin */
+    assert_int_equal(t.n, 2);
+    phase_finish(&p);
+    assert_int_equal(t.n, 2);
+    assert_int_equal(t.what[1], PH_EVENT);
+    assert_int_equal(t.cpu[1], 5);
+    assert_int_equal(t.cb[1], 30000);
+    phase_finish(&p); /* told once */
+    assert_int_equal(t.n, 2);
+    phase_free(&p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_injected_late_cycle_is_a_spike),
+        cmocka_unit_test(test_threshold_and_cap),
+        cmocka_unit_test(test_event_told_when_closed),
+    };
+    return cmocka_run_group_tests_name("phase_spikes", tests, NULL, NULL);
+}

@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The verdict's advice from the culprits (src/verdict/verdict_culprit.c): a culprit process is named, with its pid,
+ * what it explains and its evidence, before any kernel option; a client that did not finish and our own DSP the
+ * same; an interrupt leads to rtirq and the interrupt's affinity, before the kernel's options; steal to the VM's
+ * host. Spikes alone on a passing run advise nothing. The truth: the culprits this test writes into its documents
+ * (a failing run on tests/fixtures/sys-generic, whose checks call for governor, swappiness, threadirqs, preempt). */
+#include "fixture_verdict.h"
+
+static void ids_text(const json_t *d, char *b, size_t n)
+{
+    size_t i, o = 0;
+    const json_t *v;
+    b[0] = '\0';
+    json_array_foreach(json_object_get(json_object_get(d, "verdict"), "advice_ids"), i, v)
+        o += (size_t)snprintf(b + o, o < n ? n - o : 0, "%s%s", o ? " " : "", json_string_value(v));
+}
+
+/* The advice of id in d. */
+static const char *advice_of(const json_t *d, const char *id)
+{
+    const json_t *v = json_object_get(d, "verdict");
+    size_t i;
+    const json_t *x;
+    json_array_foreach(json_object_get(v, "advice_ids"), i, x)
+        if (strcmp(json_string_value(x), id) == 0)
+            return json_string_value(json_array_get(json_object_get(v, "advice"), i));
+    return "(none)";
+}
+
+static json_t *culprit(const char *kind, const char *name, int pid, int irq, const char *evidence)
+{
+    json_t *c = json_pack("{s:s, s:s, s:s, s:f, s:s}", "kind", kind, "basis", "correlated", "name", name, "score",
+                          1.0, "evidence", evidence);
+    if (pid > 0)
+        json_object_set_new(c, "pid", json_integer(pid));
+    if (irq >= 0)
+        json_object_set_new(c, "irq", json_integer(irq));
+    return c;
+}
+
+/* A failing phase `load` with nev events (the first `hit` of them with culprit c first) and its top_culprits, as
+ * report_build counts them (report_culprits.c). */
+static json_t *phase_with(const char *load, int nev, int hit, json_t *c, int spikes_only)
+{
+    json_t *p = phase(load, nev, nev, nev, 2500, -900);
+    json_t *ev = json_array(), *sp = json_array();
+    for (int i = 0; i < nev; i++) {
+        json_t *cs = json_array();
+        if (i < hit)
+            json_array_append(cs, c);
+        json_array_append_new(spikes_only ? sp : ev, json_pack("{s:f, s:b, s:o}", "t_s", 10.0 + i, "explained",
+                                                               i < hit, "culprits", cs));
+    }
+    json_object_set_new(p, "events", ev);
+    json_object_set_new(p, "spikes", sp);
+    json_object_set_new(p, "top_culprits", json_pack("[{s:O, s:O, s:s, s:i, s:i, s:O}]", "kind",
+                        json_object_get(c, "kind"), "name", json_object_get(c, "name"), "basis", "correlated",
+                        "events", spikes_only ? 0 : hit, "spikes", spikes_only ? hit : 0, "evidence",
+                        json_object_get(c, "evidence")));
+    json_decref(c);
+    return p;
+}
+
+static json_t *judged(json_t *ph, char *ids, size_t n)
+{
+    json_t *d = doc_on("sys-generic", 64), *prof = profile("studio");
+    add_phase(d, ph);
+    verdict_report(d, prof, 0, -1, -1);
+    json_decref(prof);
+    ids_text(d, ids, n);
+    return d;
+}
+
+/* The brief's example: a FIFO 95 task on the audio CPU before 4 of 5 xruns is named first, before every kernel
+ * option and the buffer, with its pid, the count and the evidence; and it is the summary's first "Try". */
+static void test_process_before_kernel(void **state)
+{
+    (void)state;
+    char ids[512];
+    const char *ev = "a real-time task above the audio thread ran on CPU 1: spin (pid 812, FIFO 95), 3.0 ms in the "
+                     "50 ms before the xrun";
+    json_t *d = judged(phase_with("burn", 5, 4, culprit("rt_task", "spin", 812, -1, ev), 0), ids, sizeof(ids));
+    assert_string_equal(ids, "culprit_process governor swappiness threadirqs preempt buffer");
+    const char *a = advice_of(d, "culprit_process");
+    CONTAINS(a, "Stop or lower spin (pid 812): it ran on the audio CPU before 4 of 5 xrun events under burn (");
+    CONTAINS(a, ev);
+    CONTAINS(a, "chrt -o -p 0 812");
+    CONTAINS(vstr(d, "summary"), "Try stopping spin");
+    json_decref(d);
+}
+
+static void test_client_and_dsp(void **state)
+{
+    (void)state;
+    char ids[512];
+    json_t *d = judged(phase_with("none", 5, 5, culprit("client", "stall", 0, -1, "another JACK client did not "
+                                                        "finish: stall"), 0), ids, sizeof(ids));
+    assert_true(strncmp(ids, "culprit_client ", 15) == 0);
+    CONTAINS(advice_of(d, "culprit_client"), "Client stall did not finish in time: 5 of 5 xrun events under none");
+    json_decref(d);
+    d = judged(phase_with("none", 3, 3, culprit("dsp", "our DSP", 0, -1, "our own DSP overran the period: 1.5 ms "
+                                                 "of 1.33 ms"), 0), ids, sizeof(ids));
+    assert_true(strncmp(ids, "culprit_dsp ", 12) == 0);
+    CONTAINS(advice_of(d, "culprit_dsp"), "Your DSP overran the period: 3 of 3 xrun events under none");
+    json_decref(d);
+}
+
+/* An interrupt: rtirq and the line's affinity, after the run's own advice, before threadirqs and the rest. */
+static void test_irq_leads_to_rtirq(void **state)
+{
+    (void)state;
+    char ids[512];
+    json_t *d = judged(phase_with("net", 4, 2, culprit("irq", "IRQ 145 (iwlwifi)", 0, 145, "IRQ 145 (iwlwifi) on "
+                                                       "CPU 2: 41 in 100 ms, usually 2"), 0), ids, sizeof(ids));
+    assert_string_equal(ids, "culprit_irq governor swappiness threadirqs preempt buffer");
+    const char *a = advice_of(d, "culprit_irq");
+    CONTAINS(a, "IRQ 145 (iwlwifi) rose on the audio CPU before 2 of 4 xrun events under net");
+    CONTAINS(a, "rtirq");
+    CONTAINS(a, "/proc/irq/145/smp_affinity_list");
+    json_decref(d);
+    d = judged(phase_with("net", 4, 4, culprit("steal", "steal", 0, -1, "the host took 4.0 ms in the 50 ms around "
+                                               "it"), 0), ids, sizeof(ids));
+    assert_true(strncmp(ids, "culprit_steal ", 14) == 0);
+    CONTAINS(advice_of(d, "culprit_steal"), "The host of this virtual machine took the CPU");
+    json_decref(d);
+}
+
+/* Spikes alone: advice when the run failed, none on a clean run (a spike that cost nothing). */
+static void test_spikes_alone(void **state)
+{
+    (void)state;
+    char ids[512];
+    json_t *d = judged(phase_with("burn", 3, 3, culprit("rt_task", "spin", 812, -1, "spin ran 1 ms"), 1), ids,
+                       sizeof(ids));
+    CONTAINS(advice_of(d, "culprit_process"), "before 3 of 3 wake-up spikes under burn");
+    json_decref(d);
+    json_t *p = phase_with("burn", 3, 3, culprit("rt_task", "spin", 812, -1, "spin ran 1 ms"), 1);
+    json_t *clean = phase("burn", 0, 0, 0, 20, 900);
+    json_object_update(clean, json_pack("{s:O, s:O}", "spikes", json_object_get(p, "spikes"), "top_culprits",
+                                        json_object_get(p, "top_culprits")));
+    json_decref(p);
+    d = judged(clean, ids, sizeof(ids));
+    assert_null(strstr(ids, "culprit"));
+    json_decref(d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_process_before_kernel),
+        cmocka_unit_test(test_client_and_dsp),
+        cmocka_unit_test(test_irq_leads_to_rtirq),
+        cmocka_unit_test(test_spikes_alone),
+    };
+    return cmocka_run_group_tests_name("verdict_culprits", tests, setup, NULL);
+}
