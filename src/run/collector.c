@@ -73,6 +73,17 @@ void collector_drain(struct collector *c)
             }
             if (r->t_entry_ns > c->prev_entry_ns)
                 c->prev_entry_ns = r->t_entry_ns;
+            if (c->on_cpu && r->cpu >= 0 && r->cpu < 64 && !(c->cpus_told >> r->cpu & 1u)) {
+                c->cpus_told |= 1ull << r->cpu;
+                c->on_cpu(c->on_cpu_arg, r->cpu);
+            }
+            /* A phase's measured part has ended (a record of another phase, past the two that may still carry its
+             * notifications, below): its open xrun events are closed, and told now rather than at the run's end. */
+            if (c->last_phase1 > 0 && c->told_open1 != c->last_phase1 && (int)r->phase != c->last_phase1 - 1 &&
+                r->seq > c->last_measured_seq + 2) {
+                c->told_open1 = c->last_phase1;
+                phase_tell_open_events(&c->phases[c->last_phase1 - 1]);
+            }
             if (!(r->flags & RTREC_MEASURING) && (int)r->phase < c->nphases)
                 phase_observe(&c->phases[r->phase], r); /* the warm-up fits the grid the phase starts with */
             if (!(r->flags & RTREC_MEASURING) || (int)r->phase >= c->nphases) {

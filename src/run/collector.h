@@ -58,6 +58,12 @@ struct collector {
     struct collector_gap gap;         /* the latest long gap, while records within its tail still come */
     int gap_open;
     int64_t cpu_ns;                   /* the collector thread's own CPU time, read when it ends */
+    /* Told once of each CPU a record ran on (the first 64 CPUs; the culprit engine scans the real-time tasks that
+     * may run there), on the collector thread; NULL: nobody. */
+    void (*on_cpu)(void *arg, int cpu);
+    void *on_cpu_arg;
+    uint64_t cpus_told;
+    int told_open1;                   /* 1 + the phase whose open xrun events were told at its end (phase.h) */
 };
 
 int collector_start(struct collector *c);

@@ -61,7 +61,8 @@ struct wake_spike {
  * (XRUN_EVENT_CLEAN clean cycles after its last disturbed one, a newer event, or the phase's end), a spike when its
  * cycle is accounted. The values equal culprit.h's enum culprit_subject (CS_EVENT, CS_SPIKE): stats/ includes
  * nothing of culprit/. */
-enum phase_happening { PH_EVENT = 0, PH_SPIKE = 1 };
+enum phase_happening { PH_EVENT = 0, PH_SPIKE = 1, PH_EVENT_BEGIN = 2 /* an event has begun (rtjitter watch's first
+                                                                         * line; not a culprit subject) */ };
 struct phase_stats;
 /* start_ns: the event's start_ns or the spike's t_ns; end_ns: the event's end_ns or the spike's entry; cpu and
  * callback_max_ns: the event's or the spike's. Called on the collector thread, from phase_add_cycle(),
@@ -82,6 +83,7 @@ struct segment {
     size_t nevents, events_cap;
     uint64_t events_unlisted;      /* events beyond them */
     size_t events_told;            /* events notified as closed (phase_notify_fn): the first events_told */
+    size_t events_begun;           /* events notified as begun (PH_EVENT_BEGIN): the first events_begun */
     int64_t event_cb_pending;      /* the largest callback since the open event's last disturbed cycle: folded
                                     * into it when it goes on, dropped when it closes */
     struct wake_spike *spikes;     /* the first SEGMENT_SPIKES_MAX spikes, in order */

@@ -57,6 +57,11 @@ void phase_tell_events(struct phase_stats *p, struct segment *s, int ended)
 {
     /* the newest event goes on while a disturbance within XRUN_EVENT_CLEAN cycles would join it (event_note) */
     int newest_closed = ended || s->events_unlisted || s->cycles >= s->last_event_cycle + XRUN_EVENT_CLEAN;
+    while (s->events_begun < s->nevents) {
+        const struct xrun_event *e = &s->events[s->events_begun++];
+        if (p->notify)
+            p->notify(p->notify_arg, p, PH_EVENT_BEGIN, e->start_ns, e->end_ns, e->cpu, e->callback_max_ns);
+    }
     while (s->events_told < s->nevents && (s->events_told + 1 < s->nevents || newest_closed)) {
         const struct xrun_event *e = &s->events[s->events_told++];
         if (p->notify)

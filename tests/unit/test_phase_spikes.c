@@ -32,6 +32,8 @@ static struct rt_record cyc(int k, int64_t late_ns, int64_t cb_ns, int cpu)
 }
 
 struct told {
+    int begun;            /* PH_EVENT_BEGIN notifications, counted apart */
+    int begun_cycles[4];  /* the segment's cycles when each was told */
     int n;
     enum phase_happening what[16];
     int64_t start[16], end[16], cb[16];
@@ -43,6 +45,11 @@ static void tell(void *arg, const struct phase_stats *p, enum phase_happening wh
                  int64_t end_ns, int cpu, int64_t cb_ns)
 {
     struct told *t = arg;
+    if (what == PH_EVENT_BEGIN) {
+        assert_true(t->begun < 4);
+        t->begun_cycles[t->begun++] = p->nseg ? (int)p->seg[0]->cycles : -1;
+        return;
+    }
     assert_true(t->n < 16);
     t->what[t->n] = what;
     t->start[t->n] = start_ns;
@@ -139,6 +146,8 @@ static void test_event_told_when_closed(void **state)
     assert_int_equal(s->nevents, 2);
     assert_int_equal(s->nspikes, 0);
     assert_int_equal(t.n, 1);                  /* the first told, the second still open */
+    assert_int_equal(t.begun, 2);              /* both told as begun when their first disturbed cycle counted: */
+    assert_int_equal(t.begun_cycles[0], 502);  /* the 502nd counted cycle, the one after the gap */
     assert_int_equal(t.what[0], PH_EVENT);
     /* its last disturbed cycle, k = 508, is the 505th counted: told when the 8th clean one after it was */
     assert_int_equal(t.cycles_when[0], 505 + 8);
