@@ -59,6 +59,13 @@ static const struct opt_def run_defs[] = {
       "(default) or live, or a profile file; exit 1 when it fails", NULL, 0 },
     { "record", OPT_STR, P(record), 0, 0, "FILE", "with --loopback: write the whole capture to FILE (FLAC or WAV "
       "by its extension); a run stopped early keeps it as FILE.partial-<time>.EXT, never over FILE", NULL, 0 },
+    { "server-log", OPT_STR, P(server_log), 0, 0, "FILE", "the JACK server's log (jackd's stderr), read for the "
+      "clients that did not finish in time, each xrun's culprit (default: a private server's own log, else "
+      "jackdbus's ~/.log/jack/jackdbus.log)", NULL, 0 },
+    { "spike-us", OPT_DOUBLE, P(spike_us), 1, 1e7, "US", "a cycle that wakes later than US is a spike, listed and "
+      "explained with its culprits (default: half the period)", NULL, 0 },
+    { "no-culprits", OPT_FLAG, P(no_culprits), 0, 0, "", "no culprit sampler (the normal-priority thread that reads "
+      "/proc 20 times a second): events and spikes are listed without their culprits", NULL, 0 },
     { "wide", OPT_FLAG, P(wide), 0, 0, "", "text table: every column, however wide the terminal", NULL, 0 },
     { "dma-latency", OPT_FLAG, P(be.dma_latency), 0, 0, "", "hold /dev/cpu_dma_latency at 0 while measuring, so the "
       "CPUs stay out of deep idle states (the timer backend does by default; root's only on most systems)", NULL,

@@ -254,6 +254,8 @@ static int run_measure(struct run_state *st)
     }
     for (int i = 0; i < st->nphases; i++) {
         phase_init(&st->stats[i]);
+        if (p->spike_us > 0)
+            phase_set_spike_threshold(&st->stats[i], (int64_t)(p->spike_us * 1000.0));
         st->results[i].stats = &st->stats[i];
         st->results[i].load = load_plan_name(st->plan, i);
         st->results[i].duration_s = st->ramps ? rampdrv_max_s(p->dsp_ramp_step_pct, p->dsp_ramp_step_s) : p->duration_s;

@@ -12,6 +12,7 @@
 #define RUN_DEFAULT_LOADS "none,burn,write,read,compile,memload,video,x" /* interbench's set, none first */
 
 struct run_progress;
+struct watch_feed;
 struct run_plan {
     const struct backend_ops *backend;
     struct backend_config be;      /* the backend's settings (rate, period, server...) */
@@ -34,6 +35,11 @@ struct run_plan {
     double min_deadlines_pct;      /* exit 1 when a phase met fewer deadlines (%); < 0: not set */
     double max_wakeup_p99_us;      /* exit 1 when a phase's wake-up p99 is above this; < 0: not set */
     const char *junit;             /* --junit FILE: the thresholds as JUnit XML, or NULL */
+    const char *server_log;        /* --server-log FILE: the JACK server's log, read for the clients that did not
+                                    * finish (culprits); NULL: a private server's own, else jackdbus's */
+    double spike_us;               /* --spike-us: a wake-up later than this is a spike; 0: half the period */
+    int no_culprits;               /* --no-culprits: no sampler, no sources, no culprits in the report */
+    struct watch_feed *watch;      /* rtjitter watch: the live feed of events (run/watch.h), or NULL */
     int tap;                       /* --tap: TAP 13 on stdout instead of the table */
     const char *command_line;      /* as typed, for the report */
     const json_t *ladder_below;    /* a depth of a ladder (run/ladder.h): the depths measured below it, shallowest
