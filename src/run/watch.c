@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* `rtjitter watch`'s live feed (watch.h). */
+#include "run/watch.h"
+#include <string.h>
+#include <time.h>
+
+static double mono_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void watch_feed_init(struct watch_feed *f, FILE *out, enum watch_format format, int notify)
+{
+    memset(f, 0, sizeof(*f));
+    pthread_mutex_init(&f->mu, NULL);
+    watch_out_init(&f->out, out, format, notify);
+}
+
+void watch_feed_note(struct watch_feed *f, enum phase_happening what, int64_t start_ns, int64_t end_ns)
+{
+    if (what == PH_SPIKE)
+        return;
+    pthread_mutex_lock(&f->mu);
+    if (f->tail - f->head == WATCH_QUEUE)
+        f->dropped++;
+    else
+        f->q[f->tail++ % WATCH_QUEUE] = (struct watch_note){ what, start_ns, end_ns };
+    pthread_mutex_unlock(&f->mu);
+}
+
+void watch_feed_clock(struct watch_feed *f, clockid_t clock)
+{
+    struct timespec rt, mc;
+    clock_gettime(CLOCK_REALTIME, &rt);
+    clock_gettime(clock, &mc);
+    f->wall_off_ns = (rt.tv_sec - mc.tv_sec) * 1000000000LL + (rt.tv_nsec - mc.tv_nsec);
+}
+
+static int64_t wall_ms(const struct watch_feed *f, int64_t t_ns)
+{
+    return (t_ns + f->wall_off_ns) / 1000000;
+}
+
+/* The number given to the event that began at start_ns (0: its beginning was not seen). */
+static uint64_t number_of(struct watch_feed *f, int64_t start_ns)
+{
+    for (int i = 0; i < f->nrecent; i++)
+        if (f->recent[i].start_ns == start_ns)
+            return f->recent[i].n;
+    return 0;
+}
+
+static void began(struct watch_feed *f, int64_t start_ns)
+{
+    f->begun++;
+    if (f->nrecent == WATCH_PENDING)
+        memmove(f->recent, f->recent + 1, sizeof(f->recent[0]) * (WATCH_PENDING - 1)), f->nrecent--;
+    f->recent[f->nrecent++] = (struct watch_begun){ f->begun, start_ns };
+    struct watch_event e = { .n = f->begun, .wall_ms = wall_ms(f, start_ns), .length_ms = -1 };
+    watch_out_event(&f->out, &e);
+}
+
+/* The line of a closed event: its top culprit, "stall (client, observed)", or NULL when not known (yet). */
+static int culprit_line(const struct culprit_results *res, int64_t start_ns, char *out, size_t len)
+{
+    struct culprit c[1];
+    if (!res || !res->lookup || res->lookup(res->ctx, CS_EVENT, 0, start_ns, c, 1) < 1)
+        return -1;
+    snprintf(out, len, "culprit: %s (%s, %s): %s", c[0].name, culprit_kind_name(c[0].kind),
+             culprit_basis_name(c[0].basis), c[0].evidence);
+    return 0;
+}
+
+static void ended(struct watch_feed *f, const struct watch_pending *p, const char *culprit)
+{
+    struct watch_event e = { .n = p->n, .wall_ms = wall_ms(f, p->start_ns),
+                             .length_ms = (double)(p->end_ns - p->start_ns) / 1e6, .culprit = culprit };
+    watch_out_event(&f->out, &e);
+}
+
+void watch_feed_poll(struct watch_feed *f, const struct culprit_results *res, int final)
+{
+    struct watch_note batch[WATCH_QUEUE];
+    unsigned n = 0;
+    pthread_mutex_lock(&f->mu);
+    while (f->head != f->tail)
+        batch[n++] = f->q[f->head++ % WATCH_QUEUE];
+    pthread_mutex_unlock(&f->mu);
+    for (unsigned i = 0; i < n; i++) {
+        if (batch[i].what == PH_EVENT_BEGIN) {
+            began(f, batch[i].start_ns);
+            continue;
+        }
+        uint64_t num = number_of(f, batch[i].start_ns);
+        if (!num) { /* its beginning was lost to a full queue: it is numbered now */
+            began(f, batch[i].start_ns);
+            num = f->begun;
+        }
+        struct watch_pending p = { num, batch[i].start_ns, batch[i].end_ns, mono_now() };
+        if (f->npending == WATCH_PENDING) { /* the oldest is said now, without its culprit */
+            ended(f, &f->pending[0], NULL);
+            memmove(f->pending, f->pending + 1, sizeof(f->pending[0]) * (WATCH_PENDING - 1));
+            f->npending--;
+        }
+        f->pending[f->npending++] = p;
+    }
+    double now = mono_now();
+    for (int i = 0; i < f->npending;) {
+        char line[CULPRIT_NAME_MAX + CULPRIT_EVIDENCE_MAX + 40];
+        int known = culprit_line(res, f->pending[i].start_ns, line, sizeof(line)) == 0;
+        if (known || final || now - f->pending[i].since_s > WATCH_CULPRIT_WAIT_S) {
+            ended(f, &f->pending[i], known ? line : NULL);
+            memmove(f->pending + i, f->pending + i + 1, sizeof(f->pending[0]) * (size_t)(f->npending - i - 1));
+            f->npending--;
+        } else {
+            i++;
+        }
+    }
+    watch_out_reap(&f->out, final);
+}
+
+void watch_feed_destroy(struct watch_feed *f)
+{
+    watch_out_reap(&f->out, 1);
+    pthread_mutex_destroy(&f->mu);
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* `rtjitter watch`'s live feed (issue 25): the collector thread notes each xrun event as it begins and once it has
+ * closed (phase.h's notify, through run_culprits_happening); the main thread, in the run's wait loop, prints a line
+ * for each, the closed ones once their culprit is known (or after WATCH_CULPRIT_WAIT_S without one). Bounded: a
+ * fixed queue whose overflow is counted and said, never a wait on the collector. */
+#ifndef RTJ_WATCH_H
+#define RTJ_WATCH_H
+#include "culprit/culprit.h"
+#include "run/watch_out.h"
+#include "stats/phase.h"
+#include <pthread.h>
+
+#define WATCH_QUEUE 256
+#define WATCH_PENDING 64
+#define WATCH_CULPRIT_WAIT_S 2.0
+
+struct watch_feed {
+    pthread_mutex_t mu;
+    struct watch_note { int what; int64_t start_ns, end_ns; } q[WATCH_QUEUE];
+    unsigned head, tail;           /* under mu: the collector writes tail, the main thread head */
+    uint64_t dropped;              /* notes the full queue lost (said at the end) */
+    /* main thread only */
+    struct watch_out out;
+    int64_t wall_off_ns;           /* CLOCK_REALTIME minus the measurement clock */
+    uint64_t begun;                /* events begun so far */
+    struct watch_pending {         /* closed events waiting for their culprit */
+        uint64_t n;
+        int64_t start_ns, end_ns;
+        double since_s;            /* mono_s() when it closed */
+    } pending[WATCH_PENDING];
+    int npending;
+    struct watch_begun { uint64_t n; int64_t start_ns; } recent[WATCH_PENDING]; /* begun, for their numbers */
+    int nrecent;
+};
+
+void watch_feed_init(struct watch_feed *f, FILE *out, enum watch_format format, int notify);
+/* Collector thread: an event began (PH_EVENT_BEGIN) or closed (PH_EVENT); spikes are not watch's. */
+void watch_feed_note(struct watch_feed *f, enum phase_happening what, int64_t start_ns, int64_t end_ns);
+/* Main thread: the measurement clock's offset to the wall clock (read once the clock is known). */
+void watch_feed_clock(struct watch_feed *f, clockid_t clock);
+/* Main thread, every wait step: lines for what came; res (NULL: none) names the culprits. final: the session has
+ * ended, every pending line is written now. */
+void watch_feed_poll(struct watch_feed *f, const struct culprit_results *res, int final);
+void watch_feed_destroy(struct watch_feed *f);
+
+#endif
