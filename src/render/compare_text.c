@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define MAX_COLS 64
 #define LABEL_MAX 30
@@ -215,8 +216,13 @@ static void culprit_words(char *buf, size_t len, const json_t *c)
     else
         culprit_counts_words(counts, sizeof(counts), (long long)json_integer_value(ev),
                              (long long)json_integer_value(sp));
-    snprintf(buf, len, "%.100s (%s): %s", doc_str(c, "name", "?"), culprit_kind_words(doc_str(c, "kind", NULL)),
-             counts);
+    /* The kind only where it says more than the name: not "run delay (run delay)", not for "nothing on this
+     * machine" (kind none). */
+    const char *name = doc_str(c, "name", "?"), *kind = doc_str(c, "kind", ""), *words = culprit_kind_words(kind);
+    if (!strcmp(kind, "none") || !strcasecmp(name, words))
+        snprintf(buf, len, "%.100s: %s", name, counts);
+    else
+        snprintf(buf, len, "%.100s (%s): %s", name, words, counts);
 }
 
 /* A load's culprits that came or went (loads[].culprits), one line each, under the verdicts. */

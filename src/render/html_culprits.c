@@ -16,7 +16,7 @@ const char html_culprits_css[] =
     "font-weight:600}.basis.observed{background:#1f4e9c;color:#fff;border:1px solid #1f4e9c}"
     ".basis.correlated{background:#fff;color:#444;border:1px dashed #777;font-style:italic;font-weight:normal}\n"
     "table.culprits td.ev{white-space:normal;text-align:left;min-width:16em;max-width:40em}"
-    "table.culprits td.c{text-align:left;white-space:normal;min-width:9em}.kind{display:block;font-size:.8em;"
+    "table.culprits td.c{text-align:left;white-space:normal;min-width:12em}.kind{display:block;font-size:.8em;"
     "color:#555}table.culprits details ul{margin:.2em 0;padding-left:1.1em}table.culprits details li{margin:.25em 0}"
     "p.small{font-size:.82em;color:#555}td.unex{color:#8a5a00;text-align:left;white-space:normal}\n";
 
@@ -79,11 +79,10 @@ static void culprit_name(FILE *f, const json_t *c)
     basis_badge(f, doc_str(c, "basis", NULL));
     fputs("<b>", f);
     html_escape(f, doc_str(c, "name", "?"));
-    fputs("</b>", f);
-    if (doc_num(c, "pid") > 0)
-        fprintf(f, " <small>pid %.0f</small>", doc_num(c, "pid"));
-    fputs("<span class=\"kind\">", f);
+    fputs("</b><span class=\"kind\">", f);
     html_escape(f, culprit_kind_words(doc_str(c, "kind", NULL)));
+    if (doc_num(c, "pid") > 0)
+        fprintf(f, ", pid %.0f", doc_num(c, "pid"));
     if (doc_num(c, "cpu") >= 0)
         fprintf(f, ", CPU %.0f", doc_num(c, "cpu"));
     fputs("</span>", f);
@@ -203,7 +202,7 @@ static void spikes_table(FILE *f, const json_t *p)
     }
     fputs("<p class=\"note\">Cycles that woke up later than ", f);
     html_num(f, thr, 0);
-    fputs(" µs (the spike threshold), without an xrun.</p>\n<div class=\"wide\"><table class=\"culprits spikes\">\n"
+    fputs(" µs (the spike threshold).</p>\n<div class=\"wide\"><table class=\"culprits spikes\">\n"
           "<tr><th>#</th><th class=\"k\">when <small>(UTC, ms)</small></th><th>into the load</th><th>wake-up</th>"
           "<th>callback</th><th>CPU</th><th class=\"k\">top culprit</th><th class=\"k\">evidence</th>"
           "<th class=\"k\">more culprits</th></tr>\n", f);
