@@ -16,7 +16,7 @@ const char html_culprits_css[] =
     "font-weight:600}.basis.observed{background:#1f4e9c;color:#fff;border:1px solid #1f4e9c}"
     ".basis.correlated{background:#fff;color:#444;border:1px dashed #777;font-style:italic;font-weight:normal}\n"
     "table.culprits td.ev{white-space:normal;text-align:left;min-width:16em;max-width:40em}"
-    "table.culprits td.c{text-align:left;white-space:normal;min-width:12em}.kind{display:block;font-size:.8em;"
+    "table.culprits td.c{text-align:left;white-space:normal;min-width:12em}table.culprits td.c b{white-space:nowrap}.kind{display:block;font-size:.8em;"
     "color:#555}table.culprits details ul{margin:.2em 0;padding-left:1.1em}table.culprits details li{margin:.25em 0}"
     "p.small{font-size:.82em;color:#555}td.unex{color:#8a5a00;text-align:left;white-space:normal}\n";
 
