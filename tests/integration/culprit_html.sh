@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# test-timeout: 300 (three Chromium screenshots: 20 s at rest, 119 and 136 s beside stress-ng --cpu 2 --io 1)
 # Culprits (issue 24) on the HTML page and in compare, against fixture reports written by hand to the REPORT SCHEMA
 # of src/culprit/culprit.h (tests/fixtures/culprits: before.json, after.json, and make-fixtures.py that wrote them;
 # the truth is the fixtures, not the renderers). `report --html` of each: the event table's rows are the report's
@@ -9,7 +10,7 @@
 # put them (tests/helpers/culprit_html.py). `compare` of the pair: the culprits that came, went and stayed per load,
 # computed from the fixtures, in its JSON, its text (80 columns) and its HTML. Reports without culprits show none
 # of it (and the golden outputs test holds them byte for byte). Each page is drawn by headless Chromium, 1280 px
-# wide, and the colours of the observed badge and the markers must be on the screenshot. About 20 s (three Chromium screenshots).
+# wide, and the colours of the observed badge and the markers must be on the screenshot. About 20 s (three Chromium screenshots; over 2 minutes beside stress-ng).
 . "$(dirname "$0")/../lib.sh"
 top=${RTJ_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 helpers=$top/tests/helpers
@@ -73,7 +74,7 @@ if command -v chromium >/dev/null; then
     for page in before after cmp; do
         timeout 90 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
             --disable-background-networking --disable-component-update --disable-sync \
-            --user-data-dir="$(mktemp -d "$WORK/chromium.XXXXXX")" --window-size=1280,5000 \
+            --user-data-dir="$(mktemp -d "$WORK/chromium.XXXXXX")" --window-size=1280,2600 \
             --screenshot="$WORK/$page.png" "file://$WORK/$page.html" >"$WORK/chromium-$page.log" 2>&1
         check "$page.html: chromium took a screenshot" [ -s "$WORK/$page.png" ]
         [ -n "${RTJ_SHOTS:-}" ] && cp "$WORK/$page.png" "$WORK/$page.html" "$RTJ_SHOTS/"
