@@ -173,7 +173,11 @@ static const struct report_key compare_keys[] = {
     { "system_diff", "array", "`[{key, values[]}]`: what differs in the system, key by key" },
     { "loads", "array", "`[{load, columns[], rows [{label, cells[]}], verdicts [{report, metric, a, b, outcome "
       "(better/worse/same/worse_in_pair/better_in_pair/n/a), text, runs {a, b, noise, df, ratio, p} (the runs "
-      "behind the t-test: on each side, in the noise group; null when a run lacks the value)}]}]`" },
+      "behind the t-test: on each side, in the noise group; null when a run lacks the value)}], culprits}]`; "
+      "`culprits`, only where a run names any: per report against the baseline `[{report, sought [baseline, it] "
+      "(whether each run looked: its phase has `top_culprits`), came [{kind, name, events, spikes}] (in it, not in "
+      "the baseline), went [...] (in the baseline, not in it), stayed [{kind, name, events [before, after], spikes "
+      "[before, after]}], seen (when one run did not look: what the other named)}]`, matched by kind and name" },
     { "summary", "array", "the closing sentence per report" },
     { "method", "string", "the method in words: the units, the tests and the rules the verdicts use" },
     { "ladder", "object", "`--backend timer,alsa,jack`: each depth's verdict, wake-up p99, xrun events and what it "
@@ -294,9 +298,15 @@ static const char report_text_rest[] =
     "deadlines, and a last second that ran only in part drawn over that part, the rest grey. Every plot draws the\n"
     "period, the deadline, as a dashed line; all plots of a page share one range per metric (latency, counts, timeline),\n"
     "so loads compare by eye; axes read in µs, ms and s; and under each plot, *how to read this* in a musician's words.\n"
-    "The full identity and audio set-up close the page. The `compare` page draws, per load, an exceedance curve per\n"
-    "report for wakeup and for |jitter| (the share of cycles later than x, log–log, the period marked; told apart by\n"
-    "colour and dash), beside the side-by-side tables and the verdicts, coloured by outcome. Every string from the\n"
+    "The full identity and audio set-up close the page. A report that names culprits adds a *Culprits* section (per\n"
+    "load its top culprits, the periodicity, the sampler's rate, window and cost in small print), a table of each\n"
+    "load's xrun events and one of its spikes (the first 20, then how many more) with the top culprit, its basis as a\n"
+    "badge (solid: observed, dashed: correlated), its evidence and the others folded, and on the timeline a diamond\n"
+    "per event and a circle per spike at its wake-up, the top culprit as tooltip. The `compare` page draws, per load,\n"
+    "an exceedance curve per report for wakeup and for |jitter| (the share of cycles later than x, log–log, the\n"
+    "period marked; told apart by\n"
+    "colour and dash), beside the side-by-side tables and the verdicts, coloured by outcome, and the culprits that\n"
+    "came (red), went (green) or stayed between the baseline and each report. Every string from the\n"
     "system, a report or the command line is escaped by one function (`html_escape()`), which also replaces control\n"
     "characters, U+FFFE/U+FFFF and every byte that is not well-formed UTF-8 (the one strict check, `src/util/utf8.c`: no\n"
     "overlong forms, surrogates or code points above U+10FFFF) so that each SVG is well-formed XML; each plot states its\n"

@@ -5,6 +5,7 @@
  * set-up identity (compare_setup.c), the load tables (compare_table.c), the verdicts (compare_verdict.c, on
  * compare_runs.c's runs) and the sentences (compare_summary.c). */
 #include "compare/compare.h"
+#include "compare/compare_culprits.h"
 #include "compare/compare_runs.h"
 #include "compare/compare_setup.h"
 #include "compare/compare_summary.h"
@@ -197,8 +198,15 @@ static json_t *loads_json(json_t *const *docs, const char *const *ids, const jso
                 compare_load_verdicts(pa, pb, &g, i, verdicts, &tallies[i]);
             }
         }
-        json_array_append_new(loads, json_pack("{s:s, s:o, s:o, s:o}", "load", k, "columns", columns, "rows",
-                                               compare_rows(columns), "verdicts", verdicts));
+        json_t *lo = json_pack("{s:s, s:o, s:o, s:o}", "load", k, "columns", columns, "rows",
+                               compare_rows(columns), "verdicts", verdicts);
+        /* Culprits that came or went: only when a run names any, so that a load without them reads as before. */
+        json_t *cu = compare_culprits(docs, n, k);
+        if (cu && lo)
+            json_object_set_new(lo, "culprits", cu);
+        else
+            json_decref(cu);
+        json_array_append_new(loads, lo);
     }
     json_decref(keys);
     free(pfam);

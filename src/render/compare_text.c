@@ -3,6 +3,7 @@
  * load with its verdicts, the verdict sentences and the method; every line fitted to the reader's width. A
  * table with more reports than fit side by side is cut into blocks, each with the row names again. */
 #include "render/compare_text.h"
+#include "render/culprit_words.h"
 #include "render/setting.h"
 #include "render/textfmt.h"
 #include "report/access.h"
@@ -11,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define MAX_COLS 64
 #define LABEL_MAX 30
@@ -199,6 +201,64 @@ static void load_table(FILE *f, const json_t *load, const json_t *reports, const
     }
 }
 
+/* One culprit that came, went or stayed, in words: "spin (real-time task): 4 events, 2 spikes", or for one that
+ * stayed "stall (client of the graph): events 1 → 2, spikes 0 → 0". */
+static void culprit_words(char *buf, size_t len, const json_t *c)
+{
+    const json_t *ev = json_object_get(c, "events"), *sp = json_object_get(c, "spikes");
+    char counts[96];
+    if (json_is_array(ev))
+        snprintf(counts, sizeof(counts), "events %lld → %lld, spikes %lld → %lld",
+                 (long long)json_integer_value(json_array_get(ev, 0)),
+                 (long long)json_integer_value(json_array_get(ev, 1)),
+                 (long long)json_integer_value(json_array_get(sp, 0)),
+                 (long long)json_integer_value(json_array_get(sp, 1)));
+    else
+        culprit_counts_words(counts, sizeof(counts), (long long)json_integer_value(ev),
+                             (long long)json_integer_value(sp));
+    /* The kind only where it says more than the name: not "run delay (run delay)", not for "nothing on this
+     * machine" (kind none). */
+    const char *name = doc_str(c, "name", "?"), *kind = doc_str(c, "kind", ""), *words = culprit_kind_words(kind);
+    if (!strcmp(kind, "none") || !strcasecmp(name, words))
+        snprintf(buf, len, "%.100s: %s", name, counts);
+    else
+        snprintf(buf, len, "%.100s (%s): %s", name, words, counts);
+}
+
+/* A load's culprits that came or went (loads[].culprits), one line each, under the verdicts. */
+static void culprit_lines(FILE *f, const struct render_opts *o, const json_t *load)
+{
+    size_t i, j;
+    const json_t *e, *c;
+    char line[512];
+    json_array_foreach(json_object_get(load, "culprits"), i, e) {
+        size_t ri = (size_t)json_integer_value(json_object_get(e, "report"));
+        snprintf(line, sizeof(line), "Culprits of [%zu] against the baseline [1]:", ri + 1);
+        say(f, o, "  ", 4, line);
+        const json_t *sought = json_object_get(e, "sought");
+        if (!json_is_true(json_array_get(sought, 0)) || !json_is_true(json_array_get(sought, 1))) {
+            int base_looked = json_is_true(json_array_get(sought, 0));
+            snprintf(line, sizeof(line), "[%zu] did not look for culprits; [%zu] named:", base_looked ? ri + 1 : 1,
+                     base_looked ? 1 : ri + 1);
+            say(f, o, "    ", 6, line);
+            json_array_foreach(json_object_get(e, "seen"), j, c) {
+                culprit_words(line, sizeof(line), c);
+                say(f, o, "      ", 8, line);
+            }
+            continue;
+        }
+        static const char *const parts[][2] = { { "came", "came:   " }, { "went", "went:   " },
+                                                 { "stayed", "stayed: " } };
+        for (size_t k = 0; k < 3; k++)
+            json_array_foreach(json_object_get(e, parts[k][0]), j, c) {
+                char first[32];
+                snprintf(first, sizeof(first), "    %s", parts[k][1]);
+                culprit_words(line, sizeof(line), c);
+                say(f, o, first, 12, line);
+            }
+    }
+}
+
 static void compare_text(FILE *f, const json_t *cmp, const struct render_opts *given)
 {
     struct render_opts o = render_opts_or_default(given);
@@ -276,6 +336,7 @@ static void compare_text(FILE *f, const json_t *cmp, const struct render_opts *g
             last = ri;
             say(f, &o, "    - ", 6, doc_str(v, "text", ""));
         }
+        culprit_lines(f, &o, load);
     }
     if (json_array_size(json_object_get(cmp, "summary")))
         fprintf(f, "\nVerdict:\n");

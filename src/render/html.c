@@ -52,6 +52,11 @@ void html_num(FILE *f, double v, int prec)
 
 void html_page_start(FILE *f, const char *title)
 {
+    html_page_start_css(f, title, NULL);
+}
+
+void html_page_start_css(FILE *f, const char *title, const char *extra_css)
+{
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>", f);
     html_escape(f, title);
@@ -82,8 +87,10 @@ void html_page_start(FILE *f, const char *title)
           "svg{max-width:100%;height:auto;background:#fff}svg .period-label{fill:#000}svg .ok-note{fill:#2a8f2a}\n"
           "svg.wave{background:#fafafa;border:1px solid #ddd}svg.wave .cap{stroke:#1f5fbf;stroke-width:1}"
           "svg.wave .ref{stroke:#bbb;stroke-width:1}svg.wave .at{stroke:#d00;stroke-width:1}\n"
-          "details summary{cursor:pointer}code{font-size:.9em}.wide{overflow-x:auto}\n"
-          "</style>\n</head>\n<body>\n", f);
+          "details summary{cursor:pointer}code{font-size:.9em}.wide{overflow-x:auto}\n", f);
+    if (extra_css)
+        fputs(extra_css, f);
+    fputs("</style>\n</head>\n<body>\n", f);
 }
 
 void html_page_end(FILE *f, const char *version)

@@ -22,6 +22,9 @@ void html_ladder(FILE *f, const json_t *cmp);
 
 /* Pieces the two pages share (html.c). */
 void html_page_start(FILE *f, const char *title);
+/* The same, with more CSS rules (NULL: none) inside the page's one <style>: a part of the page that only some
+ * documents have (culprits) brings its rules along, and the pages without it stay byte for byte as they were. */
+void html_page_start_css(FILE *f, const char *title, const char *extra_css);
 void html_page_end(FILE *f, const char *version);
 /* v with prec decimals, or "-" when it is NAN (absent). */
 void html_num(FILE *f, double v, int prec);

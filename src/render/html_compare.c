@@ -2,6 +2,7 @@
 /* The HTML page of a comparison: the verdict sentences and the reports, warnings, what differs in the system,
  * and per load the side-by-side table, every report's histograms overlaid, and the verdicts. */
 #include "render/html.h"
+#include "render/culprit_words.h"
 #include "render/setting.h"
 #include "render/svg.h"
 #include "report/access.h"
@@ -107,6 +108,67 @@ out:
     free(h);
     free(s);
     free(names);
+}
+
+/* One row of a load's culprit changes: what changed, who, and its counts in the baseline and in the report (a
+ * culprit absent from a run shows "-" there). */
+static void culprit_row(FILE *f, const char *change, const char *cls, const json_t *c)
+{
+    fprintf(f, "<tr class=\"%s\"><td class=\"k %s\">%s</td><td class=\"k\"><b>", change, cls, change);
+    html_escape(f, doc_str(c, "name", "?"));
+    fputs("</b></td><td class=\"k\">", f);
+    html_escape(f, culprit_kind_words(doc_str(c, "kind", NULL)));
+    fputs("</td>", f);
+    for (int k = 0; k < 2; k++) {
+        const json_t *v = json_object_get(c, k ? "spikes" : "events");
+        fputs("<td>", f);
+        if (json_is_array(v))
+            fprintf(f, "%lld → %lld", (long long)json_integer_value(json_array_get(v, 0)),
+                    (long long)json_integer_value(json_array_get(v, 1)));
+        else if (!strcmp(change, "came"))
+            fprintf(f, "- → %lld", (long long)json_integer_value(v));
+        else
+            fprintf(f, "%lld → -", (long long)json_integer_value(v));
+        fputs("</td>", f);
+    }
+    fputs("</tr>\n", f);
+}
+
+/* A load's culprits that came or went (loads[].culprits): per report against the baseline, a table. */
+static void culprit_changes(FILE *f, const json_t *load, const json_t *reports)
+{
+    size_t i, j;
+    const json_t *e, *c;
+    json_array_foreach(json_object_get(load, "culprits"), i, e) {
+        size_t ri = (size_t)json_integer_value(json_object_get(e, "report"));
+        fprintf(f, "<h3 class=\"culprit-changes\">Culprits that came or went: [%zu] ", ri + 1);
+        html_escape(f, doc_str(json_array_get(reports, ri), "title", NULL));
+        fputs(" against the baseline [1]</h3>\n", f);
+        const json_t *sought = json_object_get(e, "sought");
+        int sa = json_is_true(json_array_get(sought, 0)), sb = json_is_true(json_array_get(sought, 1));
+        if (!sa || !sb) {
+            fprintf(f, "<p>[%zu] did not look for culprits: nothing can be said to have come or gone. [%zu] named: ",
+                    sa ? ri + 1 : 1, sa ? (size_t)1 : ri + 1);
+            json_array_foreach(json_object_get(e, "seen"), j, c) {
+                char counts[96];
+                culprit_counts_words(counts, sizeof(counts), json_integer_value(json_object_get(c, "events")),
+                                     json_integer_value(json_object_get(c, "spikes")));
+                fputs(j ? "; " : "", f);
+                html_escape(f, doc_str(c, "name", "?"));
+                fprintf(f, " (%s, %s)", culprit_kind_words(doc_str(c, "kind", NULL)), counts);
+            }
+            fputs(".</p>\n", f);
+            continue;
+        }
+        fprintf(f, "<table class=\"culprit-changes\" data-report=\"%zu\">\n<tr><th class=\"k\">change</th>"
+                "<th class=\"k\">culprit</th><th class=\"k\">kind</th><th>events [1] → [%zu]</th>"
+                "<th>spikes [1] → [%zu]</th></tr>\n", ri, ri + 1, ri + 1);
+        static const char *const parts[][2] = { { "came", "worse" }, { "went", "better" }, { "stayed", "same" } };
+        for (size_t k = 0; k < 3; k++)
+            json_array_foreach(json_object_get(e, parts[k][0]), j, c)
+                culprit_row(f, parts[k][0], parts[k][1], c);
+        fputs("</table>\n", f);
+    }
 }
 
 void html_compare(FILE *f, const json_t *cmp, json_t *const *docs, size_t n)
@@ -224,6 +286,7 @@ void html_compare(FILE *f, const json_t *cmp, json_t *const *docs, size_t n)
             if (last)
                 fputs("</ul>\n", f);
         }
+        culprit_changes(f, load, reports);
     }
     fputs("<h2>How the verdicts are reached</h2>\n<p>", f);
     html_escape(f, doc_str(cmp, "method", NULL));

@@ -2,6 +2,7 @@
 /* The HTML page of one report: the verdict in plain words and the system identity first, then the results
  * table, per load a latency histogram and a timeline, and the full identity and audio set-up at the end. */
 #include "render/html.h"
+#include "render/html_culprits.h"
 #include "render/headline.h"
 #include "render/matrix.h"
 #include "render/render.h"
@@ -336,14 +337,17 @@ static void phase_plots(FILE *f, const json_t *doc, const json_t *p, const struc
     snprintf(cap, sizeof(cap), "Second by second, under %.*s", utf8_prefix(name, 100), name);
     fputs("<figure>\n", f);
     double fr = doc_num(p, "period_frames"), rate = doc_num(p, "rate");
+    int culprits = html_culprits_phase_has(p);
     svg_timeline(f, cap, json_object_get(p, "timeline"), axes, per, doc_num(p, "measured_s"),
-                 fr > 0 && rate > 0 ? rate / fr : NAN);
+                 fr > 0 && rate > 0 ? rate / fr : NAN, culprits ? p : NULL);
     fprintf(f, "<figcaption><b>How to read this:</b> each step is one second of the phase. Solid lines: the worst "
             "cycle of that second; dashed: its p99 (all but the worst 1 %% of cycles). The dashed black line is "
             "the period (%s): a solid line that reaches it is a cycle that came a whole period late. Red marks: "
             "seconds with xruns or missed deadlines. The scale is logarithmic, so one long spike does not flatten "
-            "the rest; a grey end is the part of the last second the phase did not run.</figcaption>\n</figure>\n",
-            pers);
+            "the rest; a grey end is the part of the last second the phase did not run.%s</figcaption>\n</figure>\n",
+            pers, culprits ? " Purple diamonds: xrun events; orange circles: spikes, at their wake-up; hover one for "
+            "its top culprit (the tables below list them)." : "");
+    html_culprits_phase(f, p);
 }
 
 void html_report(FILE *f, const json_t *doc)
@@ -353,7 +357,7 @@ void html_report(FILE *f, const json_t *doc)
     const char *label = doc_str(doc, "label", NULL);
     snprintf(title, sizeof(title), "rtjitter report: %.200s%s%.200s%s", doc_str(k, "release", "?"),
              label ? " (" : "", label ? label : "", label ? ")" : "");
-    html_page_start(f, title);
+    html_page_start_css(f, title, html_culprits_any(doc) ? html_culprits_css : NULL);
     const json_t *v = json_object_get(doc, "verdict");
     const char *level = doc_str(v, "level", NULL);
     char headline[1024];
@@ -390,6 +394,7 @@ void html_report(FILE *f, const json_t *doc)
     struct limits L;
     read_limits(doc, &L);
     phases_table(f, doc, &L);
+    html_culprits_summary(f, doc);
     struct page_axes axes;
     page_axes(doc, &axes);
     size_t i;

@@ -61,7 +61,11 @@ void svg_ccdf(FILE *f, const char *title, const struct series *s, size_t ns, con
  * second with xruns or missed deadlines. A last second that ran only in part (measured_s, else its cycles
  * against cycles_per_s) is drawn over that part only. */
 void svg_timeline(FILE *f, const char *title, const json_t *tl, const struct page_axes *a, double period_us,
-                  double measured_s, double cycles_per_s);
+                  double measured_s, double cycles_per_s, const json_t *marks);
+/* With marks (a report's phase that carries culprits; NULL: none, and the plot is as it always was), a purple
+ * diamond at the top for each of its listed xrun events and an orange circle at its wake-up for each listed spike,
+ * at its time into the phase (t_s less clock_window_s[0]), each with its top culprit as its tooltip (<g
+ * class="cmark event|spike" data-t="seconds">). */
 
 /* ---- for the plot files (svg.c) ---- */
 

@@ -5,6 +5,7 @@
  * deadlines. */
 #include "render/svg.h"
 #include "render/html.h"
+#include "render/html_culprits.h"
 #include "report/access.h"
 #include "util/numfmt.h"
 #include <math.h>
@@ -84,17 +85,75 @@ static struct group *group_timeline(const json_t *tl, double measured_s, double 
     return g;
 }
 
-void svg_timeline(FILE *f, const char *title, const json_t *tl, const struct page_axes *a, double period_us,
-                  double measured_s, double cycles_per_s)
+#define EVENT_COLOR "#7b2cbf"
+#define SPIKE_COLOR "#ff7f0e"
+
+/* One marker's tooltip: what it was, when, and its top culprit with its evidence. */
+static void mark_title(FILE *f, const char *what, size_t i, double t, const json_t *h)
 {
-    struct legend_item items[NL + 2];
+    char lab[200];
+    const json_t *top = html_culprit_top(h);
+    html_culprit_label(lab, sizeof(lab), top);
+    fprintf(f, "<title>%s %zu at %.2f s: ", what, i + 1, t);
+    if (top) {
+        html_escape(f, lab);
+        fputs(": ", f);
+        html_escape(f, doc_str(top, "evidence", ""));
+    } else {
+        fputs(json_is_false(json_object_get(h, "explained")) ? "not explained" : "no culprit listed", f);
+    }
+    fputs("</title>", f);
+}
+
+/* Culprit markers: a diamond at the top for each listed xrun event, a circle at its wake-up for each listed spike
+ * (svg.h). Times on the measurement clock are placed by the phase's first cycle, where its timeline starts. */
+static void culprit_marks(FILE *f, const struct frame *fr, const struct axis *x, const struct axis *y,
+                          const json_t *phase)
+{
+    const json_t *w0 = json_array_get(json_object_get(phase, "clock_window_s"), 0);
+    if (!json_is_number(w0))
+        return;
+    double t0 = json_number_value(w0);
+    size_t i;
+    const json_t *h;
+    json_array_foreach(json_object_get(phase, "events"), i, h) {
+        double t = doc_num(h, "t_s") - t0;
+        if (isnan(t))
+            continue;
+        double px = svg_x(fr, x, t), py = fr->t + 9;
+        fprintf(f, "<g class=\"cmark event\" data-t=\"%.3f\"><path d=\"M%.1f %.1fl5 6l-5 6l-5 -6z\" fill=\""
+                EVENT_COLOR "\" stroke=\"#fff\" stroke-width=\"0.8\"/>", t, px, py - 6);
+        mark_title(f, "xrun event", i, t, h);
+        fputs("</g>\n", f);
+    }
+    json_array_foreach(json_object_get(phase, "spikes"), i, h) {
+        double t = doc_num(h, "t_s") - t0, v = doc_num(h, "wakeup_us");
+        if (isnan(t) || !(v > 0))
+            continue;
+        fprintf(f, "<g class=\"cmark spike\" data-t=\"%.3f\"><circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#fff\" "
+                "fill-opacity=\"0.6\" stroke=\"" SPIKE_COLOR "\" stroke-width=\"2\"/>", t, svg_x(fr, x, t),
+                svg_y(fr, y, v));
+        mark_title(f, "spike", i, t, h);
+        fputs("</g>\n", f);
+    }
+}
+
+void svg_timeline(FILE *f, const char *title, const json_t *tl, const struct page_axes *a, double period_us,
+                  double measured_s, double cycles_per_s, const json_t *marks)
+{
+    struct legend_item items[NL + 4];
     for (int l = 0; l < NL; l++)
         items[l] = (struct legend_item){ lines[l].name, lines[l].color, lines[l].dash };
     items[NL] = (struct legend_item){ "period (the deadline)", "#000", "6 3" };
     items[NL + 1] = (struct legend_item){ "second with xruns or missed deadlines", "#d00", NULL };
+    size_t nitems = NL + 2;
+    if (marks) {
+        items[nitems++] = (struct legend_item){ "xrun event (◆, its culprit on hover)", EVENT_COLOR, NULL };
+        items[nitems++] = (struct legend_item){ "spike (○, at its wake-up)", SPIKE_COLOR, NULL };
+    }
     struct axis x = { 0, a->tl_secs, 0 };
     struct frame fr;
-    svg_begin(f, &fr, title, items, NL + 2, &x, &a->tl);
+    svg_begin(f, &fr, title, items, nitems, &x, &a->tl);
     size_t np = 0, stride = 1;
     struct group *g = json_array_size(tl) ? group_timeline(tl, measured_s, cycles_per_s, &np, &stride) : NULL;
     if (!g) {
@@ -162,6 +221,8 @@ void svg_timeline(FILE *f, const char *title, const json_t *tl, const struct pag
         fprintf(f, "\"><title>%s</title></path>\n", lines[l].name);
     }
     svg_period_y(f, &fr, &a->tl, period_us);
+    if (marks)
+        culprit_marks(f, &fr, &x, &a->tl, marks);
     if (nmarks == 0)
         svg_text(f, &fr, fr.l + 6, fr.t + 14, "start", "ok-note", "no xrun, no missed deadline");
     fputs("</svg>\n", f);
