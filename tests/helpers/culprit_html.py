@@ -294,8 +294,9 @@ def words(k, ev, sp):
 def compare_text(txt, a, b):
     text = open(txt, encoding='utf-8').read()
     lines = text.split('\n')
-    wide = [ln for ln in lines if len(ln) > 80]
-    tap(not wide, 'compare text: every line within 80 columns %s' % wide[:2])
+    # a report's path is printed whole, one word on its line, however long the test's directory makes it
+    wide = [ln for ln in lines if len(ln) > 80 and len(ln.split()) != 1]
+    tap(not wide, 'compare text: every line within 80 columns (a path alone on its line aside) %s' % wide[:2])
     want = changes(a, b)
     for load, ch in want.items():
         at = lines.index('Load: ' + load)

@@ -14,8 +14,11 @@
 . "$(dirname "$0")/../lib.sh"
 top=${RTJ_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 helpers=$top/tests/helpers
-F=$top/tests/fixtures/culprits
-plain=$top/tests/fixtures/reports/store/6.18.44-fc-v1098/20261202T172233Z.json
+# compare keeps a set-up sidecar beside each report it reads: the fixtures are read from a copy, never in the tree
+mkdir -p "$WORK/fx"; cp "$top/tests/fixtures/culprits/before.json" "$top/tests/fixtures/culprits/after.json" "$WORK/fx/"
+cp "$top/tests/fixtures/reports/store/6.18.44-fc-v1098/20261202T172233Z.json" "$WORK/fx/plain.json"
+F=$WORK/fx
+plain=$F/plain.json
 export LC_ALL=C.UTF-8 TZ=UTC
 unset NO_COLOR
 
