@@ -43,7 +43,7 @@ struct trace_ctx {
     struct tracefs tf;
     clockid_t clock;
     const char *clock_name;
-    int snapshot, osnoise;
+    int snapshot, osnoise, vectors;
     unsigned events_on;               /* bit i: trace_events[i] enabled */
     int ignore[BD_IGNORE], n_ignore;
     struct trace_slices *slices;
@@ -236,6 +236,8 @@ static json_t *trace_summary(void *vctx)
     for (size_t i = 0; i < N_EVENTS; i++)
         if (c->events_on & (1u << i))
             json_array_append_new(ev, json_string(trace_events[i]));
+    if (c->vectors)
+        json_array_append_new(ev, json_string("irq_vectors/*_entry,*_exit"));
     if (c->osnoise)
         json_array_append_new(ev, json_string("osnoise/*"));
     struct trace_slices *s = c->slices;
@@ -306,6 +308,15 @@ static int setup(struct trace_ctx *c, char *err, size_t errlen)
             snprintf(err, errlen, "the tracepoint %s is not available in %s", trace_events[i], c->tf.inst);
             return -ENOTSUP;
         }
+    }
+    for (const struct tev_vector *v = tev_vectors; v->event; v++) { /* x86: LOC, RES, CAL... */
+        char rel[96];
+        int ok = 1;
+        for (int x = 0; x < 2; x++) {
+            snprintf(rel, sizeof(rel), "events/irq_vectors/%s_%s/enable", v->event, x ? "exit" : "entry");
+            ok = ok && tracefs_has(&c->tf, rel) && tracefs_write(&c->tf, rel, "1") == 0;
+        }
+        c->vectors += ok;
     }
     c->osnoise = tracefs_has(&c->tf, "events/osnoise/enable") &&
                  tracefs_write(&c->tf, "events/osnoise/enable", "1") == 0;

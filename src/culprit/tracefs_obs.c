@@ -57,7 +57,15 @@ int trace_obs_from_breakdown(const struct trace_breakdown *b, struct culprit_obs
         int64_t ns = q->handler_ns + q->thread_ns;
         if (ns < TRACE_OBS_MIN_NS || !(o = add(b, all, &n, cap, CK_IRQ, ns)))
             continue;
-        say(o->name, sizeof(o->name), "IRQ %d (%s)", q->irq, q->name[0] ? q->name : "?");
+        if (q->irq >= 0) {
+            say(o->name, sizeof(o->name), "IRQ %d (%s)", q->irq, q->name[0] ? q->name : "?");
+        } else {
+            const char *what = "";
+            for (const struct tev_vector *v = tev_vectors; v->event; v++)
+                if (v->num == q->irq)
+                    what = v->what;
+            say(o->name, sizeof(o->name), "%s (%s interrupts)", q->name, what);
+        }
         if (q->thread_ns)
             say(o->evidence, sizeof(o->evidence), "%s ran %s on CPU %d in the %s window: %d handler runs "
                      "%s, its thread irq/%d %s (trace)", o->name, dur(d1, sizeof(d1), ns), b->cpu, win, q->count,

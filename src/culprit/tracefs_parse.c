@@ -48,6 +48,36 @@ static int64_t field_num(const char *f, const char *key, int64_t dflt)
     return field(f, key, NULL, v, sizeof(v)) ? strtoll(v, NULL, 10) : dflt;
 }
 
+/* x86's interrupt vectors that are not irq_handler_* lines (irq_vectors:NAME_entry/_exit), named as
+ * /proc/interrupts names them; their num is -(index + 1) (both call-function vectors are CAL, as there). */
+const struct tev_vector tev_vectors[] = {
+    { "local_timer", "LOC", "local timer", -1 }, { "reschedule", "RES", "rescheduling", -2 },
+    { "call_function", "CAL", "function call", -3 }, { "call_function_single", "CAL", "function call", -3 },
+    { "irq_work", "IWI", "IRQ work", -4 }, { "x86_platform_ipi", "PLT", "platform", -5 },
+    { "thermal_apic", "TRM", "thermal event", -6 }, { "error_apic", "ERR", "APIC error", -7 },
+    { "spurious_apic", "SPU", "spurious", -8 }, { NULL, NULL, NULL, 0 },
+};
+
+/* NAME_entry / NAME_exit of a vector: its type and num; 0 when name is not one. */
+static int vector_event(struct tev *ev, const char *name)
+{
+    for (const struct tev_vector *v = tev_vectors; v->event; v++) {
+        size_t k = strlen(v->event);
+        if (strncmp(name, v->event, k))
+            continue;
+        if (!strcmp(name + k, "_entry"))
+            ev->type = TEV_IRQ_ENTRY;
+        else if (!strcmp(name + k, "_exit"))
+            ev->type = TEV_IRQ_EXIT;
+        else
+            continue;
+        ev->num = v->num;
+        snprintf(ev->name, sizeof(ev->name), "%s", v->line);
+        return 1;
+    }
+    return 0;
+}
+
 static void fields(struct tev *ev, const char *name, const char *f)
 {
     static const struct { const char *name; enum tev_type type; } map[] = {
@@ -59,6 +89,8 @@ static void fields(struct tev *ev, const char *name, const char *f)
     for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
         if (!strcmp(name, map[i].name))
             ev->type = map[i].type;
+    if (ev->type == TEV_OTHER && vector_event(ev, name))
+        return;
     switch (ev->type) {
     case TEV_SWITCH:
         field(f, "next_comm=", " next_pid=", ev->name, sizeof(ev->name));

@@ -37,6 +37,11 @@ struct tev {
     int next_pid, next_prio;       /* sched_switch */
 };
 
+/* An x86 interrupt vector traced as irq_vectors:EVENT_entry/_exit: its /proc/interrupts line ("LOC"), what it
+ * is ("local timer"), and the negative num its events carry. NULL-terminated. */
+struct tev_vector { const char *event, *line, *what; int num; };
+extern const struct tev_vector tev_vectors[];
+
 /* One line into ev; 1 when it is an event line, 0 when not (a comment, a buffer-started line), with TEV_LOST for
  * "CPU:N [LOST M EVENTS]". len is the line's length, without its newline. */
 int tev_parse(const char *line, size_t len, struct tev *ev);
@@ -46,6 +51,7 @@ int tev_parse(const char *line, size_t len, struct tev *ev);
 #define BD_TASKS 96
 #define BD_IGNORE 8
 
+/* irq < 0: an x86 vector (tev_vectors), name its line ("LOC") */
 struct bd_irq { int irq; char name[TEV_COMM_MAX]; int64_t handler_ns, thread_ns; int count; };
 struct bd_softirq { char name[TEV_COMM_MAX]; int64_t ns; int count; };
 struct bd_task { int pid, prio; char comm[TEV_COMM_MAX]; int64_t ns; };
