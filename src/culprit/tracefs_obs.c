@@ -50,7 +50,7 @@ int trace_obs_from_breakdown(const struct trace_breakdown *b, struct culprit_obs
         free(all);
         return 0;
     }
-    char d1[32], d2[32], win[32];
+    char d1[32], d2[32], d3[32], win[32];
     dur(win, sizeof(win), b->t1_ns - b->t0_ns);
     for (int i = 0; i < b->n_irq; i++) {
         const struct bd_irq *q = &b->irq[i];
@@ -69,7 +69,7 @@ int trace_obs_from_breakdown(const struct trace_breakdown *b, struct culprit_obs
         if (q->thread_ns)
             say(o->evidence, sizeof(o->evidence), "%s ran %s on CPU %d in the %s window: %d handler runs "
                      "%s, its thread irq/%d %s (trace)", o->name, dur(d1, sizeof(d1), ns), b->cpu, win, q->count,
-                     dur(d2, sizeof(d2), q->handler_ns), q->irq, dur(d1, sizeof(d1), q->thread_ns));
+                     dur(d2, sizeof(d2), q->handler_ns), q->irq, dur(d3, sizeof(d3), q->thread_ns));
         else
             say(o->evidence, sizeof(o->evidence), "%s ran %s on CPU %d in the %s window, %d handler runs "
                      "(trace)", o->name, dur(d1, sizeof(d1), ns), b->cpu, win, q->count);
