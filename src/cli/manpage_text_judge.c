@@ -367,7 +367,7 @@ const char manpage_text_judge[] =
     "spike can be observed, not only correlated: a private tracefs instance, `instances/rtjitter-PID`, records\n"
     "`sched_switch`, `sched_wakeup`, `irq_handler_entry/exit`, `softirq_entry/exit`, `power:cpu_idle`, x86's interrupt\n"
     "vectors (`irq_vectors`: the local timer, rescheduling and function-call interrupts, which are no irq line) and the\n"
-    "osnoise events where the kernel has them, on the measurement clock (`trace_clock` mono or mono_raw), in 2 MB a CPU.\n"
+    "osnoise events where the kernel has them, on the measurement clock (`trace_clock` mono or mono_raw), in 1 MB a CPU.\n"
     "For each happening the trace is marked (`trace_marker`), frozen (`snapshot` where the instance has one, else\n"
     "`tracing_on` 0 until the CPU's trace is read, then 1 again), and the window rebuilt as rtla does: the time of\n"
     "each interrupt line (its `irq/N` thread folded in), each softirq type (interrupts within it taken out, as osnoise\n"

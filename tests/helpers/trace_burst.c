@@ -70,6 +70,9 @@ static void print_open(const struct culprit_source *src)
 static int burst(struct culprit_source *src, int cpu, int ms, const char *save)
 {
     struct burst b = { .cpu = cpu, .ms = ms };
+    const char *wait = getenv("TRACE_BURST_WAIT_MS"); /* let the buffer fill first: the cost of a full one */
+    if (wait)
+        usleep((useconds_t)atoi(wait) * 1000);
     pin_away(cpu);
     pthread_t th;
     pthread_create(&th, NULL, spin, &b);
@@ -81,7 +84,9 @@ static int burst(struct culprit_source *src, int cpu, int ms, const char *save)
     printf("burst tid=%d ns=%lld\n", b.tid, (long long)(b.t_b - b.t_a));
     usleep(20000);
     struct culprit_obs obs[32];
+    int64_t e0 = now();
     int n = src->explain(src->ctx, b.t_a - 5000000, b.t_b + 5000000, cpu, obs, 32);
+    printf("explain_ns=%lld\n", (long long)(now() - e0)); /* the cost of one freeze, read and breakdown */
     for (int i = 0; i < n; i++)
         printf("obs kind=%s name=%s pid=%d cpu=%d value_ns=%lld evidence=%s\n", culprit_kind_name(obs[i].kind),
                obs[i].name, obs[i].pid, obs[i].cpu, (long long)obs[i].value_ns, obs[i].evidence);

@@ -47,7 +47,7 @@ TID=$(sed -n 's/^burst tid=\([0-9]*\) .*/\1/p' "$WORK/burst.out")
 NS=$(sed -n 's/^burst .* ns=\([0-9]*\)/\1/p' "$WORK/burst.out")
 OBS=$(grep "^obs .* pid=$TID " "$WORK/burst.out" | head -1)
 GOT=$(sed -n 's/.* value_ns=\([0-9]*\) .*/\1/p' <<<"$OBS")
-echo "# burst tid $TID: its own clock ${NS} ns, the trace ${GOT:-nothing} ns"
+echo "# burst tid $TID: its own clock ${NS} ns, the trace ${GOT:-nothing} ns; one explain took $(sed -n 's/^explain_ns=//p' "$WORK/burst.out") ns"
 check "the breakdown names the burst's tid as a real-time task on CPU 1" \
     grep -q "^obs kind=rt_task name=trace_burst pid=$TID cpu=1 " <<<"$OBS"
 check "its time is within 3 ms of the burst's own (${GOT:-0} vs $NS ns)" \
@@ -60,11 +60,11 @@ check "the slice was saved, with the burst's lines" grep -q "trace_burst-$TID " 
 if [ -n "$OWN_MOUNT" ]; then
     check "tracefs was not mounted: the source mounted its own, privately" grep -q "mounted=1" "$WORK/burst.out"
 fi
-check "after close: the mounts of tracefs are as they were" [ "$(mounts)" = "$BEFORE_MOUNTS" ]
+check "after close: the mounts of tracefs are as they were (now: $(mounts | tr '\n' ' '))" [ "$(mounts)" = "$BEFORE_MOUNTS" ]
 check "after close: no mount point of ours left in /run" [ -z "$(ls -d /run/rtjitter-tracefs-* 2>/dev/null)" ]
 restore_view
 state "$TFS" >"$WORK/state.after"
-check "after close: every setting and the instances are as they were" diff "$WORK/state.before" "$WORK/state.after"
+check "after close: every setting and the instances are as they were" diff -u "$WORK/state.before" "$WORK/state.after"
 drop_view
 
 # --- SIGKILL, then a new open ------------------------------------------------------------------------------------
@@ -81,6 +81,6 @@ check "and removed the dead program's mount point and instance" \
 restore_view
 check "the dead program's instance is gone from tracefs" [ ! -e "$TFS/instances/$INST" ]
 state "$TFS" >"$WORK/state.end"
-check "after the SIGKILL and a new open: every setting as it was" diff "$WORK/state.before" "$WORK/state.end"
+check "after the SIGKILL and a new open: every setting as it was" diff -u "$WORK/state.before" "$WORK/state.end"
 drop_view
-check "the mounts of tracefs are as they were" [ "$(mounts)" = "$BEFORE_MOUNTS" ]
+check "the mounts of tracefs are as they were (now: $(mounts | tr '\n' ' '))" [ "$(mounts)" = "$BEFORE_MOUNTS" ]

@@ -290,7 +290,7 @@ static void test_source_fake_tree(void **state)
     assert_int_equal(trace_source_open(root, CLOCK_MONOTONIC, &src, err, sizeof(err)), 0);
     assert_string_equal(src.name, "tracefs");
     assert_string_equal(get(inst, "trace_clock"), "mono");
-    assert_string_equal(get(inst, "buffer_size_kb"), "2048");
+    assert_string_equal(get(inst, "buffer_size_kb"), "1024");
     assert_string_equal(get(inst, "tracing_on"), "1");
     for (size_t i = 0; i < sizeof(enables) / sizeof(enables[0]); i++)
         assert_string_equal(get(inst, enables[i]), "1");
@@ -317,10 +317,19 @@ static void test_source_fake_tree(void **state)
     assert_string_equal(json_string_value(json_object_get(sum, "clock")), "mono");
     assert_string_equal(json_string_value(json_object_get(sum, "freeze")), "tracing_on");
     assert_int_equal(json_integer_value(json_object_get(sum, "explains")), 2);
+    /* the second window ended before the first dump was frozen: that dump served it */
+    assert_int_equal(json_integer_value(json_object_get(sum, "dumps")), 1);
     assert_int_equal(json_integer_value(json_object_get(json_object_get(sum, "totals"), "softirq_ns")), 1200000);
     const json_t *sl = json_array_get(json_object_get(sum, "slices"), 0);
     assert_string_equal(json_string_value(json_object_get(sl, "file")), "trace-01-cpu2.txt");
     assert_int_equal(json_integer_value(json_object_get(sl, "lines")), 15); /* CPU 2's 15 lines in the window (not CPU 3's, not the marker after) */
+    json_decref(sum);
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    int64_t later = (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec + 1000000000LL;
+    assert_int_equal(src.explain(src.ctx, T0, later, 2, o, 8), 6); /* a window that ends after it: a new dump */
+    sum = src.summary(src.ctx);
+    assert_int_equal(json_integer_value(json_object_get(sum, "dumps")), 2);
     json_decref(sum);
 
     struct trace_slices *slices = trace_source_slices(&src);
@@ -328,7 +337,7 @@ static void test_source_fake_tree(void **state)
     char out[300];
     snprintf(out, sizeof(out), "%s/out", root);
     mkdir(out, 0755);
-    assert_int_equal(trace_slices_save(slices, out, err, sizeof(err)), 2);
+    assert_int_equal(trace_slices_save(slices, out, err, sizeof(err)), 3);
     assert_non_null(strstr(get(out, "trace-01-cpu2.txt"), "irq_handler_entry: irq=145 name=iwlwifi"));
     assert_null(strstr(get(out, "trace-01-cpu2.txt"), "far-901"));
     assert_true(trace_slices_save(slices, out, err, sizeof(err)) < 0); /* never replaces a file */
