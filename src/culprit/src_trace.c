@@ -296,7 +296,8 @@ static int setup(struct trace_ctx *c, char *err, size_t errlen)
         snprintf(err, errlen, "%s/tracing_on: %s", c->tf.inst, strerror(-e));
         return e;
     }
-    if (tracefs_read(&c->tf, "trace_clock", &txt, &len, 4096) < 0 || !tracefs_clock_listed(txt, c->clock_name, &sel)) {
+    if (tracefs_read(&c->tf, "trace_clock", &txt, &len, 4096) < 0 ||
+        !tracefs_clock_listed(txt, c->clock_name, &sel)) {
         free(txt);
         snprintf(err, errlen, "this kernel's trace_clock has no %s (the measurement clock)", c->clock_name);
         return -ENOTSUP;

@@ -84,8 +84,8 @@ static void test_top_with_analysis(void **state)
     assert_int_equal(json_integer_value(json_object_get(idle, "cpu")), 4);
     /* the summary's lines are kept as printed (not the trace file's name) */
     const json_t *lines = json_object_get(d, "lines");
-    assert_string_equal(json_string_value(json_array_get(lines, 3)),
-                        "  1 #12322     |        0         0         1        15 |       10         3         9        31");
+    assert_string_equal(json_string_value(json_array_get(lines, 3)), "  1 #12322     |        0         0         1"
+                        "        15 |       10         3         9        31");
     for (size_t i = 0; i < json_array_size(lines); i++)
         assert_null(strstr(json_string_value(json_array_get(lines, i)), "Saving trace"));
     json_decref(d);

@@ -322,7 +322,8 @@ static void test_source_fake_tree(void **state)
     assert_int_equal(json_integer_value(json_object_get(json_object_get(sum, "totals"), "softirq_ns")), 1200000);
     const json_t *sl = json_array_get(json_object_get(sum, "slices"), 0);
     assert_string_equal(json_string_value(json_object_get(sl, "file")), "trace-01-cpu2.txt");
-    assert_int_equal(json_integer_value(json_object_get(sl, "lines")), 15); /* CPU 2's 15 lines in the window (not CPU 3's, not the marker after) */
+    /* CPU 2's 15 lines in the window (not CPU 3's, not the marker after it) */
+    assert_int_equal(json_integer_value(json_object_get(sl, "lines")), 15);
     json_decref(sum);
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
