@@ -346,6 +346,32 @@ static void test_source_fake_tree(void **state)
     rm_tree(root);
 }
 
+/* Where the instance has a snapshot (not this machine's kernel), the freeze is a snapshot: "1" written to it and
+ * the CPU's snapshot read, tracing_on never touched after the start. */
+static void test_source_snapshot(void **state)
+{
+    (void)state;
+    char root[256], inst[512], err[256];
+    fake_tree(root, sizeof(root), inst, sizeof(inst), "[local] mono mono_raw\n");
+    put(inst, "snapshot", "0\n");
+    put(inst, "per_cpu/cpu2/snapshot", fixture);
+    put(inst, "per_cpu/cpu2/trace", "");
+    struct culprit_source src;
+    assert_int_equal(trace_source_open(root, CLOCK_MONOTONIC_RAW, &src, err, sizeof(err)), 0);
+    assert_string_equal(get(inst, "trace_clock"), "mono_raw");
+    put(inst, "tracing_on", "untouched");
+    struct culprit_obs o[8];
+    assert_int_equal(src.explain(src.ctx, T0, T0 + 9 * MS, 2, o, 8), 6);
+    assert_string_equal(o[1].name, "IRQ 145 (iwlwifi)");
+    assert_string_equal(get(inst, "snapshot"), "1");
+    assert_string_equal(get(inst, "tracing_on"), "untouched");
+    json_t *sum = src.summary(src.ctx);
+    assert_string_equal(json_string_value(json_object_get(sum, "freeze")), "snapshot");
+    json_decref(sum);
+    src.close(src.ctx);
+    rm_tree(root);
+}
+
 static void test_source_refuses(void **state)
 {
     (void)state;
@@ -372,7 +398,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_lines),      cmocka_unit_test(test_breakdown),
         cmocka_unit_test(test_lost_and_partial), cmocka_unit_test(test_source_fake_tree),
-        cmocka_unit_test(test_source_refuses),
+        cmocka_unit_test(test_source_snapshot), cmocka_unit_test(test_source_refuses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
