@@ -9,6 +9,7 @@
 # one line why where it is not available (no timerlat, no rtla), 2 for bad usage; and on this machine's real
 # tracefs, the one-line "no timerlat tracer" and no tracefs mount left behind.
 . "$(dirname "$0")/../lib.sh"
+holds() { eval "$1"; } # a condition of several parts, as one check
 TOP=${RTJ_TOP:-$PWD}
 mkdir -p "$WORK/bin" "$WORK/tfs/instances" "$WORK/nort/instances"
 ln -s "$TOP/tests/helpers/rtla-standin" "$WORK/bin/rtla"
@@ -46,17 +47,17 @@ if [ "$(id -u)" -eq 0 ]; then
     # --- an rtla without the auto-analysis (Debian 12's 6.1) ----------------------------------------------------
     : >"$WORK/rtla.log"
     STANDIN_VERSION=6.1 STANDIN_HIT=1 diag --tracefs "$WORK/tfs" -d 2 --json "$WORK/o.json" >"$WORK/o.out" 2>&1; rc=$?
-    check "rtla 6.1: exit 0, run without -a" [ "$rc" -eq 0 ] && grep -qx "timerlat top -q -d 2s" "$WORK/rtla.log"
+    check "rtla 6.1: exit 0, run without -a" holds '[ "$rc" -eq 0 ] && grep -qx "timerlat top -q -d 2s" "$WORK/rtla.log"'
     check "rtla 6.1: it says the summary only, and why" grep -q "this rtla has no auto-analysis (rtla 6.3 and later have it)" "$WORK/o.out"
     check "rtla 6.1: JSON threshold null, auto_analysis false" \
         [ "$(json "$WORK/o.json" "d['threshold_us'], d['rtla']['auto_analysis'], d['rtla']['version']")" = "None False 6.1" ]
     RTJ_TRACEFS="$WORK/tfs" diag -d 2 --threshold 0 >"$WORK/e.out" 2>&1; rc=$?
-    check "RTJ_TRACEFS is read; --threshold 0: no -a (exit $rc)" [ "$rc" -eq 0 ] && tail -1 "$WORK/rtla.log" | grep -qx "timerlat top -q -d 2s"
+    check "RTJ_TRACEFS is read; --threshold 0: no -a (exit $rc)" holds '[ "$rc" -eq 0 ] && tail -1 "$WORK/rtla.log" | grep -qx "timerlat top -q -d 2s"'
 
     # --- rtla fails -------------------------------------------------------------------------------------------
     STANDIN_FAIL=1 diag --tracefs "$WORK/tfs" -d 2 >"$WORK/f.out" 2>"$WORK/f.err"; rc=$?
     check "rtla failing: exit 3 with one line, rtla's words shown (got $rc)" \
-        [ "$rc" -eq 3 ] && grep -q "rtla needs root permission" "$WORK/f.out" && [ "$(wc -l <"$WORK/f.err")" -eq 1 ]
+        holds '[ "$rc" -eq 3 ] && grep -q "rtla needs root permission" "$WORK/f.out" && [ "$(wc -l <"$WORK/f.err")" -eq 1 ]'
 else
     ok "# SKIP the stand-in runs: rtjitter diagnose needs root (not root here)"
 fi
@@ -69,23 +70,26 @@ check "the JSON says so" [ "$(json "$WORK/n.json" "d['available'], d['why'][:34]
 if [ "$(id -u)" -eq 0 ]; then
     PATH="/usr/bin:/bin" "$RTJ" diagnose --tracefs "$WORK/tfs" >"$WORK/r.out" 2>&1; rc=$?
     check "no rtla in PATH: exit 4 and how to get it (got $rc)" \
-        [ "$rc" -eq 4 ] && grep -qx "rtjitter diagnose: not available: rtla is not installed (Debian and Ubuntu: apt install rtla; Fedora: dnf install rtla)" "$WORK/r.out" || command -v rtla >/dev/null
-    before=$(grep -c tracefs /proc/mounts)
-    diag -d 2 >"$WORK/m.out" 2>&1; rc=$?
+        holds '[ "$rc" -eq 4 ] && grep -qx "rtjitter diagnose: not available: rtla is not installed (Debian and Ubuntu: apt install rtla; Fedora: dnf install rtla)" "$WORK/r.out" || command -v rtla >/dev/null'
+    diag -d 2 >"$WORK/m.out" 2>&1 &
+    DPID=$!
+    wait "$DPID"; rc=$?
     if grep -qw timerlat "$WORK/m.out" && [ "$rc" -ne 4 ]; then
         ok "# SKIP this machine has timerlat: the stand-in ran on the real tracefs (exit $rc)"
     else
-        check "this machine's real tracefs: exit 4, one line (got $rc)" [ "$rc" -eq 4 ] && [ "$(wc -l <"$WORK/m.out")" -eq 1 ]
+        check "this machine's real tracefs: exit 4, one line (got $rc)" holds '[ "$rc" -eq 4 ] && [ "$(wc -l <"$WORK/m.out")" -eq 1 ]'
     fi
-    check "no tracefs mount left behind" [ "$(grep -c tracefs /proc/mounts)" -eq "$before" ]
+    # (where tracefs was not mounted, diagnose mounted it on /run/rtjitter-tracefs-PID to read available_tracers)
+    check "no tracefs mount of its own left behind" \
+        holds '! awk '\''{print $2}'\'' /proc/mounts | grep -qx "/run/rtjitter-tracefs-$DPID" && [ ! -e "/run/rtjitter-tracefs-$DPID" ]'
 fi
 
 # --- bad usage ---------------------------------------------------------------------------------------------------
 diag --duration soon >"$WORK/b.out" 2>&1; rc=$?
 check "a bad --duration: exit 2 (got $rc)" [ "$rc" -eq 2 ]
 diag --tracefs "$WORK/none" >"$WORK/b2.out" 2>&1; rc=$?
-check "--tracefs not a tracefs: exit 2, one line (got $rc)" [ "$rc" -eq 2 ] && [ "$(wc -l <"$WORK/b2.out")" -eq 1 ]
+check "--tracefs not a tracefs: exit 2, one line (got $rc)" holds '[ "$rc" -eq 2 ] && [ "$(wc -l <"$WORK/b2.out")" -eq 1 ]'
 diag --tracefs "$WORK/tfs" --json "$WORK/nodir/x.json" >"$WORK/b3.out" 2>&1; rc=$?
 check "--json where it cannot be written: exit 2 before anything runs (got $rc)" [ "$rc" -eq 2 ]
 diag --help >"$WORK/help.out"; rc=$?
-check "--help: exit 0, lists --threshold and --tracefs" [ "$rc" -eq 0 ] && grep -q -- "--threshold" "$WORK/help.out" && grep -q -- "--tracefs" "$WORK/help.out"
+check "--help: exit 0, lists --threshold and --tracefs" holds '[ "$rc" -eq 0 ] && grep -q -- "--threshold" "$WORK/help.out" && grep -q -- "--tracefs" "$WORK/help.out"'
