@@ -4,6 +4,7 @@
  * contract. */
 #include "cli/cmd_check.h"
 #include "cli/cmd_compare.h"
+#include "cli/cmd_diagnose.h"
 #include "cli/cmd_import.h"
 #include "cli/cmd_loads.h"
 #include "cli/cmd_report.h"
@@ -17,6 +18,7 @@ const struct cli_command *const cli_commands[] = {
     &cmd_report_info,
     &cmd_compare_info,
     &cmd_check_info,
+    &cmd_diagnose_info,
     &cmd_import_info,
     NULL,
 };

@@ -75,7 +75,7 @@ for t in sys-generic sys-bare sys-rt sys-pending sys-lowlatency; do
 done
 run_both help "$RTJ" --help
 run_both loads "$RTJ" loads
-for c in run sweep loads report compare check import; do
+for c in run sweep loads report compare check import diagnose; do
     run_both "help-$c" "$RTJ" "$c" --help
 done
 run_both report "$RTJ" report "${REPS[0]}"

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The few tracefs file operations the trace source needs (src_trace.h): find the tracefs mount (mount it, as root,
+ * when it is not mounted), make a private instance, write and read its files, freeze it, remove it.
+ *
+ * Hand-written, not libtracefs: the trace source writes a dozen small files and reads one text file. libtracefs
+ * would be a new dependency for every user (one more -dev package to build, one more library in every install,
+ * for a path only root uses), and Debian 12's 1.6.4 has no snapshot API anyway; the file operations are short, are
+ * tested on a fake tracefs tree (tests/unit/test_tracefs.c), and let us keep the rules of DESIGN.md: opened through
+ * the instance's directory descriptor, never following a symlink, deletes by rmdir of the instance only.
+ *
+ * What is changed, and how it is restored: nothing outside our own instance (instances/rtjitter-PID) is written,
+ * so removing the instance at close restores every setting (its clock, events, buffer size and tracing_on go with
+ * it). A tracefs we mounted ourselves is mounted on a private directory (/run/rtjitter-tracefs-PID, never the
+ * system's /sys/kernel/tracing) and unmounted at close. rtjitter's stop signals (SIGINT, SIGTERM, SIGHUP) end a
+ * run through its normal path (src/run/signals.h), which closes the source. After a crash or a SIGKILL nothing
+ * runs: the next open removes every rtjitter-PID instance and every /run/rtjitter-tracefs-PID mount whose PID is
+ * dead (tracefs_reap_stale). A PID of another PID namespace (a container) looks dead from here: its instance would
+ * be removed too; rtjitter runs in one namespace at a time on a machine, so we accept that and say so. */
+#ifndef RTJ_TRACEFS_H
+#define RTJ_TRACEFS_H
+#include <limits.h>
+#include <stddef.h>
+#include <time.h>
+
+#define TRACEFS_RUN_DIR "/run"           /* where a tracefs we mount gets its private mount point */
+#define TRACEFS_INSTANCE_PREFIX "rtjitter-"
+
+struct tracefs {
+    char root[PATH_MAX];      /* the tracefs mount in use */
+    char mounted[PATH_MAX];   /* the mount point we made, "" when tracefs was already mounted */
+    char name[64];            /* the instance: rtjitter-PID */
+    char inst[PATH_MAX + 96]; /* root/instances/NAME */
+    int inst_fd;              /* O_DIRECTORY of the instance, -1 when closed */
+    int made;                 /* we made the instance (mkdir): we remove it */
+};
+
+/* The tracefs mount: `given` when not NULL (a fake tree in tests: used as it is), else tracefs from /proc/mounts
+ * (/sys/kernel/tracing first), else debugfs's tracing/; else, as root, tracefs mounted on
+ * /run/rtjitter-tracefs-PID (t->mounted set). 0, or a negative errno with why in err. Fills t->root. */
+int tracefs_locate(struct tracefs *t, const char *given, char *err, size_t errlen);
+/* Removes the instances rtjitter-PID under root whose PID is dead, and the mounts /run/rtjitter-tracefs-PID of
+ * dead PIDs (only when root is not a fake tree: run_dir NULL skips them). Returns how many were removed. */
+int tracefs_reap_stale(const char *root, const char *run_dir);
+/* mkdir root/instances/rtjitter-PID and open it. 0 or a negative errno, why in err. */
+int tracefs_instance_open(struct tracefs *t, char *err, size_t errlen);
+/* Whether the instance has rel (a file or directory; not a symlink). */
+int tracefs_has(const struct tracefs *t, const char *rel);
+/* Writes val into the instance's file rel (no O_CREAT, no symlink followed). 0 or a negative errno. */
+int tracefs_write(const struct tracefs *t, const char *rel, const char *val);
+/* Reads the instance's file rel whole (at most max bytes; more is -EFBIG) into a new NUL-terminated buffer. */
+int tracefs_read(const struct tracefs *t, const char *rel, char **buf, size_t *len, size_t max);
+/* Closes and removes the instance (rmdir, only when we made it), unmounts what we mounted. Idempotent. */
+void tracefs_close(struct tracefs *t);
+/* trace_clock's name for a clock: "mono" (CLOCK_MONOTONIC), "mono_raw" (CLOCK_MONOTONIC_RAW), NULL otherwise. */
+const char *tracefs_clock_name(clockid_t clock);
+/* Whether the clock file's text ("[local] global ... mono ...") lists name, and whether it is the selected one. */
+int tracefs_clock_listed(const char *text, const char *name, int *selected);
+
+#endif
