@@ -33,6 +33,7 @@ struct backend_config {
     int period_frames;       /* requested frames per period */
     int rate_given, period_given; /* the user asked for them (else they are defaults): never ignored in silence */
     int set_buffer_size;     /* jack: change a running server's buffer size (every client of it sees it) */
+    int no_private_server;   /* jack: never start a private server (rtjitter watch: the musician's own session) */
     int nperiods;            /* periods per buffer */
     int priority;            /* requested real-time priority */
     const char *cpus;        /* timer: CPU list such as "0-3,6" (NULL: every CPU this process may use) */

@@ -312,6 +312,11 @@ static int jack_open(void *priv, const struct backend_config *cfg, struct rt_sin
                 snprintf(err, len, "PipeWire's JACK is in use but no PipeWire server is reachable");
                 return -ECONNREFUSED;
             }
+            if (cfg->no_private_server) {
+                snprintf(err, len, "no JACK server is running: start your session first (or name its server with "
+                         "--server NAME)");
+                return -ENOENT;
+            }
             if (!cfg->quiet)
                 fprintf(stderr, "rtjitter: no JACK server running; starting a private one (%s, %d frames @ %d Hz)\n",
                         cfg->device ? cfg->device : "dummy driver", cfg->period_frames, cfg->rate_hz);

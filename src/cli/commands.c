@@ -10,6 +10,7 @@
 #include "cli/cmd_report.h"
 #include "cli/cmd_run.h"
 #include "cli/cmd_sweep.h"
+#include "cli/cmd_watch.h"
 
 const struct cli_command *const cli_commands[] = {
     &cmd_run_info,
@@ -17,6 +18,7 @@ const struct cli_command *const cli_commands[] = {
     &cmd_loads_info,
     &cmd_report_info,
     &cmd_compare_info,
+    &cmd_watch_info,
     &cmd_check_info,
     &cmd_diagnose_info,
     &cmd_import_info,

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* `rtjitter watch`: a minimal client (no load, no DSP) beside the musician's own session on the running JACK server
+ * (jack2 or PipeWire's JACK), until Ctrl-C or --duration: one line per xrun event as it begins, one with its
+ * length and culprit once it ended (run/watch.h), and the report at the end. It is `run` with one phase of the
+ * load "none", never a private server, and a stop by signal as its normal end. */
+#include "cli/cmd_watch.h"
+#include "cli/command.h"
+#include "cli/options.h"
+#include "run/run.h"
+#include "run/watch.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* "Until Ctrl-C": a phase this long never ends by itself. */
+#define WATCH_FOREVER_S (366.0 * 86400.0)
+
+struct watch_opts {
+    struct run_plan plan;
+    const char *format;            /* --format text|waybar */
+    int notify;
+    double duration_s;             /* 0: until stopped */
+};
+
+#define O(f) offsetof(struct watch_opts, f)
+#define P(f) offsetof(struct watch_opts, plan.f)
+static const struct opt_def watch_defs[] = {
+    { "server", OPT_STR, P(be.server), 0, 0, "NAME", "the JACK server to watch (default: the running one; never "
+      "starts one)", NULL, 's' },
+    { "server-log", OPT_STR, P(server_log), 0, 0, "FILE", "jackd's log (its stderr), read for the client that did "
+      "not finish (jackdbus's ~/.log/jack/jackdbus.log is found by itself)", NULL, 0 },
+    { "duration", OPT_DURATION, O(duration_s), 1, 30 * 86400.0, "TIME", "watch this long (default: until Ctrl-C "
+      "or SIGTERM); a number is seconds, or give a unit: 90s, 45m, 3h", NULL, 'D' },
+    { "format", OPT_STR, O(format), 0, 0, "FORM", "text (default: one line per event) or waybar (one JSON line per "
+      "change, as Waybar's custom modules read)", NULL, 0 },
+    { "notify", OPT_FLAG, O(notify), 0, 0, "", "a desktop notification per event (notify-send, when installed)",
+      NULL, 0 },
+    { "json", OPT_STR, P(json), 0, 0, "FILE", "also write the session's report as JSON to FILE", NULL, 0 },
+    { "html", OPT_STR, P(html), 0, 0, "FILE", "also write the session's timeline with its events and culprits as "
+      "HTML", NULL, 0 },
+    { "output", OPT_STR, P(output), 0, 0, "DIR", "report store directory (default "
+      "$XDG_DATA_HOME/rtjitter/reports)", NULL, 0 },
+    { "label", OPT_STR, P(label), 0, 0, "TEXT", "a name for this session, kept in the report (default: watch)",
+      NULL, 0 },
+    { NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0 },
+};
+#undef O
+#undef P
+
+static size_t watch_sections(struct opt_section *out, size_t max)
+{
+    if (max < 1)
+        return 0;
+    out[0] = (struct opt_section){ NULL, watch_defs };
+    return 1;
+}
+
+const struct cli_command cmd_watch_info = {
+    .name = "watch",
+    .fn = cmd_watch,
+    .summary = "every xrun of a real session, its time and culprit, until Ctrl-C",
+    .synopsis = "[OPTIONS]",
+    .description = "Runs a minimal client (no load, no DSP) beside your own session on the running JACK server\n"
+                   "(jack2 or PipeWire's JACK) and logs every xrun as it happens: when it began (ISO 8601, ms),\n"
+                   "how long it lasted, and its culprit. Ctrl-C (or SIGTERM, or --duration) ends the session and\n"
+                   "writes its report. Never starts a server.",
+    .positional = NULL,
+    .sections = watch_sections,
+};
+
+int cmd_watch(int argc, char **argv, const char *command_line)
+{
+    struct watch_opts o;
+    memset(&o, 0, sizeof(o));
+    run_plan_defaults(&o.plan);
+    int np = 0;
+    int pr = opts_parse("watch", watch_defs, &o, argc, argv, NULL, 0, &np);
+    if (pr != 0) {
+        if (pr == 1)
+            cli_help(stdout, &cmd_watch_info);
+        return pr == 1 ? 0 : 2;
+    }
+    enum watch_format fmt = WATCH_TEXT;
+    if (o.format && strcmp(o.format, "waybar") == 0)
+        fmt = WATCH_WAYBAR;
+    else if (o.format && strcmp(o.format, "text") != 0) {
+        fprintf(stderr, "rtjitter watch: --format: '%.40s' is neither text nor waybar\n", o.format);
+        return 2;
+    }
+    if (o.plan.server_log) {
+        FILE *f = fopen(o.plan.server_log, "r");
+        if (!f) {
+            fprintf(stderr, "rtjitter watch: --server-log: cannot read %s\n", o.plan.server_log);
+            return 2;
+        }
+        fclose(f);
+    }
+    o.plan.backend = backend_find("jack");
+    o.plan.loads = "none";
+    o.plan.warmup_s = 0.2;
+    o.plan.duration_s = o.duration_s > 0 ? o.duration_s : WATCH_FOREVER_S;
+    o.plan.quiet = 1; /* no status line, no table: the event lines are the output */
+    o.plan.be.no_private_server = 1;
+    if (!o.plan.label)
+        o.plan.label = "watch";
+    o.plan.command_line = command_line;
+    struct watch_feed feed;
+    watch_feed_init(&feed, stdout, fmt, o.notify);
+    o.plan.watch = &feed;
+    int rc = run_execute(&o.plan);
+    watch_feed_destroy(&feed);
+    return rc;
+}
