@@ -4,8 +4,9 @@
  * Happenings come in bursts (one stall makes an event and several spikes), so times closer than 100 ms are one
  * moment, at the burst's first time. A period is a candidate when a pair of moments at most 4 apart is 1, 2 or 3
  * periods apart (missing ones are allowed); a candidate is scored by the moments that fall within 3 % of it (at
- * least 20 ms) from the pair's first, counted once per slot, and must fill at least half of the slots it spans
- * (noise fits a short period by chance, not half its slots). The most moments win, then the longer period (its
+ * least 20 ms) from the pair's first, counted once per slot; three moments must be in consecutive slots, and
+ * beyond three, one slot may be missed for two more filled (noise fits some period by chance: times 1, 4 and 16 s
+ * fit 3 s with three of six slots empty, 8, 16 and 32 s fit 8 s with one). The most moments win, then the longer period (its
  * halves fit the same moments with half the slots filled). The period given is the least-squares slope of the
  * fitting moments over their slots, the spread their residuals' RMS. */
 #include "culprit/engine_internal.h"
@@ -55,7 +56,8 @@ static struct fit_score score(const int64_t *m, int n, int64_t anchor, double p)
 
 static bool better(struct fit_score s, double p, int best, double best_p)
 {
-    if (s.count < 3 || 2 * s.count < s.last_slot - s.first_slot + 1)
+    long missing = s.last_slot - s.first_slot + 1 - s.count;
+    if (s.count < 3 || missing > (s.count - 3) / 2)
         return false;
     return s.count > best || (s.count == best && p > best_p);
 }
