@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 struct ctree {
-    char root[128];
+    char root[256];
     /* counters, written by ctree_write */
     unsigned long long irq145[2], loc[2], netrx[2], steal[2];
     long long audio_run, audio_delay;
@@ -87,7 +87,8 @@ static inline void ctree_write(const struct ctree *t)
 static inline void ctree_init(struct ctree *t)
 {
     memset(t, 0, sizeof *t);
-    snprintf(t->root, sizeof t->root, "/tmp/rtj-culprit-XXXXXX");
+    const char *tmp = getenv("TMPDIR");
+    snprintf(t->root, sizeof t->root, "%.200s/rtj-culprit-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(t->root))
         abort();
     t->task_prio = 95;
@@ -97,7 +98,7 @@ static inline void ctree_init(struct ctree *t)
 
 static inline void ctree_free(struct ctree *t)
 {
-    char cmd[256];
+    char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", t->root);
     if (system(cmd) != 0)
         fprintf(stderr, "could not remove %s\n", t->root);

@@ -13,7 +13,14 @@
 #include "util/utf8.h"
 #include "unit/culprit_tree.h"
 
-#define FIX "tests/fixtures/culprit/"
+/* A fixture's path: from the tree's top (RTJ_TOP, else the current directory, as make check runs). */
+static const char *fix(const char *name)
+{
+    static char path[4096];
+    const char *top = getenv("RTJ_TOP");
+    snprintf(path, sizeof path, "%s/tests/fixtures/culprit/%s", top ? top : ".", name);
+    return path;
+}
 
 struct rows {
     int n, named, max_cols;
@@ -43,7 +50,7 @@ static void test_interrupts_this_machine(void **state)
 {
     (void)state;
     struct ce_buf b = {0};
-    assert_int_equal(ce_read(&b, FIX "interrupts-2cpu"), 0);
+    assert_int_equal(ce_read(&b, fix("interrupts-2cpu")), 0);
     struct rows r = {0};
     assert_int_equal(ce_parse_table(b.p, b.len, row, &r), 2);
     assert_int_equal(r.n, 35); /* every line but the header */
@@ -56,7 +63,7 @@ static void test_interrupts_64(void **state)
 {
     (void)state;
     struct ce_buf b = {0};
-    assert_int_equal(ce_read(&b, FIX "interrupts-64cpu"), 0);
+    assert_int_equal(ce_read(&b, fix("interrupts-64cpu")), 0);
     struct rows r = {0};
     assert_int_equal(ce_parse_table(b.p, b.len, row, &r), 64);
     assert_int_equal(r.n, 207);
@@ -73,11 +80,11 @@ static void test_truncated_and_bad_utf8(void **state)
     (void)state;
     struct ce_buf b = {0};
     struct rows r = {0};
-    assert_int_equal(ce_read(&b, FIX "interrupts-truncated"), 0);
+    assert_int_equal(ce_read(&b, fix("interrupts-truncated")), 0);
     assert_int_equal(ce_parse_table(b.p, b.len, row, &r), 2);
     assert_true(r.n > 10 && r.n < 35);
     memset(&r, 0, sizeof r);
-    assert_int_equal(ce_read(&b, FIX "interrupts-badutf8"), 0);
+    assert_int_equal(ce_read(&b, fix("interrupts-badutf8")), 0);
     assert_int_equal(ce_parse_table(b.p, b.len, row, &r), 2);
     assert_int_equal(r.n, 2);
     ce_buf_free(&b);
@@ -95,12 +102,12 @@ static void test_stat_softirqs_small_files(void **state)
     (void)state;
     struct ce_buf b = {0};
     uint64_t steal[2] = {0};
-    assert_int_equal(ce_read(&b, FIX "stat-2cpu"), 0);
+    assert_int_equal(ce_read(&b, fix("stat-2cpu")), 0);
     assert_int_equal(ce_parse_stat_steal(b.p, b.len, steal_row, steal), 2);
     assert_int_equal(steal[0], 13380);
     assert_int_equal(steal[1], 43806);
     struct rows r = {0};
-    assert_int_equal(ce_read(&b, FIX "softirqs-2cpu"), 0);
+    assert_int_equal(ce_read(&b, fix("softirqs-2cpu")), 0);
     assert_int_equal(ce_parse_table(b.p, b.len, row, &r), 2);
     assert_int_equal(r.n, 10);
     int64_t run, delay, psi;
@@ -252,8 +259,8 @@ static void engine_on(const char *fixture, int want_lines)
 static void test_engine_64_and_bad_utf8(void **state)
 {
     (void)state;
-    engine_on(FIX "interrupts-64cpu", 207);
-    engine_on(FIX "interrupts-badutf8", 2);
+    engine_on(fix("interrupts-64cpu"), 207);
+    engine_on(fix("interrupts-badutf8"), 2);
 }
 
 /* ---- periodicity ---- */

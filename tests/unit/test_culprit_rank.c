@@ -17,7 +17,7 @@ static struct culprit_engine *start(struct ctree *t)
 {
     ctree_init(t);
     ctree_write(t);
-    char proc[200], sys[200], err[200];
+    char proc[300], sys[300], err[200];
     snprintf(proc, sizeof proc, "%s/proc", t->root);
     snprintf(sys, sizeof sys, "%s/sys", t->root);
     struct culprit_config cfg = {.clock = CLOCK_MONOTONIC, .hz = 20, .proc_root = proc, .sys_root = sys,
