@@ -4,10 +4,12 @@
  * Happenings come in bursts (one stall makes an event and several spikes), so times closer than 100 ms are one
  * moment, at the burst's first time. A period is a candidate when a pair of moments at most 4 apart is 1, 2 or 3
  * periods apart (missing ones are allowed); a candidate is scored by the moments that fall within 3 % of it (at
- * least 20 ms) from the pair's first, counted once per slot; three moments must be in consecutive slots, and
- * beyond three, one slot may be missed for two more filled (noise fits some period by chance: times 1, 4 and 16 s
- * fit 3 s with three of six slots empty, 8, 16 and 32 s fit 8 s with one). The most moments win, then the longer period (its
- * halves fit the same moments with half the slots filled). The period given is the least-squares slope of the
+ * least 20 ms) from the pair's first, counted once per slot. A slot with a moment within a quarter period is
+ * occupied (late, not missing: beside another real-time task a burst came 40 ms late, and 0.6 s had won over the
+ * true 0.3 s); three occupied slots must be consecutive, and beyond three one may be empty for two more occupied
+ * (noise fits some period by chance: times 1, 4 and 16 s fit 3 s with three of six slots empty, 8, 16 and 32 s fit
+ * 8 s with one). The most fitting moments win, then the most occupied slots, then the longer period (its halves
+ * fit the same moments with half the slots occupied). The period given is the least-squares slope of the
  * fitting moments over their slots, the spread their residuals' RMS. */
 #include "culprit/engine_internal.h"
 #include <math.h>
@@ -19,8 +21,9 @@
 #define MIN_PERIOD_NS 200000000
 
 struct fit_score {
-    int count;
-    long first_slot, last_slot;
+    int count;                   /* moments within the tolerance of their slot, one per slot */
+    int occupied;                /* slots with a moment within a quarter period (a late one is not a missing one) */
+    long first_slot, last_slot;  /* of the fitting moments */
 };
 
 static double slot_of(int64_t m, int64_t anchor, double p, double tol, bool *fits)
@@ -38,9 +41,9 @@ static double tolerance(double p)
 
 static struct fit_score score(const int64_t *m, int n, int64_t anchor, double p)
 {
-    struct fit_score s = {0, 0, 0};
+    struct fit_score s = {0, 0, 0, 0};
     double tol = tolerance(p), prev = NAN;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n; i++) { /* the fitting moments, and the span of slots they cover */
         bool fits;
         double slot = slot_of(m[i], anchor, p, tol, &fits);
         if (!fits || slot == prev)
@@ -51,15 +54,31 @@ static struct fit_score score(const int64_t *m, int n, int64_t anchor, double p)
         s.count++;
         prev = slot;
     }
+    prev = NAN;
+    for (int i = 0; i < n && s.count; i++) { /* the occupied slots within that span (a stray moment far off that
+                                              * happens to be near a slot does not stretch it) */
+        bool near;
+        double slot = slot_of(m[i], anchor, p, p / 4, &near);
+        if (near && slot != prev && slot >= s.first_slot && slot <= s.last_slot) {
+            s.occupied++;
+            prev = slot;
+        }
+    }
     return s;
 }
 
-static bool better(struct fit_score s, double p, int best, double best_p)
+/* Three fitting moments at least; three occupied slots in a row, and beyond three, one slot may be empty for two
+ * more occupied. Then the most fitting moments, the most occupied slots, the longer period. */
+static bool better(struct fit_score s, double p, struct fit_score best, double best_p)
 {
-    long missing = s.last_slot - s.first_slot + 1 - s.count;
-    if (s.count < 3 || missing > (s.count - 3) / 2)
+    long missing = s.last_slot - s.first_slot + 1 - s.occupied;
+    if (s.count < 3 || missing > (s.occupied - 3) / 2)
         return false;
-    return s.count > best || (s.count == best && p > best_p);
+    if (s.count != best.count)
+        return s.count > best.count;
+    if (s.occupied != best.occupied)
+        return s.occupied > best.occupied;
+    return p > best_p;
 }
 
 /* The least-squares period and the residuals' RMS of the moments that fit p from anchor. */
@@ -113,7 +132,8 @@ int ce_period_find(const int64_t *t, int n, struct ce_period *out, unsigned char
     if (!of)
         return 0;
     memset(fit, 0, (size_t)n);
-    int nm = moments(t, n, m, of), best = 0;
+    int nm = moments(t, n, m, of);
+    struct fit_score best = {0, 0, 0, 0};
     double best_p = 0;
     int64_t best_anchor = 0;
     for (int i = 0; i < nm; i++)
@@ -124,11 +144,11 @@ int ce_period_find(const int64_t *t, int n, struct ce_period *out, unsigned char
                     continue;
                 struct fit_score s = score(m, nm, m[i], p);
                 if (better(s, p, best, best_p))
-                    best = s.count, best_p = p, best_anchor = m[i];
+                    best = s, best_p = p, best_anchor = m[i];
             }
-    if (best >= 3) {
+    if (best.count >= 3) {
         refine(m, nm, best_anchor, best_p, out);
-        out->count = best;
+        out->count = best.count;
         double tol = tolerance(best_p);
         for (int i = 0; i < n; i++) {
             bool fits = false;
@@ -138,5 +158,5 @@ int ce_period_find(const int64_t *t, int n, struct ce_period *out, unsigned char
         }
     }
     free(of);
-    return best >= 3;
+    return best.count >= 3;
 }

@@ -67,6 +67,11 @@ static void scan_task(struct culprit_engine *e, int pid, int tid, const uint64_t
         }
         t = &e->tasks[e->ntasks++];
         *t = (struct ce_task){.pid = pid, .tid = tid, .last_run_ns = -1};
+        /* its CPU time now, so that the next tick has its delta */
+        int64_t run, delay;
+        snprintf(path, sizeof path, "%s/%d/task/%d/schedstat", e->proc, pid, tid);
+        if (ce_read(&e->buf, path) == 0 && ce_parse_schedstat(e->buf.p, e->buf.len, &run, &delay) == 0)
+            t->last_run_ns = run;
     }
     t->cpu = st.processor;
     t->prio = st.rt_priority;

@@ -348,10 +348,13 @@ void ce_sample_tick(struct culprit_engine *e, int64_t now_ns)
     memset(s, 0, offsetof(struct ce_sample, irq));
     s->t0_ns = e->primed ? e->last_t_ns : now_ns;
     s->t_ns = now_ns;
+    /* the times first, next to the tick's stamp: what runs after the stamp and before its read would be counted in
+     * this sample, before its real time; the task scan (milliseconds) last, for the same reason */
+    ce_rt_read(e, s);
+    sample_audio(e, s);
     sample_interrupts(e, s);
     sample_softirqs(e, s);
     sample_steal(e, s);
-    sample_audio(e, s);
     sample_psi(e, s);
     sample_freq(e, s);
     if (!e->primed || now_ns - e->last_scan_ns >= 1000000000) {
@@ -360,7 +363,6 @@ void ce_sample_tick(struct culprit_engine *e, int64_t now_ns)
         ce_rt_rescan(e, mask);
         e->last_scan_ns = now_ns;
     }
-    ce_rt_read(e, s);
     e->ticks++;
     if (!e->primed) {
         e->primed = true;
