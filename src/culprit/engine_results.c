@@ -50,64 +50,70 @@ static json_t *sources_json(const struct culprit_engine *e)
     return a;
 }
 
-static int by_time(const void *a, const void *b)
+static const struct ce_result *sort_res;
+
+static int by_start(const void *a, const void *b)
 {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    int64_t x = sort_res[*(const int *)a].start_ns, y = sort_res[*(const int *)b].start_ns;
     return x < y ? -1 : x > y;
 }
 
-/* The name of what ranked top most often among the happenings that fit the period. */
-static void top_what(const struct culprit_engine *e, const int64_t *t, const unsigned char *fit, int n, char *what,
+/* What ranked top most often among the happenings that fit the period (a small table of distinct tops). */
+static void top_what(const struct culprit_engine *e, const int *idx, const unsigned char *fit, int n, char *what,
                      size_t len)
 {
-    int best = 0;
-    snprintf(what, len, "nothing named");
+    enum { TOPS = 32 };
+    const struct culprit *top[TOPS];
+    int count[TOPS], ntop = 0, best = -1;
     for (int i = 0; i < n; i++) {
-        if (!fit[i])
+        const struct ce_result *r = &e->res[idx[i]];
+        if (!fit[i] || r->n == 0)
             continue;
-        for (int k = 0; k < e->nres; k++) {
-            const struct ce_result *r = &e->res[k];
-            if (r->start_ns != t[i] || r->n == 0)
+        int k = 0;
+        while (k < ntop && !(top[k]->kind == r->c[0].kind && strcmp(top[k]->name, r->c[0].name) == 0))
+            k++;
+        if (k == ntop) {
+            if (ntop == TOPS)
                 continue;
-            int count = 0;
-            for (int j = 0; j < e->nres; j++)
-                count += e->res[j].n > 0 && e->res[j].c[0].kind == r->c[0].kind &&
-                         strcmp(e->res[j].c[0].name, r->c[0].name) == 0;
-            if (count > best) {
-                best = count;
-                if (r->c[0].pid > 0)
-                    snprintf(what, len, "%s: %s (pid %d)", culprit_kind_name(r->c[0].kind), r->c[0].name,
-                             r->c[0].pid);
-                else
-                    snprintf(what, len, "%s: %s", culprit_kind_name(r->c[0].kind), r->c[0].name);
-            }
-            break;
+            top[ntop] = &r->c[0];
+            count[ntop++] = 0;
         }
+        if (++count[k] > (best < 0 ? 0 : count[best]))
+            best = k;
     }
+    if (best < 0)
+        snprintf(what, len, "nothing named");
+    else if (top[best]->pid > 0)
+        snprintf(what, len, "%s: %s (pid %d)", culprit_kind_name(top[best]->kind), top[best]->name, top[best]->pid);
+    else
+        snprintf(what, len, "%s: %s", culprit_kind_name(top[best]->kind), top[best]->name);
     utf8_trim(what);
 }
 
+/* Under the engine's mutex (the sort's static is safe under it). */
 static json_t *periodicity_json(const struct culprit_engine *e)
 {
     json_t *a = json_array();
     int n = e->nres;
+    int *idx = malloc(sizeof *idx * (size_t)(n > 0 ? n : 1));
     int64_t *t = malloc(sizeof *t * (size_t)(n > 0 ? n : 1));
     unsigned char *fit = malloc((size_t)(n > 0 ? n : 1));
-    if (!t || !fit || n < 3) {
-        free(t);
-        free(fit);
-        return a;
+    if (idx && t && fit && n >= 3) {
+        for (int i = 0; i < n; i++)
+            idx[i] = i;
+        sort_res = e->res;
+        qsort(idx, (size_t)n, sizeof *idx, by_start);
+        for (int i = 0; i < n; i++)
+            t[i] = e->res[idx[i]].start_ns;
+        struct ce_period p;
+        if (ce_period_find(t, n, &p, fit)) {
+            char what[CULPRIT_NAME_MAX + 40];
+            top_what(e, idx, fit, n, what, sizeof what);
+            json_array_append_new(a, json_pack("{s:f, s:i, s:f, s:s}", "period_s", p.period_s, "count", p.count,
+                                               "spread_s", p.spread_s, "what", what));
+        }
     }
-    for (int i = 0; i < n; i++)
-        t[i] = e->res[i].start_ns;
-    qsort(t, (size_t)n, sizeof *t, by_time);
-    struct ce_period p;
-    if (ce_period_find(t, n, &p, fit)) {
-        char what[CULPRIT_NAME_MAX + 40];
-        top_what(e, t, fit, n, what, sizeof what);
-        json_array_append_new(a, json_pack("{s:f, s:i, s:f, s:s}", "period_s", p.period_s, "count", p.count,
-                                           "spread_s", p.spread_s, "what", what));
-    }
+    free(idx);
     free(t);
     free(fit);
     return a;

@@ -111,8 +111,10 @@ void ce_rt_rescan(struct culprit_engine *e, const uint64_t *audio_mask)
         e->tasks[i].seen = false;
     DIR *d = opendir(e->proc);
     if (!d) {
+        pthread_mutex_lock(&e->mu);
         e->readers[CER_RTTASKS].state = "absent";
         snprintf(e->readers[CER_RTTASKS].why, sizeof e->readers[CER_RTTASKS].why, "/proc cannot be listed");
+        pthread_mutex_unlock(&e->mu);
         return;
     }
     struct dirent *de;
@@ -121,9 +123,11 @@ void ce_rt_rescan(struct culprit_engine *e, const uint64_t *audio_mask)
             scan_process(e, atoi(de->d_name), audio_mask);
     closedir(d);
     drop_unseen(e);
+    pthread_mutex_lock(&e->mu);
     e->readers[CER_RTTASKS].state = "on";
     snprintf(e->readers[CER_RTTASKS].why, sizeof e->readers[CER_RTTASKS].why, "%d real-time tasks followed%s",
              e->ntasks, e->tasks_lost ? " (more were not: the table is full)" : "");
+    pthread_mutex_unlock(&e->mu);
 }
 
 /* One task at a tick: where it is and how much it ran since the last tick. */

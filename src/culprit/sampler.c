@@ -17,14 +17,16 @@
 static void reader(struct culprit_engine *e, int r, const char *state, const char *why)
 {
     struct ce_reader *rd = &e->readers[r];
+    pthread_mutex_lock(&e->mu); /* the summary may read it meanwhile */
     if (strcmp(state, "on") == 0)
         rd->ok++;
     if (strcmp(state, "on") != 0 && rd->ok > 0) {
         snprintf(rd->why, sizeof rd->why, "read %lu times, then: %s", rd->ok, why ? why : state);
-        return;
+    } else {
+        rd->state = state;
+        snprintf(rd->why, sizeof rd->why, "%s", why ? why : "");
     }
-    rd->state = state;
-    snprintf(rd->why, sizeof rd->why, "%s", why ? why : "");
+    pthread_mutex_unlock(&e->mu);
 }
 
 static uint32_t clamp32(uint64_t d)
