@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* make bench: the culprit sampler's cost. usage: bench_culprit SECONDS [PROC_ROOT SYS_ROOT]
  * Prints the CPU time of one tick (ticks driven back to back on this thread, CLOCK_THREAD_CPUTIME_ID, 200 of
- * them) and what that makes at 20 Hz, and of the task scan (once a second); then runs the real sampler thread at 20 Hz for SECONDS with this process
- * noted as the audio one (CPU 0) and prints the summary's own cost (the thread's CPU time over the wall time). */
+ * them) and what that makes at 20 Hz, and of the task scan (once a second); then runs the real sampler thread at
+ * 20 Hz for SECONDS with this process noted as the audio one (CPU 0) and prints the summary's own cost (the thread's CPU time over the wall time). */
 #include "culprit/engine_internal.h"
 #include <stdio.h>
 #include <stdlib.h>

@@ -51,8 +51,10 @@ print('pid', pid, 'bursts', len(bursts), 'in_burst', inb, 'named', named, 'burst
 print('period', best['period_s'] if best else 0, 'what_pid', int(f"(pid {pid})" in best['what']) if best else 0)
 print('cost', summary['cost']['cpu_pct'], 'hz', summary['sampler']['hz'])
 PY
-    cat "$WORK/$n.judge" | grep '^#'
-    v() { awk -v k="$1" '/^#/ { next } { for (i = 1; i < NF; i++) if ($i == k) { print $(i + 1); exit } }' "$WORK/$n.judge"; }
+    grep '^#' "$WORK/$n.judge"
+    v() { # the value after key $1 in the judge's lines (its '#' lines are for the log)
+        awk -v k="$1" '/^#/ { next } { for (i = 1; i < NF; i++) if ($i == k) { print $(i + 1); exit } }' "$WORK/$n.judge"
+    }
     check "$n: the child made its $count bursts" [ "$(v bursts)" = "$count" ]
     check "$n: every burst made a spike ($(v bursts_hit) of $count)" [ "$(v bursts_hit)" = "$count" ]
     check "$n: every spike in a burst names the injected task (pid $(v pid)) top ($(v named) of $(v in_burst))" \

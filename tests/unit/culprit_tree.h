@@ -18,6 +18,7 @@ struct ctree {
     long long task_run;                  /* the RT task's schedstat run time, ns */
     int task_prio, task_cpu, task_policy; /* its stat fields 40, 39, 41 */
     long long psi_cpu;
+    long khz1;                           /* CPU 1's scaling_cur_freq, 0: no cpufreq */
 };
 
 static inline void ctree_mkdirs(const char *path)
@@ -80,6 +81,8 @@ static inline void ctree_write(const struct ctree *t)
     ctree_stat(t, "proc/812/task/812/stat", CT_TASK_PID, "spin", t->task_cpu, t->task_prio, t->task_policy);
     ctree_file(t, "proc/812/task/812/status", "Name:\tspin\nCpus_allowed_list:\t0-1\n");
     ctree_file(t, "proc/812/task/812/schedstat", "%lld 0 10\n", t->task_run);
+    if (t->khz1)
+        ctree_file(t, "sys/devices/system/cpu/cpu1/cpufreq/scaling_cur_freq", "%ld\n", t->khz1);
     ctree_file(t, "proc/pressure/cpu", "some avg10=0.00 avg60=0.00 avg300=0.00 total=%lld\n"
                "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n", t->psi_cpu);
 }

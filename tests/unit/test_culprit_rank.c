@@ -132,6 +132,42 @@ static void test_irq_surge(void **state)
     ctree_free(&t);
 }
 
+static void other_surges(struct ctree *t, int k)
+{
+    quiet(t, k);
+    t->netrx[1] += 10;                      /* 20 per 100 ms, usually */
+    t->psi_cpu += 1000;                     /* 1 ms of CPU pressure a tick */
+    t->khz1 = 2400000;
+    if (k == 10 || k == 11) {
+        t->netrx[1] += 200;                 /* 420 in the window */
+        t->psi_cpu += 30000;                /* 62 ms stalled in 100 ms */
+        t->khz1 = 800000;                   /* the clock dropped to a third */
+    }
+}
+
+static void test_softirq_pressure_freq(void **state)
+{
+    (void)state;
+    struct ctree t;
+    struct culprit_engine *e = start(&t);
+    ticks(e, &t, 0, 9, other_surges);
+    culprit_engine_note(e, CS_SPIKE, 0, 1500 * MS, 1500 * MS, 1, 0);
+    ticks(e, &t, 10, 11, other_surges);
+    struct culprit c[CULPRITS_MAX];
+    int n = lookup(e, 1500 * MS, c);
+    assert_int_equal(n, 3);
+    assert_int_equal(c[0].kind, CK_SOFTIRQ); /* 20 + 10 log2(421 / 21): 63.3 */
+    assert_string_equal(c[0].evidence, "NET_RX softirq surge on CPU 1: 420 in the 100 ms around the spike, usually 20");
+    assert_int_equal(c[1].kind, CK_PRESSURE); /* 10 + 20 * 0.62: 22.4 */
+    assert_string_equal(c[1].evidence, "CPU pressure: tasks stalled 62 ms in the 100 ms around the spike (usually "
+                                       "2.0 ms)");
+    assert_int_equal(c[2].kind, CK_FREQ);
+    assert_string_equal(c[2].evidence, "CPU 1 ran at 800 MHz in the 100 ms around the spike, 2400 MHz at most in "
+                                       "the last 1 s");
+    culprit_engine_free(e);
+    ctree_free(&t);
+}
+
 static void test_dsp_and_source_rank_first(void **state)
 {
     (void)state;
@@ -290,6 +326,7 @@ int main(void)
         cmocka_unit_test(test_rt_task_named),
         cmocka_unit_test(test_rt_task_below_not_named),
         cmocka_unit_test(test_irq_surge),
+        cmocka_unit_test(test_softirq_pressure_freq),
         cmocka_unit_test(test_dsp_and_source_rank_first),
         cmocka_unit_test(test_nothing),
         cmocka_unit_test(test_steal_named),
