@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The culprit engine's insides, shared by its files (engine.c: thread, notes, results; sampler.c: one tick's reads;
+ * sample_proc.c: the /proc and /sys parsers; rtscan.c: the real-time task table; rank.c: one happening's culprits;
+ * periodic.c: the period of the happenings) and by the unit tests, which drive ticks by hand on fixture trees.
+ * Nothing here runs in the RT thread.
+ *
+ * Memory is bounded: the history is a ring of fixed-size samples, each holding only the counters that moved (sparse
+ * deltas) up to fixed caps; what does not fit is counted (lost), never grown. */
+#ifndef RTJ_CULPRIT_ENGINE_INTERNAL_H
+#define RTJ_CULPRIT_ENGINE_INTERNAL_H
+#include "culprit/culprit_engine.h"
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define CE_CPUS_MAX 1024        /* CPUs counted; a column beyond is ignored */
+#define CE_LINES_MAX 512        /* interrupt lines named (/proc/interrupts rows); beyond: counted in lines_lost */
+#define CE_SOFT_MAX 16          /* softirq types (the kernel has 10) */
+#define CE_S_IRQ 384            /* moved (line, cpu) counters kept per sample */
+#define CE_S_SOFT 128           /* moved (type, cpu) counters kept per sample */
+#define CE_S_STEAL 32           /* CPUs with steal kept per sample */
+#define CE_S_TASK 32            /* real-time tasks that ran, kept per sample */
+#define CE_S_FREQ 8             /* audio CPUs whose frequency is kept per sample */
+#define CE_TASKS_MAX 256        /* real-time tasks followed */
+#define CE_AUDIO_CPUS 16        /* audio CPUs remembered */
+#define CE_OBS_MAX 1024         /* source observations kept (a ring) */
+#define CE_SOURCES_MAX 8
+#define CE_RESULTS_MAX 20000    /* happenings noted; beyond: counted, not explained */
+#define CE_FILE_MAX (8u << 20)  /* a /proc file larger than this is read up to here (and said truncated) */
+#define CE_COMM 16
+
+/* A moved counter: its row (line or type index), its CPU, how much it moved in the sample. */
+struct ce_count {
+    uint16_t id, cpu;
+    uint32_t delta;
+};
+
+/* A real-time task that ran in a sample: who, where it was (stat's processor at the tick), its CPU time there. */
+struct ce_task_run {
+    int pid, tid, cpu, prio;
+    char policy;                 /* 'F' FIFO, 'R' RR */
+    char comm[CE_COMM];
+    int64_t run_ns;              /* schedstat's run time, delta */
+};
+
+/* One tick: what moved in (t0_ns, t_ns] on the measurement clock. */
+struct ce_sample {
+    int64_t t0_ns, t_ns;
+    uint16_t n_irq, n_soft, n_steal, n_task, n_freq;
+    uint32_t lost;               /* entries that did not fit the caps above */
+    struct ce_count irq[CE_S_IRQ];
+    struct ce_count soft[CE_S_SOFT];
+    struct { uint16_t cpu; uint32_t us; } steal[CE_S_STEAL];
+    struct { uint16_t cpu; uint32_t khz; } freq[CE_S_FREQ];
+    struct ce_task_run task[CE_S_TASK];
+    int64_t audio_run_ns, audio_delay_ns; /* -1: the audio thread was not known or not readable */
+    int64_t psi_us[3];           /* cpu, io, memory "some" stall time, delta; -1 where PSI is off */
+};
+
+/* An interrupt line: its row label ("145", "LOC"), its number (-1 named), its device and /proc description. */
+struct ce_line {
+    char label[16];
+    int irq;
+    char dev[40];
+    char desc[40];
+};
+
+/* A followed real-time task. */
+struct ce_task {
+    int pid, tid, cpu, prio;
+    char policy;
+    char comm[CE_COMM];
+    int64_t last_run_ns;         /* schedstat at the last read, -1 before the first */
+    bool seen;                   /* found by the current scan */
+};
+
+/* What a reader of the sampler found on this machine (the summary's sources). */
+struct ce_reader {
+    const char *name;
+    const char *state;           /* "on", "absent", "failing" */
+    char why[96];
+    unsigned long ok;            /* ticks it was read */
+};
+enum { CER_INTERRUPTS, CER_SOFTIRQS, CER_STAT, CER_SCHEDSTAT, CER_PSI, CER_CPUFREQ, CER_RTTASKS, CER_COUNT };
+
+struct ce_source_slot {
+    struct culprit_source src;
+    const char *state;           /* "on", "closed", "unavailable" */
+    char name[48];
+    char why[96];
+    json_t *summary;             /* the source's summary, taken before it is closed */
+};
+
+struct ce_result {
+    enum culprit_subject subj;
+    int phase, cpu;
+    int64_t start_ns, end_ns, cb_max_ns;
+    int state;                   /* 0 pending, 1 explained, 2 no data */
+    int n;
+    struct culprit *c;           /* n culprits (malloc'd) */
+};
+
+/* The sampler's file reading state: one growing buffer, reused. */
+struct ce_buf {
+    char *p;
+    size_t cap, len;
+    bool truncated;
+};
+
+struct culprit_engine {
+    struct culprit_config cfg;
+    char proc[256], sys[256];
+    int64_t interval_ns;
+    /* the sampler's own state (its thread only, or the test driving ticks) */
+    struct ce_buf buf;
+    int ncpu;                    /* columns of /proc/interrupts */
+    struct ce_line lines[CE_LINES_MAX];
+    int nlines;
+    uint32_t lines_lost;
+    uint64_t *irq_prev;          /* [CE_LINES_MAX][ncpu], allocated at the first read */
+    int irq_prev_ncpu;
+    char soft_names[CE_SOFT_MAX][16];
+    int nsoft;
+    uint64_t *soft_prev;         /* [CE_SOFT_MAX][CE_CPUS_MAX] */
+    uint64_t *steal_prev;        /* [CE_CPUS_MAX], USER_HZ ticks */
+    /* rolling baselines: the sums of every delta in the history ring, kept as samples come and go */
+    uint64_t *irq_roll;          /* [CE_LINES_MAX][irq_prev_ncpu] */
+    uint64_t *soft_roll;         /* [CE_SOFT_MAX][CE_CPUS_MAX] */
+    uint64_t *steal_roll;        /* [CE_CPUS_MAX], µs */
+    int64_t psi_roll[3];
+    int64_t psi_prev[3];
+    int64_t audio_prev_run, audio_prev_delay;
+    int audio_prev_tid;
+    struct ce_task tasks[CE_TASKS_MAX];
+    int ntasks;
+    uint32_t tasks_lost;
+    int64_t last_scan_ns;
+    struct ce_reader readers[CER_COUNT];
+    struct ce_sample *hist;      /* a ring of hist_cap samples */
+    int hist_cap, hist_n, hist_head; /* head: the next slot written */
+    int64_t first_t_ns, last_t_ns;
+    bool primed;                 /* the first tick read the counters (no deltas yet) */
+    uint64_t ticks;
+    struct culprit_obs obs[CE_OBS_MAX];
+    int obs_n, obs_head;
+    uint32_t obs_lost;
+    /* shared with the collector and the audio side: under mu */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int audio_tid, audio_prio;
+    int audio_cpus[CE_AUDIO_CPUS];
+    int naudio_cpus;
+    struct ce_source_slot sources[CE_SOURCES_MAX];
+    int nsources;
+    struct ce_result *res;
+    int nres, res_cap, res_first_pending;
+    uint32_t res_lost;
+    int64_t cpu_ns;              /* the sampler thread's CPU time so far */
+    int64_t wall_t0_ns, wall_t1_ns; /* CLOCK_MONOTONIC at start and stop */
+    bool stop, running, stopped;
+    pthread_t thread;
+};
+
+/* engine.c */
+struct culprit_engine *ce_create(const struct culprit_config *cfg, char *err, size_t errlen);
+void ce_tick(struct culprit_engine *e, int64_t now_ns);          /* one sample, the sources, due explanations */
+void ce_explain_due(struct culprit_engine *e, bool all);
+int64_t ce_now(const struct culprit_engine *e);
+
+/* sample_proc.c: parsers of text already read; never crash on any bytes. A row callback gets the row's label,
+ * its numbers (n of them) and the rest of the line. */
+typedef void (*ce_row_fn)(void *ctx, const char *label, const uint64_t *v, int n, const char *rest);
+int ce_parse_table(const char *buf, size_t len, ce_row_fn fn, void *ctx); /* columns found, -1 malformed */
+int ce_parse_stat_steal(const char *buf, size_t len, void (*fn)(void *, int cpu, uint64_t steal), void *ctx);
+int ce_parse_schedstat(const char *buf, size_t len, int64_t *run_ns, int64_t *delay_ns);
+int ce_parse_psi_some(const char *buf, size_t len, int64_t *total_us);
+struct ce_task_stat {
+    char comm[CE_COMM];
+    int processor, rt_priority, policy;
+};
+int ce_parse_task_stat(const char *buf, size_t len, struct ce_task_stat *out);
+int ce_parse_cpulist(const char *s, uint64_t *mask, int maxcpu); /* bits set, -1 malformed */
+int ce_parse_allowed(const char *status, size_t len, uint64_t *mask, int maxcpu);
+int ce_read(struct ce_buf *b, const char *path);                  /* 0, or -errno */
+void ce_buf_free(struct ce_buf *b);
+
+/* sampler.c */
+void ce_sample_tick(struct culprit_engine *e, int64_t now_ns);
+void ce_sampler_free(struct culprit_engine *e);
+const struct ce_sample *ce_hist_at(const struct culprit_engine *e, int i); /* 0: the oldest */
+
+/* rtscan.c */
+void ce_rt_rescan(struct culprit_engine *e, const uint64_t *audio_mask);
+void ce_rt_read(struct culprit_engine *e, struct ce_sample *s);
+
+/* rank.c: the culprits of one happening from the history; returns how many (<= max), 0 when no sample covers it */
+int ce_rank(struct culprit_engine *e, const struct ce_result *r, struct culprit *out, int max);
+
+/* periodic.c */
+struct ce_period {
+    double period_s, spread_s;
+    int count;
+};
+/* times sorted ascending; fit[i] set for the times in the found period's moments; 1 when one was found */
+int ce_period_find(const int64_t *t, int n, struct ce_period *out, unsigned char *fit);
+
+#endif

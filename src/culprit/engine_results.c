@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* What the report builder reads of a culprit engine (culprit.h struct culprit_results): one happening's culprits
+ * by (subject, phase, start), and the top-level "culprits" object: the sampler (rate, window, history, what each
+ * reader and source found), its cost (the sampler thread's own CPU time, CLOCK_THREAD_CPUTIME_ID, against the wall
+ * time it ran) and the happenings' periodicity (periodic.c) with what ranked top at those moments. Any thread but
+ * the RT one; takes the engine's mutex. */
+#include "culprit/engine_internal.h"
+#include "util/utf8.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int lookup(const void *ctx, enum culprit_subject subj, int phase, int64_t start_ns, struct culprit *out,
+                  int max)
+{
+    struct culprit_engine *e = (struct culprit_engine *)ctx;
+    int rc = -1;
+    pthread_mutex_lock(&e->mu);
+    for (int i = e->nres; i-- > 0;) {
+        const struct ce_result *r = &e->res[i];
+        if (r->subj != subj || r->phase != phase || r->start_ns != start_ns)
+            continue;
+        rc = r->state == 1 ? (r->n < max ? r->n : max) : 0;
+        if (rc > 0)
+            memcpy(out, r->c, sizeof *out * (size_t)rc);
+        break;
+    }
+    pthread_mutex_unlock(&e->mu);
+    return rc;
+}
+
+static json_t *sources_json(const struct culprit_engine *e)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < CER_COUNT; i++) {
+        json_t *o = json_pack("{s:s, s:s}", "name", e->readers[i].name, "state", e->readers[i].state);
+        if (o && e->readers[i].why[0])
+            json_object_set_new(o, "why", utf8_json_string(e->readers[i].why));
+        json_array_append_new(a, o);
+    }
+    for (int i = 0; i < e->nsources; i++) {
+        const struct ce_source_slot *s = &e->sources[i];
+        json_t *o = json_pack("{s:o, s:s}", "name", utf8_json_string(s->name), "state", s->state);
+        if (o && s->why[0])
+            json_object_set_new(o, "why", utf8_json_string(s->why));
+        if (o && s->summary)
+            json_object_set(o, "summary", s->summary);
+        json_array_append_new(a, o);
+    }
+    return a;
+}
+
+static const struct ce_result *sort_res;
+
+static int by_start(const void *a, const void *b)
+{
+    int64_t x = sort_res[*(const int *)a].start_ns, y = sort_res[*(const int *)b].start_ns;
+    return x < y ? -1 : x > y;
+}
+
+/* What ranked top most often among the happenings that fit the period (a small table of distinct tops). */
+static void top_what(const struct culprit_engine *e, const int *idx, const unsigned char *fit, int n, char *what,
+                     size_t len)
+{
+    enum { TOPS = 32 };
+    const struct culprit *top[TOPS];
+    int count[TOPS], ntop = 0, best = -1;
+    for (int i = 0; i < n; i++) {
+        const struct ce_result *r = &e->res[idx[i]];
+        if (!fit[i] || r->n == 0)
+            continue;
+        int k = 0;
+        while (k < ntop && !(top[k]->kind == r->c[0].kind && strcmp(top[k]->name, r->c[0].name) == 0))
+            k++;
+        if (k == ntop) {
+            if (ntop == TOPS)
+                continue;
+            top[ntop] = &r->c[0];
+            count[ntop++] = 0;
+        }
+        if (++count[k] > (best < 0 ? 0 : count[best]))
+            best = k;
+    }
+    if (best < 0)
+        snprintf(what, len, "nothing named");
+    else if (top[best]->pid > 0)
+        snprintf(what, len, "%s: %s (pid %d)", culprit_kind_name(top[best]->kind), top[best]->name, top[best]->pid);
+    else
+        snprintf(what, len, "%s: %s", culprit_kind_name(top[best]->kind), top[best]->name);
+    utf8_trim(what);
+}
+
+/* Under the engine's mutex (the sort's static is safe under it). */
+static json_t *periodicity_json(const struct culprit_engine *e)
+{
+    json_t *a = json_array();
+    int n = e->nres;
+    int *idx = malloc(sizeof *idx * (size_t)(n > 0 ? n : 1));
+    int64_t *t = malloc(sizeof *t * (size_t)(n > 0 ? n : 1));
+    unsigned char *fit = malloc((size_t)(n > 0 ? n : 1));
+    if (idx && t && fit && n >= 3) {
+        for (int i = 0; i < n; i++)
+            idx[i] = i;
+        sort_res = e->res;
+        qsort(idx, (size_t)n, sizeof *idx, by_start);
+        for (int i = 0; i < n; i++)
+            t[i] = e->res[idx[i]].start_ns;
+        struct ce_period p;
+        if (ce_period_find(t, n, &p, fit)) {
+            char what[CULPRIT_NAME_MAX + 40];
+            top_what(e, idx, fit, n, what, sizeof what);
+            json_array_append_new(a, json_pack("{s:f, s:i, s:f, s:s}", "period_s", p.period_s, "count", p.count,
+                                               "spread_s", p.spread_s, "what", what));
+        }
+    }
+    free(idx);
+    free(t);
+    free(fit);
+    return a;
+}
+
+static json_t *summary(const void *ctx)
+{
+    struct culprit_engine *e = (struct culprit_engine *)ctx;
+    pthread_mutex_lock(&e->mu);
+    int64_t wall = (e->stopped ? e->wall_t1_ns : 0) - e->wall_t0_ns;
+    if (!e->stopped) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        wall = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec - e->wall_t0_ns;
+    }
+    double cpu_s = e->cpu_ns / 1e9;
+    json_t *sampler = json_pack("{s:f, s:f, s:f, s:o}", "hz", e->cfg.hz, "window_ms", e->interval_ns / 1e6,
+                                "history_s", e->cfg.history_s, "sources", sources_json(e));
+    if (sampler && (e->res_lost || e->lines_lost || e->tasks_lost || e->obs_lost))
+        json_object_set_new(sampler, "lost", json_pack("{s:i, s:i, s:i, s:i}", "happenings", (json_int_t)e->res_lost,
+                                                       "irq_lines", (json_int_t)e->lines_lost, "rt_tasks",
+                                                       (json_int_t)e->tasks_lost, "observations",
+                                                       (json_int_t)e->obs_lost));
+    json_t *o = json_pack("{s:o, s:{s:f, s:f}, s:o}", "sampler", sampler, "cost", "cpu_s", cpu_s, "cpu_pct",
+                          wall > 0 ? 100.0 * cpu_s / (wall / 1e9) : 0.0, "periodicity", periodicity_json(e));
+    pthread_mutex_unlock(&e->mu);
+    return o;
+}
+
+struct culprit_results culprit_engine_results(const struct culprit_engine *e)
+{
+    return (struct culprit_results){.lookup = lookup, .summary = summary, .ctx = e};
+}

@@ -1,0 +1,483 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* One happening's culprits, ranked, from the sampler's history (the sampler thread only, never RT).
+ *
+ * The window is [start - max(2 periods, 1 interval), end + 1 interval]; the samples overlapping it are what the
+ * evidence speaks of, and every line states their real span ("in the 100 ms around the spike"): a 20 Hz sampler
+ * cannot say more. The rules, and why they rank as they do (scores compare within one happening only):
+ *  - our DSP overran the period (callback_max_ns > period_ns): observed by our own clock, so first (1000+);
+ *  - what a source saw in the window (a server's log, a profiler, a trace): observed, 500+;
+ *  - a real-time task at or above the audio thread's priority that ran on an audio CPU: its CPU time is measured
+ *    in ns by schedstat, a direct account of time taken from the audio thread, 100 + 10 per period of run time;
+ *  - the audio thread's run delay when no task is named: it waited, someone ran, 50+;
+ *  - steal above its usual (the host took the CPU), 40+;
+ *  - an IRQ line or softirq type far above its baseline on the audio CPU: counts, not time, so below the task
+ *    whose time is measured, 20 + 10 per doubling;
+ *  - PSI above its usual, 10+; the clock of the audio CPU dropped, 15;
+ *  - nothing: CK_NONE, said, never left out. */
+#include "culprit/engine_internal.h"
+#include "util/utf8.h"
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define CAND_MAX 64
+
+static long sysconf_clk(void)
+{
+    long hz = sysconf(_SC_CLK_TCK);
+    return hz > 0 ? hz : 100;
+}
+
+struct rank_ctx {
+    struct culprit_engine *e;
+    const struct ce_result *r;
+    int i0, i1;                  /* samples in the window: ce_hist_at(i0..i1) */
+    int64_t a_ns, b_ns;          /* the window asked */
+    int64_t span_ns, hist_ns;    /* the samples' real span; the whole history's */
+    int64_t period_ns;
+    char around[64];             /* "in the 100 ms around the spike" */
+    uint64_t cpus[CE_CPUS_MAX / 64];
+    int one_cpu;                 /* the single CPU looked at, -1 several, -2 all */
+    char where[32];              /* "CPU 2", "the audio CPUs", "all CPUs" */
+    int audio_tid, audio_prio;
+    struct culprit cand[CAND_MAX];
+    int n;
+};
+
+static bool has_cpu(const struct rank_ctx *c, int cpu)
+{
+    if (c->one_cpu == -2)
+        return true;
+    return cpu >= 0 && cpu < CE_CPUS_MAX && (c->cpus[cpu / 64] >> (cpu % 64) & 1);
+}
+
+static struct culprit *add(struct rank_ctx *c, enum culprit_kind k, enum culprit_basis b, double score,
+                           const char *name, const char *fmt, ...)
+{
+    if (c->n >= CAND_MAX)
+        return NULL;
+    struct culprit *p = &c->cand[c->n++];
+    *p = (struct culprit){.kind = k, .basis = b, .score = score, .cpu = c->one_cpu >= 0 ? c->one_cpu : -1,
+                          .irq = -1};
+    snprintf(p->name, sizeof p->name, "%s", name);
+    utf8_trim(p->name);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->evidence, sizeof p->evidence, fmt, ap);
+    va_end(ap);
+    utf8_trim(p->evidence);
+    return p;
+}
+
+static bool have_kind(const struct rank_ctx *c, enum culprit_kind k)
+{
+    for (int i = 0; i < c->n; i++)
+        if (c->cand[i].kind == k)
+            return true;
+    return false;
+}
+
+/* The usual count of a counter over a span like the window's, from the rolling sum minus the window's own. */
+static double usual(const struct rank_ctx *c, uint64_t roll, uint64_t in_window)
+{
+    int64_t out_ns = c->hist_ns - c->span_ns;
+    if (out_ns <= 0 || roll < in_window)
+        return -1;
+    return (double)(roll - in_window) * (double)c->span_ns / (double)out_ns;
+}
+
+static void fmt_usual(char *b, size_t n, double u)
+{
+    snprintf(b, n, u < 10 ? "%.1f" : "%.0f", u);
+}
+
+/* ---- the rules ---- */
+
+static void rule_dsp(struct rank_ctx *c)
+{
+    const struct ce_result *r = c->r;
+    if (c->period_ns <= 0 || r->cb_max_ns <= c->period_ns)
+        return;
+    double ratio = (double)r->cb_max_ns / (double)c->period_ns;
+    add(c, CK_DSP, CB_OBSERVED, 1000 + ratio, "our DSP", "our own DSP overran the period: callback %.2f ms for a "
+        "%.2f ms period", r->cb_max_ns / 1e6, c->period_ns / 1e6);
+}
+
+static void add_obs(struct rank_ctx *c, const struct culprit_obs *o)
+{
+    if (o->t0_ns > c->b_ns || o->t1_ns < c->a_ns || (o->cpu >= 0 && !has_cpu(c, o->cpu) && c->one_cpu != -2))
+        return;
+    for (int i = 0; i < c->n; i++)
+        if (c->cand[i].kind == o->kind && strcmp(c->cand[i].name, o->name) == 0)
+            return;
+    double per = c->period_ns > 0 ? (double)o->value_ns / (double)c->period_ns : 0;
+    struct culprit *p = add(c, o->kind, CB_OBSERVED, 500 + fmin(per, 100), o->name, "%s", o->evidence);
+    if (p) {
+        p->pid = o->pid > 0 ? o->pid : 0;
+        p->cpu = o->cpu;
+    }
+}
+
+static void rule_sources(struct rank_ctx *c)
+{
+    struct culprit_engine *e = c->e;
+    for (int i = 0; i < e->obs_n; i++)
+        add_obs(c, &e->obs[(e->obs_head - e->obs_n + i + CE_OBS_MAX) % CE_OBS_MAX]);
+    struct ce_source_slot slots[CE_SOURCES_MAX];
+    pthread_mutex_lock(&e->mu);
+    int ns = e->nsources;
+    memcpy(slots, e->sources, sizeof slots);
+    pthread_mutex_unlock(&e->mu);
+    for (int i = 0; i < ns; i++) {
+        if (strcmp(slots[i].state, "on") != 0 || !slots[i].src.explain)
+            continue;
+        struct culprit_obs o[16];
+        int n = slots[i].src.explain(slots[i].src.ctx, c->a_ns, c->b_ns, c->one_cpu >= 0 ? c->one_cpu : -1, o, 16);
+        for (int k = 0; k < n && k < 16; k++)
+            add_obs(c, &o[k]);
+    }
+}
+
+struct task_sum {
+    struct ce_task_run t;
+    int64_t run_ns;
+};
+
+static int sum_tasks(struct rank_ctx *c, struct task_sum *sum, int max)
+{
+    int n = 0;
+    for (int i = c->i0; i <= c->i1; i++) {
+        const struct ce_sample *s = ce_hist_at(c->e, i);
+        for (int k = 0; k < s->n_task; k++) {
+            const struct ce_task_run *t = &s->task[k];
+            if (t->tid == c->audio_tid || t->prio < c->audio_prio || !has_cpu(c, t->cpu))
+                continue;
+            int j = 0;
+            while (j < n && sum[j].t.tid != t->tid)
+                j++;
+            if (j == n) {
+                if (n >= max)
+                    continue;
+                sum[n++] = (struct task_sum){*t, 0};
+            }
+            sum[j].run_ns += t->run_ns;
+            sum[j].t.cpu = t->cpu;
+        }
+    }
+    return n;
+}
+
+static void rule_rt_tasks(struct rank_ctx *c)
+{
+    struct task_sum sum[CE_S_TASK];
+    int n = sum_tasks(c, sum, CE_S_TASK);
+    int64_t period = c->period_ns > 0 ? c->period_ns : 1000000;
+    /* below a tenth of a period (or 20 µs) a task could not have made the audio thread late: a kernel thread's
+     * tick of housekeeping, left out so that it does not ride along every event */
+    int64_t min_ns = period / 10 > 20000 ? period / 10 : 20000;
+    for (int i = 0; i < n; i++) {
+        const struct task_sum *t = &sum[i];
+        if (t->run_ns < min_ns)
+            continue;
+        const char *rel = c->audio_prio <= 0 ? "" : t->t.prio > c->audio_prio ? " above the audio thread"
+                                                                              : " at the audio thread's priority";
+        struct culprit *p = add(c, CK_RT_TASK, CB_CORRELATED, 100 + fmin(300, 10.0 * t->run_ns / period),
+                                t->t.comm, "a real-time task%s ran on CPU %d: %s (pid %d, %s %d), %.1f ms %s", rel,
+                                t->t.cpu, t->t.comm, t->t.pid, t->t.policy == 'R' ? "RR" : "FIFO", t->t.prio,
+                                t->run_ns / 1e6, c->around);
+        if (p) {
+            p->pid = t->t.pid;
+            p->tid = t->t.tid;
+            p->cpu = t->t.cpu;
+        }
+    }
+}
+
+static void line_name(const struct ce_line *l, char *b, size_t n)
+{
+    const char *dev = l->dev[0] ? l->dev : NULL;
+    if (!dev && l->desc[0]) {
+        const char *sp = strrchr(l->desc, ' ');
+        dev = sp ? sp + 1 : l->desc;
+    }
+    if (l->irq >= 0)
+        snprintf(b, n, dev ? "IRQ %d (%s)" : "IRQ %d", l->irq, dev);
+    else
+        snprintf(b, n, l->desc[0] ? "%s (%s)" : "%s", l->label, l->desc);
+}
+
+/* A counter far above its usual: at least 5 in the window and 3 times its usual plus 3 (a line that fires now and
+ * then is not a surge). */
+static bool surge(double cnt, double u)
+{
+    return u >= 0 && cnt >= 5 && cnt >= 3 * u + 3;
+}
+
+static double surge_score(double cnt, double u)
+{
+    return 20 + fmin(60, 10 * log2((cnt + 1) / (u + 1)));
+}
+
+static void rule_irqs(struct rank_ctx *c)
+{
+    struct culprit_engine *e = c->e;
+    uint64_t win[CE_LINES_MAX] = {0}, base[CE_LINES_MAX] = {0};
+    for (int i = c->i0; i <= c->i1; i++) {
+        const struct ce_sample *s = ce_hist_at(e, i);
+        for (int k = 0; k < s->n_irq; k++)
+            if (s->irq[k].id < CE_LINES_MAX && has_cpu(c, s->irq[k].cpu))
+                win[s->irq[k].id] += s->irq[k].delta;
+    }
+    for (int l = 0; l < e->nlines && e->irq_roll; l++) {
+        if (!win[l])
+            continue;
+        for (int cpu = 0; cpu < e->irq_prev_ncpu; cpu++)
+            if (has_cpu(c, cpu))
+                base[l] += e->irq_roll[(size_t)l * (size_t)e->irq_prev_ncpu + cpu];
+        double u = usual(c, base[l], win[l]);
+        if (!surge((double)win[l], u))
+            continue;
+        char name[CULPRIT_NAME_MAX], us[16];
+        line_name(&e->lines[l], name, sizeof name);
+        fmt_usual(us, sizeof us, u);
+        struct culprit *p = add(c, CK_IRQ, CB_CORRELATED, surge_score((double)win[l], u), name,
+                                "%s on %s: %llu %s, usually %s", name, c->where, (unsigned long long)win[l],
+                                c->around, us);
+        if (p)
+            p->irq = e->lines[l].irq;
+    }
+}
+
+static void rule_softirqs(struct rank_ctx *c)
+{
+    struct culprit_engine *e = c->e;
+    uint64_t win[CE_SOFT_MAX] = {0}, base[CE_SOFT_MAX] = {0};
+    for (int i = c->i0; i <= c->i1; i++) {
+        const struct ce_sample *s = ce_hist_at(e, i);
+        for (int k = 0; k < s->n_soft; k++)
+            if (s->soft[k].id < CE_SOFT_MAX && has_cpu(c, s->soft[k].cpu))
+                win[s->soft[k].id] += s->soft[k].delta;
+    }
+    for (int t = 0; t < e->nsoft; t++) {
+        for (int cpu = 0; win[t] && cpu < CE_CPUS_MAX; cpu++)
+            if (has_cpu(c, cpu))
+                base[t] += e->soft_roll[(size_t)t * CE_CPUS_MAX + cpu];
+        double u = usual(c, base[t], win[t]);
+        if (!win[t] || !surge((double)win[t], u))
+            continue;
+        char name[CULPRIT_NAME_MAX], us[16];
+        snprintf(name, sizeof name, "%s softirq", e->soft_names[t]);
+        fmt_usual(us, sizeof us, u);
+        add(c, CK_SOFTIRQ, CB_CORRELATED, surge_score((double)win[t], u), name, "%s surge on %s: %llu %s, "
+            "usually %s", name, c->where, (unsigned long long)win[t], c->around, us);
+    }
+}
+
+static int64_t window_steal_us(const struct rank_ctx *c, uint64_t *roll)
+{
+    int64_t us = 0;
+    *roll = 0;
+    for (int i = c->i0; i <= c->i1; i++) {
+        const struct ce_sample *s = ce_hist_at(c->e, i);
+        for (int k = 0; k < s->n_steal; k++)
+            if (has_cpu(c, s->steal[k].cpu))
+                us += s->steal[k].us;
+    }
+    for (int cpu = 0; cpu < CE_CPUS_MAX; cpu++)
+        if (has_cpu(c, cpu))
+            *roll += c->e->steal_roll[cpu];
+    return us;
+}
+
+static void rule_steal(struct rank_ctx *c)
+{
+    uint64_t roll;
+    int64_t us = window_steal_us(c, &roll);
+    double u = usual(c, roll, (uint64_t)us);
+    /* steal counts in USER_HZ ticks (10 ms here): whole ms is all it can say */
+    if (us <= 0 || (u >= 0 && us < 2 * u))
+        return;
+    add(c, CK_STEAL, CB_CORRELATED, 40 + fmin(40, us / 1000.0), "steal", "the hypervisor took %s for %.0f ms %s "
+        "(steal; counted in %ld ms ticks)", c->where, us / 1000.0, c->around, 1000 / sysconf_clk());
+}
+
+static void rule_run_delay(struct rank_ctx *c)
+{
+    if (have_kind(c, CK_RT_TASK) || have_kind(c, CK_CLIENT) || have_kind(c, CK_THREAD))
+        return;
+    int64_t d = 0;
+    bool known = false;
+    for (int i = c->i0; i <= c->i1; i++) {
+        const struct ce_sample *s = ce_hist_at(c->e, i);
+        if (s->audio_delay_ns >= 0) {
+            d += s->audio_delay_ns;
+            known = true;
+        }
+    }
+    int64_t period = c->period_ns > 0 ? c->period_ns : 1000000;
+    if (!known || d < period / 2 || d < 100000)
+        return;
+    add(c, CK_RUN_DELAY, CB_CORRELATED, 50 + fmin(40, 10.0 * d / period), "run delay", "the audio thread was "
+        "runnable but waited %.1f ms %s, and nothing the sampler reads names who ran", d / 1e6, c->around);
+}
+
+static void rule_psi(struct rank_ctx *c)
+{
+    static const char *const names[3] = {"CPU pressure", "I/O pressure", "memory pressure"};
+    for (int k = 0; k < 3; k++) {
+        int64_t us = 0;
+        bool known = false;
+        for (int i = c->i0; i <= c->i1; i++) {
+            const struct ce_sample *s = ce_hist_at(c->e, i);
+            if (s->psi_us[k] >= 0) {
+                us += s->psi_us[k];
+                known = true;
+            }
+        }
+        double u = usual(c, (uint64_t)c->e->psi_roll[k], (uint64_t)us);
+        double share = c->span_ns > 0 ? us * 1000.0 / (double)c->span_ns : 0;
+        /* a tenth of the window stalled, and twice what is usual here: a machine always under pressure is its
+         * baseline, not a culprit of one spike */
+        if (!known || share < 0.10 || (u >= 0 && us < 2 * u))
+            continue;
+        char us_s[16];
+        fmt_usual(us_s, sizeof us_s, u / 1000.0);
+        add(c, CK_PRESSURE, CB_CORRELATED, (k == 1 ? 5 : 10) + 20 * share, names[k], "%s: tasks stalled %.0f ms "
+            "%s (usually %s ms)", names[k], us / 1000.0, c->around, u >= 0 ? us_s : "unknown");
+    }
+}
+
+static void rule_freq(struct rank_ctx *c)
+{
+    struct culprit_engine *e = c->e;
+    int cpus[CE_AUDIO_CPUS], ncpus;
+    pthread_mutex_lock(&e->mu);
+    ncpus = e->naudio_cpus;
+    memcpy(cpus, e->audio_cpus, sizeof cpus);
+    pthread_mutex_unlock(&e->mu);
+    for (int k = 0; k < ncpus; k++) {
+        int cpu = cpus[k];
+        uint32_t lo = UINT32_MAX, hi = 0;
+        for (int i = 0; i < e->hist_n; i++) {
+            const struct ce_sample *s = ce_hist_at(e, i);
+            for (int f = 0; f < s->n_freq; f++) {
+                if (s->freq[f].cpu != cpu)
+                    continue;
+                if (i >= c->i0 && i <= c->i1 && s->freq[f].khz < lo)
+                    lo = s->freq[f].khz;
+                if (s->freq[f].khz > hi)
+                    hi = s->freq[f].khz;
+            }
+        }
+        if (lo == UINT32_MAX || !has_cpu(c, cpu) || lo >= 0.8 * hi)
+            continue;
+        char name[32];
+        snprintf(name, sizeof name, "CPU %d clock", cpu);
+        struct culprit *p = add(c, CK_FREQ, CB_CORRELATED, 15, name, "CPU %d ran at %u MHz %s, %u MHz at most in "
+                                "the last %.0f s", cpu, lo / 1000, c->around, hi / 1000, c->hist_ns / 1e9);
+        if (p)
+            p->cpu = cpu;
+    }
+}
+
+static void rule_none(struct rank_ctx *c)
+{
+    if (c->n > 0)
+        return;
+    uint64_t roll;
+    int64_t us = window_steal_us(c, &roll);
+    if (us > 0)
+        add(c, CK_NONE, CB_CORRELATED, 0, "nothing on this machine", "nothing on this machine explains it %s: the "
+            "host (steal %.0f ms) or firmware", c->around, us / 1000.0);
+    else
+        add(c, CK_NONE, CB_CORRELATED, 0, "nothing on this machine", "nothing on this machine explains it %s: the "
+            "host or firmware (no steal seen)", c->around);
+}
+
+/* ---- the window and the order ---- */
+
+static void set_cpus(struct rank_ctx *c)
+{
+    struct culprit_engine *e = c->e;
+    memset(c->cpus, 0, sizeof c->cpus);
+    pthread_mutex_lock(&e->mu);
+    c->audio_tid = e->audio_tid;
+    c->audio_prio = e->audio_prio;
+    int n = 0;
+    if (c->r->cpu >= 0 && c->r->cpu < CE_CPUS_MAX) {
+        c->cpus[c->r->cpu / 64] |= 1ull << (c->r->cpu % 64);
+        n = 1;
+    } else {
+        for (int i = 0; i < e->naudio_cpus; i++, n++)
+            c->cpus[e->audio_cpus[i] / 64] |= 1ull << (e->audio_cpus[i] % 64);
+    }
+    c->one_cpu = n == 0 ? -2 : n == 1 ? (c->r->cpu >= 0 ? c->r->cpu : e->audio_cpus[0]) : -1;
+    pthread_mutex_unlock(&e->mu);
+    if (c->one_cpu >= 0)
+        snprintf(c->where, sizeof c->where, "CPU %d", c->one_cpu);
+    else
+        snprintf(c->where, sizeof c->where, "%s", c->one_cpu == -1 ? "the audio CPUs" : "all CPUs");
+}
+
+/* The samples overlapping [a, b]; false when none does. */
+static bool set_window(struct rank_ctx *c)
+{
+    struct culprit_engine *e = c->e;
+    int64_t before = 2 * c->period_ns > e->interval_ns ? 2 * c->period_ns : e->interval_ns;
+    c->a_ns = c->r->start_ns - before;
+    c->b_ns = c->r->end_ns + e->interval_ns;
+    c->i0 = -1;
+    for (int i = 0; i < e->hist_n; i++) {
+        const struct ce_sample *s = ce_hist_at(e, i);
+        if (s->t_ns > c->a_ns && s->t0_ns < c->b_ns) {
+            if (c->i0 < 0)
+                c->i0 = i;
+            c->i1 = i;
+        }
+    }
+    if (c->i0 < 0)
+        return false;
+    c->span_ns = ce_hist_at(e, c->i1)->t_ns - ce_hist_at(e, c->i0)->t0_ns;
+    c->hist_ns = ce_hist_at(e, e->hist_n - 1)->t_ns - ce_hist_at(e, 0)->t0_ns;
+    snprintf(c->around, sizeof c->around, "in the %.0f ms around the %s", c->span_ns / 1e6,
+             c->r->subj == CS_SPIKE ? "spike" : "event");
+    return true;
+}
+
+static int by_score(const void *a, const void *b)
+{
+    double x = ((const struct culprit *)a)->score, y = ((const struct culprit *)b)->score;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+int ce_rank(struct culprit_engine *e, const struct ce_result *r, struct culprit *out, int max)
+{
+    struct rank_ctx *c = calloc(1, sizeof *c); /* large: not on the stack */
+    if (!c)
+        return 0;
+    c->e = e;
+    c->r = r;
+    c->period_ns = e->cfg.period_ns;
+    int n = 0;
+    if (set_window(c)) {
+        set_cpus(c);
+        rule_dsp(c);
+        rule_sources(c);
+        rule_rt_tasks(c);
+        rule_run_delay(c);
+        rule_steal(c);
+        rule_irqs(c);
+        rule_softirqs(c);
+        rule_psi(c);
+        rule_freq(c);
+        rule_none(c);
+        qsort(c->cand, (size_t)c->n, sizeof c->cand[0], by_score);
+        n = c->n < max ? c->n : max;
+        memcpy(out, c->cand, sizeof out[0] * (size_t)n);
+    }
+    free(c);
+    return n;
+}

@@ -1,0 +1,338 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The culprit engine's ranking on a fake /proc tree (culprit_tree.h) changed between ticks made by hand at 20 Hz
+ * (t = 1000, 1050, ... ms): the truth is what each test wrote. A FIFO 95 task on CPU 1 whose run time rises is
+ * named by comm, pid and "FIFO 95" with the time it ran in the window; one below the audio thread is not; an IRQ
+ * surge is told against its baseline; our DSP and a source's observation rank above what is only correlated; steal
+ * and nothing; when a happening is explained (its end + one interval sampled); lookup and summary. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include "culprit/engine_internal.h"
+#include "unit/culprit_tree.h"
+
+#define MS 1000000LL
+
+static struct culprit_engine *start(struct ctree *t)
+{
+    ctree_init(t);
+    ctree_write(t);
+    char proc[300], sys[300], err[200];
+    snprintf(proc, sizeof proc, "%s/proc", t->root);
+    snprintf(sys, sizeof sys, "%s/sys", t->root);
+    struct culprit_config cfg = {.clock = CLOCK_MONOTONIC, .hz = 20, .proc_root = proc, .sys_root = sys,
+                                 .audio_pid = CT_AUDIO_PID, .period_ns = 1 * MS};
+    struct culprit_engine *e = ce_create(&cfg, err, sizeof err);
+    assert_non_null(e);
+    culprit_engine_set_audio(e, CT_AUDIO_TID, 10);
+    culprit_engine_audio_cpu(e, 1);
+    return e;
+}
+
+/* Ticks k = from..to (t = 1000 + 50 k ms), calling change(t, k) before each. */
+static void ticks(struct culprit_engine *e, struct ctree *t, int from, int to, void (*change)(struct ctree *, int))
+{
+    for (int k = from; k <= to; k++) {
+        if (change)
+            change(t, k);
+        ctree_write(t);
+        ce_tick(e, 1000 * MS + k * 50 * MS);
+    }
+}
+
+static int lookup(struct culprit_engine *e, int64_t start_ns, struct culprit *c)
+{
+    struct culprit_results r = culprit_engine_results(e);
+    return r.lookup(r.ctx, CS_SPIKE, 0, start_ns, c, CULPRITS_MAX);
+}
+
+static void quiet(struct ctree *t, int k)
+{
+    (void)k;
+    t->irq145[1] += 1; /* 2 per 100 ms: its baseline */
+    t->loc[1] += 50;
+    t->loc[0] += 50;
+    t->audio_run += 5 * MS;
+}
+
+static void spin_at_10(struct ctree *t, int k)
+{
+    quiet(t, k);
+    if (k == 10)
+        t->task_run += 3 * MS; /* 3 ms in the tick ending at 1500 ms */
+}
+
+static void test_rt_task_named(void **state)
+{
+    (void)state;
+    struct ctree t;
+    struct culprit_engine *e = start(&t);
+    ticks(e, &t, 0, 9, spin_at_10);
+    culprit_engine_note(e, CS_SPIKE, 0, 1500 * MS, 1500 * MS, 1, 200000);
+    struct culprit c[CULPRITS_MAX];
+    ticks(e, &t, 10, 10, spin_at_10);
+    assert_int_equal(lookup(e, 1500 * MS, c), 0); /* not yet: the window after it is not sampled */
+    ticks(e, &t, 11, 11, spin_at_10);
+    int n = lookup(e, 1500 * MS, c);
+    assert_true(n >= 1);
+    assert_int_equal(c[0].kind, CK_RT_TASK);
+    assert_int_equal(c[0].basis, CB_CORRELATED);
+    assert_int_equal(c[0].pid, CT_TASK_PID);
+    assert_int_equal(c[0].cpu, 1);
+    assert_string_equal(c[0].name, "spin");
+    assert_string_equal(c[0].evidence, "a real-time task above the audio thread ran on CPU 1: spin (pid 812, "
+                                       "FIFO 95), 3.0 ms in the 100 ms around the spike");
+    assert_int_equal(lookup(e, 1234, c), -1); /* never noted */
+    culprit_engine_free(e);
+    ctree_free(&t);
+}
+
+static void test_rt_task_below_not_named(void **state)
+{
+    (void)state;
+    struct ctree t;
+    struct culprit_engine *e = start(&t);
+    t.task_prio = 5; /* below the audio thread's 10: it cannot preempt it */
+    ticks(e, &t, 0, 9, spin_at_10);
+    culprit_engine_note(e, CS_SPIKE, 0, 1500 * MS, 1500 * MS, 1, 0);
+    ticks(e, &t, 10, 11, spin_at_10);
+    struct culprit c[CULPRITS_MAX];
+    int n = lookup(e, 1500 * MS, c);
+    for (int i = 0; i < n; i++)
+        assert_int_not_equal(c[i].kind, CK_RT_TASK);
+    culprit_engine_free(e);
+    ctree_free(&t);
+}
+
+static void irq_surge(struct ctree *t, int k)
+{
+    quiet(t, k);
+    if (k == 10 || k == 11)
+        t->irq145[1] += k == 10 ? 19 : 20; /* 41 in the two ticks of the window, against 2 usually */
+}
+
+static void test_irq_surge(void **state)
+{
+    (void)state;
+    struct ctree t;
+    struct culprit_engine *e = start(&t);
+    ticks(e, &t, 0, 9, irq_surge);
+    culprit_engine_note(e, CS_SPIKE, 0, 1500 * MS, 1500 * MS, 1, 0);
+    ticks(e, &t, 10, 11, irq_surge);
+    struct culprit c[CULPRITS_MAX];
+    int n = lookup(e, 1500 * MS, c);
+    assert_true(n >= 1);
+    assert_int_equal(c[0].kind, CK_IRQ);
+    assert_int_equal(c[0].irq, 145);
+    assert_string_equal(c[0].name, "IRQ 145 (iwlwifi)");
+    /* the window [1450, 1550] ms holds the samples (1450, 1500] and (1500, 1550]: 1 + 19 + 1 + 20 = 41; outside
+     * them, 9 in the 450 ms of (1000, 1450]: usually 2.0 in 100 ms */
+    assert_string_equal(c[0].evidence, "IRQ 145 (iwlwifi) on CPU 1: 41 in the 100 ms around the spike, usually 2.0");
+    culprit_engine_free(e);
+    ctree_free(&t);
+}
+
+static void other_surges(struct ctree *t, int k)
+{
+    quiet(t, k);
+    t->netrx[1] += 10;                      /* 20 per 100 ms, usually */
+    t->psi_cpu += 1000;                     /* 1 ms of CPU pressure a tick */
+    t->khz1 = 2400000;
+    if (k == 10 || k == 11) {
+        t->netrx[1] += 200;                 /* 420 in the window */
+        t->psi_cpu += 30000;                /* 62 ms stalled in 100 ms */
+        t->khz1 = 800000;                   /* the clock dropped to a third */
+    }
+}
+
+static void test_softirq_pressure_freq(void **state)
+{
+    (void)state;
+    struct ctree t;
+    struct culprit_engine *e = start(&t);
+    ticks(e, &t, 0, 9, other_surges);
+    culprit_engine_note(e, CS_SPIKE, 0, 1500 * MS, 1500 * MS, 1, 0);
+    ticks(e, &t, 10, 11, other_surges);
+    struct culprit c[CULPRITS_MAX];
+    int n = lookup(e, 1500 * MS, c);
+    assert_int_equal(n, 3);
+    assert_int_equal(c[0].kind, CK_SOFTIRQ); /* 20 + 10 log2(421 / 21): 63.3 */
+    assert_string_equal(c[0].evidence, "NET_RX softirq surge on CPU 1: 420 in the 100 ms around the spike, usually 20");
+    assert_int_equal(c[1].kind, CK_PRESSURE); /* 10 + 20 * 0.62: 22.4 */
+    assert_string_equal(c[1].evidence, "CPU pressure: tasks stalled 62 ms in the 100 ms around the spike (usually "
+                                       "2.0 ms)");
+    assert_int_equal(c[2].kind, CK_FREQ);
+    assert_string_equal(c[2].evidence, "CPU 1 ran at 800 MHz in the 100 ms around the spike, 2400 MHz at most in "
+                                       "the last 1 s");
+    culprit_engine_free(e);
+    ctree_free(&t);
+}
+
+static void test_dsp_and_source_rank_first(void **state)
+{
+    (void)state;
+    struct ctree t;
+    struct culprit_engine *e = start(&t);
+    struct culprit_obs o = {.t0_ns = 1490 * MS, .t1_ns = 1495 * MS, .kind = CK_CLIENT, .name = "stall", .cpu = -1,
+                            .value_ns = 2 * MS, .evidence = "another JACK client did not finish: stall"};
+    ticks(e, &t, 0, 9, spin_at_10);
+    e->obs[0] = o; /* as a source's poll would have kept it */
+    e->obs_n = 1;
+    e->obs_head = 1;
+    culprit_engine_note(e, CS_SPIKE, 0, 1500 * MS, 1500 * MS, 1, 3 * MS); /* callback 3 ms for a 1 ms period */
+    ticks(e, &t, 10, 11, spin_at_10);
+    struct culprit c[CULPRITS_MAX];
+    int n = lookup(e, 1500 * MS, c);
+    assert_true(n >= 3);
+    assert_int_equal(c[0].kind, CK_DSP);
+    assert_int_equal(c[0].basis, CB_OBSERVED);
+    assert_string_equal(c[0].evidence, "our own DSP overran the period: callback 3.00 ms for a 1.00 ms period");
+    assert_int_equal(c[1].kind, CK_CLIENT);
+    assert_int_equal(c[1].basis, CB_OBSERVED);
+    assert_int_equal(c[2].kind, CK_RT_TASK);
+    culprit_engine_free(e);
+    ctree_free(&t);
+}
+
+static void test_nothing(void **state)
+{
+    (void)state;
+    struct ctree t;
+    struct culprit_engine *e = start(&t);
+    culprit_engine_note(e, CS_SPIKE, 0, 1500 * MS, 1500 * MS, 1, 0);
+    ticks(e, &t, 0, 11, quiet);
+    struct culprit c[CULPRITS_MAX];
+    assert_int_equal(lookup(e, 1500 * MS, c), 1);
+    assert_int_equal(c[0].kind, CK_NONE);
+    assert_string_equal(c[0].evidence, "nothing on this machine explains it in the 100 ms around the spike: the host "
+                                       "or firmware (no steal seen)");
+    culprit_engine_free(e);
+    ctree_free(&t);
+}
+
+static void steal_at_20(struct ctree *t, int k)
+{
+    quiet(t, k);
+    if (k == 20)
+        t->steal[1] += 1; /* one USER_HZ tick */
+}
+
+static void test_steal_named(void **state)
+{
+    (void)state;
+    struct ctree t;
+    struct culprit_engine *e = start(&t);
+    ticks(e, &t, 0, 19, steal_at_20);
+    culprit_engine_note(e, CS_SPIKE, 0, 2000 * MS, 2000 * MS, 1, 0);
+    ticks(e, &t, 20, 21, steal_at_20);
+    struct culprit c[CULPRITS_MAX];
+    int n = lookup(e, 2000 * MS, c);
+    assert_true(n >= 1);
+    assert_int_equal(c[0].kind, CK_STEAL);
+    char want[200];
+    snprintf(want, sizeof want, "the hypervisor took CPU 1 for %.0f ms in the 100 ms around the spike (steal; "
+             "counted in %ld ms ticks)", 1000.0 / sysconf(_SC_CLK_TCK), 1000 / sysconf(_SC_CLK_TCK));
+    assert_string_equal(c[0].evidence, want);
+    culprit_engine_free(e);
+    ctree_free(&t);
+}
+
+static void delayed(struct ctree *t, int k)
+{
+    quiet(t, k);
+    if (k == 10)
+        t->audio_delay += 4 * MS;
+}
+
+static void test_run_delay_when_nobody_named(void **state)
+{
+    (void)state;
+    struct ctree t;
+    struct culprit_engine *e = start(&t);
+    ticks(e, &t, 0, 9, delayed);
+    culprit_engine_note(e, CS_EVENT, 2, 1500 * MS, 1502 * MS, -1, 0);
+    ticks(e, &t, 10, 11, delayed);
+    struct culprit_results r = culprit_engine_results(e);
+    assert_int_equal(r.lookup(r.ctx, CS_EVENT, 2, 1500 * MS, NULL, 0), 0); /* 1502 + 50 ms not sampled yet */
+    ticks(e, &t, 12, 12, delayed);
+    struct culprit c[CULPRITS_MAX];
+    /* [1450, 1552] ms meets the samples (1450, 1500], (1500, 1550] and (1550, 1600]: 150 ms */
+    int n = r.lookup(r.ctx, CS_EVENT, 2, 1500 * MS, c, CULPRITS_MAX);
+    assert_true(n >= 1);
+    assert_int_equal(c[0].kind, CK_RUN_DELAY);
+    assert_string_equal(c[0].evidence, "the audio thread was runnable but waited 4.0 ms in the 150 ms around the "
+                                       "event, and nothing the sampler reads names who ran");
+    culprit_engine_free(e);
+    ctree_free(&t);
+}
+
+static void test_before_history_and_summary(void **state)
+{
+    (void)state;
+    struct ctree t;
+    struct culprit_engine *e = start(&t);
+    culprit_engine_note(e, CS_SPIKE, 0, 100 * MS, 100 * MS, 1, 0); /* before the first sample */
+    culprit_engine_source_unavailable(e, "PipeWire profiler", "not under PipeWire");
+    ticks(e, &t, 0, 5, quiet);
+    culprit_engine_stop(e);
+    struct culprit c[CULPRITS_MAX];
+    assert_int_equal(lookup(e, 100 * MS, c), 0);
+    struct culprit_results r = culprit_engine_results(e);
+    json_t *s = r.summary(r.ctx);
+    assert_non_null(s);
+    assert_true(json_real_value(json_object_get(json_object_get(s, "sampler"), "hz")) == 20.0);
+    assert_true(json_real_value(json_object_get(json_object_get(s, "sampler"), "window_ms")) == 50.0);
+    assert_true(json_real_value(json_object_get(json_object_get(s, "sampler"), "history_s")) == 30.0);
+    json_t *src = json_object_get(json_object_get(s, "sampler"), "sources");
+    assert_int_equal(json_array_size(src), CER_COUNT + 1);
+    json_t *last = json_array_get(src, CER_COUNT);
+    assert_string_equal(json_string_value(json_object_get(last, "state")), "unavailable");
+    assert_string_equal(json_string_value(json_object_get(last, "why")), "not under PipeWire");
+    assert_non_null(json_object_get(json_object_get(s, "cost"), "cpu_pct"));
+    assert_true(json_is_array(json_object_get(s, "periodicity")));
+    json_decref(s);
+    culprit_engine_free(e);
+    ctree_free(&t);
+}
+
+/* The history is a ring: far more ticks than it holds keep memory fixed and the baselines whole. */
+static void test_ring_wraps(void **state)
+{
+    (void)state;
+    struct ctree t;
+    struct culprit_engine *e = start(&t);
+    ticks(e, &t, 0, 700, spin_at_10);
+    assert_int_equal(e->hist_n, e->hist_cap);
+    culprit_engine_note(e, CS_SPIKE, 0, 35000 * MS, 35000 * MS, 1, 0);
+    ticks(e, &t, 701, 703, irq_surge);
+    struct culprit c[CULPRITS_MAX];
+    assert_true(lookup(e, 35000 * MS, c) >= 1);
+    /* every tick adds 1 to line 145 on CPU 1: the rolling sum is the ring's samples, no more */
+    uint64_t sum = 0;
+    for (int i = 0; i < e->hist_n; i++) {
+        const struct ce_sample *s = ce_hist_at(e, i);
+        for (int k = 0; k < s->n_irq; k++)
+            if (s->irq[k].id == 0 && s->irq[k].cpu == 1)
+                sum += s->irq[k].delta;
+    }
+    assert_int_equal(e->irq_roll[0 * e->irq_prev_ncpu + 1], sum);
+    culprit_engine_free(e);
+    ctree_free(&t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rt_task_named),
+        cmocka_unit_test(test_rt_task_below_not_named),
+        cmocka_unit_test(test_irq_surge),
+        cmocka_unit_test(test_softirq_pressure_freq),
+        cmocka_unit_test(test_dsp_and_source_rank_first),
+        cmocka_unit_test(test_nothing),
+        cmocka_unit_test(test_steal_named),
+        cmocka_unit_test(test_run_delay_when_nobody_named),
+        cmocka_unit_test(test_before_history_and_summary),
+        cmocka_unit_test(test_ring_wraps),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
