@@ -138,6 +138,13 @@ static void run_phases(struct run_state *st)
                 run_wait_phase(st, i, p->duration_s, res, p->duration_s);
             }
             /* a stop found in the last wait of the part leaves stop_reason set: the phase was cut short */
+            /* rtjitter watch: a stop by signal (Ctrl-C, SIGTERM) is how a session ends, not a cut: complete */
+            if (st->watch && st->stop_reason && st->stop_reason == run_signals_reason()) {
+                st->stop_reason = NULL;
+                res->duration_s = res->measured_s;
+            } else if (st->watch) {
+                res->duration_s = res->measured_s;
+            }
             res->finished = !st->stop_reason;
             atomic_store(&st->phase_tag, (unsigned)(i + 1) << 1);
             rt_cpu_read(&st->meter, &rb);
@@ -221,6 +228,7 @@ static int run_measure(struct run_state *st)
         fprintf(stderr, "rtjitter run: cannot allocate the record ring: %s\n", strerror(-e));
         return 3;
     }
+    run_culprits_start(st); /* before the collector, which tells it of every event and spike */
     if (st->lbr && (e = lbr_start(st->lbr, bs0.rate_hz, bs0.period_frames, err, sizeof(err))) < 0) {
         fprintf(stderr, "rtjitter run: %s\n", err);
         return e == -EINVAL ? 2 : 3;
@@ -256,6 +264,8 @@ static int run_measure(struct run_state *st)
         phase_init(&st->stats[i]);
         if (p->spike_us > 0)
             phase_set_spike_threshold(&st->stats[i], (int64_t)(p->spike_us * 1000.0));
+        if (st->culprits || st->watch)
+            phase_set_notify(&st->stats[i], run_culprits_happening, st);
         st->results[i].stats = &st->stats[i];
         st->results[i].load = load_plan_name(st->plan, i);
         st->results[i].duration_s = st->ramps ? rampdrv_max_s(p->dsp_ramp_step_pct, p->dsp_ramp_step_s) : p->duration_s;
@@ -271,6 +281,10 @@ static int run_measure(struct run_state *st)
     st->col.nphases = st->nphases;
     st->col.lost_by_tag = st->lost_by_tag;
     st->col.ntags = st->sink.ntags;
+    if (st->culprits) {
+        st->col.on_cpu = run_culprits_cpu;
+        st->col.on_cpu_arg = st;
+    }
     if ((e = collector_start(&st->col)) < 0) {
         fprintf(stderr, "rtjitter run: cannot start the collector thread: %s\n", strerror(-e));
         return 3;
@@ -296,6 +310,8 @@ static int run_measure(struct run_state *st)
         if (bsv.server_provider)
             st->server_sched = sysinfo_server_sched(bsv.server_provider, bsv.server_name, bsv.server_pid);
         run_signals_cont_here(st->sink.clock); /* every RT thread runs now, with SIGCONT blocked */
+        if (st->watch)
+            run_watch_begin(st, &bsv);
         run_phases(st);
         rc = st->stop_reason ? 3 : 0;
         /* the audio thread and the interrupt threads as the kernel shows them, read while the thread still lives */
@@ -310,6 +326,9 @@ static int run_measure(struct run_state *st)
     if (!st->abandoned)
         lbr_stop(st->lbr); /* the RT thread pushes no more: the rest of the capture is analyzed */
     collector_stop(&st->col);
+    run_culprits_stop(st); /* after the collector: it told the last events at its stop */
+    if (st->watch)
+        watch_feed_poll(st->watch, run_culprits_results(st), 1);
     for (int i = 0; i < st->nphases; i++)
         if (st->results[i].measured)
             st->results[i].dropped = atomic_load(&st->lost_by_tag[(unsigned)i << 1 | 1u]);
@@ -325,6 +344,7 @@ int run_execute(const struct run_plan *p)
         return 3;
     }
     st->p = p;
+    st->watch = p->watch;
     st->dma.fd = -1;
     st->be = p->backend ? p->backend : rtj_backends[0];
     int rc = 2;
@@ -373,6 +393,7 @@ int run_execute(const struct run_plan *p)
     json_decref(st->server_sched);
     json_decref(st->client_thread);
     json_decref(st->irq_threads);
+    run_culprits_free(st);
     char shown[1024];
     if (st->stop_reason && rc == 3 && !p->quiet)
         fprintf(stderr, "rtjitter: run incomplete: %s\n", term_str(shown, sizeof(shown), st->stop_reason));

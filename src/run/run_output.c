@@ -56,6 +56,8 @@ int run_write_outputs(const json_t *doc, const struct run_outputs *o)
     e = store_save(doc, o->store, rel, o->label, o->started, path, sizeof(path));
     if (o->saved_path && o->saved_path_len > 0)
         snprintf(o->saved_path, o->saved_path_len, "%s", e < 0 ? "" : path);
+    if (o->stored_path && o->stored_path_len > 0)
+        snprintf(o->stored_path, o->stored_path_len, "%s", e < 0 ? "" : path);
     if (e < 0) {
         fprintf(stderr, "rtjitter run: cannot save the report in the store: %s\n", strerror(-e));
         first = e;

@@ -16,6 +16,9 @@ struct run_outputs {
     int tap;                  /* stdout is TAP: the report's path is a TAP comment ("# report: PATH") */
     char *saved_path;         /* when not NULL: gets the stored report's path ("" when not saved), not printed */
     size_t saved_path_len;
+    char *stored_path;        /* when not NULL: gets the stored report's path too ("" when not saved), printed or
+                               * not as saved_path says (the trace's slices go beside it) */
+    size_t stored_path_len;
 };
 
 /* Before the run: can the store and every named file be written, and every user's file named be replaced by

@@ -159,6 +159,7 @@ int run_report(struct run_state *st, struct run_info *ri, int rc, int mlocked)
         fprintf(stderr, "rtjitter run: %s\n", pt->lost_output);
     }
     pt->privileges = privileges_json(&st->priv);
+    pt->culprits = run_culprits_results(st);
     if (p->ladder_below) /* the verdict judges this depth knowing the ones below */
         pt->ladder = json_pack("{s:s, s:o}", "depth", p->backend->name, "below", json_deep_copy(p->ladder_below));
     struct report_limits lim = { p->max_xruns, p->max_jitter_us, p->min_deadlines_pct, p->max_wakeup_p99_us };
@@ -180,7 +181,12 @@ int run_report(struct run_state *st, struct run_info *ri, int rc, int mlocked)
                                 .saved_path = p->report_path, .saved_path_len = p->report_path_len };
     if (p->tap) /* after the table's place, before the report's path (a TAP comment then) */
         renderer_find("tap")->report(stdout, doc, NULL);
+    char stored[4608] = "";
+    outs.stored_path = stored;
+    outs.stored_path_len = sizeof(stored);
     int written = run_write_outputs(doc, &outs) == 0;
+    if (written)
+        run_culprits_save_slices(st, stored[0] ? stored : p->json);
     if (!written)
         rc = 3; /* the run did not complete its job: its report is not where it was asked to be */
     if (record_failed)

@@ -31,6 +31,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "run/run.h"
+#include "run/run_culprits.h"
+#include "run/watch.h"
 
 struct run_state {
     const struct run_plan *p;
@@ -72,6 +74,11 @@ struct run_state {
     json_t *server_sched;          /* the audio server's threads as /proc shows them once cycles run, or NULL */
     json_t *client_thread;         /* the audio thread as /proc/self/task/TID/stat shows it after the phases, or NULL */
     json_t *irq_threads;           /* the interrupt threads' scheduling as /proc shows it (sysinfo_irq_threads) */
+    struct culprit_engine *culprits; /* run/run_culprits.h: started before the collector, NULL: none */
+    struct culprit_results culprit_res; /* its results, once stopped */
+    struct trace_slices *trace_slices; /* with privileges: the trace's slices, saved beside the report */
+    int culprits_audio_told;       /* the engine knows the audio thread */
+    struct watch_feed *watch;      /* rtjitter watch's live feed (the plan's), or NULL */
 };
 
 /* --dsp ramp: rampdrv_drive()'s wait between two steps is the phase's own wait (status line, stop reasons). It is
@@ -89,6 +96,8 @@ struct ramp_wait {
 int run_wait_phase(struct run_state *st, int phase, double secs, struct phase_result *pr, double t_total);
 /* A warning: into the report's warnings, and on stderr unless quiet. */
 void run_warn(struct run_state *st, const char *msg);
+/* rtjitter watch: its first line (or Waybar state), once the cycles run. */
+void run_watch_begin(struct run_state *st, const struct backend_status *bs);
 
 /* run_report.c: the report of what was measured (its parts handed to report_build), its verdict, the text on
  * stdout and the outputs, once the backend stopped. Returns the exit status. */

@@ -103,6 +103,9 @@ int run_wait_phase(struct run_state *st, int phase, double secs, struct phase_re
         if ((st->stop_reason = stop_reason(st)))
             return -EINTR;
         run_signals_wait_ms(50);
+        run_culprits_audio(st); /* once the audio thread is known */
+        if (st->watch)
+            watch_feed_poll(st->watch, run_culprits_results(st), 0);
         st->be->status(st->bpriv, &bs);
         if (pr) {
             if (bs.dsp_load_pct >= 0) {
@@ -131,6 +134,16 @@ int run_wait_phase(struct run_state *st, int phase, double secs, struct phase_re
         }
     }
     return 0;
+}
+
+/* rtjitter watch: what it watches, said once the cycles run. */
+void run_watch_begin(struct run_state *st, const struct backend_status *bs)
+{
+    char what[256];
+    watch_feed_clock(st->watch, st->sink.clock);
+    snprintf(what, sizeof(what), "%s server %s, %u frames @ %u Hz", bs->server_provider ? bs->server_provider : "JACK",
+             bs->server_name && bs->server_name[0] ? bs->server_name : "(default)", bs->period_frames, bs->rate_hz);
+    watch_out_begin(&st->watch->out, what);
 }
 
 void run_warn(struct run_state *st, const char *msg)

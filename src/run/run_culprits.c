@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The run's culprit engine and its sources (run_culprits.h). */
+#include "run/run_culprits.h"
+#include "run/run_state.h"
+#include "culprit/culprit_engine.h"
+#include "culprit/src_trace.h"
+#include <sys/stat.h>
+
+/* The period in force, ns (0 unknown). */
+static int64_t period_ns(struct run_state *st)
+{
+    struct backend_status bs = { 0 };
+    st->be->status(st->bpriv, &bs);
+    return bs.rate_hz ? (int64_t)bs.period_frames * 1000000000LL / bs.rate_hz : 0;
+}
+
+/* A source that opened is the engine's; one that did not is named in the summary with its reason. */
+static void add(struct run_state *st, const char *name, int rc, const struct culprit_source *src, const char *err)
+{
+    if (rc == 0 && culprit_engine_add_source(st->culprits, src) == 0)
+        return;
+    if (rc == 0 && src->close)
+        src->close(src->ctx);
+    culprit_engine_source_unavailable(st->culprits, name, rc == 0 ? "too many sources" : err);
+}
+
+void run_culprits_start(struct run_state *st)
+{
+    const struct run_plan *p = st->p;
+    if (p->no_culprits)
+        return;
+    struct culprit_config cfg = { .clock = st->sink.clock, .hz = 20, .history_s = 30, .audio_pid = (int)getpid(),
+                                  .period_ns = period_ns(st) };
+    char err[256];
+    if (!(st->culprits = culprit_engine_start(&cfg, err, sizeof(err)))) {
+        char w[320];
+        snprintf(w, sizeof(w), "culprits: the sampler did not start: %s", err);
+        run_warn(st, w);
+        return;
+    }
+}
+
+/* With privileges (root, or a tracefs the user's group may write): observed evidence from a trace, the audio
+ * thread's own time set apart (so opened once its tid is known). */
+static void add_trace(struct run_state *st, int tid)
+{
+    char err[256];
+    struct culprit_source src;
+    int rc = trace_source_open(NULL, st->sink.clock, &src, err, sizeof(err));
+    if (rc == 0) {
+        trace_source_ignore_tid(&src, tid);
+        st->trace_slices = trace_source_slices(&src);
+    }
+    add(st, "tracefs", rc, &src, err);
+}
+
+void run_culprits_audio(struct run_state *st)
+{
+    if (!st->culprits || st->culprits_audio_told || !atomic_load(&st->sink.sched_known))
+        return;
+    st->culprits_audio_told = 1;
+    int pol = atomic_load(&st->sink.sched_policy), tid = atomic_load(&st->sink.tid);
+    culprit_engine_set_audio(st->culprits, tid,
+                             pol == SCHED_FIFO || pol == SCHED_RR ? atomic_load(&st->sink.sched_priority) : 0);
+    add_trace(st, tid);
+}
+
+/* The trace's slices beside the saved report: REPORT.trace/trace-NN-cpuC.txt (none saved: nothing said). */
+void run_culprits_save_slices(struct run_state *st, const char *report_path)
+{
+    if (!st->trace_slices || !report_path || !report_path[0])
+        return;
+    char dir[4200], err[256];
+    size_t n = strlen(report_path);
+    if (n > 5 && strcmp(report_path + n - 5, ".json") == 0)
+        n -= 5;
+    snprintf(dir, sizeof(dir), "%.*s.trace", (int)n, report_path);
+    if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+        fprintf(stderr, "rtjitter: the trace slices were not saved: %s: %s\n", dir, strerror(errno));
+        return;
+    }
+    if (trace_slices_save(st->trace_slices, dir, err, sizeof(err)) < 0)
+        fprintf(stderr, "rtjitter: the trace slices were not saved: %s\n", err);
+    else if (!st->p->quiet)
+        printf("trace slices: %s/\n", dir);
+}
+
+void run_culprits_happening(void *arg, const struct phase_stats *p, enum phase_happening what, int64_t start_ns,
+                            int64_t end_ns, int cpu, int64_t callback_max_ns)
+{
+    struct run_state *st = arg;
+    int phase = (int)(p - st->stats);
+    if (st->watch)
+        watch_feed_note(st->watch, what, start_ns, end_ns);
+    if (st->culprits && what != PH_EVENT_BEGIN)
+        culprit_engine_note(st->culprits, what == PH_SPIKE ? CS_SPIKE : CS_EVENT, phase, start_ns, end_ns, cpu,
+                            callback_max_ns);
+}
+
+void run_culprits_cpu(void *arg, int cpu)
+{
+    struct run_state *st = arg;
+    if (st->culprits)
+        culprit_engine_audio_cpu(st->culprits, cpu);
+}
+
+void run_culprits_stop(struct run_state *st)
+{
+    if (!st->culprits)
+        return;
+    culprit_engine_stop(st->culprits);
+    st->culprit_res = culprit_engine_results(st->culprits);
+}
+
+const struct culprit_results *run_culprits_results(struct run_state *st)
+{
+    return st->culprits ? &st->culprit_res : NULL;
+}
+
+void run_culprits_free(struct run_state *st)
+{
+    if (st->trace_slices)
+        trace_slices_unref(st->trace_slices);
+    st->trace_slices = NULL;
+    culprit_engine_free(st->culprits);
+    st->culprits = NULL;
+}

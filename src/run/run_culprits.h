@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The run's culprit engine (culprit/culprit_engine.h): started once the cycles run, told of each xrun event and
+ * spike by the collector (phase.h's notify), given the sources this machine and this login allow (the audio
+ * server's log, PipeWire's profiler, a trace with privileges), stopped after the collector, and read by the report
+ * builder. Main thread, but for run_culprits_happening and run_culprits_cpu (the collector thread). */
+#ifndef RTJ_RUN_CULPRITS_H
+#define RTJ_RUN_CULPRITS_H
+#include "culprit/culprit.h"
+#include "stats/phase.h"
+
+struct run_state;
+
+/* After the backend started: the engine and its sources. A failure is a warning; the run goes on without. */
+void run_culprits_start(struct run_state *st);
+/* Once the audio thread is known (sink.sched_known): its tid and priority. */
+void run_culprits_audio(struct run_state *st);
+/* phase_notify_fn: the collector thread tells of an event (begun, closed) or a spike. */
+void run_culprits_happening(void *arg, const struct phase_stats *p, enum phase_happening what, int64_t start_ns,
+                            int64_t end_ns, int cpu, int64_t callback_max_ns);
+/* collector.on_cpu: a CPU the audio thread ran on. */
+void run_culprits_cpu(void *arg, int cpu);
+/* After collector_stop: explains what is pending, stops the thread; the results stay for the report. */
+void run_culprits_stop(struct run_state *st);
+/* After the report was saved at report_path: the trace's slices (with privileges) in REPORT.trace/. */
+void run_culprits_save_slices(struct run_state *st, const char *report_path);
+/* What report_build reads (NULL when no engine ran). */
+const struct culprit_results *run_culprits_results(struct run_state *st);
+void run_culprits_free(struct run_state *st);
+
+#endif
