@@ -5,6 +5,7 @@
  * than LINE_MAX whole (counted), and folds the lines of one stall: jack2 prints a pair of lines for every cycle a
  * client did not finish (20 ms at 5.3 ms periods: 3 or 4), read in one poll or in consecutive ones. */
 #include "culprit/src_jacklog.h"
+#include "util/utf8.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -52,36 +53,12 @@ static int64_t now_on(clockid_t c)
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* The length of the valid UTF-8 sequence at s (at most n bytes), 0 when invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-    size_t k;
-    unsigned min;
-    unsigned cp;
-    if (s[0] < 0x80)
-        return 1;
-    if ((s[0] & 0xe0) == 0xc0) { k = 2; cp = s[0] & 0x1f; min = 0x80; }
-    else if ((s[0] & 0xf0) == 0xe0) { k = 3; cp = s[0] & 0x0f; min = 0x800; }
-    else if ((s[0] & 0xf8) == 0xf0) { k = 4; cp = s[0] & 0x07; min = 0x10000; }
-    else return 0;
-    if (k > n)
-        return 0;
-    for (size_t i = 1; i < k; i++) {
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3f);
-    }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-        return 0;
-    return k;
-}
-
 /* Copies a client name as one safe line: invalid UTF-8 and control characters become '?', cut at a character. */
 static void copy_name(const char *s, size_t n, char *out, size_t outlen)
 {
     size_t o = 0;
     for (size_t i = 0; i < n;) {
-        size_t k = utf8_len((const unsigned char *)s + i, n - i);
+        size_t k = utf8_char(s + i, n - i, NULL);
         int bad = k == 0 || (k == 1 && ((unsigned char)s[i] < 0x20 || s[i] == 0x7f));
         size_t w = bad ? 1 : k;
         if (o + w >= outlen)
@@ -164,7 +141,9 @@ static void note_unfinished(struct jacklog *j, const char *name, long long wall_
     j->unfinished++;
     for (int i = 0; i < j->npend; i++) {
         struct pending *p = &j->pend[i];
-        if (strcmp(p->name, name) == 0 && p->last_seq + 1 >= j->seq && t1 - p->t0 <= FOLD_SPAN_NS) {
+        /* the lines of one poll fold always; those of the next poll while the stall spans under a second */
+        if (strcmp(p->name, name) == 0 && p->stamped == (wall_s >= 0) &&
+            (p->last_seq == j->seq || (p->last_seq + 1 == j->seq && t1 - p->t0 <= FOLD_SPAN_NS))) {
             p->count++;
             p->last_seq = j->seq;
             if (t1 > p->t1)
@@ -306,7 +285,7 @@ static int flush(struct jacklog *j, struct culprit_obs *out, int max)
     int n = 0, keep = 0;
     for (int i = 0; i < j->npend; i++) {
         struct pending *p = &j->pend[i];
-        int done = p->last_seq != j->seq || p->t1 - p->t0 >= FOLD_SPAN_NS;
+        int done = p->last_seq != j->seq || (!p->stamped && p->t1 - p->t0 >= FOLD_SPAN_NS);
         if (done && n < max) {
             struct culprit_obs *o = &out[n++];
             memset(o, 0, sizeof(*o));
