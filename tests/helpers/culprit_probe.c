@@ -5,7 +5,7 @@
  * usage: culprit_probe jacklog LOGFILE SECONDS [POLL_MS]
  *        culprit_probe pwprof OWN_NAME SECONDS [POLL_MS]
  * Prints "ready" on stderr once the source is open (or one line and exit 1 when it cannot be), then one line an
- * observation: "obs T0 T1 KIND NAME<TAB>EVIDENCE" (seconds on CLOCK_MONOTONIC_RAW), and at the end (SECONDS, or
+ * observation: "obs T0 T1 TPOLL KIND NAME<TAB>EVIDENCE" (seconds on CLOCK_MONOTONIC_RAW; TPOLL: the poll that gave it), and at the end (SECONDS, or
  * SIGTERM/SIGINT) "summary JSON" and "polls N interval_max_ms X" (the longest gap between two polls: the test's
  * bound uses it). */
 #include <signal.h>
@@ -63,8 +63,8 @@ int main(int argc, char **argv)
             break;
         }
         for (int i = 0; i < n; i++)
-            printf("obs %.6f %.6f %s %s\t%s\n", o[i].t0_ns / 1e9, o[i].t1_ns / 1e9, culprit_kind_name(o[i].kind),
-                   o[i].name, o[i].evidence);
+            printf("obs %.6f %.6f %.6f %s %s\t%s\n", o[i].t0_ns / 1e9, o[i].t1_ns / 1e9, now / 1e9,
+                   culprit_kind_name(o[i].kind), o[i].name, o[i].evidence);
         if (stop || now - start > (int64_t)(seconds * 1e9))
             break;
         struct timespec nap = { poll_ms / 1000, (long)(poll_ms % 1000) * 1000000L };
