@@ -49,6 +49,8 @@ struct stall {                /* an open stall of one follower (the loop thread'
     int64_t last_signal;
     int64_t period_ns;
     int64_t last_seen;        /* when the loop last received a profile for it */
+    int64_t sig0;             /* the signal of its first unfinished cycle */
+    int own;                  /* our own node's: closed into the cycle ring, never an observation */
 };
 
 struct pwprof {
@@ -66,6 +68,7 @@ struct pwprof {
     int sync_seq, synced, gone;
     char gone_why[128];
     struct stall nodes[NODES_MAX];
+    struct stall own_stall;
     pthread_mutex_t mu;       /* guards what follows: filled by the loop, drained by poll and pwprof_own_cycles */
     struct culprit_obs queue[QUEUE_MAX]; /* times on CLOCK_MONOTONIC until poll converts them */
     int qhead, qlen;
@@ -105,8 +108,33 @@ static void enqueue(struct pwprof *p, const struct culprit_obs *o)
     p->observations++;
 }
 
+/* Locked by the caller. The ring stays in signal order; a cycle profiled twice is stored once. */
+static void own_push(struct pwprof *p, const struct pwprof_cycle *c)
+{
+    if (p->own_n > 0 && p->own_ring[(p->own_n - 1) % OWN_MAX].signal_ns >= c->signal_ns)
+        return;
+    p->own_ring[p->own_n++ % OWN_MAX] = *c;
+    int64_t run = c->finish_ns - c->awake_ns;
+    if (run > p->own_max_run_ns)
+        p->own_max_run_ns = run;
+    if (c->signal_ns > 0 && c->awake_ns - c->signal_ns > p->own_max_wake_ns)
+        p->own_max_wake_ns = c->awake_ns - c->signal_ns;
+    if (run > c->period_ns)
+        p->own_over_period++;
+}
+
 static void close_stall(struct pwprof *p, struct stall *s)
 {
+    if (s->own) {
+        /* our node's long cycle: its finish is the next wake when it spanned cycles (status ST_AWAKE says so) */
+        struct pwprof_cycle c = { s->sig0, s->t0, s->t1 > s->t0 ? s->t1 : s->t0, s->period_ns,
+                                  s->cycles <= 1 && s->finished ? ST_FINISHED : ST_AWAKE };
+        pthread_mutex_lock(&p->mu);
+        own_push(p, &c);
+        pthread_mutex_unlock(&p->mu);
+        s->open = 0;
+        return;
+    }
     struct culprit_obs o;
     memset(&o, 0, sizeof(o));
     o.t0_ns = s->t0;
@@ -154,9 +182,9 @@ static struct stall *node_slot(struct pwprof *p, const struct block *b)
  * the stall; then finished (3) with an awake right after the stall's end (it woke for the trigger waiting for it as
  * soon as it returned). So a stall runs from its awake to the awake of its next finished cycle: its finish is
  * never profiled. A follower that ran long within one cycle shows finished, finish - awake over the period. */
-static void follower(struct pwprof *p, const struct block *b, int64_t period_ns, int64_t now, int64_t recv)
+static void follower(struct pwprof *p, struct stall *s, const struct block *b, int64_t period_ns, int64_t now,
+                     int64_t recv)
 {
-    struct stall *s = node_slot(p, b);
     if (!s)
         return;
     s->last_seen = recv;
@@ -168,6 +196,7 @@ static void follower(struct pwprof *p, const struct block *b, int64_t period_ns,
             s->finished = 0;
             s->cycles = 0;
             s->t0 = b->status == ST_AWAKE ? b->awake : b->signal;
+            s->sig0 = b->signal;
         }
         if (b->signal != s->last_signal)
             s->cycles++;
@@ -190,6 +219,7 @@ static void follower(struct pwprof *p, const struct block *b, int64_t period_ns,
         close_stall(p, s);
     } else if (b->awake > 0 && b->finish - b->awake > period_ns) {
         s->t0 = b->awake;
+        s->sig0 = b->signal;
         s->t1 = b->finish;
         s->worst_ns = b->finish - b->awake;
         s->period_ns = period_ns;
@@ -201,22 +231,12 @@ static void follower(struct pwprof *p, const struct block *b, int64_t period_ns,
 
 static void own_cycle(struct pwprof *p, const struct block *b, int64_t period_ns)
 {
-    if (b->status != ST_FINISHED || b->awake <= 0 || b->finish < b->awake)
-        return;
+    if (b->status != ST_FINISHED || b->awake <= 0 || b->finish < b->awake || b->awake < b->signal)
+        return; /* a finish older than the awake: that cycle has not finished (the stall tracker has it) */
     struct pwprof_cycle c = { b->signal, b->awake, b->finish, period_ns, b->status };
     pthread_mutex_lock(&p->mu);
-    if (p->own_n > 0 && p->own_ring[(p->own_n - 1) % OWN_MAX].signal_ns == c.signal_ns) {
-        pthread_mutex_unlock(&p->mu); /* the same cycle in the next profile */
-        return;
-    }
-    p->own_ring[p->own_n++ % OWN_MAX] = c;
+    own_push(p, &c);
     p->own_id = b->id;
-    if (b->finish - b->awake > p->own_max_run_ns)
-        p->own_max_run_ns = b->finish - b->awake;
-    if (b->signal > 0 && b->awake - b->signal > p->own_max_wake_ns)
-        p->own_max_wake_ns = b->awake - b->signal;
-    if (b->finish - b->awake > period_ns)
-        p->own_over_period++;
     pthread_mutex_unlock(&p->mu);
 }
 
@@ -262,10 +282,12 @@ static void one_cycle(struct pwprof *p, const struct spa_pod_object *obj, int64_
         return;
     int64_t now = drv.finish > drv.signal ? drv.finish : drv.signal;
     for (int i = 0; i < nfol; i++) {
-        if (p->own[0] && strcmp(fol[i].name, p->own) == 0)
+        if (p->own[0] && strcmp(fol[i].name, p->own) == 0) {
+            follower(p, &p->own_stall, &fol[i], period_ns, now, recv);
             own_cycle(p, &fol[i], period_ns);
-        else
-            follower(p, &fol[i], period_ns, now, recv);
+        } else {
+            follower(p, node_slot(p, &fol[i]), &fol[i], period_ns, now, recv);
+        }
     }
 }
 
@@ -288,6 +310,8 @@ static void on_profile(void *data, const struct spa_pod *pod)
     for (int i = 0; i < NODES_MAX; i++)
         if (p->nodes[i].open && recv - p->nodes[i].last_seen > STALL_QUIET_NS)
             close_stall(p, &p->nodes[i]);
+    if (p->own_stall.open && recv - p->own_stall.last_seen > STALL_QUIET_NS)
+        close_stall(p, &p->own_stall);
 }
 
 static const struct pw_profiler_events profiler_events = {
@@ -483,6 +507,7 @@ int pwprof_source_open(clockid_t clock, const char *own_name, struct culprit_sou
     pthread_mutex_init(&p->mu, NULL);
     p->clock = clock;
     snprintf(p->own, sizeof(p->own), "%s", own_name ? own_name : "");
+    p->own_stall.own = 1;
     describe_remote(p->where, sizeof(p->where));
     /* a normal-priority thread: pw_thread_loop asks for no real-time priority (module-rt is not loaded) */
     p->loop = pw_thread_loop_new("rtj-pwprof", NULL);

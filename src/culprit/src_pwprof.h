@@ -27,7 +27,9 @@ int pwprof_source_open(clockid_t clock, const char *own_name, struct culprit_sou
 struct pwprof_cycle {
     int64_t signal_ns, awake_ns, finish_ns; /* triggered, woke, finished */
     int64_t period_ns;                      /* the quantum's duration */
-    int status;                             /* PipeWire's: 1 triggered, 2 awake, 3 finished */
+    int status;                             /* 3: finished within its cycle, finish_ns profiled; 2: it ran over
+                                             * into the next cycles, whose finish PipeWire never profiles:
+                                             * finish_ns is its next wake (just after it returned) */
 };
 /* Our node's cycles that started in [t0_ns, t1_ns] (the last few thousand are kept), oldest first; how many, or
  * -1 when src is not an open PipeWire profiler source. The engine's thread may call it beside poll. */

@@ -7,7 +7,8 @@
  * Prints "ready" on stderr once the source is open (or one line and exit 1 when it cannot be), then one line an
  * observation: "obs T0 T1 TPOLL KIND NAME<TAB>EVIDENCE" (seconds on CLOCK_MONOTONIC_RAW; TPOLL: the poll that gave it), and at the end (SECONDS, or
  * SIGTERM/SIGINT) "summary JSON" and "polls N interval_max_ms X" (the longest gap between two polls: the test's
- * bound uses it). */
+ * bound uses it); for pwprof also "own_long AWAKE FINISH STATUS" for each cycle of OWN_NAME longer than its period
+ * and "own_cycles N max_finish_minus_awake_ms X". */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,9 +79,13 @@ int main(int argc, char **argv)
         static struct pwprof_cycle c[8192];
         int n = pwprof_own_cycles(&src, 0, INT64_MAX, c, 8192);
         int64_t worst = 0;
-        for (int i = 0; i < n; i++)
-            if (c[i].finish_ns - c[i].awake_ns > worst)
-                worst = c[i].finish_ns - c[i].awake_ns;
+        for (int i = 0; i < n; i++) {
+            int64_t run = c[i].finish_ns - c[i].awake_ns;
+            if (run > worst)
+                worst = run;
+            if (run > c[i].period_ns)
+                printf("own_long %.6f %.6f %d\n", c[i].awake_ns / 1e9, c[i].finish_ns / 1e9, c[i].status);
+        }
         printf("own_cycles %d max_finish_minus_awake_ms %.3f\n", n, worst / 1e6);
     }
     free(s);

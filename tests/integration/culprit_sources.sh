@@ -152,6 +152,29 @@ if pw_start "$WORK/csv_pw-runtime"; then
     r=($(grep -v '^#' <<<"$res" | cut -c1-4))
     check "PipeWire profiler: every stall has one observation naming stall, from its wake to its next, busy as long as the stall ($(grep -v '^#' <<<"$res" | sed -n 1p))" [ "${r[0]}" = ok ]
     check "PipeWire profiler: no observation outside the stalls ($(grep -v '^#' <<<"$res" | sed -n 2p))" [ "${r[1]}" = ok ]
+
+    # The same stalls with the stall client as "our own" node: no observation (never our own as another client),
+    # and each stall one cycle of ours longer than its period, from its wake to its next, in pwprof_own_cycles.
+    pw-jack -p 256 "$RTJ_HELPERS/stall_client" default 20 40 5 >"$WORK/stall.out" 2>"$WORK/stall.err" &
+    SPID=$!
+    stall_and_probe pwprof stall
+    own=$(python3 - "$WORK/stall.out" "$WORK/probe.out" <<'PY'
+import sys
+st = [l.split()[1:] for l in open(sys.argv[1]) if l.startswith("stall_times")][0]
+stalls = [(float(st[i]), float(st[i + 1])) for i in range(0, len(st), 2)]
+lines = open(sys.argv[2]).read().splitlines()
+obs = [l for l in lines if l.startswith("obs ")]
+own = [tuple(map(float, l.split()[1:3])) for l in lines if l.startswith("own_long ")]
+period = 256 / 48000
+hits = [sum(1 for a, f in own if s - 0.001 <= a <= s and e <= f <= e + period) for s, e in stalls]
+print("%d %d %d %s" % (len(obs), len(own), sum(h == 1 for h in hits),
+      " ".join("%.1f" % ((f - a) * 1e3) for a, f in own)))
+PY
+)
+    set -- $own
+    echo "# own node 'stall': $1 observations, $2 cycles over the period (ms: ${*:4}), $3 of 5 stalls matched one each"
+    check "PipeWire profiler, our own node: no observation of it, each stall one long cycle of ours in its window" \
+        [ "$1 $2 $3" = "0 5 5" ]
     pw_stop
 else
     not_ok "a private PipeWire started"
