@@ -210,6 +210,8 @@ static void follower(struct pwprof *p, struct stall *s, const struct block *b, i
     }
     if (b->status != ST_FINISHED)
         return;
+    if (s->open && b->awake <= s->t0)
+        return; /* a row of a cycle before the stall (seen beside a busy suite): not its end */
     if (s->open) {
         /* it returned from the stalled cycle by the time it woke for this one */
         int64_t end = b->awake > s->t0 && b->awake <= now ? b->awake : now;

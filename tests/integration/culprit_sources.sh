@@ -4,9 +4,10 @@
 # tests/helpers/culprit_probe on CLOCK_MONOTONIC_RAW, against the truth of a stalling client's own log
 # (tests/helpers/stall_client: the start and end of each of its 20 ms stalls, on CLOCK_MONOTONIC_RAW, its clock):
 #  (a) a private jackd logging to a file: each stall is one observation naming "stall", read (t1) between the stall's
-#      start and its end + 2 poll intervals (the longest the probe measured) + 25 ms (jackd prints the line in the
-#      cycle after the stall's: one 5.3 ms period, and the write), its interval (t0) opening before the stall ended;
-#      none outside the stalls;
+#      start and its end + 2 poll intervals (the longest the probe measured) + 25 ms; none outside the stalls. jackd
+#      notes an unfinished client in the cycles during the stall, but writes the line later, from jack2's message
+#      buffer thread (the RT thread only queues it): seen written 9 ms or more after the stall's end, so the
+#      interval a line is placed in (the poll before its read to the read) may start after the stall ended;
 #  (b) a private headless PipeWire with the stall client under pw-jack: each stall one observation naming "stall"
 #      from the profiler, from the node's wake (before the client's first clock reading: 1 ms at most) to its next
 #      wake (after the stall's end, within one period: it woke for the trigger waiting for it), and its "busy" figure
@@ -38,7 +39,7 @@ used = set()
 for i, (s, e) in enumerate(stalls):
     if mode == "jacklog":
         lo, hi = s, e + 2 * gap + 0.025
-        hit = [k for k, o in enumerate(obs) if o[3] == "stall" and lo <= o[1] <= hi and o[0] <= e]
+        hit = [k for k, o in enumerate(obs) if o[3] == "stall" and lo <= o[1] <= hi]
     else:
         hit = [k for k, o in enumerate(obs) if o[3] == "stall" and s - 0.001 <= o[0] <= s and e <= o[1] <= e + period]
     if len(hit) != 1:
@@ -95,6 +96,7 @@ if start_jackd "$name" 48000 256; then
     r=($(grep -v '^#' <<<"$res" | cut -c1-4))
     check "jackd log: every stall has one observation naming stall, read within its window ($(grep -v '^#' <<<"$res" | sed -n 1p))" [ "${r[0]}" = ok ]
     check "jackd log: no observation outside the stalls ($(grep -v '^#' <<<"$res" | sed -n 2p))" [ "${r[1]}" = ok ]
+    [ "${r[0]}" = ok ] || { echo "# the stall client: $(tr '\n' ' ' <"$WORK/stall.out" | cut -c1-300)"; sed 's/^/# jackd: /' "$log" | tail -15; }
     stop_jackd "$JACKD_PID"
 else
     not_ok "private jackd $name started"
