@@ -20,12 +20,17 @@
 #define READ_MAX_PER_POLL (4 << 20)  /* bounded work per poll: a huge backlog is read over several polls */
 #define PENDING_MAX 32
 #define FOLD_SPAN_NS 1000000000LL    /* a client stalled for good is reported once a second, not once at the end */
+/* Lines of one client read less than this apart are one stall. jack2 writes them from its message buffer thread,
+ * not the RT cycle: beside stress-ng the two lines of one 20 ms stall were read two polls apart (100 ms polls),
+ * with an empty poll between. Stalls of one client closer than this are reported as one, with their count. */
+#define FOLD_QUIET_NS 150000000LL
 
 struct pending {
     char name[CULPRIT_NAME_MAX];
     int64_t t0, t1;
     long count;
     unsigned long last_seq;          /* the poll that read its last line */
+    int64_t read_ns;                 /* when it was read */
     int stamped;                     /* times from the lines' own timestamps (jackdbus), to the second */
 };
 
@@ -141,9 +146,12 @@ static void note_unfinished(struct jacklog *j, const char *name, long long wall_
     j->unfinished++;
     for (int i = 0; i < j->npend; i++) {
         struct pending *p = &j->pend[i];
-        /* the lines of one poll fold always; those of the next poll while the stall spans under a second */
+        /* the lines of one poll fold always; later ones while they come under FOLD_QUIET_NS apart and the stall
+         * spans under a second (jackdbus's, timed to the second: those of consecutive polls) */
+        int near = p->stamped ? p->last_seq + 1 == j->seq : now_ns - p->read_ns <= FOLD_QUIET_NS;
         if (strcmp(p->name, name) == 0 && p->stamped == (wall_s >= 0) &&
-            (p->last_seq == j->seq || (p->last_seq + 1 == j->seq && t1 - p->t0 <= FOLD_SPAN_NS))) {
+            (p->last_seq == j->seq || (near && t1 - p->t0 <= FOLD_SPAN_NS))) {
+            p->read_ns = now_ns;
             p->count++;
             p->last_seq = j->seq;
             if (t1 > p->t1)
@@ -161,6 +169,7 @@ static void note_unfinished(struct jacklog *j, const char *name, long long wall_
     p->t1 = t1;
     p->count = 1;
     p->last_seq = j->seq;
+    p->read_ns = now_ns;
     p->stamped = wall_s >= 0;
 }
 
@@ -279,13 +288,15 @@ static void evidence(const struct pending *p, char *out, size_t len)
                  "before it was read: the log has no times)", p->name, cycles, (double)(p->t1 - p->t0) / 1e6);
 }
 
-/* Emits the stalls whose lines stopped (no line for them in this poll) or that span a second already. */
-static int flush(struct jacklog *j, struct culprit_obs *out, int max)
+/* Emits the stalls whose lines stopped (none for FOLD_QUIET_NS; jackdbus's: none in this poll) or that span a
+ * second already. */
+static int flush(struct jacklog *j, int64_t now_ns, struct culprit_obs *out, int max)
 {
     int n = 0, keep = 0;
     for (int i = 0; i < j->npend; i++) {
         struct pending *p = &j->pend[i];
-        int done = p->last_seq != j->seq || (!p->stamped && p->t1 - p->t0 >= FOLD_SPAN_NS);
+        int done = p->stamped ? p->last_seq != j->seq
+                              : now_ns - p->read_ns > FOLD_QUIET_NS || p->t1 - p->t0 >= FOLD_SPAN_NS;
         if (done && n < max) {
             struct culprit_obs *o = &out[n++];
             memset(o, 0, sizeof(*o));
@@ -312,7 +323,7 @@ static int jl_poll(void *ctx, int64_t now_ns, struct culprit_obs *out, int max)
     if (read_new(j, now_ns) != 0)
         return -1;
     j->prev_poll_ns = now_ns;
-    return flush(j, out, max);
+    return flush(j, now_ns, out, max);
 }
 
 static json_t *jl_summary(void *ctx)
