@@ -39,7 +39,10 @@ used = set()
 for i, (s, e) in enumerate(stalls):
     if mode == "jacklog":
         lo, hi = s, e + 2 * gap + 0.025
-        hit = [k for k, o in enumerate(obs) if o[3] == "stall" and lo <= o[1] <= hi]
+        # an observation belongs to the last stall that started before it was read (beside stress-ng a poll gap
+        # of 186 ms made a window reach into the next stall, 224 ms later)
+        mine = lambda t: max((j for j, (a, b) in enumerate(stalls) if a <= t), default=-1)
+        hit = [k for k, o in enumerate(obs) if o[3] == "stall" and lo <= o[1] <= hi and mine(o[1]) == i]
     else:
         hit = [k for k, o in enumerate(obs) if o[3] == "stall" and s - 0.001 <= o[0] <= s and e <= o[1] <= e + period]
     if len(hit) != 1:
