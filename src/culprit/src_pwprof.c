@@ -179,15 +179,34 @@ static struct stall *node_slot(struct pwprof *p, const struct block *b)
  * What PipeWire 0.3.65 shows of a follower stalled 20 ms at 5.3 ms periods (seen, each cycle profiled twice): the
  * stalled cycle awake (status 2) past the driver's next signal; then, each cycle, triggered (1) with an awake a
  * microsecond before its signal (never woken: it is still inside the stalled cycle) and its finish the one before
- * the stall; then finished (3) with an awake right after the stall's end (it woke for the trigger waiting for it as
- * soon as it returned). So a stall runs from its awake to the awake of its next finished cycle: its finish is
- * never profiled. A follower that ran long within one cycle shows finished, finish - awake over the period. */
+ * the stall; then the first cycle it woke for again, right after the stall's end (the trigger was waiting for it):
+ * awake (2) or finished (3) with that wake, or finished with the awake still a microsecond before its signal (the
+ * wake not recorded: then its finish bounds the stall's end). So a stall runs from its awake to that next wake: its
+ * own finish is never profiled. A follower that ran long within one cycle shows finished, finish - awake over the
+ * period. */
+static int woke(const struct block *b)
+{
+    return b->awake > 0 && b->awake >= b->signal;
+}
+
+/* The stall's end from the first row of a cycle after it: that cycle's wake, else its finish. */
+static void end_stall(struct pwprof *p, struct stall *s, const struct block *b, int64_t now)
+{
+    int64_t end = woke(b) && b->awake > s->t0 ? b->awake : b->finish > s->t0 ? b->finish : now;
+    s->t1 = end < now ? end : now;
+    s->worst_ns = s->t1 - s->t0;
+    s->finished = 1;
+    close_stall(p, s);
+}
+
 static void follower(struct pwprof *p, struct stall *s, const struct block *b, int64_t period_ns, int64_t now,
                      int64_t recv)
 {
     if (!s)
         return;
     s->last_seen = recv;
+    if (s->open && b->signal != s->sig0 && b->status == ST_AWAKE && woke(b) && b->awake > s->t0)
+        end_stall(p, s, b, now); /* woke for a later cycle: the stalled one had returned */
     int busy = (b->status == ST_TRIGGERED || b->status == ST_AWAKE) && b->signal > 0 && now > b->signal &&
                now > b->awake;
     if (busy) {
@@ -210,16 +229,10 @@ static void follower(struct pwprof *p, struct stall *s, const struct block *b, i
     }
     if (b->status != ST_FINISHED)
         return;
-    if (s->open && b->awake <= s->t0)
-        return; /* a row of a cycle before the stall (seen beside a busy suite): not its end */
     if (s->open) {
-        /* it returned from the stalled cycle by the time it woke for this one */
-        int64_t end = b->awake > s->t0 && b->awake <= now ? b->awake : now;
-        s->t1 = end;
-        s->worst_ns = end - s->t0;
-        s->finished = 1;
-        close_stall(p, s);
-    } else if (b->awake > 0 && b->finish - b->awake > period_ns) {
+        if (b->signal != s->sig0 && b->finish > s->t0) /* a row of a cycle after the stall (not one before it) */
+            end_stall(p, s, b, now);
+    } else if (woke(b) && b->finish - b->awake > period_ns) {
         s->t0 = b->awake;
         s->sig0 = b->signal;
         s->t1 = b->finish;
