@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The culprit source that reads PipeWire's profiler (module-profiler, the Profiler interface pw-top and pw-profiler
  * read) through libpipewire: per driver cycle, each node's signal, awake and finish times, its status, and the
- * quantum. A follower other than ours that ran longer than the period (finish - awake) or had not finished when the
- * cycle was profiled gives one CK_CLIENT observation per stall ("another JACK client did not finish: NAME (finish -
+ * quantum. A follower other than ours that ran longer than the period (finish - awake), or was still unfinished a
+ * period after its wake (or trigger) when the cycle was profiled, gives one CK_CLIENT observation per stall ("another JACK client did not finish: NAME (finish -
  * awake 20.3 ms of a 5.3 ms period)"). Our own node's cycles are kept too: its finish - awake includes any
  * preemption, so it tells nothing alone; with the audio thread's run delay over the same cycle (schedstat, the
  * engine's) a DSP overrun (ran long) is told from a preempted node (waited long). Not a pw-profiler child (it writes
