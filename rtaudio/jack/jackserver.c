@@ -401,6 +401,11 @@ int jackserver_start_named(struct private_server *s, const char *suffix, const c
     return -ETIMEDOUT;
 }
 
+const char *jackserver_log_path(const struct private_server *s)
+{
+    return s && s->pid > 0 && s->log_dir[0] ? s->log_path : NULL;
+}
+
 int jackserver_alive(struct private_server *s)
 {
     if (s->pid <= 0)

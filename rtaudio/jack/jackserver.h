@@ -29,6 +29,10 @@ int jackserver_start_named(struct private_server *s, const char *suffix, const c
  * naming a specific error, else the first error line ("Failed to open server"), else the last meaningful line,
  * else the message of the last library log line ("[W][...] ..."). "" when there is none. Pure. */
 void jackserver_reason(const char *text, char *out, size_t outlen);
+/* The file the private server's stdout and stderr go to (jack2 prints "JackEngine::XRun: client = NAME was not
+ * finished" there: src/culprit/src_jacklog.h reads it), or NULL when no private server runs. Removed by
+ * jackserver_stop: open it before (an open descriptor reads on). */
+const char *jackserver_log_path(const struct private_server *s);
 /* 1 while the server process lives. */
 int jackserver_alive(struct private_server *s);
 /* SIGTERM (and SIGCONT: a stopped server keeps it pending), then SIGKILL after 1 s; reaps it and removes

@@ -1,0 +1,560 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* PipeWire's profiler as a culprit source (src_pwprof.h). The profile pod, as module-profiler sends it and
+ * pw-profiler reads it (PipeWire src/tools/pw-profiler.c; the layout in spa/param/profiler.h): a Struct of Profiler
+ * objects, one a driver cycle, whose properties are info (Struct: Long counter, Float cpu loads...), clock (Struct:
+ * Int flags, Int id, String name, Long nsec, Fraction rate, Long position, Long duration, ...), driverBlock and
+ * followerBlock (each a Struct: Int id, String name, Long prev_signal, Long signal, Long awake, Long finish, Int
+ * status, Fraction latency, ...). Later versions append fields; the parse takes the leading ones only.
+ *
+ * A follower's stall spans several profiles (a 20 ms stall at 5.3 ms periods: the cycles it left unfinished, then
+ * the one where it finished): per node, one open stall from the first bad profile to the first good one (or a
+ * second at most), then one observation. */
+#include "culprit/src_pwprof.h"
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <pipewire/pipewire.h>
+#include <pipewire/impl.h> /* pw_context_load_module */
+#include <pipewire/extensions/profiler.h>
+#include <spa/param/profiler.h>
+#include <spa/pod/parser.h>
+#include <spa/pod/iter.h>
+
+#define QUEUE_MAX 256         /* observations waiting for poll (a poll every 50 ms drains them) */
+#define OWN_MAX 8192          /* our node's last cycles: 44 s at 5.3 ms periods, 5.5 s at 0.67 ms */
+#define NODES_MAX 64          /* followers tracked for open stalls (pw-profiler's MAX_FOLLOWERS too) */
+#define STALL_SPAN_MAX_NS 1000000000LL
+#define STALL_QUIET_NS 200000000LL /* an open stall with no profile for this long is closed (the graph stopped) */
+#define CONNECT_TIMEOUT_S 2
+
+enum { ST_TRIGGERED = 1, ST_AWAKE = 2, ST_FINISHED = 3 };
+
+struct block {
+    uint32_t id;
+    const char *name;
+    int64_t prev_signal, signal, awake, finish;
+    int32_t status;
+};
+
+struct stall {                /* an open stall of one follower (the loop thread's only) */
+    uint32_t id;
+    char name[CULPRIT_NAME_MAX];
+    int open;
+    int64_t t0, t1;           /* CLOCK_MONOTONIC */
+    int64_t worst_ns;         /* the longest finish - awake seen, or how long it had run unfinished */
+    int finished;             /* worst_ns is a finish - awake (else a lower bound: it had not finished) */
+    int cycles;               /* cycles it left unfinished */
+    int64_t last_signal;
+    int64_t period_ns;
+    int64_t last_seen;        /* when the loop last received a profile for it */
+    int64_t sig0;             /* the signal of its first unfinished cycle */
+    int own;                  /* our own node's: closed into the cycle ring, never an observation */
+};
+
+struct pwprof {
+    clockid_t clock;
+    char own[CULPRIT_NAME_MAX];
+    char where[200];
+    struct pw_thread_loop *loop;
+    struct pw_context *context;
+    struct pw_core *core;
+    struct spa_hook core_listener;
+    struct pw_registry *registry;
+    struct spa_hook registry_listener;
+    struct pw_proxy *profiler;
+    struct spa_hook profiler_listener;
+    int sync_seq, synced, gone;
+    char gone_why[128];
+    struct stall nodes[NODES_MAX];
+    struct stall own_stall;
+    pthread_mutex_t mu;       /* guards what follows: filled by the loop, drained by poll and pwprof_own_cycles */
+    struct culprit_obs queue[QUEUE_MAX]; /* times on CLOCK_MONOTONIC until poll converts them */
+    int qhead, qlen;
+    long dropped, profiles, observations, own_over_period, short_unfinished;
+    struct pwprof_cycle own_ring[OWN_MAX]; /* CLOCK_MONOTONIC */
+    long own_n;               /* cycles ever stored: the ring holds the last min(own_n, OWN_MAX) */
+    uint32_t own_id;
+    int64_t own_max_run_ns, own_max_wake_ns;
+};
+
+static int64_t ns_of(clockid_t c)
+{
+    struct timespec ts;
+    clock_gettime(c, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* clock - CLOCK_MONOTONIC, read between two readings of clock (the midpoint: error under a microsecond). */
+static int64_t mono_offset(clockid_t clock)
+{
+    if (clock == CLOCK_MONOTONIC)
+        return 0;
+    int64_t a = ns_of(clock), m = ns_of(CLOCK_MONOTONIC), b = ns_of(clock);
+    return a + (b - a) / 2 - m;
+}
+
+/* ---- the loop thread: profiles in, observations queued ---------------------------------------------------- */
+
+/* Locked by the caller. Bounded: when full, the newest is dropped and counted (poll drains every 50-100 ms). */
+static void enqueue(struct pwprof *p, const struct culprit_obs *o)
+{
+    if (p->qlen == QUEUE_MAX) {
+        p->dropped++;
+        return;
+    }
+    p->queue[(p->qhead + p->qlen++) % QUEUE_MAX] = *o;
+    p->observations++;
+}
+
+/* Locked by the caller. The ring stays in signal order; a cycle profiled twice is stored once. */
+static void own_push(struct pwprof *p, const struct pwprof_cycle *c)
+{
+    if (p->own_n > 0 && p->own_ring[(p->own_n - 1) % OWN_MAX].signal_ns >= c->signal_ns)
+        return;
+    p->own_ring[p->own_n++ % OWN_MAX] = *c;
+    int64_t run = c->finish_ns - c->awake_ns;
+    if (run > p->own_max_run_ns)
+        p->own_max_run_ns = run;
+    if (c->signal_ns > 0 && c->awake_ns - c->signal_ns > p->own_max_wake_ns)
+        p->own_max_wake_ns = c->awake_ns - c->signal_ns;
+    if (run > c->period_ns)
+        p->own_over_period++;
+}
+
+static void close_stall(struct pwprof *p, struct stall *s)
+{
+    if (s->own) {
+        /* our node's long cycle: its finish is the next wake when it spanned cycles (status ST_AWAKE says so) */
+        struct pwprof_cycle c = { s->sig0, s->t0, s->t1 > s->t0 ? s->t1 : s->t0, s->period_ns,
+                                  s->cycles <= 1 && s->finished ? ST_FINISHED : ST_AWAKE };
+        pthread_mutex_lock(&p->mu);
+        own_push(p, &c);
+        pthread_mutex_unlock(&p->mu);
+        s->open = 0;
+        return;
+    }
+    if (s->worst_ns <= s->period_ns) {
+        /* Unfinished when profiled, but not for a period: a late wake (beside stress-ng the stall client was seen
+         * triggered 1.2 ms without waking), not a client that ran over its cycle. Counted, not named. */
+        pthread_mutex_lock(&p->mu);
+        p->short_unfinished++;
+        pthread_mutex_unlock(&p->mu);
+        s->open = 0;
+        return;
+    }
+    struct culprit_obs o;
+    memset(&o, 0, sizeof(o));
+    o.t0_ns = s->t0;
+    o.t1_ns = s->t1 > s->t0 ? s->t1 : s->t0;
+    o.kind = CK_CLIENT;
+    snprintf(o.name, sizeof(o.name), "%s", s->name);
+    o.cpu = -1;
+    o.value_ns = s->worst_ns;
+    if (s->finished && s->cycles <= 1)
+        snprintf(o.evidence, sizeof(o.evidence), "another JACK client did not finish: %s (finish - awake %.1f ms "
+                 "of a %.1f ms period, PipeWire's profiler)", s->name, s->worst_ns / 1e6, s->period_ns / 1e6);
+    else
+        snprintf(o.evidence, sizeof(o.evidence), "another JACK client did not finish: %s (busy %.1f ms from its "
+                 "wake to its next%s, of a %.1f ms period: %d cycles unfinished; PipeWire's profiler)", s->name,
+                 s->worst_ns / 1e6, s->finished ? "" : " (at least)", s->period_ns / 1e6, s->cycles);
+    pthread_mutex_lock(&p->mu);
+    enqueue(p, &o);
+    pthread_mutex_unlock(&p->mu);
+    s->open = 0;
+}
+
+static struct stall *node_slot(struct pwprof *p, const struct block *b)
+{
+    struct stall *free_slot = NULL;
+    for (int i = 0; i < NODES_MAX; i++) {
+        struct stall *s = &p->nodes[i];
+        if (s->id == b->id && s->name[0] && strcmp(s->name, b->name) == 0)
+            return s;
+        if (!free_slot && !s->open)
+            free_slot = s;
+    }
+    if (free_slot) {
+        memset(free_slot, 0, sizeof(*free_slot));
+        free_slot->id = b->id;
+        snprintf(free_slot->name, sizeof(free_slot->name), "%s", b->name);
+    }
+    return free_slot;
+}
+
+/* One follower of one profiled cycle. now: the driver's latest time in this profile (signal or finish).
+ *
+ * What PipeWire 0.3.65 shows of a follower stalled 20 ms at 5.3 ms periods (seen, each cycle profiled twice): the
+ * stalled cycle awake (status 2) past the driver's next signal; then, each cycle, triggered (1) with an awake a
+ * microsecond before its signal (never woken: it is still inside the stalled cycle) and its finish the one before
+ * the stall; then the first cycle it woke for again, right after the stall's end (the trigger was waiting for it):
+ * awake (2) or finished (3) with that wake, or finished with the awake still a microsecond before its signal (the
+ * wake not recorded: then its finish bounds the stall's end). So a stall runs from its awake to that next wake: its
+ * own finish is never profiled. A follower that ran long within one cycle shows finished, finish - awake over the
+ * period. */
+static int woke(const struct block *b)
+{
+    return b->awake > 0 && b->awake >= b->signal;
+}
+
+/* The stall's end from the first row of a cycle after it: that cycle's wake, else its finish. */
+static void end_stall(struct pwprof *p, struct stall *s, const struct block *b, int64_t now)
+{
+    int64_t end = woke(b) && b->awake > s->t0 ? b->awake : b->finish > s->t0 ? b->finish : now;
+    s->t1 = end < now ? end : now;
+    s->worst_ns = s->t1 - s->t0;
+    s->finished = 1;
+    close_stall(p, s);
+}
+
+static void follower(struct pwprof *p, struct stall *s, const struct block *b, int64_t period_ns, int64_t now,
+                     int64_t recv)
+{
+    if (!s)
+        return;
+    s->last_seen = recv;
+    if (s->open && b->signal != s->sig0 && b->status == ST_AWAKE && woke(b) && b->awake > s->t0)
+        end_stall(p, s, b, now); /* woke for a later cycle: the stalled one had returned */
+    int busy = (b->status == ST_TRIGGERED || b->status == ST_AWAKE) && b->signal > 0 && now > b->signal &&
+               now > b->awake;
+    if (busy) {
+        if (!s->open) {
+            s->open = 1;
+            s->finished = 0;
+            s->cycles = 0;
+            s->t0 = b->status == ST_AWAKE ? b->awake : b->signal;
+            s->sig0 = b->signal;
+        }
+        if (b->signal != s->last_signal)
+            s->cycles++;
+        s->last_signal = b->signal;
+        s->period_ns = period_ns;
+        s->t1 = now;
+        s->worst_ns = now - s->t0;
+        if (s->t1 - s->t0 >= STALL_SPAN_MAX_NS)
+            close_stall(p, s);
+        return;
+    }
+    if (b->status != ST_FINISHED)
+        return;
+    if (s->open) {
+        if (b->signal != s->sig0 && b->finish > s->t0) /* a row of a cycle after the stall (not one before it) */
+            end_stall(p, s, b, now);
+    } else if (woke(b) && b->finish - b->awake > period_ns) {
+        s->t0 = b->awake;
+        s->sig0 = b->signal;
+        s->t1 = b->finish;
+        s->worst_ns = b->finish - b->awake;
+        s->period_ns = period_ns;
+        s->cycles = 1;
+        s->finished = 1;
+        close_stall(p, s);
+    }
+}
+
+static void own_cycle(struct pwprof *p, const struct block *b, int64_t period_ns)
+{
+    if (b->status != ST_FINISHED || b->awake <= 0 || b->finish < b->awake || b->awake < b->signal)
+        return; /* a finish older than the awake: that cycle has not finished (the stall tracker has it) */
+    struct pwprof_cycle c = { b->signal, b->awake, b->finish, period_ns, b->status };
+    pthread_mutex_lock(&p->mu);
+    own_push(p, &c);
+    p->own_id = b->id;
+    pthread_mutex_unlock(&p->mu);
+}
+
+static int parse_block(const struct spa_pod *pod, struct block *b)
+{
+    memset(b, 0, sizeof(*b));
+    return spa_pod_parse_struct(pod, SPA_POD_Int(&b->id), SPA_POD_String(&b->name), SPA_POD_Long(&b->prev_signal),
+                                SPA_POD_Long(&b->signal), SPA_POD_Long(&b->awake), SPA_POD_Long(&b->finish),
+                                SPA_POD_Int(&b->status));
+}
+
+/* The quantum's duration from the clock property: duration samples at rate (1/48000). 0 when unknown. */
+static int64_t parse_period(const struct spa_pod *pod)
+{
+    int32_t flags = 0, id = 0;
+    const char *name = NULL;
+    int64_t nsec = 0, position = 0, duration = 0;
+    struct spa_fraction rate = { 0, 0 };
+    if (spa_pod_parse_struct(pod, SPA_POD_Int(&flags), SPA_POD_Int(&id), SPA_POD_String(&name),
+                             SPA_POD_Long(&nsec), SPA_POD_Fraction(&rate), SPA_POD_Long(&position),
+                             SPA_POD_Long(&duration)) < 0 || rate.denom == 0 || duration <= 0)
+        return 0;
+    return duration * 1000000000LL * (rate.num ? rate.num : 1) / rate.denom;
+}
+
+/* One profiled cycle: the period first (the clock property may come after the blocks), then the blocks. */
+static void one_cycle(struct pwprof *p, const struct spa_pod_object *obj, int64_t recv)
+{
+    struct spa_pod_prop *prop;
+    struct block drv, fol[NODES_MAX];
+    int nfol = 0, have_drv = 0;
+    int64_t period_ns = 0;
+    SPA_POD_OBJECT_FOREACH(obj, prop) {
+        if (prop->key == SPA_PROFILER_clock)
+            period_ns = parse_period(&prop->value);
+        else if (prop->key == SPA_PROFILER_driverBlock)
+            have_drv = parse_block(&prop->value, &drv) >= 0 && drv.name;
+        else if (prop->key == SPA_PROFILER_followerBlock && nfol < NODES_MAX &&
+                 parse_block(&prop->value, &fol[nfol]) >= 0 && fol[nfol].name)
+            nfol++;
+    }
+    if (!have_drv || period_ns <= 0)
+        return;
+    int64_t now = drv.finish > drv.signal ? drv.finish : drv.signal;
+    for (int i = 0; i < nfol; i++) {
+        if (p->own[0] && strcmp(fol[i].name, p->own) == 0) {
+            follower(p, &p->own_stall, &fol[i], period_ns, now, recv);
+            own_cycle(p, &fol[i], period_ns);
+        } else {
+            follower(p, node_slot(p, &fol[i]), &fol[i], period_ns, now, recv);
+        }
+    }
+}
+
+static void on_profile(void *data, const struct spa_pod *pod)
+{
+    struct pwprof *p = data;
+    struct spa_pod *o;
+    int64_t recv = ns_of(CLOCK_MONOTONIC);
+    if (!spa_pod_is_struct(pod))
+        return;
+    SPA_POD_STRUCT_FOREACH(pod, o) {
+        if (!spa_pod_is_object_type(o, SPA_TYPE_OBJECT_Profiler))
+            continue;
+        one_cycle(p, (const struct spa_pod_object *)o, recv);
+    }
+    pthread_mutex_lock(&p->mu);
+    p->profiles++;
+    pthread_mutex_unlock(&p->mu);
+    /* a node that vanished from the profiles with a stall open (it left the graph) */
+    for (int i = 0; i < NODES_MAX; i++)
+        if (p->nodes[i].open && recv - p->nodes[i].last_seen > STALL_QUIET_NS)
+            close_stall(p, &p->nodes[i]);
+    if (p->own_stall.open && recv - p->own_stall.last_seen > STALL_QUIET_NS)
+        close_stall(p, &p->own_stall);
+}
+
+static const struct pw_profiler_events profiler_events = {
+    PW_VERSION_PROFILER_EVENTS,
+    .profile = on_profile,
+};
+
+static void on_global(void *data, uint32_t id, uint32_t permissions, const char *type, uint32_t version,
+                      const struct spa_dict *props)
+{
+    struct pwprof *p = data;
+    (void)permissions, (void)version, (void)props;
+    if (p->profiler || strcmp(type, PW_TYPE_INTERFACE_Profiler) != 0)
+        return;
+    p->profiler = pw_registry_bind(p->registry, id, type, PW_VERSION_PROFILER, 0);
+    if (p->profiler)
+        pw_proxy_add_object_listener(p->profiler, &p->profiler_listener, &profiler_events, p);
+}
+
+static const struct pw_registry_events registry_events = {
+    PW_VERSION_REGISTRY_EVENTS,
+    .global = on_global,
+};
+
+static void on_core_done(void *data, uint32_t id, int seq)
+{
+    struct pwprof *p = data;
+    if (id == PW_ID_CORE && seq == p->sync_seq) {
+        p->synced = 1;
+        pw_thread_loop_signal(p->loop, false);
+    }
+}
+
+static void on_core_error(void *data, uint32_t id, int seq, int res, const char *message)
+{
+    struct pwprof *p = data;
+    (void)seq;
+    if (id == PW_ID_CORE && res == -EPIPE) {
+        snprintf(p->gone_why, sizeof(p->gone_why), "PipeWire went away: %s", message ? message : "");
+        p->gone = 1;
+        pw_thread_loop_signal(p->loop, false);
+    }
+}
+
+static const struct pw_core_events core_events = {
+    PW_VERSION_CORE_EVENTS,
+    .done = on_core_done,
+    .error = on_core_error,
+};
+
+/* ---- the engine's thread ------------------------------------------------------------------------------------ */
+
+static int pp_poll(void *ctx, int64_t now_ns, struct culprit_obs *out, int max)
+{
+    struct pwprof *p = ctx;
+    (void)now_ns;
+    int64_t off = mono_offset(p->clock);
+    int n = 0;
+    pthread_mutex_lock(&p->mu);
+    while (n < max && p->qlen > 0) {
+        out[n] = p->queue[p->qhead];
+        out[n].t0_ns += off;
+        out[n].t1_ns += off;
+        p->qhead = (p->qhead + 1) % QUEUE_MAX;
+        p->qlen--;
+        n++;
+    }
+    pthread_mutex_unlock(&p->mu);
+    if (n == 0 && p->gone) /* set once by the loop thread; read without its lock: at worst one poll late */
+        return -1;
+    return n;
+}
+
+int pwprof_own_cycles(const struct culprit_source *src, int64_t t0_ns, int64_t t1_ns, struct pwprof_cycle *out,
+                      int max)
+{
+    if (!src || !src->ctx || src->poll != pp_poll)
+        return -1;
+    struct pwprof *p = src->ctx;
+    int64_t off = mono_offset(p->clock);
+    int n = 0;
+    pthread_mutex_lock(&p->mu);
+    long first = p->own_n > OWN_MAX ? p->own_n - OWN_MAX : 0;
+    for (long i = first; i < p->own_n && n < max; i++) {
+        struct pwprof_cycle c = p->own_ring[i % OWN_MAX];
+        if (c.signal_ns + off < t0_ns || c.signal_ns + off > t1_ns)
+            continue;
+        c.signal_ns += off, c.awake_ns += off, c.finish_ns += off;
+        out[n++] = c;
+    }
+    pthread_mutex_unlock(&p->mu);
+    return n;
+}
+
+static json_t *pp_summary(void *ctx)
+{
+    struct pwprof *p = ctx;
+    pthread_mutex_lock(&p->mu);
+    json_t *own = json_null();
+    if (p->own[0])
+        own = json_pack("{s:s, s:I, s:I, s:I, s:f, s:f}", "name", p->own, "id", (json_int_t)p->own_id, "cycles",
+                        (json_int_t)p->own_n, "over_period", (json_int_t)p->own_over_period,
+                        "max_finish_minus_awake_us", p->own_max_run_ns / 1e3,
+                        "max_awake_minus_signal_us", p->own_max_wake_ns / 1e3);
+    json_t *j = json_pack("{s:s, s:I, s:I, s:I, s:I, s:o}", "remote", p->where, "profiles",
+                          (json_int_t)p->profiles, "observations", (json_int_t)p->observations,
+                          "unfinished_under_a_period", (json_int_t)p->short_unfinished, "dropped",
+                          (json_int_t)p->dropped, "own_node", own ? own : json_null());
+    pthread_mutex_unlock(&p->mu);
+    return j;
+}
+
+static void pp_close(void *ctx)
+{
+    struct pwprof *p = ctx;
+    if (!p)
+        return;
+    if (p->loop)
+        pw_thread_loop_stop(p->loop);
+    if (p->profiler) {
+        spa_hook_remove(&p->profiler_listener);
+        pw_proxy_destroy(p->profiler);
+    }
+    if (p->registry) {
+        spa_hook_remove(&p->registry_listener);
+        pw_proxy_destroy((struct pw_proxy *)p->registry);
+    }
+    if (p->core) {
+        spa_hook_remove(&p->core_listener);
+        pw_core_disconnect(p->core);
+    }
+    if (p->context)
+        pw_context_destroy(p->context);
+    if (p->loop)
+        pw_thread_loop_destroy(p->loop);
+    pthread_mutex_destroy(&p->mu);
+    free(p);
+    pw_deinit();
+}
+
+/* Where pw_context_connect() looks (for the messages). */
+static void describe_remote(char *out, size_t len)
+{
+    const char *remote = getenv("PIPEWIRE_REMOTE");
+    const char *dir = getenv("PIPEWIRE_RUNTIME_DIR");
+    if (!dir)
+        dir = getenv("XDG_RUNTIME_DIR");
+    if (remote && remote[0] == '/')
+        snprintf(out, len, "%s", remote);
+    else
+        snprintf(out, len, "%s/%s", dir ? dir : "(no XDG_RUNTIME_DIR)", remote ? remote : "pipewire-0");
+}
+
+/* Under the loop's lock: connect, list the globals, wait for the answer to a sync (the registry's globals come
+ * before it). */
+static int connect_locked(struct pwprof *p, char *err, size_t errlen)
+{
+    /* the client side of the Profiler interface (its marshal) comes with the module, as in pw-profiler */
+    pw_context_load_module(p->context, PW_EXTENSION_MODULE_PROFILER, NULL, NULL);
+    p->core = pw_context_connect(p->context, NULL, 0);
+    if (!p->core) {
+        snprintf(err, errlen, "no PipeWire at %s: %s", p->where,
+                 errno == EHOSTDOWN ? "nothing listens there" : strerror(errno));
+        return -1;
+    }
+    pw_core_add_listener(p->core, &p->core_listener, &core_events, p);
+    p->registry = pw_core_get_registry(p->core, PW_VERSION_REGISTRY, 0);
+    pw_registry_add_listener(p->registry, &p->registry_listener, &registry_events, p);
+    p->sync_seq = pw_core_sync(p->core, PW_ID_CORE, 0);
+    struct timespec until;
+    pw_thread_loop_get_time(p->loop, &until, CONNECT_TIMEOUT_S * SPA_NSEC_PER_SEC);
+    while (!p->synced && !p->gone)
+        if (pw_thread_loop_timed_wait_full(p->loop, &until) != 0)
+            break;
+    if (p->gone)
+        snprintf(err, errlen, "no PipeWire at %s: %s", p->where, p->gone_why);
+    else if (!p->synced)
+        snprintf(err, errlen, "PipeWire at %s did not answer in %d s", p->where, CONNECT_TIMEOUT_S);
+    else if (!p->profiler)
+        snprintf(err, errlen, "PipeWire at %s has no profiler: module-profiler is not loaded", p->where);
+    else
+        return 0;
+    return -1;
+}
+
+int pwprof_source_open(clockid_t clock, const char *own_name, struct culprit_source *out, char *err, size_t errlen)
+{
+    struct pwprof *p = calloc(1, sizeof(*p));
+    if (!p) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    pw_init(NULL, NULL);
+    pthread_mutex_init(&p->mu, NULL);
+    p->clock = clock;
+    snprintf(p->own, sizeof(p->own), "%s", own_name ? own_name : "");
+    p->own_stall.own = 1;
+    describe_remote(p->where, sizeof(p->where));
+    /* a normal-priority thread: pw_thread_loop asks for no real-time priority (module-rt is not loaded) */
+    p->loop = pw_thread_loop_new("rtj-pwprof", NULL);
+    p->context = p->loop ? pw_context_new(pw_thread_loop_get_loop(p->loop), NULL, 0) : NULL;
+    if (!p->context || pw_thread_loop_start(p->loop) != 0) {
+        snprintf(err, errlen, "cannot start libpipewire's loop: %s", strerror(errno));
+        pp_close(p);
+        return -1;
+    }
+    pw_thread_loop_lock(p->loop);
+    int rc = connect_locked(p, err, errlen);
+    pw_thread_loop_unlock(p->loop);
+    if (rc != 0) {
+        pp_close(p);
+        return -1;
+    }
+    memset(out, 0, sizeof(*out));
+    out->name = "PipeWire profiler";
+    out->ctx = p;
+    out->poll = pp_poll;
+    out->explain = NULL;
+    out->summary = pp_summary;
+    out->close = pp_close;
+    return 0;
+}
