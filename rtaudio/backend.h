@@ -58,6 +58,7 @@ struct backend_status {
      * "pipewire-jack"), name and pid (a private server's; 0: find it by name). NULL provider: none. */
     const char *server_provider, *server_name;
     int server_pid;
+    const char *server_log;           /* a private server's log file (its stderr), NULL: none */
 };
 
 /* A session (issue 23): what outlives one run, so that a sweep (run/sweep.c) drives a backend from size to size

@@ -363,6 +363,7 @@ static void jack_status(void *priv, struct backend_status *st)
                            ? jack_cpu_load(b->jack.client) : -1;
     st->lost = NULL;
     st->server_provider = b->jack.provider[0] ? b->jack.provider : NULL;
+    st->server_log = jackserver_log_path(&b->srv);
     st->server_name = b->jack.server_name;
     st->server_pid = (int)b->srv.pid;
     if (atomic_load(&b->jack.shutdown))

@@ -66,6 +66,8 @@ static const struct opt_def run_defs[] = {
       "explained with its culprits (default: half the period)", NULL, 0 },
     { "no-culprits", OPT_FLAG, P(no_culprits), 0, 0, "", "no culprit sampler (the normal-priority thread that reads "
       "/proc 20 times a second): events and spikes are listed without their culprits", NULL, 0 },
+    { "no-trace", OPT_FLAG, P(no_trace), 0, 0, "", "with privileges, still no kernel trace of each glitch: its "
+      "culprits from counters and the server's view only, as a normal user gets them", NULL, 0 },
     { "wide", OPT_FLAG, P(wide), 0, 0, "", "text table: every column, however wide the terminal", NULL, 0 },
     { "dma-latency", OPT_FLAG, P(be.dma_latency), 0, 0, "", "hold /dev/cpu_dma_latency at 0 while measuring, so the "
       "CPUs stay out of deep idle states (the timer backend does by default; root's only on most systems)", NULL,

@@ -52,6 +52,9 @@ struct culprit_config {
     const char *sys_root;   /* "/sys" (NULL), or a fixture tree */
     int audio_pid;          /* the process whose thread makes the audio (getpid(), or a server's) */
     int64_t period_ns;      /* the audio period (for windows and the DSP rule); 0 unknown */
+    const char *own_client; /* our own client's name in the graph ("rtjitter-PID"), or NULL: a source's "client
+                             * NAME did not finish" about it is ours, judged by our DSP and run delay, never
+                             * "another client" */
 };
 
 struct culprit_engine;

@@ -69,7 +69,8 @@ struct culprit_engine *ce_create(const struct culprit_config *cfg, char *err, si
     e->hist_cap = (int)(e->cfg.history_s * e->cfg.hz) + 1;
     snprintf(e->proc, sizeof e->proc, "%s", cfg->proc_root ? cfg->proc_root : "/proc");
     snprintf(e->sys, sizeof e->sys, "%s", cfg->sys_root ? cfg->sys_root : "/sys");
-    e->cfg.proc_root = e->cfg.sys_root = NULL; /* the copies above are what is used */
+    snprintf(e->own_client, sizeof e->own_client, "%s", cfg->own_client ? cfg->own_client : "");
+    e->cfg.proc_root = e->cfg.sys_root = e->cfg.own_client = NULL; /* the copies above are what is used */
     init_readers(e);
     pthread_mutex_init(&e->mu, NULL);
     pthread_condattr_t ca;
@@ -141,7 +142,9 @@ static void poll_sources(struct culprit_engine *e, int64_t now_ns)
 
 static bool due(const struct culprit_engine *e, const struct ce_result *r, bool all)
 {
-    return all || (e->hist_n > 0 && e->last_t_ns >= r->end_ns + e->interval_ns);
+    int64_t lag = e->polled_sources ? CE_SOURCE_LAG_NS : 0; /* the engine's thread reads it: sources are added
+                                                              * before the cycles start */
+    return all || (e->hist_n > 0 && e->last_t_ns >= r->end_ns + e->interval_ns + lag);
 }
 
 static void explain_one(struct culprit_engine *e, int idx)
@@ -283,6 +286,8 @@ int culprit_engine_add_source(struct culprit_engine *e, const struct culprit_sou
         *s = (struct ce_source_slot){.src = *src, .state = "on"};
         snprintf(s->name, sizeof s->name, "%s", src->name ? src->name : "source");
         e->nsources++;
+        if (src->poll && !src->explain) /* it tells only as it polls, late (CE_SOURCE_LAG_NS) */
+            e->polled_sources++;
         rc = 0;
     }
     pthread_mutex_unlock(&e->mu);

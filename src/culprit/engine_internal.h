@@ -7,6 +7,11 @@
  * Memory is bounded: the history is a ring of fixed-size samples, each holding only the counters that moved (sparse
  * deltas) up to fixed caps; what does not fit is counted (lost), never grown. */
 #ifndef RTJ_CULPRIT_ENGINE_INTERNAL_H
+/* A polled source tells of a stall late: jackd writes its log lines from a message thread and the log source
+ * folds a client's lines until none came for 150 ms (seen: 144-236 ms after the stall's end); PipeWire's profiler
+ * sends its blocks in batches (21-180 ms). With such a source, a happening is explained this much later, and an
+ * observation that began up to this long after the window still counts for it. */
+#define CE_SOURCE_LAG_NS 400000000LL
 #define RTJ_CULPRIT_ENGINE_INTERNAL_H
 #include "culprit/culprit_engine.h"
 #include <pthread.h>
@@ -109,6 +114,7 @@ struct ce_buf {
 
 struct culprit_engine {
     struct culprit_config cfg;
+    char own_client[CULPRIT_NAME_MAX]; /* cfg.own_client, copied ("": none) */
     char proc[256], sys[256];
     int64_t interval_ns;
     /* the sampler's own state (its thread only, or the test driving ticks) */
@@ -152,6 +158,7 @@ struct culprit_engine {
     int naudio_cpus;
     struct ce_source_slot sources[CE_SOURCES_MAX];
     int nsources;
+    int polled_sources;            /* sources with a poll (a server's log, a profiler): explaining waits for them */
     struct ce_result *res;
     int nres, res_cap, res_first_pending;
     uint32_t res_lost;

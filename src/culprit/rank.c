@@ -106,15 +106,38 @@ static void rule_dsp(struct rank_ctx *c)
         "%.2f ms period", r->cb_max_ns / 1e6, c->period_ns / 1e6);
 }
 
+/* Our own client, as a source names it ("rtjitter-812", jack2 may add "-01"): not "another client". */
+static int own_client(const struct culprit_engine *e, const struct culprit_obs *o)
+{
+    size_t n = strlen(e->own_client);
+    return o->kind == CK_CLIENT && n && strncmp(o->name, e->own_client, n) == 0 &&
+           (o->name[n] == '\0' || o->name[n] == '-');
+}
+
 static void add_obs(struct rank_ctx *c, const struct culprit_obs *o)
 {
-    if (o->t0_ns > c->b_ns || o->t1_ns < c->a_ns || (o->cpu >= 0 && !has_cpu(c, o->cpu) && c->one_cpu != -2))
+    /* a polled source's observation may come, and be timed, up to CE_SOURCE_LAG_NS after what it saw */
+    int64_t lag = o->kind == CK_CLIENT ? CE_SOURCE_LAG_NS : 0;
+    if (o->t0_ns > c->b_ns + lag || o->t1_ns < c->a_ns || (o->cpu >= 0 && !has_cpu(c, o->cpu) && c->one_cpu != -2))
+        return;
+    if (own_client(c->e, o))
+        return; /* our lateness: the DSP rule and the run delay say why */
+    /* What took a trifle of the window (a trace's local timer ticks, a short softirq) is the machine's usual
+     * housekeeping, not a culprit: the same floor as a real-time task's (a tenth of a period, 20 us), and a
+     * twentieth of the window. */
+    int64_t floor_ns = c->period_ns / 10 > 20000 ? c->period_ns / 10 : 20000;
+    if ((c->b_ns - c->a_ns) / 20 > floor_ns)
+        floor_ns = (c->b_ns - c->a_ns) / 20;
+    if (o->value_ns > 0 && o->value_ns < floor_ns)
         return;
     for (int i = 0; i < c->n; i++)
         if (c->cand[i].kind == o->kind && strcmp(c->cand[i].name, o->name) == 0)
             return;
     double per = c->period_ns > 0 ? (double)o->value_ns / (double)c->period_ns : 0;
-    struct culprit *p = add(c, o->kind, CB_OBSERVED, 500 + fmin(per, 100), o->name, "%s", o->evidence);
+    /* An exit from idle is seen, but not how long it took (the tracepoints do not say): an audio thread that
+     * sleeps between cycles leaves idle every cycle, so it ranks below what took measured time. */
+    double score = o->kind == CK_IDLE_EXIT ? 30 : 500 + fmin(per, 100);
+    struct culprit *p = add(c, o->kind, CB_OBSERVED, score, o->name, "%s", o->evidence);
     if (p) {
         p->pid = o->pid > 0 ? o->pid : 0;
         p->cpu = o->cpu;
@@ -194,6 +217,32 @@ static void rule_rt_tasks(struct rank_ctx *c)
             p->cpu = t->t.cpu;
         }
     }
+}
+
+/* A task the trace saw (observed: its tid as pid, its priority known only when the trace held its switch-in) and
+ * the same task from the real-time task table (correlated: its process, policy and priority): one culprit, observed,
+ * a real-time task with its process. */
+static void merge_observed_tasks(struct rank_ctx *c)
+{
+    for (int i = 0; i < c->n; i++) {
+        struct culprit *o = &c->cand[i];
+        if (o->basis != CB_OBSERVED || (o->kind != CK_THREAD && o->kind != CK_RT_TASK) || o->pid <= 0)
+            continue;
+        for (int k = 0; k < c->n; k++) {
+            struct culprit *t = &c->cand[k];
+            if (k == i || t->basis != CB_CORRELATED || t->kind != CK_RT_TASK || (t->tid != o->pid && t->pid != o->pid))
+                continue;
+            o->kind = CK_RT_TASK;
+            o->tid = t->tid;
+            o->pid = t->pid;
+            t->score = -1; /* dropped below */
+        }
+    }
+    int n = 0;
+    for (int i = 0; i < c->n; i++)
+        if (c->cand[i].score >= 0)
+            c->cand[n++] = c->cand[i];
+    c->n = n;
 }
 
 static void line_name(const struct ce_line *l, char *b, size_t n)
@@ -467,6 +516,7 @@ int ce_rank(struct culprit_engine *e, const struct ce_result *r, struct culprit 
         rule_dsp(c);
         rule_sources(c);
         rule_rt_tasks(c);
+        merge_observed_tasks(c);
         rule_run_delay(c);
         rule_steal(c);
         rule_irqs(c);

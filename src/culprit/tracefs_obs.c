@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A trace breakdown as observed culprits (tracefs_obs.h). */
 #include "culprit/tracefs_obs.h"
+#include "util/procstat.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,14 +86,23 @@ int trace_obs_from_breakdown(const struct trace_breakdown *b, struct culprit_obs
     }
     for (int i = 0; i < b->n_task; i++) {
         const struct bd_task *t = &b->task[i];
-        int rt = t->prio >= 0 && t->prio < 100;
+        int prio = t->prio;
+        if (prio < 0) { /* switched in before the window (or its sched_switch lost): the task says it itself */
+            struct proc_stat ps;
+            char path[64];
+            snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", t->pid, t->pid);
+            if ((proc_stat_read(path, &ps) == 0 || proc_stat_pid(t->pid, &ps) == 0) && ps.have_sched &&
+                (ps.policy == 1 || ps.policy == 2))
+                prio = 99 - (int)ps.rt_priority;
+        }
+        int rt = prio >= 0 && prio < 100;
         if (t->ns < TRACE_OBS_MIN_NS || !(o = add(b, all, &n, cap, rt ? CK_RT_TASK : CK_THREAD, t->ns)))
             continue;
         say(o->name, sizeof(o->name), "%s", t->comm);
         o->pid = t->pid;
         char pr[48] = "";
         if (rt) /* the kernel's prio of a real-time task is 99 minus its real-time priority */
-            snprintf(pr, sizeof(pr), ", real-time priority %d", 99 - t->prio);
+            snprintf(pr, sizeof(pr), ", real-time priority %d", 99 - prio);
         say(o->evidence, sizeof(o->evidence), "%s (tid %d%s) ran %s on CPU %d in the %s window (trace)",
                  t->comm, t->pid, pr, dur(d1, sizeof(d1), t->ns), b->cpu, win);
     }

@@ -39,6 +39,8 @@ struct run_plan {
                                     * finish (culprits); NULL: a private server's own, else jackdbus's */
     double spike_us;               /* --spike-us: a wake-up later than this is a spike; 0: half the period */
     int no_culprits;               /* --no-culprits: no sampler, no sources, no culprits in the report */
+    int no_trace;                  /* --no-trace: no tracefs instance even with privileges (counters and the
+                                    * server's view only: what a normal user gets) */
     struct watch_feed *watch;      /* rtjitter watch: the live feed of events (run/watch.h), or NULL */
     int tap;                       /* --tap: TAP 13 on stdout instead of the table */
     const char *command_line;      /* as typed, for the report */

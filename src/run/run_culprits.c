@@ -3,6 +3,8 @@
 #include "run/run_culprits.h"
 #include "run/run_state.h"
 #include "culprit/culprit_engine.h"
+#include "culprit/src_jacklog.h"
+#include "culprit/src_pwprof.h"
 #include "culprit/src_trace.h"
 #include <sys/stat.h>
 
@@ -24,19 +26,56 @@ static void add(struct run_state *st, const char *name, int rc, const struct cul
     culprit_engine_source_unavailable(st->culprits, name, rc == 0 ? "too many sources" : err);
 }
 
+/* The audio server's log: --server-log FILE, else the private jackd's own log, else jackdbus's where it exists. */
+static void add_server_log(struct run_state *st, const struct backend_status *bs)
+{
+    const struct run_plan *p = st->p;
+    char path[4096] = "", err[256] = "";
+    int from_start = 0;
+    if (p->server_log)
+        snprintf(path, sizeof(path), "%s", p->server_log);
+    else if (bs->server_log) {
+        snprintf(path, sizeof(path), "%s", bs->server_log);
+        from_start = 1; /* a private server's log is new: every line of it is of this run */
+    } else if (bs->server_provider && strcmp(bs->server_provider, "jack2") == 0 &&
+               jacklog_default_path(path, sizeof(path)) < 0) {
+        culprit_engine_source_unavailable(st->culprits, "jackd log", "no --server-log FILE, and no jackdbus log "
+                                          "($HOME/.log/jack/jackdbus.log): the clients that did not finish are not "
+                                          "named by the server");
+        return;
+    }
+    if (!path[0])
+        return;
+    struct culprit_source src;
+    int rc = jacklog_source_open(path, from_start, st->sink.clock, &src, err, sizeof(err));
+    if (rc < 0 && p->server_log) /* asked for by name: said, not only kept in the summary */
+        run_warn(st, err);
+    add(st, "jackd log", rc, &src, err);
+}
+
 void run_culprits_start(struct run_state *st)
 {
     const struct run_plan *p = st->p;
     if (p->no_culprits)
         return;
+    char own[64];
+    snprintf(own, sizeof(own), "rtjitter-%d", (int)getpid()); /* the JACK backend's client name */
     struct culprit_config cfg = { .clock = st->sink.clock, .hz = 20, .history_s = 30, .audio_pid = (int)getpid(),
-                                  .period_ns = period_ns(st) };
+                                  .period_ns = period_ns(st), .own_client = own };
     char err[256];
     if (!(st->culprits = culprit_engine_start(&cfg, err, sizeof(err)))) {
         char w[320];
         snprintf(w, sizeof(w), "culprits: the sampler did not start: %s", err);
         run_warn(st, w);
         return;
+    }
+    struct backend_status bs = { 0 };
+    st->be->status(st->bpriv, &bs);
+    add_server_log(st, &bs);
+    if (bs.server_provider && strcmp(bs.server_provider, "pipewire-jack") == 0) {
+        struct culprit_source src;
+        int rc = pwprof_source_open(st->sink.clock, own, &src, err, sizeof(err));
+        add(st, "PipeWire profiler", rc, &src, err);
     }
 }
 
@@ -62,7 +101,10 @@ void run_culprits_audio(struct run_state *st)
     int pol = atomic_load(&st->sink.sched_policy), tid = atomic_load(&st->sink.tid);
     culprit_engine_set_audio(st->culprits, tid,
                              pol == SCHED_FIFO || pol == SCHED_RR ? atomic_load(&st->sink.sched_priority) : 0);
-    add_trace(st, tid);
+    if (!st->p->no_trace)
+        add_trace(st, tid);
+    else
+        culprit_engine_source_unavailable(st->culprits, "tracefs", "not asked for (--no-trace)");
 }
 
 /* The trace's slices beside the saved report: REPORT.trace/trace-NN-cpuC.txt (none saved: nothing said). */

@@ -4,7 +4,9 @@
  * meanwhile. It prints each spin's start and end on CLOCK_MONOTONIC, in seconds ("spin START END"), as measured
  * by itself: the truth a test compares the timer backend's wake-ups and skipped periods with.
  *
- * usage: cpu_hog CPU PRIO SPIN_MS EVERY_MS COUNT DELAY_MS */
+ * usage: cpu_hog CPU PRIO SPIN_MS EVERY_MS COUNT DELAY_MS [LINGER_MS]
+ * LINGER_MS: it stays (asleep) this long after its last spin before it exits: a sampler that reads its CPU time
+ * every 50 ms needs one more read after the spin (a task that exits within one sample of its run is not seen). */
 #include <errno.h>
 #include "rt_pin.h"
 #include <pthread.h>
@@ -30,8 +32,8 @@ static void sleep_until(double t)
 
 int main(int argc, char **argv)
 {
-    if (argc != 7) {
-        fprintf(stderr, "usage: %s CPU PRIO SPIN_MS EVERY_MS COUNT DELAY_MS\n", argv[0]);
+    if (argc != 7 && argc != 8) {
+        fprintf(stderr, "usage: %s CPU PRIO SPIN_MS EVERY_MS COUNT DELAY_MS [LINGER_MS]\n", argv[0]);
         return 2;
     }
     int cpu = atoi(argv[1]), prio = atoi(argv[2]), count = atoi(argv[5]);
@@ -47,5 +49,9 @@ int main(int argc, char **argv)
         printf("spin %.6f %.6f\n", a, b);
     }
     fflush(stdout);
+    if (argc == 8) {
+        struct timespec ts = { atoi(argv[7]) / 1000, (long)(atoi(argv[7]) % 1000) * 1000000L };
+        nanosleep(&ts, NULL);
+    }
     return 0;
 }

@@ -88,6 +88,11 @@ def main():
         if hs:
             covered += 1
         good = [h for h in hs if h[2] and matches(h[2][0])]
+        if not good:
+            for h in hs[:3]:
+                top = h[2][0] if h[2] else {}
+                print('missed_example %s t=%.3f (truth %.3f-%.3f) top=%s/%s: %s' % (
+                    h[3], h[0], w[0], w[1], top.get('kind'), top.get('name'), top.get('evidence', '')[:150]))
         if good:
             hit += 1
             if not first:

@@ -2,8 +2,8 @@
 /* Test probe: polls one culprit source as the engine would (every POLL_MS on CLOCK_MONOTONIC_RAW) and prints each
  * observation with its times, for a test to place against a stalling client's own log.
  *
- * usage: culprit_probe jacklog LOGFILE SECONDS [POLL_MS]
- *        culprit_probe pwprof OWN_NAME SECONDS [POLL_MS]
+ * usage: culprit_src_probe jacklog LOGFILE SECONDS [POLL_MS]
+ *        culprit_src_probe pwprof OWN_NAME SECONDS [POLL_MS]
  * Prints "ready" on stderr once the source is open (or one line and exit 1 when it cannot be), then one line an
  * observation: "obs T0 T1 TPOLL KIND NAME<TAB>EVIDENCE" (seconds on CLOCK_MONOTONIC_RAW; TPOLL: the poll that gave it), and at the end (SECONDS, or
  * SIGTERM/SIGINT) "summary JSON" and "polls N interval_max_ms X" (the longest gap between two polls: the test's
