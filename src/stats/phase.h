@@ -118,6 +118,10 @@ struct phase_stats {
      * (stats/ramp.h) judges each cycle by the same deadline: margin_known is 0 when it measured none. */
     int margin_known;
     int64_t margin_ns;
+    /* The wake-up the latest phase_add_cycle counted (a soak's linear histogram, stats/soakhist.h, takes it):
+     * wake_known is 0 when that cycle has none in the wake-up figures. */
+    int wake_known;
+    int64_t wake_ns;
 };
 
 void phase_init(struct phase_stats *p);
