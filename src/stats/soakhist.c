@@ -151,6 +151,8 @@ json_t *soak_json(const struct soak_stats *s, double stop_us)
         "max_at_s", s->max_ns >= 0 ? json_real(round((double)s->max_at_ns / 1e6) / 1e3) : json_null(),
         "bins", bins, "window_s", (double)s->window_ns / 1e9, "windows_planned", (json_int_t)s->nwin,
         "windows", wins, "threads", thr);
+    /* the first cycle's entry on the measurement clock: at_s + t0_clock_s is a time on that clock */
+    json_object_set_new(o, "t0_clock_s", s->have_t0 ? json_real((double)s->t0_ns / 1e9) : json_null());
     if (stop_us >= 0) {
         json_t *stop = json_pack("{s:f, s:b}", "stop_at_us", stop_us, "tripped", s->tripped);
         if (s->tripped) {
@@ -158,6 +160,7 @@ json_t *soak_json(const struct soak_stats *s, double stop_us)
             json_object_set_new(stop, "at_s", json_real(round((double)s->trip_at_ns / 1e6) / 1e3));
             json_object_set_new(stop, "cycle", json_integer((json_int_t)s->trip_cycle));
             json_object_set_new(stop, "thread", json_integer((json_int_t)s->trip_stream));
+            json_object_set_new(stop, "entry_clock_s", json_real((double)s->trip_entry_ns / 1e9));
         }
         json_object_set_new(o, "stop", stop);
     }

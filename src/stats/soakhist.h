@@ -59,7 +59,9 @@ void soak_free(struct soak_stats *s);
  * this cycle tripped --stop-at-us (the first beyond it), else 0. Collector thread. */
 int soak_add(struct soak_stats *s, int64_t wake_ns, int64_t entry_ns, unsigned stream, int cpu);
 /* The report's phases[].soak: {range_us, bin_us, count, overflow, max_us, max_at_s, bins [[us, count] ...]
- * (non-empty only), window_s, windows [{max_us, at_s, cycles, overflow}], threads [...], stop {...} or absent}. */
+ * (non-empty only), window_s, windows_planned, windows [{max_us, at_s, cycles, overflow}], threads [{thread, cpu,
+ * cycles, min_us, avg_us, max_us}], t0_clock_s, and with stop_us >= 0 stop {stop_at_us, tripped, wakeup_us, at_s,
+ * cycle, thread, entry_clock_s}}. Times "at_s" count from the soak's first cycle (t0_clock_s on the clock). */
 json_t *soak_json(const struct soak_stats *s, double stop_us);
 
 #endif
