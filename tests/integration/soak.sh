@@ -11,6 +11,7 @@
 #   cycle count and maximum; bins + overflow = cycles = the windows' cycles; the number of windows is 20 / 5 = 4;
 # - the verdict line: its level follows its maximum against its threshold (the profile's share of the period);
 #   LAVA's t0-max-latency carries that maximum and its result, JUnit has the case, the HTML the SVG of 4 windows;
+#   a profile's soak_max_wakeup_pct of 0 fails every soak: enforced with --profile, exit 1, LAVA fail, JUnit failure;
 # - --stop-at-us: a 25 ms spin of the hog 3 s in, the run stops there with exit 1, its reported wake-up >= the spin
 #   less one interval and its cycle within the spin (the hog's own log), the report complete, well before its 30 s;
 # - bad input: --soak 0, --soak 1x, --soak with two loads, --soak with --duration, --stop-at-us without --soak:
@@ -98,6 +99,23 @@ check "JUnit: valid XML with the t0-max-latency case" \
     sh -c "xmllint --noout '$WORK/s.xml' && grep -q 'testcase name=\"t0-max-latency\" classname=\"rtjitter.soak\"' '$WORK/s.xml'"
 check "HTML: the soak's SVG with one bar per window (4) and the threshold" \
     [ "$(grep -c 'class="soak-window"' "$WORK/s.html") $(grep -c 'class="soak-threshold"' "$WORK/s.html")" = "4 1" ]
+
+# --- an enforced soak threshold: a profile whose soak_max_wakeup_pct no wake-up can meet (0 %: 0 µs) fails it ---
+cat >"$WORK/zero.json" <<'J'
+{"schema": "rtjitter.profile/1", "name": "zero", "max_xruns": 1000000, "max_deadlines_missed": 1000000,
+ "warn_jitter_pct": 100, "warn_margin_pct": 0, "warn_period_ms": 1000, "require_realtime": false,
+ "soak_max_wakeup_pct": 0}
+J
+"$RTJ" run --backend timer --cpus "$cpu" --interval "$iv" --priority 80 --soak 2s --warmup 0.3 --profile "$WORK/zero.json" \
+    --quiet --json "$WORK/z.json" --junit "$WORK/z.xml" >/dev/null 2>&1; rc=$?
+check "--profile with soak_max_wakeup_pct 0: exit 1, the soak's verdict fails and is enforced, its threshold 0 µs (got $rc, $(json "$WORK/z.json" "d['verdict']['soak']['level'], d['verdict']['soak']['enforced'], d['verdict']['soak']['threshold_us']"))" \
+    [ "$rc" = 1 -a "$(json "$WORK/z.json" "d['verdict']['soak']['level'], d['verdict']['soak']['enforced'], d['verdict']['soak']['threshold_us'], d['verdict']['level']")" = "fail True 0.0 fail" ]
+check "LAVA and JUnit: t0-max-latency fails when enforced" \
+    sh -c "'$RTJ' report '$WORK/z.json' --format lava | grep -q '^lava-test-case t0-max-latency --result fail ' && grep -A1 'testcase name=\"t0-max-latency\"' '$WORK/z.xml' | grep -q '<failure '"
+printf '{"schema": "rtjitter.profile/1", "name": "bad", "max_xruns": 0, "max_deadlines_missed": 0, "warn_jitter_pct": 50, "warn_margin_pct": 10, "warn_period_ms": 11, "require_realtime": true, "soak_max_wakeup_pct": "x"}' >"$WORK/bad.json"
+"$RTJ" run --backend timer --soak 2s --profile "$WORK/bad.json" --quiet >/dev/null 2>"$WORK/e"; rc=$?
+check "a profile with a soak_max_wakeup_pct that is not a number: exit 2, one line (got $rc: $(head -c 150 "$WORK/e"))" \
+    [ "$rc" -eq 2 -a "$(wc -l <"$WORK/e")" -eq 1 ]
 
 # --- --stop-at-us: a 25 ms spin 3 s in ends the run there ---
 t_start=$(date +%s.%N)
