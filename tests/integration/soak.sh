@@ -5,8 +5,10 @@
 # backend, one thread on the last CPU, exercising every path a 24 h soak takes, against truths it does not produce:
 # - injected stalls: a SCHED_FIFO hog of higher priority (tests/helpers/cpu_hog) spins 4 ms once in each window on
 #   that CPU and logs its spins on CLOCK_MONOTONIC (the timer's clock): each window's maximum is at least the spin
-#   less one interval (the cycle due in the spin wakes at its end), and the largest wake-up of the soak falls inside
-#   a spin; the 1 µs bins hold at least one cycle per spin at that size;
+#   less one interval (the cycle due in the spin wakes at its end), and the largest wake-up of the soak was due
+#   inside a spin, unless a canary on that CPU (tests/helpers/canary, its own late wake-ups) saw the CPU stall about
+#   as long then (an idle VM stalls 3-4 ms now and then: seen beside the 4 ms spins); the 1 µs bins hold at least
+#   one cycle per spin at that size;
 # - the soak's own accumulators against the phase's (the log-linear histogram, a separate code path): the same
 #   cycle count and maximum; bins + overflow = cycles = the windows' cycles; the number of windows is 20 / 5 = 4;
 # - the verdict line: its level follows its maximum against its threshold (the profile's share of the period);
@@ -33,13 +35,19 @@ done
 RTJ_SOAK_WINDOW_S=5 "$RTJ" run --backend timer --cpus "$cpu" --interval "$iv" --priority 80 --soak 20s --warmup 0.5 \
     --quiet --json "$WORK/s.json" --html "$WORK/s.html" --junit "$WORK/s.xml" >"$WORK/s.out" 2>"$WORK/s.err" &
 rpid=$!
-# the soak starts ~0.6 s after the start (its warm-up, the backend's start): spins at ~2.6, 7.6, 12.6, 17.6 s in
+# a canary on that CPU (tests/helpers/canary: SCHED_FIFO 85, under the hog, over rtjitter's thread, waking every 1 ms)
+# logs its own late wake-ups: the machine's own stalls beside the spins (an idle VM has some of 3-4 ms)
+"$RTJ_HELPERS/canary" "$cpu" 85 1000 23 500 >"$WORK/canary.log" 2>/dev/null &
+cpid=$!
+# the soak starts ~0.6 s after the start (its warm-up, the backend's start): spins at ~1.5, 6.5, 11.5, 16.5 s in
 "$RTJ_HELPERS/cpu_hog" "$cpu" 90 4 5000 4 2000 >"$WORK/hog.log"
 wait "$rpid"; rc=$?
+kill -TERM "$cpid" 2>/dev/null; wait "$cpid"
 check "the soak exits 0 (got $rc: $(head -c 200 "$WORK/s.err"))" [ "$rc" -eq 0 ]
-python3 - "$WORK/s.json" "$WORK/hog.log" "$iv" >"$WORK/s.txt" <<'PY'
+python3 - "$WORK/s.json" "$WORK/hog.log" "$iv" "$WORK/canary.log" >"$WORK/s.txt" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1])); iv = float(sys.argv[3])
+late = [tuple(map(float, l.split()[1:3])) for l in open(sys.argv[4]) if l.startswith('late')]  # (deadline_s, us)
 spins = [tuple(map(float, l.split()[1:])) for l in open(sys.argv[2]) if l.startswith('spin')]
 ph = d['phases']; p = ph[0]; s = p['soak']; v = d['verdict']['soak']
 t0 = s['t0_clock_s']
@@ -65,7 +73,16 @@ out['bins_at_spin'] = sum(c for us, c in s['bins'] if us >= lo_us) + s['overflow
 # the soak's maximum fell inside a spin (the cycle due in it: its due time in the spin, within 1 ms)
 due = s['max_at_s'] - s['max_us'] / 1e6
 out['max_in_spin'] = any(b - 0.001 <= due <= e + 0.001 for b, e in spin_at)
+# or, when it was not the hog's, the canary saw the CPU stall then, about as long (less its 1 ms period, 200 us slack)
+due_clock = due + t0
+seen = [us for dl, us in late if abs(dl - due_clock) < 0.05 and us >= s['max_us'] - 1000 - 200
+        and not any(b - 0.002 <= dl - t0 <= e for b, e in spin_at)]
+out['max_seen_by_canary'] = bool(seen)
+out['canary_late'] = len(late)
 out['max_us'] = s['max_us']; out['thr'] = v['threshold_us']; out['level'] = v['level']
+out['due_of_max'] = round(due, 4)
+out['spins_at'] = ','.join('%.4f-%.4f' % (b, e) for b, e in spin_at)
+out['window_max'] = ','.join('%s@%s' % (w['max_us'], w['at_s']) for w in ws)
 out['level_ok'] = (v['level'] == 'fail') == (s['max_us'] > v['threshold_us'] or s['overflow'] > 0)
 out['line'] = d['verdict']['summary'].startswith(v['line'])
 out['threads'] = len(s['threads']); out['t0max'] = s['threads'][0]['max_us']
@@ -84,7 +101,8 @@ check "the hog spun 4 times, all inside the soak (got $(v spins), $(v spins_insi
 check "each spin's window has a maximum of at least the spin less one interval ($(v windows_low) below)" \
     [ "$(v windows_low)" = 0 ]
 check "the 1 µs bins hold a cycle per spin at that size at least (got $(v bins_at_spin))" [ "$(v bins_at_spin)" -ge 4 ]
-check "the soak's largest wake-up was due inside a spin" [ "$(v max_in_spin)" = True ]
+check "the soak's largest wake-up was due inside a spin, or the canary saw the CPU stall as long then (in a spin: $(v max_in_spin), seen: $(v max_seen_by_canary))" \
+    [ "$(v max_in_spin)" = True -o "$(v max_seen_by_canary)" = True ]
 check "the verdict's soak level follows its maximum ($(v max_us) µs) against its threshold ($(v thr) µs): $(v level)" \
     [ "$(v level_ok)" = True ]
 check "the verdict's summary begins with the soak's line" [ "$(v line)" = True ]
