@@ -4,6 +4,7 @@
  * rtla's --on-threshold): the collector marks the first wake-up beyond it, the main thread's wait sees the mark,
  * says which cycle it was, and ends the soak there (exit 1: run.c). Main thread. */
 #include "run/run_state.h"
+#include "report/report_soak.h"
 
 /* ns since the epoch as ISO 8601 UTC with ms: "2026-12-02T21:03:04.123Z". */
 static void iso_time_ns(char *buf, size_t len, int64_t ns)

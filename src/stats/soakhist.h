@@ -2,12 +2,12 @@
 /* A soak's own figures (`rtjitter run --soak`), beside the phase's log-linear histograms: the wake-up latency in
  * cyclictest's linear 1 µs bins up to SOAK_RANGE_US with an overflow count, its maxima per window (OSADL: maxima
  * per 5 minutes), and per RT thread (stream) its min, mean and max (Linaro's rt-tests: one case per thread and
- * statistic). Built by the collector thread from each measured cycle's wake-up (phase_stats.wake_known/wake_ns);
- * read by the main thread after collector_stop(). Memory is fixed at soak_init(): the bins, the windows the
+ * statistic). No JSON here: report/report_soak.h makes the report's object. Built by the collector thread from
+ * each measured cycle's wake-up (phase_stats.wake_known/wake_ns); read by the main thread after collector_stop(). Memory is fixed at soak_init(): the bins, the windows the
  * planned duration needs (at most SOAK_WINDOWS_MAX) and the streams; nothing grows per cycle or per second. */
 #ifndef RTJ_SOAKHIST_H
 #define RTJ_SOAKHIST_H
-#include <jansson.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define SOAK_RANGE_US 10000         /* 1 µs bins [0,1) ... [9999,10000) µs; from 10 ms on: overflow */
@@ -58,10 +58,4 @@ void soak_free(struct soak_stats *s);
 /* One measured cycle's wake-up (ns, >= 0), its entry on the measurement clock, its stream and CPU. Returns 1 when
  * this cycle tripped --stop-at-us (the first beyond it), else 0. Collector thread. */
 int soak_add(struct soak_stats *s, int64_t wake_ns, int64_t entry_ns, unsigned stream, int cpu);
-/* The report's phases[].soak: {range_us, bin_us, count, overflow, max_us, max_at_s, bins [[us, count] ...]
- * (non-empty only), window_s, windows_planned, windows [{max_us, at_s, cycles, overflow}], threads [{thread, cpu,
- * cycles, min_us, avg_us, max_us}], t0_clock_s, and with stop_us >= 0 stop {stop_at_us, tripped, wakeup_us, at_s,
- * cycle, thread, entry_clock_s}}. Times "at_s" count from the soak's first cycle (t0_clock_s on the clock). */
-json_t *soak_json(const struct soak_stats *s, double stop_us);
-
 #endif

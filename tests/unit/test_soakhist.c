@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "stats/soakhist.h"
+#include "report/report_soak.h"
 
 #define S 1000000000LL /* ns per second */
 
