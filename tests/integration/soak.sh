@@ -14,8 +14,10 @@
 # - the verdict line: its level follows its maximum against its threshold (the profile's share of the period);
 #   LAVA's t0-max-latency carries that maximum and its result, JUnit has the case, the HTML the SVG of 4 windows;
 #   a profile's soak_max_wakeup_pct of 0 fails every soak: enforced with --profile, exit 1, LAVA fail, JUnit failure;
-# - --stop-at-us: a 25 ms spin of the hog 3 s in, the run stops there with exit 1, its reported wake-up >= the spin
-#   less one interval and its cycle within the spin (the hog's own log), the report complete, well before its 30 s;
+# - --stop-at-us 15000: a 30 ms spin of the hog 3 s in, the run stops there with exit 1, its reported wake-up >= the
+#   spin less one interval and its cycle within the spin (the hog's own log), the report complete, well before its
+#   30 s; or, when the machine stalled longer than 15 ms first (seen once with the idle trap on), at that stall,
+#   which the canary on that CPU saw as long, at that time;
 # - bad input: --soak 0, --soak 1x, --soak with two loads, --soak with --duration, --stop-at-us without --soak:
 #   one line each, exit 2.
 . "$(dirname "$0")/../lib.sh"
@@ -137,34 +139,44 @@ check "a profile with a soak_max_wakeup_pct that is not a number: exit 2, one li
 
 # --- --stop-at-us: a 25 ms spin 3 s in ends the run there ---
 t_start=$(date +%s.%N)
-"$RTJ" run --backend timer --cpus "$cpu" --interval "$iv" --priority 80 --soak 30s --stop-at-us 10000 --warmup 0.5 \
+"$RTJ" run --backend timer --cpus "$cpu" --interval "$iv" --priority 80 --soak 30s --stop-at-us 15000 --warmup 0.5 \
     --quiet --json "$WORK/b.json" >"$WORK/b.out" 2>"$WORK/b.err" &
 rpid=$!
-"$RTJ_HELPERS/cpu_hog" "$cpu" 90 25 1000 1 3000 >"$WORK/hog2.log"
+"$RTJ_HELPERS/canary" "$cpu" 85 1000 8 500 >"$WORK/canary2.log" 2>/dev/null &
+cpid=$!
+"$RTJ_HELPERS/cpu_hog" "$cpu" 90 30 1000 1 3000 >"$WORK/hog2.log"
 wait "$rpid"; rc=$?
+kill -TERM "$cpid" 2>/dev/null; wait "$cpid"
 t_end=$(date +%s.%N)
 sed 's/^/# /' "$WORK/b.err"
 check "--stop-at-us: exit 1 (a threshold exceeded; got $rc)" [ "$rc" -eq 1 ]
 check "--stop-at-us: one line on stderr names the wake-up and its time" \
-    grep -q '^rtjitter run: --stop-at-us 10000: a wake-up of .* s into the soak (.*): stopped there$' "$WORK/b.err"
-python3 - "$WORK/b.json" "$WORK/hog2.log" "$iv" >"$WORK/b.txt" <<'PY'
+    grep -q '^rtjitter run: --stop-at-us 15000: a wake-up of .* s into the soak (.*): stopped there$' "$WORK/b.err"
+python3 - "$WORK/b.json" "$WORK/hog2.log" "$iv" "$WORK/canary2.log" >"$WORK/b.txt" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1])); iv = float(sys.argv[3])
-b, e = [tuple(map(float, l.split()[1:])) for l in open(sys.argv[2]) if l.startswith('spin')][0]
+spins = [tuple(map(float, l.split()[1:])) for l in open(sys.argv[2]) if l.startswith('spin')]
+late = [tuple(map(float, l.split()[1:3])) for l in open(sys.argv[4]) if l.startswith('late')]
 st = d['phases'][0]['soak']['stop']
 due = st['entry_clock_s'] - st['wakeup_us'] / 1e6
+b, e = spins[0] if spins else (0, 0)   # no spin: the run stopped before the hog began (a stall of the machine)
+in_spin = bool(spins) and b - 0.001 <= due <= e + 0.001 and b <= st['entry_clock_s'] <= e + 0.05
+# not the hog's: then the canary on that CPU saw the machine stall then, about as long (less its 1 ms period)
+seen = [us for dl, us in late if abs(dl - due) < 0.05 and us >= st['wakeup_us'] - 1000 - 200]
 print('tripped', st['tripped'])
-print('wake', st['wakeup_us'], 'spin', round((e - b) * 1e6))
-print('wake_ok', st['wakeup_us'] >= (e - b) * 1e6 - iv - 100)
-print('in_spin', b - 0.001 <= due <= e + 0.001 and b <= st['entry_clock_s'] <= e + 0.05)
+print('wake', st['wakeup_us'], 'spin', round((e - b) * 1e6), 'canary_seen', max(seen) if seen else 0)
+print('wake_ok', (in_spin and st['wakeup_us'] >= (e - b) * 1e6 - iv - 100) or (not in_spin and bool(seen)))
+print('in_spin', in_spin or bool(seen))
 print('complete', d['complete'], 'measured', round(d['phases'][0]['measured_s'], 2))
-print('verdict', 'Stopped at the first wake-up beyond 10000' in d['verdict']['soak']['line'])
+print('verdict', 'Stopped at the first wake-up beyond 15000' in d['verdict']['soak']['line'])
 PY
 sed 's/^/# /' "$WORK/b.txt"
 w() { awk -v k="$1" '$1 == k { print $2 }' "$WORK/b.txt"; }
 check "--stop-at-us: the report says it tripped, complete, the verdict line says so" \
     [ "$(w tripped) $(w complete) $(w verdict)" = "True True True" ]
-check "--stop-at-us: the reported wake-up is at least the hog's spin less one interval" [ "$(w wake_ok)" = True ]
-check "--stop-at-us: the cycle that tripped was due inside the hog's spin, and ran at its end" [ "$(w in_spin)" = True ]
+check "--stop-at-us: the reported wake-up is at least the hog's spin less one interval (or the canary's stall then)" \
+    [ "$(w wake_ok)" = True ]
+check "--stop-at-us: the cycle that tripped was due inside the hog's spin and ran at its end (or the canary saw the stall)" \
+    [ "$(w in_spin)" = True ]
 check "--stop-at-us: the run ended well before its 30 s (took $(python3 -c "print(round($t_end - $t_start, 1))") s)" \
     python3 -c "import sys; sys.exit(not $t_end - $t_start < 15)"
