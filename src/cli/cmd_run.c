@@ -30,6 +30,11 @@ static const struct opt_def run_defs[] = {
       "keeps its own unless --set-buffer-size, and the report says so)", NULL, 'p' },
     { "duration", OPT_DURATION, P(duration_s), 0.5, 86400, "TIME", "measuring time of each phase (default 10s; "
       "a number is seconds, or give a unit: 500ms, 2s, 1.5m, 1h)", NULL, 'D' },
+    { "soak", OPT_DURATION, P(soak_s), 0.5, 604800, "TIME", "one long phase instead of the loads' phases: no load, or "
+      "the one of --loads, measured for TIME (up to 7 days: 24h, 7d as 168h); adds 1 µs wake-up bins up to 10 ms with "
+      "an overflow count, maxima per 5 minutes and a verdict on the maximum", NULL, 0 },
+    { "stop-at-us", OPT_DOUBLE, P(stop_at_us), 1, 1e9, "US", "with --soak: end the run at the first wake-up beyond "
+      "US (cyclictest -b), say that cycle's time and value, and exit 1", NULL, 0 },
     { "warmup", OPT_DURATION, P(warmup_s), 0, 60, "TIME", "discarded start of each phase (default 1s)", NULL, 0 },
     { "loads", OPT_STR, P(loads), 0, 0, "LIST", "phases, one load each (default " RUN_DEFAULT_LOADS "; see "
       "rtjitter loads)", NULL, 0 },
@@ -106,6 +111,34 @@ const struct cli_command cmd_run_info = {
     .sections = run_sections,
 };
 
+/* --soak is one phase of its own length: --duration, several loads, a DSP ramp or a ladder contradict it; and
+ * --stop-at-us is a soak's. Fills in the defaults --soak left (duration, loads). Returns 0 or -1 (one line said). */
+static int soak_check(struct run_plan *p, const char *backend)
+{
+    const char *clash = NULL;
+    if (p->soak_s > 0) {
+        clash = p->duration_s > 0 ? "--duration (the soak's TIME is its duration)"
+                : p->loads && strchr(p->loads, ',') ? "several loads in --loads (a soak is one phase: give one load)"
+                : p->dsp_ramp_step_pct > 0 ? "--dsp ramp (a ramp is its own measurement)"
+                : backend && strchr(backend, ',') ? "a ladder of backends (give one --backend)" : NULL;
+        if (clash) {
+            fprintf(stderr, "rtjitter run: --soak cannot take %s\n", clash);
+            return -1;
+        }
+        p->duration_s = p->soak_s;
+        if (!p->loads)
+            p->loads = "none";
+    } else if (p->stop_at_us >= 0) {
+        fprintf(stderr, "rtjitter run: --stop-at-us ends a soak: give --soak TIME too\n");
+        return -1;
+    }
+    if (p->duration_s <= 0)
+        p->duration_s = 10;
+    if (!p->loads)
+        p->loads = RUN_DEFAULT_LOADS;
+    return 0;
+}
+
 int cmd_run(int argc, char **argv, const char *command_line)
 {
     struct run_opts o;
@@ -119,6 +152,8 @@ int cmd_run(int argc, char **argv, const char *command_line)
         fprintf(stderr, "rtjitter run: out of memory\n");
         return 3;
     }
+    o.plan.duration_s = 0; /* 0 after parsing: not given (--soak refuses it) */
+    o.plan.loads = NULL;
     int np = 0;
     int pr = opts_parse("run", defs, &o, argc, argv, NULL, 0, &np);
     free(defs);
@@ -146,6 +181,8 @@ int cmd_run(int argc, char **argv, const char *command_line)
                 "measure the headroom): test thresholds with --dsp PCT or none\n", limit);
         return 2;
     }
+    if (soak_check(&o.plan, o.backend) < 0)
+        return 2;
     if (o.plan.be.dma_latency && o.plan.be.no_dma_latency) {
         fprintf(stderr, "rtjitter run: --dma-latency and --no-dma-latency contradict each other: give one\n");
         return 2;

@@ -147,6 +147,14 @@ static const struct report_key phase_keys[] = {
       "mono_window_s (the readings' times, CLOCK_MONOTONIC)}`" },
     { "dsp_ramp", "object", "with `--dsp ramp`: `{..., steps [{level_pct, ..., callback_pct, measured_pct, "
       "run_delay_pct, mono_window_s}]}`" },
+    { "soak", "object", "with `run --soak` (absent otherwise): `{bin_us (1), range_us (10000), count, overflow (wake-ups "
+      "of 10 ms or more), max_us, max_at_s, bins [[us, count]] (the non-empty 1 µs bins [us, us + 1), ascending), "
+      "window_s (300; RTJ_SOAK_WINDOW_S in tests), windows_planned, windows [{max_us (null: no cycle), at_s, cycles, "
+      "overflow}], threads [{thread, cpu, cycles, min_us, avg_us, max_us}], t0_clock_s}`; times `at_s` count from the "
+      "soak's first cycle, `t0_clock_s` on the measurement clock. With `--stop-at-us`: `stop {stop_at_us, tripped, "
+      "wakeup_us, at_s, cycle, thread, entry_clock_s, wall (the cycle's entry), due_wall (when it was due)}`. Its "
+      "verdict is `verdict.soak` `{level, line, max_us, threshold_us, threshold_pct, threshold_from, overflow, "
+      "enforced}`" },
     { "wakeup_method", "string", "`provider`, `grid` or `mixed`" },
     { "rephases, wakeup_coarse, wakeup_reanchored, wakeup_left_out", "integer", "the grid fitted anew after a "
       "re-phase; cycles measured from their whole-frame start; cycles before the grid (their wake-up is 0); cycles "

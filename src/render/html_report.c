@@ -11,6 +11,7 @@
 #include "render/loopback_render.h"
 #include "render/svg.h"
 #include "render/svg_ramp.h"
+#include "render/svg_soak.h"
 #include "report/access.h"
 #include "report/rhist.h"
 #include "report/phase_figures.h"
@@ -401,6 +402,7 @@ void html_report(FILE *f, const json_t *doc)
     const json_t *p;
     json_array_foreach(json_object_get(doc, "phases"), i, p)
         phase_plots(f, doc, p, &axes);
+    html_soak(f, doc); /* --soak: its line and maxima per window (svg_soak.h) */
     loopback_html(f, doc);
     fputs("<h2>System identity</h2>\n", f);
     kv_table(f, json_object_get(doc, "system"));

@@ -7,6 +7,7 @@
 #include "render/html.h"
 #include "render/pkgtest.h"
 #include "render/render.h"
+#include "render/soak_pkg.h"
 #include "report/access.h"
 #include <math.h>
 #include <stdlib.h>
@@ -117,6 +118,7 @@ static int junit_report(FILE *f, const json_t *doc, const struct render_opts *o)
     (void)o;
     struct jctx j = { .f = f, .doc = doc };
     pkg_cases(doc, count_case, &j);
+    j.tests += soak_junit(NULL, doc, &j.failures, &j.skipped); /* --soak's cases (soak_pkg.h) */
     size_t nchecks = json_array_size(json_object_get(json_object_get(doc, "thresholds"), "checks"));
     j.per_phase = nchecks;
     int complete = json_is_true(json_object_get(doc, "complete"));
@@ -167,6 +169,7 @@ static int junit_report(FILE *f, const json_t *doc, const struct render_opts *o)
         fputs("/>\n    </testcase>\n", f);
     }
     pkg_cases(doc, write_case, &j);
+    soak_junit(f, doc, &(size_t){ 0 }, &(size_t){ 0 });
     fputs("  </testsuite>\n</testsuites>\n", f);
     return 0;
 }

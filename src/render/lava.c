@@ -7,6 +7,7 @@
  * every line is safe for the shell that runs it. */
 #include "render/pkgtest.h"
 #include "render/render.h"
+#include "render/soak_pkg.h"
 #include "report/access.h"
 #include <math.h>
 #include <string.h>
@@ -85,6 +86,7 @@ static int lava_report(FILE *f, const json_t *doc, const struct render_opts *o)
                     num, headline[k].units);
         }
     }
+    soak_lava(f, doc); /* --soak: one case per thread and statistic (soak_pkg.h) */
     return 0;
 }
 

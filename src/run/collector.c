@@ -112,6 +112,9 @@ void collector_drain(struct collector *c)
             }
             if (e == 0 && c->ramps)
                 e = ramp_add(&c->ramps[r->phase], r, p->margin_known, p->margin_ns, lost);
+            if (e == 0 && c->soak && r->phase == 0 && p->wake_known &&
+                soak_add(c->soak, p->wake_ns, r->t_entry_ns, r->stream, r->cpu))
+                atomic_store_explicit(&c->soak_tripped, 1, memory_order_release);
             if (e < 0 && !atomic_load_explicit(&c->error, memory_order_relaxed))
                 atomic_store_explicit(&c->error, e, memory_order_relaxed);
             int64_t j = p->cur >= 0 ? p->seg[p->cur]->m[M_JITTER].abs_max : 0;

@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 #include "stats/phase.h"
 #include "stats/ramp.h"
+#include "stats/soakhist.h"
 #include "ring.h"
 
 /* A long gap between two consecutive records (any stream), kept so that a stop of rtjitter itself (SIGSTOP,
@@ -25,6 +26,8 @@ struct collector {
     struct phase_stats *phases;      /* nphases, owned by the collector thread until collector_stop() */
     int nphases;
     struct ramp_stats *ramps;        /* nphases DSP ramps (--dsp ramp), or NULL; fed beside phases[] */
+    struct soak_stats *soak;         /* --soak: the one phase's linear histogram and windows, or NULL */
+    atomic_int soak_tripped;         /* --stop-at-us: 1 once a wake-up went beyond it (soak->trip_* say which) */
     /* The ring's producer's lost records by phase tag (rt_sink.lost_by_tag), or NULL: then a sequence gap goes to
      * the measured record just after it, and a gap at a phase's end, or at the run's end, to nothing. */
     const atomic_uint_fast64_t *lost_by_tag;

@@ -55,6 +55,7 @@ void run_plan_defaults(struct run_plan *p)
     p->max_jitter_us = -1;
     p->min_deadlines_pct = -1;
     p->max_wakeup_p99_us = -1;
+    p->stop_at_us = -1;
 }
 
 /* struct run_state: run/run_state.h */
@@ -275,6 +276,10 @@ static int run_measure(struct run_state *st)
             return 3;
         }
     }
+    if (p->soak_s > 0 && run_soak_init(st) < 0) {
+        fprintf(stderr, "rtjitter run: out of memory\n");
+        return 3;
+    }
     st->col.ramps = st->ramps;
     st->col.ring = &st->ring;
     st->col.phases = st->stats;
@@ -333,6 +338,8 @@ static int run_measure(struct run_state *st)
         if (st->results[i].measured)
             st->results[i].dropped = atomic_load(&st->lost_by_tag[(unsigned)i << 1 | 1u]);
     ri.stats.wall_s = mono_s() - t_active;
+    if (rc == 0 && atomic_load(&st->col.soak_tripped))
+        rc = 1; /* --stop-at-us: ended at a wake-up beyond the threshold asked for (run_soak.c) */
     return run_report(st, &ri, rc, mlocked);
 }
 
@@ -373,6 +380,7 @@ int run_execute(const struct run_plan *p)
         }
     for (int i = 0; st->shares && i < st->nphases; i++)
         json_decref(st->shares[i]);
+    run_soak_free(st);
     free(st->shares);
     free(st->marks);
     free(st->nmarks);

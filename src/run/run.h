@@ -20,6 +20,8 @@ struct run_plan {
     const char *tmpdir;            /* where loads may write (NULL: $TMPDIR or /tmp) */
     double duration_s;             /* measuring time of each phase */
     double warmup_s;               /* discarded start of each phase */
+    double soak_s;                 /* --soak: one long phase of this length (duration_s is set to it); 0: none */
+    double stop_at_us;             /* --stop-at-us: end a soak at its first wake-up beyond this; < 0: not set */
     double dsp_ramp_step_pct;      /* --dsp ramp: the DSP share rises by this % of the period a step; 0: no ramp */
     double dsp_ramp_step_s;        /* and each step lasts this long (a ramp phase measures for the ramp's length) */
     const char *label;             /* kept in the report and the stored name */

@@ -90,8 +90,9 @@ int run_report(struct run_state *st, struct run_info *ri, int rc, int mlocked)
         rc = 3;
     ri->command = p->command_line;
     ri->label = p->label;
-    ri->complete = rc == 0;
-    ri->incomplete_reason = rc == 0 ? NULL : st->stop_reason ? st->stop_reason : "no audio cycle was measured";
+    int tripped = rc == 1 && atomic_load(&st->col.soak_tripped); /* --stop-at-us ended it: done as asked */
+    ri->complete = rc == 0 || tripped;
+    ri->incomplete_reason = rc == 0 || tripped ? NULL : st->stop_reason ? st->stop_reason : "no audio cycle was measured";
     struct backend_status bs = { 0 };
     st->be->status(st->bpriv, &bs);
     json_t *provider = json_object();
@@ -133,6 +134,7 @@ int run_report(struct run_state *st, struct run_info *ri, int rc, int mlocked)
         st->results[i].ramp = report_ramp_json(&st->ramps[i]);
         run_ramp_steps_measured(st, i, st->results[i].ramp);
     }
+    run_soak_report(st, a->wall_offset_ns); /* --soak: its phase's "soak" */
     ri->phases = st->results;
     ri->nphases = st->nphases;
     ri->system = sysinfo_collect("");

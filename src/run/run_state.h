@@ -79,6 +79,9 @@ struct run_state {
     struct trace_slices *trace_slices; /* with privileges: the trace's slices, saved beside the report */
     int culprits_audio_told;       /* the engine knows the audio thread */
     struct watch_feed *watch;      /* rtjitter watch's live feed (the plan's), or NULL */
+    struct soak_stats soak;        /* --soak: fed by the collector (col.soak points here), read after it stops */
+    int soak_on;
+    int soak_trip_seen;            /* the main thread has acted on --stop-at-us's trip (run_soak_tripped) */
 };
 
 /* --dsp ramp: rampdrv_drive()'s wait between two steps is the phase's own wait (status line, stop reasons). It is
@@ -104,6 +107,15 @@ void run_watch_begin(struct run_state *st, const struct backend_status *bs);
 int run_report(struct run_state *st, struct run_info *ri, int rc, int mlocked);
 /* A "Key: N kB" line of a /proc/self file, KiB; -1 when unknown. */
 long run_proc_kib(const char *file, const char *key);
+
+/* run_soak.c: --soak's figures (stats/soakhist.h) and --stop-at-us */
+int run_soak_init(struct run_state *st);
+void run_soak_free(struct run_state *st);
+/* Main thread, in the waits: 1 when --stop-at-us tripped (the first time: the line on stderr and the culprit
+ * snapshot's hook), so the soak's wait ends there; 0 otherwise. */
+int run_soak_tripped(struct run_state *st);
+/* The soak's figures into its phase's result (res->soak), at the report. */
+void run_soak_report(struct run_state *st, int64_t wall_offset_ns);
 
 /* run_dsp.c */
 void run_ramp_mark(struct run_state *st, int phase);

@@ -102,6 +102,8 @@ int run_wait_phase(struct run_state *st, int phase, double secs, struct phase_re
     while (mono_s() - t0 < secs) {
         if ((st->stop_reason = stop_reason(st)))
             return -EINTR;
+        if (pr && run_soak_tripped(st))
+            return 0; /* --stop-at-us: the soak ends here, measured (not a stop of the run) */
         run_signals_wait_ms(50);
         run_culprits_audio(st); /* once the audio thread is known */
         if (st->watch)

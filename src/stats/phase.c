@@ -390,6 +390,7 @@ static int cycle_wake(struct segment *s, struct second_stats *ss, const struct r
 int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t new_xruns, uint64_t lost)
 {
     p->margin_known = 0;
+    p->wake_known = 0;
     int err;
     struct segment *s = segment_for(p, r, &err);
     if (!s)
@@ -477,6 +478,8 @@ int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t n
     if (have_wake && !c.gap && !new_xruns && phase_spike_note(p, s, c.due_ns, wake, cb, cb_prev, r->cpu) < 0)
         return -ENOMEM;
     phase_tell_events(p, s, 0);
+    p->wake_known = have_wake;
+    p->wake_ns = wake;
     if (r->flags & RTREC_DSP) {
         s->dsp_done += r->dsp_done;
         s->dsp_req += r->dsp_req;

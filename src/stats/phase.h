@@ -162,6 +162,10 @@ struct phase_stats {
     int64_t spike_threshold_ns;    /* phase_set_spike_threshold's; 0: half the period of each segment's size */
     phase_notify_fn notify;        /* phase_set_notify's; NULL: nobody is told */
     void *notify_arg;
+    /* The wake-up the latest phase_add_cycle counted (a soak's linear histogram, stats/soakhist.h, takes it):
+     * wake_known is 0 when that cycle has none in the wake-up figures. */
+    int wake_known;
+    int64_t wake_ns;
 };
 
 void phase_init(struct phase_stats *p);

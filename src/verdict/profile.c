@@ -37,6 +37,11 @@ int profile_check(const json_t *p, char *err, size_t errlen)
             return -EINVAL;
         }
     }
+    const json_t *soak = json_object_get(p, "soak_max_wakeup_pct"); /* optional: verdict_soak.h */
+    if (soak && (!json_is_number(soak) || json_number_value(soak) < 0)) {
+        snprintf(err, errlen, "\"soak_max_wakeup_pct\" must be a number >= 0 when given");
+        return -EINVAL;
+    }
     if (!json_is_boolean(json_object_get(p, "require_realtime"))) {
         snprintf(err, errlen, "\"require_realtime\" must be true or false");
         return -EINVAL;

@@ -13,6 +13,7 @@
 #include "verdict/verdict_internal.h"
 #include "verdict/verdict_text.h"
 #include "verdict/verdict_ramp.h"
+#include "verdict/verdict_soak.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -346,11 +347,15 @@ int verdict_judge(const json_t *doc, const json_t *profile, int strict, const st
     int warn = v.timing_warn || !v.complete || !isnan(doc_num(json_object_get(doc, "run"), "longest_stop_s")) || v.dropped > 0 || verdict_load_failed(&v) ||
                verdict_period_too_long(&v) || (!v.rt && json_is_true(json_object_get(profile, "require_realtime")));
     const char *level = v.nph == 0 || v.failing ? "fail" : warn ? "warn" : "pass";
+    json_t *soak = verdict_soak(doc, profile, v.period_us, strict); /* --soak: its line leads the summary */
+    if (soak && !strcmp(json_string_value(json_object_get(soak, "level")), "fail"))
+        level = "fail";
 
     char hints[400], summary[2048];
     join_hints(&adv, hints, sizeof(hints));
     size_t so = verdict_not_realtime(&v) ? vadd(summary, sizeof(summary), 0, "Not a kernel test: the audio thread "
                                                 "ran without real-time scheduling. ") : 0;
+    so = verdict_soak_text(soak, summary, sizeof(summary), so);
     so = stopped_text(doc, summary, sizeof(summary), so);
     build_summary(&v, level, hints, summary + so, sizeof(summary) - so);
     char setting[128];
@@ -367,6 +372,8 @@ int verdict_judge(const json_t *doc, const json_t *profile, int strict, const st
         "level", level, "summary", summary, "setting", setting,
         "worst_load", v.worst >= 0 ? v.ph[v.worst].name : NULL, "try", hints[0] ? hints : NULL,
         "advice", adv.texts, "advice_ids", adv.ids, "profile", pname ? pname : json_null());
+    if (soak)
+        json_object_set_new(j->verdict, "soak", soak);
     free(v.ph);
     return exceeded;
 }
