@@ -4,6 +4,7 @@
  * rtla's --on-threshold): the collector marks the first wake-up beyond it, the main thread's wait sees the mark,
  * says which cycle it was, and ends the soak there (exit 1: run.c). Main thread. */
 #include "run/run_state.h"
+#include "culprit/culprit_engine.h"
 #include "report/report_soak.h"
 
 /* ns since the epoch as ISO 8601 UTC with ms: "2026-12-02T21:03:04.123Z". */
@@ -48,14 +49,15 @@ static int64_t wall_offset(const struct run_state *st)
     return (rt.tv_sec - mc.tv_sec) * 1000000000LL + (rt.tv_nsec - mc.tv_nsec);
 }
 
-/* HOOK (issue 25 -> issue 24, the Culprits): the culprit snapshot of a --stop-at-us trip is saved here, on the main
- * thread, within ~100 ms of the cycle (the collector drains every 50 ms, the wait polls every 50 ms), while the
- * sampler's ~30 s of counters still hold the moment. s->trip_entry_ns is the cycle's entry on the measurement
- * clock, s->trip_wake_ns its wake-up, s->trip_stream its RT thread. Nothing is saved yet. */
+/* The culprit snapshot of a --stop-at-us trip (cyclictest's -b, rtla's --on-threshold): on the main thread, within
+ * ~100 ms of the cycle (the collector drains every 50 ms, the wait polls every 50 ms), while the sampler's ~30 s of
+ * counters (and, with privileges, the trace) still hold the moment, the cycle is noted to the culprit engine as a
+ * spike from when it was due to its entry; the run stops, the engine explains it with what it has, and the report
+ * places its culprits in soak.stop (run_soak_report). */
 static void run_soak_save_culprit_snapshot(struct run_state *st, const struct soak_stats *s)
 {
-    (void)st;
-    (void)s;
+    if (st->culprits)
+        culprit_engine_note(st->culprits, CS_SPIKE, 0, s->trip_entry_ns - s->trip_wake_ns, s->trip_entry_ns, -1, 0);
 }
 
 int run_soak_tripped(struct run_state *st)
@@ -86,6 +88,12 @@ void run_soak_report(struct run_state *st, int64_t wall_offset_ns)
         json_object_set_new(json_object_get(o, "stop"), "wall", json_string(wall));
         iso_time_ns(wall, sizeof(wall), st->soak.trip_entry_ns - st->soak.trip_wake_ns + wall_offset_ns);
         json_object_set_new(json_object_get(o, "stop"), "due_wall", json_string(wall)); /* when it was due */
+        const struct culprit_results *res = run_culprits_results(st);
+        struct culprit c[CULPRITS_MAX];
+        int n = res && res->lookup ? res->lookup(res->ctx, CS_SPIKE, 0, st->soak.trip_entry_ns - st->soak.trip_wake_ns,
+                                                 c, CULPRITS_MAX) : -1;
+        if (n >= 0) /* the snapshot: its ranked culprits ([] when the sampler had nothing for the moment) */
+            json_object_set_new(json_object_get(o, "stop"), "culprits", culprit_list_json(c, n));
     }
     st->results[0].soak = o;
 }
