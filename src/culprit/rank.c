@@ -128,8 +128,9 @@ static void add_obs(struct rank_ctx *c, const struct culprit_obs *o)
     int64_t floor_ns = c->period_ns / 10 > 20000 ? c->period_ns / 10 : 20000;
     if ((c->b_ns - c->a_ns) / 20 > floor_ns)
         floor_ns = (c->b_ns - c->a_ns) / 20;
-    if (o->value_ns > 0 && o->value_ns < floor_ns)
-        return;
+    int housekeeping = o->kind == CK_IRQ || o->kind == CK_SOFTIRQ || o->kind == CK_THREAD || o->kind == CK_RT_TASK;
+    if (housekeeping && o->value_ns > 0 && o->value_ns < floor_ns)
+        return; /* a client that did not finish is never a trifle: its lateness is the glitch */
     for (int i = 0; i < c->n; i++)
         if (c->cand[i].kind == o->kind && strcmp(c->cand[i].name, o->name) == 0)
             return;
@@ -176,7 +177,10 @@ static int sum_tasks(struct rank_ctx *c, struct task_sum *sum, int max)
         const struct ce_sample *s = ce_hist_at(c->e, i);
         for (int k = 0; k < s->n_task; k++) {
             const struct ce_task_run *t = &s->task[k];
-            if (t->tid == c->audio_tid || t->prio < c->audio_prio || !has_cpu(c, t->cpu))
+            /* our own process's other threads (jack's, the timer's relay) are never "a task to stop": what they
+             * cost the audio thread is its run delay */
+            if (t->tid == c->audio_tid || (c->e->cfg.audio_pid > 0 && t->pid == c->e->cfg.audio_pid) ||
+                t->prio < c->audio_prio || !has_cpu(c, t->cpu))
                 continue;
             int j = 0;
             while (j < n && sum[j].t.tid != t->tid)

@@ -29,6 +29,7 @@
 #define TRACE_SLICES_MAX 16      /* the last slices kept (each at most TRACE_SLICE_MAX bytes) */
 #define TRACE_SLICE_MAX (256 * 1024)
 #define TRACE_READ_MAX (64u << 20) /* the most of one CPU's trace text read at a freeze */
+#define TRACE_READ_GAP_NS 1000000000LL /* at most one read (freeze and dump) a second: between, counters only */
 
 /* Opens the source: finds (or, as root, mounts) tracefs at tracefs_root (NULL: find it), removes stale instances
  * of dead rtjitter processes, makes instances/rtjitter-PID with trace_clock matching clock (CLOCK_MONOTONIC:

@@ -96,9 +96,12 @@ static void fields(struct tev *ev, const char *name, const char *f)
         field(f, "next_comm=", " next_pid=", ev->name, sizeof(ev->name));
         ev->next_pid = (int)field_num(f, "next_pid=", -1);
         ev->next_prio = (int)field_num(f, "next_prio=", -1);
+        ev->prev_pid = (int)field_num(f, "prev_pid=", -1);
+        ev->prev_prio = (int)field_num(f, "prev_prio=", -1);
         break;
     case TEV_WAKEUP:
         ev->num = field_num(f, "pid=", -1);
+        ev->next_prio = (int)field_num(f, "prio=", -1);
         break;
     case TEV_IRQ_ENTRY:
         field(f, "name=", NULL, ev->name, sizeof(ev->name));
@@ -130,7 +133,7 @@ int tev_parse(const char *line, size_t len, struct tev *ev)
     memcpy(buf, line, len);
     buf[len] = '\0';
     memset(ev, 0, sizeof(*ev));
-    ev->next_pid = ev->next_prio = -1;
+    ev->next_pid = ev->next_prio = ev->prev_pid = ev->prev_prio = -1;
     const char *s = buf + strspn(buf, " ");
     int lost_cpu;
     long long lost;
@@ -218,7 +221,24 @@ struct walker {
     int pid, prio;
     char comm[TEV_COMM_MAX];
     int64_t last_ns, idle_since_ns;
+    /* the priorities the trace told of (a wakeup's prio, a switch's prev_prio and next_prio): a task whose own
+     * switch-in was missed (seen: idle to the task, lost) still gets its priority from its wakeup or switch-out */
+    struct { int pid, prio; } known[64];
+    int nknown;
 };
+
+static void learn(struct walker *w, int pid, int prio)
+{
+    if (pid <= 0 || prio < 0)
+        return;
+    for (int i = 0; i < w->nknown; i++)
+        if (w->known[i].pid == pid) {
+            w->known[i].prio = prio;
+            return;
+        }
+    if (w->nknown < (int)(sizeof(w->known) / sizeof(w->known[0])))
+        w->known[w->nknown].pid = pid, w->known[w->nknown++].prio = prio;
+}
 
 static struct bd_irq *irq_of(struct trace_breakdown *b, int irq, const char *name)
 {
@@ -379,6 +399,12 @@ static void step(struct walker *w, const struct tev *ev)
         set_task(w, ev->pid, ev->comm, -1);
     struct bd_irq *q;
     struct bd_softirq *s;
+    if (ev->type == TEV_SWITCH) {
+        learn(w, ev->prev_pid, ev->prev_prio);
+        learn(w, ev->next_pid, ev->next_prio);
+    } else if (ev->type == TEV_WAKEUP) {
+        learn(w, (int)ev->num, ev->next_prio);
+    }
     switch (ev->type) {
     case TEV_SWITCH:
         w->depth = 0;
@@ -432,4 +458,8 @@ void trace_breakdown_build(struct trace_breakdown *b, const char *text, size_t l
     }
     if (w.started && end_ns > w.last_ns)
         credit(&w, end_ns);
+    for (int i = 0; i < b->n_task; i++)
+        for (int k = 0; b->task[i].prio < 0 && k < w.nknown; k++)
+            if (w.known[k].pid == b->task[i].pid)
+                b->task[i].prio = w.known[k].prio;
 }

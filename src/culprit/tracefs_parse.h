@@ -34,7 +34,8 @@ struct tev {
     char comm[TEV_COMM_MAX];
     int64_t num;                   /* irq, softirq vec, idle state, lost events; the woken pid */
     char name[TEV_COMM_MAX];       /* irq's name, softirq's action; switch: next_comm */
-    int next_pid, next_prio;       /* sched_switch */
+    int next_pid, next_prio;       /* sched_switch; sched_wakeup: the woken task's prio in next_prio */
+    int prev_pid, prev_prio;       /* sched_switch: the task switched out */
 };
 
 /* An x86 interrupt vector traced as irq_vectors:EVENT_entry/_exit: its /proc/interrupts line ("LOC"), what it

@@ -69,6 +69,7 @@ void run_culprits_start(struct run_state *st)
         run_warn(st, w);
         return;
     }
+    st->culprit_res = culprit_engine_results(st->culprits); /* looked up while it runs too (rtjitter watch) */
     struct backend_status bs = { 0 };
     st->be->status(st->bpriv, &bs);
     add_server_log(st, &bs);
@@ -121,10 +122,9 @@ void run_culprits_save_slices(struct run_state *st, const char *report_path)
         fprintf(stderr, "rtjitter: the trace slices were not saved: %s: %s\n", dir, strerror(errno));
         return;
     }
+    /* said only when it fails: stdout is the table's and the report path's (--tap: TAP's) */
     if (trace_slices_save(st->trace_slices, dir, err, sizeof(err)) < 0)
         fprintf(stderr, "rtjitter: the trace slices were not saved: %s\n", err);
-    else if (!st->p->quiet)
-        printf("trace slices: %s/\n", dir);
 }
 
 void run_culprits_happening(void *arg, const struct phase_stats *p, enum phase_happening what, int64_t start_ns,

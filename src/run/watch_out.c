@@ -91,8 +91,7 @@ void watch_out_event(struct watch_out *w, const struct watch_event *e)
     if (e->length_ms < 0)
         snprintf(line, sizeof(line), "%s  xrun %llu began", when, (unsigned long long)e->n);
     else
-        snprintf(line, sizeof(line), "%s  xrun %llu: %.1f ms, %llu cycle%s; %s", when, (unsigned long long)e->n,
-                 e->length_ms, (unsigned long long)e->cycles, e->cycles == 1 ? "" : "s",
+        snprintf(line, sizeof(line), "%s  xrun %llu: %.1f ms; %s", when, (unsigned long long)e->n, e->length_ms,
                  e->culprit ? e->culprit : "culprit not known");
     if (e->n > w->events)
         w->events = e->n;

@@ -16,7 +16,6 @@ struct watch_event {
     uint64_t n;                   /* 1-based, in the session */
     int64_t wall_ms;              /* its start on the wall clock (CLOCK_REALTIME), ms since the epoch */
     double length_ms;             /* once it ended; < 0 while it lasts */
-    uint64_t cycles;              /* cycles it disturbed (skipped ones and notified ones) */
     const char *culprit;          /* the top culprit's one line ("client stall did not finish (observed)"), or NULL
                                    * while it is not known yet */
 };

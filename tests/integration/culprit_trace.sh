@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# test-class: solo (a SCHED_FIFO thread spins 30 ms on CPU 1; mounts tracefs and makes an instance in it)
+# test-class: alone (a SCHED_FIFO thread spins 30 ms on CPU 1; it judges tracefs's global state, which any rtjitter run as root changes: it makes an instance, and mounts tracefs where it is not mounted)
 # The trace source (src/culprit/src_trace.c) on this machine's real tracefs, as root, called directly as the
 # culprit engine calls it (tests/helpers/trace_burst.c): a SCHED_FIFO thread pinned to CPU 1 spins a 30 ms burst
 # timed by its own clock_gettime (the truth; the source never sees it), and the breakdown of that window must name

@@ -1,0 +1,63 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""rtjitter watch's live lines against a stalling client's own log (issue 25).
+
+usage: watch_check.py WATCH_OUT STALL_CLIENT_OUT CLOCK REPORT.json
+  CLOCK: raw or mono, the clock the stall client logged on. Its stall times are moved onto the wall clock by the
+  offset CLOCK_REALTIME - CLOCK now (read here: the run has just ended, seconds of drift at most).
+Prints "key value" lines: stalls (inside the session's measured window), begun_near (stalls with an "xrun N began"
+line whose ISO 8601 time is within 150 ms of the stall's start), ended_named (of those, whose end line names the
+client 'stall'), wall_near (stalls with a report event whose events[].wall is within 150 ms), lines_bad (lines that
+are neither), begun, ended.
+"""
+import datetime, json, re, sys, time
+
+def offset(clk):
+    c = time.CLOCK_MONOTONIC_RAW if clk == 'raw' else time.CLOCK_MONOTONIC
+    best = None
+    for _ in range(5):
+        a = time.clock_gettime(time.CLOCK_REALTIME)
+        m = time.clock_gettime(c)
+        b = time.clock_gettime(time.CLOCK_REALTIME)
+        if best is None or b - a < best[0]:
+            best = (b - a, (a + b) / 2 - m)
+    return best[1]
+
+def main():
+    out, stall_out, clk, report = sys.argv[1:5]
+    off = offset(clk)
+    txt = open(stall_out).read().split()
+    st = [float(x) for x in txt[txt.index('stall_times') + 1:txt.index('xrun_times')]]
+    d = json.load(open(report))
+    ph = d['phases'][0]
+    w0, w1 = ph['clock_window_s']
+    raw = d['audio']['clock'] == 'CLOCK_MONOTONIC_RAW'
+    # the window on the stall client's clock (the same clock when the report's is its)
+    stalls = [(a, b) for a, b in zip(st[0::2], st[1::2]) if w0 < a and b < w1]
+    began, ended, bad = {}, {}, 0
+    for line in open(out, encoding='utf-8'):
+        line = line.rstrip('\n')
+        m = re.match(r'^(\S+)  xrun (\d+) began$', line)
+        n = re.match(r'^(\S+)  xrun (\d+): ([\d.]+) ms; (.*)$', line)
+        if m:
+            began[int(m.group(2))] = datetime.datetime.fromisoformat(m.group(1)).timestamp()
+        elif n:
+            ended[int(n.group(2))] = (datetime.datetime.fromisoformat(n.group(1)).timestamp(), n.group(4))
+        elif not line.startswith('watching ') and not line.startswith('report: '):
+            bad += 1
+    near = named = wall_near = 0
+    walls = [datetime.datetime.fromisoformat(e['wall'].replace('Z', '+00:00')).timestamp() for e in ph['events']]
+    for a, b in stalls:
+        wa = a + off
+        k = [i for i, t in began.items() if abs(t - wa) <= 0.150]
+        if k:
+            near += 1
+            if any(i in ended and "stall (client" in ended[i][1] for i in k):
+                named += 1
+        if any(abs(t - wa) <= 0.150 for t in walls):
+            wall_near += 1
+    for k, v in (('stalls', len(stalls)), ('begun_near', near), ('ended_named', named), ('wall_near', wall_near),
+                 ('begun', len(began)), ('ended', len(ended)), ('lines_bad', bad)):
+        print(k, v)
+
+main()
