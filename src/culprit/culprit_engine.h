@@ -26,6 +26,7 @@ struct culprit_obs {
     int pid, cpu;                        /* 0 / -1 when unknown */
     int64_t value_ns;                    /* how long (a node's overrun, a task's run time), 0 when none */
     char evidence[CULPRIT_EVIDENCE_MAX]; /* one line, as culprit.evidence */
+    int rt_priority;                     /* a task's real-time priority, 0: not real time or unknown */
 };
 
 /* A source of observations, polled by the engine's thread (normal priority: a source may read files, take locks,
@@ -52,6 +53,8 @@ struct culprit_config {
     const char *sys_root;   /* "/sys" (NULL), or a fixture tree */
     int audio_pid;          /* the process whose thread makes the audio (getpid(), or a server's) */
     int64_t period_ns;      /* the audio period (for windows and the DSP rule); 0 unknown */
+    int server_pid;         /* the audio server's process (jackd, pipewire), 0 unknown: its threads run the graph
+                             * the audio thread is part of, never "a task above the audio thread" */
     const char *own_client; /* our own client's name in the graph ("rtjitter-PID"), or NULL: a source's "client
                              * NAME did not finish" about it is ours, judged by our DSP and run delay, never
                              * "another client" */
@@ -65,6 +68,8 @@ struct culprit_engine *culprit_engine_start(const struct culprit_config *cfg, ch
 /* The audio thread, once known (its tid, its real-time priority, 0 when not real time); may be called again
  * (PipeWire's node thread is another). */
 void culprit_engine_set_audio(struct culprit_engine *e, int tid, int rt_priority);
+/* The audio server's process, once found (a server rtjitter did not start is found by name after it connected). */
+void culprit_engine_set_server(struct culprit_engine *e, int pid);
 /* A CPU the audio thread ran on (the records' cpu): the RT-task scan looks at these. */
 void culprit_engine_audio_cpu(struct culprit_engine *e, int cpu);
 /* Adds a source; the engine owns it from here (closes it at stop). 0, or -1 when full. */
@@ -78,6 +83,9 @@ void culprit_engine_source_unavailable(struct culprit_engine *e, const char *nam
  * has sampled end_ns + its window after. */
 void culprit_engine_note(struct culprit_engine *e, enum culprit_subject subj, int phase, int64_t start_ns,
                          int64_t end_ns, int cpu, int64_t callback_max_ns);
+/* Spikes that come thick (a --dsp ramp, a machine missing every cycle) need not each be noted: the caller may note
+ * one per sample interval (50 ms at 20 Hz); the results' lookup gives a spike not noted the culprits of the one
+ * noted before it within that interval, whose window the sampler cannot tell from its own. */
 /* Stops the thread after explaining what is pending with what it has. Results stay readable until free. */
 void culprit_engine_stop(struct culprit_engine *e);
 void culprit_engine_free(struct culprit_engine *e);

@@ -277,6 +277,13 @@ void culprit_engine_audio_cpu(struct culprit_engine *e, int cpu)
     pthread_mutex_unlock(&e->mu);
 }
 
+void culprit_engine_set_server(struct culprit_engine *e, int pid)
+{
+    pthread_mutex_lock(&e->mu);
+    e->cfg.server_pid = pid; /* an int the ranking reads on the engine's thread: one store */
+    pthread_mutex_unlock(&e->mu);
+}
+
 int culprit_engine_add_source(struct culprit_engine *e, const struct culprit_source *src)
 {
     pthread_mutex_lock(&e->mu);

@@ -7,13 +7,14 @@
  * Memory is bounded: the history is a ring of fixed-size samples, each holding only the counters that moved (sparse
  * deltas) up to fixed caps; what does not fit is counted (lost), never grown. */
 #ifndef RTJ_CULPRIT_ENGINE_INTERNAL_H
-/* A polled source tells of a stall late: jackd writes its log lines from a message thread and the log source
- * folds a client's lines until none came for 150 ms (seen: 144-236 ms after the stall's end); PipeWire's profiler
- * sends its blocks in batches (21-180 ms); a busy machine adds to both. With such a source, a happening is explained this much later, and an
- * observation that began up to this long after the window still counts for it. */
-#define CE_SOURCE_LAG_NS 600000000LL
 #define RTJ_CULPRIT_ENGINE_INTERNAL_H
 #include "culprit/culprit_engine.h"
+
+/* A polled source tells of a stall late: jackd writes its log lines from a message thread and the log source
+ * folds a client's lines until none came for 150 ms (seen: 144-236 ms after the stall's end); PipeWire's profiler
+ * sends its blocks in batches (21-180 ms); a busy machine adds to both. With such a source, a happening is
+ * explained this much later, and an observation that began up to this long after the window still counts for it. */
+#define CE_SOURCE_LAG_NS 600000000LL
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>

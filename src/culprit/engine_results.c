@@ -25,6 +25,17 @@ static int lookup(const void *ctx, enum culprit_subject subj, int phase, int64_t
             memcpy(out, r->c, sizeof *out * (size_t)rc);
         break;
     }
+    /* A spike that was not noted on its own (they came thick: culprit_engine.h) shares the window, and so the
+     * culprits, of the spike noted nearest before it within one sample interval: the sampler cannot tell them
+     * apart. */
+    for (int i = e->nres; rc < 0 && subj == CS_SPIKE && i-- > 0;) {
+        const struct ce_result *r = &e->res[i];
+        if (r->subj != subj || r->phase != phase || r->start_ns > start_ns || start_ns - r->start_ns > e->interval_ns)
+            continue;
+        rc = r->state == 1 ? (r->n < max ? r->n : max) : 0;
+        if (rc > 0)
+            memcpy(out, r->c, sizeof *out * (size_t)rc);
+    }
     pthread_mutex_unlock(&e->mu);
     return rc;
 }

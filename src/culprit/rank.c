@@ -15,6 +15,7 @@
  *  - PSI above its usual, 10+; the clock of the audio CPU dropped, 15;
  *  - nothing: CK_NONE, said, never left out. */
 #include "culprit/engine_internal.h"
+#include <sys/stat.h>
 #include "util/utf8.h"
 #include <math.h>
 #include <stdarg.h>
@@ -106,6 +107,17 @@ static void rule_dsp(struct rank_ctx *c)
         "%.2f ms period", r->cb_max_ns / 1e6, c->period_ns / 1e6);
 }
 
+/* A thread of the audio server's process (its graph's threads; /proc/PID/task/TID is found under either). */
+static int server_task(const struct culprit_engine *e, int tid)
+{
+    char p[64];
+    struct stat st;
+    if (e->cfg.server_pid <= 0)
+        return 0;
+    snprintf(p, sizeof p, "/proc/%d/task/%d", e->cfg.server_pid, tid);
+    return tid == e->cfg.server_pid || stat(p, &st) == 0;
+}
+
 /* Our own client, as a source names it ("rtjitter-812", jack2 may add "-01"): not "another client". */
 static int own_client(const struct culprit_engine *e, const struct culprit_obs *o)
 {
@@ -122,6 +134,13 @@ static void add_obs(struct rank_ctx *c, const struct culprit_obs *o)
         return;
     if (own_client(c->e, o))
         return; /* our lateness: the DSP rule and the run delay say why */
+    /* A trace sees every task that ran on the CPU in the window, also while the audio thread slept: a task that
+     * could not preempt a real-time audio thread (not real time, or below it) only used the CPU it left idle. */
+    if (c->audio_prio > 0 && (o->kind == CK_THREAD || (o->kind == CK_RT_TASK && o->rt_priority > 0 &&
+                                                      o->rt_priority < c->audio_prio)))
+        return;
+    if ((o->kind == CK_THREAD || o->kind == CK_RT_TASK) && o->pid > 0 && server_task(c->e, o->pid))
+        return;
     /* What took a trifle of the window (a trace's local timer ticks, a short softirq) is the machine's usual
      * housekeeping, not a culprit: the same floor as a real-time task's (a tenth of a period, 20 us), and a
      * twentieth of the window. */
@@ -180,6 +199,7 @@ static int sum_tasks(struct rank_ctx *c, struct task_sum *sum, int max)
             /* our own process's other threads (jack's, the timer's relay) are never "a task to stop": what they
              * cost the audio thread is its run delay */
             if (t->tid == c->audio_tid || (c->e->cfg.audio_pid > 0 && t->pid == c->e->cfg.audio_pid) ||
+                (c->e->cfg.server_pid > 0 && t->pid == c->e->cfg.server_pid) ||
                 t->prio < c->audio_prio || !has_cpu(c, t->cpu))
                 continue;
             int j = 0;

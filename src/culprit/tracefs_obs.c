@@ -100,6 +100,7 @@ int trace_obs_from_breakdown(const struct trace_breakdown *b, struct culprit_obs
             continue;
         say(o->name, sizeof(o->name), "%s", t->comm);
         o->pid = t->pid;
+        o->rt_priority = rt ? 99 - prio : 0;
         char pr[48] = "";
         if (rt) /* the kernel's prio of a real-time task is 99 minus its real-time priority */
             snprintf(pr, sizeof(pr), ", real-time priority %d", 99 - prio);

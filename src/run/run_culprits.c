@@ -8,6 +8,9 @@
 #include "culprit/src_trace.h"
 #include <sys/stat.h>
 
+/* The sampler's interval at 20 Hz: spikes closer than this to the last one noted are not noted on their own. */
+#define RUN_SPIKE_NOTE_GAP_NS 50000000LL
+
 /* The period in force, ns (0 unknown). */
 static int64_t period_ns(struct run_state *st)
 {
@@ -62,6 +65,9 @@ void run_culprits_start(struct run_state *st)
     snprintf(own, sizeof(own), "rtjitter-%d", (int)getpid()); /* the JACK backend's client name */
     struct culprit_config cfg = { .clock = st->sink.clock, .hz = 20, .history_s = 30, .audio_pid = (int)getpid(),
                                   .period_ns = period_ns(st), .own_client = own };
+    struct backend_status bs0 = { 0 };
+    st->be->status(st->bpriv, &bs0);
+    cfg.server_pid = bs0.server_pid;
     char err[256];
     if (!(st->culprits = culprit_engine_start(&cfg, err, sizeof(err)))) {
         char w[320];
@@ -134,9 +140,17 @@ void run_culprits_happening(void *arg, const struct phase_stats *p, enum phase_h
     int phase = (int)(p - st->stats);
     if (st->watch)
         watch_feed_note(st->watch, what, start_ns, end_ns);
-    if (st->culprits && what != PH_EVENT_BEGIN)
-        culprit_engine_note(st->culprits, what == PH_SPIKE ? CS_SPIKE : CS_EVENT, phase, start_ns, end_ns, cpu,
-                            callback_max_ns);
+    if (!st->culprits || what == PH_EVENT_BEGIN)
+        return;
+    if (what == PH_SPIKE) { /* one spike a sample interval is noted; the others share its window (culprit_engine.h) */
+        if (st->spike_noted_ns && phase == st->spike_noted_phase && start_ns >= st->spike_noted_ns &&
+            start_ns - st->spike_noted_ns <= RUN_SPIKE_NOTE_GAP_NS)
+            return;
+        st->spike_noted_ns = start_ns;
+        st->spike_noted_phase = phase;
+    }
+    culprit_engine_note(st->culprits, what == PH_SPIKE ? CS_SPIKE : CS_EVENT, phase, start_ns, end_ns, cpu,
+                        callback_max_ns);
 }
 
 void run_culprits_cpu(void *arg, int cpu)

@@ -32,6 +32,7 @@
 #include <unistd.h>
 #include "run/run.h"
 #include "run/run_culprits.h"
+#include "culprit/culprit_engine.h"
 #include "run/watch.h"
 
 struct run_state {
@@ -78,6 +79,8 @@ struct run_state {
     struct culprit_results culprit_res; /* its results, once stopped */
     struct trace_slices *trace_slices; /* with privileges: the trace's slices, saved beside the report */
     int culprits_audio_told;       /* the engine knows the audio thread */
+    int64_t spike_noted_ns;        /* the collector's: the last spike noted to the engine, and its phase */
+    int spike_noted_phase;
     struct watch_feed *watch;      /* rtjitter watch's live feed (the plan's), or NULL */
     struct soak_stats soak;        /* --soak: fed by the collector (col.soak points here), read after it stops */
     int soak_on;

@@ -201,7 +201,7 @@ else
 fi
 
 # --- bad input ---
-for bad in ramp:0 ramp:x 96 ramp:5:0; do
+for bad in ramp:0 ramp:x 121 ramp:5:0; do
     "$RTJ" run --backend timer --dsp "$bad" --quiet >"$WORK/bad.out" 2>&1
     rc=$?
     check "--dsp $bad: exit 2 with one line (got $rc, $(wc -l <"$WORK/bad.out") lines)" \
