@@ -15,6 +15,8 @@ JACKD_PIDS=()
 ok()     { echo "ok - $*"; }
 not_ok() { echo "not ok - $*"; }
 check()  { local desc=$1; shift; if "$@"; then ok "$desc"; else not_ok "$desc"; fi; }
+# holds 'A && B': a condition of several parts as one check (check "x" [ A ] && [ B ] would test A alone)
+holds()  { eval "$1"; }
 
 # start_jackd NAME RATE PERIOD: a private dummy server; sets JACKD_PID. Waits until it takes clients.
 start_jackd() {
@@ -60,6 +62,20 @@ jack_kill_begin() {
 jack_kill_end() {
     [ -n "${JACK_KILL_FD:-}" ] || return 0
     flock -u "$JACK_KILL_FD"; exec {JACK_KILL_FD}<&-; JACK_KILL_FD=
+}
+
+# start_pipewire: a private headless PipeWire (its own XDG_RUNTIME_DIR in $WORK, no D-Bus, no PIPEWIRE_QUANTUM from
+# outside), its PID in PW, its log $WORK/pw.log; returns 0 once its socket is there (5 s at most), 1 if not. The
+# caller stops it by its PID (define stop_pw and `trap stop_pw EXIT` before calling).
+start_pipewire() {
+    export XDG_RUNTIME_DIR="$WORK/pw-runtime"
+    mkdir -p -m 0700 "$XDG_RUNTIME_DIR"
+    unset PIPEWIRE_REMOTE DBUS_SESSION_BUS_ADDRESS PIPEWIRE_QUANTUM
+    pipewire >"$WORK/pw.log" 2>&1 &
+    PW=$!
+    local i
+    for i in $(seq 50); do [ -S "$XDG_RUNTIME_DIR/pipewire-0" ] && return 0; sleep 0.1; done
+    return 1
 }
 
 # A unique server name for this test run.

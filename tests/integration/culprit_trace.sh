@@ -10,7 +10,6 @@
 # program the next open removes what it left (its instance and its mount point). SKIP lines say why where the
 # machine cannot: not root, no tracefs, a tracepoint missing, one CPU.
 . "$(dirname "$0")/../lib.sh"
-holds() { eval "$1"; } # a condition of several parts, as one check
 H="$RTJ_HELPERS/trace_burst"
 
 skip_all() { ok "# SKIP $*"; exit 0; }

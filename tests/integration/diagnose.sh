@@ -9,7 +9,6 @@
 # one line why where it is not available (no timerlat, no rtla), 2 for bad usage; and on this machine's real
 # tracefs, the one-line "no timerlat tracer" and no tracefs mount left behind.
 . "$(dirname "$0")/../lib.sh"
-holds() { eval "$1"; } # a condition of several parts, as one check
 TOP=${RTJ_TOP:-$PWD}
 mkdir -p "$WORK/bin" "$WORK/tfs/instances" "$WORK/nort/instances"
 ln -s "$TOP/tests/helpers/rtla-standin" "$WORK/bin/rtla"

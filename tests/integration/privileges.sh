@@ -90,7 +90,8 @@ check "not in audio: the limits files WARN with the same fix" \
 
 # --- in force ------------------------------------------------------------------------------------------
 with --groups=29 "$RTJ_ABS" check --root "$WORK/member" --json "$WORK/out/d.json" >"$WORK/d.txt" 2>&1; rc=$?
-check "in force: exit 0, no FAIL (got $rc)" [ "$rc" -eq 0 ] && [ "$(json "$WORK/out/d.json" "d['summary']['fail']")" -eq 0 ]
+no_fail() { [ "$rc" -eq 0 ] && [ "$(json "$WORK/out/d.json" "d['summary']['fail']")" -eq 0 ]; }
+check "in force: exit 0, no FAIL (got $rc)" no_fail
 check "in force: rtprio, memlock and sched_fifo OK" [ "$(get "$WORK/out/d.json" rtprio status) $(get "$WORK/out/d.json" memlock status) $(get "$WORK/out/d.json" sched_fifo status)" = "ok ok ok" ]
 check "in force: a thread of $U really got SCHED_FIFO 80" [ "$(json "$WORK/out/d.json" "d['process']['sched_fifo']['ok'], d['process']['euid']")" = "True $uid" ]
 

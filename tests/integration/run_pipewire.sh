@@ -9,14 +9,10 @@ if ! command -v pipewire >/dev/null || ! command -v pw-jack >/dev/null; then
     ok "# SKIP pipewire and pw-jack are not installed"
     exit 0
 fi
-export XDG_RUNTIME_DIR="$WORK/pw-runtime"
-mkdir -p -m 0700 "$XDG_RUNTIME_DIR"
-unset PIPEWIRE_REMOTE DBUS_SESSION_BUS_ADDRESS
-pipewire >"$WORK/pw.log" 2>&1 &
-PW=$!
-stop_pw() { kill -TERM "$PW" 2>/dev/null; wait "$PW" 2>/dev/null; cleanup_lib; }
+PW=
+stop_pw() { [ -n "$PW" ] && { kill -TERM "$PW" 2>/dev/null; wait "$PW" 2>/dev/null; }; cleanup_lib; }
 trap stop_pw EXIT
-for i in $(seq 50); do [ -S "$XDG_RUNTIME_DIR/pipewire-0" ] && break; sleep 0.1; done
+start_pipewire
 check "private pipewire is up" [ -S "$XDG_RUNTIME_DIR/pipewire-0" ]
 
 # The graph's own frame count, seen by another JACK client on the same clock (CLOCK_MONOTONIC under PipeWire): the

@@ -14,15 +14,11 @@ if ! command -v pipewire >/dev/null || ! command -v pw-jack >/dev/null || ! comm
     ok "# SKIP pipewire, pw-jack and pw-metadata are not installed"
     exit 0
 fi
-export XDG_RUNTIME_DIR="$WORK/pw-runtime"
-mkdir -p -m 0700 "$XDG_RUNTIME_DIR"
-unset PIPEWIRE_REMOTE DBUS_SESSION_BUS_ADDRESS PIPEWIRE_QUANTUM
-pipewire >"$WORK/pw.log" 2>&1 &
-PW=$!
+PW=
 FPID=
-stop_pw() { [ -n "$FPID" ] && kill -TERM "$FPID" 2>/dev/null; kill -TERM "$PW" 2>/dev/null; wait "$PW" 2>/dev/null; cleanup_lib; }
+stop_pw() { [ -n "$FPID" ] && kill -TERM "$FPID" 2>/dev/null; [ -n "$PW" ] && { kill -TERM "$PW" 2>/dev/null; wait "$PW" 2>/dev/null; }; cleanup_lib; }
 trap stop_pw EXIT
-for i in $(seq 50); do [ -S "$XDG_RUNTIME_DIR/pipewire-0" ] && break; sleep 0.1; done
+start_pipewire
 check "private pipewire is up" [ -S "$XDG_RUNTIME_DIR/pipewire-0" ]
 
 # pw-metadata's own word on a key of the settings object

@@ -24,18 +24,15 @@ if ! command -v pipewire >/dev/null || ! command -v pw-jack >/dev/null || ! comm
     ok "# SKIP pipewire, pw-jack and pw-profiler are not all installed"
     exit 0
 fi
-export XDG_RUNTIME_DIR="$WORK/pw-runtime"
-mkdir -p -m 0700 "$XDG_RUNTIME_DIR"
-unset PIPEWIRE_REMOTE DBUS_SESSION_BUS_ADDRESS
-pipewire >"$WORK/pw.log" 2>&1 &
-PW=$!
+PW=
 PROF=
 stop_pw() {
     [ -n "$PROF" ] && { kill -INT "$PROF" 2>/dev/null; wait "$PROF" 2>/dev/null; }
-    kill -CONT "$PW" 2>/dev/null; kill -TERM "$PW" 2>/dev/null; wait "$PW" 2>/dev/null; cleanup_lib
+    [ -n "$PW" ] && { kill -CONT "$PW" 2>/dev/null; kill -TERM "$PW" 2>/dev/null; wait "$PW" 2>/dev/null; }
+    cleanup_lib
 }
 trap stop_pw EXIT
-for i in $(seq 50); do [ -S "$XDG_RUNTIME_DIR/pipewire-0" ] && break; sleep 0.1; done
+start_pipewire
 check "private pipewire is up" [ -S "$XDG_RUNTIME_DIR/pipewire-0" ]
 
 pw-jack -p 64 "$RTJ" run --loads none --duration 4 --warmup 1 --quiet --json "$WORK/r.json" >"$WORK/out" 2>&1 &
