@@ -116,6 +116,11 @@ static void keep_obs(struct culprit_engine *e, const struct culprit_obs *o)
     e->obs_head = (e->obs_head + 1) % CE_OBS_MAX;
 }
 
+void ce_keep_obs(struct culprit_engine *e, const struct culprit_obs *o)
+{
+    keep_obs(e, o);
+}
+
 static void poll_sources(struct culprit_engine *e, int64_t now_ns)
 {
     pthread_mutex_lock(&e->mu);
@@ -175,6 +180,12 @@ void ce_explain_due(struct culprit_engine *e, bool all)
         pthread_mutex_lock(&e->mu);
         struct ce_result r = e->res[i];
         pthread_mutex_unlock(&e->mu);
+        if (r.state == 0 && !r.asked && (all || (e->hist_n > 0 && e->last_t_ns >= r.end_ns + e->interval_ns))) {
+            ce_ask_sources(e, &r);
+            pthread_mutex_lock(&e->mu);
+            e->res[i].asked = true;
+            pthread_mutex_unlock(&e->mu);
+        }
         if (r.state == 0 && due(e, &r, all))
             explain_one(e, i);
         else if (r.state == 0)

@@ -126,8 +126,28 @@ static int own_client(const struct culprit_engine *e, const struct culprit_obs *
            (o->name[n] == '\0' || o->name[n] == '-');
 }
 
-static void add_obs(struct rank_ctx *c, const struct culprit_obs *o)
+/* The real-time priority the sampler saw tid run at in the window (its samples' task runs), or -1. */
+static int window_rt_prio(const struct rank_ctx *c, int tid)
 {
+    for (int i = c->i0; tid > 0 && i >= 0 && i <= c->i1; i++) {
+        const struct ce_sample *s = ce_hist_at(c->e, i);
+        for (int k = 0; k < s->n_task; k++)
+            if (s->task[k].tid == tid)
+                return s->task[k].prio;
+    }
+    return -1;
+}
+
+static void add_obs(struct rank_ctx *c, const struct culprit_obs *o_in)
+{
+    struct culprit_obs fixed = *o_in, *o = &fixed;
+    /* A task the trace saw without its priority (its switch-in and wakeup before the trace's text) that the sampler
+     * saw run real time in the window is that real-time task. */
+    int seen_prio = o->kind == CK_THREAD ? window_rt_prio(c, o->pid) : -1;
+    if (seen_prio > 0) {
+        o->kind = CK_RT_TASK;
+        o->rt_priority = seen_prio;
+    }
     /* a polled source's observation may come, and be timed, up to CE_SOURCE_LAG_NS after what it saw */
     int64_t lag = o->kind == CK_CLIENT ? CE_SOURCE_LAG_NS : 0;
     if (o->t0_ns > c->b_ns + lag || o->t1_ns < c->a_ns || (o->cpu >= 0 && !has_cpu(c, o->cpu) && c->one_cpu != -2))
@@ -169,6 +189,13 @@ static void rule_sources(struct rank_ctx *c)
     struct culprit_engine *e = c->e;
     for (int i = 0; i < e->obs_n; i++)
         add_obs(c, &e->obs[(e->obs_head - e->obs_n + i + CE_OBS_MAX) % CE_OBS_MAX]);
+    /* the sources' explain() answered when the window had been sampled (ce_ask_sources): in obs[] above */
+}
+
+void ce_ask_sources(struct culprit_engine *e, struct ce_result *r)
+{
+    int64_t before = 2 * e->cfg.period_ns > e->interval_ns ? 2 * e->cfg.period_ns : e->interval_ns;
+    int64_t a = r->start_ns - before, b = r->end_ns + e->interval_ns;
     struct ce_source_slot slots[CE_SOURCES_MAX];
     pthread_mutex_lock(&e->mu);
     int ns = e->nsources;
@@ -178,9 +205,9 @@ static void rule_sources(struct rank_ctx *c)
         if (strcmp(slots[i].state, "on") != 0 || !slots[i].src.explain)
             continue;
         struct culprit_obs o[16];
-        int n = slots[i].src.explain(slots[i].src.ctx, c->a_ns, c->b_ns, c->one_cpu >= 0 ? c->one_cpu : -1, o, 16);
+        int n = slots[i].src.explain(slots[i].src.ctx, a, b, r->cpu, o, 16);
         for (int k = 0; k < n && k < 16; k++)
-            add_obs(c, &o[k]);
+            ce_keep_obs(e, &o[k]);
     }
 }
 
