@@ -40,6 +40,8 @@ static const struct opt_def watch_defs[] = {
       "HTML", NULL, 0 },
     { "output", OPT_STR, P(output), 0, 0, "DIR", "report store directory (default "
       "$XDG_DATA_HOME/rtjitter/reports)", NULL, 0 },
+    { "allow-no-rt", OPT_FLAG, P(allow_no_rt), 0, 0, "", "watch even without real-time scheduling (our client "
+      "may then be late itself: its own lateness is named as such)", NULL, 0 },
     { "label", OPT_STR, P(label), 0, 0, "TEXT", "a name for this session, kept in the report (default: watch)",
       NULL, 0 },
     { NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0 },
@@ -104,6 +106,7 @@ int cmd_watch(int argc, char **argv, const char *command_line)
     if (!o.plan.label)
         o.plan.label = "watch";
     o.plan.command_line = command_line;
+    o.plan.who = "rtjitter watch";
     struct watch_feed feed;
     watch_feed_init(&feed, stdout, fmt, o.notify);
     o.plan.watch = &feed;

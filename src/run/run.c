@@ -96,7 +96,7 @@ static int run_prepare(struct run_state *st)
     privileges_check(p->be.priority, &st->priv);
     const char *elsewhere = st->be->realtime_elsewhere ? st->be->realtime_elsewhere() : NULL;
     if ((!st->priv.realtime || !st->priv.mlock) && !elsewhere) {
-        fprintf(stderr, "rtjitter run: %s: %s\n  fix: %s\n%s",
+        fprintf(stderr, "%s: %s: %s\n  fix: %s\n%s", p->who ? p->who : "rtjitter run",
                 st->priv.realtime ? "this login cannot lock memory" : "no real-time scheduling for this login",
                 st->priv.why, st->priv.fix, p->allow_no_rt ? "" : "  (--allow-no-rt measures anyway: not a kernel "
                                                                   "test)\n");
@@ -220,7 +220,7 @@ static int run_measure(struct run_state *st)
     struct backend_config cfg = p->be;
     cfg.quiet = p->quiet;
     if ((e = st->be->open(st->bpriv, &cfg, &st->sink, err, sizeof(err))) < 0) {
-        fprintf(stderr, "rtjitter run: %s\n", err);
+        fprintf(stderr, "%s: %s\n", p->who ? p->who : "rtjitter run", err);
         return open_failure_status(e);
     }
     struct backend_status bs0 = { 0 };

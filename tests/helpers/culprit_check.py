@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Judges a report's culprits against injected ones whose times the injector logged itself (not rtjitter).
 
-usage: culprit_check.py REPORT TRUTH KIND KEY [--clock CLOCK] [--slack-ms MS]
+usage: culprit_check.py REPORT TRUTH KIND KEY [--clock CLOCK] [--slack-ms MS (100)]
   TRUTH: lines "S E" (seconds; a cpu_hog log's "spin S E", or a stall client's pairs) on the clock CLOCK
          (mono or raw, default mono); they are moved onto the report's own clock (audio.clock) by the offset the
          two clocks have now (read here, twice, the smaller gap).
@@ -35,7 +35,10 @@ def clock_offset(report_clock):
 
 def main():
     a = sys.argv[1:]
-    clock, slack = 'mono', 0.05
+    # A happening counts for an injected window from 2 ms before it to SLACK after: the engine explains a happening
+    # over the window from max(2 periods, one 50 ms sample) before it, so one that comes that soon after a stall
+    # (a late cycle once the event has closed) shares the stall's window, and its culprit, by design.
+    clock, slack = 'mono', 0.1
     while '--clock' in a or '--slack-ms' in a:
         for flag in ('--clock', '--slack-ms'):
             if flag in a:
