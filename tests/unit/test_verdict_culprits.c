@@ -136,8 +136,10 @@ static void test_spikes_alone(void **state)
     json_decref(d);
     json_t *p = phase_with("burn", 3, 3, culprit("rt_task", "spin", 812, -1, "spin ran 1 ms"), 1);
     json_t *clean = phase("burn", 0, 0, 0, 20, 900);
-    json_object_update(clean, json_pack("{s:O, s:O}", "spikes", json_object_get(p, "spikes"), "top_culprits",
-                                        json_object_get(p, "top_culprits")));
+    json_t *keys = json_pack("{s:O, s:O}", "spikes", json_object_get(p, "spikes"), "top_culprits",
+                             json_object_get(p, "top_culprits"));
+    json_object_update(clean, keys); /* it takes its own references: ours goes */
+    json_decref(keys);
     json_decref(p);
     d = judged(clean, ids, sizeof(ids));
     assert_null(strstr(ids, "culprit"));
