@@ -164,8 +164,7 @@ void run_culprits_stop(struct run_state *st)
 {
     if (!st->culprits)
         return;
-    culprit_engine_stop(st->culprits);
-    st->culprit_res = culprit_engine_results(st->culprits);
+    culprit_engine_stop(st->culprits); /* st->culprit_res, set at the start, stays valid until the free */
 }
 
 const struct culprit_results *run_culprits_results(struct run_state *st)

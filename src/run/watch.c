@@ -55,8 +55,10 @@ static uint64_t number_of(struct watch_feed *f, int64_t start_ns)
 static void began(struct watch_feed *f, int64_t start_ns)
 {
     f->begun++;
-    if (f->nrecent == WATCH_PENDING)
-        memmove(f->recent, f->recent + 1, sizeof(f->recent[0]) * (WATCH_PENDING - 1)), f->nrecent--;
+    if (f->nrecent == WATCH_PENDING) { /* the oldest number goes: its event closed long ago */
+        memmove(f->recent, f->recent + 1, sizeof(f->recent[0]) * (WATCH_PENDING - 1));
+        f->nrecent--;
+    }
     f->recent[f->nrecent++] = (struct watch_begun){ f->begun, start_ns };
     struct watch_event e = { .n = f->begun, .wall_ms = wall_ms(f, start_ns), .length_ms = -1 };
     watch_out_event(&f->out, &e);
