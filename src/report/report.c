@@ -5,6 +5,7 @@
 #include "report/report.h"
 #include "report/doc.h"
 #include "report/report_culprits.h"
+#include "stats/timeline.h"
 #include "util/utf8.h"
 #include <math.h>
 #include <stdio.h>
@@ -54,41 +55,16 @@ json_t *report_hist_json(const struct histogram *h)
     return a;
 }
 
-/* The timeline of a long run stays small: every second of the first and last TL_EDGE_S seconds and within TL_NEAR_S
- * of any event (an xrun, a missed deadline, a wake-up or jitter spike over half a period), one entry per minute
- * elsewhere. A minute's entry has "span_s" (the seconds it covers); its counts are sums, its maxima maxima, its p99s
+/* The timeline of a long run stays small, by stats/timeline.h's rule (compacted as the run goes, so that a soak's
+ * memory stays flat too): every second of the first and last TL_EDGE_S seconds and within TL_NEAR_S of any event (an
+ * xrun, a missed deadline, a wake-up or jitter spike over half a period) alone, entries of up to TL_SPAN_S seconds
+ * elsewhere. A longer entry has "span_s" (the seconds it covers); its counts are sums, its maxima maxima, its p99s
  * the largest per-second p99 in it. On a machine where nearly every second has an event, the seconds kept alone are
  * capped at TL_DETAIL_MAX: then the worst eventful seconds (xrun events first, then missed deadlines, then the
  * largest spike) stand alone, without their neighbours, and the phase says how many eventful seconds were folded
- * into minutes ("timeline_detail"). Nothing is lost from the counts either way. A 24 h soak of 8 phases: at most
- * 8 x (120 + 3,000 + 1,440) entries, under 20 MB, not 200. */
-#define TL_EDGE_S 60
-#define TL_NEAR_S 5
-#define TL_SPAN_S 60
-#define TL_DETAIL_MAX 3000
-
-static int second_eventful(const struct second_stats *ss, int64_t half_period_ns)
-{
-    return ss->xruns_reported || ss->xruns_detected || ss->xrun_events || ss->deadlines_missed ||
-           ss->wakeup_max > half_period_ns || ss->jitter_abs_max > half_period_ns;
-}
-
-static void second_merge(struct second_stats *a, const struct second_stats *b)
-{
-    a->cycles += b->cycles;
-    a->xruns_reported += b->xruns_reported;
-    a->xruns_detected += b->xruns_detected;
-    a->xrun_events += b->xrun_events;
-    a->deadlines_missed += b->deadlines_missed;
-#define MAXF(f) if (b->f > a->f) a->f = b->f
-    MAXF(period_max); MAXF(jitter_abs_max); MAXF(jitter_abs_p99); MAXF(wakeup_max); MAXF(wakeup_p99);
-    MAXF(callback_max);
-#undef MAXF
-    if (b->margin_min < a->margin_min)
-        a->margin_min = b->margin_min;
-}
-
-static json_t *second_json(size_t s0, size_t span, const struct second_stats *ss)
+ * ("timeline_detail"). Nothing is lost from the counts either way. A 24 h soak of 8 phases: at most about
+ * 8 x (120 + 3,000 + 2 x 1,440) entries, under 20 MB, not 200. */
+static json_t *second_json(uint64_t s0, size_t span, const struct second_stats *ss)
 {
     json_t *o = json_pack("{s:I, s:i, s:i, s:i, s:i, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:o}",
         "s", (json_int_t)s0, "cycles", (int)ss->cycles, "xruns_reported", (int)ss->xruns_reported,
@@ -104,77 +80,17 @@ static json_t *second_json(size_t s0, size_t span, const struct second_stats *ss
     return o;
 }
 
-/* How bad a second was, for choosing the seconds that stand alone when there are too many: xrun events, then
- * missed deadlines, then the largest wake-up or jitter spike. */
-static double second_severity(const struct second_stats *ss)
-{
-    double spike = (double)(ss->wakeup_max > ss->jitter_abs_max ? ss->wakeup_max : ss->jitter_abs_max);
-    return (double)ss->xrun_events * 1e15 + (double)ss->deadlines_missed * 1e12 + spike;
-}
-
-static int by_severity(const void *a, const void *b, void *secs)
-{
-    const struct second_stats *ss = secs;
-    double x = second_severity(&ss[*(const size_t *)a]), y = second_severity(&ss[*(const size_t *)b]);
-    return (x < y) - (x > y);
-}
-
-/* Marks in keep[] the seconds that stand alone; returns the eventful seconds folded into minutes (0 within budget). */
-static size_t timeline_keep(const struct segment *s, unsigned char *keep)
-{
-    size_t n = s->nsecs, nev = 0;
-    int64_t half = s->rate_hz ? (int64_t)s->nframes * 500000000LL / s->rate_hz : INT64_MAX;
-    for (size_t i = 0; i < n; i++)
-        nev += !(i < TL_EDGE_S || i + TL_EDGE_S >= n) && second_eventful(&s->secs[i], half);
-    int capped = nev * (2 * TL_NEAR_S + 1) > TL_DETAIL_MAX;
-    size_t *ev = capped ? malloc(nev * sizeof(*ev)) : NULL;
-    if (capped && !ev)
-        capped = 0; /* out of memory: every eventful second stays, the report is only larger */
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        int edge = i < TL_EDGE_S || i + TL_EDGE_S >= n;
-        if (edge)
-            keep[i] = 1;
-        if (edge || !second_eventful(&s->secs[i], half))
-            continue;
-        if (capped)
-            ev[k++] = i;
-        else
-            for (size_t j = i > TL_NEAR_S ? i - TL_NEAR_S : 0; j <= i + TL_NEAR_S && j < n; j++)
-                keep[j] = 1;
-    }
-    if (!capped)
-        return 0;
-    qsort_r(ev, k, sizeof(*ev), by_severity, s->secs);
-    for (size_t i = 0; i < k && i < TL_DETAIL_MAX; i++)
-        keep[ev[i]] = 1;
-    free(ev);
-    return k > TL_DETAIL_MAX ? k - TL_DETAIL_MAX : 0;
-}
-
-static json_t *timeline_json(const struct segment *s, size_t *folded)
+static json_t *timeline_json(const struct segment *s, uint64_t *folded)
 {
     json_t *a = json_array();
-    size_t n = s->nsecs;
+    struct tl_entry *e = NULL;
+    size_t n = 0;
     *folded = 0;
-    unsigned char *keep = calloc(n ? n : 1, 1);
-    if (!keep)
-        return a;
-    *folded = timeline_keep(s, keep);
-    for (size_t i = 0; i < n;) {
-        if (keep[i]) {
-            json_array_append_new(a, second_json(i, 1, &s->secs[i]));
-            i++;
-            continue;
-        }
-        struct second_stats m = s->secs[i];
-        size_t j = i + 1;
-        for (; j < n && !keep[j] && j - i < TL_SPAN_S; j++)
-            second_merge(&m, &s->secs[j]);
-        json_array_append_new(a, second_json(i, j - i, &m));
-        i = j;
-    }
-    free(keep);
+    if (timeline_view(s, &e, &n, folded) < 0)
+        return a; /* out of memory: an empty timeline; the phase's own figures stand */
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(a, second_json(e[i].s0, e[i].span, &e[i].st));
+    free(e);
     return a;
 }
 
@@ -314,7 +230,7 @@ static json_t *phase_json(const struct phase_result *pr, const struct segment *s
     json_object_set_new(o, "load_metrics", pr->load_metrics ? json_incref(pr->load_metrics) : json_array());
     json_object_set_new(o, "load_error", utf8_json_string(pr->load_error));
     json_object_set_new(o, "histograms", hist);
-    size_t folded = 0;
+    uint64_t folded = 0;
     json_object_set_new(o, "timeline", s ? timeline_json(s, &folded) : json_array());
     /* Seconds with an event that were folded into minute entries (more than the timeline keeps alone): their
      * counts are in those entries; only their own second is not shown. */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "stats/phase_internal.h"
+#include "stats/timeline.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@ void phase_free(struct phase_stats *p)
 {
     for (int i = 0; i < p->nseg; i++) {
         free(p->seg[i]->secs);
+        free(p->seg[i]->tl.e);
         free(p->seg[i]->events);
         free(p->seg[i]->spikes);
         free(p->seg[i]->buf_jit);
@@ -29,7 +31,7 @@ static void close_second(struct segment *s)
 {
     if (s->nsecs == 0 || s->buf_n == 0)
         return;
-    struct second_stats *ss = &s->secs[s->nsecs - 1];
+    struct second_stats *ss = &s->secs[s->nsecs - 1 - s->secs_base];
     ss->jitter_abs_p99 = select_quantile(s->buf_jit, s->buf_n, 0.99);
     if (s->buf_wn)
         ss->wakeup_p99 = select_quantile(s->buf_wake, s->buf_wn, 0.99);
@@ -57,11 +59,13 @@ static struct segment *segment_new(uint32_t nframes, uint32_t rate)
     for (int m = 0; m < M_COUNT; m++)
         metric_init(&s->m[m]);
     s->cur_sec = -1;
+    s->tl.last_ev = -1;
     s->last_cpu = -1;
     return s;
 }
 
-/* Grow the timeline to hold second `sec`; seconds with no cycle stay zero. */
+/* Grow the timeline to hold second `sec`; seconds with no cycle stay zero. The seconds that can no longer change
+ * are decided into the compacted timeline first (timeline.h), so the window stays a few minutes long. */
 static int timeline_reach(struct segment *s, int64_t sec)
 {
     if (sec < s->cur_sec)
@@ -69,7 +73,8 @@ static int timeline_reach(struct segment *s, int64_t sec)
     if (sec == s->cur_sec)
         return 0;
     close_second(s);
-    size_t need = (size_t)sec + 1;
+    (void)timeline_compact(s); /* out of memory there: the window stays longer, nothing is lost */
+    size_t need = (size_t)((uint64_t)sec + 1 - s->secs_base), have = s->nsecs - s->secs_base;
     if (need > s->secs_cap) {
         size_t cap = s->secs_cap ? s->secs_cap : 64;
         while (cap < need)
@@ -81,11 +86,12 @@ static int timeline_reach(struct segment *s, int64_t sec)
         s->secs = n;
         s->secs_cap = cap;
     }
-    for (size_t i = s->nsecs; i < need; i++) {
+    for (size_t i = have; i < need; i++) {
+        memset(&s->secs[i], 0, sizeof(s->secs[i]));
         s->secs[i].margin_min = INT64_MAX;
     }
-    if (need > s->nsecs)
-        s->nsecs = need;
+    if (need > have)
+        s->nsecs = s->secs_base + need;
     s->cur_sec = sec;
     return 0;
 }
@@ -417,7 +423,7 @@ int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t n
         sec = 0;
     if (timeline_reach(s, sec) < 0)
         return -ENOMEM;
-    struct second_stats *ss = &s->secs[sec < s->cur_sec ? s->cur_sec : sec];
+    struct second_stats *ss = &s->secs[(uint64_t)(sec < s->cur_sec ? s->cur_sec : sec) - s->secs_base];
 
     int64_t adv = 0;
     if (pv->have) {
@@ -516,7 +522,7 @@ void phase_add_reported_xruns(struct phase_stats *p, uint64_t n)
     }
     struct segment *s = p->seg[p->cur];
     s->xruns_reported += n;
-    struct second_stats *ss = s->nsecs > 0 ? &s->secs[s->nsecs - 1] : NULL;
+    struct second_stats *ss = s->nsecs > s->secs_base ? &s->secs[s->nsecs - 1 - s->secs_base] : NULL;
     if (ss)
         ss->xruns_reported += (uint32_t)n;
     /* no cycle of its own: at the latest cycle's entry and frame, with its callback and CPU */

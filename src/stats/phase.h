@@ -70,6 +70,17 @@ struct phase_stats;
 typedef void (*phase_notify_fn)(void *arg, const struct phase_stats *p, enum phase_happening what,
                                 int64_t start_ns, int64_t end_ns, int cpu, int64_t callback_max_ns);
 
+/* The decided part of a segment's timeline (stats/timeline.c). */
+struct tl_entry;
+struct tl_acc {
+    struct tl_entry *e;            /* in order, covering seconds 0 .. secs_base - 1 */
+    size_t n, cap;
+    uint64_t eventful;             /* eventful seconds decided (not the edges') */
+    uint64_t alone_ev;             /* of them, those standing alone */
+    int64_t last_ev;               /* the latest eventful second decided, -1 before any */
+    int capped;                    /* too many eventful seconds to keep their neighbours alone */
+};
+
 struct segment {
     uint32_t nframes, rate_hz;
     uint64_t cycles;               /* records counted */
@@ -118,10 +129,12 @@ struct segment {
     uint64_t skipped_cycles;       /* cycles lost in those gaps */
     uint64_t xruns_reported;       /* server notifications while this segment was current */
     struct metric_stats m[M_COUNT];
-    /* timeline */
+    /* timeline (stats/timeline.h): the newest seconds in secs, the older ones decided into tl */
     int64_t t0_ns;                 /* entry time of the first record */
-    struct second_stats *secs;
-    size_t nsecs, secs_cap;
+    struct second_stats *secs;     /* the window: secs[0] is second secs_base (from t0_ns) */
+    size_t nsecs, secs_cap;        /* nsecs: the segment's seconds so far, all of them; secs_cap: the window's */
+    uint64_t secs_base;            /* the seconds before it are in tl */
+    struct tl_acc tl;
     int64_t *buf_jit, *buf_wake;   /* the current second's values, for its p99 */
     size_t buf_n, buf_cap;
     size_t buf_wn;                 /* buf_wake's count: a cycle left out of the wake-up figures is not in it */

@@ -129,7 +129,7 @@ t0=$(date +%s.%N)
 t1=$(date +%s.%N)
 echo "# connecting to the stopped server: exit $rc after $(python3 -c "print(round($t1 - $t0, 1))") s: $(head -1 "$WORK/e")"
 check "a stopped server at start: exit 3 within 7 s, one line saying it does not answer" \
-    [ "$rc" -eq 3 -a "$(python3 -c "print(int($t1 - $t0 < 7))")" = 1 -a "$(wc -l <"$WORK/e")" -eq 1 -a "$(grep -c 'does not answer' "$WORK/e")" -eq 1 ]
+    [ "$rc" -eq 3 -a "$(python3 -c "print(int($t1 - $t0 < 7))")" = 1 -a "$(err_lines "$WORK/e")" -eq 1 -a "$(grep -c 'does not answer' "$WORK/e")" -eq 1 ]
 kill -CONT "$JACKD_PID"
 stop_jackd "$JACKD_PID"
 # No signal at all: a server that stops running cycles mid-run ends the run by itself.
@@ -171,7 +171,7 @@ done
 "$RTJ" nonsense >/dev/null 2>&1; check "unknown command: exit 2" [ $? -eq 2 ]
 "$RTJ" run --loads none --server "$(server_name none)" --duration 1 --quiet >/dev/null 2>"$WORK/e"; rc=$?
 check "a named server that is not running: exit 3 and one line ($(head -1 "$WORK/e"))" \
-    [ "$rc" -eq 3 -a "$(wc -l <"$WORK/e")" -eq 1 ]
+    [ "$rc" -eq 3 -a "$(err_lines "$WORK/e")" -eq 1 ]
 
 # --- the status line: only on a terminal --------------------------------------------------------
 name=$(server_name tty)
@@ -197,6 +197,6 @@ stop_jackd "$JACKD_PID"
 if ! (jack_wait -c 2>/dev/null | grep -q '^running'); then
     "$RTJ" run --loads none --device hw:97 --duration 1 --quiet >"$WORK/o" 2>"$WORK/e"; rc=$?
     named=$(grep -c "private jackd" "$WORK/e")
-    check "--device hw:97 (no such card): exit 3, one line naming jackd ($(head -1 "$WORK/e"))" \
-        [ "$rc" -eq 3 -a "$(wc -l <"$WORK/e")" -eq 1 -a "$named" -eq 1 ]
+    check "--device hw:97 (no such card): exit 3, one line naming jackd ($(err_first "$WORK/e"))" \
+        [ "$rc" -eq 3 -a "$(err_lines "$WORK/e")" -eq 1 -a "$named" -eq 1 ]
 fi
