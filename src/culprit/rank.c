@@ -8,14 +8,17 @@
  *  - what a source saw in the window (a server's log, a profiler, a trace): observed, 500+;
  *  - a real-time task at or above the audio thread's priority that ran on an audio CPU: its CPU time is measured
  *    in ns by schedstat, a direct account of time taken from the audio thread, 100 + 10 per period of run time;
- *  - the audio thread's run delay when no task is named: it waited, someone ran, 50+;
+ *  - the audio thread's run delay when no task is named: it waited, someone ran, 50+ (a softirq that surged on its
+ *    CPU then goes above it: a real-time thread waits behind softirq work when no higher task runs);
  *  - steal above its usual (the host took the CPU), 40+;
  *  - an IRQ line or softirq type far above its baseline on the audio CPU: counts, not time, so below the task
- *    whose time is measured, 20 + 10 per doubling;
+ *    whose time is measured, 20 + 10 per doubling; a network softirq that surges with function-call IPIs is the
+ *    work those IPIs carry (RPS steering packets to this CPU raises NET_RX there by an IPI): it goes above them;
  *  - PSI above its usual, 10+; the clock of the audio CPU dropped, 15;
  *  - nothing: CK_NONE, said, never left out. */
 #include "culprit/engine_internal.h"
 #include <sys/stat.h>
+#include <dirent.h>
 #include "util/utf8.h"
 #include <math.h>
 #include <stdarg.h>
@@ -46,6 +49,10 @@ struct rank_ctx {
     int audio_tid, audio_prio;
     struct culprit cand[CAND_MAX];
     int n;
+    bool is_ipi[CAND_MAX];       /* the candidate is an IPI line's surge (function call, rescheduling) */
+    int ipi;                     /* the candidate of a function-call IPI surge (rule_irqs), -1 none */
+    uint64_t ipi_count;          /* its count in the window */
+    int64_t run_delay_ns;        /* the audio thread's run delay that rule_run_delay named (0: none) */
 };
 
 static bool has_cpu(const struct rank_ctx *c, int cpu)
@@ -350,7 +357,61 @@ static void rule_irqs(struct rank_ctx *c)
                                 c->around, us);
         if (p)
             p->irq = e->lines[l].irq;
+        if (p && strstr(e->lines[l].desc, "Function call interrupts")) { /* x86 CAL, arm64 IPI1 */
+            c->ipi = (int)(p - c->cand);
+            c->ipi_count = win[l];
+        }
+        if (p)
+            c->is_ipi[p - c->cand] = strstr(e->lines[l].desc, "Function call interrupts") ||
+                                     strstr(e->lines[l].desc, "Rescheduling interrupts");
     }
+}
+
+/* The network interfaces whose packet steering (RPS: queues/rx-N/rps_cpus) sends packets to `cpu`, in buf
+ * ("lo", "lo, eth0"); "" none (or no RPS in this kernel). */
+static void rps_devices(const struct culprit_engine *e, int cpu, char *buf, size_t n)
+{
+    buf[0] = 0;
+    char path[512];
+    snprintf(path, sizeof path, "%s/class/net", e->sys);
+    DIR *d = opendir(path);
+    if (!d || cpu < 0)
+        goto out;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (de->d_name[0] == '.')
+            continue;
+        int hit = 0;
+        for (int q = 0; q < 64 && !hit; q++) {
+            if (snprintf(path, sizeof path, "%s/class/net/%.64s/queues/rx-%d/rps_cpus", e->sys, de->d_name, q) >=
+                (int)sizeof path)
+                break;
+            FILE *f = fopen(path, "re");
+            if (!f)
+                break;
+            char mask[512];
+            size_t len = fread(mask, 1, sizeof mask - 1, f);
+            fclose(f);
+            mask[len] = 0;
+            /* hex words, most significant first, separated by commas: bit cpu counts from the end */
+            int bit = 0;
+            for (size_t i = len; i-- > 0 && !hit;) {
+                char ch = mask[i];
+                int v = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
+                      : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
+                if (v < 0)
+                    continue;
+                if (cpu >= bit && cpu < bit + 4 && (v >> (cpu - bit) & 1))
+                    hit = 1;
+                bit += 4;
+            }
+        }
+        if (hit && strlen(buf) + strlen(de->d_name) + 3 < n)
+            snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", buf[0] ? ", " : "", de->d_name);
+    }
+out:
+    if (d)
+        closedir(d);
 }
 
 static void rule_softirqs(struct rank_ctx *c)
@@ -373,9 +434,53 @@ static void rule_softirqs(struct rank_ctx *c)
         char name[CULPRIT_NAME_MAX], us[16];
         snprintf(name, sizeof name, "%s softirq", e->soft_names[t]);
         fmt_usual(us, sizeof us, u);
-        add(c, CK_SOFTIRQ, CB_CORRELATED, surge_score((double)win[t], u), name, "%s surge on %s: %llu %s, "
-            "usually %s", name, c->where, (unsigned long long)win[t], c->around, us);
+        struct culprit *p = add(c, CK_SOFTIRQ, CB_CORRELATED, surge_score((double)win[t], u), name,
+                                "%s surge on %s: %llu %s, usually %s", name, c->where, (unsigned long long)win[t],
+                                c->around, us);
+        if (!p)
+            continue;
+        /* IPIs are messages between CPUs (a wake-up, a function to run), not work: a softirq that surged with them on
+         * the same CPU is the work they carried (RPS steering packets here raises NET_RX by a function-call IPI; a
+         * wake-up sent here comes as a rescheduling IPI). It goes above them; they stay in the list below it. */
+        for (int i = 0; i < c->n; i++)
+            if (c->is_ipi[i] && c->cand[i].score >= p->score)
+                p->score = c->cand[i].score + 1;
+        for (int i = 0; i < c->n; i++)
+            if (c->is_ipi[i] && c->cand[i].score >= p->score)
+                c->cand[i].score = p->score - 1;
+        if (c->ipi < 0 || strncmp(e->soft_names[t], "NET_", 4) != 0)
+            continue;
+        char rps[128], tail[200];
+        rps_devices(e, c->one_cpu, rps, sizeof rps);
+        snprintf(tail, sizeof tail, "; raised by %llu function-call IPIs%s%s%s", (unsigned long long)c->ipi_count,
+                 rps[0] ? " (packet steering, RPS, sends " : "", rps, rps[0] ? "'s packets here)" : "");
+        size_t have = strlen(p->evidence);
+        if (have + strlen(tail) < sizeof p->evidence)
+            memcpy(p->evidence + have, tail, strlen(tail) + 1);
+        utf8_trim(p->evidence);
     }
+}
+
+/* The audio thread waited runnable, no real-time task ran, and a softirq surged on its CPU: softirq work (on an
+ * interrupt's exit, or in ksoftirqd with its handlers not preemptible) is what a real-time thread waits behind when
+ * no higher task runs. The softirq that surged most goes above the run delay, with the wait in its evidence. */
+static void softirq_over_run_delay(struct rank_ctx *c)
+{
+    struct culprit *rd = NULL, *sq = NULL;
+    for (int i = 0; i < c->n; i++) {
+        if (c->cand[i].kind == CK_RUN_DELAY)
+            rd = &c->cand[i];
+        if (c->cand[i].kind == CK_SOFTIRQ && (!sq || c->cand[i].score > sq->score))
+            sq = &c->cand[i];
+    }
+    if (!rd || !sq || rd->score < sq->score)
+        return;
+    sq->score = rd->score + 1;
+    char tail[96];
+    snprintf(tail, sizeof tail, "; the audio thread waited %.1f ms runnable meanwhile", c->run_delay_ns / 1e6);
+    size_t have = strlen(sq->evidence);
+    if (have + strlen(tail) < sizeof sq->evidence)
+        memcpy(sq->evidence + have, tail, strlen(tail) + 1);
 }
 
 static int64_t window_steal_us(const struct rank_ctx *c, uint64_t *roll)
@@ -422,6 +527,7 @@ static void rule_run_delay(struct rank_ctx *c)
     int64_t period = c->period_ns > 0 ? c->period_ns : 1000000;
     if (!known || d < period / 2 || d < 100000)
         return;
+    c->run_delay_ns = d;
     add(c, CK_RUN_DELAY, CB_CORRELATED, 50 + fmin(40, 10.0 * d / period), "run delay", "the audio thread was "
         "runnable but waited %.1f ms %s, and nothing the sampler reads names who ran", d / 1e6, c->around);
 }
@@ -563,6 +669,7 @@ int ce_rank(struct culprit_engine *e, const struct ce_result *r, struct culprit 
     c->e = e;
     c->r = r;
     c->period_ns = e->cfg.period_ns;
+    c->ipi = -1;
     int n = 0;
     if (set_window(c)) {
         set_cpus(c);
@@ -574,6 +681,7 @@ int ce_rank(struct culprit_engine *e, const struct ce_result *r, struct culprit 
         rule_steal(c);
         rule_irqs(c);
         rule_softirqs(c);
+        softirq_over_run_delay(c);
         rule_psi(c);
         rule_freq(c);
         rule_none(c);

@@ -2,12 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Judges a report's culprits against injected ones whose times the injector logged itself (not rtjitter).
 
-usage: culprit_check.py REPORT TRUTH KIND KEY [--clock CLOCK] [--slack-ms MS (100)]
+usage: culprit_check.py REPORT TRUTH KIND KEY [--clock CLOCK] [--slack-ms MS (100)] [--pre-ms MS (2)]
   TRUTH: lines "S E" (seconds; a cpu_hog log's "spin S E", or a stall client's pairs) on the clock CLOCK
          (mono or raw, default mono); they are moved onto the report's own clock (audio.clock) by the offset the
          two clocks have now (read here, twice, the smaller gap).
   KIND:  the culprit kind expected on top (rt_task, client, dsp, irq, softirq).
   KEY:   pid=N, name=TEXT, or - (any).
+  --slack-ms, --pre-ms: a happening that ends this long before an injected window starts (pre), or starts this long
+         after it ends (slack), still belongs to it. A culprit known from counters alone (an IRQ, a softirq) is seen
+         in the sampler's 50 ms samples that overlap the happening's window, which reach 100 ms either side of it:
+         its tests give --pre-ms 100.
 Prints one line per figure ("key value") and exits 0; the test decides. Figures:
   truths_inside   injected windows inside the measured window
   hit             of those, with an event or a spike overlapping [S, E + slack] whose top culprit is KIND/KEY
@@ -38,17 +42,19 @@ def main():
     # A happening counts for an injected window from 2 ms before it to SLACK after: the engine explains a happening
     # over the window from max(2 periods, one 50 ms sample) before it, so one that comes that soon after a stall
     # (a late cycle once the event has closed) shares the stall's window, and its culprit, by design.
-    clock, slack = 'mono', 0.1
-    while '--clock' in a or '--slack-ms' in a:
-        for flag in ('--clock', '--slack-ms'):
+    clock, slack, pre = 'mono', 0.1, 0.002
+    while '--clock' in a or '--slack-ms' in a or '--pre-ms' in a:
+        for flag in ('--clock', '--slack-ms', '--pre-ms'):
             if flag in a:
                 i = a.index(flag)
                 v = a[i + 1]
                 del a[i:i + 2]
                 if flag == '--clock':
                     clock = v
-                else:
+                elif flag == '--slack-ms':
                     slack = float(v) / 1000
+                else:
+                    pre = float(v) / 1000
     report, truth, kind, key = a
     d = json.load(open(report))
     off = 0.0 if clock == 'raw' else clock_offset(d['audio'].get('clock'))
@@ -83,7 +89,7 @@ def main():
     w1 = max(p['clock_window_s'][1] for p in d['phases'] if p.get('clock_window_s'))
     inside = [w for w in wins if w0 + 0.05 < w[0] and w[1] < w1 - 0.05]
     def overl(h, w):
-        return h[0] <= w[1] + slack and h[1] >= w[0] - 0.002
+        return h[0] <= w[1] + slack and h[1] >= w[0] - pre
     hit = covered = 0
     first = ''
     for w in inside:
@@ -111,6 +117,9 @@ def main():
     for h in hout[:5]:
         top = h[2][0] if h[2] else {}
         print('outside_example %s t=%.3f top=%s/%s' % (h[3], h[0], top.get('kind'), top.get('name')))
+    for h in [h for h in hout if any(matches(c) for c in h[2])][:5]:
+        near = min(wins, key=lambda w: min(abs(h[0] - w[0]), abs(h[0] - w[1])))
+        print('named_outside_example %s t=%.3f (nearest truth %.3f-%.3f)' % (h[3], h[0], near[0], near[1]))
     print('first_evidence', first)
 
 main()

@@ -14,6 +14,8 @@ struct ctree {
     char root[256];
     /* counters, written by ctree_write */
     unsigned long long irq145[2], loc[2], netrx[2], steal[2];
+    unsigned long long cal[2];           /* function-call IPIs (x86's CAL line) */
+    const char *rps_lo;                  /* lo's queues/rx-0/rps_cpus (packet steering), NULL: no such file */
     long long audio_run, audio_delay;
     long long task_run;                  /* the RT task's schedstat run time, ns */
     int task_prio, task_cpu, task_policy; /* its stat fields 40, 39, 41 */
@@ -68,7 +70,10 @@ static inline void ctree_write(const struct ctree *t)
     ctree_file(t, "proc/interrupts", "           CPU0       CPU1       \n"
                " 145: %10llu %10llu  IR-PCI-MSI 1-edge      iwlwifi\n"
                "LOC: %10llu %10llu   Local timer interrupts\n"
-               "ERR:          0\n", t->irq145[0], t->irq145[1], t->loc[0], t->loc[1]);
+               "CAL: %10llu %10llu   Function call interrupts\n"
+               "ERR:          0\n", t->irq145[0], t->irq145[1], t->loc[0], t->loc[1], t->cal[0], t->cal[1]);
+    if (t->rps_lo)
+        ctree_file(t, "sys/class/net/lo/queues/rx-0/rps_cpus", "%s\n", t->rps_lo);
     ctree_file(t, "sys/kernel/irq/145/actions", "iwlwifi\n");
     ctree_file(t, "proc/softirqs", "                    CPU0       CPU1       \n"
                "          HI:          0          0\n"

@@ -266,6 +266,75 @@ static void test_run_delay_when_nobody_named(void **state)
     ctree_free(&t);
 }
 
+/* Packet steering (RPS) sends another CPU's packets here by function-call IPIs, which raise NET_RX: both surge, the
+ * IPIs more steeply (200 against none usually: score 80; NET_RX 420 against 20: 63.3). The softirq is the work they
+ * carried: it goes first, its evidence says by what (and that lo steers to CPU 1 when its rps_cpus says so); the
+ * IPIs stay, below it. */
+static void rps_storm(struct ctree *t, int k)
+{
+    quiet(t, k);
+    t->netrx[1] += 10;
+    if (k == 10 || k == 11) {
+        t->netrx[1] += 200;
+        t->cal[1] += 100;
+    }
+}
+
+static void test_ipis_carry_the_softirq(void **state)
+{
+    (void)state;
+    for (int steer = 0; steer <= 1; steer++) {
+        struct ctree t;
+        struct culprit_engine *e = start(&t);
+        t.rps_lo = steer ? "00000002" : "1"; /* CPU 1, or CPU 0 only */
+        ticks(e, &t, 0, 9, rps_storm);
+        culprit_engine_note(e, CS_SPIKE, 0, 1500 * MS, 1500 * MS, 1, 0);
+        ticks(e, &t, 10, 11, rps_storm);
+        struct culprit c[CULPRITS_MAX];
+        int n = lookup(e, 1500 * MS, c);
+        assert_int_equal(n, 2);
+        assert_int_equal(c[0].kind, CK_SOFTIRQ);
+        assert_string_equal(c[0].evidence, steer
+            ? "NET_RX softirq surge on CPU 1: 420 in the 100 ms around the spike, usually 20; raised by 200 "
+              "function-call IPIs (packet steering, RPS, sends lo's packets here)"
+            : "NET_RX softirq surge on CPU 1: 420 in the 100 ms around the spike, usually 20; raised by 200 "
+              "function-call IPIs");
+        assert_int_equal(c[1].kind, CK_IRQ);
+        assert_string_equal(c[1].name, "CAL (Function call interrupts)");
+        assert_true(c[1].score < c[0].score && c[0].score >= 80); /* it took the IPIs' place, they kept theirs */
+        culprit_engine_free(e);
+        ctree_free(&t);
+    }
+}
+
+/* The audio thread waited runnable (4 ms), no real-time task ran, and NET_RX surged on its CPU: the softirq goes
+ * above the run delay (a real-time thread waits behind softirq work when no higher task runs), saying the wait. */
+static void delayed_storm(struct ctree *t, int k)
+{
+    other_surges(t, k);
+    if (k == 10)
+        t->audio_delay += 4 * MS;
+}
+
+static void test_softirq_over_run_delay(void **state)
+{
+    (void)state;
+    struct ctree t;
+    struct culprit_engine *e = start(&t);
+    ticks(e, &t, 0, 9, delayed_storm);
+    culprit_engine_note(e, CS_SPIKE, 0, 1500 * MS, 1500 * MS, 1, 0);
+    ticks(e, &t, 10, 11, delayed_storm);
+    struct culprit c[CULPRITS_MAX];
+    int n = lookup(e, 1500 * MS, c);
+    assert_true(n >= 2);
+    assert_int_equal(c[0].kind, CK_SOFTIRQ);
+    assert_string_equal(c[0].evidence, "NET_RX softirq surge on CPU 1: 420 in the 100 ms around the spike, usually "
+                                       "20; the audio thread waited 4.0 ms runnable meanwhile");
+    assert_int_equal(c[1].kind, CK_RUN_DELAY);
+    culprit_engine_free(e);
+    ctree_free(&t);
+}
+
 static void test_before_history_and_summary(void **state)
 {
     (void)state;
@@ -331,6 +400,8 @@ int main(void)
         cmocka_unit_test(test_nothing),
         cmocka_unit_test(test_steal_named),
         cmocka_unit_test(test_run_delay_when_nobody_named),
+        cmocka_unit_test(test_ipis_carry_the_softirq),
+        cmocka_unit_test(test_softirq_over_run_delay),
         cmocka_unit_test(test_before_history_and_summary),
         cmocka_unit_test(test_ring_wraps),
     };
