@@ -9,6 +9,7 @@
  * the final rename could not replace (another user's, in a sticky directory) is refused before the run. A failure
  * (a full disk) is kept and reported; it never stops the analysis. Non-RT. */
 #include "loopback/lb_internal.h"
+#include "run/run.h"
 #include "util/leftover.h"
 #include "util/replace.h"
 #include "util/termtext.h"
@@ -112,7 +113,7 @@ static enum leftover_kind rec_leftover(const char *name)
 static void rec_swept(const char *name, void *dir)
 {
     char shown[512];
-    fprintf(stderr, "rtjitter run: --record: removed %s/%s, a recording a run that died left unfinished (no "
+    run_err("--record: removed %s/%s, a recording a run that died left unfinished (no "
                     "run holds it)\n", term_str(shown, sizeof(shown), dir), name);
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The depth ladder (see ladder.h). Each depth is an ordinary run; the ladder compares their reports. */
 #include "run/ladder.h"
+#include "run/run.h"
 #include "render/compare_text.h"
 #include "render/render.h"
 #include "report/access.h"
@@ -160,7 +161,7 @@ int run_ladder(const struct run_plan *plan, const struct backend_ops *const *bac
             cmp = NULL;
         }
         if (!cmp) {
-            fprintf(stderr, "rtjitter run: the ladder's comparison could not be built (out of memory)\n");
+            run_err("the ladder's comparison could not be built (out of memory)\n");
             if (worst < 3)
                 worst = 3;
         }
@@ -176,7 +177,7 @@ int run_ladder(const struct run_plan *plan, const struct backend_ops *const *bac
                 int e = outs[k].path ? render_compare_file(renderer_find(outs[k].form), outs[k].path, cmp, docs, got)
                                      : 0;
                 if (e < 0) {
-                    fprintf(stderr, "rtjitter run: cannot write %s: %s\n", outs[k].path, doc_strerror(e));
+                    run_err("cannot write %s: %s\n", outs[k].path, doc_strerror(e));
                     if (worst < 3)
                         worst = 3;
                 }

@@ -7,6 +7,7 @@
  * While it has its private name the run holds a lock on it (util/leftover.h): a run that died (SIGKILL) leaves
  * its folder unlocked, and the next --loopback run beside it removes it; a live run's folder is never touched. */
 #include "run/loopback_run.h"
+#include "run/run.h"
 #include "capring.h"
 #include "loaddir.h"
 #include "loopback/loopback.h"
@@ -108,7 +109,7 @@ static enum leftover_kind glitch_leftover(const char *name)
 static void glitch_swept(const char *name, void *arg)
 {
     char shown[512];
-    fprintf(stderr, "rtjitter run: --loopback: removed %s/%s, the glitch folder of a run that died (no run holds "
+    run_err("--loopback: removed %s/%s, the glitch folder of a run that died (no run holds "
                     "it)\n", term_str(shown, sizeof(shown), arg), name);
 }
 
@@ -133,7 +134,7 @@ struct lb_run *lbr_prepare(const struct run_plan *p)
 {
     struct lb_run *r = calloc(1, sizeof(*r));
     if (!r) {
-        fprintf(stderr, "rtjitter run: out of memory\n");
+        run_err("out of memory\n");
         return NULL;
     }
     r->parent_fd = r->dir_fd = -1;
@@ -144,7 +145,7 @@ struct lb_run *lbr_prepare(const struct run_plan *p)
         char rel[256];
         sysinfo_release("", rel, sizeof(rel));
         if (store_check(p->output, rel, r->parent_path, sizeof(r->parent_path)) < 0) {
-            fprintf(stderr, "rtjitter run: --loopback: the report store cannot be written\n");
+            run_err("--loopback: the report store cannot be written\n");
             free(r);
             return NULL;
         }
@@ -159,9 +160,9 @@ struct lb_run *lbr_prepare(const struct run_plan *p)
     char why[300];
     int e = r->parent_fd < 0 ? -errno : loaddir_check_parent(r->parent_fd, r->parent_path, why, sizeof(why));
     if (e == -EPERM) {
-        fprintf(stderr, "rtjitter run: --loopback: glitch recordings: %s\n", why);
+        run_err("--loopback: glitch recordings: %s\n", why);
     } else if (e < 0 || (e = make_folder(r)) < 0) {
-        fprintf(stderr, "rtjitter run: --loopback: cannot make the glitch folder in %s: %s\n", r->parent_path,
+        run_err("--loopback: cannot make the glitch folder in %s: %s\n", r->parent_path,
                 strerror(-e));
     }
     if (e < 0) {
@@ -305,7 +306,7 @@ json_t *lbr_report(struct lb_run *r, const json_t *provider, const struct run_in
     json_t *rec = json_object_get(lo, "record");
     char shown[2][512];
     if (partial && json_is_true(json_object_get(rec, "partial")))
-        fprintf(stderr, "rtjitter run: --record: the run stopped early: the %.1f s captured are kept in %s (%s was "
+        run_err("--record: the run stopped early: the %.1f s captured are kept in %s (%s was "
                         "left as it was)\n",
                 r->rate_hz ? (double)json_integer_value(json_object_get(rec, "frames")) / r->rate_hz : 0.0,
                 term_str(shown[0], sizeof(shown[0]), json_string_value(json_object_get(rec, "path"))),
@@ -383,12 +384,12 @@ int lbr_finish(struct lb_run *r, int ok)
     if (!ok || empty) {
         e = loaddir_remove(r->parent_fd, r->tmp_name, r->dir_fd);
     } else if (fstatat(r->parent_fd, r->final_name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
-        fprintf(stderr, "rtjitter run: the glitch recordings stay in %s/%s: %s exists already\n", r->parent_path,
+        run_err("the glitch recordings stay in %s/%s: %s exists already\n", r->parent_path,
                 r->tmp_name, r->final_name);
         e = -EEXIST;
     } else if (renameat(r->parent_fd, r->tmp_name, r->parent_fd, r->final_name) < 0) {
         e = -errno;
-        fprintf(stderr, "rtjitter run: the glitch recordings stay in %s/%s: %s\n", r->parent_path, r->tmp_name,
+        run_err("the glitch recordings stay in %s/%s: %s\n", r->parent_path, r->tmp_name,
                 strerror(-e));
     } else {
         printf("glitch recordings: %s/%s\n", r->parent_path, r->final_name);

@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +62,21 @@ void run_plan_defaults(struct run_plan *p)
 /* struct run_state: run/run_state.h */
 
 static int g_exit_fast;
+static const char *g_who = "rtjitter run";
+
+const char *run_who(void)
+{
+    return g_who;
+}
+
+void run_err(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: ", g_who);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+}
 
 int run_must_exit_fast(void)
 {
@@ -73,11 +89,11 @@ static int run_prepare(struct run_state *st)
     const struct run_plan *p = st->p;
     char err[512];
     if (profile_load(p->profile ? p->profile : PROFILE_DEFAULT, &st->profile, err, sizeof(err)) < 0) {
-        fprintf(stderr, "rtjitter run: --profile: %s\n", term_fix(err, sizeof(err))); /* it may quote the file */
+        run_err("--profile: %s\n", term_fix(err, sizeof(err))); /* it may quote the file */
         return -EINVAL;
     }
     if (st->be->unavailable(err, sizeof(err)) < 0) {
-        fprintf(stderr, "rtjitter run: --backend %s cannot run here: %s\n", st->be->name, err);
+        run_err("--backend %s cannot run here: %s\n", st->be->name, err);
         return -EINVAL;
     }
     struct run_outputs outs = { .store = p->output, .json = p->json, .html = p->html, .junit = p->junit,
@@ -88,7 +104,7 @@ static int run_prepare(struct run_state *st)
     int e = load_plan_parse(p->loads, tmpdir, &st->plan, err, sizeof(err));
     if (e < 0) {
         /* -EPERM: an unsafe --tmpdir, named in err; anything else is about --loads. */
-        fprintf(stderr, "rtjitter run: %s%s\n", e == -EPERM ? "" : "--loads: ", err);
+        run_err("%s%s\n", e == -EPERM ? "" : "--loads: ", err);
         return -EINVAL;
     }
     /* Bad input first (above); then: without real-time rights a run says nothing about the kernel. Say so, with
@@ -96,7 +112,7 @@ static int run_prepare(struct run_state *st)
     privileges_check(p->be.priority, &st->priv);
     const char *elsewhere = st->be->realtime_elsewhere ? st->be->realtime_elsewhere() : NULL;
     if ((!st->priv.realtime || !st->priv.mlock) && !elsewhere) {
-        fprintf(stderr, "%s: %s: %s\n  fix: %s\n%s", p->who ? p->who : "rtjitter run",
+        fprintf(stderr, "%s: %s: %s\n  fix: %s\n%s", run_who(),
                 st->priv.realtime ? "this login cannot lock memory" : "no real-time scheduling for this login",
                 st->priv.why, st->priv.fix, p->allow_no_rt ? "" : "  (--allow-no-rt measures anyway: not a kernel "
                                                                   "test)\n");
@@ -201,7 +217,7 @@ static int run_measure(struct run_state *st)
     st->sink.ntags = 2u * (unsigned)st->nphases + 1u; /* the last tag: nphases << 1, after the last phase */
     st->lost_by_tag = calloc(st->sink.ntags, sizeof(*st->lost_by_tag));
     if (!st->lost_by_tag) {
-        fprintf(stderr, "rtjitter run: out of memory\n");
+        run_err("out of memory\n");
         return 3;
     }
     mlock(st->lost_by_tag, st->sink.ntags * sizeof(*st->lost_by_tag)); /* the RT thread writes it */
@@ -213,25 +229,25 @@ static int run_measure(struct run_state *st)
         st->sink.cap = lbr_ring(st->lbr); /* sized below with the record ring */
     st->bpriv = calloc(1, st->be->private_size);
     if (!st->bpriv) {
-        fprintf(stderr, "rtjitter run: out of memory\n");
+        run_err("out of memory\n");
         return 3;
     }
     mlock(st->bpriv, st->be->private_size); /* the RT thread touches it; mlockall may have failed */
     struct backend_config cfg = p->be;
     cfg.quiet = p->quiet;
     if ((e = st->be->open(st->bpriv, &cfg, &st->sink, err, sizeof(err))) < 0) {
-        fprintf(stderr, "%s: %s\n", p->who ? p->who : "rtjitter run", err);
+        fprintf(stderr, "%s: %s\n", run_who(), err);
         return open_failure_status(e);
     }
     struct backend_status bs0 = { 0 };
     st->be->status(st->bpriv, &bs0);
     if ((e = rt_ring_init(&st->ring, ring_records(bs0.rate_hz, bs0.period_frames))) < 0) {
-        fprintf(stderr, "rtjitter run: cannot allocate the record ring: %s\n", strerror(-e));
+        run_err("cannot allocate the record ring: %s\n", strerror(-e));
         return 3;
     }
     run_culprits_start(st); /* before the collector, which tells it of every event and spike */
     if (st->lbr && (e = lbr_start(st->lbr, bs0.rate_hz, bs0.period_frames, err, sizeof(err))) < 0) {
-        fprintf(stderr, "rtjitter run: %s\n", err);
+        run_err("%s\n", err);
         return e == -EINVAL ? 2 : 3;
     }
 
@@ -240,7 +256,7 @@ static int run_measure(struct run_state *st)
         rampdrv_calibrate(&st->dsp, &st->cal);
         st->calibrated = 1;
         if (!(st->cal.units_per_us > 0)) {
-            fprintf(stderr, "rtjitter run: --dsp: the DSP work could not be calibrated (no try was timed)\n");
+            run_err("--dsp: the DSP work could not be calibrated (no try was timed)\n");
             return 3;
         }
         /* The share stays 0 until the in-run calibration (run_phases) has the RT threads' own figure. */
@@ -251,14 +267,14 @@ static int run_measure(struct run_state *st)
     st->shares = calloc((size_t)st->nphases, sizeof(*st->shares));
     st->nmarks = calloc((size_t)st->nphases, sizeof(*st->nmarks));
     if (!st->stats || !st->results || !st->shares || !st->nmarks) {
-        fprintf(stderr, "rtjitter run: out of memory\n");
+        run_err("out of memory\n");
         return 3;
     }
     st->marks_cap = p->dsp_ramp_step_pct > 0 ? (int)floor(100.0 / p->dsp_ramp_step_pct + 1e-9) + 2 : 0;
     if (p->dsp_ramp_step_pct > 0 && (!(st->ramps = calloc((size_t)st->nphases, sizeof(*st->ramps))) ||
                                      !(st->marks = calloc((size_t)st->nphases * (size_t)st->marks_cap,
                                                           sizeof(*st->marks))))) {
-        fprintf(stderr, "rtjitter run: out of memory\n");
+        run_err("out of memory\n");
         return 3;
     }
     for (int i = 0; i < st->nphases; i++) {
@@ -272,12 +288,12 @@ static int run_measure(struct run_state *st)
         st->results[i].duration_s = st->ramps ? rampdrv_max_s(p->dsp_ramp_step_pct, p->dsp_ramp_step_s) : p->duration_s;
         st->results[i].load_metrics = json_array();
         if (st->ramps && ramp_init(&st->ramps[i], p->dsp_ramp_step_pct, st->cal.units_per_us / 1000.0) < 0) {
-            fprintf(stderr, "rtjitter run: out of memory\n");
+            run_err("out of memory\n");
             return 3;
         }
     }
     if (p->soak_s > 0 && run_soak_init(st) < 0) {
-        fprintf(stderr, "rtjitter run: out of memory\n");
+        run_err("out of memory\n");
         return 3;
     }
     st->col.ramps = st->ramps;
@@ -291,7 +307,7 @@ static int run_measure(struct run_state *st)
         st->col.on_cpu_arg = st;
     }
     if ((e = collector_start(&st->col)) < 0) {
-        fprintf(stderr, "rtjitter run: cannot start the collector thread: %s\n", strerror(-e));
+        run_err("cannot start the collector thread: %s\n", strerror(-e));
         return 3;
     }
     /* The idle trap's cure (dma_hold.h), held from before the first cycle to after the last. */
@@ -306,7 +322,7 @@ static int run_measure(struct run_state *st)
     }
     double t_active = mono_s();
     if (st->be->start(st->bpriv) < 0) {
-        fprintf(stderr, "rtjitter run: cannot start the %s backend\n", st->be->name);
+        run_err("cannot start the %s backend\n", st->be->name);
     } else {
         /* What the server's threads really run at (not what it asked for), read while it runs: a private server
          * is gone by the report. */
@@ -349,9 +365,11 @@ int run_execute(const struct run_plan *p)
 {
     struct run_state *st = calloc(1, sizeof(*st));
     if (!st) {
-        fprintf(stderr, "rtjitter run: out of memory\n");
+        run_err("out of memory\n");
         return 3;
     }
+    if (p->who)
+        g_who = p->who;
     st->p = p;
     st->watch = p->watch;
     st->dma.fd = -1;

@@ -80,4 +80,9 @@ int run_execute(const struct run_plan *p);
  * with fflush + _exit, since the provider library's exit handlers may wait on that call. */
 int run_must_exit_fast(void);
 
+/* One line on stderr, after the command the run belongs to ("rtjitter run: ", "rtjitter watch: ": the plan's who,
+ * set by run_execute). Main thread, or the run's own threads outside RT code. */
+void run_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+const char *run_who(void);
+
 #endif

@@ -3,6 +3,7 @@
  * report (store_save); --json and --html are the user's own names, replaced whole or not at all (doc_write):
  * the old file is never removed before the new one is safely written. */
 #include "run/run_output.h"
+#include "run/run.h"
 #include "render/render.h"
 #include "report/doc.h"
 #include "report/store.h"
@@ -19,10 +20,10 @@ int run_check_outputs(const struct run_outputs *o)
     int e = store_check(o->store, rel, dir, sizeof(dir));
     if (e < 0) {
         if (e == -ENOENT && !o->store)
-            fprintf(stderr, "rtjitter run: no report store: neither XDG_DATA_HOME nor HOME is set (give --output "
+            run_err("no report store: neither XDG_DATA_HOME nor HOME is set (give --output "
                             "DIR)\n");
         else
-            fprintf(stderr, "rtjitter run: %s: the report store cannot be written: %s\n",
+            run_err("%s: the report store cannot be written: %s\n",
                     o->store ? o->store : "the report store", doc_strerror(e));
         return e;
     }
@@ -32,17 +33,17 @@ int run_check_outputs(const struct run_outputs *o)
         if (files[i].path && (e = doc_check(files[i].path, DOC_REPLACE)) < 0) {
             char why[240];
             if (e == -EPERM && replace_allowed_path(files[i].path, why, sizeof(why)) == -EPERM) {
-                fprintf(stderr, "rtjitter run: %s %s: cannot be replaced: %s\n", files[i].opt, files[i].path, why);
+                run_err("%s %s: cannot be replaced: %s\n", files[i].opt, files[i].path, why);
                 return e;
             }
-            fprintf(stderr, "rtjitter run: %s %s: cannot be written: %s\n", files[i].opt, files[i].path,
+            run_err("%s %s: cannot be written: %s\n", files[i].opt, files[i].path,
                     doc_strerror(e));
             return e;
         }
     }
     char why[240];
     if (o->record && replace_allowed_path(o->record, why, sizeof(why)) == -EPERM) {
-        fprintf(stderr, "rtjitter run: --record %s: cannot be replaced: %s\n", o->record, why);
+        run_err("--record %s: cannot be replaced: %s\n", o->record, why);
         return -EPERM;
     }
     return 0;
@@ -59,7 +60,7 @@ int run_write_outputs(const json_t *doc, const struct run_outputs *o)
     if (o->stored_path && o->stored_path_len > 0)
         snprintf(o->stored_path, o->stored_path_len, "%s", e < 0 ? "" : path);
     if (e < 0) {
-        fprintf(stderr, "rtjitter run: cannot save the report in the store: %s\n", strerror(-e));
+        run_err("cannot save the report in the store: %s\n", strerror(-e));
         first = e;
     } else if (!o->saved_path) {
         printf("%sreport: %s\n", o->tap ? "# " : "", path);
@@ -71,14 +72,14 @@ int run_write_outputs(const json_t *doc, const struct run_outputs *o)
             continue;
         e = render_report_file(renderer_find(files[i].form), files[i].path, doc);
         if (e < 0) {
-            fprintf(stderr, "rtjitter run: cannot write %s: %s\n", files[i].path, doc_strerror(e));
+            run_err("cannot write %s: %s\n", files[i].path, doc_strerror(e));
             if (!first)
                 first = e;
         }
     }
     if (first) {
         /* The measurement must not be lost: the whole report goes to stderr, for the user to keep. */
-        fprintf(stderr, "rtjitter run: the report follows, since it could not be saved:\n");
+        run_err("the report follows, since it could not be saved:\n");
         json_dumpf(doc, stderr, JSON_INDENT(1) | JSON_REAL_PRECISION(8));
         fputc('\n', stderr);
     }

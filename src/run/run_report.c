@@ -4,6 +4,7 @@
  * builder (report_build(), report/report.h), then the text on stdout and the outputs. Main thread, after the
  * backend stopped. */
 #include "run/run_state.h"
+#include "run/run.h"
 #include "run/run_stopped.h"
 #include "verdict/verdict.h"
 #include "util/termtext.h"
@@ -158,7 +159,7 @@ int run_report(struct run_state *st, struct run_info *ri, int rc, int mlocked)
     pt->loopback = lbr_report(st->lbr, provider, ri, &record_failed);
     if (record_failed) {
         pt->lost_output = "--record: the capture was not written in full (see loopback.record)";
-        fprintf(stderr, "rtjitter run: %s\n", pt->lost_output);
+        run_err("%s\n", pt->lost_output);
     }
     pt->privileges = privileges_json(&st->priv);
     pt->culprits = run_culprits_results(st);

@@ -4,6 +4,7 @@
  * rtla's --on-threshold): the collector marks the first wake-up beyond it, the main thread's wait sees the mark,
  * says which cycle it was, and ends the soak there (exit 1: run.c). Main thread. */
 #include "run/run_state.h"
+#include "run/run.h"
 #include "culprit/culprit_engine.h"
 #include "report/report_soak.h"
 
@@ -70,7 +71,7 @@ int run_soak_tripped(struct run_state *st)
         run_soak_save_culprit_snapshot(st, s);
         char wall[40];
         iso_time_ns(wall, sizeof(wall), s->trip_entry_ns + wall_offset(st));
-        fprintf(stderr, "rtjitter run: --stop-at-us %g: a wake-up of %.1f %s at %.3f s into the soak (%s, cycle "
+        run_err("--stop-at-us %g: a wake-up of %.1f %s at %.3f s into the soak (%s, cycle "
                 "%llu, thread %u): stopped there\n", st->p->stop_at_us, (double)s->trip_wake_ns / 1000.0, st->us,
                 (double)s->trip_at_ns / 1e9, wall, (unsigned long long)s->trip_cycle, s->trip_stream);
     }

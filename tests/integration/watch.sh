@@ -9,7 +9,8 @@
 # - Ctrl-C (SIGINT) ends a session without --duration: exit 0, a complete report, within 2 s;
 # - --format waybar: one JSON line per change; --notify: one notification per event, through a stand-in
 #   notify-send on PATH that logs its arguments;
-# - no server: one line, exit 2; bad input (--duration 0, 1x, a missing --server-log, --format csv): exit 2.
+# - no server: one line, exit 2; bad input (--duration 0, 1x, a missing --server-log, --format csv, --json in a
+#   missing directory): exit 2, one line that starts "rtjitter watch: ".
 . "$(dirname "$0")/../lib.sh"
 HELP_PY=$(cd "$(dirname "$0")/../helpers" && pwd)
 
@@ -84,11 +85,13 @@ sys.exit(not (L and all({'text', 'class', 'tooltip'} <= set(x) for x in L) and L
 
 # --- bad input, no server ---
 stop_jackd "$JACKD_PID"
-for a in "--duration 0" "--duration 1x" "--server-log $WORK/nonexistent.log" "--format csv"; do
+for a in "--duration 0" "--duration 1x" "--server-log $WORK/nonexistent.log" "--format csv" \
+         "--json $WORK/no-such-dir/w.json"; do
     # shellcheck disable=SC2086
     "$RTJ" watch $a >"$WORK/bad.out" 2>"$WORK/bad.err"
     rc=$?
-    check "watch $a: exit 2 with one line (got $rc: $(cat "$WORK/bad.err"))" [ "$rc" = 2 -a "$(wc -l <"$WORK/bad.err")" = 1 ]
+    check "watch $a: exit 2 with one line, watch's own (got $rc: $(cat "$WORK/bad.err"))" \
+        [ "$rc" = 2 -a "$(wc -l <"$WORK/bad.err")" = 1 -a "$(grep -c '^rtjitter watch: ' "$WORK/bad.err")" = 1 ]
 done
 "$RTJ" watch --server "$srv" -D 2 >"$WORK/ns.out" 2>"$WORK/ns.err"
 rc=$?
