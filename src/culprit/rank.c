@@ -406,8 +406,14 @@ static void rps_devices(const struct culprit_engine *e, int cpu, char *buf, size
                 bit += 4;
             }
         }
-        if (hit && strlen(buf) + strlen(de->d_name) + 3 < n)
-            snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", buf[0] ? ", " : "", de->d_name);
+        size_t have = strlen(buf), add = strlen(de->d_name);
+        if (hit && have + add + 3 < n) {
+            if (have) {
+                memcpy(buf + have, ", ", 2);
+                have += 2;
+            }
+            memcpy(buf + have, de->d_name, add + 1);
+        }
     }
 out:
     if (d)
@@ -450,9 +456,9 @@ static void rule_softirqs(struct rank_ctx *c)
                 c->cand[i].score = p->score - 1;
         if (c->ipi < 0 || strncmp(e->soft_names[t], "NET_", 4) != 0)
             continue;
-        char rps[128], tail[200];
+        char rps[128], tail[256];
         rps_devices(e, c->one_cpu, rps, sizeof rps);
-        snprintf(tail, sizeof tail, "; raised by %llu function-call IPIs%s%s%s", (unsigned long long)c->ipi_count,
+        snprintf(tail, sizeof tail, "; raised by %llu function-call IPIs%s%.127s%s", (unsigned long long)c->ipi_count,
                  rps[0] ? " (packet steering, RPS, sends " : "", rps, rps[0] ? "'s packets here)" : "");
         size_t have = strlen(p->evidence);
         if (have + strlen(tail) < sizeof p->evidence)

@@ -8,6 +8,7 @@
  * LINGER_MS: it stays (asleep) this long after its last spin before it exits: a sampler that reads its CPU time
  * every 50 ms needs one more read after the spin (a task that exits within one sample of its run is not seen). */
 #include <errno.h>
+#include "mono_s.h"
 #include "rt_pin.h"
 #include <pthread.h>
 #include <sched.h>
@@ -15,20 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void sleep_until(double t)
-{
-    struct timespec ts = { (time_t)t, (long)((t - (double)(time_t)t) * 1e9) };
-    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-        ;
-}
 
 int main(int argc, char **argv)
 {

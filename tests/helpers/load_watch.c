@@ -20,6 +20,7 @@
  *   -k SECS  SIGKILL the command after SECS;  -K SECS  SIGKILL its load supervisor (rtj-loads) after SECS;
  *   -s SECS  settle time after its end (default 2) */
 #include <dirent.h>
+#include "mono_s.h"
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,13 +30,6 @@
 #include <unistd.h>
 
 static char g_mark[128];
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static int has_mark(const char *pid)
 {

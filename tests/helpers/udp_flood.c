@@ -11,6 +11,7 @@
  * PRIO: send as SCHED_FIFO PRIO (root), so that a busy SEND_CPU (stress-ng beside the test) does not starve the storm;
  * a burst spins at most 5 s, under the kernel's real-time throttling. */
 #include <arpa/inet.h>
+#include "mono_s.h"
 #include <errno.h>
 #include <netinet/in.h>
 #include <sched.h>
@@ -22,20 +23,6 @@
 #include <unistd.h>
 
 #define BATCH 64
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void sleep_until(double t)
-{
-    struct timespec ts = { (time_t)t, (long)((t - (double)(time_t)t) * 1e9) };
-    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-        ;
-}
 
 int main(int argc, char **argv)
 {
