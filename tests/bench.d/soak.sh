@@ -20,16 +20,23 @@ pd() { awk '/^Private_Dirty/ { print $2 }' "/proc/$1/smaps_rollup" 2>/dev/null; 
     { echo "soak: the 10 s soak failed: $(head -c 300 "$W/s10.err")"; exit 1; }
 "$RTJ" run --backend timer --cpus "$cpu" --soak "${long}s" --warmup 1 --quiet --json "$W/s.json" >/dev/null 2>"$W/s.err" &
 pid=$!
-sleep 11; m10=$(pd "$pid")
-sleep $((long - 10)); mend=$(pd "$pid")
+# the culprit sampler's 30 s of history fills first: memory is read at 31 s (10 s when the soak is shorter than 60 s)
+at=$([ "$long" -ge 60 ] && echo 31 || echo 10)
+sleep $((at + 1)); m10=$(pd "$pid")
+sleep $((long - at)); mend=$(pd "$pid")
 wait "$pid" || { echo "soak: the ${long} s soak failed: $(head -c 300 "$W/s.err")"; exit 1; }
-python3 - "$W/s10.json" "$W/s.json" "$m10" "$mend" "$long" <<'PY'
+python3 - "$W/s10.json" "$W/s.json" "$m10" "$mend" "$long" "$at" <<'PY'
 import json, sys
 s10, s, m10, mend, long = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), int(sys.argv[3] or 0), int(sys.argv[4] or 0), int(sys.argv[5])
+at = int(sys.argv[6])
 def size(d): return len(json.dumps(d, separators=(',', ':')))
-print(f"soak: private memory (Private_Dirty) of one {long} s soak: {m10} KiB at 10 s, {mend} KiB at {long - 1} s "
-      f"({mend - m10:+d} KiB); the reports' own figure (at the end): {s10['run_stats']['private_dirty_kib']} KiB "
-      f"after a 10 s soak, {s['run_stats']['private_dirty_kib']} KiB after {long} s")
+p0 = s['phases'][0]
+happ = len(p0.get('events', [])) + len(p0.get('spikes', []))
+print(f"soak: private memory (Private_Dirty) of one {long} s soak: {m10} KiB at {at} s, {mend} KiB at {long - 1} s "
+      f"({mend - m10:+d} KiB, {happ} events and spikes listed, each explained with its culprits: they are what "
+      f"grows, up to 4,096 events and 512 spikes a phase); the reports' own figure (at the end): "
+      f"{s10['run_stats']['private_dirty_kib']} KiB after a 10 s soak, {s['run_stats']['private_dirty_kib']} KiB "
+      f"after {long} s")
 p = s['phases'][0]; tl = p['timeline']
 raw = open(sys.argv[2]).read()
 tl_bytes = size(tl); n = len(tl); per = tl_bytes / max(n, 1)
