@@ -125,6 +125,9 @@ static void slice_take(struct trace_ctx *c, const char *text, size_t len, int cp
         i += n + 1;
     }
     out[o] = '\0';
+    char *fit = realloc(out, o + 1); /* the ring holds what was taken, not 16 x 256 KB */
+    if (fit)
+        out = fit;
     pthread_mutex_lock(&s->lock);
     struct slice *sl = &s->s[s->taken % TRACE_SLICES_MAX];
     free(sl->text);
