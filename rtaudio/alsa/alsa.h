@@ -55,6 +55,8 @@ struct alsa_backend {
     atomic_uint_fast64_t xruns;        /* device xruns (playback or capture); the sink copies it into records */
     atomic_uint_fast64_t xrun_ns_total, xrun_ns_max;   /* their lengths */
     atomic_uint_fast64_t xrun_from_trigger;            /* of which timed by the trigger timestamp */
+    atomic_uint_fast64_t xrun_capture_only;            /* of which overruns of an unlinked capture side alone
+                                                        * (restarted on their own, no recovery of the playback) */
     atomic_uint_fast64_t gap_estimated;                /* frame-clock gaps counted in whole cycles, no timestamp */
     atomic_uint_fast64_t recoveries, recovery_ns_total, recovery_ns_max; /* prepare + refill + start */
     atomic_uint_fast64_t avail_min, avail_max, avail_sum, avail_n;      /* frames available at wake-up */

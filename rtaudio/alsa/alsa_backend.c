@@ -412,8 +412,9 @@ static void alsa_describe(void *priv, json_t *au)
         "min", (json_int_t)atomic_load(&b->avail_min), "mean", (double)atomic_load(&b->avail_sum) / (double)n,
         "max", (json_int_t)atomic_load(&b->avail_max)) : json_null());
     uint64_t x = atomic_load(&b->xruns), rec = atomic_load(&b->recoveries);
-    json_object_set_new(au, "xrun_events", json_pack("{s:I, s:f, s:f, s:I, s:s, s:I, s:s}",
-        "count", (json_int_t)x, "total_ms", ms(atomic_load(&b->xrun_ns_total)),
+    json_object_set_new(au, "xrun_events", json_pack("{s:I, s:I, s:f, s:f, s:I, s:s, s:I, s:s}",
+        "count", (json_int_t)x, "capture_only", (json_int_t)atomic_load(&b->xrun_capture_only),
+        "total_ms", ms(atomic_load(&b->xrun_ns_total)),
         "max_ms", ms(atomic_load(&b->xrun_ns_max)), "timed_by_trigger", (json_int_t)atomic_load(&b->xrun_from_trigger),
         "length", "from the xrun's trigger timestamp to its detection, as aplay's xrun(); where the PCM gives no "
                   "trigger timestamp, from when the written frames ran out",

@@ -421,6 +421,7 @@ void *alsa_thread(void *arg)
             got = 0;
             if (e == -EPIPE && !b->linked) { /* an overrun of the capture side alone: restart it */
                 add(&b->xruns, 1);
+                add(&b->xrun_capture_only, 1);
                 if (snd_pcm_prepare(b->cap) < 0 || snd_pcm_start(b->cap) < 0)
                     lost = ALSA_LOST_RECOVERY;
                 /* Loopback: its count starts again now, beside the playback frame being played (hw above, just

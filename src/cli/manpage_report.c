@@ -62,6 +62,7 @@ static const struct report_key report_keys[] = {
     { "audio.wakeup_method", "string", "`--backend alsa`: whether wake-up is measured from the driver's timestamps or "
       "against the frame clock's fitted grid" },
     { "audio.xrun_events, audio.frame_clock", "object, string", "`--backend alsa`: the device's xruns (count, lengths, "
+      "`capture_only`: of them, overruns of an unlinked capture side alone, restarted on their own; "
       "how many were timed by the trigger timestamp, and `gaps_estimated`: the frame-clock gaps a PCM without "
       "timestamps left to be counted in whole periods, each known to one cycle either way); what the frame clock is "
       "(a plugin's pointer, such as the jack PCM's, misses the server cycles its client missed, unseen)" },
