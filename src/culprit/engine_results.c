@@ -7,6 +7,7 @@
 #include "culprit/engine_internal.h"
 #include "util/utf8.h"
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -101,30 +102,106 @@ static void top_what(const struct culprit_engine *e, const int *idx, const unsig
     utf8_trim(what);
 }
 
-/* Under the engine's mutex (the sort's static is safe under it). */
+/* The same top culprit (kind, name, pid) of two happenings. */
+static bool same_top(const struct ce_result *x, const struct ce_result *y)
+{
+    return x->n > 0 && y->n > 0 && x->c[0].kind == y->c[0].kind && x->c[0].pid == y->c[0].pid &&
+           strcmp(x->c[0].name, y->c[0].name) == 0;
+}
+
+#define PERIODS_MAX 4
+struct period_entry {
+    struct ce_period p;
+    char what[CULPRIT_NAME_MAX + 40];
+};
+
+/* Adds p unless an entry of a period within 5 % of it is there already. */
+static void period_add(struct period_entry *pe, int *npe, const struct ce_period *p, const char *what)
+{
+    for (int i = 0; i < *npe; i++)
+        if (fabs(pe[i].p.period_s - p->period_s) <= 0.05 * p->period_s)
+            return;
+    if (*npe == 2 * PERIODS_MAX)
+        return;
+    pe[*npe].p = *p;
+    snprintf(pe[*npe].what, sizeof pe[*npe].what, "%s", what);
+    (*npe)++;
+}
+
+static int by_count_desc(const void *a, const void *b)
+{
+    const struct period_entry *x = a, *y = b;
+    return (x->p.count < y->p.count) - (x->p.count > y->p.count);
+}
+
+/* The periods of the happenings: first of each top culprit's own (a culprit that comes back is periodic whatever
+ * else the machine does: beside stress-ng, the machine's own spikes between a task's bursts made half its period
+ * fit more moments), then of all of them together (a period no one culprit tops, with what ranked top most often
+ * at its moments; left out when that culprit's own period is listed). At most PERIODS_MAX, the most moments first. Under the engine's mutex (the sort's static is
+ * safe under it). */
 static json_t *periodicity_json(const struct culprit_engine *e)
 {
     json_t *a = json_array();
     int n = e->nres;
     int *idx = malloc(sizeof *idx * (size_t)(n > 0 ? n : 1));
+    int *grp = malloc(sizeof *grp * (size_t)(n > 0 ? n : 1));
     int64_t *t = malloc(sizeof *t * (size_t)(n > 0 ? n : 1));
     unsigned char *fit = malloc((size_t)(n > 0 ? n : 1));
-    if (idx && t && fit && n >= 3) {
+    struct period_entry pe[2 * PERIODS_MAX];
+    int npe = 0;
+    if (idx && grp && t && fit && n >= 3) {
         for (int i = 0; i < n; i++)
             idx[i] = i;
         sort_res = e->res;
         qsort(idx, (size_t)n, sizeof *idx, by_start);
+        /* each top culprit's happenings, in time order (the first 32 culprits met) */
+        enum { GROUPS = 32 };
+        int lead[GROUPS], ng = 0;
+        for (int i = 0; i < n; i++) {
+            const struct ce_result *r = &e->res[idx[i]];
+            int g = 0;
+            while (g < ng && !same_top(&e->res[idx[lead[g]]], r))
+                g++;
+            if (g == ng && r->n > 0 && ng < GROUPS)
+                lead[ng++] = i;
+            grp[i] = g < ng ? g : -1;
+        }
+        for (int g = 0; g < ng; g++) {
+            int k = 0;
+            for (int i = 0; i < n; i++)
+                if (grp[i] == g)
+                    t[k++] = e->res[idx[i]].start_ns;
+            struct ce_period p;
+            if (k >= 3 && ce_period_find(t, k, &p, fit)) {
+                const struct culprit *c = &e->res[idx[lead[g]]].c[0];
+                char what[CULPRIT_NAME_MAX + 40];
+                if (c->pid > 0)
+                    snprintf(what, sizeof what, "%s: %s (pid %d)", culprit_kind_name(c->kind), c->name, c->pid);
+                else
+                    snprintf(what, sizeof what, "%s: %s", culprit_kind_name(c->kind), c->name);
+                utf8_trim(what);
+                period_add(pe, &npe, &p, what);
+            }
+        }
         for (int i = 0; i < n; i++)
             t[i] = e->res[idx[i]].start_ns;
         struct ce_period p;
         if (ce_period_find(t, n, &p, fit)) {
             char what[CULPRIT_NAME_MAX + 40];
             top_what(e, idx, fit, n, what, sizeof what);
-            json_array_append_new(a, json_pack("{s:f, s:i, s:f, s:s}", "period_s", p.period_s, "count", p.count,
-                                               "spread_s", p.spread_s, "what", what));
+            int own = 0; /* the culprit on top there has a period of its own, listed: this one is not its */
+            for (int i = 0; i < npe; i++)
+                own |= strcmp(pe[i].what, what) == 0;
+            if (!own)
+                period_add(pe, &npe, &p, what);
         }
     }
+    qsort(pe, (size_t)npe, sizeof pe[0], by_count_desc);
+    for (int i = 0; i < npe && i < PERIODS_MAX; i++)
+        json_array_append_new(a, json_pack("{s:f, s:i, s:f, s:s}", "period_s", pe[i].p.period_s, "count",
+                                           pe[i].p.count, "spread_s", pe[i].p.spread_s, "what", pe[i].what));
     free(idx);
+    free(grp);
     free(t);
     free(fit);
     return a;

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Judges a report's culprits against injected ones whose times the injector logged itself (not rtjitter).
 
-usage: culprit_check.py REPORT TRUTH KIND KEY [--clock CLOCK] [--slack-ms MS (100)] [--pre-ms MS (2)]
+usage: culprit_check.py REPORT TRUTH KIND KEY [--clock CLOCK] [--slack-ms MS (100)] [--pre-ms MS (2)] [--excuse FILE]
   TRUTH: lines "S E" (seconds; a cpu_hog log's "spin S E", or a stall client's pairs) on the clock CLOCK
          (mono or raw, default mono); they are moved onto the report's own clock (audio.clock) by the offset the
          two clocks have now (read here, twice, the smaller gap).
@@ -12,6 +12,9 @@ usage: culprit_check.py REPORT TRUTH KIND KEY [--clock CLOCK] [--slack-ms MS (10
          after it ends (slack), still belongs to it. A culprit known from counters alone (an IRQ, a softirq) is seen
          in the sampler's 50 ms samples that overlap the happening's window, which reach 100 ms either side of it:
          its tests give --pre-ms 100.
+  --excuse FILE: more windows "S E" (same clock) in which the culprit's own log says it misbehaved beyond the
+         injected ones (a stall client that a busy machine made late): a happening in one is not "outside"; they are
+         not truths (nothing is required of them).
 Prints one line per figure ("key value") and exits 0; the test decides. Figures:
   truths_inside   injected windows inside the measured window
   hit             of those, with an event or a spike overlapping [S, E + slack] whose top culprit is KIND/KEY
@@ -42,9 +45,9 @@ def main():
     # A happening counts for an injected window from 2 ms before it to SLACK after: the engine explains a happening
     # over the window from max(2 periods, one 50 ms sample) before it, so one that comes that soon after a stall
     # (a late cycle once the event has closed) shares the stall's window, and its culprit, by design.
-    clock, slack, pre = 'mono', 0.1, 0.002
-    while '--clock' in a or '--slack-ms' in a or '--pre-ms' in a:
-        for flag in ('--clock', '--slack-ms', '--pre-ms'):
+    clock, slack, pre, excuse = 'mono', 0.1, 0.002, None
+    while '--clock' in a or '--slack-ms' in a or '--pre-ms' in a or '--excuse' in a:
+        for flag in ('--clock', '--slack-ms', '--pre-ms', '--excuse'):
             if flag in a:
                 i = a.index(flag)
                 v = a[i + 1]
@@ -53,6 +56,8 @@ def main():
                     clock = v
                 elif flag == '--slack-ms':
                     slack = float(v) / 1000
+                elif flag == '--excuse':
+                    excuse = v
                 else:
                     pre = float(v) / 1000
     report, truth, kind, key = a
@@ -70,6 +75,11 @@ def main():
                 wins.append((float(f[0]) + off, float(f[1]) + off))
             except ValueError:
                 pass
+    exc = []
+    for line in (open(excuse) if excuse else []):
+        f = line.split()
+        if len(f) == 2:
+            exc.append((float(f[0]) + off, float(f[1]) + off))
     def matches(c):
         if c.get('kind') != kind:
             return False
@@ -107,10 +117,10 @@ def main():
             if not first:
                 first = good[0][2][0].get('evidence', '')
     hin = [h for h in haps if any(overl(h, w) for w in wins)]
-    hout = [h for h in haps if not any(overl(h, w) for w in wins)]
+    hout = [h for h in haps if not any(overl(h, w) for w in wins + exc)]
     top_in = sum(1 for h in hin if h[2] and matches(h[2][0]))
     named_out = sum(1 for h in hout if any(matches(c) for c in h[2]))
-    for k, v in (('truths', len(wins)), ('truths_inside', len(inside)), ('hit', hit), ('covered', covered),
+    for k, v in (('truths', len(wins)), ('excused', len(exc)), ('truths_inside', len(inside)), ('hit', hit), ('covered', covered),
                  ('happenings_in', len(hin)), ('top_right_in', top_in), ('outside', len(hout)),
                  ('named_outside', named_out)):
         print(k, v)

@@ -9,7 +9,11 @@
  * window (the report's clock_window_s) and compares. It also prints "stall_times S1 E1 S2 E2 ..." (the start and the
  * end of each of its stalls, same clock), so a test can place what the stalls caused. With STALL_CLOCK=mono in its
  * environment every time is on CLOCK_MONOTONIC instead: the clock PipeWire's JACK times with (a report's
- * audio.clock), so a test under pw-jack matches the two on the same clock. */
+ * audio.clock), so a test under pw-jack matches the two on the same clock. And "late_times S1 E1 ...": every cycle of
+ * its own that finished past its period (jack_frame_time at its end beyond its jack_last_frame_time), from the
+ * cycle's start to that end, and every wake of its own more than 1.5 periods after the one before, from a period
+ * after that one to it: its own view of when it did not finish, stalled or not (a busy machine may preempt it), for
+ * a test that excuses a culprit naming it then. */
 #include <jack/jack.h>
 #include <sched.h>
 #include <signal.h>
@@ -29,6 +33,10 @@ static int stall_ms, every_k, count;
 static unsigned long cycle;
 static jack_port_t *out;
 #define MAX_STALLS 1000
+#define MAX_LATE 10000
+static double late_start[MAX_LATE], late_end[MAX_LATE];
+static atomic_int nlate;
+static jack_client_t *client;
 static double stall_start[MAX_STALLS], stall_end[MAX_STALLS];
 
 static clockid_t clk = CLOCK_MONOTONIC_RAW;
@@ -44,6 +52,17 @@ static double now_raw(void)
 static int process(jack_nframes_t n, void *arg)
 {
     (void)arg;
+    jack_nframes_t cycle_start = jack_last_frame_time(client); /* this cycle's start, read at its start */
+    static double prev_entry;
+    double entry = now_raw(), per = (double)n / (double)jack_get_sample_rate(client);
+    if (prev_entry > 0 && entry - prev_entry > 1.5 * per) { /* it woke late: preempted, or the graph was late */
+        int i = atomic_fetch_add(&nlate, 1);
+        if (i < MAX_LATE) {
+            late_start[i] = prev_entry + per;
+            late_end[i] = entry;
+        }
+    }
+    prev_entry = entry;
     float *buf = jack_port_get_buffer(out, n);
     memset(buf, 0, n * sizeof(float));
     if (atomic_load(&counting) && ++cycle % (unsigned long)every_k == 0 && atomic_load(&stalls_done) < count) {
@@ -55,6 +74,16 @@ static int process(jack_nframes_t n, void *arg)
         if (k < MAX_STALLS)
             stall_end[k] = now_raw();
         atomic_fetch_add(&stalls_done, 1);
+    }
+    jack_nframes_t since = jack_frame_time(client) - cycle_start; /* the server's cycles go on meanwhile: its
+                                                                   * latest cycle's start would say less */
+    if (since > n && since < 100 * n) { /* finished past its period */
+        double end = now_raw();
+        int i = atomic_fetch_add(&nlate, 1);
+        if (i < MAX_LATE) {
+            late_end[i] = end;
+            late_start[i] = end - (double)since / (double)jack_get_sample_rate(client);
+        }
     }
     return 0;
 }
@@ -107,6 +136,7 @@ int main(int argc, char **argv)
     pthread_sigmask(SIG_BLOCK, &set, NULL);
     jack_status_t st;
     jack_client_t *c = jack_client_open("stall", JackNoStartServer | JackServerName, &st, argv[1]);
+    client = c;
     if (!c) {
         fprintf(stderr, "cannot open client on %s\n", argv[1]);
         return 1;
@@ -142,6 +172,11 @@ int main(int argc, char **argv)
         if (!stopped)
             sigwait(&set, &sig);
     }
+    /* first: tests read the lines after "stall_times" up to "xrun_times", and after "xrun_times" to the end */
+    printf("late_times");
+    for (int i = 0; i < atomic_load(&nlate) && i < MAX_LATE; i++)
+        printf(" %.6f %.6f", late_start[i], late_end[i]);
+    printf("\n");
     printf("stall_times");
     for (int i = 0; i < atomic_load(&stalls_done) && i < MAX_STALLS; i++)
         printf(" %.6f %.6f", stall_start[i], stall_end[i]);

@@ -28,8 +28,12 @@ wait "$rpid"; rc=$?
 kill -TERM "$spid"; wait "$spid"
 check "the run beside the stalling client exits 0 (got $rc: $(head -c 300 "$WORK/s.out"))" [ "$rc" = 0 ]
 sed -n 's/^stall_times //p' "$WORK/stall.out" | tr ' ' '\n' | paste -d' ' - - >"$WORK/stalls.txt"
+# the client's own late cycles beyond its stalls (a busy machine preempts it: jackd then logs it not finished,
+# truly): naming it then is not naming it outside its misbehaviour
+sed -n 's/^late_times //p' "$WORK/stall.out" | tr ' ' '\n' | paste -d' ' - - >"$WORK/late.txt"
+echo "# the stall client's own late cycles: $(wc -l <"$WORK/late.txt")"
 python3 "$RTJ_TOP/tests/helpers/culprit_check.py" "$WORK/s.json" "$WORK/stalls.txt" client name=stall --clock raw \
-    >"$WORK/c1.txt" 2>&1
+    --excuse "$WORK/late.txt" >"$WORK/c1.txt" 2>&1
 sed 's/^/# stall: /' "$WORK/c1.txt"
 v() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
 check "the 4 stalls fell in the measured window" [ "$(v truths_inside "$WORK/c1.txt")" = 4 ]
@@ -52,7 +56,10 @@ hog_part() { # NAME BASIS [RUN-OPTION]
     hog=$!
     wait "$hog"; wait "$rpid"; rc=$?
     check "$n: the run beside the hog exits 0 (got $rc)" [ "$rc" = 0 ]
-    python3 "$RTJ_TOP/tests/helpers/culprit_check.py" "$WORK/$n.json" "$WORK/$n.log" rt_task "pid=$hog" >"$WORK/$n.txt" 2>&1
+    # --pre-ms 150: from counters, the hog is seen in the sampler's samples, which reach 100 ms and more either side
+    # of a happening (culprits_timer.sh); the trace's observation is exact, but the counters' may rank beside it
+    python3 "$RTJ_TOP/tests/helpers/culprit_check.py" "$WORK/$n.json" "$WORK/$n.log" rt_task "pid=$hog" --pre-ms 150 \
+        >"$WORK/$n.txt" 2>&1
     sed "s/^/# $n: /" "$WORK/$n.txt"
     check "$n: the hog's 4 spins fell in the measured window" [ "$(v truths_inside "$WORK/$n.txt")" = 4 ]
     check "$n: every spin is covered by an event or spike whose top culprit is the hog (pid $hog): $(v hit "$WORK/$n.txt") of 4" \

@@ -41,7 +41,11 @@ stalled() {
 stalled run "$RTJ" run --loads none --warmup 2 --duration 6 --no-trace --quiet
 check "the run beside the stalling client exits 0 (got $rc: $(head -c 300 "$WORK/run.err"))" [ "$rc" = 0 ]
 sed -n 's/^stall_times //p' "$WORK/run.stall" | tr ' ' '\n' | paste -d' ' - - >"$WORK/stalls.txt"
-python3 "$HELP_PY/culprit_check.py" "$WORK/run.json" "$WORK/stalls.txt" client name=stall >"$WORK/c.txt" 2>&1
+# the client's own late cycles beyond its stalls (a busy machine preempts it: PipeWire's profiler then sees it not
+# finish, truly): naming it then is not naming it outside its misbehaviour
+sed -n 's/^late_times //p' "$WORK/run.stall" | tr ' ' '\n' | paste -d' ' - - >"$WORK/late.txt"
+echo "# the stall client's own late cycles: $(wc -l <"$WORK/late.txt")"
+python3 "$HELP_PY/culprit_check.py" "$WORK/run.json" "$WORK/stalls.txt" client name=stall --excuse "$WORK/late.txt" >"$WORK/c.txt" 2>&1
 sed 's/^/# run: /' "$WORK/c.txt"
 v() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
 check "the 4 stalls fell in the measured window" [ "$(v truths_inside "$WORK/c.txt")" = 4 ]
