@@ -92,7 +92,9 @@ static const struct report_key report_keys[] = {
     { "culprits", "object", "when the run sought culprits: `{sampler {hz, window_ms, history_s, sources [{name, "
       "state, why?}]}, cost {cpu_s, cpu_pct}, periodicity [{period_s, count, spread_s, what}], trace?}`: how the "
       "culprits were sought (the sampler of /proc and /sys any user may read, the audio server's log, PipeWire's "
-      "profiler, a trace), what it cost, and the periods found in the events' and spikes' times" },
+      "profiler, a trace), what it cost, and the periods found in the events' and spikes' times (each top culprit's "
+      "own first, `what` naming it; then all of them together, unless that period is the culprit's own listed; at "
+      "most 4, the most moments first)" },
     { "imported", "object", "`{from (\"cyclictest\"), file, tool_version, command, file_version, ...}`: a report made by `rtjitter import cyclictest` (`audio.backend` `cyclictest-import`): "
       "null for what cyclictest does not measure" },
     { NULL, NULL, NULL }
