@@ -27,6 +27,9 @@ struct culprit_obs {
     int64_t value_ns;                    /* how long (a node's overrun, a task's run time), 0 when none */
     char evidence[CULPRIT_EVIDENCE_MAX]; /* one line, as culprit.evidence */
     int rt_priority;                     /* a task's real-time priority, 0: not real time or unknown */
+    int began_exactly;                   /* t0_ns is when what it saw began (a profiler's wake of the node), not
+                                          * when it was read: one that began after a happening ended cannot be its
+                                          * cause (0: a log line's read time, a trace window's start) */
 };
 
 /* A source of observations, polled by the engine's thread (normal priority: a source may read files, take locks,

@@ -102,11 +102,19 @@ static void top_what(const struct culprit_engine *e, const int *idx, const unsig
     utf8_trim(what);
 }
 
-/* The same top culprit (kind, name, pid) of two happenings. */
-static bool same_top(const struct ce_result *x, const struct ce_result *y)
+/* The same culprit (kind, name, pid). */
+static bool same_culprit(const struct culprit *x, const struct culprit *y)
 {
-    return x->n > 0 && y->n > 0 && x->c[0].kind == y->c[0].kind && x->c[0].pid == y->c[0].pid &&
-           strcmp(x->c[0].name, y->c[0].name) == 0;
+    return x->kind == y->kind && x->pid == y->pid && strcmp(x->name, y->name) == 0;
+}
+
+/* Whether r names c among its culprits. */
+static bool names(const struct ce_result *r, const struct culprit *c)
+{
+    for (int k = 0; k < r->n; k++)
+        if (same_culprit(&r->c[k], c))
+            return true;
+    return false;
 }
 
 #define PERIODS_MAX 4
@@ -134,8 +142,9 @@ static int by_count_desc(const void *a, const void *b)
     return (x->p.count < y->p.count) - (x->p.count > y->p.count);
 }
 
-/* The periods of the happenings: first of each top culprit's own (a culprit that comes back is periodic whatever
- * else the machine does: beside stress-ng, the machine's own spikes between a task's bursts made half its period
+/* The periods of the happenings: first of each culprit's own, the happenings that name it (on top of them or below:
+ * at one of a task's bursts the run delay may rank above it; a culprit that comes back is periodic whatever else the
+ * machine does: beside stress-ng, the machine's own spikes between a task's bursts made half its period
  * fit more moments), then of all of them together (a period no one culprit tops, with what ranked top most often
  * at its moments; left out when that culprit's own period is listed). At most PERIODS_MAX, the most moments first. Under the engine's mutex (the sort's static is
  * safe under it). */
@@ -144,36 +153,38 @@ static json_t *periodicity_json(const struct culprit_engine *e)
     json_t *a = json_array();
     int n = e->nres;
     int *idx = malloc(sizeof *idx * (size_t)(n > 0 ? n : 1));
-    int *grp = malloc(sizeof *grp * (size_t)(n > 0 ? n : 1));
     int64_t *t = malloc(sizeof *t * (size_t)(n > 0 ? n : 1));
     unsigned char *fit = malloc((size_t)(n > 0 ? n : 1));
     struct period_entry pe[2 * PERIODS_MAX];
     int npe = 0;
-    if (idx && grp && t && fit && n >= 3) {
+    if (idx && t && fit && n >= 3) {
         for (int i = 0; i < n; i++)
             idx[i] = i;
         sort_res = e->res;
         qsort(idx, (size_t)n, sizeof *idx, by_start);
-        /* each top culprit's happenings, in time order (the first 32 culprits met) */
+        /* each culprit's happenings (those that name it, on top or below), in time order: the first 32 culprits
+         * met on top of one */
         enum { GROUPS = 32 };
-        int lead[GROUPS], ng = 0;
-        for (int i = 0; i < n; i++) {
+        const struct culprit *who[GROUPS];
+        int ng = 0;
+        for (int i = 0; i < n && ng < GROUPS; i++) {
             const struct ce_result *r = &e->res[idx[i]];
+            if (r->n == 0)
+                continue;
             int g = 0;
-            while (g < ng && !same_top(&e->res[idx[lead[g]]], r))
+            while (g < ng && !same_culprit(who[g], &r->c[0]))
                 g++;
-            if (g == ng && r->n > 0 && ng < GROUPS)
-                lead[ng++] = i;
-            grp[i] = g < ng ? g : -1;
+            if (g == ng)
+                who[ng++] = &r->c[0];
         }
         for (int g = 0; g < ng; g++) {
             int k = 0;
             for (int i = 0; i < n; i++)
-                if (grp[i] == g)
+                if (names(&e->res[idx[i]], who[g]))
                     t[k++] = e->res[idx[i]].start_ns;
             struct ce_period p;
             if (k >= 3 && ce_period_find(t, k, &p, fit)) {
-                const struct culprit *c = &e->res[idx[lead[g]]].c[0];
+                const struct culprit *c = who[g];
                 char what[CULPRIT_NAME_MAX + 40];
                 if (c->pid > 0)
                     snprintf(what, sizeof what, "%s: %s (pid %d)", culprit_kind_name(c->kind), c->name, c->pid);
@@ -201,7 +212,6 @@ static json_t *periodicity_json(const struct culprit_engine *e)
         json_array_append_new(a, json_pack("{s:f, s:i, s:f, s:s}", "period_s", pe[i].p.period_s, "count",
                                            pe[i].p.count, "spread_s", pe[i].p.spread_s, "what", pe[i].what));
     free(idx);
-    free(grp);
     free(t);
     free(fit);
     return a;

@@ -161,6 +161,11 @@ static void add_obs(struct rank_ctx *c, const struct culprit_obs *o_in)
         return;
     if (own_client(c->e, o))
         return; /* our lateness: the DSP rule and the run delay say why */
+    /* What began after the happening ended did not cause it (a stall client's stall 27 ms after a spike, inside the
+     * window's interval after it, was named for it); a period's slack for the two clocks' readings. */
+    int64_t slack = c->period_ns > 1000000 ? c->period_ns : 1000000;
+    if (o->began_exactly && o->t0_ns > c->r->end_ns + slack)
+        return;
     /* A trace sees every task that ran on the CPU in the window, also while the audio thread slept: a task that
      * could not preempt a real-time audio thread (not real time, or below it) only used the CPU it left idle. */
     if (c->audio_prio > 0 && (o->kind == CK_THREAD || (o->kind == CK_RT_TASK && o->rt_priority > 0 &&

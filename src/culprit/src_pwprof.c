@@ -148,6 +148,7 @@ static void close_stall(struct pwprof *p, struct stall *s)
     memset(&o, 0, sizeof(o));
     o.t0_ns = s->t0;
     o.t1_ns = s->t1 > s->t0 ? s->t1 : s->t0;
+    o.began_exactly = 1; /* the node's wake, from the profiler's own clock reading */
     o.kind = CK_CLIENT;
     snprintf(o.name, sizeof(o.name), "%s", s->name);
     o.cpu = -1;

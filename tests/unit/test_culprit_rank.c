@@ -196,6 +196,36 @@ static void test_dsp_and_source_rank_first(void **state)
     ctree_free(&t);
 }
 
+/* A profiler's observation is timed by when the node woke: one that woke 27 ms after a spike's late cycle ran (inside
+ * the interval the window reaches past it) did not cause it and is not named; the same from a log, timed by when
+ * the line was read (it may be late by design), is; one that woke before the cycle ran is named too. */
+static void test_what_began_after_is_no_cause(void **state)
+{
+    (void)state;
+    for (int v = 0; v < 3; v++) {
+        struct ctree t;
+        struct culprit_engine *e = start(&t);
+        struct culprit_obs o = {.t0_ns = (v == 2 ? 1495 : 1527) * MS, .t1_ns = 1547 * MS, .kind = CK_CLIENT,
+                                .name = "stall", .cpu = -1, .value_ns = 20 * MS, .began_exactly = v != 1,
+                                .evidence = "another JACK client did not finish: stall"};
+        ticks(e, &t, 0, 9, quiet);
+        e->obs[0] = o;
+        e->obs_n = 1;
+        e->obs_head = 1;
+        culprit_engine_note(e, CS_SPIKE, 0, 1500 * MS, 1500 * MS, 1, 0);
+        ticks(e, &t, 10, 11, quiet);
+        struct culprit c[CULPRITS_MAX];
+        int n = lookup(e, 1500 * MS, c);
+        assert_true(n >= 1);
+        if (v == 0)
+            assert_int_equal(c[0].kind, CK_NONE);  /* woke after: not named */
+        else
+            assert_int_equal(c[0].kind, CK_CLIENT); /* a log line read then, or a wake before: named */
+        culprit_engine_free(e);
+        ctree_free(&t);
+    }
+}
+
 static void test_nothing(void **state)
 {
     (void)state;
@@ -454,6 +484,7 @@ int main(void)
         cmocka_unit_test(test_ipis_carry_the_softirq),
         cmocka_unit_test(test_softirq_over_run_delay),
         cmocka_unit_test(test_periodic_culprit_among_noise),
+        cmocka_unit_test(test_what_began_after_is_no_cause),
         cmocka_unit_test(test_before_history_and_summary),
         cmocka_unit_test(test_ring_wraps),
     };
