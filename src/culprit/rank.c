@@ -456,9 +456,6 @@ static void rule_softirqs(struct rank_ctx *c)
         for (int i = 0; i < c->n; i++)
             if (c->is_ipi[i] && c->cand[i].score >= p->score)
                 p->score = c->cand[i].score + 1;
-        for (int i = 0; i < c->n; i++)
-            if (c->is_ipi[i] && c->cand[i].score >= p->score)
-                c->cand[i].score = p->score - 1;
         if (c->ipi < 0 || strncmp(e->soft_names[t], "NET_", 4) != 0)
             continue;
         char rps[128], tail[256];
