@@ -53,6 +53,7 @@ struct rank_ctx {
     int ipi;                     /* the candidate of a function-call IPI surge (rule_irqs), -1 none */
     uint64_t ipi_count;          /* its count in the window */
     int64_t run_delay_ns;        /* the audio thread's run delay that rule_run_delay named (0: none) */
+    int64_t steal_us;            /* the steal rule_steal named (0: none) */
 };
 
 static bool has_cpu(const struct rank_ctx *c, int cpu)
@@ -471,7 +472,8 @@ static void rule_softirqs(struct rank_ctx *c)
 
 /* The audio thread waited runnable, no real-time task ran, and a softirq surged on its CPU: softirq work (on an
  * interrupt's exit, or in ksoftirqd with its handlers not preemptible) is what a real-time thread waits behind when
- * no higher task runs. The softirq that surged most goes above the run delay, with the wait in its evidence. */
+ * no higher task runs. The softirq that surged most goes above the run delay, with the wait in its evidence; not
+ * when the host's steal was half the wait or more. */
 static void softirq_over_run_delay(struct rank_ctx *c)
 {
     struct culprit *rd = NULL, *sq = NULL;
@@ -482,6 +484,10 @@ static void softirq_over_run_delay(struct rank_ctx *c)
             sq = &c->cand[i];
     }
     if (!rd || !sq || rd->score < sq->score)
+        return;
+    /* the host took the CPU for half the wait or more: that, not the softirq's counts, is the likelier why (a
+     * fresh machine's compile phase: RCU 30 against 7.3 usually, steal 10 ms, a wait of 13.3 ms) */
+    if (c->steal_us * 1000 * 2 >= c->run_delay_ns)
         return;
     sq->score = rd->score + 1;
     char tail[96];
@@ -515,6 +521,7 @@ static void rule_steal(struct rank_ctx *c)
     /* steal counts in USER_HZ ticks (10 ms here): whole ms is all it can say */
     if (us <= 0 || (u >= 0 && us < 2 * u))
         return;
+    c->steal_us = us;
     add(c, CK_STEAL, CB_CORRELATED, 40 + fmin(40, us / 1000.0), "steal", "the hypervisor took %s for %.0f ms %s "
         "(steal; counted in %ld ms ticks)", c->where, us / 1000.0, c->around, 1000 / sysconf_clk());
 }

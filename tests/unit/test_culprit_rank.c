@@ -367,6 +367,39 @@ static void test_softirq_over_run_delay(void **state)
     ctree_free(&t);
 }
 
+/* The same, and the host took the CPU then (steal: one USER_HZ tick, 10 ms, against the 4 ms waited): the steal is
+ * the likelier why of the wait, the softirq stays below the run delay and says nothing of the wait. */
+static void delayed_storm_stolen(struct ctree *t, int k)
+{
+    delayed_storm(t, k);
+    if (k == 10)
+        t->steal[1] += 1; /* one USER_HZ tick: 10 ms */
+}
+
+static void test_steal_keeps_softirq_below_run_delay(void **state)
+{
+    (void)state;
+    struct ctree t;
+    struct culprit_engine *e = start(&t);
+    ticks(e, &t, 0, 9, delayed_storm_stolen);
+    culprit_engine_note(e, CS_SPIKE, 0, 1500 * MS, 1500 * MS, 1, 0);
+    ticks(e, &t, 10, 11, delayed_storm_stolen);
+    struct culprit c[CULPRITS_MAX];
+    int n = lookup(e, 1500 * MS, c);
+    assert_true(n >= 3);
+    int rd = -1, sq = -1;
+    for (int i = 0; i < n; i++) {
+        if (c[i].kind == CK_RUN_DELAY)
+            rd = i;
+        if (c[i].kind == CK_SOFTIRQ)
+            sq = i;
+    }
+    assert_true(rd >= 0 && sq > rd);
+    assert_null(strstr(c[sq].evidence, "waited"));
+    culprit_engine_free(e);
+    ctree_free(&t);
+}
+
 static void test_before_history_and_summary(void **state)
 {
     (void)state;
@@ -483,6 +516,7 @@ int main(void)
         cmocka_unit_test(test_run_delay_when_nobody_named),
         cmocka_unit_test(test_ipis_carry_the_softirq),
         cmocka_unit_test(test_softirq_over_run_delay),
+        cmocka_unit_test(test_steal_keeps_softirq_below_run_delay),
         cmocka_unit_test(test_periodic_culprit_among_noise),
         cmocka_unit_test(test_what_began_after_is_no_cause),
         cmocka_unit_test(test_before_history_and_summary),
