@@ -10,7 +10,8 @@
 # test steers loopback's packets to the audio CPU (RPS, lo's queues/rx-0/rps_cpus: root, restored on every exit):
 # the NET_RX softirq then runs there, raised by function-call IPIs, in interrupt context or in ksoftirqd, as a
 # network card's traffic steered to that CPU would. Judged by tests/helpers/culprit_check.py against the flood's log:
-# - every burst has an event or a spike whose top culprit is the NET_RX softirq;
+# - every burst that disturbed a cycle (at least 2 of the 3) has an event or a spike whose top culprit is the NET_RX
+#   softirq;
 # - nothing outside the bursts names it.
 . "$(dirname "$0")/../lib.sh"
 
@@ -57,8 +58,11 @@ python3 "$RTJ_TOP/tests/helpers/culprit_check.py" "$WORK/nobody/s.json" "$WORK/f
 sed 's/^/# /' "$WORK/c.txt"
 v() { awk -v k="$1" '$1 == k { print $2 }' "$WORK/c.txt"; }
 check "the 3 bursts fell in the measured window" [ "$(v truths_inside)" = 3 ]
-check "each burst has an event or spike whose top culprit is the NET_RX softirq: $(v hit) of $(v truths_inside)" \
-    [ "$(v hit)" = "$(v truths_inside)" ]
+# What is judged is the naming of what the storm caused: a burst that disturbed no cycle over 100 us (1 of 3 once
+# in a make check) has nothing to name; two of three at least must have, so that the check never passes vacuously.
+check "the storm disturbed cycles in at least 2 of its 3 bursts ($(v covered))" [ "$(v covered)" -ge 2 ]
+check "each burst that disturbed a cycle has an event or spike whose top culprit is the NET_RX softirq: $(v hit) of $(v covered)" \
+    [ "$(v hit)" = "$(v covered)" ]
 check "nothing outside the bursts names NET_RX ($(v named_outside) of $(v outside))" [ "$(v named_outside)" = 0 ]
 basis=$(json "$WORK/nobody/s.json" "sorted({c['basis'] for p in d['phases'] for h in p.get('events', []) + p.get('spikes', []) for c in h.get('culprits', [])[:1] if c.get('kind') == 'softirq'})")
 check "the storm is named from counters, marked correlated (got $basis)" [ "$basis" = "['correlated']" ]
