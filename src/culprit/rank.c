@@ -16,9 +16,8 @@
  *    work those IPIs carry (RPS steering packets to this CPU raises NET_RX there by an IPI): it goes above them;
  *  - PSI above its usual, 10+; the clock of the audio CPU dropped, 15;
  *  - nothing: CK_NONE, said, never left out. */
-#include "culprit/engine_internal.h"
+#include "culprit/rank_internal.h"
 #include <sys/stat.h>
-#include <dirent.h>
 #include "util/utf8.h"
 #include <math.h>
 #include <stdarg.h>
@@ -27,43 +26,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#define CAND_MAX 64
-
 static long sysconf_clk(void)
 {
     long hz = sysconf(_SC_CLK_TCK);
     return hz > 0 ? hz : 100;
 }
 
-struct rank_ctx {
-    struct culprit_engine *e;
-    const struct ce_result *r;
-    int i0, i1;                  /* samples in the window: ce_hist_at(i0..i1) */
-    int64_t a_ns, b_ns;          /* the window asked */
-    int64_t span_ns, hist_ns;    /* the samples' real span; the whole history's */
-    int64_t period_ns;
-    char around[64];             /* "in the 100 ms around the spike" */
-    uint64_t cpus[CE_CPUS_MAX / 64];
-    int one_cpu;                 /* the single CPU looked at, -1 several, -2 all */
-    char where[32];              /* "CPU 2", "the audio CPUs", "all CPUs" */
-    int audio_tid, audio_prio;
-    struct culprit cand[CAND_MAX];
-    int n;
-    bool is_ipi[CAND_MAX];       /* the candidate is an IPI line's surge (function call, rescheduling) */
-    int ipi;                     /* the candidate of a function-call IPI surge (rule_irqs), -1 none */
-    uint64_t ipi_count;          /* its count in the window */
-    int64_t run_delay_ns;        /* the audio thread's run delay that rule_run_delay named (0: none) */
-    int64_t steal_us;            /* the steal rule_steal named (0: none) */
-};
 
-static bool has_cpu(const struct rank_ctx *c, int cpu)
-{
-    if (c->one_cpu == -2)
-        return true;
-    return cpu >= 0 && cpu < CE_CPUS_MAX && (c->cpus[cpu / 64] >> (cpu % 64) & 1);
-}
 
-static struct culprit *add(struct rank_ctx *c, enum culprit_kind k, enum culprit_basis b, double score,
+struct culprit *rank_add(struct rank_ctx *c, enum culprit_kind k, enum culprit_basis b, double score,
                            const char *name, const char *fmt, ...)
 {
     if (c->n >= CAND_MAX)
@@ -90,7 +61,7 @@ static bool have_kind(const struct rank_ctx *c, enum culprit_kind k)
 }
 
 /* The usual count of a counter over a span like the window's, from the rolling sum minus the window's own. */
-static double usual(const struct rank_ctx *c, uint64_t roll, uint64_t in_window)
+double rank_usual(const struct rank_ctx *c, uint64_t roll, uint64_t in_window)
 {
     int64_t out_ns = c->hist_ns - c->span_ns;
     if (out_ns <= 0 || roll < in_window)
@@ -98,7 +69,7 @@ static double usual(const struct rank_ctx *c, uint64_t roll, uint64_t in_window)
     return (double)(roll - in_window) * (double)c->span_ns / (double)out_ns;
 }
 
-static void fmt_usual(char *b, size_t n, double u)
+void rank_fmt_usual(char *b, size_t n, double u)
 {
     snprintf(b, n, u < 10 ? "%.1f" : "%.0f", u);
 }
@@ -111,7 +82,7 @@ static void rule_dsp(struct rank_ctx *c)
     if (c->period_ns <= 0 || r->cb_max_ns <= c->period_ns)
         return;
     double ratio = (double)r->cb_max_ns / (double)c->period_ns;
-    add(c, CK_DSP, CB_OBSERVED, 1000 + ratio, "our DSP", "our own DSP overran the period: callback %.2f ms for a "
+    rank_add(c, CK_DSP, CB_OBSERVED, 1000 + ratio, "our DSP", "our own DSP overran the period: callback %.2f ms for a "
         "%.2f ms period", r->cb_max_ns / 1e6, c->period_ns / 1e6);
 }
 
@@ -192,7 +163,7 @@ static void add_obs(struct rank_ctx *c, const struct culprit_obs *o_in)
     /* The server saying which client did not finish is the most direct word there is after our own clock's:
      * above what a trace saw take the CPU (a softirq's 6 ms in 1453 runs of 4 us does not make a 10 ms stall). */
     double score = o->kind == CK_IDLE_EXIT ? 30 : o->kind == CK_CLIENT ? 700 + fmin(per, 100) : 500 + fmin(per, 100);
-    struct culprit *p = add(c, o->kind, CB_OBSERVED, score, o->name, "%s", o->evidence);
+    struct culprit *p = rank_add(c, o->kind, CB_OBSERVED, score, o->name, "%s", o->evidence);
     if (p) {
         p->pid = o->pid > 0 ? o->pid : 0;
         p->cpu = o->cpu;
@@ -273,7 +244,7 @@ static void rule_rt_tasks(struct rank_ctx *c)
             continue;
         const char *rel = c->audio_prio <= 0 ? "" : t->t.prio > c->audio_prio ? " above the audio thread"
                                                                               : " at the audio thread's priority";
-        struct culprit *p = add(c, CK_RT_TASK, CB_CORRELATED, 100 + fmin(300, 10.0 * t->run_ns / period),
+        struct culprit *p = rank_add(c, CK_RT_TASK, CB_CORRELATED, 100 + fmin(300, 10.0 * t->run_ns / period),
                                 t->t.comm, "a real-time task%s ran on CPU %d: %s (pid %d, %s %d), %.1f ms %s", rel,
                                 t->t.cpu, t->t.comm, t->t.pid, t->t.policy == 'R' ? "RR" : "FIFO", t->t.prio,
                                 t->run_ns / 1e6, c->around);
@@ -311,191 +282,6 @@ static void merge_observed_tasks(struct rank_ctx *c)
     c->n = n;
 }
 
-static void line_name(const struct ce_line *l, char *b, size_t n)
-{
-    const char *dev = l->dev[0] ? l->dev : NULL;
-    if (!dev && l->desc[0]) {
-        const char *sp = strrchr(l->desc, ' ');
-        dev = sp ? sp + 1 : l->desc;
-    }
-    if (l->irq >= 0)
-        snprintf(b, n, dev ? "IRQ %d (%s)" : "IRQ %d", l->irq, dev);
-    else
-        snprintf(b, n, l->desc[0] ? "%s (%s)" : "%s", l->label, l->desc);
-}
-
-/* A counter far above its usual: at least 5 in the window and 3 times its usual plus 3 (a line that fires now and
- * then is not a surge). */
-static bool surge(double cnt, double u)
-{
-    return u >= 0 && cnt >= 5 && cnt >= 3 * u + 3;
-}
-
-static double surge_score(double cnt, double u)
-{
-    return 20 + fmin(60, 10 * log2((cnt + 1) / (u + 1)));
-}
-
-static void rule_irqs(struct rank_ctx *c)
-{
-    struct culprit_engine *e = c->e;
-    uint64_t win[CE_LINES_MAX] = {0}, base[CE_LINES_MAX] = {0};
-    for (int i = c->i0; i <= c->i1; i++) {
-        const struct ce_sample *s = ce_hist_at(e, i);
-        for (int k = 0; k < s->n_irq; k++)
-            if (s->irq[k].id < CE_LINES_MAX && has_cpu(c, s->irq[k].cpu))
-                win[s->irq[k].id] += s->irq[k].delta;
-    }
-    for (int l = 0; l < e->nlines && e->irq_roll; l++) {
-        if (!win[l])
-            continue;
-        for (int cpu = 0; cpu < e->irq_prev_ncpu; cpu++)
-            if (has_cpu(c, cpu))
-                base[l] += e->irq_roll[(size_t)l * (size_t)e->irq_prev_ncpu + cpu];
-        double u = usual(c, base[l], win[l]);
-        if (!surge((double)win[l], u))
-            continue;
-        char name[CULPRIT_NAME_MAX], us[16];
-        line_name(&e->lines[l], name, sizeof name);
-        fmt_usual(us, sizeof us, u);
-        struct culprit *p = add(c, CK_IRQ, CB_CORRELATED, surge_score((double)win[l], u), name,
-                                "%s on %s: %llu %s, usually %s", name, c->where, (unsigned long long)win[l],
-                                c->around, us);
-        if (p)
-            p->irq = e->lines[l].irq;
-        if (p && strstr(e->lines[l].desc, "Function call interrupts")) { /* x86 CAL, arm64 IPI1 */
-            c->ipi = (int)(p - c->cand);
-            c->ipi_count = win[l];
-        }
-        if (p)
-            c->is_ipi[p - c->cand] = strstr(e->lines[l].desc, "Function call interrupts") ||
-                                     strstr(e->lines[l].desc, "Rescheduling interrupts");
-    }
-}
-
-/* The network interfaces whose packet steering (RPS: queues/rx-N/rps_cpus) sends packets to `cpu`, in buf
- * ("lo", "lo, eth0"); "" none (or no RPS in this kernel). */
-static void rps_devices(const struct culprit_engine *e, int cpu, char *buf, size_t n)
-{
-    buf[0] = 0;
-    char path[512];
-    snprintf(path, sizeof path, "%s/class/net", e->sys);
-    DIR *d = opendir(path);
-    if (!d || cpu < 0)
-        goto out;
-    struct dirent *de;
-    while ((de = readdir(d))) {
-        if (de->d_name[0] == '.')
-            continue;
-        int hit = 0;
-        for (int q = 0; q < 64 && !hit; q++) {
-            if (snprintf(path, sizeof path, "%s/class/net/%.64s/queues/rx-%d/rps_cpus", e->sys, de->d_name, q) >=
-                (int)sizeof path)
-                break;
-            FILE *f = fopen(path, "re");
-            if (!f)
-                break;
-            char mask[512];
-            size_t len = fread(mask, 1, sizeof mask - 1, f);
-            fclose(f);
-            mask[len] = 0;
-            /* hex words, most significant first, separated by commas: bit cpu counts from the end */
-            int bit = 0;
-            for (size_t i = len; i-- > 0 && !hit;) {
-                char ch = mask[i];
-                int v = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
-                      : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
-                if (v < 0)
-                    continue;
-                if (cpu >= bit && cpu < bit + 4 && (v >> (cpu - bit) & 1))
-                    hit = 1;
-                bit += 4;
-            }
-        }
-        size_t have = strlen(buf), add = strlen(de->d_name);
-        if (hit && have + add + 3 < n) {
-            if (have) {
-                memcpy(buf + have, ", ", 2);
-                have += 2;
-            }
-            memcpy(buf + have, de->d_name, add + 1);
-        }
-    }
-out:
-    if (d)
-        closedir(d);
-}
-
-static void rule_softirqs(struct rank_ctx *c)
-{
-    struct culprit_engine *e = c->e;
-    uint64_t win[CE_SOFT_MAX] = {0}, base[CE_SOFT_MAX] = {0};
-    for (int i = c->i0; i <= c->i1; i++) {
-        const struct ce_sample *s = ce_hist_at(e, i);
-        for (int k = 0; k < s->n_soft; k++)
-            if (s->soft[k].id < CE_SOFT_MAX && has_cpu(c, s->soft[k].cpu))
-                win[s->soft[k].id] += s->soft[k].delta;
-    }
-    for (int t = 0; t < e->nsoft; t++) {
-        for (int cpu = 0; win[t] && cpu < CE_CPUS_MAX; cpu++)
-            if (has_cpu(c, cpu))
-                base[t] += e->soft_roll[(size_t)t * CE_CPUS_MAX + cpu];
-        double u = usual(c, base[t], win[t]);
-        if (!win[t] || !surge((double)win[t], u))
-            continue;
-        char name[CULPRIT_NAME_MAX], us[16];
-        snprintf(name, sizeof name, "%s softirq", e->soft_names[t]);
-        fmt_usual(us, sizeof us, u);
-        struct culprit *p = add(c, CK_SOFTIRQ, CB_CORRELATED, surge_score((double)win[t], u), name,
-                                "%s surge on %s: %llu %s, usually %s", name, c->where, (unsigned long long)win[t],
-                                c->around, us);
-        if (!p)
-            continue;
-        /* IPIs are messages between CPUs (a wake-up, a function to run), not work: a softirq that surged with them on
-         * the same CPU is the work they carried (RPS steering packets here raises NET_RX by a function-call IPI; a
-         * wake-up sent here comes as a rescheduling IPI). It goes above them; they stay in the list below it. */
-        for (int i = 0; i < c->n; i++)
-            if (c->is_ipi[i] && c->cand[i].score >= p->score)
-                p->score = c->cand[i].score + 1;
-        if (c->ipi < 0 || strncmp(e->soft_names[t], "NET_", 4) != 0)
-            continue;
-        char rps[128], tail[256];
-        rps_devices(e, c->one_cpu, rps, sizeof rps);
-        snprintf(tail, sizeof tail, "; raised by %llu function-call IPIs%s%.127s%s", (unsigned long long)c->ipi_count,
-                 rps[0] ? " (packet steering, RPS, sends " : "", rps, rps[0] ? "'s packets here)" : "");
-        size_t have = strlen(p->evidence);
-        if (have + strlen(tail) < sizeof p->evidence)
-            memcpy(p->evidence + have, tail, strlen(tail) + 1);
-        utf8_trim(p->evidence);
-    }
-}
-
-/* The audio thread waited runnable, no real-time task ran, and a softirq surged on its CPU: softirq work (on an
- * interrupt's exit, or in ksoftirqd with its handlers not preemptible) is what a real-time thread waits behind when
- * no higher task runs. The softirq that surged most goes above the run delay, with the wait in its evidence; not
- * when the host's steal was half the wait or more. */
-static void softirq_over_run_delay(struct rank_ctx *c)
-{
-    struct culprit *rd = NULL, *sq = NULL;
-    for (int i = 0; i < c->n; i++) {
-        if (c->cand[i].kind == CK_RUN_DELAY)
-            rd = &c->cand[i];
-        if (c->cand[i].kind == CK_SOFTIRQ && (!sq || c->cand[i].score > sq->score))
-            sq = &c->cand[i];
-    }
-    if (!rd || !sq || rd->score < sq->score)
-        return;
-    /* the host took the CPU for half the wait or more: that, not the softirq's counts, is the likelier why (a
-     * fresh machine's compile phase: RCU 30 against 7.3 usually, steal 10 ms, a wait of 13.3 ms) */
-    if (c->steal_us * 1000 * 2 >= c->run_delay_ns)
-        return;
-    sq->score = rd->score + 1;
-    char tail[96];
-    snprintf(tail, sizeof tail, "; the audio thread waited %.1f ms runnable meanwhile", c->run_delay_ns / 1e6);
-    size_t have = strlen(sq->evidence);
-    if (have + strlen(tail) < sizeof sq->evidence)
-        memcpy(sq->evidence + have, tail, strlen(tail) + 1);
-}
 
 static int64_t window_steal_us(const struct rank_ctx *c, uint64_t *roll)
 {
@@ -517,12 +303,12 @@ static void rule_steal(struct rank_ctx *c)
 {
     uint64_t roll;
     int64_t us = window_steal_us(c, &roll);
-    double u = usual(c, roll, (uint64_t)us);
+    double u = rank_usual(c, roll, (uint64_t)us);
     /* steal counts in USER_HZ ticks (10 ms here): whole ms is all it can say */
     if (us <= 0 || (u >= 0 && us < 2 * u))
         return;
     c->steal_us = us;
-    add(c, CK_STEAL, CB_CORRELATED, 40 + fmin(40, us / 1000.0), "steal", "the hypervisor took %s for %.0f ms %s "
+    rank_add(c, CK_STEAL, CB_CORRELATED, 40 + fmin(40, us / 1000.0), "steal", "the hypervisor took %s for %.0f ms %s "
         "(steal; counted in %ld ms ticks)", c->where, us / 1000.0, c->around, 1000 / sysconf_clk());
 }
 
@@ -543,7 +329,7 @@ static void rule_run_delay(struct rank_ctx *c)
     if (!known || d < period / 2 || d < 100000)
         return;
     c->run_delay_ns = d;
-    add(c, CK_RUN_DELAY, CB_CORRELATED, 50 + fmin(40, 10.0 * d / period), "run delay", "the audio thread was "
+    rank_add(c, CK_RUN_DELAY, CB_CORRELATED, 50 + fmin(40, 10.0 * d / period), "run delay", "the audio thread was "
         "runnable but waited %.1f ms %s, and nothing the sampler reads names who ran", d / 1e6, c->around);
 }
 
@@ -560,15 +346,15 @@ static void rule_psi(struct rank_ctx *c)
                 known = true;
             }
         }
-        double u = usual(c, (uint64_t)c->e->psi_roll[k], (uint64_t)us);
+        double u = rank_usual(c, (uint64_t)c->e->psi_roll[k], (uint64_t)us);
         double share = c->span_ns > 0 ? us * 1000.0 / (double)c->span_ns : 0;
         /* a tenth of the window stalled, and twice what is usual here: a machine always under pressure is its
          * baseline, not a culprit of one spike */
         if (!known || share < 0.10 || (u >= 0 && us < 2 * u))
             continue;
         char us_s[16];
-        fmt_usual(us_s, sizeof us_s, u / 1000.0);
-        add(c, CK_PRESSURE, CB_CORRELATED, (k == 1 ? 5 : 10) + 20 * share, names[k], "%s: tasks stalled %.0f ms "
+        rank_fmt_usual(us_s, sizeof us_s, u / 1000.0);
+        rank_add(c, CK_PRESSURE, CB_CORRELATED, (k == 1 ? 5 : 10) + 20 * share, names[k], "%s: tasks stalled %.0f ms "
             "%s (usually %s ms)", names[k], us / 1000.0, c->around, u >= 0 ? us_s : "unknown");
     }
 }
@@ -599,7 +385,7 @@ static void rule_freq(struct rank_ctx *c)
             continue;
         char name[32];
         snprintf(name, sizeof name, "CPU %d clock", cpu);
-        struct culprit *p = add(c, CK_FREQ, CB_CORRELATED, 15, name, "CPU %d ran at %u MHz %s, %u MHz at most in "
+        struct culprit *p = rank_add(c, CK_FREQ, CB_CORRELATED, 15, name, "CPU %d ran at %u MHz %s, %u MHz at most in "
                                 "the last %.0f s", cpu, lo / 1000, c->around, hi / 1000, c->hist_ns / 1e9);
         if (p)
             p->cpu = cpu;
@@ -613,10 +399,10 @@ static void rule_none(struct rank_ctx *c)
     uint64_t roll;
     int64_t us = window_steal_us(c, &roll);
     if (us > 0)
-        add(c, CK_NONE, CB_CORRELATED, 0, "nothing on this machine", "nothing on this machine explains it %s: the "
+        rank_add(c, CK_NONE, CB_CORRELATED, 0, "nothing on this machine", "nothing on this machine explains it %s: the "
             "host (steal %.0f ms) or firmware", c->around, us / 1000.0);
     else
-        add(c, CK_NONE, CB_CORRELATED, 0, "nothing on this machine", "nothing on this machine explains it %s: the "
+        rank_add(c, CK_NONE, CB_CORRELATED, 0, "nothing on this machine", "nothing on this machine explains it %s: the "
             "host or firmware (no steal seen)", c->around);
 }
 
@@ -694,9 +480,9 @@ int ce_rank(struct culprit_engine *e, const struct ce_result *r, struct culprit 
         merge_observed_tasks(c);
         rule_run_delay(c);
         rule_steal(c);
-        rule_irqs(c);
-        rule_softirqs(c);
-        softirq_over_run_delay(c);
+        rank_rule_irqs(c);
+        rank_rule_softirqs(c);
+        rank_softirq_over_run_delay(c);
         rule_psi(c);
         rule_freq(c);
         rule_none(c);
