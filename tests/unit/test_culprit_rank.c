@@ -48,6 +48,17 @@ static int lookup(struct culprit_engine *e, int64_t start_ns, struct culprit *c)
     return r.lookup(r.ctx, CS_SPIKE, 0, start_ns, c, CULPRITS_MAX);
 }
 
+/* The common case: 10 ticks of change(), a spike at 1500 ms on CPU 1, the two ticks its window needs; its culprits in
+ * c, how many returned. */
+static int spike_at_1500(struct culprit_engine *e, struct ctree *t, void (*change)(struct ctree *, int),
+                         struct culprit *c)
+{
+    ticks(e, t, 0, 9, change);
+    culprit_engine_note(e, CS_SPIKE, 0, 1500 * MS, 1500 * MS, 1, 0);
+    ticks(e, t, 10, 11, change);
+    return lookup(e, 1500 * MS, c);
+}
+
 static void quiet(struct ctree *t, int k)
 {
     (void)k;
@@ -95,11 +106,8 @@ static void test_rt_task_below_not_named(void **state)
     struct ctree t;
     struct culprit_engine *e = start(&t);
     t.task_prio = 5; /* below the audio thread's 10: it cannot preempt it */
-    ticks(e, &t, 0, 9, spin_at_10);
-    culprit_engine_note(e, CS_SPIKE, 0, 1500 * MS, 1500 * MS, 1, 0);
-    ticks(e, &t, 10, 11, spin_at_10);
     struct culprit c[CULPRITS_MAX];
-    int n = lookup(e, 1500 * MS, c);
+    int n = spike_at_1500(e, &t, spin_at_10, c);
     for (int i = 0; i < n; i++)
         assert_int_not_equal(c[i].kind, CK_RT_TASK);
     culprit_engine_free(e);
@@ -118,11 +126,8 @@ static void test_irq_surge(void **state)
     (void)state;
     struct ctree t;
     struct culprit_engine *e = start(&t);
-    ticks(e, &t, 0, 9, irq_surge);
-    culprit_engine_note(e, CS_SPIKE, 0, 1500 * MS, 1500 * MS, 1, 0);
-    ticks(e, &t, 10, 11, irq_surge);
     struct culprit c[CULPRITS_MAX];
-    int n = lookup(e, 1500 * MS, c);
+    int n = spike_at_1500(e, &t, irq_surge, c);
     assert_true(n >= 1);
     assert_int_equal(c[0].kind, CK_IRQ);
     assert_int_equal(c[0].irq, 145);
@@ -152,11 +157,8 @@ static void test_softirq_pressure_freq(void **state)
     (void)state;
     struct ctree t;
     struct culprit_engine *e = start(&t);
-    ticks(e, &t, 0, 9, other_surges);
-    culprit_engine_note(e, CS_SPIKE, 0, 1500 * MS, 1500 * MS, 1, 0);
-    ticks(e, &t, 10, 11, other_surges);
     struct culprit c[CULPRITS_MAX];
-    int n = lookup(e, 1500 * MS, c);
+    int n = spike_at_1500(e, &t, other_surges, c);
     assert_int_equal(n, 3);
     assert_int_equal(c[0].kind, CK_SOFTIRQ); /* 20 + 10 log2(421 / 21): 63.3 */
     assert_string_equal(c[0].evidence, "NET_RX softirq surge on CPU 1: 420 in the 100 ms around the spike, usually 20");
@@ -319,11 +321,8 @@ static void test_ipis_carry_the_softirq(void **state)
         struct ctree t;
         struct culprit_engine *e = start(&t);
         t.rps_lo = steer ? "00000002" : "1"; /* CPU 1, or CPU 0 only */
-        ticks(e, &t, 0, 9, rps_storm);
-        culprit_engine_note(e, CS_SPIKE, 0, 1500 * MS, 1500 * MS, 1, 0);
-        ticks(e, &t, 10, 11, rps_storm);
         struct culprit c[CULPRITS_MAX];
-        int n = lookup(e, 1500 * MS, c);
+        int n = spike_at_1500(e, &t, rps_storm, c);
         assert_int_equal(n, 2);
         assert_int_equal(c[0].kind, CK_SOFTIRQ);
         assert_string_equal(c[0].evidence, steer
@@ -353,11 +352,8 @@ static void test_softirq_over_run_delay(void **state)
     (void)state;
     struct ctree t;
     struct culprit_engine *e = start(&t);
-    ticks(e, &t, 0, 9, delayed_storm);
-    culprit_engine_note(e, CS_SPIKE, 0, 1500 * MS, 1500 * MS, 1, 0);
-    ticks(e, &t, 10, 11, delayed_storm);
     struct culprit c[CULPRITS_MAX];
-    int n = lookup(e, 1500 * MS, c);
+    int n = spike_at_1500(e, &t, delayed_storm, c);
     assert_true(n >= 2);
     assert_int_equal(c[0].kind, CK_SOFTIRQ);
     assert_string_equal(c[0].evidence, "NET_RX softirq surge on CPU 1: 420 in the 100 ms around the spike, usually "
@@ -381,11 +377,8 @@ static void test_steal_keeps_softirq_below_run_delay(void **state)
     (void)state;
     struct ctree t;
     struct culprit_engine *e = start(&t);
-    ticks(e, &t, 0, 9, delayed_storm_stolen);
-    culprit_engine_note(e, CS_SPIKE, 0, 1500 * MS, 1500 * MS, 1, 0);
-    ticks(e, &t, 10, 11, delayed_storm_stolen);
     struct culprit c[CULPRITS_MAX];
-    int n = lookup(e, 1500 * MS, c);
+    int n = spike_at_1500(e, &t, delayed_storm_stolen, c);
     assert_true(n >= 3);
     int rd = -1, sq = -1;
     for (int i = 0; i < n; i++) {
