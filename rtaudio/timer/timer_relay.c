@@ -27,6 +27,7 @@ static void publish_sched(struct timer_backend *b)
     struct rt_sink *s = &b->streams[pick].own_sink;
     atomic_store_explicit(&run->sched_policy, atomic_load(&s->sched_policy), memory_order_relaxed);
     atomic_store_explicit(&run->sched_priority, atomic_load(&s->sched_priority), memory_order_relaxed);
+    atomic_store_explicit(&run->tid, atomic_load(&s->tid), memory_order_relaxed); /* the culprits' audio thread */
     atomic_store_explicit(&run->sched_known, 1, memory_order_release);
 }
 

@@ -27,7 +27,14 @@ enum culprit_kind {
     CK_FREQ,       /* the audio CPU's clock dropped ("freq") */
     CK_IDLE_EXIT,  /* the CPU was deep idle and waking it cost the time (trace: power:cpu_idle) ("idle_exit") */
     CK_THREAD,     /* a thread (not real-time) ran on the audio CPU in the window (trace) ("thread") */
-    CK_NONE,       /* nothing on this machine explains it ("none"): said, never left out */
+    CK_NONE,       /* nothing on this machine explains it, or it is not known ("none"): said, never left out */
+    CK_KTHREAD,    /* a kernel thread held the CPU in the audio thread's wait (trace) ("kthread"): what its kind
+                    * allows (culprit_kthread_kind) */
+    CK_NO_PREEMPT, /* an ordinary task (or one below the audio thread) kept the CPU while the real-time audio thread
+                    * waited and ticks kept arriving: the kernel could not preempt it ("no_preempt"); the task is
+                    * what the kernel was doing, the preemption model is what to change */
+    CK_BELOW,      /* the CPU recorded no event at all (no tick, IPI or IRQ) for part of the wait: it was not
+                    * running, below the kernel: the host of a VM, firmware or SMI ("below_kernel") */
     CK_COUNT
 };
 
@@ -62,6 +69,16 @@ enum culprit_subject { CS_EVENT, CS_SPIKE };
 /* The JSON of one culprit: {kind, basis, name, pid?, tid?, cpu?, irq?, score, evidence}; the optional keys only when
  * known (pid/tid > 0, cpu >= 0, irq >= 0 for CK_IRQ). */
 json_t *culprit_json(const struct culprit *c);
+/* What a kernel thread's kind allows (CK_KTHREAD's advice), by its name. */
+enum culprit_kthread {
+    CKT_OTHER,     /* another kernel thread: named, nothing to run against it */
+    CKT_IRQ,       /* irq/N-NAME: a threaded interrupt (rtirq, that IRQ's affinity) */
+    CKT_KWORKER,   /* kworker/...: its workqueue (the function named), the unbound workqueues' cpumask */
+    CKT_SOFTIRQ,   /* ksoftirqd/N: the softirq's source */
+    CKT_STOPPER,   /* migration/N, cpuhp/N, idle_inject/N: per-CPU stopper threads, nothing to tune */
+    CKT_RCU,       /* rcu_*, rcuc/N ...: RCU's own threads (rcu_nocbs, rcutree.kthread_prio) */
+};
+enum culprit_kthread culprit_kthread_kind(const char *name);
 /* A ranked list: [culprit_json...]. */
 json_t *culprit_list_json(const struct culprit *c, int n);
 /* Reads one back (for compare and the tests); 0, or -1 when obj is not a culprit. Unknown kinds read as CK_NONE

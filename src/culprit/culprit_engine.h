@@ -30,6 +30,8 @@ struct culprit_obs {
     int began_exactly;                   /* t0_ns is when what it saw began (a profiler's wake of the node), not
                                           * when it was read: one that began after a happening ended cannot be its
                                           * cause (0: a log line's read time, a trace window's start) */
+    int64_t wait_ns;                     /* the trace's account of the audio threads' waits: how long they were,
+                                          * all told (value_ns is this holder's part); 0 for any other source */
 };
 
 /* A source of observations, polled by the engine's thread (normal priority: a source may read files, take locks,

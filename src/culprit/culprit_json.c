@@ -8,7 +8,21 @@ static const char *const kind_names[CK_COUNT] = {
     [CK_RT_TASK] = "rt_task",   [CK_CLIENT] = "client", [CK_IRQ] = "irq",     [CK_SOFTIRQ] = "softirq",
     [CK_DSP] = "dsp",           [CK_RUN_DELAY] = "run_delay", [CK_STEAL] = "steal", [CK_PRESSURE] = "pressure",
     [CK_FREQ] = "freq",         [CK_IDLE_EXIT] = "idle_exit", [CK_THREAD] = "thread", [CK_NONE] = "none",
+    [CK_KTHREAD] = "kthread",   [CK_NO_PREEMPT] = "no_preempt", [CK_BELOW] = "below_kernel",
 };
+
+enum culprit_kthread culprit_kthread_kind(const char *name)
+{
+    static const struct { const char *prefix; enum culprit_kthread kind; } kinds[] = {
+        { "irq/", CKT_IRQ },           { "kworker", CKT_KWORKER },      { "ksoftirqd/", CKT_SOFTIRQ },
+        { "migration/", CKT_STOPPER }, { "cpuhp/", CKT_STOPPER },       { "idle_inject/", CKT_STOPPER },
+        { "rcu", CKT_RCU },
+    };
+    for (size_t i = 0; name && i < sizeof(kinds) / sizeof(kinds[0]); i++)
+        if (strncmp(name, kinds[i].prefix, strlen(kinds[i].prefix)) == 0)
+            return kinds[i].kind;
+    return CKT_OTHER;
+}
 
 const char *culprit_kind_name(enum culprit_kind k)
 {

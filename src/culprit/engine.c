@@ -181,9 +181,10 @@ void ce_explain_due(struct culprit_engine *e, bool all)
         struct ce_result r = e->res[i];
         pthread_mutex_unlock(&e->mu);
         if (r.state == 0 && !r.asked && (all || (e->hist_n > 0 && e->last_t_ns >= r.end_ns + e->interval_ns))) {
-            ce_ask_sources(e, &r);
+            int traced = ce_ask_sources(e, &r);
             pthread_mutex_lock(&e->mu);
             e->res[i].asked = true;
+            e->res[i].traced = r.traced = traced;
             pthread_mutex_unlock(&e->mu);
         }
         if (r.state == 0 && due(e, &r, all))
@@ -341,7 +342,7 @@ void culprit_engine_note(struct culprit_engine *e, enum culprit_subject subj, in
     if (e->nres < e->res_cap && !e->stopped)
         e->res[e->nres++] = (struct ce_result){.subj = subj, .phase = phase, .cpu = cpu, .start_ns = start_ns,
                                                .end_ns = end_ns < start_ns ? start_ns : end_ns,
-                                               .cb_max_ns = callback_max_ns};
+                                               .cb_max_ns = callback_max_ns, .traced = -1};
     else
         e->res_lost++;
     pthread_mutex_unlock(&e->mu);

@@ -103,6 +103,8 @@ struct ce_result {
     int64_t start_ns, end_ns, cb_max_ns;
     int state;                   /* 0 pending, 1 explained, 2 no data */
     bool asked;                  /* the sources' explain() was asked (ce_ask_sources): its answer is in obs[] */
+    int traced;                  /* the trace's answer: -1 no trace, 0 it had no account of the audio threads' waits
+                                  * in it (not known), n > 0 its holders (obs[] with wait_ns, t0/t1 = start/end) */
     int n;
     struct culprit *c;           /* n culprits (malloc'd) */
 };
@@ -205,9 +207,9 @@ void ce_rt_read(struct culprit_engine *e, struct ce_sample *s);
 /* rank.c: the culprits of one happening from the history; returns how many (<= max), 0 when no sample covers it */
 int ce_rank(struct culprit_engine *e, const struct ce_result *r, struct culprit *out, int max);
 /* As soon as the window after r is sampled (before the polled sources' lag has passed): asks every source with an
- * explain() about r's window and keeps the answers with the polled observations. A trace's ring holds well under a
+ * explain() about r ([start, end]) and keeps the answers with the polled observations. A trace's ring holds well under a
  * second of a busy machine: asked after the lag, the window was gone (seen beside stress-ng --io). rank.c. */
-void ce_ask_sources(struct culprit_engine *e, struct ce_result *r);
+int ce_ask_sources(struct culprit_engine *e, const struct ce_result *r); /* returns r's traced */
 /* One more observation into the ring (engine.c). */
 void ce_keep_obs(struct culprit_engine *e, const struct culprit_obs *o);
 

@@ -117,8 +117,30 @@ static int window_rt_prio(const struct rank_ctx *c, int tid)
     return -1;
 }
 
+/* A holder of the audio threads' waits in this very happening (the trace's account, trace_class.h): classed
+ * already, measured in ns of the wait. Above every counter, below our own clock's DSP and the server's word on a
+ * client: 600 + 99 x its share of the wait. */
+static void add_wait_obs(struct rank_ctx *c, const struct culprit_obs *o)
+{
+    if (o->t0_ns != c->r->start_ns || o->t1_ns != c->r->end_ns)
+        return; /* another happening's */
+    for (int i = 0; i < c->n; i++)
+        if (c->cand[i].kind == o->kind && strcmp(c->cand[i].name, o->name) == 0)
+            return;
+    double share = o->wait_ns > 0 ? (double)o->value_ns / (double)o->wait_ns : 0;
+    struct culprit *p = rank_add(c, o->kind, CB_OBSERVED, 600 + 99 * fmin(share, 1), o->name, "%s", o->evidence);
+    if (p) {
+        p->pid = o->pid > 0 ? o->pid : 0;
+        p->cpu = o->cpu;
+    }
+}
+
 static void add_obs(struct rank_ctx *c, const struct culprit_obs *o_in)
 {
+    if (o_in->wait_ns > 0) {
+        add_wait_obs(c, o_in);
+        return;
+    }
     struct culprit_obs fixed = *o_in, *o = &fixed;
     /* A task the trace saw without its priority (its switch-in and wakeup before the trace's text) that the sampler
      * saw run real time in the window is that real-time task. */
@@ -178,11 +200,10 @@ static void rule_sources(struct rank_ctx *c)
     /* the sources' explain() answered when the window had been sampled (ce_ask_sources): in obs[] above */
 }
 
-void ce_ask_sources(struct culprit_engine *e, struct ce_result *r)
+int ce_ask_sources(struct culprit_engine *e, const struct ce_result *r)
 {
-    int64_t before = 2 * e->cfg.period_ns > e->interval_ns ? 2 * e->cfg.period_ns : e->interval_ns;
-    int64_t a = r->start_ns - before, b = r->end_ns + e->interval_ns;
     struct ce_source_slot slots[CE_SOURCES_MAX];
+    int traced = -1;
     pthread_mutex_lock(&e->mu);
     int ns = e->nsources;
     memcpy(slots, e->sources, sizeof slots);
@@ -191,10 +212,14 @@ void ce_ask_sources(struct culprit_engine *e, struct ce_result *r)
         if (strcmp(slots[i].state, "on") != 0 || !slots[i].src.explain)
             continue;
         struct culprit_obs o[16];
-        int n = slots[i].src.explain(slots[i].src.ctx, a, b, r->cpu, o, 16);
+        /* the happening itself: a trace accounts the audio threads' waits in it, never a window stretched */
+        int n = slots[i].src.explain(slots[i].src.ctx, r->start_ns, r->end_ns, r->cpu, o, 16);
         for (int k = 0; k < n && k < 16; k++)
             ce_keep_obs(e, &o[k]);
+        if (strcmp(slots[i].src.name, "tracefs") == 0)
+            traced = n > 0 ? n : 0;
     }
+    return traced;
 }
 
 struct task_sum {
@@ -329,8 +354,9 @@ static void rule_run_delay(struct rank_ctx *c)
     if (!known || d < period / 2 || d < 100000)
         return;
     c->run_delay_ns = d;
-    rank_add(c, CK_RUN_DELAY, CB_CORRELATED, 50 + fmin(40, 10.0 * d / period), "run delay", "the audio thread was "
-        "runnable but waited %.1f ms %s, and nothing the sampler reads names who ran", d / 1e6, c->around);
+    rank_add(c, CK_RUN_DELAY, CB_CORRELATED, 50 + fmin(40, 10.0 * d / period), "who ran is not known", "the audio "
+        "thread was runnable but waited %.1f ms %s (schedstat); who held the CPU is not known without the trace "
+        "(run as root, or give your group tracefs)", d / 1e6, c->around);
 }
 
 static void rule_psi(struct rank_ctx *c)
@@ -390,6 +416,27 @@ static void rule_freq(struct rank_ctx *c)
         if (p)
             p->cpu = cpu;
     }
+}
+
+/* With the trace on, what it measured is the answer: the counters' guesses (a task's run time anywhere in 50 ms, an
+ * interrupt's surge) are dropped; steal stays (the host's own count). When it had no account of the audio threads'
+ * waits in the happening, and neither our clock nor the server names anything, the culprit is not known: said. */
+static void trace_rules(struct rank_ctx *c)
+{
+    if (c->r->traced < 0)
+        return;
+    int n = 0, named = 0;
+    for (int i = 0; i < c->n; i++) {
+        const struct culprit *p = &c->cand[i];
+        if (p->basis == CB_CORRELATED && p->kind != CK_STEAL)
+            continue;
+        named += p->basis == CB_OBSERVED;
+        c->cand[n++] = *p;
+    }
+    c->n = n;
+    if (!named)
+        rank_add(c, CK_NONE, CB_OBSERVED, 1, "not known", "the trace holds no wait of the audio threads in it "
+                 "(their waits were before the trace's ring, or lost), and nothing else names a cause");
 }
 
 static void rule_none(struct rank_ctx *c)
@@ -485,6 +532,7 @@ int ce_rank(struct culprit_engine *e, const struct ce_result *r, struct culprit 
         rank_softirq_over_run_delay(c);
         rule_psi(c);
         rule_freq(c);
+        trace_rules(c);
         rule_none(c);
         qsort(c->cand, (size_t)c->n, sizeof c->cand[0], by_score);
         n = c->n < max ? c->n : max;

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The trace source (src_trace.h): a private tracefs instance opened, frozen and read on each explain, its
- * breakdown turned into observed culprits, its slices kept for the report. The engine's sampler thread calls
- * poll, explain and summary (normal priority); trace_slices_save runs in the caller's thread after the engine
- * stopped. */
+/* The trace source (src_trace.h): a private tracefs instance whose pipe is read as it fills into a stream
+ * (trace_stream.h), the audio threads' waits accounted on each explain (trace_class.h), slices kept for the
+ * report. The engine's sampler thread calls poll, explain and summary (normal priority); trace_slices_save runs
+ * in the caller's thread after the engine stopped. */
 #include "culprit/src_trace.h"
 #include "culprit/tracefs.h"
 #include "culprit/tracefs_parse.h"
-#include "culprit/tracefs_obs.h"
+#include "culprit/trace_class.h"
+#include "culprit/trace_stream.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -31,10 +32,13 @@ struct trace_slices {
     struct slice s[TRACE_SLICES_MAX]; /* a ring: slice k at s[k % TRACE_SLICES_MAX] */
 };
 
-/* The events enabled, where the kernel has them; the first three are needed. */
+/* The events enabled, where the kernel has them; the first three are needed. sched_waking is filtered to the audio
+ * threads (its filter is set as they are told): the wait begins there, not at sched_wakeup (a remote wake of an
+ * idle virtual CPU shows wakeup up to 1.3 ms later). irq_vectors (x86: the tick, IPIs) are what tell a busy CPU
+ * from one that was not running. */
 static const char *const trace_events[] = {
-    "sched/sched_switch", "irq/irq_handler_entry", "irq/irq_handler_exit", "sched/sched_wakeup",
-    "irq/softirq_entry", "irq/softirq_exit", "power/cpu_idle",
+    "sched/sched_switch", "sched/sched_waking", "irq/irq_handler_entry", "irq/irq_handler_exit",
+    "irq/softirq_entry", "irq/softirq_exit", "workqueue/workqueue_execute_start", "workqueue/workqueue_execute_end",
 };
 #define N_EVENTS (sizeof(trace_events) / sizeof(trace_events[0]))
 #define N_NEEDED 3
@@ -43,28 +47,17 @@ struct trace_ctx {
     struct tracefs tf;
     clockid_t clock;
     const char *clock_name;
-    int snapshot, osnoise, vectors;
+    int vectors, pipe_fd;
     unsigned events_on;               /* bit i: trace_events[i] enabled */
-    int ignore[BD_IGNORE], n_ignore;
+    int watch[BD_IGNORE], n_watch;
     struct trace_slices *slices;
-    int explains, lost, partial, idle_exits;
-    int skipped;                   /* explains answered from nothing: a read was less than TRACE_READ_GAP_NS ago */
-    int64_t irq_ns, softirq_ns, thread_ns, rt_ns;
-    struct trace_breakdown bd;        /* scratch: large, kept off the sampler's stack */
-    /* The last dump, reused for the next window that ended before it was frozen (events come in bursts; reading a
-     * full 1 MB buffer is ~4 MB of text and ~0.2 s here): its text, CPU (-1: all) and freeze time. */
-    char *dump;
-    size_t dump_len;
-    int dump_cpu, dumps;
-    int64_t dump_frozen_ns;
+    struct trace_stream *ts;
+    char *rd;                         /* the pipe's read buffer; a partial line is kept at its start */
+    size_t rd_len;
+    long long bytes, reads;
+    int explains, explained, not_covered, no_wait, pipe_error;
+    int64_t cpu_ns;                   /* the sampler thread's CPU time in this source's reads and accounts */
 };
-
-static int64_t now_ns(clockid_t c)
-{
-    struct timespec ts;
-    clock_gettime(c, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 /* ---- slices ---- */
 
@@ -94,48 +87,6 @@ static void slice_name(char *buf, size_t len, const struct slice *sl)
         snprintf(buf, len, "trace-%02d-cpu%d.txt", sl->seq, sl->cpu);
     else
         snprintf(buf, len, "trace-%02d-all.txt", sl->seq);
-}
-
-/* The lines of text (the CPU's, or all) in [t0, t1], under a header saying what they are. */
-static void slice_take(struct trace_ctx *c, const char *text, size_t len, int cpu, int64_t t0, int64_t t1)
-{
-    struct trace_slices *s = c->slices;
-    char *out = malloc(TRACE_SLICE_MAX + 1);
-    if (!out)
-        return;
-    int lines = 0, truncated = 0;
-    size_t o = (size_t)snprintf(out, TRACE_SLICE_MAX, "# rtjitter trace slice: [%lld, %lld] ns on trace_clock %s, "
-                                "CPU %d, instance %s\n", (long long)t0, (long long)t1, c->clock_name, cpu,
-                                c->tf.inst);
-    struct tev ev;
-    for (size_t i = 0; i < len;) {
-        const char *nl = memchr(text + i, '\n', len - i);
-        size_t n = nl ? (size_t)(nl - (text + i)) : len - i;
-        if (tev_parse(text + i, n, &ev) && (cpu < 0 || ev.cpu == cpu) &&
-            (ev.type == TEV_LOST || (ev.t_ns >= t0 && ev.t_ns <= t1))) {
-            if (o + n + 1 > TRACE_SLICE_MAX) {
-                truncated = 1;
-                break;
-            }
-            memcpy(out + o, text + i, n);
-            o += n;
-            out[o++] = '\n';
-            lines++;
-        }
-        i += n + 1;
-    }
-    out[o] = '\0';
-    char *fit = realloc(out, o + 1); /* the ring holds what was taken, not 16 x 256 KB */
-    if (fit)
-        out = fit;
-    pthread_mutex_lock(&s->lock);
-    struct slice *sl = &s->s[s->taken % TRACE_SLICES_MAX];
-    free(sl->text);
-    *sl = (struct slice){ .seq = ++s->taken, .cpu = cpu, .lines = lines, .truncated = truncated, .t0_ns = t0,
-                          .t1_ns = t1, .text = out, .len = o };
-    if (s->kept < TRACE_SLICES_MAX)
-        s->kept++;
-    pthread_mutex_unlock(&s->lock);
 }
 
 int trace_slices_save(struct trace_slices *s, const char *dir, char *err, size_t errlen)
@@ -168,86 +119,114 @@ int trace_slices_save(struct trace_slices *s, const char *dir, char *err, size_t
 
 /* ---- the source's methods ---- */
 
+static int64_t thread_cpu_ns(void)
+{
+    struct timespec t;
+    return clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) == 0 ? (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec : 0;
+}
+
+/* Whatever the pipe holds now, fed to the stream (never blocks: the pipe is O_NONBLOCK). -1 when it is gone. */
+static int drain(struct trace_ctx *c)
+{
+    enum { CHUNK = 1 << 16 };
+    int64_t cpu0 = thread_cpu_ns();
+    size_t total = 0;
+    while (total < TRACE_PIPE_READ_MAX) {
+        ssize_t r = read(c->pipe_fd, c->rd + c->rd_len, CHUNK - c->rd_len);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0 && errno == EAGAIN)
+            break;
+        if (r < 0) {
+            c->pipe_error = errno;
+            return -1;
+        }
+        if (r == 0)
+            break;
+        total += (size_t)r;
+        c->reads++;
+        size_t len = c->rd_len + (size_t)r, i = 0;
+        while (i < len) {
+            const char *nl = memchr(c->rd + i, '\n', len - i);
+            if (!nl)
+                break;
+            size_t n = (size_t)(nl - (c->rd + i));
+            ts_feed_line(c->ts, c->rd + i, n);
+            i += n + 1;
+        }
+        /* a line longer than the buffer is no event of ours: dropped */
+        c->rd_len = len - i < CHUNK / 2 ? len - i : 0;
+        memmove(c->rd, c->rd + i, c->rd_len);
+    }
+    c->bytes += (long long)total;
+    c->cpu_ns += thread_cpu_ns() - cpu0;
+    return 0;
+}
+
 static int trace_poll(void *vctx, int64_t now, struct culprit_obs *out, int max)
 {
     (void)now, (void)out, (void)max;
     struct trace_ctx *c = vctx;
     /* someone removed our instance (or unmounted tracefs): the source is gone */
-    return tracefs_has(&c->tf, "trace") ? 0 : -1;
+    if (!tracefs_has(&c->tf, "trace") || drain(c) < 0)
+        return -1;
+    return 0;
 }
 
-/* The CPU's trace (or all of it), frozen: snapshot where the instance has one, else tracing_on=0 until read. */
-static int freeze_read(struct trace_ctx *c, int cpu, char **text, size_t *len)
+/* The segments of the wait's CPU in [t0, t1], one a line, under a header saying what they are. */
+static void slice_take(struct trace_ctx *c, int cpu, int64_t t0, int64_t t1, const struct ts_account *a)
 {
-    char rel[64];
-    const char *file = c->snapshot ? "snapshot" : "trace";
-    if (cpu >= 0)
-        snprintf(rel, sizeof(rel), "per_cpu/cpu%d/%s", cpu, file);
-    else
-        snprintf(rel, sizeof(rel), "%s", file);
-    int e;
-    if (c->snapshot) {
-        e = tracefs_write(&c->tf, "snapshot", "1");
-        return e ? e : tracefs_read(&c->tf, rel, text, len, TRACE_READ_MAX);
-    }
-    if ((e = tracefs_write(&c->tf, "tracing_on", "0")) < 0)
-        return e;
-    e = tracefs_read(&c->tf, rel, text, len, TRACE_READ_MAX);
-    int r = tracefs_write(&c->tf, "tracing_on", "1");
-    return e ? e : r;
-}
-
-static void account(struct trace_ctx *c, const struct trace_breakdown *b)
-{
-    c->irq_ns += b->irq_ns;
-    c->softirq_ns += b->softirq_ns;
-    c->thread_ns += b->thread_ns;
-    c->idle_exits += b->idle_exits;
-    c->lost += b->lost;
-    for (int i = 0; i < b->n_task; i++)
-        if (b->task[i].prio >= 0 && b->task[i].prio < 100)
-            c->rt_ns += b->task[i].ns;
-    if (!b->first_ns || b->first_ns > b->t0_ns)
-        c->partial++;
+    struct trace_slices *s = c->slices;
+    char *out = malloc(TRACE_SLICE_MAX);
+    if (!out)
+        return;
+    size_t o = (size_t)snprintf(out, TRACE_SLICE_MAX, "# rtjitter trace slice: CPU %d in [%lld, %lld] ns on "
+                                "trace_clock %s, instance %s: the audio threads' %d wait%s, %.3f ms, accounted by "
+                                "who held the CPU (segments: start, length, context)\n", cpu, (long long)t0,
+                                (long long)t1, c->clock_name, c->tf.inst, a->waits, a->waits == 1 ? "" : "s",
+                                a->wait_ns / 1e6);
+    if (o >= TRACE_SLICE_MAX)
+        o = TRACE_SLICE_MAX - 1;
+    size_t d = ts_describe(c->ts, cpu, t0, t1, out + o, TRACE_SLICE_MAX - o);
+    int lines = 0;
+    for (size_t i = o; i < o + d; i++)
+        lines += out[i] == '\n';
+    o += d;
+    int truncated = o + 200 >= TRACE_SLICE_MAX;
+    char *fit = realloc(out, o + 1); /* the ring holds what was taken */
+    if (fit)
+        out = fit;
+    pthread_mutex_lock(&s->lock);
+    struct slice *sl = &s->s[s->taken % TRACE_SLICES_MAX];
+    free(sl->text);
+    *sl = (struct slice){ .seq = ++s->taken, .cpu = cpu, .lines = lines, .truncated = truncated, .t0_ns = t0,
+                          .t1_ns = t1, .text = out, .len = o };
+    if (s->kept < TRACE_SLICES_MAX)
+        s->kept++;
+    pthread_mutex_unlock(&s->lock);
 }
 
 static int trace_explain(void *vctx, int64_t t0, int64_t t1, int cpu, struct culprit_obs *out, int max)
 {
     struct trace_ctx *c = vctx;
-    char mark[160], *text = NULL;
-    size_t len = 0;
-    if (!c->dump || t1 >= c->dump_frozen_ns || (c->dump_cpu != cpu && c->dump_cpu != -1)) {
-        /* A read costs 0.1-0.4 s of this normal thread (seen here, a full 1 MB buffer at load 15): happenings that
-         * come thick (a --dsp ramp, a machine that fails every cycle) are explained from the counters alone
-         * between two reads, never a queue of reads that would hold the run's end. */
-        if (c->dump && now_ns(c->clock) - c->dump_frozen_ns < TRACE_READ_GAP_NS) {
-            c->skipped++;
-            return 0;
-        }
-        snprintf(mark, sizeof(mark), "rtjitter explain [%lld, %lld] cpu %d\n", (long long)t0, (long long)t1, cpu);
-        tracefs_write(&c->tf, "trace_marker", mark); /* a landmark in the saved slices; its failure is harmless */
-        int64_t frozen = now_ns(c->clock);
-        if (freeze_read(c, cpu, &text, &len) < 0)
-            return -1;
-        free(c->dump);
-        c->dump = text, c->dump_len = len, c->dump_cpu = cpu, c->dump_frozen_ns = frozen;
-        c->dumps++;
-    }
-    text = c->dump, len = c->dump_len;
-    int64_t frozen = c->dump_frozen_ns;
+    if (drain(c) < 0)
+        return -1;
+    int64_t cpu0 = thread_cpu_ns();
     c->explains++;
-    slice_take(c, text, len, cpu, t0, t1);
+    struct ts_account a;
     int n = 0;
-    long ncpu = sysconf(_SC_NPROCESSORS_CONF);
-    for (int k = cpu >= 0 ? cpu : 0; k <= (cpu >= 0 ? cpu : (int)ncpu - 1) && n < max; k++) {
-        memcpy(c->bd.ignore, c->ignore, sizeof(c->ignore));
-        c->bd.n_ignore = c->n_ignore;
-        trace_breakdown_build(&c->bd, text, len, k, t0, t1, frozen);
-        if (!c->bd.first_ns)
-            continue;
-        account(c, &c->bd);
-        n += trace_obs_from_breakdown(&c->bd, out + n, max - n);
+    if (!ts_explain(c->ts, t0, t1, -1, &a)) {
+        c->no_wait++; /* no wait of an audio thread in it: the trace does not say (the engine says "not known") */
+    } else if (a.unknown_ns * 2 > a.wait_ns) {
+        c->not_covered++; /* most of the wait is before the stream's ring, or lost */
+    } else {
+        c->explained++;
+        n = trace_class_obs(&a, t0, t1, out, max);
+        int64_t lead = 500000; /* the slice shows half a millisecond before the wait's window */
+        slice_take(c, a.longest_cpu, t0 - lead, t1, &a);
     }
+    (void)cpu;
+    c->cpu_ns += thread_cpu_ns() - cpu0;
     return n;
 }
 
@@ -260,8 +239,6 @@ static json_t *trace_summary(void *vctx)
             json_array_append_new(ev, json_string(trace_events[i]));
     if (c->vectors)
         json_array_append_new(ev, json_string("irq_vectors/*_entry,*_exit"));
-    if (c->osnoise)
-        json_array_append_new(ev, json_string("osnoise/*"));
     struct trace_slices *s = c->slices;
     pthread_mutex_lock(&s->lock);
     for (int k = s->taken - s->kept; k < s->taken; k++) {
@@ -274,15 +251,17 @@ static json_t *trace_summary(void *vctx)
     }
     int dropped = s->taken - s->kept;
     pthread_mutex_unlock(&s->lock);
-    return json_pack("{s:s, s:s, s:s, s:b, s:s, s:i, s:o, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:o, s:o}", "name", "tracefs",
-                     "root", c->tf.root, "instance", c->tf.name, "mounted", c->tf.mounted[0] != 0, "clock",
-                     c->clock_name, "buffer_size_kb", TRACE_BUFFER_KB, "events", ev, "freeze",
-                     c->snapshot ? "snapshot" : "tracing_on", "explains", c->explains, "dumps", c->dumps,
-                     "lost_events", c->lost, "explains_skipped", c->skipped, "windows_partly_covered", c->partial, "slices_dropped", dropped, "totals",
-                     json_pack("{s:I, s:I, s:I, s:I, s:i}", "irq_ns", (json_int_t)c->irq_ns, "softirq_ns",
-                               (json_int_t)c->softirq_ns, "thread_ns", (json_int_t)c->thread_ns, "rt_task_ns",
-                               (json_int_t)c->rt_ns, "idle_exits", c->idle_exits),
-                     "slices", sl);
+    struct ts_stats st;
+    ts_get_stats(c->ts, &st);
+    return json_pack("{s:s, s:s, s:s, s:b, s:s, s:i, s:o, s:s, s:i, s:i, s:i, s:i, s:I, s:I, s:I, s:I, s:I, s:f, "
+                     "s:i, s:i, s:o}",
+                     "name", "tracefs", "root", c->tf.root, "instance", c->tf.name, "mounted", c->tf.mounted[0] != 0,
+                     "clock", c->clock_name, "buffer_size_kb", TRACE_BUFFER_KB, "events", ev, "read", "trace_pipe",
+                     "explains", c->explains, "explained", c->explained, "no_wait", c->no_wait, "not_covered",
+                     c->not_covered, "events_read", (json_int_t)st.events, "lost_events", (json_int_t)st.lost,
+                     "waits", (json_int_t)st.waits, "bytes_read", (json_int_t)c->bytes, "out_of_order",
+                     (json_int_t)st.late_events, "cpu_s", c->cpu_ns / 1e9, "segments_per_cpu", st.segs_per_cpu,
+                     "slices_dropped", dropped, "slices", sl);
 }
 
 static void trace_close(void *vctx)
@@ -290,13 +269,37 @@ static void trace_close(void *vctx)
     struct trace_ctx *c = vctx;
     if (!c)
         return;
+    if (c->pipe_fd >= 0)
+        close(c->pipe_fd);
     tracefs_close(&c->tf);
     trace_slices_unref(c->slices);
-    free(c->dump);
+    ts_free(c->ts);
+    free(c->rd);
     free(c);
 }
 
 /* ---- open ---- */
+
+/* A kernel thread: PF_KTHREAD in /proc/PID/stat's flags (the ninth field), else by its name. */
+static int kthread_probe(int pid, const char *comm)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return ts_kthread_by_name(comm) ? 1 : -1;
+    ssize_t n = read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')');
+    unsigned long flags = 0;
+    /* after the comm: state ppid pgrp session tty_nr tpgid flags */
+    if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) != 1)
+        return -1;
+    return (flags & 0x00200000UL) ? 1 : 0;
+}
 
 static int setup(struct trace_ctx *c, char *err, size_t errlen)
 {
@@ -342,9 +345,15 @@ static int setup(struct trace_ctx *c, char *err, size_t errlen)
         }
         c->vectors += ok;
     }
-    c->osnoise = tracefs_has(&c->tf, "events/osnoise/enable") &&
-                 tracefs_write(&c->tf, "events/osnoise/enable", "1") == 0;
-    c->snapshot = tracefs_has(&c->tf, "snapshot");
+    /* no waking is traced until an audio thread is told (trace_source_ignore_tid sets the filter) */
+    if (c->events_on & 2u)
+        tracefs_write(&c->tf, "events/sched/sched_waking/filter", "pid == 0");
+    c->pipe_fd = openat(c->tf.inst_fd, "trace_pipe", O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+    if (c->pipe_fd < 0) {
+        e = -errno;
+        snprintf(err, errlen, "%s/trace_pipe: %s", c->tf.inst, strerror(errno));
+        return e;
+    }
     if ((e = tracefs_write(&c->tf, "tracing_on", "1")) < 0) {
         snprintf(err, errlen, "%s/tracing_on: %s", c->tf.inst, strerror(-e));
         return e;
@@ -363,7 +372,14 @@ int trace_source_open(const char *tracefs_root, clockid_t clock, struct culprit_
         return -ENOMEM;
     }
     c->tf.inst_fd = -1;
+    c->pipe_fd = -1;
     c->clock = clock;
+    if (!(c->ts = ts_new(0)) || !(c->rd = malloc(1 << 16))) {
+        trace_close(c);
+        snprintf(err, errlen, "out of memory");
+        return -ENOMEM;
+    }
+    ts_set_kthread_probe(c->ts, kthread_probe);
     if (!(c->clock_name = tracefs_clock_name(clock))) {
         trace_close(c);
         snprintf(err, errlen, "the measurement clock has no trace_clock (mono and mono_raw only)");
@@ -388,8 +404,22 @@ int trace_source_open(const char *tracefs_root, clockid_t clock, struct culprit_
 void trace_source_ignore_tid(struct culprit_source *src, int tid)
 {
     struct trace_ctx *c = src->ctx;
-    if (c && c->n_ignore < BD_IGNORE)
-        c->ignore[c->n_ignore++] = tid;
+    if (!c || tid <= 0 || ts_watched(c->ts, tid) || c->n_watch >= BD_IGNORE || ts_watch(c->ts, tid) < 0)
+        return;
+    c->watch[c->n_watch++] = tid;
+    char filter[BD_IGNORE * 24] = "";
+    size_t o = 0;
+    for (int i = 0; i < c->n_watch; i++)
+        o += (size_t)snprintf(filter + o, sizeof(filter) - o, "%spid == %d", i ? " || " : "", c->watch[i]);
+    if (c->events_on & 2u)
+        tracefs_write(&c->tf, "events/sched/sched_waking/filter", filter);
+}
+
+void trace_source_tick(struct culprit_source *src, int64_t tick_ns)
+{
+    struct trace_ctx *c = src->ctx;
+    if (c && tick_ns > 0)
+        ts_set_tick(c->ts, tick_ns);
 }
 
 struct trace_slices *trace_source_slices(struct culprit_source *src)

@@ -8,7 +8,8 @@ static const struct { const char *kind, *words; } kinds[] = {
     { "rt_task", "real-time task" }, { "client", "client of the graph" }, { "irq", "interrupt" },
     { "softirq", "softirq" }, { "dsp", "our DSP" }, { "run_delay", "run delay" }, { "steal", "steal time" },
     { "pressure", "pressure (PSI)" }, { "freq", "CPU clock" }, { "idle_exit", "exit from idle" },
-    { "thread", "thread" }, { "none", "nothing found" },
+    { "thread", "thread" }, { "none", "not known" }, { "kthread", "kernel thread" },
+    { "no_preempt", "kernel could not preempt" }, { "below_kernel", "below the kernel" },
 };
 
 const char *culprit_kind_words(const char *kind)

@@ -16,7 +16,9 @@ static const char *kind_words(const char *kind)
         { "rt_task", "real-time task" }, { "client", "audio client" }, { "irq", "interrupt" },
         { "softirq", "softirq" },        { "dsp", "our own DSP" },     { "run_delay", "run delay" },
         { "steal", "hypervisor steal" }, { "pressure", "pressure stall" }, { "freq", "CPU clock" },
-        { "idle_exit", "exit from idle" }, { "thread", "thread" },      { "none", "nothing found" },
+        { "idle_exit", "exit from idle" }, { "thread", "thread" },      { "none", "not known" },
+        { "kthread", "kernel thread" },  { "no_preempt", "kernel could not preempt" },
+        { "below_kernel", "below the kernel" },
     };
     for (size_t i = 0; kind && i < sizeof(words) / sizeof(words[0]); i++)
         if (strcmp(words[i].k, kind) == 0)

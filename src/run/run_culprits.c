@@ -6,6 +6,9 @@
 #include "culprit/src_jacklog.h"
 #include "culprit/src_pwprof.h"
 #include "culprit/src_trace.h"
+#include "sysinfo/sysinfo.h"
+#include <dirent.h>
+#include <sched.h>
 #include <sys/stat.h>
 
 /* The sampler's interval at 20 Hz: spikes closer than this to the last one noted are not noted on their own. */
@@ -86,15 +89,50 @@ void run_culprits_start(struct run_state *st)
     }
 }
 
+/* The audio server's real-time threads (its driver's and its graph's): their waits are the audio's too. */
+static void watch_server_threads(struct culprit_source *src, int server_pid)
+{
+    char path[64];
+    snprintf(path, sizeof(path), "/proc/%d/task", server_pid);
+    DIR *d = server_pid > 0 ? opendir(path) : NULL;
+    struct dirent *de;
+    while (d && (de = readdir(d))) {
+        int tid = atoi(de->d_name);
+        int pol = tid > 0 ? sched_getscheduler(tid) : -1;
+        if (pol == SCHED_FIFO || pol == SCHED_RR)
+            trace_source_ignore_tid(src, tid);
+    }
+    if (d)
+        closedir(d);
+}
+
+/* The kernel's tick from its configuration (CONFIG_HZ), 0 when not known. */
+static int64_t kernel_tick_ns(void)
+{
+    json_t *sys = sysinfo_collect("");
+    json_t *hz = json_object_get(json_object_get(sys, "kernel"), "hz");
+    int64_t ns = json_is_integer(hz) && json_integer_value(hz) > 0 ? 1000000000LL / json_integer_value(hz) : 0;
+    json_decref(sys);
+    return ns;
+}
+
 /* With privileges (root, or a tracefs the user's group may write): observed evidence from a trace, the audio
- * thread's own time set apart (so opened once its tid is known). */
+ * threads' waits accounted by who held their CPU (so opened once the audio thread's tid is known). */
 static void add_trace(struct run_state *st, int tid)
 {
     char err[256];
     struct culprit_source src;
     int rc = trace_source_open(NULL, st->sink.clock, &src, err, sizeof(err));
     if (rc == 0) {
-        trace_source_ignore_tid(&src, tid);
+        trace_source_tick(&src, kernel_tick_ns());
+        trace_source_ignore_tid(&src, tid); /* the primary: its cycles' due times are the happenings' starts */
+        const struct rt_meter *m = st->sink.meter; /* our other real-time threads (the timer's, one a CPU) */
+        int claimed = m ? atomic_load(&m->claimed) : 0;
+        for (int i = 0; i < claimed && i < RT_METER_SLOTS; i++)
+            trace_source_ignore_tid(&src, atomic_load(&m->slot[i].tid));
+        struct backend_status bs = { 0 };
+        st->be->status(st->bpriv, &bs);
+        watch_server_threads(&src, bs.server_pid);
         st->trace_slices = trace_source_slices(&src);
     }
     add(st, "tracefs", rc, &src, err);

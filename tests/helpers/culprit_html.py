@@ -280,7 +280,7 @@ def compare_json(cmp, a, b):
 
 def words(k, ev, sp):
     kinds = {'rt_task': 'real-time task', 'client': 'client of the graph', 'irq': 'interrupt', 'softirq': 'softirq',
-             'run_delay': 'run delay', 'none': 'nothing found'}
+             'run_delay': 'run delay', 'none': 'not known'}
     kind, name = k
     w = kinds.get(kind, kind)
     head = name if kind == 'none' or name.lower() == w.lower() else '%s (%s)' % (name, w)

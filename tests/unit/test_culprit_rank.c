@@ -294,8 +294,10 @@ static void test_run_delay_when_nobody_named(void **state)
     int n = r.lookup(r.ctx, CS_EVENT, 2, 1500 * MS, c, CULPRITS_MAX);
     assert_true(n >= 1);
     assert_int_equal(c[0].kind, CK_RUN_DELAY);
+    assert_string_equal(c[0].name, "who ran is not known");
     assert_string_equal(c[0].evidence, "the audio thread was runnable but waited 4.0 ms in the 150 ms around the "
-                                       "event, and nothing the sampler reads names who ran");
+                                       "event (schedstat); who held the CPU is not known without the trace (run as "
+                                       "root, or give your group tracefs)");
     culprit_engine_free(e);
     ctree_free(&t);
 }

@@ -17,58 +17,90 @@
 #include <unistd.h>
 #include "culprit/src_trace.h"
 #include "culprit/tracefs.h"
-#include "culprit/tracefs_obs.h"
+#include "culprit/trace_class.h"
+#include "culprit/trace_stream.h"
 #include "culprit/tracefs_parse.h"
 
 #define S(x) ((int64_t)(x))
 #define MS 1000000LL
 #define T0 (S(1000) * 1000000000LL) /* 1000.000000 s */
 
-/* CPU 2, from 1000.000000 s: spin (FIFO 50) runs; IRQ 145 0.5 ms; NET_RX 0.7 ms with IRQ 145 nested 0.1 ms in
- * it; the irq/145 thread 0.4 ms; LOC 0.05 ms; spin sleeps at +5 ms, idle state 2 until +8.01 ms, kworker runs
- * from +8.02 ms. CPU 3's lines are interleaved and must not count. */
+/* CPU 1, from 1000.000000 s, the audio thread audio-500 at FIFO 70 (kernel prio 29), each time chosen here:
+ *  A. it sleeps at +0; cc1 (SCHED_OTHER) runs; the hrtimer wakes it at +2 ms (its cycle's due time) inside cc1,
+ *     which keeps the CPU until +20.1 ms: ticks at +5 and +9 ms, IRQ 145 0.5 ms, NET_RX 0.7 ms, then no event at
+ *     all from +9.01 to +20 ms (the CPU was not running: after one 4 ms tick, 6.99 ms "below the kernel").
+ *     cc1 held 3.0 + 0.99 + 1.8 + 4.0 + 0.09 = 9.88 ms of the 18.1 ms wait.
+ *  B. it sleeps at +30 ms into idle; due at +31 ms, its timer's interrupt comes at +34 ms: idle 3.0 ms + 10 us.
+ *  C. it sleeps at +40 ms; kworker/1:2 runs ext4_end_io_rsv_work from +40.1 to +43 ms; the waking at +41 ms; the
+ *     switch at +43.01 ms: the work held 2.0 ms of the 2.01 ms wait.
+ *  D. at +50 ms spin-812 (FIFO 80, prio 19) preempts it (R+) until +58 ms, a tick at +54 ms.
+ * CPU 3's lines are interleaved and must not count. */
+#define L(t, who, cpu, what) who " [00" #cpu "] d..2. " t ": " what "\n"
 static const char fixture[] =
     "# tracer: nop\n"
-    "#\n"
-    "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
-    "          <idle>-0       [002] d..2.  1000.000000: sched_switch: prev_comm=swapper/2 prev_pid=0 prev_prio=120 "
-    "prev_state=R ==> next_comm=spin next_pid=812 next_prio=49\n"
-    "           other-900     [003] d..2.  1000.000500: sched_switch: prev_comm=other prev_pid=900 prev_prio=120 "
-    "prev_state=R ==> next_comm=far next_pid=901 next_prio=120\n"
-    "            spin-812     [002] d.h1.  1000.001000: irq_handler_entry: irq=145 name=iwlwifi\n"
-    "            spin-812     [002] d.h1.  1000.001500: irq_handler_exit: irq=145 ret=handled\n"
-    "            spin-812     [002] ..s1.  1000.002000: softirq_entry: vec=3 [action=NET_RX]\n"
-    "             far-901     [003] d.h1.  1000.002100: irq_handler_entry: irq=146 name=eth0\n"
-    "            spin-812     [002] d.H2.  1000.002200: irq_handler_entry: irq=145 name=iwlwifi\n"
-    "            spin-812     [002] d.H2.  1000.002300: irq_handler_exit: irq=145 ret=handled\n"
-    "            spin-812     [002] ..s1.  1000.002700: softirq_exit: vec=3 [action=NET_RX]\n"
-    "            spin-812     [002] d..2.  1000.003000: sched_switch: prev_comm=spin prev_pid=812 prev_prio=49 "
-    "prev_state=R ==> next_comm=irq/145-iwlwifi next_pid=300 next_prio=49\n"
-    " irq/145-iwlwifi-300     [002] d..2.  1000.003400: sched_switch: prev_comm=irq/145-iwlwifi prev_pid=300 "
-    "prev_prio=49 prev_state=S ==> next_comm=spin next_pid=812 next_prio=49\n"
-    "            spin-812     [002] d.h1.  1000.004000: local_timer_entry: vector=236\n"
-    "            spin-812     [002] d.h1.  1000.004050: local_timer_exit: vector=236\n"
-    "            spin-812     [002] d..2.  1000.005000: sched_switch: prev_comm=spin prev_pid=812 prev_prio=49 "
-    "prev_state=S ==> next_comm=swapper/2 next_pid=0 next_prio=120\n"
-    "          <idle>-0       [002] d..1.  1000.005010: cpu_idle: state=2 cpu_id=2\n"
-    "          <idle>-0       [002] d..1.  1000.008010: cpu_idle: state=4294967295 cpu_id=2\n"
-    "          <idle>-0       [002] d..2.  1000.008020: sched_switch: prev_comm=swapper/2 prev_pid=0 prev_prio=120 "
-    "prev_state=R ==> next_comm=kworker/2:1 next_pid=77 next_prio=120\n"
-    "     kworker/2:1-77      [002] .....  1000.010000: tracing_mark_write: rtjitter explain\n";
+    L("1000.000000", "audio-500", 1, "sched_switch: prev_comm=audio prev_pid=500 prev_prio=29 prev_state=S ==> "
+      "next_comm=cc1 next_pid=900 next_prio=120")
+    L("1000.000500", "far-901", 3, "sched_switch: prev_comm=far prev_pid=901 prev_prio=120 prev_state=R ==> "
+      "next_comm=other next_pid=902 next_prio=120")
+    L("1000.001000", "cc1-900", 1, "local_timer_entry: vector=236")
+    L("1000.001010", "cc1-900", 1, "local_timer_exit: vector=236")
+    L("1000.002000", "cc1-900", 1, "sched_waking: comm=audio pid=500 prio=29 target_cpu=001")
+    L("1000.005000", "cc1-900", 1, "local_timer_entry: vector=236")
+    L("1000.005010", "cc1-900", 1, "local_timer_exit: vector=236")
+    L("1000.006000", "cc1-900", 1, "irq_handler_entry: irq=145 name=iwlwifi")
+    L("1000.006200", "other-902", 3, "irq_handler_entry: irq=146 name=eth0")
+    L("1000.006500", "cc1-900", 1, "irq_handler_exit: irq=145 ret=handled")
+    L("1000.006500", "cc1-900", 1, "softirq_entry: vec=3 [action=NET_RX]")
+    L("1000.007200", "cc1-900", 1, "softirq_exit: vec=3 [action=NET_RX]")
+    L("1000.009000", "cc1-900", 1, "local_timer_entry: vector=236")
+    L("1000.009010", "cc1-900", 1, "local_timer_exit: vector=236")
+    L("1000.020000", "cc1-900", 1, "local_timer_entry: vector=236")
+    L("1000.020010", "cc1-900", 1, "local_timer_exit: vector=236")
+    L("1000.020100", "cc1-900", 1, "sched_switch: prev_comm=cc1 prev_pid=900 prev_prio=120 prev_state=R ==> "
+      "next_comm=audio next_pid=500 next_prio=29")
+    L("1000.030000", "audio-500", 1, "sched_switch: prev_comm=audio prev_pid=500 prev_prio=29 prev_state=S ==> "
+      "next_comm=swapper/1 next_pid=0 next_prio=120")
+    L("1000.034000", "<idle>-0", 1, "local_timer_entry: vector=236")
+    L("1000.034005", "<idle>-0", 1, "sched_waking: comm=audio pid=500 prio=29 target_cpu=001")
+    L("1000.034010", "<idle>-0", 1, "local_timer_exit: vector=236")
+    L("1000.034020", "<idle>-0", 1, "sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> "
+      "next_comm=audio next_pid=500 next_prio=29")
+    L("1000.040000", "audio-500", 1, "sched_switch: prev_comm=audio prev_pid=500 prev_prio=29 prev_state=S ==> "
+      "next_comm=kworker/1:2 next_pid=77 next_prio=120")
+    L("1000.040100", "kworker/1:2-77", 1, "workqueue_execute_start: work struct 00000000c0ffee00: function "
+      "ext4_end_io_rsv_work")
+    L("1000.041000", "kworker/1:2-77", 1, "sched_waking: comm=audio pid=500 prio=29 target_cpu=001")
+    L("1000.043000", "kworker/1:2-77", 1, "workqueue_execute_end: work struct 00000000c0ffee00: function "
+      "ext4_end_io_rsv_work")
+    L("1000.043010", "kworker/1:2-77", 1, "sched_switch: prev_comm=kworker/1:2 prev_pid=77 prev_prio=120 "
+      "prev_state=S ==> next_comm=audio next_pid=500 next_prio=29")
+    L("1000.050000", "audio-500", 1, "sched_switch: prev_comm=audio prev_pid=500 prev_prio=29 prev_state=R+ ==> "
+      "next_comm=spin next_pid=812 next_prio=19")
+    L("1000.054000", "spin-812", 1, "local_timer_entry: vector=236")
+    L("1000.054010", "spin-812", 1, "local_timer_exit: vector=236")
+    L("1000.058000", "spin-812", 1, "sched_switch: prev_comm=spin prev_pid=812 prev_prio=19 prev_state=S ==> "
+      "next_comm=audio next_pid=500 next_prio=29")
+    L("1000.060000", "audio-500", 1, "tracing_mark_write: rtjitter explain");
 
-static const struct bd_irq *find_irq(const struct trace_breakdown *b, int irq)
+static struct trace_stream *fed(const char *text)
 {
-    for (int i = 0; i < b->n_irq; i++)
-        if (b->irq[i].irq == irq)
-            return &b->irq[i];
-    return NULL;
+    struct trace_stream *ts = ts_new(4 * MS);
+    assert_non_null(ts);
+    assert_int_equal(ts_watch(ts, 500), 0);
+    for (const char *p = text; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        ts_feed_line(ts, p, n);
+        p += n + (nl ? 1 : 0);
+    }
+    return ts;
 }
 
-static const struct bd_task *find_task(const struct trace_breakdown *b, int pid)
+static const struct ts_holder *held(const struct ts_account *a, enum ts_ctx ctx, int id)
 {
-    for (int i = 0; i < b->n_task; i++)
-        if (b->task[i].pid == pid)
-            return &b->task[i];
+    for (int i = 0; i < a->nheld; i++)
+        if (a->held[i].ctx == ctx && a->held[i].id == id)
+            return &a->held[i];
     return NULL;
 }
 
@@ -114,91 +146,129 @@ static void test_parse_lines(void **state)
     assert_false(tracefs_clock_listed("[local] global monotonic\n", "mono", &sel));
 }
 
-static void test_breakdown(void **state)
+/* A: the wait from the waking (+2 ms, the due time) to the switch-in (+20.1 ms), accounted by who held CPU 1. */
+static void test_wait_accounted(void **state)
 {
     (void)state;
-    struct trace_breakdown *b = calloc(1, sizeof(*b));
-    trace_breakdown_build(b, fixture, strlen(fixture), 2, T0, T0 + 9 * MS, T0 + 10 * MS);
-    const struct bd_irq *q = find_irq(b, 145), *loc = find_irq(b, -1);
-    assert_non_null(q);
-    assert_string_equal(q->name, "iwlwifi");
-    assert_int_equal(q->handler_ns, 600000);   /* 0.5 + 0.1 nested */
-    assert_int_equal(q->thread_ns, 400000);    /* irq/145-iwlwifi folded onto it */
-    assert_int_equal(q->count, 2);
+    struct trace_stream *ts = fed(fixture);
+    struct ts_account a;
+    assert_int_equal(ts_explain(ts, T0 + 2 * MS, T0 + 20100000, -1, &a), 1);
+    assert_int_equal(a.wait_ns, 18100000);
+    assert_int_equal(a.longest_cpu, 1);
+    assert_int_equal(a.audio_prio, 29);
+    assert_int_equal(a.unknown_ns, 0);
+    const struct ts_holder *cc1 = held(&a, TS_TASK, 900), *irq = held(&a, TS_IRQ, 145), *net = held(&a, TS_SOFTIRQ, 3);
+    const struct ts_holder *gap = held(&a, TS_NOEVENT, 0), *loc = held(&a, TS_IRQ, -1);
+    assert_non_null(cc1);
+    assert_int_equal(cc1->ns, 9880000);
+    assert_string_equal(cc1->name, "cc1");
+    assert_int_equal(cc1->prio, 120);
+    assert_non_null(gap);
+    assert_int_equal(gap->ns, 6990000);
+    assert_non_null(irq);
+    assert_int_equal(irq->ns, 500000);
+    assert_string_equal(irq->name, "iwlwifi");
+    assert_non_null(net);
+    assert_int_equal(net->ns, 700000);
+    assert_string_equal(net->name, "NET_RX");
     assert_non_null(loc);
+    assert_int_equal(loc->ns, 30000);
     assert_string_equal(loc->name, "LOC");
-    assert_int_equal(loc->handler_ns, 50000);
-    assert_int_equal(b->n_softirq, 1);
-    assert_string_equal(b->softirq[0].name, "NET_RX");
-    assert_int_equal(b->softirq[0].ns, 600000); /* 0.7 minus the nested 0.1 */
-    const struct bd_task *spin = find_task(b, 812), *kw = find_task(b, 77);
-    assert_non_null(spin);
-    assert_int_equal(spin->prio, 49);
-    assert_int_equal(spin->ns, 5 * MS - 500000 - 700000 - 400000 - 50000);
-    assert_non_null(kw);
-    assert_int_equal(kw->ns, 980000);          /* +8.02 ms to the window's end */
-    assert_null(find_task(b, 901));            /* CPU 3 */
-    assert_null(find_task(b, 300));            /* the irq thread is the IRQ's */
-    assert_int_equal(b->idle_ns, 3020000);
-    assert_int_equal(b->idle_exits, 1);
-    assert_int_equal(b->idle_state_max, 2);
-    assert_int_equal(b->idle_residency_ns, 3 * MS);
-    assert_int_equal(b->covered_ns, 9 * MS);
-    assert_int_equal(b->irq_ns + b->softirq_ns + b->thread_ns + b->idle_ns, 9 * MS);
-
-    struct culprit_obs o[16];
-    int n = trace_obs_from_breakdown(b, o, 16);
-    assert_int_equal(n, 6);
-    assert_int_equal(o[0].kind, CK_RT_TASK);
-    assert_string_equal(o[0].name, "spin");
-    assert_int_equal(o[0].pid, 812);
-    assert_string_equal(o[0].evidence, "spin (tid 812, real-time priority 50) ran 3.4 ms on CPU 2 in the 9.0 ms "
-                                       "window (trace)");
-    assert_int_equal(o[1].kind, CK_IRQ);
-    assert_string_equal(o[1].name, "IRQ 145 (iwlwifi)");
-    assert_string_equal(o[1].evidence, "IRQ 145 (iwlwifi) ran 1.0 ms on CPU 2 in the 9.0 ms window: 2 handler runs "
-                                       "0.6 ms, its thread irq/145 0.4 ms (trace)");
-    assert_int_equal(o[2].kind, CK_THREAD);
-    assert_string_equal(o[2].name, "kworker/2:1");
-    assert_int_equal(o[3].kind, CK_SOFTIRQ);
-    assert_string_equal(o[3].name, "NET_RX");
-    assert_int_equal(o[4].kind, CK_IRQ);
-    assert_string_equal(o[4].name, "LOC (local timer interrupts)");
-    assert_int_equal(o[5].kind, CK_IDLE_EXIT);
-    assert_string_equal(o[5].evidence, "CPU 2 left idle 1 time in the 9.0 ms window, the first at +8.0 ms after "
-                                       "3.0 ms idle (deepest state 2) (trace)");
-    for (int i = 0; i < n; i++)
-        assert_int_equal(o[i].cpu, 2);
-
-    /* the audio thread's own time is ours, not a culprit */
-    b->ignore[0] = 812;
-    b->n_ignore = 1;
-    trace_breakdown_build(b, fixture, strlen(fixture), 2, T0, T0 + 9 * MS, T0 + 10 * MS);
-    assert_null(find_task(b, 812));
-    assert_int_equal(b->ignored_ns, 3350000);
-    free(b);
+    assert_null(held(&a, TS_TASK, 902)); /* CPU 3's */
+    assert_int_equal(a.held[0].id, 900); /* largest first */
+    struct culprit_obs o[8];
+    int n = trace_class_obs(&a, T0 + 2 * MS, T0 + 20100000, o, 8);
+    assert_int_equal(n, 2); /* IRQ 145, NET_RX and the ticks each held less than a tenth of the wait */
+    assert_int_equal(o[0].kind, CK_NO_PREEMPT);
+    assert_string_equal(o[0].name, "cc1");
+    assert_int_equal(o[0].pid, 900);
+    assert_int_equal(o[0].wait_ns, 18100000);
+    assert_string_equal(o[0].evidence, "cc1 (pid 900, SCHED_OTHER) kept CPU 1 for 9.9 ms of the audio thread's "
+                                       "18.1 ms wait while ticks kept arriving: the kernel could not preempt it "
+                                       "(trace)");
+    assert_int_equal(o[1].kind, CK_BELOW);
+    assert_string_equal(o[1].name, "nothing on the CPU");
+    assert_string_equal(o[1].evidence, "CPU 1 recorded no event (no tick, IPI or interrupt) for 7.0 ms of the audio "
+                                       "thread's 18.1 ms wait: it was not running (trace)");
+    ts_free(ts);
 }
 
+/* B, C, D: a timer interrupt late out of idle (the wait begins at the due time), a kworker's work, a FIFO task. */
+static void test_wait_classes(void **state)
+{
+    (void)state;
+    struct trace_stream *ts = fed(fixture);
+    struct ts_account a;
+    struct culprit_obs o[8];
+    /* B: due at +31 ms, asleep since +30 ms, woken at +34.005 ms */
+    assert_int_equal(ts_explain(ts, T0 + 31 * MS, T0 + 34020000, -1, &a), 1);
+    assert_int_equal(a.wait_ns, 3020000);
+    assert_int_equal(trace_class_obs(&a, T0 + 31 * MS, T0 + 34020000, o, 8), 1);
+    assert_int_equal(o[0].kind, CK_IDLE_EXIT);
+    assert_int_equal(o[0].value_ns, 3010000);
+    assert_string_equal(o[0].evidence, "CPU 1 stayed idle for 3.0 ms of the audio thread's 3.0 ms wait: waking it "
+                                       "took that long (trace)");
+    /* C */
+    assert_int_equal(ts_explain(ts, T0 + 41 * MS, T0 + 43010000, -1, &a), 1);
+    assert_int_equal(trace_class_obs(&a, T0 + 41 * MS, T0 + 43010000, o, 8), 1);
+    assert_int_equal(o[0].kind, CK_KTHREAD);
+    assert_string_equal(o[0].name, "kworker: ext4_end_io_rsv_work");
+    assert_int_equal(o[0].value_ns, 2 * MS);
+    assert_string_equal(o[0].evidence, "kworker/1:2 (pid 77, SCHED_OTHER) ran the work ext4_end_io_rsv_work on "
+                                       "CPU 1 for 2.0 ms of the audio thread's 2.0 ms wait (trace)");
+    /* D: preempted (R+) at +50 ms */
+    assert_int_equal(ts_explain(ts, T0 + 50 * MS, T0 + 58 * MS, -1, &a), 1);
+    assert_int_equal(trace_class_obs(&a, T0 + 50 * MS, T0 + 58 * MS, o, 8), 1);
+    assert_int_equal(o[0].kind, CK_RT_TASK);
+    assert_string_equal(o[0].name, "spin");
+    assert_int_equal(o[0].rt_priority, 80);
+    assert_string_equal(o[0].evidence, "spin (pid 812, real-time 80) kept CPU 1 for 8.0 ms of the audio thread's "
+                                       "8.0 ms wait (trace)");
+    /* a stretch with no wait of the audio thread (it ran from +20.1 to +30 ms): nothing to account */
+    assert_int_equal(ts_explain(ts, T0 + 22 * MS, T0 + 25 * MS, -1, &a), 0);
+    /* an audio thread that is not real time shares the CPU: the task is a thread, not "could not preempt" */
+    struct ts_holder h = a.held[0];
+    h = (struct ts_holder){ .ctx = TS_TASK, .id = 900, .prio = 120, .kthread = 0, .ns = 1 };
+    assert_int_equal(trace_class_kind(&h, 120), CK_THREAD);
+    assert_int_equal(trace_class_kind(&h, 29), CK_NO_PREEMPT);
+    h.prio = 10; /* FIFO 89, above the audio's 70 */
+    assert_int_equal(trace_class_kind(&h, 29), CK_RT_TASK);
+    h.prio = 50; /* FIFO 49, below: it kept the CPU only where the kernel could not take it */
+    assert_int_equal(trace_class_kind(&h, 29), CK_NO_PREEMPT);
+    snprintf(h.name, sizeof(h.name), "irq/36-virtio1");
+    h.kthread = 1;
+    assert_int_equal(trace_class_kind(&h, 29), CK_IRQ);
+    snprintf(h.name, sizeof(h.name), "migration/1");
+    assert_int_equal(trace_class_kind(&h, 29), CK_KTHREAD);
+    assert_int_equal(culprit_kthread_kind("migration/1"), CKT_STOPPER);
+    assert_int_equal(culprit_kthread_kind("kworker/u4:2"), CKT_KWORKER);
+    ts_free(ts);
+}
+
+/* Lost events: what the CPU did is not known until its next event; a window before the stream: not known. */
 static void test_lost_and_partial(void **state)
 {
     (void)state;
-    struct trace_breakdown *b = calloc(1, sizeof(*b));
     char *text = malloc(sizeof(fixture) + 64);
-    /* a LOST line after the NET_RX entry: the stack is unknown until the next event, nothing is credited across */
-    const char *cut = strstr(fixture, "             far-901     [003] d.h1.");
+    const char *cut = strstr(fixture, "cc1-900 [001] d..2. 1000.006000");
     size_t k = (size_t)(cut - fixture);
     memcpy(text, fixture, k);
-    strcpy(text + k, "CPU:2 [LOST 7 EVENTS]\n");
+    strcpy(text + k, "CPU:1 [LOST 7 EVENTS]\n");
     strcat(text, cut);
-    trace_breakdown_build(b, text, strlen(text), 2, T0, T0 + 9 * MS, T0 + 10 * MS);
-    assert_int_equal(b->lost, 7);
-    assert_true(b->covered_ns < 9 * MS);
-    /* a window before the first event: not covered, nothing invented */
-    trace_breakdown_build(b, fixture, strlen(fixture), 2, T0 - 5 * MS, T0 - 1 * MS, T0 + 10 * MS);
-    assert_int_equal(b->covered_ns, 0);
-    assert_int_equal(b->n_task, 0);
+    struct trace_stream *ts = fed(text);
+    struct ts_account a;
+    assert_int_equal(ts_explain(ts, T0 + 2 * MS, T0 + 20100000, -1, &a), 1);
+    /* from the last event before the loss (+5.01 ms) to the next (+6 ms): not known */
+    assert_int_equal(a.unknown_ns, 990000);
+    struct ts_stats st;
+    ts_get_stats(ts, &st);
+    assert_int_equal(st.lost, 7);
+    ts_free(ts);
     free(text);
-    free(b);
+    /* the stream began after the wait began: its start is not known */
+    ts = fed(strstr(fixture, "cc1-900 [001] d..2. 1000.005000"));
+    assert_int_equal(ts_explain(ts, T0 + 2 * MS, T0 + 20100000, -1, &a), 0); /* its waking was never seen */
+    ts_free(ts);
 }
 
 /* ---- the source on a fake tracefs tree ---- */
@@ -234,9 +304,9 @@ static char *get(const char *dir, const char *rel)
 }
 
 static const char *const enables[] = {
-    "events/sched/sched_switch/enable", "events/sched/sched_wakeup/enable", "events/irq/irq_handler_entry/enable",
+    "events/sched/sched_switch/enable", "events/sched/sched_waking/enable", "events/irq/irq_handler_entry/enable",
     "events/irq/irq_handler_exit/enable", "events/irq/softirq_entry/enable", "events/irq/softirq_exit/enable",
-    "events/power/cpu_idle/enable",
+    "events/workqueue/workqueue_execute_start/enable", "events/workqueue/workqueue_execute_end/enable",
 };
 
 /* root/ with trace and instances/, and our instance's files as a kernel makes them at mkdir. */
@@ -250,8 +320,9 @@ static void fake_tree(char *root, size_t len, char *inst, size_t ilen, const cha
     put(inst, "trace_clock", clocks);
     put(inst, "buffer_size_kb", "7\n");
     put(inst, "trace_marker", "");
-    put(inst, "trace", fixture);
-    put(inst, "per_cpu/cpu2/trace", fixture);
+    put(inst, "trace", "");
+    put(inst, "trace_pipe", fixture); /* a file: read to its end, then nothing more, as a drained pipe */
+    put(inst, "events/sched/sched_waking/filter", "0\n");
     for (size_t i = 0; i < sizeof(enables) / sizeof(enables[0]); i++)
         put(inst, enables[i], "0\n");
 }
@@ -299,46 +370,34 @@ static void test_source_fake_tree(void **state)
     assert_int_equal(stat(p, &st), -1);
     snprintf(p, sizeof(p), "%s/instances/rtjitter-%d", root, (int)getppid());
     assert_int_equal(stat(p, &st), 0);
-    assert_int_equal(src.poll(src.ctx, 0, NULL, 0), 0);
-
-    trace_source_ignore_tid(&src, 4242);
+    assert_string_equal(get(inst, "events/sched/sched_waking/filter"), "pid == 0"); /* none until told */
+    trace_source_ignore_tid(&src, 500);
+    assert_string_equal(get(inst, "events/sched/sched_waking/filter"), "pid == 500");
+    trace_source_ignore_tid(&src, 501);
+    assert_string_equal(get(inst, "events/sched/sched_waking/filter"), "pid == 500 || pid == 501");
+    trace_source_tick(&src, 4 * MS);
+    assert_int_equal(src.poll(src.ctx, 0, NULL, 0), 0); /* reads the pipe */
     struct culprit_obs o[8];
-    int n = src.explain(src.ctx, T0, T0 + 9 * MS, 2, o, 8);
-    assert_int_equal(n, 6);
-    assert_string_equal(o[1].name, "IRQ 145 (iwlwifi)");
-    assert_int_equal(o[1].value_ns, 1000000);
-    assert_int_equal(o[1].t0_ns, T0);
-    assert_int_equal(o[1].t1_ns, T0 + 9 * MS);
-    assert_non_null(strstr(get(inst, "trace_marker"), "rtjitter explain"));
-    assert_string_equal(get(inst, "tracing_on"), "1"); /* resumed after the dump */
-    assert_int_equal(src.explain(src.ctx, T0, T0 + 9 * MS, 2, o, 2), 2);
+    int n = src.explain(src.ctx, T0 + 2 * MS, T0 + 20100000, 1, o, 8);
+    assert_int_equal(n, 2);
+    assert_string_equal(o[0].name, "cc1");
+    assert_int_equal(o[0].value_ns, 9880000);
+    assert_int_equal(o[0].t0_ns, T0 + 2 * MS);
+    assert_int_equal(o[0].t1_ns, T0 + 20100000);
+    assert_int_equal(src.poll(src.ctx, 0, NULL, 0), 0); /* the pipe drained: nothing new, still on */
+    assert_int_equal(src.explain(src.ctx, T0 + 22 * MS, T0 + 25 * MS, 1, o, 8), 0); /* no wait in it */
+    assert_int_equal(src.explain(src.ctx, T0 + 50 * MS, T0 + 58 * MS, 1, o, 8), 1);
+    assert_string_equal(o[0].name, "spin");
 
     json_t *sum = src.summary(src.ctx);
     assert_string_equal(json_string_value(json_object_get(sum, "clock")), "mono");
-    assert_string_equal(json_string_value(json_object_get(sum, "freeze")), "tracing_on");
-    assert_int_equal(json_integer_value(json_object_get(sum, "explains")), 2);
-    /* the second window ended before the first dump was frozen: that dump served it */
-    assert_int_equal(json_integer_value(json_object_get(sum, "dumps")), 1);
-    assert_int_equal(json_integer_value(json_object_get(json_object_get(sum, "totals"), "softirq_ns")), 1200000);
+    assert_string_equal(json_string_value(json_object_get(sum, "read")), "trace_pipe");
+    assert_int_equal(json_integer_value(json_object_get(sum, "explains")), 3);
+    assert_int_equal(json_integer_value(json_object_get(sum, "explained")), 2);
+    assert_int_equal(json_integer_value(json_object_get(sum, "no_wait")), 1);
+    assert_int_equal(json_integer_value(json_object_get(sum, "waits")), 4);
     const json_t *sl = json_array_get(json_object_get(sum, "slices"), 0);
-    assert_string_equal(json_string_value(json_object_get(sl, "file")), "trace-01-cpu2.txt");
-    /* CPU 2's 15 lines in the window (not CPU 3's, not the marker after it) */
-    assert_int_equal(json_integer_value(json_object_get(sl, "lines")), 15);
-    json_decref(sum);
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    int64_t later = (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec + 1000000000LL;
-    /* a window that ends after it needs a new dump: not within TRACE_READ_GAP_NS of the last (counters only) */
-    assert_int_equal(src.explain(src.ctx, T0, later, 2, o, 8), 0);
-    sum = src.summary(src.ctx);
-    assert_int_equal(json_integer_value(json_object_get(sum, "dumps")), 1);
-    assert_int_equal(json_integer_value(json_object_get(sum, "explains_skipped")), 1);
-    json_decref(sum);
-    struct timespec gap = { TRACE_READ_GAP_NS / 1000000000LL, TRACE_READ_GAP_NS % 1000000000LL + 50000000L };
-    nanosleep(&gap, NULL);
-    assert_int_equal(src.explain(src.ctx, T0, later, 2, o, 8), 6); /* after it: a new dump */
-    sum = src.summary(src.ctx);
-    assert_int_equal(json_integer_value(json_object_get(sum, "dumps")), 2);
+    assert_string_equal(json_string_value(json_object_get(sl, "file")), "trace-01-cpu1.txt");
     json_decref(sum);
 
     struct trace_slices *slices = trace_source_slices(&src);
@@ -346,37 +405,13 @@ static void test_source_fake_tree(void **state)
     char out[300];
     snprintf(out, sizeof(out), "%s/out", root);
     mkdir(out, 0755);
-    assert_int_equal(trace_slices_save(slices, out, err, sizeof(err)), 3);
-    assert_non_null(strstr(get(out, "trace-01-cpu2.txt"), "irq_handler_entry: irq=145 name=iwlwifi"));
-    assert_null(strstr(get(out, "trace-01-cpu2.txt"), "far-901"));
+    assert_int_equal(trace_slices_save(slices, out, err, sizeof(err)), 2);
+    const char *slice = get(out, "trace-01-cpu1.txt");
+    assert_non_null(strstr(slice, "1000.006000000      0.500 ms  IRQ      iwlwifi (145)"));
+    assert_non_null(strstr(slice, "no event"));
+    assert_null(strstr(slice, "other")); /* CPU 3's */
     assert_true(trace_slices_save(slices, out, err, sizeof(err)) < 0); /* never replaces a file */
     trace_slices_unref(slices);
-    rm_tree(root);
-}
-
-/* Where the instance has a snapshot (not this machine's kernel), the freeze is a snapshot: "1" written to it and
- * the CPU's snapshot read, tracing_on never touched after the start. */
-static void test_source_snapshot(void **state)
-{
-    (void)state;
-    char root[256], inst[512], err[256];
-    fake_tree(root, sizeof(root), inst, sizeof(inst), "[local] mono mono_raw\n");
-    put(inst, "snapshot", "0\n");
-    put(inst, "per_cpu/cpu2/snapshot", fixture);
-    put(inst, "per_cpu/cpu2/trace", "");
-    struct culprit_source src;
-    assert_int_equal(trace_source_open(root, CLOCK_MONOTONIC_RAW, &src, err, sizeof(err)), 0);
-    assert_string_equal(get(inst, "trace_clock"), "mono_raw");
-    put(inst, "tracing_on", "untouched");
-    struct culprit_obs o[8];
-    assert_int_equal(src.explain(src.ctx, T0, T0 + 9 * MS, 2, o, 8), 6);
-    assert_string_equal(o[1].name, "IRQ 145 (iwlwifi)");
-    assert_string_equal(get(inst, "snapshot"), "1");
-    assert_string_equal(get(inst, "tracing_on"), "untouched");
-    json_t *sum = src.summary(src.ctx);
-    assert_string_equal(json_string_value(json_object_get(sum, "freeze")), "snapshot");
-    json_decref(sum);
-    src.close(src.ctx);
     rm_tree(root);
 }
 
@@ -404,9 +439,9 @@ static void test_source_refuses(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parse_lines),      cmocka_unit_test(test_breakdown),
-        cmocka_unit_test(test_lost_and_partial), cmocka_unit_test(test_source_fake_tree),
-        cmocka_unit_test(test_source_snapshot), cmocka_unit_test(test_source_refuses),
+        cmocka_unit_test(test_parse_lines),      cmocka_unit_test(test_wait_accounted),
+        cmocka_unit_test(test_wait_classes),     cmocka_unit_test(test_lost_and_partial),
+        cmocka_unit_test(test_source_fake_tree), cmocka_unit_test(test_source_refuses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* One class per culprit of a wait (issue "Culprits, true"): who held the CPU while the audio thread waited
+ * (trace_stream.h's account) becomes an observed culprit of one kind, and the verdict keeps one rule of advice per
+ * kind (src/verdict/verdict_culprit.c):
+ *  - no event on the CPU (no tick, IPI or IRQ)        -> CK_BELOW      below the kernel: the host, firmware, SMI
+ *  - the CPU idle while the audio thread waited        -> CK_IDLE_EXIT  waking the CPU took the time
+ *  - a hard IRQ, or its irq/N thread                   -> CK_IRQ        the line (a vector: LOC, RES, CAL: named)
+ *  - a softirq                                         -> CK_SOFTIRQ
+ *  - a kernel thread                                   -> CK_KTHREAD    what its kind allows (culprit_kthread_kind)
+ *  - a user task at or above a real-time audio thread  -> CK_RT_TASK    lower it or move it
+ *  - a user task below a real-time audio thread        -> CK_NO_PREEMPT the kernel could not preempt it
+ *  - any task, the audio thread not real time          -> CK_THREAD     it shared the CPU fairly
+ * Each evidence is one sentence: "cc1 (pid 812, SCHED_OTHER) kept CPU 1 for 9.4 ms of the audio thread's 9.5 ms
+ * wait (trace)". */
+#ifndef RTJ_TRACE_CLASS_H
+#define RTJ_TRACE_CLASS_H
+#include "culprit/culprit_engine.h"
+#include "culprit/trace_stream.h"
+
+/* Below this a holder is not listed (nor below a tenth of the wait). */
+#define TRACE_CLASS_MIN_NS 20000
+
+/* The kind of a holder, by the audio thread's kernel prio in the wait (-1: not known). */
+enum culprit_kind trace_class_kind(const struct ts_holder *h, int audio_prio);
+/* The account's holders as observations over [t0, t1] (largest first); returns how many. */
+int trace_class_obs(const struct ts_account *a, int64_t t0_ns, int64_t t1_ns, struct culprit_obs *out, int max);
+
+#endif

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The trace as a stream (issue "Culprits, true"): the kernel's scheduler, interrupt and workqueue events, read as
+ * they come (the instance's trace_pipe, src_trace.c), kept as what each CPU was doing — a ring of segments per CPU,
+ * each one context: a task (comm, pid, priority, kernel thread or not, a kworker's workqueue function), a hard IRQ,
+ * a softirq, idle, or nothing at all (no event for longer than a tick while the CPU was busy: the CPU was not
+ * running; in a VM, the host did not run the virtual CPU) — and the waits of the audio threads: from sched_waking,
+ * or from a preemption (switched out runnable), to the switch-in. A happening is then explained by accounting the
+ * audio threads' waits that overlap it, CPU time by who held the CPU (ts_explain): who held most of the wait is its
+ * culprit, in measured time, never a window's guess.
+ *
+ * Pure functions of the events fed (struct tev, tracefs_parse.h): tests/unit/test_trace_stream.c feeds events whose
+ * times it chose. The engine's sampler thread alone calls these (normal priority, never the RT thread). Memory is
+ * bounded at the start: rings, not lists. */
+#ifndef RTJ_TRACE_STREAM_H
+#define RTJ_TRACE_STREAM_H
+#include "culprit/tracefs_parse.h"
+#include <stddef.h>
+#include <stdint.h>
+
+#define TS_CPUS 256           /* CPUs followed (events of a higher CPU are ignored, and counted) */
+#define TS_SEG_BUDGET (4u << 20) /* bytes of segments in all, shared out among the CPUs seen */
+#define TS_IDS 4096           /* task identities (a ring: the oldest is reused) */
+#define TS_FNS 512            /* workqueue function names */
+#define TS_WATCH 8            /* audio threads followed */
+#define TS_WAITS 4096         /* their last waits */
+#define TS_HOLDERS 12         /* holders of one explained happening */
+
+/* What a CPU was doing. */
+enum ts_ctx { TS_UNKNOWN, TS_TASK, TS_IRQ, TS_SOFTIRQ, TS_IDLE, TS_NOEVENT };
+
+/* A task the stream saw. prio: the kernel's (0-99 real time: rt priority 99 - prio; 100-139 normal; -1 unknown). */
+struct ts_ident {
+    int pid, prio;
+    int kthread;              /* 1 a kernel thread, 0 not, -1 not known */
+    char comm[TEV_COMM_MAX];
+};
+
+/* One holder of the CPU in the waits accounted. */
+struct ts_holder {
+    enum ts_ctx ctx;
+    int id;                   /* TS_TASK: pid; TS_IRQ: the line (negative: an x86 vector); TS_SOFTIRQ: the vector */
+    int prio, kthread;        /* TS_TASK */
+    char name[TEV_COMM_MAX];  /* comm, the IRQ's name ("iwlwifi", "LOC"), the softirq's ("NET_RX") */
+    char fn[48];              /* a kworker's workqueue function, "" when none */
+    int64_t ns;               /* of the waits */
+};
+
+/* One happening's account: the audio threads' waits in it, and who held their CPUs. */
+struct ts_account {
+    int waits;                /* waits accounted (merged per CPU where they overlapped) */
+    int64_t wait_ns;          /* their length, all told */
+    int64_t longest_ns;       /* the longest, its CPU, whether an audio thread was real time in it (its prio) */
+    int longest_cpu, audio_prio;
+    int64_t unknown_ns;       /* of wait_ns, what the stream does not know (before it, lost events) */
+    int nheld;
+    struct ts_holder held[TS_HOLDERS]; /* by ns, largest first */
+};
+
+struct trace_stream;
+
+/* A stream that takes a CPU busy with no event for longer than tick_ns (the kernel's tick; 0: 4 ms) plus a
+ * quarter as not running. NULL when out of memory. */
+struct trace_stream *ts_new(int64_t tick_ns);
+void ts_free(struct trace_stream *ts);
+/* The kernel's tick, once known (before the first event). */
+void ts_set_tick(struct trace_stream *ts, int64_t tick_ns);
+/* An audio thread to follow (its waits are explained; its own time is never a holder). Up to TS_WATCH; the first
+ * is the primary (rtjitter's own audio thread: its cycle's due time is known, see ts_explain). */
+int ts_watch(struct trace_stream *ts, int tid);
+/* Whether tid is followed. */
+int ts_watched(const struct trace_stream *ts, int tid);
+/* A kernel thread or not, asked once per new task (reads /proc in the source; a test may answer from a table);
+ * NULL: by its name only. Returns 1, 0, or -1 when unknown. */
+void ts_set_kthread_probe(struct trace_stream *ts, int (*probe)(int pid, const char *comm));
+/* One event, in time order (trace_pipe gives them so). */
+void ts_feed(struct trace_stream *ts, const struct tev *ev);
+/* A line of trace text (tev_parse, then ts_feed); 1 when it was an event. */
+int ts_feed_line(struct trace_stream *ts, const char *line, size_t len);
+
+/* Accounts the waits of the followed threads that overlap [t0_ns, t1_ns]: a spike's [due, entry] or an event's
+ * [first cycle due, last disturbed entry]. The primary thread's cycle was due at t0_ns: when it slept then and was
+ * woken after, [t0_ns, its waking] is part of its wait (the wake came late: its CPU's time then is accounted too).
+ * cpu >= 0 limits the waits to those that ended on it. Returns the number of waits (0: none overlaps: not
+ * known). */
+int ts_explain(struct trace_stream *ts, int64_t t0_ns, int64_t t1_ns, int cpu, struct ts_account *out);
+
+/* The segments of cpu over [a, b], one a line ("SECS.NS  LEN ms  CONTEXT NAME..."), into buf: the slice saved beside
+ * the report. Returns the length written. */
+size_t ts_describe(struct trace_stream *ts, int cpu, int64_t a, int64_t b, char *buf, size_t len);
+/* Whether a task of this name is a kernel thread by its name alone (kworker/, ksoftirqd/, migration/ ...). */
+int ts_kthread_by_name(const char *comm);
+
+/* Counters for the summary. */
+struct ts_stats {
+    long long events, lost, waits, late_events; /* late_events: fed out of time order (skipped) */
+    int cpus, segs_per_cpu;
+    int64_t first_ns, last_ns;
+};
+void ts_get_stats(const struct trace_stream *ts, struct ts_stats *out);
+
+#endif
