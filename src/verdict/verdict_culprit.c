@@ -10,6 +10,7 @@
 #include "verdict/verdict_internal.h"
 #include "verdict/verdict_text.h"
 #include "report/access.h"
+#include "culprit/culprit.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -113,55 +114,195 @@ static size_t evidence(const struct pick *k, char *b, size_t n, size_t o)
     return ev && ev[0] ? vadd(b, n, o, " (%s)", ev) : o;
 }
 
-static const char *const process_kinds[] = { "rt_task", "thread", NULL };
+/* The audio thread's real-time priority in the report (0: not real time or not known). */
+static int audio_rt_priority(const struct vctx *v)
+{
+    double pr = doc_num(v->audio, "priority");
+    return json_is_true(json_object_get(v->audio, "realtime")) && pr > 0 ? (int)pr : 0;
+}
+
+/* The kernel's preemption model as sysinfo read it ("none", "voluntary", "full", "rt", "unknown"), and whether it
+ * can be switched at boot (PREEMPT_DYNAMIC). */
+static const char *preempt_model(const struct vctx *v, int *dynamic)
+{
+    const json_t *k = json_object_get(v->sys, "kernel");
+    *dynamic = json_is_true(json_object_get(k, "preempt_dynamic"));
+    return doc_str(k, "preempt", "unknown");
+}
+
+/* ---- one class, one rule (culprit/trace_class.h says which holder is which class) ---- */
+
+static const char *const below_kinds[] = { "below_kernel", NULL };
+static const char *const rt_kinds[] = { "rt_task", NULL };
+static const char *const thread_kinds[] = { "thread", NULL };
+static const char *const kthread_kinds[] = { "kthread", NULL };
+static const char *const no_preempt_kinds[] = { "no_preempt", NULL };
+static const char *const idle_kinds[] = { "idle_exit", NULL };
 static const char *const client_kinds[] = { "client", NULL };
 static const char *const dsp_kinds[] = { "dsp", NULL };
 static const char *const irq_kinds[] = { "irq", NULL };
 static const char *const softirq_kinds[] = { "softirq", NULL };
 static const char *const steal_kinds[] = { "steal", NULL };
 
-static int has_process(const struct vctx *v)
+#define HAS(fn, kinds)                                                                                               \
+    static int fn(const struct vctx *v)                                                                              \
+    {                                                                                                                \
+        struct pick k;                                                                                               \
+        return pick_best(v, kinds, &k);                                                                              \
+    }
+
+/* The class's culprit, and "NAME: EXPLAINS (EVIDENCE). " begun in b. */
+static size_t begin(const struct vctx *v, const char *const *kinds, struct pick *k, char *b, size_t n, const char *lead)
 {
-    struct pick k;
-    return pick_best(v, process_kinds, &k);
+    pick_best(v, kinds, k);
+    size_t o = vadd(b, n, 0, "%s", lead);
+    o = what_it_explains(k, b, n, o);
+    return evidence(k, b, n, o);
 }
 
-static void say_process(const struct vctx *v, char *b, size_t n)
+HAS(has_below, below_kinds)
+static void say_below(const struct vctx *v, char *b, size_t n)
 {
     struct pick k;
-    pick_best(v, process_kinds, &k);
-    const char *kind = doc_str(k.top, "kind", "");
+    size_t o = begin(v, below_kinds, &k, b, n, "The CPU was not running at all (no tick, no interrupt) while the audio "
+                     "thread waited, in ");
+    vadd(b, n, o, ". That is below the kernel: in a virtual machine the host did not run this virtual CPU (its "
+         "scheduling, overcommit, halt polling); on real hardware, firmware or SMIs. No setting of this kernel "
+         "changes it: ask the host for dedicated CPUs, or test on real hardware, before any kernel option.");
+}
+
+HAS(has_rt, rt_kinds)
+static void say_rt(const struct vctx *v, char *b, size_t n)
+{
+    struct pick k;
+    pick_best(v, rt_kinds, &k);
     double pid = doc_num(k.detail, "pid");
-    size_t o = vadd(b, n, 0, "Stop or lower %s", doc_str(k.top, "name", "?"));
+    int ap = audio_rt_priority(v);
+    size_t o = vadd(b, n, 0, "Lower %s", doc_str(k.top, "name", "?"));
     if (pid > 0)
         o = vadd(b, n, o, " (pid %.0f)", pid);
-    o = vadd(b, n, o, ": it ran on the audio CPU before ");
+    o = vadd(b, n, o, ": a real-time process at or above the audio thread's priority held the audio CPU in ");
     o = what_it_explains(&k, b, n, o);
     o = evidence(&k, b, n, o);
-    if (strcmp(kind, "rt_task") == 0) {
-        o = vadd(b, n, o, ". A real-time task at or above the audio thread's priority takes the CPU whatever the "
-                 "kernel's settings: make it an ordinary task");
-        if (pid > 0)
-            o = vadd(b, n, o, " (chrt -o -p 0 %.0f)", pid);
-        vadd(b, n, o, ", lower it below the audio, or move it off the audio CPU (taskset).");
-    } else {
-        vadd(b, n, o, ". Move it off the audio CPU (taskset) or stop it while you play.");
+    o = vadd(b, n, o, ". The scheduler runs it first whatever the kernel's settings: run it below the audio thread");
+    if (pid > 0 && ap > 1) /* SCHED_FIFO below the audio thread: a change the kernel accepts from root */
+        o = vadd(b, n, o, " (chrt -f -p %d %.0f)", ap - 1, pid);
+    vadd(b, n, o, ", or on another CPU.");
+}
+
+static void hint_rt(const struct vctx *v, char *b, size_t n)
+{
+    struct pick k;
+    pick_best(v, rt_kinds, &k);
+    snprintf(b, n, "lowering %.60s", doc_str(k.top, "name", "?"));
+}
+
+HAS(has_thread, thread_kinds)
+static void say_thread(const struct vctx *v, char *b, size_t n)
+{
+    struct pick k;
+    size_t o = begin(v, thread_kinds, &k, b, n, "The audio thread is not real time, so it shared its CPU with "
+                     "ordinary tasks in ");
+    vadd(b, n, o, ". Give the audio thread real-time priority (the first advice) before anything else.");
+}
+
+/* A kernel thread's advice by its kind; 0 when there is nothing to tune (a per-CPU stopper: never a line). */
+static int kthread_advice(const char *name, char *b, size_t n, size_t o)
+{
+    switch (culprit_kthread_kind(name)) {
+    case CKT_KWORKER:
+        if (strncmp(name, "unbound ", 8) == 0)
+            vadd(b, n, o, ". Unbound kernel work can be kept off the audio CPU: write a CPU mask without it to "
+                 "/sys/devices/virtual/workqueue/cpumask; and find what queues that work (a file system's "
+                 "writeback, a driver).");
+        else
+            vadd(b, n, o, ". That work is bound to the audio CPU: find what queues it there (a file system's "
+                 "writeback, a driver) and keep that activity off the audio CPU.");
+        return 1;
+    case CKT_SOFTIRQ:
+        vadd(b, n, o, ". ksoftirqd runs softirq work that piled up: see the interrupt and softirq advice.");
+        return 1;
+    case CKT_RCU:
+        vadd(b, n, o, ". RCU's callbacks can be moved off the audio CPU with rcu_nocbs= on the kernel command "
+             "line (where the kernel has RCU_NOCB_CPU).");
+        return 1;
+    case CKT_STOPPER:
+    case CKT_IRQ:
+        return 0;
+    default:
+        vadd(b, n, o, ". Nothing can be run against a kernel thread: look for what drives it.");
+        return 1;
     }
 }
 
-static void hint_process(const struct vctx *v, char *b, size_t n)
+/* The kernel thread that explains the most, leaving out the per-CPU stoppers (nothing to tune). */
+static int pick_kthread(const struct vctx *v, struct pick *k)
 {
-    struct pick k;
-    pick_best(v, process_kinds, &k);
-    snprintf(b, n, "stopping %.60s", doc_str(k.top, "name", "?"));
+    if (!pick_best(v, kthread_kinds, k))
+        return 0;
+    char tmp[8];
+    return kthread_advice(doc_str(k->top, "name", ""), tmp, sizeof(tmp), 0);
 }
 
-static int has_client(const struct vctx *v)
+static int has_kthread(const struct vctx *v)
 {
     struct pick k;
-    return pick_best(v, client_kinds, &k);
+    return pick_kthread(v, &k);
 }
 
+static void say_kthread(const struct vctx *v, char *b, size_t n)
+{
+    struct pick k;
+    pick_kthread(v, &k);
+    size_t o = vadd(b, n, 0, "The kernel's own %s held the audio CPU in ", doc_str(k.top, "name", "?"));
+    o = what_it_explains(&k, b, n, o);
+    o = evidence(&k, b, n, o);
+    kthread_advice(doc_str(k.top, "name", ""), b, n, o);
+}
+
+HAS(has_no_preempt, no_preempt_kinds)
+static void say_no_preempt(const struct vctx *v, char *b, size_t n)
+{
+    struct pick k;
+    int dyn;
+    const char *model = preempt_model(v, &dyn);
+    pick_best(v, no_preempt_kinds, &k);
+    size_t o = vadd(b, n, 0, "The kernel could not preempt %s for the audio thread in ", doc_str(k.top, "name", "?"));
+    o = what_it_explains(&k, b, n, o);
+    o = evidence(&k, b, n, o);
+    o = vadd(b, n, o, ". It is not to blame: it was in the kernel, and this kernel (preempt=%s) lets such code run "
+             "on", model);
+    if (strcmp(model, "none") == 0 || strcmp(model, "voluntary") == 0) {
+        if (dyn)
+            vadd(b, n, o, ": boot it with preempt=full (GRUB_CMDLINE_LINUX_DEFAULT in /etc/default/grub, then "
+                 "update-grub), before any other kernel option.");
+        else
+            vadd(b, n, o, ": use a lowlatency or PREEMPT_RT kernel (apt install linux-lowlatency on Ubuntu, "
+                 "linux-image-rt-amd64 on Debian).");
+    } else {
+        vadd(b, n, o, ": only a PREEMPT_RT kernel makes the rest preemptible (linux-image-rt-amd64 on Debian).");
+    }
+}
+
+static void hint_no_preempt(const struct vctx *v, char *b, size_t n)
+{
+    int dyn;
+    const char *model = preempt_model(v, &dyn);
+    int partial = strcmp(model, "none") == 0 || strcmp(model, "voluntary") == 0;
+    snprintf(b, n, "%s", partial && dyn ? "preempt=full" : "a PREEMPT_RT kernel");
+}
+
+HAS(has_idle, idle_kinds)
+static void say_idle(const struct vctx *v, char *b, size_t n)
+{
+    struct pick k;
+    size_t o = begin(v, idle_kinds, &k, b, n, "The audio CPU was idle and woke late while the audio thread waited, "
+                     "in ");
+    vadd(b, n, o, ". Deep idle states take long to leave: hold /dev/cpu_dma_latency at 0 while you play (rtjitter "
+         "--dma-latency shows the difference); in a virtual machine the host woke the CPU late.");
+}
+
+HAS(has_client, client_kinds)
 static void say_client(const struct vctx *v, char *b, size_t n)
 {
     struct pick k;
@@ -180,19 +321,11 @@ static void hint_client(const struct vctx *v, char *b, size_t n)
     snprintf(b, n, "fixing client %.60s", doc_str(k.top, "name", "?"));
 }
 
-static int has_dsp(const struct vctx *v)
-{
-    struct pick k;
-    return pick_best(v, dsp_kinds, &k);
-}
-
+HAS(has_dsp, dsp_kinds)
 static void say_dsp(const struct vctx *v, char *b, size_t n)
 {
     struct pick k;
-    pick_best(v, dsp_kinds, &k);
-    size_t o = vadd(b, n, 0, "Your DSP overran the period: ");
-    o = what_it_explains(&k, b, n, o);
-    o = evidence(&k, b, n, o);
+    size_t o = begin(v, dsp_kinds, &k, b, n, "Your DSP overran the period: ");
     vadd(b, n, o, ". The callback's own work took the cycle's time: do less work per cycle (a lower --dsp) or use a "
          "larger buffer; no kernel setting gives a cycle more time.");
 }
@@ -203,50 +336,57 @@ static void hint_dsp(const struct vctx *v, char *b, size_t n)
     snprintf(b, n, "less DSP work per cycle");
 }
 
+/* A real interrupt line (not a per-CPU vector: the local timer, IPIs, which nothing moves). */
+static int pick_irq(const struct vctx *v, struct pick *k)
+{
+    return pick_best(v, irq_kinds, k);
+}
+
 static int has_irq(const struct vctx *v)
 {
     struct pick k;
-    return pick_best(v, irq_kinds, &k);
+    return pick_irq(v, &k);
 }
 
 static void say_irq(const struct vctx *v, char *b, size_t n)
 {
     struct pick k;
-    pick_best(v, irq_kinds, &k);
+    pick_irq(v, &k);
     double irq = doc_num(k.detail, "irq");
-    size_t o = vadd(b, n, 0, "%s rose on the audio CPU before ", doc_str(k.top, "name", "?"));
+    const char *name = doc_str(k.top, "name", "?");
+    int line = strncmp(name, "IRQ ", 4) == 0;
+    size_t o = vadd(b, n, 0, "%s ran ahead of the audio thread in ", name);
     o = what_it_explains(&k, b, n, o);
     o = evidence(&k, b, n, o);
+    if (!line) { /* LOC, RES, CAL...: the CPU's own timer and the other CPUs' requests */
+        vadd(b, n, o, ". These are the CPU's own timer and messages from the other CPUs: nothing moves them; what "
+             "sends them (the load on the other CPU) is what to change.");
+        return;
+    }
     o = vadd(b, n, o, ". Put the sound card's interrupt thread and the audio above it (rtirq, on a kernel with "
              "threadirqs), or move that interrupt off the audio CPU");
     if (irq >= 0)
-        o = vadd(b, n, o, " (/proc/irq/%.0f/smp_affinity_list)", irq);
+        o = vadd(b, n, o, " where the kernel allows it (/proc/irq/%.0f/smp_affinity_list)", irq);
     vadd(b, n, o, ".");
 }
 
 static void hint_irq(const struct vctx *v, char *b, size_t n)
 {
     struct pick k;
-    pick_best(v, irq_kinds, &k);
-    double irq = doc_num(k.detail, "irq");
-    /* rtirq is the threadirqs advice's hint already; the line's own move is this one's */
-    if (irq >= 0)
-        snprintf(b, n, "moving IRQ %.0f off the audio CPU", irq);
+    pick_irq(v, &k);
+    const char *name = doc_str(k.top, "name", "?");
+    if (strncmp(name, "IRQ ", 4) == 0)
+        snprintf(b, n, "moving %.60s off the audio CPU", name);
     else
-        snprintf(b, n, "moving %.60s off the audio CPU", doc_str(k.top, "name", "?"));
+        snprintf(b, n, "less work on the other CPUs");
 }
 
-static int has_softirq(const struct vctx *v)
-{
-    struct pick k;
-    return pick_best(v, softirq_kinds, &k);
-}
-
+HAS(has_softirq, softirq_kinds)
 static void say_softirq(const struct vctx *v, char *b, size_t n)
 {
     struct pick k;
     pick_best(v, softirq_kinds, &k);
-    size_t o = vadd(b, n, 0, "The %s softirq rose before ", doc_str(k.top, "name", "?"));
+    size_t o = vadd(b, n, 0, "%s softirq work ran ahead of the audio thread in ", doc_str(k.top, "name", "?"));
     o = what_it_explains(&k, b, n, o);
     o = evidence(&k, b, n, o);
     vadd(b, n, o, ". Softirqs run ahead of every task: with threadirqs they run in the interrupt threads, which rtirq "
@@ -254,31 +394,28 @@ static void say_softirq(const struct vctx *v, char *b, size_t n)
          "the audio CPU.");
 }
 
-static int has_steal(const struct vctx *v)
-{
-    struct pick k;
-    return pick_best(v, steal_kinds, &k);
-}
-
+HAS(has_steal, steal_kinds)
 static void say_steal(const struct vctx *v, char *b, size_t n)
 {
     struct pick k;
-    pick_best(v, steal_kinds, &k);
-    size_t o = vadd(b, n, 0, "The host of this virtual machine took the CPU (steal time) before ");
-    o = what_it_explains(&k, b, n, o);
-    o = evidence(&k, b, n, o);
+    size_t o = begin(v, steal_kinds, &k, b, n, "The host of this virtual machine took the CPU (steal time) before ");
     vadd(b, n, o, ". Nothing in this machine can change that: ask the VM's host for dedicated CPUs, or test on real "
          "hardware.");
 }
 
-/* The culprits' rules; verdict_order.c's table sets the order the advice is given in. */
+/* The culprits' rules, one a class; verdict_order.c's table sets the order the advice is given in. */
 static const struct advice_rule culprit_rules[] = {
-    { "culprit_process", has_process, say_process, hint_process },
+    { "culprit_below", has_below, say_below, NULL },
+    { "culprit_process", has_rt, say_rt, hint_rt },
+    { "culprit_thread", has_thread, say_thread, NULL },
     { "culprit_client", has_client, say_client, hint_client },
     { "culprit_dsp", has_dsp, say_dsp, hint_dsp },
     { "culprit_steal", has_steal, say_steal, NULL },
+    { "culprit_kthread", has_kthread, say_kthread, NULL },
     { "culprit_irq", has_irq, say_irq, hint_irq },
     { "culprit_softirq", has_softirq, say_softirq, NULL },
+    { "culprit_idle", has_idle, say_idle, NULL },
+    { "culprit_no_preempt", has_no_preempt, say_no_preempt, hint_no_preempt },
 };
 
 size_t verdict_culprit_rules_count(void)

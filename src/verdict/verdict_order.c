@@ -19,10 +19,13 @@ static const struct advice_order table[] = {
     { "headroom", ADVICE_RUN },
     /* the culprits (verdict_culprit.c): a process that took the audio CPU, a client that did not finish, our own
      * DSP, the host of a VM: what the run saw explain its xruns, before any setting */
+    { "culprit_below", ADVICE_RUN },   /* below the kernel: nothing here fixes it, said before any option */
+    { "culprit_steal", ADVICE_RUN },
     { "culprit_process", ADVICE_RUN },
+    { "culprit_thread", ADVICE_RUN },
     { "culprit_client", ADVICE_RUN },
     { "culprit_dsp", ADVICE_RUN },
-    { "culprit_steal", ADVICE_RUN },
+    { "culprit_kthread", ADVICE_RUN },
     { "ladder", ADVICE_RUN },   /* the depth ladder: where the trouble starts, from the depths below this one */
     /* the server's settings */
     { "priority", ADVICE_SERVER },
@@ -31,9 +34,12 @@ static const struct advice_order table[] = {
     { "culprit_irq", ADVICE_SERVER },
     { "culprit_softirq", ADVICE_SERVER },
     /* idle states, the CPU's power */
+    { "culprit_idle", ADVICE_IDLE },
     { "idle", ADVICE_IDLE },
     { "governor", ADVICE_IDLE },
-    /* the system's settings, then the kernel's boot options */
+    /* the system's settings, then the kernel's boot options: the preemption model first when the run saw the kernel
+     * unable to preempt a task for the audio thread */
+    { "culprit_no_preempt", ADVICE_KERNEL },
     { "shared_irq", ADVICE_KERNEL },
     { "swappiness", ADVICE_KERNEL },
     { "rt_throttling", ADVICE_KERNEL },
