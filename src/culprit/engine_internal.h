@@ -45,6 +45,7 @@ struct ce_count {
 struct ce_task_run {
     int pid, tid, cpu, prio;
     char policy;                 /* 'F' FIFO, 'R' RR */
+    bool kthread;                /* a kernel thread: what its kind allows, never "lower it" */
     char comm[CE_COMM];
     int64_t run_ns;              /* schedstat's run time, delta */
 };
@@ -75,6 +76,7 @@ struct ce_line {
 struct ce_task {
     int pid, tid, cpu, prio;
     char policy;
+    bool kthread;
     char comm[CE_COMM];
     int64_t last_run_ns;         /* schedstat at the last read, -1 before the first */
     bool seen;                   /* found by the current scan */
@@ -188,6 +190,7 @@ int ce_parse_psi_some(const char *buf, size_t len, int64_t *total_us);
 struct ce_task_stat {
     char comm[CE_COMM];
     int processor, rt_priority, policy;
+    bool kthread;                /* PF_KTHREAD in flags (field 9): a kernel thread */
 };
 int ce_parse_task_stat(const char *buf, size_t len, struct ce_task_stat *out);
 int ce_parse_cpulist(const char *s, uint64_t *mask, int maxcpu); /* bits set, -1 malformed */

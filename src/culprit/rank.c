@@ -269,8 +269,10 @@ static void rule_rt_tasks(struct rank_ctx *c)
             continue;
         const char *rel = c->audio_prio <= 0 ? "" : t->t.prio > c->audio_prio ? " above the audio thread"
                                                                               : " at the audio thread's priority";
-        struct culprit *p = rank_add(c, CK_RT_TASK, CB_CORRELATED, 100 + fmin(300, 10.0 * t->run_ns / period),
-                                t->t.comm, "a real-time task%s ran on CPU %d: %s (pid %d, %s %d), %.1f ms %s", rel,
+        /* a kernel thread is what its kind allows (culprit_kthread_kind), never a process to lower */
+        struct culprit *p = rank_add(c, t->t.kthread ? CK_KTHREAD : CK_RT_TASK, CB_CORRELATED,
+                                100 + fmin(300, 10.0 * t->run_ns / period), t->t.comm, "a real-time %s%s ran on CPU "
+                                "%d: %s (pid %d, %s %d), %.1f ms %s", t->t.kthread ? "kernel thread" : "task", rel,
                                 t->t.cpu, t->t.comm, t->t.pid, t->t.policy == 'R' ? "RR" : "FIFO", t->t.prio,
                                 t->run_ns / 1e6, c->around);
         if (p) {

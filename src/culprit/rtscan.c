@@ -76,6 +76,7 @@ static void scan_task(struct culprit_engine *e, int pid, int tid, const uint64_t
     t->cpu = st.processor;
     t->prio = st.rt_priority;
     t->policy = st.policy == POLICY_FIFO ? 'F' : 'R';
+    t->kthread = st.kthread;
     snprintf(t->comm, sizeof t->comm, "%s", st.comm);
     utf8_trim(t->comm);
     t->seen = true;
@@ -153,7 +154,7 @@ static void read_task(struct culprit_engine *e, struct ce_task *t, struct ce_sam
         return;
     }
     struct ce_task_run *r = &s->task[s->n_task++];
-    *r = (struct ce_task_run){.pid = t->pid, .tid = t->tid, .cpu = t->cpu, .prio = t->prio, .policy = t->policy,
+    *r = (struct ce_task_run){.pid = t->pid, .tid = t->tid, .cpu = t->cpu, .prio = t->prio, .policy = t->policy, .kthread = t->kthread,
                               .run_ns = d};
     memcpy(r->comm, t->comm, sizeof r->comm);
 }

@@ -210,6 +210,7 @@ int ce_parse_task_stat(const char *b, size_t len, struct ce_task_stat *out)
     out->processor = v[39] > CE_CPUS_MAX ? -1 : (int)v[39];
     out->rt_priority = v[40] > 99 ? 99 : (int)v[40];
     out->policy = v[41] > 7 ? 0 : (int)v[41];
+    out->kthread = (v[9] & 0x00200000u) != 0; /* PF_KTHREAD */
     return 0;
 }
 

@@ -215,7 +215,7 @@ static int trace_explain(void *vctx, int64_t t0, int64_t t1, int cpu, struct cul
     c->explains++;
     struct ts_account a;
     int n = 0;
-    if (!ts_explain(c->ts, t0, t1, -1, &a)) {
+    if (!ts_explain(c->ts, t0, t1, cpu, &a)) {
         c->no_wait++; /* no wait of an audio thread in it: the trace does not say (the engine says "not known") */
     } else if (a.unknown_ns * 2 > a.wait_ns) {
         c->not_covered++; /* most of the wait is before the stream's ring, or lost */
@@ -225,7 +225,6 @@ static int trace_explain(void *vctx, int64_t t0, int64_t t1, int cpu, struct cul
         int64_t lead = 500000; /* the slice shows half a millisecond before the wait's window */
         slice_take(c, a.longest_cpu, t0 - lead, t1, &a);
     }
-    (void)cpu;
     c->cpu_ns += thread_cpu_ns() - cpu0;
     return n;
 }
@@ -401,10 +400,10 @@ int trace_source_open(const char *tracefs_root, clockid_t clock, struct culprit_
     return 0;
 }
 
-void trace_source_ignore_tid(struct culprit_source *src, int tid)
+static void watch(struct culprit_source *src, int tid, int any_cpu)
 {
     struct trace_ctx *c = src->ctx;
-    if (!c || tid <= 0 || ts_watched(c->ts, tid) || c->n_watch >= BD_IGNORE || ts_watch(c->ts, tid) < 0)
+    if (!c || tid <= 0 || ts_watched(c->ts, tid) || c->n_watch >= BD_IGNORE || ts_watch(c->ts, tid, any_cpu) < 0)
         return;
     c->watch[c->n_watch++] = tid;
     char filter[BD_IGNORE * 24] = "";
@@ -413,6 +412,16 @@ void trace_source_ignore_tid(struct culprit_source *src, int tid)
         o += (size_t)snprintf(filter + o, sizeof(filter) - o, "%spid == %d", i ? " || " : "", c->watch[i]);
     if (c->events_on & 2u)
         tracefs_write(&c->tf, "events/sched/sched_waking/filter", filter);
+}
+
+void trace_source_ignore_tid(struct culprit_source *src, int tid)
+{
+    watch(src, tid, 0);
+}
+
+void trace_source_server_tid(struct culprit_source *src, int tid)
+{
+    watch(src, tid, 1);
 }
 
 void trace_source_tick(struct culprit_source *src, int64_t tick_ns)

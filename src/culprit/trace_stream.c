@@ -33,12 +33,13 @@ struct ts_cpu {
  * waking that began the wait (0: it was preempted, runnable). */
 struct ts_wait {
     int64_t t0_ns, t1_ns, slept_ns;
-    int tid, cpu, prio;
+    int tid, cpu, prio, any_cpu;
     int waker_watched;        /* another audio thread woke it (the server's: its lateness is that thread's wait) */
 };
 
 struct ts_watch_state {
     int tid, state;           /* 0 unknown, 1 asleep, 2 runnable (waiting), 3 running */
+    int any_cpu;              /* a server's thread: its waits count on any CPU */
     int64_t since_ns, slept_ns;
     int prio, waker_watched;
 };
@@ -95,13 +96,13 @@ void ts_free(struct trace_stream *ts)
     free(ts);
 }
 
-int ts_watch(struct trace_stream *ts, int tid)
+int ts_watch(struct trace_stream *ts, int tid, int any_cpu)
 {
     if (tid <= 0 || ts_watched(ts, tid))
         return 0;
     if (ts->nwatch >= TS_WATCH)
         return -1;
-    ts->watch[ts->nwatch++] = (struct ts_watch_state){ .tid = tid, .prio = -1 };
+    ts->watch[ts->nwatch++] = (struct ts_watch_state){ .tid = tid, .prio = -1, .any_cpu = any_cpu };
     return 0;
 }
 
@@ -137,9 +138,12 @@ static int ident(struct trace_stream *ts, int pid, const char *comm, int prio)
 {
     unsigned h = (unsigned)pid * 2654435761u % 8192u;
     int i = ts->id_of[h];
-    if (i >= 0 && ts->id[i].pid == pid && (!comm || !comm[0] || strcmp(ts->id[i].comm, comm) == 0)) {
+    if (i >= 0 && ts->id[i].pid == pid) {
         if (prio >= 0)
             ts->id[i].prio = prio;
+        /* a new name for the pid (an exec; "<idle>" in a header is swapper/N's): kept, the task is the same */
+        if (pid && comm && comm[0] && comm[0] != '<' && strcmp(ts->id[i].comm, comm) != 0)
+            snprintf(ts->id[i].comm, sizeof(ts->id[i].comm), "%s", comm);
         return i;
     }
     i = ts->nid++ % TS_IDS;
@@ -265,7 +269,8 @@ static void switched(struct trace_stream *ts, const struct tev *ev)
             ts->wait[ts->nwait++ % TS_WAITS] = (struct ts_wait){ .t0_ns = w->since_ns, .t1_ns = ev->t_ns,
                                                                 .slept_ns = w->slept_ns, .tid = w->tid,
                                                                 .cpu = ev->cpu, .prio = ev->next_prio,
-                                                                .waker_watched = w->waker_watched };
+                                                                .waker_watched = w->waker_watched,
+                                                                .any_cpu = w->any_cpu };
         }
         w->state = 3;
         w->since_ns = ev->t_ns;
@@ -516,7 +521,7 @@ int ts_explain(struct trace_stream *ts, int64_t t0_ns, int64_t t1_ns, int cpu, s
     out->longest_cpu = -1;
     out->audio_prio = -1;
     enum { SPANS = 256 };
-    struct span sp[SPANS];
+    struct span sp[SPANS], late = { 0, 0, -1, -1 };
     int n = 0;
     long long lo = ts->nwait > TS_WAITS ? ts->nwait - TS_WAITS : 0;
     int primary = ts->nwatch ? ts->watch[0].tid : -1;
@@ -527,13 +532,13 @@ int ts_explain(struct trace_stream *ts, int64_t t0_ns, int64_t t1_ns, int cpu, s
                 break; /* waits are in order of their ends: nothing older overlaps */
             continue;
         }
-        if (w->t0_ns > t1_ns || (cpu >= 0 && w->cpu != cpu))
+        if (w->t0_ns > t1_ns || (cpu >= 0 && w->cpu != cpu && !w->any_cpu))
             continue;
-        int64_t a = w->t0_ns;
-        /* the primary slept through its cycle's due time and was woken after it: the wake came late */
-        if (w->tid == primary && !w->waker_watched && w->slept_ns && w->slept_ns <= t0_ns && t0_ns < a)
-            a = t0_ns;
-        sp[n++] = (struct span){ a, w->t1_ns, w->cpu, w->prio };
+        sp[n++] = (struct span){ w->t0_ns, w->t1_ns, w->cpu, w->prio };
+        /* the primary slept through its cycle's due time and was woken after it (not by another audio thread):
+         * its wake came late */
+        if (w->tid == primary && !w->waker_watched && w->slept_ns && w->slept_ns <= t0_ns && t0_ns < w->t0_ns)
+            late = (struct span){ t0_ns, w->t1_ns, w->cpu, w->prio };
     }
     if (!n)
         return 0;
@@ -550,18 +555,20 @@ int ts_explain(struct trace_stream *ts, int64_t t0_ns, int64_t t1_ns, int cpu, s
         }
         sp[m++] = sp[i];
     }
-    for (int i = 0; i < m; i++) {
-        int64_t len = sp[i].b - sp[i].a;
-        out->waits++;
-        out->wait_ns += len;
-        if (len > out->longest_ns) {
-            out->longest_ns = len;
-            out->longest_cpu = sp[i].cpu;
-        }
-        if (sp[i].prio >= 0 && (out->audio_prio < 0 || sp[i].prio < out->audio_prio))
-            out->audio_prio = sp[i].prio;
-        account_cpu(ts, sp[i].cpu, sp[i].a, sp[i].b, out);
-    }
+    /* the longest wait is the one accounted (a stall is one wait; the short ones around it are every cycle's) */
+    struct span best = sp[0];
+    for (int i = 1; i < m; i++)
+        if (sp[i].b - sp[i].a > best.b - best.a)
+            best = sp[i];
+    /* unless the wake itself came later than that wait was long: then from the due time (what held the CPU while
+     * the timer's interrupt did not come) */
+    if (late.cpu >= 0 && late.b - late.a > 2 * (best.b - best.a))
+        best = late;
+    out->waits = m;
+    out->wait_ns = out->longest_ns = best.b - best.a;
+    out->longest_cpu = best.cpu;
+    out->audio_prio = best.prio;
+    account_cpu(ts, best.cpu, best.a, best.b, out);
     qsort(out->held, (size_t)out->nheld, sizeof(out->held[0]), by_ns);
     return out->waits;
 }

@@ -19,7 +19,8 @@
 
 #define TS_CPUS 256           /* CPUs followed (events of a higher CPU are ignored, and counted) */
 #define TS_SEG_BUDGET (4u << 20) /* bytes of segments in all, shared out among the CPUs seen */
-#define TS_IDS 4096           /* task identities (a ring: the oldest is reused) */
+#define TS_IDS 8192           /* task identities, one a pid (a ring: the oldest is reused; a compile's thousands of
+                               * processes take minutes to go round it, the segments reach back seconds) */
 #define TS_FNS 512            /* workqueue function names */
 #define TS_WATCH 8            /* audio threads followed */
 #define TS_WAITS 4096         /* their last waits */
@@ -45,11 +46,11 @@ struct ts_holder {
     int64_t ns;               /* of the waits */
 };
 
-/* One happening's account: the audio threads' waits in it, and who held their CPUs. */
+/* One happening's account: the audio threads' longest wait in it, and who held its CPU. */
 struct ts_account {
-    int waits;                /* waits accounted (merged per CPU where they overlapped) */
-    int64_t wait_ns;          /* their length, all told */
-    int64_t longest_ns;       /* the longest, its CPU, whether an audio thread was real time in it (its prio) */
+    int waits;                /* waits in it (merged per CPU where they overlapped) */
+    int64_t wait_ns;          /* the one accounted: the longest (from the due time when the wake came late) */
+    int64_t longest_ns;       /* the same; its CPU, the audio thread's prio in it (real time or not) */
     int longest_cpu, audio_prio;
     int64_t unknown_ns;       /* of wait_ns, what the stream does not know (before it, lost events) */
     int nheld;
@@ -65,8 +66,9 @@ void ts_free(struct trace_stream *ts);
 /* The kernel's tick, once known (before the first event). */
 void ts_set_tick(struct trace_stream *ts, int64_t tick_ns);
 /* An audio thread to follow (its waits are explained; its own time is never a holder). Up to TS_WATCH; the first
- * is the primary (rtjitter's own audio thread: its cycle's due time is known, see ts_explain). */
-int ts_watch(struct trace_stream *ts, int tid);
+ * is the primary (rtjitter's own audio thread: its cycle's due time is known, see ts_explain). Our own threads'
+ * waits count for a happening on their CPU; a server's (any_cpu) on any CPU. */
+int ts_watch(struct trace_stream *ts, int tid, int any_cpu);
 /* Whether tid is followed. */
 int ts_watched(const struct trace_stream *ts, int tid);
 /* A kernel thread or not, asked once per new task (reads /proc in the source; a test may answer from a table);
@@ -77,11 +79,12 @@ void ts_feed(struct trace_stream *ts, const struct tev *ev);
 /* A line of trace text (tev_parse, then ts_feed); 1 when it was an event. */
 int ts_feed_line(struct trace_stream *ts, const char *line, size_t len);
 
-/* Accounts the waits of the followed threads that overlap [t0_ns, t1_ns]: a spike's [due, entry] or an event's
- * [first cycle due, last disturbed entry]. The primary thread's cycle was due at t0_ns: when it slept then and was
- * woken after, [t0_ns, its waking] is part of its wait (the wake came late: its CPU's time then is accounted too).
- * cpu >= 0 limits the waits to those that ended on it. Returns the number of waits (0: none overlaps: not
- * known). */
+/* Accounts the longest wait of the followed threads that overlaps [t0_ns, t1_ns] (a spike's [due, entry], an
+ * event's [first cycle due, last disturbed entry]), from its sched_waking (or preemption) to its switch-in, by who
+ * held its CPU. The primary thread's cycle was due at t0_ns: when it slept then and its waking came more than twice
+ * that wait's length after the due time, [t0_ns, its switch-in] is accounted instead (the wake came late: what held
+ * the CPU while the timer's interrupt did not come). cpu >= 0 limits the waits to those that ended on it. Returns
+ * the number of waits in it (0: none: not known). */
 int ts_explain(struct trace_stream *ts, int64_t t0_ns, int64_t t1_ns, int cpu, struct ts_account *out);
 
 /* The segments of cpu over [a, b], one a line ("SECS.NS  LEN ms  CONTEXT NAME..."), into buf: the slice saved beside

@@ -100,7 +100,7 @@ static void watch_server_threads(struct culprit_source *src, int server_pid)
         int tid = atoi(de->d_name);
         int pol = tid > 0 ? sched_getscheduler(tid) : -1;
         if (pol == SCHED_FIFO || pol == SCHED_RR)
-            trace_source_ignore_tid(src, tid);
+            trace_source_server_tid(src, tid);
     }
     if (d)
         closedir(d);
@@ -180,7 +180,9 @@ void run_culprits_happening(void *arg, const struct phase_stats *p, enum phase_h
         watch_feed_note(st->watch, what, start_ns, end_ns);
     if (!st->culprits || what == PH_EVENT_BEGIN)
         return;
-    if (what == PH_SPIKE) { /* one spike a sample interval is noted; the others share its window (culprit_engine.h) */
+    /* one spike a sample interval is noted, the others sharing its window (culprit_engine.h), unless a trace follows
+     * the audio threads: then each has its own wait */
+    if (what == PH_SPIKE && !st->trace_slices) {
         if (st->spike_noted_ns && phase == st->spike_noted_phase && start_ns >= st->spike_noted_ns &&
             start_ns - st->spike_noted_ns <= RUN_SPIKE_NOTE_GAP_NS)
             return;

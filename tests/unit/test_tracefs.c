@@ -86,7 +86,7 @@ static struct trace_stream *fed(const char *text)
 {
     struct trace_stream *ts = ts_new(4 * MS);
     assert_non_null(ts);
-    assert_int_equal(ts_watch(ts, 500), 0);
+    assert_int_equal(ts_watch(ts, 500, 0), 0);
     for (const char *p = text; *p;) {
         const char *nl = strchr(p, '\n');
         size_t n = nl ? (size_t)(nl - p) : strlen(p);

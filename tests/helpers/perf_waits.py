@@ -1,0 +1,270 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""An observer of culprits the code under test does not produce: the kernel's scheduler trace as `perf record`
+(Debian's linux-perf) saw it beside a run, read with `perf script`, and for each xrun event and wake-up spike of the
+run's report, the audio threads' longest wait from waking (sched_waking) or preemption (switched out runnable) to
+running (sched_switch in), with who was current on that CPU meanwhile: a task (comm, pid, kernel prio, a kworker's
+workqueue function), a hard IRQ, a softirq, idle, or nothing at all (no event on the CPU for more than a tick and a
+quarter while it was busy). The holder of most of that wait is the observer's "main delayer"; the test compares it
+with the report's top culprit.
+
+Written apart from src/culprit/ (another reader, another format, another language); the rules it shares with the
+code are the issue's definitions, not its code.
+
+usage: perf_waits.py REPORT.json PERF_SCRIPT.txt [--prio N] [--min-ms 0.5] [--tick-ms 4] [--json OUT]
+PERF_SCRIPT.txt: `perf script -F comm,pid,tid,cpu,time,event,trace --ns` of
+`perf record -a -k CLOCK_MONOTONIC -e sched:sched_switch -e sched:sched_waking -e irq:irq_handler_entry
+ -e irq:irq_handler_exit -e irq:softirq_entry -e irq:softirq_exit -e 'irq_vectors:*_entry' -e 'irq_vectors:*_exit'
+ -e workqueue:workqueue_execute_start -e workqueue:workqueue_execute_end`.
+The audio threads: every thread of the processes given (--pid: the run's, its server's) that the trace shows at the
+kernel prio 99-N (N: --prio, the report's audio priority) whose comm starts with rtjitter, jackd, pipewire or
+data-loop, or a name given with --comm.
+Prints one line per happening ("match", "wrong", "not known", "short") and a summary line; exits 0."""
+import argparse
+import bisect
+import json
+import re
+import sys
+
+LINE = re.compile(r'^\s*(.+?)\s+(\d+)/(\d+)\s+\[(\d+)\]\s+(\d+\.\d+):\s+([\w-]+:[\w-]+):\s*(.*)$')
+SOFTIRQS = ['HI', 'TIMER', 'NET_TX', 'NET_RX', 'BLOCK', 'IRQ_POLL', 'TASKLET', 'SCHED', 'HRTIMER', 'RCU']
+VECTORS = {'local_timer': 'LOC', 'reschedule': 'RES', 'call_function': 'CAL', 'call_function_single': 'CAL',
+           'irq_work': 'IWI', 'x86_platform_ipi': 'PLT', 'thermal_apic': 'TRM', 'error_apic': 'ERR',
+           'spurious_apic': 'SPU'}
+
+
+def fields(s):
+    out = {}
+    for m in re.finditer(r'(\w+)=(\S+)', s):
+        out.setdefault(m.group(1), m.group(2))
+    return out
+
+
+class Cpu:
+    def __init__(self):
+        self.task = None      # (pid, comm, prio)
+        self.stack = []       # ('irq', n, name) / ('softirq', vec)
+        self.fn = ''
+        self.last = None
+        self.t = []           # segment starts
+        self.h = []           # segment holders
+
+    def top(self):
+        if self.stack:
+            return self.stack[-1]
+        if self.task is None:
+            return ('unknown',)
+        if self.task[0] == 0:
+            return ('idle',)
+        return ('task',) + self.task + (self.fn,)
+
+    def mark(self, t):
+        h = self.top()
+        if self.h and self.h[-1] == h:
+            return
+        if self.t and self.t[-1] >= t:
+            self.h[-1] = h
+            return
+        self.t.append(t)
+        self.h.append(h)
+
+    def account(self, a, b):
+        """{holder: ns} over [a, b]"""
+        out = {}
+        i = max(0, bisect.bisect_right(self.t, a) - 1)
+        while i < len(self.t) and self.t[i] < b:
+            s0 = max(self.t[i], a)
+            s1 = min(self.t[i + 1] if i + 1 < len(self.t) else self.last, b)
+            if s1 > s0:
+                out[self.h[i]] = out.get(self.h[i], 0) + (s1 - s0)
+            i += 1
+        return out
+
+
+def read_trace(path, audio_prio, comms, tick_ns, procs):
+    cpus, waits, state, names = {}, [], {}, {}
+    audio = set()
+    gap = tick_ns + tick_ns // 4
+    with open(path, errors='replace') as f:
+        for line in f:
+            m = LINE.match(line)
+            if not m:
+                continue
+            comm, tgid, pid, cpu, ts, ev, rest = m.groups()
+            tgid, pid, cpu = int(tgid), int(pid), int(cpu)
+            sec, frac = ts.split('.')
+            t = int(sec) * 1000000000 + int((frac + '000000000')[:9])
+            ev = ev.split(':')[-1]
+            if tgid in procs.pids:
+                procs.add(pid)
+                if tgid == procs.run:
+                    procs.own.add(pid)
+            c = cpus.setdefault(cpu, Cpu())
+            if c.task is None:
+                c.task = (pid, comm, -1)
+                c.mark(t)
+            elif c.last is not None and t - c.last > gap and c.top()[0] not in ('idle', 'unknown'):
+                c.t.append(c.last + tick_ns)
+                c.h.append(('noevent',))
+                c.mark(t)
+            c.last = t
+            f_ = fields(rest)
+            if ev == 'sched_switch':
+                prev, nxt = int(f_.get('prev_pid', -1)), int(f_.get('next_pid', -1))
+                nprio = int(f_.get('next_prio', -1))
+                ncomm = rest.split('next_comm=')[1].split(' next_pid=')[0] if 'next_comm=' in rest else '?'
+                if nprio == audio_prio and ncomm.startswith(comms) and nxt in procs:
+                    audio.add(nxt)
+                st = state.get(prev)
+                if prev in audio:
+                    runnable = f_.get('prev_state', 'S').startswith('R')
+                    state[prev] = ('wait', t) if runnable else ('sleep', t)
+                st = state.get(nxt)
+                if nxt in audio and st and st[0] == 'wait':
+                    waits.append((t - st[1], st[1], t, cpu, nxt))
+                if nxt in audio:
+                    state[nxt] = ('run', t)
+                c.stack, c.fn = [], ''
+                c.task = (nxt, ncomm, nprio)
+            elif ev == 'sched_waking':
+                w = int(f_.get('pid', -1))
+                st = state.get(w)
+                if st is None or st[0] == 'sleep':
+                    state[w] = ('wait', t)
+                continue
+            elif ev == 'irq_handler_entry':
+                n = int(f_.get('irq', -1))
+                names[n] = f_.get('name', '?')
+                c.stack.append(('irq', n, names[n]))
+            elif ev == 'softirq_entry':
+                c.stack.append(('softirq', int(f_.get('vec', -1))))
+            elif ev in ('irq_handler_exit', 'softirq_exit') or ev.endswith('_exit'):
+                kind = 'softirq' if ev == 'softirq_exit' else 'irq'
+                for i in range(len(c.stack) - 1, -1, -1):
+                    if c.stack[i][0] == kind:
+                        del c.stack[i:]
+                        break
+            elif ev.endswith('_entry') and ev[:-6] in VECTORS:
+                c.stack.append(('irq', -1, VECTORS[ev[:-6]]))
+            elif ev == 'workqueue_execute_start':
+                mm = re.search(r'function (\S+)', rest)
+                c.fn = mm.group(1) if mm else ''
+            elif ev == 'workqueue_execute_end':
+                c.fn = ''
+            else:
+                continue
+            if not c.stack and c.task and c.task[0] != pid and ev != 'sched_switch':
+                c.task = (pid, comm, -1)
+            c.mark(t)
+    return cpus, waits, audio
+
+
+class Procs(set):
+    """The tids of the processes given (the run's, its server's): learnt from the events' tgid/tid headers."""
+    def __init__(self, pids):
+        super().__init__()
+        self.pids = set(pids)
+        self.run = pids[0] if pids else None  # the run's own threads: a happening's waits on its own CPU
+        self.own = set()
+
+
+def holder_words(h):
+    if h[0] == 'task':
+        pid, comm, prio, fn = h[1], h[2], h[3], h[4]
+        return {'what': 'task', 'pid': pid, 'comm': comm, 'prio': prio, 'fn': fn}
+    if h[0] == 'irq':
+        return {'what': 'irq', 'irq': h[1], 'name': h[2]}
+    if h[0] == 'softirq':
+        return {'what': 'softirq', 'name': SOFTIRQS[h[1]] if 0 <= h[1] < len(SOFTIRQS) else '?'}
+    return {'what': h[0]}
+
+
+def same(culprit, d):
+    """Whether the report's culprit names the observer's delayer."""
+    kind, name, pid = culprit.get('kind'), culprit.get('name', ''), culprit.get('pid', 0)
+    w = d['what']
+    if w == 'noevent':
+        return kind == 'below_kernel'
+    if w == 'idle':
+        return kind == 'idle_exit'
+    if w == 'softirq':
+        return kind == 'softirq' and name == d['name']
+    if w == 'irq':
+        if d['irq'] >= 0:
+            return kind == 'irq' and name.startswith('IRQ %d ' % d['irq'])
+        return kind == 'irq' and name.startswith(d['name'] + ' ')
+    if w == 'task':
+        m = re.match(r'irq/(\d+)-', d['comm'])
+        if m:
+            return kind == 'irq' and name.startswith('IRQ %s ' % m.group(1))
+        if d['fn']:
+            return name.endswith(': ' + d['fn'])
+        return pid == d['pid'] or (not pid and name == d['comm'])
+    return False
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('report')
+    ap.add_argument('script')
+    ap.add_argument('--prio', type=int, default=None)
+    ap.add_argument('--min-ms', type=float, default=0.5)
+    ap.add_argument('--tick-ms', type=float, default=4.0)
+    ap.add_argument('--comm', action='append', default=[])
+    ap.add_argument('--pid', type=int, action='append', default=[], help="the run's process (and its server's)")
+    ap.add_argument('--json')
+    a = ap.parse_args()
+    doc = json.load(open(a.report))
+    prio = a.prio if a.prio is not None else doc['audio'].get('priority')
+    comms = tuple(['rtjitter', 'jackd', 'pipewire', 'data-loop'] + a.comm)
+    procs = Procs(a.pid)
+    cpus, waits, audio = read_trace(a.script, 99 - prio, comms, int(a.tick_ms * 1e6), procs)
+    waits.sort(key=lambda w: w[2])
+    ends = [w[2] for w in waits]
+    rows, counts = [], {'match': 0, 'wrong': 0, 'not known': 0, 'short': 0, 'no wait': 0}
+    for ph in doc['phases']:
+        for kind, lst in (('event', ph.get('events', [])), ('spike', ph.get('spikes', []))):
+            for h in lst:
+                t0 = int(round(h['t_s'] * 1e9))
+                t1 = t0 + int((h['length_ms'] * 1e6) if kind == 'event' else h['wakeup_us'] * 1e3)
+                a0, a1 = t0 - 200000, t1 + 200000  # t_s has 0.1 ms steps
+                i = bisect.bisect_left(ends, a0)
+                best = None
+                while i < len(waits) and waits[i][1] <= a1:
+                    on_cpu = h.get('cpu', -1) < 0 or waits[i][4] not in procs.own or waits[i][3] == h['cpu']
+                    if on_cpu and waits[i][2] >= a0 and (best is None or waits[i][0] > best[0]):
+                        best = waits[i]
+                    i += 1
+                top = (h.get('culprits') or [{}])[0]
+                row = {'load': ph['load'], 'kind': kind, 't_s': h['t_s'], 'top': top.get('name'),
+                       'top_kind': top.get('kind')}
+                if best is None:
+                    row['verdict'] = 'no wait'
+                else:
+                    acc = cpus[best[3]].account(best[1], best[2])
+                    who, ns = max(acc.items(), key=lambda x: x[1]) if acc else (('unknown',), 0)
+                    d = holder_words(who)
+                    row.update({'wait_ms': best[0] / 1e6, 'cpu': best[3], 'tid': best[4], 'delayer': d,
+                                'held_ms': ns / 1e6})
+                    if best[0] < a.min_ms * 1e6:
+                        row['verdict'] = 'short'
+                    elif top.get('kind') == 'none' or top.get('name') in ('not known', 'who ran is not known'):
+                        row['verdict'] = 'not known'
+                    else:
+                        row['verdict'] = 'match' if same(top, d) else 'wrong'
+                counts[row['verdict']] += 1
+                rows.append(row)
+                if row['verdict'] in ('wrong', 'not known', 'match'):
+                    print('%-9s %s %s %.4f wait %.2f ms on CPU %s: observer %s (%.2f ms), report %s (%s)' % (
+                        row['verdict'], row['load'], kind, h['t_s'], row['wait_ms'], row['cpu'],
+                        json.dumps(row['delayer']), row['held_ms'], row['top'], row['top_kind']))
+    judged = counts['match'] + counts['wrong'] + counts['not known']
+    print('# audio threads %s; happenings %d; waits >= %.1f ms: %d, named right %d, wrong %d, not known %d; '
+          'shorter %d; no wait seen %d' % (sorted(audio), len(rows), a.min_ms, judged, counts['match'],
+                                          counts['wrong'], counts['not known'], counts['short'], counts['no wait']))
+    if a.json:
+        json.dump({'rows': rows, 'counts': counts, 'audio': sorted(audio)}, open(a.json, 'w'), indent=1)
+
+
+if __name__ == '__main__':
+    main()
