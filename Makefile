@@ -72,7 +72,7 @@ RUN_PKGS   := build-essential pkg-config libjack-jackd2-dev jackd2 libjansson-de
 # --warnings, lexgrog); python3-yaml (tests/integration/packaging.sh reads the LAVA test definition in data/lava/);
 # clang (build_flavours: the tree compiles with clang too; make fuzz).
 CHECK_PKGS := $(RUN_PKGS) libcmocka-dev pipewire pipewire-jack rt-tests stress-ng libasound2-plugins chromium \
-              python3 valgrind strace time util-linux procps man-db python3-yaml clang
+              python3 valgrind strace time util-linux procps man-db python3-yaml clang linux-perf
 # RTJ_EXTRA_PKGS: what one target alone adds.
 
 define install_pkgs

@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # test-class: alone (a SCHED_FIFO thread spins 30 ms on CPU 1; it judges tracefs's global state, which any rtjitter run as root changes: it makes an instance, and mounts tracefs where it is not mounted)
 # The trace source (src/culprit/src_trace.c) on this machine's real tracefs, as root, called directly as the
-# culprit engine calls it (tests/helpers/trace_burst.c): a SCHED_FIFO thread pinned to CPU 1 spins a 30 ms burst
-# timed by its own clock_gettime (the truth; the source never sees it), and the breakdown of that window must name
-# its tid with a time within 3 ms of it (the trace counts the thread from its switch-in, a little before its first
-# clock read, and takes the interrupts out: measured 30.0 ms for 30.0 here). Every tracefs setting must be as it
+# culprit engine calls it (tests/helpers/trace_burst.c): a SCHED_FIFO 50 thread pinned to CPU 1 spins a 30 ms burst
+# timed by its own clock_gettime (the truth; the source never sees it), and an audio thread at FIFO 40 on that CPU,
+# due halfway through it, waits until it ends: the account of that wait must name the burst's tid with a time
+# within 3 ms of the burst's own from the due time to its end (the trace counts from the waking, takes the
+# interrupts out). Every tracefs setting must be as it
 # was after close (the instance removed, a tracefs mounted by the source unmounted), and after a SIGKILL of the
 # program the next open removes what it left (its instance and its mount point). SKIP lines say why where the
 # machine cannot: not root, no tracefs, a tracepoint missing, one CPU.
@@ -52,19 +53,19 @@ mkdir "$WORK/slices"
 if [ "$rc" -eq 77 ]; then skip_all "$(sed -n 's/^SKIP //p' "$WORK/burst.out")"; fi
 check "the burst program ran and explained (exit $rc)" [ "$rc" -eq 0 ]
 TID=$(sed -n 's/^burst tid=\([0-9]*\) .*/\1/p' "$WORK/burst.out")
-NS=$(sed -n 's/^burst .* ns=\([0-9]*\)/\1/p' "$WORK/burst.out")
+NS=$(sed -n 's/^burst .* held=\([0-9]*\)/\1/p' "$WORK/burst.out")
 OBS=$(grep "^obs .* pid=$TID " "$WORK/burst.out" | head -1)
 GOT=$(sed -n 's/.* value_ns=\([0-9]*\) .*/\1/p' <<<"$OBS")
-echo "# burst tid $TID: its own clock ${NS} ns, the trace ${GOT:-nothing} ns; one explain took $(sed -n 's/^explain_ns=//p' "$WORK/burst.out") ns"
-check "the breakdown names the burst's tid as a real-time task on CPU 1" \
+echo "# burst tid $TID: its own clock from the due time to its end ${NS} ns, the trace ${GOT:-nothing} ns; one explain took $(sed -n 's/^explain_ns=//p' "$WORK/burst.out") ns"
+check "the wait's account names the burst's tid as a real-time task on CPU 1" \
     grep -q "^obs kind=rt_task name=trace_burst pid=$TID cpu=1 " <<<"$OBS"
 check "its time is within 3 ms of the burst's own (${GOT:-0} vs $NS ns)" \
     holds '[ -n "$GOT" ] && [ $(( GOT > NS ? GOT - NS : NS - GOT )) -le 3000000 ]'
-check "its evidence line says the time, the CPU and the window" \
-    grep -Eq "evidence=trace_burst \(tid $TID, real-time priority 50\) ran [0-9.]+ ms on CPU 1 in the [0-9.]+ ms window \(trace\)$" <<<"$OBS"
-check "the summary: clock mono, frozen by tracing_on (no snapshot here), one slice" \
-    grep -q '"clock":"mono".*"freeze":"tracing_on".*"explains":1' "$WORK/burst.out"
-check "the slice was saved, with the burst's lines" grep -q "trace_burst-$TID " "$WORK/slices/trace-01-cpu1.txt"
+check "its evidence line says who, the CPU, its time and the wait's" \
+    grep -Eq "evidence=trace_burst \(pid $TID, real-time 50\) kept CPU 1 for [0-9.]+ ms of the audio thread's [0-9.]+ ms wait \(trace\)$" <<<"$OBS"
+check "the summary: clock mono, read from trace_pipe, one explain, explained" \
+    grep -q '"clock":"mono".*"read":"trace_pipe".*"explains":1, *"explained":1' "$WORK/burst.out"
+check "the slice was saved, with the burst's segment" grep -q "trace_burst-$TID " "$WORK/slices/trace-01-cpu1.txt"
 if [ -n "$OWN_MOUNT" ]; then
     check "tracefs was not mounted: the source mounted its own, privately" grep -q "mounted=1" "$WORK/burst.out"
 fi
