@@ -70,7 +70,8 @@ RUN_PKGS   := build-essential pkg-config libjack-jackd2-dev jackd2 libjansson-de
 # (bench: instructions per cycle); strace (the write load's fsyncs); time (bench); util-linux (unshare, for
 # the full-disk test's private tmpfs); procps (ps, pgrep in the leak checks); man-db (the man page test: man
 # --warnings, lexgrog); python3-yaml (tests/integration/packaging.sh reads the LAVA test definition in data/lava/);
-# clang (build_flavours: the tree compiles with clang too; make fuzz).
+# clang (build_flavours: the tree compiles with clang too; make fuzz); linux-perf (perf record: the scheduler trace
+# the culprits are judged against, tests/helpers/perf_waits.py).
 CHECK_PKGS := $(RUN_PKGS) libcmocka-dev pipewire pipewire-jack rt-tests stress-ng libasound2-plugins chromium \
               python3 valgrind strace time util-linux procps man-db python3-yaml clang linux-perf
 # RTJ_EXTRA_PKGS: what one target alone adds.
