@@ -150,6 +150,14 @@ static const char *const steal_kinds[] = { "steal", NULL };
         struct pick k;                                                                                               \
         return pick_best(v, kinds, &k);                                                                              \
     }
+/* The system's own classes (the kernel, its threads, the CPU below it): not this depth's answer when a ladder's
+ * depths below it kept up on the same system (verdict/ladder_rule.h). */
+#define HAS_SYSTEM(fn, kinds)                                                                                        \
+    static int fn(const struct vctx *v)                                                                              \
+    {                                                                                                                \
+        struct pick k;                                                                                               \
+        return !v->kernel_cleared && pick_best(v, kinds, &k);                                                        \
+    }
 
 /* The class's culprit, and "NAME: EXPLAINS (EVIDENCE). " begun in b. */
 static size_t begin(const struct vctx *v, const char *const *kinds, struct pick *k, char *b, size_t n, const char *lead)
@@ -160,7 +168,7 @@ static size_t begin(const struct vctx *v, const char *const *kinds, struct pick 
     return evidence(k, b, n, o);
 }
 
-HAS(has_below, below_kinds)
+HAS_SYSTEM(has_below, below_kinds)
 static void say_below(const struct vctx *v, char *b, size_t n)
 {
     struct pick k;
@@ -247,7 +255,7 @@ static int pick_kthread(const struct vctx *v, struct pick *k)
 static int has_kthread(const struct vctx *v)
 {
     struct pick k;
-    return pick_kthread(v, &k);
+    return !v->kernel_cleared && pick_kthread(v, &k);
 }
 
 static void say_kthread(const struct vctx *v, char *b, size_t n)
@@ -260,7 +268,7 @@ static void say_kthread(const struct vctx *v, char *b, size_t n)
     kthread_advice(doc_str(k.top, "name", ""), b, n, o);
 }
 
-HAS(has_no_preempt, no_preempt_kinds)
+HAS_SYSTEM(has_no_preempt, no_preempt_kinds)
 static void say_no_preempt(const struct vctx *v, char *b, size_t n)
 {
     struct pick k;
@@ -292,7 +300,7 @@ static void hint_no_preempt(const struct vctx *v, char *b, size_t n)
     snprintf(b, n, "%s", partial && dyn ? "preempt=full" : "a PREEMPT_RT kernel");
 }
 
-HAS(has_idle, idle_kinds)
+HAS_SYSTEM(has_idle, idle_kinds)
 static void say_idle(const struct vctx *v, char *b, size_t n)
 {
     struct pick k;

@@ -95,7 +95,8 @@ if 'Depth ladder: ' + ' → '.join(d['audio']['backend'] for d in docs) not in p
 # Each depth's verdict knows the ladder: above clean depths, no kernel advice and the trouble placed at the depth.
 # (a culprit the run named, a process or a client on a busy machine, is not the kernel either)
 own = {'ladder', 'realtime', 'mlock', 'incomplete', 'dropped', 'load', 'period', 'headroom', 'priority', 'buffer',
-       'culprit_process', 'culprit_client', 'culprit_dsp', 'culprit_steal', 'culprit_irq', 'culprit_softirq'}
+       'culprit_process', 'culprit_thread', 'culprit_client', 'culprit_dsp', 'culprit_steal', 'culprit_irq',
+       'culprit_softirq'}
 for i, doc in enumerate(docs):
     below = (doc.get('ladder') or {}).get('below', [])
     if [(b['depth'], b['level']) for b in below] != [(x['audio']['backend'], x['verdict']['level']) for x in docs[:i]]:
