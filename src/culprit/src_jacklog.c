@@ -126,6 +126,12 @@ int jacklog_parse_line(const char *line, size_t len, char *name, size_t namelen,
     const char *t = strstr(nm, tail);
     if (!t || t == nm)
         return 0;
+    /* jack2 names every client of the cycle that did not finish, with its state: the one Running is the one that
+     * held the cycle; the Triggered ones (and NotTriggered) were waiting on it, and are never its culprit. A line
+     * without a state (an older jack2) is taken as it is. */
+    const char *st = strstr(t, ", state = ");
+    if (st && strncmp(st + 10, "Running", 7) != 0)
+        return 0;
     copy_name(nm, (size_t)(t - nm), name, namelen);
     *wall_s = ctime_prefix(clean);
     return 1;

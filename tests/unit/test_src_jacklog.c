@@ -83,9 +83,16 @@ static void test_parse(void **state)
     assert_int_equal(wall, -1);
     l = "JackAudioDriver::ProcessGraphAsyncMaster: Process error";
     assert_int_equal(jacklog_parse_line(l, strlen(l), name, sizeof(name), &wall), 0);
-    l = "JackEngine::XRun: client = my synth 2 was not finished, state = Triggered\r\n";
+    l = "JackEngine::XRun: client = my synth 2 was not finished, state = Running\r\n";
     assert_int_equal(jacklog_parse_line(l, strlen(l), name, sizeof(name), &wall), 1);
     assert_string_equal(name, "my synth 2");
+    /* the clients waiting on the one running are not its culprits */
+    l = "JackEngine::XRun: client = dsp6 was not finished, state = Triggered";
+    assert_int_equal(jacklog_parse_line(l, strlen(l), name, sizeof(name), &wall), 0);
+    l = "JackEngine::XRun: client = dsp7 was not finished, state = NotTriggered";
+    assert_int_equal(jacklog_parse_line(l, strlen(l), name, sizeof(name), &wall), 0);
+    l = "JackEngine::XRun: client = old was not finished"; /* an older jack2: no state */
+    assert_int_equal(jacklog_parse_line(l, strlen(l), name, sizeof(name), &wall), 1);
     /* jackdbus: ctime's 24 characters, ": ", and its ERROR lines in bold red */
     l = "Wed Dec  2 20:46:02 2026: \x1b[1m\x1b[31mERROR: JackEngine::XRun: client = stall was not finished, state "
         "= Running\x1b[0m";
