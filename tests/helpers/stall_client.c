@@ -13,7 +13,8 @@
  * its own that finished past its period (jack_frame_time at its end beyond its jack_last_frame_time), from the
  * cycle's start to that end, and every wake of its own more than 1.5 periods after the one before, from a period
  * after that one to it: its own view of when it did not finish, stalled or not (a busy machine may preempt it), for
- * a test that excuses a culprit naming it then. */
+ * a test that excuses a culprit naming it then. STALL_NAME=NAME in its environment: the client's name (default
+ * "stall"), for bystanders of a graph (COUNT 0: they never stall). */
 #include <jack/jack.h>
 #include <sched.h>
 #include <signal.h>
@@ -135,7 +136,9 @@ int main(int argc, char **argv)
     sigaddset(&set, SIGINT);
     pthread_sigmask(SIG_BLOCK, &set, NULL);
     jack_status_t st;
-    jack_client_t *c = jack_client_open("stall", JackNoStartServer | JackServerName, &st, argv[1]);
+    const char *name = getenv("STALL_NAME"); /* a bystander of the graph: another name, COUNT 0 */
+    jack_client_t *c = jack_client_open(name && *name ? name : "stall", JackNoStartServer | JackServerName, &st,
+                                        argv[1]);
     client = c;
     if (!c) {
         fprintf(stderr, "cannot open client on %s\n", argv[1]);

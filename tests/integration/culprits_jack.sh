@@ -16,7 +16,12 @@ srv=$(server_name c)
 start_jackd "$srv" 48000 256 || { not_ok "jackd starts"; exit 0; }
 log="$WORK/jackd-$srv.log"
 
-# --- a stalling client, named from the server's log ---
+# --- a stalling client among nine that never stall, named from the server's log ---
+bys=()
+for i in 1 2 3 4 5 6 7 8 9; do
+    STALL_NAME="dsp$i" "$RTJ_HELPERS/stall_client" "$srv" 20 281 0 >"$WORK/dsp$i.out" 2>&1 &
+    bys+=($!)
+done
 "$RTJ_HELPERS/stall_client" "$srv" 20 281 4 >"$WORK/stall.out" 2>&1 &
 spid=$!
 sleep 0.5
@@ -25,8 +30,12 @@ sleep 0.5
 rpid=$!
 sleep 1.5; kill -USR1 "$spid"
 wait "$rpid"; rc=$?
-kill -TERM "$spid"; wait "$spid"
+kill -TERM "$spid" "${bys[@]}"; wait "$spid" "${bys[@]}"
 check "the run beside the stalling client exits 0 (got $rc: $(head -c 300 "$WORK/s.out"))" [ "$rc" = 0 ]
+bystanders=$(json "$WORK/s.json" "sorted({c['name'] for p in d['phases'] for h in p.get('events', []) + p.get('spikes', []) for c in h.get('culprits', []) if c.get('kind') == 'client' and c.get('name', '').startswith('dsp')})")
+tri=$(grep -c "state = Triggered" "$log")
+echo "# jackd's log: $(grep -c 'was not finished' "$log") lines of clients not finished, $tri of them Triggered (waiting)"
+check "no bystander of the graph (dsp1..dsp9, waiting on the stall) is ever named (got $bystanders)" [ "$bystanders" = "[]" ]
 sed -n 's/^stall_times //p' "$WORK/stall.out" | tr ' ' '\n' | paste -d' ' - - >"$WORK/stalls.txt"
 # the client's own late cycles beyond its stalls (a busy machine preempts it: jackd then logs it not finished,
 # truly): naming it then is not naming it outside its misbehaviour
