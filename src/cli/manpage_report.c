@@ -130,7 +130,8 @@ static const struct report_key phase_keys[] = {
       "culprits of the entry's events and spikes by kind and name, ranked by the events, then the spikes, they were "
       "among the culprits of (at most 8); `basis` is `observed` when any of them saw it happen, `evidence` the first "
       "event's line for it (or the first spike's). Each entry of an event's or a spike's `culprits` is `{kind "
-      "(rt_task, client, irq, softirq, dsp, run_delay, steal, pressure, freq, idle_exit, thread, none), basis "
+      "(rt_task, client, irq, softirq, dsp, run_delay, steal, pressure, freq, idle_exit, thread, none, kthread, "
+      "no_preempt, below_kernel; none is \"not known\"), basis "
       "(correlated: counters rose around it against their baseline; observed: a source saw it), name, pid?, tid?, "
       "cpu?, irq?, score (its rank within that happening only), evidence (one line, with the window it was measured "
       "over)}`, ranked" },

@@ -18,7 +18,8 @@
 #include <stdint.h>
 
 #define TS_CPUS 256           /* CPUs followed (events of a higher CPU are ignored, and counted) */
-#define TS_SEG_BUDGET (4u << 20) /* bytes of segments in all, shared out among the CPUs seen */
+#define TS_SEG_BUDGET (2u << 20) /* bytes of segments in all, shared out among the CPUs (65,536 a CPU on 2 CPUs:
+                                  * ~5 s of a busy CPU, ten times the ~0.5 s an explain comes after) */
 #define TS_IDS 8192           /* task identities, one a pid (a ring: the oldest is reused; a compile's thousands of
                                * processes take minutes to go round it, the segments reach back seconds) */
 #define TS_FNS 512            /* workqueue function names */
