@@ -44,7 +44,7 @@ static int timer_unavailable(char *why, size_t len)
 }
 
 /* Main thread: the grid, the CPUs, one sink and ring per thread when there are several. */
-static int timer_open(void *priv, const struct backend_config *cfg, struct rt_sink *sink, char *err, size_t len)
+int timer_open(void *priv, const struct backend_config *cfg, struct rt_sink *sink, char *err, size_t len)
 {
     struct timer_backend *b = priv;
     b->cfg = *cfg;
@@ -129,19 +129,20 @@ static int timer_open(void *priv, const struct backend_config *cfg, struct rt_si
  * real-time scheduling, the same thread at the policy it inherits (the report then says so). */
 static int spawn_stream(struct timer_stream *ts, int priority)
 {
-    int e = rt_thread_start(&ts->thread, STACK_BYTES, priority, ts->cpu, timer_thread, ts, &ts->fifo);
+    int e = rt_thread_start(&ts->thread, STACK_BYTES, priority, ts->cpu, ts->b->body ? ts->b->body : timer_thread, ts,
+                            &ts->fifo);
     if (e == 0)
         ts->started = 1;
     return e;
 }
 
-static int timer_stop(void *priv);
+int timer_stop(void *priv);
 
 /* Main thread: starts the threads; the last of them to run sets the grid's origin (timer_loop.c), so that a main
  * thread the busy machine delays between the two (it is not real-time) never makes the threads start behind
  * their first deadlines: a skipped period no stall of the CPU made (seen beside stress-ng with a 50 ms allowance
  * taken here before the threads were created). */
-static int timer_start(void *priv)
+int timer_start(void *priv)
 {
     struct timer_backend *b = priv;
     /* The grid's phase is wherever now falls, as cyclictest's (without -A): one fixed phase, such as whole
@@ -172,7 +173,7 @@ static int timer_start(void *priv)
 }
 
 /* Any non-RT thread. */
-static void timer_status(void *priv, struct backend_status *st)
+void timer_status(void *priv, struct backend_status *st)
 {
     struct timer_backend *b = priv;
     st->rate_hz = b->rate_hz;
@@ -190,7 +191,7 @@ static const char *policy_name(int pol)
 }
 
 /* Main thread: the grid, the CPUs with what each thread got, the skipped periods and the DMA latency. */
-static void timer_describe(void *priv, json_t *au)
+void timer_describe(void *priv, json_t *au)
 {
     struct timer_backend *b = priv;
     json_object_set_new(au, "provider", json_string("timer"));
@@ -225,7 +226,7 @@ static void timer_describe(void *priv, json_t *au)
 
 /* Main thread: the threads leave at their next wake-up (at most one period), the relay drains what is left.
  * Safe twice and after a failed open. */
-static int timer_stop(void *priv)
+int timer_stop(void *priv)
 {
     struct timer_backend *b = priv;
     atomic_store_explicit(&b->stop, 1, memory_order_release);

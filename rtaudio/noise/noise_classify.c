@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The noise probe's classifier thread (see noise.h). Not RT-safe: normal priority; it reads /proc. Every 10 ms it
+ * pops the gap records, then reads the probed CPUs' counters; a gap's window runs from the last reading that ended
+ * before the gap began to this one, which began after the gap ended: what changed in it is what the gap can be
+ * blamed on (util/noise_class.h). A window without any gap on a CPU is that CPU's background. */
+#include "noise/noise.h"
+#include "rtclock.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HISTORY 64                     /* readings kept: 640 ms at least; a gap longer than that is not known */
+#define BATCH 1024
+
+struct reading {
+    int64_t t0_ns, t1_ns;              /* the reading began, and ended */
+    struct noise_counts c[NOISE_CPUS_MAX];
+};
+
+struct cls_state {
+    struct noise_reader rd;
+    struct reading *hist;              /* HISTORY, a ring */
+    int n, head;                       /* readings kept, and the slot of the next */
+    int cpus[NOISE_CPUS_MAX], tids[NOISE_CPUS_MAX];
+    struct rt_record batch[BATCH];
+};
+
+static const struct reading *reading_at(const struct cls_state *c, int back) /* 0: the newest */
+{
+    return &c->hist[(c->head - 1 - back + 2 * HISTORY) % HISTORY];
+}
+
+/* The newest reading that ended before t_ns, or NULL. */
+static const struct reading *before(const struct cls_state *c, int64_t t_ns)
+{
+    for (int i = 1; i < c->n; i++) { /* 0 is the reading taken after the gap */
+        const struct reading *r = reading_at(c, i);
+        if (r->t1_ns <= t_ns)
+            return r;
+    }
+    return NULL;
+}
+
+static void take_reading(struct noise_probe *np, struct cls_state *c)
+{
+    struct timer_backend *b = &np->tb;
+    for (int i = 0; i < b->nstreams; i++)
+        if (!c->tids[i])
+            c->tids[i] = atomic_load(&b->streams[i].sink->tid);
+    struct reading *r = &c->hist[c->head];
+    r->t0_ns = rt_now_ns(CLOCK_MONOTONIC);
+    noise_read(&c->rd, &np->lines, c->cpus, c->tids, b->nstreams, r->c);
+    r->t1_ns = rt_now_ns(CLOCK_MONOTONIC);
+    np->readings++;
+    np->read_ns += r->t1_ns - r->t0_ns;
+    c->head = (c->head + 1) % HISTORY;
+    if (c->n < HISTORY)
+        c->n++;
+}
+
+static void place(struct noise_probe *np, unsigned tag, const struct rt_record *g, const struct noise_why *w)
+{
+    struct noise_tagclass *tc = &np->s[g->stream].cls[tag];
+    int64_t len = g->t_exit_ns - g->t_entry_ns;
+    tc->n[w->cls]++;
+    tc->ns[w->cls] += len;
+    if (len > tc->max_ns[w->cls])
+        tc->max_ns[w->cls] = len;
+    if (w->line >= 0 && w->line < NOISE_LINES_MAX)
+        np->line_n[tag][w->line]++;
+    uint64_t k = np->nevents[tag]++;
+    if (k < NOISE_EVENTS_MAX)
+        np->events[tag][k] = (struct noise_event){
+            .start_ns = g->t_entry_ns, .len_ns = len, .cpu = g->cpu, .cls = (uint8_t)w->cls, .line = (int16_t)w->line };
+}
+
+/* One pass: pop, read, classify; the CPUs without a gap add their window to their background. */
+static void pass(struct noise_probe *np, struct cls_state *c)
+{
+    struct timer_backend *b = &np->tb;
+    size_t got[NOISE_CPUS_MAX];
+    /* Pop first, read after: every gap popped ended before the reading began. */
+    size_t total = 0;
+    for (int i = 0; i < b->nstreams; i++) {
+        got[i] = rt_ring_pop(&np->s[i].gaps, c->batch + total, (BATCH - total) / (size_t)(b->nstreams - i));
+        total += got[i];
+    }
+    take_reading(np, c);
+    const struct reading *now = reading_at(c, 0);
+    size_t o = 0;
+    for (int i = 0; i < b->nstreams; i++) {
+        struct noise_stream *ns = &np->s[i];
+        /* A background only of the probe's own time: both readings saw its thread (before it ran, the CPU did
+         * other work). */
+        if (!got[i] && c->n >= 2) {
+            const struct reading *prev = reading_at(c, 1);
+            if (prev->c[i].ok & now->c[i].ok & NOISE_OK_SCHED)
+                noise_bg_add(&ns->bg, &prev->c[i], &now->c[i], np->lines.n, now->t0_ns - prev->t1_ns);
+        }
+        for (size_t k = 0; k < got[i]; k++) {
+            const struct rt_record *g = &c->batch[o + k];
+            unsigned tag = g->phase < np->ntags ? g->phase : np->ntags - 1;
+            const struct reading *a = before(c, g->t_entry_ns);
+            struct noise_why w = { NOISE_UNKNOWN, -1, 0, 0 };
+            if (a)
+                noise_classify(&a->c[i], &now->c[i], np->lines.n, &ns->bg, now->t0_ns - a->t1_ns, &w);
+            place(np, tag, g, &w);
+        }
+        o += got[i];
+    }
+}
+
+static struct cls_state *cls_new(struct noise_probe *np)
+{
+    struct cls_state *c = calloc(1, sizeof(*c));
+    if (!c)
+        return NULL;
+    c->hist = calloc(HISTORY, sizeof(*c->hist));
+    if (!c->hist) {
+        free(c);
+        return NULL;
+    }
+    for (int i = 0; i < np->tb.nstreams; i++)
+        c->cpus[i] = np->tb.streams[i].cpu;
+    noise_reader_open(&c->rd, "", c->cpus, np->tb.nstreams);
+    for (int i = 0; i < np->tb.nstreams; i++)
+        np->smi_readable |= c->rd.msr_fd[i] >= 0;
+    return c;
+}
+
+static void cls_free(struct noise_probe *np, struct cls_state *c)
+{
+    noise_reader_close(&c->rd, np->tb.nstreams);
+    free(c->hist);
+    free(c);
+}
+
+void *noise_classify_thread(void *arg)
+{
+    struct noise_probe *np = arg;
+    struct cls_state *c = np->cls;
+    while (!atomic_load_explicit(&np->cls_stop, memory_order_acquire)) {
+        pass(np, c);
+        mono_nap_ms(10);
+    }
+    return NULL;
+}
+
+void noise_classify_drain(struct noise_probe *np)
+{
+    if (!np->cls)
+        return;
+    for (int round = 0; round < 64; round++) { /* rings of up to 64 batches */
+        size_t left = 0;
+        for (int i = 0; i < np->tb.nstreams; i++)
+            left += rt_ring_fill(&np->s[i].gaps);
+        if (!left && round > 0)
+            break;
+        pass(np, np->cls);
+    }
+    cls_free(np, np->cls);
+    np->cls = NULL;
+}
+
+int noise_classify_prepare(struct noise_probe *np)
+{
+    if (!np->cls)
+        np->cls = cls_new(np);
+    return np->cls ? 0 : -ENOMEM;
+}

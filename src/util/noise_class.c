@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* What a gap of the noise probe was (see noise_class.h). */
+#include "util/noise_class.h"
+#include <math.h>
+
+const struct noise_class_info noise_classes[NOISE_NCLASS] = {
+    [NOISE_SCHED] = { "scheduler", "the scheduler: another task ran on the CPU" },
+    [NOISE_IRQ] = { "interrupt", "kernel interrupt work" },
+    [NOISE_STEAL] = { "steal", "the hypervisor: steal time" },
+    [NOISE_SMI] = { "smi", "an SMI (system management interrupt)" },
+    [NOISE_BELOW] = { "below_kernel", "below the kernel: host, firmware or SMI" },
+    [NOISE_UNKNOWN] = { "unknown", "not known: only background counts moved, or the counters were not read" },
+};
+
+static uint64_t delta(uint64_t a, uint64_t b)
+{
+    return b > a ? b - a : 0; /* a counter that went back (a line re-registered) says nothing */
+}
+
+void noise_bg_add(struct noise_bg *bg, const struct noise_counts *a, const struct noise_counts *b, int nlines,
+                  int64_t window_ns)
+{
+    const int need = NOISE_OK_IRQ | NOISE_OK_SOFTIRQ;
+    if (window_ns <= 0 || (a->ok & need) != need || (b->ok & need) != need)
+        return;
+    bg->quiet_ns += (double)window_ns;
+    for (int l = 0; l < nlines && l < NOISE_LINES_MAX; l++)
+        bg->count[l] += (double)delta(a->line[l], b->line[l]);
+}
+
+void noise_classify(const struct noise_counts *a, const struct noise_counts *b, int nlines, const struct noise_bg *bg,
+                    int64_t window_ns, struct noise_why *w)
+{
+    w->cls = NOISE_UNKNOWN;
+    w->line = -1;
+    w->line_delta = 0;
+    w->line_expected = 0;
+    int both = a->ok & b->ok;
+    if ((both & NOISE_OK_STATUS) && delta(a->invol_switches, b->invol_switches) > 0) {
+        w->cls = NOISE_SCHED;
+        return;
+    }
+    if ((both & NOISE_OK_SCHED) && b->run_delay_ns > a->run_delay_ns) {
+        w->cls = NOISE_SCHED;
+        return;
+    }
+    if ((both & NOISE_OK_STAT) && delta(a->steal_ticks, b->steal_ticks) > 0) {
+        w->cls = NOISE_STEAL;
+        return;
+    }
+    if (a->smi >= 0 && b->smi >= 0 && b->smi != a->smi) {
+        w->cls = NOISE_SMI;
+        return;
+    }
+    const int need = NOISE_OK_IRQ | NOISE_OK_SOFTIRQ;
+    if ((both & need) != need)
+        return; /* not read: not known */
+    int moved = 0;
+    double best = 0;
+    for (int l = 0; l < nlines && l < NOISE_LINES_MAX; l++) {
+        uint64_t d = delta(a->line[l], b->line[l]);
+        if (!d)
+            continue;
+        moved = 1;
+        double expect = bg && bg->quiet_ns > 0 ? bg->count[l] * (double)window_ns / bg->quiet_ns : 0;
+        /* Beyond its background: more than two standard deviations of a Poisson count of that mean, and one more. */
+        if ((double)d < expect + 2 * sqrt(expect) + 1)
+            continue;
+        if ((double)d - expect > best) {
+            best = (double)d - expect;
+            w->cls = NOISE_IRQ;
+            w->line = l;
+            w->line_delta = d;
+            w->line_expected = expect;
+        }
+    }
+    if (!moved && (both & NOISE_OK_STAT))
+        w->cls = NOISE_BELOW;
+}

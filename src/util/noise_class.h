@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* What a gap of the noise probe was (issue 38), from what changed across it (util/noise_counters.h), in one table:
+ * the probe thread's own run delay or involuntary switches -> the scheduler (another task ran); the CPU's steal ->
+ * the hypervisor; the SMI count -> an SMI; an interrupt or softirq line of that CPU that rose beyond its background
+ * (its count in the windows without a gap, scaled to this window) -> kernel interrupt work, the line named; no
+ * counter of that CPU moved at all -> below the kernel: host, firmware or SMI. When only background counts moved
+ * (the tick follows a stall of the host as surely as it may cause one), or the counters could not be read: not
+ * known. Pure functions; not RT-safe (the probe's classifier thread). */
+#ifndef RTJ_UTIL_NOISE_CLASS_H
+#define RTJ_UTIL_NOISE_CLASS_H
+#include "util/noise_counters.h"
+
+enum noise_class { NOISE_SCHED, NOISE_IRQ, NOISE_STEAL, NOISE_SMI, NOISE_BELOW, NOISE_UNKNOWN, NOISE_NCLASS };
+
+struct noise_class_info {
+    const char *token;                 /* the report's key */
+    const char *words;                 /* for people */
+};
+extern const struct noise_class_info noise_classes[NOISE_NCLASS];
+
+/* One CPU's background: the counts of each line in the windows without a gap, and their length. */
+struct noise_bg {
+    double quiet_ns;
+    double count[NOISE_LINES_MAX];
+};
+/* Adds the window a -> b (window_ns long, no gap in it) to bg. */
+void noise_bg_add(struct noise_bg *bg, const struct noise_counts *a, const struct noise_counts *b, int nlines,
+                  int64_t window_ns);
+
+struct noise_why {
+    enum noise_class cls;
+    int line;                          /* the line named (NOISE_IRQ; struct noise_lines index), else -1 */
+    uint64_t line_delta;               /* its count across the window */
+    double line_expected;              /* and what its background expected there */
+};
+/* The class of what happened between a and b (a window of window_ns holding the gap), on the CPU whose background
+ * is bg (NULL: none learnt yet, every count is news). */
+void noise_classify(const struct noise_counts *a, const struct noise_counts *b, int nlines, const struct noise_bg *bg,
+                    int64_t window_ns, struct noise_why *w);
+
+#endif
