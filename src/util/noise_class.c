@@ -9,7 +9,7 @@ const struct noise_class_info noise_classes[NOISE_NCLASS] = {
     [NOISE_STEAL] = { "steal", "the hypervisor: steal time" },
     [NOISE_SMI] = { "smi", "an SMI (system management interrupt)" },
     [NOISE_BELOW] = { "below_kernel", "below the kernel: host, firmware or SMI" },
-    [NOISE_UNKNOWN] = { "unknown", "not known: only background counts moved, or the counters were not read" },
+    [NOISE_UNKNOWN] = { "unknown", "not known: the counters around it were not read" },
 };
 
 static uint64_t delta(uint64_t a, uint64_t b)
@@ -55,13 +55,11 @@ void noise_classify(const struct noise_counts *a, const struct noise_counts *b, 
     const int need = NOISE_OK_IRQ | NOISE_OK_SOFTIRQ;
     if ((both & need) != need)
         return; /* not read: not known */
-    int moved = 0;
     double best = 0;
     for (int l = 0; l < nlines && l < NOISE_LINES_MAX; l++) {
         uint64_t d = delta(a->line[l], b->line[l]);
         if (!d)
             continue;
-        moved = 1;
         double expect = bg && bg->quiet_ns > 0 ? bg->count[l] * (double)window_ns / bg->quiet_ns : 0;
         /* Beyond its background: more than two standard deviations of a Poisson count of that mean, and one more. */
         if ((double)d < expect + 2 * sqrt(expect) + 1)
@@ -74,6 +72,6 @@ void noise_classify(const struct noise_counts *a, const struct noise_counts *b, 
             w->line_expected = expect;
         }
     }
-    if (!moved && (both & NOISE_OK_STAT))
-        w->cls = NOISE_BELOW;
+    if (w->cls == NOISE_UNKNOWN && (both & NOISE_OK_STAT))
+        w->cls = NOISE_BELOW; /* nothing the kernel counts rose beyond its usual rate */
 }

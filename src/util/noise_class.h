@@ -2,10 +2,11 @@
 /* What a gap of the noise probe was (issue 38), from what changed across it (util/noise_counters.h), in one table:
  * the probe thread's own run delay or involuntary switches -> the scheduler (another task ran); the CPU's steal ->
  * the hypervisor; the SMI count -> an SMI; an interrupt or softirq line of that CPU that rose beyond its background
- * (its count in the windows without a gap, scaled to this window) -> kernel interrupt work, the line named; no
- * counter of that CPU moved at all -> below the kernel: host, firmware or SMI. When only background counts moved
- * (the tick follows a stall of the host as surely as it may cause one), or the counters could not be read: not
- * known. Pure functions; not RT-safe (the probe's classifier thread). */
+ * (its count in the windows without a gap, scaled to this window: more than two Poisson standard deviations and
+ * one) -> kernel interrupt work, the line named; none of these -> below the kernel: host, firmware or SMI (nothing
+ * the kernel counts rose beyond its usual rate; the tick that ran long at its usual rate is the one kernel cause
+ * this cannot tell from it). When the counters around the gap were not read: not known. Pure functions; not
+ * RT-safe (the probe's classifier thread). */
 #ifndef RTJ_UTIL_NOISE_CLASS_H
 #define RTJ_UTIL_NOISE_CLASS_H
 #include "util/noise_counters.h"
