@@ -80,7 +80,7 @@ struct noise_probe {
 
 /* RT thread body (noise_loop.c). arg is a struct timer_stream of the probe's tb. RT-safe (runs in the RT thread). */
 void *noise_thread(void *arg);
-/* Classifier thread body (noise_classify.c). arg is the struct noise_probe. Not RT-safe. */
+/* Not RT-safe: the classifier thread's body (noise_classify.c), normal priority. arg is the struct noise_probe. */
 void *noise_classify_thread(void *arg);
 /* Main thread, before the classifier starts: its state, and the MSR files opened (they need root). 0 or -ENOMEM. */
 int noise_classify_prepare(struct noise_probe *np);
