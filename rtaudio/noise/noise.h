@@ -24,7 +24,7 @@
 #define NOISE_HBINS 24                 /* gap lengths: bin k holds [2^k, 2^(k+1)) µs, bin 0 everything under 2 µs */
 #define NOISE_CPUS_MAX 32
 #define NOISE_TAGS_MAX 33              /* phase tags (phase << 1 | measuring): 16 phases */
-#define NOISE_EVENTS_MAX 100           /* events listed per phase (the first; the rest counted) */
+#define NOISE_EVENTS_MAX 100           /* events listed per phase: the longest; all are counted */
 #define NOISE_DEFAULT_THRESHOLD_US 5
 
 /* One phase tag's totals of one probe thread: written by that thread only, read after it stopped. */
@@ -71,7 +71,7 @@ struct noise_probe {
     atomic_int cls_stop;
     struct noise_lines lines;
     struct noise_event events[NOISE_TAGS_MAX][NOISE_EVENTS_MAX];
-    uint64_t nevents[NOISE_TAGS_MAX];  /* events seen (kept: up to NOISE_EVENTS_MAX) */
+    uint64_t nevents[NOISE_TAGS_MAX];  /* events seen (kept: the NOISE_EVENTS_MAX longest) */
     uint64_t line_n[NOISE_TAGS_MAX][NOISE_LINES_MAX]; /* gaps that named each line */
     uint64_t readings;                 /* counter readings taken */
     int64_t read_ns;                   /* time they took, for the report (their cost) */

@@ -95,6 +95,21 @@ static void noise_status(void *priv, struct backend_status *st)
     timer_status(&((struct noise_probe *)priv)->tb, st);
 }
 
+/* Whether the CPU says it runs under a hypervisor (the "hypervisor" flag of /proc/cpuinfo): 1, 0, or -1 unknown. */
+static int hypervisor(void)
+{
+    FILE *f = fopen("/proc/cpuinfo", "re");
+    if (!f)
+        return -1;
+    char line[4096];
+    int vm = -1;
+    while (vm < 0 && fgets(line, sizeof line, f))
+        if (strncmp(line, "flags", 5) == 0)
+            vm = strstr(line, " hypervisor") != NULL;
+    fclose(f);
+    return vm;
+}
+
 /* Main thread: the timer's description, then what the probe is. */
 static void noise_describe(void *priv, json_t *au)
 {
@@ -109,6 +124,8 @@ static void noise_describe(void *priv, json_t *au)
     json_object_set_new(au, "noise_reading_mean_us",
                         np->readings ? json_real((double)np->read_ns / (double)np->readings / 1000.0) : json_null());
     json_object_set_new(au, "noise_smi_readable", json_boolean(np->smi_readable));
+    int vm = hypervisor();
+    json_object_set_new(au, "virtual", vm < 0 ? json_null() : json_boolean(vm)); /* below the kernel: a host */
 }
 
 /* Main thread: the threads, then the classifier, then what the rings still hold. Safe twice. */
@@ -130,6 +147,12 @@ static int noise_stop(void *priv)
 static json_t *us_json(int64_t ns)
 {
     return json_real((double)ns / 1000.0);
+}
+
+static int by_start(const void *a, const void *b)
+{
+    const struct noise_event *x = a, *y = b;
+    return (x->start_ns > y->start_ns) - (x->start_ns < y->start_ns);
 }
 
 /* Main thread, after stop: phase i's noise, per CPU and its events (tag i << 1 | 1: its measured part). */
@@ -164,6 +187,7 @@ static json_t *noise_phase_json(void *priv, int phase)
     }
     json_t *events = json_array(), *lines = json_array();
     uint64_t kept = np->nevents[tag] < NOISE_EVENTS_MAX ? np->nevents[tag] : NOISE_EVENTS_MAX;
+    qsort(np->events[tag], kept, sizeof(struct noise_event), by_start);
     for (uint64_t k = 0; k < kept; k++) {
         const struct noise_event *ev = &np->events[tag][k];
         json_array_append_new(events, json_pack("{s:i, s:f, s:o, s:s, s:o}", "cpu", ev->cpu,
@@ -175,9 +199,10 @@ static json_t *noise_phase_json(void *priv, int phase)
             json_array_append_new(lines, json_pack("{s:s, s:s, s:I}", "line", np->lines.name[l], "kind",
                                                    np->lines.softirq[l] ? "softirq" : "irq",
                                                    "gaps", (json_int_t)np->line_n[tag][l]));
-    return json_pack("{s:f, s:o, s:o, s:I, s:I, s:o}", "threshold_us", (double)np->threshold_ns / 1000.0,
+    return json_pack("{s:f, s:o, s:o, s:I, s:I, s:s, s:o}", "threshold_us", (double)np->threshold_ns / 1000.0,
                      "cpus", cpus, "events", events, "events_total", (json_int_t)np->nevents[tag],
-                     "events_kept", (json_int_t)kept, "lines", lines);
+                     "events_kept", (json_int_t)kept, "events_kept_are", "the longest, in time order",
+                     "lines", lines);
 }
 
 const struct backend_ops backend_noise = {

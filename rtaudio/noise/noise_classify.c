@@ -68,10 +68,18 @@ static void place(struct noise_probe *np, unsigned tag, const struct rt_record *
         tc->max_ns[w->cls] = len;
     if (w->line >= 0 && w->line < NOISE_LINES_MAX)
         np->line_n[tag][w->line]++;
+    /* The longest NOISE_EVENTS_MAX are kept: a full list gives its shortest slot to a longer gap. */
     uint64_t k = np->nevents[tag]++;
-    if (k < NOISE_EVENTS_MAX)
-        np->events[tag][k] = (struct noise_event){
-            .start_ns = g->t_entry_ns, .len_ns = len, .cpu = g->cpu, .cls = (uint8_t)w->cls, .line = (int16_t)w->line };
+    if (k >= NOISE_EVENTS_MAX) {
+        k = 0;
+        for (int j = 1; j < NOISE_EVENTS_MAX; j++)
+            if (np->events[tag][j].len_ns < np->events[tag][k].len_ns)
+                k = (uint64_t)j;
+        if (np->events[tag][k].len_ns >= len)
+            return;
+    }
+    np->events[tag][k] = (struct noise_event){
+        .start_ns = g->t_entry_ns, .len_ns = len, .cpu = g->cpu, .cls = (uint8_t)w->cls, .line = (int16_t)w->line };
 }
 
 /* One pass: pop, read, classify; the CPUs without a gap add their window to their background. */

@@ -59,7 +59,8 @@ print('spinsum_us', sum((b - a) * 1e6 for a, b in inside))
 print('max_us', c['max_noise_us']); print('total_us', c['total_noise_us'])
 print('histsum', sum(x[2] for x in c['histogram'])); print('gaps', c['gaps'])
 print('classsum', sum(v['count'] for v in c['classes'].values()) + c['unclassified'])
-print('events_ok', int(n['events_total'] == c['gaps'] and n['events_kept'] == min(100, c['gaps'])))
+print('events_ok', int(n['events_total'] == c['gaps'] and n['events_kept'] == min(100, c['gaps'])
+                       and sorted(e['t_s'] for e in n['events']) == [e['t_s'] for e in n['events']]))
 print('avail_ok', int(abs(c['available_pct'] - 100 * (1 - c['total_noise_us'] / 1e6 / c['probed_s'])) < 1e-6))
 PY
 v() { sed -n "s/^$1 //p" "$WORK/h.txt"; }
@@ -73,7 +74,7 @@ check "the CPU's max noise holds the longest spin ($(v max_us) >= $(v spinmax_us
     python3 -c "import sys; sys.exit(not ($(v max_us) >= 0.99 * $(v spinmax_us) and $(v total_us) >= 0.99 * $(v spinsum_us)))"
 check "the histogram counts every gap, and so do the classes ($(v histsum), $(v classsum) against $(v gaps))" \
     [ "$(v histsum)" = "$(v gaps)" -a "$(v classsum)" = "$(v gaps)" ]
-check "events: every gap counted, the first 100 listed; available share = 1 - noise / time probed" \
+check "events: every gap counted, the longest 100 listed; available share = 1 - noise / time probed" \
     [ "$(v events_ok)" = 1 -a "$(v avail_ok)" = 1 ]
 
 # --- the IPI storm, and the same run without it ---
