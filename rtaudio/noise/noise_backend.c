@@ -207,8 +207,8 @@ static json_t *noise_phase_json(void *priv, int phase)
 
 const struct backend_ops backend_noise = {
     .name = "noise",
-    .summary = "the noise below the kernel's timers, as oslat and rtla osnoise: a thread per CPU reads the clock in a "
-               "busy loop and classifies every gap (it burns the CPUs it probes while it runs)",
+    .summary = "depth zero, as oslat: a busy loop of clock reads per CPU, every gap classified (it burns the CPUs "
+               "it probes)",
     .params = noise_params,
     .private_size = sizeof(struct noise_probe),
     .dma_latency_default = 1,

@@ -101,6 +101,9 @@ static json_t *ladder_json(json_t *const *docs, const char *const *names, size_t
     if (t == n)
         snprintf(why + o, sizeof(why) - (size_t)o, "No depth shows trouble: the kernel, the driver and the audio server "
                  "all kept up.");
+    else if (t == 0 && host)
+        snprintf(why + o, sizeof(why) - (size_t)o, "The trouble starts at the shallowest depth measured (%s).",
+                 names[0]);
     else if (t == 0)
         snprintf(why + o, sizeof(why) - (size_t)o, "The trouble starts at the shallowest depth measured (%s): it is "
                  "the kernel and the machine, not the audio stack above them.", names[0]);
