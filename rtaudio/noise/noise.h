@@ -63,6 +63,7 @@ struct noise_probe {
     struct timer_backend tb;           /* first: the timer's ops take a struct noise_probe as their own */
     int64_t threshold_ns;
     unsigned ntags;
+    char cpus_default[256];            /* the CPUs probed without --cpus: all this process may use but the first */
     struct noise_stream s[NOISE_CPUS_MAX];
     /* classifier */
     struct cls_state *cls;             /* its state (noise_classify.c), from prepare to the drain */

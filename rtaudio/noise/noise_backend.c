@@ -2,7 +2,9 @@
 /* The noise probe's ops (see noise.h): the timer's, with the busy loop as the threads' body, the gap rings and the
  * classifier thread around them, and the per-phase figures for the report (phase_json). */
 #include "noise/noise.h"
+#include "cpulist.h"
 #include "util/optdef.h"
+#include <sched.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +15,8 @@
 #define O(f) offsetof(struct backend_config, f)
 static const struct opt_def noise_params[] = {
     { "cpus", OPT_STR, O(cpus), 0, 0, "LIST", "CPUs to probe, one pinned thread each, such as 0-3,6 (default: every "
-      "CPU this process may run on). The probe burns them whole while it runs (--duration bounds it)", NULL, 0 },
+      "CPU this process may run on but the first). The probe burns them whole while it runs (--duration bounds it)",
+      NULL, 0 },
     { "threshold", OPT_INT, O(noise_threshold_us), 1, 100000, "US", "noise: a gap between two clock reads longer "
       "than this is a noise event (default 5)", NULL, 0 },
     { "interval", OPT_INT, O(interval_us), 20, 1000000, "US", "period in µs of the cycles the probe reports beside "
@@ -50,7 +53,20 @@ static int noise_open(void *priv, const struct backend_config *cfg, struct rt_si
         snprintf(err, len, "--backend noise measures at most %d phases at a time", (NOISE_TAGS_MAX - 1) / 2);
         return -EINVAL;
     }
-    int e = timer_open(&np->tb, cfg, sink, err, len);
+    /* Without --cpus: every CPU this process may run on but the first, which is left to rtjitter's own threads (the
+     * classifier, the collector) and the loads, as oslat keeps its main thread on CPU 0: a probe on every CPU would
+     * leave them only what the real-time throttle gives. */
+    struct backend_config c = *cfg;
+    cpu_set_t mine;
+    if (!c.cpus && sched_getaffinity(0, sizeof(mine), &mine) == 0 && CPU_COUNT(&mine) >= 2) {
+        int first = 0;
+        while (!CPU_ISSET(first, &mine))
+            first++;
+        CPU_CLR(first, &mine);
+        cpulist_text(&mine, np->cpus_default, sizeof(np->cpus_default));
+        c.cpus = np->cpus_default;
+    }
+    int e = timer_open(&np->tb, &c, sink, err, len);
     if (e < 0)
         return e;
     if (np->tb.nstreams > NOISE_CPUS_MAX) {

@@ -13,7 +13,8 @@
 #   names most; nor may it name CAL for more gaps than the IPIs sent and the gaps the run without them saw;
 # - the report: per CPU the figures the issue asks (total, available share, max, histogram) and their sums agree:
 #   the histogram's counts are the gaps, the classes' counts are the gaps;
-# - bad input: --threshold 0, --dsp with noise: one line, exit 2.
+# - bad input: --threshold 0, --dsp with noise: one line, exit 2; SIGINT: exit 3 within 2 s, the report incomplete;
+#   without --cpus the probe leaves the first CPU to rtjitter's own threads.
 . "$(dirname "$0")/../lib.sh"
 
 ncpu=$(nproc)
@@ -28,6 +29,19 @@ fi
 check "--threshold 0: exit 2 with one line (got $rc, $(wc -l <"$WORK/bad1.out") lines)" [ "$rc" -eq 2 -a "$(wc -l <"$WORK/bad1.out")" -eq 1 ]
 "$RTJ" run --backend noise --dsp 10 --duration 1 --loads none --output "$WORK/s" >"$WORK/bad2.out" 2>&1; rc=$?
 check "--dsp with the noise probe: exit 2 with one line (got $rc: $(head -1 "$WORK/bad2.out"))" [ "$rc" -eq 2 ]
+
+# --- the default CPUs, and an interrupted run: exit 3 within 2 s, the report marked incomplete ---
+"$RTJ" run --backend noise --loads none --warmup 0.3 --duration 20 --quiet --output "$WORK/s" --json "$WORK/i.json" \
+    >"$WORK/i.out" 2>&1 &
+rpid=$!
+sleep 1.5
+t0=$(date +%s%N)
+kill -INT "$rpid"
+wait "$rpid"; rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+check "SIGINT: exit 3 within 2 s (got $rc after $ms ms)" [ "$rc" -eq 3 -a "$ms" -lt 2000 ]
+check "the report is written, incomplete; without --cpus every CPU but the first is probed (got $(json "$WORK/i.json" "d['complete'], d['audio']['cpus']"))" \
+    [ "$(json "$WORK/i.json" "d['complete'], d['audio']['cpus']")" = "False 1$([ "$ncpu" -gt 2 ] && echo "-$cpu")" ]
 
 # --- the hog ---
 taskset -c 0 "$RTJ" run --backend noise --cpus "$cpu" --threshold 1000 --interval 1000 --priority 80 --loads none \
