@@ -23,6 +23,7 @@ struct cls_state {
     int n, head;                       /* readings kept, and the slot of the next */
     int cpus[NOISE_CPUS_MAX], tids[NOISE_CPUS_MAX];
     struct rt_record batch[BATCH];
+    uint32_t budget[NOISE_LINES_MAX];  /* the window's, per line (noise_budget) */
 };
 
 static const struct reading *reading_at(const struct cls_state *c, int back) /* 0: the newest */
@@ -82,6 +83,32 @@ static void place(struct noise_probe *np, unsigned tag, const struct rt_record *
         .start_ns = g->t_entry_ns, .len_ns = len, .cpu = g->cpu, .cls = (uint8_t)w->cls, .line = (int16_t)w->line };
 }
 
+/* The n gaps g[] of CPU i whose window runs from reading a (NULL: older than the history: not known) to now. */
+static void window(struct noise_probe *np, struct cls_state *c, int i, const struct reading *a,
+                   const struct reading *now, const struct rt_record *g, size_t n)
+{
+    unsigned char sched[BATCH];
+    memset(sched, 0, n);
+    uint64_t ns = a ? noise_sched_count(&a->c[i], &now->c[i]) : 0;
+    for (uint64_t s = 0; s < ns && s < n; s++) { /* the longest gap not yet given to the scheduler */
+        size_t best = n;
+        for (size_t k = 0; k < n; k++)
+            if (!sched[k] && (best == n || g[k].t_exit_ns - g[k].t_entry_ns > g[best].t_exit_ns - g[best].t_entry_ns))
+                best = k;
+        sched[best] = 1;
+    }
+    if (a)
+        noise_budget(&a->c[i], &now->c[i], np->lines.n, &np->s[i].bg, now->t0_ns - a->t1_ns, c->budget);
+    for (size_t k = 0; k < n; k++) {
+        struct noise_why w = { NOISE_UNKNOWN, -1, 0 };
+        if (sched[k])
+            w.cls = NOISE_SCHED;
+        else if (a)
+            noise_classify_gap(&a->c[i], &now->c[i], np->lines.n, c->budget, &w);
+        place(np, g[k].phase < np->ntags ? g[k].phase : np->ntags - 1, &g[k], &w);
+    }
+}
+
 /* One pass: pop, read, classify; the CPUs without a gap add their window to their background. */
 static void pass(struct noise_probe *np, struct cls_state *c)
 {
@@ -105,14 +132,15 @@ static void pass(struct noise_probe *np, struct cls_state *c)
             if (prev->c[i].ok & now->c[i].ok & NOISE_OK_SCHED)
                 noise_bg_add(&ns->bg, &prev->c[i], &now->c[i], np->lines.n, now->t0_ns - prev->t1_ns);
         }
-        for (size_t k = 0; k < got[i]; k++) {
-            const struct rt_record *g = &c->batch[o + k];
-            unsigned tag = g->phase < np->ntags ? g->phase : np->ntags - 1;
-            const struct reading *a = before(c, g->t_entry_ns);
-            struct noise_why w = { NOISE_UNKNOWN, -1, 0, 0 };
-            if (a)
-                noise_classify(&a->c[i], &now->c[i], np->lines.n, &ns->bg, now->t0_ns - a->t1_ns, &w);
-            place(np, tag, g, &w);
+        /* The gaps of one window (those whose last reading before them is the same) share what it counted: the
+         * probe thread's involuntary switches go to its longest gaps, one each; a line is named for no more of them
+         * than its count rose. */
+        for (size_t k0 = 0, k1; k0 < got[i]; k0 = k1) {
+            const struct rt_record *g0 = &c->batch[o + k0];
+            const struct reading *a = before(c, g0->t_entry_ns);
+            for (k1 = k0 + 1; k1 < got[i] && before(c, c->batch[o + k1].t_entry_ns) == a; k1++)
+                ;
+            window(np, c, i, a, now, c->batch + o + k0, k1 - k0);
         }
         o += got[i];
     }

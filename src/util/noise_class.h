@@ -3,7 +3,8 @@
  * the probe thread's own run delay or involuntary switches -> the scheduler (another task ran); the CPU's steal ->
  * the hypervisor; the SMI count -> an SMI; an interrupt or softirq line of that CPU that rose beyond its background
  * (its count in the windows without a gap, scaled to this window: more than two Poisson standard deviations and
- * one) -> kernel interrupt work, the line named; none of these -> below the kernel: host, firmware or SMI (nothing
+ * one; a line is named for no more gaps of a window than its count rose beyond that) -> kernel interrupt work, the
+ * line named; none of these -> below the kernel: host, firmware or SMI (nothing
  * the kernel counts rose beyond its usual rate; the tick that ran long at its usual rate is the one kernel cause
  * this cannot tell from it). When the counters around the gap were not read: not known. Pure functions; not
  * RT-safe (the probe's classifier thread). */
@@ -32,10 +33,21 @@ struct noise_why {
     enum noise_class cls;
     int line;                          /* the line named (NOISE_IRQ; struct noise_lines index), else -1 */
     uint64_t line_delta;               /* its count across the window */
-    double line_expected;              /* and what its background expected there */
 };
-/* The class of what happened between a and b (a window of window_ns holding the gap), on the CPU whose background
- * is bg (NULL: none learnt yet, every count is news). */
+/* A window's budget: for each line that rose beyond its background (bg NULL: none learnt yet, every count is news),
+ * how many of the window's gaps it may be named for, its count beyond the background in whole units; 0 for the
+ * others. A line is never named for more gaps than its count rose. */
+void noise_budget(const struct noise_counts *a, const struct noise_counts *b, int nlines, const struct noise_bg *bg,
+                  int64_t window_ns, uint32_t *budget);
+/* How many gaps of the window a -> b the scheduler explains: the probe thread's involuntary switches across it (one
+ * gap each: the caller gives them to the window's longest gaps), or 1 when only its run delay rose. */
+uint64_t noise_sched_count(const struct noise_counts *a, const struct noise_counts *b);
+/* The class of one gap of the window a -> b that the scheduler does not explain: steal, an SMI, else the line with
+ * the most budget left (one unit spent); a gap that finds the budget spent is below the kernel. */
+void noise_classify_gap(const struct noise_counts *a, const struct noise_counts *b, int nlines, uint32_t *budget,
+                        struct noise_why *w);
+/* One gap alone in its window (a window of window_ns between a and b): the scheduler when noise_sched_count says
+ * so, else noise_budget and noise_classify_gap. */
 void noise_classify(const struct noise_counts *a, const struct noise_counts *b, int nlines, const struct noise_bg *bg,
                     int64_t window_ns, struct noise_why *w);
 

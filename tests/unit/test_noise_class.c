@@ -183,11 +183,39 @@ static void test_classes(void **state)
     w = gap(t, &p, netrx, 10000000);
     assert_int_equal(w.cls, NOISE_IRQ);
     assert_string_equal(p.lines.name[w.line], "NET_RX");
+    /* Three gaps in one window where TLB rose by 2 beyond its background: two are named TLB, the third is below the
+     * kernel (a line is named for no more gaps than its count rose). */
+    reading(t, &p, &p.before);
+    t->tlb += 2;
+    reading(t, &p, &p.after);
+    uint32_t budget[NOISE_LINES_MAX];
+    noise_budget(&p.before, &p.after, p.lines.n, &p.bg, 10000000, budget);
+    enum noise_class got[3];
+    for (int g = 0; g < 3; g++) {
+        noise_classify_gap(&p.before, &p.after, p.lines.n, budget, &w);
+        got[g] = w.cls;
+    }
+    assert_int_equal(got[0], NOISE_IRQ);
+    assert_int_equal(got[1], NOISE_IRQ);
+    assert_int_equal(got[2], NOISE_BELOW);
     /* The thread's own counters win over the lines that rose with them. */
     w = gap(t, &p, preempted, 10000000);
     assert_int_equal(w.cls, NOISE_SCHED);
     w = gap(t, &p, waited, 10000000);
     assert_int_equal(w.cls, NOISE_SCHED);
+    /* How many gaps of a window the scheduler explains: one per involuntary switch, one for a run delay alone. */
+    reading(t, &p, &p.before);
+    t->invol += 2;
+    t->run_delay += 1000;
+    reading(t, &p, &p.after);
+    assert_int_equal(noise_sched_count(&p.before, &p.after), 2);
+    reading(t, &p, &p.before);
+    t->run_delay += 1000;
+    reading(t, &p, &p.after);
+    assert_int_equal(noise_sched_count(&p.before, &p.after), 1);
+    reading(t, &p, &p.before);
+    reading(t, &p, &p.after);
+    assert_int_equal(noise_sched_count(&p.before, &p.after), 0);
     w = gap(t, &p, stolen, 10000000);
     assert_int_equal(w.cls, NOISE_STEAL);
     /* An SMI count (MSR 0x34) that moved. */
