@@ -39,10 +39,9 @@ static void write_tree(const struct tree *t)
     snprintf(b, sizeof b, "           CPU0       CPU2       CPU3       \n"
              "  36:          0          7 %10llu  PCI-MSIX-0000:00:02.0   1-edge      virtio1-req.0\n"
              "LOC:        100        200 %10llu   Local timer interrupts\n"
-             "%s"
              "ERR:          0\n"
-             "MIS:          0\n", 5ULL, t->loc, t->tlb_line ? "" : "");
-    if (t->tlb_line) {
+             "MIS:          0\n", 5ULL, t->loc);
+    if (t->tlb_line) { /* a line that appears: before ERR */
         char *end = strstr(b, "ERR:");
         char rest[64];
         snprintf(rest, sizeof rest, "%s", end);
