@@ -74,7 +74,7 @@ RUN_PKGS   := build-essential pkg-config libjack-jackd2-dev jackd2 libjansson-de
 # the culprits are judged against, tests/helpers/perf_waits.py).
 CHECK_PKGS := $(RUN_PKGS) libcmocka-dev pipewire pipewire-jack rt-tests stress-ng libasound2-plugins chromium \
               python3 valgrind strace time util-linux procps man-db python3-yaml clang linux-perf
-# RTJ_EXTRA_PKGS: what one target alone adds.
+# RTJ_EXTRA_PKGS: what one target alone adds (bench: jitterdebugger, tests/bench.d/noise.sh's wake-up reference).
 
 define install_pkgs
 	@missing=""; for p in $(1) $(RTJ_EXTRA_PKGS); do \
@@ -175,6 +175,7 @@ sanitize: deps-check
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  BUILD=build-san RTJ=./rtjitter-san RTJ_SANITIZE=1 JOBS=$(JOBS) tests/run-tests.sh
 
+bench: RTJ_EXTRA_PKGS += jitterdebugger
 bench: deps-check
 	@$(MAKE) --no-print-directory -j$(JOBS) test-bins
 	@BUILD=$(BUILD) RTJ=$(RTJ) tests/bench.sh

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rtaudio/: everything that runs in the real-time thread, and the backends that own such a thread.
  * It may include only itself, the C library, jansson (describe) and its backends' libraries (libjack...); never
- * src/, but for two type-and-helper headers of src/util/ (below everything): a backend's .c file includes
- * util/optdef.h to declare its params table and util/utf8.h for the strings it describes.
+ * src/, but for headers of src/util/ (below everything): a backend's .c file includes util/optdef.h to declare its
+ * params table and util/utf8.h for the strings it describes; the noise probe's classifier thread (never its RT
+ * loop) util/noise_counters.h and util/noise_class.h.
  *
  * A backend is a const ops table plus the size of its private state (alsa-utils' axfer `xfer_data`, PipeWire's
  * spa node methods): `run` allocates the private state zeroed, locks it, and calls the ops in the order
@@ -39,6 +40,7 @@ struct backend_config {
     const char *cpus;        /* timer: CPU list such as "0-3,6" (NULL: every CPU this process may use) */
     int interval_us;         /* timer: period in µs instead of --period/--rate (0: from them) */
     int no_dma_latency;      /* timer: do not hold /dev/cpu_dma_latency at 0 */
+    int noise_threshold_us;  /* noise: a gap between two clock reads over this is noise (0: its default) */
     int dma_latency;         /* run: hold /dev/cpu_dma_latency at 0 while measuring (src/run/dma_hold.h) */
     int duplex;              /* alsa: open the capture side too */
     const char *loopback;    /* jack: "OUT:IN" (ports our output and input connect to) or "internal[:N]"; alsa:
@@ -134,6 +136,9 @@ struct backend_ops {
      * had to be left behind in another thread: the private state must then stay allocated and the process should
      * leave with _exit() (the provider library's own exit handlers may wait on that call). */
     int (*stop)(void *priv);
+    /* Optional, main thread, after stop: what the backend measured of phase i beside its cycles, placed in the
+     * report as phases[].noise (the noise probe's per-CPU noise and its events); a new reference, or NULL. */
+    json_t *(*phase_json)(void *priv, int phase);
     /* A session for runs one after another at changing sizes (above). NULL: none is needed, each run opens the
      * backend anew at the size asked (buffer_change "direct"). */
     const struct backend_session_ops *session;

@@ -38,8 +38,13 @@ struct timer_stream {
     int fifo;                          /* created with SCHED_FIFO (else the policy it inherited) */
 };
 
+struct noise_probe;
 struct timer_backend {
     struct backend_config cfg;
+    void *(*body)(void *);             /* the RT threads' body: timer_thread, or the noise probe's noise_thread
+                                        * (rtaudio/noise/: the same grid, CPUs and relay, a busy loop instead of
+                                        * sleeps); set before timer_start */
+    struct noise_probe *noise;         /* the noise probe's own state, NULL for the timer */
     struct rt_sink *sink;              /* the run's */
     uint32_t nframes, rate_hz;         /* the grid: nframes per period at rate_hz; with --interval, 1 frame = 1 µs */
     atomic_int_fast64_t t0_ns;         /* grid origin (CLOCK_MONOTONIC): deadline k = t0 + k periods; 0 until the
@@ -65,6 +70,16 @@ struct timer_backend {
 
 /* RT thread body (timer_loop.c). arg is a struct timer_stream. */
 void *timer_thread(void *arg);
+/* In the RT thread before its first cycle (timer_loop.c): the grid's origin, the same for every thread of the run;
+ * 0 when the run stops first. */
+int64_t timer_grid_origin(struct timer_backend *b);
+
+/* The ops, for the noise probe that shares them (timer_backend.c): see struct backend_ops. */
+int timer_open(void *priv, const struct backend_config *cfg, struct rt_sink *sink, char *err, size_t len);
+int timer_start(void *priv);
+void timer_status(void *priv, struct backend_status *st);
+void timer_describe(void *priv, json_t *au);
+int timer_stop(void *priv);
 
 /* Relay thread body (timer_relay.c), and one drain of it (also called by stop, after the threads are gone). */
 void *timer_relay_thread(void *arg);

@@ -3,6 +3,7 @@
  * /dev/cpu_dma_latency at 0 while it runs, as cyclictest does (dma_latency_default; src/run/dma_hold.h). See
  * timer.h. */
 #include "timer/timer.h"
+#include "cpulist.h"
 #include "rt_thread.h"
 #include "util/optdef.h"
 #include "rtclock.h"
@@ -42,81 +43,8 @@ static int timer_unavailable(char *why, size_t len)
     return 0;
 }
 
-/* "0-3,6" into set; every CPU must be online. 0 or -EINVAL with one line. */
-static int parse_cpus(const char *text, const cpu_set_t *online, cpu_set_t *set, char *err, size_t len)
-{
-    CPU_ZERO(set);
-    const char *p = text;
-    while (*p) {
-        char *end;
-        errno = 0;
-        long lo = strtol(p, &end, 10), hi;
-        if (end == p || errno || lo < 0 || lo >= CPU_SETSIZE)
-            goto bad;
-        hi = lo;
-        p = end;
-        if (*p == '-') {
-            const char *q = p + 1;
-            hi = strtol(q, &end, 10);
-            if (end == q || errno || hi < lo || hi >= CPU_SETSIZE)
-                goto bad;
-            p = end;
-        }
-        for (long c = lo; c <= hi; c++) {
-            if (!CPU_ISSET((int)c, online)) {
-                snprintf(err, len, "--cpus: CPU %ld is not online", c);
-                return -EINVAL;
-            }
-            CPU_SET((int)c, set);
-        }
-        if (*p == ',' && p[1])
-            p++;
-        else if (*p)
-            goto bad;
-    }
-    if (CPU_COUNT(set) > 0)
-        return 0;
-bad:
-    snprintf(err, len, "--cpus: '%.60s' is not a CPU list such as 0-3,6", text);
-    return -EINVAL;
-}
-
-/* The online CPUs, from sysfs' list; without sysfs, the CPUs this process may run on. */
-static void online_cpus(cpu_set_t *set)
-{
-    char buf[4096], err[128];
-    FILE *f = fopen("/sys/devices/system/cpu/online", "re");
-    size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
-    if (f)
-        fclose(f);
-    buf[n] = '\0';
-    buf[strcspn(buf, "\n")] = '\0';
-    cpu_set_t all;
-    CPU_ZERO(&all);
-    for (int c = 0; c < CPU_SETSIZE; c++)
-        CPU_SET(c, &all);
-    if (n == 0 || parse_cpus(buf, &all, set, err, sizeof(err)) < 0)
-        sched_getaffinity(0, sizeof(*set), set);
-}
-
-/* A list of the CPUs in set, "0-1,3", for the report. */
-static void cpus_text(const cpu_set_t *set, char *buf, size_t len)
-{
-    size_t o = 0;
-    buf[0] = '\0';
-    for (int c = 0; c < CPU_SETSIZE && o < len; c++) {
-        if (!CPU_ISSET(c, set))
-            continue;
-        int e = c;
-        while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, set))
-            e++;
-        o += (size_t)snprintf(buf + o, len - o, e > c ? "%s%d-%d" : "%s%d", o ? "," : "", c, e);
-        c = e;
-    }
-}
-
 /* Main thread: the grid, the CPUs, one sink and ring per thread when there are several. */
-static int timer_open(void *priv, const struct backend_config *cfg, struct rt_sink *sink, char *err, size_t len)
+int timer_open(void *priv, const struct backend_config *cfg, struct rt_sink *sink, char *err, size_t len)
 {
     struct timer_backend *b = priv;
     b->cfg = *cfg;
@@ -137,38 +65,15 @@ static int timer_open(void *priv, const struct backend_config *cfg, struct rt_si
      * any online CPU: `taskset -c 0 rtjitter run --cpus 1` keeps rtjitter's other threads off the measured CPU,
      * as cyclictest's main thread stays where it was started while -a pins the measuring threads. */
     cpu_set_t set;
-    if (cfg->cpus) {
-        cpu_set_t online;
-        online_cpus(&online);
-        int e = parse_cpus(cfg->cpus, &online, &set, err, len);
-        if (e < 0)
-            return e;
-    } else if (sched_getaffinity(0, sizeof(set), &set) < 0) {
-        int e = errno;
-        snprintf(err, len, "cannot read the CPUs this process may run on: %s", strerror(e));
-        return -e;
-    }
+    int e = cpulist_select(cfg->cpus, &set, err, len);
+    if (e < 0)
+        return e;
     if (CPU_COUNT(&set) > RTREC_MAX_STREAMS) {
         snprintf(err, len, "--cpus: at most %d CPUs at a time (this machine offers %d: give a list)",
                  RTREC_MAX_STREAMS, CPU_COUNT(&set));
         return -EINVAL;
     }
-    /* A CPU the process's cpuset (cgroup) forbids refuses the threads' pinning: found now, as bad input. */
-    cpu_set_t mine;
-    if (cfg->cpus && pthread_getaffinity_np(pthread_self(), sizeof(mine), &mine) == 0) {
-        for (int c = 0; c < CPU_SETSIZE; c++) {
-            cpu_set_t one;
-            CPU_ZERO(&one);
-            CPU_SET(c, &one);
-            if (CPU_ISSET(c, &set) && pthread_setaffinity_np(pthread_self(), sizeof(one), &one) != 0) {
-                pthread_setaffinity_np(pthread_self(), sizeof(mine), &mine);
-                snprintf(err, len, "--cpus: CPU %d is outside this process's cpuset (its cgroup or container)", c);
-                return -EINVAL;
-            }
-        }
-        pthread_setaffinity_np(pthread_self(), sizeof(mine), &mine);
-    }
-    cpus_text(&set, b->cpus_text, sizeof(b->cpus_text));
+    cpulist_text(&set, b->cpus_text, sizeof(b->cpus_text));
     for (int c = 0; c < CPU_SETSIZE; c++)
         if (CPU_ISSET(c, &set)) {
             struct timer_stream *ts = &b->streams[b->nstreams++];
@@ -224,19 +129,20 @@ static int timer_open(void *priv, const struct backend_config *cfg, struct rt_si
  * real-time scheduling, the same thread at the policy it inherits (the report then says so). */
 static int spawn_stream(struct timer_stream *ts, int priority)
 {
-    int e = rt_thread_start(&ts->thread, STACK_BYTES, priority, ts->cpu, timer_thread, ts, &ts->fifo);
+    int e = rt_thread_start(&ts->thread, STACK_BYTES, priority, ts->cpu, ts->b->body ? ts->b->body : timer_thread, ts,
+                            &ts->fifo);
     if (e == 0)
         ts->started = 1;
     return e;
 }
 
-static int timer_stop(void *priv);
+int timer_stop(void *priv);
 
 /* Main thread: starts the threads; the last of them to run sets the grid's origin (timer_loop.c), so that a main
  * thread the busy machine delays between the two (it is not real-time) never makes the threads start behind
  * their first deadlines: a skipped period no stall of the CPU made (seen beside stress-ng with a 50 ms allowance
  * taken here before the threads were created). */
-static int timer_start(void *priv)
+int timer_start(void *priv)
 {
     struct timer_backend *b = priv;
     /* The grid's phase is wherever now falls, as cyclictest's (without -A): one fixed phase, such as whole
@@ -267,7 +173,7 @@ static int timer_start(void *priv)
 }
 
 /* Any non-RT thread. */
-static void timer_status(void *priv, struct backend_status *st)
+void timer_status(void *priv, struct backend_status *st)
 {
     struct timer_backend *b = priv;
     st->rate_hz = b->rate_hz;
@@ -285,7 +191,7 @@ static const char *policy_name(int pol)
 }
 
 /* Main thread: the grid, the CPUs with what each thread got, the skipped periods and the DMA latency. */
-static void timer_describe(void *priv, json_t *au)
+void timer_describe(void *priv, json_t *au)
 {
     struct timer_backend *b = priv;
     json_object_set_new(au, "provider", json_string("timer"));
@@ -320,7 +226,7 @@ static void timer_describe(void *priv, json_t *au)
 
 /* Main thread: the threads leave at their next wake-up (at most one period), the relay drains what is left.
  * Safe twice and after a failed open. */
-static int timer_stop(void *priv)
+int timer_stop(void *priv)
 {
     struct timer_backend *b = priv;
     atomic_store_explicit(&b->stop, 1, memory_order_release);

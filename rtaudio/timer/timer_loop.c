@@ -20,7 +20,7 @@ static void sleep_until(int64_t deadline_ns)
  * wait for it in short sleeps. All run at their real-time priority already, so none is delayed between the
  * clock's read and its first sleep by the machine's ordinary work. 0 when the run stops first. */
 #define START_ALLOWANCE_NS (5 * 1000 * 1000LL)
-static int64_t grid_origin(struct timer_backend *b)
+int64_t timer_grid_origin(struct timer_backend *b)
 {
     if (atomic_fetch_add_explicit(&b->ready, 1, memory_order_acq_rel) + 1 == b->nstreams) {
         int64_t t0 = rt_now_ns(CLOCK_MONOTONIC) + START_ALLOWANCE_NS;
@@ -50,7 +50,7 @@ void *timer_thread(void *arg)
     struct timer_backend *b = ts->b;
     struct rt_sink *sink = ts->sink;
     const uint32_t nframes = b->nframes, rate = b->rate_hz;
-    const int64_t t0 = grid_origin(ts->b);
+    const int64_t t0 = timer_grid_origin(ts->b);
     if (!t0)
         return NULL;
     uint64_t frames = nframes; /* the first deadline is one period after the grid's origin */

@@ -151,6 +151,11 @@ static const struct report_key phase_keys[] = {
       "mono_window_s (the readings' times, CLOCK_MONOTONIC)}`" },
     { "dsp_ramp", "object", "with `--dsp ramp`: `{..., steps [{level_pct, ..., callback_pct, measured_pct, "
       "run_delay_pct, mono_window_s}]}`" },
+    { "noise", "object", "`--backend noise` (absent otherwise): `{threshold_us, cpus [{cpu, probed_s, gaps, "
+      "total_noise_us, max_noise_us, available_pct, histogram [[lo_us, hi_us, count]] (log2 bins of the gaps), "
+      "classes {scheduler, interrupt, steal, smi, below_kernel, unknown: {count, total_us, max_us}}, unclassified}], "
+      "events [{cpu, t_s, length_us, class, line}] (the longest 100, in time order), events_total, events_kept, "
+      "lines [{line, kind, gaps}] (the interrupt and softirq lines the gaps named)}`" },
     { "soak", "object", "with `run --soak` (absent otherwise): `{bin_us (1), range_us (10000), count, overflow (wake-ups "
       "of 10 ms or more), max_us, max_at_s, bins [[us, count]] (the non-empty 1 µs bins [us, us + 1), ascending), "
       "window_s (300; RTJ_SOAK_WINDOW_S in tests), windows_planned, windows [{max_us (null: no cycle), at_s, cycles, "
@@ -193,7 +198,9 @@ static const struct report_key compare_keys[] = {
     { "summary", "array", "the closing sentence per report" },
     { "method", "string", "the method in words: the units, the tests and the rules the verdicts use" },
     { "ladder", "object", "`--backend timer,alsa,jack`: each depth's verdict, wake-up p99, xrun events and what it "
-      "adds, `trouble_starts_at`, the conclusion" },
+      "adds (the noise depth: `below_kernel_max_us`, `below_kernel_gaps`), `trouble_starts_at`, `host_first` (the "
+      "noise probe's gaps below the kernel are as long as a period of the top depth, which had xruns), the "
+      "conclusion" },
     { NULL, NULL, NULL }
 };
 

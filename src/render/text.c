@@ -9,6 +9,7 @@
 #include "render/sweep_render.h"
 #include "render/headline.h"
 #include "render/text_ramp.h"
+#include "render/text_noise.h"
 #include "render/loopback_render.h"
 #include "render/text_table.h"
 #include "render/text_culprits.h"
@@ -152,6 +153,7 @@ static void report_text(FILE *f, const json_t *doc, const struct render_opts *gi
     text_ramp(f, doc, &o);
     fputc('\n', f);
     text_phase_table(f, doc, &o);
+    text_noise(f, doc, &o); /* nothing but for --backend noise */
     text_culprits(f, doc, &o); /* nothing without culprits */
     if (json_is_object(json_object_get(doc, "loopback"))) {
         fputc('\n', f);

@@ -227,6 +227,8 @@ static json_t *phase_json(const struct phase_result *pr, const struct segment *s
         json_object_set(o, "dsp_ramp", pr->ramp);
     if (pr->soak)
         json_object_set(o, "soak", pr->soak);
+    if (pr->noise)
+        json_object_set(o, "noise", pr->noise);
     json_object_set_new(o, "load_metrics", pr->load_metrics ? json_incref(pr->load_metrics) : json_array());
     json_object_set_new(o, "load_error", utf8_json_string(pr->load_error));
     json_object_set_new(o, "histograms", hist);

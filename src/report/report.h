@@ -32,6 +32,7 @@ struct phase_result {
     json_t *dsp_share;             /* the phase's "dsp_share" (run/rt_cpu.h): the RT threads' CPU time over its
                                     * cycles x the period, and the share asked; borrowed, or NULL */
     json_t *soak;                  /* --soak: the phase's "soak" (stats/soakhist.h), borrowed, or NULL */
+    json_t *noise;                 /* --backend noise: the phase's "noise" (backend phase_json), borrowed, or NULL */
 };
 
 struct audio_info {

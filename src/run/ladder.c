@@ -52,7 +52,8 @@ static json_t *ladder_json(json_t *const *docs, const char *const *names, size_t
 {
     json_t *depths = json_array();
     const char *levels[LADDER_MAX];
-    double prev = NAN;
+    double prev = NAN, below_max = NAN;
+    size_t below_at = 0;
     for (size_t i = 0; i < n; i++) {
         const char *load;
         double p99 = worst_p99(docs[i], &load);
@@ -65,21 +66,57 @@ static json_t *ladder_json(json_t *const *docs, const char *const *names, size_t
             "xrun_events", (json_int_t)events_of(docs[i]),
             "over_previous_us", doc_number_json(i > 0 && !isnan(prev) && !isnan(p99) ? p99 - prev : NAN)));
         prev = p99;
+        double gaps, bk = ladder_below_kernel_us(docs[i], &gaps);
+        if (!isnan(bk)) { /* depth zero: the noise probe's gaps below the kernel */
+            json_t *d = json_array_get(depths, i);
+            json_object_set_new(d, "below_kernel_max_us", json_real(bk));
+            json_object_set_new(d, "below_kernel_gaps", json_integer((json_int_t)gaps));
+            if (isnan(below_max) || bk > below_max) {
+                below_max = bk;
+                below_at = i;
+            }
+        }
     }
+    /* The lowest depth whose tail explains the top depth's misses is where to act: gaps below the kernel as long
+     * as a period of the top depth, which had xruns, come first (ladder_rule.h). */
+    const json_t *top_au = json_object_get(docs[n - 1], "audio");
+    double top_period = doc_num(top_au, "period_us");
+    int host = !isnan(below_max) && below_at < n - 1 && top_period > 0 && below_max >= top_period &&
+               (events_of(docs[n - 1]) > 0 || (levels[n - 1] && strcmp(levels[n - 1], "fail") == 0));
     size_t t = ladder_trouble_start(levels, n);
-    char why[400];
+    char why[900];
+    int o = 0;
+    if (host) {
+        const json_t *virt = json_object_get(json_object_get(docs[below_at], "audio"), "virtual");
+        o = snprintf(why, sizeof(why), "The host or the firmware first, not this kernel: the probe saw gaps of up to "
+                     "%.1f ms below the kernel (nothing the kernel counts rose across them), as long as a period at "
+                     "the %s depth (%.2f ms), where each is an xrun. %s", below_max / 1000.0, names[n - 1],
+                     top_period / 1000.0, json_is_true(virt) ? "This is a virtual machine: its host's scheduling of "
+                     "the virtual CPU (the host's own load, halt polling, overcommitted CPUs) is where to act, before "
+                     "any kernel option here. " : "On bare metal that is firmware (an SMI, the BIOS's power "
+                     "management): look there before any kernel option. ");
+        if (o < 0 || (size_t)o >= sizeof(why))
+            o = 0;
+    }
     if (t == n)
-        snprintf(why, sizeof(why), "No depth shows trouble: the kernel, the driver and the audio server all kept up.");
+        snprintf(why + o, sizeof(why) - (size_t)o, "No depth shows trouble: the kernel, the driver and the audio server "
+                 "all kept up.");
+    else if (t == 0 && host)
+        snprintf(why + o, sizeof(why) - (size_t)o, "The trouble starts at the shallowest depth measured (%s).",
+                 names[0]);
     else if (t == 0)
-        snprintf(why, sizeof(why), "The trouble starts at the shallowest depth measured (%s): it is the kernel and the "
-                 "machine, not the audio stack above them.", names[0]);
+        snprintf(why + o, sizeof(why) - (size_t)o, "The trouble starts at the shallowest depth measured (%s): it is "
+                 "the kernel and the machine, not the audio stack above them.", names[0]);
     else
-        snprintf(why, sizeof(why), "The trouble starts at %s: the depths below it kept up, so look at what %s adds (its "
-                 "server, its driver, its settings) before the kernel.", names[t], names[t]);
-    return json_pack("{s:o, s:o, s:s, s:s}", "depths", depths,
-                     "trouble_starts_at", t == n ? json_null() : json_string(names[t]), "conclusion", why,
+        snprintf(why + o, sizeof(why) - (size_t)o, "The trouble starts at %s: the depths below it kept up, so look at "
+                 "what %s adds (its server, its driver, its settings) before the kernel.", names[t], names[t]);
+    return json_pack("{s:o, s:o, s:b, s:s, s:s}", "depths", depths,
+                     "trouble_starts_at", t == n ? json_null() : json_string(names[t]), "host_first", host,
+                     "conclusion", why,
                      "rule", "the trouble starts at the shallowest depth whose verdict is fail; a depth with only "
-                             "clean depths below it is judged without blaming the kernel");
+                             "clean depths below it is judged without blaming the kernel; the lowest depth whose tail "
+                             "explains the top depth's misses is where to act (the noise probe's gaps below the "
+                             "kernel as long as a period of the top depth: the host or firmware first)");
 }
 
 /* The ladder in words, from its JSON: the p99 wake-up at each depth, what each adds to the one before, and the
@@ -101,6 +138,9 @@ static void print_ladder(FILE *f, const json_t *ladder)
         if (!isnan(add))
             fprintf(f, ": %+.1f µs over %s", add,
                     doc_str(json_array_get(json_object_get(ladder, "depths"), i - 1), "depth", "?"));
+        if (json_is_number(json_object_get(d, "below_kernel_max_us")))
+            fprintf(f, "; below the kernel: %.0f gaps, the longest %.1f µs", doc_num(d, "below_kernel_gaps"),
+                    doc_num(d, "below_kernel_max_us"));
         fputc('\n', f);
     }
     fprintf(f, "%s\n", doc_str(ladder, "conclusion", ""));
@@ -140,8 +180,15 @@ int run_ladder(const struct run_plan *plan, const struct backend_ops *const *bac
             docs[got] = doc;
             names[got++] = backends[i]->name;
             const char *level = doc_str(json_object_get(doc, "verdict"), "level", NULL);
-            json_array_append_new(below, json_pack("{s:s, s:o}", "depth", backends[i]->name,
-                                                   "level", level ? json_string(level) : json_null()));
+            json_t *b = json_pack("{s:s, s:o}", "depth", backends[i]->name,
+                                  "level", level ? json_string(level) : json_null());
+            double bk = ladder_below_kernel_us(doc, NULL);
+            if (!isnan(bk)) { /* depth zero: what the depths above judge their misses against */
+                const json_t *virt = json_object_get(json_object_get(doc, "audio"), "virtual");
+                json_object_set_new(b, "below_kernel_max_us", json_real(bk));
+                json_object_set_new(b, "virtual", virt ? json_incref((json_t *)virt) : json_null());
+            }
+            json_array_append_new(below, b);
         }
         if (rc == 3 && !doc)
             break;

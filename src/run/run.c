@@ -48,7 +48,8 @@ void run_plan_defaults(struct run_plan *p)
 {
     memset(p, 0, sizeof(*p));
     p->backend = rtj_backends[0];
-    p->be = (struct backend_config){ .rate_hz = 48000, .period_frames = 64, .nperiods = 2, .priority = 70 };
+    p->be = (struct backend_config){ .rate_hz = 48000, .period_frames = 64, .nperiods = 2, .priority = 70,
+                                     .noise_threshold_us = 5 };
     p->loads = RUN_DEFAULT_LOADS;
     p->duration_s = 10;
     p->warmup_s = 1;

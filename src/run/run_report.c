@@ -136,6 +136,8 @@ int run_report(struct run_state *st, struct run_info *ri, int rc, int mlocked)
         run_ramp_steps_measured(st, i, st->results[i].ramp);
     }
     run_soak_report(st, a->wall_offset_ns); /* --soak: its phase's "soak" */
+    for (int i = 0; st->be->phase_json && i < st->nphases; i++) /* --backend noise: its phase's "noise" */
+        st->results[i].noise = st->be->phase_json(st->bpriv, i);
     ri->phases = st->results;
     ri->nphases = st->nphases;
     ri->system = sysinfo_collect("");
@@ -201,5 +203,9 @@ int run_report(struct run_state *st, struct run_info *ri, int rc, int mlocked)
     json_decref(doc);
     json_decref(ri->system);
     json_decref(provider);
+    for (int i = 0; i < st->nphases; i++) {
+        json_decref(st->results[i].noise);
+        st->results[i].noise = NULL;
+    }
     return rc;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The depth ladder's rule (see ladder_rule.h). */
 #include "verdict/ladder_rule.h"
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -37,4 +38,42 @@ int ladder_kernel_cleared(const json_t *doc, char *names, size_t len)
         }
     }
     return ladder_trouble_start(levels, n) == n;
+}
+
+double ladder_below_kernel_us(const json_t *doc, double *gaps)
+{
+    double max = NAN, n = 0;
+    size_t i, k;
+    const json_t *p, *c;
+    json_array_foreach(json_object_get(doc, "phases"), i, p) {
+        const json_t *nz = json_object_get(p, "noise");
+        json_array_foreach(json_object_get(nz, "cpus"), k, c) {
+            const json_t *b = json_object_get(json_object_get(c, "classes"), "below_kernel");
+            double m = json_number_value(json_object_get(b, "max_us"));
+            n += json_number_value(json_object_get(b, "count"));
+            if (json_is_number(json_object_get(b, "max_us")) && (isnan(max) || m > max))
+                max = m;
+        }
+    }
+    if (gaps)
+        *gaps = n;
+    return max;
+}
+
+double ladder_host_first(const json_t *doc, double period_us, int *vm)
+{
+    const json_t *au = json_object_get(doc, "audio");
+    const json_t *virt = json_object_get(au, "virtual");
+    double max = ladder_below_kernel_us(doc, NULL);
+    size_t i;
+    const json_t *d;
+    json_array_foreach(json_object_get(json_object_get(doc, "ladder"), "below"), i, d) {
+        const json_t *m = json_object_get(d, "below_kernel_max_us");
+        if (json_is_number(m) && (isnan(max) || json_number_value(m) > max)) {
+            max = json_number_value(m);
+            virt = json_object_get(d, "virtual");
+        }
+    }
+    *vm = json_is_boolean(virt) ? json_is_true(virt) : -1;
+    return !isnan(max) && period_us > 0 && max >= period_us ? max : NAN;
 }

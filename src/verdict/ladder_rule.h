@@ -17,4 +17,14 @@ size_t ladder_trouble_start(const char *const *levels, size_t n);
  * names ("timer", "timer and alsa") in names; else 0. */
 int ladder_kernel_cleared(const json_t *doc, char *names, size_t len);
 
+/* Depth zero, the noise probe (--backend noise): its longest gap below the kernel (phases[].noise, class
+ * below_kernel, over every phase and CPU) in a report, with the count of such gaps in *gaps; NAN when the report holds
+ * no probe. */
+double ladder_below_kernel_us(const json_t *doc, double *gaps);
+/* The lowest depth whose tail explains the top depth's misses is where to act: for a report, the longest gap below
+ * the kernel that the probe saw (the report's own, or a noise depth's below it: "ladder".below[] {depth "noise",
+ * below_kernel_max_us, virtual}) when it is at least period_us (one such gap alone misses a deadline there); else
+ * NAN. *vm: 1 when that probe ran in a virtual machine (its CPU's hypervisor flag), 0 when not, -1 unknown. */
+double ladder_host_first(const json_t *doc, double period_us, int *vm);
+
 #endif

@@ -7,9 +7,11 @@
 #include "verdict/verdict_internal.h"
 #include "verdict/verdict_text.h"
 #include "verdict/verdict_order.h"
+#include "verdict/ladder_rule.h"
 #include "report/access.h"
 #include "checks/checks.h"
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -291,6 +293,35 @@ static void say_ladder_here(const struct vctx *v, char *b, size_t n)
              "kernel's own settings are not advised here.", v->below, d, d);
 }
 
+/* Depth zero (verdict/ladder_rule.h): the noise probe, this run's or a depth's below it, saw gaps below the kernel
+ * as long as a period here, and this run missed deadlines: the host or the firmware first, before any kernel
+ * option. */
+static int host_first(const struct vctx *v)
+{
+    int vm;
+    return trouble(v) && (v->xruns > 0 || v->missed > 0) && !isnan(ladder_host_first(v->doc, v->period_us, &vm));
+}
+
+static void say_host_first(const struct vctx *v, char *b, size_t n)
+{
+    int vm;
+    double us = ladder_host_first(v->doc, v->period_us, &vm);
+    size_t o = vadd(b, n, 0, "The host or the firmware, not this kernel: the noise probe saw gaps of up to %.1f ms "
+                    "below the kernel (nothing the kernel counts rose across them), as long as a period here (%.2f "
+                    "ms): each is a missed deadline whatever the kernel does. ", us / 1000.0, v->period_us / 1000.0);
+    if (vm == 1)
+        vadd(b, n, o, "This is a virtual machine: the host's scheduling of its virtual CPU (the host's own load, "
+             "halt polling, overcommitted CPUs) is where to act, before any kernel option here.");
+    else
+        vadd(b, n, o, "Look at the firmware (SMIs, the BIOS's power management) before any kernel option.");
+}
+
+static void hint_host_first(const struct vctx *v, char *b, size_t n)
+{
+    (void)v;
+    snprintf(b, n, "the host or firmware first");
+}
+
 static void say_idle_trap(const struct vctx *v, char *b, size_t n)
 {
     int r = 0, l = 0;
@@ -369,6 +400,7 @@ static void say_incomplete(const struct vctx *v, char *b, size_t n)
 /* The run's own rules; verdict_order.c's table, not this list, sets the order the advice is given in. */
 static const struct advice_rule advice_rules[] = {
     { "ladder", ladder_here, say_ladder_here, NULL },
+    { "host", host_first, say_host_first, hint_host_first },
     { "realtime", verdict_not_realtime, say_not_realtime, hint_not_realtime },
     { "mlock", not_mlocked, say_not_mlocked, NULL },
     { "incomplete", incomplete, say_incomplete, NULL },

@@ -12,6 +12,7 @@ static const struct advice_order table[] = {
     { "realtime", ADVICE_PRIVILEGES },
     { "mlock", ADVICE_PRIVILEGES },
     /* what the run itself saw */
+    { "host", ADVICE_RUN },      /* the noise probe's gaps below the kernel as long as a period: host, firmware */
     { "incomplete", ADVICE_RUN },
     { "dropped", ADVICE_RUN },
     { "load", ADVICE_RUN },

@@ -3,6 +3,7 @@
  * system identity of the fixture trees, thresholds and exit decisions, the text report's opening, and the
  * profile loader's errors. The order of advice and the rules that pick it: test_verdict_advice.c. */
 #include "fixture_verdict.h"
+#include <math.h>
 static void test_pass(void **state)
 {
     (void)state;
@@ -106,6 +107,75 @@ static void test_ladder_rule(void **state)
     verdict_report(d, p, 0, -1, -1);
     assert_false(has_id(d, "ladder"));
     assert_true(has_id(d, "preempt"));
+    json_decref(d);
+    json_decref(p);
+}
+
+/* Depth zero (issue 38): the noise probe's gaps below the kernel as long as a period (1.33 ms at 64 frames) where
+ * this depth had xruns: the host or firmware first, before any kernel option; shorter gaps, or no xruns: nothing of
+ * it. From a noise depth below (ladder.below) and from the report's own probe (a noise run). */
+static int advice_index(const json_t *d, const char *id)
+{
+    size_t i;
+    const json_t *x;
+    json_array_foreach(json_object_get(json_object_get(d, "verdict"), "advice_ids"), i, x)
+        if (json_string_value(x) && strcmp(json_string_value(x), id) == 0)
+            return (int)i;
+    return -1;
+}
+
+static json_t *host_doc(double below_us, int vm, int xruns, int own)
+{
+    json_t *d = doc_on("sys-generic", 64);
+    json_t *ph = phase("none", xruns, 0, 0, 300, 600);
+    if (own)
+        json_object_set_new(ph, "noise", json_pack("{s:[{s:i, s:{s:{s:i, s:f}}}]}", "cpus", "cpu", 1, "classes",
+                                                   "below_kernel", "count", 3, "max_us", below_us));
+    else
+        json_object_set_new(d, "ladder", json_pack("{s:s, s:[{s:s, s:s, s:f, s:b}]}", "depth", "jack", "below",
+                                                   "depth", "noise", "level", "fail", "below_kernel_max_us", below_us,
+                                                   "virtual", vm));
+    add_phase(d, ph);
+    return d;
+}
+
+static void test_host_first(void **state)
+{
+    (void)state;
+    json_t *p = profile("studio"), *d;
+    int vm;
+    d = host_doc(5000, 1, 6, 0);
+    assert_true(ladder_host_first(d, 1333.3, &vm) == 5000);
+    assert_int_equal(vm, 1);
+    verdict_report(d, p, 0, -1, -1);
+    assert_true(has_id(d, "host"));
+    assert_true(advice_index(d, "host") < advice_index(d, "preempt"));
+    const json_t *adv = json_array_get(json_object_get(json_object_get(d, "verdict"), "advice"),
+                                       (size_t)advice_index(d, "host"));
+    CONTAINS(json_string_value(adv), "The host or the firmware, not this kernel: the noise probe saw gaps of up to "
+                                     "5.0 ms below the kernel");
+    CONTAINS(json_string_value(adv), "This is a virtual machine: the host's scheduling of its virtual CPU");
+    json_decref(d);
+    d = host_doc(5000, 0, 6, 0); /* bare metal: the firmware */
+    verdict_report(d, p, 0, -1, -1);
+    adv = json_array_get(json_object_get(json_object_get(d, "verdict"), "advice"), (size_t)advice_index(d, "host"));
+    CONTAINS(json_string_value(adv), "Look at the firmware (SMIs");
+    json_decref(d);
+    d = host_doc(500, 1, 6, 0); /* shorter than a period: it explains no xrun */
+    assert_true(isnan(ladder_host_first(d, 1333.3, &vm)));
+    verdict_report(d, p, 0, -1, -1);
+    assert_false(has_id(d, "host"));
+    assert_true(has_id(d, "preempt"));
+    json_decref(d);
+    d = host_doc(5000, 1, 0, 0); /* no xruns here: nothing to explain */
+    verdict_report(d, p, 0, -1, -1);
+    assert_false(has_id(d, "host"));
+    json_decref(d);
+    d = host_doc(3000, 1, 6, 1); /* the noise run's own probe */
+    double gaps;
+    assert_true(ladder_below_kernel_us(d, &gaps) == 3000 && gaps == 3);
+    verdict_report(d, p, 0, -1, -1);
+    assert_true(has_id(d, "host"));
     json_decref(d);
     json_decref(p);
 }
@@ -361,6 +431,7 @@ int main(void)
         cmocka_unit_test(test_nothing_measured_and_not_realtime),
         cmocka_unit_test(test_text_opens_with_summary),
         cmocka_unit_test(test_profile_loader),
+        cmocka_unit_test(test_host_first),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The noise probe (--backend noise, issue 38): depth zero, below the kernel's timers. As oslat and rtla osnoise do,
+ * a thread pinned to each CPU, at the audio thread's policy and priority (SCHED_FIFO --priority), reads the clock
+ * in a tight loop; every gap between two reads over --threshold is a noise event, its start and length. It shares
+ * the timer backend's grid, CPUs and relay (struct timer_backend with body = noise_thread): when the clock passes a
+ * deadline of the period grid the loop hands the sink a cycle whose start is that deadline, so the run's usual
+ * figures (wake-up, skipped periods) come out of a loop that never sleeps, comparable with the timer's.
+ *
+ * Where the work is done (the RT contract, backend.h):
+ * - noise_loop.c, the RT thread: clock reads and integer work only; per gap, its length into fixed per-phase
+ *   totals (sum, max, a log2 histogram) and one fixed-size record into its own lock-free ring. No counter is read
+ *   there: the loop pays nothing while nothing happens, and the reading of /proc is never part of a gap.
+ * - noise_classify.c, a normal-priority thread (on whatever CPU the scheduler gives it; rtjitter's other threads
+ *   are best kept off the probed CPUs, `taskset -c 0 rtjitter run --backend noise --cpus 1`): reads the probed
+ *   CPUs' counters every 10 ms (util/noise_counters.h), pops the gap records, and gives each gap the class of what
+ *   changed between the last reading before its start and the first after its end (util/noise_class.h).
+ * The probe burns the CPUs it measures while it runs: bounded by --duration, never part of `watch`. */
+#ifndef RTJ_NOISE_H
+#define RTJ_NOISE_H
+#include "timer/timer.h"
+#include "util/noise_class.h"
+#include <stdint.h>
+
+#define NOISE_HBINS 24                 /* gap lengths: bin k holds [2^k, 2^(k+1)) µs, bin 0 everything under 2 µs */
+#define NOISE_CPUS_MAX 32
+#define NOISE_TAGS_MAX 33              /* phase tags (phase << 1 | measuring): 16 phases */
+#define NOISE_EVENTS_MAX 100           /* events listed per phase: the longest; all are counted */
+#define NOISE_DEFAULT_THRESHOLD_US 5
+
+/* One phase tag's totals of one probe thread: written by that thread only, read after it stopped. */
+struct noise_tagstat {
+    int64_t spun_ns;                   /* time the loop ran in this tag */
+    int64_t noise_ns;                  /* sum of its gaps */
+    int64_t max_ns;                    /* its longest gap */
+    uint64_t gaps;
+    uint64_t hist[NOISE_HBINS];
+};
+
+/* One gap as the classifier placed it. */
+struct noise_event {
+    int64_t start_ns, len_ns;          /* measurement clock (CLOCK_MONOTONIC) */
+    int16_t cpu;
+    uint8_t cls;                       /* enum noise_class */
+    int16_t line;                      /* the line named, -1 none */
+};
+
+/* One phase tag's classes of one CPU: written by the classifier only, read after it stopped. */
+struct noise_tagclass {
+    uint64_t n[NOISE_NCLASS];
+    int64_t ns[NOISE_NCLASS], max_ns[NOISE_NCLASS];
+};
+
+struct noise_stream {
+    struct rt_ring gaps;               /* gap records: t_entry_ns = the last read before the gap, t_exit_ns = the
+                                        * first after it, phase = the tag; producer its probe thread */
+    struct noise_tagstat tag[NOISE_TAGS_MAX];
+    struct noise_tagclass cls[NOISE_TAGS_MAX];
+    struct noise_bg bg;                /* the classifier's background of this CPU */
+};
+
+struct cls_state;
+struct noise_probe {
+    struct timer_backend tb;           /* first: the timer's ops take a struct noise_probe as their own */
+    int64_t threshold_ns;
+    unsigned ntags;
+    char cpus_default[256];            /* the CPUs probed without --cpus: all this process may use but the first */
+    struct noise_stream s[NOISE_CPUS_MAX];
+    /* classifier */
+    struct cls_state *cls;             /* its state (noise_classify.c), from prepare to the drain */
+    pthread_t cls_thread;
+    int cls_started;
+    atomic_int cls_stop;
+    struct noise_lines lines;
+    struct noise_event events[NOISE_TAGS_MAX][NOISE_EVENTS_MAX];
+    uint64_t nevents[NOISE_TAGS_MAX];  /* events seen (kept: the NOISE_EVENTS_MAX longest) */
+    uint64_t line_n[NOISE_TAGS_MAX][NOISE_LINES_MAX]; /* gaps that named each line */
+    uint64_t readings;                 /* counter readings taken */
+    int64_t read_ns;                   /* time they took, for the report (their cost) */
+    int smi_readable;
+};
+
+/* RT thread body (noise_loop.c). arg is a struct timer_stream of the probe's tb. RT-safe (runs in the RT thread). */
+void *noise_thread(void *arg);
+/* Not RT-safe: the classifier thread's body (noise_classify.c), normal priority. arg is the struct noise_probe. */
+void *noise_classify_thread(void *arg);
+/* Main thread, before the classifier starts: its state, and the MSR files opened (they need root). 0 or -ENOMEM. */
+int noise_classify_prepare(struct noise_probe *np);
+/* Main thread, after the threads and the classifier stopped: the gaps left in the rings, classified; its state
+ * freed. Safe without prepare. */
+void noise_classify_drain(struct noise_probe *np);
+
+#endif

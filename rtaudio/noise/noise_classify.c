@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The noise probe's classifier thread (see noise.h). Not RT-safe: normal priority; it reads /proc. Every 10 ms it
+ * pops the gap records, then reads the probed CPUs' counters; a gap's window runs from the last reading that ended
+ * before the gap began to this one, which began after the gap ended: what changed in it is what the gap can be
+ * blamed on (util/noise_class.h). A window without any gap on a CPU is that CPU's background. */
+#include "noise/noise.h"
+#include "rtclock.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HISTORY 64                     /* readings kept: 640 ms at least; a gap longer than that is not known */
+#define BATCH 1024
+
+struct reading {
+    int64_t t0_ns, t1_ns;              /* the reading began, and ended */
+    struct noise_counts c[NOISE_CPUS_MAX];
+};
+
+struct cls_state {
+    struct noise_reader rd;
+    struct reading *hist;              /* HISTORY, a ring */
+    int n, head;                       /* readings kept, and the slot of the next */
+    int cpus[NOISE_CPUS_MAX], tids[NOISE_CPUS_MAX];
+    struct rt_record batch[BATCH];
+    uint32_t budget[NOISE_LINES_MAX];  /* the window's, per line (noise_budget) */
+};
+
+static const struct reading *reading_at(const struct cls_state *c, int back) /* 0: the newest */
+{
+    return &c->hist[(c->head - 1 - back + 2 * HISTORY) % HISTORY];
+}
+
+/* The newest reading that ended before t_ns, or NULL. */
+static const struct reading *before(const struct cls_state *c, int64_t t_ns)
+{
+    for (int i = 1; i < c->n; i++) { /* 0 is the reading taken after the gap */
+        const struct reading *r = reading_at(c, i);
+        if (r->t1_ns <= t_ns)
+            return r;
+    }
+    return NULL;
+}
+
+static void take_reading(struct noise_probe *np, struct cls_state *c)
+{
+    struct timer_backend *b = &np->tb;
+    for (int i = 0; i < b->nstreams; i++)
+        if (!c->tids[i])
+            c->tids[i] = atomic_load(&b->streams[i].sink->tid);
+    struct reading *r = &c->hist[c->head];
+    r->t0_ns = rt_now_ns(CLOCK_MONOTONIC);
+    noise_read(&c->rd, &np->lines, c->cpus, c->tids, b->nstreams, r->c);
+    r->t1_ns = rt_now_ns(CLOCK_MONOTONIC);
+    np->readings++;
+    np->read_ns += r->t1_ns - r->t0_ns;
+    c->head = (c->head + 1) % HISTORY;
+    if (c->n < HISTORY)
+        c->n++;
+}
+
+static void place(struct noise_probe *np, unsigned tag, const struct rt_record *g, const struct noise_why *w)
+{
+    struct noise_tagclass *tc = &np->s[g->stream].cls[tag];
+    int64_t len = g->t_exit_ns - g->t_entry_ns;
+    tc->n[w->cls]++;
+    tc->ns[w->cls] += len;
+    if (len > tc->max_ns[w->cls])
+        tc->max_ns[w->cls] = len;
+    if (w->line >= 0 && w->line < NOISE_LINES_MAX)
+        np->line_n[tag][w->line]++;
+    /* The longest NOISE_EVENTS_MAX are kept: a full list gives its shortest slot to a longer gap. */
+    uint64_t k = np->nevents[tag]++;
+    if (k >= NOISE_EVENTS_MAX) {
+        k = 0;
+        for (int j = 1; j < NOISE_EVENTS_MAX; j++)
+            if (np->events[tag][j].len_ns < np->events[tag][k].len_ns)
+                k = (uint64_t)j;
+        if (np->events[tag][k].len_ns >= len)
+            return;
+    }
+    np->events[tag][k] = (struct noise_event){
+        .start_ns = g->t_entry_ns, .len_ns = len, .cpu = g->cpu, .cls = (uint8_t)w->cls, .line = (int16_t)w->line };
+}
+
+/* The n gaps g[] of CPU i whose window runs from reading a (NULL: older than the history: not known) to now. */
+static void window(struct noise_probe *np, struct cls_state *c, int i, const struct reading *a,
+                   const struct reading *now, const struct rt_record *g, size_t n)
+{
+    unsigned char sched[BATCH];
+    memset(sched, 0, n);
+    uint64_t ns = a ? noise_sched_count(&a->c[i], &now->c[i]) : 0;
+    for (uint64_t s = 0; s < ns && s < n; s++) { /* the longest gap not yet given to the scheduler */
+        size_t best = n;
+        for (size_t k = 0; k < n; k++)
+            if (!sched[k] && (best == n || g[k].t_exit_ns - g[k].t_entry_ns > g[best].t_exit_ns - g[best].t_entry_ns))
+                best = k;
+        sched[best] = 1;
+    }
+    if (a)
+        noise_budget(&a->c[i], &now->c[i], np->lines.n, &np->s[i].bg, now->t0_ns - a->t1_ns, c->budget);
+    for (size_t k = 0; k < n; k++) {
+        struct noise_why w = { NOISE_UNKNOWN, -1, 0 };
+        if (sched[k])
+            w.cls = NOISE_SCHED;
+        else if (a)
+            noise_classify_gap(&a->c[i], &now->c[i], np->lines.n, c->budget, &w);
+        place(np, g[k].phase < np->ntags ? g[k].phase : np->ntags - 1, &g[k], &w);
+    }
+}
+
+/* One pass: pop, read, classify; the CPUs without a gap add their window to their background. */
+static void pass(struct noise_probe *np, struct cls_state *c)
+{
+    struct timer_backend *b = &np->tb;
+    size_t got[NOISE_CPUS_MAX];
+    /* Pop first, read after: every gap popped ended before the reading began. */
+    size_t total = 0;
+    for (int i = 0; i < b->nstreams; i++) {
+        got[i] = rt_ring_pop(&np->s[i].gaps, c->batch + total, (BATCH - total) / (size_t)(b->nstreams - i));
+        total += got[i];
+    }
+    take_reading(np, c);
+    const struct reading *now = reading_at(c, 0);
+    size_t o = 0;
+    for (int i = 0; i < b->nstreams; i++) {
+        struct noise_stream *ns = &np->s[i];
+        /* A background only of the probe's own time: both readings saw its thread (before it ran, the CPU did
+         * other work). */
+        if (!got[i] && c->n >= 2) {
+            const struct reading *prev = reading_at(c, 1);
+            if (prev->c[i].ok & now->c[i].ok & NOISE_OK_SCHED)
+                noise_bg_add(&ns->bg, &prev->c[i], &now->c[i], np->lines.n, now->t0_ns - prev->t1_ns);
+        }
+        /* The gaps of one window (those whose last reading before them is the same) share what it counted: the
+         * probe thread's involuntary switches go to its longest gaps, one each; a line is named for no more of them
+         * than its count rose. */
+        for (size_t k0 = 0, k1; k0 < got[i]; k0 = k1) {
+            const struct rt_record *g0 = &c->batch[o + k0];
+            const struct reading *a = before(c, g0->t_entry_ns);
+            for (k1 = k0 + 1; k1 < got[i] && before(c, c->batch[o + k1].t_entry_ns) == a; k1++)
+                ;
+            window(np, c, i, a, now, c->batch + o + k0, k1 - k0);
+        }
+        o += got[i];
+    }
+}
+
+static struct cls_state *cls_new(struct noise_probe *np)
+{
+    struct cls_state *c = calloc(1, sizeof(*c));
+    if (!c)
+        return NULL;
+    c->hist = calloc(HISTORY, sizeof(*c->hist));
+    if (!c->hist) {
+        free(c);
+        return NULL;
+    }
+    for (int i = 0; i < np->tb.nstreams; i++)
+        c->cpus[i] = np->tb.streams[i].cpu;
+    noise_reader_open(&c->rd, "", c->cpus, np->tb.nstreams);
+    for (int i = 0; i < np->tb.nstreams; i++)
+        np->smi_readable |= c->rd.msr_fd[i] >= 0;
+    return c;
+}
+
+static void cls_free(struct noise_probe *np, struct cls_state *c)
+{
+    noise_reader_close(&c->rd, np->tb.nstreams);
+    free(c->hist);
+    free(c);
+}
+
+void *noise_classify_thread(void *arg)
+{
+    struct noise_probe *np = arg;
+    struct cls_state *c = np->cls;
+    while (!atomic_load_explicit(&np->cls_stop, memory_order_acquire)) {
+        pass(np, c);
+        mono_nap_ms(10);
+    }
+    return NULL;
+}
+
+void noise_classify_drain(struct noise_probe *np)
+{
+    if (!np->cls)
+        return;
+    for (int round = 0; round < 64; round++) { /* rings of up to 64 batches */
+        size_t left = 0;
+        for (int i = 0; i < np->tb.nstreams; i++)
+            left += rt_ring_fill(&np->s[i].gaps);
+        if (!left && round > 0)
+            break;
+        pass(np, np->cls);
+    }
+    cls_free(np, np->cls);
+    np->cls = NULL;
+}
+
+int noise_classify_prepare(struct noise_probe *np)
+{
+    if (!np->cls)
+        np->cls = cls_new(np);
+    return np->cls ? 0 : -ENOMEM;
+}

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The text report's noise probe lines (see text_noise.h). */
+#include "render/text_noise.h"
+#include "render/textfmt.h"
+#include "report/access.h"
+#include "util/noise_class.h"
+#include <stdlib.h>
+#include <string.h>
+
+static void say(FILE *f, const struct render_opts *o, const char *first, const char *text)
+{
+    char *t = tx_dup(o, text);
+    tx_wrap(f, first, 4, o->width, t ? t : text);
+    free(t);
+}
+
+/* µs as the shortest readable figure: "12.3 us", "4.56 ms", "1.23 s". */
+static const char *dur(char *b, size_t n, double us, const struct render_opts *o)
+{
+    if (us >= 1e6)
+        snprintf(b, n, "%.2f s", us / 1e6);
+    else if (us >= 1e3)
+        snprintf(b, n, "%.2f ms", us / 1e3);
+    else
+        snprintf(b, n, "%.1f %s", us, o->ascii ? "us" : "µs");
+    return b;
+}
+
+void text_noise(FILE *f, const json_t *doc, const struct render_opts *o)
+{
+    size_t i, k;
+    const json_t *p, *c;
+    int first = 1;
+    json_array_foreach(json_object_get(doc, "phases"), i, p) {
+        const json_t *nz = json_object_get(p, "noise");
+        if (!json_is_object(nz))
+            continue;
+        char line[1024], a[32], b[32];
+        if (first) {
+            fputc('\n', f);
+            snprintf(line, sizeof line, "Noise under the audio thread's priority (a busy loop of clock reads on each "
+                     "CPU; a gap over %s is noise):", dur(a, sizeof a, doc_num(nz, "threshold_us"), o));
+            say(f, o, "", line);
+            first = 0;
+        }
+        json_array_foreach(json_object_get(nz, "cpus"), k, c) {
+            int n = snprintf(line, sizeof line, "%s, CPU %.0f: %s of noise in %.1f s probed, %.2f %% available, "
+                             "longest %s, %.0f gaps", doc_str(p, "load", "?"), doc_num(c, "cpu"),
+                             dur(a, sizeof a, doc_num(c, "total_noise_us"), o), doc_num(c, "probed_s"),
+                             doc_num(c, "available_pct"), dur(b, sizeof b, doc_num(c, "max_noise_us"), o),
+                             doc_num(c, "gaps"));
+            const char *sep = ": ";
+            for (int cl = 0; cl < NOISE_NCLASS; cl++) {
+                const json_t *x = json_object_get(json_object_get(c, "classes"), noise_classes[cl].token);
+                if (doc_num(x, "count") > 0 && n < (int)sizeof line) {
+                    n += snprintf(line + n, sizeof line - (size_t)n, "%s%s %.0f (%s, longest %s)", sep,
+                                  noise_classes[cl].token, doc_num(x, "count"),
+                                  dur(a, sizeof a, doc_num(x, "total_us"), o),
+                                  dur(b, sizeof b, doc_num(x, "max_us"), o));
+                    sep = ", ";
+                }
+            }
+            say(f, o, "  ", line);
+        }
+        const json_t *l;
+        int n = 0;
+        line[0] = '\0';
+        json_array_foreach(json_object_get(nz, "lines"), k, l)
+            if (n < (int)sizeof line)
+                n += snprintf(line + n, sizeof line - (size_t)n, "%s%s %.0f", n ? ", " : "lines named: ",
+                              doc_str(l, "line", "?"), doc_num(l, "gaps"));
+        if (n)
+            say(f, o, "    ", line);
+    }
+    if (!first) {
+        say(f, o, "  ", "below_kernel: nothing the kernel counts (its interrupts, softirqs, steal, the probe's "
+                        "own scheduling) rose beyond its usual rate across the gap: the host, firmware or an SMI.");
+        fputc('\n', f);
+    }
+}

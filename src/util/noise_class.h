@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* What a gap of the noise probe was (issue 38), from what changed across it (util/noise_counters.h), in one table:
+ * the probe thread's own run delay or involuntary switches -> the scheduler (another task ran); the CPU's steal ->
+ * the hypervisor; the SMI count -> an SMI; an interrupt or softirq line of that CPU that rose beyond its background
+ * (its count in the windows without a gap, scaled to this window: more than two Poisson standard deviations and
+ * one; a line is named for no more gaps of a window than its count rose beyond that) -> kernel interrupt work, the
+ * line named; none of these -> below the kernel: host, firmware or SMI (nothing
+ * the kernel counts rose beyond its usual rate; the tick that ran long at its usual rate is the one kernel cause
+ * this cannot tell from it). When the counters around the gap were not read: not known. Pure functions; not
+ * RT-safe (the probe's classifier thread). */
+#ifndef RTJ_UTIL_NOISE_CLASS_H
+#define RTJ_UTIL_NOISE_CLASS_H
+#include "util/noise_counters.h"
+
+enum noise_class { NOISE_SCHED, NOISE_IRQ, NOISE_STEAL, NOISE_SMI, NOISE_BELOW, NOISE_UNKNOWN, NOISE_NCLASS };
+
+struct noise_class_info {
+    const char *token;                 /* the report's key */
+    const char *words;                 /* for people */
+};
+extern const struct noise_class_info noise_classes[NOISE_NCLASS];
+
+/* One CPU's background: the counts of each line in the windows without a gap, and their length. */
+struct noise_bg {
+    double quiet_ns;
+    double count[NOISE_LINES_MAX];
+};
+/* Adds the window a -> b (window_ns long, no gap in it) to bg. */
+void noise_bg_add(struct noise_bg *bg, const struct noise_counts *a, const struct noise_counts *b, int nlines,
+                  int64_t window_ns);
+
+struct noise_why {
+    enum noise_class cls;
+    int line;                          /* the line named (NOISE_IRQ; struct noise_lines index), else -1 */
+    uint64_t line_delta;               /* its count across the window */
+};
+/* A window's budget: for each line that rose beyond its background (bg NULL: none learnt yet, every count is news),
+ * how many of the window's gaps it may be named for, its count beyond the background in whole units; 0 for the
+ * others. A line is never named for more gaps than its count rose. */
+void noise_budget(const struct noise_counts *a, const struct noise_counts *b, int nlines, const struct noise_bg *bg,
+                  int64_t window_ns, uint32_t *budget);
+/* How many gaps of the window a -> b the scheduler explains: the probe thread's involuntary switches across it (one
+ * gap each: the caller gives them to the window's longest gaps), or 1 when only its run delay rose. */
+uint64_t noise_sched_count(const struct noise_counts *a, const struct noise_counts *b);
+/* The class of one gap of the window a -> b that the scheduler does not explain: steal, an SMI, else the line with
+ * the most budget left (one unit spent); a gap that finds the budget spent is below the kernel. */
+void noise_classify_gap(const struct noise_counts *a, const struct noise_counts *b, int nlines, uint32_t *budget,
+                        struct noise_why *w);
+/* One gap alone in its window (a window of window_ns between a and b): the scheduler when noise_sched_count says
+ * so, else noise_budget and noise_classify_gap. */
+void noise_classify(const struct noise_counts *a, const struct noise_counts *b, int nlines, const struct noise_bg *bg,
+                    int64_t window_ns, struct noise_why *w);
+
+#endif
