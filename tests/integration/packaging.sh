@@ -218,9 +218,12 @@ for p in d['phases']:
     assert opt(w99, '--result') == 'fail' and opt(w99, '--units') == 'us', w99
     assert abs(float(opt(w99, '--measurement')) - p['wakeup_us']['p99']) <= 0.05 + 1e-9, (w99, p['wakeup_us']['p99'])
     m = byname[n + '.deadlines_met']
+    # MIN_DEADLINES_PCT=0 held: a pass
     assert abs(float(opt(m, '--measurement')) - p['deadlines_met_pct']) <= 0.0005 + 1e-9 and opt(m, '--result') == 'pass', (m, p['deadlines_met_pct'])
     j = byname[n + '.jitter_abs_max']
     assert abs(float(opt(j, '--measurement')) - p['jitter_us']['abs_max']) <= 0.05 + 1e-9, (j, p['jitter_us']['abs_max'])
+    # no threshold judges |jitter| here: a measurement, never a pass (issue 35)
+    assert opt(j, '--result') == 'unknown', j
 assert all(c[0].replace('_', '').replace('.', '').replace('-', '').isalnum() for c in cases), cases
 EOF
 # no jackd of that name is left (looked up, never killed, by name)

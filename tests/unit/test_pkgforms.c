@@ -145,7 +145,7 @@ static void test_junit(void **state)
     json_t *d = judged(&lim, 0, &ex);
     json_object_set_new(d, "label", json_string("lab<1>"));
     char *x = render("junit", d);
-    CONTAINS(x, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"rtjitter\" tests=\"5\" "
+    CONTAINS(x, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"rtjitter\" tests=\"6\" "
                 "failures=\"1\" errors=\"0\" skipped=\"0\"");
     CONTAINS(x, "rtjitter &#39;lab&lt;1&gt;&#39; on 6.1.0-rt");
     CONTAINS(x, "<property name=\"kernel.release\" value=\"6.1.0-rt\"/>");
@@ -177,6 +177,59 @@ static void test_junit(void **state)
     x = render("junit", d);
     CONTAINS(x, "hostname=\"bo" UTF8_REPLACEMENT "x\"");
     free(x);
+    json_decref(d);
+}
+
+/* A failed verdict never hides (issue 35): the profile's limit as advice, failed, is a JUnit <failure> of type
+ * "advice" (never <skipped>) and a LAVA "fail"; a failed verdict is a failure of its own in both; a figure no
+ * threshold judges is a LAVA measurement with "unknown", never "pass". */
+static void test_failed_verdict(void **state)
+{
+    (void)state;
+    struct report_limits lim = REPORT_LIMITS_NONE; /* no limit of the user's: only the profile's, as advice */
+    int ex;
+    json_t *d = judged(&lim, 0, &ex);
+    json_object_set_new(json_array_get(json_object_get(d, "phases"), 1), "deadlines_missed", json_integer(2));
+    json_t *p = studio();
+    json_object_set_new(d, "thresholds", thresholds_object(d, p, 0, &lim, 0, 0, 0, &ex));
+    json_decref(p);
+    assert_int_equal(ex, 0); /* the exit status counts none of it */
+    json_object_set_new(d, "verdict", json_pack("{s:s, s:s, s:[s]}", "level", "fail", "summary",
+                                                "Dropouts <under load>", "advice", "use 128 frames"));
+    char *x = render("junit", d);
+    LACKS(x, "<skipped");
+    /* run complete, verdict, and per phase: the profile's xruns and missed deadlines (2 x 2) */
+    CONTAINS(x, "tests=\"6\" failures=\"3\" errors=\"0\" skipped=\"0\"");
+    CONTAINS(x, "<testcase name=\"verdict\" classname=\"rtjitter.run\" time=\"0\">\n      <failure "
+                "message=\"Dropouts &lt;under load&gt;\" type=\"verdict\">use 128 frames\n</failure>");
+    CONTAINS(x, "missed deadlines 2 &lt;= 0 (profile studio (advice only)): the exit status did not count it "
+                "(give --profile to enforce it)\" type=\"advice\">");
+    CONTAINS(x, "xrun events 3 &lt;= 0 (profile studio (advice only)): the exit status");
+    free(x);
+    char *l = render("lava", d);
+    CONTAINS(l, "\nlava-test-case verdict --result fail\n");
+    CONTAINS(l, "\nlava-test-case a_b_c_d_e_f_g.deadlines_missed --result fail --measurement 2 --units events\n");
+    CONTAINS(l, "\nlava-test-case none.deadlines_missed --result pass --measurement 0 --units events\n");
+    /* no threshold on the wake-up p99 or |jitter| here: measurements, not judged */
+    CONTAINS(l, "\nlava-test-case none.wakeup_p99 --result unknown --measurement ");
+    CONTAINS(l, "\nlava-test-case none.jitter_abs_max --result unknown --measurement ");
+    LACKS(l, "--result skip");
+    for (const char *q = strstr(l, "--result pass"); q; q = strstr(q + 1, "--result pass")) {
+        const char *bol = q;
+        while (bol > l && bol[-1] != '\n')
+            bol--;
+        if (strncmp(bol, "lava-test-case run_complete ", 28) && !strstr(bol, "xruns") && !strstr(bol, "deadlines_missed"))
+            fail_msg("a pass with no threshold behind it: %.80s", bol);
+    }
+    free(l);
+    /* A verdict that warns is no failure in JUnit, "unknown" in LAVA; a pass passes. */
+    json_object_set_new(json_object_get(d, "verdict"), "level", json_string("warn"));
+    x = render("junit", d);
+    CONTAINS(x, "<testcase name=\"verdict\" classname=\"rtjitter.run\" time=\"0\"/>");
+    free(x);
+    l = render("lava", d);
+    CONTAINS(l, "\nlava-test-case verdict --result unknown\n");
+    free(l);
     json_decref(d);
 }
 
@@ -217,8 +270,8 @@ static void test_lava(void **state)
     CONTAINS(l, "\nlava-test-case run_complete --result pass\n");
     CONTAINS(l, "\nlava-test-case none.xruns --result pass --measurement 0 --units events\n");
     CONTAINS(l, "\nlava-test-case a_b_c_d_e_f_g.xruns --result fail --measurement 3 --units events\n");
-    CONTAINS(l, "\nlava-test-case none.deadlines_met --result pass --measurement 100 --units %\n");
-    CONTAINS(l, "\nlava-test-case none.wakeup_p99 --result pass --measurement ");
+    CONTAINS(l, "\nlava-test-case none.deadlines_met --result unknown --measurement 100 --units %\n"); /* no threshold */
+    CONTAINS(l, "\nlava-test-case none.wakeup_p99 --result unknown --measurement "); /* no threshold on it */
     LACKS(l, "<");
     LACKS(l, "'");
     free(l);
@@ -385,7 +438,8 @@ static void test_matrix(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_judge), cmocka_unit_test(test_junit), cmocka_unit_test(test_tap),
+        cmocka_unit_test(test_judge), cmocka_unit_test(test_junit), cmocka_unit_test(test_failed_verdict),
+        cmocka_unit_test(test_tap),
         cmocka_unit_test(test_lava),  cmocka_unit_test(test_kcidb), cmocka_unit_test(test_table),
         cmocka_unit_test(test_matrix),
     };
