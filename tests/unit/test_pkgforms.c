@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -278,7 +279,7 @@ static void test_lava(void **state)
     json_decref(d);
 }
 
-/* No null anywhere: KCIDB v4 forbids it. */
+/* No null anywhere: KCIDB forbids it. */
 static void no_null(const json_t *v)
 {
     const char *k;
@@ -291,6 +292,17 @@ static void no_null(const json_t *v)
         json_array_foreach(v, i, c) no_null(c);
 }
 
+static const json_t *test_at(const json_t *tests, const char *path)
+{
+    size_t i;
+    const json_t *t;
+    json_array_foreach(tests, i, t)
+        if (!strcmp(doc_str(t, "path", ""), path))
+            return t;
+    fail_msg("no test %s", path);
+    return NULL;
+}
+
 static void test_kcidb(void **state)
 {
     (void)state;
@@ -298,39 +310,83 @@ static void test_kcidb(void **state)
     lim.max_xruns = 0;
     int ex;
     json_t *d = judged(&lim, 0, &ex);
+    json_array_append_new(json_object_get(d, "phases"), fx_phase("write:mb=32.x", 2000, 0, 9, 0));
+    json_object_set_new(json_array_get(json_object_get(d, "phases"), 2), "load_metrics",
+                        json_pack("[{s:s, s:f, s:s}]", "name", "write.throughput", "value", 41.5, "unit", "MB/s"));
+    json_object_set_new(d, "thresholds", thresholds_object(d, NULL, 0, &lim, 0, 0, 0, &ex));
     char *s = render("kcidb", d);
     json_error_t err;
     json_t *k = json_loads(s, 0, &err);
     assert_non_null(k);
     no_null(k);
-    assert_int_equal(json_integer_value(json_object_get(json_object_get(k, "version"), "major")), 4);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(k, "version"), "major")), 5);
     const json_t *co = json_array_get(json_object_get(k, "checkouts"), 0);
     const json_t *b = json_array_get(json_object_get(k, "builds"), 0);
     assert_string_equal(doc_str(co, "origin", ""), "rtjitter");
+    assert_null(json_object_get(co, "git_commit_hash")); /* not known without the lab */
+    assert_null(json_object_get(b, "valid"));            /* v4's; v5 has none */
     assert_string_equal(doc_str(b, "checkout_id", ""), doc_str(co, "id", "?"));
     const json_t *tests = json_object_get(k, "tests");
-    assert_int_equal(json_array_size(tests), 4);
-    int found = 0;
     size_t i;
     const json_t *t;
     json_array_foreach(tests, i, t) {
         assert_string_equal(doc_str(t, "build_id", ""), doc_str(b, "id", "?"));
         assert_true(strncmp(doc_str(t, "id", ""), "rtjitter:", 9) == 0);
+        /* v5 paths: dot-separated parts of [A-Za-z0-9_-], none empty */
         const char *path = doc_str(t, "path", "");
         assert_int_equal(strspn(path, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-"),
                          strlen(path));
-        if (!strcmp(path, "rtjitter.a_b_c_d_e_f_g.xruns")) {
-            found++;
-            assert_string_equal(doc_str(t, "status", ""), "FAIL");
-            assert_true(doc_num(json_object_get(t, "misc"), "value") == 3);
-            assert_string_equal(doc_str(json_object_get(t, "misc"), "phase", ""), NASTY);
-        }
-        if (!strcmp(path, "rtjitter.none.xruns"))
-            assert_string_equal(doc_str(t, "status", ""), "PASS");
+        assert_null(strstr(path, ".."));
+        assert_true(path[0] != '.' && path[strlen(path) - 1] != '.');
+        const char *st = doc_str(t, "status", "");
+        /* a number on every phase test; DONE only with one */
+        if (!strcmp(st, "DONE"))
+            assert_non_null(json_object_get(t, "number"));
+        assert_true(!strcmp(st, "PASS") || !strcmp(st, "FAIL") || !strcmp(st, "DONE") || !strcmp(st, "ERROR"));
     }
-    assert_int_equal(found, 1);
+    /* The nasty phase: its xruns judged by --max-xruns, FAIL with the count; wake-up p99 unjudged, DONE in s. */
+    t = test_at(tests, "rtjitter.a_b_c_d_e_f_g.xrun_events");
+    assert_string_equal(doc_str(t, "status", ""), "FAIL");
+    assert_true(doc_num(json_object_get(t, "number"), "value") == 3);
+    assert_string_equal(doc_str(json_object_get(t, "number"), "unit", ""), "events");
+    assert_string_equal(doc_str(json_object_get(t, "misc"), "phase", ""), NASTY);
+    assert_true(json_is_true(json_object_get(json_object_get(t, "misc"), "enforced")));
+    assert_string_equal(doc_str(test_at(tests, "rtjitter.none.xrun_events"), "status", ""), "PASS");
+    t = test_at(tests, "rtjitter.none.wakeup_p99");
+    assert_string_equal(doc_str(t, "status", ""), "DONE");
+    const json_t *n = json_object_get(t, "number");
+    double p99 = doc_num(json_object_get(json_array_get(json_object_get(d, "phases"), 0), "wakeup_us"), "p99");
+    assert_true(fabs(doc_num(n, "value") - p99 * 1e-6) < 1e-12);
+    assert_string_equal(doc_str(n, "unit", ""), "s");
+    assert_string_equal(doc_str(n, "prefix", ""), "metric");
+    /* A load with parameters and a dot in its name: one path part; its throughput a number too. */
+    t = test_at(tests, "rtjitter.write_mb_32_x.load_write_throughput");
+    assert_true(doc_num(json_object_get(t, "number"), "value") == 41.5);
+    assert_string_equal(doc_str(json_object_get(t, "number"), "unit", ""), "MB/s");
+    /* The verdict (the fixture's: pass). */
+    assert_string_equal(doc_str(test_at(tests, "rtjitter.verdict"), "status", ""), "PASS");
     json_decref(k);
     free(s);
+
+    /* The lab's origin and the kernel's commit. */
+    struct render_opts o = { .kcidb_origin = "lab_2", .kcidb_git_commit = "0123456789abcdef0123456789abcdef01234567" };
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_int_equal(renderer_find("kcidb")->report(f, d, &o), 0);
+    fclose(f);
+    k = json_loads(buf, 0, &err);
+    assert_non_null(k);
+    co = json_array_get(json_object_get(k, "checkouts"), 0);
+    assert_string_equal(doc_str(co, "git_commit_hash", ""), o.kcidb_git_commit);
+    assert_true(strncmp(doc_str(co, "id", ""), "lab_2:", 6) == 0);
+    json_array_foreach(json_object_get(k, "tests"), i, t) assert_string_equal(doc_str(t, "origin", ""), "lab_2");
+    json_decref(k);
+    free(buf);
+    assert_true(kcidb_origin_valid("lab_2") && !kcidb_origin_valid("Lab") && !kcidb_origin_valid("") &&
+                !kcidb_origin_valid("a-b"));
+    assert_true(!kcidb_commit_valid("0123456789abcdef0123456789abcdef0123456") &&
+                !kcidb_commit_valid("0123456789ABCDEF0123456789abcdef01234567"));
     json_decref(d);
 }
 
