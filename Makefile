@@ -235,7 +235,9 @@ install: rtjitter data/rtjitter.1 data/rtjitter-report.5 data/rtjitter.bash-comp
 	install -m 0644 data/autopkgtest/debian/tests/control $(DESTDIR)$(DATADIR)/examples/autopkgtest/debian/tests/
 	install -m 0755 data/autopkgtest/debian/tests/headless data/autopkgtest/debian/tests/realtime \
 	  data/autopkgtest/debian/tests/rtjitter-run $(DESTDIR)$(DATADIR)/examples/autopkgtest/debian/tests/
-	install -m 0644 data/lava/rtjitter.yaml $(DESTDIR)$(DATADIR)/examples/lava/
+	install -m 0644 data/lava/rtjitter.yaml data/lava/job-qemu.yaml data/lava/job-ssh.yaml \
+	  $(DESTDIR)$(DATADIR)/examples/lava/
+	install -m 0755 data/lava/rtjitter-lava.sh $(DESTDIR)$(DATADIR)/examples/lava/
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/rtjitter $(DESTDIR)$(PREFIX)/share/man/man1/rtjitter.1 \

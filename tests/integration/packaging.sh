@@ -6,8 +6,7 @@
 #    exits 1, names the phase and figure on stderr, writes a JUnit failure naming the phase and prints a TAP
 #    "not ok"; a timer run with limits it cannot miss exits 0 with every test point ok;
 # 2. both JUnit files parsed by Python's XML parser and checked against the common JUnit XSD's shape;
-# 3. data/lava/rtjitter.yaml parsed (python3-yaml), its steps run on a private server with lava-test-case
-#    replaced by a stub that records its arguments, and those results checked against the report;
+# 3. (data/lava/rtjitter.yaml: tests/integration/lava.sh, with LAVA's own scripts)
 # 4. data/autopkgtest/debian/tests/control parsed, and each test script it names run the same way.
 . "$(dirname "$0")/../lib.sh"
 TOP=$PWD
@@ -272,71 +271,8 @@ check "JUnit of the failing run has the XSD's shape" python3 "$WORK/junit_shape.
 check "JUnit of the passing run has the XSD's shape, no failure" \
     sh -c "python3 '$WORK/junit_shape.py' '$WORK/p.xml' '$REL' && grep -q 'failures=\"0\" errors=\"0\"' '$WORK/p.xml'"
 
-# ---- 3. the LAVA test definition, run as LAVA would, lava-test-case stubbed ----
-mkdir -p "$WORK/stub" "$WORK/lava"
-cat >"$WORK/stub/lava-test-case" <<EOF
-#!/bin/sh
-printf '%s\n' "\$*" >>"$WORK/lava/cases"
-EOF
-chmod +x "$WORK/stub/lava-test-case"
-check "data/lava/rtjitter.yaml: a LAVA test definition (metadata, params, install deps, run steps)" \
-    python3 - "$TOP/data/lava/rtjitter.yaml" "$WORK/lava/run.sh" <<'EOF'
-import shlex, sys, yaml
-d = yaml.safe_load(open(sys.argv[1]))
-m = d['metadata']
-assert m['format'] == 'Lava-Test Test Definition 1.0' and m['name'] and m['description'], m
-assert 'rtjitter' in d['install']['deps'] and 'jackd2' in d['install']['deps']
-steps = d['run']['steps']
-assert all(isinstance(s, str) for s in steps) and any('--format lava' in s for s in steps)
-assert any('lava-test-case' in s for s in steps)
-# LAVA exports the params (a job's parameters override them) and runs the steps in one shell, in order.
-with open(sys.argv[2], 'w') as f:
-    for k, v in d['params'].items():
-        f.write('%s=%s\n' % (k, shlex.quote(str(v))))
-    f.write('. ./params.sh\n')
-    f.write('\n'.join(steps) + '\n')
-EOF
-cat >"$WORK/lava/params.sh" <<EOF
-RTJITTER=$RTJ_ABS LOADS=none,burn DURATION=1 WARMUP=0.3 PERIOD=256 SERVER=$PKG-lava
-MAX_XRUNS=1000000 MIN_DEADLINES_PCT=0 MAX_WAKEUP_P99_US=0
-EOF
-(cd "$WORK/lava" && PATH="$WORK/stub:$PATH" timeout 30 sh run.sh >run.out 2>&1)
-echo "# LAVA run: $(wc -l <"$WORK/lava/cases" 2>/dev/null) test cases recorded"
-check "LAVA: the results it would upload match the report (every phase and metric, pass/fail by the thresholds)" \
-    python3 - "$WORK/lava" <<'EOF'
-import json, sys
-w = sys.argv[1]
-cases = [l.split() for l in open(w + '/cases')]
-byname = {c[0]: c for c in cases}
-def opt(c, k):
-    return c[c.index(k) + 1] if k in c else None
-d = json.load(open(w + '/rtjitter.json'))
-assert opt(byname['run_complete'], '--result') == 'pass'
-# MAX_WAKEUP_P99_US=0: no real wake-up is 0, so rtjitter failed on it (exit 1) and said so.
-# Printed figures are rounded to their last digit: half of it off, and a float's own error (1e-9), is the same figure.
-# (99.4685 printed 99.469 at 3 decimals is 0.0005 off, and 0.0005000000001 as floats.)
-t = byname['rtjitter-thresholds']
-assert opt(t, '--result') == 'fail' and opt(t, '--measurement') == '1', t
-assert [p['load'] for p in d['phases']] == ['none', 'burn']
-for p in d['phases']:
-    n = p['load']
-    x = byname[n + '.xruns']
-    assert opt(x, '--result') == 'pass' and float(opt(x, '--measurement')) == p['xruns']['events'], x
-    w99 = byname[n + '.wakeup_p99']
-    assert opt(w99, '--result') == 'fail' and opt(w99, '--units') == 'us', w99
-    assert abs(float(opt(w99, '--measurement')) - p['wakeup_us']['p99']) <= 0.05 + 1e-9, (w99, p['wakeup_us']['p99'])
-    m = byname[n + '.deadlines_met']
-    # MIN_DEADLINES_PCT=0 held: a pass
-    assert abs(float(opt(m, '--measurement')) - p['deadlines_met_pct']) <= 0.0005 + 1e-9 and opt(m, '--result') == 'pass', (m, p['deadlines_met_pct'])
-    j = byname[n + '.jitter_abs_max']
-    assert abs(float(opt(j, '--measurement')) - p['jitter_us']['abs_max']) <= 0.05 + 1e-9, (j, p['jitter_us']['abs_max'])
-    # no threshold judges |jitter| here: a measurement, never a pass (issue 35)
-    assert opt(j, '--result') == 'unknown', j
-assert all(c[0].replace('_', '').replace('.', '').replace('-', '').isalnum() for c in cases), cases
-EOF
-# no jackd of that name is left (looked up, never killed, by name)
+# ---- 3. the LAVA test definition: tests/integration/lava.sh (run by LAVA's own lava_test_shell scripts) ----
 gone() { ! ps -C jackd -o args= | grep -q -- "-n $1 "; }
-check "LAVA: its private server is gone" gone "$PKG-lava"
 
 # ---- 4. the autopkgtest example: control parsed, each test run ----
 APT=$TOP/data/autopkgtest/debian/tests

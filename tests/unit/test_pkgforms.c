@@ -209,17 +209,17 @@ static void test_failed_verdict(void **state)
     free(x);
     char *l = render("lava", d);
     CONTAINS(l, "\nlava-test-case verdict --result fail\n");
-    CONTAINS(l, "\nlava-test-case a_b_c_d_e_f_g.deadlines_missed --result fail --measurement 2 --units events\n");
-    CONTAINS(l, "\nlava-test-case none.deadlines_missed --result pass --measurement 0 --units events\n");
+    CONTAINS(l, "\nlava-test-case a_b_c_d_e_f_g-deadlines_missed --result fail --measurement 2 --units events\n");
+    CONTAINS(l, "\nlava-test-case none-deadlines_missed --result pass --measurement 0 --units events\n");
     /* no threshold on the wake-up p99 or |jitter| here: measurements, not judged */
-    CONTAINS(l, "\nlava-test-case none.wakeup_p99 --result unknown --measurement ");
-    CONTAINS(l, "\nlava-test-case none.jitter_abs_max --result unknown --measurement ");
+    CONTAINS(l, "\nlava-test-case none-wakeup_p99 --result unknown --measurement ");
+    CONTAINS(l, "\nlava-test-case none-jitter_abs_max --result unknown --measurement ");
     LACKS(l, "--result skip");
     for (const char *q = strstr(l, "--result pass"); q; q = strstr(q + 1, "--result pass")) {
         const char *bol = q;
         while (bol > l && bol[-1] != '\n')
             bol--;
-        if (strncmp(bol, "lava-test-case run_complete ", 28) && !strstr(bol, "xruns") && !strstr(bol, "deadlines_missed"))
+        if (strncmp(bol, "lava-test-case run_complete ", 28) && !strstr(bol, "xrun_events") && !strstr(bol, "deadlines_missed"))
             fail_msg("a pass with no threshold behind it: %.80s", bol);
     }
     free(l);
@@ -269,10 +269,10 @@ static void test_lava(void **state)
     json_t *d = judged(&lim, 1, &ex);
     char *l = render("lava", d);
     CONTAINS(l, "\nlava-test-case run_complete --result pass\n");
-    CONTAINS(l, "\nlava-test-case none.xruns --result pass --measurement 0 --units events\n");
-    CONTAINS(l, "\nlava-test-case a_b_c_d_e_f_g.xruns --result fail --measurement 3 --units events\n");
-    CONTAINS(l, "\nlava-test-case none.deadlines_met --result unknown --measurement 100 --units %\n"); /* no threshold */
-    CONTAINS(l, "\nlava-test-case none.wakeup_p99 --result unknown --measurement "); /* no threshold on it */
+    CONTAINS(l, "\nlava-test-case none-xrun_events --result pass --measurement 0 --units events\n");
+    CONTAINS(l, "\nlava-test-case a_b_c_d_e_f_g-xrun_events --result fail --measurement 3 --units events\n");
+    CONTAINS(l, "\nlava-test-case none-deadlines_met --result unknown --measurement 100 --units %\n"); /* no threshold */
+    CONTAINS(l, "\nlava-test-case none-wakeup_p99 --result unknown --measurement "); /* no threshold on it */
     LACKS(l, "<");
     LACKS(l, "'");
     free(l);
