@@ -458,6 +458,17 @@ static void test_matrix(void **state)
         double a = doc_num(json_object_get(json_array_get(ph, 0), "wakeup_us"), "p99");
         double b = doc_num(json_object_get(json_array_get(ph, 1), "wakeup_us"), "p99");
         assert_true(doc_num(c, "worst_wakeup_p99_us") == (a > b ? a : b));
+        /* Over both runs of the pair: the earlier one was clean at 64 frames (safe), the later had 3 xrun events
+         * under burn; none's seconds are both runs'. */
+        assert_true(doc_num(c, "smallest_safe_period_frames") == 64);
+        const json_t *burn = json_object_get(json_object_get(c, "loads"), "burn");
+        const json_t *none = json_object_get(json_object_get(c, "loads"), "none");
+        /* the fixture's phases have duration_s, no measured_s: the matrix falls back to it */
+        double bs = doc_num(json_array_get(ph, 1), "duration_s"), ns = doc_num(json_array_get(ph, 0), "duration_s") +
+                    doc_num(json_array_get(json_object_get(docs[3], "phases"), 0), "duration_s");
+        assert_true(bs > 0 && ns > 0);
+        assert_true(doc_num(burn, "xrun_events") == 3 && fabs(doc_num(burn, "per_hour") - 3 * 3600 / bs) < 1e-6);
+        assert_true(fabs(doc_num(none, "measured_s") - ns) < 1e-9 && doc_num(none, "per_hour") == 0);
     }
     assert_true(seen);
     /* Text at 80 columns: every line fits, the long name ends in an ellipsis, 4 machines need two blocks. */
