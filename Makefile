@@ -70,10 +70,11 @@ RUN_PKGS   := build-essential pkg-config libjack-jackd2-dev jackd2 libjansson-de
 # (bench: instructions per cycle); strace (the write load's fsyncs); time (bench); util-linux (unshare, for
 # the full-disk test's private tmpfs); procps (ps, pgrep in the leak checks); man-db (the man page test: man
 # --warnings, lexgrog); python3-yaml (tests/integration/packaging.sh reads the LAVA test definition in data/lava/);
-# clang (build_flavours: the tree compiles with clang too; make fuzz); linux-perf (perf record: the scheduler trace
-# the culprits are judged against, tests/helpers/perf_waits.py).
+# python3-jsonschema (packaging.sh validates the KCIDB output against the v5 schema); clang (build_flavours: the
+# tree compiles with clang too; make fuzz); linux-perf (perf record: the scheduler trace the culprits are judged
+# against, tests/helpers/perf_waits.py).
 CHECK_PKGS := $(RUN_PKGS) libcmocka-dev pipewire pipewire-jack rt-tests stress-ng libasound2-plugins chromium \
-              python3 valgrind strace time util-linux procps man-db python3-yaml clang linux-perf
+              python3 valgrind strace time util-linux procps man-db python3-yaml python3-jsonschema clang linux-perf
 # RTJ_EXTRA_PKGS: what one target alone adds (bench: jitterdebugger, tests/bench.d/noise.sh's wake-up reference).
 
 define install_pkgs
@@ -236,7 +237,9 @@ install: rtjitter data/rtjitter.1 data/rtjitter-report.5 data/rtjitter.bash-comp
 	install -m 0644 data/autopkgtest/debian/tests/control $(DESTDIR)$(DATADIR)/examples/autopkgtest/debian/tests/
 	install -m 0755 data/autopkgtest/debian/tests/headless data/autopkgtest/debian/tests/realtime \
 	  data/autopkgtest/debian/tests/rtjitter-run $(DESTDIR)$(DATADIR)/examples/autopkgtest/debian/tests/
-	install -m 0644 data/lava/rtjitter.yaml $(DESTDIR)$(DATADIR)/examples/lava/
+	install -m 0644 data/lava/rtjitter.yaml data/lava/job-qemu.yaml data/lava/job-ssh.yaml \
+	  $(DESTDIR)$(DATADIR)/examples/lava/
+	install -m 0755 data/lava/rtjitter-lava.sh $(DESTDIR)$(DATADIR)/examples/lava/
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/rtjitter $(DESTDIR)$(PREFIX)/share/man/man1/rtjitter.1 \

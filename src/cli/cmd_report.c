@@ -4,6 +4,7 @@
  * the table of renderers (render/render.h). */
 #include "cli/cmd_report.h"
 #include "cli/command.h"
+#include "render/pkgtest.h"
 #include "render/render.h"
 #include "report/doc.h"
 #include "report/report_read.h"
@@ -15,7 +16,7 @@
 #include <string.h>
 
 struct report_opts {
-    const char *html, *format;
+    const char *html, *format, *kcidb_origin, *kcidb_git_commit;
     int text, wide;
 };
 
@@ -28,6 +29,10 @@ static const struct opt_def report_defs[] = {
       0 },
     { "wide", OPT_FLAG, O(wide), 0, 0, "", "text: every column, however wide the terminal (default: the columns "
       "that fit it)", NULL, 0 },
+    { "kcidb-origin", OPT_STR, O(kcidb_origin), 0, 0, "NAME", "--format kcidb: the origin of the submitting CI "
+      "system, [a-z0-9_]+ (default rtjitter)", NULL, 0 },
+    { "kcidb-git-commit", OPT_STR, O(kcidb_git_commit), 0, 0, "HASH", "--format kcidb: the tested kernel's full "
+      "git commit hash (40 hex digits), when the lab knows it", NULL, 0 },
     { NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0 },
 };
 #undef O
@@ -44,7 +49,8 @@ const struct cli_command cmd_report_info = {
     .name = "report",
     .fn = cmd_report,
     .summary = "render a stored report or sweep again, as text, HTML or JSON",
-    .synopsis = "[REPORT.json] [--html FILE] [--text] [--format NAME] [--wide]",
+    .synopsis = "[REPORT.json] [--html FILE] [--text] [--format NAME] [--wide] [--kcidb-origin NAME] "
+                "[--kcidb-git-commit HASH]",
     .description = "REPORT.json is a report (rtjitter run) or a sweep (rtjitter sweep: its grid, answer and\n"
                    "cells; text, html and json only). Without it: the newest report in the store (its file is\n"
                    "named on stderr).",
@@ -117,6 +123,20 @@ int cmd_report(int argc, char **argv, const char *command_line)
         fprintf(stderr, "rtjitter report: --text and --format %s both say what to print: give one\n", o.format);
         return 2;
     }
+    if ((o.kcidb_origin || o.kcidb_git_commit) && (!o.format || strcmp(o.format, "kcidb"))) {
+        fprintf(stderr, "rtjitter report: --kcidb-%s is for --format kcidb\n", o.kcidb_origin ? "origin" : "git-commit");
+        return 2;
+    }
+    if (o.kcidb_origin && !kcidb_origin_valid(o.kcidb_origin)) {
+        fprintf(stderr, "rtjitter report: --kcidb-origin: '%.40s' is not a KCIDB origin (lower-case letters, digits "
+                "and _ only)\n", o.kcidb_origin);
+        return 2;
+    }
+    if (o.kcidb_git_commit && !kcidb_commit_valid(o.kcidb_git_commit)) {
+        fprintf(stderr, "rtjitter report: --kcidb-git-commit: '%.48s' is not a full git commit hash (40 lower-case "
+                "hex digits)\n", o.kcidb_git_commit);
+        return 2;
+    }
     /* What goes to stdout: --format's form, text with --text, and text by default unless a file is asked for. */
     const struct renderer *out = renderer_find(o.format ? o.format : o.text || !o.html ? "text" : NULL);
     char err[512];
@@ -137,6 +157,8 @@ int cmd_report(int argc, char **argv, const char *command_line)
         struct render_opts ro;
         render_opts_detect(&ro, stdout);
         ro.wide = o.wide;
+        ro.kcidb_origin = o.kcidb_origin;
+        ro.kcidb_git_commit = o.kcidb_git_commit;
         out->report(stdout, doc, &ro);
     }
     if (o.html) {

@@ -24,6 +24,7 @@ struct watch_opts {
 
 #define O(f) offsetof(struct watch_opts, f)
 #define P(f) offsetof(struct watch_opts, plan.f)
+static const char *const watch_formats[] = { "text", "waybar", NULL };
 static const struct opt_def watch_defs[] = {
     { "server", OPT_STR, P(be.server), 0, 0, "NAME", "the JACK server to watch (default: the running one; never "
       "starts one)", NULL, 's' },
@@ -32,7 +33,7 @@ static const struct opt_def watch_defs[] = {
     { "duration", OPT_DURATION, O(duration_s), 1, 30 * 86400.0, "TIME", "watch this long (default: until Ctrl-C "
       "or SIGTERM); a number is seconds, or give a unit: 90s, 45m, 3h", NULL, 'D' },
     { "format", OPT_STR, O(format), 0, 0, "FORM", "text (default: one line per event) or waybar (one JSON line per "
-      "change, as Waybar's custom modules read)", NULL, 0 },
+      "change, as Waybar's custom modules read)", watch_formats, 0 },
     { "notify", OPT_FLAG, O(notify), 0, 0, "", "a desktop notification per event (notify-send, when installed)",
       NULL, 0 },
     { "json", OPT_STR, P(json), 0, 0, "FILE", "also write the session's report as JSON to FILE", NULL, 0 },

@@ -3,7 +3,9 @@
  * registry; the prose sections of the man pages (manpage_text_*.c, manpage_report.c) through manpage_markup().
  * Nothing here names an option: a new option or command appears in both by itself. */
 #include "cli/manpage.h"
+#include "backend.h"
 #include "load.h"
+#include "verdict/profile.h"
 #include <errno.h>
 #include <string.h>
 
@@ -467,14 +469,68 @@ int manpage_write(FILE *f, const struct cli_command *const *cmds)
 
 /* ---- bash completion ---- */
 
-/* The words of a value: its choices, file or directory names, or nothing to offer. */
+/* The values of an option that names an entry of a registry (a load, a backend, a built-in profile) rather than one
+ * of a fixed list of choices: written from the registry, so that a new entry is offered by itself. */
+static void words_loads(FILE *f)
+{
+    for (size_t i = 0; load_registry[i]; i++)
+        fprintf(f, "%s ", load_registry[i]->name);
+    fputs("all", f); /* every load but exec (loadplan.c) */
+}
+
+static void words_backends(FILE *f)
+{
+    for (size_t i = 0; rtj_backends[i]; i++)
+        fprintf(f, "%s ", rtj_backends[i]->name);
+    fputs("list", f); /* --backend list: what each is and why one is unavailable */
+}
+
+static void words_profiles(FILE *f)
+{
+    const struct profile_builtin *p = profile_builtins();
+    for (size_t i = 0; p[i].name; i++)
+        fprintf(f, "%s%s", i ? " " : "", p[i].name);
+}
+
+/* A list (--loads none,burn; run's --backend timer,alsa,jack, the depth ladder) completes the item after its last
+ * comma (a load's ":param=" is left to the user); a profile is a built-in name or a file. */
+static const struct registry_words {
+    const char *option;
+    void (*words)(FILE *f);
+    int list, files;
+} registry_words[] = {
+    { "loads", words_loads, 1, 0 },
+    { "backend", words_backends, 1, 0 },
+    { "profile", words_profiles, 0, 1 },
+};
+
+static const struct registry_words *registry_of(const struct opt_def *d)
+{
+    for (size_t i = 0; i < sizeof(registry_words) / sizeof(registry_words[0]); i++)
+        if (!strcmp(registry_words[i].option, d->name) && d->type == OPT_STR && !d->choices)
+            return &registry_words[i];
+    return NULL;
+}
+
 static void value_case(FILE *f, const struct opt_def *d)
 {
     fputs("        ", f);
     if (d->short_name)
         fprintf(f, "-%c|", d->short_name);
     fprintf(f, "--%s)\n            ", d->name);
-    if (d->choices) {
+    const struct registry_words *r = registry_of(d);
+    if (r && r->list) {
+        /* "none,bu" -> "none,burn": the words after the last comma, the list before it kept as a prefix */
+        fputs("local pre=; [[ $cur == *,* ]] && pre=${cur%,*},; compopt -o nospace 2>/dev/null; "
+              "COMPREPLY=($(compgen -P \"$pre\" -W \"", f);
+        r->words(f);
+        fputs("\" -- \"${cur##*,}\")); return;;\n", f);
+    } else if (r) {
+        fputs(r->files ? "compopt -o filenames 2>/dev/null; " : "", f);
+        fputs("COMPREPLY=($(compgen -W \"", f);
+        r->words(f);
+        fprintf(f, "\" -- \"$cur\")%s); return;;\n", r->files ? " $(compgen -f -- \"$cur\")" : "");
+    } else if (d->choices) {
         fputs("COMPREPLY=($(compgen -W \"", f);
         for (const char *const *c = d->choices; *c; c++)
             fprintf(f, "%s%s", c == d->choices ? "" : " ", *c);

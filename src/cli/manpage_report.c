@@ -95,7 +95,7 @@ static const struct report_key report_keys[] = {
       "profiler, a trace), what it cost, and the periods found in the events' and spikes' times (each top culprit's "
       "own first, `what` naming it; then all of them together, unless that period is the culprit's own listed; at "
       "most 4, the most moments first)" },
-    { "imported", "object", "`{from (\"cyclictest\"), file, tool_version, command, file_version, ...}`: a report made by `rtjitter import cyclictest` (`audio.backend` `cyclictest-import`): "
+    { "imported", "object", "`{from (\"cyclictest\", \"oslat\", \"jitterdebugger\"), file, tool_version, command, file_version, ...}`: a report made by `rtjitter import` (`audio.backend` `cyclictest-import`, `oslat-import`, `jitterdebugger-import`): "
       "null for what cyclictest does not measure" },
     { NULL, NULL, NULL }
 };

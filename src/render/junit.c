@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A report as JUnit XML (the shape of the common JUnit XSD that Jenkins, GitLab and LAVA read): one
  * <testsuite> per run inside <testsuites>, its identity (kernel, machine, backend, setting) as properties,
- * and one <testcase> per phase and threshold with a <failure> carrying the figures; a limit that was only
- * advice (a profile without --profile) is <skipped> when it failed. An incomplete run adds an <error>.
+ * one <testcase> per phase and threshold with a <failure> carrying the figures, and one for the verdict. A limit
+ * that was only advice (a profile without --profile) and failed is a <failure> of type "advice" too: the exit
+ * status did not count it, but the verdict did, and a harness that counts failures must not read it as a pass
+ * (as <skipped> was read). A failed verdict is a <failure> of type "verdict"; an incomplete run adds an <error>.
  * Every text goes through html_escape() (&<>"' and what XML does not allow). */
 #include "render/html.h"
 #include "render/pkgtest.h"
@@ -43,7 +45,7 @@ static double run_seconds(const json_t *doc)
 
 struct jctx {
     FILE *f;
-    size_t tests, failures, skipped, per_phase;
+    size_t tests, failures, per_phase; /* nothing is <skipped>: see above */
     const json_t *doc;
 };
 
@@ -54,8 +56,7 @@ static void count_case(const json_t *phase, size_t pi, const json_t *check, cons
     struct jctx *j = arg;
     enum thresh_outcome o = thresholds_outcome(check, e);
     j->tests++;
-    j->failures += o == THRESH_FAIL;
-    j->skipped += o == THRESH_ADVISORY;
+    j->failures += o != THRESH_PASS;
 }
 
 static void write_case(const json_t *phase, size_t pi, const json_t *check, const json_t *e, void *arg)
@@ -86,15 +87,11 @@ static void write_case(const json_t *phase, size_t pi, const json_t *check, cons
     thresholds_describe(check, e, what, sizeof(what));
     char msg[PHASE_NAME_LEN + 600];
     snprintf(msg, sizeof(msg), "phase %s: %s (%s)%s", pname, what, doc_str(check, "source", "?"),
-             o == THRESH_ADVISORY ? ": not enforced, advice only (give --profile to enforce it)" : "");
-    if (o == THRESH_ADVISORY) {
-        fputs("      <skipped", f);
-        attr(f, "message", msg);
-        fputs("/>\n", f);
-    } else {
+             o == THRESH_ADVISORY ? ": the exit status did not count it (give --profile to enforce it)" : "");
+    {
         fputs("      <failure", f);
         attr(f, "message", msg);
-        attr(f, "type", "threshold");
+        attr(f, "type", o == THRESH_ADVISORY ? "advice" : "threshold");
         fputs(">", f);
         char *buf = NULL;
         size_t len = 0;
@@ -113,12 +110,47 @@ static void write_case(const json_t *phase, size_t pi, const json_t *check, cons
     fputs("    </testcase>\n", f);
 }
 
+/* The verdict's case: a failure when its level is "fail", with the summary and each line of advice. Nothing when
+ * the report has no verdict (an import). Returns 1 when written (or, f NULL, when there is one), *failed set. */
+static int verdict_case(FILE *f, const json_t *doc, int *failed)
+{
+    const json_t *v = json_object_get(doc, "verdict");
+    const char *level = doc_str(v, "level", NULL);
+    *failed = level && !strcmp(level, "fail");
+    if (!level || !f)
+        return level != NULL;
+    fputs("    <testcase", f);
+    attr(f, "name", "verdict");
+    attr(f, "classname", "rtjitter.run");
+    attr(f, "time", "0");
+    if (!*failed) {
+        fputs("/>\n", f);
+        return 1;
+    }
+    fputs(">\n      <failure", f);
+    attr(f, "message", doc_str(v, "summary", "the verdict is fail"));
+    attr(f, "type", "verdict");
+    fputs(">", f);
+    const json_t *a;
+    size_t i;
+    json_array_foreach(json_object_get(v, "advice"), i, a)
+        if (json_is_string(a)) {
+            html_escape(f, json_string_value(a));
+            fputc('\n', f);
+        }
+    fputs("</failure>\n    </testcase>\n", f);
+    return 1;
+}
+
 static int junit_report(FILE *f, const json_t *doc, const struct render_opts *o)
 {
     (void)o;
     struct jctx j = { .f = f, .doc = doc };
     pkg_cases(doc, count_case, &j);
-    j.tests += soak_junit(NULL, doc, &j.failures, &j.skipped); /* --soak's cases (soak_pkg.h) */
+    j.tests += soak_junit(NULL, doc, &j.failures); /* --soak's cases (soak_pkg.h) */
+    int vfailed;
+    j.tests += (size_t)verdict_case(NULL, doc, &vfailed);
+    j.failures += (size_t)vfailed;
     size_t nchecks = json_array_size(json_object_get(json_object_get(doc, "thresholds"), "checks"));
     j.per_phase = nchecks;
     int complete = json_is_true(json_object_get(doc, "complete"));
@@ -132,7 +164,7 @@ static int junit_report(FILE *f, const json_t *doc, const struct render_opts *o)
     snprintf(n, sizeof(n), "%zu", j.tests + 1);
     snprintf(fl, sizeof(fl), "%zu", j.failures);
     snprintf(er, sizeof(er), "%zu", errors);
-    snprintf(sk, sizeof(sk), "%zu", j.skipped);
+    snprintf(sk, sizeof(sk), "%d", 0);
     snprintf(t, sizeof(t), "%.3f", run_seconds(doc));
     /* The XSD's timestamp has no zone: the report's time is UTC. */
     snprintf(stamp, sizeof(stamp), "%.19s", doc_str(doc, "started", "1970-01-01T00:00:00"));
@@ -168,8 +200,9 @@ static int junit_report(FILE *f, const json_t *doc, const struct render_opts *o)
         attr(f, "type", "incomplete");
         fputs("/>\n    </testcase>\n", f);
     }
+    verdict_case(f, doc, &vfailed);
     pkg_cases(doc, write_case, &j);
-    soak_junit(f, doc, &(size_t){ 0 }, &(size_t){ 0 });
+    soak_junit(f, doc, &(size_t){ 0 });
     fputs("  </testsuite>\n</testsuites>\n", f);
     return 0;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The kernel x machine table (see matrix.h). A cell: the worst phase's wake-up p99 in µs, the xrun events of
  * the run, the worst phase's deadlines met, and the verdict, of the latest report of that kernel on that
- * machine. */
+ * machine; on the page also its worst wake-up, and over all the pair's runs the smallest safe buffer size and the
+ * load with the most dropouts per hour (compare_matrix.c). */
 #include "render/matrix.h"
 #include "render/html.h"
 #include "report/access.h"
@@ -133,7 +134,9 @@ int matrix_html(FILE *f, const json_t *m)
     const json_t *kernels = json_object_get(m, "kernels"), *machines = json_object_get(m, "machines");
     html_page_start(f, "rtjitter: kernels x machines");
     fputs("<h1>Kernels &times; machines</h1>\n<p>The latest report of each kernel on each machine. Each cell: the "
-          "worst phase's wake-up p99 (&micro;s), xrun events, the worst phase's deadlines met (%), verdict.</p>\n"
+          "worst phase's wake-up p99 (&micro;s), xrun events, the worst phase's deadlines met (%), verdict, the "
+          "worst wake-up; over all the runs of the pair, the smallest buffer a run was safe at (no xrun, no missed "
+          "deadline) and the most dropouts per hour, under which load.</p>\n"
           "<div class=\"wide\"><table class=\"matrix\">\n<tr><th class=\"k\">kernel</th>", f);
     size_t i, k;
     const json_t *mc, *kv;
@@ -170,6 +173,32 @@ int matrix_html(FILE *f, const json_t *m)
             html_num(f, doc_num(c, "deadlines_met_pct"), 2);
             fputs(" %<br>", f);
             html_escape(f, v);
+            /* Over all the pair's runs: where it was safe, and the load that dropped out most often. */
+            fputs("<br>max ", f);
+            html_num(f, doc_num(c, "worst_wakeup_max_us"), 0);
+            fputs(" &micro;s<br>", f);
+            double safe = doc_num(c, "smallest_safe_period_frames");
+            if (isnan(safe)) {
+                fputs("no safe buffer", f);
+            } else {
+                fputs("safe at ", f);
+                html_num(f, safe, 0);
+                fputs(" frames", f);
+            }
+            const char *wl = NULL, *k;
+            double wr = -1;
+            const json_t *l;
+            json_object_foreach((json_t *)json_object_get(c, "loads"), k, l)
+                if (doc_num(l, "per_hour") > wr) {
+                    wr = doc_num(l, "per_hour");
+                    wl = k;
+                }
+            if (wl) {
+                fputs("<br>", f);
+                html_num(f, wr, 0);
+                fputs("/h under ", f);
+                html_escape(f, wl);
+            }
             fputs("</td>", f);
         }
         fputs("</tr>\n", f);

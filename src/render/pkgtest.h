@@ -34,4 +34,9 @@ size_t pkg_cases(const json_t *doc, pkg_case_fn fn, void *arg);
  * KCIDB path parts. */
 void pkg_ident(const char *s, char *buf, size_t len);
 
+/* KCIDB (kcidb.c): an origin is [a-z0-9_]+ (the schema's pattern); a git commit hash, 40 lower-case hex digits.
+ * 1 when s is one. */
+int kcidb_origin_valid(const char *s);
+int kcidb_commit_valid(const char *s);
+
 #endif

@@ -5,12 +5,15 @@
 #define RTJ_RENDER_OPTS_H
 #include <stdio.h>
 
-/* Only the text form reads it today; every renderer takes it, so that a form can grow options without a change of
- * the table. NULL means the defaults: 80 columns, UTF-8, the columns a musician needs first. */
+/* The text forms read the layout, KCIDB its identity; every renderer takes it, so that a form can grow options
+ * without a change of the table. NULL means the defaults: 80 columns, UTF-8, the columns a musician needs first,
+ * origin "rtjitter", no commit. */
 struct render_opts {
     int width;   /* columns the text must fit (40 at least); 0: RENDER_DEFAULT_WIDTH */
     int wide;    /* every column and row, whatever the width (--wide) */
     int ascii;   /* the reader cannot show UTF-8: "us" for µs, "+/-" for ±, "->" for → */
+    const char *kcidb_origin;     /* KCIDB: the submitting CI system's origin (NULL: "rtjitter") */
+    const char *kcidb_git_commit; /* KCIDB: the tested kernel's full git commit hash, when the lab knows it */
 };
 #define RENDER_DEFAULT_WIDTH 80
 #define RENDER_MIN_WIDTH 40

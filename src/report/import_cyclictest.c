@@ -73,15 +73,15 @@ static int read_histogram(struct ct *c, const char *name, const json_t *h, uint6
                           uint64_t *in, char *err, size_t len)
 {
     if (!json_is_object(h)) {
-        snprintf(err, len, "not cyclictest's --json output: thread \"%.40s\" has a \"histogram\" that is not an "
-                 "object", name);
+        snprintf(err, len, "not %s: thread \"%.40s\" has a \"histogram\" that is not an object", c->tool->what,
+                 name);
         return -EINVAL;
     }
     const char *k;
     const json_t *v;
     json_object_foreach((json_t *)h, k, v) {
         int64_t val;
-        if (key_value(k, &val) < 0 || !is_count(v, 1e15)) {
+        if (key_value(k, &val) < 0 || !is_count(v, 1e15) || val < c->tool->key_shift) {
             snprintf(err, len, "thread \"%.40s\": histogram entry \"%.20s\" is not a whole value with a whole "
                      "count", name, k);
             return -EINVAL;
@@ -93,13 +93,14 @@ static int read_histogram(struct ct *c, const char *name, const json_t *h, uint6
         uint64_t cnt = (uint64_t)json_integer_value(v);
         if (cnt == 0)
             continue;
+        val -= c->tool->key_shift; /* oslat's key k: up to k units, [k - 1, k) */
         *in += cnt;
         if (*in > n) {
             snprintf(err, len, "thread \"%.40s\": its histogram holds more samples than its %llu cycles", name,
                      (unsigned long long)n);
             return -EINVAL;
         }
-        if ((double)val < floor(lo) || (double)val > hi) {
+        if ((double)val < floor(lo) - (double)c->tool->key_shift || (double)val > hi) {
             snprintf(err, len, "thread \"%.40s\": histogram value %lld lies outside its min %g and max %g", name,
                      (long long)val, lo, hi);
             return -EINVAL;
@@ -116,15 +117,15 @@ static int read_histogram(struct ct *c, const char *name, const json_t *h, uint6
 static int read_thread(struct ct *c, const char *name, const json_t *t, char *err, size_t len)
 {
     if (!json_is_object(t)) {
-        snprintf(err, len, "not cyclictest's --json output: thread \"%.40s\" is not an object", name);
+        snprintf(err, len, "not %s: thread \"%.40s\" is not an object", c->tool->what, name);
         return -EINVAL;
     }
     const json_t *cy = json_object_get(t, "cycles"), *mn = json_object_get(t, "min"), *mx = json_object_get(t, "max"),
                  *avg = json_object_get(t, "avg"), *cpu = json_object_get(t, "cpu"),
                  *h = json_object_get(t, "histogram");
     if (!is_count(cy, 1e15) || !is_num(mn) || !is_num(mx) || !is_num(avg)) {
-        snprintf(err, len, "not cyclictest's --json output: thread \"%.40s\" lacks whole \"cycles\" or numeric "
-                 "\"min\", \"max\", \"avg\"", name);
+        snprintf(err, len, "not %s: thread \"%.40s\" lacks whole \"cycles\" or numeric \"min\", \"max\", \"avg\"",
+                 c->tool->what, name);
         return -EINVAL;
     }
     uint64_t n = (uint64_t)json_integer_value(cy);
@@ -134,8 +135,7 @@ static int read_thread(struct ct *c, const char *name, const json_t *t, char *er
         return -EINVAL;
     }
     if (cpu && !json_is_integer(cpu)) {
-        snprintf(err, len, "not cyclictest's --json output: thread \"%.40s\" has a \"cpu\" that is not a number",
-                 name);
+        snprintf(err, len, "not %s: thread \"%.40s\" has a \"cpu\" that is not a number", c->tool->what, name);
         return -EINVAL;
     }
     uint64_t in = 0;
@@ -254,7 +254,7 @@ static size_t count_pairs(const char *t, size_t len, size_t max)
 static json_t *parse_input(const char *text, size_t len, char *err, size_t errlen)
 {
     if (count_pairs(text, len, IMPORT_MAX_PAIRS) > IMPORT_MAX_PAIRS) {
-        snprintf(err, errlen, "more than %d histogram buckets and fields (cyclictest writes only the buckets it "
+        snprintf(err, errlen, "more than %d histogram buckets and fields (the tools write only the buckets they "
                  "filled): not parsed", IMPORT_MAX_PAIRS);
         return NULL;
     }
@@ -270,8 +270,8 @@ static int gather(struct ct *c, const json_t *in, char *err, size_t errlen)
 {
     const json_t *threads = json_object_get(in, "thread");
     if (!json_is_object(in) || !json_is_object(threads) || json_object_size(threads) == 0) {
-        snprintf(err, errlen, "not cyclictest's --json output: no \"thread\" object (rt-tests 2.x: cyclictest "
-                 "--json=FILE)");
+        snprintf(err, errlen, "not %s: no \"thread\" object%s", c->tool->what,
+                 c->tool == &ct_tool_cyclictest ? " (rt-tests 2.x: cyclictest --json=FILE)" : "");
         return -1;
     }
     if (json_object_size(threads) > MAX_THREADS) {
@@ -280,13 +280,13 @@ static int gather(struct ct *c, const json_t *in, char *err, size_t errlen)
     }
     const json_t *res = json_object_get(in, "resolution_in_ns");
     if (res && !(json_is_integer(res) && (json_integer_value(res) == 0 || json_integer_value(res) == 1))) {
-        snprintf(err, errlen, "not cyclictest's --json output: \"resolution_in_ns\" is neither 0 nor 1");
+        snprintf(err, errlen, "not %s: \"resolution_in_ns\" is neither 0 nor 1", c->tool->what);
         return -1;
     }
     c->unit_us = res && json_integer_value(res) == 1 ? 0.001 : 1.0;
     const json_t *sys = json_object_get(in, "sysinfo");
     if (sys && !json_is_object(sys)) {
-        snprintf(err, errlen, "not cyclictest's --json output: \"sysinfo\" is not an object");
+        snprintf(err, errlen, "not %s: \"sysinfo\" is not an object", c->tool->what);
         return -1;
     }
     const char *k;
@@ -295,11 +295,11 @@ static int gather(struct ct *c, const json_t *in, char *err, size_t errlen)
         if (read_thread(c, k, t, err, errlen) < 0)
             return -1;
     if (c->have_hist && c->no_hist) {
-        snprintf(err, errlen, "some threads have a histogram and others not: not one cyclictest run");
+        snprintf(err, errlen, "some threads have a histogram and others not: not one %s run", c->tool->name);
         return -1;
     }
     if (c->cycles == 0) {
-        snprintf(err, errlen, "cyclictest measured no cycle in this file");
+        snprintf(err, errlen, "%s measured no cycle in this file", c->tool->name);
         return -1;
     }
     if (c->have_hist && c->in_hist == 0) { /* cyclictest writes an empty "histogram" without -h */
@@ -311,13 +311,14 @@ static int gather(struct ct *c, const json_t *in, char *err, size_t errlen)
     return 0;
 }
 
-static void read_run(const json_t *in, struct ct_run *r)
+static void read_run(const json_t *in, const struct ct_tool *tool, struct ct_run *r)
 {
     memset(r, 0, sizeof(*r));
+    r->tool = tool;
     r->cmd = json_string_value(json_object_get(in, "cmdline:"));
     r->nthreads = (long)json_object_size(json_object_get(in, "thread"));
     r->have_interval = cmd_int(r->cmd, "-i", "--interval", &r->interval) == 0 && r->interval > 0;
-    if (!r->have_interval && r->cmd) { /* cyclictest's default interval */
+    if (!r->have_interval && r->cmd && tool->default_interval) { /* cyclictest's default interval */
         r->interval = 1000;
         r->have_interval = 1;
     }
@@ -332,20 +333,41 @@ static void read_run(const json_t *in, struct ct_run *r)
     r->return_code = r->failed ? (long long)json_integer_value(rc) : 0LL;
 }
 
-static json_t *import_doc(const char *text, size_t len, const struct import_info *info, char *release,
-                          size_t release_len, struct timespec *when, char *err, size_t errlen)
+const struct ct_tool ct_tool_cyclictest = {
+    .name = "cyclictest",
+    .what = "cyclictest's --json output",
+    .measures = "the timer wake-up latency only (cyclictest's latency: wakeup_us); period, jitter, callback, margin, "
+                "deadlines and xruns are not measured and are null",
+    .first_warning = "imported from cyclictest: only the wake-up latency is known; period, jitter, callback, margin, "
+                     "deadlines and xruns are null",
+    .hist_limit_fmt = "-h %ld",
+    .hist_advice = "a larger -h keeps them",
+    .default_interval = 1,
+};
+
+json_t *import_ct_run(const char *text, size_t len, const struct ct_tool *tool,
+                      json_t *(*to_ct)(const json_t *parsed, char *err, size_t errlen),
+                      void (*fix_run)(const json_t *in, struct ct_run *r), const struct import_info *info,
+                      char *release, size_t release_len, struct timespec *when, char *err, size_t errlen)
 {
     snprintf(release, release_len, "unknown");
     clock_gettime(CLOCK_REALTIME, when);
-    json_t *in = parse_input(text, len, err, errlen), *doc = NULL;
-    if (!in)
+    json_t *parsed = parse_input(text, len, err, errlen), *doc = NULL;
+    json_t *in = parsed && to_ct ? to_ct(parsed, err, errlen) : json_incref(parsed);
+    json_decref(parsed);
+    if (!in) {
+        term_fix(err, errlen); /* it may quote the file: a thread's name, jansson's "near '...'" */
         return NULL;
+    }
     struct ct c;
     memset(&c, 0, sizeof(c));
+    c.tool = tool;
     c.threads = json_array();
     if (gather(&c, in, err, errlen) == 0) {
         struct ct_run r;
-        read_run(in, &r);
+        read_run(in, tool, &r);
+        if (fix_run)
+            fix_run(in, &r);
         if (r.have_t0) {
             when->tv_sec = r.t0;
             when->tv_nsec = 0;
@@ -359,14 +381,13 @@ static json_t *import_doc(const char *text, size_t len, const struct import_info
     free(c.b);
     json_decref(c.threads);
     json_decref(in);
+    if (!doc)
+        term_fix(err, errlen);
     return doc;
 }
 
 json_t *import_cyclictest(const char *text, size_t len, const struct import_info *info, char *release,
                           size_t release_len, struct timespec *when, char *err, size_t errlen)
 {
-    json_t *doc = import_doc(text, len, info, release, release_len, when, err, errlen);
-    if (!doc)
-        term_fix(err, errlen); /* it may quote the file: a thread's name, jansson's "near '...'" */
-    return doc;
+    return import_ct_run(text, len, &ct_tool_cyclictest, NULL, NULL, info, release, release_len, when, err, errlen);
 }

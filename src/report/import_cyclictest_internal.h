@@ -9,6 +9,21 @@
 #include <stdint.h>
 #include <time.h>
 
+/* The tool a file came from: cyclictest (import_cyclictest.c), oslat (import_oslat.c), jitterdebugger
+ * (import_jitterdebugger.c). The latter two are read into cyclictest's shape ("thread" {"N": {cycles, min, max,
+ * avg, cpu, histogram}}, the rt-tests header) and go through the same checks and the same report. */
+struct ct_tool {
+    const char *name;            /* "oslat": in messages and imported.from, audio.backend "<name>-import" */
+    const char *what;            /* "oslat's --json output": what a file that is not one is said not to be */
+    const char *measures;        /* imported.measures: what the latency is, and what is null */
+    const char *first_warning;   /* the report's first warning: what is known and what is not */
+    const char *hist_limit_fmt;  /* the histogram's limit in a warning, a printf format of one long: "-h %ld" */
+    const char *hist_advice;     /* what keeps the samples past it: "a larger -h keeps them" */
+    int64_t key_shift;           /* a histogram key k holds [k - shift, k - shift + 1) units (oslat: 1) */
+    int default_interval;        /* cyclictest's 1000 µs when the command line names none */
+};
+extern const struct ct_tool ct_tool_cyclictest;
+
 struct bucket {
     int64_t v;   /* the truncated value: the bucket is [v, v + 1) units */
     uint64_t n;
@@ -16,6 +31,7 @@ struct bucket {
 
 /* What the import gathers from the file, before the document is built. */
 struct ct {
+    const struct ct_tool *tool;
     double unit_us;              /* 1 (µs) or 0.001 (ns, -N) */
     uint64_t cycles;             /* all threads */
     double sum;                  /* of avg x cycles, in units */
@@ -31,14 +47,25 @@ struct ct {
 
 /* What the file says of the run beside the samples: its command line's options, its times, its exit status. */
 struct ct_run {
+    const struct ct_tool *tool;
     const char *cmd;                   /* "cmdline:", or NULL */
     long interval, prio, hist_limit, nthreads;
+    long hist_shown;                   /* the limit as the tool's option said it, when not hist_limit (oslat) */
     int have_interval, have_prio;
     time_t t0, t1;
     int have_t0, have_t1;              /* have_t1: an end at or after a known start */
     int failed;                        /* a nonzero "return_code" */
     long long return_code;
 };
+
+/* The shared driver: text parsed (its pairs counted first, IMPORT_MAX_PAIRS), then in = to_ct(parsed) in
+ * cyclictest's shape (NULL: to_ct said why in err; it may return its argument with a new reference), gathered,
+ * and made a report by import_ct_report(); fix_run (may be NULL) corrects what read_run took for cyclictest's. The
+ * arguments and results as import_cyclictest()'s. */
+json_t *import_ct_run(const char *text, size_t len, const struct ct_tool *tool,
+                      json_t *(*to_ct)(const json_t *parsed, char *err, size_t errlen),
+                      void (*fix_run)(const json_t *in, struct ct_run *r), const struct import_info *info,
+                      char *release, size_t release_len, struct timespec *when, char *err, size_t errlen);
 
 /* The report of what was gathered from in (c, r), checked as any report is: NULL with one line in err when it is
  * out of a report's range (or memory ran out). */

@@ -105,15 +105,15 @@ static json_t *system_identity(const json_t *sys)
 }
 
 /* "imported": where the report came from and what it measures. */
-static json_t *imported_object(const json_t *in, const struct import_info *info, const char *cmd)
+static json_t *imported_object(const json_t *in, const struct import_info *info, const struct ct_run *r)
 {
-    return json_pack("{s:s, s:o, s:o, s:o, s:o, s:s}", "from", "cyclictest",
+    const char *cmd = r->cmd;
+    return json_pack("{s:s, s:o, s:o, s:o, s:o, s:s}", "from", r->tool->name,
         "file", utf8_json_string(info->source), "tool_version", str_field(in, "rt_test_version:"),
         "command", cmd ? utf8_json_string(cmd) : json_null(), "file_version",
         json_is_integer(json_object_get(in, "file_version")) ? json_integer(json_integer_value(json_object_get(in, "file_version")))
                                                            : json_null(),
-        "measures", "the timer wake-up latency only (cyclictest's latency: wakeup_us); period, jitter, callback, "
-                    "margin, deadlines and xruns are not measured and are null");
+        "measures", r->tool->measures);
 }
 
 /* "audio": cyclictest as the provider; its interval as the period when one thread ran at it. */
@@ -121,8 +121,10 @@ static json_t *audio_object(const json_t *in, const struct ct *c, const struct c
 {
     int one_interval = r->have_interval && r->nthreads == 1;
     json_t *au = json_object();
-    json_object_set_new(au, "backend", json_string("cyclictest-import"));
-    json_object_set_new(au, "provider", json_string("cyclictest"));
+    char backend[64];
+    snprintf(backend, sizeof(backend), "%s-import", r->tool->name);
+    json_object_set_new(au, "backend", json_string(backend));
+    json_object_set_new(au, "provider", json_string(r->tool->name));
     json_object_set_new(au, "provider_version", str_field(in, "rt_test_version:"));
     json_object_set_new(au, "server", json_null());
     json_object_set_new(au, "server_name", json_null());
@@ -182,21 +184,26 @@ static json_t *phase_object(const struct ct *c, const struct ct_run *r, const st
 static json_t *import_warnings(const struct ct *c, const struct ct_run *r)
 {
     json_t *w = json_array();
-    json_array_append_new(w, json_string("imported from cyclictest: only the wake-up latency is known; period, "
-                                         "jitter, callback, margin, deadlines and xruns are null"));
-    if (!c->have_hist)
-        json_array_append_new(w, json_string("no histogram (cyclictest ran without -h, or every sample lay past "
-                                             "it): only the count, mean, min and max of the wake-up are known"));
-    if (c->overflow) {
-        char m[256];
-        snprintf(m, sizeof(m), "%llu of %llu samples lay past cyclictest's histogram (-h %ld): they are one bucket "
-                 "up to the max, and a percentile that falls there is null; a larger -h keeps them",
-                 (unsigned long long)c->overflow, (unsigned long long)c->cycles, r->hist_limit);
+    json_array_append_new(w, json_string(r->tool->first_warning));
+    char m[320];
+    if (!c->have_hist) {
+        snprintf(m, sizeof(m), "no histogram (%s ran without one, or every sample lay past it): only the count, mean, "
+                 "min and max of the latency are known", r->tool->name);
         json_array_append_new(w, json_string(m));
     }
-    if (r->nthreads > 1)
-        json_array_append_new(w, json_string("several cyclictest threads are pooled into one distribution (each is "
-                                             "under audio.threads); without -d 0 each ran at its own interval"));
+    if (c->overflow) {
+        char lim[64];
+        snprintf(lim, sizeof(lim), r->tool->hist_limit_fmt, r->hist_shown ? r->hist_shown : r->hist_limit);
+        snprintf(m, sizeof(m), "%llu of %llu samples lay past %s's histogram (%s): they are one bucket up to the "
+                 "max, and a percentile that falls there is null; %s", (unsigned long long)c->overflow,
+                 (unsigned long long)c->cycles, r->tool->name, lim, r->tool->hist_advice);
+        json_array_append_new(w, json_string(m));
+    }
+    if (r->nthreads > 1) {
+        snprintf(m, sizeof(m), "several %s threads are pooled into one distribution (each is under audio.threads)%s",
+                 r->tool->name, r->tool == &ct_tool_cyclictest ? "; without -d 0 each ran at its own interval" : "");
+        json_array_append_new(w, json_string(m));
+    }
     return w;
 }
 
@@ -209,7 +216,7 @@ json_t *import_ct_report(const json_t *in, const struct ct *c, const struct ct_r
         return NULL;
     }
     char reason[96];
-    snprintf(reason, sizeof(reason), "cyclictest exited with status %lld", r->return_code);
+    snprintf(reason, sizeof(reason), "%s exited with status %lld", r->tool->name, r->return_code);
     json_object_set_new(doc, "complete", json_boolean(!r->failed));
     json_object_set_new(doc, "incomplete_reason", r->failed ? json_string(reason) : json_null());
     json_object_set_new(doc, "label", utf8_json_string(info->label));
@@ -218,7 +225,7 @@ json_t *import_ct_report(const json_t *in, const struct ct *c, const struct ct_r
     json_t *system = system_identity(json_object_get(in, "sysinfo"));
     doc_set_origin(doc, info->command, system);
     json_decref(system);
-    json_object_set_new(doc, "imported", imported_object(in, info, r->cmd));
+    json_object_set_new(doc, "imported", imported_object(in, info, r));
     json_object_set_new(doc, "audio", audio_object(in, c, r));
     json_object_set_new(doc, "phases", json_pack("[o]", phase_object(c, r, info)));
     json_object_set_new(doc, "warnings", import_warnings(c, r));

@@ -82,9 +82,27 @@ def expected(store):
         for p in ph:
             x = p['xruns']
             xr += x['events'] if 'events' in x else max(x.get('reported', 0), x.get('detected', 0))
-        cells[key] = {'report': path, 'runs': cells.get(key, {'runs': 0})['runs'] + 1,
+        old = cells.get(key, {'runs': 0, 'loads': {}, 'safe': None})
+        loads = {k: list(v) for k, v in old['loads'].items()}
+        for p in ph:
+            x = p['xruns']
+            x = x['events'] if 'events' in x else max(x.get('reported', 0), x.get('detected', 0))
+            sec = p.get('measured_s') or p.get('duration_s')
+            if sec:
+                e = loads.setdefault(p['load'], [0, 0])
+                e[0] += x
+                e[1] += sec
+        def missed(p):
+            return p['deadlines_missed'] > 0 if p.get('deadlines_missed') is not None else not p['deadlines_met_pct'] >= 100
+        safe_now = d['complete'] and ph and all(
+            (p['xruns']['events'] if 'events' in p['xruns'] else 1) == 0 and not missed(p) for p in ph)
+        safe = old['safe']
+        if safe_now and (safe is None or d['audio']['period_frames'] < safe):
+            safe = d['audio']['period_frames']
+        cells[key] = {'report': path, 'runs': old['runs'] + 1,
                       'p99': max(p['wakeup_us']['p99'] for p in ph), 'xruns': xr,
-                      'met': min(p['deadlines_met_pct'] for p in ph), 'verdict': d['verdict']['level']}
+                      'met': min(p['deadlines_met_pct'] for p in ph), 'verdict': d['verdict']['level'],
+                      'max': max(p['wakeup_us']['max'] for p in ph), 'loads': loads, 'safe': safe}
     return kernels, machines, cells
 
 
@@ -165,12 +183,25 @@ def check_json(store, out):
         for k, mk in (('p99', 'worst_wakeup_p99_us'), ('xruns', 'xrun_events'), ('met', 'deadlines_met_pct')):
             if c[mk] is None or abs(c[mk] - want[k]) > 1e-9 * max(1, abs(want[k])):
                 bad.append('%s: %s %r, expected %r' % (key, mk, c[mk], want[k]))
+        if abs(c['worst_wakeup_max_us'] - want['max']) > 1e-9 * max(1, want['max']):
+            bad.append('%s: worst_wakeup_max_us %r, expected %r' % (key, c['worst_wakeup_max_us'], want['max']))
+        if c['smallest_safe_period_frames'] != want['safe']:
+            bad.append('%s: smallest_safe_period_frames %r, expected %r' % (key, c['smallest_safe_period_frames'],
+                                                                           want['safe']))
+        for load, (ev, sec) in want['loads'].items():
+            g = c['loads'].get(load, {})
+            if abs(g.get('xrun_events', -1) - ev) > 1e-9 or abs(g.get('measured_s', -1) - sec) > 1e-6 or \
+                    abs(g.get('per_hour', -1) - ev * 3600 / sec) > 1e-6 * max(1, ev * 3600 / sec):
+                bad.append('%s: load %s %r, expected %r events in %r s' % (key, load, g, ev, sec))
+        if set(c['loads']) != set(want['loads']):
+            bad.append('%s: loads %s, expected %s' % (key, sorted(c['loads']), sorted(want['loads'])))
         if c['runs'] != want['runs'] or c['verdict'] != want['verdict']:
             bad.append('%s: runs %r verdict %r, expected %r %r' % (key, c['runs'], c['verdict'], want['runs'],
                                                                   want['verdict']))
     twice = [k for k, v in cells.items() if v['runs'] > 1]
     tap(not bad, 'json: %d cells, each the latest report of its pair (%s: %d runs, the later shown), its worst '
-        'wake-up p99, xrun events, worst deadlines met and verdict%s' % (len(cells), twice, len(twice) and
+        'wake-up p99, xrun events, worst deadlines met and verdict; over all its runs the smallest safe buffer and each '
+        'load\'s dropouts per hour%s' % (len(cells), twice, len(twice) and
                                                                          cells[twice[0]]['runs'],
                                                                          ': ' + '; '.join(bad[:4]) if bad else ''))
 
@@ -223,6 +254,14 @@ def check_html(store, out):
                     bad.append('%s/%d: %r, expected -' % (rel, m, got['text']))
                 continue
             want = '%.1f \u00b5s\n%.0f xruns\n%.2f %%\n%s' % (c['p99'], c['xruns'], c['met'], c['verdict'])
+            want += '\nmax %.0f \u00b5s\n%s' % (c['max'], 'safe at %d frames' % c['safe'] if c['safe'] is not None
+                                                else 'no safe buffer')
+            if c['loads']:
+                # the load with the most dropouts per hour (the first of equals, in the report's order)
+                wl = max(c['loads'].items(), key=lambda kv: kv[1][0] * 3600 / kv[1][1])
+                worst = max(v[0] * 3600 / v[1] for v in c['loads'].values())
+                wl = [k for k, v in c['loads'].items() if v[0] * 3600 / v[1] == worst][0]
+                want += '\n%.0f/h under %s' % (worst, wl)
             cls = {'pass': 'pass', 'fail': 'bad'}.get(c['verdict'], 'warnc')
             if got['text'] != want or got['attrs'].get('class') != cls or \
                     os.path.realpath(got['attrs'].get('title', '')) != os.path.realpath(c['report']):

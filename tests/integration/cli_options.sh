@@ -78,5 +78,19 @@ check "completion: the commands" [ "$(complete_words rtjitter c)" = "check compa
 check "completion: an option of run by its start" [ "$(complete_words rtjitter run --per)" = "--period " ]
 check "completion: a backend option" [ "$(complete_words rtjitter run --npe)" = "--nperiods " ]
 check "completion: --format's choices" [ "$(complete_words rtjitter report --format '')" = "html json junit kcidb lava tap text " ]
+# the values of --loads, --backend, --profile and watch's --format (issue 35), against the registries' own lists
+loads=$("$RTJ" loads --json | python3 -c "import json, sys; print(' '.join(sorted([l['name'] for l in json.load(sys.stdin)] + ['all'])) + ' ')")
+echo "# rtjitter loads lists: $loads"
+check "completion: --loads offers every load rtjitter loads lists" [ -n "$loads" -a "$(complete_words rtjitter run --loads '')" = "$loads" ]
+check "completion: --loads completes the item after the last comma, keeping the list" \
+    [ "$(complete_words rtjitter run --loads none,bu)" = "none,burn " -a "$(complete_words rtjitter sweep --loads burn,wr)" = "burn,write " ]
+check "completion: --backend offers the backends and 'list'; run's ladder after a comma" \
+    [ "$(complete_words rtjitter run --backend '')" = "alsa jack list timer " -a "$(complete_words rtjitter run --backend timer,al)" = "timer,alsa " ]
+check "completion: --profile offers the built-in profiles (and files)" \
+    [ "$(cd "$WORK" && complete_words rtjitter run --profile '')" = "$(cd "$WORK" && { printf '%s\n' live studio; ls -A; } | sort | tr '\n' ' ')" ]
+check "completion: watch --format offers text and waybar" [ "$(complete_words rtjitter watch --format '')" = "text waybar " ]
+"$RTJ" watch --format xml >/dev/null 2>"$WORK/wf.err"; rc=$?
+check "watch --format xml: exit 2, one line naming the choices ($(cat "$WORK/wf.err"))" \
+    [ "$rc" -eq 2 -a "$(wc -l <"$WORK/wf.err")" -eq 1 ] && grep -q "waybar" "$WORK/wf.err"
 touch "$WORK/a-report.json"
 check "completion: a file for --json" [ "$(complete_words rtjitter check --json "$WORK/a-rep")" = "$WORK/a-report.json " ]

@@ -115,7 +115,8 @@ if [ "$(basename "$RTJ")" = rtjitter ] && make -C "$TOP" -s -j"$(nproc)" install
     # The packaging examples, as in the source tree (scripts executable), under share/rtjitter/examples.
     ex="$WORK/dest/opt/rtj/share/rtjitter/examples"
     for f in autopkgtest/debian/tests/control autopkgtest/debian/tests/headless autopkgtest/debian/tests/realtime \
-             autopkgtest/debian/tests/rtjitter-run lava/rtjitter.yaml; do
+             autopkgtest/debian/tests/rtjitter-run lava/rtjitter.yaml lava/rtjitter-lava.sh lava/job-qemu.yaml \
+             lava/job-ssh.yaml; do
         same=0; cmp -s "$TOP/data/$f" "$ex/$f" && same=1
         xsrc=0; [ -x "$TOP/data/$f" ] && xsrc=1
         xdst=0; [ -x "$ex/$f" ] && xdst=1

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report/import_cyclictest.h"
+#include "report/import_tools.h"
 #include "report/report_read.h"
 #include "util/readfile.h"
 
@@ -228,6 +229,87 @@ static void test_pair_limit(void **state)
     free(t);
 }
 
+/* oslat (rt-tests 2.x --json) and jitterdebugger (results.json), written by hand in their shapes, figures worked
+ * out here. oslat's key K holds loops of more than K - 1 and up to K us, its last bucket (-b, 32) the longer ones
+ * too; jitterdebugger's are cyclictest's [v, v+1), values of 1000 units and more left out of its histogram. */
+static void test_oslat_and_jitterdebugger(void **state)
+{
+    (void)state;
+    char err[256] = "", rel[64];
+    struct timespec when;
+    /* 10 loops: 1 us x6, 2 us x2, 5 us x1, and one in the last of 8 buckets (-b 8): 8 us or more, max 40. */
+    const char *o = "{\"file_version\": 1, \"cmdline:\": \"oslat -D 3 -b 8 -c 1 -f 1 --json=o.json\", "
+                    "\"rt_test_version:\": \"2.40\", \"start_time\": \"Thu, 03 Dec 2026 21:16:57 +0000\", "
+                    "\"end_time\": \"Thu, 03 Dec 2026 21:17:01 +0000\", \"return_code\": 0, \"sysinfo\": "
+                    "{\"sysname\": \"Linux\", \"nodename\": \"vm\", \"release\": \"6.1.0-rt\", \"version\": \"#1\", "
+                    "\"machine\": \"x86_64\", \"realtime\": 1}, \"num_threads\": 1, \"thread\": {\"0\": {\"cpu\": 1, "
+                    "\"freq\": 2095, \"min\": 1, \"avg\": 5.5, \"max\": 40, \"duration\": 2.997, \"histogram\": "
+                    "{\"1\": 6, \"2\": 2, \"5\": 1, \"8\": 1}}}}";
+    json_t *d = import_oslat(o, strlen(o), &INFO, rel, sizeof(rel), &when, err, sizeof(err));
+    if (!d)
+        fail_msg("oslat: %s", err);
+    assert_string_equal(rel, "6.1.0-rt");
+    assert_int_equal(num(d, "count"), 10);
+    assert_true(num(d, "min") == 1 && num(d, "max") == 40 && num(d, "mean") == 5.5);
+    assert_true(num(d, "p50") == 1);   /* rank 5 in (0, 1]: the middle 0.5, held to the min 1 */
+    assert_true(num(d, "p90") == 4.5); /* rank 9 in (4, 5] */
+    assert_true(isnan(num(d, "p99"))); /* rank 10: the last bucket, 8 us or more */
+    const json_t *a = json_object_get(d, "audio");
+    assert_string_equal(json_string_value(json_object_get(a, "backend")), "oslat-import");
+    assert_int_equal(json_integer_value(json_object_get(a, "priority_requested")), 1);
+    assert_true(json_is_null(json_object_get(a, "interval_us")));
+    const json_t *h = json_object_get(json_object_get(json_array_get(json_object_get(d, "phases"), 0), "histograms"),
+                                      "wakeup");
+    assert_int_equal(json_array_size(h), 4); /* three buckets and the one past the histogram, from 7 us */
+    assert_true(json_number_value(json_array_get(json_array_get(h, 3), 0)) == 7);
+    assert_int_equal(json_integer_value(json_array_get(json_array_get(h, 3), 2)), 1);
+    json_decref(d);
+    /* refused: a key past -b, a bias, 250 ns buckets, cyclictest's file */
+    char *t = strdup(o);
+    memcpy(strstr(t, "\"8\": 1}"), "\"9\": 1}", 7);
+    d = import_oslat(t, strlen(t), &INFO, rel, sizeof(rel), &when, err, sizeof(err));
+    assert_null(d);
+    assert_non_null(strstr(err, "histogram entry \"9\" is not a whole bucket from 1 to 8"));
+    free(t);
+    t = strdup(o);
+    memcpy(strstr(t, "-c 1"), "-B  ", 4);
+    assert_null(import_oslat(t, strlen(t), &INFO, rel, sizeof(rel), &when, err, sizeof(err)));
+    assert_non_null(strstr(err, "--bias"));
+    memcpy(strstr(t, "-B  "), "-W 5", 4);
+    assert_null(import_oslat(t, strlen(t), &INFO, rel, sizeof(rel), &when, err, sizeof(err)));
+    assert_non_null(strstr(err, "5 ns wide"));
+    free(t);
+    const char *ct = HEAD "\"thread\": {\"0\": {\"histogram\": {\"10\": 1}, \"cycles\": 1, \"min\": 10, \"max\": 10, "
+                     "\"avg\": 10}}}";
+    assert_null(import_oslat(ct, strlen(ct), &INFO, rel, sizeof(rel), &when, err, sizeof(err)));
+    assert_non_null(strstr(err, "cyclictest's output, not oslat's"));
+
+    /* jitterdebugger in ns (-N): 5 wake-ups, 900 ns x2 and 950 ns x2 in its histogram, one of 2,000,000 ns past it
+     * (its histogram holds values below 1000 units, here ns). */
+    const char *j = "{\"version\": 3, \"sysinfo\": {\"sysname\": \"Linux\", \"nodename\": \"board\", \"release\": "
+                    "\"6.12.0\", \"version\": \"#1\", \"machine\": \"aarch64\", \"cpus_online\": 2, "
+                    "\"resolution_in_ns\": 1}, \"cpu\": {\"0\": {\"histogram\": {\"900\": 2, \"950\": 2}, "
+                    "\"count\": 5, \"min\": 900, \"max\": 2000000, \"avg\": 400760}}}";
+    d = import_jitterdebugger(j, strlen(j), "BOOT_IMAGE=/vmlinuz threadirqs\n", &INFO, rel, sizeof(rel), &when, err,
+                              sizeof(err));
+    if (!d)
+        fail_msg("jitterdebugger: %s", err);
+    assert_string_equal(rel, "6.12.0");
+    assert_int_equal(num(d, "count"), 5);
+    assert_true(fabs(num(d, "min") - 0.9) < 1e-12 && fabs(num(d, "max") - 2000) < 1e-9);
+    assert_true(fabs(num(d, "p50") - 0.9505) < 1e-9); /* rank 3 in [950, 951) ns */
+    assert_true(isnan(num(d, "p99")));                /* rank 5: past the histogram */
+    const json_t *k = json_object_get(json_object_get(d, "system"), "kernel");
+    assert_string_equal(json_string_value(json_object_get(k, "cmdline")), "BOOT_IMAGE=/vmlinuz threadirqs");
+    assert_string_equal(json_string_value(json_object_get(json_object_get(d, "imported"), "from")), "jitterdebugger");
+    json_decref(d);
+    const char *jbad = "{\"version\": 3, \"sysinfo\": {\"resolution_in_ns\": 7}, \"cpu\": {\"0\": {}}}";
+    assert_null(import_jitterdebugger(jbad, strlen(jbad), NULL, &INFO, rel, sizeof(rel), &when, err, sizeof(err)));
+    assert_non_null(strstr(err, "neither 1000 (us) nor 1 (ns)"));
+    assert_null(import_jitterdebugger(o, strlen(o), NULL, &INFO, rel, sizeof(rel), &when, err, sizeof(err)));
+    assert_non_null(strstr(err, "not jitterdebugger's results.json"));
+}
+
 /* Every input `make fuzz` ever found against the importer (tests/fuzz-regressions/import-*): each is imported
  * again, and what is accepted must read back as a report. */
 static void test_fuzz_regressions(void **state)
@@ -251,9 +333,13 @@ static void test_fuzz_regressions(void **state)
         snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
         if (read_regular_file(path, IMPORT_MAX_BYTES, &buf, &len, err, sizeof(err)) < 0)
             fail_msg("%s: %s", path, err);
-        json_t *doc = import_cyclictest(buf, len, &INFO, rel, sizeof(rel), &when, err, sizeof(err));
-        free(buf);
-        if (doc) {
+        for (int tool = 0; tool < 3; tool++) { /* as the fuzz target: each importer in turn */
+            json_t *doc = tool == 0   ? import_cyclictest(buf, len, &INFO, rel, sizeof(rel), &when, err, sizeof(err))
+                          : tool == 1 ? import_oslat(buf, len, &INFO, rel, sizeof(rel), &when, err, sizeof(err))
+                                      : import_jitterdebugger(buf, len, NULL, &INFO, rel, sizeof(rel), &when, err,
+                                                              sizeof(err));
+            if (!doc)
+                continue;
             char *text = json_dumps(doc, JSON_COMPACT), err2[512];
             json_t *back = NULL;
             assert_non_null(text);
@@ -263,6 +349,7 @@ static void test_fuzz_regressions(void **state)
             free(text);
             json_decref(doc);
         }
+        free(buf);
     }
     closedir(d);
 }
@@ -276,6 +363,7 @@ int main(void)
         cmocka_unit_test(test_nanoseconds_no_histogram_and_failure),
         cmocka_unit_test(test_bad_files),
         cmocka_unit_test(test_pair_limit),
+        cmocka_unit_test(test_oslat_and_jitterdebugger),
         cmocka_unit_test(test_fuzz_regressions),
     };
     return cmocka_run_group_tests_name("import_cyclictest", tests, NULL, NULL);

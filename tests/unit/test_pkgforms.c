@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,7 +146,7 @@ static void test_junit(void **state)
     json_t *d = judged(&lim, 0, &ex);
     json_object_set_new(d, "label", json_string("lab<1>"));
     char *x = render("junit", d);
-    CONTAINS(x, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"rtjitter\" tests=\"5\" "
+    CONTAINS(x, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"rtjitter\" tests=\"6\" "
                 "failures=\"1\" errors=\"0\" skipped=\"0\"");
     CONTAINS(x, "rtjitter &#39;lab&lt;1&gt;&#39; on 6.1.0-rt");
     CONTAINS(x, "<property name=\"kernel.release\" value=\"6.1.0-rt\"/>");
@@ -177,6 +178,59 @@ static void test_junit(void **state)
     x = render("junit", d);
     CONTAINS(x, "hostname=\"bo" UTF8_REPLACEMENT "x\"");
     free(x);
+    json_decref(d);
+}
+
+/* A failed verdict never hides (issue 35): the profile's limit as advice, failed, is a JUnit <failure> of type
+ * "advice" (never <skipped>) and a LAVA "fail"; a failed verdict is a failure of its own in both; a figure no
+ * threshold judges is a LAVA measurement with "unknown", never "pass". */
+static void test_failed_verdict(void **state)
+{
+    (void)state;
+    struct report_limits lim = REPORT_LIMITS_NONE; /* no limit of the user's: only the profile's, as advice */
+    int ex;
+    json_t *d = judged(&lim, 0, &ex);
+    json_object_set_new(json_array_get(json_object_get(d, "phases"), 1), "deadlines_missed", json_integer(2));
+    json_t *p = studio();
+    json_object_set_new(d, "thresholds", thresholds_object(d, p, 0, &lim, 0, 0, 0, &ex));
+    json_decref(p);
+    assert_int_equal(ex, 0); /* the exit status counts none of it */
+    json_object_set_new(d, "verdict", json_pack("{s:s, s:s, s:[s]}", "level", "fail", "summary",
+                                                "Dropouts <under load>", "advice", "use 128 frames"));
+    char *x = render("junit", d);
+    LACKS(x, "<skipped");
+    /* run complete, verdict, and per phase: the profile's xruns and missed deadlines (2 x 2) */
+    CONTAINS(x, "tests=\"6\" failures=\"3\" errors=\"0\" skipped=\"0\"");
+    CONTAINS(x, "<testcase name=\"verdict\" classname=\"rtjitter.run\" time=\"0\">\n      <failure "
+                "message=\"Dropouts &lt;under load&gt;\" type=\"verdict\">use 128 frames\n</failure>");
+    CONTAINS(x, "missed deadlines 2 &lt;= 0 (profile studio (advice only)): the exit status did not count it "
+                "(give --profile to enforce it)\" type=\"advice\">");
+    CONTAINS(x, "xrun events 3 &lt;= 0 (profile studio (advice only)): the exit status");
+    free(x);
+    char *l = render("lava", d);
+    CONTAINS(l, "\nlava-test-case verdict --result fail\n");
+    CONTAINS(l, "\nlava-test-case a_b_c_d_e_f_g-deadlines_missed --result fail --measurement 2 --units events\n");
+    CONTAINS(l, "\nlava-test-case none-deadlines_missed --result pass --measurement 0 --units events\n");
+    /* no threshold on the wake-up p99 or |jitter| here: measurements, not judged */
+    CONTAINS(l, "\nlava-test-case none-wakeup_p99 --result unknown --measurement ");
+    CONTAINS(l, "\nlava-test-case none-jitter_abs_max --result unknown --measurement ");
+    LACKS(l, "--result skip");
+    for (const char *q = strstr(l, "--result pass"); q; q = strstr(q + 1, "--result pass")) {
+        const char *bol = q;
+        while (bol > l && bol[-1] != '\n')
+            bol--;
+        if (strncmp(bol, "lava-test-case run_complete ", 28) && !strstr(bol, "xrun_events") && !strstr(bol, "deadlines_missed"))
+            fail_msg("a pass with no threshold behind it: %.80s", bol);
+    }
+    free(l);
+    /* A verdict that warns is no failure in JUnit, "unknown" in LAVA; a pass passes. */
+    json_object_set_new(json_object_get(d, "verdict"), "level", json_string("warn"));
+    x = render("junit", d);
+    CONTAINS(x, "<testcase name=\"verdict\" classname=\"rtjitter.run\" time=\"0\"/>");
+    free(x);
+    l = render("lava", d);
+    CONTAINS(l, "\nlava-test-case verdict --result unknown\n");
+    free(l);
     json_decref(d);
 }
 
@@ -215,17 +269,17 @@ static void test_lava(void **state)
     json_t *d = judged(&lim, 1, &ex);
     char *l = render("lava", d);
     CONTAINS(l, "\nlava-test-case run_complete --result pass\n");
-    CONTAINS(l, "\nlava-test-case none.xruns --result pass --measurement 0 --units events\n");
-    CONTAINS(l, "\nlava-test-case a_b_c_d_e_f_g.xruns --result fail --measurement 3 --units events\n");
-    CONTAINS(l, "\nlava-test-case none.deadlines_met --result pass --measurement 100 --units %\n");
-    CONTAINS(l, "\nlava-test-case none.wakeup_p99 --result pass --measurement ");
+    CONTAINS(l, "\nlava-test-case none-xrun_events --result pass --measurement 0 --units events\n");
+    CONTAINS(l, "\nlava-test-case a_b_c_d_e_f_g-xrun_events --result fail --measurement 3 --units events\n");
+    CONTAINS(l, "\nlava-test-case none-deadlines_met --result unknown --measurement 100 --units %\n"); /* no threshold */
+    CONTAINS(l, "\nlava-test-case none-wakeup_p99 --result unknown --measurement "); /* no threshold on it */
     LACKS(l, "<");
     LACKS(l, "'");
     free(l);
     json_decref(d);
 }
 
-/* No null anywhere: KCIDB v4 forbids it. */
+/* No null anywhere: KCIDB forbids it. */
 static void no_null(const json_t *v)
 {
     const char *k;
@@ -238,6 +292,17 @@ static void no_null(const json_t *v)
         json_array_foreach(v, i, c) no_null(c);
 }
 
+static const json_t *test_at(const json_t *tests, const char *path)
+{
+    size_t i;
+    const json_t *t;
+    json_array_foreach(tests, i, t)
+        if (!strcmp(doc_str(t, "path", ""), path))
+            return t;
+    fail_msg("no test %s", path);
+    return NULL;
+}
+
 static void test_kcidb(void **state)
 {
     (void)state;
@@ -245,39 +310,83 @@ static void test_kcidb(void **state)
     lim.max_xruns = 0;
     int ex;
     json_t *d = judged(&lim, 0, &ex);
+    json_array_append_new(json_object_get(d, "phases"), fx_phase("write:mb=32.x", 2000, 0, 9, 0));
+    json_object_set_new(json_array_get(json_object_get(d, "phases"), 2), "load_metrics",
+                        json_pack("[{s:s, s:f, s:s}]", "name", "write.throughput", "value", 41.5, "unit", "MB/s"));
+    json_object_set_new(d, "thresholds", thresholds_object(d, NULL, 0, &lim, 0, 0, 0, &ex));
     char *s = render("kcidb", d);
     json_error_t err;
     json_t *k = json_loads(s, 0, &err);
     assert_non_null(k);
     no_null(k);
-    assert_int_equal(json_integer_value(json_object_get(json_object_get(k, "version"), "major")), 4);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(k, "version"), "major")), 5);
     const json_t *co = json_array_get(json_object_get(k, "checkouts"), 0);
     const json_t *b = json_array_get(json_object_get(k, "builds"), 0);
     assert_string_equal(doc_str(co, "origin", ""), "rtjitter");
+    assert_null(json_object_get(co, "git_commit_hash")); /* not known without the lab */
+    assert_null(json_object_get(b, "valid"));            /* v4's; v5 has none */
     assert_string_equal(doc_str(b, "checkout_id", ""), doc_str(co, "id", "?"));
     const json_t *tests = json_object_get(k, "tests");
-    assert_int_equal(json_array_size(tests), 4);
-    int found = 0;
     size_t i;
     const json_t *t;
     json_array_foreach(tests, i, t) {
         assert_string_equal(doc_str(t, "build_id", ""), doc_str(b, "id", "?"));
         assert_true(strncmp(doc_str(t, "id", ""), "rtjitter:", 9) == 0);
+        /* v5 paths: dot-separated parts of [A-Za-z0-9_-], none empty */
         const char *path = doc_str(t, "path", "");
         assert_int_equal(strspn(path, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-"),
                          strlen(path));
-        if (!strcmp(path, "rtjitter.a_b_c_d_e_f_g.xruns")) {
-            found++;
-            assert_string_equal(doc_str(t, "status", ""), "FAIL");
-            assert_true(doc_num(json_object_get(t, "misc"), "value") == 3);
-            assert_string_equal(doc_str(json_object_get(t, "misc"), "phase", ""), NASTY);
-        }
-        if (!strcmp(path, "rtjitter.none.xruns"))
-            assert_string_equal(doc_str(t, "status", ""), "PASS");
+        assert_null(strstr(path, ".."));
+        assert_true(path[0] != '.' && path[strlen(path) - 1] != '.');
+        const char *st = doc_str(t, "status", "");
+        /* a number on every phase test; DONE only with one */
+        if (!strcmp(st, "DONE"))
+            assert_non_null(json_object_get(t, "number"));
+        assert_true(!strcmp(st, "PASS") || !strcmp(st, "FAIL") || !strcmp(st, "DONE") || !strcmp(st, "ERROR"));
     }
-    assert_int_equal(found, 1);
+    /* The nasty phase: its xruns judged by --max-xruns, FAIL with the count; wake-up p99 unjudged, DONE in s. */
+    t = test_at(tests, "rtjitter.a_b_c_d_e_f_g.xrun_events");
+    assert_string_equal(doc_str(t, "status", ""), "FAIL");
+    assert_true(doc_num(json_object_get(t, "number"), "value") == 3);
+    assert_string_equal(doc_str(json_object_get(t, "number"), "unit", ""), "events");
+    assert_string_equal(doc_str(json_object_get(t, "misc"), "phase", ""), NASTY);
+    assert_true(json_is_true(json_object_get(json_object_get(t, "misc"), "enforced")));
+    assert_string_equal(doc_str(test_at(tests, "rtjitter.none.xrun_events"), "status", ""), "PASS");
+    t = test_at(tests, "rtjitter.none.wakeup_p99");
+    assert_string_equal(doc_str(t, "status", ""), "DONE");
+    const json_t *n = json_object_get(t, "number");
+    double p99 = doc_num(json_object_get(json_array_get(json_object_get(d, "phases"), 0), "wakeup_us"), "p99");
+    assert_true(fabs(doc_num(n, "value") - p99 * 1e-6) < 1e-12);
+    assert_string_equal(doc_str(n, "unit", ""), "s");
+    assert_string_equal(doc_str(n, "prefix", ""), "metric");
+    /* A load with parameters and a dot in its name: one path part; its throughput a number too. */
+    t = test_at(tests, "rtjitter.write_mb_32_x.load_write_throughput");
+    assert_true(doc_num(json_object_get(t, "number"), "value") == 41.5);
+    assert_string_equal(doc_str(json_object_get(t, "number"), "unit", ""), "MB/s");
+    /* The verdict (the fixture's: pass). */
+    assert_string_equal(doc_str(test_at(tests, "rtjitter.verdict"), "status", ""), "PASS");
     json_decref(k);
     free(s);
+
+    /* The lab's origin and the kernel's commit. */
+    struct render_opts o = { .kcidb_origin = "lab_2", .kcidb_git_commit = "0123456789abcdef0123456789abcdef01234567" };
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_int_equal(renderer_find("kcidb")->report(f, d, &o), 0);
+    fclose(f);
+    k = json_loads(buf, 0, &err);
+    assert_non_null(k);
+    co = json_array_get(json_object_get(k, "checkouts"), 0);
+    assert_string_equal(doc_str(co, "git_commit_hash", ""), o.kcidb_git_commit);
+    assert_true(strncmp(doc_str(co, "id", ""), "lab_2:", 6) == 0);
+    json_array_foreach(json_object_get(k, "tests"), i, t) assert_string_equal(doc_str(t, "origin", ""), "lab_2");
+    json_decref(k);
+    free(buf);
+    assert_true(kcidb_origin_valid("lab_2") && !kcidb_origin_valid("Lab") && !kcidb_origin_valid("") &&
+                !kcidb_origin_valid("a-b"));
+    assert_true(!kcidb_commit_valid("0123456789abcdef0123456789abcdef0123456") &&
+                !kcidb_commit_valid("0123456789ABCDEF0123456789abcdef01234567"));
     json_decref(d);
 }
 
@@ -349,6 +458,17 @@ static void test_matrix(void **state)
         double a = doc_num(json_object_get(json_array_get(ph, 0), "wakeup_us"), "p99");
         double b = doc_num(json_object_get(json_array_get(ph, 1), "wakeup_us"), "p99");
         assert_true(doc_num(c, "worst_wakeup_p99_us") == (a > b ? a : b));
+        /* Over both runs of the pair: the earlier one was clean at 64 frames (safe), the later had 3 xrun events
+         * under burn; none's seconds are both runs'. */
+        assert_true(doc_num(c, "smallest_safe_period_frames") == 64);
+        const json_t *burn = json_object_get(json_object_get(c, "loads"), "burn");
+        const json_t *none = json_object_get(json_object_get(c, "loads"), "none");
+        /* the fixture's phases have duration_s, no measured_s: the matrix falls back to it */
+        double bs = doc_num(json_array_get(ph, 1), "duration_s"), ns = doc_num(json_array_get(ph, 0), "duration_s") +
+                    doc_num(json_array_get(json_object_get(docs[3], "phases"), 0), "duration_s");
+        assert_true(bs > 0 && ns > 0);
+        assert_true(doc_num(burn, "xrun_events") == 3 && fabs(doc_num(burn, "per_hour") - 3 * 3600 / bs) < 1e-6);
+        assert_true(fabs(doc_num(none, "measured_s") - ns) < 1e-9 && doc_num(none, "per_hour") == 0);
     }
     assert_true(seen);
     /* Text at 80 columns: every line fits, the long name ends in an ellipsis, 4 machines need two blocks. */
@@ -385,7 +505,8 @@ static void test_matrix(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_judge), cmocka_unit_test(test_junit), cmocka_unit_test(test_tap),
+        cmocka_unit_test(test_judge), cmocka_unit_test(test_junit), cmocka_unit_test(test_failed_verdict),
+        cmocka_unit_test(test_tap),
         cmocka_unit_test(test_lava),  cmocka_unit_test(test_kcidb), cmocka_unit_test(test_table),
         cmocka_unit_test(test_matrix),
     };
