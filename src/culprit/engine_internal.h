@@ -156,6 +156,7 @@ struct culprit_engine {
     struct culprit_obs obs[CE_OBS_MAX];
     int obs_n, obs_head;
     uint32_t obs_lost;
+    uint32_t late_windows;       /* happenings whose samples came too late to cover them: "not known" */
     /* shared with the collector and the audio side: under mu */
     pthread_mutex_t mu;
     pthread_cond_t cv;

@@ -235,6 +235,8 @@ static json_t *summary(const void *ctx)
                                                        "irq_lines", (json_int_t)e->lines_lost, "rt_tasks",
                                                        (json_int_t)e->tasks_lost, "observations",
                                                        (json_int_t)e->obs_lost));
+    if (sampler && e->late_windows) /* the counters could not place them: not known (rank.c: set_window) */
+        json_object_set_new(sampler, "late_windows", json_integer(e->late_windows));
     json_t *o = json_pack("{s:o, s:{s:f, s:f}, s:o}", "sampler", sampler, "cost", "cpu_s", cpu_s, "cpu_pct",
                           wall > 0 ? 100.0 * cpu_s / (wall / 1e9) : 0.0, "periodicity", periodicity_json(e));
     pthread_mutex_unlock(&e->mu);

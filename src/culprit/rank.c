@@ -526,6 +526,9 @@ static bool set_window(struct rank_ctx *c)
     if (c->i0 < 0)
         return false;
     c->span_ns = ce_hist_at(e, c->i1)->t_ns - ce_hist_at(e, c->i0)->t0_ns;
+    /* A window never stretches: samples that came late (a sampler held off the CPU) span far more than the window
+     * asked; what they counted cannot be placed in it, so the counters say nothing of this happening. */
+    c->late = c->span_ns > (c->b_ns - c->a_ns) + 3 * e->interval_ns;
     c->hist_ns = ce_hist_at(e, e->hist_n - 1)->t_ns - ce_hist_at(e, 0)->t0_ns;
     snprintf(c->around, sizeof c->around, "in the %.0f ms around the %s", c->span_ns / 1e6,
              c->r->subj == CS_SPIKE ? "spike" : "event");
@@ -552,6 +555,13 @@ int ce_rank(struct culprit_engine *e, const struct ce_result *r, struct culprit 
         set_cpus(c);
         rule_dsp(c);
         rule_sources(c);
+        if (c->late) {
+            e->late_windows++;
+            if (c->n == 0)
+                rank_add(c, CK_NONE, CB_CORRELATED, 0, "not known", "not known: the sampler's samples around it "
+                         "came late (they span %.0f ms), so its counters cannot be placed in it", c->span_ns / 1e6);
+            goto ranked;
+        }
         rule_rt_tasks(c);
         merge_observed_tasks(c);
         rule_run_delay(c);
@@ -564,6 +574,7 @@ int ce_rank(struct culprit_engine *e, const struct ce_result *r, struct culprit 
         trace_rules(c);
         counters_not_proof(c);
         rule_none(c);
+    ranked:
         qsort(c->cand, (size_t)c->n, sizeof c->cand[0], by_score);
         n = c->n < max ? c->n : max;
         memcpy(out, c->cand, sizeof out[0] * (size_t)n);

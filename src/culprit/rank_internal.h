@@ -16,6 +16,7 @@ struct rank_ctx {
     int i0, i1;                  /* samples in the window: ce_hist_at(i0..i1) */
     int64_t a_ns, b_ns;          /* the window asked */
     int64_t span_ns, hist_ns;    /* the samples' real span; the whole history's */
+    bool late;                   /* they span far more than the window: came late, the counters say nothing */
     int64_t period_ns;
     char around[64];             /* "in the 100 ms around the spike" */
     uint64_t cpus[CE_CPUS_MAX / 64];

@@ -276,6 +276,34 @@ static void test_steal_named(void **state)
     ctree_free(&t);
 }
 
+/* The sampler was held off for 3 s across the spike (its next sample spans (1500, 4500] ms): the hog's CPU time in
+ * that sample cannot be placed in the spike's window, so the counters name nothing: "not known", counted late. */
+static void test_window_never_stretches(void **state)
+{
+    (void)state;
+    struct ctree t;
+    struct culprit_engine *e = start(&t);
+    ticks(e, &t, 0, 9, spin_at_10);
+    culprit_engine_note(e, CS_SPIKE, 0, 1500 * MS, 1500 * MS, 1, 0);
+    spin_at_10(&t, 10);
+    ctree_write(&t);
+    ce_tick(e, 4500 * MS); /* late: 3 s after the one before */
+    ctree_write(&t);
+    ce_tick(e, 4550 * MS);
+    struct culprit c[CULPRITS_MAX];
+    int n = lookup(e, 1500 * MS, c);
+    assert_int_equal(n, 1);
+    assert_int_equal(c[0].kind, CK_NONE);
+    assert_string_equal(c[0].name, "not known");
+    assert_string_equal(c[0].evidence, "not known: the sampler's samples around it came late (they span 3050 ms), so "
+                                       "its counters cannot be placed in it");
+    json_t *sum = culprit_engine_results(e).summary(e);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(sum, "sampler"), "late_windows")), 1);
+    json_decref(sum);
+    culprit_engine_free(e);
+    ctree_free(&t);
+}
+
 static void delayed(struct ctree *t, int k)
 {
     quiet(t, k);
@@ -516,6 +544,7 @@ int main(void)
         cmocka_unit_test(test_dsp_and_source_rank_first),
         cmocka_unit_test(test_nothing),
         cmocka_unit_test(test_steal_named),
+        cmocka_unit_test(test_window_never_stretches),
         cmocka_unit_test(test_run_delay_when_nobody_named),
         cmocka_unit_test(test_ipis_carry_the_softirq),
         cmocka_unit_test(test_softirq_over_run_delay),
