@@ -88,6 +88,12 @@ start_pipewire() {
 
 # A unique server name for this test run.
 server_name() { echo "rtjt-$TESTNAME-$$-$1"; }
+# private_server PID: the name of the private jackd rtjitter PID started (rtjitter-PID-RANDOM-server or -sweep; the
+# random part is not guessable), read from the server's own command line; empty while it has none.
+private_server() { local j; j=$(pgrep -P "$1" -x jackd | head -1); [ -n "$j" ] &&
+    tr '\0' '\n' <"/proc/$j/cmdline" 2>/dev/null | sed -n '/^-n$/{n;p;q}'; }
+# PRIVATE_RE: the regular expression of a private server's name of rtjitter PID ($(private_re PID server)).
+private_re() { echo "rtjitter-$1-[0-9a-f]{8}-$2"; }
 
 # json FILE PYTHON-EXPR: print the value of an expression on the parsed document `d` (tuples space-separated).
 json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); v=($2); print(*v) if isinstance(v, tuple) else print(v)" "$1"; }

@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -103,8 +105,8 @@ static void last_log_line(const char *path, char *out, size_t outlen)
     jackserver_reason(text, out, outlen);
 }
 
-/* The pid in "rtjitter-PID" at p (followed by '_', '.', '-' (rtjitter-PID-server, rtjitter-PID-sweep) or the end),
- * or 0. */
+/* The pid in "rtjitter-PID" at p (followed by '_', '.', '-' (rtjitter-PID-RANDOM-server, rtjitter-PID-RANDOM-sweep,
+ * rtjitter-PID-server of an older rtjitter) or the end), or 0. */
 static pid_t our_pid_at(const char *p)
 {
     if (strncmp(p, "rtjitter-", 9) != 0)
@@ -302,7 +304,17 @@ int jackserver_start_named(struct private_server *s, const char *suffix, const c
                            int period_frames, int nperiods, int priority, char *err, size_t errlen)
 {
     memset(s, 0, sizeof(*s));
-    snprintf(s->name, sizeof(s->name), "rtjitter-%d%s%s", (int)getpid(), suffix ? "-" : "", suffix ? suffix : "");
+    /* A random part: jack2 makes its semaphores and socket in the world-writable /dev/shm under the server's name,
+     * and a user who plants a file or directory there first makes a root jackd fail ("can't check in named futex
+     * ... Invalid argument"). rtjitter-PID alone was guessable. */
+    uint32_t rnd;
+    if (getrandom(&rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd)) {
+        int e = errno;
+        snprintf(err, errlen, "cannot draw a random name for the private jackd: %s", strerror(e));
+        return -e;
+    }
+    snprintf(s->name, sizeof(s->name), "rtjitter-%d-%08x%s%s", (int)getpid(), (unsigned)rnd, suffix ? "-" : "",
+             suffix ? suffix : "");
     snprintf(s->driver, sizeof(s->driver), "%s", device ? "alsa" : "dummy");
     snprintf(s->device, sizeof(s->device), "%s", device ? device : "");
     s->rate_hz = rate_hz;
