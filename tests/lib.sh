@@ -36,12 +36,16 @@ start_jackd() {
     for i in $(seq 100); do
         # jack_wait -c checks without starting a server; run in a subshell so a client abort stays quiet
         if (jack_wait -s "$name" -c 2>/dev/null | grep -q '^running') 2>/dev/null; then return 0; fi
-        kill -0 "$JACKD_PID" 2>/dev/null || { cat "$WORK/jackd-$name.log"; return 1; }
+        kill -0 "$JACKD_PID" 2>/dev/null || { cat "$WORK/jackd-$name.log"; jack_registry_why; return 1; }
         sleep 0.1
     done
-    echo "# jackd $name did not take clients in 10 s"; cat "$WORK/jackd-$name.log"
+    echo "# jackd $name did not take clients in 10 s"; cat "$WORK/jackd-$name.log"; jack_registry_why
     return 1
 }
+
+# jack_registry_why: when jack2's registry is why a server did not start (all 8 slots held, or dead servers holding
+# some), one line saying what holds them and the command that frees the dead ones.
+jack_registry_why() { python3 "$RTJ_LIB_DIR/helpers/jack_registry.py" why; return 0; }
 
 stop_jackd() { # PID...: TERM to each at once, 5 s for all of them, then KILL
     local pid i live
