@@ -13,7 +13,12 @@
  * inherit them), SCHED_OTHER, its own session (a Ctrl-C or a timeout's kill of the run's process group does not
  * reach it: it ends when its parent does). After fork, in a copy of a threaded process, it calls only
  * async-signal-safe functions (system calls): every path is made before the fork. The parent ends it on every
- * normal path (tracefs_close: SIGKILL, then waitpid), after removing the instance itself. */
+ * normal path (tracefs_close: SIGKILL, then waitpid), after removing the instance itself.
+ *
+ * Its cost to the audio thread: the fork shares the parent's pages copy-on-write, so the real-time thread's first
+ * write to each page it touches faults once (a minor fault, no I/O). Measured on a timer run: 30 minor faults in
+ * each real-time thread against 9 without the guard, all within the warm-up (the trace opens as the audio thread
+ * becomes known), none after. */
 #include "culprit/tracefs.h"
 #include <errno.h>
 #include <fcntl.h>
