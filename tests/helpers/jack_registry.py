@@ -138,6 +138,9 @@ def main(argv):
     for s, pid, uid, name in entries():
         if alive(pid) or not any(name.startswith(p) for p in args):
             continue
+        if not re.fullmatch(r'[A-Za-z0-9._-]+', name):
+            continue                            # the registry is world-writable: never start a name with a '/'
+
         m = re.match(r'rtjitter-(\d+)(-|$)', name)
         if m and alive(int(m.group(1))):
             continue                            # that rtjitter lives: its own server may come back
