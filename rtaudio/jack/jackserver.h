@@ -20,9 +20,9 @@ struct private_server {
 int jackserver_start(struct private_server *s, const char *device, int rate_hz, int period_frames,
                      int nperiods, int priority, char *err, size_t errlen);
 /* The same, named rtjitter-PID-RANDOM-SUFFIX ("server" above; RANDOM: 32 bits from getrandom, so that a user cannot
- * plant jack2's /dev/shm files of the name before a root run starts it): for a server that outlives several clients of this process (a sweep), whose
- * name must differ from theirs (rtjitter-PID): jack2 refuses a second client of a server that has its name
- * (status 0x11) once the first has closed. */
+ * plant jack2's /dev/shm files of the name before a root run starts it): for a server that outlives several clients
+ * of this process (a sweep), whose name must differ from theirs (rtjitter-PID): jack2 refuses a second client of a
+ * server that has its name (status 0x11) once the first has closed. */
 int jackserver_start_named(struct private_server *s, const char *suffix, const char *device, int rate_hz,
                            int period_frames, int nperiods, int priority, char *err, size_t errlen);
 /* Why jackd died, from what it printed (text: its whole output): its banner and chatter skipped ("jackdmp 1.9.21",

@@ -154,8 +154,8 @@ static void eval_jack_registry(const json_t *sys, struct check_result *r)
               full ? " (no JACK server can start: \"Too many servers already active\")"
                    : " (a killed server keeps its slot until a server of its name starts again)");
     if (dead > 0 && cmd && cmd[0])
-        check_fix(r, "free the dead servers' slots (each name started once and stopped): " WRAP_CMD_ON "%s" WRAP_CMD_OFF,
-                  cmd);
+        check_fix(r, "free the dead servers' slots (each name started once and stopped): " WRAP_CMD_ON "%s"
+                  WRAP_CMD_OFF, cmd);
     else if (dead > 0)
         check_fix(r, "start each dead server's name once and stop it (jackd -n NAME -d dummy, then kill it): jack2 "
                   "then frees its slot");

@@ -3,21 +3,21 @@
  * when it is not mounted), make a private instance, write and read its files, freeze it, remove it.
  *
  * Hand-written, not libtracefs: the trace source writes a dozen small files and reads one text file. libtracefs
- * would be a new dependency for every user (one more -dev package to build, one more library in every install,
- * for a path only root uses), and Debian 12's 1.6.4 has no snapshot API anyway; the file operations are short, are
+ * would be a new dependency for every user (one more -dev package to build, one more library in every install, for
+ * a path only root uses), and Debian 12's 1.6.4 has no snapshot API anyway; the file operations are short, are
  * tested on a fake tracefs tree (tests/unit/test_tracefs.c), and let us keep the rules of DESIGN.md: opened through
  * the instance's directory descriptor, never following a symlink, deletes by rmdir of the instance only.
  *
- * What is changed, and how it is restored: nothing outside our own instance (instances/rtjitter-PID) is written,
- * so removing the instance at close restores every setting (its clock, events, buffer size and tracing_on go with
- * it). A tracefs we mounted ourselves is mounted on a private directory (/run/rtjitter-tracefs-PID, never the
- * system's /sys/kernel/tracing) and unmounted at close. rtjitter's stop signals (SIGINT, SIGTERM, SIGHUP) end a
- * run through its normal path (src/run/signals.h), which closes the source. After a crash or a SIGKILL, the
- * instance's guard (tracefs_guard.c, a child forked at open that outlives nothing) turns tracing off and removes
- * the instance and the mount within a quarter of a second; when the guard was killed too (a kill of every
- * process), the next open removes every rtjitter-PID instance and every /run/rtjitter-tracefs-PID mount whose
- * PID is dead (tracefs_reap_stale). A PID of another PID namespace (a container) looks dead from here: its instance would
- * be removed too; rtjitter runs in one namespace at a time on a machine, so we accept that and say so. */
+ * What is changed, and how it is restored: nothing outside our own instance (instances/rtjitter-PID) is written, so
+ * removing the instance at close restores every setting (its clock, events, buffer size and tracing_on go with it).
+ * A tracefs we mounted ourselves is mounted on a private directory (/run/rtjitter-tracefs-PID, never the system's
+ * /sys/kernel/tracing) and unmounted at close. rtjitter's stop signals (SIGINT, SIGTERM, SIGHUP) end a run through
+ * its normal path (src/run/signals.h), which closes the source. After a crash or a SIGKILL, the instance's guard
+ * (tracefs_guard.c, a child forked at open that outlives nothing) turns tracing off and removes the instance and
+ * the mount within a quarter of a second; when the guard was killed too (a kill of every process), the next open
+ * removes every rtjitter-PID instance and every /run/rtjitter-tracefs-PID mount whose PID is dead
+ * (tracefs_reap_stale). A PID of another PID namespace (a container) looks dead from here: its instance would be
+ * removed too; rtjitter runs in one namespace at a time on a machine, so we accept that and say so. */
 #ifndef RTJ_TRACEFS_H
 #define RTJ_TRACEFS_H
 #include <limits.h>
