@@ -145,10 +145,11 @@ static void clean_stale(const char *tmp)
     if (d) {
         while ((de = readdir(d))) {
             const char *n = de->d_name;
-            int ours = strncmp(n, uidp, strlen(uidp)) == 0 || strncmp(n, "jack_rtjitter-", 14) == 0;
+            int sem = strncmp(n, uidp, strlen(uidp)) == 0, sock = strncmp(n, "jack_rtjitter-", 14) == 0;
             struct stat st;
-            if (ours && names_dead_rtjitter(n) && fstatat(dirfd(d), n, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-                S_ISREG(st.st_mode) && st.st_uid == getuid())
+            /* a semaphore is a file; a server's socket (jack_NAME_UID_0), left by a killed jackd, a socket */
+            if ((sem || sock) && names_dead_rtjitter(n) && fstatat(dirfd(d), n, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                (S_ISREG(st.st_mode) || (sock && S_ISSOCK(st.st_mode))) && st.st_uid == getuid())
                 unlinkat(dirfd(d), n, 0);
         }
         closedir(d);

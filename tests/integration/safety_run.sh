@@ -100,9 +100,12 @@ if ! (jack_wait -c 2>/dev/null | grep -q '^running'); then
     jack_kill_end
     check "private jackd SIGKILLed: exit 3 (got $rc)" [ "$rc" -eq 3 ]
     check "... it leaves a dead slot $(private_re $rpid server) in jack2's registry" in_registry "$(private_re $rpid server)"
+    check "... and its socket in /dev/shm" [ "$(ls /dev/shm | grep -c "^jack_rtjitter-$rpid-")" -ge 1 ]
     "$RTJ" run --loads none --duration 1 --warmup 0.3 --quiet --output "$WORK/kstore" >/dev/null 2>&1
     not_in_registry() { ! in_registry "$1"; }
     check "... which the next private run reclaims" not_in_registry "$(private_re $rpid server)"
+    check "... and removes the killed server's socket in /dev/shm ($(ls /dev/shm | grep "rtjitter-$rpid-" | tr '\n' ' '))" \
+        [ "$(ls /dev/shm | grep -c "rtjitter-$rpid-")" -eq 0 ]
 else
     ok "# SKIP kill -9 leftovers: a default JACK server runs here"
 fi
