@@ -36,12 +36,16 @@ start_jackd() {
     for i in $(seq 100); do
         # jack_wait -c checks without starting a server; run in a subshell so a client abort stays quiet
         if (jack_wait -s "$name" -c 2>/dev/null | grep -q '^running') 2>/dev/null; then return 0; fi
-        kill -0 "$JACKD_PID" 2>/dev/null || { cat "$WORK/jackd-$name.log"; return 1; }
+        kill -0 "$JACKD_PID" 2>/dev/null || { cat "$WORK/jackd-$name.log"; jack_registry_why; return 1; }
         sleep 0.1
     done
-    echo "# jackd $name did not take clients in 10 s"; cat "$WORK/jackd-$name.log"
+    echo "# jackd $name did not take clients in 10 s"; cat "$WORK/jackd-$name.log"; jack_registry_why
     return 1
 }
+
+# jack_registry_why: when jack2's registry is why a server did not start (all 8 slots held, or dead servers holding
+# some), one line saying what holds them and the command that frees the dead ones.
+jack_registry_why() { python3 "$RTJ_LIB_DIR/helpers/jack_registry.py" why; return 0; }
 
 stop_jackd() { # PID...: TERM to each at once, 5 s for all of them, then KILL
     local pid i live
@@ -88,6 +92,12 @@ start_pipewire() {
 
 # A unique server name for this test run.
 server_name() { echo "rtjt-$TESTNAME-$$-$1"; }
+# private_server PID: the name of the private jackd rtjitter PID started (rtjitter-PID-RANDOM-server or -sweep; the
+# random part is not guessable), read from the server's own command line; empty while it has none.
+private_server() { local j; j=$(pgrep -P "$1" -x jackd | head -1); [ -n "$j" ] &&
+    tr '\0' '\n' <"/proc/$j/cmdline" 2>/dev/null | sed -n '/^-n$/{n;p;q}'; }
+# PRIVATE_RE: the regular expression of a private server's name of rtjitter PID ($(private_re PID server)).
+private_re() { echo "rtjitter-$1-[0-9a-f]{8}-$2"; }
 
 # json FILE PYTHON-EXPR: print the value of an expression on the parsed document `d` (tuples space-separated).
 json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); v=($2); print(*v) if isinstance(v, tuple) else print(v)" "$1"; }

@@ -2,6 +2,7 @@
 #include "jack/jackserver.h"
 #include "rtclock.h"
 #include "jack/jack_client.h"
+#include "util/jackreg.h"
 #include "util/procstat.h"
 #include <dirent.h>
 #include <errno.h>
@@ -11,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -103,8 +106,8 @@ static void last_log_line(const char *path, char *out, size_t outlen)
     jackserver_reason(text, out, outlen);
 }
 
-/* The pid in "rtjitter-PID" at p (followed by '_', '.', '-' (rtjitter-PID-server, rtjitter-PID-sweep) or the end),
- * or 0. */
+/* The pid in "rtjitter-PID" at p (followed by '_', '.', '-' (rtjitter-PID-RANDOM-server, rtjitter-PID-RANDOM-sweep,
+ * rtjitter-PID-server of an older rtjitter) or the end), or 0. */
 static pid_t our_pid_at(const char *p)
 {
     if (strncmp(p, "rtjitter-", 9) != 0)
@@ -142,10 +145,11 @@ static void clean_stale(const char *tmp)
     if (d) {
         while ((de = readdir(d))) {
             const char *n = de->d_name;
-            int ours = strncmp(n, uidp, strlen(uidp)) == 0 || strncmp(n, "jack_rtjitter-", 14) == 0;
+            int sem = strncmp(n, uidp, strlen(uidp)) == 0, sock = strncmp(n, "jack_rtjitter-", 14) == 0;
             struct stat st;
-            if (ours && names_dead_rtjitter(n) && fstatat(dirfd(d), n, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-                S_ISREG(st.st_mode) && st.st_uid == getuid())
+            /* a semaphore is a file; a server's socket (jack_NAME_UID_0), left by a killed jackd, a socket */
+            if ((sem || sock) && names_dead_rtjitter(n) && fstatat(dirfd(d), n, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                (S_ISREG(st.st_mode) || (sock && S_ISSOCK(st.st_mode))) && st.st_uid == getuid())
                 unlinkat(dirfd(d), n, 0);
         }
         closedir(d);
@@ -171,60 +175,30 @@ static void clean_stale(const char *tmp)
 static pid_t spawn_jackd(const char *const *argv, int out_fd);
 void jackserver_stop(struct private_server *s);
 
-/* jack2's server registry (/dev/shm/jack-shm-registry) has 8 slots and frees one only when its server exits
- * cleanly or a server of the same name starts again: a SIGKILLed rtjitter-PID server keeps its slot for ever,
- * and once 8 are taken no jackd starts ("too many servers"). Each entry is the server's pid (4 bytes) followed by
- * "jack-UID:NAME:"; a freed entry is zeroed. For every rtjitter-PID entry of this user whose server is dead, start
- * that name once more (jackd reclaims the slot) and stop it cleanly (it frees it). Returns how many. */
-static int reclaim_registry(void)
+/* When jack2's registry has no free slot: one line in err saying what holds them and the command that frees the
+ * dead ones (util/jackreg.h), and 1; else 0. */
+static int registry_full(char *err, size_t errlen)
 {
-    int fd = open("/dev/shm/jack-shm-registry", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
+    struct jackreg r;
+    if (jackreg_read("", &r) < 0 || r.held < JACKREG_SLOTS)
         return 0;
-    struct stat st;
-    char *reg = NULL;
-    ssize_t n = -1;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 4 && st.st_size < (1 << 20) &&
-        (reg = malloc((size_t)st.st_size + 1)))
-        n = read(fd, reg, (size_t)st.st_size);
-    close(fd);
-    if (n <= 4) {
-        free(reg);
-        return 0;
+    char cmd[640];
+    jackreg_free_command(&r, (int)getuid(), cmd, sizeof(cmd));
+    if (r.dead && cmd[0] &&
+        snprintf(err, errlen, "jack2's registry of servers is full (%d of %d slots, %d held by dead servers; "
+                 "`rtjitter check` names them), so no jackd can start; free the dead ones with: %s", r.held,
+                 JACKREG_SLOTS, r.dead, cmd) >= (int)errlen)
+        snprintf(err, errlen, "jack2's registry of servers is full (%d of %d slots, %d held by dead servers), so no "
+                 "jackd can start: `rtjitter check` names them and gives the command that frees them", r.held,
+                 JACKREG_SLOTS, r.dead); /* never a command cut short */
+    else if (!r.dead || !cmd[0]) {
+        char who[400];
+        jackreg_describe(&r, who, sizeof(who));
+        snprintf(err, errlen, "jack2's registry of servers is full, so no jackd can start: %s; %s", who,
+                 r.dead ? "the dead ones are freed when a server of the same name starts and stops"
+                        : "stop one of these servers (by its pid)");
     }
-    reg[n] = '\0';
-    char prefix[48];
-    int plen = snprintf(prefix, sizeof(prefix), "jack-%u:rtjitter-", (unsigned)getuid());
-    int reclaimed = 0;
-    for (ssize_t i = 4; i + plen < n && reclaimed < 8; i++) {
-        if (memcmp(reg + i, prefix, (size_t)plen) != 0)
-            continue;
-        int32_t spid;
-        memcpy(&spid, reg + i - 4, sizeof(spid));
-        char name[64];
-        const char *p = reg + i + plen - 9; /* "rtjitter-PID:" */
-        size_t len = strcspn(p, ":");
-        if (len >= sizeof(name) || spid <= 0 || (kill(spid, 0) == 0 || errno != ESRCH))
-            continue;
-        memcpy(name, p, len);
-        name[len] = '\0';
-        if (our_pid_at(name) <= 0)
-            continue;
-        const char *argv[] = { "jackd", "-n", name, "-d", "dummy", "-r", "48000", "-p", "1024", NULL };
-        int nul = open("/dev/null", O_WRONLY | O_CLOEXEC);
-        pid_t pid = spawn_jackd(argv, nul);
-        if (nul >= 0)
-            close(nul);
-        if (pid < 0)
-            continue;
-        for (int waited = 0; waited < 2000 && rtj_jack_server_answers(name, 500) != 1; waited += 50)
-            mono_nap_ms(50);
-        struct private_server tmp = { .pid = pid };
-        jackserver_stop(&tmp);
-        reclaimed++;
-    }
-    free(reg);
-    return reclaimed;
+    return 1;
 }
 
 /* The private directory of the server's log: TMP/rtjitter-PID.jackd.XXXXXX, 0700. */
@@ -302,7 +276,17 @@ int jackserver_start_named(struct private_server *s, const char *suffix, const c
                            int period_frames, int nperiods, int priority, char *err, size_t errlen)
 {
     memset(s, 0, sizeof(*s));
-    snprintf(s->name, sizeof(s->name), "rtjitter-%d%s%s", (int)getpid(), suffix ? "-" : "", suffix ? suffix : "");
+    /* A random part: jack2 makes its semaphores and socket in the world-writable /dev/shm under the server's name,
+     * and a user who plants a file or directory there first makes a root jackd fail ("can't check in named futex
+     * ... Invalid argument"). rtjitter-PID alone was guessable. */
+    uint32_t rnd;
+    if (getrandom(&rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd)) {
+        int e = errno;
+        snprintf(err, errlen, "cannot draw a random name for the private jackd: %s", strerror(e));
+        return -e;
+    }
+    snprintf(s->name, sizeof(s->name), "rtjitter-%d-%08x%s%s", (int)getpid(), (unsigned)rnd, suffix ? "-" : "",
+             suffix ? suffix : "");
     snprintf(s->driver, sizeof(s->driver), "%s", device ? "alsa" : "dummy");
     snprintf(s->device, sizeof(s->device), "%s", device ? device : "");
     s->rate_hz = rate_hz;
@@ -311,7 +295,9 @@ int jackserver_start_named(struct private_server *s, const char *suffix, const c
     s->priority = priority;
     const char *tmp = getenv("TMPDIR") && getenv("TMPDIR")[0] ? getenv("TMPDIR") : "/tmp";
     clean_stale(tmp);
-    reclaim_registry();
+    jackreg_reclaim(NULL); /* the slots of dead rtjitter servers (a SIGKILL, a crash) */
+    if (registry_full(err, errlen))
+        return -EUSERS;
     int le = make_log_dir(s, tmp, err, errlen);
     if (le < 0)
         return le;
@@ -366,9 +352,11 @@ int jackserver_start_named(struct private_server *s, const char *suffix, const c
         if (!jackserver_alive(s)) {
             char last[256];
             last_log_line(s->log_path, last, sizeof(last));
+            remove_log(s);
+            if (registry_full(err, errlen)) /* "Too many servers already active": what holds them */
+                return -EUSERS;
             snprintf(err, errlen, "private jackd (%s driver) exited at start: %s", s->driver,
                      last[0] ? last : "it printed nothing but its banner");
-            remove_log(s);
             return -ECHILD;
         }
         /* A probe waits on the server without a deadline: one that was stopped (SIGSTOP) or hangs as it starts
@@ -396,8 +384,10 @@ int jackserver_start_named(struct private_server *s, const char *suffix, const c
         }
         mono_nap_ms(100);
     }
-    snprintf(err, errlen, "private jackd did not accept clients within %d s", START_WAIT_MS / 1000);
     jackserver_stop(s);
+    if (registry_full(err, errlen))
+        return -EUSERS;
+    snprintf(err, errlen, "private jackd did not accept clients within %d s", START_WAIT_MS / 1000);
     return -ETIMEDOUT;
 }
 

@@ -6,10 +6,10 @@
 
 struct private_server {
     pid_t pid;               /* 0 when none */
-    char name[64];           /* unique: rtjitter-PID */
+    char name[64];           /* unique and not guessable: rtjitter-PID-RANDOM-SUFFIX (RANDOM: 8 hex digits) */
     char driver[16];         /* "dummy" or "alsa" */
     char device[64];
-    char log_dir[256];       /* private (0700) directory of the log: TMP/rtjitter-PID.jackd.XXXXXX */
+    char log_dir[256];       /* private (0700) directory of the log: TMP/NAME.jackd.XXXXXX */
     char log_path[300];
     int rate_hz, period_frames, nperiods, priority;
 };
@@ -19,9 +19,10 @@ struct private_server {
  * Returns 0 or -errno; err gets one line (the server's last words when it died). */
 int jackserver_start(struct private_server *s, const char *device, int rate_hz, int period_frames,
                      int nperiods, int priority, char *err, size_t errlen);
-/* The same, named rtjitter-PID-SUFFIX: for a server that outlives several clients of this process (a sweep), whose
- * name must differ from theirs (rtjitter-PID): jack2 refuses a second client of a server that has its name
- * (status 0x11) once the first has closed. */
+/* The same, named rtjitter-PID-RANDOM-SUFFIX ("server" above; RANDOM: 32 bits from getrandom, so that a user cannot
+ * plant jack2's /dev/shm files of the name before a root run starts it): for a server that outlives several clients
+ * of this process (a sweep), whose name must differ from theirs (rtjitter-PID): jack2 refuses a second client of a
+ * server that has its name (status 0x11) once the first has closed. */
 int jackserver_start_named(struct private_server *s, const char *suffix, const char *device, int rate_hz,
                            int period_frames, int nperiods, int priority, char *err, size_t errlen);
 /* Why jackd died, from what it printed (text: its whole output): its banner and chatter skipped ("jackdmp 1.9.21",

@@ -4,6 +4,7 @@
  * interfaces. They judge the identity's audio_servers and the set-up (sysinfo/setup_audio.c). */
 #include "checks/checks_internal.h"
 #include "util/shquote.h"
+#include "util/wrap.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,6 +119,58 @@ const struct check check_server_rt = {
     .level = CHECK_WARN,
     .matters = CHECK_MATTERS_CHECKLIST,
     .eval = eval_server_rt,
+};
+
+/* jack2's 8 server slots (setup.jack_registry, util/jackreg.h): a killed server keeps its slot until a server of its
+ * name starts again, and with all 8 held no jackd starts. `rtjitter check` frees the dead rtjitter servers' slots
+ * before it reads (src/cli/cmd_check.c); what is left is named here, with the command that frees the dead ones. */
+static void eval_jack_registry(const json_t *sys, struct check_result *r)
+{
+    const json_t *reg = json_object_get(check_setup(sys), "jack_registry");
+    if (!json_is_object(reg)) {
+        check_say(r, CHECK_SKIP, "jack2's registry (/dev/shm/jack-shm-registry) could not be read");
+        return;
+    }
+    if (!json_is_true(json_object_get(reg, "present"))) {
+        check_say(r, CHECK_OK, "no jack2 server has run since boot: all 8 server slots are free");
+        return;
+    }
+    double held = check_num(reg, "held"), dead = check_num(reg, "dead");
+    const char *who = check_str(reg, "describe"), *cmd = check_str(reg, "free_command");
+    if (isnan(held) || isnan(dead) || !who) {
+        check_say(r, CHECK_SKIP, "jack2's registry was read, but not what holds it");
+        return;
+    }
+    int full = held >= 8;
+    double freed = check_num(reg, "freed");
+    char was[80] = "";
+    if (freed > 0)
+        snprintf(was, sizeof(was), " (%.0f held by dead rtjitter servers were freed first)", freed);
+    if (!full && dead == 0) {
+        check_say(r, CHECK_OK, "%s: %.0f free%s", who, 8 - held, was);
+        return;
+    }
+    check_say(r, full ? CHECK_FAIL : CHECK_WARN, "%s%s%s", who, was,
+              full ? " (no JACK server can start: \"Too many servers already active\")"
+                   : " (a killed server keeps its slot until a server of its name starts again)");
+    if (dead > 0 && cmd && cmd[0])
+        check_fix(r, "free the dead servers' slots (each name started once and stopped): " WRAP_CMD_ON "%s"
+                  WRAP_CMD_OFF, cmd);
+    else if (dead > 0)
+        check_fix(r, "start each dead server's name once and stop it (jackd -n NAME -d dummy, then kill it): jack2 "
+                  "then frees its slot");
+    else
+        check_fix(r, "stop one of the live servers named above (kill PID)");
+}
+
+const struct check check_jack_registry = {
+    .id = "jack_registry",
+    .title = "Free server slots in jack2's registry",
+    .group = CHECK_AUDIO,
+    .reads = "setup.jack_registry (/dev/shm/jack-shm-registry: 8 slots, each a pid and a name; /proc)",
+    .level = CHECK_FAIL,
+    .matters = CHECK_MATTERS_CHECKLIST,
+    .eval = eval_jack_registry,
 };
 
 /* A JACK client under PipeWire cannot get a buffer smaller than min-quantum (nor other than force-quantum). */

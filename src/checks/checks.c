@@ -45,6 +45,7 @@ static const struct check *const table[] = {
     &check_boot_setup,
     &check_audio_stack,
     &check_server_rt,
+    &check_jack_registry,
     &check_pipewire_clock,
     &check_usb_autosuspend,
     &check_power_profile,

@@ -21,7 +21,8 @@ extern const struct check check_governor, check_boost, check_smt, check_idle_sta
 /* disks.c: memory and disks */
 extern const struct check check_swappiness, check_filesystems, check_inotify;
 /* audio.c: the audio stack */
-extern const struct check check_audio_stack, check_server_rt, check_pipewire_clock, check_usb_autosuspend;
+extern const struct check check_audio_stack, check_server_rt, check_jack_registry, check_pipewire_clock,
+    check_usb_autosuspend;
 /* power.c: power managers */
 extern const struct check check_power_profile, check_tlp, check_laptop_mode;
 

@@ -6,6 +6,7 @@
 #include "cli/cmd_check.h"
 #include "checks/checks.h"
 #include "report/doc.h"
+#include "util/jackreg.h"
 #include "util/shquote.h"
 #include "util/termtext.h"
 #include "util/wrap.h"
@@ -251,7 +252,12 @@ int cmd_check(int argc, char **argv, const char *command_line)
     }
     const char *paths[2] = { where, NULL };
     struct checks_env env = { .root = o.root ? o.root : "", .user = o.user, .paths = paths, .probe = 1 };
+    /* this machine: the slots of dead rtjitter servers in jack2's registry are freed first (util/jackreg.h) */
+    int freed = o.root ? 0 : jackreg_reclaim(NULL);
     json_t *sys = checks_collect(&env);
+    json_t *reg = json_object_get(json_object_get(sys, "setup"), "jack_registry");
+    if (freed > 0 && json_is_object(reg))
+        json_object_set_new(reg, "freed", json_integer(freed));
     if (sys && o.user && unknown_user(sys, o.root)) {
         fprintf(stderr, "rtjitter check: --user: no user %s on this system (%s/etc/passwd)\n", shq(o.user).s,
                 o.root ? o.root : "");

@@ -73,6 +73,7 @@ int tracefs_locate(struct tracefs *t, const char *given, char *err, size_t errle
 {
     memset(t, 0, sizeof(*t));
     t->inst_fd = -1;
+    t->guard_fd = -1;
     if (given) {
         if (!looks_like_tracefs(given))
             return fail(err, errlen, -ENOENT, "%s is not a tracefs (no trace file, no instances/)", given);
@@ -180,12 +181,19 @@ int tracefs_instance_open(struct tracefs *t, char *err, size_t errlen)
         e = -errno;
     if (!e && (t->inst_fd = openat(dfd, t->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
         e = -errno;
+    struct stat st;
+    if (!e && fstat(t->inst_fd, &st) == 0) {
+        t->inst_dev = st.st_dev;
+        t->inst_ino = st.st_ino;
+    }
     close(dfd);
     if (e) {
         tracefs_close(t);
         return fail(err, errlen, e, "cannot make the tracefs instance %s/%s: %s", dir, t->name, strerror(-e));
     }
     snprintf(t->inst, sizeof(t->inst), "%s/%s", dir, t->name);
+    if (t->made)
+        tracefs_guard_start(t); /* no guard: the next open reaps what a SIGKILL left */
     return 0;
 }
 
@@ -265,11 +273,7 @@ void tracefs_close(struct tracefs *t)
     if (t->made && t->name[0]) {
         char dir[PATH_MAX + 16];
         snprintf(dir, sizeof(dir), "%s/instances", t->root);
-        int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (dfd >= 0) {
-            unlinkat(dfd, t->name, AT_REMOVEDIR);
-            close(dfd);
-        }
+        tracefs_instance_remove(dir, t->name, t->inst_dev, t->inst_ino, 0);
     }
     t->made = 0;
     if (t->mounted[0]) {
@@ -277,6 +281,7 @@ void tracefs_close(struct tracefs *t)
         rmdir(t->mounted);
         t->mounted[0] = '\0';
     }
+    tracefs_guard_stop(t); /* last: were this process killed in the lines above, the guard would finish them */
 }
 
 const char *tracefs_clock_name(clockid_t clock)

@@ -593,6 +593,7 @@ void sysinfo_setup_audio(const char *root, const char *home, json_t *setup)
     json_object_set_new(setup, "packages", packages_read(root));
     json_object_set_new(setup, "programs", programs_read(root));
     processes_read(root, setup);
+    json_object_set_new(setup, "jack_registry", sysinfo_jack_registry(root));
     json_object_set_new(setup, "pipewire", pipewire_read(root, home));
     json_object_set_new(setup, "rtkit", rtkit_read(root));
     json_object_set_new(setup, "power", power_read(root));

@@ -37,5 +37,8 @@ void sysinfo_setup_audio(const char *root, const char *home, json_t *setup);
 /* setup_login.c: pam {service: {limits, via}}, container {kind, evidence} or null, os {id, id_like} or null,
  * and limits.mtime. */
 void sysinfo_setup_login(const char *root, json_t *setup);
+/* setup_jack.c: jack2's server registry: {present, held, dead, slots [{index, pid, uid, name, alive, rtjitter_pid,
+ * rtjitter_alive}], describe, free_command}, {present: false} when there is none, null when it cannot be read. */
+json_t *sysinfo_jack_registry(const char *root);
 
 #endif

@@ -4,6 +4,7 @@
 
 usage: jack_registry.py list
        jack_registry.py taken
+       jack_registry.py why
        jack_registry.py reclaim [--jackd PATH] PREFIX...
 
 jack2 keeps one registry for the machine (/dev/shm/jack-shm-registry, every user's servers): a header of six ints,
@@ -14,6 +15,10 @@ have names used once (rtjt-TEST-PID-...), so every SIGKILLed one would hold a sl
 
 list     one line per held slot: "slot I pid P alive|dead uid U name NAME"
 taken    how many slots are held (by live servers or dead ones)
+why      when dead servers hold slots, or all 8 are held: one line "# jack2's registry: ..." saying what holds
+         them, and the command that frees the dead ones; nothing otherwise. Exit 0; 1 when dead servers hold
+         slots; 2 when all 8 are held, some by live servers (waiting may free one); 3 when all 8 are held by dead
+         servers (only freeing them helps).
 reclaim  for each entry held by a dead server whose NAME starts with a PREFIX, start that name once more as its
          user (jackd reclaims the entry) and stop it with SIGTERM (it frees it); a name rtjitter-PID-... only when
          that rtjitter is dead too. Prints "reclaimed N of M" and a line per failure. As root, when that fails
@@ -23,6 +28,7 @@ reclaim  for each entry held by a dead server whose NAME starts with a PREFIX, s
 import fcntl
 import os
 import re
+import shlex
 import signal
 import struct
 import subprocess
@@ -117,6 +123,8 @@ def main(argv):
     if argv[1] == 'taken':
         print(len(entries()))
         return 0
+    if argv[1] == 'why':
+        return registry_why()
     if argv[1] != 'reclaim':
         sys.exit(__doc__)
     args = argv[2:]
@@ -130,6 +138,9 @@ def main(argv):
     for s, pid, uid, name in entries():
         if alive(pid) or not any(name.startswith(p) for p in args):
             continue
+        if not re.fullmatch(r'[A-Za-z0-9._-]+', name):
+            continue                            # the registry is world-writable: never start a name with a '/'
+
         m = re.match(r'rtjitter-(\d+)(-|$)', name)
         if m and alive(int(m.group(1))):
             continue                            # that rtjitter lives: its own server may come back
@@ -150,6 +161,29 @@ def main(argv):
         done = len(todo)
     print('reclaimed %d of %d' % (done, len(todo)))
     return 0
+
+
+def registry_why():
+    """What holds the slots and how to free the dead ones, as one line (nothing when every held slot is live and
+    one is free)."""
+    es = entries()
+    dead = [(pid, uid, name) for _, pid, uid, name in es if not alive(pid)]
+    if not dead and len(es) < SLOTS:
+        return 0
+    say = lambda l: ', '.join('%s (uid %d, pid %d)' % (n, u, p) for p, u, n in l) or 'none'
+    live = [(pid, uid, name) for _, pid, uid, name in es if alive(pid)]
+    line = "# jack2's registry: %d of %d slots held%s: dead %s; live %s" % (
+        len(es), SLOTS, ' (no JACK server can start: "Too many servers already active")' if len(es) >= SLOTS else '',
+        say(dead), say(live))
+    if dead:
+        sudo = '' if os.getuid() == 0 or all(u == os.getuid() for _, u, _ in dead) else 'sudo '
+        here = os.path.relpath(os.path.abspath(__file__))
+        line += '; free the dead ones with: %spython3 %s reclaim %s' % (
+            sudo, shlex.quote(here), ' '.join(shlex.quote(n) for _, _, n in dead))
+    else:
+        line += '; stop one of the live servers (kill PID)'
+    print(line)
+    return (3 if not live else 2) if len(es) >= SLOTS else 1
 
 
 def mended_metadata():

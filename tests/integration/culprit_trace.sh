@@ -8,8 +8,8 @@
 # within 3 ms of the burst's own from the due time to its end (the trace counts from the waking, takes the
 # interrupts out). Every tracefs setting must be as it
 # was after close (the instance removed, a tracefs mounted by the source unmounted), and after a SIGKILL of the
-# program the next open removes what it left (its instance and its mount point). SKIP lines say why where the
-# machine cannot: not root, no tracefs, a tracepoint missing, one CPU.
+# program and its guard the next open removes what they left (its instance and its mount point). SKIP lines say why
+# where the machine cannot: not root, no tracefs, a tracepoint missing, one CPU.
 . "$(dirname "$0")/../lib.sh"
 H="$RTJ_HELPERS/trace_burst"
 
@@ -85,8 +85,13 @@ drop_view
 HOLD=$!
 for i in $(seq 50); do grep -q '^instance=' "$WORK/hold.out" && break; sleep 0.1; done
 read -r INST ROOT <<<"$(sed -n 's/^instance=\([^ ]*\) root=\([^ ]*\) .*/\1 \2/p' "$WORK/hold.out")"
+# its guard (tracefs_guard.c) would remove the instance at once (trace_guard.sh): killed first, as a kill of every
+# process would, the program's leftovers are the next open's to remove
+GUARD=$(pgrep -P "$HOLD" -x rtjitter-guard)
+check "the program has its guard (pid ${GUARD:-none})" [ -n "$GUARD" ]
+[ -n "$GUARD" ] && kill -KILL "$GUARD"
 kill -KILL "$HOLD"; wait "$HOLD" 2>/dev/null
-check "the killed program left its instance ($INST) behind" holds '[ -n "$INST" ] && [ -d "$ROOT/instances/$INST" ]'
+check "the killed program and guard left its instance ($INST) behind" holds '[ -n "$INST" ] && [ -d "$ROOT/instances/$INST" ]'
 "$H" open - >"$WORK/open.out" 2>&1; rc=$?
 check "a new open after the SIGKILL succeeds (exit $rc)" [ "$rc" -eq 0 ]
 case $ROOT in /run/rtjitter-tracefs-*)

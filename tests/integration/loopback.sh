@@ -322,7 +322,7 @@ PY
 fi
 # The internal loop on rtjitter's OWN private server (no --server, no server running): its loop client is a second
 # client of the same process, which jack2 refuses on a server named like the first client (status 0x11), so the
-# private server has a name of its own (rtjitter-PID-server). 64 frames by default: the round trip is 64 + 7.
+# private server has a name of its own (rtjitter-PID-RANDOM-server). 64 frames by default: the round trip is 64 + 7.
 if ! (unset JACK_DEFAULT_SERVER; jack_wait -c 2>/dev/null | grep -q '^running'); then
     (unset JACK_DEFAULT_SERVER; "$RTJ" run --loopback internal:7 --loads none --duration 1 --warmup 0.3 --quiet \
         --output "$WORK/pstore" --json "$WORK/priv.json" >"$WORK/priv.out" 2>&1); prc=$?

@@ -33,7 +33,7 @@ else
     srv=$(json "$WORK/p.json" "d['audio']['server'], d['audio']['driver'], d['audio']['server_name'], d['audio']['period_frames'], d['audio']['rate']")
     echo "# report: $srv"
     check "report says a private dummy server at the requested 128 frames / 48000 Hz ran" \
-        [ "$srv" = "private dummy rtjitter-$rpid-server 128 48000" ]
+        holds '[[ "$srv" =~ ^"private dummy "$(private_re $rpid server)" 128 48000"$ ]]'
     # The server's own frame clock over the measured window: cycles and the cycles its gaps skipped, 128 frames each,
     # are the window's length at 48 kHz (within 2 %): the private server runs what was asked. (Not "about 750
     # cycles": a fresh machine's run once had fewer, its window or its gaps not printed.)
@@ -42,13 +42,13 @@ else
     check "it measured about 2 s of 128-frame cycles: (cycles + skipped) x 128 / 48 kHz = its window within 2 % ($fc)" \
         python3 -c "import sys; c, k, w = map(float, '$fc'.split()); sys.exit(not (1.5 < w < 2.5 and abs((c + k) * 128 / 48000 - w) <= 0.02 * w + 128 / 48000))"
     check "no jackd named rtjitter-$rpid is left" no_jackd_named "rtjitter-$rpid"
-    check "no jackd log (directory) is left in the temp dir" [ -z "$(ls "${TMPDIR:-/tmp}" | grep -F "rtjitter-$rpid-server.jackd")" ]
+    check "no jackd log (directory) is left in the temp dir" [ -z "$(ls "${TMPDIR:-/tmp}" | grep -E "$(private_re $rpid server)\.jackd")" ]
     # SIGTERM to a private-server run: incomplete, exit 3, and still no jackd left
     "$RTJ" run --loads none --duration 30 --warmup 0.5 --quiet --json "$WORK/t.json" >"$WORK/out" 2>&1 &
     rpid=$!
     # mid-run: once its client is in its private server's graph (a busy machine took more than 2.5 s to start the
     # server once; a stop before it is up is the start-up's case, below)
-    for i in $(seq 100); do jack_lsp -s "rtjitter-$rpid-server" 2>/dev/null | grep -q "^rtjitter-$rpid:" && break; sleep 0.1; done
+    for i in $(seq 100); do srv=$(private_server $rpid) && jack_lsp -s "$srv" 2>/dev/null | grep -q "^rtjitter-$rpid:" && break; sleep 0.1; done
     sleep 1.5
     kill -TERM "$rpid"
     t0=$(date +%s.%N); wait "$rpid"; rc=$?; t1=$(date +%s.%N)
@@ -74,7 +74,7 @@ else
     # 2.5 s to start the server.
     "$RTJ" run --loads none --duration 30 --warmup 0.5 --quiet --json "$WORK/h.json" >"$WORK/out" 2>&1 &
     rpid=$!
-    for _ in $(seq 100); do jack_lsp -s "rtjitter-$rpid-server" 2>/dev/null | grep -q "^rtjitter-$rpid:" && break; sleep 0.1; done
+    for _ in $(seq 100); do srv=$(private_server $rpid) && jack_lsp -s "$srv" 2>/dev/null | grep -q "^rtjitter-$rpid:" && break; sleep 0.1; done
     sleep 1
     spid=$(pgrep -P "$rpid" -x jackd)
     kill -STOP "$spid"; sleep 0.5
@@ -87,7 +87,7 @@ else
     check "Ctrl-C, private server SIGSTOPped: report marked incomplete" \
         [ "$(json "$WORK/h.json" "d['complete'], d['incomplete_reason']")" = "False interrupted (SIGINT)" ]
     # its stopped server is killed, and a dead server keeps its jack2 registry slot: another test's private run may
-    # start that name once more meanwhile to free it (rtjitter's own reclaim, its child): not this run's leftover
+    # start that name once more meanwhile to free it (jack_registry.py's reclaim): not this run's leftover
     left_of() { local p; for p in $(pgrep -x jackd); do grep -qs -- "$1" "/proc/$p/cmdline" || continue
         [ "$(cat "/proc/$(awk '{print $4}' "/proc/$p/stat" 2>/dev/null)/comm" 2>/dev/null)" = rtjitter ] || return 0; done; return 1; }
     check "Ctrl-C, private server SIGSTOPped: no private jackd left (its own gone, no orphan of that name)" \

@@ -77,11 +77,11 @@ if ! (jack_wait -c 2>/dev/null | grep -q '^running'); then
     rpid=$!
     sleep 2.5
     kill -KILL "$rpid"; wait "$rpid" 2>/dev/null
-    for i in $(seq 50); do pgrep -f "jackd -n rtjitter-$rpid-server " >/dev/null || break; sleep 0.1; done
+    for i in $(seq 50); do pgrep -f "jackd -n $(private_re $rpid server) " >/dev/null || break; sleep 0.1; done
     left_tmp=$(ls "$TMPDIR" | grep -c "rtjitter-$rpid")
     left_shm=$(ls /dev/shm | grep -c "rtjitter-$rpid")
     echo "# after kill -9: $left_tmp log dir(s), $left_shm /dev/shm entries of rtjitter-$rpid"
-    no_server() { ! pgrep -f "jackd -n rtjitter-$rpid-server " >/dev/null; }
+    no_server() { ! pgrep -f "jackd -n $(private_re $rpid server) " >/dev/null; }
     check "kill -9: the private server went with it (PDEATHSIG)" no_server
     "$RTJ" run --loads none --duration 1 --warmup 0.3 --quiet >/dev/null 2>&1
     check "the next private-server run removes the log directory the killed run left" [ "$(ls "$TMPDIR" | grep -c "rtjitter-$rpid")" -eq 0 ]
@@ -90,7 +90,7 @@ if ! (jack_wait -c 2>/dev/null | grep -q '^running'); then
     unset TMPDIR
     # kill -9 of the private jackd itself: its slot in jack2's 8-server registry stays taken (dead) until a
     # server of the same name starts again; the next private run reclaims it.
-    in_registry() { python3 -c "import sys; sys.exit(b'jack-%d:rtjitter-%s:' % ($(id -u), b'$1') not in open('/dev/shm/jack-shm-registry','rb').read())"; }
+    in_registry() { python3 -c "import re, sys; sys.exit(not re.search(rb'jack-%d:%s:' % ($(id -u), b'$1'), open('/dev/shm/jack-shm-registry','rb').read()))"; }
     "$RTJ" run --loads none --duration 30 --warmup 0.3 --quiet --output "$WORK/kstore" >/dev/null 2>&1 &
     rpid=$!
     sleep 2.5
@@ -99,10 +99,13 @@ if ! (jack_wait -c 2>/dev/null | grep -q '^running'); then
     wait "$rpid"; rc=$?
     jack_kill_end
     check "private jackd SIGKILLed: exit 3 (got $rc)" [ "$rc" -eq 3 ]
-    check "... it leaves a dead slot rtjitter-$rpid-server in jack2's registry" in_registry "$rpid-server"
+    check "... it leaves a dead slot $(private_re $rpid server) in jack2's registry" in_registry "$(private_re $rpid server)"
+    check "... and its socket in /dev/shm" [ "$(ls /dev/shm | grep -c "^jack_rtjitter-$rpid-")" -ge 1 ]
     "$RTJ" run --loads none --duration 1 --warmup 0.3 --quiet --output "$WORK/kstore" >/dev/null 2>&1
     not_in_registry() { ! in_registry "$1"; }
-    check "... which the next private run reclaims" not_in_registry "$rpid-server"
+    check "... which the next private run reclaims" not_in_registry "$(private_re $rpid server)"
+    check "... and removes the killed server's socket in /dev/shm ($(ls /dev/shm | grep "rtjitter-$rpid-" | tr '\n' ' '))" \
+        [ "$(ls /dev/shm | grep -c "rtjitter-$rpid-")" -eq 0 ]
 else
     ok "# SKIP kill -9 leftovers: a default JACK server runs here"
 fi

@@ -18,7 +18,7 @@ stall_sweep() {
     "$RTJ" sweep --periods 64,128 --rates 8000 --duration 2 --warmup 0.3 --measure-all --quiet \
         --loads "none,exec:$H/stall_client \"\$JACK_DEFAULT_SERVER\" 10 10 100000 >$WORK/stall.\$(date +%s%N) 2>&1 & p=\$!; sleep 0.2; kill -USR1 \$p; wait \$p" \
         --json "$WORK/s.json" --html "$WORK/s.html" >"$WORK/out" 2>&1 &
-    SPID=$!   # its private server is rtjitter-$SPID-sweep
+    SPID=$!   # its private server is rtjitter-$SPID-RANDOM-sweep
     wait $SPID
     RC=$?
     # the stall client's own notifications, per cell, in the order the sweep ran them (64 first, then 128)
@@ -102,8 +102,8 @@ if [ "$explained" = 1 ]; then
 else
     check "the HTML page names both loads and the answer" grep -q "Under every load: <b>128 frames</b>" "$WORK/s.html"
 fi
-no_jackd_of() { ! pgrep -f "jackd -n rtjitter-$1-sweep " >/dev/null; }
-check "no jackd left behind by the sweep (rtjitter-$SPID-sweep; other sweeps on this machine are not ours)" no_jackd_of $SPID
+no_jackd_of() { ! pgrep -f "jackd -n $(private_re "$1" sweep) " >/dev/null; }
+check "no jackd left behind by the sweep (rtjitter-$SPID-RANDOM-sweep; other sweeps on this machine are not ours)" no_jackd_of $SPID
 
 # (2) the rule of three, against Python's own solution of (1-p)^n = 1-conf by bisection
 check "rule of three: every zero-xrun cell's bound equals Python's to 1e-7 relative (the document keeps 8 digits), and 10x needs 10x the cycles" \
@@ -161,19 +161,20 @@ check "SIGINT: the document is written and marked incomplete" \
 
 # (6) SIGTERM during a JACK sweep on its own private server: exit 3 within 2 s, the partial document marked
 # incomplete, the interrupted cell naming its (incomplete) report, and the sweep's jackd gone (looked up by the
-# name the sweep gives it, rtjitter-PID-sweep: the truth is the process table, not the sweep's word).
+# name the sweep gives it, rtjitter-PID-RANDOM-sweep: the truth is the process table, not the sweep's word).
 "$RTJ" sweep --periods 256,512 --loads none --duration 5 --warmup 0.2 --measure-all --quiet \
     --json "$WORK/term.json" >"$WORK/termout" 2>&1 &
 tpid=$!
-for _ in $(seq 50); do pgrep -f "jackd -n rtjitter-$tpid-sweep " >/dev/null && break; sleep 0.1; done
-pgrep -f "jackd -n rtjitter-$tpid-sweep " >/dev/null; had=$?
+for _ in $(seq 50); do pgrep -f "jackd -n $(private_re $tpid sweep) " >/dev/null && break; sleep 0.1; done
+pgrep -f "jackd -n $(private_re $tpid sweep) " >/dev/null; had=$?
+tsrv=$(private_server $tpid)
 # the first cell's run has begun when its client is in the server's graph (beside a busy suite the server's start
 # took more than the 1.5 s this waited once, and the stop then came before any cell: the case after this one)
-for _ in $(seq 100); do jack_lsp -s "rtjitter-$tpid-sweep" 2>/dev/null | grep -q "^rtjitter-$tpid" && break; sleep 0.1; done
+for _ in $(seq 100); do jack_lsp -s "$tsrv" 2>/dev/null | grep -q "^rtjitter-$tpid" && break; sleep 0.1; done
 sleep 0.5
 t0=$(date +%s.%N); kill -TERM $tpid; wait $tpid; trc=$?; t1=$(date +%s.%N)
 el=$(python3 -c "print(round($t1 - $t0, 2))")
-check "JACK sweep: its private jackd ran (rtjitter-$tpid-sweep)" [ "$had" = 0 ]
+check "JACK sweep: its private jackd ran ($tsrv)" [ "$had" = 0 ]
 check "SIGTERM during a JACK sweep: exit 3 (got $trc) within 2 s (${el} s)" \
     python3 -c "import sys; sys.exit(not ($trc == 3 and $el < 2))"
 check "SIGTERM: the document is written and marked incomplete" \
@@ -193,7 +194,7 @@ check "SIGTERM: no jackd of the sweep is left" no_jackd_of $tpid
     --json "$WORK/term0.json" >"$WORK/term0out" 2>&1 &
 tpid=$!
 jp=
-for _ in $(seq 300); do jp=$(pgrep -f "jackd -n rtjitter-$tpid-sweep "); [ -n "$jp" ] && break; sleep 0.01; done
+for _ in $(seq 300); do jp=$(pgrep -f "jackd -n $(private_re $tpid sweep) "); [ -n "$jp" ] && break; sleep 0.01; done
 [ -n "$jp" ] && kill -STOP "$jp"
 sleep 1
 t0=$(date +%s.%N); kill -TERM $tpid; wait $tpid; trc=$?; t1=$(date +%s.%N)
