@@ -12,6 +12,8 @@ usage: culprit_check.py REPORT TRUTH KIND KEY [--clock CLOCK] [--slack-ms MS (10
          after it ends (slack), still belongs to it. A culprit known from counters alone (an IRQ, a softirq) is seen
          in the sampler's 50 ms samples that overlap the happening's window, which reach 100 ms either side of it:
          its tests give --pre-ms 100.
+  --listed: a happening names the culprit when it is anywhere in its list, not only on top (the trace lists each
+         holder of a tenth of the wait or more: a storm's softirq beside a compile's cc1 that held more of it).
   --excuse FILE: more windows "S E" (same clock) in which the culprit's own log says it misbehaved beyond the
          injected ones (a stall client that a busy machine made late): a happening in one is not "outside"; they are
          not truths (nothing is required of them).
@@ -46,6 +48,8 @@ def main():
     # over the window from max(2 periods, one 50 ms sample) before it, so one that comes that soon after a stall
     # (a late cycle once the event has closed) shares the stall's window, and its culprit, by design.
     clock, slack, pre, excuse = 'mono', 0.1, 0.002, None
+    listed = '--listed' in a
+    a = [x for x in a if x != '--listed']
     while '--clock' in a or '--slack-ms' in a or '--pre-ms' in a or '--excuse' in a:
         for flag in ('--clock', '--slack-ms', '--pre-ms', '--excuse'):
             if flag in a:
@@ -106,7 +110,7 @@ def main():
         hs = [h for h in haps if overl(h, w)]
         if hs:
             covered += 1
-        good = [h for h in hs if h[2] and matches(h[2][0])]
+        good = [h for h in hs if h[2] and (any(matches(c) for c in h[2]) if listed else matches(h[2][0]))]
         if not good:
             for h in hs[:3]:
                 top = h[2][0] if h[2] else {}

@@ -16,9 +16,10 @@ PERF_SCRIPT.txt: `perf script -F comm,pid,tid,cpu,time,event,trace --ns` of
 `perf record -a -k CLOCK_MONOTONIC -e sched:sched_switch -e sched:sched_waking -e irq:irq_handler_entry
  -e irq:irq_handler_exit -e irq:softirq_entry -e irq:softirq_exit -e 'irq_vectors:*_entry' -e 'irq_vectors:*_exit'
  -e workqueue:workqueue_execute_start -e workqueue:workqueue_execute_end`.
-The audio threads: every thread of the processes given (--pid: the run's, its server's) that the trace shows at the
-kernel prio 99-N (N: --prio, the report's audio priority) whose comm starts with rtjitter, jackd, pipewire or
-data-loop, or a name given with --comm.
+The audio threads: the threads of the run's process (the first --pid) that the trace shows at the kernel prio 99-N
+(N: --prio, the report's audio priority), and the real-time threads of its server's (a second --pid), whose comm
+starts with rtjitter, jackd, pipewire or data-loop, or a name given with --comm. A happening's waits are our
+threads' on its CPU and the server's on any.
 Prints one line per happening ("match", "wrong", "not known", "short") and a summary line; exits 0."""
 import argparse
 import bisect
@@ -113,7 +114,9 @@ def read_trace(path, audio_prio, comms, tick_ns, procs):
                 prev, nxt = int(f_.get('prev_pid', -1)), int(f_.get('next_pid', -1))
                 nprio = int(f_.get('next_prio', -1))
                 ncomm = rest.split('next_comm=')[1].split(' next_pid=')[0] if 'next_comm=' in rest else '?'
-                if nprio == audio_prio and ncomm.startswith(comms) and nxt in procs:
+                # ours at the audio priority; the server's (the other --pid) at any real-time priority
+                if nxt in procs and ncomm.startswith(comms) and (
+                        nprio == audio_prio if nxt in procs.own else 0 <= nprio < 100):
                     audio.add(nxt)
                 st = state.get(prev)
                 if prev in audio:
