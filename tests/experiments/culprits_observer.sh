@@ -24,9 +24,10 @@ sleep 1.5
 "$RTJ" run --json "$out/report.json" --output "$out" "$@" >"$out/run.txt" 2>"$out/run.err" &
 run_pid=$!
 server=0
-for _ in $(seq 50); do   # a private jackd is the run's child
-    server=$(pgrep -P "$run_pid" -x jackd | head -1); [ -n "$server" ] && break; server=0; sleep 0.1
+while kill -0 "$run_pid" 2>/dev/null; do   # a private jackd is the run's child
+    server=$(pgrep -P "$run_pid" jackd | head -1); [ -n "$server" ] && break; server=0; sleep 0.1
 done
+echo "# the run $run_pid, its server ${server:-none}"
 wait "$run_pid"
 echo "# rtjitter run exited $? (pid $run_pid)"
 kill -INT "$perf_pid"

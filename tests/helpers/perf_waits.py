@@ -26,6 +26,7 @@ import bisect
 import json
 import re
 import sys
+import time
 
 LINE = re.compile(r'^\s*(.+?)\s+(\d+)/(\d+)\s+\[(\d+)\]\s+(\d+\.\d+):\s+([\w-]+:[\w-]+):\s*(.*)$')
 SOFTIRQS = ['HI', 'TIMER', 'NET_TX', 'NET_RX', 'BLOCK', 'IRQ_POLL', 'TASKLET', 'SCHED', 'HRTIMER', 'RCU']
@@ -218,6 +219,20 @@ def main():
     ap.add_argument('--json')
     a = ap.parse_args()
     doc = json.load(open(a.report))
+    # perf records on CLOCK_MONOTONIC; a report on another clock (jack2's runs on CLOCK_MONOTONIC_RAW) is moved onto it
+    # by the two clocks' offset now (read twice around the other, the smaller gap: they drift by ppm)
+    shift = 0.0
+    cid = {'CLOCK_MONOTONIC_RAW': time.CLOCK_MONOTONIC_RAW, 'CLOCK_BOOTTIME': time.CLOCK_BOOTTIME}.get(
+        doc['audio'].get('clock'))
+    if cid is not None:
+        best = None
+        for _ in range(5):
+            x = time.clock_gettime(time.CLOCK_MONOTONIC)
+            r = time.clock_gettime(cid)
+            y = time.clock_gettime(time.CLOCK_MONOTONIC)
+            if best is None or y - x < best[0]:
+                best = (y - x, (x + y) / 2 - r)
+        shift = best[1]
     prio = a.prio if a.prio is not None else doc['audio'].get('priority')
     comms = tuple(['rtjitter', 'jackd', 'pipewire', 'data-loop'] + a.comm)
     procs = Procs(a.pid)
@@ -228,7 +243,7 @@ def main():
     for ph in doc['phases']:
         for kind, lst in (('event', ph.get('events', [])), ('spike', ph.get('spikes', []))):
             for h in lst:
-                t0 = int(round(h['t_s'] * 1e9))
+                t0 = int(round((h['t_s'] + shift) * 1e9))
                 t1 = t0 + int((h['length_ms'] * 1e6) if kind == 'event' else h['wakeup_us'] * 1e3)
                 a0, a1 = t0 - 200000, t1 + 200000  # t_s has 0.1 ms steps
                 i = bisect.bisect_left(ends, a0)
