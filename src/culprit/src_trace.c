@@ -55,7 +55,7 @@ struct trace_ctx {
     char *rd;                         /* the pipe's read buffer; a partial line is kept at its start */
     size_t rd_len;
     long long bytes, reads;
-    int explains, explained, not_covered, no_wait, pipe_error;
+    int explains, explained, not_covered, no_wait, short_wait, pipe_error;
     int64_t cpu_ns;                   /* the sampler thread's CPU time in this source's reads and accounts */
 };
 
@@ -219,6 +219,8 @@ static int trace_explain(void *vctx, int64_t t0, int64_t t1, int cpu, struct cul
         c->no_wait++; /* no wait of an audio thread in it: the trace does not say (the engine says "not known") */
     } else if (a.unknown_ns * 2 > a.wait_ns) {
         c->not_covered++; /* most of the wait is before the stream's ring, or lost */
+    } else if (a.wait_ns * 4 < (t1 - t0 < 2000000 ? t1 - t0 : 2000000)) {
+        c->short_wait++; /* the audio threads hardly waited: what made it late is elsewhere (not known) */
     } else {
         c->explained++;
         n = trace_class_obs(&a, t0, t1, out, max);
@@ -252,7 +254,7 @@ static json_t *trace_summary(void *vctx)
     pthread_mutex_unlock(&s->lock);
     struct ts_stats st;
     ts_get_stats(c->ts, &st);
-    return json_pack("{s:s, s:s, s:s, s:b, s:s, s:i, s:o, s:s, s:i, s:i, s:i, s:i, s:I, s:I, s:I, s:I, s:I, s:f, "
+    json_t *o = json_pack("{s:s, s:s, s:s, s:b, s:s, s:i, s:o, s:s, s:i, s:i, s:i, s:i, s:I, s:I, s:I, s:I, s:I, s:f, "
                      "s:i, s:i, s:o}",
                      "name", "tracefs", "root", c->tf.root, "instance", c->tf.name, "mounted", c->tf.mounted[0] != 0,
                      "clock", c->clock_name, "buffer_size_kb", TRACE_BUFFER_KB, "events", ev, "read", "trace_pipe",
@@ -261,6 +263,9 @@ static json_t *trace_summary(void *vctx)
                      "waits", (json_int_t)st.waits, "bytes_read", (json_int_t)c->bytes, "out_of_order",
                      (json_int_t)st.late_events, "cpu_s", c->cpu_ns / 1e9, "segments_per_cpu", st.segs_per_cpu,
                      "slices_dropped", dropped, "slices", sl);
+    if (o) /* the audio threads hardly waited (under a quarter of its lateness, at most 2 ms): not known */
+        json_object_set_new(o, "short_wait", json_integer(c->short_wait));
+    return o;
 }
 
 static void trace_close(void *vctx)

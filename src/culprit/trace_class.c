@@ -86,7 +86,7 @@ static void evidence_of(const struct ts_holder *h, enum culprit_kind k, const st
     char d1[24], d2[24], pol[32];
     dur(d1, sizeof(d1), h->ns);
     dur(d2, sizeof(d2), a->wait_ns);
-    const char *of = a->waits > 1 ? "waits" : "wait";
+    const char *of = "wait"; /* the longest one, accounted (trace_stream.h) */
     switch (k) {
     case CK_BELOW:
         say(buf, len, "CPU %d recorded no event (no tick, IPI or interrupt) for %s of the audio thread's %s %s: it "

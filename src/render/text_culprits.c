@@ -8,6 +8,7 @@
 #include "report/access.h"
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* What a kind is, in words (culprit.h's JSON names); an unknown kind is shown by its own name. */
 static const char *kind_words(const char *kind)
@@ -67,8 +68,13 @@ static void phase_culprits(FILE *f, const json_t *p, const struct render_opts *o
             break;
         char cnt[160], head[8];
         counts(cnt, sizeof(cnt), c, nev, nsp);
-        snprintf(line, sizeof(line), "%.100s: %s, %.20s%s%s", doc_str(c, "name", "?"), kind_words(doc_str(c, "kind",
-                 NULL)), doc_str(c, "basis", "correlated"), cnt[0] ? ", " : "", cnt);
+        const char *nm = doc_str(c, "name", "?"), *kw = kind_words(doc_str(c, "kind", NULL));
+        if (strcasecmp(nm, kw) == 0) /* "not known: not known" says it once */
+            snprintf(line, sizeof(line), "%.100s, %.20s%s%s", nm, doc_str(c, "basis", "correlated"), cnt[0] ? ", " : "",
+                     cnt);
+        else
+            snprintf(line, sizeof(line), "%.100s: %s, %.20s%s%s", nm, kw, doc_str(c, "basis", "correlated"),
+                     cnt[0] ? ", " : "", cnt);
         snprintf(head, sizeof(head), "    %zu. ", i + 1);
         wrapped(f, o, head, 7, line);
         if (json_string_value(json_object_get(c, "evidence")))
