@@ -10,43 +10,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* The end of the line that starts at i. */
-static size_t line_end(const char *b, size_t len, size_t i)
-{
-    const char *nl = memchr(b + i, '\n', len - i);
-    return nl ? (size_t)(nl - b) : len;
-}
-
-static size_t skip_blank(const char *b, size_t end, size_t i)
-{
-    while (i < end && (b[i] == ' ' || b[i] == '\t'))
-        i++;
-    return i;
-}
-
-/* An unsigned decimal at b[i..end): its value (saturated) and the index after it; i itself when there is none. */
-static size_t read_u64(const char *b, size_t end, size_t i, uint64_t *v)
-{
-    uint64_t x = 0;
-    size_t j = i;
-    for (; j < end && b[j] >= '0' && b[j] <= '9'; j++)
-        x = x > (UINT64_MAX - 9) / 10 ? UINT64_MAX : x * 10 + (uint64_t)(b[j] - '0');
-    *v = x;
-    return j;
-}
+#include "util/textscan.h"
 
 /* The header's columns: tokens "CPUn". */
 static int header_columns(const char *b, size_t end)
 {
     int n = 0;
-    for (size_t i = skip_blank(b, end, 0); i < end;) {
+    for (size_t i = scan_skip_blank(b, end, 0); i < end;) {
         size_t j = i;
         while (j < end && b[j] != ' ' && b[j] != '\t')
             j++;
         if (j - i > 3 && memcmp(b + i, "CPU", 3) == 0)
             n++;
-        i = skip_blank(b, end, j);
+        i = scan_skip_blank(b, end, j);
     }
     return n;
 }
@@ -54,7 +30,7 @@ static int header_columns(const char *b, size_t end)
 /* One row "LABEL: n n n ... rest". */
 static void table_row(const char *b, size_t i, size_t end, int ncol, uint64_t *v, ce_row_fn fn, void *ctx)
 {
-    i = skip_blank(b, end, i);
+    i = scan_skip_blank(b, end, i);
     const char *colon = memchr(b + i, ':', end - i);
     if (!colon || colon == b + i)
         return;
@@ -67,8 +43,8 @@ static void table_row(const char *b, size_t i, size_t end, int ncol, uint64_t *v
     size_t j = (size_t)(colon - b) + 1;
     int n = 0;
     for (;;) {
-        size_t k = skip_blank(b, end, j);
-        size_t after = read_u64(b, end, k, &v[n < CE_CPUS_MAX ? n : CE_CPUS_MAX - 1]);
+        size_t k = scan_skip_blank(b, end, j);
+        size_t after = scan_read_u64(b, end, k, &v[n < CE_CPUS_MAX ? n : CE_CPUS_MAX - 1]);
         if (after == k || (after < end && b[after] != ' ' && b[after] != '\t'))
             break;
         j = after;
@@ -76,7 +52,7 @@ static void table_row(const char *b, size_t i, size_t end, int ncol, uint64_t *v
             break;
     }
     char rest[64];
-    size_t k = skip_blank(b, end, j), rl = end - k;
+    size_t k = scan_skip_blank(b, end, j), rl = end - k;
     if (rl >= sizeof rest)
         rl = sizeof rest - 1;
     memcpy(rest, b + k, rl);
@@ -91,7 +67,7 @@ int ce_parse_table(const char *b, size_t len, ce_row_fn fn, void *ctx)
 {
     if (!b || len == 0)
         return -1;
-    size_t end = line_end(b, len, 0);
+    size_t end = scan_line_end(b, len, 0);
     int ncol = header_columns(b, end);
     if (ncol <= 0)
         return -1;
@@ -101,7 +77,7 @@ int ce_parse_table(const char *b, size_t len, ce_row_fn fn, void *ctx)
     if (!v)
         return -1;
     for (size_t i = end + 1; i < len; i = end + 1) {
-        end = line_end(b, len, i);
+        end = scan_line_end(b, len, i);
         table_row(b, i, end, ncol, v, fn, ctx);
     }
     free(v);
@@ -113,15 +89,15 @@ int ce_parse_stat_steal(const char *b, size_t len, void (*fn)(void *, int, uint6
 {
     int rows = 0;
     for (size_t i = 0, end; b && i < len; i = end + 1) {
-        end = line_end(b, len, i);
+        end = scan_line_end(b, len, i);
         if (end - i < 4 || memcmp(b + i, "cpu", 3) != 0 || !isdigit((unsigned char)b[i + 3]))
             continue;
         uint64_t cpu, v = 0;
-        size_t j = read_u64(b, end, i + 3, &cpu);
+        size_t j = scan_read_u64(b, end, i + 3, &cpu);
         int k = 0;
         for (; k < 8; k++) {
-            size_t s = skip_blank(b, end, j);
-            size_t a = read_u64(b, end, s, &v);
+            size_t s = scan_skip_blank(b, end, j);
+            size_t a = scan_read_u64(b, end, s, &v);
             if (a == s)
                 break;
             j = a;
@@ -139,13 +115,13 @@ int ce_parse_schedstat(const char *b, size_t len, int64_t *run_ns, int64_t *dela
 {
     if (!b)
         return -1;
-    size_t end = line_end(b, len, 0);
+    size_t end = scan_line_end(b, len, 0);
     uint64_t r, d;
-    size_t i = read_u64(b, end, skip_blank(b, end, 0), &r);
-    size_t s = skip_blank(b, end, i);
+    size_t i = scan_read_u64(b, end, scan_skip_blank(b, end, 0), &r);
+    size_t s = scan_skip_blank(b, end, i);
     if (i == 0 || s == i)
         return -1;
-    if (read_u64(b, end, s, &d) == s)
+    if (scan_read_u64(b, end, s, &d) == s)
         return -1;
     *run_ns = r > INT64_MAX ? INT64_MAX : (int64_t)r;
     *delay_ns = d > INT64_MAX ? INT64_MAX : (int64_t)d;
@@ -157,13 +133,13 @@ int ce_parse_psi_some(const char *b, size_t len, int64_t *total_us)
 {
     if (!b)
         return -1;
-    size_t end = line_end(b, len, 0);
+    size_t end = scan_line_end(b, len, 0);
     if (end < 5 || memcmp(b, "some ", 5) != 0)
         return -1;
     for (size_t i = 5; i + 6 <= end; i++)
         if (memcmp(b + i, "total=", 6) == 0) {
             uint64_t v;
-            if (read_u64(b, end, i + 6, &v) == i + 6)
+            if (scan_read_u64(b, end, i + 6, &v) == i + 6)
                 return -1;
             *total_us = v > INT64_MAX ? INT64_MAX : (int64_t)v;
             return 0;
@@ -177,7 +153,7 @@ int ce_parse_task_stat(const char *b, size_t len, struct ce_task_stat *out)
 {
     if (!b || len == 0)
         return -1;
-    size_t end = line_end(b, len, 0);
+    size_t end = scan_line_end(b, len, 0);
     const char *open = memchr(b, '(', end), *close = NULL;
     for (size_t i = end; i-- > 0;)
         if (b[i] == ')') {
@@ -196,11 +172,11 @@ int ce_parse_task_stat(const char *b, size_t len, struct ce_task_stat *out)
     uint64_t v[42] = {0};
     int field = 2;
     while (i < end && field < 41) {
-        i = skip_blank(b, end, i);
+        i = scan_skip_blank(b, end, i);
         if (i >= end)
             break;
         field++;
-        size_t a = read_u64(b, end, i, &v[field]);
+        size_t a = scan_read_u64(b, end, i, &v[field]);
         while (a < end && b[a] != ' ')
             a++;
         i = a;
@@ -221,12 +197,12 @@ int ce_parse_cpulist(const char *s, uint64_t *mask, int maxcpu)
     size_t end = strlen(s), i = 0;
     while (i < end) {
         uint64_t a, b;
-        size_t j = read_u64(s, end, i, &a);
+        size_t j = scan_read_u64(s, end, i, &a);
         if (j == i)
             return -1;
         b = a;
         if (j < end && s[j] == '-') {
-            size_t k = read_u64(s, end, j + 1, &b);
+            size_t k = scan_read_u64(s, end, j + 1, &b);
             if (k == j + 1 || b < a)
                 return -1;
             j = k;
@@ -247,10 +223,10 @@ int ce_parse_allowed(const char *b, size_t len, uint64_t *mask, int maxcpu)
 {
     static const char key[] = "Cpus_allowed_list:";
     for (size_t i = 0, end; b && i < len; i = end + 1) {
-        end = line_end(b, len, i);
+        end = scan_line_end(b, len, i);
         if (end - i > sizeof key && memcmp(b + i, key, sizeof key - 1) == 0) {
             char list[256];
-            size_t s = skip_blank(b, end, i + sizeof key - 1), l = end - s;
+            size_t s = scan_skip_blank(b, end, i + sizeof key - 1), l = end - s;
             if (l >= sizeof list)
                 l = sizeof list - 1;
             memcpy(list, b + s, l);

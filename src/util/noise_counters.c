@@ -8,37 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static size_t line_end(const char *b, size_t len, size_t i)
-{
-    const char *nl = memchr(b + i, '\n', len - i);
-    return nl ? (size_t)(nl - b) : len;
-}
-
-static size_t skip_blank(const char *b, size_t end, size_t i)
-{
-    while (i < end && (b[i] == ' ' || b[i] == '\t'))
-        i++;
-    return i;
-}
-
-static size_t word_end(const char *b, size_t end, size_t i)
-{
-    while (i < end && b[i] != ' ' && b[i] != '\t')
-        i++;
-    return i;
-}
-
-/* An unsigned decimal at b[i..end): its value (saturated), and the index after it (i when there is none). */
-static size_t read_u64(const char *b, size_t end, size_t i, uint64_t *v)
-{
-    uint64_t x = 0;
-    size_t j = i;
-    for (; j < end && b[j] >= '0' && b[j] <= '9'; j++)
-        x = x > (UINT64_MAX - 9) / 10 ? UINT64_MAX : x * 10 + (uint64_t)(b[j] - '0');
-    *v = x;
-    return j;
-}
+#include "util/textscan.h"
 
 /* The slot of a line called name, added when new; -1 when the table is full. */
 static int line_slot(struct noise_lines *t, const char *name, int softirq)
@@ -65,24 +35,24 @@ int noise_parse_table(const char *b, size_t len, int softirq, struct noise_lines
     int col_of[64], ncol = 0, found = 0;
     for (int i = 0; i < ncpus; i++)
         col_of[i] = -1;
-    size_t end = line_end(b, len, 0);
-    for (size_t i = skip_blank(b, end, 0); i < end && ncol < COLS_MAX; ncol++) {
-        size_t j = word_end(b, end, i);
+    size_t end = scan_line_end(b, len, 0);
+    for (size_t i = scan_skip_blank(b, end, 0); i < end && ncol < COLS_MAX; ncol++) {
+        size_t j = scan_word_end(b, end, i);
         uint64_t cpu;
-        if (j - i > 3 && memcmp(b + i, "CPU", 3) == 0 && read_u64(b, j, i + 3, &cpu) == j)
+        if (j - i > 3 && memcmp(b + i, "CPU", 3) == 0 && scan_read_u64(b, j, i + 3, &cpu) == j)
             for (int k = 0; k < ncpus; k++)
                 if ((uint64_t)cpus[k] == cpu) {
                     col_of[k] = ncol;
                     found++;
                 }
-        i = skip_blank(b, end, j);
+        i = scan_skip_blank(b, end, j);
     }
     if (!found)
         return -1;
     int rows = 0;
     for (size_t i = end + 1; i < len; i = end + 1) {
-        end = line_end(b, len, i);
-        size_t s = skip_blank(b, end, i);
+        end = scan_line_end(b, len, i);
+        size_t s = scan_skip_blank(b, end, i);
         const char *colon = memchr(b + s, ':', end - s);
         if (!colon || colon == b + s)
             continue;
@@ -91,8 +61,8 @@ int noise_parse_table(const char *b, size_t len, int softirq, struct noise_lines
         int n = 0;
         size_t j = after;
         while (n < ncol) {
-            size_t k = skip_blank(b, end, j);
-            size_t a = read_u64(b, end, k, &v[n]);
+            size_t k = scan_skip_blank(b, end, j);
+            size_t a = scan_read_u64(b, end, k, &v[n]);
             if (a == k || (a < end && b[a] != ' ' && b[a] != '\t'))
                 break;
             j = a;
@@ -137,15 +107,15 @@ int noise_parse_steal(const char *b, size_t len, const int *cpus, int ncpus, str
 {
     int found = 0;
     for (size_t i = 0, end; b && i < len; i = end + 1) {
-        end = line_end(b, len, i);
+        end = scan_line_end(b, len, i);
         if (end - i < 4 || memcmp(b + i, "cpu", 3) != 0 || b[i + 3] < '0' || b[i + 3] > '9')
             continue;
         uint64_t cpu, v = 0;
-        size_t j = read_u64(b, end, i + 3, &cpu);
+        size_t j = scan_read_u64(b, end, i + 3, &cpu);
         int k = 0;
         for (; k < 8; k++) { /* user nice system idle iowait irq softirq steal */
-            size_t s = skip_blank(b, end, j);
-            size_t a = read_u64(b, end, s, &v);
+            size_t s = scan_skip_blank(b, end, j);
+            size_t a = scan_read_u64(b, end, s, &v);
             if (a == s)
                 break;
             j = a;
@@ -166,12 +136,12 @@ int noise_parse_schedstat(const char *b, size_t len, struct noise_counts *c)
 {
     if (!b)
         return -1;
-    size_t end = line_end(b, len, 0);
+    size_t end = scan_line_end(b, len, 0);
     uint64_t r, d;
-    size_t s = skip_blank(b, end, 0);
-    size_t i = read_u64(b, end, s, &r);
-    size_t s2 = skip_blank(b, end, i);
-    if (i == s || s2 == i || read_u64(b, end, s2, &d) == s2)
+    size_t s = scan_skip_blank(b, end, 0);
+    size_t i = scan_read_u64(b, end, s, &r);
+    size_t s2 = scan_skip_blank(b, end, i);
+    if (i == s || s2 == i || scan_read_u64(b, end, s2, &d) == s2)
         return -1;
     c->exec_ns = r > INT64_MAX ? INT64_MAX : (int64_t)r;
     c->run_delay_ns = d > INT64_MAX ? INT64_MAX : (int64_t)d;
@@ -183,10 +153,10 @@ int noise_parse_invol(const char *b, size_t len, struct noise_counts *c)
 {
     static const char key[] = "nonvoluntary_ctxt_switches:";
     for (size_t i = 0, end; b && i < len; i = end + 1) {
-        end = line_end(b, len, i);
+        end = scan_line_end(b, len, i);
         if (end - i > sizeof key - 1 && memcmp(b + i, key, sizeof key - 1) == 0) {
-            size_t s = skip_blank(b, end, i + sizeof key - 1);
-            if (read_u64(b, end, s, &c->invol_switches) == s)
+            size_t s = scan_skip_blank(b, end, i + sizeof key - 1);
+            if (scan_read_u64(b, end, s, &c->invol_switches) == s)
                 return -1;
             c->ok |= NOISE_OK_STATUS;
             return 0;
