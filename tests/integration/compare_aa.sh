@@ -65,7 +65,10 @@ check "A/A: each found the 4 other runs of its set-up (not the +300 µs ones)" \
     [ "$(json "$WORK/aa.json" "' '.join(str(len(r['replicates'])) for r in d['reports'])")" = "4 4" ]
 check "A/A: the noise is those 3 runs beside the two compared" \
     [ "$(json "$WORK/aa.json" "d['loads'][0]['verdicts'][0]['runs']['noise']")" = 3 ]
-check "A/A: the summary calls nothing" grep -q "better in 0 measures, worse in 0" <(tr "\n" " " <"$WORK/aa.out" | tr -s " ")
+check "A/A: the summary calls nothing" grep -q "better in 0 measures, worse in 0" <(json "$WORK/aa.json" "d['summary'][0]")
+aa_answer=$(json "$WORK/aa.json" "d['answers'][0]['outcome']")
+check "A/A: the answer is no clear difference ($aa_answer), in the text's first line ($(head -1 "$WORK/aa.out"))" \
+    holds '[ "$aa_answer" = same ] && head -1 "$WORK/aa.out" | grep -q "No clear difference"'
 
 "$RTJ" compare "$WORK/a1.json" "$WORK/b1.json" --json "$WORK/ab.json" >"$WORK/ab.out" 2>&1
 ab=$(outcomes "$WORK/ab.json")
