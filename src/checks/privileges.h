@@ -7,6 +7,12 @@
 #define RTJ_PRIVILEGES_H
 #include <jansson.h>
 
+/* The one priority figure (issue 35): the real-time priority rtjitter asks for and advises everywhere. The
+ * real-time gate and `check` ask the login's RLIMIT_RTPRIO for it, `check` starts its test thread at it, `run`
+ * starts its private jackd at it (-P; jack2 runs its clients 5 below), and the advice says "jackd -P" it. Above the
+ * interrupt threads' 50 (threadirqs, PREEMPT_RT), below the 80-95 rtirq gives the sound card's interrupt. */
+#define RTJ_AUDIO_PRIORITY 70
+
 struct priv_result {
     int realtime;       /* a thread of this process got SCHED_FIFO at the priority asked for */
     int mlock;          /* memory can be locked: RLIMIT_MEMLOCK unlimited or >= 256 MiB, or CAP_IPC_LOCK */
