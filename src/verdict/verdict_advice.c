@@ -424,12 +424,16 @@ static int order_advice(struct advice *a)
     size_t n = json_array_size(a->ids);
     const char **ids = calloc(n + 1, sizeof(*ids));
     size_t *perm = calloc(n + 1, sizeof(*perm));
+    double *share = calloc(n + 1, sizeof(*share));
     json_t *texts = json_array(), *idv = json_array();
-    int err = !ids || !perm || !texts || !idv ? -ENOMEM : 0;
-    for (size_t i = 0; !err && i < n; i++)
+    int err = !ids || !perm || !share || !texts || !idv ? -ENOMEM : 0;
+    for (size_t i = 0; !err && i < n; i++) {
         ids[i] = json_string_value(json_array_get(a->ids, i));
+        share[i] = verdict_order_share(json_string_value(json_array_get(a->texts, i)));
+    }
+    /* the one order, and within it by the share of the dropouts each explains (issue 35) */
     if (!err)
-        verdict_order_sort(ids, n, perm);
+        verdict_order_sort_weighed(ids, share, n, perm);
     for (size_t i = 0; !err && i < n; i++)
         if (json_array_append(texts, json_array_get(a->texts, perm[i])) ||
             json_array_append(idv, json_array_get(a->ids, perm[i])))
@@ -437,10 +441,16 @@ static int order_advice(struct advice *a)
     if (!err) {
         const char *hid[8];
         size_t hp[8];
+        double hs[8];
         char hints[8][96], hint_ids[8][32];
-        for (int i = 0; i < a->nhints; i++)
+        for (int i = 0; i < a->nhints; i++) {
             hid[i] = a->hint_ids[i];
-        verdict_order_sort(hid, (size_t)a->nhints, hp);
+            hs[i] = 0; /* a hint weighs what its advice explains */
+            for (size_t k = 0; k < n; k++)
+                if (ids[k] && !strcmp(ids[k], hid[i]))
+                    hs[i] = share[k];
+        }
+        verdict_order_sort_weighed(hid, hs, (size_t)a->nhints, hp);
         for (int i = 0; i < a->nhints; i++) {
             memcpy(hints[i], a->hints[hp[i]], sizeof(hints[0]));
             memcpy(hint_ids[i], a->hint_ids[hp[i]], sizeof(hint_ids[0]));
@@ -457,6 +467,7 @@ static int order_advice(struct advice *a)
     }
     free(ids);
     free(perm);
+    free(share);
     return err;
 }
 

@@ -229,7 +229,7 @@ static void test_not_realtime_is_not_a_kernel_test(void **state)
     const char *s = vstr(d, "summary");
     assert_true(strncmp(s, "Not a kernel test: the audio thread ran without real-time scheduling. At 64 frames",
                         82) == 0);
-    CONTAINS(s, "Try real-time scheduling first.");
+    CONTAINS(s, "Next: get real-time scheduling first.");
     advice_text(d, adv, sizeof(adv));
     CONTAINS(adv, "says nothing about the kernel");
     CONTAINS(adv, "rtjitter check says why");
