@@ -94,7 +94,7 @@ define install_pkgs
 	command -v apt-get >/dev/null 2>&1 || { echo "rtjitter: missing packages:$$missing (no apt-get: install them by hand)" >&2; exit 1; }; \
 	[ -z "$(RTJ_NO_INSTALL)" ] || { echo "rtjitter: missing packages:$$missing" >&2; exit 1; }; \
 	SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO=sudo; \
-	echo "rtjitter: $(2) needs these Debian packages, not yet installed:$$missing"; \
+	echo "rtjitter: $(if $(3),$(3) )$(2) needs these Debian packages, not yet installed:$$missing"; \
 	case " $$missing " in *" jackd2 "*) \
 	  echo "rtjitter: preseeding jackd2's question 'enable realtime process priority?' as yes: it writes"; \
 	  echo "          /etc/security/limits.d/audio.conf (rtprio 95, memlock unlimited for the audio group);"; \
