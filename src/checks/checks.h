@@ -55,7 +55,7 @@ struct check {
 struct check_result {
     const struct check *check;
     enum check_status status;
-    char why[320];              /* one line, with the value read */
+    char why[640];              /* one line, with the value read (a login's state takes 400 and more) */
     char fix[640];              /* the exact fix; empty for OK and SKIP */
     char advice[600];           /* for the verdict: why it matters and what to do; empty for OK and SKIP */
     char hint[96];              /* for the verdict's "Try ..."; may be empty */

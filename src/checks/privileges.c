@@ -539,7 +539,7 @@ void privileges_judge(const json_t *sys, struct priv_result *out)
     const struct check_result *second = !out->mlock ? &ml : NULL;
     if (first && second && strcmp(first->fix, second->fix) == 0)
         second = NULL;
-    snprintf(out->why, sizeof(out->why), "%.320s%s%.320s", first ? first->why : "", first && second ? "; " : "",
+    snprintf(out->why, sizeof(out->why), "%.640s%s%.640s", first ? first->why : "", first && second ? "; " : "",
              second ? second->why : "");
     if (first && second)
         snprintf(out->fix, sizeof(out->fix), "%.640s; then %.640s", first->fix, second->fix);

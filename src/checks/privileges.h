@@ -18,7 +18,7 @@ struct priv_result {
     int mlock;          /* memory can be locked: RLIMIT_MEMLOCK unlimited or >= 256 MiB, or CAP_IPC_LOCK */
     int root;           /* running as root (real-time and locking are then root's, not the musician's) */
     char user[64];      /* whose set-up was judged (under sudo, SUDO_USER) */
-    char why[660];      /* what is missing, with the values read; "" when both can be had */
+    char why[1300];     /* what is missing, with the values read; "" when both can be had */
     char fix[1300];     /* the exact fix, first step first (log out and in again, usermod -aG, the limits file to
                          * write...); never "join audio" for a member of audio; "" when both can be had */
 };
