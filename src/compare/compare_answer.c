@@ -17,13 +17,15 @@ enum side { S_NONE, S_PAIR, S_CALLED };
 
 /* What the verdicts of report ri say of the measures picked by dropouts (1: xruns and missed deadlines; 0: the
  * per-second latency measures): better and worse, each S_CALLED (across runs), S_PAIR (in this pair only) or
- * S_NONE; *compared: any such verdict was reached at all (not "not compared"). */
-static void direction(const json_t *loads, size_t ri, int dropouts, enum side *better, enum side *worse, int *compared)
+ * S_NONE; *compared: any such verdict was reached at all (not "not compared"); *undecided: some counts differ but
+ * were not compared (too few whole seconds). */
+static void direction(const json_t *loads, size_t ri, int dropouts, enum side *better, enum side *worse, int *compared,
+                      int *undecided)
 {
     size_t li, j;
     const json_t *l, *v;
     *better = *worse = S_NONE;
-    *compared = 0;
+    *compared = *undecided = 0;
     json_array_foreach(loads, li, l) {
         json_array_foreach(json_object_get(l, "verdicts"), j, v) {
             if ((size_t)json_integer_value(json_object_get(v, "report")) != ri)
@@ -32,7 +34,9 @@ static void direction(const json_t *loads, size_t ri, int dropouts, enum side *b
             int is_drop = !strcmp(m, "xruns") || !strcmp(m, "deadlines missed");
             if (is_drop != dropouts)
                 continue;
-            *compared |= strcmp(o, "not_compared") != 0;
+            *compared |= strcmp(o, "n/a") != 0; /* cmp_outcome_name(CMP_NA) */
+            /* counts that differ but could not be weighed (too few whole seconds) */
+            *undecided |= !strcmp(o, "n/a") && doc_num(v, "a") != doc_num(v, "b");
             if (!strcmp(o, "better") && *better < S_CALLED)
                 *better = S_CALLED;
             else if (!strcmp(o, "better_in_pair") && *better < S_PAIR)
@@ -123,13 +127,14 @@ static json_t *answer(const json_t *reports, const json_t *loads, size_t ri)
 {
     const json_t *ra = json_array_get(reports, 0), *rb = json_array_get(reports, ri);
     enum side db, dw, lb, lw;
-    int dcmp, lcmp, differ;
-    direction(loads, ri, 1, &db, &dw, &dcmp);
-    direction(loads, ri, 0, &lb, &lw, &lcmp);
+    int dcmp, lcmp, differ, dund, lund;
+    direction(loads, ri, 1, &db, &dw, &dcmp, &dund);
+    direction(loads, ri, 0, &lb, &lw, &lcmp, &lund);
     /* dropouts decide; lateness only where no dropout moved either way */
     int by_drops = db || dw;
     const char *o = by_drops ? outcome_of(db, dw) : outcome_of(lb, lw);
-    if (!dcmp && !lcmp)
+    /* nothing decided, and dropout counts that differ were not weighed: not "no clear difference" */
+    if ((!dcmp && !lcmp) || (!strcmp(o, "same") && dund))
         o = "not_compared";
     char set[96], what[768], text[1200];
     setting_change(set, sizeof(set), ra, rb, &differ);
@@ -150,7 +155,7 @@ static json_t *answer(const json_t *reports, const json_t *loads, size_t ri)
         { "worse_in_pair", "Worse in this pair" },
         { "mixed", "Mixed: better under some loads, worse under others" },
         { "same", "No clear difference" },
-        { "not_compared", "Not compared (too few seconds in the runs)" },
+        { "not_compared", "Not compared (too few whole seconds in the runs: 5 a side are needed)" },
     };
     const char *head = "?";
     for (size_t k = 0; k < sizeof(heads) / sizeof(heads[0]); k++)

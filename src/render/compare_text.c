@@ -402,9 +402,10 @@ static void compare_short(FILE *f, const json_t *cmp, const struct render_opts *
     size_t i;
     const json_t *r, *s;
     char line[2048];
-    if (json_array_size(json_object_get(cmp, "answers")))
+    if (json_array_size(json_object_get(cmp, "answers"))) {
         answer_lines(f, o, cmp);
-    fputc('\n', f);
+        fputc('\n', f);
+    }
     json_array_foreach(reports, i, r) {
         char first[32], setting[128];
         snprintf(first, sizeof(first), "[%zu] ", i + 1);
