@@ -20,12 +20,14 @@ enum side { S_NONE, S_PAIR, S_CALLED };
  * S_NONE; *compared: any such verdict was reached at all (not "not compared"); *undecided: some counts differ but
  * were not compared (too few whole seconds). */
 static void direction(const json_t *loads, size_t ri, int dropouts, enum side *better, enum side *worse, int *compared,
-                      int *undecided)
+                      int *undecided, char *moved, size_t mlen)
 {
-    size_t li, j;
+    size_t li, j, mo = 0;
     const json_t *l, *v;
     *better = *worse = S_NONE;
     *compared = *undecided = 0;
+    if (moved && mlen)
+        moved[0] = '\0';
     json_array_foreach(loads, li, l) {
         json_array_foreach(json_object_get(l, "verdicts"), j, v) {
             if ((size_t)json_integer_value(json_object_get(v, "report")) != ri)
@@ -45,6 +47,13 @@ static void direction(const json_t *loads, size_t ri, int dropouts, enum side *b
                 *worse = S_CALLED;
             else if (!strcmp(o, "worse_in_pair") && *worse < S_PAIR)
                 *worse = S_PAIR;
+            /* the measures that moved, in the tables' words ("|jitter| max/s under burn") */
+            if (moved && mo < mlen && strcmp(o, "same") && strcmp(o, "n/a")) {
+                int jit = !strncmp(m, "jitter", 6);
+                int k = snprintf(moved + mo, mlen - mo, "%s%s%s %s under %.40s", mo ? ", " : "", jit ? "|jitter|" : "",
+                                 jit ? m + 6 : m, strstr(o, "better") ? "lower" : "higher", doc_str(l, "load", "?"));
+                mo = k < 0 ? mlen : mo + (size_t)k;
+            }
         }
     }
 }
@@ -128,8 +137,9 @@ static json_t *answer(const json_t *reports, const json_t *loads, size_t ri)
     const json_t *ra = json_array_get(reports, 0), *rb = json_array_get(reports, ri);
     enum side db, dw, lb, lw;
     int dcmp, lcmp, differ, dund, lund;
-    direction(loads, ri, 1, &db, &dw, &dcmp, &dund);
-    direction(loads, ri, 0, &lb, &lw, &lcmp, &lund);
+    char moved[300];
+    direction(loads, ri, 1, &db, &dw, &dcmp, &dund, NULL, 0);
+    direction(loads, ri, 0, &lb, &lw, &lcmp, &lund, moved, sizeof(moved));
     /* dropouts decide; lateness only where no dropout moved either way */
     int by_drops = db || dw;
     const char *o = by_drops ? outcome_of(db, dw) : outcome_of(lb, lw);
@@ -161,8 +171,11 @@ static json_t *answer(const json_t *reports, const json_t *loads, size_t ri)
     for (size_t k = 0; k < sizeof(heads) / sizeof(heads[0]); k++)
         if (!strcmp(heads[k].outcome, o))
             head = heads[k].words;
-    (void)differ; /* the warnings say how a change of period is weighed */
-    int n = snprintf(text, sizeof(text), "%s: %s%s%s", head, set, set[0] ? ": " : "", what);
+    int late = !by_drops && (lb || lw);
+    int n = late ? snprintf(text, sizeof(text), "%s: %s%sthe audio thread's timing%s (%s); dropouts did not move (%s)",
+                            head, set, set[0] ? ": " : "", differ ? ", as a share of each run's own period" : "", moved,
+                            what)
+                 : snprintf(text, sizeof(text), "%s: %s%s%s", head, set, set[0] ? ": " : "", what);
     size_t off = n < 0 ? sizeof(text) : (size_t)n;
 #define SAY(...)                                                                                                       \
     do {                                                                                                               \
@@ -172,9 +185,6 @@ static json_t *answer(const json_t *reports, const json_t *loads, size_t ri)
         }                                                                                                              \
     } while (0)
     SAY(".");
-    if (!by_drops && (lb || lw))
-        SAY(" Dropouts did not move; %s as a share of the period.", lb && lw ? "lateness moved both ways"
-            : lb ? "the audio thread was less late" : "the audio thread was later");
     if (strstr(o, "_in_pair"))
         SAY(" Not yet confirmed across runs: run each set-up twice more, into one directory, and compare again.");
 #undef SAY
