@@ -10,7 +10,9 @@
 # and off for a build from a release tarball; WERROR=0 or WERROR=1 overrides.
 #
 # `make run` and `make check` first install the Debian packages they need (and say which and why), then build in
-# a second make, so that pkg-config is asked only once the packages are there.
+# a second make, so that pkg-config is asked only once the packages are there. They say one short line per step
+# and build quietly (Q=@: no compiler command lines; the compiler's own messages, errors, come in full); apt's
+# output goes to a log that is shown only when it fails. `make V=1 run` shows everything.
 
 PREFIX   ?= /usr/local
 DESTDIR  ?=
@@ -77,29 +79,46 @@ CHECK_PKGS := $(RUN_PKGS) libcmocka-dev pipewire pipewire-jack rt-tests stress-n
               python3 valgrind strace time util-linux procps man-db python3-yaml python3-jsonschema clang linux-perf
 # RTJ_EXTRA_PKGS: what one target alone adds (bench: jitterdebugger, tests/bench.d/noise.sh's wake-up reference).
 
+# Q: the prefix of the build's command lines (@ when run or check build: quiet); V=1 shows them all the same.
+Q ?=
+ifeq ($(V),1)
+Q :=
+endif
+# what run and check build with: quiet unless V=1
+QUIET_Q   = $(if $(filter 1,$(V)),,@)
+QUIET_OUT = $(if $(filter 1,$(V)),,>/dev/null)
+# $(call install_pkgs,PACKAGES,WHY,STEP): STEP is the progress line's "[1/3]".
 define install_pkgs
-	@missing=""; for p in $(1) $(RTJ_EXTRA_PKGS); do \
+	@missing=""; n=0; for p in $(1) $(RTJ_EXTRA_PKGS); do n=$$((n + 1)); \
 	  dpkg-query -W -f='$${Status}' "$$p" 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
-	[ -z "$$missing" ] && exit 0; \
+	[ -z "$$missing" ] && { [ -z "$(3)" ] || echo "rtjitter: $(3) packages: the $$n needed are installed"; exit 0; }; \
 	command -v apt-get >/dev/null 2>&1 || { echo "rtjitter: missing packages:$$missing (no apt-get: install them by hand)" >&2; exit 1; }; \
 	[ -z "$(RTJ_NO_INSTALL)" ] || { echo "rtjitter: missing packages:$$missing" >&2; exit 1; }; \
 	SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO=sudo; \
-	echo "rtjitter: $(2) needs these Debian packages, not yet installed:$$missing"; \
+	echo "rtjitter: $(if $(3),$(3) )$(2) needs these Debian packages, not yet installed:$$missing"; \
 	case " $$missing " in *" jackd2 "*) \
 	  echo "rtjitter: preseeding jackd2's question 'enable realtime process priority?' as yes: it writes"; \
 	  echo "          /etc/security/limits.d/audio.conf (rtprio 95, memlock unlimited for the audio group);"; \
 	  echo "          members of audio get it at their next login"; \
 	  echo "jackd2 jackd/tweak_rt_limits boolean true" | $$SUDO debconf-set-selections 2>/dev/null || true;; esac; \
 	export DEBIAN_FRONTEND=noninteractive; \
-	$$SUDO apt-get update -qq && $$SUDO apt-get install -y -q --no-install-recommends $$missing
+	if [ -z "$(3)" ] || [ "$(V)" = 1 ]; then \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -q --no-install-recommends $$missing; exit $$?; fi; \
+	echo "rtjitter: $(3) installing them with apt-get (and what they depend on)..."; \
+	aptlog=$$(mktemp "$${TMPDIR:-/tmp}/rtjitter-apt.XXXXXX") || exit 1; t0=$$(date +%s); \
+	if $$SUDO apt-get update -qq >"$$aptlog" 2>&1 && \
+	   $$SUDO apt-get install -y -q --no-install-recommends $$missing >>"$$aptlog" 2>&1; then \
+	  echo "rtjitter: $(3) packages: $$(grep -c '^Setting up ' "$$aptlog") installed in $$(( $$(date +%s) - t0 )) s"; \
+	  rm -f "$$aptlog"; \
+	else rc=$$?; cat "$$aptlog" >&2; echo "rtjitter: apt-get failed (its output is above)" >&2; rm -f "$$aptlog"; exit $$rc; fi
 endef
 
 deps: deps-check
 deps-run:
-	$(call install_pkgs,$(RUN_PKGS),running rtjitter)
+	$(call install_pkgs,$(RUN_PKGS),running rtjitter,$(STEP))
 deps-check:
-	$(call install_pkgs,$(CHECK_PKGS),'make check')
+	$(call install_pkgs,$(CHECK_PKGS),'make check',$(STEP))
 
 # ---- Build -----------------------------------------------------------------------------------------------------
 # The flags a build directory was built with are in $(BUILD)/flags, rewritten when they change: every object and
@@ -117,24 +136,24 @@ endif
 
 $(BIN): $(MAIN_OBJ) $(BUILD)/librtj.a $(BUILD)/flags
 	@mkdir -p $(dir $@)
-	$(CC) $(RTJ_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(BUILD)/librtj.a $(RTJ_LIBS) $(LDLIBS)
+	$(Q)$(CC) $(RTJ_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(BUILD)/librtj.a $(RTJ_LIBS) $(LDLIBS)
 
 $(BUILD)/librtj.a: $(LIB_OBJ)
 	@rm -f $@
-	$(AR) rcs $@ $^
+	$(Q)$(AR) rcs $@ $^
 
 $(BUILD)/%.o: %.c $(BUILD)/flags
 	@mkdir -p $(dir $@)
-	$(CC) $(RTJ_CPPFLAGS) $(CPPFLAGS) $(RTJ_CFLAGS) $(CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(RTJ_CPPFLAGS) $(CPPFLAGS) $(RTJ_CFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/librtj.a $(BUILD)/flags
 	@mkdir -p $(dir $@)
-	$(CC) $(RTJ_CPPFLAGS) -Itests $(CPPFLAGS) $(RTJ_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/librtj.a \
+	$(Q)$(CC) $(RTJ_CPPFLAGS) -Itests $(CPPFLAGS) $(RTJ_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/librtj.a \
 	  $(RTJ_LIBS) $(CMOCKA_LIBS) $(LDLIBS)
 
 $(BUILD)/tests/helpers/%: tests/helpers/%.c $(BUILD)/librtj.a $(BUILD)/flags
 	@mkdir -p $(dir $@)
-	$(CC) $(RTJ_CPPFLAGS) -Itests $(CPPFLAGS) $(RTJ_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/librtj.a \
+	$(Q)$(CC) $(RTJ_CPPFLAGS) -Itests $(CPPFLAGS) $(RTJ_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/librtj.a \
 	  $(RTJ_LIBS) $(LDLIBS)
 
 -include $(ALL_OBJ:.o=.d) $(UNIT_BIN:=.d) $(HELPER_BIN:=.d)
@@ -146,9 +165,14 @@ compile: $(ALL_OBJ)
 
 # ---- The README's two commands ---------------------------------------------------------------------------------
 # The main job: a short test against the running JACK server, or a private dummy one.
-run: deps-run
-	@$(MAKE) --no-print-directory -j$(JOBS) rtjitter
-	$(RTJ) run --duration $${DURATION:-10}
+# Three steps, a line each: the packages, the build (quiet; the compiler's errors in full), the run.
+run:
+	@$(MAKE) --no-print-directory deps-run STEP=[1/3]
+	@echo "rtjitter: [2/3] building ./rtjitter$(if $(filter 1,$(V)),, (quietly: the compiler's errors would show in full))..."
+	@$(MAKE) --no-print-directory -j$(JOBS) Q=$(QUIET_Q) rtjitter $(QUIET_OUT) || \
+	  { echo "rtjitter: the build failed: the compiler's messages are above" >&2; exit 1; }
+	@echo "rtjitter: [3/3] $(RTJ) run --duration $${DURATION:-10}"
+	@$(RTJ) run --duration $${DURATION:-10}
 
 # The tests run on a binary built as Debian builds a package (dpkg-buildflags with hardening=+all: FORTIFY 2,
 # stack protector, relro, bindnow; PIE is gcc's default), in build-check/ so it never mixes with a plain build;
@@ -159,9 +183,14 @@ user_flag = $(if $(filter command line environment,$(origin $(1))),$($(1)))
 CHECK_MAKE = $(MAKE) --no-print-directory -j$(JOBS) BUILD=build-check BIN=build-check/rtjitter WERROR=1 \
   CPPFLAGS="$$($(HARDEN) CPPFLAGS) $(call user_flag,CPPFLAGS)" CFLAGS="$$($(HARDEN) CFLAGS) $(call user_flag,CFLAGS)" \
   LDFLAGS="$$($(HARDEN) LDFLAGS) $(call user_flag,LDFLAGS)" test-bins
-check: deps-check
-	@$(CHECK_MAKE)
-	@BUILD=build-check RTJ=build-check/rtjitter JOBS=$(JOBS) tests/run-tests.sh
+# make check: three steps, a line each, then a line per test (a failed test's whole output; every test's in
+# build-check/test-log).
+check:
+	@$(MAKE) --no-print-directory deps-check STEP=[1/3]
+	@echo "rtjitter: [2/3] building the hardened binary, the unit tests and their helpers (quietly)..."
+	@$(CHECK_MAKE) Q=$(QUIET_Q) $(QUIET_OUT) || { echo "rtjitter: the build failed: the compiler's messages are above" >&2; exit 1; }
+	@echo "rtjitter: [3/3] the tests, $(JOBS) at a time (each one's output: build-check/test-log)"
+	@BUILD=build-check RTJ=build-check/rtjitter JOBS=$(JOBS) BRIEF=1 tests/run-tests.sh
 
 check-quick: deps-check
 	@$(CHECK_MAKE)

@@ -156,8 +156,28 @@ launch() { # NAME
     running+=("$n")
 }
 
-pass=0; fail=0; failed_names=()
+pass=0; fail=0; failed_names=(); finished=0
+# BRIEF=1 (make check): one line per test, and a failed test's whole output; every test's output goes to
+# BRIEF_LOG (default $BUILD/test-log) all the same.
+BRIEF_LOG=${BRIEF_LOG:-$BUILD/test-log}
+if [ -n "${BRIEF:-}" ]; then : >"$BRIEF_LOG" || BRIEF_LOG=/dev/null; fi
 finish() { # NAME RC
+    if [ -z "${BRIEF:-}" ]; then
+        finish_full "$@"
+        return
+    fi
+    local before_fail=$fail
+    finish_full "$@" >"$log/.brief.out" 2>&1   # in this shell: its counts and times stay
+    finished=$((finished + 1))
+    cat "$log/.brief.out" >>"$BRIEF_LOG"
+    if [ "$fail" -gt "$before_fail" ]; then
+        printf '[%d/%d] FAIL %s (%s s):\n' "$finished" "${#names[@]}" "$1" "${secs_of[$1]:-?}"
+        sed 's/^/    /' "$log/.brief.out"
+    else
+        printf '[%d/%d] ok   %s (%s s)\n' "$finished" "${#names[@]}" "$1" "${secs_of[$1]:-?}"
+    fi
+}
+finish_full() { # NAME RC
     local n=$1 rc=$2 dir="$log/$1" p f s
     s=$(( ($(date +%s%N) - start_of[$n]) / 100000000 ))   # tenths of a second
     secs_of[$n]=$((s / 10)).$((s % 10))

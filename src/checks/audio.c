@@ -3,6 +3,7 @@
  * threads of the running servers as /proc shows them, PipeWire's clock settings, and USB autosuspend on audio
  * interfaces. They judge the identity's audio_servers and the set-up (sysinfo/setup_audio.c). */
 #include "checks/checks_internal.h"
+#include "sysinfo/sysinfo.h"
 #include "util/shquote.h"
 #include "util/wrap.h"
 #include <math.h>
@@ -76,9 +77,12 @@ static void eval_server_rt(const json_t *sys, struct check_result *r)
         check_say(r, CHECK_SKIP, "no JACK server (jackd, jackdbus) or PipeWire is running");
         return;
     }
-    char seen[300] = "";
-    size_t o = 0, i;
-    const json_t *s;
+    /* seen: every server's highest real-time thread; below: those whose audio sits below the interrupt threads */
+    char seen[600] = "", below[600] = "", none[300] = "";
+    size_t o = 0, ob = 0, on = 0, i;
+    int nbelow = 0, jack_below = 0, nonrt = 0, nonrt_pw = 0;
+    const json_t *s, *irq = json_object_get(setup, "irq_threads");
+    int ip = sysinfo_irq_floor(irq); /* run's rule: the lowest interrupt thread's priority, at most 50 */
     json_array_foreach(servers, i, s) {
         const char *name = check_str(s, "name") ? check_str(s, "name") : "?";
         const json_t *rt = json_object_get(s, "rt"), *best = NULL;
@@ -87,26 +91,62 @@ static void eval_server_rt(const json_t *sys, struct check_result *r)
         json_array_foreach(rt, j, t)
             if (!best || check_num(t, "priority") > check_num(best, "priority"))
                 best = t;
-        if (!best) {
-            int pw = strcmp(name, "pipewire") == 0;
-            check_say(r, CHECK_WARN, "%s (pid %.0f) runs none of its %.0f threads with real-time scheduling: its "
-                      "audio is served like any other program", name, check_num(s, "pid"), check_num(s, "threads"));
-            if (pw)
-                check_fix(r, WRAP_CMD("sudo apt install rtkit") " (PipeWire asks it for real-time priority), or join the pipewire "
-                          "group (Debian's /etc/security/limits.d/95-pipewire.conf grants it rtprio 95): "
-                          WRAP_CMD("sudo usermod -aG pipewire $USER") "; then log out and in again");
-            else
-                check_fix(r, "restart %s with real-time scheduling (" WRAP_CMD("jackd -R -P 80 ...") ", not -r) as a user whose "
-                          "login has real-time rights (see this checklist's Privileges)", name);
-            return;
+        if (!best) { /* said after those below the interrupt threads (a server just starting has none yet) */
+            nonrt++;
+            nonrt_pw |= strcmp(name, "pipewire") == 0;
+            int w = snprintf(none + on, on < sizeof(none) ? sizeof(none) - on : 0, "%s%s (pid %.0f, %.0f threads)",
+                             on ? ", " : "", name, check_num(s, "pid"), check_num(s, "threads"));
+            on += w > 0 ? (size_t)w : 0;
+            continue;
+        }
+        const char *pol = check_str(best, "policy") ? check_str(best, "policy") : "?";
+        const char *comm = check_str(best, "comm") ? check_str(best, "comm") : "?";
+        double sp = check_num(best, "priority");
+        /* as run judges its audio thread (run_report.c, audio.below_irq_threads): below the highest interrupt
+         * thread is behind every interrupt. A jack2 client's audio thread runs 5 below its server's (jackd -P);
+         * PipeWire's data loop is the thread that serves the audio. */
+        int jack = strcmp(name, "pipewire") != 0;
+        if (ip >= 0 && (jack ? sp - 5 : sp) < ip) {
+            nbelow++;
+            jack_below |= jack;
+            int w = snprintf(below + ob, ob < sizeof(below) ? sizeof(below) - ob : 0, "%s%s (pid %.0f) at %s %.0f (%s)%s",
+                             ob ? "; " : "", name, check_num(s, "pid"), pol, sp, comm,
+                             jack ? ", its clients' audio threads 5 below it" : "");
+            ob += w > 0 ? (size_t)w : 0;
         }
         if (o < sizeof(seen)) {
             int w = snprintf(seen + o, sizeof(seen) - o, "%s%s (pid %.0f): %zu real-time thread%s, %s %.0f (%s)",
                              o ? "; " : "", name, check_num(s, "pid"), json_array_size(rt),
-                             json_array_size(rt) == 1 ? "" : "s", check_str(best, "policy"),
-                             check_num(best, "priority"), check_str(best, "comm"));
+                             json_array_size(rt) == 1 ? "" : "s", pol, sp, comm);
             o += w > 0 ? (size_t)w : 0;
         }
+    }
+    if (nbelow && nonrt)
+        snprintf(below + ob, ob < sizeof(below) ? sizeof(below) - ob : 0, "; and with no real-time thread: %s", none);
+    if (nonrt && !nbelow) {
+        check_say(r, CHECK_WARN, "%s run%s none of %s threads with real-time scheduling: %s audio is served like any "
+                  "other program", none, nonrt == 1 ? "s" : "", nonrt == 1 ? "its" : "their",
+                  nonrt == 1 ? "its" : "their");
+        if (nonrt_pw)
+            check_fix(r, WRAP_CMD("sudo apt install rtkit") " (PipeWire asks it for real-time priority), or join the pipewire "
+                      "group (Debian's /etc/security/limits.d/95-pipewire.conf grants it rtprio 95): "
+                      WRAP_CMD("sudo usermod -aG pipewire $USER") "; then log out and in again");
+        else
+            check_fix(r, "restart the server with real-time scheduling (" WRAP_CMD("jackd -R -P %d ...") ", not -r) as "
+                      "a user whose login has real-time rights (see this checklist's Privileges)", CHECK_RTPRIO_NEED);
+        return;
+    }
+    if (nbelow) {
+        check_say(r, CHECK_WARN, "%s: below this machine's interrupt threads (%.0f of them, the lowest at %d), so "
+                  "every interrupt goes ahead of the audio", below, check_num(irq, "count"), ip);
+        if (jack_below)
+            check_fix(r, "restart the server at priority %d or more (" WRAP_CMD("jackd -R -P %d ...") "; jack2 runs "
+                      "its clients 5 below it), then rtirq to raise the sound card's interrupt thread above the rest",
+                      CHECK_RTPRIO_NEED, CHECK_RTPRIO_NEED);
+        else
+            check_fix(r, "raise rt.prio of PipeWire's module-rt (pipewire.conf, client-rt.conf) to %d or more, then "
+                      "rtirq to raise the sound card's interrupt thread above the rest", CHECK_RTPRIO_NEED);
+        return;
     }
     check_say(r, CHECK_OK, "%s", seen);
 }

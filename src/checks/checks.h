@@ -55,7 +55,7 @@ struct check {
 struct check_result {
     const struct check *check;
     enum check_status status;
-    char why[320];              /* one line, with the value read */
+    char why[640];              /* one line, with the value read (a login's state takes 400 and more) */
     char fix[640];              /* the exact fix; empty for OK and SKIP */
     char advice[600];           /* for the verdict: why it matters and what to do; empty for OK and SKIP */
     char hint[96];              /* for the verdict's "Try ..."; may be empty */
@@ -104,10 +104,10 @@ json_t *checks_collect(const struct checks_env *env);
  * service, pam_limits, setrlimit_error}, predicted_by {user, euid}: login_predict.c). */
 json_t *checks_probe_process(const char *root, int fifo_priority);
 
-/* The priority a real-time audio thread needs the limits to allow, and the memory that must be lockable: a JACK
- * server runs at 70 to 95 and its clients just below; RLIMIT_MEMLOCK as jackd2's audio.conf (unlimited) or
+/* The priority a real-time audio thread needs the limits to allow, and the memory that must be lockable: the
+ * priority rtjitter starts a JACK server at and advises (RTJ_AUDIO_PRIORITY); RLIMIT_MEMLOCK as jackd2's audio.conf (unlimited) or
  * 95-pipewire.conf (4 GiB) set it, at least 256 MiB. */
-#define CHECK_RTPRIO_NEED 75
+#define CHECK_RTPRIO_NEED 70 /* RTJ_AUDIO_PRIORITY (checks/privileges.h): one figure everywhere */
 #define CHECK_MEMLOCK_NEED_KIB (256 * 1024)
 
 #endif

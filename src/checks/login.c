@@ -106,6 +106,22 @@ static const char *soft_short(const json_t *p, long long *soft, long long *hard)
     return NULL;
 }
 
+/* How to get a new login: "log out and in again (or reboot)", and where `su -` runs pam_limits (su-l's session
+ * stack on Debian 12, else su's), a new login in this very terminal: su - USER (it asks the user's password). */
+static const char *relogin(const json_t *sys, const char *user, char *b, size_t n)
+{
+    const json_t *pam = json_object_get(check_setup(sys), "pam");
+    const json_t *svc = json_object_get(pam, "su-l") ? json_object_get(pam, "su-l") : json_object_get(pam, "su");
+    if (json_is_true(json_object_get(svc, "limits")) && user && strcmp(user, "$USER"))
+        check_fmt(b, n, "start a new login in this terminal, " WRAP_CMD("su - %s") " (or log out and in again)",
+                  shq(user).s);
+    else if (json_is_true(json_object_get(svc, "limits")))
+        check_fmt(b, n, "start a new login in this terminal, " WRAP_CMD("su - $USER") " (or log out and in again)");
+    else
+        check_fmt(b, n, "log out and in again (or reboot)");
+    return b;
+}
+
 void login_explain(const json_t *sys, const char *file, const char *domain, const char *grants, char *why,
                    size_t wl, char *fix, size_t fl)
 {
@@ -114,12 +130,14 @@ void login_explain(const json_t *sys, const char *file, const char *domain, cons
     const char *grp = domain[0] == '@' ? domain + 1 : NULL;
     const char *whom = grp ? grp : domain;
     user = user ? user : "$USER";
+    char again[160];
+    relogin(sys, user, again, sizeof(again));
     /* The group: in /etc/group, not in this login's groups. */
     if (grp && !check_in_list(json_object_get(p, "groups"), grp)) {
         check_fmt(why, wl, "you are in %s (/etc/group), and %s grants it %s, but this login is not in %s yet", grp,
                   file, grants, grp);
-        check_fmt(fix, fl, "log out and in again (or reboot): you were added to %s after this login started, so it "
-                  "has none of %s's rights (%s grants %s %s)", grp, grp, file, grp, grants);
+        check_fmt(fix, fl, "%s: you were added to %s after this login started, so it has none of %s's rights (%s "
+                  "grants %s %s)", again, grp, grp, file, grp, grants);
         return;
     }
     /* What the files grant, said once: "you are in audio, and FILE grants it ..." or "FILE grants @x ...". */
@@ -130,7 +148,7 @@ void login_explain(const json_t *sys, const char *file, const char *domain, cons
         check_fmt(granted, sizeof(granted), "%s grants %s %s", file, domain, grants);
     if (!json_is_object(l)) {
         check_fmt(why, wl, "%s, but not to this login (when it started could not be read)", granted);
-        check_fmt(fix, fl, "log out and in again (or reboot): %s, and a new login gets it", granted);
+        check_fmt(fix, fl, "%s: %s, and a new login gets it", again, granted);
         return;
     }
     int predicted = json_is_true(json_object_get(l, "predicted"));
@@ -168,8 +186,8 @@ void login_explain(const json_t *sys, const char *file, const char *domain, cons
                       "before %s was written and keeps its limits while any session lasts ("
                       WRAP_CMD("sudo loginctl terminate-user %s") " ends it)", user, pid, file, shq(user).s);
         else
-            check_fmt(fix, fl, "log out and in again (or reboot): %s was written at %s, after this login started "
-                      "(%s)", file, t_file, t_login);
+            check_fmt(fix, fl, "%s: %s was written at %s, after this login started (%s)", again, file, t_file,
+                      t_login);
         return;
     }
     /* The login's PAM service runs no pam_limits. */
@@ -229,6 +247,6 @@ void login_explain(const json_t *sys, const char *file, const char *domain, cons
     }
     check_fmt(why, wl, "%s, and this login (%s, pid %.0f, started at %s, after the file was written at %s, through "
               "%s) should have it, but has not", granted, comm, pid, t_login, t_file, path);
-    check_fmt(fix, fl, "log out and in again (or reboot); if the limits are still short, "
-              WRAP_CMD("sudo rtjitter check --user %s") " shows what a new login gets", shq(user).s);
+    check_fmt(fix, fl, "%s; if the limits are still short, " WRAP_CMD("sudo rtjitter check --user %s") " shows "
+              "what a new login gets", again, shq(user).s);
 }

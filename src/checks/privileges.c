@@ -423,7 +423,7 @@ const struct check check_sched_fifo = {
     .id = "sched_fifo",
     .title = "Starting a real-time thread (SCHED_FIFO)",
     .group = CHECK_PRIVILEGES,
-    .reads = "process.sched_fifo (pthread_create with SCHED_FIFO 80)",
+    .reads = "process.sched_fifo (pthread_create with SCHED_FIFO 70, the priority run asks for)",
     .level = CHECK_FAIL,
     .matters = CHECK_MATTERS_CHECKLIST,
     .eval = eval_sched_fifo,
@@ -539,7 +539,7 @@ void privileges_judge(const json_t *sys, struct priv_result *out)
     const struct check_result *second = !out->mlock ? &ml : NULL;
     if (first && second && strcmp(first->fix, second->fix) == 0)
         second = NULL;
-    snprintf(out->why, sizeof(out->why), "%.320s%s%.320s", first ? first->why : "", first && second ? "; " : "",
+    snprintf(out->why, sizeof(out->why), "%.640s%s%.640s", first ? first->why : "", first && second ? "; " : "",
              second ? second->why : "");
     if (first && second)
         snprintf(out->fix, sizeof(out->fix), "%.640s; then %.640s", first->fix, second->fix);

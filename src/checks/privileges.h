@@ -7,12 +7,18 @@
 #define RTJ_PRIVILEGES_H
 #include <jansson.h>
 
+/* The one priority figure (issue 35): the real-time priority rtjitter asks for and advises everywhere. The
+ * real-time gate and `check` ask the login's RLIMIT_RTPRIO for it, `check` starts its test thread at it, `run`
+ * starts its private jackd at it (-P; jack2 runs its clients 5 below), and the advice says "jackd -P" it. Above the
+ * interrupt threads' 50 (threadirqs, PREEMPT_RT), below the 80-95 rtirq gives the sound card's interrupt. */
+#define RTJ_AUDIO_PRIORITY 70
+
 struct priv_result {
     int realtime;       /* a thread of this process got SCHED_FIFO at the priority asked for */
     int mlock;          /* memory can be locked: RLIMIT_MEMLOCK unlimited or >= 256 MiB, or CAP_IPC_LOCK */
     int root;           /* running as root (real-time and locking are then root's, not the musician's) */
     char user[64];      /* whose set-up was judged (under sudo, SUDO_USER) */
-    char why[660];      /* what is missing, with the values read; "" when both can be had */
+    char why[1300];     /* what is missing, with the values read; "" when both can be had */
     char fix[1300];     /* the exact fix, first step first (log out and in again, usermod -aG, the limits file to
                          * write...); never "join audio" for a member of audio; "" when both can be had */
 };

@@ -17,7 +17,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#define DEFAULT_FIFO_PRIORITY 80
+/* the thread that proves real time is started at the priority the gate, run and the advice name */
+#define DEFAULT_FIFO_PRIORITY CHECK_RTPRIO_NEED
 
 static json_t *limit_json(int resource)
 {

@@ -5,6 +5,7 @@
  * set-up identity (compare_setup.c), the load tables (compare_table.c), the verdicts (compare_verdict.c, on
  * compare_runs.c's runs) and the sentences (compare_summary.c). */
 #include "compare/compare.h"
+#include "compare/compare_answer.h"
 #include "compare/compare_culprits.h"
 #include "compare/compare_runs.h"
 #include "compare/compare_setup.h"
@@ -126,7 +127,15 @@ static void setting_warnings(json_t *const *docs, const char (*titles)[TITLE_LEN
             const char *v0 = doc_str(a0, "provider", NULL), *v = doc_str(au, "provider", NULL);
             int differ = (!isnan(r0) && !isnan(r) && r0 != r) || (!isnan(p0) && !isnan(p) && p0 != p) ||
                          (b0 && b && strcmp(b0, b)) || (v0 && v && strcmp(v0, v));
-            if (differ) {
+            /* a change of buffer size alone (the same backend, provider and rate) is what a musician tries: its
+             * dropouts are counted as they are, and its lateness weighed as a share of each run's own period */
+            int period_only = differ && !isnan(p0) && !isnan(p) && p0 != p && !(!isnan(r0) && !isnan(r) && r0 != r) &&
+                              !(b0 && b && strcmp(b0, b)) && !(v0 && v && strcmp(v0, v));
+            if (period_only) {
+                snprintf(w, sizeof(w), "[%zu] ran at %.0f frames, the baseline at %.0f: a change of buffer size; "
+                         "lateness is weighed as a share of each run's own period", i + 1, p, p0);
+                json_array_append_new(warnings, json_string(w));
+            } else if (differ) {
                 char s0[80], s1[80];
                 setting_words(a0, s0, sizeof(s0));
                 setting_words(au, s1, sizeof(s1));
@@ -170,7 +179,7 @@ static json_t *load_keys(json_t *const *docs, size_t n)
 }
 
 /* The table and verdicts of every load, each report counted into tallies[i]. The verdicts weigh the run-level p of
- * every measure of every load, adjusted together per report (compare_runs.h). */
+ * every measure of every load, adjusted per report in two families, the dropouts and the lateness (compare_runs.h). */
 static json_t *loads_json(json_t *const *docs, const char *const *ids, const json_t *const *reps, size_t n,
                           struct tally *tallies)
 {
@@ -178,7 +187,7 @@ static json_t *loads_json(json_t *const *docs, const char *const *ids, const jso
     json_t *loads = json_array();
     static double rows[128][RUN_VALUES]; /* not re-entrant: compare is one thread */
     size_t nkeys = json_array_size(keys);
-    int fam[MAX_REPORTS] = { 0 };
+    int fam[2 * MAX_REPORTS] = { 0 };
     double *pfam = compare_family_p(docs, ids, reps, n, keys, fam);
     size_t li;
     const json_t *kv;
@@ -194,7 +203,8 @@ static json_t *loads_json(json_t *const *docs, const char *const *ids, const jso
                 struct run_groups g;
                 compare_gather_runs(docs, ids, reps, i, k, rows, &g);
                 g.p_family = pfam ? pfam + (i * nkeys + li) * RUN_VALUES : NULL;
-                g.family = fam[i];
+                g.family = fam[2 * i];
+                g.family_drops = fam[2 * i + 1];
                 compare_load_verdicts(pa, pb, &g, i, verdicts, &tallies[i]);
             }
         }
@@ -230,7 +240,10 @@ static const char method_text[] =
     "found beside the reports (same machine identity, kernel, audio settings and label) each give one value per "
     "measure (the median of its seconds; for counts, its events per second); a t-test on their logarithms, with "
     "the run-to-run variance pooled over the runs of each set-up, must find the same difference at p < 0.01 "
-    "(when both reports are of one set-up, its other runs give the noise only). With no other run (or too few), "
+    "(Holm-adjusted over the comparison's measures in two families: the dropouts of every load, on which the "
+    "answer rests, and the lateness of every load; when both reports are of one set-up, its other runs give the "
+    "noise only). When the periods differ, lateness is weighed as a share of each run's own period: a longer "
+    "period allows more microseconds, and that is not worse. With no other run (or too few), "
     "a difference of the two runs is \"worse in this pair\" or \"better in this pair\": said first, counted "
     "apart, not a call on the set-ups; a per-second latency measure must then also have moved by a tenth of the "
     "period in every half of either run. The whole-run percentiles and maxima in the table are shown, never "
@@ -266,8 +279,20 @@ static json_t *build(json_t *const *docs, const char *const *names, const char *
     struct tally tallies[MAX_REPORTS] = { { 0 } };
     json_t *loads = loads_json(docs, ids, reps, n, tallies);
     json_object_set_new(cmp, "loads", loads);
-    /* Plain words first: one sentence per report against the baseline. */
-    json_object_set_new(cmp, "summary", compare_summary(loads, tallies, tp, n));
+    /* Plain words first: the answer of each report against the baseline (dropouts first), then its sentence of
+     * measures, which starts with that answer (a page or a reader of "summary" alone sees the answer first). */
+    json_t *answers = compare_answers(reports, loads, n), *summary = compare_summary(loads, tallies, tp, n);
+    size_t si;
+    json_t *sv;
+    json_array_foreach(summary, si, sv) {
+        char line[4096];
+        snprintf(line, sizeof(line), "%s Measure by measure, %s",
+                 doc_str(json_array_get(answers, si), "text", ""), json_string_value(sv));
+        utf8_trim(line);
+        json_string_set(sv, line);
+    }
+    json_object_set_new(cmp, "answers", answers);
+    json_object_set_new(cmp, "summary", summary);
     json_object_set_new(cmp, "warnings", warnings);
     json_object_set_new(cmp, "method", json_string(method_text));
     return cmp;

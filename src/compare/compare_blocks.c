@@ -129,10 +129,20 @@ double blocks_measured_s(const json_t *phase)
 
 int blocks_half_shifts(const json_t *pa, const json_t *pb, const char *key, double *lo, double *hi)
 {
+    return blocks_half_shifts_scaled(pa, pb, key, 1, 1, lo, hi);
+}
+
+int blocks_half_shifts_scaled(const json_t *pa, const json_t *pb, const char *key, double sa, double sb, double *lo,
+                              double *hi)
+{
     double *a, *b;
     int na = blocks_of(pa, key, &a), nb = blocks_of(pb, key, &b), rc = -EINVAL;
     *lo = *hi = NAN;
     if (na >= 2 * BLOCKS_HALF_MIN && nb >= 2 * BLOCKS_HALF_MIN) {
+        for (int i = 0; i < na; i++)
+            a[i] *= sa;
+        for (int i = 0; i < nb; i++)
+            b[i] *= sb;
         /* time order: the first half of the whole seconds, and the second (an odd middle one left out) */
         size_t ha = (size_t)na / 2, hb = (size_t)nb / 2;
         const double *ah[2] = { a, a + (size_t)na - ha }, *bh[2] = { b, b + (size_t)nb - hb };

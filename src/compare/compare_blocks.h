@@ -41,5 +41,8 @@ extern const struct block_measure compare_block_measures[4];
  * 0, or -EINVAL with fewer than 2 x BLOCKS_HALF_MIN whole seconds in either run (no halves to tell). */
 #define BLOCKS_HALF_MIN 3
 int blocks_half_shifts(const json_t *pa, const json_t *pb, const char *key, double *lo, double *hi);
+/* The same with each side's values multiplied by sa and sb first (a share of each run's own period). */
+int blocks_half_shifts_scaled(const json_t *pa, const json_t *pb, const char *key, double sa, double sb, double *lo,
+                              double *hi);
 
 #endif

@@ -57,22 +57,36 @@ struct acc {
     size_t n;
 };
 
-static double y_of(double v, int m)
+static double y_of(double v, int m, double scale)
 {
     /* per-second figures below 1 µs are clock noise: a ratio of two of them says nothing */
-    return m < 4 ? log(fmax(v, 1.0)) : log(v);
+    return m < 4 ? log(fmax(v, 1.0) * scale) : log(v);
 }
 
-/* Adds the runs of rows[0..n) to a group; with first, the compared run's value first. Returns the group mean. */
-static double group(struct acc *g, const double *first, const double (*rows)[RUN_VALUES], size_t n, int m)
+int compare_share_scales(const json_t *pa, const json_t *pb, double *sa, double *sb)
+{
+    double a = pa ? phasefig_period_us(NULL, pa) : NAN, b = pb ? phasefig_period_us(NULL, pb) : NAN;
+    *sa = *sb = 1;
+    /* the same period to within a frame in a thousand: a nominal period is the same set-up's */
+    if (!(a > 0) || !(b > 0) || fabs(a - b) <= 0.001 * fmax(a, b))
+        return 0;
+    *sa = 100 / a;
+    *sb = 100 / b;
+    return 1;
+}
+
+/* Adds the runs of rows[0..n) to a group; with first, the compared run's value first. Returns the group mean.
+ * scale: what the group's latency values are multiplied by (run_groups). */
+static double group(struct acc *g, const double *first, const double (*rows)[RUN_VALUES], size_t n, int m,
+                    double scale)
 {
     double ys[1 + 64 * 4];
     size_t k = 0;
     if (first && !isnan(*first) && *first > 0)
-        ys[k++] = y_of(*first, m);
+        ys[k++] = y_of(*first, m, scale);
     for (size_t i = 0; i < n && k < sizeof(ys) / sizeof(ys[0]); i++)
         if (!isnan(rows[i][m]) && rows[i][m] > 0)
-            ys[k++] = y_of(rows[i][m], m);
+            ys[k++] = y_of(rows[i][m], m, scale);
     double s = 0;
     for (size_t i = 0; i < k; i++)
         s += ys[i];
@@ -94,9 +108,11 @@ int run_level_test(const double va[RUN_VALUES], const double vb[RUN_VALUES], con
     if (m < 0 || m >= RUN_VALUES || isnan(va[m]) || isnan(vb[m]) || !(va[m] > 0) || !(vb[m] > 0))
         return -EINVAL;
     struct acc A = { 0 }, B = { 0 }, N = { 0 };
-    double ma = group(&A, &va[m], g ? g->a_more : NULL, g ? g->na_more : 0, m);
-    double mb = group(&B, &vb[m], g ? g->b_more : NULL, g ? g->nb_more : 0, m);
-    group(&N, NULL, g ? g->noise : NULL, g ? g->nnoise : 0, m);
+    /* the noise group's runs are of one set-up, the baseline's and the compared run's alike: one period */
+    double sa = g && g->scale_a > 0 ? g->scale_a : 1, sb = g && g->scale_b > 0 ? g->scale_b : 1;
+    double ma = group(&A, &va[m], g ? g->a_more : NULL, g ? g->na_more : 0, m, sa);
+    double mb = group(&B, &vb[m], g ? g->b_more : NULL, g ? g->nb_more : 0, m, sb);
+    group(&N, NULL, g ? g->noise : NULL, g ? g->nnoise : 0, m, sa);
     out->na = A.n;
     out->nb = B.n;
     out->nnoise = N.n;
@@ -116,7 +132,7 @@ int run_level_test(const double va[RUN_VALUES], const double vb[RUN_VALUES], con
     }
     if (g && g->p_family && !isnan(g->p_family[m])) {
         out->p_family = g->p_family[m];
-        out->family = g->family;
+        out->family = m < 4 ? g->family : g->family_drops;
     }
     return 0;
 }
@@ -126,6 +142,8 @@ void compare_gather_runs(json_t *const *docs, const char *const *ids, const json
                          const char *load, double (*rows)[RUN_VALUES], struct run_groups *g)
 {
     memset(g, 0, sizeof(*g));
+    compare_share_scales(compare_find_phase(docs[0], load), compare_find_phase(docs[i], load), &g->scale_a,
+                         &g->scale_b);
     int same = compare_same_setup(docs[0], docs[i]);
     size_t k = 0;
     const json_t *seen[128];
@@ -188,7 +206,25 @@ double *compare_family_p(json_t *const *docs, const char *const *ids, const json
                     pa && pb && run_level_test(va, vb, &g, m, &rl) == 0 && rl.df >= 1 ? rl.p : NAN;
             }
         }
-        fam[i] = holm_adjust(pi, nkeys * RUN_VALUES);
+        /* each family apart: its members gathered, adjusted, put back */
+        size_t nall = nkeys * RUN_VALUES;
+        double *part = malloc((nall ? nall : 1) * sizeof(double));
+        for (int drops = 0; part && drops < 2; drops++) {
+            size_t k = 0;
+            for (size_t x = 0; x < nall; x++)
+                if ((x % RUN_VALUES >= 4) == drops)
+                    part[k++] = pi[x];
+            fam[2 * i + (size_t)drops] = holm_adjust(part, k);
+            k = 0;
+            for (size_t x = 0; x < nall; x++)
+                if ((x % RUN_VALUES >= 4) == drops)
+                    pi[x] = part[k++];
+        }
+        if (!part) { /* no adjustment at all rather than a wrong one */
+            free(pfam);
+            return NULL;
+        }
+        free(part);
     }
     return pfam;
 }

@@ -43,8 +43,17 @@ struct run_groups {
     /* the family's p of each measure (holm_adjust(), stats/pvalue.h, over every measure of the comparison of this report with the
      * baseline), or NULL: the p a verdict is decided on */
     const double *p_family;
-    int family; /* how many measures that is */
+    int family;       /* how many measures that is: the lateness family's (measures 0-3) */
+    int family_drops; /* and the dropouts' (measures 4 and 5) */
+    /* what each side's per-second latency values (measures 0-3) are multiplied by before they are weighed:
+     * 100 / the run's own period in µs when the two set-ups' periods differ (a share of the period: a longer period
+     * allows more µs, and that is not worse), else 1 (compare_share_scales()) */
+    double scale_a, scale_b;
 };
+/* The scales of run_groups for the baseline's phase pa and the compared phase pb: 100 / each one's own period (µs)
+ * when both are known and differ, so that lateness is weighed as a share of each run's own period; 1 and 1 when
+ * they are the same or either is unknown. Returns 1 when the periods differ. */
+int compare_share_scales(const json_t *pa, const json_t *pb, double *sa, double *sb);
 
 struct run_level {
     size_t na, nb, nnoise; /* runs on each side, and in the noise group, that had the value */
@@ -67,8 +76,11 @@ int run_level_test(const double va[RUN_VALUES], const double vb[RUN_VALUES], con
 void compare_gather_runs(json_t *const *docs, const char *const *ids, const json_t *const *reps, size_t i,
                          const char *load, double (*rows)[RUN_VALUES], struct run_groups *g);
 /* The run-level p of every measure (RUN_VALUES) of every load in keys (phase display names) of each report i >= 1
- * against the baseline, Holm-adjusted per report: p[(i * nkeys + load) * RUN_VALUES + m], NAN where not tested;
- * fam[i] the family's size. malloc'd (caller frees); NULL when out of memory (then no adjustment). */
+ * against the baseline, Holm-adjusted per report and family: p[(i * nkeys + load) * RUN_VALUES + m], NAN where not
+ * tested. Two families: the dropouts (xrun events and missed deadlines of every load: the musician's question, on
+ * which compare's answer rests) and the lateness (the per-second measures of every load), each adjusted within
+ * itself, so that the question asked first is not diluted by the twelve measures asked after it; fam[2 * i] is the
+ * lateness family's size, fam[2 * i + 1] the dropouts'. malloc'd (caller frees); NULL when out of memory (then no adjustment). */
 double *compare_family_p(json_t *const *docs, const char *const *ids, const json_t *const *reps, size_t n,
                          const json_t *keys, int *fam);
 

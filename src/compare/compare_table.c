@@ -51,7 +51,7 @@ json_t *compare_column(const json_t *p)
         json_array_append_new(tp, json_pack("{s:s, s:o, s:s}", "name", doc_str(lm, "name", "?"),
                                             "value", doc_number_json(doc_num(lm, "value")), "unit",
                                             doc_str(lm, "unit", "")));
-    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+    json_t *col = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
                      "jitter", metric_column(p, "jitter"), "wakeup", metric_column(p, "wakeup"),
                      "seconds", seconds_column(p),
                      "cycles", doc_number_json(doc_num(p, "cycles")), "xruns", doc_number_json(phasefig_xruns(p)),
@@ -61,6 +61,12 @@ json_t *compare_column(const json_t *p)
                      "deadlines_missed", doc_number_json(doc_num(p, "deadlines_missed")),
                      "throughput", tp, "load_error", utf8_json_string(doc_str(p, "load_error", NULL)),
                      "period_frames", doc_number_json(doc_num(p, "period_frames")));
+    /* what the answer's table reads: the seconds measured (events per minute) and the period (lateness as a share) */
+    if (col) {
+        json_object_set_new(col, "measured_s", doc_number_json(blocks_measured_s(p)));
+        json_object_set_new(col, "period_us", doc_number_json(phasefig_period_us(NULL, p)));
+    }
+    return col;
 }
 
 static void fmt_num(char *buf, size_t len, double v, int prec)

@@ -148,15 +148,23 @@ static enum cmp_outcome across_runs(enum cmp_outcome called, const struct run_le
 }
 
 /* One per-second measure (lower is better): its verdict and the sentence that says why. period_us: the nominal
- * period (NAN when unknown), for what one pair alone may call. */
+ * period (NAN when unknown), for what one pair alone may call. sa, sb: what each side's seconds are multiplied by
+ * (compare_share_scales(): 100 / its own period when the periods differ, the figures then in % of each run's own
+ * period; else 1, in µs). */
 static enum cmp_outcome block_verdict(const json_t *pa, const json_t *pb, const struct run_level *rl, int rl_ok,
-                                      const char *key, const char *what, double period_us, double *ma, double *mb,
-                                      char *text, size_t len)
+                                      const char *key, const char *what, double period_us, double sa, double sb,
+                                      double *ma, double *mb, char *text, size_t len)
 {
     double *a, *b;
     int na = blocks_of(pa, key, &a), nb = blocks_of(pb, key, &b);
     enum cmp_outcome o = CMP_NA;
     struct block_test bt;
+    int share = sa != 1 || sb != 1;
+    const char *unit = share ? " % of its period" : " µs";
+    for (int i = 0; i < na; i++)
+        a[i] *= sa;
+    for (int i = 0; i < nb; i++)
+        b[i] *= sb;
     *ma = *mb = NAN;
     if (na < MIN_BLOCKS || nb < MIN_BLOCKS || block_test(a, (size_t)na, b, (size_t)nb, &bt) < 0) {
         snprintf(text, len, "%s per second: not compared: %d and %d whole seconds in the timelines, %d are needed "
@@ -168,11 +176,13 @@ static enum cmp_outcome block_verdict(const json_t *pa, const json_t *pb, const 
     }
     free(a);
     free(b);
-    *ma = bt.median_a;
-    *mb = bt.median_b;
-    double fl = compare_block_floor_us(bt.median_a);
+    /* the verdict's figures stay in µs (the table's) */
+    *ma = bt.median_a / sa;
+    *mb = bt.median_b / sb;
+    /* in shares, the floor's 5 µs are the baseline period's share of them */
+    double fl = share ? fmax(BLOCK_ABS_US * sa, BLOCK_REL * fabs(bt.median_a)) : compare_block_floor_us(bt.median_a);
     double hlo, hhi;
-    int halves = blocks_half_shifts(pa, pb, key, &hlo, &hhi) == 0;
+    int halves = blocks_half_shifts_scaled(pa, pb, key, sa, sb, &hlo, &hhi) == 0;
     char pv[32];
     p_words(pv, sizeof(pv), bt.p_value);
     int sure = bt.p_value < BLOCK_ALPHA, large = fabs(bt.shift) >= fl;
@@ -181,21 +191,22 @@ static enum cmp_outcome block_verdict(const json_t *pa, const json_t *pb, const 
     double need = fmax(fl, fabs(bt.shift) / 2);
     int steady = !halves || (bt.shift > 0 ? hlo >= need : hhi <= -need);
     o = sure && large && steady ? (bt.shift > 0 ? CMP_WORSE : CMP_BETTER) : CMP_SAME;
-    char head[160];
-    snprintf(head, sizeof(head), "%s per second, median %.1f → %.1f µs (%zu s against %zu s)", what, bt.median_a,
-             bt.median_b, bt.na, bt.nb);
+    char head[200];
+    snprintf(head, sizeof(head), "%s per second, median %.1f → %.1f%s (%zu s against %zu s)", what, bt.median_a,
+             bt.median_b, unit, bt.na, bt.nb);
     if (o != CMP_SAME) {
         char pair[400], small[200];
-        snprintf(pair, sizeof(pair), "%zu of %zu seconds above the baseline's median, shift %+.1f µs "
-                 "(Hodges-Lehmann; %s) beyond the %.1f µs that matters, Mann-Whitney %s", bt.b_above_median_a, bt.nb,
-                 bt.shift, halves ? "in every half of either run" : "runs too short to halve", fl, pv);
+        snprintf(pair, sizeof(pair), "%zu of %zu seconds above the baseline's median, shift %+.1f%s "
+                 "(Hodges-Lehmann; %s) beyond the %.1f%s that matters, Mann-Whitney %s", bt.b_above_median_a, bt.nb,
+                 bt.shift, unit, halves ? "in every half of either run" : "runs too short to halve", fl, unit, pv);
         /* One pair alone: two runs of one set-up on a busy or virtual machine differ in every second by more than
          * the floor (a whole run in a worse state of the machine). What one pair may call is a shift of
          * PAIR_PERIOD_SHARE of the period, in every half of either run: a tenth of the time a cycle has. */
-        double bar = isnan(period_us) ? PAIR_ABS_US : PAIR_PERIOD_SHARE * period_us;
+        double bar = share ? PAIR_PERIOD_SHARE * 100 : isnan(period_us) ? PAIR_ABS_US : PAIR_PERIOD_SHARE * period_us;
         int pair_ok = fabs(bt.shift) >= bar && (!halves || (bt.shift > 0 ? hlo >= bar : hhi <= -bar));
-        snprintf(small, sizeof(small), "by less than one pair alone can call (a shift of %.0f µs in every half of "
-                 "either run, %s)", bar, isnan(period_us) ? "the period being unknown" : "a tenth of the period");
+        snprintf(small, sizeof(small), "by less than one pair alone can call (a shift of %.0f%s in every half of "
+                 "either run, %s)", bar, unit, share || !isnan(period_us) ? "a tenth of the period"
+                 : "the period being unknown");
         return across_runs(o, rl, rl_ok, head, pair, pair_ok, small, text, len);
     }
     int n = snprintf(text, len, "%s: ", head);
@@ -205,16 +216,16 @@ static enum cmp_outcome block_verdict(const json_t *pa, const json_t *pb, const 
     size_t l = len - (size_t)n;
     if (!sure)
         snprintf(t, l, "no clear difference: the seconds overlap (Mann-Whitney %s, a difference needs p < %.2g; "
-                 "%zu of %zu seconds above the baseline's median, shift %+.1f µs)", pv, BLOCK_ALPHA,
-                 bt.b_above_median_a, bt.nb, bt.shift);
+                 "%zu of %zu seconds above the baseline's median, shift %+.1f%s)", pv, BLOCK_ALPHA,
+                 bt.b_above_median_a, bt.nb, bt.shift, unit);
     else if (!large)
-        snprintf(t, l, "no clear difference: shift %+.1f µs (Hodges-Lehmann) is below the %.1f µs that matters "
-                 "(%.0f %% of the baseline, at least %.0f µs), though Mann-Whitney gives %s", bt.shift, fl,
-                 BLOCK_REL * 100, BLOCK_ABS_US, pv);
+        snprintf(t, l, "no clear difference: shift %+.1f%s (Hodges-Lehmann) is below the %.1f%s that matters "
+                 "(%.0f %% of the baseline, at least %.0f µs), though Mann-Whitney gives %s", bt.shift, unit, fl,
+                 unit, BLOCK_REL * 100, BLOCK_ABS_US, pv);
     else
-        snprintf(t, l, "no clear difference: shift %+.1f µs (Mann-Whitney %s), but not in every half of the runs "
-                 "(half against half: %+.1f to %+.1f µs): the machine's other work came and went", bt.shift, pv,
-                 hlo, hhi);
+        snprintf(t, l, "no clear difference: shift %+.1f%s (Mann-Whitney %s), but not in every half of the runs "
+                 "(half against half: %+.1f to %+.1f%s): the machine's other work came and went", bt.shift, unit, pv,
+                 hlo, hhi, unit);
     return o;
 }
 
@@ -304,13 +315,15 @@ void compare_load_verdicts(const json_t *pa, const json_t *pb, const struct run_
     double period_us = phasefig_period_us(NULL, pb);
     if (isnan(period_us))
         period_us = phasefig_period_us(NULL, pa);
+    double sa, sb;
+    compare_share_scales(pa, pb, &sa, &sb);
     for (size_t m = 0; m < sizeof(compare_block_measures) / sizeof(compare_block_measures[0]); m++) {
         const struct block_measure *bm = &compare_block_measures[m];
         double ma, mb;
         struct run_level rl;
         int ok = run_level_test(va, vb, g, (int)m, &rl) == 0;
-        enum cmp_outcome o = block_verdict(pa, pb, &rl, ok, bm->key, bm->words, period_us, &ma, &mb, text,
-                                           sizeof(text));
+        enum cmp_outcome o = block_verdict(pa, pb, &rl, ok, bm->key, bm->words, period_us, sa, sb, &ma, &mb,
+                                           text, sizeof(text));
         add_verdict(list, bi, bm->metric, ma, mb, o, text, runs_json(&rl, ok), t);
     }
     static const char *const events[] = { "xruns", "deadlines missed" };

@@ -16,6 +16,8 @@
 
 #define MAX_COLS 64
 #define LABEL_MAX 30
+/* lines of what differs in the system in the default text */
+#define SHORT_DIFF 8
 
 static void say(FILE *f, const struct render_opts *o, const char *first, int indent, const char *text)
 {
@@ -259,13 +261,181 @@ static void culprit_lines(FILE *f, const struct render_opts *o, const json_t *lo
     }
 }
 
+/* What differs in the system: a line per key, at most max of them (the rest counted). */
+static void system_diff(FILE *f, const struct render_opts *o, const json_t *diff, size_t nreports, size_t max)
+{
+    size_t i;
+    const json_t *s;
+    if (json_array_size(diff)) {
+        fprintf(f, "\nWhat differs in the system:\n");
+        json_array_foreach(diff, i, s) {
+            if (i >= max) {
+                fprintf(f, "  ... and %zu more%s\n", json_array_size(diff) - i, max < 60 ? " (--wide)" : "");
+                break;
+            }
+            char *buf = NULL;
+            size_t len = 0;
+            FILE *m = open_memstream(&buf, &len);
+            if (!m)
+                break;
+            size_t j;
+            const json_t *v;
+            json_array_foreach(json_object_get(s, "values"), j, v) {
+                const char *t = json_string_value(v);
+                fprintf(m, "%s%.*s", j ? " → " : "", t ? utf8_prefix(t, 120) : 8, t ? t : "(absent)");
+            }
+            fclose(m);
+            char first[64];
+            snprintf(first, sizeof(first), "  %-28.40s ", doc_str(s, "key", ""));
+            say(f, o, first, 6, buf);
+            free(buf);
+        }
+    } else if (nreports > 1) {
+        fprintf(f, "\nThe system identity is the same in every report.\n");
+    }
+}
+
+/* The answers, one per report against the baseline: the first lines of the text in either form. */
+static void answer_lines(FILE *f, const struct render_opts *o, const json_t *cmp)
+{
+    size_t i;
+    const json_t *a;
+    char first[64];
+    json_array_foreach(json_object_get(cmp, "answers"), i, a) {
+        snprintf(first, sizeof(first), "[%lld] against [1]: ", (long long)json_integer_value(json_object_get(a, "report")) + 1);
+        say(f, o, first, 4, doc_str(a, "text", ""));
+    }
+}
+
+/* One cell of the answer's table: v with prec decimals, "-" when unknown. */
+static void num_cell(char *b, size_t len, double v, int prec)
+{
+    if (isnan(v))
+        snprintf(b, len, "-");
+    else
+        snprintf(b, len, "%.*f", v >= 1000 ? 0 : prec, v);
+}
+
+/* The answer's one table: per load, each report's xrun events and missed deadlines per minute and its wake-up p99
+ * (the median of its seconds') as a share of its own period; reports in blocks that fit the width. */
+static void answer_table(FILE *f, const struct render_opts *o, const json_t *cmp)
+{
+    const json_t *reports = json_object_get(cmp, "reports"), *loads = json_object_get(cmp, "loads");
+    size_t nr = json_array_size(reports);
+    if (nr > MAX_COLS)
+        nr = MAX_COLS;
+    enum { CW = 8 };
+    int lw = 6;
+    size_t li;
+    const json_t *l;
+    json_array_foreach(loads, li, l) {
+        char *t = tx_dup(o, doc_str(l, "load", ""));
+        int w = t ? tx_width(t) : 0;
+        free(t);
+        if (w > lw)
+            lw = w > 16 ? 16 : w;
+    }
+    /* reports per block: three cells each (and a space), beside the load names */
+    size_t per = (size_t)((o->width - lw) / (3 * (CW + 1) + 2));
+    if (per < 1)
+        per = 1;
+    fputc('\n', f);
+    say(f, o, "", 0, "Per load: xrun events a minute (xr/min), missed deadlines a minute (miss/min), and the "
+        "wake-up p99 of the seconds as % of each run's own period (late%):");
+    for (size_t c0 = 0; c0 < nr; c0 += per) {
+        size_t c1 = c0 + per < nr ? c0 + per : nr;
+        tx_cell(f, "", lw, 0);
+        for (size_t c = c0; c < c1; c++) {
+            /* [i] and what tells its title from the others', cut to the block */
+            char head[256], shown[256], d[210];
+            distinct_title(d, sizeof(d), reports, nr, c, o->ascii ? "(..." : "(…");
+            char *t = tx_dup(o, d);
+            snprintf(head, sizeof(head), "[%zu] %.200s", c + 1, t ? t : "");
+            free(t);
+            cut_middle(shown, sizeof(shown), head, 3 * (CW + 1) - 1, o);
+            fputs("  ", f);
+            tx_cell(f, shown, c + 1 < c1 ? 3 * (CW + 1) - 1 : 0, 0);
+        }
+        fputc('\n', f);
+        tx_cell(f, "load", lw, 0);
+        for (size_t c = c0; c < c1; c++) {
+            fputs("  ", f);
+            tx_cell(f, "xr/min", CW, 1);
+            fputc(' ', f);
+            tx_cell(f, "miss/min", CW, 1);
+            fputc(' ', f);
+            tx_cell(f, "late%", CW, 1);
+        }
+        fputc('\n', f);
+        json_array_foreach(loads, li, l) {
+            char name[128];
+            char *t = tx_dup(o, doc_str(l, "load", ""));
+            cut(name, sizeof(name), t ? t : "", lw, o);
+            free(t);
+            tx_cell(f, name, lw, 0);
+            for (size_t c = c0; c < c1; c++) {
+                const json_t *col = json_array_get(json_object_get(l, "columns"), c);
+                double s = doc_num(col, "measured_s"), per_us = doc_num(col, "period_us");
+                double x = doc_num(col, "xruns"), m = doc_num(col, "deadlines_missed");
+                double late = doc_num(json_object_get(col, "seconds"), "wakeup_p99_us");
+                char b1[32], b2[32], b3[32];
+                num_cell(b1, sizeof(b1), s > 0 ? x * 60 / s : NAN, 1);
+                num_cell(b2, sizeof(b2), s > 0 ? m * 60 / s : NAN, 1);
+                num_cell(b3, sizeof(b3), per_us > 0 ? late * 100 / per_us : NAN, 1);
+                fputs("  ", f);
+                tx_cell(f, json_is_object(col) ? b1 : "", CW, 1);
+                fputc(' ', f);
+                tx_cell(f, json_is_object(col) ? b2 : "", CW, 1);
+                fputc(' ', f);
+                tx_cell(f, json_is_object(col) ? b3 : "", CW, 1);
+            }
+            fputc('\n', f);
+        }
+    }
+}
+
+/* The default form: the answers, the reports in a line each, the warnings, a few lines of what differs, and one
+ * table; the rest (each load's measures and verdicts, the culprits, the method) with --wide and in the page. */
+static void compare_short(FILE *f, const json_t *cmp, const struct render_opts *o)
+{
+    const json_t *reports = json_object_get(cmp, "reports");
+    size_t i;
+    const json_t *r, *s;
+    char line[2048];
+    if (json_array_size(json_object_get(cmp, "answers"))) {
+        answer_lines(f, o, cmp);
+        fputc('\n', f);
+    }
+    json_array_foreach(reports, i, r) {
+        char first[32], setting[128];
+        snprintf(first, sizeof(first), "[%zu] ", i + 1);
+        snprintf(line, sizeof(line), "%.200s, %s%s  %.1000s", doc_str(r, "title", ""),
+                 render_setting(setting, sizeof(setting), r, 0), i ? "" : " (the baseline)", doc_str(r, "file", ""));
+        say(f, o, first, 4, line);
+    }
+    json_array_foreach(json_object_get(cmp, "warnings"), i, s)
+        say(f, o, "warning: ", 9, json_string_value(s) ? json_string_value(s) : "");
+    system_diff(f, o, json_object_get(cmp, "system_diff"), json_array_size(reports), SHORT_DIFF);
+    answer_table(f, o, cmp);
+    say(f, o, "\n", 0, "Each load's measures, verdicts and culprits, and how compare decides: --wide, or the page "
+        "(--format html).");
+}
+
 static void compare_text(FILE *f, const json_t *cmp, const struct render_opts *given)
 {
     struct render_opts o = render_opts_or_default(given);
+    if (!o.wide) {
+        compare_short(f, cmp, &o);
+        return;
+    }
     const json_t *reports = json_object_get(cmp, "reports");
     size_t i;
     const json_t *r;
     char line[2048];
+    if (json_array_size(json_object_get(cmp, "answers"))) {
+        answer_lines(f, &o, cmp);
+        fputc('\n', f);
+    }
     snprintf(line, sizeof(line), "Comparing %zu report%s (the first is the baseline):", json_array_size(reports),
              json_array_size(reports) == 1 ? "" : "s");
     say(f, &o, "", 0, line);
@@ -291,34 +461,7 @@ static void compare_text(FILE *f, const json_t *cmp, const struct render_opts *g
     const json_t *s;
     json_array_foreach(json_object_get(cmp, "warnings"), i, s)
         say(f, &o, "warning: ", 9, json_string_value(s) ? json_string_value(s) : "");
-    const json_t *diff = json_object_get(cmp, "system_diff");
-    if (json_array_size(diff)) {
-        fprintf(f, "\nWhat differs in the system:\n");
-        json_array_foreach(diff, i, s) {
-            if (i >= 60) {
-                fprintf(f, "  ... and %zu more\n", json_array_size(diff) - i);
-                break;
-            }
-            char *buf = NULL;
-            size_t len = 0;
-            FILE *m = open_memstream(&buf, &len);
-            if (!m)
-                break;
-            size_t j;
-            const json_t *v;
-            json_array_foreach(json_object_get(s, "values"), j, v) {
-                const char *t = json_string_value(v);
-                fprintf(m, "%s%.*s", j ? " → " : "", t ? utf8_prefix(t, 120) : 8, t ? t : "(absent)");
-            }
-            fclose(m);
-            char first[64];
-            snprintf(first, sizeof(first), "  %-28.40s ", doc_str(s, "key", ""));
-            say(f, &o, first, 6, buf);
-            free(buf);
-        }
-    } else if (json_array_size(reports) > 1) {
-        fprintf(f, "\nThe system identity is the same in every report.\n");
-    }
+    system_diff(f, &o, json_object_get(cmp, "system_diff"), json_array_size(reports), 60);
     const json_t *load;
     json_array_foreach(json_object_get(cmp, "loads"), i, load) {
         fprintf(f, "\n");

@@ -54,7 +54,76 @@ static void loads_of(const json_t *phases, int only_bad, char *b, size_t n)
     }
 }
 
+static const char *headline_measured(const json_t *doc, char *buf, size_t len, int no_advice);
+
+/* What makes the run no kernel test, said before anything it measured: the audio thread without real-time
+ * scheduling (--allow-no-rt, or no privileges); rtjitter itself stopped (SIGSTOP/Ctrl-Z) while it measured; the
+ * idle trap (the verdict's "idle" advice: /dev/cpu_dma_latency not held, rest twice as late as a load) where the
+ * phase at rest holds most of the dropouts. Into b ("" when none); returns 1 when the measured sizes are not to be
+ * advised on (no real time: a larger buffer would not be the cure). */
+static int invalid_words(const json_t *doc, long long dropouts, char *b, size_t n)
+{
+    const json_t *au = json_object_get(doc, "audio"), *v = json_object_get(doc, "verdict");
+    const json_t *run = json_object_get(doc, "run");
+    b[0] = '\0';
+    if (json_is_false(json_object_get(au, "realtime"))) {
+        snprintf(b, n, "Not a kernel test: the audio thread ran without real-time scheduling, so what it measured "
+                       "is the scheduler's fairness, not the kernel's latency (rtjitter check says how to get real "
+                       "time). ");
+        return 1;
+    }
+    double stopped = doc_num(run, "stopped_s");
+    if (json_array_size(json_object_get(run, "stops")) && stopped > 0) {
+        snprintf(b, n, "Not a whole test: rtjitter itself was stopped (SIGSTOP/Ctrl-Z) for %.1f s while it measured; "
+                       "the verdict leaves those cycles out. ", stopped);
+        return 0;
+    }
+    int idle = 0;
+    size_t i;
+    const json_t *id, *p;
+    json_array_foreach(json_object_get(v, "advice_ids"), i, id)
+        idle |= json_is_string(id) && !strcmp(json_string_value(id), "idle");
+    long long at_rest = 0;
+    json_array_foreach(json_object_get(doc, "phases"), i, p)
+        if (!strcmp(doc_str(p, "load", ""), "none"))
+            at_rest += dropouts_of(p);
+    if (idle && dropouts > 0 && 2 * at_rest >= dropouts)
+        snprintf(b, n, "Not a kernel test at rest: the CPUs slept in deep idle states (/dev/cpu_dma_latency was not "
+                       "held), and most dropouts came at rest; run again with --dma-latency. ");
+    return 0;
+}
+
+/* The largest power-of-two buffer whose period fits the profile's warn_period_ms at rate; 0 when none of 16 frames
+ * or more does. */
+static long long fitting_frames(double warn_ms, double rate)
+{
+    long long f = 0;
+    for (long long k = 16; k <= HEADLINE_MAX_FRAMES && 1000.0 * (double)k / rate <= warn_ms; k *= 2)
+        f = k;
+    return f;
+}
+
 const char *headline_report(const json_t *doc, char *buf, size_t len)
+{
+    char pre[400];
+    long long all = 0;
+    size_t i0;
+    const json_t *p0;
+    json_array_foreach(json_object_get(doc, "phases"), i0, p0)
+        all += dropouts_of(p0);
+    int no_advice = invalid_words(doc, all, pre, sizeof(pre));
+    size_t pl = strlen(pre);
+    if (pl + 1 >= len) {
+        snprintf(buf, len, "%s", pre);
+        return buf;
+    }
+    headline_measured(doc, buf + pl, len - pl, no_advice);
+    memcpy(buf, pre, pl);
+    return buf;
+}
+
+/* The headline of what was measured, after invalid_words(); no_advice: no size to try. */
+static const char *headline_measured(const json_t *doc, char *buf, size_t len, int no_advice)
 {
     const json_t *au = json_object_get(doc, "audio"), *phases = json_object_get(doc, "phases");
     const json_t *v = json_object_get(doc, "verdict");
@@ -92,6 +161,25 @@ const char *headline_report(const json_t *doc, char *buf, size_t len)
         return buf;
     }
     const char *every = complete ? "under every load" : "under the loads measured before the run stopped";
+    /* a buffer too large for live playing (PipeWire's default 1024 frames, 21 ms) reads like a pass otherwise: said
+     * first, with the size that fits the profile's latency */
+    const json_t *prof = json_object_get(doc, "profile");
+    double warn_ms = doc_num(prof, "warn_period_ms"), period_ms = frames > 0 && rate > 0 ? 1000 * frames / rate : NAN;
+    if ((dropouts == 0 || (level && strcmp(level, "fail"))) && period_ms > warn_ms && !no_advice) {
+        long long fit = fitting_frames(warn_ms, rate);
+        char tail[96] = "";
+        if (fit > 0)
+            snprintf(tail, sizeof(tail), ": try %lld frames (%.2f ms)", fit, 1000.0 * (double)fit / rate);
+        char ran[160];
+        if (dropouts)
+            snprintf(ran, sizeof(ran), "It had %lld dropout%s, within what the profile accepts.", dropouts,
+                     dropouts == 1 ? "" : "s");
+        else
+            snprintf(ran, sizeof(ran), "It ran without a dropout %s.", every);
+        snprintf(buf, len, "%s is %.1f ms a period, too large for live playing (the %.40s profile accepts %g ms)%s. "
+                 "%s", setting, period_ms, doc_str(prof, "name", "chosen"), warn_ms, tail, ran);
+        return buf;
+    }
     if (dropouts == 0) {
         loads_of(phases, 0, loads, sizeof(loads));
         if (level && !strcmp(level, "fail"))
@@ -116,7 +204,9 @@ const char *headline_report(const json_t *doc, char *buf, size_t len)
         snprintf(first, sizeof(first), "Dropouts at %.0f frames at %s kHz", frames, k);
     else
         snprintf(first, sizeof(first), "Dropouts (the buffer size is not in the report)");
-    if (frames > 0 && 2 * frames <= HEADLINE_MAX_FRAMES)
+    if (no_advice)
+        snprintf(buf, len, "%s (under %s).", first, loads);
+    else if (frames > 0 && 2 * frames <= HEADLINE_MAX_FRAMES)
         snprintf(buf, len, "%s (under %s): try %.0f frames.", first, loads, 2 * frames);
     else
         snprintf(buf, len, "%s (under %s), and no larger buffer to try.", first, loads);

@@ -9,7 +9,9 @@
 
 /* The headline of doc (a report document) in buf (len bytes, cut to fit); returns buf. A dropout is an xrun event
  * or a missed deadline of a phase; with none the size "ran without a dropout", with some the next size up (twice
- * the frames, 8192 at most) is the one to try, unless the verdict's profile accepts them. */
+ * the frames, 8192 at most) is the one to try, unless the verdict's profile accepts them. What makes the run no
+ * kernel test comes first (no real time, rtjitter stopped, the idle trap where rest held the dropouts), and a size
+ * too large for live playing (over the profile's warn_period_ms) says so, with the largest that fits. */
 const char *headline_report(const json_t *doc, char *buf, size_t len);
 
 #endif

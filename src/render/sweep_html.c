@@ -116,7 +116,7 @@ static void cell_row(FILE *f, const json_t *c)
     html_escape(f, doc_str(c, "load", "?"));
     fprintf(f, "</td><td>%.0f</td><td>%.0f</td><td class=\"%s\">", doc_num(c, "period_frames"), doc_num(c, "rate"),
             cell_class(c));
-    html_escape(f, doc_str(c, "state", "?"));
+    html_escape(f, text_sweep_cell_words(c)); /* words, not the document's tokens (inferred_unsafe) */
     fputs("</td><td>", f);
     html_num(f, doc_num(c, "measured_s"), 1);
     fputs("</td><td>", f);
@@ -187,13 +187,8 @@ int html_sweep_body(FILE *f, void *arg)
         const json_t *all = json_object_get(ans, "overall");
         fprintf(f, "<h2>%.0f Hz</h2>\n<p class=\"verdict %s\"><span class=\"summary\">", rate,
                 json_is_object(all) ? "pass" : "fail");
-        if (json_is_object(all))
-            fprintf(f, "Under every load: <b>%.0f frames</b> (%.2f ms per period).", doc_num(all, "frames"),
-                    doc_num(all, "ms"));
-        else if (!json_is_true(json_object_get(doc, "complete")))
-            fputs("No size found safe under every load before the sweep stopped.", f);
-        else
-            fputs("No size tried is safe under every load.", f);
+        char answer[512];
+        html_escape(f, text_sweep_answer(doc, ans, answer, sizeof(answer)));
         fputs("</span></p>\n<table><tr><th class=\"k\">buffer</th>", f);
         size_t li;
         const json_t *l;

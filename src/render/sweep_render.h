@@ -17,5 +17,11 @@ int html_sweep_body(FILE *f, void *arg);
 const json_t *text_sweep_doc_cell(const json_t *doc, double rate, double frames, const char *load);
 /* A cell's short word for the grid: "SAFE", "unsafe", "(safe)", "(unsafe)", "-", "?" */
 const char *text_sweep_cell_word(const json_t *cell);
+/* The same in words for a page's table: "safe", "unsafe", "safe (inferred)", "unsafe (inferred)", "not measured",
+ * "not reached" (never the document's own tokens). */
+const char *text_sweep_cell_words(const json_t *cell);
+/* The answer of one rate (an entry of "smallest_safe"), the sweep's first words: the smallest size safe under every
+ * load, or with none the next size to try (twice the largest tried, up to 8192 frames) and the command; into buf. */
+const char *text_sweep_answer(const json_t *doc, const json_t *ans, char *buf, size_t len);
 
 #endif

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The sweep as text: a grid per rate (buffer size down, load across), the answer, then one line per measured cell
+/* The sweep as text: the answer first (one line per rate), a grid per rate (buffer size down, load across), the
+ * smallest safe size per load, then one line per measured cell
  * saying how long it was measured and what that proves. */
 #include "render/sweep_render.h"
 #include "render/textfmt.h"
@@ -85,12 +86,68 @@ static void grid(FILE *f, const json_t *doc, double rate)
     }
 }
 
+/* The largest size of the grid. */
+static double largest_period(const json_t *doc)
+{
+    double m = 0;
+    size_t i;
+    const json_t *p;
+    json_array_foreach(json_object_get(doc, "periods"), i, p)
+        if (json_number_value(p) > m)
+            m = json_number_value(p);
+    return m;
+}
+
+const char *text_sweep_answer(const json_t *doc, const json_t *ans, char *line, size_t len)
+{
+    double rate = doc_num(ans, "rate");
+    const json_t *all = json_object_get(ans, "overall");
+    if (json_is_object(all)) {
+        snprintf(line, len, "At %.0f Hz, %.0f frames (%.2f ms per period) is the smallest buffer safe under every "
+                 "load.", rate, doc_num(all, "frames"), doc_num(all, "ms"));
+    } else if (!json_is_true(json_object_get(doc, "complete"))) {
+        snprintf(line, len, "At %.0f Hz, no size was found safe under every load before the sweep stopped.", rate);
+    } else {
+        double top = largest_period(doc), next = 2 * top;
+        if (top > 0 && next <= 8192)
+            snprintf(line, len, "At %.0f Hz, no size up to %.0f frames was safe under every load: try %.0f frames "
+                     "(%.2f ms), rtjitter sweep --periods %.0f.", rate, top, next, 1000 * next / rate, next);
+        else
+            snprintf(line, len, "At %.0f Hz, no size up to %.0f frames was safe under every load, and there is no "
+                     "larger one to try: look at the culprits of the runs below.", rate, top);
+    }
+    return line;
+}
+
+const char *text_sweep_cell_words(const json_t *cell)
+{
+    static const char *const words[][2] = {
+        { "safe", "safe" }, { "unsafe", "unsafe" }, { "inferred_safe", "safe (inferred)" },
+        { "inferred_unsafe", "unsafe (inferred)" }, { "not_measured", "not measured" },
+    };
+    const char *st = doc_str(cell, "state", "open");
+    for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+        if (!strcmp(st, words[i][0]))
+            return words[i][1];
+    return "not reached";
+}
+
 static int sweep_text(FILE *f, const json_t *doc, const struct render_opts *opts)
 {
     struct render_opts o = render_opts_or_default(opts);
     const json_t *audio = json_object_get(doc, "audio");
     const json_t *prof = json_object_get(doc, "profile");
     char line[1024];
+    int complete = json_is_true(json_object_get(doc, "complete"));
+    const json_t *ans;
+    size_t ai;
+    /* the answer first: one line per rate */
+    json_array_foreach(json_object_get(doc, "smallest_safe"), ai, ans)
+        put(f, &o, "", 0, text_sweep_answer(doc, ans, line, sizeof(line)));
+    if (!complete) {
+        snprintf(line, sizeof(line), "%s", doc_str(doc, "incomplete_reason", "?"));
+        put(f, &o, "INCOMPLETE: ", 2, line);
+    }
     const char *how = doc_str(audio, "buffer_change", "?");
     how = !strcmp(how, "direct") ? "the backend takes each size directly"
         : !strcmp(how, "set_buffer_size") ? "sizes set with jack_set_buffer_size"
@@ -106,17 +163,10 @@ static int sweep_text(FILE *f, const json_t *doc, const struct render_opts *opts
     else
         fputc('\n', f);
     put(f, &o, "", 0, line);
-    if (!json_is_true(json_object_get(doc, "complete"))) {
-        snprintf(line, sizeof(line), "%s", doc_str(doc, "incomplete_reason", "?"));
-        put(f, &o, "INCOMPLETE: ", 2, line);
-    }
-    const json_t *ans;
-    size_t ai;
-    int complete = json_is_true(json_object_get(doc, "complete"));
     json_array_foreach(json_object_get(doc, "smallest_safe"), ai, ans) {
         double rate = doc_num(ans, "rate");
         grid(f, doc, rate);
-        int o_ = snprintf(line, sizeof(line), "At %.0f Hz, the smallest safe buffer:", rate);
+        int o_ = snprintf(line, sizeof(line), "Smallest safe buffer per load at %.0f Hz:", rate);
         const json_t *e;
         size_t li;
         json_array_foreach(json_object_get(ans, "per_load"), li, e) {
@@ -124,21 +174,13 @@ static int sweep_text(FILE *f, const json_t *doc, const struct render_opts *opts
             if (o_ < 0 || (size_t)o_ >= sizeof(line))
                 break;
             if (!json_is_object(s))
-                o_ += snprintf(line + o_, sizeof(line) - (size_t)o_, "%s %s %s", li ? "," : "",
-                               doc_str(e, "load", "?"), complete ? "none of these" : "none found before the stop");
+                o_ += snprintf(line + o_, sizeof(line) - (size_t)o_, "%s %s: %s", li ? ";" : "",
+                               doc_str(e, "load", "?"), complete ? "no size tried is safe" : "none found before the stop");
             else
-                o_ += snprintf(line + o_, sizeof(line) - (size_t)o_, "%s %s %.0f frames (%.2f ms)", li ? "," : "",
+                o_ += snprintf(line + o_, sizeof(line) - (size_t)o_, "%s %s: %.0f frames (%.2f ms)", li ? ";" : "",
                                doc_str(e, "load", "?"), doc_num(s, "frames"), doc_num(s, "ms"));
         }
         put(f, &o, "", 2, line);
-        const json_t *all = json_object_get(ans, "overall");
-        if (!json_is_object(all) && !complete) /* an interrupted sweep: the cells it did not measure are unknown */
-            fprintf(f, "  Under every load: no size found safe before the sweep stopped.\n");
-        else if (!json_is_object(all))
-            fprintf(f, "  Under every load: none of the sizes tried is safe.\n");
-        else
-            fprintf(f, "  Under every load: %.0f frames (%.2f ms per period).\n", doc_num(all, "frames"),
-                    doc_num(all, "ms"));
     }
     fputc('\n', f);
     put(f, &o, "", 0, "SAFE/unsafe: measured; (safe)/(unsafe): not measured, inferred from a neighbour that passed "
@@ -158,10 +200,22 @@ static int sweep_text(FILE *f, const json_t *doc, const struct render_opts *opts
             snprintf(wake, sizeof(wake), "Wake-up max %s", wm);
         else
             snprintf(wake, sizeof(wake), "Wake-up p99.9 %s, max %s", wk, wm);
-        snprintf(line, sizeof(line), "%s @ %.0f frames, %.0f Hz: %s. %s; margin kept by 99.9%% of cycles %s "
-                 "(%.0f%% of the period); deadlines met %.2f%%.", doc_str(c, "load", "?"),
-                 doc_num(c, "period_frames"), doc_num(c, "rate"), doc_str(json_object_get(c, "proof"), "text", "?"),
-                 wake, mg, doc_num(c, "margin_p999_pct"), doc_num(c, "deadlines_met_pct"));
+        /* a margin below zero is a deadline missed: said so, never "-0% of the period" */
+        char margin[160];
+        double mus = doc_num(c, "margin_p999_us"), mpct = doc_num(c, "margin_p999_pct");
+        if (mus < 0) {
+            char past[32];
+            dur_human(past, sizeof(past), -mus, tx_us(&o));
+            snprintf(margin, sizeof(margin), "the slowest 0.1%% of cycles ended %s past their deadline", past);
+        } else if (isnan(mus)) {
+            snprintf(margin, sizeof(margin), "margin not known");
+        } else {
+            snprintf(margin, sizeof(margin), "margin kept by 99.9%% of cycles %s (%.0f%% of the period)", mg,
+                     floor(mpct));
+        }
+        snprintf(line, sizeof(line), "%s @ %.0f frames, %.0f Hz: %s. %s; %s; deadlines met %.2f%%.",
+                 doc_str(c, "load", "?"), doc_num(c, "period_frames"), doc_num(c, "rate"),
+                 doc_str(json_object_get(c, "proof"), "text", "?"), wake, margin, doc_num(c, "deadlines_met_pct"));
         put(f, &o, "- ", 2, line);
         const char *rep = doc_str(c, "report", NULL);
         if (rep) /* the run this cell was measured in, with the loads measured at its size */

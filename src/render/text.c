@@ -2,6 +2,7 @@
 /* Text rendering of a report document. It opens with the verdict in plain words (what was tested, whether
  * every deadline was met, what to try), then the system identity, then the interbench-style table. */
 #include "render/text.h"
+#include "verdict/verdict_order.h"
 #include "render/compare_text.h"
 #include "render/matrix.h"
 #include "render/render.h"
@@ -39,11 +40,20 @@ static void verdict_text(FILE *f, const json_t *v, const struct render_opts *o)
     else
         snprintf(first, sizeof(first), "%s: ", word);
     say(f, o, first, 2, doc_str(v, "summary", ""));
-    size_t i;
+    size_t i, n = json_array_size(json_object_get(v, "advice"));
     const json_t *adv;
-    json_array_foreach(json_object_get(v, "advice"), i, adv)
+    /* the first VERDICT_ADVICE_SHOWN (in the one order, by weight), the rest with --wide and in the page */
+    json_array_foreach(json_object_get(v, "advice"), i, adv) {
+        if (!o->wide && i >= VERDICT_ADVICE_SHOWN) {
+            char more[96];
+            snprintf(more, sizeof(more), "%zu more piece%s of advice: --wide, or the page (--html).", n - i,
+                     n - i == 1 ? "" : "s");
+            say(f, o, "  - ", 4, more);
+            break;
+        }
         if (json_string_value(adv))
             say(f, o, "  - ", 4, json_string_value(adv));
+    }
 }
 
 static const char *yes_no(const json_t *o, const char *k)

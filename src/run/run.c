@@ -21,6 +21,7 @@
 #include "sysinfo/sysinfo.h"
 #include "verdict/profile.h"
 #include "checks/privileges.h"
+#include "util/wrap.h"
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
@@ -48,8 +49,8 @@ void run_plan_defaults(struct run_plan *p)
 {
     memset(p, 0, sizeof(*p));
     p->backend = rtj_backends[0];
-    p->be = (struct backend_config){ .rate_hz = 48000, .period_frames = 64, .nperiods = 2, .priority = 70,
-                                     .noise_threshold_us = 5 };
+    p->be = (struct backend_config){ .rate_hz = 48000, .period_frames = 64, .nperiods = 2,
+                                     .priority = RTJ_AUDIO_PRIORITY, .noise_threshold_us = 5 };
     p->loads = RUN_DEFAULT_LOADS;
     p->duration_s = 10;
     p->warmup_s = 1;
@@ -113,10 +114,18 @@ static int run_prepare(struct run_state *st)
     privileges_check(p->be.priority, &st->priv);
     const char *elsewhere = st->be->realtime_elsewhere ? st->be->realtime_elsewhere() : NULL;
     if ((!st->priv.realtime || !st->priv.mlock) && !elsewhere) {
-        fprintf(stderr, "%s: %s: %s\n  fix: %s\n%s", run_who(),
-                st->priv.realtime ? "this login cannot lock memory" : "no real-time scheduling for this login",
-                st->priv.why, st->priv.fix, p->allow_no_rt ? "" : "  (--allow-no-rt measures anyway: not a kernel "
-                                                                  "test)\n");
+        /* wrapped to the terminal: a first line of 330 characters is not read (issue 35) */
+        int w = wrap_width(stderr);
+        char first[64], head[160];
+        snprintf(first, sizeof(first), "%s: ", run_who());
+        snprintf(head, sizeof(head), "%s.",
+                 st->priv.realtime ? "this login cannot lock memory" : "no real-time scheduling for this login");
+        wrap_text(stderr, first, 2, w, head);
+        wrap_text(stderr, "  why: ", 7, w, st->priv.why);
+        wrap_text(stderr, "  fix: ", 7, w, st->priv.fix);
+        if (!p->allow_no_rt)
+            wrap_text(stderr, "  or: ", 6, w, WRAP_CMD("--allow-no-rt") " measures anyway, as a test of this login's "
+                      "scheduling, not a kernel test.");
         if (!p->allow_no_rt)
             return -EPERM;
     }

@@ -4,6 +4,7 @@
  * builder (report_build(), report/report.h), then the text on stdout and the outputs. Main thread, after the
  * backend stopped. */
 #include "run/run_state.h"
+#include "sysinfo/sysinfo.h"
 #include "run/run.h"
 #include "run/run_stopped.h"
 #include "verdict/verdict.h"
@@ -73,7 +74,7 @@ static void priorities_describe(const struct run_state *st, json_t *provider, in
     json_t *below = json_null();
     if (cp && n > 0) {
         int rtp = strcmp(cp, "SCHED_FIFO") == 0 || strcmp(cp, "SCHED_RR") == 0;
-        below = json_boolean(!rtp || prio < json_integer_value(json_object_get(st->irq_threads, "priority")));
+        below = json_boolean(!rtp || prio < sysinfo_irq_floor(st->irq_threads));
     }
     json_object_set_new(provider, "below_irq_threads", below);
 }

@@ -152,6 +152,10 @@ json_t *sweep_cell_measured(const json_t *phase, int rate, int frames, const cha
         snprintf(why, sizeof(why), "%.0f xrun event%s and %.0f missed deadline%s (the profile allows %.0f and %.0f)%s",
                  events, events == 1 ? "" : "s", missed, missed == 1 ? "" : "s", r->max_xruns, r->max_missed,
                  *clear && !r->measure_all ? ": failed clearly, smaller sizes skipped" : "");
+    else if (!safe && f.margin_p999_us < 0) /* a negative margin is a deadline missed: said so, never "-0 %" */
+        snprintf(why, sizeof(why), "no xrun, but the slowest 0.1 %% of cycles ended %.0f µs past their deadline "
+                 "(the profile asks for %.0f %% of the period, %.0f µs, kept)", -f.margin_p999_us,
+                 r->warn_margin_pct, need);
     else if (!safe)
         snprintf(why, sizeof(why), "no xrun, but 99.9 %% of cycles kept only %.0f µs of margin, under the "
                  "profile's %.0f %% of the period (%.0f µs)", f.margin_p999_us, r->warn_margin_pct, need);

@@ -348,6 +348,14 @@ json_t *sysinfo_irq_threads(const char *root)
                      "read_from", "/proc/PID/stat of the kernel threads named irq/N-NAME");
 }
 
+int sysinfo_irq_floor(const json_t *irq)
+{
+    const json_t *low = json_object_get(irq, "lowest");
+    if (json_integer_value(json_object_get(irq, "count")) <= 0 || !json_is_integer(low))
+        return -1;
+    return json_integer_value(low) < 50 ? (int)json_integer_value(low) : 50;
+}
+
 /* daemons {name: [pids]} for rtkit and power-profiles-daemon, and audio_servers_rt [...] for jackd, jackdbus
  * and pipewire: one walk of /proc. comm is cut at 15 characters ("power-profiles-"). */
 static void processes_read(const char *root, json_t *setup)
@@ -594,6 +602,8 @@ void sysinfo_setup_audio(const char *root, const char *home, json_t *setup)
     json_object_set_new(setup, "programs", programs_read(root));
     processes_read(root, setup);
     json_object_set_new(setup, "jack_registry", sysinfo_jack_registry(root));
+    /* the interrupt threads, as run reads them: check judges the running server against them as run does */
+    json_object_set_new(setup, "irq_threads", sysinfo_irq_threads(root) ?: json_null());
     json_object_set_new(setup, "pipewire", pipewire_read(root, home));
     json_object_set_new(setup, "rtkit", rtkit_read(root));
     json_object_set_new(setup, "power", power_read(root));

@@ -46,6 +46,12 @@ json_t *sysinfo_thread_sched(int pid, int tid);
  * shows them: {count, policy, priority (the highest; 0 for a SCHED_OTHER one), lowest, read_from}; policy, priority
  * and lowest null when there are none. NULL without /proc. Main thread. */
 json_t *sysinfo_irq_threads(const char *root);
+/* The priority a real-time audio thread must reach not to sit below the interrupt threads of irq (an object of
+ * sysinfo_irq_threads()): the kernel starts every one at 50 (threadirqs, PREEMPT_RT); rtirq raises the sound card's
+ * and the USB controller's above on purpose, which an audio thread is meant to be below. So: the lowest interrupt
+ * thread's priority, at most 50. -1 when there is none (nothing to be below). One rule for run's
+ * audio.below_irq_threads, its verdict and check's server_rt. */
+int sysinfo_irq_floor(const json_t *irq);
 /* Value of the kernel parameter `key` on a command line, as the kernel parses it: the last occurrence wins,
  * '-' and '_' are the same in names, double quotes may hold spaces, nothing after a lone "--" (init's
  * arguments). Returns 1 with val filled for key=val, 0 with val "" for a bare key, -ENOENT when absent. */

@@ -11,6 +11,7 @@
 #include "report/phase_figures.h"
 #include "verdict/ladder_rule.h"
 #include "verdict/verdict_internal.h"
+#include "verdict/verdict_order.h"
 #include "verdict/verdict_text.h"
 #include "verdict/verdict_ramp.h"
 #include "verdict/verdict_soak.h"
@@ -102,7 +103,7 @@ static void build_summary(const struct vctx *v, const char *level, const char *h
         if (strcmp(level, "pass") == 0 && v->frames > 16)
             vadd(b, n, o, " Next: try %lld frames.", v->frames / 2);
         else if (hints[0])
-            vadd(b, n, o, " Try %s.", hints);
+            vadd(b, n, o, " Next: %s.", hints);
         return;
     }
     /* Say what happened: our own callback late (missed deadlines), cycles lost in the server (xruns), or, with
@@ -165,17 +166,24 @@ static void build_summary(const struct vctx *v, const char *level, const char *h
         }
     }
     if (hints[0])
-        vadd(b, n, o, " Try %s.", hints);
+        vadd(b, n, o, " Next: %s.", hints);
 }
 
-/* "a, b, or c" from the hints of the advice given. */
+/* "stop canary; boot with threadirqs and install rtirq; use 128 frames" from the hints of the advice given, in its
+ * order, each step with its own verb (a list "stopping canary, threadirqs and rtirq" read as "stopping threadirqs"),
+ * at most VERDICT_ADVICE_SHOWN of them and how many more. */
 static void join_hints(const struct advice *a, char *b, size_t n)
 {
     size_t o = 0;
-    int k = a->nhints;
+    int k = a->nhints, shown = k < VERDICT_ADVICE_SHOWN ? k : VERDICT_ADVICE_SHOWN;
     b[0] = '\0';
-    for (int i = 0; i < k; i++)
-        o = vadd(b, n, o, "%s%s", i == 0 ? "" : i == k - 1 ? (k > 2 ? ", or " : " or ") : ", ", a->hints[i]);
+    for (int i = 0; i < shown; i++) {
+        char step[160];
+        verdict_order_step(a->hint_ids[i], a->hints[i], step, sizeof(step));
+        o = vadd(b, n, o, "%s%s", i ? "; " : "", step);
+    }
+    if (k > shown)
+        vadd(b, n, o, " (and %d more in the advice)", k - shown);
 }
 
 int verdict_report(json_t *doc, const json_t *profile, int strict, int64_t max_xruns, double max_jitter_us)

@@ -10,6 +10,7 @@
 #include "verdict/ladder_rule.h"
 #include "report/access.h"
 #include "checks/checks.h"
+#include "sysinfo/sysinfo.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -195,14 +196,20 @@ static void say_headroom(const struct vctx *v, char *b, size_t n)
 
 /* The server's settings: the audio thread is real-time but below the interrupt threads, as under a jackd started
  * at its default -P 10 (its clients get FIFO 5). The audio thread's priority is read from the thread itself
- * (audio.priority), the interrupt threads' from /proc (audio.irq_threads, the highest); without interrupt threads
+ * (audio.priority), the interrupt threads' from /proc (audio.irq_threads: their floor, sysinfo_irq_floor()); without interrupt threads
  * (no threadirqs), the priority threadirqs would give them, 50: advising it would put them all above the audio. */
 #define IRQ_THREAD_PRIO 50
 static double irq_prio(const struct vctx *v, int *read)
 {
     const json_t *it = json_object_get(v->audio, "irq_threads");
     *read = json_integer_value(json_object_get(it, "count")) > 0 && json_is_integer(json_object_get(it, "priority"));
-    return *read ? (double)json_integer_value(json_object_get(it, "priority")) : IRQ_THREAD_PRIO;
+    if (!*read)
+        return IRQ_THREAD_PRIO;
+    /* the rule run's audio.below_irq_threads and check's server_rt follow (sysinfo_irq_floor()); a report without
+     * "lowest" (older) is judged by its highest, at most 50 */
+    int floor = sysinfo_irq_floor(it);
+    double top = (double)json_integer_value(json_object_get(it, "priority"));
+    return floor >= 0 ? floor : top < IRQ_THREAD_PRIO ? top : IRQ_THREAD_PRIO;
 }
 
 static int low_priority(const struct vctx *v)
@@ -226,24 +233,27 @@ static void say_low_priority(const struct vctx *v, char *b, size_t n)
         o = vadd(b, n, o, " (the server's highest thread: %s %.0f)", doc_str(ss, "policy", "?"),
                  doc_num(ss, "priority"));
     if (read)
-        o = vadd(b, n, o, ", below this machine's %lld interrupt thread%s (%s %.0f): every interrupt goes ahead of "
-                 "the audio.", json_integer_value(json_object_get(it, "count")),
+        o = vadd(b, n, o, ", below this machine's %lld interrupt thread%s (the lowest at %s %.0f): every interrupt "
+                 "goes ahead of the audio.", json_integer_value(json_object_get(it, "count")),
                  plural(json_integer_value(json_object_get(it, "count"))), doc_str(it, "policy", "?"), ip);
     else
         o = vadd(b, n, o, ", below the interrupt threads' priority (%.0f with threadirqs or on a PREEMPT_RT kernel): "
                  "threadirqs alone would put every interrupt ahead of the audio.", ip);
     if (prov && strcmp(prov, "pipewire-jack") == 0)
-        vadd(b, n, o, " PipeWire sets it: raise rt.prio of module-rt (jack.conf, client-rt.conf) to 70 or more, then "
-             "rtirq to raise the sound card's interrupt thread above the rest.");
+        vadd(b, n, o, " PipeWire sets it: raise rt.prio of module-rt (jack.conf, client-rt.conf) to %d or more, then "
+             "rtirq to raise the sound card's interrupt thread above the rest.", CHECK_RTPRIO_NEED);
     else
-        vadd(b, n, o, " Start jackd with -P 70 or more (jack2 runs its clients 5 below it), then rtirq to raise the "
-             "sound card's interrupt thread above the rest.");
+        vadd(b, n, o, " Start jackd with -P %d or more (jack2 runs its clients 5 below it), then rtirq to raise the "
+             "sound card's interrupt thread above the rest.", CHECK_RTPRIO_NEED);
 }
 
 static void hint_low_priority(const struct vctx *v, char *b, size_t n)
 {
     const char *prov = doc_str(v->audio, "provider", NULL);
-    snprintf(b, n, "%s", prov && strcmp(prov, "pipewire-jack") == 0 ? "a higher rt.prio" : "jackd -P 70");
+    if (prov && strcmp(prov, "pipewire-jack") == 0)
+        snprintf(b, n, "a higher rt.prio");
+    else
+        snprintf(b, n, "jackd -P %d", CHECK_RTPRIO_NEED);
 }
 
 /* The idle trap: at rest (the none phase) the wake-up p99 is more than twice a loaded phase's (and 50 µs more), and
@@ -446,12 +456,16 @@ static int order_advice(struct advice *a)
     size_t n = json_array_size(a->ids);
     const char **ids = calloc(n + 1, sizeof(*ids));
     size_t *perm = calloc(n + 1, sizeof(*perm));
+    double *share = calloc(n + 1, sizeof(*share));
     json_t *texts = json_array(), *idv = json_array();
-    int err = !ids || !perm || !texts || !idv ? -ENOMEM : 0;
-    for (size_t i = 0; !err && i < n; i++)
+    int err = !ids || !perm || !share || !texts || !idv ? -ENOMEM : 0;
+    for (size_t i = 0; !err && i < n; i++) {
         ids[i] = json_string_value(json_array_get(a->ids, i));
+        share[i] = verdict_order_share(json_string_value(json_array_get(a->texts, i)));
+    }
+    /* the one order, and within it by the share of the dropouts each explains (issue 35) */
     if (!err)
-        verdict_order_sort(ids, n, perm);
+        verdict_order_sort_weighed(ids, share, n, perm);
     for (size_t i = 0; !err && i < n; i++)
         if (json_array_append(texts, json_array_get(a->texts, perm[i])) ||
             json_array_append(idv, json_array_get(a->ids, perm[i])))
@@ -459,10 +473,16 @@ static int order_advice(struct advice *a)
     if (!err) {
         const char *hid[8];
         size_t hp[8];
+        double hs[8];
         char hints[8][96], hint_ids[8][32];
-        for (int i = 0; i < a->nhints; i++)
+        for (int i = 0; i < a->nhints; i++) {
             hid[i] = a->hint_ids[i];
-        verdict_order_sort(hid, (size_t)a->nhints, hp);
+            hs[i] = 0; /* a hint weighs what its advice explains */
+            for (size_t k = 0; k < n; k++)
+                if (ids[k] && !strcmp(ids[k], hid[i]))
+                    hs[i] = share[k];
+        }
+        verdict_order_sort_weighed(hid, hs, (size_t)a->nhints, hp);
         for (int i = 0; i < a->nhints; i++) {
             memcpy(hints[i], a->hints[hp[i]], sizeof(hints[0]));
             memcpy(hint_ids[i], a->hint_ids[hp[i]], sizeof(hint_ids[0]));
@@ -479,6 +499,7 @@ static int order_advice(struct advice *a)
     }
     free(ids);
     free(perm);
+    free(share);
     return err;
 }
 

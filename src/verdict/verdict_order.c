@@ -5,6 +5,8 @@
  * thread below 50, so the server's priority comes before any kernel option. verdict_advice.c sorts what its rules
  * and the checks table (src/checks) give by this table. Main thread. */
 #include "verdict/verdict_order.h"
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct advice_order table[] = {
@@ -106,4 +108,95 @@ void verdict_order_sort(const char *const *ids, size_t n, size_t *perm)
         }
         perm[j] = p;
     }
+}
+
+double verdict_order_share(const char *text)
+{
+    /* the first "N of M xrun event" the text holds */
+    for (const char *p = text; p && (p = strstr(p, " of ")); p += 4) {
+        const char *q = p;
+        while (q > text && q[-1] >= '0' && q[-1] <= '9')
+            q--;
+        if (q == p)
+            continue;
+        char *end;
+        long long k = strtoll(q, NULL, 10), m = strtoll(p + 4, &end, 10);
+        if (end != p + 4 && m > 0 && k >= 0 && k <= m && !strncmp(end, " xrun event", 11))
+            return (double)k / (double)m;
+    }
+    return 0;
+}
+
+void verdict_order_sort_weighed(const char *const *ids, const double *share, size_t n, size_t *perm)
+{
+    verdict_order_sort(ids, n, perm);
+    if (!share || n < 2)
+        return;
+    /* the places the weighed entries hold, and those entries ranked by share (stable: the order breaks ties) */
+    size_t *slot = malloc(n * sizeof(*slot)), *who = malloc(n * sizeof(*who)), k = 0;
+    if (!slot || !who) {
+        free(slot);
+        free(who);
+        return; /* the order alone: no weight rather than a wrong one */
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t e = perm[i];
+        size_t r = verdict_order_rank(ids[e]);
+        int privileges = r < N && table[r].cls == ADVICE_PRIVILEGES;
+        if (share[e] > 0 && !privileges) {
+            slot[k] = i;
+            who[k++] = e;
+        }
+    }
+    for (size_t i = 1; i < k; i++)
+        for (size_t j = i; j > 0 && share[who[j]] > share[who[j - 1]]; j--) {
+            size_t t = who[j];
+            who[j] = who[j - 1];
+            who[j - 1] = t;
+        }
+    for (size_t i = 0; i < k; i++)
+        perm[slot[i]] = who[i];
+    free(slot);
+    free(who);
+}
+
+/* The verb each hint takes: by its first words (a culprit's "stopping X"), else by its id's kind. */
+void verdict_order_step(const char *id, const char *hint, char *buf, size_t n)
+{
+    static const struct {
+        const char *from, *to;
+    } gerunds[] = {
+        { "stopping ", "stop " }, { "fixing ", "fix " }, { "moving ", "move " }, { "lowering ", "lower " },
+        { "raising ", "raise " }, { "using ", "use " }, { "less ", "do less " },
+    };
+    for (size_t i = 0; i < sizeof(gerunds) / sizeof(gerunds[0]); i++)
+        if (!strncmp(hint, gerunds[i].from, strlen(gerunds[i].from))) {
+            snprintf(buf, n, "%s%s", gerunds[i].to, hint + strlen(gerunds[i].from));
+            return;
+        }
+    static const struct {
+        const char *id, *hint, *step; /* hint NULL: any; step: printf with the hint */
+    } steps[] = {
+        { "threadirqs", "threadirqs and rtirq", "boot with threadirqs and install rtirq" },
+        { "culprit_no_preempt", "preempt=full", "boot with preempt=full" },
+        { "culprit_no_preempt", NULL, "install %s" },
+        { "preempt", "a lowlatency kernel", "install a lowlatency kernel" },
+        { "preempt", NULL, "boot with %s" },
+        { "rtirq", NULL, "install %s" },
+        { "governor", NULL, "use %s" },
+        { "buffer", NULL, "use %s" },
+        { "idle", NULL, "run with %s" },
+        { "realtime", NULL, "get %s" },
+        { "priority", "a higher rt.prio", "set a higher rt.prio" },
+        { "priority", NULL, "start %s" },
+    };
+    for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
+        if (id && !strcmp(id, steps[i].id) && (!steps[i].hint || !strcmp(hint, steps[i].hint))) {
+            if (strstr(steps[i].step, "%s"))
+                snprintf(buf, n, steps[i].step, hint);
+            else
+                snprintf(buf, n, "%s", steps[i].step);
+            return;
+        }
+    snprintf(buf, n, "try %s", hint);
 }

@@ -33,4 +33,17 @@ size_t verdict_order_rank(const char *id);
  * original index of each sorted entry. */
 void verdict_order_sort(const char *const *ids, size_t n, size_t *perm);
 
+/* The share of the dropouts an advice explains, as its own text states it ("17 of 129 xrun events": 17/129; the
+ * culprits' advice says what it explains in those words, verdict_culprit.c), 0 when it states none. */
+double verdict_order_share(const char *text);
+/* The same sort, then by weight (issue 35): within the one order, the entries that explain a share of the dropouts
+ * (share[i] > 0) are ranked among the places they hold by that share, the largest first (17 of 129 events before
+ * 7 of 129); the privileges never move, nor does any entry without a share. */
+void verdict_order_sort_weighed(const char *const *ids, const double *share, size_t n, size_t *perm);
+/* The hint of id ("threadirqs and rtirq", "stopping canary", "128 frames") as a step with its own verb ("boot with
+ * threadirqs and install rtirq", "stop canary", "use 128 frames"), into buf. */
+void verdict_order_step(const char *id, const char *hint, char *buf, size_t n);
+/* How many steps a verdict's summary names, and how many pieces of advice its text shows without --wide. */
+#define VERDICT_ADVICE_SHOWN 3
+
 #endif

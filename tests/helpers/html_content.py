@@ -369,8 +369,11 @@ def sweep_page(page, doc):
              'inferred_unsafe': ('(unsafe)', 'ibad'), 'not_measured': ('-', 'none'), 'open': ('?', 'none')}
     for ans in doc['smallest_safe']:
         rate, ov = ans['rate'], ans['overall']
-        said = 'Under every load: <b>%d frames</b>' % ov['frames'] if ov else 'No size tried is safe under every load.'
+        said = ('%d frames (%.2f ms per period) is the smallest buffer safe under every load' % (ov['frames'], ov['ms'])
+                if ov else 'was safe under every load')
         tap(said in html, 'sweep page, %d Hz: the answer as the document says (%s)' % (rate, said))
+        tap(not re.search(r'>[^<]*(inferred_|not_measured)', html),
+            'sweep page, %d Hz: no token of the document in its words (inferred_unsafe, not_measured)' % rate)
         rows = re.findall(r'<tr><th class="k">(\d+) <small>[^<]*</small></th>(.*?)</tr>', html, re.S)
         bad = []
         for frames, tds in rows:

@@ -149,4 +149,4 @@ done
 "$RTJ" check --json "$WORK/m.json" >"$WORK/m.txt" 2>"$WORK/m.err"; rc=$?
 check "this machine: exit 0 or 1 (got $rc), nothing on stderr" holds '[ "$rc" -le 1 ] && [ ! -s "$WORK/m.err" ]'
 check "this machine: exit 1 exactly when a check failed" [ "$(json "$WORK/m.json" "int(d['summary']['fail'] > 0)")" -eq "$rc" ]
-check "this machine: the SCHED_FIFO try is recorded" [ "$(json "$WORK/m.json" "d['process']['sched_fifo']['priority']")" = 80 ]
+check "this machine: the SCHED_FIFO try is recorded" [ "$(json "$WORK/m.json" "d['process']['sched_fifo']['priority']")" = 70 ]

@@ -65,11 +65,34 @@ check "A/A: each found the 4 other runs of its set-up (not the +300 µs ones)" \
     [ "$(json "$WORK/aa.json" "' '.join(str(len(r['replicates'])) for r in d['reports'])")" = "4 4" ]
 check "A/A: the noise is those 3 runs beside the two compared" \
     [ "$(json "$WORK/aa.json" "d['loads'][0]['verdicts'][0]['runs']['noise']")" = 3 ]
-check "A/A: the summary calls nothing" grep -q "better in 0 measures, worse in 0" <(tr "\n" " " <"$WORK/aa.out" | tr -s " ")
+check "A/A: the summary calls nothing" grep -q "better in 0 measures, worse in 0" <(json "$WORK/aa.json" "d['summary'][0]")
+aa_answer=$(json "$WORK/aa.json" "d['answers'][0]['outcome']")
+check "A/A: the answer is no clear difference ($aa_answer), in the text's first line ($(head -1 "$WORK/aa.out"))" \
+    holds '[ "$aa_answer" = same ] && head -1 "$WORK/aa.out" | grep -q "No clear difference"'
 
 "$RTJ" compare "$WORK/a1.json" "$WORK/b1.json" --json "$WORK/ab.json" >"$WORK/ab.out" 2>&1
 ab=$(outcomes "$WORK/ab.json")
 echo "# A/B: $ab"
+# The answer (issue 35) follows the verdicts this test holds to the truth: dropouts decide, and where none was
+# called, the lateness verdicts; it names the measures that moved and says dropouts did not.
+ab_answer=$(json "$WORK/ab.json" "d['answers'][0]['outcome'] + '|' + d['answers'][0]['text']")
+echo "# A/B answer: $ab_answer"
+want=$(python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1])); v = [x for l in d['loads'] for x in l['verdicts'] if x['report'] == 1]
+def way(vs):
+    b = [x['outcome'] for x in vs if x['outcome'].startswith('better')]; w = [x['outcome'] for x in vs if x['outcome'].startswith('worse')]
+    if b and w: return 'mixed'
+    o = b or w
+    if not o: return 'same'
+    return o[0].split('_')[0] if any('_' not in x for x in o) else o[0]
+dr = way([x for x in v if x['metric'] in ('xruns', 'deadlines missed')])
+print(dr if dr != 'same' else way([x for x in v if x['metric'] not in ('xruns', 'deadlines missed')]))" "$WORK/ab.json")
+check "A/B: the answer is the verdicts' direction, dropouts first ($want)" [ "${ab_answer%%|*}" = "$want" ]
+if [ "$want" != same ] && ! echo "$ab" | grep -qE "(xruns|deadlines_missed)=(worse|better)"; then
+    check "A/B: ... called on lateness alone, it names what moved and that dropouts did not" \
+        grep -q "the audio thread's timing (.* under testprov.*); dropouts did not move" <<<"$ab_answer"
+fi
 # Is the injection there to be found in these seconds? The truth says: apart (every second of b1 above every second
 # of a1, and every run of b's set-up above every run of a's, by their median seconds) or not (the machine's stalls
 # reached the p99 of some seconds and made them overlap: then compare's own rule, p < 0.01 on the seconds' ranks,

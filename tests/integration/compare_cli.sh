@@ -46,7 +46,8 @@ put('6.1.0-generic', '20260105T000000Z', 250, 'voluntary')
 put('6.8.0-lowlatency', '20260106T000000Z', 1000, 'full')
 put('6.9.0-rt', '20260107T000000Z', 1000, 'rt', rate=44100)
 PY
-"$RTJ" compare --kernels --json "$WORK/c.json" >"$WORK/c.out" 2>"$WORK/c.err"
+# --wide: each load's table and verdict lines (the default text is the answer and one table)
+"$RTJ" compare --kernels --wide --json "$WORK/c.json" >"$WORK/c.out" 2>"$WORK/c.err"
 rc=$?
 check "compare --kernels with no files exits 0 (got $rc)" [ "$rc" -eq 0 ]
 check "three kernels compared, the oldest first" \
@@ -70,7 +71,7 @@ check "the verdict sentence says nothing is beyond noise" grep -q 'Nothing here 
 # counted apart, never a call: the machine's run-to-run noise is unknown). compare_aa.sh has the calls made with
 # other runs beside them.
 "$RTJ" compare "$store/6.1.0-generic/20260101T000000Z.json" "$store/6.1.0-generic/20260105T000000Z.json" \
-    --json "$WORK/c2.json" >"$WORK/c2.out" 2>&1
+    --wide --json "$WORK/c2.json" >"$WORK/c2.out" 2>&1
 check "named files alone: 5 ms less wakeup is better in this pair, not a call" \
     [ "$(json "$WORK/c2.json" "[v['outcome'] for v in d['loads'][0]['verdicts'] if v['metric']=='wakeup p99/s'][0]")" = better_in_pair ]
 check "... and the line says so first, and why: one run a side" grep -q "better in this pair: wakeup p99 per second, median .*; not yet confirmed across runs: one run a side and no other run of either set-up" \
@@ -233,7 +234,7 @@ for p in d['phases']:
             t[k] = t[k] + 2.5 if t.get(k) is not None else None
 json.dump(d, open(sys.argv[2], 'w'))
 PY
-COLUMNS=200 "$RTJ" compare "$WORK/a.json" "$WORK/shift.json" >"$WORK/shift.out" 2>&1
+COLUMNS=200 "$RTJ" compare "$WORK/a.json" "$WORK/shift.json" --wide >"$WORK/shift.out" 2>&1
 check "compare: the table's |jitter| p99/s median is the figure its verdict names" python3 - "$WORK/shift.out" "$WORK/a.json" <<'PY'
 import json, re, sys
 t = open(sys.argv[1], encoding='utf-8').read()

@@ -58,7 +58,7 @@ check "compare puts the import beside a timer run (exit $rc) and judges the wake
 # The text and HTML of the pair against its JSON: every cell the JSON's, "-" where it has null (never nan), the
 # imported run named in the headers with its interval; once with the import above (its percentiles known) and once
 # with cyclictest run without -h (no histogram: its percentiles are null in the JSON, and nowhere a number).
-"$RTJ" compare "$stored" "$WORK/t.json" --json "$WORK/cmp.json" --html "$WORK/cmp.html" >"$WORK/cmpout" 2>&1
+"$RTJ" compare "$stored" "$WORK/t.json" --wide --json "$WORK/cmp.json" --html "$WORK/cmp.html" >"$WORK/cmpout" 2>&1
 /usr/bin/python3 "$RTJ_LIB_DIR/helpers/compare_cells.py" "$WORK/cmp.json" "$WORK/cmpout" "$WORK/cmp.html" >"$WORK/cells" 2>&1
 sed 's/^/# /' "$WORK/cells"
 check "compare's text and HTML hold the JSON's cells, the import named with its interval" grep -q "^mismatches: 0$" "$WORK/cells"
@@ -66,7 +66,7 @@ cyclictest -m -q -p 80 -i 500 -a "$cpu" -t 1 -D 1 --json="$WORK/c2.json" >/dev/n
 "$RTJ" import cyclictest "$WORK/c2.json" --output "$WORK/store3" --json "$WORK/r2.json" >/dev/null 2>&1
 check "without -h the import has no percentiles (wake-up p99 null: $(json "$WORK/r2.json" "d['phases'][0]['wakeup_us']['p99']"))" \
     [ "$(json "$WORK/r2.json" "d['phases'][0]['wakeup_us']['p99']")" = None ]
-"$RTJ" compare "$WORK/r2.json" "$WORK/t.json" --json "$WORK/cmp2.json" --html "$WORK/cmp2.html" >"$WORK/cmpout2" 2>&1
+"$RTJ" compare "$WORK/r2.json" "$WORK/t.json" --wide --json "$WORK/cmp2.json" --html "$WORK/cmp2.html" >"$WORK/cmpout2" 2>&1
 /usr/bin/python3 "$RTJ_LIB_DIR/helpers/compare_cells.py" "$WORK/cmp2.json" "$WORK/cmpout2" "$WORK/cmp2.html" >"$WORK/cells2" 2>&1
 sed 's/^/# /' "$WORK/cells2"
 check "beside an import with no percentiles: '-' where the JSON has null, never nan, in text and HTML" \

@@ -137,6 +137,23 @@ else
     check "file after the login: one fix for rtprio, memlock, sched_fifo; printed once" \
         [ "$(get "$WORK/out/l1.json" memlock fix)|$(get "$WORK/out/l1.json" sched_fifo fix)" = "$LATER|$LATER" -a \
           "$(grep -c '^        fix: log out and in again' "$WORK/out/l1.txt")" -eq 1 ]
+    # 1b. The same, where `su -` runs pam_limits (the tree holds this machine's su and su-l): a new login in the same
+    #     terminal is enough, and the fix says so first (issue 35); that `su - USER` gives a login the limits is
+    #     what this machine's own su does: as root (no password), its rtprio and memlock are a real login's.
+    if [ -f /etc/pam.d/su-l ] || [ -f /etc/pam.d/su ]; then
+        tree2 "$WORK/latersu" "+1 hour" yes
+        for f in su su-l common-session; do [ -f "/etc/pam.d/$f" ] && cp "/etc/pam.d/$f" "$WORK/latersu/etc/pam.d/"; done
+        chmod -R a+rX "$WORK/latersu"
+        login_as "$U2" "$RTJ_ABS check --root $WORK/latersu --json $WORK/out/l1s.json >/dev/null"
+        if [ "$(json "$WORK/out/l1s.json" "bool((d['setup']['pam'].get('su-l') or d['setup']['pam'].get('su') or {}).get('limits'))")" = True ]; then
+            check "file after the login, su - runs pam_limits: a new login in this terminal, su - $U2, first" \
+                grep -q "^start a new login in this terminal, su - $U2 (or log out and in again): /etc/security/limits.d/audio.conf was written at" <(get "$WORK/out/l1s.json" rtprio fix)
+            viasu=$(su - "$U2" -s /bin/bash -c 'echo $(ulimit -S -r) $(ulimit -H -r) $(ulimit -S -l) $(ulimit -H -l)' 2>/dev/null)
+            check "su - $U2 gives a login this machine's limits, as runuser -l does ($viasu = $observed)" [ "$viasu" = "$observed" ]
+        else
+            ok "# SKIP su - runs no pam_limits in this machine's PAM: the fix is to log out and in"
+        fi
+    fi
     # 2. A login through a PAM service whose session stack has no pam_limits (the file older than the login).
     tree2 "$WORK/nopam" "-1 day" no
     login_as "$U2" "$RTJ_ABS check --root $WORK/nopam --json $WORK/out/l2.json >/dev/null"
@@ -172,8 +189,14 @@ else
     # run's gate says the same fix as check, once.
     login_as "$U2" "cd $WORK/out && $RTJ_ABS run --backend timer --loads none -D 1 --quiet --output $WORK/out/store >$WORK/out/g.txt 2>&1"; rc=$?
     if [ "$(get "$WORK/out/l5.json" sched_fifo status)" = fail ]; then
+        # (the gate wraps to the terminal: the fix's lines joined; its commands are never broken)
+        gfix=$(python3 -c 'import re,sys; t=open(sys.argv[1]).read(); m=re.search(r"^  fix: (.*(?:\n {7}\S.*)*)", t, re.M); print(re.sub(r"\n {7}", " ", m.group(1)) if m else "")' "$WORK/out/g.txt")
         check "run as that login: exit 2 at the gate, with check's fix once (got $rc)" \
-            [ "$rc" -eq 2 -a "$(grep -c '^  fix: ' "$WORK/out/g.txt")" -eq 1 -a "$(sed -n 's/^  fix: //p' "$WORK/out/g.txt")" = "$(get "$WORK/out/l5.json" sched_fifo fix)" ]
+            [ "$rc" -eq 2 -a "$(grep -c '^  fix: ' "$WORK/out/g.txt")" -eq 1 -a "$gfix" = "$(get "$WORK/out/l5.json" sched_fifo fix)" ]
+        gj=$(tr '\n' ' ' <"$WORK/out/g.txt" | tr -s ' ')
+        check "the gate fits 80 columns, names the priority check names (70), and offers --allow-no-rt as no kernel test" \
+            holds '[ "$(awk "{ if (length(\$0) > m) m = length(\$0) } END { print m }" "$WORK/out/g.txt")" -le 80 ] && echo "$gj" | grep -q "needs 70\|priority 70" && grep -q "^  or: --allow-no-rt measures anyway" "$WORK/out/g.txt" && echo "$gj" | grep -q "not a kernel test"'
+        sed 's/^/#   /' "$WORK/out/g.txt"
     fi
     # 6. check --user as root: the login predicted, against what a real login of the user gets. First the user in
     #    audio with this machine's files; then U with its own limits file that lowers memlock (which needs no right).
@@ -207,7 +230,7 @@ userrun without "$WORK/out/rx.json"; rc=$?
 echo "# without real time, no --allow-no-rt: exit $rc: $(head -2 "$WORK/run.log" | tr '\n' ' ')"
 check "run without real time: exit 2 before measuring, no report, the reason and the exact fix first" \
     [ "$rc" -eq 2 -a ! -e "$WORK/out/rx.json" -a "$(head -1 "$WORK/run.log" | grep -c 'no real-time scheduling for this login')" -eq 1 \
-      -a "$(sed -n 2p "$WORK/run.log" | grep -c '^  fix: ')" -eq 1 ]
+      -a "$(grep -m1 -n '^  \(why\|fix\): ' "$WORK/run.log" | cut -d: -f1)" = 2 -a "$(grep -c '^  fix: ' "$WORK/run.log")" -eq 1 ]
 check "... and it names --allow-no-rt" grep -q -- '--allow-no-rt measures anyway' "$WORK/run.log"
 userrun without "$WORK/out/r0.json" --allow-no-rt; rc=$?
 if [ -s "$WORK/out/r0.json" ]; then

@@ -8,7 +8,8 @@
 #   audio thread (audio.sched_policy, audio.priority, audio.client_thread), the server's highest thread
 #   (audio.server_sched) and the interrupt threads (audio.irq_threads) are what /proc shows, and
 #   audio.below_irq_threads is what those figures say; an audio thread below the interrupt threads gets jackd -P 70
-#   before any kernel option and never threadirqs; one above them is not told to raise it;
+#   before any kernel option and never threadirqs; one above them is not told to raise it; `check` run meanwhile
+#   calls the same jackd below the interrupt threads exactly when the run's report does (one judgement, issue 35);
 # - a normal user created here (useradd, removed on every exit path; no real-time rights: RLIMIT_RTPRIO 0) whose run
 #   starts its private jackd with -R: that jackd's threads run SCHED_OTHER, and the report says server_realtime false
 #   (server_realtime_asked: what jackd asked for).
@@ -131,6 +132,24 @@ ext() {
     else
         check "$label: the text report's thread line does not say BELOW" \
             eval '! grep -q "BELOW the interrupt" <(joined "$WORK/$label.txt") && grep -q "^thread:  ${POL[$opol]} priority $oprio (server ${POL[$spol]} $sprio)" <(joined "$WORK/$label.txt")'
+    fi
+    # check judges the same running server against the same interrupt threads as run did (issue 35): its server_rt
+    # names this jackd below them exactly when the run's report says its audio thread was below them
+    "$RTJ" check --json "$WORK/$label.check.json" >/dev/null 2>&1
+    local cb rb
+    cb=$(json "$WORK/$label.check.json" "[c['status'] == 'warn' and '(pid $JACKD_PID) at ' in c['why'] for c in d['checks'] if c['id'] == 'server_rt'][0]")
+    rb=$(json "$j" "d['audio']['below_irq_threads']")
+    echo "# $label: check's server_rt: $(json "$WORK/$label.check.json" "[c['status'] + ': ' + c['why'] for c in d['checks'] if c['id'] == 'server_rt'][0]")"
+    # (other servers of this machine are judged in the same line, below ones first: where they fill it and this one
+    # is not named at all, there is nothing to judge)
+    local named
+    named=$(json "$WORK/$label.check.json" "[('(pid $JACKD_PID)' in c['why'] or '(pid $JACKD_PID,' in c['why']) for c in d['checks'] if c['id'] == 'server_rt'][0]")
+    if [ "$rb" = None ]; then
+        check "$label: no interrupt thread: check does not call the server below them ($cb)" [ "$cb" = False ]
+    elif [ "$rb" = True ] && [ "$named" = False ]; then
+        ok "# SKIP $label: check's line is full of other servers of this machine, this one not named"
+    else
+        check "$label: check calls this jackd below the interrupt threads ($cb) exactly when run did ($rb)" [ "$cb" = "$rb" ]
     fi
     echo "$opol $oprio $iprio" >"$WORK/$label.seen"
     stop_jackd "$JACKD_PID"

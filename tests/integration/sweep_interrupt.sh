@@ -64,8 +64,8 @@ sys.exit(bool(bad) or not low_ok or r['complete'] is not False or cut['measured'
 PY
     check "$tag: the text grid shows the none cell's result, not '-' ($(grep -m1 '^ *256 (' "$WORK/$tag.out"))" \
         grep -Eq '^ *256 \([0-9.]+ ms\) +(SAFE|unsafe)' "$WORK/$tag.out"
-    check "$tag: the text does not call the unmeasured load unsafe ($(grep -m1 'Under every load' "$WORK/$tag.out"))" \
-        grep -q 'Under every load: no size found safe before the sweep stopped' "$WORK/$tag.out"
+    check "$tag: the text does not call the unmeasured load unsafe ($(grep -m1 'under every load' "$WORK/$tag.out"))" \
+        grep -q 'no size was found safe under every load before the sweep stopped' "$WORK/$tag.out"
     rep=$(json "$WORK/$tag.json" "[c['report'] for c in d['cells'] if c['load'] == 'none'][0]")
     dots=$(grep -c '<circle r="3.5"' "$WORK/$tag.html")
     check "$tag: the page plots one measured cell ($dots) and links it to its report" \

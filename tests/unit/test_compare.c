@@ -571,7 +571,10 @@ static void test_identity_diff_and_warnings(void **state)
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
-    compare_print_text_opts(f, cmp, NULL); /* the defaults: UTF-8, whatever this test's locale */
+    /* the defaults (UTF-8, whatever this test's locale), wide: each load's table */
+    struct render_opts wo = render_opts_or_default(NULL);
+    wo.wide = 1;
+    compare_print_text_opts(f, cmp, &wo);
     fclose(f);
     assert_non_null(strstr(text, "kernel.hz"));
     assert_non_null(strstr(text, "250 → 1000"));

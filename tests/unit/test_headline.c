@@ -164,12 +164,75 @@ static void test_accepted_interrupted_empty(void **state)
     json_decref(p);
 }
 
+/* Runs that are no kernel test say so first (issue 35): without real time the headline says "Not a kernel test" and
+ * advises no size (a larger buffer is not the cure); rtjitter stopped while measuring; the idle trap where the phase
+ * at rest holds the dropouts (its p99 set here at 20 times the loaded one's, /dev/cpu_dma_latency not held). */
+static void test_invalid_first(void **state)
+{
+    (void)state;
+    json_t *d = doc_at(64, 1), *p = profile("studio");
+    json_object_set_new(json_object_get(d, "audio"), "realtime", json_false());
+    json_array_append_new(json_object_get(d, "phases"), phase("write", 64, 3, 0));
+    verdict_report(d, p, 0, -1, -1);
+    char h[1024];
+    headline_report(d, h, sizeof(h));
+    assert_true(!strncmp(h, "Not a kernel test: ", 19));
+    assert_null(strstr(h, "try 128"));
+    assert_non_null(strstr(h, "Dropouts at 64 frames at 48 kHz (under write)."));
+    json_decref(d);
+
+    d = doc_at(128, 1);
+    json_array_append_new(json_object_get(d, "phases"), phase("none", 128, 0, 0));
+    json_object_set_new(d, "run", json_pack("{s:f, s:[{s:s, s:b, s:f}]}", "stopped_s", 4.0, "stops", "load", "none",
+                                            "measuring", 1, "gap_s", 4.0));
+    verdict_report(d, p, 0, -1, -1);
+    headline_report(d, h, sizeof(h));
+    assert_true(!strncmp(h, "Not a whole test: rtjitter itself was stopped (SIGSTOP/Ctrl-Z) for 4.0 s", 70));
+    json_decref(d);
+
+    d = doc_at(128, 1);
+    json_t *rest = phase("none", 128, 4, 0), *load = phase("burn", 128, 0, 0);
+    json_object_set_new(rest, "wakeup_us", json_pack("{s:f, s:f}", "p99", 1000.0, "max", 2000.0));
+    json_object_set_new(load, "wakeup_us", json_pack("{s:f, s:f}", "p99", 50.0, "max", 90.0));
+    json_array_append_new(json_object_get(d, "phases"), rest);
+    json_array_append_new(json_object_get(d, "phases"), load);
+    verdict_report(d, p, 0, -1, -1);
+    headline_report(d, h, sizeof(h));
+    assert_true(!strncmp(h, "Not a kernel test at rest: ", 27));
+    assert_non_null(strstr(h, "--dma-latency"));
+    json_decref(d);
+    json_decref(p);
+}
+
+/* A buffer too large for live playing (PipeWire's default 1024 frames, 21.3 ms) is not a pass: the headline says
+ * so first, with the largest power-of-two size within the profile's latency (studio 11 ms: 512; live 5.4 ms: 256). */
+static void test_too_large(void **state)
+{
+    (void)state;
+    const char *names[2] = { "studio", "live" };
+    const char *want[2] = { "1024 frames at 48 kHz is 21.3 ms a period, too large for live playing (the studio profile "
+                            "accepts 11 ms): try 512 frames (10.67 ms). It ran without a dropout under every load.",
+                            "1024 frames at 48 kHz is 21.3 ms a period, too large for live playing (the live profile "
+                            "accepts 5.4 ms): try 256 frames (5.33 ms). It ran without a dropout under every load." };
+    for (int k = 0; k < 2; k++) {
+        json_t *d = doc_at(1024, 1), *p = profile(names[k]);
+        json_array_append_new(json_object_get(d, "phases"), phase("none", 1024, 0, 0));
+        verdict_report(d, p, 0, -1, -1);
+        char h[1024];
+        assert_string_equal(headline_report(d, h, sizeof(h)), want[k]);
+        json_decref(d);
+        json_decref(p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_clean),
         cmocka_unit_test(test_dropouts),
         cmocka_unit_test(test_accepted_interrupted_empty),
+        cmocka_unit_test(test_invalid_first),
+        cmocka_unit_test(test_too_large),
     };
     return cmocka_run_group_tests_name("headline", tests, setup, NULL);
 }

@@ -167,7 +167,7 @@ static enum check_status judge(const char *setup_json, char *why, size_t n, char
 static void test_check(void **state)
 {
     (void)state;
-    char why[400], fix[700];
+    char why[sizeof(((struct check_result *)0)->why)], fix[sizeof(((struct check_result *)0)->fix)];
     assert_int_equal(judge("{\"jack_registry\": null}", why, sizeof(why), fix, sizeof(fix)), CHECK_SKIP);
     assert_int_equal(judge("{\"jack_registry\": {\"present\": false}}", why, sizeof(why), fix, sizeof(fix)), CHECK_OK);
     assert_non_null(strstr(why, "all 8 server slots are free"));

@@ -174,7 +174,7 @@ static void test_soft_lines_only(void **state)
     json_t *e;
     json_array_foreach(json_object_get(json_object_get(json_object_get(s, "setup"), "limits"), "entries"), i, e)
         json_object_set_new(e, "type", json_string("soft"));
-    one_fix(s, AUDIO_CONF " sets the soft RLIMIT_RTPRIO for audio but no hard one of at least 75: the hard limit "
+    one_fix(s, AUDIO_CONF " sets the soft RLIMIT_RTPRIO for audio but no hard one of at least 70: the hard limit "
             "stays 0", "in " AUDIO_CONF ", write the rtprio line with \"-\" (soft and hard): @audio - rtprio 95; then "
             "log out and in again");
 }

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <string.h>
 #include "run/sweep.h"
+#include "run/sweep_doc.h"
 
 static void rule_of_three(void **state)
 {
@@ -138,11 +139,35 @@ static void lists(void **state)
         assert_int_equal(sweep_parse_list(bad[i], 16, 8192, v, SWEEP_MAX_SIZES, 1, &n, err, sizeof(err)), -EINVAL);
 }
 
+/* A margin below zero is a deadline missed (issue 35): a cell's why says how far past the deadline the slowest
+ * cycles ended, never "-0 % of the period". A profile that allows 10 missed deadlines, 5 missed, the slowest 0.1 %
+ * of 1000 cycles ending 40 µs late (the histogram's lowest bin, set here). */
+static void test_negative_margin_words(void **state)
+{
+    (void)state;
+    struct sweep_rules r = { .max_xruns = 0, .max_missed = 10, .warn_margin_pct = 10, .pass_margin_pct = 20,
+                             .stop_after_fail = 3 };
+    json_t *ph = json_pack("{s:i, s:f, s:{s:i}, s:i, s:f, s:{s:[[f, f, i], [f, f, i]]}, s:{s:f}}", "cycles", 1000,
+                           "measured_s", 2.0, "xruns", "events", 0, "deadlines_missed", 5, "deadlines_met_pct", 99.5,
+                           "histograms", "margin", -40.0, -39.0, 5, 500.0, 501.0, 995, "margin_us", "min", -40.0);
+    enum sweep_state st;
+    int clear;
+    json_t *c = sweep_cell_measured(ph, 48000, 64, "none", &r, &st, &clear);
+    const char *why = json_string_value(json_object_get(c, "why"));
+    assert_int_equal(st, CELL_UNSAFE);
+    assert_non_null(why);
+    if (!strstr(why, "ended 40 µs past their deadline") || strstr(why, "-0"))
+        fail_msg("why: %s", why);
+    json_decref(c);
+    json_decref(ph);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(rule_of_three), cmocka_unit_test(low_quantile), cmocka_unit_test(judge),
         cmocka_unit_test(infer_and_probe), cmocka_unit_test(smallest), cmocka_unit_test(lists),
+        cmocka_unit_test(test_negative_margin_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

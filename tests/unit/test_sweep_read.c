@@ -61,7 +61,7 @@ static void good_sweep(void **state)
     assert_int_equal(text_sweep_print(f, d, NULL), 0);
     assert_int_equal(html_sweep_body(f, d), 0);
     fclose(f);
-    assert_non_null(strstr(buf, "Under every load: 128 frames"));
+    assert_non_null(strstr(buf, "128 frames (2.67 ms per period) is the smallest buffer safe under every load"));
     assert_non_null(strstr(buf, "&lt;b&gt;x&lt;/b&gt;"));        /* the label, escaped in the page */
     assert_non_null(strstr(buf, "href=\"file:///r/a%20b.json\"")); /* the report link, percent-encoded */
     free(buf);

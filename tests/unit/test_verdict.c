@@ -41,7 +41,8 @@ static void test_fail_generic_kernel(void **state)
                 "met under none.");
     /* generic: no threadirqs, preempt voluntary (not dynamic), powersave governor. */
     /* The machine first, then boot options, then a larger buffer. */
-    CONTAINS(s, "Try the performance governor, threadirqs and rtirq, a lowlatency kernel, or 128 frames.");
+    CONTAINS(s, "Next: use the performance governor; boot with threadirqs and install rtirq; install a "
+                "lowlatency kernel (and 1 more in the advice).");
     assert_true(has_id(d, "threadirqs"));
     assert_true(has_id(d, "preempt"));
     assert_true(has_id(d, "governor"));
@@ -188,7 +189,7 @@ static void test_fail_rt_kernel_only_buffer(void **state)
     verdict_report(d, p, 0, -1, -1);
     assert_string_equal(vstr(d, "level"), "fail");
     /* PREEMPT_RT: interrupts are threaded and preemption is full; the governor is performance. */
-    CONTAINS(vstr(d, "summary"), "Under compile: 2 xruns. Try 64 frames.");
+    CONTAINS(vstr(d, "summary"), "Under compile: 2 xruns. Next: use 64 frames.");
     assert_false(has_id(d, "threadirqs"));
     assert_false(has_id(d, "preempt"));
     assert_false(has_id(d, "governor"));
@@ -207,7 +208,7 @@ static void test_fail_dynamic_threadirqs_without_rtirq(void **state)
     assert_string_equal(vstr(d, "level"), "fail");
     CONTAINS(vstr(d, "summary"), "Under read: 4 xruns.");
     /* rtirq is the server's settings (its interrupt thread's priority), before the idle states' governor */
-    CONTAINS(vstr(d, "summary"), "Try rtirq, the performance governor, or 128 frames.");
+    CONTAINS(vstr(d, "summary"), "Next: install rtirq; use the performance governor; use 128 frames.");
     assert_true(has_id(d, "rtirq"));
     assert_false(has_id(d, "threadirqs")); /* booted with threadirqs */
     assert_false(has_id(d, "preempt"));    /* booted with preempt=full */
@@ -351,7 +352,8 @@ static void test_text_opens_with_summary(void **state)
     assert_non_null(under);
     assert_non_null(table_f);
     assert_true(under < table_f);
-    CONTAINS(flat, "Try the performance governor, threadirqs and rtirq, a lowlatency kernel, or 128 frames.");
+    CONTAINS(flat, "Next: use the performance governor; boot with threadirqs and install rtirq; install a "
+                "lowlatency kernel (and 1 more in the advice).");
     CONTAINS(buf, "  - Interrupt handlers run ahead of every thread");
     /* the header's lines wrap at 80 columns too: read joined */
     CONTAINS(flat, "kernel:  5.15.0-91-generic, preempt voluntary, HZ 250, NO_HZ idle, threadirqs no");

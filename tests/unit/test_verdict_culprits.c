@@ -86,7 +86,7 @@ static void test_process_before_kernel(void **state)
                 "CPU in 4 of 5 xrun events under burn (");
     CONTAINS(a, ev);
     assert_null(strstr(a, "chrt")); /* the audio thread's priority is not in this document: no number to give */
-    CONTAINS(vstr(d, "summary"), "Try lowering spin");
+    CONTAINS(vstr(d, "summary"), "Next: lower spin; ");
     json_decref(d);
     /* with the audio thread at FIFO 70: below it, a change the kernel accepts (tests/integration/culprits_advice.sh
      * runs it) */
@@ -99,6 +99,46 @@ static void test_process_before_kernel(void **state)
     json_decref(prof);
     CONTAINS(advice_of(d, "culprit_process"), "(chrt -f -p 69 812)");
     assert_null(strstr(advice_of(d, "culprit_process"), "chrt -o"));
+    json_decref(d);
+}
+
+/* Advice by weight (issue 35): a process before 7 of 129 xrun events and IRQ 36 before 17 of them. The one order puts
+ * what the run saw (the process) before the server's settings (the interrupt); within it each piece is ranked by
+ * the share it explains, so IRQ 36 (17) comes first, and the summary's steps each have their own verb. */
+static void test_weight_ranks_culprits(void **state)
+{
+    (void)state;
+    json_t *proc = culprit("rt_task", "canary", 77, -1, "a real-time task ran on CPU 1: canary (pid 77, FIFO 90)");
+    json_t *irq = culprit("irq", "IRQ 36 (virtio0)", 0, 36, "IRQ 36 rose on CPU 1 before the xrun");
+    json_t *p = phase("write", 129, 129, 129, 2500, -900), *ev = json_array();
+    for (int i = 0; i < 129; i++) {
+        json_t *cs = json_array();
+        if (i < 7)
+            json_array_append(cs, proc);
+        else if (i < 24)
+            json_array_append(cs, irq);
+        json_array_append_new(ev, json_pack("{s:f, s:b, s:o}", "t_s", 10.0 + i, "explained", i < 24, "culprits", cs));
+    }
+    json_object_set_new(p, "events", ev);
+    json_object_set_new(p, "spikes", json_array());
+    json_object_set_new(p, "top_culprits", json_pack("[{s:s, s:O, s:s, s:i, s:i, s:O, s:i}, {s:s, s:O, s:s, s:i, s:i, "
+                        "s:O, s:i}]", "kind", "irq", "name", json_object_get(irq, "name"), "basis", "correlated",
+                        "events", 17, "spikes", 0, "evidence", json_object_get(irq, "evidence"), "irq", 36, "kind",
+                        "rt_task", "name", json_object_get(proc, "name"), "basis", "correlated", "events", 7,
+                        "spikes", 0, "evidence", json_object_get(proc, "evidence"), "pid", 77));
+    json_decref(proc);
+    json_decref(irq);
+    char ids[512];
+    json_t *d = judged(p, ids, sizeof(ids));
+    const char *pi = strstr(ids, "culprit_irq"), *pp = strstr(ids, "culprit_process");
+    if (!pi || !pp || pi > pp)
+        fail_msg("IRQ 36 (17 of 129) is not before the process (7 of 129): %s", ids);
+    CONTAINS(advice_of(d, "culprit_irq"), "17 of 129 xrun events");
+    CONTAINS(advice_of(d, "culprit_process"), "7 of 129 xrun events");
+    const char *sum = vstr(d, "summary"), *next = strstr(sum, "Next: ");
+    assert_non_null(next);
+    CONTAINS(next, "Next: move IRQ 36 (virtio0) off the audio CPU; lower canary; ");
+    assert_null(strstr(next, ", or "));
     json_decref(d);
 }
 
@@ -202,6 +242,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_process_before_kernel),
+        cmocka_unit_test(test_weight_ranks_culprits),
         cmocka_unit_test(test_client_and_dsp),
         cmocka_unit_test(test_irq_leads_to_rtirq),
         cmocka_unit_test(test_spikes_alone),

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "verdict/verdict_order.h"
@@ -135,12 +136,48 @@ static void test_shuffled(void **state)
     free(perm);
 }
 
+/* Weight within the order (issue 35): the share an advice states it explains is read from its words; entries with
+ * one are ranked by it among the places they hold, the privileges and the entries without one stay; each hint
+ * becomes a step with its own verb. */
+static void test_weighed(void **state)
+{
+    (void)state;
+    assert_true(fabs(verdict_order_share("IRQ 36 rose on the audio CPU before 17 of 129 xrun events under write") -
+                     17.0 / 129) < 1e-12);
+    assert_true(verdict_order_share("The CPU frequency governor is powersave: 2 of them") == 0);
+    assert_true(verdict_order_share("3 of 129 wake-up spikes under none") == 0);
+    const char *ids[] = { "buffer", "culprit_irq", "priority", "culprit_process", "realtime" };
+    const double share[] = { 0, 17.0 / 129, 0, 7.0 / 129, 0.9 };
+    size_t perm[5];
+    verdict_order_sort_weighed(ids, share, 5, perm);
+    const char *want[] = { "realtime", "culprit_irq", "priority", "culprit_process", "buffer" };
+    for (size_t i = 0; i < 5; i++)
+        assert_string_equal(ids[perm[i]], want[i]);
+    char b[160];
+    static const char *const steps[][3] = {
+        { "threadirqs", "threadirqs and rtirq", "boot with threadirqs and install rtirq" },
+        { "culprit_process", "stopping canary", "stop canary" },
+        { "culprit_irq", "moving IRQ 36 off the audio CPU", "move IRQ 36 off the audio CPU" },
+        { "buffer", "128 frames", "use 128 frames" },
+        { "preempt", "preempt=full", "boot with preempt=full" },
+        { "preempt", "a lowlatency kernel", "install a lowlatency kernel" },
+        { "idle", "--dma-latency", "run with --dma-latency" },
+        { "priority", "jackd -P 70", "start jackd -P 70" },
+        { "governor", "the performance governor", "use the performance governor" },
+    };
+    for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+        verdict_order_step(steps[i][0], steps[i][1], b, sizeof(b));
+        assert_string_equal(b, steps[i][2]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_classes_in_order),
         cmocka_unit_test(test_every_id_ordered),
         cmocka_unit_test(test_shuffled),
+        cmocka_unit_test(test_weighed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

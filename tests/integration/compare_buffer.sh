@@ -1,0 +1,89 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# compare answers a buffer-size change in a musician's terms (issue 35, item 2). A client of the graph takes 2 ms
+# every 40 cycles (tests/helpers/stall_client: a plugin that is slow now and then): at 64 frames (1.33 ms) every such
+# cycle is a dropout, at 128 frames (2.67 ms) it fits. Two real runs at each size on a private jackd, into one
+# directory (each size's second run is the other's run-to-run noise), then `compare` of the first of each.
+# The truth is not rtjitter's: the stall client's own xrun notifications inside each run's measured window.
+#  - The verdict says "better" (not "worse" because the longer period allows more µs) when the stall client saw
+#    more than twice the notifications at 64 frames as at 128 in every run; and it names the buffer change with the
+#    reports' own xrun-event counts ("at 128 frames: B xrun events instead of A").
+#  - No per-second latency measure is called worse: they are weighed as a share of each run's own period.
+#  - The default text at 80 columns is at most 60 lines, the verdict in its first lines; --wide holds each load's
+#    verdicts.
+. "$(dirname "$0")/../lib.sh"
+STORE="$WORK/store"
+
+runs_at() { # PERIOD: two runs on a private jackd at PERIOD frames with the stall client stalling throughout
+    local period=$1 name i
+    name=$(server_name "b$period")
+    start_jackd "$name" 48000 "$period" || { echo "# jackd did not start"; return 1; }
+    "$RTJ_HELPERS/stall_client" "$name" 2 40 100000 >"$WORK/stall$period.out" 2>"$WORK/stall$period.err" &
+    local spid=$!
+    for i in $(seq 50); do grep -q ready "$WORK/stall$period.err" && break; sleep 0.1; done
+    kill -USR1 "$spid"
+    for i in 1 2; do
+        "$RTJ" run --loads none --server "$name" --duration 8 --warmup 1 --quiet --output "$STORE" \
+            --json "$WORK/r$period-$i.json" >"$WORK/run$period-$i.out" 2>&1
+        echo "# run at $period frames #$i: exit $?"
+    done
+    kill -TERM "$spid"; wait "$spid"
+    stop_jackd "$JACKD_PID"
+}
+runs_at 64
+runs_at 128
+
+
+# the stall client's own notifications in each run's measured window (its log and the window on jack2's clock)
+seen() {
+    python3 -c "
+import json, sys
+w = json.load(open(sys.argv[1]))['phases'][0]['clock_window_s']
+t = [float(x) for x in open(sys.argv[2]).read().split('xrun_times')[1].split()]
+print(sum(1 for x in t if w[0] <= x <= w[1]))" "$1" "$2"
+}
+s64a=$(seen "$WORK/r64-1.json" "$WORK/stall64.out"); s64b=$(seen "$WORK/r64-2.json" "$WORK/stall64.out")
+s128a=$(seen "$WORK/r128-1.json" "$WORK/stall128.out"); s128b=$(seen "$WORK/r128-2.json" "$WORK/stall128.out")
+echo "# the stall client's own notifications: 64 frames $s64a, $s64b; 128 frames $s128a, $s128b"
+ev() { json "$1" "d['phases'][0]['xruns']['events']"; }
+e64=$(ev "$WORK/r64-1.json"); e128=$(ev "$WORK/r128-1.json")
+echo "# the reports' xrun events: 64 frames $e64, $(ev "$WORK/r64-2.json"); 128 frames $e128, $(ev "$WORK/r128-2.json")"
+apart=0
+[ "$s64a" -gt $((2 * s128a + 2)) ] && [ "$s64a" -gt $((2 * s128b + 2)) ] && [ "$s64b" -gt $((2 * s128a + 2)) ] &&
+    [ "$s64b" -gt $((2 * s128b + 2)) ] && apart=1
+check "the stalls made dropouts at 64 frames (the client saw $s64a and $s64b notifications)" [ "$s64a" -ge 20 -a "$s64b" -ge 20 ]
+
+COLUMNS=80 "$RTJ" compare "$WORK/r64-1.json" "$WORK/r128-1.json" >"$WORK/cmp.text" 2>"$WORK/cmp.err"
+rc=$?
+"$RTJ" compare "$WORK/r64-1.json" "$WORK/r128-1.json" --format json >"$WORK/cmp.json" 2>/dev/null
+COLUMNS=80 "$RTJ" compare "$WORK/r64-1.json" "$WORK/r128-1.json" --wide >"$WORK/cmp.wide" 2>/dev/null
+sed 's/^/#   /' "$WORK/cmp.text"
+check "compare exits 0 (got $rc; $(head -c 300 "$WORK/cmp.err"))" [ "$rc" -eq 0 ]
+outcome=$(json "$WORK/cmp.json" "d['answers'][0]['outcome']")
+if [ "$apart" = 1 ]; then
+    check "the stall client's own count fell more than twice in every run: the answer is better (got $outcome)" \
+        [ "$outcome" = better ]
+else
+    check "the stall client's counts overlap ($s64a, $s64b against $s128a, $s128b): the answer is never worse (got $outcome)" \
+        [ "$outcome" != worse -a "$outcome" != worse_in_pair ]
+fi
+check "the answer names the change of buffer with the reports' own counts (\"at 128 frames: $e128 xrun events instead of $e64\")" \
+    grep -q "at 128 frames: $e128 xrun events\? instead of $e64" <(tr '\n' ' ' <"$WORK/cmp.text" | tr -s ' ')
+check "the answer is the first line" grep -qi "^\[2\] against \[1\]: \(better\|worse\|no clear\|mixed\)" <(head -1 "$WORK/cmp.text")
+worse=$(json "$WORK/cmp.json" "[v['metric'] for l in d['loads'] for v in l['verdicts'] if v['outcome'].startswith('worse')]")
+check "no measure is called worse for the longer period's µs (worse: $worse)" [ "$worse" = "[]" ]
+lines=$(wc -l <"$WORK/cmp.text")
+check "the default text is at most 60 lines at 80 columns ($lines)" [ "$lines" -le 60 ]
+# (a line of one word too long for any line, a file's path, is exempt: it is printed whole on its own line)
+check "no line is wider than 80 columns but a path's" python3 -c "
+import sys
+ls = [l.rstrip('\n') for l in open(sys.argv[1], encoding='utf-8') if len(l.split()) != 1]
+sys.exit(max(len(l) for l in ls) > 80)" "$WORK/cmp.text"
+check "--wide holds each load's verdict lines" grep -q "per second, median .* % of its period" "$WORK/cmp.wide"
+# A/A with real runs: the two runs at 64 frames, the same stalls in both, no other run of the set-up: never a call
+# (a busy machine may make the two runs differ in a measure, which is "in this pair" at most, and said so).
+"$RTJ" compare "$WORK/r64-1.json" "$WORK/r64-2.json" --format json >"$WORK/aa.json" 2>/dev/null
+aa=$(json "$WORK/aa.json" "d['answers'][0]['outcome']")
+echo "# the two runs at 64 frames: $(json "$WORK/aa.json" "d['answers'][0]['text']")"
+check "the two runs at 64 frames against each other: no call (got $aa)" \
+    holds '[ "$aa" = same ] || [ "$aa" = better_in_pair ] || [ "$aa" = worse_in_pair ]'
