@@ -124,6 +124,10 @@ static void add_wait_obs(struct rank_ctx *c, const struct culprit_obs *o)
 {
     if (o->t0_ns != c->r->start_ns || o->t1_ns != c->r->end_ns)
         return; /* another happening's */
+    /* the audio server's threads run the graph the audio thread is part of (one created after the trace began to
+     * follow them, a server thread at another priority): never "a task above the audio thread" */
+    if (o->pid > 0 && server_task(c->e, o->pid))
+        return;
     for (int i = 0; i < c->n; i++)
         if (c->cand[i].kind == o->kind && strcmp(c->cand[i].name, o->name) == 0)
             return;
