@@ -76,11 +76,11 @@ hog_part() { # NAME BASIS [RUN-OPTION]
     check "$n: nothing outside the spins names the hog ($(v named_outside "$WORK/$n.txt"))" [ "$(v named_outside "$WORK/$n.txt")" = 0 ]
     local b
     b=$(json "$WORK/$n.json" "sorted({h['culprits'][0]['basis'] for p in d['phases'] for h in p.get('events', []) + p.get('spikes', []) if h.get('culprits') and h['culprits'][0].get('pid') == $hog})")
-    # The trace's word needs the trace: a window its ring lost events in (a machine this busy fills 1 MB a CPU in
-    # under a second) or skipped (one read a second) is explained from the counters, and says so in its summary.
+    # The trace's word needs the trace: a wait its ring lost events in, or one it did not cover, is "not known", and
+    # its summary says how many.
     local tr
-    tr=$(json "$WORK/$n.json" "[(s['summary'].get('lost_events'), s['summary'].get('windows_partly_covered'), s['summary'].get('explains_skipped')) for s in d['culprits']['sampler']['sources'] if s['name'] == 'tracefs' and 'summary' in s]")
-    echo "# $n: the trace's lost events, windows partly covered, explains skipped: $tr"
+    tr=$(json "$WORK/$n.json" "[(s['summary'].get('lost_events'), s['summary'].get('not_covered'), s['summary'].get('no_wait')) for s in d['culprits']['sampler']['sources'] if s['name'] == 'tracefs' and 'summary' in s]")
+    echo "# $n: the trace's lost events, waits not covered, happenings with no wait: $tr"
     if [ "$basis" = observed ] && [ "$tr" != "[(0, 0, 0)]" ] && [ "$b" != "['observed']" ]; then
         ok "# SKIP $n: the hog is named $b, not observed: the trace did not cover every window ($tr)"
     else
