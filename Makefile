@@ -74,10 +74,11 @@ RUN_PKGS   := build-essential pkg-config libjack-jackd2-dev jackd2 libjansson-de
 # --warnings, lexgrog); python3-yaml (tests/integration/packaging.sh reads the LAVA test definition in data/lava/);
 # python3-jsonschema (packaging.sh validates the KCIDB output against the v5 schema); clang (build_flavours: the
 # tree compiles with clang too; make fuzz); linux-perf (perf record: the scheduler trace the culprits are judged
-# against, tests/helpers/perf_waits.py).
+# against, tests/helpers/perf_waits.py); jitterdebugger (import_tools.sh imports its results; the noise bench).
 CHECK_PKGS := $(RUN_PKGS) libcmocka-dev pipewire pipewire-jack rt-tests stress-ng libasound2-plugins chromium \
-              python3 valgrind strace time util-linux procps man-db python3-yaml python3-jsonschema clang linux-perf
-# RTJ_EXTRA_PKGS: what one target alone adds (bench: jitterdebugger, tests/bench.d/noise.sh's wake-up reference).
+              python3 valgrind strace time util-linux procps man-db python3-yaml python3-jsonschema clang linux-perf \
+              jitterdebugger
+# RTJ_EXTRA_PKGS: what one target alone adds.
 
 # Q: the prefix of the build's command lines (@ when run or check build: quiet); V=1 shows them all the same.
 Q ?=
@@ -205,7 +206,6 @@ sanitize: deps-check
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  BUILD=build-san RTJ=./rtjitter-san RTJ_SANITIZE=1 JOBS=$(JOBS) tests/run-tests.sh
 
-bench: RTJ_EXTRA_PKGS += jitterdebugger
 bench: deps-check
 	@$(MAKE) --no-print-directory -j$(JOBS) test-bins
 	@BUILD=$(BUILD) RTJ=$(RTJ) tests/bench.sh

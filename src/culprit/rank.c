@@ -476,14 +476,10 @@ static void rule_none(struct rank_ctx *c)
 {
     if (c->n > 0)
         return;
-    uint64_t roll;
-    int64_t us = window_steal_us(c, &roll);
-    if (us > 0)
-        rank_add(c, CK_NONE, CB_CORRELATED, 0, "nothing on this machine", "nothing on this machine explains it %s: the "
-            "host (steal %.0f ms) or firmware", c->around, us / 1000.0);
-    else
-        rank_add(c, CK_NONE, CB_CORRELATED, 0, "nothing on this machine", "nothing on this machine explains it %s: the "
-            "host or firmware (no steal seen)", c->around);
+    /* nothing the counters read names it: not known (the trace tells the host's stalls, "below the kernel", from a
+     * task's; counters alone cannot) */
+    rank_add(c, CK_NONE, CB_CORRELATED, 0, "not known", "not known without the trace: none of the counters it reads "
+             "named a cause %s", c->around);
 }
 
 /* ---- the window and the order ---- */

@@ -24,6 +24,7 @@ Prints one line per figure ("key value") and exits 0; the test decides. Figures:
   happenings_in   events + listed spikes overlapping an injected window
   top_right_in    of those, with KIND/KEY on top
   named_outside   events + spikes outside every injected window that name KIND/KEY anywhere among their culprits
+  top_outside     of those, the ones with it on top
   outside         events + spikes outside every injected window
   first_evidence  the evidence line of the first hit
 """
@@ -124,9 +125,10 @@ def main():
     hout = [h for h in haps if not any(overl(h, w) for w in wins + exc)]
     top_in = sum(1 for h in hin if h[2] and matches(h[2][0]))
     named_out = sum(1 for h in hout if any(matches(c) for c in h[2]))
+    top_out = sum(1 for h in hout if h[2] and matches(h[2][0]))
     for k, v in (('truths', len(wins)), ('excused', len(exc)), ('truths_inside', len(inside)), ('hit', hit), ('covered', covered),
                  ('happenings_in', len(hin)), ('top_right_in', top_in), ('outside', len(hout)),
-                 ('named_outside', named_out)):
+                 ('named_outside', named_out), ('top_outside', top_out)):
         print(k, v)
     for h in hout[:5]:
         top = h[2][0] if h[2] else {}

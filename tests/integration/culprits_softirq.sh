@@ -54,6 +54,10 @@ check "the 3 bursts fell in the measured window" [ "$(v truths_inside)" = 3 ]
 check "the storm disturbed cycles in at least 2 of its 3 bursts ($(v covered))" [ "$(v covered)" -ge 2 ]
 check "each burst that disturbed a cycle has an event or spike that names the NET_RX softirq: $(v hit) of $(v covered)" \
     [ "$(v hit)" = "$(v covered)" ]
-check "nothing outside the bursts names NET_RX ($(v named_outside) of $(v outside))" [ "$(v named_outside)" = 0 ]
+# Outside the bursts NET_RX may truly hold part of a wait: RPS steers all of lo's packets to the audio CPU, other
+# tests' too (a fresh machine's suite listed it in 32 of 112 happenings there); on top, it must be rare.
+echo "# outside the bursts: NET_RX listed in $(v named_outside), on top in $(v top_outside), of $(v outside)"
+check "outside the bursts NET_RX is rarely the top culprit ($(v top_outside) of $(v outside): at most a tenth, or 2)" \
+    holds '[ "$(v top_outside)" -le 2 ] || [ $(( $(v top_outside) * 10 )) -le "$(v outside)" ]'
 basis=$(json "$WORK/s.json" "sorted({c['basis'] for p in d['phases'] for h in p.get('events', []) + p.get('spikes', []) for c in h.get('culprits', [])[:1] if c.get('kind') == 'softirq'})")
 check "the storm is named from the trace, marked observed (got $basis)" [ "$basis" = "['observed']" ]

@@ -100,7 +100,10 @@ if ! (jack_wait -c 2>/dev/null | grep -q '^running'); then
     jack_kill_end
     check "private jackd SIGKILLed: exit 3 (got $rc)" [ "$rc" -eq 3 ]
     check "... it leaves a dead slot $(private_re $rpid server) in jack2's registry" in_registry "$(private_re $rpid server)"
-    check "... and its socket in /dev/shm" [ "$(ls /dev/shm | grep -c "^jack_rtjitter-$rpid-")" -ge 1 ]
+    # jack2 makes the server's socket once a client has connected; a server killed before that leaves none (seen on
+    # a fresh machine under load): then its removal below is checked on nothing, and said
+    sockets=$(ls /dev/shm | grep -c "^jack_rtjitter-$rpid-")
+    echo "# the killed server left $sockets socket(s) in /dev/shm"
     "$RTJ" run --loads none --duration 1 --warmup 0.3 --quiet --output "$WORK/kstore" >/dev/null 2>&1
     not_in_registry() { ! in_registry "$1"; }
     check "... which the next private run reclaims" not_in_registry "$(private_re $rpid server)"
