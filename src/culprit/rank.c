@@ -267,16 +267,16 @@ static void rule_rt_tasks(struct rank_ctx *c)
     /* below a tenth of a period (or 20 µs) a task could not have made the audio thread late: a kernel thread's
      * tick of housekeeping, left out so that it does not ride along every event */
     int64_t min_ns = period / 10 > 20000 ? period / 10 : 20000;
-    /* Without the trace, a task's CPU time is known per 50 ms sample, not inside the wait: one that ran far longer
-     * than the happening was late (a hog's 8 ms spin beside a 1 ms spike of another's) mostly ran outside it, and
-     * one that ran less than half of it cannot be what held it (judged against a scheduler trace: such namings
-     * were wrong in 46 of 64 waits) */
+    /* Without the trace, a task's CPU time is known per 50 ms sample, not inside the wait: one that ran less than
+     * half of the happening's lateness cannot be what held it. (One that ran far longer may have held several
+     * spikes in a row, a hog's 20 ms burst over 5 ms cycles, or have run beside another's wait: the samples cannot
+     * tell, and against a scheduler trace such namings were often wrong: the README says so.) */
     int64_t late = c->r->end_ns - c->r->start_ns;
     for (int i = 0; i < n; i++) {
         const struct task_sum *t = &sum[i];
         if (t->run_ns < min_ns)
             continue;
-        if (c->r->traced < 0 && late > 0 && (2 * t->run_ns < late || t->run_ns > 2 * late + 2 * period))
+        if (c->r->traced < 0 && late > 0 && 2 * t->run_ns < late)
             continue;
         const char *rel = c->audio_prio <= 0 ? "" : t->t.prio > c->audio_prio ? " above the audio thread"
                                                                               : " at the audio thread's priority";

@@ -37,7 +37,7 @@ done
 check "a report without culprits: no culprit table, marker or style on its page" \
     python3 -c 'import sys; s = open(sys.argv[1]).read(); sys.exit(any(x in s for x in ("cmark", "culprits", "Culprits", ".basis")))' "$WORK/plain.html"
 
-COLUMNS=80 "$RTJ" compare "$F/before.json" "$F/after.json" --json "$WORK/cmp.json" --html "$WORK/cmp.html" \
+COLUMNS=80 "$RTJ" compare --wide "$F/before.json" "$F/after.json" --json "$WORK/cmp.json" --html "$WORK/cmp.html" \
     >"$WORK/cmp.txt" 2>"$WORK/cmp.err"
 rc=$?
 check "compare of the pair exits 0 or 1 (got $rc)" [ "$rc" -le 1 ]
@@ -55,7 +55,7 @@ sys.exit(not (n(c["none"], "came") == ["IRQ 31 (nvme0q2)"] and "spin" in n(c["no
     "$WORK/cmp.json"
 
 # One run looked, the other did not: nothing came or went that anyone could tell, and it says so.
-COLUMNS=80 "$RTJ" compare "$F/before.json" "$plain" --json "$WORK/half.json" >"$WORK/half.txt" 2>&1
+COLUMNS=80 "$RTJ" compare --wide "$F/before.json" "$plain" --json "$WORK/half.json" >"$WORK/half.txt" 2>&1
 check "compare with a run that did not look: the entry says so (sought [true, false]), lists nothing as came or went" \
     python3 -c '
 import json, sys
