@@ -45,7 +45,7 @@ def main():
             ended[int(n.group(2))] = (datetime.datetime.fromisoformat(n.group(1)).timestamp(), n.group(4))
         elif not line.startswith('watching ') and not line.startswith('report: '):
             bad += 1
-    near = named = wall_near = 0
+    near = named = unknown = wall_near = 0
     walls = [datetime.datetime.fromisoformat(e['wall'].replace('Z', '+00:00')).timestamp() for e in ph['events']]
     for a, b in stalls:
         wa = a + off
@@ -54,9 +54,12 @@ def main():
             near += 1
             if any(i in ended and "stall (client" in ended[i][1] for i in k):
                 named += 1
+            elif all(i in ended and "not known" in ended[i][1] for i in k):
+                unknown += 1
         if any(abs(t - wa) <= 0.150 for t in walls):
             wall_near += 1
-    for k, v in (('stalls', len(stalls)), ('begun_near', near), ('ended_named', named), ('wall_near', wall_near),
+    for k, v in (('stalls', len(stalls)), ('begun_near', near), ('ended_named', named), ('ended_unknown', unknown),
+                 ('wall_near', wall_near),
                  ('begun', len(began)), ('ended', len(ended)), ('lines_bad', bad)):
         print(k, v)
 
