@@ -194,7 +194,7 @@ check "SIGTERM: no jackd of the sweep is left" no_jackd_of $tpid
     --json "$WORK/term0.json" >"$WORK/term0out" 2>&1 &
 tpid=$!
 jp=
-for _ in $(seq 300); do jp=$(pgrep -f "jackd -n $(private_re $tpid sweep) "); [ -n "$jp" ] && break; sleep 0.01; done
+for _ in $(seq 300); do jp=$(pgrep -n -f "jackd -n $(private_re $tpid sweep) "); [ -n "$jp" ] && break; sleep 0.01; done # -n: the newest, the real jackd (the suite's slot wrapper runs it as a child)
 [ -n "$jp" ] && kill -STOP "$jp"
 sleep 1
 t0=$(date +%s.%N); kill -TERM $tpid; wait $tpid; trc=$?; t1=$(date +%s.%N)
