@@ -35,13 +35,14 @@ struct ts_wait {
     int64_t t0_ns, t1_ns, slept_ns;
     int tid, cpu, prio, any_cpu;
     int waker_watched;        /* another audio thread woke it (the server's: its lateness is that thread's wait) */
+    int waker_cpu;            /* where the waking was issued (-1: not seen) */
 };
 
 struct ts_watch_state {
     int tid, state;           /* 0 unknown, 1 asleep, 2 runnable (waiting), 3 running */
     int any_cpu;              /* a server's thread: its waits count on any CPU */
     int64_t since_ns, slept_ns;
-    int prio, waker_watched;
+    int prio, waker_watched, waker_cpu;
 };
 
 struct trace_stream {
@@ -261,6 +262,7 @@ static void switched(struct trace_stream *ts, const struct tev *ev)
         w->since_ns = ev->t_ns;
         w->slept_ns = runnable ? 0 : ev->t_ns;
         w->waker_watched = 0;
+        w->waker_cpu = -1;
         if (ev->prev_prio >= 0)
             w->prio = ev->prev_prio;
     }
@@ -270,6 +272,7 @@ static void switched(struct trace_stream *ts, const struct tev *ev)
                                                                 .slept_ns = w->slept_ns, .tid = w->tid,
                                                                 .cpu = ev->cpu, .prio = ev->next_prio,
                                                                 .waker_watched = w->waker_watched,
+                                                                .waker_cpu = w->waker_cpu,
                                                                 .any_cpu = w->any_cpu };
         }
         w->state = 3;
@@ -287,6 +290,7 @@ static void waking(struct trace_stream *ts, const struct tev *ev)
     w->state = 2;
     w->since_ns = ev->t_ns;
     w->waker_watched = ev->pid > 0 && watched(ts, ev->pid) != NULL; /* the header's task woke it */
+    w->waker_cpu = ev->cpu;
     if (ev->next_prio >= 0)
         w->prio = ev->next_prio;
 }
@@ -535,9 +539,11 @@ int ts_explain(struct trace_stream *ts, int64_t t0_ns, int64_t t1_ns, int cpu, s
         if (w->t0_ns > t1_ns || (cpu >= 0 && w->cpu != cpu && !w->any_cpu))
             continue;
         sp[n++] = (struct span){ w->t0_ns, w->t1_ns, w->cpu, w->prio };
-        /* the primary slept through its cycle's due time and was woken after it (not by another audio thread):
-         * its wake came late */
-        if (w->tid == primary && !w->waker_watched && w->slept_ns && w->slept_ns <= t0_ns && t0_ns < w->t0_ns)
+        /* the primary slept through its cycle's due time and was woken after it, on the CPU it then waited on (its
+         * own timer's interrupt, not another audio thread): its wake came late, and that CPU is why. A wake sent
+         * from another CPU was late there: what this CPU did meanwhile delayed nothing. */
+        if (w->tid == primary && !w->waker_watched && w->waker_cpu == w->cpu && w->slept_ns &&
+            w->slept_ns <= t0_ns && t0_ns < w->t0_ns)
             late = (struct span){ t0_ns, w->t1_ns, w->cpu, w->prio };
     }
     if (!n)

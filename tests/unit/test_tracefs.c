@@ -34,6 +34,9 @@
  *  C. it sleeps at +40 ms; kworker/1:2 runs ext4_end_io_rsv_work from +40.1 to +43 ms; the waking at +41 ms; the
  *     switch at +43.01 ms: the work held 2.0 ms of the 2.01 ms wait.
  *  D. at +50 ms spin-812 (FIFO 80, prio 19) preempts it (R+) until +58 ms, a tick at +54 ms.
+ *  E. it sleeps at +60.1 ms into idle; due at +61 ms; the wake comes from CPU 3 at +64 ms, while wr (SCHED_OTHER)
+ *     runs on CPU 1 from +63.5 ms; the switch at +64.6 ms. The wake was late on CPU 3, not here: the wait is the
+ *     0.6 ms wr held, not CPU 1's idle since the due time.
  * CPU 3's lines are interleaved and must not count. */
 #define L(t, who, cpu, what) who " [00" #cpu "] d..2. " t ": " what "\n"
 static const char fixture[] =
@@ -80,7 +83,14 @@ static const char fixture[] =
     L("1000.054010", "spin-812", 1, "local_timer_exit: vector=236")
     L("1000.058000", "spin-812", 1, "sched_switch: prev_comm=spin prev_pid=812 prev_prio=19 prev_state=S ==> "
       "next_comm=audio next_pid=500 next_prio=29")
-    L("1000.060000", "audio-500", 1, "tracing_mark_write: rtjitter explain");
+    L("1000.060000", "audio-500", 1, "tracing_mark_write: rtjitter explain")
+    L("1000.060100", "audio-500", 1, "sched_switch: prev_comm=audio prev_pid=500 prev_prio=29 prev_state=S ==> "
+      "next_comm=swapper/1 next_pid=0 next_prio=120")
+    L("1000.063500", "<idle>-0", 1, "sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> "
+      "next_comm=wr next_pid=903 next_prio=120")
+    L("1000.064000", "other-902", 3, "sched_waking: comm=audio pid=500 prio=29 target_cpu=001")
+    L("1000.064600", "wr-903", 1, "sched_switch: prev_comm=wr prev_pid=903 prev_prio=120 prev_state=R ==> "
+      "next_comm=audio next_pid=500 next_prio=29");
 
 static struct trace_stream *fed(const char *text)
 {
@@ -224,6 +234,12 @@ static void test_wait_classes(void **state)
     assert_int_equal(o[0].rt_priority, 80);
     assert_string_equal(o[0].evidence, "spin (pid 812, real-time 80) kept CPU 1 for 8.0 ms of the audio thread's "
                                        "8.0 ms wait (trace)");
+    /* E */
+    assert_int_equal(ts_explain(ts, T0 + 61 * MS, T0 + 64600000, -1, &a), 1);
+    assert_int_equal(a.wait_ns, 600000);
+    assert_int_equal(trace_class_obs(&a, T0 + 61 * MS, T0 + 64600000, o, 8), 1);
+    assert_int_equal(o[0].kind, CK_NO_PREEMPT); /* an ordinary task kept it from a real-time thread */
+    assert_string_equal(o[0].name, "wr");
     /* a stretch with no wait of the audio thread (it ran from +20.1 to +30 ms): nothing to account */
     assert_int_equal(ts_explain(ts, T0 + 22 * MS, T0 + 25 * MS, -1, &a), 0);
     /* an audio thread that is not real time shares the CPU: the task is a thread, not "could not preempt" */
@@ -395,7 +411,7 @@ static void test_source_fake_tree(void **state)
     assert_int_equal(json_integer_value(json_object_get(sum, "explains")), 3);
     assert_int_equal(json_integer_value(json_object_get(sum, "explained")), 2);
     assert_int_equal(json_integer_value(json_object_get(sum, "no_wait")), 1);
-    assert_int_equal(json_integer_value(json_object_get(sum, "waits")), 4);
+    assert_int_equal(json_integer_value(json_object_get(sum, "waits")), 5);
     const json_t *sl = json_array_get(json_object_get(sum, "slices"), 0);
     assert_string_equal(json_string_value(json_object_get(sl, "file")), "trace-01-cpu1.txt");
     json_decref(sum);
