@@ -42,8 +42,7 @@ CMOCKA_LIBS = $(eval CMOCKA_LIBS := $(call pkgconf,--libs,cmocka))$(CMOCKA_LIBS)
 pkgconf  = $(or $(shell pkg-config $(1) $(2) 2>/dev/null),$(if $(shell pkg-config --exists $(2) && echo y),,\
            $(error pkg-config cannot find: $(2). Run 'make deps' (or install them by hand); see README)))
 
-RTJ_CPPFLAGS = -Isrc -Irtaudio -Iloads -D_GNU_SOURCE -DRTJ_VERSION='"$(VERSION)"' \
-               -DRTJ_DATADIR='"$(DATADIR)"' $(PKG_CFLAGS)
+RTJ_CPPFLAGS = -Isrc -Irtaudio -Iloads -D_GNU_SOURCE -DRTJ_VERSION='"$(VERSION)"' $(PKG_CFLAGS)
 RTJ_CFLAGS   = -std=gnu11 -pthread -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror) -MMD -MP
 RTJ_LIBS     = $(PKG_LIBS) -lm -lpthread -ldl
 
@@ -126,12 +125,21 @@ deps-check:
 # binary depends on it, so objects of other flags are never linked together (a hardened build after a plain one)
 # and `make install PREFIX=/usr` after a plain `make` builds again for /usr (PREFIX is compiled in). The packages'
 # own flags (pkg-config) are left out: they change only with the packages.
-FLAGS_NOW := $(CC) | $(CPPFLAGS) | $(CFLAGS) | $(LDFLAGS) $(LDLIBS) | WERROR=$(WERROR) DATADIR=$(DATADIR) $(VERSION)
-# (a dry run, make -n, leaves the record as it is)
+# The installed data directory (DATADIR, from PREFIX) is compiled into the two objects that name it, with a record of
+# its own ($(BUILD)/datadir): `make install PREFIX=/usr` after a plain make compiles those two again, not the tree.
+FLAGS_NOW := $(CC) | $(CPPFLAGS) | $(CFLAGS) | $(LDFLAGS) $(LDLIBS) | WERROR=$(WERROR) $(VERSION)
+DATADIR_OBJ := $(BUILD)/src/verdict/profile.o $(BUILD)/src/cli/manpage.o
+$(DATADIR_OBJ): RTJ_CPPFLAGS += -DRTJ_DATADIR='"$(DATADIR)"'
+$(DATADIR_OBJ): $(BUILD)/datadir
+# (a dry run, make -n, leaves the records as they are)
 ifeq ($(findstring n,$(firstword -$(MAKEFLAGS))),)
 ifneq ($(FLAGS_NOW),$(file <$(BUILD)/flags))
 $(shell mkdir -p $(BUILD))
 $(file >$(BUILD)/flags,$(FLAGS_NOW))
+endif
+ifneq ($(DATADIR),$(file <$(BUILD)/datadir))
+$(shell mkdir -p $(BUILD))
+$(file >$(BUILD)/datadir,$(DATADIR))
 endif
 endif
 
@@ -239,8 +247,8 @@ fuzz:
 # rtjitter --bash-completion), so they cannot drift from what the parser accepts; rtjitter-report(5) from the table of
 # the report's keys (rtjitter --man-report, src/cli/manpage_report.c); `make doc` builds the three. The
 # verdict profiles are built into the binary (src/verdict/profile_builtin.c includes data/profiles/*.json), so
-# that object follows the files. PREFIX is compiled in (the installed data directory): give make and make install
-# the same PREFIX.
+# that object follows the files. PREFIX is compiled in (the installed data directory, into two objects): give make
+# and make install the same PREFIX.
 .PHONY: doc
 doc: data/rtjitter.1 data/rtjitter-report.5 data/rtjitter.bash-completion
 data/rtjitter.1: rtjitter
