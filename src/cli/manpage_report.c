@@ -116,11 +116,19 @@ static const struct report_key phase_keys[] = {
       "`reported`, the provider's raw notifications; `detected`, the frame-clock gaps; `skipped_cycles`, the cycles "
       "lost in them" },
     { "events", "array", "`{t_s (the measurement clock), wall (UTC ISO 8601, ms), length_ms (from its first disturbed "
-      "cycle's due time to its last's entry), cycles (spanned, skipped ones included), skipped, notifications}` (the "
-      "first 4,096 of a segment); when the run sought culprits, also `cpu` (its first disturbed cycle's, null "
+      "cycle's due time to its last's entry, never negative), cycles (spanned, skipped ones included), skipped, "
+      "notifications}`, in time order: the latest 384 and the worst 128 (by length) of a segment (before issue 34: "
+      "the first 4,096); when the run sought culprits, also `cpu` (its first disturbed cycle's, null "
       "unknown), `callback_max_us` (the longest callback of its cycles and the one before), `explained` (false: the "
       "culprit engine had no data for it) and `culprits` (below)" },
-    { "events_unlisted", "integer", "the events past the first 4,096" },
+    { "events_unlisted", "integer", "the events not listed: summed in `events_summary` (and any lost to no memory)" },
+    { "events_summary", "object", "`{total, listed, summarised, lost, kept_latest, kept_worst, bucket_s, "
+      "per_minute, per_culprit, per_culprit_others?}`: every event is counted in `total` (= listed + summarised + "
+      "lost); `per_minute` `[{t_s, wall, span_s, events, length_ms_sum, length_ms_max, skipped, notifications}]` sums "
+      "the summarised ones by their start's bucket (`bucket_s` wide: 60 s, doubled past 1,440 buckets; buckets "
+      "without an event left out), adding up to `summarised`; `per_culprit` the same sums by the top culprit known "
+      "when the event was summarised (`kind`, `name`; both null: not known then), null when the run sought no "
+      "culprits; `per_culprit_others` the culprits past 24. Written since issue 34; older reports have none" },
     { "spikes", "array", "`{t_s (when the cycle was due), wall, wakeup_us, callback_us, cpu}`: cycles that woke later "
       "than `spike_threshold_us` without being an xrun event's (the first 512 of a segment); with culprits, also "
       "`explained` and `culprits`. Written since the culprits (issue 24); older reports have none" },
@@ -437,7 +445,8 @@ static const char report_text_rest[] =
     "  longer rule would be true: in the 300 ms after the stalls' ends the graph was disturbed as often as in 300 ms\n"
     "  before their starts (the machine's own). Each phase lists its events, `events[] {t_s (the measurement clock), wall (UTC ISO 8601,\n"
     "  ms), length_ms (from its first disturbed cycle's due time to its last's entry), cycles (spanned, skipped ones\n"
-    "  included), skipped, notifications}` (the first 4,096 of a segment; `events_unlisted` counts the rest), and the\n"
+    "  included), skipped, notifications}` (the latest 384 and the worst 128 of a segment; `events_summary` sums the\n"
+    "  rest per minute and per culprit), and the\n"
     "  per-second timeline gives events per second. Beside it: `reported`, the provider's raw notifications (jack2\n"
     "  sends one per unfinished client and one per driver xrun — 20 notifications for 5 stalls in the xrun test —\n"
     "  while PipeWire collapses them and does not report a client's own overrun at all), `detected`, the frame-clock gaps,\n"

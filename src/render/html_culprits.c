@@ -182,7 +182,10 @@ static void events_table(FILE *f, const json_t *p)
     }
     fputs("</table></div>\n", f);
     double more = (double)(n > HTML_EVENTS_SHOWN ? n - HTML_EVENTS_SHOWN : 0) + (unlisted > 0 ? unlisted : 0);
-    if (more > 0)
+    if (more > 0 && unlisted > 0) /* the latest and the worst are listed, the rest summed (events_summary) */
+        fprintf(f, "<p class=\"more\">and %.0f more event%s, not shown (%.0f summed per minute and culprit in the "
+                "report's events_summary).</p>\n", more, more == 1 ? "" : "s", unlisted);
+    else if (more > 0)
         fprintf(f, "<p class=\"more\">and %.0f more event%s, not shown.</p>\n", more, more == 1 ? "" : "s");
 }
 

@@ -5,6 +5,7 @@
 #include "report/report.h"
 #include "report/doc.h"
 #include "report/report_culprits.h"
+#include "report/report_events.h"
 #include "stats/timeline.h"
 #include "util/utf8.h"
 #include <math.h>
@@ -94,36 +95,6 @@ static json_t *timeline_json(const struct segment *s, uint64_t *folded)
     return a;
 }
 
-/* The segment's xrun events: [{t_s (measurement clock), wall (UTC, ms), length_ms (its first disturbed cycle's
- * due time to its last's entry), cycles (those it spanned, skipped ones included), skipped, notifications, cpu (of
- * its first disturbed cycle, null unknown), callback_max_us (of its cycles and the one before), explained and
- * culprits: these four when the run sought culprits}]. */
-static json_t *events_json(const struct segment *s, int64_t wall_off_ns, const struct culprit_results *cul,
-                           int phase)
-{
-    json_t *a = json_array();
-    for (size_t i = 0; i < s->nevents; i++) {
-        const struct xrun_event *e = &s->events[i];
-        char wall[40];
-        report_wall(wall, sizeof(wall), e->start_ns, wall_off_ns);
-        uint64_t cycles = e->frame1 >= e->frame0 && s->nframes ? (e->frame1 - e->frame0) / s->nframes + 1
-                                                               : (uint64_t)e->skipped + 1;
-        double len_ms = e->end_ns > e->start_ns ? (double)(e->end_ns - e->start_ns) / 1e6 : 0.0;
-        json_t *o = json_pack("{s:f, s:s, s:f, s:I, s:I, s:I}", "t_s", (double)e->start_ns / 1e9,
-                              "wall", wall, "length_ms", len_ms, "cycles", (json_int_t)cycles,
-                              "skipped", (json_int_t)e->skipped, "notifications", (json_int_t)e->notifications);
-        /* what the engine was told of it, beside what it found: only when culprits were sought (a soak's 8640
-         * events would otherwise grow its report by 300 KB a phase for figures nobody reads) */
-        if (cul) {
-            json_object_set_new(o, "cpu", e->cpu >= 0 ? json_integer(e->cpu) : json_null());
-            json_object_set_new(o, "callback_max_us", json_real(us(e->callback_max_ns)));
-        }
-        report_place_culprits(o, cul, CS_EVENT, phase, e->start_ns);
-        json_array_append_new(a, o);
-    }
-    return a;
-}
-
 /* Where the phase's happenings go (events, spikes and their culprits): the run's phase index, what explains them. */
 struct phase_place {
     int64_t wall_off_ns;
@@ -166,9 +137,11 @@ static json_t *phase_json(const struct phase_result *pr, const struct segment *s
         "detected", (json_int_t)(s ? s->xruns_detected : 0),
         "skipped_cycles", (json_int_t)(s ? s->skipped_cycles : 0)));
     /* Each event: when it began (the measurement clock and the wall clock), how long it lasted, what it disturbed.
-     * The first SEGMENT_EVENTS_MAX are listed; events_unlisted counts the rest. */
-    json_object_set_new(o, "events", s ? events_json(s, at->wall_off_ns, at->culprits, at->phase) : json_array());
-    json_object_set_new(o, "events_unlisted", json_integer(s ? (json_int_t)s->events_unlisted : 0));
+     * The latest and the worst are listed (stats/eventkeep.h); events_unlisted counts the rest, which
+     * events_summary sums per minute and per culprit. */
+    json_object_set_new(o, "events", report_events_json(s, at->wall_off_ns, at->culprits, at->phase));
+    json_object_set_new(o, "events_unlisted", json_integer((json_int_t)report_events_unlisted(s)));
+    json_object_set_new(o, "events_summary", s ? report_events_summary_json(s, at->wall_off_ns) : json_null());
     /* Wake-up spikes: cycles that woke later than spike_threshold_us without an xrun (stats/phase.h), listed like
      * the events, measured whether or not anything explains them; then the phase's top culprits, when sought. */
     json_object_set_new(o, "spikes", report_spikes_json(s, at->wall_off_ns, at->culprits, at->phase));

@@ -67,7 +67,8 @@ static const struct field phase_fields[] = {
     { "deadlines_met_pct", T_NUM | T_NULL }, { "deadlines_missed", T_COUNT | T_NULL },
     { "desired_cpu_pct", T_NUM | T_NULL }, { "dsp_load", T_OBJ | T_NULL }, { "load_metrics", T_ARR | T_NULL },
     { "load_error", T_STR | T_NULL }, { "histograms", T_OBJ | T_NULL }, { "timeline", T_ARR | T_NULL },
-    { "events", T_ARR | T_NULL }, { "events_unlisted", T_COUNT | T_NULL }, { "spikes", T_ARR | T_NULL },
+    { "events", T_ARR | T_NULL }, { "events_unlisted", T_COUNT | T_NULL },
+    { "events_summary", T_OBJ | T_NULL }, { "spikes", T_ARR | T_NULL },
     { "spikes_unlisted", T_COUNT | T_NULL }, { "spike_threshold_us", T_NUM | T_NULL },
     { "top_culprits", T_ARR | T_NULL }, { NULL, 0 },
 };

@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 
-/* Far above what a run lists (SEGMENT_EVENTS_MAX, SEGMENT_SPIKES_MAX, CULPRITS_MAX), low enough that a hostile
+/* Far above what a run lists (EVENT_KEEP_LATEST + EVENT_KEEP_WORST, SEGMENT_SPIKES_MAX, CULPRITS_MAX), low enough that a hostile
  * file cannot make a renderer loop for hours. */
 #define MAX_HAPPENINGS 100000
 #define MAX_CULPRITS 64
@@ -35,6 +35,21 @@ static const struct field culprit_fields[] = {
 static const struct field top_fields[] = {
     { "kind", T_STR }, { "name", T_STR }, { "basis", T_STR | T_NULL }, { "events", T_COUNT | T_NULL },
     { "spikes", T_COUNT | T_NULL }, { "evidence", T_STR | T_NULL }, { NULL, 0 },
+};
+
+/* phases[].events_summary (report_events.h): the events not listed, summed. */
+static const struct field events_summary_fields[] = {
+    { "total", T_COUNT | T_NULL }, { "listed", T_COUNT | T_NULL }, { "summarised", T_COUNT | T_NULL },
+    { "lost", T_COUNT | T_NULL }, { "kept_latest", T_COUNT | T_NULL }, { "kept_worst", T_COUNT | T_NULL },
+    { "bucket_s", T_NUM | T_NULL }, { "per_minute", T_ARR | T_NULL }, { "per_culprit", T_ARR | T_NULL },
+    { "per_culprit_others", T_OBJ | T_NULL }, { NULL, 0 },
+};
+
+static const struct field event_sum_fields[] = {
+    { "t_s", T_NUM | T_NULL }, { "wall", T_STR | T_NULL }, { "span_s", T_NUM | T_NULL },
+    { "kind", T_STR | T_NULL }, { "name", T_STR | T_NULL }, { "events", T_COUNT | T_NULL },
+    { "length_ms_sum", T_NUM | T_NULL }, { "length_ms_max", T_NUM | T_NULL }, { "skipped", T_COUNT | T_NULL },
+    { "notifications", T_COUNT | T_NULL }, { NULL, 0 },
 };
 
 static const struct field summary_fields[] = {
@@ -93,6 +108,25 @@ int report_check_happenings(const json_t *phase, const char *path, char *err, si
         snprintf(at, sizeof(at), "%s.%s", path, lists[k].key);
         if (check_list(json_object_get(phase, lists[k].key), lists[k].max, lists[k].f, lists[k].sub, at, err,
                        errlen) < 0)
+            return -EINVAL;
+    }
+    /* written since issue 34; older reports have none */
+    const json_t *sum = json_object_get(phase, "events_summary");
+    if (json_is_object(sum)) {
+        char at[256];
+        snprintf(at, sizeof(at), "%s.events_summary", path);
+        if (doc_check_fields(sum, events_summary_fields, "report", at, err, errlen) < 0)
+            return -EINVAL;
+        static const char *const lists2[] = { "per_minute", "per_culprit" };
+        for (size_t k = 0; k < 2; k++) {
+            char at2[300];
+            snprintf(at2, sizeof(at2), "%s.%s", at, lists2[k]);
+            if (check_list(json_object_get(sum, lists2[k]), MAX_HAPPENINGS, event_sum_fields, 0, at2, err, errlen) < 0)
+                return -EINVAL;
+        }
+        const json_t *o = json_object_get(sum, "per_culprit_others");
+        snprintf(at, sizeof(at), "%s.events_summary.per_culprit_others", path);
+        if (json_is_object(o) && doc_check_fields(o, event_sum_fields, "report", at, err, errlen) < 0)
             return -EINVAL;
     }
     return 0;

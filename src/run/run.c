@@ -293,6 +293,8 @@ static int run_measure(struct run_state *st)
             phase_set_spike_threshold(&st->stats[i], (int64_t)(p->spike_us * 1000.0));
         if (st->culprits || st->watch)
             phase_set_notify(&st->stats[i], run_culprits_happening, st);
+        if (st->culprits) /* each event summarised is summed under its culprit (stats/eventkeep.h) */
+            phase_set_namer(&st->stats[i], run_culprits_name, st);
         st->results[i].stats = &st->stats[i];
         st->results[i].load = load_plan_name(st->plan, i);
         st->results[i].duration_s = st->ramps ? rampdrv_max_s(p->dsp_ramp_step_pct, p->dsp_ramp_step_s) : p->duration_s;

@@ -220,3 +220,15 @@ void run_culprits_free(struct run_state *st)
     culprit_engine_free(st->culprits);
     st->culprits = NULL;
 }
+
+void run_culprits_name(void *arg, const struct phase_stats *p, int64_t start_ns, char *kind, size_t kind_len,
+                       char *name, size_t name_len)
+{
+    struct run_state *st = arg;
+    struct culprit c[1];
+    if (!st->culprit_res.lookup || st->culprit_res.lookup(st->culprit_res.ctx, CS_EVENT, (int)(p - st->stats), start_ns,
+                                                          c, 1) < 1)
+        return; /* not known (yet): summed as such */
+    snprintf(kind, kind_len, "%s", culprit_kind_name(c[0].kind));
+    snprintf(name, name_len, "%s", c[0].name);
+}

@@ -15,6 +15,9 @@ void run_culprits_start(struct run_state *st);
 /* Once the audio thread is known (sink.sched_known): its tid and priority. */
 void run_culprits_audio(struct run_state *st);
 /* phase_notify_fn: the collector thread tells of an event (begun, closed) or a spike. */
+/* The namer of events as they are summarised (phase_name_fn): their top culprit so far. Collector thread. */
+void run_culprits_name(void *arg, const struct phase_stats *p, int64_t start_ns, char *kind, size_t kind_len,
+                       char *name, size_t name_len);
 void run_culprits_happening(void *arg, const struct phase_stats *p, enum phase_happening what, int64_t start_ns,
                             int64_t end_ns, int cpu, int64_t callback_max_ns);
 /* collector.on_cpu: a CPU the audio thread ran on. */

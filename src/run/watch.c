@@ -77,8 +77,10 @@ static int culprit_line(const struct culprit_results *res, int64_t start_ns, cha
 
 static void ended(struct watch_feed *f, const struct watch_pending *p, const char *culprit)
 {
-    struct watch_event e = { .n = p->n, .wall_ms = wall_ms(f, p->start_ns),
-                             .length_ms = (double)(p->end_ns - p->start_ns) / 1e6, .culprit = culprit };
+    /* an end before its start (a grid that moved) is length 0, as in the report: never "began" again */
+    int64_t len_ns = p->end_ns > p->start_ns ? p->end_ns - p->start_ns : 0;
+    struct watch_event e = { .n = p->n, .wall_ms = wall_ms(f, p->start_ns), .length_ms = (double)len_ns / 1e6,
+                             .culprit = culprit };
     watch_out_event(&f->out, &e);
 }
 

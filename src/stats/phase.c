@@ -18,7 +18,7 @@ void phase_free(struct phase_stats *p)
     for (int i = 0; i < p->nseg; i++) {
         free(p->seg[i]->secs);
         free(p->seg[i]->tl.e);
-        free(p->seg[i]->events);
+        event_keep_free(&p->seg[i]->events);
         free(p->seg[i]->spikes);
         free(p->seg[i]->buf_jit);
         free(p->seg[i]->buf_wake);
@@ -59,6 +59,7 @@ static struct segment *segment_new(uint32_t nframes, uint32_t rate)
     for (int m = 0; m < M_COUNT; m++)
         metric_init(&s->m[m]);
     s->cur_sec = -1;
+    event_keep_init(&s->events);
     s->tl.last_ev = -1;
     s->last_cpu = -1;
     return s;
@@ -135,16 +136,24 @@ static int64_t max3(int64_t a, int64_t b, int64_t c)
 
 /* A disturbance on the current cycle (a gap of `skipped` cycles due from due_ns, and/or n notifications): a new
  * event, or the current one goes on (XRUN_EVENT_CLEAN, phase_internal.h). Collector thread. */
-static void event_note(struct segment *s, struct second_stats *ss, int64_t due_ns, int64_t entry_ns,
-                       uint64_t frame0, uint64_t frame1, uint32_t skipped, uint64_t n, struct event_cb cb)
+/* eventkeep's namer: the phase's, told which phase. */
+static void name_event(void *arg, int64_t start_ns, char *kind, size_t kind_len, char *name, size_t name_len)
+{
+    const struct phase_stats *p = arg;
+    p->namer(p->namer_arg, p, start_ns, kind, kind_len, name, name_len);
+}
+
+static void event_note(struct phase_stats *p, struct segment *s, struct second_stats *ss, int64_t due_ns,
+                       int64_t entry_ns, uint64_t frame0, uint64_t frame1, uint32_t skipped, uint64_t n,
+                       struct event_cb cb)
 {
     int same = s->last_event_cycle && s->cycles <= s->last_event_cycle + XRUN_EVENT_CLEAN;
     s->last_event_cycle = s->cycles;
     int64_t pending = s->event_cb_pending;
     s->event_cb_pending = 0;
-    if (same && s->nevents > 0 && !s->events_unlisted) {
-        struct xrun_event *e = &s->events[s->nevents - 1];
-        e->end_ns = entry_ns;
+    struct xrun_event *e = event_keep_newest(&s->events);
+    if (same && e) {
+        e->end_ns = entry_ns > e->start_ns ? entry_ns : e->start_ns; /* never before its start (a moved grid) */
         e->frame1 = frame1;
         e->skipped += skipped;
         e->notifications += (uint32_t)n;
@@ -156,22 +165,12 @@ static void event_note(struct segment *s, struct second_stats *ss, int64_t due_n
     s->xrun_events++;
     if (ss)
         ss->xrun_events++;
-    if (s->nevents == s->events_cap && s->events_cap < SEGMENT_EVENTS_MAX) {
-        size_t cap = s->events_cap ? s->events_cap * 2 : 16;
-        struct xrun_event *ne = realloc(s->events, cap * sizeof(*ne));
-        if (ne) {
-            s->events = ne;
-            s->events_cap = cap;
-        }
-    }
-    if (s->nevents == s->events_cap) {
-        s->events_unlisted++;
-        return;
-    }
-    s->events[s->nevents++] = (struct xrun_event){ .start_ns = due_ns, .end_ns = entry_ns, .frame0 = frame0,
-                                                   .frame1 = frame1, .skipped = skipped,
-                                                   .notifications = (uint32_t)n, .cpu = cb.cpu,
-                                                   .callback_max_ns = max3(cb.now_ns, cb.before_ns, 0) };
+    /* the one it pushes out of the latest was told long ago (phase_tell_events runs after every cycle) */
+    (void)event_keep_push(&s->events, &(struct xrun_event){ .start_ns = due_ns, .end_ns = entry_ns,
+                                                            .frame0 = frame0, .frame1 = frame1, .skipped = skipped,
+                                                            .notifications = (uint32_t)n, .cpu = cb.cpu,
+                                                            .callback_max_ns = max3(cb.now_ns, cb.before_ns, 0) },
+                          s->t0_ns, p->namer ? name_event : NULL, p); /* no memory: counted in events.lost */
 }
 /* Consecutive cycles whose whole-frame start disagrees with the grid by more than half a period before the grid is
  * fitted anew whatever the step detector says: two step windows. */
@@ -453,7 +452,7 @@ int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t n
         cycle_delta(p, s, ss, pv, r, adv, nominal_ns, use_grid, start_ns, &c);
     int64_t cb = r->t_exit_ns - r->t_entry_ns, cb_prev = pv->have ? pv->exit_ns - pv->entry_ns : 0;
     if (c.gap || new_xruns)
-        event_note(s, ss, c.gap ? c.gap_from_ns : wake_ref, r->t_entry_ns,
+        event_note(p, s, ss, c.gap ? c.gap_from_ns : wake_ref, r->t_entry_ns,
                    c.gap ? pv->frame_pos + r->nframes : r->frame_pos, r->frame_pos, c.gap_skipped, new_xruns,
                    (struct event_cb){ .now_ns = cb, .before_ns = cb_prev, .cpu = r->cpu });
     else if (cb > s->event_cb_pending)
@@ -526,7 +525,7 @@ void phase_add_reported_xruns(struct phase_stats *p, uint64_t n)
     if (ss)
         ss->xruns_reported += (uint32_t)n;
     /* no cycle of its own: at the latest cycle's entry and frame, with its callback and CPU */
-    event_note(s, ss, s->prev_entry_ns, s->prev_entry_ns, s->last_frame, s->last_frame, 0, n,
+    event_note(p, s, ss, s->prev_entry_ns, s->prev_entry_ns, s->last_frame, s->last_frame, 0, n,
                (struct event_cb){ .now_ns = s->last_cb_ns, .before_ns = 0, .cpu = s->last_cpu });
     phase_tell_events(p, s, 0);
 }

@@ -6,6 +6,7 @@
 #define RTJ_PHASE_H
 #include <stdint.h>
 #include <stddef.h>
+#include "stats/eventkeep.h"
 #include "stats/grid.h"
 #include "stats/stats.h"
 #include "record.h"
@@ -27,20 +28,8 @@ struct second_stats {
     int64_t margin_min;
 };
 
-/* One xrun event: a disturbance of the graph (a frame-clock gap, a provider's xrun notification) and every one that
- * follows it before XRUN_EVENT_CLEAN cycles have run clean again (phase.c says why that many). Times on the
- * measurement clock, in ns. */
-struct xrun_event {
-    int64_t start_ns;              /* when its first disturbed cycle was due (a gap: the first skipped cycle) */
-    int64_t end_ns;                /* the entry of its last disturbed cycle */
-    uint64_t frame0, frame1;       /* the frame positions of its first and last disturbed cycles */
-    uint32_t skipped;              /* cycles that never ran in it */
-    uint32_t notifications;        /* the provider's notifications in it */
-    int cpu;                       /* the CPU its first disturbed cycle ran on (rt_record.cpu), -1 unknown */
-    int64_t callback_max_ns;       /* the largest callback time of its cycles and of the cycle before it (a
-                                    * callback that overran the period made the gap: the culprit engine's DSP rule) */
-};
-#define SEGMENT_EVENTS_MAX 4096    /* listed per segment; more are counted (events_unlisted) */
+/* struct xrun_event, and what a segment keeps of its events (the latest and the worst in full, the rest summed per
+ * minute and per culprit): stats/eventkeep.h. */
 
 /* One wake-up spike: a cycle whose wake-up was above the segment's spike threshold (phase_set_spike_threshold),
  * that is not itself a disturbed cycle of an xrun event (the event carries it). Times on the measurement clock. */
@@ -66,9 +55,15 @@ enum phase_happening { PH_EVENT = 0, PH_SPIKE = 1, PH_EVENT_BEGIN = 2 /* an even
 struct phase_stats;
 /* start_ns: the event's start_ns or the spike's t_ns; end_ns: the event's end_ns or the spike's entry; cpu and
  * callback_max_ns: the event's or the spike's. Called on the collector thread, from phase_add_cycle(),
- * phase_add_reported_xruns() and phase_finish(); listed events and spikes only, each once. */
+ * phase_add_reported_xruns() and phase_finish(); every event (begun, then closed) and every listed spike, each
+ * once. */
 typedef void (*phase_notify_fn)(void *arg, const struct phase_stats *p, enum phase_happening what,
                                 int64_t start_ns, int64_t end_ns, int cpu, int64_t callback_max_ns);
+
+/* Names the top culprit of p's event that began at start_ns as it is summarised (event_name_fn, eventkeep.h): kind
+ * "" when not known. Collector thread. */
+typedef void (*phase_name_fn)(void *arg, const struct phase_stats *p, int64_t start_ns, char *kind, size_t kind_len,
+                              char *name, size_t name_len);
 
 /* The decided part of a segment's timeline (stats/timeline.c). */
 struct tl_entry;
@@ -90,11 +85,9 @@ struct segment {
     uint64_t xrun_events;          /* cycles on which the provider's counter changed or the frame clock jumped a
                                     * gap: one stall is one event, however many notifications it caused */
     uint64_t last_event_cycle;     /* the cycle (count) of the last disturbed cycle, 0 before any */
-    struct xrun_event *events;     /* the first SEGMENT_EVENTS_MAX events, in order */
-    size_t nevents, events_cap;
-    uint64_t events_unlisted;      /* events beyond them */
-    size_t events_told;            /* events notified as closed (phase_notify_fn): the first events_told */
-    size_t events_begun;           /* events notified as begun (PH_EVENT_BEGIN): the first events_begun */
+    struct event_keep events;      /* every event counted; the latest and the worst kept, the rest summed */
+    uint64_t events_told;          /* events notified as closed (phase_notify_fn): those of seq < events_told */
+    uint64_t events_begun;         /* events notified as begun (PH_EVENT_BEGIN): those of seq < events_begun */
     int64_t event_cb_pending;      /* the largest callback since the open event's last disturbed cycle: folded
                                     * into it when it goes on, dropped when it closes */
     struct wake_spike *spikes;     /* the first SEGMENT_SPIKES_MAX spikes, in order */
@@ -175,6 +168,8 @@ struct phase_stats {
     int64_t spike_threshold_ns;    /* phase_set_spike_threshold's; 0: half the period of each segment's size */
     phase_notify_fn notify;        /* phase_set_notify's; NULL: nobody is told */
     void *notify_arg;
+    phase_name_fn namer;           /* phase_set_namer's: names an event as it is summarised; NULL: not named */
+    void *namer_arg;
     /* The wake-up the latest phase_add_cycle counted (a soak's linear histogram, stats/soakhist.h, takes it):
      * wake_known is 0 when that cycle has none in the wake-up figures. */
     int wake_known;
@@ -187,6 +182,8 @@ void phase_init(struct phase_stats *p);
 void phase_set_spike_threshold(struct phase_stats *p, int64_t ns);
 /* Who is told of closed events and new spikes (phase_notify_fn), with arg; NULL: nobody. After phase_init. */
 void phase_set_notify(struct phase_stats *p, phase_notify_fn fn, void *arg);
+/* Who names the top culprit of an event as it leaves the full detail for the sums (eventkeep.h); NULL: nobody. */
+void phase_set_namer(struct phase_stats *p, phase_name_fn fn, void *arg);
 void phase_free(struct phase_stats *p);
 /* Account one record. Returns 0 or -ENOMEM. */
 int phase_add(struct phase_stats *p, const struct rt_record *r);

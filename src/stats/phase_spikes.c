@@ -11,6 +11,12 @@ void phase_set_spike_threshold(struct phase_stats *p, int64_t ns)
     p->spike_threshold_ns = ns > 0 ? ns : 0;
 }
 
+void phase_set_namer(struct phase_stats *p, phase_name_fn fn, void *arg)
+{
+    p->namer = fn;
+    p->namer_arg = arg;
+}
+
 void phase_set_notify(struct phase_stats *p, phase_notify_fn fn, void *arg)
 {
     p->notify = fn;
@@ -56,15 +62,16 @@ int phase_spike_note(struct phase_stats *p, struct segment *s, int64_t due_ns, i
 void phase_tell_events(struct phase_stats *p, struct segment *s, int ended)
 {
     /* the newest event goes on while a disturbance within XRUN_EVENT_CLEAN cycles would join it (event_note) */
-    int newest_closed = ended || s->events_unlisted || s->cycles >= s->last_event_cycle + XRUN_EVENT_CLEAN;
-    while (s->events_begun < s->nevents) {
-        const struct xrun_event *e = &s->events[s->events_begun++];
-        if (p->notify)
+    int newest_closed = ended || s->cycles >= s->last_event_cycle + XRUN_EVENT_CLEAN;
+    uint64_t n = s->events.total;
+    while (s->events_begun < n) {
+        const struct xrun_event *e = event_keep_seq(&s->events, s->events_begun++);
+        if (e && p->notify) /* NULL: lost to no memory (counted) */
             p->notify(p->notify_arg, p, PH_EVENT_BEGIN, e->start_ns, e->end_ns, e->cpu, e->callback_max_ns);
     }
-    while (s->events_told < s->nevents && (s->events_told + 1 < s->nevents || newest_closed)) {
-        const struct xrun_event *e = &s->events[s->events_told++];
-        if (p->notify)
+    while (s->events_told < n && (s->events_told + 1 < n || newest_closed)) {
+        const struct xrun_event *e = event_keep_seq(&s->events, s->events_told++);
+        if (e && p->notify)
             p->notify(p->notify_arg, p, PH_EVENT, e->start_ns, e->end_ns, e->cpu, e->callback_max_ns);
     }
 }

@@ -83,8 +83,8 @@ static void test_one_stall_one_event(void **state)
     struct segment *s = p.seg[0];
     assert_int_equal(s->xruns_detected, 3);
     assert_int_equal(s->xrun_events, 3);
-    assert_int_equal(s->nevents, 3);
-    const struct xrun_event *e = s->events;
+    assert_int_equal(s->events.nlatest, 3);
+    const struct xrun_event *e = s->events.latest;
     assert_int_equal(e[0].skipped, 5);
     assert_int_equal(e[0].notifications, 0);
     assert_true(llabs(e[0].start_ns - 100 * PERIOD_NS) < FRAME_NS);     /* when cycle 100 was due */
@@ -95,7 +95,7 @@ static void test_one_stall_one_event(void **state)
     assert_int_equal(e[1].frame1, 405 * FRAMES);
     assert_int_equal(e[2].skipped, 0);
     assert_int_equal(e[2].notifications, 1);
-    assert_int_equal(s->events_unlisted, 0);
+    assert_int_equal(s->events.summarised, 0);
     /* the timeline: one event in second 0 (cycles 100-109), one in second 0 too (400 * 1.33 ms = 0.53 s), one
      * in second 0 (700: 0.93 s) */
     assert_int_equal(s->secs[0].xrun_events, 3);

@@ -143,7 +143,7 @@ static void test_event_told_when_closed(void **state)
     assert_int_equal(phase_add_cycle(&p, &r, 0, 0), 0);
     phase_add_reported_xruns(&p, 1); /* after the last cycle: an event of its own */
     const struct segment *s = p.seg[0];
-    assert_int_equal(s->nevents, 2);
+    assert_int_equal(s->events.nlatest, 2);
     assert_int_equal(s->nspikes, 0);
     assert_int_equal(t.n, 1);                  /* the first told, the second still open */
     assert_int_equal(t.begun, 2);              /* both told as begun when their first disturbed cycle counted: */
@@ -151,13 +151,13 @@ static void test_event_told_when_closed(void **state)
     assert_int_equal(t.what[0], PH_EVENT);
     /* its last disturbed cycle, k = 508, is the 505th counted: told when the 8th clean one after it was */
     assert_int_equal(t.cycles_when[0], 505 + 8);
-    assert_int_equal(t.start[0], s->events[0].start_ns);
+    assert_int_equal(t.start[0], s->events.latest[0].start_ns);
     assert_int_equal(t.start[0], 1000000000LL + 501 * PERIOD_NS);
     assert_int_equal(t.end[0], 1000000000LL + 508 * PERIOD_NS + 20000);
     assert_int_equal(t.cpu[0], 2);
     assert_int_equal(t.cb[0], 5000000);
-    assert_int_equal(s->events[0].callback_max_ns, 5000000);
-    assert_int_equal(s->events[0].cpu, 2);
+    assert_int_equal(s->events.latest[0].callback_max_ns, 5000000);
+    assert_int_equal(s->events.latest[0].cpu, 2);
     phase_tell_open_events(&p); /* the next phase's records begin */
     assert_int_equal(t.n, 2);
     phase_finish(&p);
