@@ -8,9 +8,14 @@
 #include "cli/options.h"
 #include "run/run.h"
 #include "run/watch.h"
+#include "util/termtext.h"
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* "Until Ctrl-C": a phase this long never ends by itself. */
 #define WATCH_FOREVER_S (366.0 * 86400.0)
@@ -28,8 +33,8 @@ static const char *const watch_formats[] = { "text", "waybar", NULL };
 static const struct opt_def watch_defs[] = {
     { "server", OPT_STR, P(be.server), 0, 0, "NAME", "the JACK server to watch (default: the running one; never "
       "starts one)", NULL, 's' },
-    { "server-log", OPT_STR, P(server_log), 0, 0, "FILE", "jackd's log (its stderr), read for the client that did "
-      "not finish (jackdbus's ~/.log/jack/jackdbus.log is found by itself)", NULL, 0 },
+    { "server-log", OPT_STR, P(server_log), 0, 0, "FILE", "jackd's log (its stderr, a regular file), read for the "
+      "client that did not finish (jackdbus's ~/.log/jack/jackdbus.log is found by itself)", NULL, 0 },
     { "duration", OPT_DURATION, O(duration_s), 1, 30 * 86400.0, "TIME", "watch this long (default: until Ctrl-C "
       "or SIGTERM); a number is seconds, or give a unit: 90s, 45m, 3h", NULL, 'D' },
     { "format", OPT_STR, O(format), 0, 0, "FORM", "text (default: one line per event) or waybar (one JSON line per "
@@ -71,6 +76,32 @@ const struct cli_command cmd_watch_info = {
     .sections = watch_sections,
 };
 
+/* --server-log must be a regular file (jackd's stderr redirected to it): its source reads it by offset, as it grows.
+ * Opened without blocking (a FIFO's open would wait for a writer for good) and refused with one line when it is
+ * anything else: a FIFO, a device (/dev/zero would never end), a directory. */
+static int check_server_log(const char *path)
+{
+    char shown[512];
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        fprintf(stderr, "rtjitter watch: --server-log: cannot read %s: %s\n", term_str(shown, sizeof(shown), path),
+                strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    close(fd);
+    if (!S_ISREG(st.st_mode)) {
+        fprintf(stderr, "rtjitter watch: --server-log: %s is %s, not a regular file: give the file jackd's stderr "
+                "goes to\n", term_str(shown, sizeof(shown), path),
+                S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode) ? "a directory"
+                : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : "a special file");
+        return -1;
+    }
+    return 0;
+}
+
 int cmd_watch(int argc, char **argv, const char *command_line)
 {
     struct watch_opts o;
@@ -90,14 +121,8 @@ int cmd_watch(int argc, char **argv, const char *command_line)
         fprintf(stderr, "rtjitter watch: --format: '%.40s' is neither text nor waybar\n", o.format);
         return 2;
     }
-    if (o.plan.server_log) {
-        FILE *f = fopen(o.plan.server_log, "r");
-        if (!f) {
-            fprintf(stderr, "rtjitter watch: --server-log: cannot read %s\n", o.plan.server_log);
-            return 2;
-        }
-        fclose(f);
-    }
+    if (o.plan.server_log && check_server_log(o.plan.server_log) < 0)
+        return 2;
     o.plan.backend = backend_find("jack");
     o.plan.loads = "none";
     o.plan.warmup_s = 0.2;

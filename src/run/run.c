@@ -435,7 +435,10 @@ int run_execute(const struct run_plan *p)
     json_decref(st->irq_threads);
     run_culprits_free(st);
     char shown[1024];
-    if (st->stop_reason && rc == 3 && !p->quiet)
+    if (st->stop_reason && rc == 3 && p->watch) /* watch is quiet, but the session's end is said (issue 34) */
+        fprintf(stderr, "rtjitter watch: the session ended: %s; its report is marked incomplete\n",
+                term_str(shown, sizeof(shown), st->stop_reason));
+    else if (st->stop_reason && rc == 3 && !p->quiet)
         fprintf(stderr, "rtjitter: run incomplete: %s\n", term_str(shown, sizeof(shown), st->stop_reason));
     free(st);
     return rc;
