@@ -7,6 +7,7 @@
 #include "cli/command.h"
 #include "cli/options.h"
 #include "run/run.h"
+#include "run/signals.h"
 #include "run/watch.h"
 #include "util/termtext.h"
 #include <errno.h>
@@ -136,6 +137,7 @@ int cmd_watch(int argc, char **argv, const char *command_line)
     struct watch_feed feed;
     watch_feed_init(&feed, stdout, fmt, o.notify);
     o.plan.watch = &feed;
+    run_signals_want_usr1(); /* the session's summary on SIGUSR1 */
     int rc = run_execute(&o.plan);
     watch_feed_destroy(&feed);
     return rc;

@@ -19,6 +19,8 @@ static const struct report_key report_keys[] = {
     { "complete", "boolean", "false: the run could not complete (Ctrl-C, SIGTERM, the JACK server went away)" },
     { "incomplete_reason", "string or null", "why the run did not complete" },
     { "label", "string or null", "`--label`" },
+    { "session", "string", "`watch` in a report of `rtjitter watch` (its phase of the load `none` is the user's own "
+      "session); absent otherwise" },
     { "started", "string", "UTC ISO 8601" },
     { "finished", "string", "UTC ISO 8601" },
     { "command", "string", "the command line" },

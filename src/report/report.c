@@ -277,6 +277,8 @@ json_t *report_build(const struct run_info *ri)
     json_object_set_new(doc, "incomplete_reason", pt->lost_output ? utf8_json_string(pt->lost_output)
                                                                    : utf8_json_string(ri->incomplete_reason));
     json_object_set_new(doc, "label", utf8_json_string(ri->label));
+    if (ri->session)
+        json_object_set_new(doc, "session", json_string(ri->session));
     json_object_set_new(doc, "started", iso_time(ri->started));
     json_object_set_new(doc, "finished", iso_time(ri->finished));
     doc_set_origin(doc, ri->command, ri->system);

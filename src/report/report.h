@@ -90,6 +90,7 @@ struct report_parts {
 struct run_info {
     const char *command;
     const char *label;
+    const char *session;           /* "watch": rtjitter watch's report (REPORT SCHEMA: session); NULL otherwise */
     struct timespec started, finished; /* CLOCK_REALTIME */
     int complete;
     const char *incomplete_reason;

@@ -28,7 +28,7 @@ static const struct field top_fields[] = {
     { "label", T_STR | T_NULL }, { "started", T_STR | T_NULL }, { "finished", T_STR | T_NULL },
     { "command", T_STR | T_NULL }, { "system", T_OBJ }, { "audio", T_OBJ }, { "phases", T_ARR },
     { "warnings", T_ARR }, { "verdict", T_OBJ | T_NULL }, { "thresholds", T_OBJ | T_NULL },
-    { "culprits", T_OBJ | T_NULL }, { NULL, 0 },
+    { "culprits", T_OBJ | T_NULL }, { "session", T_STR | T_NULL }, { NULL, 0 },
 };
 
 static const struct field tool_fields[] = { { "name", T_STR }, { "version", T_STR }, { NULL, 0 } };

@@ -362,8 +362,10 @@ static int run_measure(struct run_state *st)
         lbr_stop(st->lbr); /* the RT thread pushes no more: the rest of the capture is analyzed */
     collector_stop(&st->col);
     run_culprits_stop(st); /* after the collector: it told the last events at its stop */
-    if (st->watch)
+    if (st->watch) {
         watch_feed_poll(st->watch, run_culprits_results(st), 1);
+        watch_feed_summary(st->watch); /* the session's, before its report's path */
+    }
     for (int i = 0; i < st->nphases; i++)
         if (st->results[i].measured)
             st->results[i].dropped = atomic_load(&st->lost_by_tag[(unsigned)i << 1 | 1u]);

@@ -92,6 +92,7 @@ int run_report(struct run_state *st, struct run_info *ri, int rc, int mlocked)
         rc = 3;
     ri->command = p->command_line;
     ri->label = p->label;
+    ri->session = p->watch ? "watch" : NULL; /* the phase of no load is the user's own session (the verdict says so) */
     int tripped = rc == 1 && atomic_load(&st->col.soak_tripped); /* --stop-at-us ended it: done as asked */
     ri->complete = rc == 0 || tripped;
     ri->incomplete_reason = rc == 0 || tripped ? NULL : st->stop_reason ? st->stop_reason : "no audio cycle was measured";

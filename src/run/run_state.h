@@ -76,6 +76,7 @@ struct run_state {
     json_t *client_thread;         /* the audio thread as /proc/self/task/TID/stat shows it after the phases, or NULL */
     json_t *irq_threads;           /* the interrupt threads' scheduling as /proc shows it (sysinfo_irq_threads) */
     struct culprit_engine *culprits; /* run/run_culprits.h: started before the collector, NULL: none */
+    unsigned usr1_seen;            /* rtjitter watch: the SIGUSR1s answered with a summary */
     struct culprit_results culprit_res; /* its results (set at the start: read while it runs, and after) */
     struct trace_slices *trace_slices; /* with privileges: the trace's slices, saved beside the report */
     int culprits_audio_told;       /* the engine knows the audio thread */

@@ -106,8 +106,14 @@ int run_wait_phase(struct run_state *st, int phase, double secs, struct phase_re
             return 0; /* --stop-at-us: the soak ends here, measured (not a stop of the run) */
         run_signals_wait_ms(50);
         run_culprits_audio(st); /* once the audio thread is known */
-        if (st->watch)
+        if (st->watch) {
             watch_feed_poll(st->watch, run_culprits_results(st), 0);
+            unsigned u = run_signals_usr1();
+            if (u != st->usr1_seen) { /* SIGUSR1: the session so far */
+                st->usr1_seen = u;
+                watch_feed_summary(st->watch);
+            }
+        }
         st->be->status(st->bpriv, &bs);
         if (pr) {
             if (bs.dsp_load_pct >= 0) {

@@ -8,7 +8,9 @@
 #include <time.h>
 
 static atomic_int g_signal;
-static sigset_t g_stop_signals;
+static sigset_t g_stop_signals;        /* and SIGUSR1 when asked for (run_signals_want_usr1) */
+static atomic_int g_want_usr1;
+static atomic_uint g_usr1;             /* SIGUSR1s taken: rtjitter watch's summary, asked for */
 static int g_setup;
 /* SIGCONT: written by on_cont only (on the main thread, the one thread that leaves it unblocked). */
 static atomic_uint g_conts;
@@ -19,7 +21,10 @@ static atomic_int g_cont_clock = CLOCK_MONOTONIC;
  * background jobs with SIGINT ignored, and an ignored signal never becomes pending for sigtimedwait). */
 static void on_signal(int sig)
 {
-    atomic_store(&g_signal, sig);
+    if (sig == SIGUSR1)
+        atomic_fetch_add(&g_usr1, 1);
+    else
+        atomic_store(&g_signal, sig);
 }
 
 /* Async-signal-safe (clock_gettime is, and the vDSO makes it no syscall): when and how often rtjitter was
@@ -48,6 +53,8 @@ void run_signals_setup(void)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
+    if (atomic_load(&g_want_usr1))
+        sigaction(SIGUSR1, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
     sa.sa_handler = on_cont;
     sa.sa_flags = SA_RESTART;
@@ -60,6 +67,8 @@ void run_signals_setup(void)
     sigaddset(&g_stop_signals, SIGINT);
     sigaddset(&g_stop_signals, SIGTERM);
     sigaddset(&g_stop_signals, SIGHUP);
+    if (atomic_load(&g_want_usr1)) /* taken by the main thread's wait like the others, never by an RT thread */
+        sigaddset(&g_stop_signals, SIGUSR1);
     pthread_sigmask(SIG_BLOCK, &g_stop_signals, NULL);
 }
 
@@ -67,7 +76,9 @@ void run_signals_wait_ms(int ms)
 {
     struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
     int sig = sigtimedwait(&g_stop_signals, NULL, &ts);
-    if (sig > 0)
+    if (sig == SIGUSR1)
+        atomic_fetch_add(&g_usr1, 1);
+    else if (sig > 0)
         atomic_store(&g_signal, sig);
 }
 
@@ -96,4 +107,14 @@ unsigned run_signals_conts(int64_t *ns, unsigned max)
     for (unsigned k = 0; k < n && k < max && k < RUN_CONT_MAX; k++)
         ns[k] = atomic_load(&g_cont_ns[k]);
     return n;
+}
+
+void run_signals_want_usr1(void)
+{
+    atomic_store(&g_want_usr1, 1);
+}
+
+unsigned run_signals_usr1(void)
+{
+    return atomic_load(&g_usr1);
 }

@@ -23,4 +23,10 @@ void run_signals_cont_here(clockid_t clock);
 #define RUN_CONT_MAX 16
 unsigned run_signals_conts(int64_t *ns, unsigned max);
 
+/* Before run_signals_setup(): SIGUSR1 is taken like the stop signals (blocked in every thread, waited for by the main
+ * thread) but only counted: rtjitter watch prints its summary on it. */
+void run_signals_want_usr1(void);
+/* How many SIGUSR1s were taken so far. */
+unsigned run_signals_usr1(void);
+
 #endif

@@ -16,6 +16,8 @@ void watch_feed_init(struct watch_feed *f, FILE *out, enum watch_format format, 
     memset(f, 0, sizeof(*f));
     pthread_mutex_init(&f->mu, NULL);
     watch_out_init(&f->out, out, format, notify);
+    watch_tally_init(&f->tally, 0);
+    f->summary_to = format == WATCH_WAYBAR ? stderr : out;
 }
 
 void watch_feed_note(struct watch_feed *f, enum phase_happening what, int64_t start_ns, int64_t end_ns)
@@ -36,6 +38,7 @@ void watch_feed_clock(struct watch_feed *f, clockid_t clock)
     clock_gettime(CLOCK_REALTIME, &rt);
     clock_gettime(clock, &mc);
     f->wall_off_ns = (rt.tv_sec - mc.tv_sec) * 1000000000LL + (rt.tv_nsec - mc.tv_nsec);
+    f->tally.t0_s = mono_now(); /* the session begins as its cycles run */
 }
 
 static int64_t wall_ms(const struct watch_feed *f, int64_t t_ns)
@@ -61,26 +64,31 @@ static void began(struct watch_feed *f, int64_t start_ns)
     }
     f->recent[f->nrecent++] = (struct watch_begun){ f->begun, start_ns };
     struct watch_event e = { .n = f->begun, .wall_ms = wall_ms(f, start_ns), .length_ms = -1 };
+    watch_tally_begun(&f->tally, e.wall_ms);
     watch_out_event(&f->out, &e);
 }
 
-/* The line of a closed event: its top culprit, "stall (client, observed)", or NULL when not known (yet). */
-static int culprit_line(const struct culprit_results *res, int64_t start_ns, char *out, size_t len)
+/* The line of a closed event: its top culprit, "stall (client, observed)", and its key for the summary, "stall
+ * (client)"; -1 when not known (yet). */
+static int culprit_line(const struct culprit_results *res, int64_t start_ns, char *out, size_t len, char *key,
+                        size_t keylen)
 {
     struct culprit c[1];
     if (!res || !res->lookup || res->lookup(res->ctx, CS_EVENT, 0, start_ns, c, 1) < 1)
         return -1;
     snprintf(out, len, "culprit: %s (%s, %s): %s", c[0].name, culprit_kind_name(c[0].kind),
              culprit_basis_name(c[0].basis), c[0].evidence);
+    snprintf(key, keylen, "%s (%s)", c[0].name, culprit_kind_name(c[0].kind));
     return 0;
 }
 
-static void ended(struct watch_feed *f, const struct watch_pending *p, const char *culprit)
+static void ended(struct watch_feed *f, const struct watch_pending *p, const char *culprit, const char *key)
 {
     /* an end before its start (a grid that moved) is length 0, as in the report: never "began" again */
     int64_t len_ns = p->end_ns > p->start_ns ? p->end_ns - p->start_ns : 0;
     struct watch_event e = { .n = p->n, .wall_ms = wall_ms(f, p->start_ns), .length_ms = (double)len_ns / 1e6,
                              .culprit = culprit };
+    watch_tally_ended(&f->tally, p->n, e.wall_ms, e.length_ms, key);
     watch_out_event(&f->out, &e);
 }
 
@@ -104,7 +112,7 @@ void watch_feed_poll(struct watch_feed *f, const struct culprit_results *res, in
         }
         struct watch_pending p = { num, batch[i].start_ns, batch[i].end_ns, mono_now() };
         if (f->npending == WATCH_PENDING) { /* the oldest is said now, without its culprit */
-            ended(f, &f->pending[0], NULL);
+            ended(f, &f->pending[0], NULL, NULL);
             memmove(f->pending, f->pending + 1, sizeof(f->pending[0]) * (WATCH_PENDING - 1));
             f->npending--;
         }
@@ -112,10 +120,10 @@ void watch_feed_poll(struct watch_feed *f, const struct culprit_results *res, in
     }
     double now = mono_now();
     for (int i = 0; i < f->npending;) {
-        char line[CULPRIT_NAME_MAX + CULPRIT_EVIDENCE_MAX + 40];
-        int known = culprit_line(res, f->pending[i].start_ns, line, sizeof(line)) == 0;
+        char line[CULPRIT_NAME_MAX + CULPRIT_EVIDENCE_MAX + 40], key[WATCH_TALLY_KEY];
+        int known = culprit_line(res, f->pending[i].start_ns, line, sizeof(line), key, sizeof(key)) == 0;
         if (known || final || now - f->pending[i].since_s > WATCH_CULPRIT_WAIT_S) {
-            ended(f, &f->pending[i], known ? line : NULL);
+            ended(f, &f->pending[i], known ? line : NULL, known ? key : NULL);
             memmove(f->pending + i, f->pending + i + 1, sizeof(f->pending[0]) * (size_t)(f->npending - i - 1));
             f->npending--;
         } else {
@@ -123,6 +131,11 @@ void watch_feed_poll(struct watch_feed *f, const struct culprit_results *res, in
         }
     }
     watch_out_reap(&f->out, final);
+}
+
+void watch_feed_summary(struct watch_feed *f)
+{
+    watch_tally_print(&f->tally, f->summary_to, mono_now());
 }
 
 void watch_feed_destroy(struct watch_feed *f)

@@ -7,6 +7,7 @@
 #define RTJ_WATCH_H
 #include "culprit/culprit.h"
 #include "run/watch_out.h"
+#include "run/watch_summary.h"
 #include "stats/phase.h"
 #include <pthread.h>
 
@@ -31,6 +32,8 @@ struct watch_feed {
     int npending;
     struct watch_begun { uint64_t n; int64_t start_ns; } recent[WATCH_PENDING]; /* begun, for their numbers */
     int nrecent;
+    struct watch_tally tally;      /* the session so far, for its summary */
+    FILE *summary_to;              /* stdout (text), stderr (waybar: its stdout is JSON lines only) */
 };
 
 void watch_feed_init(struct watch_feed *f, FILE *out, enum watch_format format, int notify);
@@ -41,6 +44,8 @@ void watch_feed_clock(struct watch_feed *f, clockid_t clock);
 /* Main thread, every wait step: lines for what came; res (NULL: none) names the culprits. final: the session has
  * ended, every pending line is written now. */
 void watch_feed_poll(struct watch_feed *f, const struct culprit_results *res, int final);
+/* Main thread: the session's summary (run/watch_summary.h), at its end and on SIGUSR1. */
+void watch_feed_summary(struct watch_feed *f);
 void watch_feed_destroy(struct watch_feed *f);
 
 #endif

@@ -124,7 +124,9 @@ static void build_summary(const struct vctx *v, const char *level, const char *h
     if (base_fails) {
         phase_trouble(&v->ph[base], part, sizeof(part));
         /* In a ladder whose depths below kept up, the machine at rest was quiet enough for them: not its fault. */
-        if (v->kernel_cleared)
+        if (v->own_session) /* rtjitter watch: no load of ours, but the user's own session ran */
+            o = vadd(b, n, o, "In your own session: %s ", part);
+        else if (v->kernel_cleared)
             o = vadd(b, n, o, "Even with no load: %s ", part);
         else
             o = vadd(b, n, o, "Even with no load the machine is not quiet: %s ", part);
@@ -287,6 +289,7 @@ int verdict_judge(const json_t *doc, const json_t *profile, int strict, const st
     v.rt = json_is_true(json_object_get(v.audio, "realtime"));
     v.worst = v.worst_jitter = -1;
     v.kernel_cleared = ladder_kernel_cleared(doc, v.below, sizeof(v.below));
+    v.own_session = strcmp(doc_str(doc, "session", ""), "watch") == 0;
     v.depth = doc_str(json_object_get(doc, "ladder"), "depth", NULL);
     v.margin_us = INFINITY;
     size_t np = json_array_size(phases);

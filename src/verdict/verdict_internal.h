@@ -37,6 +37,7 @@ struct vctx {
     int failing;                     /* phases over a FAIL threshold */
     int timing_warn;                 /* jitter or margin over the profile's WARN share */
     int rt, complete;
+    int own_session;                 /* rtjitter watch's report: the phase of no load is the user's own session */
     int kernel_cleared;              /* a ladder's depth with only clean depths below (verdict/ladder_rule.h) */
     char below[128];                 /* those depths' names, "timer and alsa" */
     const char *depth;               /* this depth's name (the backend), or NULL outside a ladder */

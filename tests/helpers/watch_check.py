@@ -8,7 +8,7 @@ usage: watch_check.py WATCH_OUT STALL_CLIENT_OUT CLOCK REPORT.json
 Prints "key value" lines: stalls (inside the session's measured window), begun_near (stalls with an "xrun N began"
 line whose ISO 8601 time is within 150 ms of the stall's start), ended_named (of those, whose end line names the
 client 'stall'), wall_near (stalls with a report event whose events[].wall is within 150 ms), lines_bad (lines that
-are neither), begun, ended.
+are neither, nor the session's summary: a "your session: " line and the indented ones after it), begun, ended.
 """
 import datetime, json, re, sys, time
 
@@ -34,7 +34,7 @@ def main():
     raw = d['audio']['clock'] == 'CLOCK_MONOTONIC_RAW'
     # the window on the stall client's clock (the same clock when the report's is its)
     stalls = [(a, b) for a, b in zip(st[0::2], st[1::2]) if w0 < a and b < w1]
-    began, ended, bad = {}, {}, 0
+    began, ended, bad, summary = {}, {}, 0, False
     for line in open(out, encoding='utf-8'):
         line = line.rstrip('\n')
         m = re.match(r'^(\S+)  xrun (\d+) began$', line)
@@ -43,6 +43,10 @@ def main():
             began[int(m.group(2))] = datetime.datetime.fromisoformat(m.group(1)).timestamp()
         elif n:
             ended[int(n.group(2))] = (datetime.datetime.fromisoformat(n.group(1)).timestamp(), n.group(4))
+        elif line.startswith('your session: '):
+            summary = True   # the session's summary (issue 34): its lines follow, indented
+        elif summary and line.startswith('  '):
+            pass
         elif not line.startswith('watching ') and not line.startswith('report: '):
             bad += 1
     near = named = unknown = wall_near = 0

@@ -74,7 +74,8 @@ sys.exit(not (d['complete'] and 1.0 < p['duration_s'] < 10))"
 "$RTJ_HELPERS/stall_client" "$srv" 20 100 1 >"$WORK/stall2.out" 2>&1 &
 spid=$!
 sleep 0.5
-"$RTJ" watch --server "$srv" --server-log "$log" --duration 3 --format waybar --output "$WORK/store" >"$WORK/wb.out" 2>&1 &
+"$RTJ" watch --server "$srv" --server-log "$log" --duration 3 --format waybar --output "$WORK/store" >"$WORK/wb.out" \
+    2>"$WORK/wb.err" & # stderr: the session's summary (Waybar reads stdout's JSON lines only)
 wpid=$!
 sleep 1; kill -USR1 "$spid"
 wait "$wpid"; rc=$?

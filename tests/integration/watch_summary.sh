@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# rtjitter watch's summary of the session (issue 34 item 5), on a private jackd (256 frames), against a stalling
+# client's own log (tests/helpers/stall_client: 20 ms every 1.5 s, 6 times; tests/helpers/watch_summary_check.py):
+# - at the end: the session's length (its --duration), its events (every stall the client logged in the measured
+#   window, and nothing else unless a canary saw the machine stall: stall_events.py), events an hour (events x 3600
+#   / length), the longest (no longer than the client's longest stall plus two periods, at least a period; its time a
+#   stall's), the worst minute (a minute with the most stalls the client logged), the top culprit the client 'stall'
+#   with its share (3 of 4 at least; the rest "not known" at most);
+# - on SIGUSR1 mid-session: the same block, then, with at most the end's events;
+# - every summary line within 80 columns; the session is the user's own, never "no load" (the lines, the verdict).
+. "$(dirname "$0")/../lib.sh"
+HELP_PY=$(cd "$(dirname "$0")/../helpers" && pwd)
+
+srv=$(server_name watchon)
+start_jackd "$srv" 48000 256 || { not_ok "jackd starts"; exit 0; }
+log="$WORK/jackd-$srv.log"
+"$RTJ_HELPERS/stall_client" "$srv" 20 281 6 >"$WORK/stall.out" 2>&1 &
+spid=$!
+sleep 0.5
+canaries 85 14
+"$RTJ" watch --server "$srv" --server-log "$log" --duration 12 --json "$WORK/w.json" --output "$WORK/store" \
+    >"$WORK/w.out" 2>"$WORK/w.err" &
+wpid=$!
+sleep 1.2; kill -USR1 "$spid"
+sleep 5; kill -USR1 "$wpid"
+wait "$wpid"; rc=$?
+kill -TERM "$spid"; wait "$spid"
+canaries_wait
+stop_jackd "$JACKD_PID"
+sed 's/^/# watch: /' "$WORK/w.out" | cut -c1-120
+check "watch --duration 12 exits 0 (got $rc: $(head -c 300 "$WORK/w.err"))" [ "$rc" = 0 ]
+python3 "$HELP_PY/watch_summary_check.py" "$WORK/w.out" "$WORK/stall.out" raw "$WORK/w.json" 12 >"$WORK/sc.txt" 2>&1
+sed 's/^/# /' "$WORK/sc.txt"
+v() { awk -v k="$1" '$1 == k { print $2 }' "$WORK/sc.txt"; }
+se=$(python3 "$HELP_PY/stall_events.py" "$WORK/w.json" "$WORK/stall.out" 256 "$WORK"/canary-*.log)
+echo "# $se"
+check "two summaries: SIGUSR1's and the end's ($(v blocks))" [ "$(v blocks)" = 2 ]
+check "the client's 6 stalls fell in the session's measured window ($(v stalls))" [ "$(v stalls)" = 6 ]
+rev=$(json "$WORK/w.json" "d['phases'][0]['xruns']['events']")
+check "events: every stall the client logged, nothing else unless a canary saw it ($(v events) for $(v stalls))" \
+    holds '[ "$(v events)" -ge "$(v stalls)" ] && [ "${se%% *}" = ok ] &&
+           [ "$(v events)" = "$rev" ]'
+check "length: the session's 12 s, less its warm-up ($(v length_s) s)" holds '[ "$(v length_s)" -ge 11 ] && [ "$(v length_s)" -le 13 ]'
+check "events an hour: events x 3600 / length ($(v per_hour), want $(v per_hour_want) within 10 %)" \
+    awk -v a="$(v per_hour)" -v b="$(v per_hour_want)" 'BEGIN { exit !(a > 0 && a >= 0.9 * b && a <= 1.1 * b) }'
+check "longest: $(v longest_ms) ms, at least a period, at most the client's longest stall ($(v stall_max_ms) ms) and two periods" \
+    awk -v a="$(v longest_ms)" -v s="$(v stall_max_ms)" 'BEGIN { exit !(a >= 5.3 && a <= s + 10.7) }'
+check "longest: its time is one of the client's stalls" [ "$(v longest_at_stall)" = 1 ]
+check "worst minute: one with the most stalls the client logged ($(v worst_min_stalls) of its $(v worst_stalls_max)), its count at least those ($(v worst_n))" \
+    holds '[ "$(v worst_min_stalls)" = "$(v worst_stalls_max)" ] && [ "$(v worst_n)" -ge "$(v worst_min_stalls)" ] && [ "$(v worst_n)" -le "$(v events)" ]'
+check "top culprit: the client 'stall' ($(v top_name), $(v top_pct) %; not known $(v not_known_pct) %)" \
+    holds '[ "$(v top_name)" = "stall_(client)" ] && [ "$(v top_pct)" -ge 75 ]'
+check "SIGUSR1's summary came mid-session, with fewer events than the end's ($(v events_first) < $(v events))" \
+    holds '[ "$(v events_first)" -ge 1 ] && [ "$(v events_first)" -lt "$(v events)" ]'
+check "every summary line within 80 columns ($(v wide) wider)" [ "$(v wide)" = 0 ]
+check "the session is the user's own, never 'no load' ($(v no_load) said it)" [ "$(v no_load)" = 0 ]
+check "the report's verdict names the user's own session (its xruns are the session's)" [ "$(v own_session)" = 1 ]
