@@ -92,6 +92,14 @@ static void test_malformed_inputs(void **state)
     expect_refused(OK_HEAD "\"phases\":[{\"load_metrics\":[{\"name\":1}]}]}", "load_metrics[0].name");
     expect_refused(OK_HEAD "\"phases\":[{\"dsp_load\":{\"x\":\"y\"}}]}", "dsp_load");
     expect_refused(OK_HEAD "\"phases\":[],\"warnings\":[1]}", "warnings[0]");
+    /* issue 34: the events summed, and a watch report's session */
+    expect_refused(OK_HEAD "\"phases\":[{\"events_summary\":\"x\"}]}", "events_summary");
+    expect_refused(OK_HEAD "\"phases\":[{\"events_summary\":{\"total\":-3}}]}", "events_summary.total");
+    expect_refused(OK_HEAD "\"phases\":[{\"events_summary\":{\"per_minute\":[{\"events\":-1}]}}]}",
+                   "events_summary.per_minute[0].events");
+    expect_refused(OK_HEAD "\"phases\":[{\"events_summary\":{\"per_culprit\":[{\"name\":5}]}}]}",
+                   "events_summary.per_culprit[0].name");
+    expect_refused(OK_HEAD "\"phases\":[],\"session\":5}", "session");
     expect_refused(OK_HEAD "\"phases\":[],\"verdict\":{\"advice\":[null]}}", "advice");
     expect_refused(OK_HEAD "\"phases\":[],\"system\":{\"kernel\":{\"release\":[]}}}", "system.kernel.release");
     expect_refused(OK_HEAD "\"phases\":[],\"audio\":{\"rate\":\"48k\"}}", "audio.rate");
@@ -99,6 +107,26 @@ static void test_malformed_inputs(void **state)
     expect_refused(OK_HEAD "\"schema\":\"rtjitter.report/1\",\"phases\":[]}", "JSON"); /* duplicate key */
     expect_refused(OK_HEAD "\"label\":\"a\\u0000b\",\"phases\":[]}", "JSON");           /* NUL in a string */
     expect_refused(OK_HEAD "\"label\":\"\xff\xfe\",\"phases\":[]}", "JSON");            /* invalid UTF-8 */
+}
+
+/* A report with its events summed (issue 34) reads and renders every way; one without (older) does too. */
+static void test_events_summary_read(void **state)
+{
+    (void)state;
+    char err[512];
+    json_t *doc = NULL;
+    const char *r = OK_HEAD "\"session\":\"watch\",\"phases\":[{\"load\":\"none\",\"events\":[{\"t_s\":1.5,"
+                    "\"length_ms\":3.2}],\"events_unlisted\":7,\"events_summary\":{\"total\":8,\"listed\":1,"
+                    "\"summarised\":7,\"lost\":0,\"kept_latest\":384,\"kept_worst\":128,\"bucket_s\":60,"
+                    "\"per_minute\":[{\"t_s\":0,\"wall\":\"2026-12-04T00:00:00.000Z\",\"span_s\":60,\"events\":7,"
+                    "\"length_ms_sum\":20.5,\"length_ms_max\":5.1,\"skipped\":3,\"notifications\":2}],"
+                    "\"per_culprit\":[{\"kind\":\"client\",\"name\":\"stall\",\"events\":6,\"length_ms_sum\":19,"
+                    "\"length_ms_max\":5.1,\"skipped\":3,\"notifications\":2},{\"kind\":null,\"name\":null,"
+                    "\"events\":1,\"length_ms_sum\":1.5,\"length_ms_max\":1.5,\"skipped\":0,\"notifications\":0}],"
+                    "\"per_culprit_others\":{\"events\":0}}}]}";
+    assert_int_equal(read_str(r, &doc, err, sizeof(err)), 0);
+    render_all(doc);
+    json_decref(doc);
 }
 
 static void test_deep_nesting(void **state)
@@ -207,6 +235,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_malformed_inputs),
         cmocka_unit_test(test_deep_nesting),
+        cmocka_unit_test(test_events_summary_read),
         cmocka_unit_test(test_unknown_keys_ignored_and_minimal_rendered),
         cmocka_unit_test(test_truncated_real_report),
         cmocka_unit_test(test_read_file_errors),
