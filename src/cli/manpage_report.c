@@ -117,7 +117,7 @@ static const struct report_key phase_keys[] = {
     { "xruns", "object", "`{events, reported, detected, skipped_cycles}`: `events`, one per disturbance of the graph; "
       "`reported`, the provider's raw notifications; `detected`, the frame-clock gaps; `skipped_cycles`, the cycles "
       "lost in them" },
-    { "events", "array", "`{t_s (the measurement clock), wall (UTC ISO 8601, ms), length_ms (from its first disturbed "
+    { "events", "array", "`{n (its number in the segment, from 1; since issue 34), t_s (the measurement clock), wall (UTC ISO 8601, ms), length_ms (from its first disturbed "
       "cycle's due time to its last's entry, never negative), cycles (spanned, skipped ones included), skipped, "
       "notifications}`, in time order: the latest 384 and the worst 128 (by length) of a segment (before issue 34: "
       "the first 4,096); when the run sought culprits, also `cpu` (its first disturbed cycle's, null "

@@ -168,7 +168,8 @@ static void events_table(FILE *f, const json_t *p)
     json_array_foreach(ev, i, e) {
         if (i >= HTML_EVENTS_SHOWN)
             break;
-        fprintf(f, "<tr class=\"event\"><td>%zu</td>", i + 1);
+        double num = doc_num(e, "n"); /* its number in the session (issue 34); older reports: its place */
+        fprintf(f, "<tr class=\"event\"><td>%.0f</td>", num >= 1 ? num : (double)(i + 1));
         when_cell(f, e, t0);
         fputs("<td>", f);
         html_num(f, doc_num(e, "length_ms"), 1);

@@ -22,7 +22,8 @@ json_t *report_events_json(const struct segment *s, int64_t wall_off_ns, const s
         report_wall(wall, sizeof(wall), e->start_ns, wall_off_ns);
         uint64_t cycles = e->frame1 >= e->frame0 && s->nframes ? (e->frame1 - e->frame0) / s->nframes + 1
                                                                : (uint64_t)e->skipped + 1;
-        json_t *o = json_pack("{s:f, s:s, s:f, s:I, s:I, s:I}", "t_s", (double)e->start_ns / 1e9,
+        json_t *o = json_pack("{s:I, s:f, s:s, s:f, s:I, s:I, s:I}", "n", (json_int_t)(e->seq + 1),
+                              "t_s", (double)e->start_ns / 1e9,
                               "wall", wall, "length_ms", ms(event_length_ns(e)), "cycles", (json_int_t)cycles,
                               "skipped", (json_int_t)e->skipped, "notifications", (json_int_t)e->notifications);
         /* what the engine was told of it, beside what it found: only when culprits were sought (a soak's 8640

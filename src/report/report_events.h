@@ -8,7 +8,7 @@
 #include "culprit/culprit.h"
 #include "stats/phase.h"
 
-/* [{t_s, wall, length_ms, cycles, skipped, notifications, cpu?, callback_max_us?, explained?, culprits?}], in time
+/* [{n (its number in the segment, from 1), t_s, wall, length_ms, cycles, skipped, notifications, cpu?, callback_max_us?, explained?, culprits?}], in time
  * order. */
 json_t *report_events_json(const struct segment *s, int64_t wall_off_ns, const struct culprit_results *cul,
                            int phase);

@@ -13,7 +13,7 @@
 #define MAX_CULPRITS 64
 
 static const struct field event_fields[] = {
-    { "t_s", T_NUM | T_NULL }, { "wall", T_STR | T_NULL }, { "length_ms", T_NUM | T_NULL },
+    { "n", T_COUNT | T_NULL }, { "t_s", T_NUM | T_NULL }, { "wall", T_STR | T_NULL }, { "length_ms", T_NUM | T_NULL },
     { "cycles", T_COUNT | T_NULL }, { "skipped", T_COUNT | T_NULL }, { "notifications", T_COUNT | T_NULL },
     { "cpu", T_NUM | T_NULL }, { "callback_max_us", T_NUM | T_NULL }, { "explained", T_BOOL | T_NULL },
     { "culprits", T_ARR | T_NULL }, { NULL, 0 },

@@ -248,6 +248,11 @@ static void test_phase_tells_every_event(void **state)
     json_t *ev = report_events_json(s, 0, NULL, 0);
     json_t *sum = report_events_summary_json(s, 0);
     assert_int_equal(json_array_size(ev), EVENT_KEEP_LATEST + EVENT_KEEP_WORST);
+    /* each listed event carries its number in the segment: the last is the 6,000th, the list in order */
+    assert_int_equal(json_integer_value(json_object_get(json_array_get(ev, json_array_size(ev) - 1), "n")), gaps);
+    for (size_t j = 1; j < json_array_size(ev); j++)
+        assert_true(json_integer_value(json_object_get(json_array_get(ev, j), "n")) >
+                    json_integer_value(json_object_get(json_array_get(ev, j - 1), "n")));
     assert_int_equal(report_events_unlisted(s), gaps - EVENT_KEEP_LATEST - EVENT_KEEP_WORST);
     assert_int_equal(json_integer_value(json_object_get(sum, "total")), gaps);
     size_t i;
