@@ -69,7 +69,7 @@ static void began(struct watch_feed *f, int64_t start_ns)
 }
 
 /* The line of a closed event: its top culprit, "stall (client, observed)", and its key for the summary, "stall
- * (client)"; -1 when not known (yet). */
+ * (client)" ("" when the engine says not known); -1 when not known (yet). */
 static int culprit_line(const struct culprit_results *res, int64_t start_ns, char *out, size_t len, char *key,
                         size_t keylen)
 {
@@ -78,7 +78,10 @@ static int culprit_line(const struct culprit_results *res, int64_t start_ns, cha
         return -1;
     snprintf(out, len, "culprit: %s (%s, %s): %s", c[0].name, culprit_kind_name(c[0].kind),
              culprit_basis_name(c[0].basis), c[0].evidence);
-    snprintf(key, keylen, "%s (%s)", c[0].name, culprit_kind_name(c[0].kind));
+    if (c[0].kind == CK_NONE) /* "not known": summed as such, not as a culprit named "not known (none)" */
+        key[0] = '\0';
+    else
+        snprintf(key, keylen, "%s (%s)", c[0].name, culprit_kind_name(c[0].kind));
     return 0;
 }
 
@@ -123,7 +126,7 @@ void watch_feed_poll(struct watch_feed *f, const struct culprit_results *res, in
         char line[CULPRIT_NAME_MAX + CULPRIT_EVIDENCE_MAX + 40], key[WATCH_TALLY_KEY];
         int known = culprit_line(res, f->pending[i].start_ns, line, sizeof(line), key, sizeof(key)) == 0;
         if (known || final || now - f->pending[i].since_s > WATCH_CULPRIT_WAIT_S) {
-            ended(f, &f->pending[i], known ? line : NULL, known ? key : NULL);
+            ended(f, &f->pending[i], known ? line : NULL, known && key[0] ? key : NULL);
             memmove(f->pending + i, f->pending + i + 1, sizeof(f->pending[0]) * (size_t)(f->npending - i - 1));
             f->npending--;
         } else {

@@ -134,14 +134,16 @@ static int64_t max3(int64_t a, int64_t b, int64_t c)
     return a > b ? (a > c ? a : c) : (b > c ? b : c);
 }
 
-/* A disturbance on the current cycle (a gap of `skipped` cycles due from due_ns, and/or n notifications): a new
- * event, or the current one goes on (XRUN_EVENT_CLEAN, phase_internal.h). Collector thread. */
 /* eventkeep's namer: the phase's, told which phase. */
 static void name_event(void *arg, int64_t start_ns, char *kind, size_t kind_len, char *name, size_t name_len)
 {
     const struct phase_stats *p = arg;
     p->namer(p->namer_arg, p, start_ns, kind, kind_len, name, name_len);
 }
+
+/* A disturbance on the current cycle (a gap of `skipped` cycles due from due_ns, and/or n notifications): a new
+ * event, or the current one goes on (XRUN_EVENT_CLEAN, phase_internal.h); every event is counted and kept or summed
+ * (stats/eventkeep.h). Collector thread. */
 
 static void event_note(struct phase_stats *p, struct segment *s, struct second_stats *ss, int64_t due_ns,
                        int64_t entry_ns, uint64_t frame0, uint64_t frame1, uint32_t skipped, uint64_t n,
