@@ -72,7 +72,9 @@ const struct cli_command cmd_watch_info = {
     .description = "Runs a minimal client (no load, no DSP) beside your own session on the running JACK server\n"
                    "(jack2 or PipeWire's JACK) and logs every xrun as it happens: when it began (ISO 8601, ms),\n"
                    "how long it lasted, and its culprit. Ctrl-C (or SIGTERM, or --duration) ends the session and\n"
-                   "writes its report. Never starts a server.",
+                   "writes its report. At the end, and on SIGUSR1, it sums up your session: its length, xruns,\n"
+                   "the longest, the worst minute and the top culprits. Never starts a server; when the server\n"
+                   "stops, it says so and its report is incomplete (exit 3).",
     .positional = NULL,
     .sections = watch_sections,
 };
