@@ -137,27 +137,28 @@ void watch_tally_print(const struct watch_tally *t, FILE *f, double now_s)
         fflush(f);
         return;
     }
-    /* the top 3 culprits of the events ended so far, by their share of them */
-    int order[WATCH_TALLY_CULPRITS];
+    /* the top culprits of the events ended so far, by their share of them: the first 3, "not known" among them by
+     * its share, and said whatever its rank (a culprit not known is never left out) */
+    struct { const char *what; uint64_t n; } e[WATCH_TALLY_CULPRITS + 1];
+    int ne = 0;
     for (int i = 0; i < t->ncul; i++)
-        order[i] = i;
-    for (int i = 1; i < t->ncul; i++)
-        for (int j = i; j > 0 && t->cul[order[j]].n > t->cul[order[j - 1]].n; j--) {
-            int x = order[j];
-            order[j] = order[j - 1];
-            order[j - 1] = x;
+        e[ne++] = (typeof(e[0])){ t->cul[i].key, t->cul[i].n };
+    if (t->not_known)
+        e[ne++] = (typeof(e[0])){ "not known", t->not_known };
+    for (int i = 1; i < ne; i++) /* by share, the first seen first among equals */
+        for (int j = i; j > 0 && e[j].n > e[j - 1].n; j--) {
+            typeof(e[0]) x = e[j];
+            e[j] = e[j - 1];
+            e[j - 1] = x;
         }
     const char *lead = "  top culprits: ";
-    for (int i = 0; i < t->ncul && i < 3; i++) {
-        snprintf(line, sizeof(line), "%s%.0f %% (%llu) %s", lead, 100.0 * (double)t->cul[order[i]].n / (double)t->ended,
-                 (unsigned long long)t->cul[order[i]].n, t->cul[order[i]].key);
+    for (int i = 0; i < ne; i++) {
+        if (i >= 3 && strcmp(e[i].what, "not known") != 0)
+            continue;
+        snprintf(line, sizeof(line), "%s%.0f %% (%llu) %s", lead, 100.0 * (double)e[i].n / (double)t->ended,
+                 (unsigned long long)e[i].n, e[i].what);
         say(f, line);
         lead = "                ";
-    }
-    if (t->not_known) {
-        snprintf(line, sizeof(line), "%s%.0f %% (%llu) not known", lead, 100.0 * (double)t->not_known / (double)t->ended,
-                 (unsigned long long)t->not_known);
-        say(f, line);
     }
     fflush(f);
 }
