@@ -59,7 +59,8 @@ static struct event_sum *bucket_for(struct event_keep *k, int64_t start_ns)
                 sum_merge(&m, &k->buckets[2 * i + 1]);
             k->buckets[i] = m;
         }
-        memset(k->buckets + n, 0, (k->nbuckets - n) * sizeof(*k->buckets));
+        if (k->nbuckets > n)
+            memset(k->buckets + n, 0, (k->nbuckets - n) * sizeof(*k->buckets));
         k->nbuckets = n;
         k->bucket_ns *= 2;
     }
