@@ -10,7 +10,9 @@
 # clock.nsec, the dummy driver's scheduled time) + the hand-over to our node + awake - signal + libpipewire's work
 # before our callback, every term >= 0, so ours >= pw-profiler's (less 2 us and 1 %: its columns are whole us and our
 # percentiles come from histograms), and at p50 the first two terms stay within half a period (same order); both
-# printed side by side. A quantum forced from 256 to 64 mid-run is a size change splitting the phase; our node
+# printed side by side. A quantum forced from 256 to 64 mid-run is a size change splitting the phase; our process
+# stopped 30 ms (SIGSTOP, the test's clock) is an event as long with its cycles skipped (the graph's position ran on
+# without us: PipeWire 0.3.65 gives a node no xrun count, the gap in clock.position is what finds it); our node
 # destroyed mid-run (pw-cli destroy) and the server killed mid-run each end the run as incomplete, exit 3, with the
 # reason.
 . "$(dirname "$0")/../lib.sh"
@@ -98,6 +100,27 @@ check "a quantum forced from 256 to 64 mid-run: exit 0, one size change, the pha
     [ "$rc $changes $segs $last" = "0 1 2 64" ]
 check "the report's warnings name the change 256 -> 64 frames" \
     [ "$(json "$WORK/qc.json" "any('256 frames @ 48000 Hz -> 64 frames' in w for w in d['warnings'])")" = True ]
+
+# ---- our process stopped 30 ms (SIGSTOP, timed on the test's own clock): the graph ran on without us ----
+force 256
+sleep 0.3
+"$RTJ" run --backend pipewire --loads none --duration 3 --warmup 0.5 --quiet --json "$WORK/stop.json" >"$WORK/stop.out" 2>&1 &
+rpid=$!
+sleep 2
+read -r t0 stop_us < <(/usr/bin/python3 -c "
+import os, signal, sys, time
+pid = int(sys.argv[1]); t0 = time.monotonic(); os.kill(pid, signal.SIGSTOP); time.sleep(0.030)
+os.kill(pid, signal.SIGCONT); print('%.6f %.0f' % (t0, (time.monotonic() - t0) * 1e6))" "$rpid")
+wait "$rpid"
+rc=$?
+# The event that begins inside the stop (the report's t_s is on CLOCK_MONOTONIC, as the test's clock): the first
+# cycle due in the stop runs late at its end (its trigger waited), the others due in it are skipped, so skipped =
+# the cycles due in the stop - 1 (stop / period, rounded either way, - 1), and the event lasts the stop less at most
+# two periods (the late one's due time after the stop's start, and the wake-up's own resolution).
+read -r nev skipped len < <(json "$WORK/stop.json" "(lambda p, t0, t1: (p['xruns']['events'], *next(((e['skipped'], e['length_ms']) for e in p['events'] if t0 <= e['t_s'] <= t1), (-1, 0))))(d['phases'][0], $t0, $t0 + $stop_us / 1e6)")
+echo "# our process stopped $stop_us us: $nev events in the run, the one in the stop: $skipped cycles skipped, $len ms"
+check "our process stopped $stop_us us (the test's clock) at 256 frames: an event in the stop, its skipped cycles the stop / 5333 us - 1 (-1 to +0.99: $skipped), as long as the stop less 2 periods ($len ms), rc $rc" \
+    python3 -c "import sys; n = $stop_us / 5333.3; sys.exit(not ($rc == 0 and n - 2 <= $skipped < n and $len * 1000 >= $stop_us - 2 * 5333.3))"
 
 # ---- our node destroyed mid-run: incomplete, exit 3, the reason ----
 "$RTJ" run --backend pipewire --loads none --duration 4 --warmup 0.5 --quiet --json "$WORK/gone.json" >"$WORK/gone.out" 2>&1 &
