@@ -181,7 +181,7 @@ int pwn_open(struct pwn *n, struct rt_sink *sink, const char *remote, const char
     pw_thread_loop_lock(n->loop);
     n->filter = pw_filter_new(n->core, name, pw_properties_new(
         PW_KEY_MEDIA_TYPE, "Audio", PW_KEY_MEDIA_CATEGORY, "Duplex", PW_KEY_MEDIA_ROLE, "DSP",
-        PW_KEY_NODE_NAME, name, PW_KEY_NODE_DESCRIPTION, "rtjitter's measuring node",
+        PW_KEY_NODE_NAME, name, PW_KEY_NODE_DESCRIPTION, name, /* its JACK name too: NAME:in, NAME:out */
         PW_KEY_NODE_ALWAYS_PROCESS, "true", /* scheduled unlinked, as a JACK client is */
         PW_KEY_NODE_WANT_DRIVER, "true",    /* a follower of the graph's driver */
         latency_frames > 0 ? PW_KEY_NODE_LATENCY : NULL, latency, NULL));

@@ -12,7 +12,9 @@
 # percentiles come from histograms), and at p50 the first two terms stay within half a period (same order); both
 # printed side by side. A quantum forced from 256 to 64 mid-run is a size change splitting the phase; our process
 # stopped 30 ms (SIGSTOP, the test's clock) is an event as long with its cycles skipped (the graph's position ran on
-# without us: PipeWire 0.3.65 gives a node no xrun count, the gap in clock.position is what finds it); our node
+# without us: PipeWire 0.3.65 gives a node no xrun count, the gap in clock.position is what finds it); a client
+# stalling 20 ms five times upstream of our input (pw-jack, its own log): one event per stall (stall_events.py, with
+# canaries), each naming the staller first as observed (PipeWire's profiler, src/culprit/src_pwprof.c); our node
 # destroyed mid-run (pw-cli destroy) and the server killed mid-run each end the run as incomplete, exit 3, with the
 # reason.
 . "$(dirname "$0")/../lib.sh"
@@ -121,6 +123,45 @@ read -r nev skipped len < <(json "$WORK/stop.json" "(lambda p, t0, t1: (p['xruns
 echo "# our process stopped $stop_us us: $nev events in the run, the one in the stop: $skipped cycles skipped, $len ms"
 check "our process stopped $stop_us us (the test's clock) at 256 frames: an event in the stop, its skipped cycles the stop / 5333 us - 1 (-1 to +0.99: $skipped), as long as the stop less 2 periods ($len ms), rc $rc" \
     python3 -c "import sys; n = $stop_us / 5333.3; sys.exit(not ($rc == 0 and n - 2 <= $skipped < n and $len * 1000 >= $stop_us - 2 * 5333.3))"
+
+# ---- a client stalling 20 ms five times upstream of our input (through pw-jack, its own log on CLOCK_MONOTONIC,
+# canaries beside): one event per stall, each naming the stalling client from PipeWire's profiler ----
+if command -v pw-jack >/dev/null; then
+    force 256
+    sleep 0.3
+    canaries 85 12
+    "$RTJ" run --backend pipewire --loads none --duration 6 --warmup 2 --quiet --json "$WORK/st.json" >"$WORK/st.out" 2>&1 &
+    rpid=$!
+    for i in $(seq 50); do pw-jack jack_lsp 2>/dev/null | grep -q "rtjitter-$rpid:in" && break; sleep 0.1; done
+    STALL_CLOCK=mono pw-jack -p 256 "$RTJ_HELPERS/stall_client" default 20 100 5 "rtjitter-$rpid:in" \
+        >"$WORK/stall.out" 2>"$WORK/stall.err" &
+    spid=$!
+    for i in $(seq 50); do grep -q ready "$WORK/stall.err" && break; sleep 0.1; done
+    sleep 2.2
+    kill -USR1 "$spid"
+    for i in $(seq 100); do grep -q '^stalls' "$WORK/stall.out" && break; sleep 0.1; done
+    wait "$rpid"
+    rc=$?
+    kill -TERM "$spid"; wait "$spid"
+    canaries_stop
+    HELP_PY=$(cd "$(dirname "$0")/../helpers" && pwd)
+    se=$(python3 "$HELP_PY/stall_events.py" "$WORK/st.json" "$WORK/stall.out" 256 "$WORK"/canary-*.log)
+    check "5 stalls of 20 ms upstream of our node: exit 0, one event per stall, none beyond unless a canary saw the machine stall (rc $rc; $se)" \
+        [ "$rc ${se%% *}" = "0 ok" ]
+    # the events inside a stall (from a period before its start to three after its end, as stall_events.py matches)
+    named=$(python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1])); P = 256 / 48000.0
+t = [float(x) for x in open(sys.argv[2]).read().split('stall_times')[1].split('xrun_times')[0].split()]
+st = list(zip(t[0::2], t[1::2]))
+ev = [e for e in d['phases'][0]['events'] if any(e['t_s'] <= b + 3 * P and e['t_s'] + e['length_ms'] / 1e3 >= a - P for a, b in st)]
+ok = sum(1 for e in ev if e['culprits'] and e['culprits'][0]['name'] == 'stall' and e['culprits'][0]['basis'] == 'observed')
+print(ok, len(ev))" "$WORK/st.json" "$WORK/stall.out")
+    check "each event in a stall names the stalling client first, observed (PipeWire's profiler): $named" \
+        holds 'set -- $named; [ "$1" = "$2" ] && [ "$2" -ge 5 ]'
+else
+    ok "# SKIP pw-jack is not installed: no stalling client"
+fi
 
 # ---- our node destroyed mid-run: incomplete, exit 3, the reason ----
 "$RTJ" run --backend pipewire --loads none --duration 4 --warmup 0.5 --quiet --json "$WORK/gone.json" >"$WORK/gone.out" 2>&1 &
