@@ -14,10 +14,8 @@
 
 #define INFO_WAIT_MS 2000 /* the server's answer to our connection */
 
-/* RT-safe (runs in the RT thread): a clock read, reads of the graph's position (shared memory the driver wrote at
- * the cycle's start), atomic integers, our output buffer cleared (pw_filter_get_dsp_buffer: libpipewire's lock-free
- * buffer queues), one record into the ring (rt_sink_cycle). Before start only the sizes are kept. */
-static void on_process(void *data, struct spa_io_position *pos)
+/* RT-safe (runs in the RT thread): see pwnode.h. */
+void pwn_process(void *data, struct spa_io_position *pos)
 {
     struct pwn *n = data;
     int64_t entry_ns = rt_now_ns(CLOCK_MONOTONIC);
@@ -116,7 +114,7 @@ static void on_state_changed(void *data, enum pw_filter_state old, enum pw_filte
 static const struct pw_filter_events filter_events = {
     PW_VERSION_FILTER_EVENTS,
     .state_changed = on_state_changed,
-    .process = on_process,
+    .process = pwn_process,
 };
 
 const char *pwn_library_version(void)

@@ -16,6 +16,7 @@ struct pw_thread_loop;
 struct pw_context;
 struct pw_core;
 struct pw_filter;
+struct spa_io_position;
 
 struct pwn {
     /* Set by pwn_open, read by the RT thread. */
@@ -55,6 +56,11 @@ void pwn_start(struct pwn *n);
 const char *pwn_lost(struct pwn *n);
 /* Main thread: destroy the node, disconnect, stop the loop. Safe twice and after a failed open. */
 void pwn_close(struct pwn *n);
+/* RT-safe (runs in the RT thread): the filter's process callback (PW_FILTER_FLAG_RT_PROCESS): a clock read, reads of
+ * the graph's position (shared memory the driver wrote at the cycle's start), atomic integers, our output buffer
+ * cleared (pw_filter_get_dsp_buffer: libpipewire's lock-free buffer queues; skipped when out_port is NULL), one record
+ * into the ring (rt_sink_cycle). Before start only the sizes are kept. Global for make bench (bench_pwcycle). */
+void pwn_process(void *data, struct spa_io_position *pos);
 /* The library's version (pw_get_library_version). */
 const char *pwn_library_version(void);
 
