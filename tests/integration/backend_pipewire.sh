@@ -16,7 +16,8 @@
 # stalling 20 ms five times upstream of our input (pw-jack, its own log): one event per stall (stall_events.py, with
 # canaries), each naming the staller first as observed (PipeWire's profiler, src/culprit/src_pwprof.c); our node
 # destroyed mid-run (pw-cli destroy) and the server killed mid-run each end the run as incomplete, exit 3, with the
-# reason.
+# reason; with the server stopped (SIGSTOP), Ctrl-C still ends a run within 2 s (exit 3) and a new run says in one
+# line that it does not answer (exit 3).
 . "$(dirname "$0")/../lib.sh"
 
 for c in pipewire pw-profiler pw-metadata pw-cli; do
@@ -26,7 +27,7 @@ PW=
 PROF=
 stop_pw() {
     [ -n "$PROF" ] && { kill -INT "$PROF" 2>/dev/null; wait "$PROF" 2>/dev/null; }
-    [ -n "$PW" ] && { kill -TERM "$PW" 2>/dev/null; wait "$PW" 2>/dev/null; }
+    [ -n "$PW" ] && { kill -CONT "$PW" 2>/dev/null; kill -TERM "$PW" 2>/dev/null; wait "$PW" 2>/dev/null; }
     cleanup_lib
 }
 trap stop_pw EXIT
@@ -178,6 +179,29 @@ wait "$rpid"
 rc=$?
 check "our node (id $id) destroyed mid-run: exit 3, the report incomplete with the reason (rc $rc)" \
     holds '[ "$rc" -eq 3 ] && [ "$(json "$WORK/gone.json" "d[\"complete\"], \"removed from the graph\" in (d[\"incomplete_reason\"] or \"\")")" = "False True" ]'
+
+# ---- the server stopped (SIGSTOP): Ctrl-C of a run still ends it within 2 s, incomplete; a new run says in one line
+# that it does not answer (exit 3) ----
+"$RTJ" run --backend pipewire --loads none --duration 10 --warmup 0.5 --quiet --json "$WORK/hung.json" >"$WORK/hung.out" 2>&1 &
+rpid=$!
+sleep 2
+kill -STOP "$PW"
+sleep 1
+t0=$(date +%s%N)
+kill -INT "$rpid"
+wait "$rpid"
+rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+check "Ctrl-C with the server stopped: exit 3 within 2 s, the report incomplete (rc $rc after $ms ms)" \
+    holds '[ "$rc" -eq 3 ] && [ "$ms" -lt 2000 ] && [ "$(json "$WORK/hung.json" "d[\"complete\"]")" = False ]'
+t0=$(date +%s%N)
+timeout 10 "$RTJ" run --backend pipewire --loads none --duration 1 --quiet >"$WORK/hung2.out" 2>"$WORK/hung2.err"
+rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+check "a run against the stopped server: exit 3 within 5 s with one line ($rc after $ms ms: $(head -1 "$WORK/hung2.err"))" \
+    holds '[ "$rc" -eq 3 ] && [ "$ms" -lt 5000 ] && [ "$(wc -l <"$WORK/hung2.err")" -eq 1 ] && grep -q "does not answer" "$WORK/hung2.err"'
+kill -CONT "$PW"
+sleep 0.5
 
 # ---- the server killed mid-run: incomplete, exit 3 within 2 s, the reason ----
 "$RTJ" run --backend pipewire --loads none --duration 5 --warmup 0.5 --quiet --json "$WORK/dead.json" >"$WORK/dead.out" 2>&1 &
