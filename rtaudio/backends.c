@@ -7,12 +7,14 @@ extern const struct backend_ops backend_jack;
 extern const struct backend_ops backend_timer;
 extern const struct backend_ops backend_alsa;
 extern const struct backend_ops backend_noise;
+extern const struct backend_ops backend_pipewire;
 
 const struct backend_ops *const rtj_backends[] = {
     &backend_jack,
     &backend_timer,
     &backend_alsa,
     &backend_noise,
+    &backend_pipewire,
     NULL,
 };
 

@@ -65,7 +65,7 @@ void run_culprits_start(struct run_state *st)
     if (p->no_culprits)
         return;
     char own[64];
-    snprintf(own, sizeof(own), "rtjitter-%d", (int)getpid()); /* the JACK backend's client name */
+    snprintf(own, sizeof(own), "rtjitter-%d", (int)getpid()); /* the JACK client's and the PipeWire node's name */
     struct culprit_config cfg = { .clock = st->sink.clock, .hz = 20, .history_s = 30, .audio_pid = (int)getpid(),
                                   .period_ns = period_ns(st), .own_client = own };
     struct backend_status bs0 = { 0 };
@@ -82,7 +82,7 @@ void run_culprits_start(struct run_state *st)
     struct backend_status bs = { 0 };
     st->be->status(st->bpriv, &bs);
     add_server_log(st, &bs);
-    if (bs.server_provider && strcmp(bs.server_provider, "pipewire-jack") == 0) {
+    if (bs.server_provider && strncmp(bs.server_provider, "pipewire", 8) == 0) { /* pw-jack, or the native node */
         struct culprit_source src;
         int rc = pwprof_source_open(st->sink.clock, own, &src, err, sizeof(err));
         add(st, "PipeWire profiler", rc, &src, err);

@@ -221,7 +221,7 @@ static int serves(const char *provider, const char *server_name, const char *pid
 {
     char buf[8192];
     ssize_t n;
-    if (strcmp(provider, "pipewire-jack") == 0) {
+    if (strncmp(provider, "pipewire", 8) == 0) { /* pipewire-jack, or the native backend's pipewire */
         /* an environment may be long (ARG_MAX): read it whole */
         size_t cap = 1u << 20;
         char *env = malloc(cap);
@@ -261,7 +261,7 @@ json_t *sysinfo_server_sched(const char *provider, const char *server_name, int 
         if (sysinfo_read_text("", p, comm, sizeof(comm)) < 0)
             return NULL;
     } else if (provider) {
-        int pw = strcmp(provider, "pipewire-jack") == 0;
+        int pw = strncmp(provider, "pipewire", 8) == 0;
         char **pids = sysinfo_list_dir("", "/proc");
         for (size_t i = 0; pids && pids[i] && !found[0]; i++) {
             char p[64], c[64];
@@ -297,7 +297,7 @@ json_t *sysinfo_server_sched(const char *provider, const char *server_name, int 
     json_object_set_new(o, "priority", json_integer(top ? json_integer_value(json_object_get(top, "priority")) : 0));
     /* how it was read: which process, found how, and the file */
     json_object_set_new(o, "found_by", json_string(pid > 0 ? "the pid of the server this run started"
-                                                   : provider && strcmp(provider, "pipewire-jack") == 0
+                                                   : provider && strncmp(provider, "pipewire", 8) == 0
                                                        ? "this user's pipewire with this XDG_RUNTIME_DIR"
                                                        : "this user's jackd or jackdbus serving this name (-n)"));
     json_object_set_new(o, "read_from", json_string("/proc/PID/task/*/stat (policy, rt_priority)"));
