@@ -59,5 +59,7 @@ check "each burst that disturbed a cycle has an event or spike that names the NE
 echo "# outside the bursts: NET_RX listed in $(v named_outside), on top in $(v top_outside), of $(v outside)"
 check "outside the bursts NET_RX is rarely the top culprit ($(v top_outside) of $(v outside): at most a tenth, or 2)" \
     holds '[ "$(v top_outside)" -le 2 ] || [ $(( $(v top_outside) * 10 )) -le "$(v outside)" ]'
-basis=$(json "$WORK/s.json" "sorted({c['basis'] for p in d['phases'] for h in p.get('events', []) + p.get('spikes', []) for c in h.get('culprits', [])[:1] if c.get('kind') == 'softirq'})")
+# Every listing of the softirq, not only the top one: beside a busy suite a compile may top every burst's waits (once
+# in a clean clone's CI: hit 3 of 3 listed, none on top), and the softirq it lists is still what the trace observed.
+basis=$(json "$WORK/s.json" "sorted({c['basis'] for p in d['phases'] for h in p.get('events', []) + p.get('spikes', []) for c in h.get('culprits', []) if c.get('kind') == 'softirq'})")
 check "the storm is named from the trace, marked observed (got $basis)" [ "$basis" = "['observed']" ]

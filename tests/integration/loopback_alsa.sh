@@ -102,11 +102,25 @@ lat_exact() {
         esac
     done
 }
+# lat_quiet TAG ARGS...: lat ARGS, again (at most three runs in all) while the run did not lock onto its signal and
+# the loop client counted server xruns meanwhile (its own count, jack_loopback's "xruns N"): beside a busy suite one
+# 1 s run through lfloat once saw 16 server xruns and no steady round trip (a clean clone's CI at rest). A run that
+# does not lock with the server quiet, or three times, is judged as it is.
+lat_quiet() {
+    local tag=$1 k
+    shift
+    for k in 1 2 3; do
+        lat "$tag" "$@"
+        [ "$(json "$WORK/$tag.json" 'd["loopback"]["locked"]' 2>/dev/null)" = True ] && return 0
+        [ "$(cat "$WORK/$tag.srvx" 2>/dev/null)" -gt 0 ] 2>/dev/null || return 0
+        echo "# $tag: not locked, the server had $(cat "$WORK/$tag.srvx") xruns meanwhile (the loop client's count): run $k of 3, once more"
+    done
+}
 if [ "$PART" = main ]; then # ---- part main (the file's top says which script runs it) ----
 lat_exact n0 512 0 rtjtlb 2 iodelay
 lat_exact n64 576 64 rtjtlb 2 iodelay
 lat_exact p3 768 0 rtjtlb 3
-lat s32 7 rtjtlb32 2
+lat_quiet s32 7 rtjtlb32 2
 for t in n0 n64 p3 s32; do
     echo "# $t: rc $(cat "$WORK/$t.rc"), $(json "$WORK/$t.json" '"latency", d["loopback"]["latency"]["frames"], "buffer", d["audio"]["accepted"]["buffer_frames"], "format", d["audio"]["loopback"]["format"], "linked", d["audio"]["loopback"]["linked"], "glitches", d["loopback"]["glitch_count"], "xruns", d["audio"]["xrun_events"]["count"]')"
     check "$t: the run exits 0 and locks onto its signal" [ "$(cat "$WORK/$t.rc")" = 0 -a "$(json "$WORK/$t.json" 'd["loopback"]["locked"]')" = True ]
