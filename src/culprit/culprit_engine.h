@@ -91,6 +91,11 @@ void culprit_engine_note(struct culprit_engine *e, enum culprit_subject subj, in
 /* Spikes that come thick (a --dsp ramp, a machine missing every cycle) need not each be noted: the caller may note
  * one per sample interval (50 ms at 20 Hz); the results' lookup gives a spike not noted the culprits of the one
  * noted before it within that interval, whose window the sampler cannot tell from its own. */
+/* The happening will never be asked about again (an event that left the report's full detail for its summaries:
+ * stats/eventkeep.h): its culprits are freed and its slot reclaimed, so that the engine's memory stays bounded by
+ * what the report can still list, however long the session (issue 32 item 5). Any thread but the RT one; a
+ * happening not found (never noted, or lost) is ignored. */
+void culprit_engine_forget(struct culprit_engine *e, enum culprit_subject subj, int phase, int64_t start_ns);
 /* Stops the thread after explaining what is pending with what it has. Results stay readable until free. */
 void culprit_engine_stop(struct culprit_engine *e);
 void culprit_engine_free(struct culprit_engine *e);

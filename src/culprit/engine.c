@@ -164,15 +164,62 @@ static void explain_one(struct culprit_engine *e, int idx)
     if (copy)
         memcpy(copy, c, sizeof *copy * (size_t)n);
     pthread_mutex_lock(&e->mu);
+    if (e->res[idx].state == 3) { /* forgotten while it was explained: no one will ask */
+        pthread_mutex_unlock(&e->mu);
+        free(copy);
+        return;
+    }
     e->res[idx].c = copy;
     e->res[idx].n = copy ? n : 0;
     e->res[idx].state = copy ? 1 : 2;
     pthread_mutex_unlock(&e->mu);
 }
 
+/* Reclaims the forgotten results' slots (their culprits were freed when forgotten), keeping the others in the
+ * order they were noted. The sampler's thread only (it alone holds indices into res across unlocks); under mu. */
+static void compact(struct culprit_engine *e)
+{
+    if (e->nforgotten < 64 || 4 * e->nforgotten < e->nres)
+        return;
+    int w = 0, first = e->res_first_pending;
+    for (int i = 0; i < e->nres; i++) {
+        if (e->res[i].state == 3) {
+            if (i < e->res_first_pending)
+                first--;
+            continue;
+        }
+        e->res[w++] = e->res[i];
+    }
+    e->nres = w;
+    e->res_first_pending = first;
+    e->nforgotten = 0;
+}
+
+void culprit_engine_forget(struct culprit_engine *e, enum culprit_subject subj, int phase, int64_t start_ns)
+{
+    if (!e)
+        return;
+    pthread_mutex_lock(&e->mu);
+    for (int i = e->nres; i-- > 0;) {
+        struct ce_result *r = &e->res[i];
+        if (r->subj != subj || r->phase != phase || r->start_ns != start_ns || r->state == 3)
+            continue;
+        if (r->state == 0)
+            e->forgotten_pending++;
+        free(r->c);
+        r->c = NULL;
+        r->n = 0;
+        r->state = 3;
+        e->nforgotten++;
+        break;
+    }
+    pthread_mutex_unlock(&e->mu);
+}
+
 void ce_explain_due(struct culprit_engine *e, bool all)
 {
     pthread_mutex_lock(&e->mu);
+    compact(e);
     int first = e->res_first_pending, n = e->nres;
     pthread_mutex_unlock(&e->mu);
     bool all_before = true;
@@ -330,6 +377,8 @@ void culprit_engine_note(struct culprit_engine *e, enum culprit_subject subj, in
                          int64_t end_ns, int cpu, int64_t callback_max_ns)
 {
     pthread_mutex_lock(&e->mu);
+    if (e->nres == e->res_cap && e->nforgotten > 0 && !e->running)
+        compact(e); /* driven by hand (tests): this thread is the sampler's */
     if (e->nres == e->res_cap && e->res_cap < CE_RESULTS_MAX) {
         int nc = e->res_cap ? e->res_cap * 2 : 256;
         nc = nc > CE_RESULTS_MAX ? CE_RESULTS_MAX : nc;

@@ -31,7 +31,7 @@
 #define CE_AUDIO_CPUS 16        /* audio CPUs remembered */
 #define CE_OBS_MAX 1024         /* source observations kept (a ring) */
 #define CE_SOURCES_MAX 8
-#define CE_RESULTS_MAX 20000    /* happenings noted; beyond: counted, not explained */
+#define CE_RESULTS_MAX 20000    /* happenings held at once (noted, not yet forgotten); beyond: counted, not explained */
 #define CE_FILE_MAX (8u << 20)  /* a /proc file larger than this is read up to here (and said truncated) */
 #define CE_COMM 16
 
@@ -103,7 +103,8 @@ struct ce_result {
     enum culprit_subject subj;
     int phase, cpu;
     int64_t start_ns, end_ns, cb_max_ns;
-    int state;                   /* 0 pending, 1 explained, 2 no data */
+    int state;                   /* 0 pending, 1 explained, 2 no data, 3 forgotten (culprit_engine_forget: its slot
+                                  * is reclaimed by the sampler thread's next compaction) */
     bool asked;                  /* the sources' explain() was asked (ce_ask_sources): its answer is in obs[] */
     int traced;                  /* the trace's answer: -1 no trace, 0 it had no account of the audio threads' waits
                                   * in it (not known), n > 0 its holders (obs[] with wait_ns, t0/t1 = start/end) */
@@ -168,7 +169,9 @@ struct culprit_engine {
     int polled_sources;            /* sources with a poll (a server's log, a profiler): explaining waits for them */
     struct ce_result *res;
     int nres, res_cap, res_first_pending;
+    int nforgotten;              /* results in state 3, awaiting compaction (ce_explain_due) */
     uint32_t res_lost;
+    uint64_t forgotten_pending;  /* forgotten before they were explained (their explanation was never asked) */
     int64_t cpu_ns;              /* the sampler thread's CPU time so far */
     int64_t wall_t0_ns, wall_t1_ns; /* CLOCK_MONOTONIC at start and stop */
     bool stop, running, stopped;

@@ -19,7 +19,7 @@ static int lookup(const void *ctx, enum culprit_subject subj, int phase, int64_t
     pthread_mutex_lock(&e->mu);
     for (int i = e->nres; i-- > 0;) {
         const struct ce_result *r = &e->res[i];
-        if (r->subj != subj || r->phase != phase || r->start_ns != start_ns)
+        if (r->subj != subj || r->phase != phase || r->start_ns != start_ns || r->state == 3)
             continue;
         rc = r->state == 1 ? (r->n < max ? r->n : max) : 0;
         if (rc > 0)
@@ -31,7 +31,8 @@ static int lookup(const void *ctx, enum culprit_subject subj, int phase, int64_t
      * apart. */
     for (int i = e->nres; rc < 0 && subj == CS_SPIKE && i-- > 0;) {
         const struct ce_result *r = &e->res[i];
-        if (r->subj != subj || r->phase != phase || r->start_ns > start_ns || start_ns - r->start_ns > e->interval_ns)
+        if (r->subj != subj || r->phase != phase || r->start_ns > start_ns || start_ns - r->start_ns > e->interval_ns ||
+            r->state == 3)
             continue;
         rc = r->state == 1 ? (r->n < max ? r->n : max) : 0;
         if (rc > 0)
@@ -157,9 +158,14 @@ static json_t *periodicity_json(const struct culprit_engine *e)
     unsigned char *fit = malloc((size_t)(n > 0 ? n : 1));
     struct period_entry pe[2 * PERIODS_MAX];
     int npe = 0;
-    if (idx && t && fit && n >= 3) {
+    if (idx && t && fit) { /* the happenings still held (a forgotten one left the report's detail) */
+        int k = 0;
         for (int i = 0; i < n; i++)
-            idx[i] = i;
+            if (e->res[i].state != 3)
+                idx[k++] = i;
+        n = k;
+    }
+    if (idx && t && fit && n >= 3) {
         sort_res = e->res;
         qsort(idx, (size_t)n, sizeof *idx, by_start);
         /* each culprit's happenings (those that name it, on top or below), in time order: the first 32 culprits
@@ -237,6 +243,8 @@ static json_t *summary(const void *ctx)
                                                        (json_int_t)e->obs_lost));
     if (sampler && e->late_windows) /* the counters could not place them: not known (rank.c: set_window) */
         json_object_set_new(sampler, "late_windows", json_integer(e->late_windows));
+    if (sampler && e->forgotten_pending) /* summed as "not known" before the engine came to them */
+        json_object_set_new(sampler, "forgotten_unexplained", json_integer((json_int_t)e->forgotten_pending));
     json_t *o = json_pack("{s:o, s:{s:f, s:f}, s:o}", "sampler", sampler, "cost", "cpu_s", cpu_s, "cpu_pct",
                           wall > 0 ? 100.0 * cpu_s / (wall / 1e9) : 0.0, "periodicity", periodicity_json(e));
     pthread_mutex_unlock(&e->mu);

@@ -226,8 +226,12 @@ void run_culprits_name(void *arg, const struct phase_stats *p, int64_t start_ns,
 {
     struct run_state *st = arg;
     struct culprit c[1];
-    if (!st->culprit_res.lookup || st->culprit_res.lookup(st->culprit_res.ctx, CS_EVENT, (int)(p - st->stats), start_ns,
-                                                          c, 1) < 1)
+    int phase = (int)(p - st->stats);
+    int n = st->culprit_res.lookup ? st->culprit_res.lookup(st->culprit_res.ctx, CS_EVENT, phase, start_ns, c, 1) : 0;
+    /* the event left the report's detail for good: the engine need not hold its culprits any more (its memory stays
+     * bounded whatever the session's length) */
+    culprit_engine_forget(st->culprits, CS_EVENT, phase, start_ns);
+    if (n < 1)
         return; /* not known (yet): summed as such */
     snprintf(kind, kind_len, "%s", culprit_kind_name(c[0].kind));
     snprintf(name, name_len, "%s", c[0].name);

@@ -38,7 +38,8 @@ struct xrun_event {
 #define EVENT_SUM_NAME_MAX 64
 
 /* Names the top culprit of the event that began at start_ns (kind "" when not known). Called on the collector
- * thread when an event is summarised. */
+ * thread when an event is summarised: once an event, when it leaves the full detail for good, so that the caller
+ * may also release what it holds for it (the culprit engine forgets it: run_culprits_name). */
 typedef void (*event_name_fn)(void *arg, int64_t start_ns, char *kind, size_t kind_len, char *name, size_t name_len);
 
 struct event_sum {                 /* events summed: a bucket's, a culprit's */

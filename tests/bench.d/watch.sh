@@ -26,3 +26,29 @@ awk -v a="$t0" -v b="$t1" -v s0="$s0" -v s1="$s1" -v hz="$hz" -v m0="$m0" -v m1=
         secs, 100 * (b - a) / hz / (s1 - s0), secs - 3
     if (m60 != "") printf "watch, private memory (Private_Dirty): %s KiB at 5 s, %s KiB at 60 s, %s KiB at %d s (%+d KiB from 60 s)\n", m0, m60, m1, secs - 3, m1 - m60
     else printf "watch, private memory (Private_Dirty): %s KiB at 5 s, %s KiB at %d s\n", m0, m1, secs - 3 }'
+
+# With events: the same watch beside a client that stalls 3 ms every 12 cycles (tests/helpers/stall_client, ~60
+# xruns a second: a hundred times a bad session's rate), for WATCH_EVENTS_S (60) s: its private memory at 10 s, at
+# half time and at the end (flat once the report's 512 listed events and the engine's results for them are held:
+# stats/eventkeep.h, culprit_engine_forget), and the report's size.
+esecs=${WATCH_EVENTS_S:-60}
+H=${RTJ_HELPERS:-build/tests/helpers}
+"$H/stall_client" "$name" 3 12 $((esecs * 70)) >"$W/stall.out" 2>&1 &
+sp=$!
+sleep 0.5
+"$RTJ" watch --server "$name" --server-log "$W/jackd.log" --duration "$esecs" --json "$W/e.json" --output "$W/store" \
+    >"$W/eout" 2>&1 &
+wp=$!
+sleep 1; kill -USR1 "$sp" 2>/dev/null   # the client stalls from here
+sleep 9; e10=$(kib); sleep $((esecs / 2 - 10)); eh=$(kib); sleep $((esecs - esecs / 2 - 3)); e1=$(kib)
+wait "$wp"
+kill -TERM "$sp" 2>/dev/null; wait "$sp" 2>/dev/null
+python3 - "$W/e.json" "$esecs" "${e10:-?}" "${eh:-?}" "${e1:-?}" <<'PY'
+import json, os, sys
+d = json.load(open(sys.argv[1])); s = float(sys.argv[2])
+ph = d['phases'][0]; n = ph['xruns']['events']; size = os.path.getsize(sys.argv[1])
+print(f"watch with events, {s:.0f} s beside a client stalling 3 ms every 12 cycles: {n} xruns; private memory "
+      f"{sys.argv[3]} KiB at 10 s, {sys.argv[4]} KiB at {s / 2:.0f} s, {sys.argv[5]} KiB at {s - 3:.0f} s; report "
+      f"{size / 1024:.0f} KiB ({ph['events_summary']['listed']} listed, {ph['events_summary']['summarised']} summed "
+      f"in {len(ph['events_summary']['per_minute'])} minutes: the listed stay at most 512, a minute adds one line)")
+PY
