@@ -51,6 +51,10 @@ static const struct opt_def watch_defs[] = {
       "may then be late itself: its own lateness is named as such)", NULL, 0 },
     { "label", OPT_STR, P(label), 0, 0, "TEXT", "a name for this session, kept in the report (default: watch)",
       NULL, 0 },
+    { "no-trace", OPT_FLAG, P(no_trace), 0, 0, "", "with privileges, still no kernel trace: culprits from counters "
+      "and the server's log only (cheaper; as a normal user gets them)", NULL, 0 },
+    { "no-culprits", OPT_FLAG, P(no_culprits), 0, 0, "", "no culprit sampler at all: every xrun is still logged, "
+      "without its culprit (cheapest)", NULL, 0 },
     { NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0 },
 };
 #undef O

@@ -90,7 +90,7 @@ static void ended(struct watch_feed *f, const struct watch_pending *p, const cha
     /* an end before its start (a grid that moved) is length 0, as in the report: never "began" again */
     int64_t len_ns = p->end_ns > p->start_ns ? p->end_ns - p->start_ns : 0;
     struct watch_event e = { .n = p->n, .wall_ms = wall_ms(f, p->start_ns), .length_ms = (double)len_ns / 1e6,
-                             .culprit = culprit };
+                             .culprit = culprit, .unsought = f->tally.unsought };
     watch_tally_ended(&f->tally, p->n, e.wall_ms, e.length_ms, key);
     watch_out_event(&f->out, &e);
 }
@@ -99,6 +99,7 @@ void watch_feed_poll(struct watch_feed *f, const struct culprit_results *res, in
 {
     struct watch_note batch[WATCH_QUEUE];
     unsigned n = 0;
+    f->tally.unsought = !res; /* no culprit engine (--no-culprits, or it could not start: the run said why) */
     pthread_mutex_lock(&f->mu);
     while (f->head != f->tail)
         batch[n++] = f->q[f->head++ % WATCH_QUEUE];

@@ -90,6 +90,8 @@ void watch_out_event(struct watch_out *w, const struct watch_event *e)
     watch_iso8601(e->wall_ms, when, sizeof(when));
     if (e->length_ms < 0)
         snprintf(line, sizeof(line), "%s  xrun %llu began", when, (unsigned long long)e->n);
+    else if (e->unsought)
+        snprintf(line, sizeof(line), "%s  xrun %llu: %.1f ms", when, (unsigned long long)e->n, e->length_ms);
     else
         snprintf(line, sizeof(line), "%s  xrun %llu: %.1f ms; %s", when, (unsigned long long)e->n, e->length_ms,
                  e->culprit ? e->culprit : "culprit not known");

@@ -18,6 +18,7 @@ struct watch_event {
     double length_ms;             /* once it ended; < 0 while it lasts */
     const char *culprit;          /* the top culprit's one line ("client stall did not finish (observed)"), or NULL
                                    * while it is not known yet */
+    int unsought;                 /* no culprit sampler (--no-culprits): the line says only the length */
 };
 
 struct watch_out {

@@ -137,6 +137,11 @@ void watch_tally_print(const struct watch_tally *t, FILE *f, double now_s)
         fflush(f);
         return;
     }
+    if (t->unsought) {
+        say(f, "  culprits: not sought (no culprit sampler)");
+        fflush(f);
+        return;
+    }
     /* the top culprits of the events ended so far, by their share of them: the first 3, "not known" among them by
      * its share, and said whatever its rank (a culprit not known is never left out) */
     struct { const char *what; uint64_t n; } e[WATCH_TALLY_CULPRITS + 1];

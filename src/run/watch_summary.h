@@ -23,6 +23,7 @@ struct watch_tally {
     struct { char key[WATCH_TALLY_KEY]; uint64_t n; } cul[WATCH_TALLY_CULPRITS]; /* "name (kind)" */
     int ncul;
     uint64_t others, not_known;
+    int unsought;                  /* no culprit sampler (--no-culprits): no culprit was sought, none is summed */
 };
 
 void watch_tally_init(struct watch_tally *t, double t0_s);

@@ -27,6 +27,25 @@ awk -v a="$t0" -v b="$t1" -v s0="$s0" -v s1="$s1" -v hz="$hz" -v m0="$m0" -v m1=
     if (m60 != "") printf "watch, private memory (Private_Dirty): %s KiB at 5 s, %s KiB at 60 s, %s KiB at %d s (%+d KiB from 60 s)\n", m0, m60, m1, secs - 3, m1 - m60
     else printf "watch, private memory (Private_Dirty): %s KiB at 5 s, %s KiB at %d s\n", m0, m1, secs - 3 }'
 
+# The floor: a bare JACK client of the same server (tests/helpers/jack_loopback, one port copied to another), its CPU
+# over 20 s: what any client at this period costs here (its wake-ups and futex calls), before watch measures anything.
+"${RTJ_HELPERS:-build/tests/helpers}/jack_loopback" "$name" bare 0 2>/dev/null &
+lp=$!
+sleep 2; bt0=$(awk '{ print $14 + $15 }' "/proc/$lp/stat"); bs0=$(date +%s.%N); sleep 20
+bt1=$(awk '{ print $14 + $15 }' "/proc/$lp/stat"); bs1=$(date +%s.%N)
+kill -TERM "$lp"; wait "$lp" 2>/dev/null
+awk -v a="$bt0" -v b="$bt1" -v s0="$bs0" -v s1="$bs1" -v hz="$hz" 'BEGIN {
+    printf "a bare JACK client on the same server (the floor of any client at 64 frames): CPU %.2f %% of one CPU\n", 100 * (b - a) / hz / (s1 - s0) }'
+# watch --no-trace and --no-culprits, 30 s each: what the trace and the culprit sampler add
+for o in --no-trace --no-culprits; do
+    "$RTJ" watch --server "$name" --server-log "$W/jackd.log" --duration 30 $o --output "$W/store" >/dev/null 2>&1 &
+    wp=$!
+    sleep 5; t0=$(ticks); s0=$(date +%s.%N); sleep 22; t1=$(ticks); s1=$(date +%s.%N); m1=$(kib)
+    wait "$wp"
+    awk -v a="$t0" -v b="$t1" -v s0="$s0" -v s1="$s1" -v hz="$hz" -v o="$o" -v m="$m1" 'BEGIN {
+        printf "watch %s, 30 s: CPU %.2f %% of one CPU, private memory %s KiB\n", o, 100 * (b - a) / hz / (s1 - s0), m }'
+done
+
 # With events: the same watch beside a client that stalls 3 ms every 12 cycles (tests/helpers/stall_client, ~60
 # xruns a second: a hundred times a bad session's rate), for WATCH_EVENTS_S (60) s: its private memory at 10 s, at
 # half time and at the end (flat once the report's 512 listed events and the engine's results for them are held:

@@ -27,6 +27,16 @@ sleep 5; kill -USR1 "$wpid"
 wait "$wpid"; rc=$?
 kill -TERM "$spid"; wait "$spid"
 canaries_wait
+# --no-culprits (issue 34 item 2): no sampler, every xrun still told begun and ended, with its length only
+"$RTJ_HELPERS/stall_client" "$srv" 20 281 3 >"$WORK/stall2.out" 2>&1 &
+spid=$!
+sleep 0.5
+"$RTJ" watch --server "$srv" --server-log "$log" --duration 6 --no-culprits --json "$WORK/n.json" \
+    --output "$WORK/store" >"$WORK/n.out" 2>"$WORK/n.err" &
+wpid=$!
+sleep 1.2; kill -USR1 "$spid"
+wait "$wpid"; nrc=$?
+kill -TERM "$spid"; wait "$spid"
 stop_jackd "$JACKD_PID"
 sed 's/^/# watch: /' "$WORK/w.out" | cut -c1-120
 check "watch --duration 12 exits 0 (got $rc: $(head -c 300 "$WORK/w.err"))" [ "$rc" = 0 ]
@@ -56,3 +66,10 @@ check "SIGUSR1's summary came mid-session, with fewer events than the end's ($(v
 check "every summary line within 80 columns ($(v wide) wider)" [ "$(v wide)" = 0 ]
 check "the session is the user's own, never 'no load' ($(v no_load) said it)" [ "$(v no_load)" = 0 ]
 check "the report's verdict names the user's own session (its xruns are the session's)" [ "$(v own_session)" = 1 ]
+sed 's/^/# watch --no-culprits: /' "$WORK/n.out" | cut -c1-120
+nb=$(grep -c ' xrun [0-9]* began$' "$WORK/n.out"); ne=$(grep -cE ' xrun [0-9]+: [0-9.]+ ms$' "$WORK/n.out")
+nev=$(json "$WORK/n.json" "d['phases'][0]['xruns']['events']")
+check "--no-culprits: exit 0, every event begun and ended once with its length only ($nb began, $ne ended, $nev in the report; the client's 3 stalls)" \
+    holds '[ "$nrc" = 0 ] && [ "$nb" = "$nev" ] && [ "$ne" = "$nev" ] && [ "$nev" -ge 3 ] && ! grep -q culprit: "$WORK/n.out"'
+check "--no-culprits: the summary says no culprit was sought, the report has none" \
+    holds 'grep -q "^  culprits: not sought" "$WORK/n.out" && [ "$(json "$WORK/n.json" "\"culprits\" in d")" = False ]'
