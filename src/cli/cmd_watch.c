@@ -24,6 +24,7 @@
 struct watch_opts {
     struct run_plan plan;
     const char *format;            /* --format text|waybar */
+    int wide;                      /* --wide: ISO 8601 times and each culprit's evidence, however long the line */
     int notify;
     double duration_s;             /* 0: until stopped */
 };
@@ -40,6 +41,8 @@ static const struct opt_def watch_defs[] = {
       "or SIGTERM); a number is seconds, or give a unit: 90s, 45m, 3h", NULL, 'D' },
     { "format", OPT_STR, O(format), 0, 0, "FORM", "text (default: one line per event) or waybar (one JSON line per "
       "change, as Waybar's custom modules read)", watch_formats, 0 },
+    { "wide", OPT_FLAG, O(wide), 0, 0, "", "text: ISO 8601 times and each culprit's evidence, however long the "
+      "line (default: lines within the terminal's width, 80 columns off a terminal)", NULL, 0 },
     { "notify", OPT_FLAG, O(notify), 0, 0, "", "a desktop notification per event (notify-send, when installed)",
       NULL, 0 },
     { "json", OPT_STR, P(json), 0, 0, "FILE", "also write the session's report as JSON to FILE", NULL, 0 },
@@ -141,6 +144,8 @@ int cmd_watch(int argc, char **argv, const char *command_line)
     o.plan.command_line = command_line;
     o.plan.who = "rtjitter watch";
     struct watch_feed feed;
+    if (o.wide && fmt == WATCH_TEXT)
+        fmt = WATCH_WIDE;
     watch_feed_init(&feed, stdout, fmt, o.notify);
     o.plan.watch = &feed;
     run_signals_want_usr1(); /* the session's summary on SIGUSR1 */

@@ -70,14 +70,15 @@ static void began(struct watch_feed *f, int64_t start_ns)
 
 /* The line of a closed event: its top culprit, "stall (client, observed)", and its key for the summary, "stall
  * (client)" ("" when the engine says not known); -1 when not known (yet). */
-static int culprit_line(const struct culprit_results *res, int64_t start_ns, char *out, size_t len, char *key,
-                        size_t keylen)
+static int culprit_line(const struct culprit_results *res, int64_t start_ns, char *out, size_t len, char *brief,
+                        size_t blen, char *key, size_t keylen)
 {
     struct culprit c[1];
     if (!res || !res->lookup || res->lookup(res->ctx, CS_EVENT, 0, start_ns, c, 1) < 1)
         return -1;
-    snprintf(out, len, "culprit: %s (%s, %s): %s", c[0].name, culprit_kind_name(c[0].kind),
-             culprit_basis_name(c[0].basis), c[0].evidence);
+    snprintf(brief, blen, "culprit: %s (%s, %s)", c[0].name, culprit_kind_name(c[0].kind),
+             culprit_basis_name(c[0].basis));
+    snprintf(out, len, "%s: %s", brief, c[0].evidence);
     if (c[0].kind == CK_NONE) /* "not known": summed as such, not as a culprit named "not known (none)" */
         key[0] = '\0';
     else
@@ -85,12 +86,13 @@ static int culprit_line(const struct culprit_results *res, int64_t start_ns, cha
     return 0;
 }
 
-static void ended(struct watch_feed *f, const struct watch_pending *p, const char *culprit, const char *key)
+static void ended(struct watch_feed *f, const struct watch_pending *p, const char *culprit, const char *brief,
+                  const char *key)
 {
     /* an end before its start (a grid that moved) is length 0, as in the report: never "began" again */
     int64_t len_ns = p->end_ns > p->start_ns ? p->end_ns - p->start_ns : 0;
     struct watch_event e = { .n = p->n, .wall_ms = wall_ms(f, p->start_ns), .length_ms = (double)len_ns / 1e6,
-                             .culprit = culprit, .unsought = f->tally.unsought };
+                             .culprit = culprit, .culprit_short = brief, .unsought = f->tally.unsought };
     watch_tally_ended(&f->tally, p->n, e.wall_ms, e.length_ms, key);
     watch_out_event(&f->out, &e);
 }
@@ -116,7 +118,7 @@ void watch_feed_poll(struct watch_feed *f, const struct culprit_results *res, in
         }
         struct watch_pending p = { num, batch[i].start_ns, batch[i].end_ns, mono_now() };
         if (f->npending == WATCH_PENDING) { /* the oldest is said now, without its culprit */
-            ended(f, &f->pending[0], NULL, NULL);
+            ended(f, &f->pending[0], NULL, NULL, NULL);
             memmove(f->pending, f->pending + 1, sizeof(f->pending[0]) * (WATCH_PENDING - 1));
             f->npending--;
         }
@@ -124,10 +126,11 @@ void watch_feed_poll(struct watch_feed *f, const struct culprit_results *res, in
     }
     double now = mono_now();
     for (int i = 0; i < f->npending;) {
-        char line[CULPRIT_NAME_MAX + CULPRIT_EVIDENCE_MAX + 40], key[WATCH_TALLY_KEY];
-        int known = culprit_line(res, f->pending[i].start_ns, line, sizeof(line), key, sizeof(key)) == 0;
-        if (known || final || now - f->pending[i].since_s > WATCH_CULPRIT_WAIT_S) {
-            ended(f, &f->pending[i], known ? line : NULL, known && key[0] ? key : NULL);
+        char line[CULPRIT_NAME_MAX + CULPRIT_EVIDENCE_MAX + 80], brief[CULPRIT_NAME_MAX + 60], key[WATCH_TALLY_KEY];
+        int known = culprit_line(res, f->pending[i].start_ns, line, sizeof(line), brief, sizeof(brief), key,
+                                 sizeof(key)) == 0;
+        if (known || !res || final || now - f->pending[i].since_s > WATCH_CULPRIT_WAIT_S) {
+            ended(f, &f->pending[i], known ? line : NULL, known ? brief : NULL, known && key[0] ? key : NULL);
             memmove(f->pending + i, f->pending + i + 1, sizeof(f->pending[0]) * (size_t)(f->npending - i - 1));
             f->npending--;
         } else {

@@ -2,6 +2,7 @@
 /* `rtjitter watch`'s lines, Waybar's JSON and notify-send (watch_out.h). */
 #include "run/watch_out.h"
 #include "util/termtext.h"
+#include "util/wrap.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -34,6 +35,40 @@ void watch_out_init(struct watch_out *w, FILE *out, enum watch_format format, in
     w->notify = notify;
     w->notify_cmd = "notify-send";
     w->last_length_ms = -1;
+    w->width = format == WATCH_TEXT ? wrap_width(out) : 0;
+}
+
+/* The narrow form's date line of wall_ms, "2026-12-04 (UTC+01:00)", and its time of day, "21:04:05.123". */
+static void day_and_time(int64_t wall_ms, char *day, size_t dlen, char *hms, size_t hlen)
+{
+    time_t s = (time_t)(wall_ms / 1000);
+    struct tm tm;
+    localtime_r(&s, &tm);
+    char date[16], zone[8], t[32];
+    strftime(date, sizeof(date), "%Y-%m-%d", &tm);
+    strftime(zone, sizeof(zone), "%z", &tm);
+    strftime(t, sizeof(t), "%H:%M:%S", &tm);
+    snprintf(day, dlen, "%s (UTC%.3s:%.2s)", date, zone, zone + 3);
+    snprintf(hms, hlen, "%s.%03d", t, (int)(wall_ms % 1000));
+}
+
+/* s cut to at most cols code points (its visible form: term_str), the last one an ellipsis when cut. */
+static void fit_cols(char *s, size_t cap, int cols)
+{
+    if (cols < 2 || wrap_cols(s) <= cols)
+        return;
+    int n = 0;
+    size_t i = 0;
+    while (s[i] && n < cols - 1) { /* cols - 1 characters, then "…" */
+        i++;
+        while ((s[i] & 0xC0) == 0x80)
+            i++;
+        n++;
+    }
+    if (i + 4 <= cap)
+        memcpy(s + i, "\xe2\x80\xa6", 4);
+    else
+        s[i] = '\0';
 }
 
 /* Waybar's custom module reads one JSON object a line: text, tooltip, class (its CSS), alt. */
@@ -60,8 +95,18 @@ void watch_out_begin(struct watch_out *w, const char *what)
         return;
     }
     char shown[512];
-    fprintf(w->out, "watching %s: one line per xrun as it begins, one with its length and culprit once it ended "
-            "(Ctrl-C ends the session and writes its report)\n", term_str(shown, sizeof(shown), what));
+    if (w->format == WATCH_WIDE) {
+        fprintf(w->out, "watching %s: one line per xrun as it begins, one with its length and culprit once it ended "
+                "(Ctrl-C ends the session and writes its report)\n", term_str(shown, sizeof(shown), what));
+        fflush(w->out);
+        return;
+    }
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    char hms[48];
+    day_and_time((int64_t)now.tv_sec * 1000, w->day, sizeof(w->day), hms, sizeof(hms));
+    fprintf(w->out, "watching %s\n", term_str(shown, sizeof(shown), what));
+    fprintf(w->out, "local times from %s; a line as each xrun begins and ends\n", w->day);
     fflush(w->out);
 }
 
@@ -88,6 +133,25 @@ void watch_out_event(struct watch_out *w, const struct watch_event *e)
 {
     char when[48], line[256], shown[256];
     watch_iso8601(e->wall_ms, when, sizeof(when));
+    if (w->format == WATCH_TEXT) { /* the narrow form, its own line; the wide one below for Waybar and notify-send */
+        char day[48], hms[48], narrow[256];
+        day_and_time(e->wall_ms, day, sizeof(day), hms, sizeof(hms));
+        if (strcmp(day, w->day) != 0) { /* midnight, or the zone changed: the date again */
+            snprintf(w->day, sizeof(w->day), "%s", day);
+            fprintf(w->out, "%s\n", day);
+        }
+        if (e->length_ms < 0)
+            snprintf(narrow, sizeof(narrow), "%s  xrun %llu began", hms, (unsigned long long)e->n);
+        else if (e->unsought)
+            snprintf(narrow, sizeof(narrow), "%s  xrun %llu: %.1f ms", hms, (unsigned long long)e->n, e->length_ms);
+        else
+            snprintf(narrow, sizeof(narrow), "%s  xrun %llu: %.1f ms; %s", hms, (unsigned long long)e->n,
+                     e->length_ms, e->culprit_short ? e->culprit_short : "culprit not known");
+        term_str(shown, sizeof(shown), narrow);
+        fit_cols(shown, sizeof(shown), w->width);
+        fprintf(w->out, "%s\n", shown);
+        fflush(w->out);
+    }
     if (e->length_ms < 0)
         snprintf(line, sizeof(line), "%s  xrun %llu began", when, (unsigned long long)e->n);
     else if (e->unsought)
@@ -100,7 +164,7 @@ void watch_out_event(struct watch_out *w, const struct watch_event *e)
     if (w->format == WATCH_WAYBAR) {
         snprintf(w->last_line, sizeof(w->last_line), "%s", line);
         waybar_line(w, e->length_ms < 0 ? "xrun" : "warning");
-    } else {
+    } else if (w->format == WATCH_WIDE) {
         fprintf(w->out, "%s\n", term_str(shown, sizeof(shown), line));
         fflush(w->out);
     }

@@ -9,15 +9,19 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-enum watch_format { WATCH_TEXT, WATCH_WAYBAR };
+/* WATCH_TEXT: a line a change within the terminal's width (80 columns off a terminal), local times HH:MM:SS.mmm
+ * under a date line; WATCH_WIDE (--wide): ISO 8601 times and the culprit's evidence, however long the line. */
+enum watch_format { WATCH_TEXT, WATCH_WAYBAR, WATCH_WIDE };
 
 /* One event as watch shows it. */
 struct watch_event {
     uint64_t n;                   /* 1-based, in the session */
     int64_t wall_ms;              /* its start on the wall clock (CLOCK_REALTIME), ms since the epoch */
     double length_ms;             /* once it ended; < 0 while it lasts */
-    const char *culprit;          /* the top culprit's one line ("client stall did not finish (observed)"), or NULL
-                                   * while it is not known yet */
+    const char *culprit;          /* the top culprit's one line ("culprit: stall (client, observed): EVIDENCE"), or
+                                   * NULL while it is not known yet */
+    const char *culprit_short;    /* the same without its evidence ("culprit: stall (client, observed)"): the
+                                   * narrow form's */
     int unsought;                 /* no culprit sampler (--no-culprits): the line says only the length */
 };
 
@@ -32,6 +36,8 @@ struct watch_out {
     uint64_t events;              /* so far, for Waybar's text */
     double last_length_ms;
     char last_line[256];          /* the last event's line, for Waybar's tooltip */
+    int width;                    /* WATCH_TEXT: the columns a line may take (wrap_width) */
+    char day[48];                 /* WATCH_TEXT: the date line in force ("2026-12-04 (UTC+01:00)") */
 };
 
 /* ISO 8601 local time with milliseconds and the UTC offset: 2026-12-02T21:04:05.123+01:00. */

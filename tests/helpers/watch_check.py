@@ -6,9 +6,11 @@ usage: watch_check.py WATCH_OUT STALL_CLIENT_OUT CLOCK REPORT.json
   CLOCK: raw or mono, the clock the stall client logged on. Its stall times are moved onto the wall clock by the
   offset CLOCK_REALTIME - CLOCK now (read here: the run has just ended, seconds of drift at most).
 Prints "key value" lines: stalls (inside the session's measured window), begun_near (stalls with an "xrun N began"
-line whose ISO 8601 time is within 150 ms of the stall's start), ended_named (of those, whose end line names the
+line whose time is within 150 ms of the stall's start: ISO 8601 under --wide, else HH:MM:SS.mmm on the date and UTC
+offset of the date line in force, "local times from 2026-12-04 (UTC+00:00); ..." or "2026-12-05 (UTC+00:00)"), ended_named (of those, whose end line names the
 client 'stall'), wall_near (stalls with a report event whose events[].wall is within 150 ms), lines_bad (lines that
-are neither, nor the session's summary: a "your session: " line and the indented ones after it), begun, ended.
+are neither, nor the session's summary: a "your session: " line and the indented ones after it, nor a date line),
+begun, ended, wide (lines over 80 columns).
 """
 import datetime, json, re, sys, time
 
@@ -34,15 +36,26 @@ def main():
     raw = d['audio']['clock'] == 'CLOCK_MONOTONIC_RAW'
     # the window on the stall client's clock (the same clock when the report's is its)
     stalls = [(a, b) for a, b in zip(st[0::2], st[1::2]) if w0 < a and b < w1]
-    began, ended, bad, summary = {}, {}, 0, False
+    began, ended, bad, summary, wide, day = {}, {}, 0, False, 0, None
+
+    def stamp(s):
+        if 'T' in s:
+            return datetime.datetime.fromisoformat(s).timestamp()
+        return datetime.datetime.fromisoformat('%sT%s%s' % (day[0], s, day[1])).timestamp()
     for line in open(out, encoding='utf-8'):
         line = line.rstrip('\n')
+        if len(line) > 80 and not line.startswith('watching ') and not line.startswith('report: '):
+            wide += 1
+            print('wide_example', line)
         m = re.match(r'^(\S+)  xrun (\d+) began$', line)
         n = re.match(r'^(\S+)  xrun (\d+): ([\d.]+) ms; (.*)$', line)
-        if m:
-            began[int(m.group(2))] = datetime.datetime.fromisoformat(m.group(1)).timestamp()
+        dl = re.match(r'^(?:local times from )?(\d{4}-\d\d-\d\d) \(UTC([+-]\d\d:\d\d)\)(?:;.*)?$', line)
+        if dl:
+            day = (dl.group(1), dl.group(2))
+        elif m:
+            began[int(m.group(2))] = stamp(m.group(1))
         elif n:
-            ended[int(n.group(2))] = (datetime.datetime.fromisoformat(n.group(1)).timestamp(), n.group(4))
+            ended[int(n.group(2))] = (stamp(n.group(1)), n.group(4))
         elif line.startswith('your session: '):
             summary = True   # the session's summary (issue 34): its lines follow, indented
         elif summary and line.startswith('  '):
@@ -64,7 +77,7 @@ def main():
             wall_near += 1
     for k, v in (('stalls', len(stalls)), ('begun_near', near), ('ended_named', named), ('ended_unknown', unknown),
                  ('wall_near', wall_near),
-                 ('begun', len(began)), ('ended', len(ended)), ('lines_bad', bad)):
+                 ('begun', len(began)), ('ended', len(ended)), ('lines_bad', bad), ('wide', wide)):
         print(k, v)
 
 main()

@@ -56,7 +56,7 @@ b=$(json "$WORK/run.json" "sorted({h['culprits'][0]['basis'] for p in d['phases'
 check "PipeWire's profiler is a source (got $src), and the client is observed (got $b)" \
     [ "$src" = "['on']" -a "$b" = "['observed']" ]
 
-stalled watch "$RTJ" watch --duration 7 --output "$WORK/store"
+stalled watch "$RTJ" watch --duration 7 --wide --output "$WORK/store"
 sed 's/^/# watch: /' "$WORK/watch.out"
 check "watch under pw-jack exits 0 (got $rc: $(head -c 300 "$WORK/watch.err"))" [ "$rc" = 0 ]
 python3 "$HELP_PY/watch_check.py" "$WORK/watch.out" "$WORK/watch.stall" mono "$WORK/watch.json" >"$WORK/wc.txt" 2>&1

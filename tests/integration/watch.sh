@@ -46,7 +46,8 @@ check "each stall has an 'xrun N began' line within 150 ms of its start: $(v beg
 check "each such event's end line names the client 'stall', or says not known for at most one: $(v ended_named) named, $(v ended_unknown) not known, of 4" \
     holds '[ "$(v ended_named)" = 4 ] || { [ "$(v ended_named)" = 3 ] && [ "$(v ended_unknown)" = 1 ]; }'
 check "each stall has a report event whose events[].wall is within 150 ms: $(v wall_near) of 4" [ "$(v wall_near)" = 4 ]
-check "every line is a watching, began or ended line ($(v lines_bad) others)" [ "$(v lines_bad)" = 0 ]
+check "every line is a watching, date, began or ended line ($(v lines_bad) others)" [ "$(v lines_bad)" = 0 ]
+check "every began and ended line within 80 columns off a terminal ($(v wide) wider; --wide gives the evidence)" [ "$(v wide)" = 0 ]
 se=$(python3 "$HELP_PY/stall_events.py" "$WORK/w.json" "$WORK/stall.out" 256 "$WORK"/canary-*.log)
 echo "# $se"
 check "one event per stall, nothing else unless a canary saw it" [ "${se%% *}" = ok ]
