@@ -86,12 +86,18 @@ void text_culprits(FILE *f, const json_t *doc, const struct render_opts *o)
 {
     const json_t *phases = json_object_get(doc, "phases"), *p;
     size_t i;
-    int any = 0;
-    json_array_foreach(phases, i, p)
+    int any = 0, happened = 0;
+    json_array_foreach(phases, i, p) {
         any |= json_is_array(json_object_get(p, "top_culprits"));
+        happened |= json_array_size(json_object_get(p, "events")) || json_array_size(json_object_get(p, "spikes"));
+    }
     if (!any)
         return;
     fputc('\n', f);
+    if (!happened) { /* culprits were sought, and nothing happened to explain: said, not an empty heading */
+        wrapped(f, o, "", 0, "Culprits: no xrun and no spike to explain.");
+        return;
+    }
     wrapped(f, o, "", 0, "Culprits, the first 3 of each load (correlated: counters rose around it; observed: seen "
             "happening):");
     json_array_foreach(phases, i, p)

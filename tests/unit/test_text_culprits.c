@@ -68,11 +68,25 @@ static void test_nothing_without_culprits(void **state)
     json_decref(doc);
 }
 
+/* Culprits sought (top_culprits there, empty) and nothing happened: one line says so, never an empty heading (seen
+ * at 1024 frames: "Culprits, the first 3 of each load ...:" and nothing under it). */
+static void test_nothing_happened(void **state)
+{
+    (void)state;
+    json_t *doc = json_pack("{s:[{s:s, s:[], s:[], s:[]}]}", "phases", "load", "none", "events", "spikes",
+                            "top_culprits");
+    char *out = render(doc, 80);
+    assert_string_equal(out, "\nCulprits: no xrun and no spike to explain.\n");
+    free(out);
+    json_decref(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_top_three_within_width),
         cmocka_unit_test(test_nothing_without_culprits),
+        cmocka_unit_test(test_nothing_happened),
     };
     return cmocka_run_group_tests_name("text_culprits", tests, NULL, NULL);
 }
