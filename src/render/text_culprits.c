@@ -69,7 +69,9 @@ static void phase_culprits(FILE *f, const json_t *p, const struct render_opts *o
         char cnt[160], head[8];
         counts(cnt, sizeof(cnt), c, nev, nsp);
         const char *nm = doc_str(c, "name", "?"), *kw = kind_words(doc_str(c, "kind", NULL));
-        if (strcasecmp(nm, kw) == 0) /* "not known: not known" says it once */
+        if (strcmp(doc_str(c, "kind", ""), "none") == 0) /* not known: no basis to give ("not known, observed") */
+            snprintf(line, sizeof(line), "%.100s%s%s", nm, cnt[0] ? ", " : "", cnt);
+        else if (strcasecmp(nm, kw) == 0) /* "not known: not known" says it once */
             snprintf(line, sizeof(line), "%.100s, %.20s%s%s", nm, doc_str(c, "basis", "correlated"), cnt[0] ? ", " : "",
                      cnt);
         else

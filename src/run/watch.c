@@ -76,8 +76,11 @@ static int culprit_line(const struct culprit_results *res, int64_t start_ns, cha
     struct culprit c[1];
     if (!res || !res->lookup || res->lookup(res->ctx, CS_EVENT, 0, start_ns, c, 1) < 1)
         return -1;
-    snprintf(brief, blen, "culprit: %s (%s, %s)", c[0].name, culprit_kind_name(c[0].kind),
-             culprit_basis_name(c[0].basis));
+    if (c[0].kind == CK_NONE) /* the engine's "not known", with why: no kind or basis to give */
+        snprintf(brief, blen, "culprit not known");
+    else
+        snprintf(brief, blen, "culprit: %s (%s, %s)", c[0].name, culprit_kind_name(c[0].kind),
+                 culprit_basis_name(c[0].basis));
     snprintf(out, len, "%s: %s", brief, c[0].evidence);
     if (c[0].kind == CK_NONE) /* "not known": summed as such, not as a culprit named "not known (none)" */
         key[0] = '\0';
