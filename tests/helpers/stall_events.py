@@ -34,9 +34,9 @@ def attribute(ev, stalls, late, xr, P, dist=()):
             continue
         c = [l for t, l in late if l >= P / 2 and t <= t1 + P and t + l >= t0 - P]
         g = [k for t, k in dist if t0 - P <= t <= t1 + 2 * P]
-        # jack2 delivers a client's xrun notification from the server's notification thread: beside a busy machine it
-        # came more than two periods after the event (a watch test once: an event of one notified cycle, the stall
-        # client's own notification later than 10.7 ms), so up to 50 ms after is the same disturbance
+        # jack2 delivers a client's xrun notification from its notification thread, which a busy machine delays: a
+        # watch test once had an event of one cycle the server notified with none of the stall client's own
+        # notifications within two periods (not measured how late it came); up to 50 ms after is taken as the same
         n = [t for t in xr if t0 - P <= t <= t1 + 2 * P + 0.05 and not any(a - P <= t <= b + 3 * P for a, b in stalls)]
         beyond.append((e, 'canary', max(c)) if c else (e, 'graph', max(g)) if g else
                       (e, 'notified', len(n)) if n else (e, 'unexplained', None))
