@@ -120,6 +120,10 @@ struct backend_ops {
     /* Optional, main thread, before open: non-NULL (one line) when its RT thread gets real time another way than
      * this process's own rights (PipeWire's JACK: rtkit), so a run without them is still a real-time test. */
     const char *(*realtime_elsewhere)(void);
+    /* Optional, main thread, no session: does the server `server` (NULL: the default) answer a client now? 1 or 0, or
+     * -ETIMEDOUT when it did not answer within deadline_ms (a stopped or hung one). watch waits with it for a server
+     * that went away to come back. */
+    int (*server_answers)(const char *server, int deadline_ms);
     /* Main thread: connect or open the device (starting a private server when needed), find the clock, prepare
      * everything the RT thread will touch, and hand the sink its ring and clock. Does not start cycles.
      * Returns 0, -errno with one line in err (exit 2 for bad input such as a missing device, 3 otherwise). */

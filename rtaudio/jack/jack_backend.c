@@ -498,6 +498,7 @@ const struct backend_ops backend_jack = {
     .private_size = sizeof(struct jack_backend),
     .unavailable = jack_unavailable,
     .realtime_elsewhere = jack_realtime_elsewhere,
+    .server_answers = rtj_jack_server_answers,
     .open = jack_open,
     .start = jack_start,
     .status = jack_status,

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* "Until Ctrl-C": a phase this long never ends by itself. */
@@ -25,6 +26,7 @@ struct watch_opts {
     struct run_plan plan;
     const char *format;            /* --format text|waybar */
     int wide;                      /* --wide: ISO 8601 times and each culprit's evidence, however long the line */
+    int exit_with_server;          /* --exit-with-server: end when the server goes, instead of waiting for it */
     int notify;
     double duration_s;             /* 0: until stopped */
 };
@@ -45,6 +47,8 @@ static const struct opt_def watch_defs[] = {
       "line (default: lines within the terminal's width, 80 columns off a terminal)", NULL, 0 },
     { "notify", OPT_FLAG, O(notify), 0, 0, "", "a desktop notification per event (notify-send, when installed)",
       NULL, 0 },
+    { "exit-with-server", OPT_FLAG, O(exit_with_server), 0, 0, "", "end the session when the server goes away "
+      "(default: save its report so far, wait for a server of that name to come back and watch it again)", NULL, 0 },
     { "json", OPT_STR, P(json), 0, 0, "FILE", "also write the session's report as JSON to FILE", NULL, 0 },
     { "html", OPT_STR, P(html), 0, 0, "FILE", "also write the session's timeline with its events and culprits as "
       "HTML", NULL, 0 },
@@ -112,6 +116,49 @@ static int check_server_log(const char *path)
     return 0;
 }
 
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The session, one run a life of the server (issue 34 item 4): when it goes away (killed, stopped: not hung, not a
+ * signal), its report so far is saved (incomplete: run_execute said so) and watch waits for a server of that name to
+ * answer again, then watches it, numbering on and summing the session across its lives; --duration counts them all.
+ * Returns the last life's exit code (3: the server went and did not come back before the end). */
+static int watch_lives(struct watch_opts *o, struct watch_feed *feed)
+{
+    const char *name = o->plan.be.server;
+    double t0 = now_s(), total = o->plan.duration_s;
+    for (;;) {
+        int rc = run_execute(&o->plan);
+        if (!feed->server_gone || o->exit_with_server || run_must_exit_fast() || run_signals_reason() ||
+            !o->plan.backend->server_answers)
+            return rc;
+        fprintf(stderr, "rtjitter watch: waiting for %s%s%s to come back (Ctrl-C ends the session; "
+                "--exit-with-server ends it here)\n", name ? "JACK server '" : "the default JACK server", name ? name : "",
+                name ? "'" : "");
+        fflush(stderr);
+        for (;;) {
+            if (run_signals_reason() || now_s() - t0 >= total)
+                return rc;
+            int up = o->plan.backend->server_answers(name, 1000);
+            if (up == -ETIMEDOUT) /* it hangs: a call is left behind in its thread, and no new one can be trusted */
+                return rc;
+            if (up == 1)
+                break;
+            run_signals_wait_ms(1000);
+        }
+        o->plan.duration_s = total - (now_s() - t0);
+        if (o->plan.duration_s < 1)
+            return rc;
+        fprintf(stderr, "rtjitter watch: %s%s%s is back: watching it again\n",
+                name ? "JACK server '" : "the default JACK server", name ? name : "", name ? "'" : "");
+        fflush(stderr);
+    }
+}
+
 int cmd_watch(int argc, char **argv, const char *command_line)
 {
     struct watch_opts o;
@@ -149,7 +196,7 @@ int cmd_watch(int argc, char **argv, const char *command_line)
     watch_feed_init(&feed, stdout, fmt, o.notify);
     o.plan.watch = &feed;
     run_signals_want_usr1(); /* the session's summary on SIGUSR1 */
-    int rc = run_execute(&o.plan);
+    int rc = watch_lives(&o, &feed);
     watch_feed_destroy(&feed);
     return rc;
 }

@@ -437,6 +437,8 @@ int run_execute(const struct run_plan *p)
     json_decref(st->irq_threads);
     run_culprits_free(st);
     char shown[1024];
+    if (p->watch) /* gone, neither hung (a call left behind) nor stopped by a signal: watch may wait for it */
+        p->watch->server_gone = rc == 3 && st->provider_lost && !st->abandoned && !run_signals_reason();
     if (st->stop_reason && rc == 3 && p->watch) /* watch is quiet, but the session's end is said (issue 34) */
         fprintf(stderr, "rtjitter watch: the session ended: %s; its report is marked incomplete\n",
                 term_str(shown, sizeof(shown), st->stop_reason));

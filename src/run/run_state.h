@@ -70,6 +70,7 @@ struct run_state {
     uint64_t last_cycles;          /* the sink's cycle count when it last moved */
     double last_cycle_s;           /* and when */
     unsigned conts_seen;           /* SIGCONTs (run/signals.h) seen by the hang check: a stop is not a hang */
+    int provider_lost;             /* the run stopped because the provider said it was lost (its server went away) */
     struct lb_run *lbr;            /* --loopback: capture ring, analyzer, glitch folder (NULL: none) */
     struct dma_hold dma;           /* /dev/cpu_dma_latency, held while the cycles run (--dma-latency) */
     json_t *server_sched;          /* the audio server's threads as /proc shows them once cycles run, or NULL */

@@ -17,8 +17,10 @@ static const char *stop_reason(struct run_state *st)
         return why;
     struct backend_status bs = { 0 };
     st->be->status(st->bpriv, &bs);
-    if (bs.lost)
+    if (bs.lost) {
+        st->provider_lost = 1;
         return bs.lost;
+    }
     if (atomic_load(&st->col.error))
         return "out of memory in the collector";
     if (!load_plan_alive(st->plan, st->load_why, sizeof(st->load_why))) {

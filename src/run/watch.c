@@ -38,7 +38,8 @@ void watch_feed_clock(struct watch_feed *f, clockid_t clock)
     clock_gettime(CLOCK_REALTIME, &rt);
     clock_gettime(clock, &mc);
     f->wall_off_ns = (rt.tv_sec - mc.tv_sec) * 1000000000LL + (rt.tv_nsec - mc.tv_nsec);
-    f->tally.t0_s = mono_now(); /* the session begins as its cycles run */
+    if (f->tally.t0_s == 0) /* the session begins as its first life's cycles run; a server's next life goes on */
+        f->tally.t0_s = mono_now();
 }
 
 static int64_t wall_ms(const struct watch_feed *f, int64_t t_ns)

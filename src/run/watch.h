@@ -34,6 +34,8 @@ struct watch_feed {
     int nrecent;
     struct watch_tally tally;      /* the session so far, for its summary */
     FILE *summary_to;              /* stdout (text), stderr (waybar: its stdout is JSON lines only) */
+    int server_gone;               /* the last run ended because the server went away (not a signal, not hung): watch
+                                    * may wait for it to come back (set by run_execute) */
 };
 
 void watch_feed_init(struct watch_feed *f, FILE *out, enum watch_format format, int notify);

@@ -1,8 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # rtjitter watch and the server's life (issue 34 item 4), on a private jackd (256 frames) whose end the test makes:
-# - the server killed (SIGKILL) or stopped (SIGTERM) under a session: watch exits 3 within 5 s with one line on
-#   stderr saying the session ended and why (never only "report: PATH"), its report incomplete with that reason;
+# - the server killed (SIGKILL) or stopped (SIGTERM) under a session with --exit-with-server: watch exits 3 within
+#   5 s with one line on stderr saying the session ended and why (never only "report: PATH"), its report incomplete
+#   with that reason;
+# - by default the session waits for a server of that name to come back: stopped, restarted 2 s later, with a stall
+#   client of its own (20 ms, twice) in its second life: stderr says the first life ended, that it waits, that the
+#   server is back; the numbers go on (each once), each of the client's stalls has its began line within 150 ms
+#   (tests/helpers/watch_check.py against the second life's report and the client's log), the numbers go on from a
+#   first client's stall in the first life, the last summary counts both lives, --duration counts both lives (exit 0
+#   at ~17 s), the store holds both lives' reports (the first incomplete, the second complete);
 # - --server-log a FIFO, /dev/zero (refused with one line, exit 2) and a file another process keeps growing (read
 #   a bounded amount a turn: the session ends at its --duration): none hangs (each under `timeout`);
 # - Ctrl-C (SIGINT) ends a session within 2 s, measured from the signal to the exit (2.5 s accepted only when the
@@ -15,7 +22,7 @@ elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }'
 # --- the server killed, then stopped ---
 for how in KILL TERM; do
     start_jackd "$srv" 48000 256 || { not_ok "jackd starts"; exit 0; }
-    "$RTJ" watch --server "$srv" --json "$WORK/$how.json" --output "$WORK/store" >"$WORK/$how.out" \
+    "$RTJ" watch --server "$srv" --exit-with-server --json "$WORK/$how.json" --output "$WORK/store" >"$WORK/$how.out" \
         2>"$WORK/$how.err" &
     wpid=$!
     sleep 2
@@ -42,7 +49,50 @@ import json, sys; d = json.load(open('$WORK/$how.json'))
 sys.exit(not (d['complete'] is False and ('server' in d['incomplete_reason'] or 'cycle' in d['incomplete_reason'])))"
 done
 
+# --- the server stopped and restarted under the same name: the session goes on ---
 start_jackd "$srv" 48000 256 || { not_ok "jackd starts"; exit 0; }
+t0=$(date +%s.%N)
+"$RTJ" watch --server "$srv" --duration 17 --json "$WORK/r.json" --output "$WORK/rstore" >"$WORK/r.out" \
+    2>"$WORK/r.err" &
+wpid=$!
+"$RTJ_HELPERS/stall_client" "$srv" 20 281 1 >"$WORK/rstall1.out" 2>&1 &
+spid=$!
+sleep 1; kill -USR1 "$spid"   # one stall in the first life
+sleep 2
+stop_jackd "$JACKD_PID"
+kill -TERM "$spid" 2>/dev/null; wait "$spid" 2>/dev/null
+sleep 2
+start_jackd "$srv" 48000 256 || { not_ok "jackd starts again"; kill -TERM "$wpid"; wait "$wpid"; exit 0; }
+"$RTJ_HELPERS/stall_client" "$srv" 20 281 2 >"$WORK/rstall.out" 2>&1 &
+spid=$!
+sleep 2.5; kill -USR1 "$spid"   # watch is back within about a second of the server; its stalls from here
+wait "$wpid"; rc=$?
+dt=$(elapsed "$t0")
+kill -TERM "$spid"; wait "$spid"
+sed 's/^/# restart err: /' "$WORK/r.err"
+sed 's/^/# restart out: /' "$WORK/r.out" | cut -c1-120
+check "restarted server: watch goes on to its --duration across both lives (exit 0 in ${dt} s; got $rc)" \
+    holds '[ "$rc" = 0 ] && awk -v d="$dt" "BEGIN { exit !(d > 15 && d < 23) }"'
+check "restarted server: stderr says the first life ended, that it waits, that the server is back" \
+    holds 'grep -q "^rtjitter watch: the session ended: " "$WORK/r.err" && grep -q "^rtjitter watch: waiting for JACK server .$srv. to come back" "$WORK/r.err" &&
+           grep -q "^rtjitter watch: JACK server .$srv. is back" "$WORK/r.err"'
+python3 "$RTJ_TOP/tests/helpers/watch_check.py" "$WORK/r.out" "$WORK/rstall.out" raw "$WORK/r.json" >"$WORK/rc.txt" 2>&1
+sed 's/^/# /' "$WORK/rc.txt"
+rv() { awk -v k="$1" '$1 == k { print $2 }' "$WORK/rc.txt"; }
+nums=$(sed -n 's/^[^ ]*  xrun \([0-9]*\) began$/\1/p' "$WORK/r.out" | tr '\n' ' ')
+check "restarted server: the client's 2 stalls in the second life each have a began line within 150 ms ($(rv begun_near) of $(rv stalls)), the numbers each once ($nums)" \
+    holds '[ "$(rv stalls)" = 2 ] && [ "$(rv begun_near)" = 2 ] && [ "$(echo $nums | tr " " "\n" | sort | uniq -d | wc -l)" = 0 ]'
+nb=$(echo $nums | wc -w)
+summ=$(grep '^your session: ' "$WORK/r.out" | tail -1)
+check "restarted server: the numbers go on from the first life (its stall is 1; $nb began in all) and the last summary counts both lives ($summ)" \
+    holds 'echo "$summ" | grep -Eq "^your session: 1[5-9] s, $nb xruns?" && [ "$nb" -ge 3 ]'
+reps=$(find "$WORK/rstore" -name '*-watch.json' | sort)
+check "restarted server: the store holds both lives' reports, the first incomplete, the second complete" \
+    python3 -c "
+import json, sys
+r = [json.load(open(f)) for f in sys.argv[1:]]
+sys.exit(not (len(r) == 2 and r[0]['complete'] is False and r[1]['complete'] is True))" $reps
+
 # --- --server-log: a FIFO, /dev/zero, a growing file ---
 mkfifo "$WORK/log.fifo"
 for f in "$WORK/log.fifo" /dev/zero; do
