@@ -195,6 +195,7 @@ int cmd_watch(int argc, char **argv, const char *command_line)
         fmt = WATCH_WIDE;
     watch_feed_init(&feed, stdout, fmt, o.notify);
     o.plan.watch = &feed;
+    feed.page = o.plan.html; /* a live page while watching, the session's report page at its end */
     run_signals_want_usr1(); /* the session's summary on SIGUSR1 */
     int rc = watch_lives(&o, &feed);
     watch_feed_destroy(&feed);

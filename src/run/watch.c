@@ -99,6 +99,39 @@ static void ended(struct watch_feed *f, const struct watch_pending *p, const cha
                              .culprit = culprit, .culprit_short = brief, .unsought = f->tally.unsought };
     watch_tally_ended(&f->tally, p->n, e.wall_ms, e.length_ms, key);
     watch_out_event(&f->out, &e);
+    if (!culprit && !f->tally.unsought) { /* told without its culprit: still asked for it a while (issue 34 item 3) */
+        if (f->nlate == WATCH_LATE) {
+            memmove(f->late, f->late + 1, sizeof(f->late[0]) * (WATCH_LATE - 1));
+            f->nlate--;
+        }
+        f->late[f->nlate++] = (struct watch_late){ p->n, p->start_ns, mono_now() };
+    }
+}
+
+/* The events told ended without a culprit: one found since (the report will hold it) is said in a line of its own
+ * and moves in the summary from "not known" to it; the engine's own "not known", or WATCH_LATE_WAIT_S without an
+ * answer, ends the asking. At the end (final) each is asked once more, the engine having explained what it had. */
+static void late_culprits(struct watch_feed *f, const struct culprit_results *res, double now, int final)
+{
+    for (int i = 0; i < f->nlate;) {
+        char line[CULPRIT_NAME_MAX + CULPRIT_EVIDENCE_MAX + 80], brief[CULPRIT_NAME_MAX + 60], key[WATCH_TALLY_KEY];
+        int known = culprit_line(res, f->late[i].start_ns, line, sizeof(line), brief, sizeof(brief), key,
+                                 sizeof(key)) == 0;
+        if (known && key[0]) {
+            struct watch_event e = { .n = f->late[i].n, .wall_ms = wall_ms(f, f->late[i].start_ns), .length_ms = 0,
+                                     .culprit = line, .culprit_short = brief, .late = 1 };
+            watch_out_event(&f->out, &e);
+            if (f->tally.not_known)
+                f->tally.not_known--;
+            watch_tally_culprit(&f->tally, key);
+        }
+        if (known || final || now - f->late[i].since_s > WATCH_LATE_WAIT_S) {
+            memmove(f->late + i, f->late + i + 1, sizeof(f->late[0]) * (size_t)(f->nlate - i - 1));
+            f->nlate--;
+        } else {
+            i++;
+        }
+    }
 }
 
 void watch_feed_poll(struct watch_feed *f, const struct culprit_results *res, int final)
@@ -141,7 +174,11 @@ void watch_feed_poll(struct watch_feed *f, const struct culprit_results *res, in
             i++;
         }
     }
+    if (res)
+        late_culprits(f, res, now, final);
     watch_out_reap(&f->out, final);
+    if (!final) /* at the end the report page replaces it (run_output.c) */
+        watch_page_update(f, now);
 }
 
 void watch_feed_summary(struct watch_feed *f)

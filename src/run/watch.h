@@ -14,6 +14,8 @@
 #define WATCH_QUEUE 256
 #define WATCH_PENDING 64
 #define WATCH_CULPRIT_WAIT_S 2.0
+#define WATCH_LATE 64             /* ended events told without a culprit, still asked for it */
+#define WATCH_LATE_WAIT_S 20.0    /* for this long after their ended line */
 
 struct watch_feed {
     pthread_mutex_t mu;
@@ -32,10 +34,15 @@ struct watch_feed {
     int npending;
     struct watch_begun { uint64_t n; int64_t start_ns; } recent[WATCH_PENDING]; /* begun, for their numbers */
     int nrecent;
+    struct watch_late { uint64_t n; int64_t start_ns; double since_s; } late[WATCH_LATE]; /* told "not known" */
+    int nlate;
     struct watch_tally tally;      /* the session so far, for its summary */
     FILE *summary_to;              /* stdout (text), stderr (waybar: its stdout is JSON lines only) */
     int server_gone;               /* the last run ended because the server went away (not a signal, not hung): watch
                                     * may wait for it to come back (set by run_execute) */
+    const char *page;              /* --html FILE: rewritten as a live page while watching (watch_page.c) */
+    double page_at_s;              /* when it was last written (mono_s), 0 never */
+    int page_error;                /* it could not be written (said once on stderr) */
 };
 
 void watch_feed_init(struct watch_feed *f, FILE *out, enum watch_format format, int notify);
@@ -48,6 +55,8 @@ void watch_feed_clock(struct watch_feed *f, clockid_t clock);
 void watch_feed_poll(struct watch_feed *f, const struct culprit_results *res, int final);
 /* Main thread: the session's summary (run/watch_summary.h), at its end and on SIGUSR1. */
 void watch_feed_summary(struct watch_feed *f);
+/* --html FILE: the live page rewritten when WATCH_PAGE_EVERY_S have passed since the last (watch_page.c). */
+void watch_page_update(struct watch_feed *f, double now_s);
 void watch_feed_destroy(struct watch_feed *f);
 
 #endif

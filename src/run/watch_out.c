@@ -88,6 +88,7 @@ static void waybar_line(struct watch_out *w, const char *state)
 
 void watch_out_begin(struct watch_out *w, const char *what)
 {
+    snprintf(w->what, sizeof(w->what), "watching %s", what);
     if (w->format == WATCH_WAYBAR) {
         snprintf(w->last_line, sizeof(w->last_line), "watching %s", what);
         waybar_line(w, "ok");
@@ -140,7 +141,10 @@ void watch_out_event(struct watch_out *w, const struct watch_event *e)
             snprintf(w->day, sizeof(w->day), "%s", day);
             fprintf(w->out, "%s\n", day);
         }
-        if (e->length_ms < 0)
+        if (e->late)
+            snprintf(narrow, sizeof(narrow), "%s  xrun %llu, found later: %s", hms, (unsigned long long)e->n,
+                     e->culprit_short ? e->culprit_short : "");
+        else if (e->length_ms < 0)
             snprintf(narrow, sizeof(narrow), "%s  xrun %llu began", hms, (unsigned long long)e->n);
         else if (e->unsought)
             snprintf(narrow, sizeof(narrow), "%s  xrun %llu: %.1f ms", hms, (unsigned long long)e->n, e->length_ms);
@@ -152,7 +156,10 @@ void watch_out_event(struct watch_out *w, const struct watch_event *e)
         fprintf(w->out, "%s\n", shown);
         fflush(w->out);
     }
-    if (e->length_ms < 0)
+    if (e->late)
+        snprintf(line, sizeof(line), "%s  xrun %llu, found later: %s", when, (unsigned long long)e->n,
+                 e->culprit ? e->culprit : "");
+    else if (e->length_ms < 0)
         snprintf(line, sizeof(line), "%s  xrun %llu began", when, (unsigned long long)e->n);
     else if (e->unsought)
         snprintf(line, sizeof(line), "%s  xrun %llu: %.1f ms", when, (unsigned long long)e->n, e->length_ms);
@@ -161,6 +168,7 @@ void watch_out_event(struct watch_out *w, const struct watch_event *e)
                  e->culprit ? e->culprit : "culprit not known");
     if (e->n > w->events)
         w->events = e->n;
+    snprintf(w->latest[w->nlines++ % WATCH_OUT_LATEST], sizeof(w->latest[0]), "%s", line);
     if (w->format == WATCH_WAYBAR) {
         snprintf(w->last_line, sizeof(w->last_line), "%s", line);
         waybar_line(w, e->length_ms < 0 ? "xrun" : "warning");
@@ -168,7 +176,7 @@ void watch_out_event(struct watch_out *w, const struct watch_event *e)
         fprintf(w->out, "%s\n", term_str(shown, sizeof(shown), line));
         fflush(w->out);
     }
-    if (w->notify && e->length_ms >= 0)
+    if (w->notify && e->length_ms >= 0 && !e->late) /* one notification an event, when it ended */
         notify(w, line);
 }
 

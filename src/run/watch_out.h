@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#define WATCH_OUT_LATEST 40
+
 /* WATCH_TEXT: a line a change within the terminal's width (80 columns off a terminal), local times HH:MM:SS.mmm
  * under a date line; WATCH_WIDE (--wide): ISO 8601 times and the culprit's evidence, however long the line. */
 enum watch_format { WATCH_TEXT, WATCH_WAYBAR, WATCH_WIDE };
@@ -23,6 +25,7 @@ struct watch_event {
     const char *culprit_short;    /* the same without its evidence ("culprit: stall (client, observed)"): the
                                    * narrow form's */
     int unsought;                 /* no culprit sampler (--no-culprits): the line says only the length */
+    int late;                     /* the culprit of an event already told ended "not known": a line of its own */
 };
 
 struct watch_out {
@@ -36,6 +39,9 @@ struct watch_out {
     uint64_t events;              /* so far, for Waybar's text */
     double last_length_ms;
     char last_line[256];          /* the last event's line, for Waybar's tooltip */
+    char what[256];               /* what it watches (watch_out_begin), for the live page */
+    char latest[WATCH_OUT_LATEST][256]; /* the latest lines (the wide form), for the live page (watch_page.c) */
+    unsigned nlines;              /* lines written in all: latest[(nlines - 1) % WATCH_OUT_LATEST] is the newest */
     int width;                    /* WATCH_TEXT: the columns a line may take (wrap_width) */
     char day[48];                 /* WATCH_TEXT: the date line in force ("2026-12-04 (UTC+01:00)") */
 };

@@ -55,6 +55,11 @@ void watch_tally_ended(struct watch_tally *t, uint64_t n, int64_t wall_ms, doubl
         t->not_known++;
         return;
     }
+    watch_tally_culprit(t, culprit);
+}
+
+void watch_tally_culprit(struct watch_tally *t, const char *culprit)
+{
     for (int i = 0; i < t->ncul; i++)
         if (strcmp(t->cul[i].key, culprit) == 0) {
             t->cul[i].n++;

@@ -31,6 +31,9 @@ void watch_tally_init(struct watch_tally *t, double t0_s);
 void watch_tally_begun(struct watch_tally *t, int64_t wall_ms);
 /* An event ended: its number, its start, its length, its top culprit's "name (kind)" or NULL (not known). */
 void watch_tally_ended(struct watch_tally *t, uint64_t n, int64_t wall_ms, double length_ms, const char *culprit);
+/* One more ended event summed under culprit ("name (kind)"); watch_tally_ended's part, and the way an event told
+ * "not known" moves to the culprit found later (after t->not_known--). */
+void watch_tally_culprit(struct watch_tally *t, const char *culprit);
 /* The summary, each line within 80 columns, to f; now_s on CLOCK_MONOTONIC. */
 void watch_tally_print(const struct watch_tally *t, FILE *f, double now_s);
 

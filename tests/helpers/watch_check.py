@@ -9,8 +9,9 @@ Prints "key value" lines: stalls (inside the session's measured window), begun_n
 line whose time is within 150 ms of the stall's start: ISO 8601 under --wide, else HH:MM:SS.mmm on the date and UTC
 offset of the date line in force, "local times from 2026-12-04 (UTC+00:00); ..." or "2026-12-05 (UTC+00:00)"), ended_named (of those, whose end line names the
 client 'stall'), wall_near (stalls with a report event whose events[].wall is within 150 ms), lines_bad (lines that
-are neither, nor the session's summary: a "your session: " line and the indented ones after it, nor a date line),
-begun, ended, wide (lines over 80 columns).
+are neither, nor the session's summary: a "your session: " line and the indented ones after it, nor a date line, nor
+an "xrun N, found later: CULPRIT" line, which names the culprit of an event told ended without it), begun, ended, wide
+(lines over 80 columns), found_later.
 """
 import datetime, json, re, sys, time
 
@@ -36,7 +37,7 @@ def main():
     raw = d['audio']['clock'] == 'CLOCK_MONOTONIC_RAW'
     # the window on the stall client's clock (the same clock when the report's is its)
     stalls = [(a, b) for a, b in zip(st[0::2], st[1::2]) if w0 < a and b < w1]
-    began, ended, bad, summary, wide, day = {}, {}, 0, False, 0, None
+    began, ended, bad, summary, wide, day, found_later = {}, {}, 0, False, 0, None, 0
 
     def stamp(s):
         if 'T' in s:
@@ -49,6 +50,7 @@ def main():
             print('wide_example', line)
         m = re.match(r'^(\S+)  xrun (\d+) began$', line)
         n = re.match(r'^(\S+)  xrun (\d+): ([\d.]+) ms; (.*)$', line)
+        lt = re.match(r'^(\S+)  xrun (\d+), found later: (.*)$', line)
         dl = re.match(r'^(?:local times from )?(\d{4}-\d\d-\d\d) \(UTC([+-]\d\d:\d\d)\)(?:;.*)?$', line)
         if dl:
             day = (dl.group(1), dl.group(2))
@@ -56,6 +58,9 @@ def main():
             began[int(m.group(2))] = stamp(m.group(1))
         elif n:
             ended[int(n.group(2))] = (stamp(n.group(1)), n.group(4))
+        elif lt and int(lt.group(2)) in ended:  # the culprit of one told "not known", found later: it names it now
+            found_later += 1
+            ended[int(lt.group(2))] = (ended[int(lt.group(2))][0], lt.group(3))
         elif line.startswith('your session: '):
             summary = True   # the session's summary (issue 34): its lines follow, indented
         elif summary and line.startswith('  '):
@@ -77,7 +82,8 @@ def main():
             wall_near += 1
     for k, v in (('stalls', len(stalls)), ('begun_near', near), ('ended_named', named), ('ended_unknown', unknown),
                  ('wall_near', wall_near),
-                 ('begun', len(began)), ('ended', len(ended)), ('lines_bad', bad), ('wide', wide)):
+                 ('begun', len(began)), ('ended', len(ended)), ('lines_bad', bad), ('wide', wide),
+                 ('found_later', found_later)):
         print(k, v)
 
 main()

@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "run/watch_out.h"
+#include "run/watch.h"
+#include <unistd.h>
 
 #define DAY1 1796342400000LL /* 2026-12-04T00:00:00Z, ms */
 
@@ -82,6 +83,56 @@ static void test_wide_and_unsought(void **state)
     fclose(f);
 }
 
+/* The culprit found after the ended line was told without it (issue 34 item 3): the engine answers nothing for the
+ * first WATCH_CULPRIT_WAIT_S, so the ended line says "culprit not known"; once it names the client, a line of its
+ * own says so and the summary moves the event from "not known" to it. */
+static int answer; /* 0: not explained yet (-1), 1: the client */
+static int lookup(const void *ctx, enum culprit_subject subj, int phase, int64_t start_ns, struct culprit *out, int max)
+{
+    (void)ctx, (void)subj, (void)phase, (void)start_ns, (void)max;
+    if (!answer)
+        return -1;
+    memset(out, 0, sizeof(*out));
+    out->kind = CK_CLIENT;
+    out->basis = CB_OBSERVED;
+    snprintf(out->name, sizeof(out->name), "stall");
+    snprintf(out->evidence, sizeof(out->evidence), "another JACK client did not finish: stall");
+    return 1;
+}
+
+static void test_culprit_found_later(void **state)
+{
+    (void)state;
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    struct watch_feed feed;
+    watch_feed_init(&feed, f, WATCH_TEXT, 0);
+    snprintf(feed.out.day, sizeof(feed.out.day), "%s", "-"); /* a date line first, whatever the day */
+    watch_feed_clock(&feed, CLOCK_MONOTONIC);
+    struct culprit_results res = { .lookup = lookup };
+    watch_feed_note(&feed, PH_EVENT_BEGIN, 1000000000, 1000000000);
+    watch_feed_note(&feed, PH_EVENT, 1000000000, 1010000000);
+    watch_feed_poll(&feed, &res, 0);
+    usleep((useconds_t)(WATCH_CULPRIT_WAIT_S * 1e6) + 200000);
+    watch_feed_poll(&feed, &res, 0);
+    answer = 1;
+    watch_feed_poll(&feed, &res, 0);
+    watch_feed_poll(&feed, &res, 0); /* said once */
+    assert_int_equal(feed.tally.not_known, 0);
+    assert_int_equal(feed.tally.ncul, 1);
+    assert_string_equal(feed.tally.cul[0].key, "stall (client)");
+    char buf[2048];
+    lines(f, buf, sizeof(buf));
+    /* the date line, then the three lines (their times are the event's start on the wall clock: not checked) */
+    char *l1 = strchr(buf, '\n') + 1, *l2 = strchr(l1, '\n') + 1, *l3 = strchr(l2, '\n') + 1;
+    assert_non_null(strstr(l1, "  xrun 1 began\n"));
+    assert_non_null(strstr(l2, "  xrun 1: 10.0 ms; culprit not known\n"));
+    assert_non_null(strstr(l3, "  xrun 1, found later: culprit: stall (client, observed)\n"));
+    assert_null(strchr(l3, '\n')[1] ? strchr(l3, '\n') + 1 : NULL);
+    watch_feed_destroy(&feed);
+    fclose(f);
+}
+
 int main(void)
 {
     setenv("TZ", "UTC", 1);
@@ -90,6 +141,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_narrow),
         cmocka_unit_test(test_wide_and_unsought),
+        cmocka_unit_test(test_culprit_found_later),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
