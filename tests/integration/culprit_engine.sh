@@ -7,10 +7,10 @@
 # burst's CPU under it, so every burst delays it (a spike: woken > 2 ms late).
 # - 20 ms bursts (every 300 ms, then 700 ms): in a 50 ms sample the counters cannot place 20 ms of the task's run
 #   time inside the wait, so a spike in a burst names the task (by that pid) or says "not known", never another;
-#   every burst made a spike; no spike outside the bursts names the task (it slept); the engine's periodicity finds
-#   the chosen period within 5 %, with the task or "not known" as what ranked top there;
+#   every burst made a spike; no spike outside the bursts names the task (it slept);
 # - 300 ms bursts (every 1 s): the task held the CPU through whole samples, so the counters prove it held the wait:
-#   every spike in a burst names it on top (rt_task, by its pid), and no spike outside names it;
+#   every spike in a burst names it on top (rt_task, by its pid), and no spike outside names it; the engine's
+#   periodicity finds the chosen period within 5 %, with the task as what ranked top there;
 # - the summary says what the sampler read and its cost.
 # Spikes outside the bursts are the machine's own (another test's real-time thread): printed, judged only for not
 # naming the task.
@@ -61,7 +61,7 @@ best = min(per, key=lambda p: abs(p['period_s'] - every)) if per else None
 what = best['what'] if best else ''
 print('pid', pid, 'bursts', len(bursts), 'in_burst', inb, 'named', named, 'unknown', unk, 'wrong', wrong,
       'outside_named', out_named, 'bursts_hit', len(hit))
-print('period', best['period_s'] if best else 0, 'what_ok', int(f"(pid {pid})" in what or 'not known' in what))
+print('period', best['period_s'] if best else 0, 'what_ok', int(f"(pid {pid})" in what))
 print(f"# periodicity: {per}")
 print('cost', summary['cost']['cpu_pct'], 'hz', summary['sampler']['hz'])
 PY
@@ -76,9 +76,6 @@ PY
         echo "# $n: of $(v in_burst) spikes in a burst, $(v named) name the task, $(v unknown) say not known"
         check "$n: no spike in a burst names another than the injected task (pid $(v pid)): $(v wrong) of $(v in_burst)" \
             holds '[ "$(v wrong)" = 0 ] && [ "$(v in_burst)" -ge "$count" ]'
-        check "$n: the period found, $(v period) s, is within 5 % of the chosen $every ms" \
-            python3 -c "import sys; sys.exit(abs($(v period) - $every / 1000) > 0.05 * $every / 1000)"
-        check "$n: what ranked top at those moments is the injected task or 'not known'" [ "$(v what_ok)" = 1 ]
         check "$n: the summary gives the sampler's rate and cost ($(v cost) % CPU)" [ "$(v hz)" = 20.0 ]
     else
         check "$n: every spike in a burst names the injected task (pid $(v pid)) on top ($(v named) of $(v in_burst))" \
@@ -86,6 +83,11 @@ PY
         grep '^spike ' "$WORK/$n.out" | sed "s/^/# $n: /"
         grep -q '^spike .* 1 [0-9]* rt_task .*held CPU' "$WORK/$n.out"
         check "$n: its evidence says it held the CPU in the wait" [ $? = 0 ]
+        # the task's own moments give its period (the machine's own spikes, "not known", do not blur it; with the
+        # 20 ms bursts not named, at rest an idle CPU's spikes every 100 ms fit 0.2 s as well as the bursts)
+        check "$n: the period found, $(v period) s, is within 5 % of the chosen $every ms" \
+            python3 -c "import sys; sys.exit(abs($(v period) - $every / 1000) > 0.05 * $every / 1000)"
+        check "$n: what ranked top at those moments is the injected task" [ "$(v what_ok)" = 1 ]
     fi
 }
 
@@ -101,6 +103,6 @@ judge a 300 5 short
 run_probe b 700 4 20
 check "the probe ran (700 ms)" [ "$?" = 0 ]
 judge b 700 4 short
-run_probe c 1000 3 300
+run_probe c 1000 4 300
 check "the probe ran (300 ms bursts)" [ "$?" = 0 ]
-judge c 1000 3 long
+judge c 1000 4 long
