@@ -11,6 +11,33 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The culprits a spike not noted shares with r: all but a task the counters proved held r's own wait (rank_tasks.c:
+ * a proof of that wait, not of this one), "not known" on top in its place. */
+static int shared_culprits(const struct ce_result *r, struct culprit *out, int max)
+{
+    int n = 0;
+    bool dropped = false;
+    for (int k = 0; k < r->n && n < max; k++) {
+        const struct culprit *c = &r->c[k];
+        if (c->basis == CB_CORRELATED && (c->kind == CK_RT_TASK || c->kind == CK_KTHREAD)) {
+            dropped = true;
+            continue;
+        }
+        out[n++] = *c;
+    }
+    if (dropped && n == max)
+        n--;
+    if (dropped) {
+        memmove(out + 1, out, sizeof *out * (size_t)n);
+        out[0] = (struct culprit){.kind = CK_NONE, .basis = CB_CORRELATED, .cpu = -1, .irq = -1, .name = "not known",
+                                  .score = n > 0 ? out[1].score + 1 : 0};
+        snprintf(out[0].evidence, sizeof out[0].evidence, "not known without the trace: this spike shares the "
+                 "window of one just before it, whose wait a real-time task held; this one's wait may not have been");
+        n++;
+    }
+    return n;
+}
+
 static int lookup(const void *ctx, enum culprit_subject subj, int phase, int64_t start_ns, struct culprit *out,
                   int max)
 {
@@ -33,9 +60,7 @@ static int lookup(const void *ctx, enum culprit_subject subj, int phase, int64_t
         const struct ce_result *r = &e->res[i];
         if (r->subj != subj || r->phase != phase || r->start_ns > start_ns || start_ns - r->start_ns > e->interval_ns)
             continue;
-        rc = r->state == 1 ? (r->n < max ? r->n : max) : 0;
-        if (rc > 0)
-            memcpy(out, r->c, sizeof *out * (size_t)rc);
+        rc = r->state == 1 ? shared_culprits(r, out, max) : 0;
     }
     pthread_mutex_unlock(&e->mu);
     return rc;

@@ -119,6 +119,13 @@ static void test_rt_task_named(void **state)
                                        "40.0 ms wait: spin (pid 812, FIFO 95), pinned there, ran 50.0 ms in the 150 ms "
                                        "around the spike (schedstat)");
     assert_int_equal(lookup(e, 1234, c), -1); /* never noted */
+    /* a spike not noted 10 ms later shares the window, not the proof: that was of the first one's wait */
+    n = lookup(e, 1470 * MS, c);
+    assert_true(n >= 1);
+    assert_int_equal(c[0].kind, CK_NONE);
+    assert_non_null(strstr(c[0].evidence, "not known without the trace"));
+    for (int k = 0; k < n; k++)
+        assert_int_not_equal(c[k].kind, CK_RT_TASK);
     culprit_engine_free(e);
     ctree_free(&t);
 }
