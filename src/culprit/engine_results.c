@@ -161,9 +161,19 @@ static void period_add(struct period_entry *pe, int *npe, const struct ce_period
     (*npe)++;
 }
 
+/* Whether a period's "what" names no one ("none: not known", "run_delay: who ran is not known"). */
+static bool unnamed(const struct period_entry *x)
+{
+    return strncmp(x->what, "none:", 5) == 0 || strncmp(x->what, "run_delay:", 10) == 0;
+}
+
+/* A culprit's own period before those of "not known" moments (without the trace most are, and noise among many
+ * fits some period: one of them had pushed a hog's out of the list), then the most moments first. */
 static int by_count_desc(const void *a, const void *b)
 {
     const struct period_entry *x = a, *y = b;
+    if (unnamed(x) != unnamed(y))
+        return unnamed(x) ? 1 : -1;
     return (x->p.count < y->p.count) - (x->p.count > y->p.count);
 }
 
@@ -171,7 +181,8 @@ static int by_count_desc(const void *a, const void *b)
  * at one of a task's bursts the run delay may rank above it; a culprit that comes back is periodic whatever else the
  * machine does: beside stress-ng, the machine's own spikes between a task's bursts made half its period
  * fit more moments), then of all of them together (a period no one culprit tops, with what ranked top most often
- * at its moments; left out when that culprit's own period is listed). At most PERIODS_MAX, the most moments first. Under the engine's mutex (the sort's static is
+ * at its moments; left out when that culprit's own period is listed). At most PERIODS_MAX, named culprits' first,
+ * the most moments first. Under the engine's mutex (the sort's static is
  * safe under it). */
 static json_t *periodicity_json(const struct culprit_engine *e)
 {
