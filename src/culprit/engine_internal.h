@@ -49,6 +49,7 @@ struct ce_task_run {
     bool kthread;                /* a kernel thread: what its kind allows, never "lower it" */
     char comm[CE_COMM];
     int64_t run_ns;              /* schedstat's run time, delta */
+    int64_t since_ns;            /* the delta is of the run time since a read at or after this (a tick's stamp) */
 };
 
 /* One tick: what moved in (t0_ns, t_ns] on the measurement clock. */
@@ -82,6 +83,7 @@ struct ce_task {
     bool kthread;
     char comm[CE_COMM];
     int64_t last_run_ns;         /* schedstat at the last read, -1 before the first */
+    int64_t read_t_ns;           /* a stamp at or before that read (its tick's, or the one before at a scan) */
     bool seen;                   /* found by the current scan */
 };
 

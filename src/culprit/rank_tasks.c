@@ -42,21 +42,24 @@ static int sum_tasks(struct rank_ctx *c, struct task_sum *sum, int max)
 }
 
 /* Without the trace, how long tid surely held the CPU inside the happening's wait W = [start, end], from its
- * schedstat run time per sample: a sample's run time lies in C = (t0, t + the task reads' time], so at most |C \ W| of
- * it fell outside W, the rest inside (0 when it ran less than that). A lower bound, never a guess; only the samples
- * overlapping W can give any. */
+ * schedstat run time per sample: a sample's run time lies in C = (its previous read's stamp, t + the task reads'
+ * time], so at most |C \ W| of it fell outside W, the rest inside (0 when it ran less than that). A lower bound,
+ * never a guess; only the samples overlapping W can give any. */
 static int64_t held_in_wait(const struct rank_ctx *c, int tid)
 {
     int64_t held = 0, w0 = c->r->start_ns, w1 = c->r->end_ns;
     for (int i = c->i0; i <= c->i1; i++) {
         const struct ce_sample *s = ce_hist_at(c->e, i);
-        int64_t c0 = s->t0_ns, c1 = s->t_ns + (s->task_read_ns > 0 ? s->task_read_ns : 0);
-        int64_t in = (w1 < c1 ? w1 : c1) - (w0 > c0 ? w0 : c0);
-        if (in <= 0)
-            continue;
-        for (int k = 0; k < s->n_task; k++)
-            if (s->task[k].tid == tid && s->task[k].run_ns > (c1 - c0) - in)
-                held += s->task[k].run_ns - ((c1 - c0) - in);
+        for (int k = 0; k < s->n_task; k++) {
+            const struct ce_task_run *t = &s->task[k];
+            if (t->tid != tid)
+                continue;
+            int64_t c0 = t->since_ns < s->t0_ns ? t->since_ns : s->t0_ns;
+            int64_t c1 = s->t_ns + (s->task_read_ns > 0 ? s->task_read_ns : 0);
+            int64_t in = (w1 < c1 ? w1 : c1) - (w0 > c0 ? w0 : c0);
+            if (in > 0 && t->run_ns > (c1 - c0) - in)
+                held += t->run_ns - ((c1 - c0) - in);
+        }
     }
     return held;
 }

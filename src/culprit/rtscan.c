@@ -80,7 +80,8 @@ static void scan_task(struct culprit_engine *e, int pid, int tid, const uint64_t
             return;
         }
         t = &e->tasks[e->ntasks++];
-        *t = (struct ce_task){.pid = pid, .tid = tid, .last_run_ns = -1};
+        /* the scan runs in a tick, after its stamp: the last tick's is surely before this read */
+        *t = (struct ce_task){.pid = pid, .tid = tid, .last_run_ns = -1, .read_t_ns = e->last_t_ns};
         /* its CPU time now, so that the next tick has its delta */
         int64_t run, delay;
         snprintf(path, sizeof path, "%s/%d/task/%d/schedstat", e->proc, pid, tid);
@@ -161,7 +162,9 @@ static void read_task(struct culprit_engine *e, struct ce_task *t, struct ce_sam
     if (ce_read(&e->buf, path) < 0 || ce_parse_schedstat(e->buf.p, e->buf.len, &run, &delay) < 0)
         return;
     int64_t d = t->last_run_ns >= 0 && run > t->last_run_ns ? run - t->last_run_ns : 0;
+    int64_t since = t->read_t_ns; /* a read that failed before leaves this further back: the delta spans more */
     t->last_run_ns = run;
+    t->read_t_ns = s->t_ns;
     if (d == 0 || !e->primed)
         return;
     if (s->n_task >= CE_S_TASK) {
@@ -170,7 +173,7 @@ static void read_task(struct culprit_engine *e, struct ce_task *t, struct ce_sam
     }
     struct ce_task_run *r = &s->task[s->n_task++];
     *r = (struct ce_task_run){.pid = t->pid, .tid = t->tid, .cpu = t->cpu, .only_cpu = t->only_cpu, .prio = t->prio,
-                              .policy = t->policy, .kthread = t->kthread, .run_ns = d};
+                              .policy = t->policy, .kthread = t->kthread, .run_ns = d, .since_ns = since};
     memcpy(r->comm, t->comm, sizeof r->comm);
 }
 

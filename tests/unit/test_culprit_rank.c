@@ -178,6 +178,38 @@ static void test_rt_task_not_proven(void **state)
     }
 }
 
+/* A read that failed (the schedstat unreadable at the tick ending at 1500 ms) leaves the next delta spanning two
+ * samples: the task's 50 ms of (1450, 1500] come at the tick of 1550 ms, and are not placed in (1500, 1550] as if
+ * it ran through the wait (1510, 1550] (it slept then): counted over (1450, 1551], 61 ms of it outside the wait. */
+static void test_rt_task_missed_read(void **state)
+{
+    (void)state;
+    struct ctree t;
+    struct culprit_engine *e = start(&t);
+    t.task_allowed = "1";
+    for (int k = 0; k <= 12; k++) {
+        quiet(&t, k);
+        t.task_run += (k == 10 ? 50 : 0) * MS;
+        ctree_write(&t);
+        if (k == 10) {
+            char p[400];
+            snprintf(p, sizeof p, "%s/proc/812/task/812/schedstat", t.root);
+            assert_int_equal(unlink(p), 0);
+        }
+        tick(e, k);
+        if (k == 9)
+            culprit_engine_note(e, CS_SPIKE, 0, 1510 * MS, 1550 * MS, 1, 0);
+    }
+    struct culprit c[CULPRITS_MAX];
+    int n = lookup(e, 1510 * MS, c);
+    assert_true(n >= 1);
+    print_message("# %s | %s\n", c[0].name, c[0].evidence);
+    for (int k = 0; k < n; k++)
+        assert_int_not_equal(c[k].kind, CK_RT_TASK);
+    culprit_engine_free(e);
+    ctree_free(&t);
+}
+
 /* The bound over two samples: pinned, 45 ms in each of (1450, 1500] and (1500, 1550] for the 40 ms wait
  * (1480, 1520]: at most 30 ms of each outside it, so 15 + 15 = 30 ms surely inside, at least half of 40: named. */
 static void test_rt_task_held_across_samples(void **state)
@@ -654,6 +686,7 @@ int main(void)
         cmocka_unit_test(test_rt_task_below_not_named),
         cmocka_unit_test(test_rt_task_not_proven),
         cmocka_unit_test(test_rt_task_held_across_samples),
+        cmocka_unit_test(test_rt_task_missed_read),
         cmocka_unit_test(test_irq_surge),
         cmocka_unit_test(test_softirq_pressure_freq),
         cmocka_unit_test(test_dsp_and_source_rank_first),
