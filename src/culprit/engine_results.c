@@ -32,7 +32,8 @@ static int shared_culprits(const struct ce_result *r, struct culprit *out, int m
         out[0] = (struct culprit){.kind = CK_NONE, .basis = CB_CORRELATED, .cpu = -1, .irq = -1, .name = "not known",
                                   .score = n > 0 ? out[1].score + 1 : 0};
         snprintf(out[0].evidence, sizeof out[0].evidence, "not known without the trace: this spike shares the "
-                 "window of one just before it, whose wait a real-time task held; this one's wait may not have been");
+                 "window of one just before it, whose wait a real-time task held, not this one's; run as root, or "
+                 "give your group tracefs, to see it");
         n++;
     }
     return n;
