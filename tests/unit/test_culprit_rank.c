@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The culprit engine's ranking on a fake /proc tree (culprit_tree.h) changed between ticks made by hand at 20 Hz
- * (t = 1000, 1050, ... ms): the truth is what each test wrote. A FIFO 95 task on CPU 1 whose run time rises is
- * named by comm, pid and "FIFO 95" with the time it ran in the window; one below the audio thread is not; an IRQ
+ * (t = 1000, 1050, ... ms): the truth is what each test wrote. A FIFO 95 task pinned to CPU 1 whose run time proves
+ * it held the wait is named by comm, pid and "FIFO 95" with that time; where the run time does not prove it (the
+ * cases an older rule named wrongly), "not known"; one below the audio thread is not named; an IRQ
  * surge is told against its baseline; our DSP and a source's observation rank above what is only correlated; steal
  * and nothing; when a happening is explained (its end + one interval sampled); lookup and summary. */
 #include <stdarg.h>
