@@ -44,10 +44,12 @@ struct ce_count {
 /* A real-time task that ran in a sample: who, where it was (stat's processor at the tick), its CPU time there. */
 struct ce_task_run {
     int pid, tid, cpu, prio;
+    int only_cpu;                /* the one CPU its affinity allows (the scan's Cpus_allowed_list), -1 several */
     char policy;                 /* 'F' FIFO, 'R' RR */
     bool kthread;                /* a kernel thread: what its kind allows, never "lower it" */
     char comm[CE_COMM];
     int64_t run_ns;              /* schedstat's run time, delta */
+    int64_t since_ns;            /* the delta is of the run time since a read at or after this (a tick's stamp) */
 };
 
 /* One tick: what moved in (t0_ns, t_ns] on the measurement clock. */
@@ -60,6 +62,7 @@ struct ce_sample {
     struct { uint16_t cpu; uint32_t us; } steal[CE_S_STEAL];
     struct { uint16_t cpu; uint32_t khz; } freq[CE_S_FREQ];
     struct ce_task_run task[CE_S_TASK];
+    int64_t task_read_ns;        /* how long the task reads took after t_ns: a task's run time is up to there */
     int64_t audio_run_ns, audio_delay_ns; /* -1: the audio thread was not known or not readable */
     int64_t psi_us[3];           /* cpu, io, memory "some" stall time, delta; -1 where PSI is off */
 };
@@ -75,10 +78,12 @@ struct ce_line {
 /* A followed real-time task. */
 struct ce_task {
     int pid, tid, cpu, prio;
+    int only_cpu;                /* the one CPU its Cpus_allowed_list allows, -1 several or unknown */
     char policy;
     bool kthread;
     char comm[CE_COMM];
     int64_t last_run_ns;         /* schedstat at the last read, -1 before the first */
+    int64_t read_t_ns;           /* a stamp at or before that read (its tick's, or the one before at a scan) */
     bool seen;                   /* found by the current scan */
 };
 

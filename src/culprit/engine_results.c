@@ -11,6 +11,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The culprits a spike not noted shares with r: all but a task the counters proved held r's own wait (rank_tasks.c:
+ * a proof of that wait, not of this one), "not known" on top in its place. */
+static int shared_culprits(const struct ce_result *r, struct culprit *out, int max)
+{
+    int n = 0;
+    bool dropped = false;
+    for (int k = 0; k < r->n && n < max; k++) {
+        const struct culprit *c = &r->c[k];
+        if (c->basis == CB_CORRELATED && (c->kind == CK_RT_TASK || c->kind == CK_KTHREAD)) {
+            dropped = true;
+            continue;
+        }
+        out[n++] = *c;
+    }
+    if (dropped && n == max)
+        n--;
+    if (dropped) {
+        memmove(out + 1, out, sizeof *out * (size_t)n);
+        out[0] = (struct culprit){.kind = CK_NONE, .basis = CB_CORRELATED, .cpu = -1, .irq = -1, .name = "not known",
+                                  .score = n > 0 ? out[1].score + 1 : 0};
+        snprintf(out[0].evidence, sizeof out[0].evidence, "not known without the trace: this spike shares the "
+                 "window of one just before it, whose wait a real-time task held, not this one's; run as root, or "
+                 "give your group tracefs, to see it");
+        n++;
+    }
+    return n;
+}
+
 static int lookup(const void *ctx, enum culprit_subject subj, int phase, int64_t start_ns, struct culprit *out,
                   int max)
 {
@@ -34,9 +62,7 @@ static int lookup(const void *ctx, enum culprit_subject subj, int phase, int64_t
         if (r->subj != subj || r->phase != phase || r->start_ns > start_ns || start_ns - r->start_ns > e->interval_ns ||
             r->state == 3)
             continue;
-        rc = r->state == 1 ? (r->n < max ? r->n : max) : 0;
-        if (rc > 0)
-            memcpy(out, r->c, sizeof *out * (size_t)rc);
+        rc = r->state == 1 ? shared_culprits(r, out, max) : 0;
     }
     pthread_mutex_unlock(&e->mu);
     return rc;
@@ -137,9 +163,19 @@ static void period_add(struct period_entry *pe, int *npe, const struct ce_period
     (*npe)++;
 }
 
+/* Whether a period's "what" names no one ("none: not known", "run_delay: who ran is not known"). */
+static bool unnamed(const struct period_entry *x)
+{
+    return strncmp(x->what, "none:", 5) == 0 || strncmp(x->what, "run_delay:", 10) == 0;
+}
+
+/* A culprit's own period before those of "not known" moments (without the trace most are, and noise among many
+ * fits some period: one of them had pushed a hog's out of the list), then the most moments first. */
 static int by_count_desc(const void *a, const void *b)
 {
     const struct period_entry *x = a, *y = b;
+    if (unnamed(x) != unnamed(y))
+        return unnamed(x) ? 1 : -1;
     return (x->p.count < y->p.count) - (x->p.count > y->p.count);
 }
 
@@ -147,7 +183,8 @@ static int by_count_desc(const void *a, const void *b)
  * at one of a task's bursts the run delay may rank above it; a culprit that comes back is periodic whatever else the
  * machine does: beside stress-ng, the machine's own spikes between a task's bursts made half its period
  * fit more moments), then of all of them together (a period no one culprit tops, with what ranked top most often
- * at its moments; left out when that culprit's own period is listed). At most PERIODS_MAX, the most moments first. Under the engine's mutex (the sort's static is
+ * at its moments; left out when that culprit's own period is listed). At most PERIODS_MAX, named culprits' first,
+ * the most moments first. Under the engine's mutex (the sort's static is
  * safe under it). */
 static json_t *periodicity_json(const struct culprit_engine *e)
 {

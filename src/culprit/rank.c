@@ -7,7 +7,8 @@
  *  - our DSP overran the period (callback_max_ns > period_ns): observed by our own clock, so first (1000+);
  *  - what a source saw in the window (a server's log, a profiler, a trace): observed, 500+;
  *  - a real-time task at or above the audio thread's priority that ran on an audio CPU: its CPU time is measured
- *    in ns by schedstat, a direct account of time taken from the audio thread, 100 + 10 per period of run time;
+ *    in ns by schedstat, 100 + 10 per period of run time; without the trace only one pinned to the wait's CPU whose
+ *    run time proves it held that CPU for half the wait or more (rule_rt_tasks);
  *  - the audio thread's run delay when no task is named: it waited, someone ran, 50+ (a softirq that surged on its
  *    CPU then goes above it: a real-time thread waits behind softirq work when no higher task runs);
  *  - steal above its usual (the host took the CPU), 40+;
@@ -224,74 +225,6 @@ int ce_ask_sources(struct culprit_engine *e, const struct ce_result *r)
             traced = n > 0 ? n : 0;
     }
     return traced;
-}
-
-struct task_sum {
-    struct ce_task_run t;
-    int64_t run_ns;
-};
-
-static int sum_tasks(struct rank_ctx *c, struct task_sum *sum, int max)
-{
-    int n = 0;
-    for (int i = c->i0; i <= c->i1; i++) {
-        const struct ce_sample *s = ce_hist_at(c->e, i);
-        for (int k = 0; k < s->n_task; k++) {
-            const struct ce_task_run *t = &s->task[k];
-            /* our own process's other threads (jack's, the timer's relay) are never "a task to stop": what they
-             * cost the audio thread is its run delay */
-            if (t->tid == c->audio_tid || (c->e->cfg.audio_pid > 0 && t->pid == c->e->cfg.audio_pid) ||
-                (c->e->cfg.server_pid > 0 && t->pid == c->e->cfg.server_pid) ||
-                t->prio < c->audio_prio || !has_cpu(c, t->cpu))
-                continue;
-            int j = 0;
-            while (j < n && sum[j].t.tid != t->tid)
-                j++;
-            if (j == n) {
-                if (n >= max)
-                    continue;
-                sum[n++] = (struct task_sum){*t, 0};
-            }
-            sum[j].run_ns += t->run_ns;
-            sum[j].t.cpu = t->cpu;
-        }
-    }
-    return n;
-}
-
-static void rule_rt_tasks(struct rank_ctx *c)
-{
-    struct task_sum sum[CE_S_TASK];
-    int n = sum_tasks(c, sum, CE_S_TASK);
-    int64_t period = c->period_ns > 0 ? c->period_ns : 1000000;
-    /* below a tenth of a period (or 20 µs) a task could not have made the audio thread late: a kernel thread's
-     * tick of housekeeping, left out so that it does not ride along every event */
-    int64_t min_ns = period / 10 > 20000 ? period / 10 : 20000;
-    /* Without the trace, a task's CPU time is known per 50 ms sample, not inside the wait: one that ran less than
-     * half of the happening's lateness cannot be what held it. (One that ran far longer may have held several
-     * spikes in a row, a hog's 20 ms burst over 5 ms cycles, or have run beside another's wait: the samples cannot
-     * tell, and against a scheduler trace such namings were often wrong: the README says so.) */
-    int64_t late = c->r->end_ns - c->r->start_ns;
-    for (int i = 0; i < n; i++) {
-        const struct task_sum *t = &sum[i];
-        if (t->run_ns < min_ns)
-            continue;
-        if (c->r->traced < 0 && late > 0 && 2 * t->run_ns < late)
-            continue;
-        const char *rel = c->audio_prio <= 0 ? "" : t->t.prio > c->audio_prio ? " above the audio thread"
-                                                                              : " at the audio thread's priority";
-        /* a kernel thread is what its kind allows (culprit_kthread_kind), never a process to lower */
-        struct culprit *p = rank_add(c, t->t.kthread ? CK_KTHREAD : CK_RT_TASK, CB_CORRELATED,
-                                100 + fmin(300, 10.0 * t->run_ns / period), t->t.comm, "a real-time %s%s ran on CPU "
-                                "%d: %s (pid %d, %s %d), %.1f ms %s", t->t.kthread ? "kernel thread" : "task", rel,
-                                t->t.cpu, t->t.comm, t->t.pid, t->t.policy == 'R' ? "RR" : "FIFO", t->t.prio,
-                                t->run_ns / 1e6, c->around);
-        if (p) {
-            p->pid = t->t.pid;
-            p->tid = t->t.tid;
-            p->cpu = t->t.cpu;
-        }
-    }
 }
 
 /* A task the trace saw (observed: its tid as pid, its priority known only when the trace held its switch-in) and
@@ -562,7 +495,7 @@ int ce_rank(struct culprit_engine *e, const struct ce_result *r, struct culprit 
                          "came late (they span %.0f ms), so its counters cannot be placed in it", c->span_ns / 1e6);
             goto ranked;
         }
-        rule_rt_tasks(c);
+        rank_rule_rt_tasks(c);
         merge_observed_tasks(c);
         rule_run_delay(c);
         rule_steal(c);

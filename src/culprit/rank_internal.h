@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Shared by rank.c (the window, the rules of tasks, sources, steal, run delay, pressure, the clock, and the order)
- * and rank_counters.c (the rules of interrupt and softirq counters, and how they read together). The culprit
- * engine's thread only. */
+/* Shared by rank.c (the window, the rules of sources, steal, run delay, pressure, the clock, and the order),
+ * rank_tasks.c (real-time tasks) and rank_counters.c (the rules of interrupt and softirq counters, and how they
+ * read together). The culprit engine's thread only. */
 #ifndef RTJ_CULPRIT_RANK_INTERNAL_H
 #define RTJ_CULPRIT_RANK_INTERNAL_H
 #include "culprit/engine_internal.h"
@@ -46,6 +46,9 @@ struct culprit *rank_add(struct rank_ctx *c, enum culprit_kind k, enum culprit_b
  * the history holds nothing outside the window. */
 double rank_usual(const struct rank_ctx *c, uint64_t roll, uint64_t in_window);
 void rank_fmt_usual(char *b, size_t n, double u);
+
+/* rank_tasks.c: the real-time tasks that ran on the audio CPU (without the trace: those proven to hold the wait's). */
+void rank_rule_rt_tasks(struct rank_ctx *c);
 
 /* rank_counters.c: an IRQ line's surge, a softirq's (above the IPIs that carried it), and the softirq that surged
  * most above a bare run delay (not when steal explains the wait). In this order, after rule_run_delay and

@@ -36,6 +36,20 @@ static bool meets(const uint64_t *a, const uint64_t *b)
     return !any; /* no audio CPU known: every CPU counts */
 }
 
+/* The one CPU a mask allows, -1 when it allows several (or none). */
+static int only_cpu(const uint64_t *m)
+{
+    int cpu = -1;
+    for (int i = 0; i < CE_CPUS_MAX / 64; i++) {
+        if (!m[i])
+            continue;
+        if (cpu >= 0 || (m[i] & (m[i] - 1)))
+            return -1;
+        cpu = i * 64 + __builtin_ctzll(m[i]);
+    }
+    return cpu;
+}
+
 static struct ce_task *find_task(struct culprit_engine *e, int tid)
 {
     for (int i = 0; i < e->ntasks; i++)
@@ -66,7 +80,8 @@ static void scan_task(struct culprit_engine *e, int pid, int tid, const uint64_t
             return;
         }
         t = &e->tasks[e->ntasks++];
-        *t = (struct ce_task){.pid = pid, .tid = tid, .last_run_ns = -1};
+        /* the scan runs in a tick, after its stamp: the last tick's is surely before this read */
+        *t = (struct ce_task){.pid = pid, .tid = tid, .last_run_ns = -1, .read_t_ns = e->last_t_ns};
         /* its CPU time now, so that the next tick has its delta */
         int64_t run, delay;
         snprintf(path, sizeof path, "%s/%d/task/%d/schedstat", e->proc, pid, tid);
@@ -74,6 +89,7 @@ static void scan_task(struct culprit_engine *e, int pid, int tid, const uint64_t
             t->last_run_ns = run;
     }
     t->cpu = st.processor;
+    t->only_cpu = only_cpu(allowed);
     t->prio = st.rt_priority;
     t->policy = st.policy == POLICY_FIFO ? 'F' : 'R';
     t->kthread = st.kthread;
@@ -146,7 +162,9 @@ static void read_task(struct culprit_engine *e, struct ce_task *t, struct ce_sam
     if (ce_read(&e->buf, path) < 0 || ce_parse_schedstat(e->buf.p, e->buf.len, &run, &delay) < 0)
         return;
     int64_t d = t->last_run_ns >= 0 && run > t->last_run_ns ? run - t->last_run_ns : 0;
+    int64_t since = t->read_t_ns; /* a read that failed before leaves this further back: the delta spans more */
     t->last_run_ns = run;
+    t->read_t_ns = s->t_ns;
     if (d == 0 || !e->primed)
         return;
     if (s->n_task >= CE_S_TASK) {
@@ -154,8 +172,8 @@ static void read_task(struct culprit_engine *e, struct ce_task *t, struct ce_sam
         return;
     }
     struct ce_task_run *r = &s->task[s->n_task++];
-    *r = (struct ce_task_run){.pid = t->pid, .tid = t->tid, .cpu = t->cpu, .prio = t->prio, .policy = t->policy, .kthread = t->kthread,
-                              .run_ns = d};
+    *r = (struct ce_task_run){.pid = t->pid, .tid = t->tid, .cpu = t->cpu, .only_cpu = t->only_cpu, .prio = t->prio,
+                              .policy = t->policy, .kthread = t->kthread, .run_ns = d, .since_ns = since};
     memcpy(r->comm, t->comm, sizeof r->comm);
 }
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* A reader's state for the summary: one that worked and then failed (the audio thread ended before the sampler)
@@ -342,6 +343,8 @@ static void roll(struct culprit_engine *e, const struct ce_sample *s, int sign)
 
 void ce_sample_tick(struct culprit_engine *e, int64_t now_ns)
 {
+    struct timespec r0, r1; /* next to now_ns (taken by the caller just before), on a clock of its rate */
+    clock_gettime(CLOCK_MONOTONIC, &r0);
     if (e->primed && e->hist_n == e->hist_cap) {
         roll(e, cur_sample(e), -1); /* the oldest, about to be overwritten */
         e->hist_n--;
@@ -353,6 +356,9 @@ void ce_sample_tick(struct culprit_engine *e, int64_t now_ns)
     /* the times first, next to the tick's stamp: what runs after the stamp and before its read would be counted in
      * this sample, before its real time; the task scan (milliseconds) last, for the same reason */
     ce_rt_read(e, s);
+    clock_gettime(CLOCK_MONOTONIC, &r1);
+    /* a task read late (the sampler preempted after its stamp) counted run time past t_ns: its bound (rank.c) */
+    s->task_read_ns = (int64_t)(r1.tv_sec - r0.tv_sec) * 1000000000 + (r1.tv_nsec - r0.tv_nsec);
     sample_audio(e, s);
     sample_interrupts(e, s);
     sample_softirqs(e, s);

@@ -19,6 +19,7 @@ struct ctree {
     long long audio_run, audio_delay;
     long long task_run;                  /* the RT task's schedstat run time, ns */
     int task_prio, task_cpu, task_policy; /* its stat fields 40, 39, 41 */
+    const char *task_allowed;            /* its Cpus_allowed_list, NULL: "0-1" (either CPU) */
     long long psi_cpu;
     long khz1;                           /* CPU 1's scaling_cur_freq, 0: no cpufreq */
 };
@@ -84,7 +85,8 @@ static inline void ctree_write(const struct ctree *t)
     ctree_stat(t, "proc/4242/task/4243/stat", CT_AUDIO_TID, "rtj-audio", 1, 10, 1);
     ctree_file(t, "proc/4242/task/4243/status", "Name:\trtj-audio\nCpus_allowed_list:\t1\n");
     ctree_stat(t, "proc/812/task/812/stat", CT_TASK_PID, "spin", t->task_cpu, t->task_prio, t->task_policy);
-    ctree_file(t, "proc/812/task/812/status", "Name:\tspin\nCpus_allowed_list:\t0-1\n");
+    ctree_file(t, "proc/812/task/812/status", "Name:\tspin\nCpus_allowed_list:\t%s\n",
+               t->task_allowed ? t->task_allowed : "0-1");
     ctree_file(t, "proc/812/task/812/schedstat", "%lld 0 10\n", t->task_run);
     if (t->khz1)
         ctree_file(t, "sys/devices/system/cpu/cpu1/cpufreq/scaling_cur_freq", "%ld\n", t->khz1);
