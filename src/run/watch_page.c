@@ -42,7 +42,8 @@ static int page_body(FILE *out, void *arg)
                  "<title>rtjitter watch: your session, live</title>\n<style>\n"
                  "body{font-family:system-ui,sans-serif;margin:1.5em auto;max-width:1000px;padding:0 1em;color:#222}\n"
                  "h1{font-size:1.4em;margin:.2em 0}h2{font-size:1.1em;margin-top:1.4em;border-bottom:1px solid #ccc}\n"
-                 "pre{background:#f7f7f7;padding:.6em .8em;border-radius:4px;overflow-x:auto;font-size:.9em}\n"
+                 "pre{background:#f7f7f7;padding:.6em .8em;border-radius:4px;font-size:.9em;white-space:pre-wrap;"
+                 "overflow-wrap:anywhere}\n"
                  ".note{color:#555;font-size:.9em}\n</style>\n</head>\n<body>\n",
             WATCH_PAGE_EVERY_S);
     fputs("<h1>Your session, live</h1>\n<p class=\"note\">", out);

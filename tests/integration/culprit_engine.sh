@@ -78,8 +78,11 @@ PY
             holds '[ "$(v wrong)" = 0 ] && [ "$(v in_burst)" -ge "$count" ]'
         check "$n: the summary gives the sampler's rate and cost ($(v cost) % CPU)" [ "$(v hz)" = 20.0 ]
     else
-        check "$n: every spike in a burst names the injected task (pid $(v pid)) on top ($(v named) of $(v in_burst))" \
-            holds '[ "$(v named)" = "$(v in_burst)" ] && [ "$(v in_burst)" -ge "$count" ]'
+        # Named only when the counters prove the task held the CPU for half the wait: this VM's host takes CPU time
+        # from the spinner too (once it ran 181.6 ms of a 300 ms burst; another time under half, and that burst was
+        # "not known", truly unproven): every spike in a burst names it or says not known, most name it
+        check "$n: every spike in a burst names the injected task (pid $(v pid)) on top or says not known, most name it ($(v named) named, $(v unknown) not known, of $(v in_burst))" \
+            holds '[ $(( $(v named) + $(v unknown) )) = "$(v in_burst)" ] && [ $(( 2 * $(v named) )) -gt "$(v in_burst)" ] && [ "$(v in_burst)" -ge "$count" ]'
         grep '^spike ' "$WORK/$n.out" | sed "s/^/# $n: /"
         grep -q '^spike .* 1 [0-9]* rt_task .*held CPU' "$WORK/$n.out"
         check "$n: its evidence says it held the CPU in the wait" [ $? = 0 ]

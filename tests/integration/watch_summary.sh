@@ -19,11 +19,12 @@ log="$WORK/jackd-$srv.log"
 spid=$!
 sleep 0.5
 canaries 85 14
-"$RTJ" watch --server "$srv" --server-log "$log" --duration 12 --json "$WORK/w.json" --output "$WORK/store" \
-    >"$WORK/w.out" 2>"$WORK/w.err" &
+"$RTJ" watch --server "$srv" --server-log "$log" --duration 12 --json "$WORK/w.json" --html "$WORK/live.html" \
+    --output "$WORK/store" >"$WORK/w.out" 2>"$WORK/w.err" &
 wpid=$!
 sleep 1.2; kill -USR1 "$spid"
 sleep 5; kill -USR1 "$wpid"
+cp "$WORK/live.html" "$WORK/live-mid.html" 2>/dev/null   # the live page as a browser tab would reload it now
 wait "$wpid"; rc=$?
 kill -TERM "$spid"; wait "$spid"
 canaries_wait
@@ -73,3 +74,9 @@ check "--no-culprits: exit 0, every event begun and ended once with its length o
     holds '[ "$nrc" = 0 ] && [ "$nb" = "$nev" ] && [ "$ne" = "$nev" ] && [ "$nev" -ge 3 ] && ! grep -q culprit: "$WORK/n.out"'
 check "--no-culprits: the summary says no culprit was sought, the report has none" \
     holds 'grep -q "^  culprits: not sought" "$WORK/n.out" && [ "$(json "$WORK/n.json" "\"culprits\" in d")" = False ]'
+# --html while watching (issue 34 item 6): the live page mid-session, then the session's report page at its end
+check "--html mid-session: the live page (a meta refresh, the session so far, its began lines)" \
+    holds 'grep -q "http-equiv=\"refresh\"" "$WORK/live-mid.html" && grep -q "your session: " "$WORK/live-mid.html" &&
+           grep -Eq "  xrun [0-9]+ began" "$WORK/live-mid.html"'
+check "--html at the end: the session's report page replaced it" \
+    holds 'grep -q "<title>rtjitter report" "$WORK/live.html" && ! grep -q "http-equiv=\"refresh\"" "$WORK/live.html"'
