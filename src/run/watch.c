@@ -181,6 +181,23 @@ void watch_feed_poll(struct watch_feed *f, const struct culprit_results *res, in
         watch_page_update(f, now);
 }
 
+void watch_feed_buffer(struct watch_feed *f, unsigned frames0, unsigned rate0, unsigned frames1, unsigned rate1)
+{
+    struct timespec rt;
+    clock_gettime(CLOCK_REALTIME, &rt);
+    char text[160];
+    if (rate0 == rate1)
+        snprintf(text, sizeof(text), "buffer changed: %u -> %u frames @ %u Hz (%.2f ms)", frames0, frames1, rate1,
+                 rate1 ? 1e3 * frames1 / rate1 : 0.0);
+    else
+        snprintf(text, sizeof(text), "buffer changed: %u @ %u -> %u frames @ %u Hz (%.2f ms)", frames0, rate0, frames1,
+                 rate1, rate1 ? 1e3 * frames1 / rate1 : 0.0);
+    watch_out_note(&f->out, (int64_t)rt.tv_sec * 1000 + rt.tv_nsec / 1000000, text);
+    f->tally.buffer_changes++;
+    f->tally.frames = frames1;
+    f->tally.rate_hz = rate1;
+}
+
 void watch_feed_summary(struct watch_feed *f)
 {
     watch_tally_print(&f->tally, f->summary_to, mono_now());

@@ -180,6 +180,33 @@ void watch_out_event(struct watch_out *w, const struct watch_event *e)
         notify(w, line);
 }
 
+void watch_out_note(struct watch_out *w, int64_t wall_ms, const char *text)
+{
+    char when[48], line[256], shown[256];
+    watch_iso8601(wall_ms, when, sizeof(when));
+    snprintf(line, sizeof(line), "%s  %s", when, text);
+    snprintf(w->latest[w->nlines++ % WATCH_OUT_LATEST], sizeof(w->latest[0]), "%s", line);
+    if (w->format == WATCH_WAYBAR) {
+        snprintf(w->last_line, sizeof(w->last_line), "%s", line);
+        waybar_line(w, "warning");
+        return;
+    }
+    if (w->format == WATCH_TEXT) {
+        char day[48], hms[48];
+        day_and_time(wall_ms, day, sizeof(day), hms, sizeof(hms));
+        if (strcmp(day, w->day) != 0) {
+            snprintf(w->day, sizeof(w->day), "%s", day);
+            fprintf(w->out, "%s\n", day);
+        }
+        snprintf(line, sizeof(line), "%s  %s", hms, text);
+    }
+    term_str(shown, sizeof(shown), line);
+    if (w->format == WATCH_TEXT)
+        fit_cols(shown, sizeof(shown), w->width);
+    fprintf(w->out, "%s\n", shown);
+    fflush(w->out);
+}
+
 void watch_out_reap(struct watch_out *w, int final)
 {
     for (int i = 0; i < w->nkids;) {

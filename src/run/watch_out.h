@@ -53,6 +53,8 @@ void watch_out_init(struct watch_out *w, FILE *out, enum watch_format format, in
 void watch_out_begin(struct watch_out *w, const char *what);
 /* An event began / ended (length_ms set) / its culprit became known. */
 void watch_out_event(struct watch_out *w, const struct watch_event *e);
+/* A line about the session itself (the buffer changed), stamped wall_ms, in the form of the event lines. */
+void watch_out_note(struct watch_out *w, int64_t wall_ms, const char *text);
 /* Reaps finished notify-send children; at the end (final 1) kills the rest. */
 void watch_out_reap(struct watch_out *w, int final);
 

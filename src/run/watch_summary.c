@@ -138,6 +138,12 @@ void watch_tally_print(const struct watch_tally *t, FILE *f, double now_s)
                  wn == 1 ? "" : "s");
         say(f, line);
     }
+    if (t->buffer_changes) {
+        snprintf(line, sizeof(line), "  buffer: now %u frames @ %u Hz (%.2f ms), after %u change%s", t->frames,
+                 t->rate_hz, t->rate_hz ? 1e3 * t->frames / t->rate_hz : 0.0, t->buffer_changes,
+                 t->buffer_changes == 1 ? "" : "s");
+        say(f, line);
+    }
     if (!t->ended) {
         fflush(f);
         return;

@@ -24,6 +24,8 @@ struct watch_tally {
     int ncul;
     uint64_t others, not_known;
     int unsought;                  /* no culprit sampler (--no-culprits): no culprit was sought, none is summed */
+    unsigned buffer_changes;       /* the server's buffer changed this often while watching */
+    unsigned frames, rate_hz;      /* the size in force after the last change */
 };
 
 void watch_tally_init(struct watch_tally *t, double t0_s);

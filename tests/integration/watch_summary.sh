@@ -36,6 +36,7 @@ sleep 0.5
     --output "$WORK/store" >"$WORK/n.out" 2>"$WORK/n.err" &
 wpid=$!
 sleep 1.2; kill -USR1 "$spid"
+sleep 2; "$RTJ_HELPERS/set_bufsize" "$srv" 512 >"$WORK/bufsize.out" 2>&1   # the buffer changes mid-session
 wait "$wpid"; nrc=$?
 kill -TERM "$spid"; wait "$spid"
 stop_jackd "$JACKD_PID"
@@ -69,7 +70,7 @@ check "the session is the user's own, never 'no load' ($(v no_load) said it)" [ 
 check "the report's verdict names the user's own session (its xruns are the session's)" [ "$(v own_session)" = 1 ]
 sed 's/^/# watch --no-culprits: /' "$WORK/n.out" | cut -c1-120
 nb=$(grep -c ' xrun [0-9]* began$' "$WORK/n.out"); ne=$(grep -cE ' xrun [0-9]+: [0-9.]+ ms$' "$WORK/n.out")
-nev=$(json "$WORK/n.json" "d['phases'][0]['xruns']['events']")
+nev=$(json "$WORK/n.json" "sum(p['xruns']['events'] for p in d['phases'])")   # a buffer change splits the phase
 check "--no-culprits: exit 0, every event begun and ended once with its length only ($nb began, $ne ended, $nev in the report; the client's 3 stalls)" \
     holds '[ "$nrc" = 0 ] && [ "$nb" = "$nev" ] && [ "$ne" = "$nev" ] && [ "$nev" -ge 3 ] && ! grep -q culprit: "$WORK/n.out"'
 check "--no-culprits: the summary says no culprit was sought, the report has none" \
@@ -80,3 +81,7 @@ check "--html mid-session: the live page (a meta refresh, the session so far, it
            grep -Eq "  xrun [0-9]+ began" "$WORK/live-mid.html"'
 check "--html at the end: the session's report page replaced it" \
     holds 'grep -q "<title>rtjitter report" "$WORK/live.html" && ! grep -q "http-equiv=\"refresh\"" "$WORK/live.html"'
+# a buffer change mid-session (issue 33 item 3): said in a line as it happens, and by the summary
+check "the buffer's change is said as it happens and in the summary (256 -> 512 frames)" \
+    holds 'grep -Eq "^[0-9:.]+  buffer changed: 256 -> 512 frames @ 48000 Hz \(10.67 ms\)$" "$WORK/n.out" &&
+           grep -q "^  buffer: now 512 frames @ 48000 Hz (10.67 ms), after 1 change$" "$WORK/n.out"'
