@@ -203,7 +203,8 @@ def same(culprit, d):
             return kind == 'irq' and name.startswith('IRQ %s ' % m.group(1))
         if d['fn']:
             return name.endswith(': ' + d['fn'])
-        return pid == d['pid'] or (not pid and name == d['comm'])
+        # perf's pid is the kernel's task id, a thread's: the report gives the process (pid) and the thread (tid)
+        return pid == d['pid'] or culprit.get('tid', 0) == d['pid'] or (not pid and name == d['comm'])
     return False
 
 
