@@ -24,6 +24,7 @@
 struct watch_opts {
     struct run_plan plan;
     const char *format;            /* --format text|waybar */
+    const char *backend;           /* --backend jack|pipewire */
     int notify;
     double duration_s;             /* 0: until stopped */
 };
@@ -31,9 +32,12 @@ struct watch_opts {
 #define O(f) offsetof(struct watch_opts, f)
 #define P(f) offsetof(struct watch_opts, plan.f)
 static const char *const watch_formats[] = { "text", "waybar", NULL };
+static const char *const watch_backends[] = { "jack", "pipewire", NULL };
 static const struct opt_def watch_defs[] = {
+    { "backend", OPT_STR, O(backend), 0, 0, "NAME", "jack (default: a JACK client, PipeWire's JACK too) or "
+      "pipewire (a node of the running PipeWire graph, natively)", watch_backends, 'b' },
     { "server", OPT_STR, P(be.server), 0, 0, "NAME", "the JACK server to watch (default: the running one; never "
-      "starts one)", NULL, 's' },
+      "starts one); with --backend pipewire, PipeWire's socket", NULL, 's' },
     { "server-log", OPT_STR, P(server_log), 0, 0, "FILE", "jackd's log (its stderr, a regular file), read for the "
       "client that did not finish (jackdbus's ~/.log/jack/jackdbus.log is found by itself)", NULL, 0 },
     { "duration", OPT_DURATION, O(duration_s), 1, 30 * 86400.0, "TIME", "watch this long (default: until Ctrl-C "
@@ -126,7 +130,7 @@ int cmd_watch(int argc, char **argv, const char *command_line)
     }
     if (o.plan.server_log && check_server_log(o.plan.server_log) < 0)
         return 2;
-    o.plan.backend = backend_find("jack");
+    o.plan.backend = backend_find(o.backend ? o.backend : "jack");
     o.plan.loads = "none";
     o.plan.warmup_s = 0.2;
     o.plan.duration_s = o.duration_s > 0 ? o.duration_s : WATCH_FOREVER_S;
