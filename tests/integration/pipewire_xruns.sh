@@ -18,6 +18,8 @@
 #    is not finished): it saw the staller unfinished in at least one cycle per stall, and the report counts the
 #    staller's unfinished cycles (audio.pipewire_graph) no fewer than the stalls and no more than pw-profiler's
 #    rows of it (which hold each such cycle once or twice: PipeWire profiles an unfinished cycle again as it ends).
+# For a developer: ONLY="NAME,Q,run|watch,native|jack ..." runs those cases only; KEEP_WORK=DIR keeps the work
+# directory (reports, logs, pw-profiler's files) there.
 . "$(dirname "$0")/../lib.sh"
 
 for c in pipewire pw-jack pw-profiler pw-metadata; do
