@@ -289,13 +289,19 @@ static int32_t parse_xruns(const struct spa_pod *pod)
     return xruns;
 }
 
-/* The graph's accounting of one profiled cycle (pwgraph.h). */
+/* The graph's accounting of one profiled cycle (pwgraph.h): of our node's driver only (a profile our node is a
+ * follower in), since another driver's nodes run in a graph of their own and cannot disturb ours. */
 static void graph_cycle(struct pwprof *p, const struct block *drv, const struct block *fol, int nfol,
                         int64_t period_ns, int64_t nsec, int32_t xruns)
 {
     struct pwgraph_row rows[NODES_MAX];
-    for (int i = 0; i < nfol; i++)
+    int ours = !p->own[0];
+    for (int i = 0; i < nfol; i++) {
         rows[i] = (struct pwgraph_row){ fol[i].id, fol[i].name, fol[i].signal, fol[i].status };
+        ours |= strcmp(fol[i].name, p->own) == 0;
+    }
+    if (!ours)
+        return;
     struct pwgraph_cycle c = { .nsec = nsec, .period_ns = period_ns, .xrun_count = xruns,
                                .driver = { drv->id, drv->name, drv->signal, drv->status },
                                .followers = rows, .nfollowers = nfol };
