@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `rtjitter watch`: a minimal client (no load, no DSP) beside the musician's own session on the running JACK server
- * (jack2 or PipeWire's JACK), until Ctrl-C or --duration: one line per xrun event as it begins, one with its
+ * (jack2 or PipeWire's JACK; --backend pipewire: a native node of the running PipeWire graph), until Ctrl-C or --duration: one line per xrun event as it begins, one with its
  * length and culprit once it ended (run/watch.h), and the report at the end. It is `run` with one phase of the
  * load "none", never a private server, and a stop by signal as its normal end. */
 #include "cli/cmd_watch.h"
@@ -74,7 +74,9 @@ const struct cli_command cmd_watch_info = {
     .summary = "every xrun of a real session, its time and culprit, until Ctrl-C",
     .synopsis = "[OPTIONS]",
     .description = "Runs a minimal client (no load, no DSP) beside your own session on the running JACK server\n"
-                   "(jack2 or PipeWire's JACK) and logs every xrun as it happens: when it began (ISO 8601, ms),\n"
+                   "(jack2 or PipeWire's JACK), or with --backend pipewire a node of the running PipeWire graph\n"
+                   "(under PipeWire every node's unfinished cycle counts, read from PipeWire's profiler),\n"
+                   "and logs every xrun as it happens: when it began (ISO 8601, ms),\n"
                    "how long it lasted, and its culprit. Ctrl-C (or SIGTERM, or --duration) ends the session and\n"
                    "writes its report. At the end, and on SIGUSR1, it sums up your session: its length, xruns,\n"
                    "the longest, the worst minute and the top culprits. Never starts a server; when the server\n"
