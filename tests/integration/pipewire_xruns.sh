@@ -5,7 +5,9 @@
 # (tests/helpers/stall_client through pw-jack, connected to nothing of ours: a node our node does not depend on)
 # stalls its callback five times, each stall over two periods, and logs each stall on CLOCK_MONOTONIC; rtjitter
 # `run` and `watch`, natively (--backend pipewire) and under pw-jack (the JACK backend on PipeWire's JACK), at
-# quanta 64, 256 and 1024 (forced with pw-metadata's clock.force-quantum) on a private headless PipeWire. Before
+# quanta 64, 256 and 1024 (forced with pw-metadata's clock.force-quantum) on a private headless PipeWire; and a
+# `sweep` under pw-jack over 128 and 256 frames while the client stalls every 60 of its cycles (each cell's own
+# report judged the same way, by every stall inside its window). Before
 # this, those stalls made no event natively and 1 of 5 under pw-jack: our node ran on, and pipewire-jack tells no
 # client of another's overrun. Checked against observers the code does not produce:
 #  - the stall client's own log: every stall in the measured window is exactly one event, and an event outside every
@@ -40,6 +42,50 @@ start_pipewire
 check "private pipewire is up" [ -S "$XDG_RUNTIME_DIR/pipewire-0" ]
 HELP_PY=$(cd "$(dirname "$0")/../helpers" && pwd)
 
+# judge.py HELPERS REPORT STALL_OUT Q WANT CANARY-LOG...: the report's events against the stall client's own log
+# (WANT stalls in the window, 0: any number but at least one), by stall_events.py's rule
+cat >"$WORK/judge.py" <<'PY'
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from stall_events import attribute
+d = json.load(open(sys.argv[2])); ph = d['phases'][0]; P = int(sys.argv[4]) / 48000.0; want = int(sys.argv[5])
+t = open(sys.argv[3]).read().split()
+num = lambda a, b: [float(x) for x in t[t.index(a) + 1:t.index(b)]]
+st, lt = num('stall_times', 'xrun_times'), num('late_times', 'stall_times')
+w0, w1 = ph['clock_window_s']
+stalls = [(a, b) for a, b in zip(st[0::2], st[1::2]) if w0 < a and b < w1]
+late = [(float(l.split()[1]), float(l.split()[2]) / 1e6) for c in sys.argv[6:] for l in open(c) if l.startswith('late ')]
+# the stall client's own late cycles (a wake 1.5 periods after the one before, a cycle that finished past its
+# period), outside its stalls: it did not finish then, by its own clock
+own = [(b, round((b - a) / P)) for a, b in zip(lt[0::2], lt[1::2]) if not any(x - P <= a <= y + 3 * P for x, y in stalls)]
+# a stall across an edge of the window (a sweep's cells): its event is its own, not one beyond
+own += [(b, 0) for a, b in zip(st[0::2], st[1::2]) if (a, b) not in stalls and b > w0 and a < w1]
+per, beyond = attribute(ph['events'], stalls, late, [], P, own)
+bad = ['an event at %.3f s (%.1f ms, %d skipped) that no observer saw' % (e['t_s'] - w0, e['length_ms'], e['skipped'])
+       for e, why, _ in beyond if why == 'unexplained']
+bad += ['the stall at %.3f s has %d events' % (stalls[i][0] - w0, n) for i, n in enumerate(per) if n != 1]
+if want and len(stalls) != want:
+    bad.append('%d stalls in the window, not %d' % (len(stalls), want))
+if not stalls:
+    bad.append('no stall in the window')
+print('%s %d events, one in each of %d stalls: %s; %d beyond them (a canary saw the machine stall: %d, the stall '
+      "client's own log had it: %d)%s" % ('FAIL' if bad else 'ok', len(ph['events']), len(stalls),
+      'yes' if all(n == 1 for n in per) else 'no', len(beyond), sum(w == 'canary' for _, w, _ in beyond),
+      sum(w == 'graph' for _, w, _ in beyond), ('; ' + '; '.join(bad)) if bad else ''))
+PY
+
+# named.py REPORT STALL_OUT Q: "N M", of the M events in a stall, N name the stalling client first, observed
+cat >"$WORK/named.py" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); P = int(sys.argv[3]) / 48000.0
+t = open(sys.argv[2]).read().split()
+t = [float(x) for x in t[t.index('stall_times') + 1:t.index('xrun_times')]]
+st = list(zip(t[0::2], t[1::2]))
+ev = [e for e in d['phases'][0]['events'] if any(e['t_s'] <= b + 3 * P and e['t_s'] + e['length_ms'] / 1e3 >= a - P for a, b in st)]
+ok = sum(1 for e in ev if e['culprits'] and e['culprits'][0]['name'] == 'stall' and e['culprits'][0]['basis'] == 'observed')
+print(ok, len(ev))
+PY
+
 # one_case NAME Q run|watch native|jack
 one_case() {
     local name=$1 Q=$2 cmd=$3 how=$4 D="$WORK/$1"
@@ -73,44 +119,11 @@ one_case() {
     kill -INT "$PROF"; wait "$PROF"; PROF=
     canaries_stop
     local se
-    se=$(python3 - "$HELP_PY" "$D/r.json" "$D/stall.out" "$Q" "$WORK"/canary-*.log <<'PY'
-import json, sys
-sys.path.insert(0, sys.argv[1])
-from stall_events import attribute
-d = json.load(open(sys.argv[2])); ph = d['phases'][0]; P = int(sys.argv[4]) / 48000.0
-t = open(sys.argv[3]).read().split()
-num = lambda a, b: [float(x) for x in t[t.index(a) + 1:t.index(b)]]
-st, lt = num('stall_times', 'xrun_times'), num('late_times', 'stall_times')
-w0, w1 = ph['clock_window_s']
-stalls = [(a, b) for a, b in zip(st[0::2], st[1::2]) if w0 < a and b < w1]
-late = [(float(l.split()[1]), float(l.split()[2]) / 1e6) for c in sys.argv[5:] for l in open(c) if l.startswith('late ')]
-# the stall client's own late cycles (a wake 1.5 periods after the one before, a cycle that finished past its
-# period), outside its stalls: it did not finish then, by its own clock
-own = [(b, round((b - a) / P)) for a, b in zip(lt[0::2], lt[1::2]) if not any(x - P <= a <= y + 3 * P for x, y in stalls)]
-per, beyond = attribute(ph['events'], stalls, late, [], P, own)
-bad = ['an event at %.3f s (%.1f ms, %d skipped) that no observer saw' % (e['t_s'] - w0, e['length_ms'], e['skipped'])
-       for e, why, _ in beyond if why == 'unexplained']
-bad += ['the stall at %.3f s has %d events' % (stalls[i][0] - w0, n) for i, n in enumerate(per) if n != 1]
-if len(stalls) != 5:
-    bad.append('%d stalls in the window, not 5' % len(stalls))
-print('%s %d events, one in each of %d stalls: %s; %d beyond them (a canary saw the machine stall: %d, the stall '
-      'client saw itself late: %d)%s' % ('FAIL' if bad else 'ok', len(ph['events']), len(stalls),
-      'yes' if all(n == 1 for n in per) else 'no', len(beyond), sum(w == 'canary' for _, w, _ in beyond),
-      sum(w == 'graph' for _, w, _ in beyond), ('; ' + '; '.join(bad)) if bad else ''))
-PY
-)
+    se=$(python3 "$WORK/judge.py" "$HELP_PY" "$D/r.json" "$D/stall.out" "$Q" 5 "$WORK"/canary-*.log)
     check "$name: 5 stalls of $stall_ms ms at $Q frames in a node ours does not depend on: exit 0, one event per stall, none beyond unless a canary or the stall client's own log saw it (rc $rc; $se)" \
         [ "$rc ${se%% *}" = "0 ok" ]
     local named
-    named=$(python3 -c "
-import json, sys
-d = json.load(open(sys.argv[1])); P = $Q / 48000.0
-t = open(sys.argv[2]).read().split()
-t = [float(x) for x in t[t.index('stall_times') + 1:t.index('xrun_times')]]
-st = list(zip(t[0::2], t[1::2]))
-ev = [e for e in d['phases'][0]['events'] if any(e['t_s'] <= b + 3 * P and e['t_s'] + e['length_ms'] / 1e3 >= a - P for a, b in st)]
-ok = sum(1 for e in ev if e['culprits'] and e['culprits'][0]['name'] == 'stall' and e['culprits'][0]['basis'] == 'observed')
-print(ok, len(ev))" "$D/r.json" "$D/stall.out")
+    named=$(python3 "$WORK/named.py" "$D/r.json" "$D/stall.out" "$Q")
     check "$name: each event in a stall names the stalling client first, observed ($named)" \
         holds 'set -- $named; [ "$1" = "$2" ] && [ "$2" -ge 5 ]'
     # pw-profiler's own rows of the staller (its column from the Timing3.plot it writes at exit, "stall/ID")
@@ -132,7 +145,37 @@ PY
         holds 'set -- $pp; [ "$2" -ge 5 ] && [ "$2" -le "$1" ]'
 }
 
-[ -n "${ONLY:-}" ] && { for o in $ONLY; do one_case ${o//,/ }; done; exit 0; }
+# sweep_case NAME Q1,Q2: a sweep under pw-jack (its cells at each quantum, forced by the sweep) while the client
+# stalls 20 ms every 60 of its cycles the whole time; each cell's own report judged as a run's
+sweep_case() {
+    local name=$1 D="$WORK/$1"
+    mkdir "$D"
+    pw-metadata -n settings 0 clock.force-quantum 256 >/dev/null
+    STALL_CLOCK=mono pw-jack -p 256 "$RTJ_HELPERS/stall_client" default 20 60 1000 >"$D/stall.out" 2>"$D/stall.err" &
+    SPID=$!
+    for i in $(seq 50); do grep -q ready "$D/stall.err" && break; sleep 0.1; done
+    kill -USR1 "$SPID"
+    canaries 85 16
+    pw-jack "$RTJ" sweep --periods "$2" --loads none --duration 3 --warmup 0.5 --measure-all --quiet \
+        --output "$D/store" --json "$D/sweep.json" >"$D/out" 2>&1
+    local rc=$?
+    kill -TERM "$SPID"; wait "$SPID"; SPID=
+    canaries_stop
+    check "$name: the sweep under pw-jack ran its cells (rc $rc: 0 or 1, $(tail -1 "$D/out"))" holds '[ "$rc" -le 1 ]'
+    local c rep Q
+    for c in $(json "$D/sweep.json" "' '.join('%s:%s' % (c['period_frames'], c['report']) for c in d['cells'] if c.get('report'))"); do
+        Q=${c%%:*} rep=${c#*:}
+        local se named
+        se=$(python3 "$WORK/judge.py" "$HELP_PY" "$rep" "$D/stall.out" "$Q" 0 "$WORK"/canary-*.log)
+        check "$name: the cell at $Q frames: one event per stall of a node ours does not depend on, none beyond unless a canary or the stall client's own log saw it ($se)" \
+            [ "${se%% *}" = ok ]
+        named=$(python3 "$WORK/named.py" "$rep" "$D/stall.out" "$Q")
+        check "$name: the cell at $Q frames: each event in a stall names the stalling client first, observed ($named)" \
+            holds 'set -- $named; [ "$1" = "$2" ] && [ "$2" -ge 5 ]'
+    done
+}
+
+[ -n "${ONLY:-}" ] && { for o in $ONLY; do case $o in sweep*) sweep_case ${o/,/ } ;; *) one_case ${o//,/ } ;; esac; done; exit 0; }
 for Q in 64 256; do
     one_case "run-native-$Q" "$Q" run native
     one_case "run-pwjack-$Q" "$Q" run jack
@@ -141,3 +184,4 @@ for Q in 64 256; do
 done
 one_case "run-native-1024" 1024 run native
 one_case "watch-pwjack-1024" 1024 watch jack
+sweep_case sweep-pwjack 128,256
