@@ -11,7 +11,7 @@
 # this, those stalls made no event natively and 1 of 5 under pw-jack: our node ran on, and pipewire-jack tells no
 # client of another's overrun. Checked against observers the code does not produce:
 #  - the stall client's own log: every stall in the measured window is exactly one event, and an event outside every
-#    stall only when a canary (tests/helpers/canary: a SCHED_FIFO thread per CPU logging its own late wake-ups) saw
+#    stall only when a canary (tests/helpers/canary: a SCHED_FIFO thread per CPU, every 250 us, logging its late wake-ups) saw
 #    the machine stall then, or the stall client's own log has it late then, outside its stalls (its wake 1.5
 #    periods after the one before, or its cycle finished past its period: it did not finish, a real xrun of the
 #    graph; seen at 64 frames, 1.5-2 ms, beside a busy machine) (stall_events.py's rule);
@@ -41,6 +41,17 @@ trap stop_pw EXIT
 start_pipewire
 check "private pipewire is up" [ -S "$XDG_RUNTIME_DIR/pipewire-0" ]
 HELP_PY=$(cd "$(dirname "$0")/../helpers" && pwd)
+
+# The canaries of lib.sh, woken every 250 us with late wake-ups over 500 us logged (lib.sh's wake every 1 ms and log
+# over 1 ms): a block of the CPU that made a node miss a 1.3 ms cycle (64 frames) may last 1.5 ms, and one starting
+# just after a 1 ms canary's wake delays its next wake by only 0.5 ms, unseen (met here beside a loaded machine).
+fine_canaries() {
+    local c
+    for c in $(seq 0 $(($(nproc) - 1))); do
+        "$RTJ_HELPERS/canary" "$c" 85 250 "$1" 500 >"$WORK/canary-$c.log" 2>/dev/null &
+        CANARY_PIDS+=($!)
+    done
+}
 
 # judge.py HELPERS REPORT STALL_OUT Q WANT CANARY-LOG...: the report's events against the stall client's own log
 # (WANT stalls in the window, 0: any number but at least one), by stall_events.py's rule
@@ -99,7 +110,7 @@ one_case() {
     for i in $(seq 50); do grep -q ready "$D/stall.err" && break; sleep 0.1; done
     (cd "$D" && exec pw-profiler -o "$D/prof.log" >"$D/prof.out" 2>&1) &
     PROF=$!
-    canaries 85 9
+    fine_canaries 9
     local args=(--duration 4 --json "$D/r.json")
     [ "$cmd" = run ] && args+=(--loads none --warmup 1 --quiet)
     [ "$how" = native ] && args+=(--backend pipewire)
@@ -155,7 +166,7 @@ sweep_case() {
     SPID=$!
     for i in $(seq 50); do grep -q ready "$D/stall.err" && break; sleep 0.1; done
     kill -USR1 "$SPID"
-    canaries 85 16
+    fine_canaries 16
     pw-jack "$RTJ" sweep --periods "$2" --loads none --duration 3 --warmup 0.5 --measure-all --quiet \
         --output "$D/store" --json "$D/sweep.json" >"$D/out" 2>&1
     local rc=$?
