@@ -69,9 +69,12 @@ late = [(float(l.split()[1]), float(l.split()[2]) / 1e6) for c in sys.argv[6:] f
 # the stall client's own late cycles (a wake 1.5 periods after the one before, a cycle that finished past its
 # period), outside its stalls: it did not finish then, by its own clock
 own = [(b, round((b - a) / P)) for a, b in zip(lt[0::2], lt[1::2]) if not any(x - P <= a <= y + 3 * P for x, y in stalls)]
-# a stall across an edge of the window (a sweep's cells): its event is its own, not one beyond
-own += [(b, 0) for a, b in zip(st[0::2], st[1::2]) if (a, b) not in stalls and b > w0 and a < w1]
-per, beyond = attribute(ph['events'], stalls, late, [], P, own)
+# a stall across an edge of the window (a sweep's cells): the events it made (by the same rule as a stall's) are
+# its own, neither judged nor beyond
+edge = [(a, b) for a, b in zip(st[0::2], st[1::2]) if (a, b) not in stalls and b > w0 - 4 * P and a < w1]
+inside = lambda e, a, b: e['t_s'] <= b + 3 * P and e['t_s'] + e['length_ms'] / 1e3 >= a - P
+ev = [e for e in ph['events'] if not any(inside(e, a, b) for a, b in edge)]
+per, beyond = attribute(ev, stalls, late, [], P, own)
 bad = ['an event at %.3f s (%.1f ms, %d skipped) that no observer saw' % (e['t_s'] - w0, e['length_ms'], e['skipped'])
        for e, why, _ in beyond if why == 'unexplained']
 bad += ['the stall at %.3f s has %d events' % (stalls[i][0] - w0, n) for i, n in enumerate(per) if n != 1]
@@ -85,13 +88,17 @@ print('%s %d events, one in each of %d stalls: %s; %d beyond them (a canary saw 
       sum(w == 'graph' for _, w, _ in beyond), ('; ' + '; '.join(bad)) if bad else ''))
 PY
 
-# named.py REPORT STALL_OUT Q: "N M", of the M events in a stall, N name the stalling client first, observed
+# named.py REPORT STALL_OUT Q: "N M", of the M events in a stall inside the window, N name the stalling client first,
+# observed
 cat >"$WORK/named.py" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1])); P = int(sys.argv[3]) / 48000.0
 t = open(sys.argv[2]).read().split()
 t = [float(x) for x in t[t.index('stall_times') + 1:t.index('xrun_times')]]
-st = list(zip(t[0::2], t[1::2]))
+w0, w1 = d['phases'][0]['clock_window_s']
+# a stall across the window's end is cut there, and one ending in its last 100 ms may be explained before the profiler
+# told its end: those are judged by judge.py alone
+st = [(a, b) for a, b in zip(t[0::2], t[1::2]) if w0 < a and b < w1 - 0.1]
 ev = [e for e in d['phases'][0]['events'] if any(e['t_s'] <= b + 3 * P and e['t_s'] + e['length_ms'] / 1e3 >= a - P for a, b in st)]
 ok = sum(1 for e in ev if e['culprits'] and e['culprits'][0]['name'] == 'stall' and e['culprits'][0]['basis'] == 'observed')
 print(ok, len(ev))
