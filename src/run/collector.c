@@ -84,10 +84,13 @@ void collector_record(struct collector *c, const struct rt_record *r, uint32_t g
         phase_observe(&c->phases[r->phase], r); /* the warm-up fits the grid the phase starts with */
     if (!(r->flags & RTREC_MEASURING) || (int)r->phase >= c->nphases) {
         /* jack2 notifies from another thread, a little after the cycle: xruns first carried by one of
-         * the two records just after a phase's last measured cycle belong to that phase. */
-        if (new_xruns && c->last_phase1 > 0 && (int)r->phase != c->last_phase1 - 1 &&
+         * the two records just after a phase's last measured cycle belong to that phase. Not the graph's: they
+         * were placed by their own time, this unmeasured record's (our node leaving the graph as the run
+         * ends is profiled unfinished). */
+        uint32_t told = new_xruns - graph_xruns;
+        if (told && c->last_phase1 > 0 && (int)r->phase != c->last_phase1 - 1 &&
             r->seq <= c->last_measured_seq + 2)
-            phase_add_reported_xruns(&c->phases[c->last_phase1 - 1], new_xruns);
+            phase_add_reported_xruns(&c->phases[c->last_phase1 - 1], told);
         return;
     }
     struct phase_stats *p = &c->phases[r->phase];
