@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # test-class: plain (short runs on a private PipeWire beside a stalling client and canaries)
+# test-timeout: 240 (ten runs of 4-5 s and a sweep of two cells: 60-70 s at rest, 82-106 s beside stress-ng)
 # Every xrun of a PipeWire graph, found by PipeWire's own accounting (issue 33 item 2): a client of the test's own
 # (tests/helpers/stall_client through pw-jack, connected to nothing of ours: a node our node does not depend on)
 # stalls its callback five times, each stall over two periods, and logs each stall on CLOCK_MONOTONIC; rtjitter
