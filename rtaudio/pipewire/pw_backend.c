@@ -133,8 +133,9 @@ static void pw_describe(void *priv, json_t *au)
         "cycles_seen", (json_int_t)atomic_load(&n->cycles_seen),
         "cycles_without_position", (json_int_t)atomic_load(&n->no_position),
         "start_after_entry", (json_int_t)atomic_load(&n->start_after_entry),
-        "xruns", "not reported: PipeWire 0.3.65's clock (spa_io_clock) carries no xrun count; cycles the graph ran "
-                 "without us show as frame-position gaps"));
+        "xruns", "not told to a node: PipeWire 0.3.65's clock (spa_io_clock) carries no xrun count; cycles the "
+                 "graph ran without us show as frame-position gaps, and every node's unfinished cycle is read from "
+                 "PipeWire's profiler (audio.pipewire_graph)"));
     if (b->notes)
         json_object_set_new(au, "notes", b->notes); /* handed over: describe is called once, after stop */
     b->notes = NULL;

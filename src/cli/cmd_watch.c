@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `rtjitter watch`: a minimal client (no load, no DSP) beside the musician's own session on the running JACK server
- * (jack2 or PipeWire's JACK), until Ctrl-C or --duration: one line per xrun event as it begins, one with its
+ * (jack2 or PipeWire's JACK; --backend pipewire: a native node of the running PipeWire graph), until Ctrl-C or --duration: one line per xrun event as it begins, one with its
  * length and culprit once it ended (run/watch.h), and the report at the end. It is `run` with one phase of the
  * load "none", never a private server, and a stop by signal as its normal end. */
 #include "cli/cmd_watch.h"
@@ -27,6 +27,7 @@ struct watch_opts {
     const char *format;            /* --format text|waybar */
     int wide;                      /* --wide: ISO 8601 times and each culprit's evidence, however long the line */
     int exit_with_server;          /* --exit-with-server: end when the server goes, instead of waiting for it */
+    const char *backend;           /* --backend jack|pipewire */
     int notify;
     double duration_s;             /* 0: until stopped */
 };
@@ -34,9 +35,12 @@ struct watch_opts {
 #define O(f) offsetof(struct watch_opts, f)
 #define P(f) offsetof(struct watch_opts, plan.f)
 static const char *const watch_formats[] = { "text", "waybar", NULL };
+static const char *const watch_backends[] = { "jack", "pipewire", NULL };
 static const struct opt_def watch_defs[] = {
+    { "backend", OPT_STR, O(backend), 0, 0, "NAME", "jack (default: a JACK client, PipeWire's JACK too) or "
+      "pipewire (a node of the running PipeWire graph, natively)", watch_backends, 'b' },
     { "server", OPT_STR, P(be.server), 0, 0, "NAME", "the JACK server to watch (default: the running one; never "
-      "starts one)", NULL, 's' },
+      "starts one); with --backend pipewire, PipeWire's socket", NULL, 's' },
     { "server-log", OPT_STR, P(server_log), 0, 0, "FILE", "jackd's log (its stderr, a regular file), read for the "
       "client that did not finish (jackdbus's ~/.log/jack/jackdbus.log is found by itself)", NULL, 0 },
     { "duration", OPT_DURATION, O(duration_s), 1, 30 * 86400.0, "TIME", "watch this long (default: until Ctrl-C "
@@ -81,7 +85,9 @@ const struct cli_command cmd_watch_info = {
     .summary = "every xrun of a real session, its time and culprit, until Ctrl-C",
     .synopsis = "[OPTIONS]",
     .description = "Runs a minimal client (no load, no DSP) beside your own session on the running JACK server\n"
-                   "(jack2 or PipeWire's JACK) and logs every xrun as it happens: when it began (ISO 8601, ms),\n"
+                   "(jack2 or PipeWire's JACK), or with --backend pipewire a node of the running PipeWire graph\n"
+                   "(under PipeWire every node's unfinished cycle counts, read from PipeWire's profiler),\n"
+                   "and logs every xrun as it happens: when it began (ISO 8601, ms),\n"
                    "how long it lasted, and its culprit. Ctrl-C (or SIGTERM, or --duration) ends the session and\n"
                    "writes its report. At the end, and on SIGUSR1, it sums up your session: its length, xruns,\n"
                    "the longest, the worst minute and the top culprits. Never starts a server; when the server\n"
@@ -180,7 +186,7 @@ int cmd_watch(int argc, char **argv, const char *command_line)
     }
     if (o.plan.server_log && check_server_log(o.plan.server_log) < 0)
         return 2;
-    o.plan.backend = backend_find("jack");
+    o.plan.backend = backend_find(o.backend ? o.backend : "jack");
     o.plan.loads = "none";
     o.plan.warmup_s = 0.2;
     o.plan.duration_s = o.duration_s > 0 ? o.duration_s : WATCH_FOREVER_S;

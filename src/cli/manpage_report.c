@@ -56,6 +56,10 @@ static const struct report_key report_keys[] = {
       "when there is none)" },
     { "audio.pipewire", "object", "under `pw-jack`: PipeWire's quantum and rate as in force and its `clock.*` "
       "settings as `pw-metadata` shows them; after a sweep, what it set back" },
+    { "audio.pipewire_graph", "object", "under PipeWire (native or `pw-jack`): its own xrun accounting, read from its "
+      "profiler: `profiles`, `unfinished_cycles` (a node's cycle still triggered or awake when profiled), "
+      "`driver_xruns`, `by_node` [{`node`, `cycles`}], `folded_into_cycles` (into our events), `told_late`, "
+      "`dropped`; or `{unavailable: why}`" },
     { "audio.wakeup_measured", "string", "what the wake-up figure includes per provider (jack2's grid follows its "
       "driver's schedule, so a late driver wake-up is included; PipeWire's driver starts a cycle at its scheduled "
       "time)" },

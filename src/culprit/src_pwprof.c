@@ -10,6 +10,8 @@
  * the one where it finished): per node, one open stall from the first bad profile to the first good one (or a
  * second at most), then one observation. */
 #include "culprit/src_pwprof.h"
+#include "culprit/pwgraph.h"
+#include <stdatomic.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -77,6 +79,8 @@ struct pwprof {
     long own_n;               /* cycles ever stored: the ring holds the last min(own_n, OWN_MAX) */
     uint32_t own_id;
     int64_t own_max_run_ns, own_max_wake_ns;
+    struct pwgraph graph;     /* every unfinished cycle of the graph (pwgraph.h): the collector's events */
+    atomic_int refs;          /* the engine's and the run's (pwprof_source_hold): the last close frees */
 };
 
 static int64_t ns_of(clockid_t c)
@@ -273,8 +277,40 @@ static int parse_block(const struct spa_pod *pod, struct block *b)
                                 SPA_POD_Int(&b->status));
 }
 
-/* The quantum's duration from the clock property: duration samples at rate (1/48000). 0 when unknown. */
-static int64_t parse_period(const struct spa_pod *pod)
+/* The driver's xrun count from the info property (Long counter, Float cpu loads x3, Int xrun_count), -1: none. */
+static int32_t parse_xruns(const struct spa_pod *pod)
+{
+    int64_t counter = 0;
+    float l0 = 0, l1 = 0, l2 = 0;
+    int32_t xruns = -1;
+    if (spa_pod_parse_struct(pod, SPA_POD_Long(&counter), SPA_POD_Float(&l0), SPA_POD_Float(&l1),
+                             SPA_POD_Float(&l2), SPA_POD_Int(&xruns)) < 0)
+        return -1;
+    return xruns;
+}
+
+/* The graph's accounting of one profiled cycle (pwgraph.h): of our node's driver only (a profile our node is a
+ * follower in), since another driver's nodes run in a graph of their own and cannot disturb ours. */
+static void graph_cycle(struct pwprof *p, const struct block *drv, const struct block *fol, int nfol,
+                        int64_t period_ns, int64_t nsec, int32_t xruns)
+{
+    struct pwgraph_row rows[NODES_MAX];
+    int ours = !p->own[0];
+    for (int i = 0; i < nfol; i++) {
+        rows[i] = (struct pwgraph_row){ fol[i].id, fol[i].name, fol[i].signal, fol[i].status };
+        ours |= strcmp(fol[i].name, p->own) == 0;
+    }
+    if (!ours)
+        return;
+    struct pwgraph_cycle c = { .nsec = nsec, .period_ns = period_ns, .xrun_count = xruns,
+                               .driver = { drv->id, drv->name, drv->signal, drv->status },
+                               .followers = rows, .nfollowers = nfol };
+    pwgraph_cycle(&p->graph, &c);
+}
+
+/* The quantum's duration from the clock property: duration samples at rate (1/48000), and the clock's nsec (the
+ * start of the cycle the profile was taken at). 0 when unknown. */
+static int64_t parse_period(const struct spa_pod *pod, int64_t *nsec_out)
 {
     int32_t flags = 0, id = 0;
     const char *name = NULL;
@@ -284,6 +320,7 @@ static int64_t parse_period(const struct spa_pod *pod)
                              SPA_POD_Long(&nsec), SPA_POD_Fraction(&rate), SPA_POD_Long(&position),
                              SPA_POD_Long(&duration)) < 0 || rate.denom == 0 || duration <= 0)
         return 0;
+    *nsec_out = nsec;
     return duration * 1000000000LL * (rate.num ? rate.num : 1) / rate.denom;
 }
 
@@ -293,10 +330,13 @@ static void one_cycle(struct pwprof *p, const struct spa_pod_object *obj, int64_
     struct spa_pod_prop *prop;
     struct block drv, fol[NODES_MAX];
     int nfol = 0, have_drv = 0;
-    int64_t period_ns = 0;
+    int64_t period_ns = 0, nsec = 0;
+    int32_t xruns = -1;
     SPA_POD_OBJECT_FOREACH(obj, prop) {
-        if (prop->key == SPA_PROFILER_clock)
-            period_ns = parse_period(&prop->value);
+        if (prop->key == SPA_PROFILER_info)
+            xruns = parse_xruns(&prop->value);
+        else if (prop->key == SPA_PROFILER_clock)
+            period_ns = parse_period(&prop->value, &nsec);
         else if (prop->key == SPA_PROFILER_driverBlock)
             have_drv = parse_block(&prop->value, &drv) >= 0 && drv.name;
         else if (prop->key == SPA_PROFILER_followerBlock && nfol < NODES_MAX &&
@@ -305,6 +345,7 @@ static void one_cycle(struct pwprof *p, const struct spa_pod_object *obj, int64_
     }
     if (!have_drv || period_ns <= 0)
         return;
+    graph_cycle(p, &drv, fol, nfol, period_ns, nsec, xruns);
     int64_t now = drv.finish > drv.signal ? drv.finish : drv.signal;
     for (int i = 0; i < nfol; i++) {
         if (p->own[0] && strcmp(fol[i].name, p->own) == 0) {
@@ -431,6 +472,28 @@ int pwprof_own_cycles(const struct culprit_source *src, int64_t t0_ns, int64_t t
     return n;
 }
 
+void pwprof_source_hold(const struct culprit_source *src)
+{
+    if (src && src->ctx && src->poll == pp_poll)
+        atomic_fetch_add(&((struct pwprof *)src->ctx)->refs, 1);
+}
+
+int pwprof_graph_take(const struct culprit_source *src, struct pwgraph_dist *out, int max, int64_t *known_ns)
+{
+    struct pwprof *p = src->ctx;
+    int64_t known_mono = 0, off = mono_offset(p->clock);
+    int n = pwgraph_take(&p->graph, out, max, &known_mono);
+    for (int i = 0; i < n; i++)
+        out[i].t_ns += off;
+    *known_ns = known_mono ? known_mono + off : 0;
+    return n;
+}
+
+json_t *pwprof_graph_summary(const struct culprit_source *src)
+{
+    return pwgraph_summary(&((struct pwprof *)src->ctx)->graph);
+}
+
 static json_t *pp_summary(void *ctx)
 {
     struct pwprof *p = ctx;
@@ -446,13 +509,14 @@ static json_t *pp_summary(void *ctx)
                           "unfinished_under_a_period", (json_int_t)p->short_unfinished, "dropped",
                           (json_int_t)p->dropped, "own_node", own ? own : json_null());
     pthread_mutex_unlock(&p->mu);
+    json_object_set_new(j, "graph", pwgraph_summary(&p->graph));
     return j;
 }
 
 static void pp_close(void *ctx)
 {
     struct pwprof *p = ctx;
-    if (!p)
+    if (!p || atomic_fetch_sub(&p->refs, 1) > 1)
         return;
     if (p->loop)
         pw_thread_loop_stop(p->loop);
@@ -473,6 +537,7 @@ static void pp_close(void *ctx)
     if (p->loop)
         pw_thread_loop_destroy(p->loop);
     pthread_mutex_destroy(&p->mu);
+    pwgraph_destroy(&p->graph);
     free(p);
     pw_deinit();
 }
@@ -531,6 +596,8 @@ int pwprof_source_open(clockid_t clock, const char *own_name, struct culprit_sou
     }
     pw_init(NULL, NULL);
     pthread_mutex_init(&p->mu, NULL);
+    pwgraph_init(&p->graph);
+    atomic_init(&p->refs, 1);
     p->clock = clock;
     snprintf(p->own, sizeof(p->own), "%s", own_name ? own_name : "");
     p->own_stall.own = 1;

@@ -36,4 +36,14 @@ struct pwprof_cycle {
 int pwprof_own_cycles(const struct culprit_source *src, int64_t t0_ns, int64_t t1_ns, struct pwprof_cycle *out,
                       int max);
 
+/* The graph's disturbances (pwgraph.h: every node's unfinished cycle, the driver's xrun count), for the collector's
+ * events: up to max, oldest first, on the engine's clock (src was opened with it); *known_ns: every cycle that
+ * started before it was profiled (0: none yet). Any non-RT thread. src must be an open PipeWire profiler source. */
+struct pwgraph_dist;
+int pwprof_graph_take(const struct culprit_source *src, struct pwgraph_dist *out, int max, int64_t *known_ns);
+/* pwgraph_summary of src's graph (a new reference). */
+json_t *pwprof_graph_summary(const struct culprit_source *src);
+/* One more holder of src: each holder calls src->close once; the last one closes it. */
+void pwprof_source_hold(const struct culprit_source *src);
+
 #endif

@@ -39,89 +39,99 @@ void collector_flush_gap(struct collector *c)
     c->gap_open = 0;
 }
 
+/* One record, with graph_xruns of the graph's disturbances folded into it (collector_graph.c). */
+void collector_record(struct collector *c, const struct rt_record *r, uint32_t graph_xruns)
+{
+    /* Server xruns since the previous record belong to this cycle: the first that could see them. */
+    uint32_t new_xruns = (c->records_seen ? r->xruns - c->last_xruns : 0) + graph_xruns;
+    /* A jump in the stream's sequence is records lost to a full ring, never a frame gap. */
+    struct collector_stream *ls = &c->last[r->stream < RTREC_MAX_STREAMS ? r->stream : RTREC_MAX_STREAMS - 1];
+    unsigned tag = r->phase << 1 | ((r->flags & RTREC_MEASURING) ? 1u : 0u);
+    uint64_t lost = ls->have && r->seq > ls->seq + 1 ? r->seq - ls->seq - 1 : 0;
+    c->records_lost += lost;
+    /* With the producer's counts by tag, a gap across a tag change (the lost records may carry either
+     * tag) goes to no phase here: collector_settle_lost gives each phase its own. */
+    if (c->lost_by_tag && ls->tag != tag)
+        lost = 0;
+    ls->have = 1;
+    ls->tag = tag;
+    ls->seq = r->seq;
+    c->last_xruns = r->xruns;
+    c->records_seen++;
+    if (c->gap_open && r->t_entry_ns > c->gap.after_ns + COLLECTOR_GAP_TAIL_NS)
+        collector_flush_gap(c);
+    if (c->prev_entry_ns && r->t_entry_ns - c->prev_entry_ns >= COLLECTOR_GAP_MIN_NS) {
+        collector_flush_gap(c);
+        c->gap = (struct collector_gap){ .before_ns = c->prev_entry_ns, .after_ns = r->t_entry_ns,
+                                         .phase = (int)r->phase,
+                                         .measuring = (r->flags & RTREC_MEASURING) != 0 };
+        c->gap_open = 1;
+    }
+    if (r->t_entry_ns > c->prev_entry_ns)
+        c->prev_entry_ns = r->t_entry_ns;
+    if (c->on_cpu && r->cpu >= 0 && r->cpu < 64 && !(c->cpus_told >> r->cpu & 1u)) {
+        c->cpus_told |= 1ull << r->cpu;
+        c->on_cpu(c->on_cpu_arg, r->cpu);
+    }
+    /* A phase's measured part has ended (a record of another phase, past the two that may still carry its
+     * notifications, below): its open xrun events are closed, and told now rather than at the run's end. */
+    if (c->last_phase1 > 0 && c->told_open1 != c->last_phase1 && (int)r->phase != c->last_phase1 - 1 &&
+        r->seq > c->last_measured_seq + 2) {
+        c->told_open1 = c->last_phase1;
+        phase_tell_open_events(&c->phases[c->last_phase1 - 1]);
+    }
+    if (!(r->flags & RTREC_MEASURING) && (int)r->phase < c->nphases)
+        phase_observe(&c->phases[r->phase], r); /* the warm-up fits the grid the phase starts with */
+    if (!(r->flags & RTREC_MEASURING) || (int)r->phase >= c->nphases) {
+        /* jack2 notifies from another thread, a little after the cycle: xruns first carried by one of
+         * the two records just after a phase's last measured cycle belong to that phase. Not the graph's: they
+         * were placed by their own time, this unmeasured record's (our node leaving the graph as the run
+         * ends is profiled unfinished). */
+        uint32_t told = new_xruns - graph_xruns;
+        if (told && c->last_phase1 > 0 && (int)r->phase != c->last_phase1 - 1 &&
+            r->seq <= c->last_measured_seq + 2)
+            phase_add_reported_xruns(&c->phases[c->last_phase1 - 1], told);
+        return;
+    }
+    struct phase_stats *p = &c->phases[r->phase];
+    c->last_phase1 = (int)r->phase + 1;
+    c->last_measured_seq = r->seq;
+    /* What the records just after a long gap add is the gap's (a timer first reports the deadline it woke
+     * for, late, and its next cycle the ones skipped meanwhile; each CPU's stream does so). */
+    int tail = c->gap_open && c->gap.measuring && c->gap.phase == (int)r->phase;
+    uint64_t before[3], after[3];
+    if (tail)
+        phase_counts(p, before);
+    int e = phase_add_cycle(p, r, new_xruns, lost);
+    if (tail) {
+        phase_counts(p, after);
+        c->gap.events += after[0] - before[0];
+        c->gap.skipped += after[1] - before[1];
+        c->gap.missed += after[2] - before[2];
+    }
+    if (e == 0 && c->ramps)
+        e = ramp_add(&c->ramps[r->phase], r, p->margin_known, p->margin_ns, lost);
+    if (e == 0 && c->soak && r->phase == 0 && p->wake_known &&
+        soak_add(c->soak, p->wake_ns, r->t_entry_ns, r->stream, r->cpu))
+        atomic_store_explicit(&c->soak_tripped, 1, memory_order_release);
+    if (e < 0 && !atomic_load_explicit(&c->error, memory_order_relaxed))
+        atomic_store_explicit(&c->error, e, memory_order_relaxed);
+    int64_t j = p->cur >= 0 ? p->seg[p->cur]->m[M_JITTER].abs_max : 0;
+    if (j > atomic_load_explicit(&c->st_worst_jitter_ns, memory_order_relaxed))
+        atomic_store_explicit(&c->st_worst_jitter_ns, j, memory_order_relaxed);
+    atomic_fetch_add_explicit(&c->st_cycles, 1, memory_order_relaxed);
+}
+
 void collector_drain(struct collector *c)
 {
-    struct rt_record batch[DRAIN_BATCH]; /* 20 KiB of the collector's 256 KiB stack */
-    size_t n;
-    while ((n = rt_ring_pop(c->ring, batch, DRAIN_BATCH)) > 0) {
-        for (size_t i = 0; i < n; i++) {
-            const struct rt_record *r = &batch[i];
-            /* Server xruns since the previous record belong to this cycle: the first that could see them. */
-            uint32_t new_xruns = c->records_seen ? r->xruns - c->last_xruns : 0;
-            /* A jump in the stream's sequence is records lost to a full ring, never a frame gap. */
-            struct collector_stream *ls = &c->last[r->stream < RTREC_MAX_STREAMS ? r->stream : RTREC_MAX_STREAMS - 1];
-            unsigned tag = r->phase << 1 | ((r->flags & RTREC_MEASURING) ? 1u : 0u);
-            uint64_t lost = ls->have && r->seq > ls->seq + 1 ? r->seq - ls->seq - 1 : 0;
-            c->records_lost += lost;
-            /* With the producer's counts by tag, a gap across a tag change (the lost records may carry either
-             * tag) goes to no phase here: collector_settle_lost gives each phase its own. */
-            if (c->lost_by_tag && ls->tag != tag)
-                lost = 0;
-            ls->have = 1;
-            ls->tag = tag;
-            ls->seq = r->seq;
-            c->last_xruns = r->xruns;
-            c->records_seen++;
-            if (c->gap_open && r->t_entry_ns > c->gap.after_ns + COLLECTOR_GAP_TAIL_NS)
-                collector_flush_gap(c);
-            if (c->prev_entry_ns && r->t_entry_ns - c->prev_entry_ns >= COLLECTOR_GAP_MIN_NS) {
-                collector_flush_gap(c);
-                c->gap = (struct collector_gap){ .before_ns = c->prev_entry_ns, .after_ns = r->t_entry_ns,
-                                                 .phase = (int)r->phase,
-                                                 .measuring = (r->flags & RTREC_MEASURING) != 0 };
-                c->gap_open = 1;
-            }
-            if (r->t_entry_ns > c->prev_entry_ns)
-                c->prev_entry_ns = r->t_entry_ns;
-            if (c->on_cpu && r->cpu >= 0 && r->cpu < 64 && !(c->cpus_told >> r->cpu & 1u)) {
-                c->cpus_told |= 1ull << r->cpu;
-                c->on_cpu(c->on_cpu_arg, r->cpu);
-            }
-            /* A phase's measured part has ended (a record of another phase, past the two that may still carry its
-             * notifications, below): its open xrun events are closed, and told now rather than at the run's end. */
-            if (c->last_phase1 > 0 && c->told_open1 != c->last_phase1 && (int)r->phase != c->last_phase1 - 1 &&
-                r->seq > c->last_measured_seq + 2) {
-                c->told_open1 = c->last_phase1;
-                phase_tell_open_events(&c->phases[c->last_phase1 - 1]);
-            }
-            if (!(r->flags & RTREC_MEASURING) && (int)r->phase < c->nphases)
-                phase_observe(&c->phases[r->phase], r); /* the warm-up fits the grid the phase starts with */
-            if (!(r->flags & RTREC_MEASURING) || (int)r->phase >= c->nphases) {
-                /* jack2 notifies from another thread, a little after the cycle: xruns first carried by one of
-                 * the two records just after a phase's last measured cycle belong to that phase. */
-                if (new_xruns && c->last_phase1 > 0 && (int)r->phase != c->last_phase1 - 1 &&
-                    r->seq <= c->last_measured_seq + 2)
-                    phase_add_reported_xruns(&c->phases[c->last_phase1 - 1], new_xruns);
-                continue;
-            }
-            struct phase_stats *p = &c->phases[r->phase];
-            c->last_phase1 = (int)r->phase + 1;
-            c->last_measured_seq = r->seq;
-            /* What the records just after a long gap add is the gap's (a timer first reports the deadline it woke
-             * for, late, and its next cycle the ones skipped meanwhile; each CPU's stream does so). */
-            int tail = c->gap_open && c->gap.measuring && c->gap.phase == (int)r->phase;
-            uint64_t before[3], after[3];
-            if (tail)
-                phase_counts(p, before);
-            int e = phase_add_cycle(p, r, new_xruns, lost);
-            if (tail) {
-                phase_counts(p, after);
-                c->gap.events += after[0] - before[0];
-                c->gap.skipped += after[1] - before[1];
-                c->gap.missed += after[2] - before[2];
-            }
-            if (e == 0 && c->ramps)
-                e = ramp_add(&c->ramps[r->phase], r, p->margin_known, p->margin_ns, lost);
-            if (e == 0 && c->soak && r->phase == 0 && p->wake_known &&
-                soak_add(c->soak, p->wake_ns, r->t_entry_ns, r->stream, r->cpu))
-                atomic_store_explicit(&c->soak_tripped, 1, memory_order_release);
-            if (e < 0 && !atomic_load_explicit(&c->error, memory_order_relaxed))
-                atomic_store_explicit(&c->error, e, memory_order_relaxed);
-            int64_t j = p->cur >= 0 ? p->seg[p->cur]->m[M_JITTER].abs_max : 0;
-            if (j > atomic_load_explicit(&c->st_worst_jitter_ns, memory_order_relaxed))
-                atomic_store_explicit(&c->st_worst_jitter_ns, j, memory_order_relaxed);
-            atomic_fetch_add_explicit(&c->st_cycles, 1, memory_order_relaxed);
-        }
+    if (c->graph_take) {
+        collector_graph_drain(c);
+    } else {
+        struct rt_record batch[DRAIN_BATCH]; /* 20 KiB of the collector's 256 KiB stack */
+        size_t n;
+        while ((n = rt_ring_pop(c->ring, batch, DRAIN_BATCH)) > 0)
+            for (size_t i = 0; i < n; i++)
+                collector_record(c, &batch[i], 0);
     }
     uint64_t det = 0, rep = 0, ev = 0;
     for (int i = 0; i < c->nphases; i++)
@@ -161,6 +171,8 @@ static void *collector_main(void *arg)
         collector_drain(c);
         nanosleep(&nap, NULL);
     }
+    collector_graph_last(c); /* the profiler's last batch, for the last cycles */
+    c->final = 1;
     collector_drain(c);
     struct timespec cpu;
     if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu) == 0)
@@ -171,6 +183,8 @@ static void *collector_main(void *arg)
 int collector_start(struct collector *c)
 {
     atomic_store(&c->stop, 0);
+    if (c->graph_take && collector_graph_init(c) < 0)
+        return -ENOMEM;
     /* A small stack: under mlockall(MCL_FUTURE) a default 8 MiB one would be made resident and locked. */
     pthread_attr_t attr;
     pthread_attr_init(&attr);
@@ -190,6 +204,7 @@ int collector_stop(struct collector *c)
     atomic_store_explicit(&c->stop, 1, memory_order_release);
     pthread_join(c->thread, NULL);
     c->running = 0;
+    collector_graph_free(c);
     collector_flush_gap(c);
     collector_settle_lost(c);
     for (int i = 0; i < c->nphases; i++) {

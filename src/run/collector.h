@@ -7,6 +7,7 @@
 #include "stats/phase.h"
 #include "stats/ramp.h"
 #include "stats/soakhist.h"
+#include "culprit/pwgraph.h"
 #include "ring.h"
 
 /* A long gap between two consecutive records (any stream), kept so that a stop of rtjitter itself (SIGSTOP,
@@ -67,9 +68,39 @@ struct collector {
     void *on_cpu_arg;
     uint64_t cpus_told;
     int told_open1;                   /* 1 + the phase whose open xrun events were told at its end (phase.h) */
+    /* PipeWire's own accounting of its graph (culprit/pwgraph.h, through src_pwprof.h), NULL: none. Its
+     * disturbances are folded into our cycles as a provider's xruns are, at their own times: so the records are
+     * held (at most COLLECTOR_HOLD_NS, COLLECTOR_HOLD records) until the profiler has told every cycle before
+     * them. graph_take: as pwprof_graph_take, on the measurement clock; clock: that clock (for the hold). */
+    int (*graph_take)(void *arg, struct pwgraph_dist *out, int max, int64_t *known_ns);
+    void *graph_arg;
+    clockid_t clock;
+    struct rt_record *hold;           /* records popped, not yet accounted: a ring of COLLECTOR_HOLD */
+    size_t hold_first, hold_n;
+    struct pwgraph_dist *pend;        /* disturbances taken, not yet folded: a ring of COLLECTOR_PEND */
+    size_t pend_first, pend_n;
+    int64_t graph_known_ns;           /* every disturbance of a cycle before it has been taken */
+    int final;                        /* the last drain: everything held is accounted */
+    uint64_t graph_xruns;             /* disturbances folded into our cycles */
+    uint64_t graph_late;              /* of them, those that came after the records of their time were accounted
+                                       * (folded into the next one) */
+    uint64_t graph_dropped;           /* those beyond COLLECTOR_PEND: counted, not folded */
 };
 
+#define COLLECTOR_HOLD_NS 500000000LL /* the profiler sends its batches every ~50 ms (0.3.65, measured here) */
+#define COLLECTOR_HOLD 16384          /* 0.7 s at 16 frames / 384 kHz */
+#define COLLECTOR_PEND 4096
+
 int collector_start(struct collector *c);
+/* The collector thread: one record, with graph_xruns of the graph's disturbances folded into it. */
+void collector_record(struct collector *c, const struct rt_record *r, uint32_t graph_xruns);
+/* collector_graph.c: the hold and the graph's disturbances (graph_take set). Init before the thread starts (0 or
+ * -ENOMEM); drain: what the profiler has told, folded into the records it covers; last: waits (300 ms at most) for
+ * the profiler to tell the cycles before the last record; free after the thread ended. */
+int collector_graph_init(struct collector *c);
+void collector_graph_drain(struct collector *c);
+void collector_graph_last(struct collector *c);
+void collector_graph_free(struct collector *c);
 /* Drain what is left, join the thread. Afterwards phases[] may be read by the caller. */
 int collector_stop(struct collector *c);
 /* Drain once, in the calling thread (used by collector_stop and by offline tests). */

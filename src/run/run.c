@@ -314,6 +314,7 @@ static int run_measure(struct run_state *st)
     st->col.nphases = st->nphases;
     st->col.lost_by_tag = st->lost_by_tag;
     st->col.ntags = st->sink.ntags;
+    st->col.clock = st->sink.clock;
     if (st->culprits) {
         st->col.on_cpu = run_culprits_cpu;
         st->col.on_cpu_arg = st;
@@ -362,6 +363,7 @@ static int run_measure(struct run_state *st)
         lbr_stop(st->lbr); /* the RT thread pushes no more: the rest of the capture is analyzed */
     collector_stop(&st->col);
     run_culprits_stop(st); /* after the collector: it told the last events at its stop */
+    run_graph_close(st);
     if (st->watch) {
         watch_feed_poll(st->watch, run_culprits_results(st), 1);
         watch_feed_summary(st->watch); /* the session's, before its report's path */
@@ -435,6 +437,8 @@ int run_execute(const struct run_plan *p)
     json_decref(st->server_sched);
     json_decref(st->client_thread);
     json_decref(st->irq_threads);
+    run_graph_close(st); /* a run that ended before its collector did (the collector had not started) */
+    json_decref(st->graph_json);
     run_culprits_free(st);
     char shown[1024];
     if (p->watch) /* gone, neither hung (a call left behind) nor stopped by a signal: watch may wait for it */

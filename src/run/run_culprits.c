@@ -7,6 +7,7 @@
 #include "culprit/src_pwprof.h"
 #include "culprit/src_trace.h"
 #include "sysinfo/sysinfo.h"
+#include "util/utf8.h"
 #include <dirent.h>
 #include <sched.h>
 #include <sys/stat.h>
@@ -59,13 +60,61 @@ static void add_server_log(struct run_state *st, const struct backend_status *bs
     add(st, "jackd log", rc, &src, err);
 }
 
+/* Under PipeWire: its profiler, opened once the node runs, before the collector (which folds the graph's xruns into
+ * the events) and the engine (which names them). */
+static void open_graph(struct run_state *st, const char *own)
+{
+    struct backend_status bs = { 0 };
+    st->be->status(st->bpriv, &bs);
+    if (!bs.server_provider || strncmp(bs.server_provider, "pipewire", 8) != 0) /* pw-jack, or the native node */
+        return;
+    if (pwprof_source_open(st->sink.clock, own, &st->graph_src, st->graph_why, sizeof(st->graph_why)) < 0) {
+        char w[512];
+        snprintf(w, sizeof(w), "PipeWire's own xrun accounting is not read (only our node's frame-clock gaps and "
+                 "the xruns the library tells find events): %s", st->graph_why);
+        run_warn(st, w);
+        return;
+    }
+    st->graph_open = 1;
+    st->col.graph_take = run_graph_take;
+    st->col.graph_arg = st;
+}
+
+int run_graph_take(void *arg, struct pwgraph_dist *out, int max, int64_t *known_ns)
+{
+    struct run_state *st = arg;
+    return pwprof_graph_take(&st->graph_src, out, max, known_ns);
+}
+
+json_t *run_graph_json(struct run_state *st)
+{
+    if (st->graph_json)
+        return json_incref(st->graph_json);
+    return st->graph_why[0] ? json_pack("{s:o}", "unavailable", utf8_json_string(st->graph_why)) : NULL;
+}
+
+void run_graph_close(struct run_state *st)
+{
+    if (!st->graph_open)
+        return;
+    json_t *j = pwprof_graph_summary(&st->graph_src);
+    json_object_set_new(j, "folded_into_cycles", json_integer((json_int_t)st->col.graph_xruns));
+    json_object_set_new(j, "told_late", json_integer((json_int_t)st->col.graph_late));
+    json_object_set_new(j, "dropped_by_collector", json_integer((json_int_t)st->col.graph_dropped));
+    st->graph_json = j;
+    if (st->graph_src.close)
+        st->graph_src.close(st->graph_src.ctx);
+    st->graph_open = 0;
+}
+
 void run_culprits_start(struct run_state *st)
 {
     const struct run_plan *p = st->p;
-    if (p->no_culprits)
-        return;
     char own[64];
     snprintf(own, sizeof(own), "rtjitter-%d", (int)getpid()); /* the JACK client's and the PipeWire node's name */
+    open_graph(st, own);
+    if (p->no_culprits)
+        return;
     struct culprit_config cfg = { .clock = st->sink.clock, .hz = 20, .history_s = 30, .audio_pid = (int)getpid(),
                                   .period_ns = period_ns(st), .own_client = own };
     struct backend_status bs0 = { 0 };
@@ -82,10 +131,11 @@ void run_culprits_start(struct run_state *st)
     struct backend_status bs = { 0 };
     st->be->status(st->bpriv, &bs);
     add_server_log(st, &bs);
-    if (bs.server_provider && strncmp(bs.server_provider, "pipewire", 8) == 0) { /* pw-jack, or the native node */
-        struct culprit_source src;
-        int rc = pwprof_source_open(st->sink.clock, own, &src, err, sizeof(err));
-        add(st, "PipeWire profiler", rc, &src, err);
+    if (st->graph_open) { /* the same connection: the engine holds it too */
+        pwprof_source_hold(&st->graph_src);
+        add(st, "PipeWire profiler", 0, &st->graph_src, "");
+    } else if (st->graph_why[0]) {
+        add(st, "PipeWire profiler", -1, NULL, st->graph_why);
     }
 }
 

@@ -26,6 +26,13 @@ void run_culprits_cpu(void *arg, int cpu);
 void run_culprits_stop(struct run_state *st);
 /* After the report was saved at report_path: the trace's slices (with privileges) in REPORT.trace/. */
 void run_culprits_save_slices(struct run_state *st, const char *report_path);
+/* Under PipeWire: the graph's own xruns, read from its profiler (collector.h's graph_take; arg: the run_state). */
+struct pwgraph_dist;
+int run_graph_take(void *arg, struct pwgraph_dist *out, int max, int64_t *known_ns);
+/* Main thread, after run_graph_close: the report's audio.pipewire_graph (NULL: not under PipeWire). */
+json_t *run_graph_json(struct run_state *st);
+/* Main thread, after collector_stop: the run's hold on the profiler let go, its counts kept. Safe twice. */
+void run_graph_close(struct run_state *st);
 /* What report_build reads (NULL when no engine ran). */
 const struct culprit_results *run_culprits_results(struct run_state *st);
 void run_culprits_free(struct run_state *st);

@@ -110,6 +110,9 @@ int run_report(struct run_state *st, struct run_info *ri, int rc, int mlocked)
         json_object_set_new(provider, "server_sched", st->server_sched ? json_incref(st->server_sched) : json_null());
     }
     priorities_describe(st, provider, known, pol);
+    json_t *graph = run_graph_json(st);
+    if (graph)
+        json_object_set_new(provider, "pipewire_graph", graph);
     json_t *notes = json_object_get(provider, "notes"), *note;
     size_t ni;
     json_array_foreach(notes, ni, note)

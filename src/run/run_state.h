@@ -81,6 +81,12 @@ struct run_state {
     struct culprit_results culprit_res; /* its results (set at the start: read while it runs, and after) */
     struct trace_slices *trace_slices; /* with privileges: the trace's slices, saved beside the report */
     int culprits_audio_told;       /* the engine knows the audio thread */
+    /* Under PipeWire (native or pw-jack): its profiler, the graph's own xruns (collector_graph.c) and the engine's
+     * observations; one connection, a holder each. graph_why: why it did not open ("" before any try). */
+    struct culprit_source graph_src;
+    int graph_open;
+    char graph_why[256];
+    json_t *graph_json;            /* its counts, kept as it closed (run_graph_close) for the report */
     int64_t spike_noted_ns;        /* the collector's: the last spike noted to the engine, and its phase */
     int spike_noted_phase;
     struct watch_feed *watch;      /* rtjitter watch's live feed (the plan's), or NULL */

@@ -7,6 +7,7 @@
 #include <cmocka.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 #include "run/collector.h"
 #include "rt_sink.h"
 
@@ -296,6 +297,85 @@ static void test_long_gap_kept(void **state)
     rig_free(&g);
 }
 
+/* PipeWire's graph accounting (collector_graph.c): a stand-in for the profiler hands disturbances with their times
+ * and says up to when it has told every cycle. Records are held until then (or COLLECTOR_HOLD_NS), and each
+ * disturbance is folded into the first record that could see it: three unfinished cycles in a row (one stall) are
+ * one event with three notifications; one more 40 cycles later is a second event; one told after its record was
+ * accounted goes to the next record and is counted late. */
+struct fake_graph {
+    struct pwgraph_dist d[8];
+    int n, given;
+    int64_t known_ns;
+};
+
+static int fake_take(void *arg, struct pwgraph_dist *out, int max, int64_t *known_ns)
+{
+    struct fake_graph *f = arg;
+    int n = 0;
+    while (f->given < f->n && n < max)
+        out[n++] = f->d[f->given++];
+    *known_ns = f->known_ns;
+    return n;
+}
+
+static void test_graph_held_and_folded(void **state)
+{
+    (void)state;
+    struct rig g;
+    rig_init(&g, 1024);
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    const int64_t P = 1333333, base = (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec; /* records "now": held */
+    struct fake_graph f = { .known_ns = base + 10 * P };
+    for (int i = 0; i < 3; i++) /* cycles 20, 21, 22: a node signalled 30 us after our cycle's start */
+        f.d[f.n++] = (struct pwgraph_dist){ base + (20 + i) * P + 30000, P, "stall" };
+    f.d[f.n++] = (struct pwgraph_dist){ base + 62 * P + 30000, P, "stall" };
+    g.c.graph_take = fake_take;
+    g.c.graph_arg = &f;
+    g.c.clock = CLOCK_MONOTONIC;
+    assert_int_equal(collector_graph_init(&g.c), 0);
+    for (int k = 0; k < 100; k++) {
+        struct rt_record r = rec(k, 0, 1, 0);
+        r.t_entry_ns += base + 100000; /* our entry 100 us after the cycle's start */
+        rt_ring_push(&g.ring, &r);
+    }
+    collector_drain(&g.c);
+    assert_int_equal(phase_cycles(&g.ph[0]), 10); /* those before what the profiler told */
+    f.known_ns = base + 50 * P;
+    collector_drain(&g.c);
+    assert_int_equal(phase_cycles(&g.ph[0]), 50);
+    assert_int_equal(g.ph[0].seg[0]->xrun_events, 1);
+    assert_int_equal(g.ph[0].seg[0]->xruns_reported, 3);
+    f.known_ns = base + 100 * P;
+    collector_drain(&g.c);
+    assert_int_equal(phase_cycles(&g.ph[0]), 100);
+    assert_int_equal(g.ph[0].seg[0]->xrun_events, 2);
+    assert_int_equal(g.c.graph_xruns, 4);
+    assert_int_equal(g.c.graph_late, 0);
+    /* told late: its cycle (80) was accounted already; it goes to the next record, counted */
+    f.d[f.n++] = (struct pwgraph_dist){ base + 80 * P + 30000, P, "stall" };
+    struct rt_record r = rec(100, 0, 1, 0);
+    r.t_entry_ns += base + 100000;
+    rt_ring_push(&g.ring, &r);
+    f.known_ns = base + 101 * P;
+    collector_drain(&g.c);
+    assert_int_equal(g.c.graph_late, 1);
+    assert_int_equal(g.ph[0].seg[0]->xruns_reported, 5);
+    /* the last drain accounts what is held, told or not */
+    for (int k = 101; k < 110; k++) {
+        struct rt_record q = rec(k, 0, 1, 0);
+        q.t_entry_ns += base + 100000;
+        rt_ring_push(&g.ring, &q);
+    }
+    g.c.final = 1;
+    collector_drain(&g.c);
+    assert_int_equal(phase_cycles(&g.ph[0]), 110);
+    collector_graph_free(&g.c);
+    phase_finish(&g.ph[0]);
+    phase_finish(&g.ph[1]);
+    rig_free(&g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -304,6 +384,7 @@ int main(void)
         cmocka_unit_test(test_lost_at_the_edges_of_a_phase),
         cmocka_unit_test(test_streams_have_their_own_sequence),
         cmocka_unit_test(test_long_gap_kept),
+        cmocka_unit_test(test_graph_held_and_folded),
     };
     return cmocka_run_group_tests_name("collector", tests, NULL, NULL);
 }
