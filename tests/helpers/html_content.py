@@ -337,8 +337,9 @@ def report_page(page, doc):
         lo, hi = quantile(jb, 0.99)
         j99 = float(num[0])
         jmax = float(num[1])
-        tap(lo - 0.05 <= j99 <= min(hi, phase['jitter_us']['abs_max']) + 0.05 and
-            abs(jmax - phase['jitter_us']['abs_max']) <= 0.05,
+        # shown to 0.1: half of it either way, and a hair more (4702.550 is shown 4702.6, 0.0500000000003 off)
+        tap(lo - 0.05 - 1e-6 <= j99 <= min(hi, phase['jitter_us']['abs_max']) + 0.05 + 1e-6 and
+            abs(jmax - phase['jitter_us']['abs_max']) <= 0.05 + 1e-6,
             'table, %s: |jitter| p99 %.1f in its bucket %.2f..%.2f (from the histogram), max %.1f = %.3f' % (
                 phase['load'], j99, lo, hi, jmax, phase['jitter_us']['abs_max']))
         met = num[8]

@@ -38,8 +38,9 @@ sleep 1.5
 "$RTJ" run --backend timer --cpus "$cpu" --priority 70 --loads none,write --warmup 0.5 --duration 6 --quiet \
     --json "$WORK/r.json" --output "$WORK/store" >"$WORK/run.out" 2>&1 &
 rpid=$!
-# 10 spins of 8 ms, 1.2 s apart, from 1.5 s in; then asleep 9 s, so that the advice can be run against it
-"$RTJ_HELPERS/cpu_hog" "$cpu" 80 8 1200 10 1500 9000 >"$WORK/hog.log" &
+# 10 spins of 8 ms, 1.2 s apart, from 1.5 s in; then asleep 60 s, so that the advice can be run against it after
+# perf script and the observer (once past a 9 s linger on a busy machine); the trap ends it
+"$RTJ_HELPERS/cpu_hog" "$cpu" 80 8 1200 10 1500 60000 >"$WORK/hog.log" &
 hog=$!
 wait "$rpid"; rc=$?
 cleanup_perf
