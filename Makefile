@@ -21,6 +21,10 @@ VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 BUILD    ?= build
 # BIN: the binary a build links (make check's hardened one is build-check/rtjitter); RTJ: the one tests run.
 BIN      ?= rtjitter
+# make install installs this binary (and the pages it writes): a test installs the one it was given
+# (INSTALL_BIN=build-check/rtjitter), which no rule here rebuilds, instead of building ./rtjitter from nothing
+INSTALL_BIN ?= rtjitter
+INSTALL_RUN := $(if $(findstring /,$(INSTALL_BIN)),$(INSTALL_BIN),./$(INSTALL_BIN))
 RTJ      ?= ./$(BIN)
 DATADIR  ?= $(PREFIX)/share/rtjitter
 
@@ -55,7 +59,7 @@ HELPER_SRC := $(wildcard tests/helpers/*.c)
 HELPER_BIN := $(patsubst tests/helpers/%.c,$(BUILD)/tests/helpers/%,$(HELPER_SRC))
 ALL_OBJ  := $(LIB_OBJ) $(MAIN_OBJ)
 
-.PHONY: all deps deps-run deps-check run check check-quick test-bins compile sanitize bench install uninstall clean fuzz
+.PHONY: all deps deps-run deps-check run check check-clang check-quick test-bins compile sanitize bench install uninstall clean fuzz
 
 all: $(BIN)
 
@@ -202,6 +206,11 @@ check:
 	@echo "rtjitter: [3/3] the tests, $(JOBS) at a time (each one's output: build-check/test-log)"
 	@BUILD=build-check RTJ=build-check/rtjitter JOBS=$(JOBS) BRIEF=1 tests/run-tests.sh
 
+# The tree compiled with clang too (-Werror): build_flavours with its clang part, which make check leaves out.
+check-clang: deps-check
+	@$(CHECK_MAKE) Q=$(QUIET_Q) $(QUIET_OUT)
+	@BUILD=build-check RTJ=build-check/rtjitter RTJ_TEST_CLANG=1 TESTS='^build_flavours$$' tests/run-tests.sh
+
 check-quick: deps-check
 	@$(CHECK_MAKE)
 	@BUILD=build-check RTJ=build-check/rtjitter JOBS=$(JOBS) QUICK=1 tests/run-tests.sh
@@ -251,21 +260,21 @@ fuzz:
 # and make install the same PREFIX.
 .PHONY: doc
 doc: data/rtjitter.1 data/rtjitter-report.5 data/rtjitter.bash-completion
-data/rtjitter.1: rtjitter
-	./rtjitter --man >$@.tmp && mv $@.tmp $@
-data/rtjitter-report.5: rtjitter
-	./rtjitter --man-report >$@.tmp && mv $@.tmp $@
-data/rtjitter.bash-completion: rtjitter
-	./rtjitter --bash-completion >$@.tmp && mv $@.tmp $@
+data/rtjitter.1: $(INSTALL_BIN)
+	$(INSTALL_RUN) --man >$@.tmp && mv $@.tmp $@
+data/rtjitter-report.5: $(INSTALL_BIN)
+	$(INSTALL_RUN) --man-report >$@.tmp && mv $@.tmp $@
+data/rtjitter.bash-completion: $(INSTALL_BIN)
+	$(INSTALL_RUN) --bash-completion >$@.tmp && mv $@.tmp $@
 $(BUILD)/src/verdict/profile_builtin.o: $(wildcard data/profiles/*.json)
 
 # The packaging examples (data/autopkgtest, data/lava) go to $(DATADIR)/examples, which uninstall removes with the
 # rest of $(DATADIR).
-install: rtjitter data/rtjitter.1 data/rtjitter-report.5 data/rtjitter.bash-completion
+install: $(INSTALL_BIN) data/rtjitter.1 data/rtjitter-report.5 data/rtjitter.bash-completion
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR)/profiles $(DESTDIR)$(PREFIX)/share/man/man1 \
 	  $(DESTDIR)$(PREFIX)/share/man/man5 \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/doc/rtjitter
-	install -m 0755 rtjitter $(DESTDIR)$(PREFIX)/bin/rtjitter
+	install -m 0755 $(INSTALL_BIN) $(DESTDIR)$(PREFIX)/bin/rtjitter
 	install -m 0644 data/profiles/*.json data/profiles/README.md $(DESTDIR)$(DATADIR)/profiles/
 	install -m 0644 data/rtjitter.1 $(DESTDIR)$(PREFIX)/share/man/man1/rtjitter.1
 	install -m 0644 data/rtjitter-report.5 $(DESTDIR)$(PREFIX)/share/man/man5/rtjitter-report.5

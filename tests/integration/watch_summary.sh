@@ -58,7 +58,10 @@ check "events an hour: events x 3600 / length ($(v per_hour), want $(v per_hour_
     awk -v a="$(v per_hour)" -v b="$(v per_hour_want)" 'BEGIN { exit !(a > 0 && a >= 0.9 * b && a <= 1.1 * b) }'
 check "longest: $(v longest_ms) ms, at least a period, at most the client's longest stall ($(v stall_max_ms) ms) and two periods" \
     awk -v a="$(v longest_ms)" -v s="$(v stall_max_ms)" 'BEGIN { exit !(a >= 5.3 && a <= s + 10.7) }'
-check "longest: its time is one of the client's stalls" [ "$(v longest_at_stall)" = 1 ]
+# the longest may be the machine's own (a clean clone's CI once: 16.3 ms of 'sleep' kept from the CPU, longer than the
+# stalls' events): then a canary saw it (stall_events.py said every event beyond the stalls was seen)
+check "longest: its time is one of the client's stalls, or the machine's own stall a canary saw" \
+    holds '[ "$(v longest_at_stall)" = 1 ] || [ "${se%% *}" = ok ]'
 check "worst minute: one with the most stalls the client logged ($(v worst_min_stalls) of its $(v worst_stalls_max)), its count at least those ($(v worst_n))" \
     holds '[ "$(v worst_min_stalls)" = "$(v worst_stalls_max)" ] && [ "$(v worst_n)" -ge "$(v worst_min_stalls)" ] && [ "$(v worst_n)" -le "$(v events)" ]'
 check "top culprit: the client 'stall' ($(v top_name), $(v top_pct) %; not known $(v not_known_pct) %)" \
@@ -71,8 +74,9 @@ check "the report's verdict names the user's own session (its xruns are the sess
 sed 's/^/# watch --no-culprits: /' "$WORK/n.out" | cut -c1-120
 nb=$(grep -c ' xrun [0-9]* began$' "$WORK/n.out"); ne=$(grep -cE ' xrun [0-9]+: [0-9.]+ ms$' "$WORK/n.out")
 nev=$(json "$WORK/n.json" "sum(p['xruns']['events'] for p in d['phases'])")   # a buffer change splits the phase
-check "--no-culprits: exit 0, every event begun and ended once with its length only ($nb began, $ne ended, $nev in the report; the client's 3 stalls)" \
-    holds '[ "$nrc" = 0 ] && [ "$nb" = "$nev" ] && [ "$ne" = "$nev" ] && [ "$nev" -ge 3 ] && ! grep -q culprit: "$WORK/n.out"'
+# the client stalls every 281 cycles: 1.5 s, and 3 s once the buffer is 512 frames, so 2 of its stalls at least
+check "--no-culprits: exit 0, every event begun and ended once with its length only ($nb began, $ne ended, $nev in the report; 2 stalls at least)" \
+    holds '[ "$nrc" = 0 ] && [ "$nb" = "$nev" ] && [ "$ne" = "$nev" ] && [ "$nev" -ge 2 ] && ! grep -q culprit: "$WORK/n.out"'
 check "--no-culprits: the summary says no culprit was sought, the report has none" \
     holds 'grep -q "^  culprits: not sought" "$WORK/n.out" && [ "$(json "$WORK/n.json" "\"culprits\" in d")" = False ]'
 # --html while watching (issue 34 item 6): the live page mid-session, then the session's report page at its end
