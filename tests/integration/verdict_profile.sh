@@ -97,9 +97,10 @@ fi
 # --- an installed copy finds its profiles under PREFIX/share/rtjitter, with its man page and completion ----
 # make install of the binary under test (INSTALL_BIN): nothing is compiled (the default, ./rtjitter, was built from
 # nothing in a clean clone's CI: 60 s of CPU beside the suite); it finds them from its own place (bin/../share), the
-# DATADIR compiled into it being /usr/local's
-if [ "$(basename "$RTJ")" = rtjitter ] && make -C "$TOP" -s install INSTALL_BIN="$(realpath "$RTJ")" DESTDIR="$WORK/dest" \
-        PREFIX=/opt/rtj >"$WORK/install.log" 2>&1; then
+# DATADIR compiled into it being /usr/local's. BUILD of its own: the suite's BUILD=build-check is in the environment,
+# and a make there would record other flags in build-check/flags (build_flavours saw it) and rebuild that tree
+if [ "$(basename "$RTJ")" = rtjitter ] && make -C "$TOP" -s install BUILD="$WORK/ibuild" INSTALL_BIN="$(realpath "$RTJ")" \
+        DESTDIR="$WORK/dest" PREFIX=/opt/rtj >"$WORK/install.log" 2>&1; then
     inst="$WORK/dest/opt/rtj/bin/rtjitter"
     (cd / && env -u RTJ_DATADIR "$inst" run --profile nope) >"$WORK/out" 2>&1
     check "installed: looks in ../share/rtjitter/profiles from the binary and finds live, studio" \
@@ -131,7 +132,7 @@ if [ "$(basename "$RTJ")" = rtjitter ] && make -C "$TOP" -s install INSTALL_BIN=
         "$ex/autopkgtest/debian/tests/headless") >"$WORK/apt.out" 2>&1; rc=$?
     check "installed: examples/autopkgtest headless runs the installed binary (exit $rc) and leaves its JUnit" \
         [ "$rc" -eq 0 -a -s "$WORK/art/rtjitter-junit.xml" ]
-    make -C "$TOP" -s uninstall DESTDIR="$WORK/dest" PREFIX=/opt/rtj >/dev/null 2>&1
+    make -C "$TOP" -s uninstall BUILD="$WORK/ibuild" DESTDIR="$WORK/dest" PREFIX=/opt/rtj >/dev/null 2>&1
     check "uninstall leaves no file" [ -z "$(find "$WORK/dest" -type f)" ]
 else
     ok "# SKIP install test (RTJ=$RTJ is not the plain build, or make install failed: $(tail -1 "$WORK/install.log" 2>/dev/null))"
