@@ -107,8 +107,12 @@ PY
 
 # one_case NAME Q run|watch native|jack
 one_case() {
-    local name=$1 Q=$2 cmd=$3 how=$4 D="$WORK/$1"
-    mkdir "$D"
+    local name=$1 Q=$2 cmd=$3 how=$4 D="$WORK/$1" attempt se
+    # the client's stalls begin 1.8 s after rtjitter starts; a start slower than its warm-up beside a busy suite put
+    # 3 of the 5 before the measured window once (CI): then the case runs again, once (the stalls' timing against the
+    # run's start is the test's, not what is judged)
+    for attempt in 1 2; do
+    rm -rf "$D"; mkdir "$D"
     pw-metadata -n settings 0 clock.force-quantum "$Q" >/dev/null
     # a stall of 20 ms or 3 periods (at 1024 frames a period is 21 ms); stalls 150 ms apart at least
     read -r stall_ms every < <(python3 -c "import math; P = $Q / 48000; print(max(20, math.ceil(3e3 * P)), max(12, math.ceil(0.15 / P)))")
@@ -137,8 +141,12 @@ one_case() {
     sleep 0.2
     kill -INT "$PROF"; wait "$PROF"; PROF=
     canaries_stop
-    local se
     se=$(python3 "$WORK/judge.py" "$HELP_PY" "$D/r.json" "$D/stall.out" "$Q" 5 "$WORK"/canary-*.log)
+    case "$se" in
+    *"stalls in the window, not 5"*) [ "$attempt" = 1 ] && { echo "# $name: $se: once more"; continue; } ;;
+    esac
+    break
+    done
     check "$name: 5 stalls of $stall_ms ms at $Q frames in a node ours does not depend on: exit 0, one event per stall, none beyond unless a canary or the stall client's own log saw it (rc $rc; $se)" \
         [ "$rc ${se%% *}" = "0 ok" ]
     local named
@@ -195,12 +203,21 @@ sweep_case() {
 }
 
 [ -n "${ONLY:-}" ] && { for o in $ONLY; do case $o in sweep*) sweep_case ${o/,/ } ;; *) one_case ${o//,/ } ;; esac; done; exit 0; }
-for Q in 64 256; do
-    one_case "run-native-$Q" "$Q" run native
-    one_case "run-pwjack-$Q" "$Q" run jack
-    one_case "watch-native-$Q" "$Q" watch native
-    one_case "watch-pwjack-$Q" "$Q" watch jack
-done
+# make check runs a cross-section (each command, backend and quantum at least once: 5 cases and the sweep; the CI's
+# 10 minutes); RTJ_TEST_FULL=1, or any run but make check's, the whole matrix
+if [ "${BUILD:-}" = build-check ] && [ "${RTJ_TEST_FULL:-0}" != 1 ]; then
+    one_case "run-native-64" 64 run native
+    one_case "watch-pwjack-64" 64 watch jack
+    one_case "run-pwjack-256" 256 run jack
+    one_case "watch-native-256" 256 watch native
+else
+    for Q in 64 256; do
+        one_case "run-native-$Q" "$Q" run native
+        one_case "run-pwjack-$Q" "$Q" run jack
+        one_case "watch-native-$Q" "$Q" watch native
+        one_case "watch-pwjack-$Q" "$Q" watch jack
+    done
+    one_case "watch-pwjack-1024" 1024 watch jack
+fi
 one_case "run-native-1024" 1024 run native
-one_case "watch-pwjack-1024" 1024 watch jack
 sweep_case sweep-pwjack 128,256
