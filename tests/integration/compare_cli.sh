@@ -72,6 +72,7 @@ check "the verdict sentence says nothing is beyond noise" grep -q 'Nothing here 
 # other runs beside them.
 "$RTJ" compare "$store/6.1.0-generic/20260101T000000Z.json" "$store/6.1.0-generic/20260105T000000Z.json" \
     --wide --json "$WORK/c2.json" >"$WORK/c2.out" 2>&1
+json "$WORK/c2.json" "[(v['metric'], v['outcome'], v.get('report')) for v in d['loads'][0]['verdicts']]" | sed 's/^/# c2 verdicts: /'
 check "named files alone: 5 ms less wakeup is better in this pair, not a call" \
     [ "$(json "$WORK/c2.json" "[v['outcome'] for v in d['loads'][0]['verdicts'] if v['metric']=='wakeup p99/s'][0]")" = better_in_pair ]
 check "... and the line says so first, and why: one run a side" grep -q "better in this pair: wakeup p99 per second, median .*; not yet confirmed across runs: one run a side and no other run of either set-up" \

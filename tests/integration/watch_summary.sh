@@ -56,16 +56,22 @@ check "events: every stall the client logged, nothing else unless a canary saw i
 check "length: the session's 12 s, less its warm-up ($(v length_s) s)" holds '[ "$(v length_s)" -ge 11 ] && [ "$(v length_s)" -le 13 ]'
 check "events an hour: events x 3600 / length ($(v per_hour), want $(v per_hour_want) within 10 %)" \
     awk -v a="$(v per_hour)" -v b="$(v per_hour_want)" 'BEGIN { exit !(a > 0 && a >= 0.9 * b && a <= 1.1 * b) }'
-check "longest: $(v longest_ms) ms, at least a period, at most the client's longest stall ($(v stall_max_ms) ms) and two periods" \
-    awk -v a="$(v longest_ms)" -v s="$(v stall_max_ms)" 'BEGIN { exit !(a >= 5.3 && a <= s + 10.7) }'
+# at most the client's longest stall and two periods, unless the longest is the machine's own, which a canary saw
+# (stall_events.py: every event beyond the stalls seen; once 67.9 ms at rest)
+check "longest: $(v longest_ms) ms, at least a period, at most the client's longest stall ($(v stall_max_ms) ms) and two periods, or the machine's own a canary saw" \
+    holds 'awk -v a="$(v longest_ms)" -v s="$(v stall_max_ms)" "BEGIN { exit !(a >= 5.3 && a <= s + 10.7) }" ||
+           { [ "$(v longest_at_stall)" = 0 ] && [ "${se%% *}" = ok ]; }'
 # the longest may be the machine's own (a clean clone's CI once: 16.3 ms of 'sleep' kept from the CPU, longer than the
 # stalls' events): then a canary saw it (stall_events.py said every event beyond the stalls was seen)
 check "longest: its time is one of the client's stalls, or the machine's own stall a canary saw" \
     holds '[ "$(v longest_at_stall)" = 1 ] || [ "${se%% *}" = ok ]'
 check "worst minute: one with the most stalls the client logged ($(v worst_min_stalls) of its $(v worst_stalls_max)), its count at least those ($(v worst_n))" \
     holds '[ "$(v worst_min_stalls)" = "$(v worst_stalls_max)" ] && [ "$(v worst_n)" -ge "$(v worst_min_stalls)" ] && [ "$(v worst_n)" -le "$(v events)" ]'
-check "top culprit: the client 'stall' ($(v top_name), $(v top_pct) %; not known $(v not_known_pct) %)" \
-    holds '[ "$(v top_name)" = "stall_(client)" ] && [ "$(v top_pct)" -ge 75 ]'
+# its share of the events: at least 75 %, or, when the machine's own stalls (each seen by a canary: stall_events.py)
+# add events, its count at least the client's stalls less one
+check "top culprit: the client 'stall' ($(v top_name), $(v top_pct) % of $(v events); not known $(v not_known_pct) %; $(v stalls) stalls)" \
+    holds '[ "$(v top_name)" = "stall_(client)" ] && { [ "$(v top_pct)" -ge 75 ] ||
+           { [ "${se%% *}" = ok ] && [ $(( ($(v top_pct) * $(v events) + 50) / 100 )) -ge $(( $(v stalls) - 1 )) ]; }; }'
 check "SIGUSR1's summary came mid-session, with fewer events than the end's ($(v events_first) < $(v events))" \
     holds '[ "$(v events_first)" -ge 1 ] && [ "$(v events_first)" -lt "$(v events)" ]'
 check "every summary line within 80 columns ($(v wide) wider)" [ "$(v wide)" = 0 ]
