@@ -130,42 +130,48 @@ static void notify(struct watch_out *w, const char *body)
     posix_spawn_file_actions_destroy(&fa);
 }
 
+/* What a line says after its time: "xrun 4 began", "xrun 4: 10.7 ms; CULPRIT" (culprit: the form's own, brief or
+ * with its evidence), "xrun 4: 10.7 ms" without a sampler, "xrun 4, found later: CULPRIT". */
+static void event_text(char *b, size_t n, const struct watch_event *e, const char *culprit)
+{
+    unsigned long long num = (unsigned long long)e->n;
+    if (e->late)
+        snprintf(b, n, "xrun %llu, found later: %s", num, culprit ? culprit : "");
+    else if (e->length_ms < 0)
+        snprintf(b, n, "xrun %llu began", num);
+    else if (e->unsought)
+        snprintf(b, n, "xrun %llu: %.1f ms", num, e->length_ms);
+    else
+        snprintf(b, n, "xrun %llu: %.1f ms; %s", num, e->length_ms, culprit ? culprit : "culprit not known");
+}
+
+/* WATCH_TEXT's line: the date line first when the date (or the zone) changed, then "HH:MM:SS.mmm  TEXT", shown
+ * visibly and cut to the width. */
+static void narrow_line(struct watch_out *w, int64_t wall_ms, const char *text)
+{
+    char day[48], hms[48], line[256], shown[256];
+    day_and_time(wall_ms, day, sizeof(day), hms, sizeof(hms));
+    if (strcmp(day, w->day) != 0) {
+        snprintf(w->day, sizeof(w->day), "%s", day);
+        fprintf(w->out, "%s\n", day);
+    }
+    snprintf(line, sizeof(line), "%s  %s", hms, text);
+    term_str(shown, sizeof(shown), line);
+    fit_cols(shown, sizeof(shown), w->width);
+    fprintf(w->out, "%s\n", shown);
+    fflush(w->out);
+}
+
 void watch_out_event(struct watch_out *w, const struct watch_event *e)
 {
-    char when[48], line[256], shown[256];
+    char when[48], text[200], line[256], shown[256];
     watch_iso8601(e->wall_ms, when, sizeof(when));
     if (w->format == WATCH_TEXT) { /* the narrow form, its own line; the wide one below for Waybar and notify-send */
-        char day[48], hms[48], narrow[256];
-        day_and_time(e->wall_ms, day, sizeof(day), hms, sizeof(hms));
-        if (strcmp(day, w->day) != 0) { /* midnight, or the zone changed: the date again */
-            snprintf(w->day, sizeof(w->day), "%s", day);
-            fprintf(w->out, "%s\n", day);
-        }
-        if (e->late)
-            snprintf(narrow, sizeof(narrow), "%s  xrun %llu, found later: %s", hms, (unsigned long long)e->n,
-                     e->culprit_short ? e->culprit_short : "");
-        else if (e->length_ms < 0)
-            snprintf(narrow, sizeof(narrow), "%s  xrun %llu began", hms, (unsigned long long)e->n);
-        else if (e->unsought)
-            snprintf(narrow, sizeof(narrow), "%s  xrun %llu: %.1f ms", hms, (unsigned long long)e->n, e->length_ms);
-        else
-            snprintf(narrow, sizeof(narrow), "%s  xrun %llu: %.1f ms; %s", hms, (unsigned long long)e->n,
-                     e->length_ms, e->culprit_short ? e->culprit_short : "culprit not known");
-        term_str(shown, sizeof(shown), narrow);
-        fit_cols(shown, sizeof(shown), w->width);
-        fprintf(w->out, "%s\n", shown);
-        fflush(w->out);
+        event_text(text, sizeof(text), e, e->culprit_short);
+        narrow_line(w, e->wall_ms, text);
     }
-    if (e->late)
-        snprintf(line, sizeof(line), "%s  xrun %llu, found later: %s", when, (unsigned long long)e->n,
-                 e->culprit ? e->culprit : "");
-    else if (e->length_ms < 0)
-        snprintf(line, sizeof(line), "%s  xrun %llu began", when, (unsigned long long)e->n);
-    else if (e->unsought)
-        snprintf(line, sizeof(line), "%s  xrun %llu: %.1f ms", when, (unsigned long long)e->n, e->length_ms);
-    else
-        snprintf(line, sizeof(line), "%s  xrun %llu: %.1f ms; %s", when, (unsigned long long)e->n, e->length_ms,
-                 e->culprit ? e->culprit : "culprit not known");
+    event_text(text, sizeof(text), e, e->culprit);
+    snprintf(line, sizeof(line), "%s  %s", when, text);
     if (e->n > w->events)
         w->events = e->n;
     snprintf(w->latest[w->nlines++ % WATCH_OUT_LATEST], sizeof(w->latest[0]), "%s", line);
@@ -189,22 +195,12 @@ void watch_out_note(struct watch_out *w, int64_t wall_ms, const char *text)
     if (w->format == WATCH_WAYBAR) {
         snprintf(w->last_line, sizeof(w->last_line), "%s", line);
         waybar_line(w, "warning");
-        return;
+    } else if (w->format == WATCH_TEXT) {
+        narrow_line(w, wall_ms, text);
+    } else {
+        fprintf(w->out, "%s\n", term_str(shown, sizeof(shown), line));
+        fflush(w->out);
     }
-    if (w->format == WATCH_TEXT) {
-        char day[48], hms[48];
-        day_and_time(wall_ms, day, sizeof(day), hms, sizeof(hms));
-        if (strcmp(day, w->day) != 0) {
-            snprintf(w->day, sizeof(w->day), "%s", day);
-            fprintf(w->out, "%s\n", day);
-        }
-        snprintf(line, sizeof(line), "%s  %s", hms, text);
-    }
-    term_str(shown, sizeof(shown), line);
-    if (w->format == WATCH_TEXT)
-        fit_cols(shown, sizeof(shown), w->width);
-    fprintf(w->out, "%s\n", shown);
-    fflush(w->out);
 }
 
 void watch_out_reap(struct watch_out *w, int final)
