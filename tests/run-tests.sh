@@ -89,6 +89,31 @@ if [ -z "${RTJ_TEST_IDLE:-}" ] && [ -w /dev/cpu_dma_latency ]; then
 else
     echo "# /dev/cpu_dma_latency not held: ${RTJ_TEST_IDLE:+RTJ_TEST_IDLE is set}$([ -z "${RTJ_TEST_IDLE:-}" ] && echo 'not writable here')"
 fi
+# ---- the machine's own stalls, and one more run of a test they may have failed --------------------------------
+# This VM's host takes a CPU away for milliseconds with no tick and no steal (seen here: 30-35 stalls of 2-3.5 ms a
+# minute on each CPU, a SCHED_FIFO 99 thread asleep between them), longer than the suite's smallest period (64
+# frames at 48 kHz, 1.33 ms): a stall can be an xrun no test injected, a "same" where a pair differs, a stop timed
+# long. Each test that must see such a stall judges it by its own canaries where it can; for the rest the suite runs
+# one canary per CPU of its own (tests/helpers/canary, SCHED_FIFO 99, a wake-up every 1 ms, each one over 2 ms late
+# logged as it is seen), and a test with failed checks that ran while one of them saw a stall of 2 ms or more runs
+# once more; its first output is printed whole, "retried:" names it at the end, and the second run's result is the
+# one counted. A test that failed with no stall seen, or fails twice, fails. RTJ_TEST_RETRY=0 runs each test once.
+canary_pids=()
+if [ "${RTJ_TEST_RETRY:-1}" != 0 ] && [ -x "$BUILD/tests/helpers/canary" ]; then
+    for ((c = 0; c < $(nproc); c++)); do
+        "$BUILD/tests/helpers/canary" "$c" 99 1000 86400 2000 stream >"$log/canary-$c.log" 2>/dev/null &
+        canary_pids+=($!)
+    done
+fi
+# stall_seen T0_NS T1_NS: the longest stall (ms) a suite canary saw with its deadline in [T0, T1] (realtime ns), or
+# nothing
+stall_seen() {
+    [ "${#canary_pids[@]}" -gt 0 ] || return
+    cat "$log"/canary-*.log 2>/dev/null |
+        awk -v t0="$1" -v t1="$2" '$1 == "late" && NF >= 5 && $5 * 1e9 >= t0 && $5 * 1e9 <= t1 && $3 > m { m = $3; at = $5 }
+            END { if (m) printf "%.1f ms at +%.1f s\n", m / 1000, at - t0 / 1e9 }'
+}
+declare -A retried=()
 declare -A tmo_of=() pid_of=() kind_of=() class_of=() lock_of=() start_of=() secs_of=() est_of=() cpu_of=()
 running=()
 interrupted=0
@@ -100,7 +125,7 @@ stop_all() {
     for n in "${running[@]}"; do kill -TERM -- "-${pid_of[$n]}" 2>/dev/null; kill -CONT -- "-${pid_of[$n]}" 2>/dev/null; done
 }
 trap 'stop_all' INT TERM
-trap 'rm -rf "$log"; [ -n "$dma_pid" ] && kill "$dma_pid" 2>/dev/null' EXIT
+trap 'kill "${canary_pids[@]}" 2>/dev/null; rm -rf "$log"; [ -n "$dma_pid" ] && kill "$dma_pid" 2>/dev/null' EXIT
 
 # ---- what to run ------------------------------------------------------------------------------------------------
 names=()
@@ -170,7 +195,11 @@ finish() { # NAME RC
     finish_full "$@" >"$log/.brief.out" 2>&1   # in this shell: its counts and times stay
     finished=$((finished + 1))
     cat "$log/.brief.out" >>"$BRIEF_LOG"
-    if [ "$fail" -gt "$before_fail" ]; then
+    if [ -n "$retrying" ]; then
+        printf '[%d/%d] RETRY %s (%s s):\n' "$finished" "${#names[@]}" "$1" "${secs_of[$1]:-?}"
+        finished=$((finished - 1))
+        grep -E '^(not ok|# retry)' "$log/.brief.out" | sed 's/^/    /'
+    elif [ "$fail" -gt "$before_fail" ]; then
         printf '[%d/%d] FAIL %s (%s s):\n' "$finished" "${#names[@]}" "$1" "${secs_of[$1]:-?}"
         sed 's/^/    /' "$log/.brief.out"
     else
@@ -199,6 +228,20 @@ finish_full() { # NAME RC
         if [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then f=1; echo "not ok - $n ran no test"; fi
     fi
     [ "$rc" -eq 124 ] && echo "not ok - $n did not end within ${tmo_of[$n]:-$TIMEOUT} s"
+    retrying=
+    if [ "$f" -gt 0 ] && [ "${kind_of[$n]}" = integration ] && [ -z "${retried[$n]:-}" ] && [ "$interrupted" = 0 ]; then
+        local seen
+        seen=$(stall_seen "${start_of[$n]}" "$(date +%s%N)")
+        if [ -n "$seen" ]; then
+            retried[$n]="failed checks: $f, beside a stall of $seen"
+            echo "# retry: $n: ${retried[$n]} (the suite's canary): it runs once more, and that run counts"
+            pending=("$n" "${pending[@]}")
+            retrying=1
+            rm -rf "$dir"
+            return
+        fi
+    fi
+    [ -n "${retried[$n]:-}" ] && retried[$n]="${retried[$n]}; again: $([ "$f" -gt 0 ] && echo failed || echo passed)"
     pass=$((pass + p)); fail=$((fail + f))
     [ "$f" -gt 0 ] && failed_names+=("$n")
     rm -rf "$dir"
@@ -280,6 +323,7 @@ fi
 left=$(python3 "$REG" reclaim rtjt- rtjitter- 2>&1)
 [ "${left##*$'\n'}" = "reclaimed 0 of 0" ] || echo "# JACK servers left holding a slot: ${left##*$'\n'}"
 grep '^#' <<<"$left"
+for n in "${!retried[@]}"; do echo "retried: $n (${retried[$n]})"; done
 [ "${#failed_names[@]}" -gt 0 ] && echo "failed: ${failed_names[*]}"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]

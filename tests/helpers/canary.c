@@ -10,7 +10,11 @@
  * next deadline is the first one still ahead (its schedule stays on the same grid). SIGTERM or SIGINT ends it early,
  * with the same output.
  *
- * usage: canary CPU PRIO INTERVAL_US DURATION_S THRESH_US */
+ * With a sixth argument "stream" (the test runner's own canary, which runs through the whole suite and is read while
+ * it runs) each late wake-up is printed as it is seen, with its deadline on CLOCK_REALTIME as a fourth field (the
+ * runner times its tests on that clock); the printing delays only the canary itself, after its late wake-up.
+ *
+ * usage: canary CPU PRIO INTERVAL_US DURATION_S THRESH_US [stream] */
 #include <errno.h>
 #include "rt_pin.h"
 #include <sched.h>
@@ -18,6 +22,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #define MAXLATE 65536
@@ -45,10 +50,11 @@ static void on_stop(int sig)
 
 int main(int argc, char **argv)
 {
-    if (argc != 6) {
-        fprintf(stderr, "usage: %s CPU PRIO INTERVAL_US DURATION_S THRESH_US\n", argv[0]);
+    if (argc != 6 && !(argc == 7 && strcmp(argv[6], "stream") == 0)) {
+        fprintf(stderr, "usage: %s CPU PRIO INTERVAL_US DURATION_S THRESH_US [stream]\n", argv[0]);
         return 2;
     }
+    int stream = argc == 7;
     int cpu = atoi(argv[1]), prio = atoi(argv[2]);
     int64_t interval = (int64_t)(atof(argv[3]) * 1e3), thresh = (int64_t)(atof(argv[5]) * 1e3);
     int64_t dur = (int64_t)(atof(argv[4]) * 1e9);
@@ -72,7 +78,11 @@ int main(int argc, char **argv)
             break;
         int64_t t = now_ns(), raw = clock_ns(CLOCK_MONOTONIC_RAW), late = t - next;
         wakeups++;
-        if (late > thresh) {
+        if (late > thresh && stream) {
+            printf("late %.6f %.1f %.6f %.6f\n", (double)next / 1e9, (double)late / 1e3, (double)(raw - late) / 1e9,
+                   (double)(clock_ns(CLOCK_REALTIME) - late) / 1e9);
+            fflush(stdout);
+        } else if (late > thresh) {
             if (n < MAXLATE) {
                 lates[n].deadline = next;
                 lates[n].late = late;
