@@ -2,8 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # compare answers a buffer-size change in a musician's terms (issue 35, item 2). A client of the graph takes 2 ms
 # every 40 cycles (tests/helpers/stall_client: a plugin that is slow now and then): at 64 frames (1.33 ms) every such
-# cycle is a dropout, at 128 frames (2.67 ms) it fits. Two real runs at each size on a private jackd, into one
-# directory (each size's second run is the other's run-to-run noise), then `compare` of the first of each.
+# cycle is a dropout, at 128 frames (2.67 ms) it fits. Three real runs at each size on a private jackd, into one
+# directory (each size's other runs are its run-to-run noise: what compare's own advice asks for, "run each set-up
+# twice more"), then `compare` of the first of each. With two a side the runs' t-test has 2 degrees of freedom, and
+# the few dropouts left at 128 frames vary as counts do (20 and 11 once, beside 176 and 171 at 64): a fall of nine
+# times was then rightly "not beyond run-to-run noise" at p < 0.01, and the check could not tell that from a fault.
 # The truth is not rtjitter's: the stall client's own xrun notifications inside each run's measured window.
 #  - The verdict says "better" (not "worse" because the longer period allows more µs) when the stall client saw
 #    more than twice the notifications at 64 frames as at 128 in every run; and it names the buffer change with the
@@ -22,8 +25,8 @@ runs_at() { # PERIOD: two runs on a private jackd at PERIOD frames with the stal
     local spid=$!
     for i in $(seq 50); do grep -q ready "$WORK/stall$period.err" && break; sleep 0.1; done
     kill -USR1 "$spid"
-    for i in 1 2; do
-        "$RTJ" run --loads none --server "$name" --duration 8 --warmup 1 --quiet --output "$STORE" \
+    for i in 1 2 3; do
+        "$RTJ" run --loads none --server "$name" --duration 6 --warmup 1 --quiet --output "$STORE" \
             --json "$WORK/r$period-$i.json" >"$WORK/run$period-$i.out" 2>&1
         echo "# run at $period frames #$i: exit $?"
     done
@@ -42,16 +45,19 @@ w = json.load(open(sys.argv[1]))['phases'][0]['clock_window_s']
 t = [float(x) for x in open(sys.argv[2]).read().split('xrun_times')[1].split()]
 print(sum(1 for x in t if w[0] <= x <= w[1]))" "$1" "$2"
 }
-s64a=$(seen "$WORK/r64-1.json" "$WORK/stall64.out"); s64b=$(seen "$WORK/r64-2.json" "$WORK/stall64.out")
-s128a=$(seen "$WORK/r128-1.json" "$WORK/stall128.out"); s128b=$(seen "$WORK/r128-2.json" "$WORK/stall128.out")
-echo "# the stall client's own notifications: 64 frames $s64a, $s64b; 128 frames $s128a, $s128b"
+s64=(); s128=(); e64s=(); e128s=()
 ev() { json "$1" "d['phases'][0]['xruns']['events']"; }
-e64=$(ev "$WORK/r64-1.json"); e128=$(ev "$WORK/r128-1.json")
-echo "# the reports' xrun events: 64 frames $e64, $(ev "$WORK/r64-2.json"); 128 frames $e128, $(ev "$WORK/r128-2.json")"
-apart=0
-[ "$s64a" -gt $((2 * s128a + 2)) ] && [ "$s64a" -gt $((2 * s128b + 2)) ] && [ "$s64b" -gt $((2 * s128a + 2)) ] &&
-    [ "$s64b" -gt $((2 * s128b + 2)) ] && apart=1
-check "the stalls made dropouts at 64 frames (the client saw $s64a and $s64b notifications)" [ "$s64a" -ge 20 -a "$s64b" -ge 20 ]
+for i in 1 2 3; do
+    s64+=("$(seen "$WORK/r64-$i.json" "$WORK/stall64.out")"); s128+=("$(seen "$WORK/r128-$i.json" "$WORK/stall128.out")")
+    e64s+=("$(ev "$WORK/r64-$i.json")"); e128s+=("$(ev "$WORK/r128-$i.json")")
+done
+echo "# the stall client's own notifications: 64 frames ${s64[*]}; 128 frames ${s128[*]}"
+echo "# the reports' xrun events: 64 frames ${e64s[*]}; 128 frames ${e128s[*]}"
+e64=${e64s[0]}; e128=${e128s[0]}
+# apart: every run at 64 frames had more than twice the client's notifications of every run at 128 (its own count)
+apart=$(python3 -c "import sys; a, b = sys.argv[1].split(), sys.argv[2].split(); print(int(min(map(int, a)) > 2 * max(map(int, b)) + 2))" "${s64[*]}" "${s128[*]}")
+check "the stalls made dropouts at 64 frames (the client saw ${s64[*]} notifications)" \
+    python3 -c "import sys; sys.exit(min(map(int, sys.argv[1:])) < 20)" "${s64[@]}"
 
 COLUMNS=80 "$RTJ" compare "$WORK/r64-1.json" "$WORK/r128-1.json" >"$WORK/cmp.text" 2>"$WORK/cmp.err"
 rc=$?
@@ -60,21 +66,18 @@ COLUMNS=80 "$RTJ" compare "$WORK/r64-1.json" "$WORK/r128-1.json" --wide >"$WORK/
 sed 's/^/#   /' "$WORK/cmp.text"
 check "compare exits 0 (got $rc; $(head -c 300 "$WORK/cmp.err"))" [ "$rc" -eq 0 ]
 outcome=$(json "$WORK/cmp.json" "d['answers'][0]['outcome']")
-# The call rests on the seconds and on the runs of each set-up (DESIGN: both agree); with two runs a side it can be
-# made only when each size's runs agree with each other (here, within a factor of two in xrun events): at rest once,
-# the 128-frame runs had 47 and 11, and the runs' t-test rightly said the difference was within that noise.
-e64b=$(ev "$WORK/r64-2.json"); e128b=$(ev "$WORK/r128-2.json")
-steady=0
-[ "$e64" -le $((2 * e64b + 2)) ] && [ "$e64b" -le $((2 * e64 + 2)) ] && [ "$e128" -le $((2 * e128b + 2)) ] &&
-    [ "$e128b" -le $((2 * e128 + 2)) ] && steady=1
+# The call rests on the seconds and on the runs of each set-up (DESIGN: both agree); it can be made only when each
+# size's runs agree with each other (here, within a factor of two in xrun events): at rest once, two 128-frame runs
+# had 47 and 11, and the runs' t-test rightly said the difference was within that noise.
+steady=$(python3 -c "import sys; print(int(all(max(v) <= 2 * min(v) + 2 for v in (list(map(int, x.split())) for x in sys.argv[1:]))))" "${e64s[*]}" "${e128s[*]}")
 if [ "$apart" = 1 ] && [ "$steady" = 0 ]; then
-    check "each size's two runs disagree ($e64, $e64b; $e128, $e128b): the answer is better, or no clear difference said as within run-to-run noise (got $outcome)" \
+    check "each size's runs disagree (${e64s[*]}; ${e128s[*]}): the answer is better, or no clear difference said as within run-to-run noise (got $outcome)" \
         holds '[ "$outcome" = better ] || { [ "$outcome" = same ] && grep -q "run-to-run noise" "$WORK/cmp.wide"; }'
 elif [ "$apart" = 1 ]; then
     check "the stall client's own count fell more than twice in every run: the answer is better (got $outcome)" \
         [ "$outcome" = better ]
 else
-    check "the stall client's counts overlap ($s64a, $s64b against $s128a, $s128b): the answer is never worse (got $outcome)" \
+    check "the stall client's counts overlap (${s64[*]} against ${s128[*]}): the answer is never worse (got $outcome)" \
         [ "$outcome" != worse -a "$outcome" != worse_in_pair ]
 fi
 check "the answer names the change of buffer with the reports' own counts (\"at 128 frames: $e128 xrun events instead of $e64\")" \
@@ -90,7 +93,7 @@ import sys
 ls = [l.rstrip('\n') for l in open(sys.argv[1], encoding='utf-8') if len(l.split()) != 1]
 sys.exit(max(len(l) for l in ls) > 80)" "$WORK/cmp.text"
 check "--wide holds each load's verdict lines" grep -q "per second, median .* % of its period" "$WORK/cmp.wide"
-# A/A with real runs: the two runs at 64 frames, the same stalls in both, no other run of the set-up: never a call
+# A/A with real runs: two runs at 64 frames (the third beside them), the same stalls in both: never a call
 # (a busy machine may make the two runs differ in a measure, which is "in this pair" at most, and said so).
 "$RTJ" compare "$WORK/r64-1.json" "$WORK/r64-2.json" --format json >"$WORK/aa.json" 2>/dev/null
 aa=$(json "$WORK/aa.json" "d['answers'][0]['outcome']")
