@@ -13,7 +13,7 @@
  * function with its struct, and one table entry; tests/unit/test_checks.c loops over the table on every fixture
  * tree, so it is tested without anyone remembering.
  *
- * May include libc, jansson and sysinfo/ only: never report/, run/, render/ or verdict/, which build on it.
+ * May include libc, jansson, util/ and sysinfo/ only: never report/, run/, render/ or verdict/, which build on it.
  * Main thread only; nothing here is real-time safe. */
 #ifndef RTJ_CHECKS_H
 #define RTJ_CHECKS_H

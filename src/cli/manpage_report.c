@@ -142,11 +142,13 @@ static const struct report_key phase_keys[] = {
     { "spike_threshold_us", "number", "the spike threshold in force: half the period unless the run set another" },
     { "top_culprits", "array", "when the run sought culprits: `[{kind, name, basis, events, spikes, evidence}]`, the "
       "culprits of the entry's events and spikes by kind and name, ranked by the events, then the spikes, they were "
-      "among the culprits of (at most 8); `basis` is `observed` when any of them saw it happen, `evidence` the first "
-      "event's line for it (or the first spike's). Each entry of an event's or a spike's `culprits` is `{kind "
+      "among the culprits of (at most 8); `basis` is `observed` when any of them saw it happen, else `correlated` "
+      "when counters rose around any, else `none`; `evidence` the first event's line for it (or the first "
+      "spike's). Each entry of an event's or a spike's `culprits` is `{kind "
       "(rt_task, client, irq, softirq, dsp, run_delay, steal, pressure, freq, idle_exit, thread, none, kthread, "
       "no_preempt, below_kernel; none is \"not known\"), basis "
-      "(correlated: counters rose around it against their baseline; observed: a source saw it), name, pid?, tid?, "
+      "(correlated: counters rose around it against their baseline; observed: a source saw it; none: nothing was "
+      "seen, a traced run's \"not known\" whose trace held no wait of the audio threads), name, pid?, tid?, "
       "cpu?, irq?, score (its rank within that happening only), evidence (one line, with the window it was measured "
       "over)}`, ranked" },
     { "period_us, jitter_us, wakeup_us, callback_us, margin_us", "object", "`{count, mean, sd, min, max, abs_max, "

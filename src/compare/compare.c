@@ -14,6 +14,7 @@
 #include "compare/compare_verdict.h"
 #include "report/access.h"
 #include "report/doc.h"
+#include "report/phase_figures.h"
 #include "util/utf8.h"
 #include <math.h>
 #include <stdio.h>
@@ -195,10 +196,10 @@ static json_t *loads_json(json_t *const *docs, const char *const *ids, const jso
         const char *k = json_string_value(kv);
         json_t *columns = json_array(), *verdicts = json_array();
         for (size_t i = 0; i < n; i++)
-            json_array_append_new(columns, compare_column(compare_find_phase(docs[i], k)));
-        const json_t *pa = compare_find_phase(docs[0], k);
+            json_array_append_new(columns, compare_column(phasefig_find(docs[i], k)));
+        const json_t *pa = phasefig_find(docs[0], k);
         for (size_t i = 1; i < n && pa; i++) {
-            const json_t *pb = compare_find_phase(docs[i], k);
+            const json_t *pb = phasefig_find(docs[i], k);
             if (pb) {
                 struct run_groups g;
                 compare_gather_runs(docs, ids, reps, i, k, rows, &g);

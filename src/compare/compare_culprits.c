@@ -2,8 +2,8 @@
 /* Culprits that came or went between two runs (compare_culprits.h). A culprit present in only one run is the
  * clearest thing compare can say about why two runs differ; one present in both shows its counts before and after. */
 #include "compare/compare_culprits.h"
-#include "compare/compare_setup.h"
 #include "report/access.h"
+#include "report/phase_figures.h"
 #include <math.h>
 #include <string.h>
 
@@ -81,10 +81,10 @@ static json_t *entry(const json_t *pa, const json_t *pb, size_t i)
 
 json_t *compare_culprits(json_t *const *docs, size_t n, const char *key)
 {
-    const json_t *pa = n ? compare_find_phase(docs[0], key) : NULL;
+    const json_t *pa = n ? phasefig_find(docs[0], key) : NULL;
     json_t *out = NULL;
     for (size_t i = 1; pa && i < n; i++) {
-        const json_t *pb = compare_find_phase(docs[i], key);
+        const json_t *pb = phasefig_find(docs[i], key);
         json_t *e = pb ? entry(pa, pb, i) : NULL;
         if (!e)
             continue;

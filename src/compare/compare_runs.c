@@ -142,7 +142,7 @@ void compare_gather_runs(json_t *const *docs, const char *const *ids, const json
                          const char *load, double (*rows)[RUN_VALUES], struct run_groups *g)
 {
     memset(g, 0, sizeof(*g));
-    compare_share_scales(compare_find_phase(docs[0], load), compare_find_phase(docs[i], load), &g->scale_a,
+    compare_share_scales(phasefig_find(docs[0], load), phasefig_find(docs[i], load), &g->scale_a,
                          &g->scale_b);
     int same = compare_same_setup(docs[0], docs[i]);
     size_t k = 0;
@@ -194,7 +194,7 @@ double *compare_family_p(json_t *const *docs, const char *const *ids, const json
         const json_t *kv;
         json_array_foreach(keys, li, kv) {
             const char *k = json_string_value(kv);
-            const json_t *pa = compare_find_phase(docs[0], k), *pb = compare_find_phase(docs[i], k);
+            const json_t *pa = phasefig_find(docs[0], k), *pb = phasefig_find(docs[i], k);
             double va[RUN_VALUES], vb[RUN_VALUES];
             struct run_groups g;
             compare_gather_runs(docs, ids, reps, i, k, rows, &g);

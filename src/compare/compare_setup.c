@@ -7,19 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const json_t *compare_find_phase(const json_t *doc, const char *key)
-{
-    size_t i;
-    const json_t *p;
-    char k[PHASE_NAME_LEN];
-    json_array_foreach(json_object_get(doc, "phases"), i, p) {
-        doc_phase_name(p, k, sizeof(k));
-        if (!strcmp(k, key))
-            return p;
-    }
-    return NULL;
-}
-
 struct flat_ctx {
     json_t *map; /* key -> array of n values (null where a report lacks the key) */
     size_t idx, n;

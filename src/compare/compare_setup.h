@@ -27,7 +27,5 @@ int compare_setup_key(const json_t *doc, char *key, size_t len);
 /* What differs in the system identity of docs[0..n), key by key, whatever keys exist, less what changes from run
  * to run on one system: [{"key", "values": [one per report, null where it lacks the key]}]. */
 json_t *compare_system_diff(json_t *const *docs, size_t n);
-/* The phase of doc whose doc_phase_name() is key, or NULL. */
-const json_t *compare_find_phase(const json_t *doc, const char *key);
 
 #endif

@@ -41,6 +41,8 @@ enum culprit_kind {
 enum culprit_basis {
     CB_CORRELATED, /* counters around it against their baseline ("correlated") */
     CB_OBSERVED,   /* a source saw it happen ("observed") */
+    CB_NONE,       /* nothing was seen: the trace held no wait of the audio threads in it, and no source named a
+                    * cause ("none"); only a "not known" culprit (CK_NONE) has it */
 };
 
 #define CULPRIT_NAME_MAX 64
@@ -86,6 +88,8 @@ json_t *culprit_list_json(const struct culprit *c, int n);
 int culprit_from_json(const json_t *obj, struct culprit *out);
 const char *culprit_kind_name(enum culprit_kind k);
 const char *culprit_basis_name(enum culprit_basis b);
+/* The basis a JSON name says; "correlated" for anything else (a reader of an older report: there were two). */
+enum culprit_basis culprit_basis_parse(const char *name);
 /* CK_COUNT when the name is none of them. */
 enum culprit_kind culprit_kind_parse(const char *name);
 

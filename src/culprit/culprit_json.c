@@ -29,9 +29,20 @@ const char *culprit_kind_name(enum culprit_kind k)
     return (unsigned)k < CK_COUNT ? kind_names[k] : "none";
 }
 
+static const char *const basis_names[] = { [CB_CORRELATED] = "correlated", [CB_OBSERVED] = "observed",
+                                           [CB_NONE] = "none" };
+
 const char *culprit_basis_name(enum culprit_basis b)
 {
-    return b == CB_OBSERVED ? "observed" : "correlated";
+    return (unsigned)b < sizeof(basis_names) / sizeof(basis_names[0]) ? basis_names[b] : "correlated";
+}
+
+enum culprit_basis culprit_basis_parse(const char *name)
+{
+    for (size_t b = 0; name && b < sizeof(basis_names) / sizeof(basis_names[0]); b++)
+        if (strcmp(name, basis_names[b]) == 0)
+            return (enum culprit_basis)b;
+    return CB_CORRELATED;
 }
 
 enum culprit_kind culprit_kind_parse(const char *name)
@@ -82,8 +93,7 @@ int culprit_from_json(const json_t *obj, struct culprit *out)
     memset(out, 0, sizeof(*out));
     enum culprit_kind k = culprit_kind_parse(json_string_value(json_object_get(obj, "kind")));
     out->kind = k == CK_COUNT ? CK_NONE : k;
-    const char *b = json_string_value(json_object_get(obj, "basis"));
-    out->basis = b && strcmp(b, "observed") == 0 ? CB_OBSERVED : CB_CORRELATED;
+    out->basis = culprit_basis_parse(json_string_value(json_object_get(obj, "basis")));
     copy_str(out->name, sizeof(out->name), json_object_get(obj, "name"));
     copy_str(out->evidence, sizeof(out->evidence), json_object_get(obj, "evidence"));
     const json_t *v;

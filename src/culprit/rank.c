@@ -381,7 +381,7 @@ static void trace_rules(struct rank_ctx *c)
     }
     c->n = n;
     if (!named)
-        rank_add(c, CK_NONE, CB_OBSERVED, 1, "not known", "the trace holds no wait of the audio threads in it "
+        rank_add(c, CK_NONE, CB_NONE, 1, "not known", "the trace holds no wait of the audio threads in it "
                  "(their waits were before the trace's ring, or lost), and nothing else names a cause");
 }
 

@@ -4,16 +4,10 @@
  * objects, one a driver cycle, whose properties are info (Struct: Long counter, Float cpu loads...), clock (Struct:
  * Int flags, Int id, String name, Long nsec, Fraction rate, Long position, Long duration, ...), driverBlock and
  * followerBlock (each a Struct: Int id, String name, Long prev_signal, Long signal, Long awake, Long finish, Int
- * status, Fraction latency, ...). Later versions append fields; the parse takes the leading ones only.
- *
- * A follower's stall spans several profiles (a 20 ms stall at 5.3 ms periods: the cycles it left unfinished, then
- * the one where it finished): per node, one open stall from the first bad profile to the first good one (or a
- * second at most), then one observation. */
-#include "culprit/src_pwprof.h"
-#include "culprit/pwgraph.h"
-#include <stdatomic.h>
+ * status, Fraction latency, ...). Later versions append fields; the parse takes the leading ones only. Each
+ * follower's rows become stalls and observations in src_pwprof_stall.c. */
+#include "culprit/src_pwprof_internal.h"
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,65 +17,6 @@
 #include <spa/param/profiler.h>
 #include <spa/pod/parser.h>
 #include <spa/pod/iter.h>
-
-#define QUEUE_MAX 256         /* observations waiting for poll (a poll every 50 ms drains them) */
-#define OWN_MAX 8192          /* our node's last cycles: 44 s at 5.3 ms periods, 5.5 s at 0.67 ms */
-#define NODES_MAX 64          /* followers tracked for open stalls (pw-profiler's MAX_FOLLOWERS too) */
-#define STALL_SPAN_MAX_NS 1000000000LL
-#define STALL_QUIET_NS 200000000LL /* an open stall with no profile for this long is closed (the graph stopped) */
-#define CONNECT_TIMEOUT_S 2
-
-enum { ST_TRIGGERED = 1, ST_AWAKE = 2, ST_FINISHED = 3 };
-
-struct block {
-    uint32_t id;
-    const char *name;
-    int64_t prev_signal, signal, awake, finish;
-    int32_t status;
-};
-
-struct stall {                /* an open stall of one follower (the loop thread's only) */
-    uint32_t id;
-    char name[CULPRIT_NAME_MAX];
-    int open;
-    int64_t t0, t1;           /* CLOCK_MONOTONIC */
-    int64_t worst_ns;         /* the longest finish - awake seen, or how long it had run unfinished */
-    int finished;             /* worst_ns is a finish - awake (else a lower bound: it had not finished) */
-    int cycles;               /* cycles it left unfinished */
-    int64_t last_signal;
-    int64_t period_ns;
-    int64_t last_seen;        /* when the loop last received a profile for it */
-    int64_t sig0;             /* the signal of its first unfinished cycle */
-    int own;                  /* our own node's: closed into the cycle ring, never an observation */
-};
-
-struct pwprof {
-    clockid_t clock;
-    char own[CULPRIT_NAME_MAX];
-    char where[200];
-    struct pw_thread_loop *loop;
-    struct pw_context *context;
-    struct pw_core *core;
-    struct spa_hook core_listener;
-    struct pw_registry *registry;
-    struct spa_hook registry_listener;
-    struct pw_proxy *profiler;
-    struct spa_hook profiler_listener;
-    int sync_seq, synced, gone;
-    char gone_why[128];
-    struct stall nodes[NODES_MAX];
-    struct stall own_stall;
-    pthread_mutex_t mu;       /* guards what follows: filled by the loop, drained by poll and pwprof_own_cycles */
-    struct culprit_obs queue[QUEUE_MAX]; /* times on CLOCK_MONOTONIC until poll converts them */
-    int qhead, qlen;
-    long dropped, profiles, observations, own_over_period, short_unfinished;
-    struct pwprof_cycle own_ring[OWN_MAX]; /* CLOCK_MONOTONIC */
-    long own_n;               /* cycles ever stored: the ring holds the last min(own_n, OWN_MAX) */
-    uint32_t own_id;
-    int64_t own_max_run_ns, own_max_wake_ns;
-    struct pwgraph graph;     /* every unfinished cycle of the graph (pwgraph.h): the collector's events */
-    atomic_int refs;          /* the engine's and the run's (pwprof_source_hold): the last close frees */
-};
 
 static int64_t ns_of(clockid_t c)
 {
@@ -99,175 +34,7 @@ static int64_t mono_offset(clockid_t clock)
     return a + (b - a) / 2 - m;
 }
 
-/* ---- the loop thread: profiles in, observations queued ---------------------------------------------------- */
-
-/* Locked by the caller. Bounded: when full, the newest is dropped and counted (poll drains every 50-100 ms). */
-static void enqueue(struct pwprof *p, const struct culprit_obs *o)
-{
-    if (p->qlen == QUEUE_MAX) {
-        p->dropped++;
-        return;
-    }
-    p->queue[(p->qhead + p->qlen++) % QUEUE_MAX] = *o;
-    p->observations++;
-}
-
-/* Locked by the caller. The ring stays in signal order; a cycle profiled twice is stored once. */
-static void own_push(struct pwprof *p, const struct pwprof_cycle *c)
-{
-    if (p->own_n > 0 && p->own_ring[(p->own_n - 1) % OWN_MAX].signal_ns >= c->signal_ns)
-        return;
-    p->own_ring[p->own_n++ % OWN_MAX] = *c;
-    int64_t run = c->finish_ns - c->awake_ns;
-    if (run > p->own_max_run_ns)
-        p->own_max_run_ns = run;
-    if (c->signal_ns > 0 && c->awake_ns - c->signal_ns > p->own_max_wake_ns)
-        p->own_max_wake_ns = c->awake_ns - c->signal_ns;
-    if (run > c->period_ns)
-        p->own_over_period++;
-}
-
-static void close_stall(struct pwprof *p, struct stall *s)
-{
-    if (s->own) {
-        /* our node's long cycle: its finish is the next wake when it spanned cycles (status ST_AWAKE says so) */
-        struct pwprof_cycle c = { s->sig0, s->t0, s->t1 > s->t0 ? s->t1 : s->t0, s->period_ns,
-                                  s->cycles <= 1 && s->finished ? ST_FINISHED : ST_AWAKE };
-        pthread_mutex_lock(&p->mu);
-        own_push(p, &c);
-        pthread_mutex_unlock(&p->mu);
-        s->open = 0;
-        return;
-    }
-    if (s->worst_ns <= s->period_ns) {
-        /* Unfinished when profiled, but not for a period: a late wake (beside stress-ng the stall client was seen
-         * triggered 1.2 ms without waking), not a client that ran over its cycle. Counted, not named. */
-        pthread_mutex_lock(&p->mu);
-        p->short_unfinished++;
-        pthread_mutex_unlock(&p->mu);
-        s->open = 0;
-        return;
-    }
-    struct culprit_obs o;
-    memset(&o, 0, sizeof(o));
-    o.t0_ns = s->t0;
-    o.t1_ns = s->t1 > s->t0 ? s->t1 : s->t0;
-    o.began_exactly = 1; /* the node's wake, from the profiler's own clock reading */
-    o.kind = CK_CLIENT;
-    snprintf(o.name, sizeof(o.name), "%s", s->name);
-    o.cpu = -1;
-    o.value_ns = s->worst_ns;
-    if (s->finished && s->cycles <= 1)
-        snprintf(o.evidence, sizeof(o.evidence), "another JACK client did not finish: %s (finish - awake %.1f ms "
-                 "of a %.1f ms period, PipeWire's profiler)", s->name, s->worst_ns / 1e6, s->period_ns / 1e6);
-    else
-        snprintf(o.evidence, sizeof(o.evidence), "another JACK client did not finish: %s (busy %.1f ms from its "
-                 "wake to its next%s, of a %.1f ms period: %d cycles unfinished; PipeWire's profiler)", s->name,
-                 s->worst_ns / 1e6, s->finished ? "" : " (at least)", s->period_ns / 1e6, s->cycles);
-    pthread_mutex_lock(&p->mu);
-    enqueue(p, &o);
-    pthread_mutex_unlock(&p->mu);
-    s->open = 0;
-}
-
-static struct stall *node_slot(struct pwprof *p, const struct block *b)
-{
-    struct stall *free_slot = NULL;
-    for (int i = 0; i < NODES_MAX; i++) {
-        struct stall *s = &p->nodes[i];
-        if (s->id == b->id && s->name[0] && strcmp(s->name, b->name) == 0)
-            return s;
-        if (!free_slot && !s->open)
-            free_slot = s;
-    }
-    if (free_slot) {
-        memset(free_slot, 0, sizeof(*free_slot));
-        free_slot->id = b->id;
-        snprintf(free_slot->name, sizeof(free_slot->name), "%s", b->name);
-    }
-    return free_slot;
-}
-
-/* One follower of one profiled cycle. now: the driver's latest time in this profile (signal or finish).
- *
- * What PipeWire 0.3.65 shows of a follower stalled 20 ms at 5.3 ms periods (seen, each cycle profiled twice): the
- * stalled cycle awake (status 2) past the driver's next signal; then, each cycle, triggered (1) with an awake a
- * microsecond before its signal (never woken: it is still inside the stalled cycle) and its finish the one before
- * the stall; then the first cycle it woke for again, right after the stall's end (the trigger was waiting for it):
- * awake (2) or finished (3) with that wake, or finished with the awake still a microsecond before its signal (the
- * wake not recorded: then its finish bounds the stall's end). So a stall runs from its awake to that next wake: its
- * own finish is never profiled. A follower that ran long within one cycle shows finished, finish - awake over the
- * period. */
-static int woke(const struct block *b)
-{
-    return b->awake > 0 && b->awake >= b->signal;
-}
-
-/* The stall's end from the first row of a cycle after it: that cycle's wake, else its finish. */
-static void end_stall(struct pwprof *p, struct stall *s, const struct block *b, int64_t now)
-{
-    int64_t end = woke(b) && b->awake > s->t0 ? b->awake : b->finish > s->t0 ? b->finish : now;
-    s->t1 = end < now ? end : now;
-    s->worst_ns = s->t1 - s->t0;
-    s->finished = 1;
-    close_stall(p, s);
-}
-
-static void follower(struct pwprof *p, struct stall *s, const struct block *b, int64_t period_ns, int64_t now,
-                     int64_t recv)
-{
-    if (!s)
-        return;
-    s->last_seen = recv;
-    if (s->open && b->signal != s->sig0 && b->status == ST_AWAKE && woke(b) && b->awake > s->t0)
-        end_stall(p, s, b, now); /* woke for a later cycle: the stalled one had returned */
-    int busy = (b->status == ST_TRIGGERED || b->status == ST_AWAKE) && b->signal > 0 && now > b->signal &&
-               now > b->awake;
-    if (busy) {
-        if (!s->open) {
-            s->open = 1;
-            s->finished = 0;
-            s->cycles = 0;
-            s->t0 = b->status == ST_AWAKE ? b->awake : b->signal;
-            s->sig0 = b->signal;
-        }
-        if (b->signal != s->last_signal)
-            s->cycles++;
-        s->last_signal = b->signal;
-        s->period_ns = period_ns;
-        s->t1 = now;
-        s->worst_ns = now - s->t0;
-        if (s->t1 - s->t0 >= STALL_SPAN_MAX_NS)
-            close_stall(p, s);
-        return;
-    }
-    if (b->status != ST_FINISHED)
-        return;
-    if (s->open) {
-        if (b->signal != s->sig0 && b->finish > s->t0) /* a row of a cycle after the stall (not one before it) */
-            end_stall(p, s, b, now);
-    } else if (woke(b) && b->finish - b->awake > period_ns) {
-        s->t0 = b->awake;
-        s->sig0 = b->signal;
-        s->t1 = b->finish;
-        s->worst_ns = b->finish - b->awake;
-        s->period_ns = period_ns;
-        s->cycles = 1;
-        s->finished = 1;
-        close_stall(p, s);
-    }
-}
-
-static void own_cycle(struct pwprof *p, const struct block *b, int64_t period_ns)
-{
-    if (b->status != ST_FINISHED || b->awake <= 0 || b->finish < b->awake || b->awake < b->signal)
-        return; /* a finish older than the awake: that cycle has not finished (the stall tracker has it) */
-    struct pwprof_cycle c = { b->signal, b->awake, b->finish, period_ns, b->status };
-    pthread_mutex_lock(&p->mu);
-    own_push(p, &c);
-    p->own_id = b->id;
-    pthread_mutex_unlock(&p->mu);
-}
+/* ---- the loop thread: profiles in (their stalls in src_pwprof_stall.c) ---------------------------------- */
 
 static int parse_block(const struct spa_pod *pod, struct block *b)
 {
@@ -349,10 +116,10 @@ static void one_cycle(struct pwprof *p, const struct spa_pod_object *obj, int64_
     int64_t now = drv.finish > drv.signal ? drv.finish : drv.signal;
     for (int i = 0; i < nfol; i++) {
         if (p->own[0] && strcmp(fol[i].name, p->own) == 0) {
-            follower(p, &p->own_stall, &fol[i], period_ns, now, recv);
-            own_cycle(p, &fol[i], period_ns);
+            pwprof_stall_follower(p, &p->own_stall, &fol[i], period_ns, now, recv);
+            pwprof_stall_own_cycle(p, &fol[i], period_ns);
         } else {
-            follower(p, node_slot(p, &fol[i]), &fol[i], period_ns, now, recv);
+            pwprof_stall_follower(p, pwprof_stall_slot(p, &fol[i]), &fol[i], period_ns, now, recv);
         }
     }
 }
@@ -375,9 +142,9 @@ static void on_profile(void *data, const struct spa_pod *pod)
     /* a node that vanished from the profiles with a stall open (it left the graph) */
     for (int i = 0; i < NODES_MAX; i++)
         if (p->nodes[i].open && recv - p->nodes[i].last_seen > STALL_QUIET_NS)
-            close_stall(p, &p->nodes[i]);
+            pwprof_stall_close(p, &p->nodes[i]);
     if (p->own_stall.open && recv - p->own_stall.last_seen > STALL_QUIET_NS)
-        close_stall(p, &p->own_stall);
+        pwprof_stall_close(p, &p->own_stall);
 }
 
 static const struct pw_profiler_events profiler_events = {

@@ -161,8 +161,10 @@ extern int (*lb_wav_openat)(int dirfd, const char *name);
  * reason in err. */
 int lb_wav_write(int dirfd, const char *name, unsigned rate, const float *inter, size_t frames, char *err,
                  size_t len);
-/* --record: open (NULL and err on a bad name or a file that cannot be created), append, finish. */
-struct lb_rec *lb_rec_open(const char *path, unsigned rate, char *err, size_t len);
+/* --record: open (NULL and err on a bad name or a file that cannot be created), append, finish. The temporary files
+ * of dead runs beside path are removed first, each one told to note (lb_config's; NULL: not told). */
+struct lb_rec *lb_rec_open(const char *path, unsigned rate, void (*note)(const char *line, void *arg), void *note_arg,
+                           char *err, size_t len);
 /* Appends n frames (in NULL: n frames of silence). A failure is kept: lb_rec_error says it. */
 void lb_rec_write(struct lb_rec *r, const float *in, uint64_t n);
 /* Closes and puts the file in place: renamed over path, or (partial: the run stopped early) linked under a new

@@ -9,7 +9,6 @@
  * the final rename could not replace (another user's, in a sticky directory) is refused before the run. A failure
  * (a full disk) is kept and reported; it never stops the analysis. Non-RT. */
 #include "loopback/lb_internal.h"
-#include "run/run.h"
 #include "util/leftover.h"
 #include "util/replace.h"
 #include "util/termtext.h"
@@ -110,11 +109,21 @@ static enum leftover_kind rec_leftover(const char *name)
     return LEFTOVER_NONE;
 }
 
-static void rec_swept(const char *name, void *dir)
+struct rec_sweep {
+    const char *dir;
+    void (*note)(const char *line, void *arg);
+    void *note_arg;
+};
+
+static void rec_swept(const char *name, void *arg)
 {
-    char shown[512];
-    run_err("--record: removed %s/%s, a recording a run that died left unfinished (no "
-                    "run holds it)\n", term_str(shown, sizeof(shown), dir), name);
+    const struct rec_sweep *w = arg;
+    char shown[512], line[1024];
+    if (!w->note)
+        return;
+    snprintf(line, sizeof(line), "--record: removed %s/%s, a recording a run that died left unfinished (no run "
+             "holds it)", term_str(shown, sizeof(shown), w->dir), name);
+    w->note(line, w->note_arg);
 }
 
 /* The temporary file, created and locked; -1 with errno set when none could be made. */
@@ -142,7 +151,8 @@ static int rec_temp(struct lb_rec *r)
     return -1;
 }
 
-struct lb_rec *lb_rec_open(const char *path, unsigned rate, char *err, size_t len)
+struct lb_rec *lb_rec_open(const char *path, unsigned rate, void (*note)(const char *line, void *arg), void *note_arg,
+                           char *err, size_t len)
 {
     const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
     int fmt;
@@ -182,8 +192,10 @@ struct lb_rec *lb_rec_open(const char *path, unsigned rate, char *err, size_t le
         lb_rec_free(r);
         return NULL;
     }
-    if (r->dirfd >= 0)
-        leftover_sweep(r->dirfd, rec_leftover, NULL, rec_swept, r->dir);
+    if (r->dirfd >= 0) {
+        struct rec_sweep w = { r->dir, note, note_arg };
+        leftover_sweep(r->dirfd, rec_leftover, NULL, rec_swept, &w);
+    }
     int fd = r->dirfd >= 0 ? rec_temp(r) : -1;
     if (fd < 0) {
         snprintf(err, len, "--record %s: cannot create it: %s", path, strerror(errno));

@@ -44,7 +44,7 @@ struct lb *lb_new(const struct lb_config *c, char *err, size_t len)
     if (!a->hist || !a->known || !a->refbuf || !a->wavbuf)
         goto nomem;
     if (c->record_path) {
-        a->rec = lb_rec_open(c->record_path, c->rate_hz, err, len);
+        a->rec = lb_rec_open(c->record_path, c->rate_hz, c->note, c->note_arg, err, len);
         if (!a->rec) {
             lb_free(a);
             return NULL;

@@ -2,8 +2,9 @@
 /* src/loopback/: the loopback analyzer (non-RT). It is fed the captured blocks of a loopback (the output carried
  * the reference signal of rtaudio/loopsig.h), locks onto the signal, measures the round-trip latency, follows it
  * sample by sample, and finds every glitch (dropped, repeated, silence, click...), writes a short WAV around each
- * and optionally the whole capture (--record). May include rtaudio/loopsig.h, util/, jansson and libsndfile.
- * All functions: any one non-RT thread (one struct lb is used by one thread at a time). */
+ * and optionally the whole capture (--record). May include rtaudio/loopsig.h, util/, jansson and libsndfile;
+ * never run/ (it prints nothing: a line for the user goes back to the caller, lb_config's note). All functions:
+ * any one non-RT thread (one struct lb is used by one thread at a time). */
 #ifndef RTJ_LOOPBACK_H
 #define RTJ_LOOPBACK_H
 #include <jansson.h>
@@ -16,6 +17,11 @@ struct lb_config {
     unsigned max_latency_frames;   /* search range for the round-trip latency (e.g. 1 s) */
     int wav_dirfd;                 /* where glitch WAVs go (-1: none); files created O_EXCL, named glitch-NNNN.wav */
     const char *record_path;       /* --record FILE (.wav or .flac by extension), NULL: none */
+    /* Told each line the user should read about what lb_new did (a --record file a dead run left unfinished, now
+     * removed), without the program's prefix or a newline: the caller prints it (the analyzer prints nothing).
+     * NULL: not told. */
+    void (*note)(const char *line, void *arg);
+    void *note_arg;
 };
 
 struct lb;

@@ -6,7 +6,6 @@
 #include "render/setting.h"
 #include "render/svg.h"
 #include "report/access.h"
-#include "compare/compare.h"
 #include "report/phase_figures.h"
 #include "report/rhist.h"
 #include "util/utf8.h"
@@ -77,7 +76,7 @@ static void exceedance(FILE *f, const char *load, const char *metric, int fold, 
     if (!h || !s || !names)
         goto out;
     for (size_t i = 0; i < n; i++) {
-        const json_t *p = compare_find_phase(docs[i], load);
+        const json_t *p = phasefig_find(docs[i], load);
         if (!p)
             continue;
         if (rhist_from_json(json_object_get(json_object_get(p, "histograms"), metric), fold, &h[ns]) < 0)

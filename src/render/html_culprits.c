@@ -60,17 +60,25 @@ void html_culprit_label(char *buf, size_t len, const json_t *c)
     char pids[32] = "";
     if (pid > 0)
         snprintf(pids, sizeof(pids), "pid %.0f, ", pid);
+    const char *basis = doc_str(c, "basis", "?");
     snprintf(buf, len, "%.80s (%s%s, %s)", doc_str(c, "name", "?"), pids, culprit_kind_words(doc_str(c, "kind", NULL)),
-             doc_str(c, "basis", "?"));
+             strcmp(basis, "none") == 0 ? "nothing seen" : basis);
 }
 
 static void basis_badge(FILE *f, const char *basis)
 {
-    int obs = basis && !strcmp(basis, "observed");
-    fprintf(f, "<span class=\"basis %s\" title=\"%s\">%s</span>", obs ? "observed" : "correlated",
-            obs ? "a source saw it happen (the server's log, the profiler, a trace, our own callback)"
-                : "counters rose around it, against their baseline: a likely cause, not seen",
-            obs ? "observed" : "correlated");
+    static const struct { const char *basis, *title, *word; } badges[] = {
+        { "observed", "a source saw it happen (the server's log, the profiler, a trace, our own callback)",
+          "observed" },
+        { "none", "nothing was seen: no wait of the audio threads in the trace, and no source named a cause",
+          "nothing seen" },
+        /* the last is for any other basis too (a report without one) */
+        { "correlated", "counters rose around it, against their baseline: a likely cause, not seen", "correlated" },
+    };
+    size_t i = 0, last = sizeof(badges) / sizeof(badges[0]) - 1;
+    while (i < last && !(basis && !strcmp(basis, badges[i].basis)))
+        i++;
+    fprintf(f, "<span class=\"basis %s\" title=\"%s\">%s</span>", badges[i].basis, badges[i].title, badges[i].word);
 }
 
 /* A culprit's name with its pid and CPU, and its kind beneath. */

@@ -2,8 +2,8 @@
 /* The culprits of a report on its HTML page (issue 24), read from the report's JSON only (culprit/culprit.h, REPORT
  * SCHEMA): per load a summary of its top culprits, the periodicity and the sampler's window and cost in small print
  * (html_culprits_summary), and under each load's timeline a table of its xrun events and one of its spikes
- * (html_culprits_phase), each with the top culprit, its basis (correlated or observed, drawn apart), its evidence
- * line and the others folded in a <details>. A report without these keys gets none of it: its page is as before. */
+ * (html_culprits_phase), each with the top culprit, its basis (observed, correlated or nothing seen, drawn apart),
+ * its evidence line and the others folded in a <details>. A report without these keys gets none of it: its page is as before. */
 #ifndef RTJ_HTML_CULPRITS_H
 #define RTJ_HTML_CULPRITS_H
 #include <jansson.h>

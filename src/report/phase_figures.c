@@ -5,6 +5,20 @@
 #include "report/rhist.h"
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
+
+const json_t *phasefig_find(const json_t *doc, const char *key)
+{
+    size_t i;
+    const json_t *p;
+    char k[PHASE_NAME_LEN];
+    json_array_foreach(json_object_get(doc, "phases"), i, p) {
+        doc_phase_name(p, k, sizeof(k));
+        if (!strcmp(k, key))
+            return p;
+    }
+    return NULL;
+}
 
 double phasefig_xruns(const json_t *p)
 {

@@ -6,6 +6,10 @@
 #define RTJ_PHASE_FIGURES_H
 #include <jansson.h>
 
+/* The phase of doc whose doc_phase_name() is key ("burn", "compile+write@2"), or NULL: how compare and its page
+ * find one load's phase in each report. */
+const json_t *phasefig_find(const json_t *doc, const char *key);
+
 /* The q-quantile of a phase's histogram `hist` ("jitter", "wakeup"), of magnitudes when fold (|jitter|), from
  * the buckets stored in the report: the figure the verdicts compare. The report's own jitter_us.p99 is the
  * signed jitter's, which misses early cycles; tables show |jitter| p99 through this. NAN when absent. */

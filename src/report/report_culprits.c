@@ -74,7 +74,7 @@ json_t *report_spikes_json(const struct segment *s, int64_t wall_off_ns, const s
 /* One (kind, name) of a phase's culprits, counted. */
 struct tally {
     const char *kind, *name, *evidence;
-    int observed;
+    unsigned bases;                   /* 1 << each enum culprit_basis it was given */
     long long events, spikes, first;  /* happenings it was among the culprits of; those it ranked first in */
     size_t order;                     /* when it was first seen: the last tie-break, so the order is stable */
 };
@@ -128,8 +128,7 @@ static int count_list(const json_t *list, int is_event, struct tally **t, size_t
                 (*n)++;
             }
             struct tally *e = &(*t)[k];
-            const char *basis = json_string_value(json_object_get(c, "basis"));
-            e->observed |= basis && strcmp(basis, "observed") == 0;
+            e->bases |= 1u << culprit_basis_parse(json_string_value(json_object_get(c, "basis")));
             if (is_event)
                 e->events++;
             else
@@ -138,6 +137,14 @@ static int count_list(const json_t *list, int is_event, struct tally **t, size_t
         }
     }
     return 0;
+}
+
+/* The basis of a (kind, name) over its happenings: observed when any saw it, else correlated when counters rose
+ * around any, else none (it was only ever "not known" with nothing seen). */
+static enum culprit_basis top_basis(unsigned bases)
+{
+    return bases & (1u << CB_OBSERVED) ? CB_OBSERVED : bases & (1u << CB_CORRELATED) ? CB_CORRELATED
+           : bases & (1u << CB_NONE)   ? CB_NONE : CB_CORRELATED;
 }
 
 json_t *report_top_culprits(const json_t *events, const json_t *spikes)
@@ -154,7 +161,7 @@ json_t *report_top_culprits(const json_t *events, const json_t *spikes)
         qsort(t, n, sizeof(*t), by_rank);
     for (size_t i = 0; i < n && i < TOP_CULPRITS_MAX; i++)
         json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:I, s:I, s:s?}", "kind", t[i].kind, "name", t[i].name,
-                                           "basis", t[i].observed ? "observed" : "correlated",
+                                           "basis", culprit_basis_name(top_basis(t[i].bases)),
                                            "events", (json_int_t)t[i].events, "spikes", (json_int_t)t[i].spikes,
                                            "evidence", t[i].evidence));
     free(t);

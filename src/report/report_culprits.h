@@ -24,7 +24,8 @@ json_t *report_spikes_json(const struct segment *s, int64_t wall_off_ns, const s
                            int phase);
 /* A phase's top culprits from its events' and spikes' culprit lists (as placed above): [{kind, name, basis, events,
  * spikes, evidence}], by (kind, name), ranked by events, then spikes, then the happenings it ranked first in; basis
- * "observed" when any of them observed it; evidence the first event's line for it (or the first spike's). */
+ * "observed" when any of them observed it, else "correlated" when any correlated it, else "none"; evidence the
+ * first event's line for it (or the first spike's). */
 json_t *report_top_culprits(const json_t *events, const json_t *spikes);
 
 #endif

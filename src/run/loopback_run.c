@@ -113,6 +113,13 @@ static void glitch_swept(const char *name, void *arg)
                     "it)\n", term_str(shown, sizeof(shown), arg), name);
 }
 
+/* A line the analyzer has for the user (lb_config's note), said as the run's. */
+static void lb_said(const char *line, void *arg)
+{
+    (void)arg;
+    run_err("%s\n", line);
+}
+
 /* What dead runs left here goes first; then our folder, locked as soon as it exists (another run sweeping at that
  * moment may take a fresh one: then another name). 0 or -errno. */
 static int make_folder(struct lb_run *r)
@@ -226,7 +233,7 @@ int lbr_start(struct lb_run *r, unsigned rate_hz, unsigned period_frames, char *
     r->rate_hz = rate_hz;
     r->period_frames = period_frames;
     struct lb_config c = { .rate_hz = rate_hz, .period_frames = period_frames, .max_latency_frames = rate_hz,
-                           .wav_dirfd = r->dir_fd, .record_path = r->record };
+                           .wav_dirfd = r->dir_fd, .record_path = r->record, .note = lb_said };
     char why[400];
     r->lb = lb_new(&c, why, sizeof(why));
     if (!r->lb) {

@@ -2,8 +2,10 @@
 /* src/run/: a run is a plan (backend, settings, loads, durations, outputs) executed phase by phase: the
  * orchestration over a backend and a load plan, the collector thread, signals, the status line, and where the
  * report goes. It may include rtaudio/ (never a backend's folder, jack/, alsa/, timer/: a backend is reached
- * through its ops table, backend.h), loads/, stats/, report/, render/, verdict/ and sysinfo/; never cli/. `run` is
- * a function, so a sweep can run plans in a loop. */
+ * through its ops table, backend.h), loads/, stats/, report/, compare/ (a ladder's comparison), render/, verdict/,
+ * checks/, culprit/, loopback/, sysinfo/ and util/; never cli/. Nothing below includes run/: what a lower folder
+ * has to say comes back to run as a value, and run prints it (run_err). `run` is a function, so a sweep can run
+ * plans in a loop. */
 #ifndef RTJ_RUN_H
 #define RTJ_RUN_H
 #include "backend.h"

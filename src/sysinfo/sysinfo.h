@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* src/sysinfo: the system identity for the report, which kernel ran (and how it was configured and booted), on
  * which machine, with which sound cards and audio servers. sysinfo.c collects the whole; kernel.c, cpu.c and
- * sound.c each collect their part (sysinfo_internal.h, private to this folder), all through the reads under the
- * root prefix of sysread.c (sysread.h, private too). May include libc, jansson and zlib only: nothing of rtjitter, so that checks, the report and the
- * verdict can all build on it.
+ * sound.c each collect their part, setup*.c and threads.c the studio set-up (sysinfo_internal.h, private to this
+ * folder), all through the reads under the root prefix of sysread.c (sysread.h, private too). May include libc,
+ * jansson, zlib and util/ only: nothing else of rtjitter, so that checks, the report and the verdict can all build
+ * on it.
  *
  * Every /proc, /sys and /boot read goes through `root` ("" on a live system), so unit tests run it against
  * fake trees laid out like real systems (tests/fixtures/). Nothing is guessed: what cannot be read is null or

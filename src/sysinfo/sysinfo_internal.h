@@ -34,6 +34,9 @@ const char *sysinfo_irq_actions(const char *s);
 
 /* The audio, USB and power parts of setup {...} (setup_audio.c). */
 void sysinfo_setup_audio(const char *root, const char *home, json_t *setup);
+/* threads.c: daemons {name: [pids]} (rtkit, power-profiles-daemon), audio_servers_rt [...] (jackd, jackdbus,
+ * pipewire with their real-time threads) and proc (whether /proc could be listed), from one walk of /proc. */
+void sysinfo_setup_processes(const char *root, json_t *setup);
 /* setup_login.c: pam {service: {limits, via}}, container {kind, evidence} or null, os {id, id_like} or null,
  * and limits.mtime. */
 void sysinfo_setup_login(const char *root, json_t *setup);

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <string.h>
 #include "culprit/engine_internal.h"
+#include "report/report_culprits.h"
 #include "unit/culprit_tree.h"
 
 #define MS 1000000LL
@@ -394,6 +395,60 @@ static void test_nothing(void **state)
     ctree_free(&t);
 }
 
+/* A trace source that holds no wait of the audio threads in any window (its explain answers nothing). */
+static int no_waits_poll(void *ctx, int64_t now_ns, struct culprit_obs *out, int max)
+{
+    (void)ctx, (void)now_ns, (void)out, (void)max;
+    return 0;
+}
+
+static int no_waits_explain(void *ctx, int64_t t0_ns, int64_t t1_ns, int cpu, struct culprit_obs *out, int max)
+{
+    (void)ctx, (void)t0_ns, (void)t1_ns, (void)cpu, (void)out, (void)max;
+    return 0;
+}
+
+/* With the trace on and no wait of the audio threads in it, "not known" is said with the basis that says nothing
+ * was seen (issue 32): "none", never "observed" (the older code's), in the engine's culprit, its JSON, the JSON read
+ * back, and the phase's top culprits. */
+static void test_traced_nothing_seen(void **state)
+{
+    (void)state;
+    struct ctree t;
+    struct culprit_engine *e = start(&t);
+    struct culprit_source src = { .name = "tracefs", .poll = no_waits_poll, .explain = no_waits_explain };
+    assert_int_equal(culprit_engine_add_source(e, &src), 0);
+    struct culprit c[CULPRITS_MAX];
+    int n = spike_at_1500(e, &t, spin_at_10, c);
+    assert_true(n >= 1);
+    assert_int_equal(c[0].kind, CK_NONE);
+    assert_string_equal(c[0].name, "not known");
+    assert_int_equal(c[0].basis, CB_NONE);
+    assert_non_null(strstr(c[0].evidence, "the trace holds no wait of the audio threads"));
+    json_t *j = culprit_json(&c[0]);
+    assert_string_equal(json_string_value(json_object_get(j, "basis")), "none");
+    struct culprit back;
+    assert_int_equal(culprit_from_json(j, &back), 0);
+    assert_int_equal(back.basis, CB_NONE);
+    /* the phase's top culprits: "none" stays none; beside an observed happening of the same (kind, name) it is
+     * observed; a culprit without a basis (an older report) reads as correlated */
+    json_t *ev = json_pack("[{s:[o]}]", "culprits", j);
+    json_t *top = report_top_culprits(ev, NULL);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(top, 0), "basis")), "none");
+    json_decref(top);
+    json_t *seen = json_pack("{s:s, s:s, s:s}", "kind", "none", "name", "not known", "basis", "observed");
+    json_array_append_new(ev, json_pack("{s:[o]}", "culprits", seen));
+    top = report_top_culprits(ev, NULL);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(top, 0), "basis")), "observed");
+    json_decref(top);
+    json_decref(ev);
+    assert_int_equal(culprit_basis_parse(NULL), CB_CORRELATED);
+    assert_int_equal(culprit_basis_parse("correlated"), CB_CORRELATED);
+    assert_string_equal(culprit_basis_name(CB_NONE), "none");
+    culprit_engine_free(e);
+    ctree_free(&t);
+}
+
 static void steal_at_20(struct ctree *t, int k)
 {
     quiet(t, k);
@@ -692,6 +747,7 @@ int main(void)
         cmocka_unit_test(test_softirq_pressure_freq),
         cmocka_unit_test(test_dsp_and_source_rank_first),
         cmocka_unit_test(test_nothing),
+        cmocka_unit_test(test_traced_nothing_seen),
         cmocka_unit_test(test_steal_named),
         cmocka_unit_test(test_window_never_stretches),
         cmocka_unit_test(test_run_delay_when_nobody_named),

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "compare/compare.h"
 #include "render/html.h"
+#include "render/html_culprits.h"
 #include "render/render.h"
 #include "render/text.h"
 #include "render/compare_text.h"
@@ -265,6 +266,34 @@ static void test_every_plot_has_the_period(void **state)
     json_decref(d);
 }
 
+/* A culprit whose basis is "none" (a traced run's "not known" with no wait of the audio threads in its trace,
+ * issue 32) is drawn as nothing seen, never as observed or correlated: in the events table's badge and in the
+ * timeline's tooltip. */
+static void test_culprit_basis_none(void **state)
+{
+    (void)state;
+    json_t *c = json_pack("{s:s, s:s, s:s, s:s}", "kind", "none", "basis", "none", "name", "not known", "evidence",
+                          "the trace holds no wait of the audio threads in it");
+    json_t *p = json_pack("{s:s, s:[{s:f, s:i, s:b, s:[O]}]}", "load", "none", "events", "length_ms", 12.0,
+                          "cycles", 3, "explained", 1, "culprits", c);
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    assert_non_null(f);
+    html_culprits_phase(f, p);
+    fclose(f);
+    assert_non_null(strstr(out, "<span class=\"basis none\" title=\"nothing was seen"));
+    assert_non_null(strstr(out, ">nothing seen</span>"));
+    assert_null(strstr(out, "basis observed"));
+    assert_null(strstr(out, "basis correlated"));
+    char lab[300];
+    html_culprit_label(lab, sizeof(lab), c);
+    assert_string_equal(lab, "not known (not known, nothing seen)");
+    free(out);
+    json_decref(p);
+    json_decref(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -273,6 +302,7 @@ int main(void)
         cmocka_unit_test(test_compare_page_escapes_everything),
         cmocka_unit_test(test_renderer_table),
         cmocka_unit_test(test_every_plot_has_the_period),
+        cmocka_unit_test(test_culprit_basis_none),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

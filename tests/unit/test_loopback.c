@@ -67,7 +67,7 @@ static char tmpdir[256];
 static struct lb *run(struct cap *c, int dirfd, const char *record, json_t **rep)
 {
     cap_render(c);
-    struct lb_config cfg = { RATE, PER, RATE / 5, dirfd, record };
+    struct lb_config cfg = { RATE, PER, RATE / 5, dirfd, record, NULL, NULL };
     char err[200] = "";
     struct lb *a = lb_new(&cfg, err, sizeof(err));
     assert_non_null(a);
@@ -318,7 +318,7 @@ static void test_jack_stall_shape(void **state)
             c->refpos[q] = (int64_t)((k - 1) * P + (q - L - k * P) % P);
     }
     cap_render(c);
-    struct lb_config cfg = { RATE, P, RATE / 5, -1, NULL };
+    struct lb_config cfg = { RATE, P, RATE / 5, -1, NULL, NULL, NULL };
     char err[200];
     struct lb *a = lb_new(&cfg, err, sizeof(err));
     assert_non_null(a);
@@ -360,7 +360,7 @@ static void stalls_back_to_back(unsigned clean)
         c->refpos[(b2 + 3) * P + i] = (int64_t)((b2 - 1) * P + i);
     }
     cap_render(c);
-    struct lb_config cfg = { RATE, P, RATE / 5, -1, NULL };
+    struct lb_config cfg = { RATE, P, RATE / 5, -1, NULL, NULL, NULL };
     char err[200];
     struct lb *a = lb_new(&cfg, err, sizeof(err));
     assert_non_null(a);
@@ -404,7 +404,7 @@ static void test_step_back(void **state)
     enum { P = 256, L = 256, K = 100 };
     struct cap *c = cap_new(L);
     cap_render(c);
-    struct lb_config cfg = { RATE, P, RATE / 5, -1, NULL };
+    struct lb_config cfg = { RATE, P, RATE / 5, -1, NULL, NULL, NULL };
     char err[200];
     struct lb *a = lb_new(&cfg, err, sizeof(err));
     assert_non_null(a);
@@ -438,7 +438,7 @@ static void test_play_time(void **state)
     for (uint64_t i = 0; i < P; i++)
         c->refpos[K * P + i] = (int64_t)((K - 2) * P + i);
     cap_render(c);
-    struct lb_config cfg = { RATE, P, RATE / 5, -1, NULL };
+    struct lb_config cfg = { RATE, P, RATE / 5, -1, NULL, NULL, NULL };
     char err[200];
     struct lb *a = lb_new(&cfg, err, sizeof(err));
     assert_non_null(a);
@@ -533,7 +533,7 @@ static void test_lost_frames(void **state)
     (void)state;
     struct cap *c = cap_new(300);
     cap_render(c);
-    struct lb_config cfg = { RATE, PER, RATE / 5, -1, NULL };
+    struct lb_config cfg = { RATE, PER, RATE / 5, -1, NULL, NULL, NULL };
     char err[200];
     struct lb *a = lb_new(&cfg, err, sizeof(err));
     assert_non_null(a);
@@ -575,9 +575,10 @@ static void test_bad_config(void **state)
     (void)state;
     char err[200];
     struct lb_config bad[] = {
-        { 0, 64, 100, -1, NULL }, { 48000, 0, 100, -1, NULL }, { 48000, 64, 0, -1, NULL },
-        { 48000, 64, 48000 * 11, -1, NULL }, { 48000, 64, 100, -1, "x.mp3" },
-        { 48000, 64, 100, -1, "/nonexistent-dir-rtj/x.wav" },
+        { 0, 64, 100, -1, NULL, NULL, NULL }, { 48000, 0, 100, -1, NULL, NULL, NULL },
+        { 48000, 64, 0, -1, NULL, NULL, NULL }, { 48000, 64, 48000 * 11, -1, NULL, NULL, NULL },
+        { 48000, 64, 100, -1, "x.mp3", NULL, NULL },
+        { 48000, 64, 100, -1, "/nonexistent-dir-rtj/x.wav", NULL, NULL },
     };
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         err[0] = 0;
@@ -650,7 +651,7 @@ static void test_wav_hole_after(void **state)
     const uint64_t G = 20000;
     cap_shift(c, G, 50);
     cap_render(c);
-    struct lb_config cfg = { RATE, PER, RATE / 5, wav_dir, NULL };
+    struct lb_config cfg = { RATE, PER, RATE / 5, wav_dir, NULL, NULL, NULL };
     char err[200] = "";
     struct lb *a = lb_new(&cfg, err, sizeof(err));
     assert_non_null(a);
@@ -733,7 +734,7 @@ static void test_record(void **state)
         fclose(old);
         struct cap *c = cap_new(200);
         cap_render(c);
-        struct lb_config cfg = { RATE, PER, RATE / 5, -1, path };
+        struct lb_config cfg = { RATE, PER, RATE / 5, -1, path, NULL, NULL };
         char err[200];
         struct lb *a = lb_new(&cfg, err, sizeof(err));
         assert_non_null(a);
@@ -767,6 +768,48 @@ static void test_record(void **state)
     }
 }
 
+struct notes {
+    int n;
+    char last[1024];
+};
+
+static void note_kept(const char *line, void *arg)
+{
+    struct notes *w = arg;
+    w->n++;
+    snprintf(w->last, sizeof(w->last), "%s", line);
+}
+
+/* --record beside a temporary file a dead run left (no lock held on it): removed, and the line that says so goes to
+ * the caller's note (the analyzer prints nothing itself); a name that is not one of ours stays. */
+static void test_record_leftover(void **state)
+{
+    (void)state;
+    char path[400], dead[600], other[600];
+    snprintf(path, sizeof(path), "%s/rec.wav", tmpdir);
+    snprintf(dead, sizeof(dead), "%s/.rec.wav.tmp-0123456789ab", tmpdir);
+    snprintf(other, sizeof(other), "%s/.rec.wav.tmp-0123456789AB", tmpdir);
+    for (const char *f = dead; f; f = f == dead ? other : NULL) {
+        FILE *o = fopen(f, "w");
+        assert_non_null(o);
+        fputs("half a take\n", o);
+        fclose(o);
+    }
+    struct notes w = { 0 };
+    struct lb_config cfg = { RATE, PER, RATE / 5, -1, path, note_kept, &w };
+    char err[200];
+    struct lb *a = lb_new(&cfg, err, sizeof(err));
+    assert_non_null(a);
+    assert_int_equal(w.n, 1);
+    assert_non_null(strstr(w.last, "--record: removed "));
+    assert_non_null(strstr(w.last, ".rec.wav.tmp-0123456789ab, a recording a run that died left unfinished"));
+    assert_null(strchr(w.last, '\n'));
+    assert_int_equal(access(dead, F_OK), -1);
+    assert_int_equal(access(other, F_OK), 0);
+    lb_free(a);
+    unlink(other);
+}
+
 /* --record in a run that stopped early (lb_set_partial): the user's older file keeps every byte; the capture is
  * linked under REC.partial-<UTC time>.EXT, and when every name the next seconds could give is taken (decoys, each
  * left as it was), under the first free -N of it; libsndfile reads it back whole; no temporary file stays. */
@@ -793,7 +836,7 @@ static void test_record_partial(void **state)
     }
     struct cap *c = cap_new(200);
     cap_render(c);
-    struct lb_config cfg = { RATE, PER, RATE / 5, -1, path };
+    struct lb_config cfg = { RATE, PER, RATE / 5, -1, path, NULL, NULL };
     char err[200];
     struct lb *a = lb_new(&cfg, err, sizeof(err));
     assert_non_null(a);
@@ -900,7 +943,7 @@ static void test_fuzz(void **state)
     uint64_t s = 7;
     float *buf = malloc(sizeof(float) * 9000);
     for (int round = 0; round < 15; round++) {
-        struct lb_config cfg = { RATE, PER, 1 + (unsigned)(s % RATE), wav_dir, NULL };
+        struct lb_config cfg = { RATE, PER, 1 + (unsigned)(s % RATE), wav_dir, NULL, NULL, NULL };
         char err[200];
         struct lb *a = lb_new(&cfg, err, sizeof(err));
         assert_non_null(a);
@@ -984,6 +1027,7 @@ int main(void)
         cmocka_unit_test_setup(test_record, fresh),
         cmocka_unit_test_setup(test_record_fails, fresh),
         cmocka_unit_test_setup(test_record_partial, fresh),
+        cmocka_unit_test_setup(test_record_leftover, fresh),
         cmocka_unit_test_setup(test_fuzz, fresh),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

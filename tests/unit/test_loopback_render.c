@@ -33,7 +33,7 @@ static json_t *analyzed(void)
     }
     int dirfd = open(tmpdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     assert_true(dirfd >= 0);
-    struct lb_config cfg = { RATE, PER, RATE / 5, dirfd, NULL };
+    struct lb_config cfg = { RATE, PER, RATE / 5, dirfd, NULL, NULL, NULL };
     char err[200];
     struct lb *a = lb_new(&cfg, err, sizeof(err));
     assert_non_null(a);

@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The trace stream explained: one happening's account of its longest wait by who held the CPU, and the CPU's
+ * segments as text a person reads beside the report (trace_stream.h; the stream is fed in trace_stream.c). The
+ * sampler thread only. */
+#include "culprit/trace_stream_internal.h"
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The names of IRQ lines and softirq vectors (the stream keeps numbers; names come with the events' text once). */
+static const char *const softirq_names[] = { "HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET",
+                                             "SCHED", "HRTIMER", "RCU" };
+
+static void holder_name(const struct trace_stream *ts, const struct ts_seg *s, struct ts_holder *h)
+{
+    memset(h, 0, sizeof(*h));
+    h->ctx = (enum ts_ctx)s->ctx;
+    h->id = s->id;
+    h->prio = -1;
+    h->kthread = -1;
+    if (s->ctx == TS_TASK) {
+        const struct ts_ident *d = &ts->id[s->id];
+        h->id = d->pid, h->prio = d->prio, h->kthread = d->kthread;
+        snprintf(h->name, sizeof(h->name), "%s", d->comm);
+        if (s->fn && s->fn <= ts->nfn)
+            snprintf(h->fn, sizeof(h->fn), "%s", ts->fn[s->fn - 1]);
+    } else if (s->ctx == TS_IRQ) {
+        for (const struct tev_vector *v = tev_vectors; s->id < 0 && v->event; v++)
+            if (v->num == s->id)
+                snprintf(h->name, sizeof(h->name), "%s", v->line);
+        for (int i = 0; s->id >= 0 && i < ts->nirqname; i++)
+            if (ts->irqname[i].irq == s->id)
+                snprintf(h->name, sizeof(h->name), "%s", ts->irqname[i].name);
+    } else if (s->ctx == TS_SOFTIRQ && s->id >= 0 && s->id < (int)(sizeof(softirq_names) / sizeof(*softirq_names))) {
+        snprintf(h->name, sizeof(h->name), "%s", softirq_names[s->id]);
+    }
+}
+
+static void credit(struct ts_account *a, const struct ts_holder *h, int64_t ns, int watched_self)
+{
+    if (ns <= 0 || watched_self)
+        return;
+    for (int i = 0; i < a->nheld; i++) {
+        struct ts_holder *x = &a->held[i];
+        if (x->ctx == h->ctx && x->id == h->id && strcmp(x->fn, h->fn) == 0 &&
+            (h->ctx != TS_TASK || strcmp(x->name, h->name) == 0)) {
+            x->ns += ns;
+            return;
+        }
+    }
+    if (a->nheld < TS_HOLDERS) {
+        a->held[a->nheld] = *h;
+        a->held[a->nheld++].ns = ns;
+        return;
+    }
+    /* full: the smallest gives way to a larger one */
+    int m = 0;
+    for (int i = 1; i < a->nheld; i++)
+        if (a->held[i].ns < a->held[m].ns)
+            m = i;
+    if (a->held[m].ns < ns) {
+        a->held[m] = *h;
+        a->held[m].ns = ns;
+    }
+}
+
+/* Who held cpu in [a, b]: credited into acc; what the ring no longer (or never) covered is unknown. */
+static void account_cpu(struct trace_stream *ts, int cpu, int64_t a, int64_t b, struct ts_account *acc)
+{
+    struct ts_cpu *c = cpu >= 0 && cpu < TS_CPUS ? &ts->cpu[cpu] : NULL;
+    if (!c || !c->seg || !c->nseg) {
+        acc->unknown_ns += b - a;
+        return;
+    }
+    int cap = ts_cap_of(ts);
+    uint32_t oldest = c->nseg > (uint32_t)cap ? c->nseg - (uint32_t)cap : 0;
+    /* what came before the oldest segment kept is not known */
+    int64_t first = c->seg[oldest % (uint32_t)cap].t0_ns;
+    if (a < first) {
+        acc->unknown_ns += (b < first ? b : first) - a;
+        a = first;
+    }
+    /* and what comes after the CPU's last event is not known yet */
+    if (b > c->last_ns) {
+        acc->unknown_ns += b - (a > c->last_ns ? a : c->last_ns);
+        b = c->last_ns;
+    }
+    if (b <= a)
+        return;
+    /* the newest segment that starts at or before a, found backwards (the windows are recent) */
+    uint32_t k = c->nseg - 1;
+    while (k > oldest && c->seg[k % (uint32_t)cap].t0_ns > a)
+        k--;
+    for (; k < c->nseg; k++) {
+        const struct ts_seg *s = &c->seg[k % (uint32_t)cap];
+        int64_t s0 = s->t0_ns, s1 = k + 1 < c->nseg ? c->seg[(k + 1) % (uint32_t)cap].t0_ns : c->last_ns;
+        if (s0 >= b)
+            break;
+        int64_t x = s0 > a ? s0 : a, y = s1 < b ? s1 : b;
+        if (y <= x)
+            continue;
+        if (s->ctx == TS_UNKNOWN) {
+            acc->unknown_ns += y - x;
+            continue;
+        }
+        struct ts_holder h;
+        holder_name(ts, s, &h);
+        credit(acc, &h, y - x, s->ctx == TS_TASK && ts_watched(ts, h.id));
+    }
+}
+
+static int by_ns(const void *x, const void *y)
+{
+    int64_t a = ((const struct ts_holder *)x)->ns, b = ((const struct ts_holder *)y)->ns;
+    return a < b ? 1 : a > b ? -1 : 0;
+}
+
+struct span { int64_t a, b; int cpu, prio; };
+
+static int by_cpu_start(const void *x, const void *y)
+{
+    const struct span *p = x, *q = y;
+    if (p->cpu != q->cpu)
+        return p->cpu - q->cpu;
+    return p->a < q->a ? -1 : p->a > q->a;
+}
+
+int ts_explain(struct trace_stream *ts, int64_t t0_ns, int64_t t1_ns, int cpu, struct ts_account *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->longest_cpu = -1;
+    out->audio_prio = -1;
+    enum { SPANS = 256 };
+    struct span sp[SPANS], late = { 0, 0, -1, -1 };
+    int n = 0;
+    long long lo = ts->nwait > TS_WAITS ? ts->nwait - TS_WAITS : 0;
+    int primary = ts->nwatch ? ts->watch[0].tid : -1;
+    for (long long k = ts->nwait - 1; k >= lo && n < SPANS; k--) {
+        const struct ts_wait *w = &ts->wait[k % TS_WAITS];
+        if (w->t1_ns < t0_ns) {
+            if (w->t1_ns < t0_ns - 1000000000LL)
+                break; /* waits are in order of their ends: nothing older overlaps */
+            continue;
+        }
+        if (w->t0_ns > t1_ns || (cpu >= 0 && w->cpu != cpu && !w->any_cpu))
+            continue;
+        sp[n++] = (struct span){ w->t0_ns, w->t1_ns, w->cpu, w->prio };
+        /* the primary slept through its cycle's due time and was woken after it, on the CPU it then waited on (its
+         * own timer's interrupt, not another audio thread): its wake came late, and that CPU is why. A wake sent
+         * from another CPU was late there: what this CPU did meanwhile delayed nothing. */
+        if (w->tid == primary && !w->waker_watched && w->waker_cpu == w->cpu && w->slept_ns &&
+            w->slept_ns <= t0_ns && t0_ns < w->t0_ns)
+            late = (struct span){ t0_ns, w->t1_ns, w->cpu, w->prio };
+    }
+    if (!n)
+        return 0;
+    qsort(sp, (size_t)n, sizeof(sp[0]), by_cpu_start);
+    /* overlapping waits on one CPU (two audio threads waiting together) are its time once */
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        if (m && sp[m - 1].cpu == sp[i].cpu && sp[i].a <= sp[m - 1].b) {
+            if (sp[i].b > sp[m - 1].b)
+                sp[m - 1].b = sp[i].b;
+            if (sp[i].prio >= 0 && (sp[m - 1].prio < 0 || sp[i].prio < sp[m - 1].prio))
+                sp[m - 1].prio = sp[i].prio;
+            continue;
+        }
+        sp[m++] = sp[i];
+    }
+    /* the longest wait is the one accounted (a stall is one wait; the short ones around it are every cycle's) */
+    struct span best = sp[0];
+    for (int i = 1; i < m; i++)
+        if (sp[i].b - sp[i].a > best.b - best.a)
+            best = sp[i];
+    /* unless the wake itself came later than that wait was long: then from the due time (what held the CPU while
+     * the timer's interrupt did not come) */
+    if (late.cpu >= 0 && late.b - late.a > 2 * (best.b - best.a))
+        best = late;
+    out->waits = m;
+    out->wait_ns = out->longest_ns = best.b - best.a;
+    out->longest_cpu = best.cpu;
+    out->audio_prio = best.prio;
+    account_cpu(ts, best.cpu, best.a, best.b, out);
+    qsort(out->held, (size_t)out->nheld, sizeof(out->held[0]), by_ns);
+    return out->waits;
+}
+
+/* ---- what a person reads beside the report ---- */
+
+static const char *ctx_word(enum ts_ctx c)
+{
+    static const char *const w[] = { "not known", "task", "IRQ", "softirq", "idle", "no event" };
+    return (unsigned)c < sizeof(w) / sizeof(w[0]) ? w[c] : "?";
+}
+
+size_t ts_describe(struct trace_stream *ts, int cpu, int64_t a, int64_t b, char *buf, size_t len)
+{
+    struct ts_cpu *c = cpu >= 0 && cpu < TS_CPUS ? &ts->cpu[cpu] : NULL;
+    size_t o = 0;
+    if (!len)
+        return 0;
+    buf[0] = '\0';
+    if (!c || !c->seg || !c->nseg)
+        return 0;
+    int cap = ts_cap_of(ts);
+    uint32_t oldest = c->nseg > (uint32_t)cap ? c->nseg - (uint32_t)cap : 0, k = c->nseg - 1;
+    while (k > oldest && c->seg[k % (uint32_t)cap].t0_ns > a)
+        k--;
+    for (; k < c->nseg && o + 160 < len; k++) {
+        const struct ts_seg *s = &c->seg[k % (uint32_t)cap];
+        int64_t s1 = k + 1 < c->nseg ? c->seg[(k + 1) % (uint32_t)cap].t0_ns : c->last_ns;
+        if (s->t0_ns >= b)
+            break;
+        if (s1 <= a)
+            continue;
+        struct ts_holder h;
+        holder_name(ts, s, &h);
+        o += (size_t)snprintf(buf + o, len - o, "%lld.%09lld %10.3f ms  %-8s %s", (long long)(s->t0_ns / 1000000000LL),
+                              (long long)(s->t0_ns % 1000000000LL), (s1 - s->t0_ns) / 1e6, ctx_word(h.ctx), h.name);
+        if (h.ctx == TS_TASK)
+            o += (size_t)snprintf(buf + o, len - o, "-%d prio %d%s%s%s", h.id, h.prio, h.kthread == 1 ? " kthread" : "",
+                                  h.fn[0] ? " work " : "", h.fn);
+        else if (h.ctx == TS_IRQ || h.ctx == TS_SOFTIRQ)
+            o += (size_t)snprintf(buf + o, len - o, " (%d)", h.id);
+        o += (size_t)snprintf(buf + o, len - o, "\n");
+    }
+    return o < len ? o : len - 1;
+}
