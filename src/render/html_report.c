@@ -3,6 +3,7 @@
  * table, per load a latency histogram and a timeline, and the full identity and audio set-up at the end. */
 #include "render/html.h"
 #include "render/html_culprits.h"
+#include "render/html_noise.h"
 #include "render/headline.h"
 #include "render/matrix.h"
 #include "render/render.h"
@@ -403,6 +404,7 @@ void html_report(FILE *f, const json_t *doc)
     json_array_foreach(json_object_get(doc, "phases"), i, p)
         phase_plots(f, doc, p, &axes);
     html_soak(f, doc); /* --soak: its line and maxima per window (svg_soak.h) */
+    html_noise(f, doc); /* --backend noise: its figures per CPU (html_noise.h) */
     loopback_html(f, doc);
     fputs("<h2>System identity</h2>\n", f);
     kv_table(f, json_object_get(doc, "system"));

@@ -270,12 +270,61 @@ def check_ramp(svg, phase):
     check_text_inside(svg, name)
 
 
+def dur_text(us):
+    """a duration as the page writes it (render/html_noise.c's dur)"""
+    if us >= 1e6:
+        return '%.2f s' % (us / 1e6)
+    if us >= 1e3:
+        return '%.2f ms' % (us / 1e3)
+    return '%.1f µs' % us
+
+
+def table_rows(html, cls):
+    m = re.search(r'<table class="%s">(.*?)</table>' % cls, html, re.S)
+    if not m:
+        return None
+    return [[re.sub(r'<[^>]*>', '', c) for c in re.findall(r'<td[^>]*>(.*?)</td>', r, re.S)]
+            for r in re.findall(r'<tr>(.*?)</tr>', m.group(1), re.S) if '<td' in r]
+
+
+def check_noise(html, svgs, doc):
+    """The noise probe's section against the report's phases[].noise: a row per CPU with its figures, a row per class
+    that had a gap, a bar per histogram bucket labelled with its count. A report without the probe has none of it."""
+    nz = [p for p in doc['phases'] if isinstance(p.get('noise'), dict)]
+    if not nz:
+        tap('<table class="noise">' not in html and 'noisehist' not in html, 'report page: no noise section without the probe')
+        return
+    rows = table_rows(html, 'noise') or []
+    want = [[p['load'], '%d' % c['cpu'], '%.1f s' % c['probed_s'], dur_text(c['total_noise_us']),
+             '%.2f %%' % c['available_pct'], dur_text(c['max_noise_us']), '%d' % c['gaps']]
+            for p in nz for c in p['noise']['cpus']]
+    tap(rows == want, 'noise: a row per CPU, its figures as the report says (%s; report %s)' % (rows, want))
+    crow = table_rows(html, 'noiseclass') or []
+    cwant = []
+    for p in nz:
+        for c in p['noise']['cpus']:
+            for k, x in c['classes'].items():
+                if x['count'] > 0:
+                    share = '%.1f %%' % (100 * x['total_us'] / c['total_noise_us']) if c['total_noise_us'] > 0 else '-'
+                    cwant.append([p['load'], '%d' % c['cpu'], k, '%d' % x['count'], dur_text(x['total_us']), share,
+                                  dur_text(x['max_us'])])
+    tap(sorted(crow) == sorted(cwant), 'noise: a row per class with a gap (%d rows; report %d)' % (len(crow), len(cwant)))
+    hs = [s for s in svgs if 'noisehist' in (s.get('class') or '')]
+    counts = [[t for t in (text_of(x) for x in s.iter(NS + 'text')) if re.fullmatch(r'\d+', t or '')] for s in hs]
+    hwant = [['%d' % b[2] for b in c['histogram']] for p in nz for c in p['noise']['cpus']
+             if any(b[2] > 0 for b in c['histogram'])]
+    tap(counts == hwant, 'noise: a bar per histogram bucket, labelled with its count (%s)' % counts)
+
+
 def report_page(page, doc):
     html, svgs = svgs_of(page)
     ramps = [p for p in doc['phases'] if isinstance(p.get('dsp_ramp'), dict)]
-    tap(all(ET.tostring(s) for s in svgs) and len(svgs) == 2 * len(doc['phases']) + len(ramps),
-        'report page: %d SVGs for %d phases (a histogram and a timeline each, and %d ramp plots)' % (
-            len(svgs), len(doc['phases']), len(ramps)))
+    nhist = sum(1 for p in doc['phases'] if isinstance(p.get('noise'), dict)
+                for c in p['noise'].get('cpus', []) if any(b[2] > 0 for b in c.get('histogram', [])))
+    tap(all(ET.tostring(s) for s in svgs) and len(svgs) == 2 * len(doc['phases']) + len(ramps) + nhist,
+        'report page: %d SVGs for %d phases (a histogram and a timeline each, %d ramp plots, %d noise histograms)' % (
+            len(svgs), len(doc['phases']), len(ramps), nhist))
+    check_noise(html, svgs, doc)
     rps = [s for s in svgs if 'DSP headroom' in title_of(s)]
     tap(len(rps) == len(ramps), 'report page: a ramp plot per ramp phase (%d)' % len(rps))
     for svg, phase in zip(rps, ramps):

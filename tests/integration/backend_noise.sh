@@ -16,6 +16,8 @@
 #   count rose), but for as many as the run without the storm named and 100;
 # - the report: per CPU the figures the issue asks (total, available share, max, histogram) and their sums agree:
 #   the histogram's counts are the gaps, the classes' counts are the gaps;
+# - the page (report --html of the hog run): its noise section, a row per CPU and per class and a bar per histogram
+#   bucket, as the report says (tests/helpers/html_content.py);
 # - bad input: --threshold 0, --dsp with noise: one line, exit 2; SIGINT: exit 3 within 2 s, the report incomplete;
 #   without --cpus the probe leaves the first CPU to rtjitter's own threads.
 . "$(dirname "$0")/../lib.sh"
@@ -53,6 +55,12 @@ rpid=$!
 "$RTJ_HELPERS/cpu_hog" "$cpu" 90 40 300 8 1500 >"$WORK/hog.log"
 wait "$rpid"; rc=$?
 check "noise run beside the hog exits 0 (got $rc: $(tail -1 "$WORK/h.out"))" [ "$rc" -eq 0 ]
+# its page: the noise section (a row per CPU and per class, a bar per histogram bucket) as the report says
+"$RTJ" report "$WORK/h.json" --html "$WORK/h.html" >/dev/null 2>&1
+python3 "$RTJ_TOP/tests/helpers/html_content.py" report "$WORK/h.html" "$WORK/h.json" >"$WORK/h.page" 2>&1
+grep -i 'noise' "$WORK/h.page" | sed 's/^/# /'
+check "the page of the run beside the hog: html_content.py's checks pass ($(grep -c '^ok' "$WORK/h.page") ok)" \
+    [ "$(grep -c '^not ok' "$WORK/h.page")" = 0 -a -s "$WORK/h.html" ]
 python3 - "$WORK/h.json" "$WORK/hog.log" "$cpu" >"$WORK/h.txt" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1])); cpu = int(sys.argv[3])
