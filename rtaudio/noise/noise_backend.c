@@ -96,6 +96,8 @@ static int noise_start(void *priv)
     pthread_attr_setstacksize(&attr, 256 * 1024);
     e = -pthread_create(&np->cls_thread, &attr, noise_classify_thread, np);
     pthread_attr_destroy(&attr);
+    if (e == 0)
+        pthread_setname_np(np->cls_thread, "rtj-noiseclass");
     if (e < 0) {
         noise_stop(np);
         return e;

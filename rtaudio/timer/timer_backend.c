@@ -163,6 +163,8 @@ int timer_start(void *priv)
         pthread_attr_setstacksize(&attr, STACK_BYTES);
         int e = pthread_create(&b->relay, &attr, timer_relay_thread, b);
         pthread_attr_destroy(&attr);
+        if (e == 0)
+            pthread_setname_np(b->relay, "rtj-relay");
         if (e) {
             timer_stop(b);
             return -e;

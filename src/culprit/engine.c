@@ -306,6 +306,8 @@ struct culprit_engine *culprit_engine_start(const struct culprit_config *cfg, ch
     pthread_attr_setschedparam(&a, &sp);
     int rc = pthread_create(&e->thread, &a, sampler_main, e);
     pthread_attr_destroy(&a);
+    if (rc == 0) /* named for top and ps, and for a culprit list that names one of ours */
+        pthread_setname_np(e->thread, "rtj-culprits");
     if (rc != 0) {
         snprintf(err, errlen, "cannot start the sampler thread: %s", strerror(rc));
         culprit_engine_free(e);

@@ -191,6 +191,8 @@ int collector_start(struct collector *c)
     pthread_attr_setstacksize(&attr, COLLECTOR_STACK);
     int e = pthread_create(&c->thread, &attr, collector_main, c);
     pthread_attr_destroy(&attr);
+    if (e == 0) /* named for top and ps */
+        pthread_setname_np(c->thread, "rtj-collect");
     if (e)
         return -e;
     c->running = 1;

@@ -245,6 +245,8 @@ int lbr_start(struct lb_run *r, unsigned rate_hz, unsigned period_frames, char *
     pthread_attr_setstacksize(&attr, 256 * 1024); /* mlockall(MCL_FUTURE) would lock a default 8 MiB one */
     e = pthread_create(&r->thread, &attr, drain_thread, r);
     pthread_attr_destroy(&attr);
+    if (e == 0)
+        pthread_setname_np(r->thread, "rtj-capture");
     if (e) {
         snprintf(err, len, "--loopback: cannot start the capture thread: %s", strerror(e));
         return -e;
