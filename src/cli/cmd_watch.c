@@ -4,6 +4,7 @@
  * length and culprit once it ended (run/watch.h), and the report at the end. It is `run` with one phase of the
  * load "none", never a private server, and a stop by signal as its normal end. */
 #include "cli/cmd_watch.h"
+#include "cli/backend_opts.h"
 #include "cli/command.h"
 #include "cli/options.h"
 #include "run/run.h"
@@ -35,10 +36,11 @@ struct watch_opts {
 #define O(f) offsetof(struct watch_opts, f)
 #define P(f) offsetof(struct watch_opts, plan.f)
 static const char *const watch_formats[] = { "text", "waybar", NULL };
-static const char *const watch_backends[] = { "jack", "pipewire", NULL };
+static const char *const watch_backends[] = { "jack", "pipewire", "auto", NULL };
 static const struct opt_def watch_defs[] = {
-    { "backend", OPT_STR, O(backend), 0, 0, "NAME", "jack (default: a JACK client, PipeWire's JACK too) or "
-      "pipewire (a node of the running PipeWire graph, natively)", watch_backends, 'b' },
+    { "backend", OPT_STR, O(backend), 0, 0, "NAME", "jack (default: a JACK client, PipeWire's JACK too), "
+      "pipewire (a node of the running PipeWire graph, natively) or auto (pipewire when a PipeWire answers, jack "
+      "when a jackd does)", watch_backends, 'b' },
     { "server", OPT_STR, P(be.server), 0, 0, "NAME", "the JACK server to watch (default: the running one; never "
       "starts one); with --backend pipewire, PipeWire's socket", NULL, 's' },
     { "server-log", OPT_STR, P(server_log), 0, 0, "FILE", "jackd's log (its stderr, a regular file), read for the "
@@ -186,7 +188,12 @@ int cmd_watch(int argc, char **argv, const char *command_line)
     }
     if (o.plan.server_log && check_server_log(o.plan.server_log) < 0)
         return 2;
-    o.plan.backend = backend_find(o.backend ? o.backend : "jack");
+    if (o.backend && !strcmp(o.backend, "auto")) {
+        int rc = 0;
+        if (!(o.plan.backend = backend_opts_auto("rtjitter watch", o.plan.be.server, &o.plan.backend_auto, &rc)))
+            return rc;
+    } else
+        o.plan.backend = backend_find(o.backend ? o.backend : "jack");
     o.plan.loads = "none";
     o.plan.warmup_s = 0.2;
     o.plan.duration_s = o.duration_s > 0 ? o.duration_s : WATCH_FOREVER_S;

@@ -44,6 +44,8 @@ struct run_plan {
     int no_trace;                  /* --no-trace: no tracefs instance even with privileges (counters and the
                                     * server's view only: what a normal user gets) */
     struct watch_feed *watch;      /* rtjitter watch: the live feed of events (run/watch.h), or NULL */
+    const char *backend_auto;      /* --backend auto: which backend it chose and why (the report's audio.backend_auto),
+                                    * or NULL */
     const char *who;               /* the command its own lines start with (NULL: "rtjitter run") */
     int tap;                       /* --tap: TAP 13 on stdout instead of the table */
     const char *command_line;      /* as typed, for the report */
