@@ -54,7 +54,8 @@ static const struct opt_def watch_defs[] = {
     { "notify", OPT_FLAG, O(notify), 0, 0, "", "a desktop notification per event (notify-send, when installed)",
       NULL, 0 },
     { "exit-with-server", OPT_FLAG, O(exit_with_server), 0, 0, "", "end the session when the server goes away "
-      "(default: save its report so far, wait for a server of that name to come back and watch it again)", NULL, 0 },
+      "(default: save its report so far, wait for a server of that name (PipeWire: that socket) to come back and watch it "
+      "again)", NULL, 0 },
     { "json", OPT_STR, P(json), 0, 0, "FILE", "also write the session's report as JSON to FILE", NULL, 0 },
     { "html", OPT_STR, P(html), 0, 0, "FILE", "also write the session's timeline with its events and culprits as "
       "HTML", NULL, 0 },
@@ -138,15 +139,21 @@ static double now_s(void)
 static int watch_lives(struct watch_opts *o, struct watch_feed *feed)
 {
     const char *name = o->plan.be.server;
+    char who[160]; /* "JACK server 'studio'", "the default JACK server", "PipeWire 'pipewire-0'" */
+    if (strcmp(o->plan.backend->name, "pipewire") == 0) /* its socket, in the same runtime dir */
+        snprintf(who, sizeof(who), "%s%s%s", name ? "PipeWire '" : "the default PipeWire", name ? name : "",
+                 name ? "'" : "");
+    else
+        snprintf(who, sizeof(who), "%s%s%s", name ? "JACK server '" : "the default JACK server", name ? name : "",
+                 name ? "'" : "");
     double t0 = now_s(), total = o->plan.duration_s;
     for (;;) {
         int rc = run_execute(&o->plan);
         if (!feed->server_gone || o->exit_with_server || run_must_exit_fast() || run_signals_reason() ||
             !o->plan.backend->server_answers)
             return rc;
-        fprintf(stderr, "rtjitter watch: waiting for %s%s%s to come back (Ctrl-C ends the session; "
-                "--exit-with-server ends it here)\n", name ? "JACK server '" : "the default JACK server", name ? name : "",
-                name ? "'" : "");
+        fprintf(stderr, "rtjitter watch: waiting for %s to come back (Ctrl-C ends the session; "
+                "--exit-with-server ends it here)\n", who);
         fflush(stderr);
         for (;;) {
             if (run_signals_reason() || now_s() - t0 >= total)
@@ -161,8 +168,7 @@ static int watch_lives(struct watch_opts *o, struct watch_feed *feed)
         o->plan.duration_s = total - (now_s() - t0);
         if (o->plan.duration_s < 1)
             return rc;
-        fprintf(stderr, "rtjitter watch: %s%s%s is back: watching it again\n",
-                name ? "JACK server '" : "the default JACK server", name ? name : "", name ? "'" : "");
+        fprintf(stderr, "rtjitter watch: %s is back: watching it again\n", who);
         fflush(stderr);
     }
 }

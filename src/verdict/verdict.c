@@ -315,6 +315,8 @@ int verdict_judge(const json_t *doc, const json_t *profile, int strict, const st
         pv->wakeup_p99_us = sub(p, "wakeup_us", "p99");
         pv->margin_us = sub(p, "margin_us", "min");
         pv->load_error = doc_str(p, "load_error", NULL);
+        pv->frames = count(doc_num(p, "period_frames"));
+        pv->rate_hz = doc_num(p, "rate");
         subtract_stops(doc, load ? load : "?", pv, &stops_used);
         v.xruns += pv->xruns;
         v.missed += pv->missed;
