@@ -77,10 +77,11 @@ RUN_PKGS   := build-essential pkg-config libjack-jackd2-dev jackd2 libjansson-de
 # --warnings, lexgrog); python3-yaml (tests/integration/packaging.sh reads the LAVA test definition in data/lava/);
 # python3-jsonschema (packaging.sh validates the KCIDB output against the v5 schema); clang (build_flavours: the
 # tree compiles with clang too; make fuzz); linux-perf (perf record: the scheduler trace the culprits are judged
-# against, tests/helpers/perf_waits.py); jitterdebugger (import_tools.sh imports its results; the noise bench).
+# against, tests/helpers/perf_waits.py); jitterdebugger (import_tools.sh imports its results; the noise bench);
+# wireplumber + dbus (PipeWire's session manager on a private session bus: pipewire_wireplumber.sh).
 CHECK_PKGS := $(RUN_PKGS) libcmocka-dev pipewire pipewire-jack rt-tests stress-ng libasound2-plugins chromium \
               python3 valgrind strace time util-linux procps man-db python3-yaml python3-jsonschema clang linux-perf \
-              jitterdebugger
+              jitterdebugger wireplumber dbus
 # RTJ_EXTRA_PKGS: what one target alone adds.
 
 # Q: the prefix of the build's command lines (@ when run or check build: quiet); V=1 shows them all the same.
