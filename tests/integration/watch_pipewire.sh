@@ -48,18 +48,24 @@ sleep 0.3
 STALL_CLOCK=mono pw-jack -p 256 "$RTJ_HELPERS/stall_client" default 20 30 3 >"$WORK/stall.out" 2>"$WORK/stall.err" &
 SPID=$!
 for i in $(seq 50); do grep -q ready "$WORK/stall.err" && break; sleep 0.1; done
-canaries 85 12
-"$RTJ" watch --backend pipewire --duration 9 --json "$WORK/q.json" --html "$WORK/q.html" >"$WORK/q.out" \
+canaries 85 18
+"$RTJ" watch --backend pipewire --duration 14 --json "$WORK/q.json" --html "$WORK/q.html" >"$WORK/q.out" \
     2>"$WORK/q.err" &
 wpid=$!
-sleep 1.5
+for i in $(seq 100); do grep -q "^watching " "$WORK/q.out" && break; sleep 0.1; done   # its cycles run
+sleep 0.5
 kill -USR1 "$SPID"
 sleep 1.5
 t_change=$(mono)
 force 512
 seen=$(pw-metadata -n settings 0 clock.force-quantum 2>&1 | grep -o "value:'[0-9]*'")
-sleep 5.6   # the live page is rewritten every 5 s
-cp "$WORK/q.html" "$WORK/q-live.html" 2>/dev/null
+# the live page is rewritten every 5 s: its heading after the change, read while watch still runs
+for i in $(seq 100); do
+    cp "$WORK/q.html" "$WORK/q-live.html" 2>/dev/null
+    grep -q "512 frames" "$WORK/q-live.html" 2>/dev/null && break
+    kill -0 "$wpid" 2>/dev/null || break
+    sleep 0.1
+done
 wait "$wpid"
 rc=$?
 for i in $(seq 30); do grep -q '^stalls' "$WORK/stall.out" && break; sleep 0.1; done
