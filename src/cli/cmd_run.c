@@ -209,6 +209,7 @@ int cmd_run(int argc, char **argv, const char *command_line)
                 int rc = 0;
                 if (!(be = backend_opts_auto("rtjitter run", o.plan.be.server, &o.plan.backend_auto, &rc)))
                     return rc;
+                o.plan.auto_chosen = be;
             }
             if (!be || ndepths == 4) {
                 fprintf(stderr, "rtjitter run: --backend: '%s' is %s:", b, be ? "one too many (4 at most)" : "not one of");

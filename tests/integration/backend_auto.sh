@@ -5,7 +5,8 @@
 # itself (pw-cli lists our node in the PipeWire graph, jack_lsp our ports on the jackd, both during the run).
 # Checked: neither answers -> exit 2, one line naming both places asked; only a PipeWire (its socket in
 # XDG_RUNTIME_DIR, then by PIPEWIRE_REMOTE as an absolute path with XDG_RUNTIME_DIR elsewhere) -> pipewire, said on
-# stderr in one line and in the report's audio.backend_auto with the socket's path; under pw-jack -> jack through
+# stderr in one line and in the report's audio.backend_auto with the socket's path (in a ladder timer,auto, in the
+# pipewire depth's report only); under pw-jack -> jack through
 # PipeWire's JACK (provider pipewire-jack), as pw-jack asks; only a jackd (JACK_DEFAULT_SERVER, then --server) -> jack
 # on that server; both -> exit 2, one line naming both; watch --backend auto under PipeWire -> watches our node.
 . "$(dirname "$0")/../lib.sh"
@@ -67,6 +68,15 @@ SOCK="$XDG_RUNTIME_DIR/pipewire-0"
 PIPEWIRE_REMOTE="$SOCK" XDG_RUNTIME_DIR="$NONE" auto_run remote 'pw-cli ls Node' --backend auto
 check "PIPEWIRE_REMOTE names the socket, XDG_RUNTIME_DIR elsewhere: exit 0, pipewire at that path (rc $rc: $(head -1 "$WORK/remote.err"))" \
     holds '[ "$rc" -eq 0 ] && [ "$(json "$WORK/remote.json" "d[\"audio\"][\"backend\"]")" = pipewire ] && grep -q "chose pipewire: PipeWire answers at $SOCK," "$WORK/remote.err" && grep -q "\"rtjitter-[0-9]*\"" "$WORK/remote.seen"'
+
+# a depth ladder with auto: only the depth auto chose says why
+"$RTJ" run --backend timer,auto --loads none --duration 1 --warmup 0.3 --quiet --output "$WORK/ladder" \
+    >"$WORK/lad.out" 2>"$WORK/lad.err"
+rc=$?
+lad=$(for f in $(find "$WORK/ladder" -name '*.json' | sort); do
+    json "$f" "d['audio']['backend'], 'why' if d['audio'].get('backend_auto') else '-'"; done | tr '\n' ' ')
+check "a ladder timer,auto: exit 0, its depths timer then pipewire, only pipewire's report says why auto chose it (rc $rc: $lad)" \
+    [ "$rc $lad" = "0 timer - pipewire why " ]
 
 # under pw-jack: libjack is PipeWire's, the JACK backend through it
 pw-jack "$RTJ" run --backend auto --loads none --duration 1 --warmup 0.2 --quiet --json "$WORK/pwj.json" \
