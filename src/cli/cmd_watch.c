@@ -54,8 +54,8 @@ static const struct opt_def watch_defs[] = {
     { "notify", OPT_FLAG, O(notify), 0, 0, "", "a desktop notification per event (notify-send, when installed)",
       NULL, 0 },
     { "exit-with-server", OPT_FLAG, O(exit_with_server), 0, 0, "", "end the session when the server goes away "
-      "(default: save its report so far, wait for a server of that name (PipeWire: that socket) to come back and watch it "
-      "again)", NULL, 0 },
+      "(default: save its report so far, wait for a server of that name (PipeWire: that socket) to come back and "
+      "watch it again)", NULL, 0 },
     { "json", OPT_STR, P(json), 0, 0, "FILE", "also write the session's report as JSON to FILE", NULL, 0 },
     { "html", OPT_STR, P(html), 0, 0, "FILE", "also write the session's timeline with its events and culprits as "
       "HTML", NULL, 0 },
