@@ -35,6 +35,8 @@ void watch_tally_size(struct watch_tally *t, unsigned frames, unsigned rate_hz)
             return;
     if (t->nsize < WATCH_TALLY_SIZES)
         t->size[t->nsize++] = (typeof(t->size[0])){ frames, rate_hz, 0 };
+    else /* one size too many: the last slot sums the sizes past it, said as such (frames 0) */
+        t->size[WATCH_TALLY_SIZES - 1].frames = 0;
 }
 
 void watch_tally_begun(struct watch_tally *t, int64_t wall_ms)
@@ -161,10 +163,17 @@ void watch_tally_print(const struct watch_tally *t, FILE *f, double now_s)
         say(f, line);
         /* each size's own xruns: a session that failed at 128 frames and ran clean at 256 says so */
         int o = snprintf(line, sizeof(line), "  xruns by buffer:");
-        for (int i = 0; i < t->nsize && o < (int)sizeof(line); i++)
-            o += snprintf(line + o, sizeof(line) - (size_t)o, "%s %llu at %u%s", i ? "," : "",
-                          (unsigned long long)t->size[i].n, t->size[i].frames,
-                          t->size[i].rate_hz == t->size[0].rate_hz ? "" : " (other rate)");
+        for (int i = 0; i < t->nsize && o < (int)sizeof(line); i++) {
+            const typeof(t->size[0]) *z = &t->size[i];
+            if (!z->frames)
+                o += snprintf(line + o, sizeof(line) - (size_t)o, ", %llu at other sizes", (unsigned long long)z->n);
+            else if (z->rate_hz != t->size[0].rate_hz) /* the rate changed too: each size with its rate */
+                o += snprintf(line + o, sizeof(line) - (size_t)o, "%s %llu at %u @ %u Hz", i ? "," : "",
+                              (unsigned long long)z->n, z->frames, z->rate_hz);
+            else
+                o += snprintf(line + o, sizeof(line) - (size_t)o, "%s %llu at %u", i ? "," : "",
+                              (unsigned long long)z->n, z->frames);
+        }
         say(f, line);
     }
     if (!t->ended) {

@@ -10,7 +10,7 @@
 #define WATCH_TALLY_CULPRITS 32    /* by name; the rest summed as "others" */
 #define WATCH_TALLY_MINUTES 8      /* the latest minutes counted while lines come a little out of order */
 #define WATCH_TALLY_KEY 112
-#define WATCH_TALLY_SIZES 6        /* buffer sizes whose xruns are counted apart */
+#define WATCH_TALLY_SIZES 4        /* buffer sizes whose xruns are counted apart (the last: the others); 80 columns */
 
 struct watch_tally {
     double t0_s;                   /* the session's start (CLOCK_MONOTONIC s); 0 before it */
@@ -27,7 +27,8 @@ struct watch_tally {
     int unsought;                  /* no culprit sampler (--no-culprits): no culprit was sought, none is summed */
     unsigned buffer_changes;       /* the server's buffer changed this often while watching */
     unsigned frames, rate_hz;      /* the size in force now (0: not known yet) */
-    /* the xruns begun at each size in force, in the order the sizes came; a size past the last slot sums in it */
+    /* the xruns begun at each size in force as watch said their began line, in the order the sizes came; past the
+     * last slot, it sums the other sizes (frames 0) */
     struct { unsigned frames, rate_hz; uint64_t n; } size[WATCH_TALLY_SIZES];
     int nsize;
 };

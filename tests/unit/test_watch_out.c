@@ -158,6 +158,18 @@ static void test_buffer_change(void **state)
     lines(g, buf, sizeof(buf));
     assert_non_null(strstr(buf, "  buffer: now 512 frames @ 48000 Hz (10.67 ms), after 1 change\n"
                                 "  xruns by buffer: 2 at 256, 1 at 512\n"));
+    /* more sizes than it counts apart: the last figure sums the others, said as such */
+    struct watch_tally t;
+    watch_tally_init(&t, 1.0);
+    for (unsigned k = 0; k < WATCH_TALLY_SIZES + 2; k++) {
+        watch_tally_size(&t, 32u << k, 48000);
+        t.buffer_changes += k > 0;
+        watch_tally_begun(&t, DAY1 + 1000 * k);
+    }
+    rewind(g);
+    watch_tally_print(&t, g, 2.0);
+    lines(g, buf, sizeof(buf));
+    assert_non_null(strstr(buf, "  xruns by buffer: 1 at 32, 1 at 64, 1 at 128, 3 at other sizes\n"));
     watch_feed_destroy(&feed);
     fclose(g);
     fclose(f);
