@@ -90,6 +90,9 @@ check "xruns by buffer: at 256 no fewer than the $before stalls the client logge
     holds '[ -n "$n256" ] && [ "$before" -eq 3 ] && [ "$n256" -ge 3 ] && [ "$n256" -eq "$began_before" ] && [ $((n256 + n512)) -eq "$began" ]'
 check "the live page's heading says the size in force after the change (512), not the one at start" \
     grep -q "watching pipewire server pipewire-0, 512 frames @ 48000 Hz (was 256 @ 48000)" "$WORK/q-live.html"
+setting=$(json "$WORK/q.json" "d['verdict']['setting']")
+check "the report's verdict names the size before the change too ($setting)" \
+    [ "$setting" = "512 frames at 48 kHz (10.67 ms per period; before a buffer change: 256)" ]
 adv=$(json "$WORK/q.json" "' | '.join(a for a in d['verdict']['advice'] if 'larger buffer' in a)")
 check "the report's advice of a larger buffer doubles the size it failed at ($adv)" \
     holds '[[ "$adv" == *"512 frames at 48000 Hz is 10.67 ms per period (twice the 256 frames it failed at)"* ]] && [[ "$adv" != *1024* ]]'
