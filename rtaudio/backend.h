@@ -121,8 +121,9 @@ struct backend_ops {
      * this process's own rights (PipeWire's JACK: rtkit), so a run without them is still a real-time test. */
     const char *(*realtime_elsewhere)(void);
     /* Optional, main thread, no session: does the server `server` (NULL: the default) answer a client now? 1 or 0, or
-     * -ETIMEDOUT when it did not answer within deadline_ms (a stopped or hung one). watch waits with it for a server
-     * that went away to come back. */
+     * -ETIMEDOUT when it did not answer within deadline_ms and a call had to be left behind (a stopped or hung jackd;
+     * PipeWire's probe leaves nothing behind and says 0). watch waits with it for a server that went away to come
+     * back. */
     int (*server_answers)(const char *server, int deadline_ms);
     /* Main thread: connect or open the device (starting a private server when needed), find the clock, prepare
      * everything the RT thread will touch, and hand the sink its ring and clock. Does not start cycles.
@@ -152,5 +153,13 @@ struct backend_ops {
 extern const struct backend_ops *const rtj_backends[];
 /* The backend called name, or NULL. */
 const struct backend_ops *backend_find(const char *name);
+/* Main thread, before any backend opens. --backend auto (issue 33): the server a client would reach now, asked of
+ * the servers themselves (`server`: --server, a JACK server's name and a PipeWire socket's; NULL: the defaults,
+ * JACK_DEFAULT_SERVER, PIPEWIRE_REMOTE and the runtime dirs as the libraries take them). A PipeWire that answers:
+ * pipewire; a jackd that answers: jack; under pw-jack (libjack is PipeWire's) a PipeWire that answers: jack, as
+ * pw-jack asks. One line in why, which it chose and why, *rc 0. NULL when it cannot choose, the line in why:
+ * both or neither answer (*rc 2, bad input), a jackd that is there but hangs (*rc 3; a call into libjack is left
+ * behind: leave with fflush + _exit). */
+const struct backend_ops *backend_auto(const char *server, char *why, size_t len, int *rc);
 
 #endif

@@ -129,6 +129,16 @@ canaries() {
         CANARY_PIDS+=($!)
     done
 }
+# fine_canaries SECONDS: the canaries woken every 250 us, at priority 85, late wake-ups over 500 us logged (canaries'
+# wake every 1 ms and log over 1 ms; PipeWire's tests use these): a block of the CPU that made a node miss a 1.3 ms cycle (64 frames) may last 1.5 ms, and one starting
+# just after a 1 ms canary's wake delays its next wake by only 0.5 ms, unseen (met here beside a loaded machine).
+fine_canaries() {
+    local c
+    for c in $(seq 0 $(($(nproc) - 1))); do
+        "$RTJ_HELPERS/canary" "$c" 85 250 "$1" 500 >"$WORK/canary-$c.log" 2>/dev/null &
+        CANARY_PIDS+=($!)
+    done
+}
 canaries_wait() { wait "${CANARY_PIDS[@]}"; CANARY_PIDS=(); }
 canaries_stop() { kill -TERM "${CANARY_PIDS[@]}" 2>/dev/null; canaries_wait; }   # they log what they saw so far
 canary_stalls() {

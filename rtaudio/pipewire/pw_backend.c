@@ -6,6 +6,7 @@
 #include "util/optdef.h"
 #include "util/utf8.h"
 #include "pipewire/pwnode.h"
+#include "pipewire/pw_probe.h"
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -156,6 +157,7 @@ const struct backend_ops backend_pipewire = {
     .private_size = sizeof(struct pw_backend),
     .unavailable = pw_unavailable,
     .realtime_elsewhere = pw_realtime_elsewhere,
+    .server_answers = pwp_server_answers,
     .open = pw_open,
     .start = pw_start,
     .status = pw_status,

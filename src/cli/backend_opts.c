@@ -3,6 +3,7 @@
 #include "cli/backend_opts.h"
 #include "util/wrap.h"
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 struct opt_def *backend_opts_table(const struct opt_def *own, size_t be_offset)
@@ -79,4 +80,18 @@ void backend_opts_list(FILE *f)
                  bad ? why : "", bad ? ")" : "");
         wrap_text(f, first, 9, width, text); /* the summary wraps under itself */
     }
+}
+
+const struct backend_ops *backend_opts_auto(const char *who, const char *server, const char **why_out, int *rc)
+{
+    static char why[384];
+    const struct backend_ops *be = backend_auto(server, why, sizeof(why), rc);
+    fprintf(stderr, "%s: %s\n", who, why);
+    if (!be && *rc == 3) { /* a call into libjack is left behind: its exit handlers may wait on it */
+        fflush(NULL);
+        _exit(3);
+    }
+    if (be && why_out)
+        *why_out = why;
+    return be;
 }

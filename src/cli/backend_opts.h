@@ -17,6 +17,10 @@ size_t backend_opts_sections(struct opt_section *out, size_t max, const struct o
  * it: its name, or NULL. */
 const char *backend_opts_foreign(const struct backend_config *cfg, const struct backend_config *dflt,
                                  const struct backend_ops *const *be, size_t n);
+/* --backend auto (backend_auto in rtaudio/backend.h): the chosen backend, which and why said on stderr in one line
+ * ("WHO: --backend auto chose ...") and kept in *why_out (static storage) for the report. NULL when it cannot
+ * choose: the line said, *rc the exit code (2); a hung jackd leaves with _exit(3). */
+const struct backend_ops *backend_opts_auto(const char *who, const char *server, const char **why_out, int *rc);
 /* `--backend list`: each backend, its summary, and why it cannot run here, wrapped to f's width (util/wrap.h). */
 void backend_opts_list(FILE *f);
 

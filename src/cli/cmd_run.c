@@ -22,8 +22,9 @@ struct run_opts {
 #define O(f) offsetof(struct run_opts, f)
 #define P(f) offsetof(struct run_opts, plan.f)
 static const struct opt_def run_defs[] = {
-    { "backend", OPT_STR, O(backend), 0, 0, "NAME", "what measures the cycles (default jack; 'list' lists them); "
-      "several, shallowest first (timer,alsa,jack): the depth ladder", NULL, 0 },
+    { "backend", OPT_STR, O(backend), 0, 0, "NAME", "what measures the cycles (default jack; 'list' lists them; "
+      "auto: pipewire when a PipeWire answers, jack when a jackd does); several, shallowest first "
+      "(timer,alsa,jack): the depth ladder", NULL, 0 },
     { "rate", OPT_INT, P(be.rate_hz), 8000, 384000, "HZ", "sample rate (default 48000; a running server keeps its own, "
       "and the report says so)", NULL, 'r' },
     { "period", OPT_INT, P(be.period_frames), 16, 8192, "FRAMES", "frames per period (default 64; a running server "
@@ -204,11 +205,17 @@ int cmd_run(int argc, char **argv, const char *command_line)
         snprintf(list, sizeof(list), "%s", o.backend);
         for (char *save = NULL, *b = strtok_r(list, ",", &save); b; b = strtok_r(NULL, ",", &save)) {
             const struct backend_ops *be = backend_find(b);
+            if (!strcmp(b, "auto") && ndepths < 4) {
+                int rc = 0;
+                if (!(be = backend_opts_auto("rtjitter run", o.plan.be.server, &o.plan.backend_auto, &rc)))
+                    return rc;
+                o.plan.auto_chosen = be;
+            }
             if (!be || ndepths == 4) {
                 fprintf(stderr, "rtjitter run: --backend: '%s' is %s:", b, be ? "one too many (4 at most)" : "not one of");
                 for (size_t i = 0; !be && rtj_backends[i]; i++)
                     fprintf(stderr, " %s", rtj_backends[i]->name);
-                fprintf(stderr, "%s\n", be ? "" : " (or list)");
+                fprintf(stderr, "%s\n", be ? "" : " (or auto, list)");
                 return 2;
             }
             depths[ndepths++] = be;

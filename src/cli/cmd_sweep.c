@@ -26,8 +26,8 @@ static const struct opt_def sweep_defs[] = {
     { "duration", OPT_DURATION, P(duration_s), 0.5, 86400, "TIME", "measuring time of each cell (default 20s; "
       "a number is seconds, or give a unit: 500ms, 2s, 1.5m, 1h)", NULL, 'D' },
     { "warmup", OPT_DURATION, P(warmup_s), 0, 60, "TIME", "discarded start of each cell (default 1s)", NULL, 0 },
-    { "backend", OPT_STR, O(backend), 0, 0, "NAME", "what measures the cycles: jack (default), alsa or timer", NULL,
-      0 },
+    { "backend", OPT_STR, O(backend), 0, 0, "NAME", "what measures the cycles: jack (default), alsa, timer, or auto "
+      "(pipewire when a PipeWire answers, jack when a jackd does)", NULL, 0 },
     { "stop-after-fail", OPT_INT, S(stop_after_fail), 0, 1000000, "N", "a size with N xrun events and missed "
       "deadlines or more fails clearly: smaller sizes of that load are not measured (default 3; 0: never)", NULL, 0 },
     { "pass-margin", OPT_DOUBLE, S(pass_margin_pct), 0, 100, "PCT", "a safe size whose margin kept by 99.9 % of "
@@ -107,13 +107,17 @@ int cmd_sweep(int argc, char **argv, const char *command_line)
         backend_opts_list(stdout);
         return 0;
     }
-    if (o.backend) {
+    if (o.backend && !strcmp(o.backend, "auto")) {
+        int rc = 0;
+        if (!(o.sp.run.backend = backend_opts_auto("rtjitter sweep", o.sp.run.be.server, &o.sp.run.backend_auto, &rc)))
+            return rc;
+    } else if (o.backend) {
         o.sp.run.backend = backend_find(o.backend);
         if (!o.sp.run.backend) {
             fprintf(stderr, "rtjitter sweep: --backend: '%s' is not one of:", o.backend);
             for (size_t i = 0; rtj_backends[i]; i++)
                 fprintf(stderr, " %s", rtj_backends[i]->name);
-            fprintf(stderr, " (or list)\n");
+            fprintf(stderr, " (or auto, list)\n");
             return 2;
         }
     }

@@ -4,6 +4,7 @@
  * length and culprit once it ended (run/watch.h), and the report at the end. It is `run` with one phase of the
  * load "none", never a private server, and a stop by signal as its normal end. */
 #include "cli/cmd_watch.h"
+#include "cli/backend_opts.h"
 #include "cli/command.h"
 #include "cli/options.h"
 #include "run/run.h"
@@ -35,10 +36,11 @@ struct watch_opts {
 #define O(f) offsetof(struct watch_opts, f)
 #define P(f) offsetof(struct watch_opts, plan.f)
 static const char *const watch_formats[] = { "text", "waybar", NULL };
-static const char *const watch_backends[] = { "jack", "pipewire", NULL };
+static const char *const watch_backends[] = { "jack", "pipewire", "auto", NULL };
 static const struct opt_def watch_defs[] = {
-    { "backend", OPT_STR, O(backend), 0, 0, "NAME", "jack (default: a JACK client, PipeWire's JACK too) or "
-      "pipewire (a node of the running PipeWire graph, natively)", watch_backends, 'b' },
+    { "backend", OPT_STR, O(backend), 0, 0, "NAME", "jack (default: a JACK client, PipeWire's JACK too), "
+      "pipewire (a node of the running PipeWire graph, natively) or auto (pipewire when a PipeWire answers, jack "
+      "when a jackd does)", watch_backends, 'b' },
     { "server", OPT_STR, P(be.server), 0, 0, "NAME", "the JACK server to watch (default: the running one; never "
       "starts one); with --backend pipewire, PipeWire's socket", NULL, 's' },
     { "server-log", OPT_STR, P(server_log), 0, 0, "FILE", "jackd's log (its stderr, a regular file), read for the "
@@ -52,7 +54,8 @@ static const struct opt_def watch_defs[] = {
     { "notify", OPT_FLAG, O(notify), 0, 0, "", "a desktop notification per event (notify-send, when installed)",
       NULL, 0 },
     { "exit-with-server", OPT_FLAG, O(exit_with_server), 0, 0, "", "end the session when the server goes away "
-      "(default: save its report so far, wait for a server of that name to come back and watch it again)", NULL, 0 },
+      "(default: save its report so far, wait for a server of that name (PipeWire: that socket) to come back and "
+      "watch it again)", NULL, 0 },
     { "json", OPT_STR, P(json), 0, 0, "FILE", "also write the session's report as JSON to FILE", NULL, 0 },
     { "html", OPT_STR, P(html), 0, 0, "FILE", "also write the session's timeline with its events and culprits as "
       "HTML", NULL, 0 },
@@ -136,15 +139,21 @@ static double now_s(void)
 static int watch_lives(struct watch_opts *o, struct watch_feed *feed)
 {
     const char *name = o->plan.be.server;
+    char who[160]; /* "JACK server 'studio'", "the default JACK server", "PipeWire 'pipewire-0'" */
+    if (strcmp(o->plan.backend->name, "pipewire") == 0) /* its socket, in the same runtime dir */
+        snprintf(who, sizeof(who), "%s%s%s", name ? "PipeWire '" : "the default PipeWire", name ? name : "",
+                 name ? "'" : "");
+    else
+        snprintf(who, sizeof(who), "%s%s%s", name ? "JACK server '" : "the default JACK server", name ? name : "",
+                 name ? "'" : "");
     double t0 = now_s(), total = o->plan.duration_s;
     for (;;) {
         int rc = run_execute(&o->plan);
         if (!feed->server_gone || o->exit_with_server || run_must_exit_fast() || run_signals_reason() ||
             !o->plan.backend->server_answers)
             return rc;
-        fprintf(stderr, "rtjitter watch: waiting for %s%s%s to come back (Ctrl-C ends the session; "
-                "--exit-with-server ends it here)\n", name ? "JACK server '" : "the default JACK server", name ? name : "",
-                name ? "'" : "");
+        fprintf(stderr, "rtjitter watch: waiting for %s to come back (Ctrl-C ends the session; "
+                "--exit-with-server ends it here)\n", who);
         fflush(stderr);
         for (;;) {
             if (run_signals_reason() || now_s() - t0 >= total)
@@ -159,8 +168,7 @@ static int watch_lives(struct watch_opts *o, struct watch_feed *feed)
         o->plan.duration_s = total - (now_s() - t0);
         if (o->plan.duration_s < 1)
             return rc;
-        fprintf(stderr, "rtjitter watch: %s%s%s is back: watching it again\n",
-                name ? "JACK server '" : "the default JACK server", name ? name : "", name ? "'" : "");
+        fprintf(stderr, "rtjitter watch: %s is back: watching it again\n", who);
         fflush(stderr);
     }
 }
@@ -186,7 +194,12 @@ int cmd_watch(int argc, char **argv, const char *command_line)
     }
     if (o.plan.server_log && check_server_log(o.plan.server_log) < 0)
         return 2;
-    o.plan.backend = backend_find(o.backend ? o.backend : "jack");
+    if (o.backend && !strcmp(o.backend, "auto")) {
+        int rc = 0;
+        if (!(o.plan.backend = backend_opts_auto("rtjitter watch", o.plan.be.server, &o.plan.backend_auto, &rc)))
+            return rc;
+    } else
+        o.plan.backend = backend_find(o.backend ? o.backend : "jack");
     o.plan.loads = "none";
     o.plan.warmup_s = 0.2;
     o.plan.duration_s = o.duration_s > 0 ? o.duration_s : WATCH_FOREVER_S;

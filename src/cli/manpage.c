@@ -482,7 +482,7 @@ static void words_backends(FILE *f)
 {
     for (size_t i = 0; rtj_backends[i]; i++)
         fprintf(f, "%s ", rtj_backends[i]->name);
-    fputs("list", f); /* --backend list: what each is and why one is unavailable */
+    fputs("auto list", f); /* --backend auto: the server that answers; list: what each is and why one is unavailable */
 }
 
 static void words_profiles(FILE *f)

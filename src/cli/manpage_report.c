@@ -60,6 +60,8 @@ static const struct report_key report_keys[] = {
       "profiler: `profiles`, `unfinished_cycles` (a node's cycle still triggered or awake when profiled), "
       "`driver_xruns`, `by_node` [{`node`, `cycles`}], `folded_into_cycles` (into our events), `told_late`, "
       "`dropped`; or `{unavailable: why}`" },
+    { "audio.backend_auto", "string", "`--backend auto`: which backend it chose and why (the server that answered, "
+      "at which socket or name)" },
     { "audio.wakeup_measured", "string", "what the wake-up figure includes per provider (jack2's grid follows its "
       "driver's schedule, so a late driver wake-up is included; PipeWire's driver starts a cycle at its scheduled "
       "time)" },

@@ -145,6 +145,8 @@ static void report_text(FILE *f, const json_t *doc, const struct render_opts *gi
     if (json_string_value(json_object_get(au, "driver")))
         snprintf(line + an, sizeof(line) - (size_t)an, ", driver %.100s", doc_str(au, "driver", ""));
     say(f, &o, "audio:   ", 9, line);
+    if (json_string_value(json_object_get(au, "backend_auto")))
+        say(f, &o, "backend: ", 9, doc_str(au, "backend_auto", ""));
     int n = snprintf(line, sizeof(line), "%.40s", doc_str(au, "sched_policy", "unknown"));
     if (json_is_integer(json_object_get(au, "priority")))
         n += snprintf(line + n, sizeof(line) - (size_t)n, " priority %.0f", doc_num(au, "priority"));

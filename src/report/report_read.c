@@ -35,7 +35,8 @@ static const struct field tool_fields[] = { { "name", T_STR }, { "version", T_ST
 
 static const struct field audio_fields[] = {
     { "backend", T_STR | T_NULL }, { "provider", T_STR | T_NULL }, { "provider_version", T_STR | T_NULL },
-    { "library", T_STR | T_NULL }, { "server", T_STR | T_NULL }, { "server_name", T_STR | T_NULL },
+    { "backend_auto", T_STR | T_NULL }, { "library", T_STR | T_NULL }, { "server", T_STR | T_NULL },
+    { "server_name", T_STR | T_NULL },
     { "driver", T_STR | T_NULL }, { "device", T_STR | T_NULL }, { "clock", T_STR | T_NULL },
     { "jack_time_unit", T_STR | T_NULL }, { "sched_policy", T_STR | T_NULL },
     { "rate", T_NUM | T_NULL }, { "period_frames", T_NUM | T_NULL }, { "nperiods", T_NUM | T_NULL },

@@ -46,6 +46,9 @@ struct run_plan {
     int no_trace;                  /* --no-trace: no tracefs instance even with privileges (counters and the
                                     * server's view only: what a normal user gets) */
     struct watch_feed *watch;      /* rtjitter watch: the live feed of events (run/watch.h), or NULL */
+    const char *backend_auto;      /* --backend auto: which backend it chose and why (the report's audio.backend_auto),
+                                    * or NULL */
+    const struct backend_ops *auto_chosen; /* the backend it chose: in a ladder, only that depth's report says why */
     const char *who;               /* the command its own lines start with (NULL: "rtjitter run") */
     int tap;                       /* --tap: TAP 13 on stdout instead of the table */
     const char *command_line;      /* as typed, for the report */

@@ -101,6 +101,8 @@ int run_report(struct run_state *st, struct run_info *ri, int rc, int mlocked)
     json_t *provider = json_object();
     st->be->describe(st->bpriv, provider);
     dma_hold_describe(&st->dma, provider);
+    if (p->backend_auto && (!p->auto_chosen || p->auto_chosen == p->backend))
+        json_object_set_new(provider, "backend_auto", utf8_json_string(p->backend_auto));
     if (json_object_get(provider, "server_realtime")) {
         /* jack_is_realtime() says what the server asked for; its threads' policy in /proc says what it got. */
         json_object_set(provider, "server_realtime_asked", json_object_get(provider, "server_realtime"));

@@ -156,6 +156,7 @@ void run_watch_begin(struct run_state *st, const struct backend_status *bs)
     snprintf(what, sizeof(what), "%s server %s, %u frames @ %u Hz", bs->server_provider ? bs->server_provider : "JACK",
              bs->server_name && bs->server_name[0] ? bs->server_name : "(default)", bs->period_frames, bs->rate_hz);
     watch_out_begin(&st->watch->out, what);
+    watch_feed_size(st->watch, bs->period_frames, bs->rate_hz);
 }
 
 void run_warn(struct run_state *st, const char *msg)

@@ -331,6 +331,8 @@ static json_t *build_doc(struct sweep_ctx *c)
     json_decref(sys);
     json_t *audio = json_object();
     json_object_set_new(audio, "backend", json_string(sp->run.backend->name));
+    if (sp->run.backend_auto)
+        json_object_set_new(audio, "backend_auto", utf8_json_string(sp->run.backend_auto));
     json_object_set_new(audio, "server", c->sess.server ? utf8_json_string(c->sess.server) : json_null());
     json_object_set_new(audio, "device", sp->run.be.device ? utf8_json_string(sp->run.be.device) : json_null());
     json_object_set_new(audio, "buffer_change", json_string(c->sess.buffer_change));

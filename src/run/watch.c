@@ -194,8 +194,18 @@ void watch_feed_buffer(struct watch_feed *f, unsigned frames0, unsigned rate0, u
                  rate1, rate1 ? 1e3 * frames1 / rate1 : 0.0);
     watch_out_note(&f->out, (int64_t)rt.tv_sec * 1000 + rt.tv_nsec / 1000000, text);
     f->tally.buffer_changes++;
-    f->tally.frames = frames1;
-    f->tally.rate_hz = rate1;
+    watch_tally_size(&f->tally, frames1, rate1);
+    char size[96];
+    snprintf(size, sizeof(size), "%u frames @ %u Hz (was %u @ %u)", frames1, rate1, frames0, rate0);
+    watch_out_size(&f->out, size);
+}
+
+void watch_feed_size(struct watch_feed *f, unsigned frames, unsigned rate_hz)
+{
+    if (f->tally.frames && (f->tally.frames != frames || f->tally.rate_hz != rate_hz)) /* a server's next life */
+        watch_feed_buffer(f, f->tally.frames, f->tally.rate_hz, frames, rate_hz);
+    else
+        watch_tally_size(&f->tally, frames, rate_hz);
 }
 
 void watch_feed_summary(struct watch_feed *f)

@@ -58,6 +58,9 @@ void watch_feed_summary(struct watch_feed *f);
 /* Main thread: the server's buffer changed from (frames0, rate0) to (frames1, rate1) while watching: a line now,
  * and the summary says the size in force and how many changes. */
 void watch_feed_buffer(struct watch_feed *f, unsigned frames0, unsigned rate0, unsigned frames1, unsigned rate1);
+/* Main thread: the size in force as the cycles run (each life of the server); a size other than the last one's is a
+ * change (watch_feed_buffer). */
+void watch_feed_size(struct watch_feed *f, unsigned frames, unsigned rate_hz);
 /* --html FILE: the live page rewritten when WATCH_PAGE_EVERY_S have passed since the last (watch_page.c). */
 void watch_page_update(struct watch_feed *f, double now_s);
 void watch_feed_destroy(struct watch_feed *f);

@@ -111,6 +111,13 @@ void watch_out_begin(struct watch_out *w, const char *what)
     fflush(w->out);
 }
 
+void watch_out_size(struct watch_out *w, const char *size)
+{
+    char *c = strrchr(w->what, ',');
+    if (c)
+        snprintf(c, sizeof(w->what) - (size_t)(c - w->what), ", %s", size);
+}
+
 /* notify-send SUMMARY BODY, not waited for; a full table of children is one notification fewer, never a wait. */
 static void notify(struct watch_out *w, const char *body)
 {

@@ -51,6 +51,9 @@ void watch_iso8601(int64_t wall_ms, char *out, size_t len);
 void watch_out_init(struct watch_out *w, FILE *out, enum watch_format format, int notify);
 /* The session began (Waybar: the first state); what it watches (server, provider) in one line. */
 void watch_out_begin(struct watch_out *w, const char *what);
+/* The buffer changed: what it watches says the size in force now (the part after its last ", "), so that the live
+ * page's heading never shows the size at start after a change. */
+void watch_out_size(struct watch_out *w, const char *size);
 /* An event began / ended (length_ms set) / its culprit became known. */
 void watch_out_event(struct watch_out *w, const struct watch_event *e);
 /* A line about the session itself (the buffer changed), stamped wall_ms, in the form of the event lines. */

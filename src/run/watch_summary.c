@@ -26,9 +26,27 @@ static void minute_done(struct watch_tally *t, int64_t minute, uint64_t n)
     }
 }
 
+void watch_tally_size(struct watch_tally *t, unsigned frames, unsigned rate_hz)
+{
+    t->frames = frames;
+    t->rate_hz = rate_hz;
+    for (int i = 0; i < t->nsize; i++)
+        if (t->size[i].frames == frames && t->size[i].rate_hz == rate_hz)
+            return;
+    if (t->nsize < WATCH_TALLY_SIZES)
+        t->size[t->nsize++] = (typeof(t->size[0])){ frames, rate_hz, 0 };
+    else /* one size too many: the last slot sums the sizes past it, said as such (frames 0) */
+        t->size[WATCH_TALLY_SIZES - 1].frames = 0;
+}
+
 void watch_tally_begun(struct watch_tally *t, int64_t wall_ms)
 {
     t->begun++;
+    for (int i = 0; i < t->nsize; i++)
+        if ((t->size[i].frames == t->frames && t->size[i].rate_hz == t->rate_hz) || i == t->nsize - 1) {
+            t->size[i].n++;
+            break;
+        }
     int64_t m = wall_ms / 60000;
     int slot = (int)(m % WATCH_TALLY_MINUTES);
     if (t->min[slot].minute != m) {
@@ -142,6 +160,20 @@ void watch_tally_print(const struct watch_tally *t, FILE *f, double now_s)
         snprintf(line, sizeof(line), "  buffer: now %u frames @ %u Hz (%.2f ms), after %u change%s", t->frames,
                  t->rate_hz, t->rate_hz ? 1e3 * t->frames / t->rate_hz : 0.0, t->buffer_changes,
                  t->buffer_changes == 1 ? "" : "s");
+        say(f, line);
+        /* each size's own xruns: a session that failed at 128 frames and ran clean at 256 says so */
+        int o = snprintf(line, sizeof(line), "  xruns by buffer:");
+        for (int i = 0; i < t->nsize && o < (int)sizeof(line); i++) {
+            const typeof(t->size[0]) *z = &t->size[i];
+            if (!z->frames)
+                o += snprintf(line + o, sizeof(line) - (size_t)o, ", %llu at other sizes", (unsigned long long)z->n);
+            else if (z->rate_hz != t->size[0].rate_hz) /* the rate changed too: each size with its rate */
+                o += snprintf(line + o, sizeof(line) - (size_t)o, "%s %llu at %u @ %u Hz", i ? "," : "",
+                              (unsigned long long)z->n, z->frames, z->rate_hz);
+            else
+                o += snprintf(line + o, sizeof(line) - (size_t)o, "%s %llu at %u", i ? "," : "",
+                              (unsigned long long)z->n, z->frames);
+        }
         say(f, line);
     }
     if (!t->ended) {

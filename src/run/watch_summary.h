@@ -10,6 +10,7 @@
 #define WATCH_TALLY_CULPRITS 32    /* by name; the rest summed as "others" */
 #define WATCH_TALLY_MINUTES 8      /* the latest minutes counted while lines come a little out of order */
 #define WATCH_TALLY_KEY 112
+#define WATCH_TALLY_SIZES 4        /* buffer sizes whose xruns are counted apart (the last: the others); 80 columns */
 
 struct watch_tally {
     double t0_s;                   /* the session's start (CLOCK_MONOTONIC s); 0 before it */
@@ -25,11 +26,17 @@ struct watch_tally {
     uint64_t others, not_known;
     int unsought;                  /* no culprit sampler (--no-culprits): no culprit was sought, none is summed */
     unsigned buffer_changes;       /* the server's buffer changed this often while watching */
-    unsigned frames, rate_hz;      /* the size in force after the last change */
+    unsigned frames, rate_hz;      /* the size in force now (0: not known yet) */
+    /* the xruns begun at each size in force as watch said their began line, in the order the sizes came; past the
+     * last slot, it sums the other sizes (frames 0) */
+    struct { unsigned frames, rate_hz; uint64_t n; } size[WATCH_TALLY_SIZES];
+    int nsize;
 };
 
 void watch_tally_init(struct watch_tally *t, double t0_s);
-/* An event began at wall_ms (ms since the epoch). */
+/* The buffer size in force from now on (the first, or a change). */
+void watch_tally_size(struct watch_tally *t, unsigned frames, unsigned rate_hz);
+/* An event began at wall_ms (ms since the epoch), at the size in force. */
 void watch_tally_begun(struct watch_tally *t, int64_t wall_ms);
 /* An event ended: its number, its start, its length, its top culprit's "name (kind)" or NULL (not known). */
 void watch_tally_ended(struct watch_tally *t, uint64_t n, int64_t wall_ms, double length_ms, const char *culprit);

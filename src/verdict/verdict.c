@@ -45,13 +45,26 @@ static int phase_fails(const struct vctx *v, const struct pview *p)
 
 /* ---- the summary ---- */
 
+/* The size in force at the end; after a buffer change (a quantum forced mid-watch) the sizes before it too, so that
+ * "At 512 frames, deadlines were missed" never stands alone for misses at 256 (each phase's trouble names its size). */
 static void setting_text(const struct vctx *v, char *b, size_t n)
 {
-    if (v->frames > 0 && v->rate_hz > 0)
-        snprintf(b, n, "%lld frames at %g kHz (%.2f ms per period)", v->frames, v->rate_hz / 1000.0,
-                 v->period_us / 1000.0);
-    else
+    if (!(v->frames > 0 && v->rate_hz > 0)) {
         snprintf(b, n, "an unknown buffer size");
+        return;
+    }
+    size_t o = vadd(b, n, 0, "%lld frames at %g kHz (%.2f ms per period", v->frames, v->rate_hz / 1000.0,
+                    v->period_us / 1000.0);
+    int said = 0;
+    for (int i = 0; i < v->nph && said < 3; i++) {
+        const struct pview *p = &v->ph[i];
+        int seen = p->frames <= 0 || p->frames == v->frames;
+        for (int k = 0; k < i && !seen; k++)
+            seen = v->ph[k].frames == p->frames;
+        if (!seen)
+            o = vadd(b, n, o, "%s%lld", said++ ? ", " : "; before a buffer change: ", p->frames);
+    }
+    vadd(b, n, o, ")");
 }
 
 static void phase_trouble(const struct pview *p, char *b, size_t n)
@@ -315,6 +328,8 @@ int verdict_judge(const json_t *doc, const json_t *profile, int strict, const st
         pv->wakeup_p99_us = sub(p, "wakeup_us", "p99");
         pv->margin_us = sub(p, "margin_us", "min");
         pv->load_error = doc_str(p, "load_error", NULL);
+        pv->frames = count(doc_num(p, "period_frames"));
+        pv->rate_hz = doc_num(p, "rate");
         subtract_stops(doc, load ? load : "?", pv, &stops_used);
         v.xruns += pv->xruns;
         v.missed += pv->missed;

@@ -164,20 +164,39 @@ static void say_not_mlocked(const struct vctx *v, char *b, size_t n)
         vadd(b, n, o, " Raise this login's memlock limit: rtjitter check names the limits file and the exact fix.");
 }
 
+/* The size the worst failing phase ran at: after a buffer change (a quantum forced mid-watch) the failing size is
+ * not the one in force at the end, and twice the one in force would be advice about a size that did not fail. */
+static long long failing_frames(const struct vctx *v, double *rate_hz)
+{
+    const struct pview *w = v->worst >= 0 && v->worst < v->nph ? &v->ph[v->worst] : NULL;
+    int other = w && w->frames > 0 && w->rate_hz > 0 && (w->frames != v->frames || w->rate_hz != v->rate_hz);
+    *rate_hz = other ? w->rate_hz : v->rate_hz;
+    return other ? w->frames : v->frames;
+}
+
 static int bigger_buffer(const struct vctx *v)
 {
-    return v->failing > 0 && v->frames > 0 && v->frames < 8192 && !verdict_not_realtime(v);
+    double rate;
+    long long f = failing_frames(v, &rate);
+    return v->failing > 0 && f > 0 && f < 8192 && !verdict_not_realtime(v);
 }
 
 static void say_bigger_buffer(const struct vctx *v, char *b, size_t n)
 {
-    snprintf(b, n, "A larger buffer gives each cycle more time: %lld frames at %.0f Hz is %.2f ms per period "
-             "(twice the latency of this test).", v->frames * 2, v->rate_hz, v->period_us * 2 / 1000.0);
+    double rate;
+    long long f = failing_frames(v, &rate);
+    if (f == v->frames)
+        snprintf(b, n, "A larger buffer gives each cycle more time: %lld frames at %.0f Hz is %.2f ms per period "
+                 "(twice the latency of this test).", v->frames * 2, v->rate_hz, v->period_us * 2 / 1000.0);
+    else
+        snprintf(b, n, "A larger buffer gives each cycle more time: %lld frames at %.0f Hz is %.2f ms per period "
+                 "(twice the %lld frames it failed at).", f * 2, rate, 2e3 * (double)f / rate, f);
 }
 
 static void hint_bigger_buffer(const struct vctx *v, char *b, size_t n)
 {
-    snprintf(b, n, "%lld frames", v->frames * 2);
+    double rate;
+    snprintf(b, n, "%lld frames", failing_frames(v, &rate) * 2);
 }
 
 static int little_headroom(const struct vctx *v)

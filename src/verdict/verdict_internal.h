@@ -19,6 +19,8 @@ struct pview {
     double wakeup_p99_us;
     double margin_us;    /* tightest margin left before the deadline */
     const char *load_error;
+    long long frames;    /* the buffer size this phase (or segment of one) ran at; 0 when the report has none */
+    double rate_hz;
 };
 
 struct vctx {

@@ -42,68 +42,8 @@ trap stop_pw EXIT
 start_pipewire
 check "private pipewire is up" [ -S "$XDG_RUNTIME_DIR/pipewire-0" ]
 HELP_PY=$(cd "$(dirname "$0")/../helpers" && pwd)
-
-# The canaries of lib.sh, woken every 250 us with late wake-ups over 500 us logged (lib.sh's wake every 1 ms and log
-# over 1 ms): a block of the CPU that made a node miss a 1.3 ms cycle (64 frames) may last 1.5 ms, and one starting
-# just after a 1 ms canary's wake delays its next wake by only 0.5 ms, unseen (met here beside a loaded machine).
-fine_canaries() {
-    local c
-    for c in $(seq 0 $(($(nproc) - 1))); do
-        "$RTJ_HELPERS/canary" "$c" 85 250 "$1" 500 >"$WORK/canary-$c.log" 2>/dev/null &
-        CANARY_PIDS+=($!)
-    done
-}
-
-# judge.py HELPERS REPORT STALL_OUT Q WANT CANARY-LOG...: the report's events against the stall client's own log
-# (WANT stalls in the window, 0: any number but at least one), by stall_events.py's rule
-cat >"$WORK/judge.py" <<'PY'
-import json, sys
-sys.path.insert(0, sys.argv[1])
-from stall_events import attribute
-d = json.load(open(sys.argv[2])); ph = d['phases'][0]; P = int(sys.argv[4]) / 48000.0; want = int(sys.argv[5])
-t = open(sys.argv[3]).read().split()
-num = lambda a, b: [float(x) for x in t[t.index(a) + 1:t.index(b)]]
-st, lt = num('stall_times', 'xrun_times'), num('late_times', 'stall_times')
-w0, w1 = ph['clock_window_s']
-stalls = [(a, b) for a, b in zip(st[0::2], st[1::2]) if w0 < a and b < w1]
-late = [(float(l.split()[1]), float(l.split()[2]) / 1e6) for c in sys.argv[6:] for l in open(c) if l.startswith('late ')]
-# the stall client's own late cycles (a wake 1.5 periods after the one before, a cycle that finished past its
-# period), outside its stalls: it did not finish then, by its own clock
-own = [(b, round((b - a) / P)) for a, b in zip(lt[0::2], lt[1::2]) if not any(x - P <= a <= y + 3 * P for x, y in stalls)]
-# a stall across an edge of the window (a sweep's cells): the events it made (by the same rule as a stall's) are
-# its own, neither judged nor beyond
-edge = [(a, b) for a, b in zip(st[0::2], st[1::2]) if (a, b) not in stalls and b > w0 - 4 * P and a < w1]
-inside = lambda e, a, b: e['t_s'] <= b + 3 * P and e['t_s'] + e['length_ms'] / 1e3 >= a - P
-ev = [e for e in ph['events'] if not any(inside(e, a, b) for a, b in edge)]
-per, beyond = attribute(ev, stalls, late, [], P, own)
-bad = ['an event at %.3f s (%.1f ms, %d skipped) that no observer saw' % (e['t_s'] - w0, e['length_ms'], e['skipped'])
-       for e, why, _ in beyond if why == 'unexplained']
-bad += ['the stall at %.3f s has %d events' % (stalls[i][0] - w0, n) for i, n in enumerate(per) if n != 1]
-if want and len(stalls) != want:
-    bad.append('%d stalls in the window, not %d' % (len(stalls), want))
-if not stalls:
-    bad.append('no stall in the window')
-print('%s %d events, one in each of %d stalls: %s; %d beyond them (a canary saw the machine stall: %d, the stall '
-      "client's own log had it: %d)%s" % ('FAIL' if bad else 'ok', len(ph['events']), len(stalls),
-      'yes' if all(n == 1 for n in per) else 'no', len(beyond), sum(w == 'canary' for _, w, _ in beyond),
-      sum(w == 'graph' for _, w, _ in beyond), ('; ' + '; '.join(bad)) if bad else ''))
-PY
-
-# named.py REPORT STALL_OUT Q: "N M", of the M events in a stall inside the window, N name the stalling client first,
-# observed
-cat >"$WORK/named.py" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1])); P = int(sys.argv[3]) / 48000.0
-t = open(sys.argv[2]).read().split()
-t = [float(x) for x in t[t.index('stall_times') + 1:t.index('xrun_times')]]
-w0, w1 = d['phases'][0]['clock_window_s']
-# a stall across the window's end is cut there, and one ending in its last 100 ms may be explained before the profiler
-# told its end: those are judged by judge.py alone
-st = [(a, b) for a, b in zip(t[0::2], t[1::2]) if w0 < a and b < w1 - 0.1]
-ev = [e for e in d['phases'][0]['events'] if any(e['t_s'] <= b + 3 * P and e['t_s'] + e['length_ms'] / 1e3 >= a - P for a, b in st)]
-ok = sum(1 for e in ev if e['culprits'] and e['culprits'][0]['name'] == 'stall' and e['culprits'][0]['basis'] == 'observed')
-print(ok, len(ev))
-PY
+# tests/helpers/pw_judge.py judges a report's events against the stall client's own log, pw_named.py the culprits
+# named in its stalls; lib.sh's fine_canaries are the canaries.
 
 # one_case NAME Q run|watch native|jack
 one_case() {
@@ -141,7 +81,7 @@ one_case() {
     sleep 0.2
     kill -INT "$PROF"; wait "$PROF"; PROF=
     canaries_stop
-    se=$(python3 "$WORK/judge.py" "$HELP_PY" "$D/r.json" "$D/stall.out" "$Q" 5 "$WORK"/canary-*.log)
+    se=$(python3 "$HELP_PY/pw_judge.py" "$HELP_PY" "$D/r.json" "$D/stall.out" "$Q" 5 "$WORK"/canary-*.log)
     case "$se" in
     *"stalls in the window, not 5"*) [ "$attempt" = 1 ] && { echo "# $name: $se: once more"; continue; } ;;
     esac
@@ -150,7 +90,7 @@ one_case() {
     check "$name: 5 stalls of $stall_ms ms at $Q frames in a node ours does not depend on: exit 0, one event per stall, none beyond unless a canary or the stall client's own log saw it (rc $rc; $se)" \
         [ "$rc ${se%% *}" = "0 ok" ]
     local named
-    named=$(python3 "$WORK/named.py" "$D/r.json" "$D/stall.out" "$Q")
+    named=$(python3 "$HELP_PY/pw_named.py" "$D/r.json" "$D/stall.out" "$Q")
     check "$name: each event in a stall names the stalling client first, observed ($named)" \
         holds 'set -- $named; [ "$1" = "$2" ] && [ "$2" -ge 5 ]'
     # pw-profiler's own rows of the staller (its column from the Timing3.plot it writes at exit, "stall/ID")
@@ -193,10 +133,10 @@ sweep_case() {
     for c in $(json "$D/sweep.json" "' '.join('%s:%s' % (c['period_frames'], c['report']) for c in d['cells'] if c.get('report'))"); do
         Q=${c%%:*} rep=${c#*:}
         local se named
-        se=$(python3 "$WORK/judge.py" "$HELP_PY" "$rep" "$D/stall.out" "$Q" 0 "$WORK"/canary-*.log)
+        se=$(python3 "$HELP_PY/pw_judge.py" "$HELP_PY" "$rep" "$D/stall.out" "$Q" 0 "$WORK"/canary-*.log)
         check "$name: the cell at $Q frames: one event per stall of a node ours does not depend on, none beyond unless a canary or the stall client's own log saw it ($se)" \
             [ "${se%% *}" = ok ]
-        named=$(python3 "$WORK/named.py" "$rep" "$D/stall.out" "$Q")
+        named=$(python3 "$HELP_PY/pw_named.py" "$rep" "$D/stall.out" "$Q")
         check "$name: the cell at $Q frames: each event in a stall names the stalling client first, observed ($named)" \
             holds 'set -- $named; [ "$1" = "$2" ] && [ "$2" -ge 5 ]'
     done

@@ -328,10 +328,38 @@ static void test_stopped_not_blamed_on_kernel(void **state)
     json_decref(p);
 }
 
+/* A buffer change mid-phase (a quantum forced mid-watch): the phase's segments fail at 256 frames and run clean at
+ * 512, the size in force at the end. A larger buffer is advised from the size that failed (512: twice 256), never
+ * from the one in force at the end (1024 would be advice about a size that did not fail). */
+static void test_bigger_buffer_of_failing_size(void **state)
+{
+    (void)state;
+    json_t *d = doc_on("sys-generic", 512), *prof = profile("studio");
+    json_t *a = phase("none", 3, 3, 3, 80, -900), *b = phase("none", 0, 0, 0, 80, 900);
+    json_object_set_new(a, "segments_in_phase", json_integer(2));
+    json_object_set_new(a, "period_frames", json_integer(256));
+    json_object_set_new(a, "rate", json_integer(48000));
+    json_object_set_new(b, "segments_in_phase", json_integer(2));
+    json_object_set_new(b, "period_frames", json_integer(512));
+    json_object_set_new(b, "rate", json_integer(48000));
+    add_phase(d, a);
+    add_phase(d, b);
+    verdict_report(d, prof, 0, -1, -1);
+    char adv[8192];
+    advice_text(d, adv, sizeof(adv));
+    CONTAINS(adv, "512 frames at 48000 Hz is 10.67 ms per period (twice the 256 frames it failed at)");
+    assert_null(strstr(adv, "1024 frames"));
+    /* the summary's setting names the size before the change too: the misses were at 256, not at 512 */
+    CONTAINS(vstr(d, "summary"), "At 512 frames at 48 kHz (10.67 ms per period; before a buffer change: 256)");
+    json_decref(d);
+    json_decref(prof);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_advice_order),
+        cmocka_unit_test(test_bigger_buffer_of_failing_size),
         cmocka_unit_test(test_baseline_first),
         cmocka_unit_test(test_not_realtime_is_not_a_kernel_test),
         cmocka_unit_test(test_idle_trap),

@@ -133,6 +133,48 @@ static void test_culprit_found_later(void **state)
     fclose(f);
 }
 
+/* A buffer change while watching (issue 33: a quantum forced mid-watch): what it watches says the new size (the live
+ * page's heading), and the summary each size's own xruns, counted at the size in force as each began. */
+static void test_buffer_change(void **state)
+{
+    (void)state;
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    struct watch_feed feed;
+    watch_feed_init(&feed, f, WATCH_TEXT, 0);
+    watch_out_begin(&feed.out, "pipewire server pipewire-0, 256 frames @ 48000 Hz");
+    watch_feed_size(&feed, 256, 48000);
+    watch_tally_begun(&feed.tally, DAY1 + 1000);
+    watch_tally_begun(&feed.tally, DAY1 + 2000);
+    watch_feed_buffer(&feed, 256, 48000, 512, 48000);
+    assert_string_equal(feed.out.what, "watching pipewire server pipewire-0, 512 frames @ 48000 Hz (was 256 @ 48000)");
+    watch_tally_begun(&feed.tally, DAY1 + 3000);
+    watch_feed_size(&feed, 512, 48000); /* the server's next life at the same size: no change */
+    assert_int_equal(feed.tally.buffer_changes, 1);
+    FILE *g = tmpfile();
+    assert_non_null(g);
+    watch_tally_print(&feed.tally, g, feed.tally.t0_s);
+    char buf[2048];
+    lines(g, buf, sizeof(buf));
+    assert_non_null(strstr(buf, "  buffer: now 512 frames @ 48000 Hz (10.67 ms), after 1 change\n"
+                                "  xruns by buffer: 2 at 256, 1 at 512\n"));
+    /* more sizes than it counts apart: the last figure sums the others, said as such */
+    struct watch_tally t;
+    watch_tally_init(&t, 1.0);
+    for (unsigned k = 0; k < WATCH_TALLY_SIZES + 2; k++) {
+        watch_tally_size(&t, 32u << k, 48000);
+        t.buffer_changes += k > 0;
+        watch_tally_begun(&t, DAY1 + 1000 * k);
+    }
+    rewind(g);
+    watch_tally_print(&t, g, 2.0);
+    lines(g, buf, sizeof(buf));
+    assert_non_null(strstr(buf, "  xruns by buffer: 1 at 32, 1 at 64, 1 at 128, 3 at other sizes\n"));
+    watch_feed_destroy(&feed);
+    fclose(g);
+    fclose(f);
+}
+
 int main(void)
 {
     setenv("TZ", "UTC", 1);
@@ -142,6 +184,7 @@ int main(void)
         cmocka_unit_test(test_narrow),
         cmocka_unit_test(test_wide_and_unsought),
         cmocka_unit_test(test_culprit_found_later),
+        cmocka_unit_test(test_buffer_change),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
