@@ -76,8 +76,8 @@ RUN_PKGS   := build-essential pkg-config libjack-jackd2-dev jackd2 libjansson-de
 # the full-disk test's private tmpfs); procps (ps, pgrep in the leak checks); man-db (the man page test: man
 # --warnings, lexgrog); python3-yaml (tests/integration/packaging.sh reads the LAVA test definition in data/lava/);
 # python3-jsonschema (packaging.sh validates the KCIDB output against the v5 schema); python3-pil (tests/helpers/png.py
-# reads the screenshots back); clang (build_flavours: the tree compiles with clang too; make fuzz); linux-perf (perf record: the scheduler trace the culprits are judged
-# against, tests/helpers/perf_waits.py); jitterdebugger (import_tools.sh imports its results; the noise bench);
+# reads the screenshots back); clang (build_flavours: the tree compiles with clang too; make fuzz); linux-perf
+# (perf record: the scheduler trace the culprits are judged against, tests/helpers/perf_waits.py); jitterdebugger (import_tools.sh imports its results; the noise bench);
 # wireplumber + dbus (PipeWire's session manager on a private session bus: pipewire_wireplumber.sh).
 CHECK_PKGS := $(RUN_PKGS) libcmocka-dev pipewire pipewire-jack rt-tests stress-ng libasound2-plugins chromium \
               python3 valgrind strace time util-linux procps man-db python3-yaml python3-jsonschema python3-pil clang \
