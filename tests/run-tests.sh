@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Runs every test: each cmocka binary in $BUILD/tests/test_*, then each tests/integration/*.sh (TAP-style
-# "ok - ..." / "not ok - ..." lines), JOBS at a time (default: three a CPU; most tests wait on real time). Ends with
+# "ok - ..." / "not ok - ..." lines), JOBS at a time (default: three a CPU and one; most tests wait on real time). Ends with
 # the slowest ten and one line: "N passed, N failed".
 #
 # A test's class is a line in its header, "# test-class: CLASS (why)" (an integration script; unit tests are quick):
@@ -28,7 +28,7 @@ BUILD=${BUILD:-build}
 export RTJ=${RTJ:-./rtjitter}
 export RTJ_HELPERS="$PWD/$BUILD/tests/helpers"
 export RTJ_TOP="$PWD"
-JOBS=${JOBS:-$(( $(nproc 2>/dev/null || echo 1) * 3 ))}
+JOBS=${JOBS:-$(( $(nproc 2>/dev/null || echo 1) * 3 + 1 ))}
 [[ "$JOBS" =~ ^[1-9][0-9]*$ ]] || { echo "run-tests: JOBS must be a positive number, not '$JOBS'" >&2; exit 2; }
 # ASan and UBSan make the code about three times slower (test_loopback: 7.6 s of CPU, over 150 s of wall time
 # under ASan beside a busy suite): twice the time under `make sanitize`
