@@ -403,6 +403,10 @@ int run_execute(const struct run_plan *p)
     load_plan_free(st->plan);
     if (st->bpriv && !st->abandoned)
         st->abandoned = st->be->stop(st->bpriv) == 1;
+    /* the stop's reason may be the backend's own text (its private state, freed below): said from a copy */
+    char reason[512];
+    if (st->stop_reason)
+        snprintf(reason, sizeof(reason), "%s", st->stop_reason);
     if (st->stats) {
         for (int i = 0; i < st->nphases; i++) {
             phase_free(&st->stats[i]);
@@ -445,9 +449,9 @@ int run_execute(const struct run_plan *p)
         p->watch->server_gone = rc == 3 && st->provider_lost && !st->abandoned && !run_signals_reason();
     if (st->stop_reason && rc == 3 && p->watch) /* watch is quiet, but the session's end is said (issue 34) */
         fprintf(stderr, "rtjitter watch: the session ended: %s; its report is marked incomplete\n",
-                term_str(shown, sizeof(shown), st->stop_reason));
+                term_str(shown, sizeof(shown), reason));
     else if (st->stop_reason && rc == 3 && !p->quiet)
-        fprintf(stderr, "rtjitter: run incomplete: %s\n", term_str(shown, sizeof(shown), st->stop_reason));
+        fprintf(stderr, "rtjitter: run incomplete: %s\n", term_str(shown, sizeof(shown), reason));
     free(st);
     return rc;
 }

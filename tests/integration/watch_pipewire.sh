@@ -94,8 +94,16 @@ setting=$(json "$WORK/q.json" "d['verdict']['setting']")
 check "the report's verdict names the size before the change too ($setting)" \
     [ "$setting" = "512 frames at 48 kHz (10.67 ms per period; before a buffer change: 256)" ]
 adv=$(json "$WORK/q.json" "' | '.join(a for a in d['verdict']['advice'] if 'larger buffer' in a)")
-check "the report's advice of a larger buffer doubles the size it failed at ($adv)" \
-    holds '[[ "$adv" == *"512 frames at 48000 Hz is 10.67 ms per period (twice the 256 frames it failed at)"* ]] && [[ "$adv" != *1024* ]]'
+# (xruns at 512 too, a machine slow enough to drop at that size as well, e.g. under ASan: then 1024 is right, and so
+# is 512 while those xruns are the 256-frame segment's in the report: watch counts an xrun under the size in force
+# when it printed its line, up to 0.5 s after it began)
+if [ "${n512:-0}" -eq 0 ]; then
+    check "the report's advice of a larger buffer doubles the size it failed at, 256 ($adv)" \
+        holds '[[ "$adv" == *"512 frames at 48000 Hz is 10.67 ms per period (twice the 256 frames it failed at)"* ]] && [[ "$adv" != *1024* ]]'
+else
+    check "xruns at 512 as well ($n512): the report's advice of a larger buffer doubles a size that failed ($adv)" \
+        holds '[[ "$adv" == *"1024 frames at 48000 Hz is 21.33 ms per period"* ]] || [[ "$adv" == *"(twice the 256 frames it failed at)"* ]]'
+fi
 
 # ---- PipeWire restarted with the same runtime dir: the session goes on ----
 t0=$(date +%s.%N)
