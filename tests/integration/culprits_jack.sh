@@ -5,7 +5,8 @@
 # tests/helpers/culprit_check.py, never against what rtjitter computed:
 # - another JACK client that stalls (tests/helpers/stall_client "stall": 20 ms every 1.5 s, 4 times; it logs its
 #   stalls on CLOCK_MONOTONIC_RAW, jack2's clock): named from the server's log (--server-log, the file the test's
-#   jackd writes), top culprit of every event in its stalls, observed, without the trace (--no-trace);
+#   jackd writes), top culprit of every event in its stalls, observed, without the trace (--no-trace); nine
+#   bystanders never named unless jackd logged one Running, not finished (a machine stall in its cycle);
 # - a SCHED_FIFO 90 hog on the CPU rtjitter is pinned to (taskset), every 1.5 s: the top culprit of the events it
 #   causes, by its pid: correlated from counters alone (--no-trace: a normal user's path) when it spins 300 ms (whole
 #   50 ms samples: its run time proves it held the wait; 20 ms cannot, culprit_engine.sh), observed with the kernel
@@ -36,7 +37,13 @@ check "the run beside the stalling client exits 0 (got $rc: $(head -c 300 "$WORK
 bystanders=$(json "$WORK/s.json" "sorted({c['name'] for p in d['phases'] for h in p.get('events', []) + p.get('spikes', []) for c in h.get('culprits', []) if c.get('kind') == 'client' and c.get('name', '').startswith('dsp')})")
 tri=$(grep -c "state = Triggered" "$log")
 echo "# jackd's log: $(grep -c 'was not finished' "$log") lines of clients not finished, $tri of them Triggered (waiting)"
-check "no bystander of the graph (dsp1..dsp9, waiting on the stall) is ever named (got $bystanders)" [ "$bystanders" = "[]" ]
+# A bystander that jackd itself logged Running, not finished (the machine stalled it mid-cycle: 283 late cycles of
+# the stall client's own once, in a CI run beside a 19 ms stall the suite's canary saw), did not finish: jackd's
+# word, not ours. One it never logged so (Triggered: waiting on the stall) is never named.
+running=$(sed -n 's/.*client = \(dsp[0-9]\) was not finished, state = Running.*/\1/p' "$log" | sort -u | tr '\n' ' ')
+echo "# bystanders jackd logged Running, not finished: ${running:-none}"
+check "no bystander of the graph (dsp1..dsp9, waiting on the stall) is named unless jackd logged it Running, not finished (named $bystanders; Running: ${running:-none})" \
+    python3 -c "import ast, sys; sys.exit(not set(ast.literal_eval(sys.argv[1])) <= set(sys.argv[2].split()))" "$bystanders" "$running"
 sed -n 's/^stall_times //p' "$WORK/stall.out" | tr ' ' '\n' | paste -d' ' - - >"$WORK/stalls.txt"
 # the client's own late cycles beyond its stalls (a busy machine preempts it: jackd then logs it not finished,
 # truly): naming it then is not naming it outside its misbehaviour
