@@ -31,10 +31,11 @@ canaries_stop
 # The machine's own: late wake-ups of a canary of more than a period (1.33 ms: each can be an event of either run)
 # in the baseline's window. Beside stress-ng a few; once the host stalled the VM for up to 28 ms, many times: the
 # baseline then had 19 events of its own, 55 against 19 was 1.8 to 4.8 times the rate half against half, and
-# compare's rule (twice the rate in every half) rightly owed no call. Where the baseline has more events than a quarter
-# of the injected stalls, and a canary saw at least as many stalls of a period (the machine's own, confirmed by a
-# thread that is not the provider's: beside stress-ng it sees several times the baseline's events, on either CPU),
-# the pair is no disaster against a quiet baseline and the call is not judged.
+# compare's rule (twice the rate in every half) rightly owed no call; at rest once, 10 of its own against 49 was no
+# call either (a burst in one half). Where the baseline has more than 5 events, and a canary saw at least as many
+# stalls of a period (the machine's own, confirmed by a thread that is not the provider's: beside stress-ng it sees
+# several times the baseline's events, on either CPU), the pair is no disaster against a quiet baseline and the call
+# is not judged.
 read -r w0 w1 < <(json "$WORK/before/run.json" "tuple(d['phases'][0]['clock_window_s'])")
 read -r _ own _ _ _ _ _ own_max < <(canary_stalls "$w0" "$w1" --min-us 1333)
 echo "# the canaries saw $own stalls of a period or more in the baseline's window (the longest $own_max us)"
@@ -46,7 +47,7 @@ check "the provider injected 7 stalls in each of the 6 seconds (42; a stall cut 
 ev_a=$(json "$WORK/before/run.json" "d['phases'][0]['xruns']['events']")
 ev_b=$(json "$WORK/after/run.json" "d['phases'][0]['xruns']['events']")
 echo "# xrun events in the reports: $ev_a -> $ev_b"
-quiet=1; [ "$ev_a" -gt $(( ${injected:-42} / 4 )) ] && [ "${own:-0}" -ge "$ev_a" ] && quiet=0
+quiet=1; [ "$ev_a" -gt 5 ] && [ "${own:-0}" -ge "$ev_a" ] && quiet=0
 check "every injected stall is an xrun event of the report ($ev_b >= $injected)" [ "$ev_b" -ge "${injected:-1}" ]
 
 "$RTJ" compare "$WORK/before/run.json" "$WORK/after/run.json" --json "$WORK/cmp.json" --html "$WORK/cmp.html" \
@@ -69,7 +70,10 @@ check "the line begins with its outcome and the reports' own counts" \
 check "... tested on the seconds' counts, and says what is not yet known" \
     grep -q "permutation test of their ranks, exact, p = .*; not yet confirmed across runs: one run a side" \
     <(text cmp.json xruns)
-check "the text output says it first too" grep -q "^    - worse in this pair: xrun events $ev_a in 6.0 s" "$WORK/cmp.out"
+# (the text's first paragraph is the answer; each measure's line is under --wide)
+check "the text output says it first too ($(head -1 "$WORK/cmp.out"))" \
+    grep -q "^\[2\] against \[1\]: Worse in this pair: $ev_b xrun events instead of $ev_a " \
+    <(sed '/^$/q' "$WORK/cmp.out" | tr '\n' ' ' | tr -s ' ')
 sum=$(json "$WORK/cmp.json" "d['summary'][0]")
 echo "# summary: $sum"
 n=$(json "$WORK/cmp.json" "sum(v['outcome'] == 'worse_in_pair' for l in d['loads'] for v in l['verdicts'])")
