@@ -181,6 +181,7 @@ struct culprit_engine {
     int64_t wall_t0_ns, wall_t1_ns; /* CLOCK_MONOTONIC at start and stop */
     bool stop, running, stopped;
     pthread_t thread;
+    _Atomic int tid; /* the sampler thread's (gettid), 0 until it runs: hurried at the stop (util/hurry.h) */
 };
 
 /* engine.c */

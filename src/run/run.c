@@ -26,6 +26,7 @@
 #include <math.h>
 #include <sched.h>
 #include <stdarg.h>
+#include "util/hurry.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -349,6 +350,9 @@ static int run_measure(struct run_state *st)
         if (st->watch)
             run_watch_begin(st, &bsv);
         run_phases(st);
+        /* the measuring is over: the backend, the culprits and the report are finished at more than a fair share of
+         * a busy machine (an interrupted run exits within 2 s); the nice is put back at the end (watch runs on) */
+        st->hurried = hurry_begin(0);
         rc = st->stop_reason ? 3 : 0;
         /* the audio thread and the interrupt threads as the kernel shows them, read while the thread still lives */
         if (atomic_load(&st->sink.sched_known))
@@ -384,6 +388,7 @@ int run_execute(const struct run_plan *p)
         run_err("out of memory\n");
         return 3;
     }
+    st->hurried = HURRY_NONE;
     if (p->who)
         g_who = p->who;
     st->p = p;
@@ -452,6 +457,7 @@ int run_execute(const struct run_plan *p)
                 term_str(shown, sizeof(shown), reason));
     else if (st->stop_reason && rc == 3 && !p->quiet)
         fprintf(stderr, "rtjitter: run incomplete: %s\n", term_str(shown, sizeof(shown), reason));
+    hurry_end(0, st->hurried);
     free(st);
     return rc;
 }

@@ -37,6 +37,7 @@
 
 struct run_state {
     const struct run_plan *p;
+    int hurried;                   /* the main thread's nice before the stop (util/hurry.h), put back at the end */
     const struct backend_ops *be;
     void *bpriv;                   /* the backend's private state, zeroed and locked */
     struct rt_ring ring;
