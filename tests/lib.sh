@@ -115,6 +115,25 @@ observe() {
     wait "$pid"; rc=$?
     python3 "$h/rt_share.py" "$WORK/$n.obs" "$WORK/$n.json" >"$WORK/$n.share" 2>&1
 }
+# screenshots WIDTH,HEIGHT AT_ONCE NAME...: headless Chromium draws each $WORK/NAME.html into $WORK/NAME.png (its log
+# $WORK/chromium-NAME.log, 120 s at most each), AT_ONCE at a time: a page's time is mostly Chromium's own start, not
+# CPU (html_browser's seven one after another took 51 s of its 87).
+screenshots() {
+    local size=$1 at=$2 page p pids=() live
+    shift 2
+    for page in "$@"; do
+        if [ "${#pids[@]}" -ge "$at" ]; then
+            wait -n "${pids[@]}"
+            live=(); for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && live+=("$p"); done; pids=("${live[@]}")
+        fi
+        timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+            --disable-background-networking --disable-component-update --disable-sync \
+            --user-data-dir="$(mktemp -d "$WORK/chromium.XXXXXX")" --window-size="$size" \
+            --screenshot="$WORK/$page.png" "file://$WORK/$page.html" >"$WORK/chromium-$page.log" 2>&1 &
+        pids+=($!)
+    done
+    wait "${pids[@]}"
+}
 # canaries PRIO SECONDS: one canary thread per CPU (tests/helpers/canary: SCHED_FIFO PRIO, waking every 1 ms, its
 # late wake-ups over 1 ms logged to $WORK/canary-CPU.log), in the background; canaries_wait waits for them,
 # canaries_stop ends them early. The

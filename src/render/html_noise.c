@@ -6,23 +6,18 @@
  * lines named. What the classes mean is in rtjitter(1), NOISE. */
 #include "render/html_noise.h"
 #include "render/html.h"
+#include "render/text_noise.h"
 #include "render/svg.h"
 #include "report/access.h"
 #include "util/noise_class.h"
 #include <math.h>
 #include <stdio.h>
 
-/* µs as the shortest readable figure, as the text report writes it */
+/* a figure as the text report writes it (text_noise.h) */
 static void dur(FILE *f, double us)
 {
-    if (isnan(us))
-        fputs("-", f);
-    else if (us >= 1e6)
-        fprintf(f, "%.2f s", us / 1e6);
-    else if (us >= 1e3)
-        fprintf(f, "%.2f ms", us / 1e3);
-    else
-        fprintf(f, "%.1f µs", us);
+    char b[32];
+    fputs(noise_dur(b, sizeof(b), us, "µs"), f);
 }
 
 /* a bucket's bound, short: 8 µs, 16 ms */

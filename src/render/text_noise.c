@@ -4,6 +4,7 @@
 #include "render/textfmt.h"
 #include "report/access.h"
 #include "util/noise_class.h"
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,16 +15,22 @@ static void say(FILE *f, const struct render_opts *o, const char *first, const c
     free(t);
 }
 
-/* µs as the shortest readable figure: "12.3 us", "4.56 ms", "1.23 s". */
-static const char *dur(char *b, size_t n, double us, const struct render_opts *o)
+const char *noise_dur(char *b, size_t n, double us, const char *us_unit)
 {
-    if (us >= 1e6)
+    if (isnan(us))
+        snprintf(b, n, "-");
+    else if (us >= 1e6)
         snprintf(b, n, "%.2f s", us / 1e6);
     else if (us >= 1e3)
         snprintf(b, n, "%.2f ms", us / 1e3);
     else
-        snprintf(b, n, "%.1f %s", us, o->ascii ? "us" : "µs");
+        snprintf(b, n, "%.1f %s", us, us_unit);
     return b;
+}
+
+static const char *dur(char *b, size_t n, double us, const struct render_opts *o)
+{
+    return noise_dur(b, n, us, o->ascii ? "us" : "µs");
 }
 
 void text_noise(FILE *f, const json_t *doc, const struct render_opts *o)

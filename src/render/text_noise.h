@@ -8,5 +8,8 @@
 #include "render/render_opts.h"
 
 void text_noise(FILE *f, const json_t *doc, const struct render_opts *o);
+/* A noise figure in µs as both forms write it, the shortest readable: "12.3 µs", "4.56 ms", "1.23 s" (us_unit: "µs",
+ * or "us" where UTF-8 cannot be shown); "-" for NAN. Returns b. */
+const char *noise_dur(char *b, size_t n, double us, const char *us_unit);
 
 #endif

@@ -43,10 +43,7 @@ check "--html and --json files with --quiet: exit 0, nothing on stdout (got $rc,
 check "--json FILE is the document --format json prints" cmp -s "$WORK/m.json" "$WORK/m2.json"
 python3 "$helpers/matrix_fleet.py" html "$WORK/fleet" "$WORK/m.html" || not_ok "matrix_fleet.py html: a check failed or the helper stopped"
 
-timeout 60 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-    --disable-background-networking --disable-component-update --disable-sync \
-    --user-data-dir="$(mktemp -d "$WORK/chromium.XXXXXX")" --window-size=1200,1200 \
-    --screenshot="$WORK/m.png" "file://$WORK/m.html" >"$WORK/chromium.log" 2>&1
+screenshots 1200,1200 1 m
 check "chromium took a screenshot of the matrix page" [ -s "$WORK/m.png" ]
 [ -n "${RTJ_SHOTS:-}" ] && cp "$WORK/m.png" "$RTJ_SHOTS/matrix.png" && cp "$WORK/m.html" "$RTJ_SHOTS/matrix.html"
 [ -s "$WORK/m.png" ] && { python3 "$helpers/matrix_fleet.py" png "$WORK/fleet" "$WORK/m.png" || not_ok "matrix_fleet.py png: a check failed or the helper stopped"; }

@@ -74,16 +74,7 @@ check "compare of two runs without culprits: no culprits key, no culprit line" \
 # diamonds (#7b2cbf) and the spike circles (#ff7f0e) on the report pages; came (#b01c1c) and went (#1d7a1d) on
 # the comparison's.
 if command -v chromium >/dev/null; then
-    # the three at once: each one's time is mostly Chromium's own start, not CPU
-    shot_pids=()
-    for page in before after cmp; do
-        timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-            --disable-background-networking --disable-component-update --disable-sync \
-            --user-data-dir="$(mktemp -d "$WORK/chromium.XXXXXX")" --window-size=1280,2600 \
-            --screenshot="$WORK/$page.png" "file://$WORK/$page.html" >"$WORK/chromium-$page.log" 2>&1 &
-        shot_pids+=($!)
-    done
-    wait "${shot_pids[@]}"
+    screenshots 1280,2600 3 before after cmp   # the three at once (lib.sh)
     for page in before after cmp; do
         check "$page.html: chromium took a screenshot" [ -s "$WORK/$page.png" ]
         [ -n "${RTJ_SHOTS:-}" ] && cp "$WORK/$page.png" "$WORK/$page.html" "$RTJ_SHOTS/"

@@ -167,23 +167,10 @@ python3 "$helpers/html_content.py" report "$WORK/ramp.html" "$WORK/ramp.json" ||
 python3 "$helpers/html_content.py" sweep "$WORK/sweep.html" "$WORK/sweep.json" || not_ok "sweep.html: its content as the sweep says"
 check "rich.html: load figures for people (1712 MB/s), one per line" grep -q '<div>write.throughput <span class="nw"><b>1712</b> MB/s</span></div><div>write.fsyncs' "$WORK/rich.html"
 
-# Chromium renders the pages four at a time (each one's 5-11 s was mostly its own start, not CPU: one after another
-# they took 51 s of the test's 87; all seven at once on a machine at load 38 missed their 90 s), then each page is
-# checked with its screenshot.
+# Chromium renders the pages four at a time (lib.sh's screenshots; all seven at once on a machine at load 38 missed
+# their 90 s), then each page is checked with its screenshot.
 pages=(run report compare rich compare4 ramp sweep)
-shot_pids=()
-for page in "${pages[@]}"; do
-    if [ "${#shot_pids[@]}" -ge 4 ]; then
-        wait -n "${shot_pids[@]}"
-        live=(); for p in "${shot_pids[@]}"; do kill -0 "$p" 2>/dev/null && live+=("$p"); done; shot_pids=("${live[@]}")
-    fi
-    timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-        --disable-background-networking --disable-component-update --disable-sync \
-        --user-data-dir="$(mktemp -d "$WORK/chromium.XXXXXX")" --window-size=1280,2400 \
-        --screenshot="$WORK/$page.png" "file://$WORK/$page.html" >"$WORK/chromium-$page.log" 2>&1 &
-    shot_pids+=($!)
-done
-wait "${shot_pids[@]}"
+screenshots 1280,2400 4 "${pages[@]}"
 for page in "${pages[@]}"; do
     f="$WORK/$page.html"
     check "$page.html: no raw markup from the report" python3 - "$f" <<'PY'

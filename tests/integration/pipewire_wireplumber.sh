@@ -104,17 +104,7 @@ one_case() {
     named=$(python3 "$HELP_PY/pw_named.py" "$D/r.json" "$D/stall.out" "$Q")
     check "$cmd under WirePlumber: each event in a stall names the stalling client first, observed ($named)" \
         holds 'set -- $named; [ "$1" = "$2" ] && [ "$2" -ge 3 ]'
-    pp=$(python3 - "$D/prof.log" "$D/Timing3.plot" "$D/r.json" <<'PY'
-import json, re, sys
-cols = [(int(c) - 4, i) for c, i in re.findall(r'using (\d+) title "stall/(\d+)"', open(sys.argv[2]).read())]
-bad = 0
-for l in open(sys.argv[1]):
-    f = l.split('\t')
-    bad += sum(1 for b, i in cols if len(f) > b + 6 and f[b].strip() == i and f[b + 6].strip() in ('1', '2'))
-g = json.load(open(sys.argv[3]))['audio'].get('pipewire_graph') or {}
-print(bad, sum(n['cycles'] for n in g.get('by_node', []) if n['node'] == 'stall'))
-PY
-)
+    pp=$(python3 "$HELP_PY/pw_prof_rows.py" "$D/prof.log" "$D/Timing3.plot" "$D/r.json")
     check "$cmd under WirePlumber: pw-profiler saw the staller unfinished (rows, report's cycles: $pp): 3 <= the report's <= pw-profiler's rows" \
         holds 'set -- $pp; [ "$2" -ge 3 ] && [ "$2" -le "$1" ]'
 }

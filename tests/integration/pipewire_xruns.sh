@@ -95,19 +95,7 @@ one_case() {
         holds 'set -- $named; [ "$1" = "$2" ] && [ "$2" -ge 5 ]'
     # pw-profiler's own rows of the staller (its column from the Timing3.plot it writes at exit, "stall/ID")
     local pp
-    pp=$(python3 - "$D/prof.log" "$D/Timing3.plot" "$D/r.json" <<'PY'
-import json, re, sys
-# every "stall" follower: the previous case's staller may still be listed (its rows all finished)
-cols = [(int(c) - 4, i) for c, i in re.findall(r'using (\d+) title "stall/(\d+)"', open(sys.argv[2]).read())]
-bad = 0
-for l in open(sys.argv[1]):
-    f = l.split('\t')
-    bad += sum(1 for b, i in cols if len(f) > b + 6 and f[b].strip() == i and f[b + 6].strip() in ('1', '2'))
-g = json.load(open(sys.argv[3]))['audio'].get('pipewire_graph') or {}
-ours = sum(n['cycles'] for n in g.get('by_node', []) if n['node'] == 'stall')
-print(bad, ours)
-PY
-)
+    pp=$(python3 "$HELP_PY/pw_prof_rows.py" "$D/prof.log" "$D/Timing3.plot" "$D/r.json")
     check "$name: pw-profiler saw the staller unfinished (rows, report's cycles: $pp): 5 <= the report's <= pw-profiler's rows" \
         holds 'set -- $pp; [ "$2" -ge 5 ] && [ "$2" -le "$1" ]'
 }
