@@ -236,7 +236,9 @@ static const struct report_key system_keys[] = {
       "`/boot/config-RELEASE` or `unknown` — and `config`, the scheduling and timer options read from it (`\"n\"` "
       "for \"is not set\")" },
     { "cpu", "object", "`model`, `threads`, `cores`, `packages`, `smt {active, control}`, `governor` (or `mixed`, or "
-      "`null` without cpufreq), `governors`, `scaling_driver`, `freq_min_mhz`/`freq_max_mhz`" },
+      "`null` without cpufreq), `governors`, `scaling_driver`, `freq_min_mhz`/`freq_max_mhz`, `idle {driver, states "
+      "[{name, latency_us, cpus, enabled_cpus}]}` (the cpuidle states: none, or only a polling one, and holding "
+      "/dev/cpu_dma_latency changes nothing; an idle CPU then halts)" },
     { "memory", "object", "`total_mib`, `swap_total_mib`, `swap_free_mib`, `swappiness`" },
     { "sound.cards", "array", "each card of `/proc/asound/cards` with its interrupt lines from `/proc/interrupts` "
       "(HDA cards by `snd_hda_intel:cardN` or the `irq N` of the card's name; USB cards by their host controller's "

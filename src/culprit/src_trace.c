@@ -436,6 +436,13 @@ void trace_source_tick(struct culprit_source *src, int64_t tick_ns)
         ts_set_tick(c->ts, tick_ns);
 }
 
+void trace_source_idle_exit(struct culprit_source *src, int64_t ns)
+{
+    struct trace_ctx *c = src->ctx;
+    if (c)
+        ts_set_idle_exit(c->ts, ns);
+}
+
 struct trace_slices *trace_source_slices(struct culprit_source *src)
 {
     struct trace_ctx *c = src->ctx;

@@ -42,6 +42,8 @@ int trace_source_open(const char *tracefs_root, clockid_t clock, struct culprit_
 void trace_source_ignore_tid(struct culprit_source *src, int tid);
 /* The audio server's real-time thread: its waits count for a happening on any CPU (ours: on the happening's). */
 void trace_source_server_tid(struct culprit_source *src, int tid);
+/* The slowest enabled idle state's exit latency (0: the CPUs have no idle states and halt), when known. */
+void trace_source_idle_exit(struct culprit_source *src, int64_t ns);
 /* The kernel's tick (1 s / CONFIG_HZ), when known: a busy CPU with no event for longer is not running. */
 void trace_source_tick(struct culprit_source *src, int64_t tick_ns);
 

@@ -56,7 +56,7 @@ static enum culprit_kind task_kind(const struct ts_holder *h, int a_prio)
 
 static void name_of(const struct ts_holder *h, enum culprit_kind k, char *buf, size_t len)
 {
-    if (h->ctx == TS_NOEVENT)
+    if (h->ctx == TS_NOEVENT || (h->ctx == TS_IDLE && k == CK_BELOW))
         say(buf, len, "nothing on the CPU");
     else if (h->ctx == TS_IDLE)
         say(buf, len, "the idle CPU");
@@ -89,11 +89,26 @@ static void evidence_of(const struct ts_holder *h, enum culprit_kind k, const st
     const char *of = "wait"; /* the longest one, accounted (trace_stream.h) */
     switch (k) {
     case CK_BELOW:
+        if (h->ctx == TS_IDLE) { /* idle far longer than its idle states take to leave (idle_beyond) */
+            char d3[24];
+            if (a->idle_exit_ns > 0)
+                say(buf, len, "CPU %d stayed idle for %s of the audio thread's %s %s, though its idle states take "
+                    "at most %s to leave: it was not running (trace)", cpu, d1, d2, of,
+                    dur(d3, sizeof(d3), a->idle_exit_ns));
+            else
+                say(buf, len, "CPU %d stayed idle for %s of the audio thread's %s %s, though it has no idle states "
+                    "(a halt is left in microseconds): it was not running (trace)", cpu, d1, d2, of);
+            return;
+        }
         say(buf, len, "CPU %d recorded no event (no tick, IPI or interrupt) for %s of the audio thread's %s %s: it "
             "was not running (trace)", cpu, d1, d2, of);
         return;
     case CK_IDLE_EXIT:
-        say(buf, len, "CPU %d stayed idle for %s of the audio thread's %s %s: waking it took that long (trace)", cpu,
+        if (h->ctx == TS_IDLE && a->idle_exit_ns == 0)
+            say(buf, len, "CPU %d stayed idle for %s of the audio thread's %s %s: it has no idle states and halts; "
+                "running it again took that long (trace)", cpu, d1, d2, of);
+        else
+            say(buf, len, "CPU %d stayed idle for %s of the audio thread's %s %s: waking it took that long (trace)", cpu,
             d1, d2, of);
         return;
     case CK_SOFTIRQ:
@@ -127,6 +142,14 @@ static void evidence_of(const struct ts_holder *h, enum culprit_kind k, const st
     }
 }
 
+/* An idle CPU that let the woken audio thread wait far longer than its slowest idle state takes to leave was not
+ * running: in a virtual machine the host had not run the halted virtual CPU, on real hardware firmware or an SMI held
+ * it. Nothing the kernel's idle settings (/dev/cpu_dma_latency) choose explains that part. */
+static int idle_beyond(const struct ts_holder *h, const struct ts_account *a)
+{
+    return h->ctx == TS_IDLE && a->idle_exit_ns >= 0 && h->ns > 2 * a->idle_exit_ns + TRACE_CLASS_IDLE_SLACK_NS;
+}
+
 enum culprit_kind trace_class_kind(const struct ts_holder *h, int audio_prio)
 {
     switch (h->ctx) {
@@ -147,7 +170,7 @@ int trace_class_obs(const struct ts_account *a, int64_t t0_ns, int64_t t1_ns, st
         /* a trifle of the wait (a tick's handler) is not what made it long */
         if (h->ns < TRACE_CLASS_MIN_NS || h->ns * 10 < a->wait_ns)
             continue;
-        enum culprit_kind k = trace_class_kind(h, a->audio_prio);
+        enum culprit_kind k = idle_beyond(h, a) ? CK_BELOW : trace_class_kind(h, a->audio_prio);
         struct culprit_obs *o = &out[n++];
         memset(o, 0, sizeof(*o));
         o->t0_ns = t0_ns, o->t1_ns = t1_ns, o->kind = k, o->cpu = a->longest_cpu, o->value_ns = h->ns;

@@ -4,6 +4,7 @@
  * kind (src/verdict/verdict_culprit.c):
  *  - no event on the CPU (no tick, IPI or IRQ)        -> CK_BELOW      below the kernel: the host, firmware, SMI
  *  - the CPU idle while the audio thread waited        -> CK_IDLE_EXIT  waking the CPU took the time
+ *    ... far longer than its idle states take to leave -> CK_BELOW      it was not running (the host, firmware)
  *  - a hard IRQ, or its irq/N thread                   -> CK_IRQ        the line (a vector: LOC, RES, CAL: named)
  *  - a softirq                                         -> CK_SOFTIRQ
  *  - a kernel thread                                   -> CK_KTHREAD    what its kind allows (culprit_kthread_kind)
@@ -19,6 +20,9 @@
 
 /* Below this a holder is not listed (nor below a tenth of the wait). */
 #define TRACE_CLASS_MIN_NS 20000
+/* An idle CPU whose audio thread waited longer than twice its slowest idle state's exit latency and this was not
+ * running (an IPI's delivery and the switch take a few microseconds on real hardware). */
+#define TRACE_CLASS_IDLE_SLACK_NS 50000
 
 /* The kind of a holder, by the audio thread's kernel prio in the wait (-1: not known). */
 enum culprit_kind trace_class_kind(const struct ts_holder *h, int audio_prio);

@@ -14,6 +14,7 @@ struct trace_stream *ts_new(int64_t tick_ns)
         return NULL;
     ts->tick_ns = tick_ns > 0 ? tick_ns : 4000000;
     ts->gap_ns = ts->tick_ns + ts->tick_ns / 4;
+    ts->idle_exit_ns = -1;
     /* the budget shared out among the machine's CPUs, at least 4096 segments each (a second or so of a busy CPU) */
     long ncpu = sysconf(_SC_NPROCESSORS_CONF);
     size_t per = TS_SEG_BUDGET / sizeof(struct ts_seg) / (size_t)(ncpu > 2 ? ncpu : 2);
@@ -28,6 +29,11 @@ void ts_set_tick(struct trace_stream *ts, int64_t tick_ns)
         ts->tick_ns = tick_ns;
         ts->gap_ns = tick_ns + tick_ns / 4;
     }
+}
+
+void ts_set_idle_exit(struct trace_stream *ts, int64_t ns)
+{
+    ts->idle_exit_ns = ns >= 0 ? ns : -1;
 }
 
 void ts_free(struct trace_stream *ts)

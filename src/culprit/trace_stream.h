@@ -54,6 +54,7 @@ struct ts_account {
     int64_t longest_ns;       /* the same; its CPU, the audio thread's prio in it (real time or not) */
     int longest_cpu, audio_prio;
     int64_t unknown_ns;       /* of wait_ns, what the stream does not know (before it, lost events) */
+    int64_t idle_exit_ns;     /* the slowest idle state's exit latency (0: no idle states, it halts); -1 not known */
     int nheld;
     struct ts_holder held[TS_HOLDERS]; /* by ns, largest first */
 };
@@ -66,6 +67,10 @@ struct trace_stream *ts_new(int64_t tick_ns);
 void ts_free(struct trace_stream *ts);
 /* The kernel's tick, once known (before the first event). */
 void ts_set_tick(struct trace_stream *ts, int64_t tick_ns);
+/* How long the slowest idle state the CPUs may enter takes to leave (the cpuidle states' exit latency; 0: no idle
+ * states, an idle CPU halts and a halt is left in a microsecond or two): an idle CPU that let a woken audio thread
+ * wait much longer than that was not running (trace_class.h). -1: not known. */
+void ts_set_idle_exit(struct trace_stream *ts, int64_t ns);
 /* An audio thread to follow (its waits are explained; its own time is never a holder). Up to TS_WATCH; the first
  * is the primary (rtjitter's own audio thread: its cycle's due time is known, see ts_explain). Our own threads'
  * waits count for a happening on their CPU; a server's (any_cpu) on any CPU. */

@@ -130,6 +130,7 @@ int ts_explain(struct trace_stream *ts, int64_t t0_ns, int64_t t1_ns, int cpu, s
     memset(out, 0, sizeof(*out));
     out->longest_cpu = -1;
     out->audio_prio = -1;
+    out->idle_exit_ns = -1;
     enum { SPANS = 256 };
     struct span sp[SPANS], late = { 0, 0, -1, -1 };
     int n = 0;
@@ -180,6 +181,7 @@ int ts_explain(struct trace_stream *ts, int64_t t0_ns, int64_t t1_ns, int cpu, s
     out->wait_ns = out->longest_ns = best.b - best.a;
     out->longest_cpu = best.cpu;
     out->audio_prio = best.prio;
+    out->idle_exit_ns = ts->idle_exit_ns;
     account_cpu(ts, best.cpu, best.a, best.b, out);
     qsort(out->held, (size_t)out->nheld, sizeof(out->held[0]), by_ns);
     return out->waits;

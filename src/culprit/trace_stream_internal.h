@@ -48,6 +48,7 @@ struct ts_watch_state {
 
 struct trace_stream {
     int64_t tick_ns, gap_ns;
+    int64_t idle_exit_ns;     /* the slowest enabled idle state's exit latency; -1 not known (ts_set_idle_exit) */
     int segs_per_cpu, ncpus;
     struct ts_cpu cpu[TS_CPUS];
     struct ts_ident id[TS_IDS];

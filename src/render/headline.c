@@ -87,7 +87,16 @@ static int invalid_words(const json_t *doc, long long dropouts, char *b, size_t 
     json_array_foreach(json_object_get(doc, "phases"), i, p)
         if (!strcmp(doc_str(p, "load", ""), "none"))
             at_rest += dropouts_of(p);
-    if (idle && dropouts > 0 && 2 * at_rest >= dropouts)
+    /* no CPU idle states (system.cpu.idle): the idle CPUs halted, and holding /dev/cpu_dma_latency changes nothing */
+    const json_t *states = json_object_get(json_object_get(json_object_get(json_object_get(doc, "system"), "cpu"),
+                                                           "idle"), "states"), *st;
+    int governable = !json_is_array(states);
+    json_array_foreach(states, i, st)
+        governable |= doc_num(st, "enabled_cpus") > 0 && doc_num(st, "latency_us") > 0;
+    if (idle && dropouts > 0 && 2 * at_rest >= dropouts && !governable)
+        snprintf(b, n, "Not a kernel test at rest: most dropouts came at rest, while the idle CPUs halted and were "
+                       "run again late (this machine has no CPU idle states: --dma-latency changes nothing here). ");
+    else if (idle && dropouts > 0 && 2 * at_rest >= dropouts)
         snprintf(b, n, "Not a kernel test at rest: the CPUs slept in deep idle states (/dev/cpu_dma_latency was not "
                        "held), and most dropouts came at rest; run again with --dma-latency. ");
     return 0;

@@ -3,6 +3,7 @@
  * culprit_list_json() only (culprit_json.c: one writer of a culprit); the top culprits are counted from the
  * document's own lists, so that they can never say what the events do not. */
 #include "report/report_culprits.h"
+#include "report/access.h"
 #include "util/utf8.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +75,7 @@ json_t *report_spikes_json(const struct segment *s, int64_t wall_off_ns, const s
 /* One (kind, name) of a phase's culprits, counted. */
 struct tally {
     const char *kind, *name, *evidence;
+    double evidence_size;             /* the length of the happening its evidence is from (the longest) */
     unsigned bases;                   /* 1 << each enum culprit_basis it was given */
     long long events, spikes, first;  /* happenings it was among the culprits of; those it ranked first in */
     size_t order;                     /* when it was first seen: the last tie-break, so the order is stable */
@@ -128,6 +130,14 @@ static int count_list(const json_t *list, int is_event, struct tally **t, size_t
                 (*n)++;
             }
             struct tally *e = &(*t)[k];
+            /* its evidence is from its longest event (else longest spike): a 40 us wait says less of an xrun than
+             * the 9 ms one beside it */
+            double size = is_event ? doc_num(h, "length_ms") * 1000.0 : doc_num(h, "wakeup_us");
+            const char *ev = json_string_value(json_object_get(c, "evidence"));
+            if (ev && (is_event || !e->events) && size > e->evidence_size) {
+                e->evidence = ev;
+                e->evidence_size = size;
+            }
             e->bases |= 1u << culprit_basis_parse(json_string_value(json_object_get(c, "basis")));
             if (is_event)
                 e->events++;
@@ -152,7 +162,7 @@ json_t *report_top_culprits(const json_t *events, const json_t *spikes)
     struct tally *t = NULL;
     size_t n = 0, cap = 0;
     json_t *a = json_array();
-    /* events first: a culprit's evidence is its first event's line when it had one */
+    /* events first: a culprit's evidence is its longest event's line when it had one, else its longest spike's */
     if (count_list(events, 1, &t, &n, &cap) < 0 || count_list(spikes, 0, &t, &n, &cap) < 0) {
         free(t);
         return a;

@@ -157,13 +157,22 @@ static void watch_server_threads(struct culprit_source *src, int server_pid)
 }
 
 /* The kernel's tick from its configuration (CONFIG_HZ), 0 when not known. */
-static int64_t kernel_tick_ns(void)
+/* The kernel's tick, and the exit latency of the slowest idle state enabled on some CPU (0: none, the CPUs halt) as
+ * the system identity reads them. */
+static void kernel_facts(int64_t *tick_ns, int64_t *idle_exit_ns)
 {
     json_t *sys = sysinfo_collect("");
     json_t *hz = json_object_get(json_object_get(sys, "kernel"), "hz");
-    int64_t ns = json_is_integer(hz) && json_integer_value(hz) > 0 ? 1000000000LL / json_integer_value(hz) : 0;
+    *tick_ns = json_is_integer(hz) && json_integer_value(hz) > 0 ? 1000000000LL / json_integer_value(hz) : 0;
+    const json_t *states = json_object_get(json_object_get(json_object_get(sys, "cpu"), "idle"), "states"), *s;
+    size_t i;
+    *idle_exit_ns = states ? 0 : -1;
+    json_array_foreach(states, i, s) {
+        json_int_t lat = json_integer_value(json_object_get(s, "latency_us"));
+        if (json_integer_value(json_object_get(s, "enabled_cpus")) > 0 && lat * 1000 > *idle_exit_ns)
+            *idle_exit_ns = lat * 1000;
+    }
     json_decref(sys);
-    return ns;
 }
 
 /* With privileges (root, or a tracefs the user's group may write): observed evidence from a trace, the audio
@@ -174,7 +183,11 @@ static void add_trace(struct run_state *st, int tid)
     struct culprit_source src;
     int rc = trace_source_open(NULL, st->sink.clock, &src, err, sizeof(err));
     if (rc == 0) {
-        trace_source_tick(&src, kernel_tick_ns());
+        int64_t tick_ns, idle_exit_ns;
+        kernel_facts(&tick_ns, &idle_exit_ns);
+        trace_source_tick(&src, tick_ns);
+        if (idle_exit_ns >= 0)
+            trace_source_idle_exit(&src, idle_exit_ns);
         trace_source_ignore_tid(&src, tid); /* the primary: its cycles' due times are the happenings' starts */
         const struct rt_meter *m = st->sink.meter; /* our other real-time threads (the timer's, one a CPU) */
         int claimed = m ? atomic_load(&m->claimed) : 0;

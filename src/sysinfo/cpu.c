@@ -5,6 +5,7 @@
 #include "util/utf8.h"
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,6 +118,44 @@ static void cpu_collect_freq(const char *root, const unsigned char *online, json
     json_object_set_new(c, "freq_max_mhz", fmax >= 0 ? json_integer(fmax / 1000) : json_null());
 }
 
+/* The CPU idle states, {driver, states [{name, latency_us, cpus, enabled_cpus}]}: each state over every CPU that has it. */
+json_t *sysinfo_idle(const char *root)
+{
+    json_t *states = json_array();
+    char **cpus = sysinfo_list_dir(root, "/sys/devices/system/cpu");
+    for (size_t c = 0; cpus && cpus[c]; c++) {
+        if (strncmp(cpus[c], "cpu", 3) != 0 || !isdigit((unsigned char)cpus[c][3]))
+            continue;
+        for (int s = 0; s < 32; s++) {
+            char p[PATH_MAX], name[64];
+            long long lat, dis = 0;
+            snprintf(p, sizeof(p), "/sys/devices/system/cpu/%.20s/cpuidle/state%d/name", cpus[c], s);
+            if (sysinfo_read_text(root, p, name, sizeof(name)) < 0)
+                break;
+            snprintf(p, sizeof(p), "/sys/devices/system/cpu/%.20s/cpuidle/state%d/latency", cpus[c], s);
+            if (sysinfo_read_ll(root, p, &lat) < 0)
+                lat = -1;
+            snprintf(p, sizeof(p), "/sys/devices/system/cpu/%.20s/cpuidle/state%d/disable", cpus[c], s);
+            sysinfo_read_ll(root, p, &dis);
+            json_t *st = json_array_get(states, (size_t)s);
+            if (!st) {
+                st = json_pack("{s:s, s:I, s:i, s:i}", "name", name, "latency_us", (json_int_t)lat, "cpus", 0,
+                               "enabled_cpus", 0);
+                json_array_append_new(states, st);
+            }
+            if (lat > json_integer_value(json_object_get(st, "latency_us")))
+                json_object_set_new(st, "latency_us", json_integer(lat));
+            json_object_set_new(st, "cpus", json_integer(json_integer_value(json_object_get(st, "cpus")) + 1));
+            if (!dis)
+                json_object_set_new(st, "enabled_cpus",
+                                    json_integer(json_integer_value(json_object_get(st, "enabled_cpus")) + 1));
+        }
+    }
+    sysinfo_free_names(cpus);
+    return json_pack("{s:o, s:o}", "driver", sysinfo_text_or_null(root, "/sys/devices/system/cpu/cpuidle/"
+                     "current_driver"), "states", states);
+}
+
 json_t *sysinfo_cpu(const char *root)
 {
     json_t *c = json_object();
@@ -183,6 +222,8 @@ json_t *sysinfo_cpu(const char *root)
     json_object_set_new(c, "smt", json_pack("{s:o, s:o}", "active", smt_on,
                                             "control", have_ctl ? utf8_json_string(ctl) : json_null()));
     cpu_collect_freq(root, online, c);
+    /* which idle states an idle CPU can be in: what holding /dev/cpu_dma_latency can change (none without them) */
+    json_object_set_new(c, "idle", sysinfo_idle(root));
     free(online);
     free(core_key);
     return c;

@@ -203,44 +203,6 @@ static json_t *boost_read(const char *root)
     return json_null();
 }
 
-/* idle {driver, states [{name, latency_us, cpus, enabled_cpus}]}: each state over every CPU that has it. */
-static json_t *idle_read(const char *root)
-{
-    json_t *states = json_array();
-    char **cpus = sysinfo_list_dir(root, "/sys/devices/system/cpu");
-    for (size_t c = 0; cpus && cpus[c]; c++) {
-        if (strncmp(cpus[c], "cpu", 3) != 0 || !isdigit((unsigned char)cpus[c][3]))
-            continue;
-        for (int s = 0; s < 32; s++) {
-            char p[PATH_MAX], name[64];
-            long long lat, dis = 0;
-            snprintf(p, sizeof(p), "/sys/devices/system/cpu/%.20s/cpuidle/state%d/name", cpus[c], s);
-            if (sysinfo_read_text(root, p, name, sizeof(name)) < 0)
-                break;
-            snprintf(p, sizeof(p), "/sys/devices/system/cpu/%.20s/cpuidle/state%d/latency", cpus[c], s);
-            if (sysinfo_read_ll(root, p, &lat) < 0)
-                lat = -1;
-            snprintf(p, sizeof(p), "/sys/devices/system/cpu/%.20s/cpuidle/state%d/disable", cpus[c], s);
-            sysinfo_read_ll(root, p, &dis);
-            json_t *st = json_array_get(states, (size_t)s);
-            if (!st) {
-                st = json_pack("{s:s, s:I, s:i, s:i}", "name", name, "latency_us", (json_int_t)lat, "cpus", 0,
-                               "enabled_cpus", 0);
-                json_array_append_new(states, st);
-            }
-            if (lat > json_integer_value(json_object_get(st, "latency_us")))
-                json_object_set_new(st, "latency_us", json_integer(lat));
-            json_object_set_new(st, "cpus", json_integer(json_integer_value(json_object_get(st, "cpus")) + 1));
-            if (!dis)
-                json_object_set_new(st, "enabled_cpus",
-                                    json_integer(json_integer_value(json_object_get(st, "enabled_cpus")) + 1));
-        }
-    }
-    sysinfo_free_names(cpus);
-    return json_pack("{s:o, s:o}", "driver", sysinfo_text_or_null(root, "/sys/devices/system/cpu/cpuidle/"
-                     "current_driver"), "states", states);
-}
-
 /* ---- filesystems ---- */
 
 /* Whether mount point m holds path p (component-wise: /home holds /home/x, not /homework). */
@@ -340,7 +302,7 @@ json_t *sysinfo_setup(const char *root, const struct sysinfo_setup_args *a)
     sysinfo_setup_login(root, s);
     json_object_set_new(s, "grub", grub_read(root));
     json_object_set_new(s, "boost", boost_read(root));
-    json_object_set_new(s, "idle", idle_read(root));
+    json_object_set_new(s, "idle", sysinfo_idle(root));
     json_object_set_new(s, "cpu_dma_latency", json_boolean(sysinfo_exists(root, "/dev/cpu_dma_latency")));
     json_object_set_new(s, "mounts", mounts_read(root, a ? a->paths : NULL));
     json_object_set_new(s, "inotify", json_pack("{s:o, s:o}", "max_user_watches",

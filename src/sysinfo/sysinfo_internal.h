@@ -15,6 +15,8 @@
 json_t *sysinfo_kernel(const char *root, const char *release, const char *cmdline);
 /* cpu {...} and memory {...} (cpu.c). */
 json_t *sysinfo_cpu(const char *root);
+/* The CPU idle states: {driver, states [{name, latency_us, cpus, enabled_cpus}]} (cpu.c). */
+json_t *sysinfo_idle(const char *root);
 json_t *sysinfo_memory(const char *root);
 /* sound {...} and audio_servers [...] from one walk of /proc (sound.c). */
 void sysinfo_sound(const char *root, json_t **sound, json_t **servers);

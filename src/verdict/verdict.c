@@ -190,12 +190,22 @@ static void build_summary(const struct vctx *v, const char *level, const char *h
 static void join_hints(const struct advice *a, char *b, size_t n)
 {
     size_t o = 0;
-    int k = a->nhints, shown = k < VERDICT_ADVICE_SHOWN ? k : VERDICT_ADVICE_SHOWN;
+    int k = 0, shown = 0;
+    char said[VERDICT_ADVICE_SHOWN][160];
     b[0] = '\0';
-    for (int i = 0; i < shown; i++) {
+    for (int i = 0; i < a->nhints; i++) {
         char step[160];
         verdict_order_step(a->hint_ids[i], a->hints[i], step, sizeof(step));
-        o = vadd(b, n, o, "%s%s", i ? "; " : "", step);
+        int again = 0; /* two pieces with one step (the preemption model's culprit and the kernel's check) */
+        for (int j = 0; j < shown && !again; j++)
+            again = !strcmp(said[j], step);
+        if (again)
+            continue;
+        k++;
+        if (shown < VERDICT_ADVICE_SHOWN) {
+            snprintf(said[shown], sizeof(said[shown]), "%s", step);
+            o = vadd(b, n, o, "%s%s", shown++ ? "; " : "", step);
+        }
     }
     if (k > shown)
         vadd(b, n, o, " (and %d more in the advice)", k - shown);

@@ -355,6 +355,13 @@ static void say_idle_trap(const struct vctx *v, char *b, size_t n)
 {
     int r = 0, l = 0;
     idle_trap_phases(v, &r, &l);
+    if (verdict_idle_governable(v) == 0) {
+        size_t o = vadd(b, n, 0, "At rest the wake-up p99 was %.0f µs, more than twice that under %s (%.0f µs): an "
+                        "idle CPU is slower to wake than a busy one, so the load looked better than rest. ",
+                        v->ph[r].wakeup_p99_us, v->ph[l].name, v->ph[l].wakeup_p99_us);
+        verdict_say_halts(v, b, n, o);
+        return;
+    }
     const char *why = doc_str(v->audio, "cpu_dma_latency", NULL);
     size_t o = vadd(b, n, 0, "At rest the wake-up p99 was %.0f µs, more than twice that under %s (%.0f µs): a CPU "
                     "with nothing to do sleeps in an idle state that is slow to leave, and every wake-up pays its "
@@ -370,8 +377,31 @@ static void say_idle_trap(const struct vctx *v, char *b, size_t n)
 
 static void hint_idle_trap(const struct vctx *v, char *b, size_t n)
 {
-    (void)v;
-    snprintf(b, n, "--dma-latency");
+    snprintf(b, n, "%s", verdict_idle_governable(v) == 0 ? "the host's halt polling" : "--dma-latency");
+}
+
+int verdict_idle_governable(const struct vctx *v)
+{
+    const json_t *idle = json_object_get(json_object_get(v->sys, "cpu"), "idle");
+    const json_t *states = json_object_get(idle, "states"), *s;
+    if (!json_is_array(states))
+        return -1;
+    size_t i;
+    json_array_foreach(states, i, s)
+        if (doc_num(s, "enabled_cpus") > 0 && doc_num(s, "latency_us") > 0)
+            return 1;
+    return 0;
+}
+
+/* What an idle CPU without idle states is, said where holding /dev/cpu_dma_latency would be advised. */
+size_t verdict_say_halts(const struct vctx *v, char *b, size_t n, size_t o)
+{
+    const char *drv = doc_str(json_object_get(json_object_get(v->sys, "cpu"), "idle"), "driver", NULL);
+    return vadd(b, n, o, "This machine has no CPU idle states (cpuidle driver: %s): an idle CPU halts, so holding "
+                "/dev/cpu_dma_latency at 0 changes nothing here. In a virtual machine the host decides how soon a "
+                "halted virtual CPU runs again (its halt polling, its own load, dedicated CPUs); a guest idle driver "
+                "with a polling state (cpuidle-haltpoll) lets rtjitter --dma-latency keep the CPU polling.",
+                drv ? drv : "none");
 }
 
 int verdict_period_too_long(const struct vctx *v)

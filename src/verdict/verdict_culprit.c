@@ -306,6 +306,11 @@ static void say_idle(const struct vctx *v, char *b, size_t n)
     struct pick k;
     size_t o = begin(v, idle_kinds, &k, b, n, "The audio CPU was idle and woke late while the audio thread waited, "
                      "in ");
+    if (verdict_idle_governable(v) == 0) {
+        o = vadd(b, n, o, ". ");
+        verdict_say_halts(v, b, n, o);
+        return;
+    }
     vadd(b, n, o, ". Deep idle states take long to leave: hold /dev/cpu_dma_latency at 0 while you play (rtjitter "
          "--dma-latency shows the difference); in a virtual machine the host woke the CPU late.");
 }

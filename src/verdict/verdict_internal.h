@@ -78,5 +78,11 @@ const struct advice_rule *verdict_culprit_rule(size_t i);
 int verdict_not_realtime(const struct vctx *v);
 int verdict_load_failed(const struct vctx *v);
 int verdict_period_too_long(const struct vctx *v);
+/* Whether the CPUs have an idle state that holding /dev/cpu_dma_latency at 0 keeps them out of (one enabled with an
+ * exit latency above 0): 1 yes, 0 no (no cpuidle driver: an idle CPU halts, and holding it changes nothing), -1 the
+ * report does not say (system.cpu.idle). */
+int verdict_idle_governable(const struct vctx *v);
+/* Appends at o what an idle CPU without idle states is, and what holding /dev/cpu_dma_latency cannot do there. */
+size_t verdict_say_halts(const struct vctx *v, char *b, size_t n, size_t o);
 
 #endif

@@ -185,6 +185,7 @@ void verdict_order_step(const char *id, const char *hint, char *buf, size_t n)
         { "rtirq", NULL, "install %s" },
         { "governor", NULL, "use %s" },
         { "buffer", NULL, "use %s" },
+        { "idle", "the host's halt polling", "ask the host about its halt polling" },
         { "idle", NULL, "run with %s" },
         { "realtime", NULL, "get %s" },
         { "priority", "a higher rt.prio", "set a higher rt.prio" },

@@ -20,6 +20,8 @@ The audio threads: the threads of the run's process (the first --pid) that the t
 (N: --prio, the report's audio priority), and the real-time threads of its server's (a second --pid), whose comm
 starts with rtjitter, jackd, pipewire or data-loop, or a name given with --comm. A happening's waits are our
 threads' on its CPU and the server's on any.
+An idle CPU holding a wait for longer than twice its slowest idle state's exit latency (sysfs) plus 50 us is
+counted as nothing running ("noevent": below the kernel): its wake's IPI or timer interrupt came that late.
 Prints one line per happening ("match", "wrong", "not known", "short") and a summary line; exits 0."""
 import argparse
 import bisect
@@ -208,6 +210,20 @@ def same(culprit, d):
     return False
 
 
+def idle_exit_ns():
+    """The slowest enabled CPU idle state's exit latency as sysfs says now (0: no idle states, the CPU halts)."""
+    import glob
+    worst = 0
+    for st in glob.glob('/sys/devices/system/cpu/cpu[0-9]*/cpuidle/state[0-9]*'):
+        try:
+            if open(st + '/disable').read().strip() != '0':
+                continue
+            worst = max(worst, int(open(st + '/latency').read()) * 1000)
+        except (OSError, ValueError):
+            pass
+    return worst
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('report')
@@ -218,7 +234,12 @@ def main():
     ap.add_argument('--comm', action='append', default=[])
     ap.add_argument('--pid', type=int, action='append', default=[], help="the run's process (and its server's)")
     ap.add_argument('--json')
+    ap.add_argument('--idle-exit-us', type=float, default=None,
+                    help='the slowest idle state\'s exit latency (default: read from sysfs now)')
     a = ap.parse_args()
+    # an idle CPU that let a woken thread wait much longer than its idle states take to leave was not running (the
+    # issue's definition: its IPI or timer interrupt arrived late, below the kernel)
+    idle_ns = a.idle_exit_us * 1000 if a.idle_exit_us is not None else idle_exit_ns()
     doc = json.load(open(a.report))
     # perf records on CLOCK_MONOTONIC; a report on another clock (jack2's runs on CLOCK_MONOTONIC_RAW) is moved onto it
     # by the two clocks' offset now (read twice around the other, the smaller gap: they drift by ppm)
@@ -263,6 +284,8 @@ def main():
                     acc = cpus[best[3]].account(best[1], best[2])
                     who, ns = max(acc.items(), key=lambda x: x[1]) if acc else (('unknown',), 0)
                     d = holder_words(who)
+                    if d['what'] == 'idle' and ns > 2 * idle_ns + 50000:
+                        d = {'what': 'noevent', 'idle': True}
                     row.update({'wait_ms': best[0] / 1e6, 'cpu': best[3], 'tid': best[4], 'delayer': d,
                                 'held_ms': ns / 1e6})
                     if best[0] < a.min_ms * 1e6:

@@ -200,6 +200,12 @@ static void test_invalid_first(void **state)
     headline_report(d, h, sizeof(h));
     assert_true(!strncmp(h, "Not a kernel test at rest: ", 27));
     assert_non_null(strstr(h, "--dma-latency"));
+    /* no CPU idle states (this VM, cpuidle driver none): holding it changes nothing, and the headline says so */
+    json_object_set_new(json_object_get(json_object_get(d, "system"), "cpu"), "idle",
+                        json_pack("{s:s, s:[]}", "driver", "none", "states"));
+    headline_report(d, h, sizeof(h));
+    assert_true(!strncmp(h, "Not a kernel test at rest: most dropouts came at rest, while the idle CPUs halted", 80));
+    assert_non_null(strstr(h, "--dma-latency changes nothing here"));
     json_decref(d);
     json_decref(p);
 }

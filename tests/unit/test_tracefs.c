@@ -261,6 +261,42 @@ static void test_wait_classes(void **state)
     ts_free(ts);
 }
 
+/* B again, with the CPUs' idle states known: the 3.0 ms idle is far beyond what leaving an idle state takes (no idle
+ * states: a halt; or a deepest state of 200 us), so the CPU was not running (below the kernel); a deepest state of
+ * 2 ms leaves it an exit from idle. */
+static void test_idle_beyond_exit(void **state)
+{
+    (void)state;
+    struct trace_stream *ts = fed(fixture);
+    struct ts_account a;
+    struct culprit_obs o[8];
+    ts_set_idle_exit(ts, 0);
+    assert_int_equal(ts_explain(ts, T0 + 31 * MS, T0 + 34020000, -1, &a), 1);
+    assert_int_equal(a.idle_exit_ns, 0);
+    assert_int_equal(trace_class_obs(&a, T0 + 31 * MS, T0 + 34020000, o, 8), 1);
+    assert_int_equal(o[0].kind, CK_BELOW);
+    assert_string_equal(o[0].name, "nothing on the CPU");
+    assert_string_equal(o[0].evidence, "CPU 1 stayed idle for 3.0 ms of the audio thread's 3.0 ms wait, though it has "
+                                       "no idle states (a halt is left in microseconds): it was not running (trace)");
+    ts_set_idle_exit(ts, 200000);
+    assert_int_equal(ts_explain(ts, T0 + 31 * MS, T0 + 34020000, -1, &a), 1);
+    assert_int_equal(trace_class_obs(&a, T0 + 31 * MS, T0 + 34020000, o, 8), 1);
+    assert_int_equal(o[0].kind, CK_BELOW);
+    assert_string_equal(o[0].evidence, "CPU 1 stayed idle for 3.0 ms of the audio thread's 3.0 ms wait, though its "
+                                       "idle states take at most 0.2 ms to leave: it was not running (trace)");
+    ts_set_idle_exit(ts, 2 * MS);
+    assert_int_equal(ts_explain(ts, T0 + 31 * MS, T0 + 34020000, -1, &a), 1);
+    assert_int_equal(trace_class_obs(&a, T0 + 31 * MS, T0 + 34020000, o, 8), 1);
+    assert_int_equal(o[0].kind, CK_IDLE_EXIT);
+    assert_string_equal(o[0].name, "the idle CPU");
+    /* not known: as before (an exit from idle) */
+    ts_set_idle_exit(ts, -1);
+    assert_int_equal(ts_explain(ts, T0 + 31 * MS, T0 + 34020000, -1, &a), 1);
+    assert_int_equal(trace_class_obs(&a, T0 + 31 * MS, T0 + 34020000, o, 8), 1);
+    assert_int_equal(o[0].kind, CK_IDLE_EXIT);
+    ts_free(ts);
+}
+
 /* Lost events: what the CPU did is not known until its next event; a window before the stream: not known. */
 static void test_lost_and_partial(void **state)
 {
@@ -456,7 +492,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_lines),      cmocka_unit_test(test_wait_accounted),
-        cmocka_unit_test(test_wait_classes),     cmocka_unit_test(test_lost_and_partial),
+        cmocka_unit_test(test_wait_classes),
+        cmocka_unit_test(test_idle_beyond_exit),     cmocka_unit_test(test_lost_and_partial),
         cmocka_unit_test(test_source_fake_tree), cmocka_unit_test(test_source_refuses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
