@@ -179,6 +179,12 @@ static void say_below(const struct vctx *v, char *b, size_t n)
          "changes it: ask the host for dedicated CPUs, or test on real hardware, before any kernel option.");
 }
 
+static void hint_below(const struct vctx *v, char *b, size_t n)
+{
+    (void)v;
+    snprintf(b, n, "the host or firmware first");
+}
+
 HAS(has_rt, rt_kinds)
 static void say_rt(const struct vctx *v, char *b, size_t n)
 {
@@ -418,12 +424,12 @@ static void say_steal(const struct vctx *v, char *b, size_t n)
 
 /* The culprits' rules, one a class; verdict_order.c's table sets the order the advice is given in. */
 static const struct advice_rule culprit_rules[] = {
-    { "culprit_below", has_below, say_below, NULL },
+    { "culprit_below", has_below, say_below, hint_below },
     { "culprit_process", has_rt, say_rt, hint_rt },
     { "culprit_thread", has_thread, say_thread, NULL },
     { "culprit_client", has_client, say_client, hint_client },
     { "culprit_dsp", has_dsp, say_dsp, hint_dsp },
-    { "culprit_steal", has_steal, say_steal, NULL },
+    { "culprit_steal", has_steal, say_steal, hint_below },
     { "culprit_kthread", has_kthread, say_kthread, NULL },
     { "culprit_irq", has_irq, say_irq, hint_irq },
     { "culprit_softirq", has_softirq, say_softirq, NULL },
