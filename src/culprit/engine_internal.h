@@ -53,18 +53,31 @@ struct ce_task_run {
 };
 
 /* One tick: what moved in (t0_ns, t_ns] on the measurement clock. */
+struct ce_steal { uint16_t cpu; uint32_t us; };
+struct ce_freq { uint16_t cpu; uint32_t khz; };
+
 struct ce_sample {
     int64_t t0_ns, t_ns;
     uint16_t n_irq, n_soft, n_steal, n_task, n_freq;
-    uint32_t lost;               /* entries that did not fit the caps above */
-    struct ce_count irq[CE_S_IRQ];
-    struct ce_count soft[CE_S_SOFT];
-    struct { uint16_t cpu; uint32_t us; } steal[CE_S_STEAL];
-    struct { uint16_t cpu; uint32_t khz; } freq[CE_S_FREQ];
-    struct ce_task_run task[CE_S_TASK];
+    uint32_t lost;               /* entries that did not fit the caps below */
     int64_t task_read_ns;        /* how long the task reads took after t_ns: a task's run time is up to there */
     int64_t audio_run_ns, audio_delay_ns; /* -1: the audio thread was not known or not readable */
     int64_t psi_us[3];           /* cpu, io, memory "some" stall time, delta; -1 where PSI is off */
+    /* n_* entries each: while the sample is read, the engine's scratch arrays (CE_S_* long); once kept, one block of
+     * just their size (block), so the history's memory is what moved, not 30 s of the caps (3.8 MB) */
+    struct ce_count *irq, *soft;
+    struct ce_steal *steal;
+    struct ce_freq *freq;
+    struct ce_task_run *task;
+    void *block;
+};
+
+/* The arrays a sample is read into (sampler.c), at their caps. */
+struct ce_scratch {
+    struct ce_count irq[CE_S_IRQ], soft[CE_S_SOFT];
+    struct ce_steal steal[CE_S_STEAL];
+    struct ce_freq freq[CE_S_FREQ];
+    struct ce_task_run task[CE_S_TASK];
 };
 
 /* An interrupt line: its row label ("145", "LOC"), its number (-1 named), its device and /proc description. */
@@ -155,6 +168,8 @@ struct culprit_engine {
     int64_t last_scan_ns;
     struct ce_reader readers[CER_COUNT];
     struct ce_sample *hist;      /* a ring of hist_cap samples */
+    struct ce_scratch scratch;   /* the sample being read */
+    unsigned long kept_lost;     /* samples whose moved counters could not be kept (out of memory): kept empty */
     int hist_cap, hist_n, hist_head; /* head: the next slot written */
     int64_t first_t_ns, last_t_ns;
     bool primed;                 /* the first tick read the counters (no deltas yet) */

@@ -278,6 +278,8 @@ static json_t *summary(const void *ctx)
                                                        "irq_lines", (json_int_t)e->lines_lost, "rt_tasks",
                                                        (json_int_t)e->tasks_lost, "observations",
                                                        (json_int_t)e->obs_lost));
+    if (sampler && e->kept_lost) /* out of memory: samples kept without their moved counters (never silent) */
+        json_object_set_new(sampler, "samples_emptied", json_integer((json_int_t)e->kept_lost));
     if (sampler && e->late_windows) /* the counters could not place them: not known (rank.c: set_window) */
         json_object_set_new(sampler, "late_windows", json_integer(e->late_windows));
     if (sampler && e->forgotten_pending) /* summed as "not known" before the engine came to them */

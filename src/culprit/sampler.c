@@ -341,6 +341,28 @@ static void roll(struct culprit_engine *e, const struct ce_sample *s, int sign)
             e->psi_roll[i] += sign * s->psi_us[i];
 }
 
+/* The sample's arrays out of the scratch into one block of their size. */
+static void keep(struct culprit_engine *e, struct ce_sample *s)
+{
+    size_t a = sizeof(*s->irq) * s->n_irq, b = sizeof(*s->soft) * s->n_soft, c = sizeof(*s->steal) * s->n_steal,
+           d = sizeof(*s->freq) * s->n_freq, t = sizeof(*s->task) * s->n_task;
+    /* the task runs first: the block's alignment is theirs (int64_t), and the others' need less */
+    char *m = a + b + c + d + t ? malloc(t + a + b + c + d) : NULL;
+    if (!m) {
+        if (a + b + c + d + t)
+            e->kept_lost++;
+        s->n_irq = s->n_soft = s->n_steal = s->n_freq = s->n_task = 0;
+        s->irq = NULL, s->soft = NULL, s->steal = NULL, s->freq = NULL, s->task = NULL, s->block = NULL;
+        return;
+    }
+    s->block = m;
+    s->task = memcpy(m, s->task, t);
+    s->irq = memcpy(m + t, s->irq, a);
+    s->soft = memcpy(m + t + a, s->soft, b);
+    s->steal = memcpy(m + t + a + b, s->steal, c);
+    s->freq = memcpy(m + t + a + b + c, s->freq, d);
+}
+
 void ce_sample_tick(struct culprit_engine *e, int64_t now_ns)
 {
     struct timespec r0, r1; /* next to now_ns (taken by the caller just before), on a clock of its rate */
@@ -350,7 +372,10 @@ void ce_sample_tick(struct culprit_engine *e, int64_t now_ns)
         e->hist_n--;
     }
     struct ce_sample *s = cur_sample(e);
-    memset(s, 0, offsetof(struct ce_sample, irq));
+    free(s->block); /* the slot's last sample, out of the history (or never in it) */
+    memset(s, 0, sizeof(*s));
+    s->irq = e->scratch.irq, s->soft = e->scratch.soft, s->steal = e->scratch.steal, s->freq = e->scratch.freq;
+    s->task = e->scratch.task;
     s->t0_ns = e->primed ? e->last_t_ns : now_ns;
     s->t_ns = now_ns;
     /* the times first, next to the tick's stamp: what runs after the stamp and before its read would be counted in
@@ -371,6 +396,7 @@ void ce_sample_tick(struct culprit_engine *e, int64_t now_ns)
         ce_rt_rescan(e, mask);
         e->last_scan_ns = now_ns;
     }
+    keep(e, s);
     e->ticks++;
     if (!e->primed) {
         e->primed = true;
@@ -398,6 +424,8 @@ void ce_sampler_free(struct culprit_engine *e)
     free(e->irq_roll);
     free(e->soft_roll);
     free(e->steal_roll);
+    for (int i = 0; e->hist && i < e->hist_cap; i++)
+        free(e->hist[i].block);
     free(e->hist);
     e->irq_roll = e->soft_roll = e->steal_roll = NULL;
     e->irq_prev = e->soft_prev = e->steal_prev = NULL;
