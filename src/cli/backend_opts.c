@@ -80,6 +80,9 @@ void backend_opts_list(FILE *f)
                  bad ? why : "", bad ? ")" : "");
         wrap_text(f, first, 9, width, text); /* the summary wraps under itself */
     }
+    /* not a backend of its own: a choice between two of them, made when the run starts (backend_opts_auto) */
+    wrap_text(f, "auto     ", 9, width, "pipewire when a PipeWire server answers, jack when a jackd answers (one "
+              "line on stderr says which and why); both or neither: one line, exit 2");
 }
 
 const struct backend_ops *backend_opts_auto(const char *who, const char *server, const char **why_out, int *rc)

@@ -84,9 +84,9 @@ echo "# rtjitter loads lists: $loads"
 check "completion: --loads offers every load rtjitter loads lists" [ -n "$loads" -a "$(complete_words rtjitter run --loads '')" = "$loads" ]
 check "completion: --loads completes the item after the last comma, keeping the list" \
     [ "$(complete_words rtjitter run --loads none,bu)" = "none,burn " -a "$(complete_words rtjitter sweep --loads burn,wr)" = "burn,write " ]
-backends=$("$RTJ" run --backend list | awk '/^[a-z]/ {print $1} END {print "auto"; print "list"}' | sort | tr '\n' ' ')
+backends=$("$RTJ" run --backend list | awk '/^[a-z]/ {print $1} END {print "list"}' | sort | tr '\n' ' ')
 echo "# rtjitter run --backend list lists: $backends"
-check "completion: --backend offers the backends --backend list lists, 'auto' and 'list'; run's ladder after a comma" \
+check "completion: --backend offers the backends --backend list lists (auto among them) and 'list'; run's ladder after a comma" \
     [ "$(complete_words rtjitter run --backend '')" = "$backends" -a "$(complete_words rtjitter run --backend timer,al)" = "timer,alsa " ]
 check "completion: --profile offers the built-in profiles (and files)" \
     [ "$(cd "$WORK" && complete_words rtjitter run --profile '')" = "$(cd "$WORK" && { printf '%s\n' live studio; ls -A; } | sort | tr '\n' ' ')" ]
