@@ -409,9 +409,9 @@ static void rule_none(struct rank_ctx *c)
 {
     if (c->n > 0)
         return;
-    /* nothing the counters read names it: not known (the trace tells the host's stalls, "below the kernel", from a
+    /* nothing the counters read names it: not known, on no basis (nothing seen; the trace tells the host's stalls, "below the kernel", from a
      * task's; counters alone cannot) */
-    rank_add(c, CK_NONE, CB_CORRELATED, 0, "not known", "not known without the trace: none of the counters it reads "
+    rank_add(c, CK_NONE, CB_NONE, 0, "not known", "not known without the trace: none of the counters it reads "
              "named a cause %s", c->around);
 }
 

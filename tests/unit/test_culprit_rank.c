@@ -391,6 +391,7 @@ static void test_nothing(void **state)
     assert_string_equal(c[0].name, "not known");
     assert_string_equal(c[0].evidence, "not known without the trace: none of the counters it reads named a cause "
                                        "in the 100 ms around the spike");
+    assert_int_equal(c[0].basis, CB_NONE); /* nothing seen: no basis (not "correlated") */
     culprit_engine_free(e);
     ctree_free(&t);
 }
