@@ -179,9 +179,15 @@ static void events_table(FILE *f, const json_t *p)
         double num = doc_num(e, "n"); /* its number in the session (issue 34); older reports: its place */
         fprintf(f, "<tr class=\"event\"><td>%.0f</td>", num >= 1 ? num : (double)(i + 1));
         when_cell(f, e, t0);
-        fputs("<td>", f);
-        html_num(f, doc_num(e, "length_ms"), 1);
-        fputs(" ms</td><td>", f);
+        double len = doc_num(e, "length_ms");
+        if (len < 0.05) /* "0.0 ms" read as no xrun: late by microseconds, or counted by the server alone */
+            fputs("<td title=\"its cycle was late by less than 0.05 ms on rtjitter's clock, or not at all: the server "
+                  "counted the xrun\">&lt; 0.1 ms</td><td>", f);
+        else {
+            fputs("<td>", f);
+            html_num(f, len, 1);
+            fputs(" ms</td><td>", f);
+        }
         html_num(f, doc_num(e, "cycles"), 0);
         if (doc_num(e, "skipped") > 0)
             fprintf(f, " <small>(%.0f skipped)</small>", doc_num(e, "skipped"));

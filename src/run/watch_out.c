@@ -142,14 +142,20 @@ static void notify(struct watch_out *w, const char *body)
 static void event_text(char *b, size_t n, const struct watch_event *e, const char *culprit)
 {
     unsigned long long num = (unsigned long long)e->n;
+    char len[24]; /* under a twentieth of a ms "0.0 ms" read as no xrun at all: its cycle was late by microseconds, or
+                   * the server counted it while our cycle was on time */
+    if (e->length_ms >= 0.05)
+        snprintf(len, sizeof(len), "%.1f ms", e->length_ms);
+    else
+        snprintf(len, sizeof(len), "under 0.1 ms");
     if (e->late)
         snprintf(b, n, "xrun %llu, found later: %s", num, culprit ? culprit : "");
     else if (e->length_ms < 0)
         snprintf(b, n, "xrun %llu began", num);
     else if (e->unsought)
-        snprintf(b, n, "xrun %llu: %.1f ms", num, e->length_ms);
+        snprintf(b, n, "xrun %llu: %s", num, len);
     else
-        snprintf(b, n, "xrun %llu: %.1f ms; %s", num, e->length_ms, culprit ? culprit : "culprit not known");
+        snprintf(b, n, "xrun %llu: %s; %s", num, len, culprit ? culprit : "culprit not known");
 }
 
 /* WATCH_TEXT's line: the date line first when the date (or the zone) changed, then "HH:MM:SS.mmm  TEXT", shown

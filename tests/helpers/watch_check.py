@@ -49,7 +49,7 @@ def main():
             wide += 1
             print('wide_example', line)
         m = re.match(r'^(\S+)  xrun (\d+) began$', line)
-        n = re.match(r'^(\S+)  xrun (\d+): ([\d.]+) ms; (.*)$', line)
+        n = re.match(r'^(\S+)  xrun (\d+): ([\d.]+ ms|under 0\.1 ms); (.*)$', line)
         lt = re.match(r'^(\S+)  xrun (\d+), found later: (.*)$', line)
         dl = re.match(r'^(?:local times from )?(\d{4}-\d\d-\d\d) \(UTC([+-]\d\d:\d\d)\)(?:;.*)?$', line)
         if dl:

@@ -81,6 +81,13 @@ static void test_wide_and_unsought(void **state)
     watch_out_event(&w, &(struct watch_event){ .n = 5, .wall_ms = DAY1 + 2, .length_ms = 2.0, .unsought = 1 });
     assert_string_equal(lines(f, buf, sizeof(buf)), "00:00:00.002  xrun 5: 2.0 ms\n");
     fclose(f);
+    /* an xrun late by microseconds, or counted by the server alone, is not "0.0 ms" (issue 34) */
+    f = tmpfile();
+    watch_out_init(&w, f, WATCH_TEXT, 0);
+    snprintf(w.day, sizeof(w.day), "2026-12-04 (UTC+00:00)");
+    watch_out_event(&w, &(struct watch_event){ .n = 6, .wall_ms = DAY1 + 3, .length_ms = 0.0 });
+    assert_string_equal(lines(f, buf, sizeof(buf)), "00:00:00.003  xrun 6: under 0.1 ms; culprit not known\n");
+    fclose(f);
 }
 
 /* The culprit found after the ended line was told without it (issue 34 item 3): the engine answers nothing for the
