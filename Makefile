@@ -226,7 +226,10 @@ sanitize: deps-check
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  BUILD=build-san RTJ=./rtjitter-san RTJ_SANITIZE=1 JOBS=$(JOBS) tests/run-tests.sh
 
-bench: deps-check
+# make bench adds libtracefs-dev and libtraceevent-dev: tests/bench.d/tracebin.sh measures the kernel's trace read
+# through them against the text rtjitter reads.
+bench:
+	@$(MAKE) --no-print-directory deps-check RTJ_EXTRA_PKGS="libtracefs-dev libtraceevent-dev"
 	@$(MAKE) --no-print-directory -j$(JOBS) test-bins
 	@BUILD=$(BUILD) RTJ=$(RTJ) tests/bench.sh
 
