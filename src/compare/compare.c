@@ -140,9 +140,11 @@ static void setting_warnings(json_t *const *docs, const char (*titles)[TITLE_LEN
                 char s0[80], s1[80];
                 setting_words(a0, s0, sizeof(s0));
                 setting_words(au, s1, sizeof(s1));
-                snprintf(w, sizeof(w), "%.200s ran %s on %.40s %.40s, the baseline %.200s %s on %.40s %.40s: the "
-                         "figures are not measured under the same setting", titles[i], s1, b ? b : "?", v ? v : "",
-                         titles[0], s0, b0 ? b0 : "?", v0 ? v0 : "");
+                /* the provider after the backend unless it only repeats it ("timer timer") */
+                const char *pv = v && (!b || strcmp(v, b)) ? v : "", *pv0 = v0 && (!b0 || strcmp(v0, b0)) ? v0 : "";
+                snprintf(w, sizeof(w), "%.200s ran %s on %.40s%s%.40s, the baseline %.200s %s on %.40s%s%.40s: the "
+                         "figures are not measured under the same setting", titles[i], s1, b ? b : "?", *pv ? " " : "",
+                         pv, titles[0], s0, b0 ? b0 : "?", *pv0 ? " " : "", pv0);
                 utf8_trim(w);
                 json_array_append_new(warnings, json_string(w));
             }

@@ -86,6 +86,27 @@ static json_t *ladder_json(json_t *const *docs, const char *const *names, size_t
     size_t t = ladder_trouble_start(levels, n);
     char why[900];
     int o = 0;
+    /* depths at other periods are not held against each other: a timer at 64 frames misses deadlines a graph at 256
+     * never sees (a running server keeps its own size; --period applies to the depths without one) */
+    double f0 = doc_num(json_object_get(docs[0], "audio"), "period_frames"),
+           r0 = doc_num(json_object_get(docs[0], "audio"), "rate");
+    size_t other = 0;
+    for (size_t i = 1; i < n && !other; i++) {
+        const json_t *au = json_object_get(docs[i], "audio");
+        if (doc_num(au, "period_frames") != f0 || doc_num(au, "rate") != r0)
+            other = i;
+    }
+    if (other && !isnan(f0) && !isnan(r0)) {
+        const json_t *au = json_object_get(docs[other], "audio");
+        snprintf(why, sizeof(why), "No depth is held against another: the %s depth ran at %.0f frames / %.0f Hz, the "
+                 "%s depth at %.0f frames / %.0f Hz (a running server keeps its own size). Run the ladder again with "
+                 "--period %.0f --rate %.0f, the size the server runs at.", names[0], f0, r0, names[other],
+                 doc_num(au, "period_frames"), doc_num(au, "rate"), doc_num(au, "period_frames"),
+                 doc_num(au, "rate"));
+        return json_pack("{s:o, s:n, s:b, s:s, s:s}", "depths", depths, "trouble_starts_at", "host_first", 0,
+                         "conclusion", why, "rule", "depths are held against each other only at one period and "
+                         "rate");
+    }
     if (host) {
         const json_t *virt = json_object_get(json_object_get(docs[below_at], "audio"), "virtual");
         o = snprintf(why, sizeof(why), "The host or the firmware first, not this kernel: the probe saw gaps of up to "

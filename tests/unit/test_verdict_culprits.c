@@ -211,7 +211,7 @@ static void test_classes(void **state)
     assert_true(strncmp(ids, "culprit_below ", 14) == 0);
     CONTAINS(advice_of(d, "culprit_below"), "No setting of this kernel changes it");
     /* and the summary's first step says so, before any kernel option */
-    CONTAINS(vstr(d, "summary"), "Next: look at the host or firmware first (no setting of this kernel changes it);");
+    CONTAINS(vstr(d, "summary"), "Next: look at the host or firmware (no setting of this kernel changes that);");
     json_decref(d);
     d = judged(phase_with("none", 5, 5, culprit("kthread", "migration/1", 23, -1, "the kernel thread migration/1 "
                           "kept CPU 1 for 0.1 ms"), 0), ids, sizeof(ids));
