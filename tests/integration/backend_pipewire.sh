@@ -17,7 +17,8 @@
 # canaries), each naming the staller first as observed (PipeWire's profiler, src/culprit/src_pwprof.c); our node
 # destroyed mid-run (pw-cli destroy) and the server killed mid-run each end the run as incomplete, exit 3, with the
 # reason; with the server stopped (SIGSTOP), Ctrl-C still ends a run within 2 s (exit 3) and a new run says in one
-# line that it does not answer (exit 3).
+# line that it does not answer (exit 3). The depth ladder timer,pipewire: at the timer's default 64 frames beside the
+# graph's 256 no depth is held against another (the conclusion gives --period 256); with --period 256 both are.
 . "$(dirname "$0")/../lib.sh"
 
 for c in pipewire pw-profiler pw-metadata pw-cli; do
@@ -168,6 +169,22 @@ print(ok, len(ev))" "$WORK/st.json" "$WORK/stall.out")
 else
     ok "# SKIP pw-jack is not installed: no stalling client"
 fi
+
+# ---- the depth ladder under PipeWire (issue 33): timer then our node; the graph forced to 256 frames ----
+force 256
+sleep 0.3
+"$RTJ" run --backend timer,pipewire --loads none --duration 1 --warmup 0.3 --quiet --json "$WORK/lad.json" \
+    >"$WORK/lad.out" 2>&1
+rc=$?
+l=$(json "$WORK/lad.json" "d['ladder']['trouble_starts_at'], '--period 256 --rate 48000' in d['ladder']['conclusion']" 2>/dev/null)
+check "ladder timer,pipewire at the timer's 64 frames beside the graph's 256: no depth held against another, the conclusion gives --period 256 (rc $rc: $l)" \
+    [ "$l" = "None True" ]
+"$RTJ" run --backend timer,pipewire --period 256 --loads none --duration 1 --warmup 0.3 --quiet --json "$WORK/lad2.json" \
+    >"$WORK/lad2.out" 2>&1
+rc=$?
+l=$(json "$WORK/lad2.json" "len(d['ladder']['depths']), 'No depth is held' in d['ladder']['conclusion']" 2>/dev/null)
+check "ladder with --period 256: two depths judged against each other (rc $rc: $l)" \
+    holds '[ "$rc" -le 1 ] && [ "$l" = "2 False" ]'
 
 # ---- our node destroyed mid-run: incomplete, exit 3, the reason ----
 "$RTJ" run --backend pipewire --loads none --duration 4 --warmup 0.5 --quiet --json "$WORK/gone.json" >"$WORK/gone.out" 2>&1 &
