@@ -259,10 +259,10 @@ fuzz:
 
 # The man page and the bash completion are generated from the binary's own option tables (rtjitter --man,
 # rtjitter --bash-completion), so they cannot drift from what the parser accepts; rtjitter-report(5) from the table of
-# the report's keys (rtjitter --man-report, src/cli/manpage_report.c); `make doc` builds the three. The
-# verdict profiles are built into the binary (src/verdict/profile_builtin.c includes data/profiles/*.json), so
-# that object follows the files. PREFIX is compiled in (the installed data directory, into two objects): give make
-# and make install the same PREFIX.
+# the report's keys (rtjitter --man-report, src/report/schema*.c); `make doc` builds the three. Their prose is
+# doc/*.md (markup) and doc/*.roff, built into the binary (src/cli/manpage_doc.c includes them), as the verdict
+# profiles are (src/verdict/profile_builtin.c includes data/profiles/*.json): those objects follow the files.
+# PREFIX is compiled in (the installed data directory, into two objects): give make and make install the same PREFIX.
 .PHONY: doc
 doc: data/rtjitter.1 data/rtjitter-report.5 data/rtjitter.bash-completion
 data/rtjitter.1: $(INSTALL_BIN)
@@ -272,6 +272,7 @@ data/rtjitter-report.5: $(INSTALL_BIN)
 data/rtjitter.bash-completion: $(INSTALL_BIN)
 	$(INSTALL_RUN) --bash-completion >$@.tmp && mv $@.tmp $@
 $(BUILD)/src/verdict/profile_builtin.o: $(wildcard data/profiles/*.json)
+$(BUILD)/src/cli/manpage_doc.o: $(wildcard doc/*.md doc/*.roff)
 
 # The packaging examples (data/autopkgtest, data/lava) go to $(DATADIR)/examples, which uninstall removes with the
 # rest of $(DATADIR).

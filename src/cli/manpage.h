@@ -18,9 +18,15 @@ int manpage_report_write(FILE *f);
 void manpage_markup(FILE *f, const char *text);
 /* An item (.TP) tagged by tag, then text: each one line of that markup's running text. */
 void manpage_tagged(FILE *f, const char *tag, const char *text);
-/* rtjitter(1)'s prose sections: after the commands (manpage_text_measure.c's measuring, then manpage_text_judge.c's
- * judging), the loads, and after the loads (manpage_text_loads.c). */
-extern const char manpage_text_measure[], manpage_text_judge[], manpage_text_loads[], manpage_text_safety[];
+/* The pages' prose, from the files under doc/ built into the binary (manpage_doc.c): rtjitter(1)'s head, its
+ * sections after the commands (measuring, then judging), the loads, their safety, its tail; rtjitter-report(5)'s
+ * head and the prose around its tables of keys. *_roff_* are roff (written by manpage_roff()), the others markup. */
+extern const char manpage_roff_head[], manpage_text_measure[], manpage_text_judge[], manpage_text_loads[],
+    manpage_text_safety[], manpage_roff_tail[];
+extern const char report_roff_head[], report_text_intro[], report_text_json[], report_text_system[],
+    report_text_rest[];
+/* Roff as it is, but each @DATADIR@ written as the installed data directory (compiled in from PREFIX). */
+void manpage_roff(FILE *f, const char *roff);
 int completion_write(FILE *f, const struct cli_command *const *cmds);
 
 #endif

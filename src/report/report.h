@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* src/report/: the documents. The report ("schema": "rtjitter.report/1") is built once from a run (report.c),
- * kept in the store (store.c) and read back and checked (report_read.c); compare/ compares reports (giving
- * "rtjitter.compare/1") from above. doc.c holds the frame every document opens with and the one writer every file
- * goes through, access.c the one way values are read out of a document, phase_figures.c a single report's figures
- * (and its phase of a load) that render/, verdict/ and compare/ all read. Every other form (text, HTML) is rendered
+ * kept in the store (store.c) and read back and checked (report_read.c) against the one table of its keys
+ * (schema.h, which rtjitter-report(5) prints); compare/ compares reports (giving "rtjitter.compare/1") from above.
+ * doc.c holds the frame every document opens with and the one writer every file goes through, access.c the one
+ * way values are read out of a document, phase_figures.c a single report's figures (and its phase of a load) that
+ * render/, verdict/ and compare/ all read. Every other form (text, HTML) is rendered
  * from the JSON by render/. A file here may include stats/ (what a report is built from), culprit/culprit.h (the
  * culprits it places: types and their JSON only, never the engine), util/ and jansson; never compare/, render/,
  * verdict/, cli/, run/ or rtaudio/. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The report reader: parse with jansson, then check every key a renderer reads against a table of types and
- * ranges. Missing keys are allowed (renderers show "-"), wrong types and out-of-range numbers are not: a file
+/* The report reader: parse with jansson, then check every key a renderer reads against the report's one table
+ * of keys, types and ranges (schema.h). Missing keys are allowed (renderers show "-"), wrong types and out-of-range numbers are not: a file
  * that passes here can be rendered without any further check beyond "is it there". */
 #include "report/report_read.h"
 #include "util/bounds.h"
@@ -8,6 +8,7 @@
 #include "util/termtext.h"
 #include "report/report.h"
 #include "report/report_read_culprits.h"
+#include "report/schema.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -22,81 +23,6 @@
 #define MAX_BUCKETS 100000
 #define MAX_TIMELINE 1000000
 #define MAX_STRINGS 100000
-
-static const struct field top_fields[] = {
-    { "schema", T_STR }, { "tool", T_OBJ }, { "complete", T_BOOL }, { "incomplete_reason", T_STR | T_NULL },
-    { "label", T_STR | T_NULL }, { "started", T_STR | T_NULL }, { "finished", T_STR | T_NULL },
-    { "command", T_STR | T_NULL }, { "system", T_OBJ }, { "audio", T_OBJ }, { "phases", T_ARR },
-    { "warnings", T_ARR }, { "verdict", T_OBJ | T_NULL }, { "thresholds", T_OBJ | T_NULL },
-    { "culprits", T_OBJ | T_NULL }, { "session", T_STR | T_NULL }, { NULL, 0 },
-};
-
-static const struct field tool_fields[] = { { "name", T_STR }, { "version", T_STR }, { NULL, 0 } };
-
-static const struct field audio_fields[] = {
-    { "backend", T_STR | T_NULL }, { "provider", T_STR | T_NULL }, { "provider_version", T_STR | T_NULL },
-    { "backend_auto", T_STR | T_NULL }, { "library", T_STR | T_NULL }, { "server", T_STR | T_NULL },
-    { "server_name", T_STR | T_NULL },
-    { "driver", T_STR | T_NULL }, { "device", T_STR | T_NULL }, { "clock", T_STR | T_NULL },
-    { "jack_time_unit", T_STR | T_NULL }, { "sched_policy", T_STR | T_NULL },
-    { "rate", T_NUM | T_NULL }, { "period_frames", T_NUM | T_NULL }, { "nperiods", T_NUM | T_NULL },
-    { "period_us", T_NUM | T_NULL }, { "priority", T_NUM | T_NULL }, { "priority_requested", T_NUM | T_NULL },
-    { "dsp_pct", T_NUM | T_NULL }, { "buffer_changes", T_NUM | T_NULL },
-    { "realtime", T_BOOL | T_NULL }, { "server_realtime", T_BOOL | T_NULL }, { "mlocked", T_BOOL | T_NULL },
-    { NULL, 0 },
-};
-
-/* system.kernel and system.cpu are compared generically (any key); only the ones printed by name are typed. */
-static const struct field system_fields[] = {
-    { "hostname", T_STR | T_NULL }, { "kernel", T_OBJ }, { "cpu", T_OBJ }, { NULL, 0 },
-};
-static const struct field kernel_fields[] = {
-    { "release", T_STR | T_NULL }, { "version", T_STR | T_NULL }, { "cmdline", T_STR | T_NULL },
-    { "preempt", T_STR | T_NULL }, { NULL, 0 },
-};
-
-static const struct field verdict_fields[] = {
-    { "level", T_STR | T_NULL }, { "summary", T_STR | T_NULL }, { "advice", T_ARR | T_NULL }, { NULL, 0 },
-};
-
-static const struct field phase_fields[] = {
-    { "load", T_STR | T_NULL }, { "duration_s", T_NUM | T_NULL }, { "measured_s", T_NUM | T_NULL },
-    { "period_frames", T_NUM | T_NULL }, { "rate", T_NUM | T_NULL }, { "cycles", T_COUNT | T_NULL },
-    { "dropped", T_COUNT | T_NULL }, { "segments_in_phase", T_COUNT | T_NULL }, { "xruns", T_OBJ | T_NULL },
-    { "period_us", T_OBJ | T_NUM | T_NULL }, { "jitter_us", T_OBJ | T_NULL }, { "wakeup_us", T_OBJ | T_NULL },
-    { "callback_us", T_OBJ | T_NULL }, { "margin_us", T_OBJ | T_NULL },
-    { "deadlines_met_pct", T_NUM | T_NULL }, { "deadlines_missed", T_COUNT | T_NULL },
-    { "desired_cpu_pct", T_NUM | T_NULL }, { "dsp_load", T_OBJ | T_NULL }, { "load_metrics", T_ARR | T_NULL },
-    { "load_error", T_STR | T_NULL }, { "histograms", T_OBJ | T_NULL }, { "timeline", T_ARR | T_NULL },
-    { "events", T_ARR | T_NULL }, { "events_unlisted", T_COUNT | T_NULL },
-    { "events_summary", T_OBJ | T_NULL }, { "spikes", T_ARR | T_NULL },
-    { "spikes_unlisted", T_COUNT | T_NULL }, { "spike_threshold_us", T_NUM | T_NULL },
-    { "top_culprits", T_ARR | T_NULL }, { NULL, 0 },
-};
-
-static const struct field xrun_fields[] = {
-    { "reported", T_COUNT | T_NULL }, { "detected", T_COUNT | T_NULL }, { "skipped_cycles", T_COUNT | T_NULL },
-    { NULL, 0 },
-};
-
-static const struct field metric_fields[] = {
-    { "count", T_COUNT | T_NULL }, { "mean", T_NUM | T_NULL }, { "sd", T_NUM | T_NULL }, { "min", T_NUM | T_NULL },
-    { "max", T_NUM | T_NULL }, { "abs_max", T_NUM | T_NULL }, { "p50", T_NUM | T_NULL },
-    { "p90", T_NUM | T_NULL }, { "p99", T_NUM | T_NULL }, { "p999", T_NUM | T_NULL }, { "p9999", T_NUM | T_NULL },
-    { NULL, 0 },
-};
-
-static const struct field load_metric_fields[] = {
-    { "name", T_STR }, { "value", T_NUM | T_NULL }, { "unit", T_STR | T_NULL }, { NULL, 0 },
-};
-
-static const struct field timeline_fields[] = {
-    { "s", T_COUNT | T_NULL }, { "cycles", T_COUNT | T_NULL }, { "xruns_reported", T_COUNT | T_NULL },
-    { "xruns_detected", T_COUNT | T_NULL }, { "deadlines_missed", T_COUNT | T_NULL },
-    { "jitter_abs_max_us", T_NUM | T_NULL }, { "jitter_abs_p99_us", T_NUM | T_NULL },
-    { "wakeup_max_us", T_NUM | T_NULL }, { "wakeup_p99_us", T_NUM | T_NULL },
-    { "callback_max_us", T_NUM | T_NULL }, { "margin_min_us", T_NUM | T_NULL }, { NULL, 0 },
-};
 
 static const char *const metric_keys[] = { "period_us", "jitter_us", "wakeup_us", "callback_us", "margin_us" };
 
@@ -122,7 +48,7 @@ int doc_type_ok(const json_t *v, unsigned types)
     return 0;
 }
 
-static const char *type_words(unsigned types)
+const char *doc_type_words(unsigned types)
 {
     if (types & T_COUNT)
         return "a whole number from 0 to 1e15";
@@ -139,7 +65,7 @@ static const char *type_words(unsigned types)
     return "null";
 }
 
-static const char *json_kind(const json_t *v)
+const char *doc_value_words(const json_t *v)
 {
     switch (json_typeof(v)) {
     case JSON_OBJECT: return "an object";
@@ -159,16 +85,17 @@ int doc_check_fields(const json_t *o, const struct field *f, const char *what, c
         if (!v || doc_type_ok(v, f->types))
             continue;
         snprintf(err, errlen, "malformed %s: %s%s%s is %s, expected %s", what, path, *path ? "." : "", f->key,
-                 json_kind(v), type_words(f->types));
+                 doc_value_words(v), doc_type_words(f->types));
         return -EINVAL;
     }
     return 0;
 }
 
-/* The keys of o listed in f, in a report; o itself must be an object (checked by the caller). */
-static int check_fields(const json_t *o, const struct field *f, const char *path, char *err, size_t errlen)
+/* The keys of o the schema lists under at (schema.h), in a report; o itself must be an object (checked by the
+ * caller). */
+static int check_fields(const json_t *o, const char *at, const char *path, char *err, size_t errlen)
 {
-    return doc_check_fields(o, f, "report", path, err, errlen);
+    return schema_check_object(o, at, path, err, errlen);
 }
 
 static int check_array_len(const json_t *a, size_t max, const char *path, char *err, size_t errlen)
@@ -192,7 +119,7 @@ static int check_strings(const json_t *a, const char *path, char *err, size_t er
     const json_t *s;
     json_array_foreach(a, i, s)
         if (!json_is_string(s)) {
-            snprintf(err, errlen, "malformed report: %s[%zu] is %s, expected a string", path, i, json_kind(s));
+            snprintf(err, errlen, "malformed report: %s[%zu] is %s, expected a string", path, i, doc_value_words(s));
             return -EINVAL;
         }
     return 0;
@@ -202,7 +129,7 @@ static int check_strings(const json_t *a, const char *path, char *err, size_t er
 static int check_histogram(const json_t *a, const char *path, char *err, size_t errlen)
 {
     if (!json_is_array(a)) {
-        snprintf(err, errlen, "malformed report: %s is %s, expected an array of buckets", path, json_kind(a));
+        snprintf(err, errlen, "malformed report: %s is %s, expected an array of buckets", path, doc_value_words(a));
         return -EINVAL;
     }
     if (check_array_len(a, MAX_BUCKETS, path, err, errlen) < 0)
@@ -228,19 +155,21 @@ static int check_phase(const json_t *p, size_t idx, char *err, size_t errlen)
     char path[160], sub[256];
     snprintf(path, sizeof(path), "phases[%zu]", idx);
     if (!json_is_object(p)) {
-        snprintf(err, errlen, "malformed report: %s is %s, expected an object", path, json_kind(p));
+        snprintf(err, errlen, "malformed report: %s is %s, expected an object", path, doc_value_words(p));
         return -EINVAL;
     }
-    if (check_fields(p, phase_fields, path, err, errlen) < 0)
+    if (check_fields(p, "phases[]", path, err, errlen) < 0)
         return -EINVAL;
     const json_t *x = json_object_get(p, "xruns");
     snprintf(sub, sizeof(sub), "%s.xruns", path);
-    if (json_is_object(x) && check_fields(x, xrun_fields, sub, err, errlen) < 0)
+    if (json_is_object(x) && check_fields(x, "phases[].xruns", sub, err, errlen) < 0)
         return -EINVAL;
     for (size_t m = 0; m < sizeof(metric_keys) / sizeof(metric_keys[0]); m++) {
         const json_t *mo = json_object_get(p, metric_keys[m]);
         snprintf(sub, sizeof(sub), "%s.%s", path, metric_keys[m]);
-        if (json_is_object(mo) && check_fields(mo, metric_fields, sub, err, errlen) < 0)
+        char at[40];
+        snprintf(at, sizeof(at), "phases[].%s", metric_keys[m]);
+        if (json_is_object(mo) && check_fields(mo, at, sub, err, errlen) < 0)
             return -EINVAL;
     }
     const json_t *dl = json_object_get(p, "dsp_load");
@@ -250,7 +179,7 @@ static int check_phase(const json_t *p, size_t idx, char *err, size_t errlen)
         json_object_foreach((json_t *)dl, k, v)
             if (!doc_type_ok(v, T_NUM | T_NULL)) {
                 snprintf(err, errlen, "malformed report: %s.dsp_load.%.40s is %s, expected a number", path, k,
-                         json_kind(v));
+                         doc_value_words(v));
                 return -EINVAL;
             }
     }
@@ -264,10 +193,10 @@ static int check_phase(const json_t *p, size_t idx, char *err, size_t errlen)
         json_array_foreach(lm, i, e) {
             snprintf(sub, sizeof(sub), "%s.load_metrics[%zu]", path, i);
             if (!json_is_object(e)) {
-                snprintf(err, errlen, "malformed report: %s is %s, expected an object", sub, json_kind(e));
+                snprintf(err, errlen, "malformed report: %s is %s, expected an object", sub, doc_value_words(e));
                 return -EINVAL;
             }
-            if (check_fields(e, load_metric_fields, sub, err, errlen) < 0)
+            if (check_fields(e, "phases[].load_metrics[]", sub, err, errlen) < 0)
                 return -EINVAL;
         }
     }
@@ -298,10 +227,10 @@ int report_check_timeline(const json_t *tl, size_t idx, char *err, size_t errlen
     json_array_foreach(tl, i, e) {
         snprintf(sub, sizeof(sub), "phases[%zu].timeline[%zu]", idx, i);
         if (!json_is_object(e)) {
-            snprintf(err, errlen, "malformed report: %s is %s, expected an object", sub, json_kind(e));
+            snprintf(err, errlen, "malformed report: %s is %s, expected an object", sub, doc_value_words(e));
             return -EINVAL;
         }
-        if (check_fields(e, timeline_fields, sub, err, errlen) < 0)
+        if (check_fields(e, "phases[].timeline[]", sub, err, errlen) < 0)
             return -EINVAL;
     }
     return 0;
@@ -311,24 +240,24 @@ int report_validate(const json_t *doc, char *err, size_t errlen)
 {
     if (report_check_schema(doc, err, errlen) < 0)
         return -EINVAL;
-    if (check_fields(doc, top_fields, "", err, errlen) < 0)
+    if (check_fields(doc, "", "", err, errlen) < 0)
         return -EINVAL;
     const json_t *o;
-    if ((o = json_object_get(doc, "tool")) && check_fields(o, tool_fields, "tool", err, errlen) < 0)
+    if ((o = json_object_get(doc, "tool")) && check_fields(o, "tool", "tool", err, errlen) < 0)
         return -EINVAL;
-    if ((o = json_object_get(doc, "audio")) && check_fields(o, audio_fields, "audio", err, errlen) < 0)
+    if ((o = json_object_get(doc, "audio")) && check_fields(o, "audio", "audio", err, errlen) < 0)
         return -EINVAL;
     if ((o = json_object_get(doc, "system"))) {
-        if (check_fields(o, system_fields, "system", err, errlen) < 0)
+        if (check_fields(o, "system", "system", err, errlen) < 0)
             return -EINVAL;
         const json_t *k = json_object_get(o, "kernel");
-        if (k && check_fields(k, kernel_fields, "system.kernel", err, errlen) < 0)
+        if (k && check_fields(k, "system.kernel", "system.kernel", err, errlen) < 0)
             return -EINVAL;
     }
     if (check_strings(json_object_get(doc, "warnings"), "warnings", err, errlen) < 0)
         return -EINVAL;
     if (json_is_object(o = json_object_get(doc, "verdict"))) {
-        if (check_fields(o, verdict_fields, "verdict", err, errlen) < 0 ||
+        if (check_fields(o, "verdict", "verdict", err, errlen) < 0 ||
             check_strings(json_object_get(o, "advice"), "verdict.advice", err, errlen) < 0)
             return -EINVAL;
     }

@@ -35,6 +35,9 @@ int doc_check_fields(const json_t *o, const struct field *f, const char *what, c
                      size_t errlen);
 /* Does v have one of the types? */
 int doc_type_ok(const json_t *v, unsigned types);
+/* The types in words ("a whole number from 0 to 1e15"), and what v is ("a string"), for an error's line. */
+const char *doc_type_words(unsigned types);
+const char *doc_value_words(const json_t *v);
 
 /* Read and check path. On success *doc is a new reference. */
 int report_read_file(const char *path, json_t **doc, char *err, size_t errlen);
