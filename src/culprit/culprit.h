@@ -115,7 +115,7 @@ struct culprit_results {
  *  phases[].spike_threshold_us     the threshold in force
  *  phases[].top_culprits           [{kind, name, basis, events, spikes, evidence}]: the culprits of the phase's
  *                                  events and spikes, by (kind, name), ranked by events then spikes; evidence is
- *                                  the first event's (or spike's) line for it
+ *                                  the longest event's (or spike's) line for it
  *  culprits (top level)            {sampler: {hz, window_ms, history_s, sources: [{name, state, why?}]},
  *                                   cost: {cpu_s, cpu_pct}, periodicity: [{period_s, count, spread_s, what}],
  *                                   trace: {...} or absent}

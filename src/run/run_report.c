@@ -172,6 +172,27 @@ int run_report(struct run_state *st, struct run_info *ri, int rc, int mlocked)
     }
     pt->privileges = privileges_json(&st->priv);
     pt->culprits = run_culprits_results(st);
+    {
+        /* what the culprit engine could not explain for want of samples is said where a reader looks (issue 32:
+         * windows never stretch; those happenings are "not known") */
+        json_t *sum = pt->culprits && pt->culprits->summary ? pt->culprits->summary(pt->culprits->ctx) : NULL;
+        const json_t *smp = json_object_get(sum, "sampler");
+        json_int_t late = json_integer_value(json_object_get(smp, "late_windows"));
+        json_int_t emptied = json_integer_value(json_object_get(smp, "samples_emptied"));
+        char w[256];
+        if (late > 0) {
+            snprintf(w, sizeof(w), "culprits: %lld happening%s 'not known' because the culprit sampler's samples came "
+                     "too late to cover %s (a busy machine)", (long long)late, late == 1 ? " is" : "s are",
+                     late == 1 ? "it" : "them");
+            json_array_append_new(st->warnings, json_string(w));
+        }
+        if (emptied > 0) {
+            snprintf(w, sizeof(w), "culprits: %lld sample%s of the counters kept empty (out of memory)",
+                     (long long)emptied, emptied == 1 ? "" : "s");
+            json_array_append_new(st->warnings, json_string(w));
+        }
+        json_decref(sum);
+    }
     if (p->ladder_below) /* the verdict judges this depth knowing the ones below */
         pt->ladder = json_pack("{s:s, s:o}", "depth", p->backend->name, "below", json_deep_copy(p->ladder_below));
     struct report_limits lim = { p->max_xruns, p->max_jitter_us, p->min_deadlines_pct, p->max_wakeup_p99_us };
