@@ -117,11 +117,13 @@ double rhist_rank(const struct rhist *h, double q)
     return fmin(fmax(k, 1.0), h->total);
 }
 
-/* stats.c's bucket_mid() of the magnitudes [lo, hi) in ns, from the edges as the report wrote them in µs */
+/* stats.c's bucket_mid() of the magnitudes [lo, hi) in ns, from the edges as the report wrote them in µs: whole ns,
+ * the half width rounded down. In doubles (exact for whole ns below 2^53), so that a document's absurd edges
+ * cannot overflow an integer. */
 static double mid_ns(double lo_us, double hi_us)
 {
-    long long lo = llround(lo_us * 1000), hi = llround(hi_us * 1000);
-    return hi - lo <= 1 ? (double)lo : (double)(lo + (hi - lo) / 2);
+    double lo = round(lo_us * 1000), hi = round(hi_us * 1000);
+    return hi - lo <= 1 ? lo : lo + floor((hi - lo) / 2);
 }
 
 double rhist_midrank(const struct rhist *h, double q)
