@@ -60,7 +60,7 @@ HELPER_SRC := $(wildcard tests/helpers/*.c)
 HELPER_BIN := $(patsubst tests/helpers/%.c,$(BUILD)/tests/helpers/%,$(HELPER_SRC))
 ALL_OBJ  := $(LIB_OBJ) $(MAIN_OBJ)
 
-.PHONY: all deps deps-run deps-check run check check-clang check-quick test-bins compile sanitize bench install uninstall clean fuzz
+.PHONY: all deps deps-run deps-check run check check-clang check-quick goldens test-bins compile sanitize bench install uninstall clean fuzz
 
 all: $(BIN)
 
@@ -216,6 +216,11 @@ check-clang: deps-check
 check-quick: deps-check
 	@$(CHECK_MAKE)
 	@BUILD=build-check RTJ=build-check/rtjitter JOBS=$(JOBS) QUICK=1 tests/run-tests.sh
+
+# After a deliberate change of an output: tests/fixtures/golden made again by this binary (tests/helpers/golden.sh);
+# commit them with the change, `git diff` shows what it changed.
+goldens: $(BIN)
+	@RTJ=$(RTJ) tests/helpers/golden.sh --regen
 
 # The tests again, built with AddressSanitizer and UndefinedBehaviorSanitizer, into their own build dir.
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all

@@ -2,8 +2,8 @@
 /* Statistics on the histograms stored in the reports (log-linear buckets, <= 1.6 % wide; read back by rhist.h).
  * compare's verdicts no longer rest on the histogram tests below: they treat cycles as independent, and two
  * back-to-back runs of one set-up were called different in 7 of 15 measures. The verdicts use the seconds of the
- * timeline (compare_blocks.h) and their counts per second (compare_counts.h); the histograms give the table's
- * whole-run percentiles (rhist_quantile()) and HTML's exceedance curves. What is here:
+ * timeline (compare_blocks.h) and their counts per second (compare_counts.h); the histograms give HTML's
+ * exceedance curves (the table's percentiles are each report's own: report/phase_figures.h). What is here:
  *  - percentiles (p99, p99.9) get a bootstrap confidence interval. The q-quantile of a resample of n values
  *    drawn from the histogram is F^-1(U(k)), U(k) the k-th order statistic of n uniforms, k = ceil(q n), which is
  *    Beta(k, n + 1 - k) distributed: drawing that Beta is drawing a whole resample's quantile, exactly and in

@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-/* A metric's figures in a column. Percentiles come from the histograms through phasefig_quantile(): the figures
- * the verdicts judge, so that a table row and a verdict line name one number. For jitter they are of |jitter|
+/* A metric's figures in a column. Percentiles are the report's own through phasefig_quantile(): the values its
+ * JSON, text, page and verdict show, so that a table row and a report name one number. For jitter they are of |jitter|
  * (abs_p99, abs_p999, abs_max): a cycle early by 500 µs follows one late by as much. */
 static json_t *metric_column(const json_t *p, const char *metric)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Inside compare: the table of one load, a column per report and rows formatted once for the text and HTML
- * renderers alike. Percentiles come from the histograms through phasefig_quantile() (report/phase_figures.h): the
- * figures the verdicts judge, so that a table row and a verdict line name one number. */
+ * renderers alike. Percentiles are the reports' own through phasefig_quantile() (report/phase_figures.h): the
+ * values each report's JSON, text, page and verdict show, so that a table row and a report name one number. */
 #ifndef RTJ_COMPARE_TABLE_H
 #define RTJ_COMPARE_TABLE_H
 #include <jansson.h>

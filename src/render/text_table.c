@@ -3,7 +3,7 @@
  * question: how close did this load bring the audio to its deadline? So the first columns are |jitter| p99 and
  * max in µs and as a share of the period, deadlines met and xruns; wakeup comes next; the statistician's
  * columns (mean ± SD, p99.9, cycles) only where there is room, or with --wide. Every figure is the report's:
- * p99 and p99.9 come from its histograms through phasefig_quantile(), the figure the comparison's verdicts judge. */
+ * p99 and p99.9 through phasefig_quantile(), the one value the JSON, the page, the verdict and compare show. */
 #include "render/text_table.h"
 #include "render/textfmt.h"
 #include "report/access.h"
@@ -93,12 +93,9 @@ static void fill(const json_t *doc, const json_t *p, const struct render_opts *o
     fmt1(b, sizeof(b), doc_num(j, "sd"));
     snprintf(c[C_JMEAN][0], sizeof(c[C_JMEAN][0]), "%.20s %s %.20s", a, tx_pm(o), b);
     v = phasefig_quantile(p, "wakeup", 0, 0.99);
-    if (isnan(v))
-        v = doc_num(w, "p99");
     fmt1(c[C_WP99][0], sizeof(c[C_WP99][0]), v);
     fmt_pct(c[C_WP99][1], sizeof(c[C_WP99][1]), v, per);
-    v = phasefig_quantile(p, "wakeup", 0, 0.999);
-    fmt1(c[C_WP999][0], sizeof(c[C_WP999][0]), isnan(v) ? doc_num(w, "p999") : v);
+    fmt1(c[C_WP999][0], sizeof(c[C_WP999][0]), phasefig_quantile(p, "wakeup", 0, 0.999));
     v = doc_num(w, "max");
     fmt1(c[C_WMAX][0], sizeof(c[C_WMAX][0]), v);
     fmt_pct(c[C_WMAX][1], sizeof(c[C_WMAX][1]), v, per);

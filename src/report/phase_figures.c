@@ -3,6 +3,7 @@
 #include "report/phase_figures.h"
 #include "report/access.h"
 #include "report/rhist.h"
+#include "stats/stats.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -36,22 +37,47 @@ double phasefig_xruns(const json_t *p)
     return fmax(r, d); /* the two overlap: see DESIGN.md, "Xrun notifications" */
 }
 
-double phasefig_quantile(const json_t *p, const char *hist, int fold, double q)
+double phasefig_quantile_from(const json_t *p, const char *metric, int fold, double q, int *from_hist)
 {
-    struct rhist h;
-    if (rhist_from_json(json_object_get(json_object_get(p, "histograms"), hist), fold, &h) < 0)
-        return NAN;
-    double v = rhist_quantile(&h, q);
-    rhist_free(&h);
-    /* Interpolated inside its bucket, a quantile could read above the exact maximum the report also gives: by
-     * less than a bucket's width (1.6 %). Further above, the document disagrees with itself, and the histogram
-     * is what the verdicts judge. */
+    static const struct { double q; const char *k; } keys[] = {
+        { 0.5, "p50" }, { 0.9, "p90" }, { 0.99, "p99" }, { 0.999, "p999" }, { 0.9999, "p9999" },
+    };
+    const char *k = NULL;
+    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+        if (fabs(q - keys[i].q) < 1e-12)
+            k = keys[i].k;
+    if (from_hist)
+        *from_hist = 0;
     char key[64];
-    snprintf(key, sizeof(key), "%.50s_us", hist);
-    double mx = doc_num(json_object_get(p, key), fold ? "abs_max" : "max");
-    if (!isnan(v) && !isnan(mx) && v > mx && v <= mx * 1.02 + 0.01)
-        v = mx;
+    snprintf(key, sizeof(key), "%.50s_us", metric);
+    const json_t *m = json_object_get(p, key);
+    if (k) {
+        snprintf(key, sizeof(key), "%s%s", fold ? "abs_" : "", k);
+        const json_t *v = json_object_get(m, key);
+        if (json_is_number(v))
+            return json_number_value(v);
+        if (v) /* null: too few cycles for this quantile, as the run judged */
+            return NAN;
+    }
+    struct rhist h;
+    if (rhist_from_json(json_object_get(json_object_get(p, "histograms"), metric), fold, &h) < 0)
+        return NAN;
+    double v = quantile_defined((uint64_t)h.total, q) ? rhist_midrank(&h, q) : NAN;
+    rhist_free(&h);
+    /* as the run clamps its own (metric_quantile(), metric_abs_quantile()) */
+    double lo = fold ? 0 : doc_num(m, "min"), hi = doc_num(m, fold ? "abs_max" : "max");
+    if (!isnan(v) && !isnan(hi) && v > hi)
+        v = hi;
+    if (!isnan(v) && !isnan(lo) && v < lo)
+        v = lo;
+    if (from_hist && !isnan(v))
+        *from_hist = 1;
     return v;
+}
+
+double phasefig_quantile(const json_t *p, const char *metric, int fold, double q)
+{
+    return phasefig_quantile_from(p, metric, fold, q, NULL);
 }
 
 double phasefig_period_us(const json_t *doc, const json_t *p)

@@ -10,10 +10,16 @@
  * find one load's phase in each report. */
 const json_t *phasefig_find(const json_t *doc, const char *key);
 
-/* The q-quantile of a phase's histogram `hist` ("jitter", "wakeup"), of magnitudes when fold (|jitter|), from
- * the buckets stored in the report: the figure the verdicts compare. The report's own jitter_us.p99 is the
- * signed jitter's, which misses early cycles; tables show |jitter| p99 through this. NAN when absent. */
-double phasefig_quantile(const json_t *phase, const char *hist, int fold, double q);
+/* The q-quantile of a phase's metric ("jitter", "wakeup", ...), of magnitudes when fold (|jitter|: the tables'
+ * jitter, since the signed jitter_us.p99 misses early cycles), q one of 0.5 0.9 0.99 0.999 0.9999: the one value of
+ * that figure that the text, the page, the verdict, the thresholds and compare all show, and the JSON holds. It is
+ * the report's own (METRIC_us.p99, or .abs_p99 when fold), computed once when the run ended; null there (too few
+ * cycles) is NAN here. Where the report has no such key (one from before |jitter|'s were kept, an import, a hand-made
+ * document) it is computed here, and only here, from the report's stored histogram by the rule the run stores its
+ * own by (rhist_midrank(), within the stored min and max), so that it is the figure the run would have stored;
+ * *from_hist (may be NULL) says that it was. NAN when neither is there. */
+double phasefig_quantile_from(const json_t *phase, const char *metric, int fold, double q, int *from_hist);
+double phasefig_quantile(const json_t *phase, const char *metric, int fold, double q);
 /* The nominal period of a phase in µs: from its own period_frames and rate, else the report's audio.period_us
  * (doc may be NULL). NAN when neither is known. */
 double phasefig_period_us(const json_t *doc, const json_t *phase);

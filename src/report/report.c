@@ -31,9 +31,20 @@ json_t *report_metric_json(const struct metric_stats *m)
                           "min", us(m->min), "max", us(m->max), "abs_max", us(m->abs_max));
     /* A q-quantile needs at least 1/(1 - q) values to say anything beyond the maximum: null below that. */
     for (size_t i = 0; i < sizeof(qs) / sizeof(qs[0]); i++)
-        json_object_set_new(o, qs[i].k, (double)m->count * (1.0 - qs[i].q) >= 1.0 - 1e-9
+        json_object_set_new(o, qs[i].k, quantile_defined(m->count, qs[i].q)
                                             ? json_real(us(metric_quantile(m, qs[i].q))) : json_null());
     return o;
+}
+
+/* |jitter|'s p99 and p99.9, the jitter figures the tables show (a cycle early by 500 µs follows one late by as
+ * much): computed here once, by the rule of the other quantiles, and read by every renderer, the verdict and
+ * compare through phasefig_quantile() (report/phase_figures.h). */
+static void abs_quantiles_json(json_t *o, const struct metric_stats *m)
+{
+    static const struct { const char *k; double q; } qs[] = { { "abs_p99", 0.99 }, { "abs_p999", 0.999 } };
+    for (size_t i = 0; json_is_object(o) && i < sizeof(qs) / sizeof(qs[0]); i++)
+        json_object_set_new(o, qs[i].k, quantile_defined(m->count, qs[i].q)
+                                            ? json_real(us(metric_abs_quantile(m, qs[i].q))) : json_null());
 }
 
 json_t *report_hist_json(const struct histogram *h)
@@ -172,6 +183,8 @@ static json_t *phase_json(const struct phase_result *pr, const struct segment *s
         char key[32];
         snprintf(key, sizeof(key), "%s_us", metric_names[m]);
         json_object_set_new(o, key, s ? report_metric_json(&s->m[m]) : json_null());
+        if (s && m == M_JITTER)
+            abs_quantiles_json(json_object_get(o, key), &s->m[m]);
         if (s && s->m[m].count)
             json_object_set_new(hist, metric_names[m], report_hist_json(&s->m[m].hist));
     }

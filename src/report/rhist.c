@@ -117,6 +117,30 @@ double rhist_rank(const struct rhist *h, double q)
     return fmin(fmax(k, 1.0), h->total);
 }
 
+/* stats.c's bucket_mid() of the magnitudes [lo, hi) in ns, from the edges as the report wrote them in µs: whole ns,
+ * the half width rounded down. In doubles (exact for whole ns below 2^53), so that a document's absurd edges
+ * cannot overflow an integer. */
+static double mid_ns(double lo_us, double hi_us)
+{
+    double lo = round(lo_us * 1000), hi = round(hi_us * 1000);
+    return hi - lo <= 1 ? lo : lo + floor((hi - lo) / 2);
+}
+
+double rhist_midrank(const struct rhist *h, double q)
+{
+    if (h->n == 0 || !(h->total > 0))
+        return NAN;
+    double k = ceil(fmin(fmax(q, 0.0), 1.0) * h->total);
+    k = fmax(k, 1.0);
+    size_t i = 0;
+    while (i + 1 < h->n && h->cum[i] < k)
+        i++;
+    /* A negative bucket [-hi, -lo) holds the magnitudes [lo, hi): its value is minus their midpoint. */
+    if (h->hi[i] <= 0 && h->lo[i] < 0)
+        return -mid_ns(-h->hi[i], -h->lo[i]) / 1000.0;
+    return mid_ns(h->lo[i], h->hi[i]) / 1000.0;
+}
+
 double rhist_quantile(const struct rhist *h, double q)
 {
     if (h->n == 0 || !(h->total > 0))

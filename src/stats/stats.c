@@ -120,6 +120,29 @@ int64_t metric_quantile(const struct metric_stats *m, double q)
     return v;
 }
 
+int64_t metric_abs_quantile(const struct metric_stats *m, double q)
+{
+    if (m->count == 0)
+        return 0;
+    uint64_t rank = (uint64_t)ceil(fmin(fmax(q, 0), 1) * (double)m->hist.total), cum = 0;
+    if (rank < 1)
+        rank = 1;
+    int64_t v = bucket_mid(HIST_BUCKETS - 1);
+    for (int b = 0; b < HIST_BUCKETS; b++) {
+        cum += m->hist.pos[b] + m->hist.neg[b];
+        if (cum >= rank) {
+            v = bucket_mid(b);
+            break;
+        }
+    }
+    return v > m->abs_max ? m->abs_max : v;
+}
+
+int quantile_defined(uint64_t n, double q)
+{
+    return (double)n * (1.0 - q) >= 1.0 - 1e-9;
+}
+
 static void swap64(int64_t *a, int64_t *b)
 {
     int64_t t = *a;

@@ -55,6 +55,12 @@ void metric_init(struct metric_stats *m);
 void metric_add(struct metric_stats *m, int64_t v);
 /* Quantile clamped to the exact min and max. */
 int64_t metric_quantile(const struct metric_stats *m, double q);
+/* The same of the magnitudes |v| (negative and positive buckets of one size together), at most abs_max. */
+int64_t metric_abs_quantile(const struct metric_stats *m, double q);
+
+/* Whether n values say anything of their q-quantile beyond their maximum: at least 1/(1 - q) of them. The report
+ * stores null for a quantile they do not (report_metric_json), and its readers' fallback keeps to it. */
+int quantile_defined(uint64_t n, double q);
 
 /* In-place selection: the nearest-rank q-quantile of v[0..n-1] (reorders v). n > 0. */
 int64_t select_quantile(int64_t *v, size_t n, double q);

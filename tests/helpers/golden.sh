@@ -5,14 +5,31 @@
 # loopback, a cyclictest import, a PipeWire run; and a sweep document) through every renderer of `report` and
 # `compare`, into OUTDIR, one file per output, with each command's exit status in OUTDIR/exit-codes.
 # tests/integration/golden_outputs.sh compares them with tests/fixtures/golden byte for byte: a refactoring that
-# changes no behaviour changes none of them. After a deliberate change of an output: tests/helpers/golden.sh
-# tests/fixtures/golden, and commit the new files with the change that made them.
+# changes no behaviour changes none of them.
+# Two outputs are not kept as goldens, because a copy would hold nothing the input does not: `report --format json`
+# of a report must be the report itself, so those outputs go to OUTDIR/same-as-input/ with their inputs listed in
+# OUTDIR/same-as-input/LIST ("OUTPUT INPUT"), and the test compares each with its input; and every HTML output
+# loses its <style> blocks here, so that a tweak of the stylesheet does not change every golden page.
 #
 # usage: tests/helpers/golden.sh OUTDIR   (from the top of the tree; RTJ=path of the binary, default ./rtjitter)
+#        tests/helpers/golden.sh --regen  (after a deliberate change of an output: replaces tests/fixtures/golden
+#                                          with the outputs of this binary; `make goldens` does the same)
 set -u
 RTJ=$(realpath "${RTJ:-./rtjitter}")
-mkdir -p "$1"
+export RTJ
+if [ "${1:-}" = --regen ]; then
+    G=tests/fixtures/golden
+    N=$(mktemp -d "${TMPDIR:-/tmp}/rtjt-golden-new.XXXXXX")
+    "$0" "$N/out" || exit 1
+    rm -r "$N/out/same-as-input"
+    rm -rf "$G" && mv "$N/out" "$G" && rmdir "$N" || exit 1
+    echo "tests/fixtures/golden: $(ls "$G" | wc -l) files; git status -- $G shows what changed"
+    exit 0
+fi
+[ $# = 1 ] || { echo "usage: $0 OUTDIR | --regen" >&2; exit 2; }
+mkdir -p "$1/same-as-input"
 O=$(realpath "$1")
+: >"$O/same-as-input/LIST"
 # compare caches each report's set-up key beside it (a .NAME.setup sidecar): it works on a copy of the fixtures, at
 # the same relative path (the outputs name it), never in the committed tree
 T=$(mktemp -d "${TMPDIR:-/tmp}/rtjt-golden.XXXXXX")
@@ -34,6 +51,12 @@ one() {
     echo "$n $?" >>"$O/exit-codes"
     [ -s "$O/$n.err" ] || rm -f "$O/$n.err"
 }
+# same NAME INPUT: `report INPUT --format json`, which must be INPUT itself, into OUTDIR/same-as-input/NAME
+same() {
+    one "$1" report "$2" --format json
+    mv "$O/$1" "$O/same-as-input/$1"
+    echo "$1 $2" >>"$O/same-as-input/LIST"
+}
 declare -A R=(
     [timer-before-1]=20261202T172220Z-before [timer-before-2]=20261202T172224Z-before
     [timer-after-dsp40]=20261202T172228Z-after [jack-stalls]=20261202T172233Z [jack-clean-dsp30]=20261202T172242Z
@@ -43,13 +66,17 @@ declare -A R=(
 for n in "${!R[@]}"; do
     f=$S/${R[$n]}.json
     for fmt in text json html junit tap lava kcidb; do
-        one "report-$n.$fmt" report "$f" --format "$fmt"
+        if [ $fmt = json ]; then
+            same "report-$n.json" "$f"
+        else
+            one "report-$n.$fmt" report "$f" --format "$fmt"
+        fi
     done
     one "report-$n.wide" report "$f" --wide
 done
-for fmt in text json html; do
-    one "report-sweep.$fmt" report "$F/sweep.json" --format "$fmt"
-done
+one report-sweep.text report "$F/sweep.json" --format text
+same report-sweep.json "$F/sweep.json"
+one report-sweep.html report "$F/sweep.json" --format html
 one report-sweep.wide report "$F/sweep.json" --wide
 # before and after, with a replicate of "before" beside it (the same set-up, the same directory)
 for fmt in text json html junit tap lava kcidb; do
@@ -73,7 +100,15 @@ done
 # eleven runs
 for n in culprits-jack-stalls culprits-timer-spike; do
     for fmt in text json html junit tap lava kcidb; do
-        one "report-$n.$fmt" report "$F/$n.json" --format "$fmt"
+        if [ $fmt = json ]; then
+            same "report-$n.json" "$F/$n.json"
+        else
+            one "report-$n.$fmt" report "$F/$n.json" --format "$fmt"
+        fi
     done
     one "report-$n.wide" report "$F/$n.json" --wide
+done
+# the stylesheet is the page's look, which the screenshot tests judge; the goldens hold the page's content
+for f in "$O"/*.html; do
+    perl -0pi -e 's{<style>.*?</style>\n?}{}gs' "$f"
 done
