@@ -129,7 +129,7 @@ static void test_fixture_keys_in_table(void **state)
     size_t n = walk_fixtures(&w);
     printf("# %zu fixture reports, %zu keys: %zu not in the table, %zu not of their type%s%s\n", n, w.keys,
            w.missing, w.wrong, w.first[0] ? "; first: " : "", w.first);
-    assert_true(n >= 20);
+    assert_true(n >= 12); /* the inputs (the goldens' identity copies went: issue 36 item 4) */
     assert_true(w.keys > 10000);
     assert_int_equal(w.missing, 0);
     assert_int_equal(w.wrong, 0);
