@@ -14,7 +14,8 @@ import sys
 # folder -> (allowed targets as prefixes of the resolved path, the header that states the rule)
 RULES = {
     "report": (["src/report/", "src/stats/", "src/culprit/culprit.h", "src/util/"], "report.h"),
-    "render": (["src/render/", "src/report/", "src/util/", "src/verdict/verdict_order.h"], "render.h"),
+    "render": (["src/render/", "src/report/", "src/util/", "src/culprit/culprit.h", "src/verdict/verdict_order.h"],
+               "render.h"),
     "loopback": (["src/loopback/", "rtaudio/loopsig.h", "src/util/"], "loopback.h"),
     "sysinfo": (["src/sysinfo/", "src/util/"], "sysinfo.h"),
     "checks": (["src/checks/", "src/sysinfo/", "src/util/"], "checks.h"),
