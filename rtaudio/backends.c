@@ -3,20 +3,14 @@
 #include "backend.h"
 #include <string.h>
 
-extern const struct backend_ops backend_jack;
-extern const struct backend_ops backend_timer;
-extern const struct backend_ops backend_alsa;
-extern const struct backend_ops backend_noise;
-extern const struct backend_ops backend_pipewire;
+/* Each X(NAME) is the `const struct backend_ops backend_NAME` its own folder or file defines: the declarations and
+ * the table are made from this one list. */
+#define BACKENDS(X) X(jack) X(timer) X(alsa) X(noise) X(pipewire)
 
-const struct backend_ops *const rtj_backends[] = {
-    &backend_jack,
-    &backend_timer,
-    &backend_alsa,
-    &backend_noise,
-    &backend_pipewire,
-    NULL,
-};
+#define BACKEND_DECLARE(n) extern const struct backend_ops backend_##n;
+BACKENDS(BACKEND_DECLARE)
+#define BACKEND_ENTRY(n) &backend_##n,
+const struct backend_ops *const rtj_backends[] = { BACKENDS(BACKEND_ENTRY) NULL };
 
 const struct backend_ops *backend_find(const char *name)
 {

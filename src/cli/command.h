@@ -29,7 +29,14 @@ struct cli_command {
 
 #define CLI_MAX_SECTIONS 8
 
-/* The subcommands, NULL-terminated, in the order `rtjitter --help` and the man page list them (commands.c).
+/* The one list of subcommands, in the order `rtjitter --help` and the man page list them: each X(NAME) is the
+ * `const struct cli_command cmd_NAME_info` of src/cli/cmd_NAME.c (and cmd_NAME() in cmd_NAME.h). The declarations
+ * here and the table in commands.c are made from it. */
+#define CLI_COMMANDS(X) X(run) X(sweep) X(loads) X(report) X(compare) X(watch) X(check) X(diagnose) X(import)
+#define CLI_COMMAND_DECLARE(n) extern const struct cli_command cmd_##n##_info;
+CLI_COMMANDS(CLI_COMMAND_DECLARE)
+
+/* The subcommands, NULL-terminated, in CLI_COMMANDS' order (commands.c).
  * Each entry: a unique lowercase name, fn, a one-line summary and a synopsis, and sections() giving its own
  * option table first (untitled); tests/unit/test_registry.c holds every entry to that. */
 extern const struct cli_command *const cli_commands[];
