@@ -54,9 +54,8 @@ extern const struct renderer *const renderers[];
 
 /* The entry named name, or NULL. */
 const struct renderer *renderer_find(const char *name);
-/* The names, NULL-terminated (an option's list of choices): renderer_name_list, filled from the table on the first
- * call (main thread only). An option table points its choices at renderer_name_list and calls renderer_names()
- * before it parses or prints them. */
+/* The names, NULL-terminated (an option's list of choices): renderer_name_list, made from RENDER_FORMS with the
+ * table, in its order. An option table points its choices at renderer_name_list. */
 const char *const *renderer_names(void);
 extern const char *renderer_name_list[];
 
