@@ -5,8 +5,11 @@
  * thread: the engine's sampler is a normal-priority thread, sources are polled by it, and the collector thread
  * notes the happenings to explain (culprit_engine.h).
  *
- * This header is the module's common language, types only and their JSON: report/ may include it (to place the
- * culprits of events and spikes), and so may run/, render/ and compare/. It includes nothing of the project. */
+ * This header is the module's common language, types only and their JSON, and the one table of culprit kinds
+ * (culprit_kinds.c): report/ may include it (to place the culprits of events and spikes), and so may run/, render/,
+ * compare/ and verdict/. It includes nothing of the project. A file here may include util/, jansson and the
+ * libraries of its sources (libpipewire); never report/, render/, compare/, verdict/ or run/: run/ drives the engine
+ * (culprit_engine.h) and the report reads its results back through struct culprit_results. */
 #ifndef RTJ_CULPRIT_H
 #define RTJ_CULPRIT_H
 #include <jansson.h>
