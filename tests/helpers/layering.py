@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The floors of src/ (tests/integration/layering.sh): each folder's quoted includes against the rule its folder
-header states (report.h, render.h, loopback.h, run.h, sysinfo.h, checks.h, culprit.h, verdict.h, and compare's
-place above report/). tests/README.md ("The floors") draws them as one picture.
+header states (report.h, render.h, loopback.h, run.h, sysinfo.h, checks.h, culprit.h, verdict.h and compare.h);
+tests/README.md ("The floors") draws them as one picture.
 An include is resolved as the compiler does with -Isrc -Irtaudio -Iloads: the including file's own folder first,
 then src/, rtaudio/, loads/. Prints one TAP line per folder (each arrow against its floor named: file, line,
 target) and exits 1 when any folder breaks its rule.
@@ -30,7 +30,7 @@ RULES = {
                  "src/util/"], "verdict.h"),
     # compare builds on report/ and is shown by render/ from its JSON: it includes neither render/ nor run/
     "compare": (["src/compare/", "src/report/", "src/stats/", "src/util/", "src/culprit/culprit.h"],
-                "compare/ (DESIGN.md: compare out of report)"),
+                "compare.h"),
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # test-class: quick
 # The floors of src/ (issue 36): each folder's quoted includes against the rule its folder header states (report.h,
-# render.h, loopback.h, run.h, sysinfo.h, checks.h, culprit.h, verdict.h; compare/ above report/), read by tests/helpers/layering.py,
+# render.h, loopback.h, run.h, sysinfo.h, checks.h, culprit.h, verdict.h, compare.h), read by tests/helpers/layering.py,
 # which resolves each include as the compiler does. A call across a floor needs the include (-Werror refuses an
 # implicit declaration), so the includes are the arrows. Then a copy of the tree with the two arrows issue 36 found
 # put back (loopback/lb_wav.c including run/run.h for run_err; render/html_compare.c including compare/compare.h
