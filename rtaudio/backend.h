@@ -149,7 +149,13 @@ struct backend_ops {
     const struct backend_session_ops *session;
 };
 
-/* The registered backends, NULL-terminated; the first is the default. */
+/* The one list of backends, the first the default: each X(NAME) is the `const struct backend_ops backend_NAME` its
+ * own folder or file defines. The declarations here and rtj_backends[] (backends.c) are made from it. */
+#define BACKENDS(X) X(jack) X(timer) X(alsa) X(noise) X(pipewire)
+#define BACKEND_DECLARE(n) extern const struct backend_ops backend_##n;
+BACKENDS(BACKEND_DECLARE)
+
+/* The registered backends, NULL-terminated, in BACKENDS' order; the first is the default. */
 extern const struct backend_ops *const rtj_backends[];
 /* The backend called name, or NULL. */
 const struct backend_ops *backend_find(const char *name);

@@ -10,9 +10,6 @@
 
 #define AUTO_ASK_MS 1000 /* each server's answer; a running one answers in a few ms */
 
-extern const struct backend_ops backend_jack;
-extern const struct backend_ops backend_pipewire;
-
 const struct backend_ops *backend_auto(const char *server, char *why, size_t len, int *rc)
 {
     char path[256];

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The checks table, its runner, and what `rtjitter check` collects for it. The order is the verdict's order of
- * advice (privileges, the machine, then the boot options: what is quickest to change and to undo first); the
- * checklist prints the same entries by group. */
+/* The checks table, made from the one list CHECKS (checks_internal.h, which says its order), its runner, and what
+ * `rtjitter check` collects for it. */
 #include "checks/checks_internal.h"
 #include "sysinfo/sysinfo.h"
 #include <errno.h>
@@ -11,47 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct check *const table[] = {
-    /* privileges: the run's own rules say these in a verdict (audio.realtime, audio.mlocked) */
-    &check_root,
-    &check_rtprio,
-    &check_memlock,
-    &check_sched_fifo,
-    &check_limits_files,
-    &check_rtkit,
-    /* the machine */
-    &check_governor,
-    &check_rtirq,
-    &check_shared_irq,
-    &check_swappiness,
-    &check_rt_throttling,
-    /* boot options */
-    &check_threadirqs,
-    &check_preempt,
-    &check_high_res_timers,
-    /* the checklist's own */
-    &check_boost,
-    &check_smt,
-    &check_idle_states,
-    &check_cpu_dma_latency,
-    &check_usb_irq,
-    &check_filesystems,
-    &check_inotify,
-    &check_hz,
-    &check_nohz,
-    &check_isolation,
-    &check_mitigations,
-    &check_timer_migration,
-    &check_boot_setup,
-    &check_audio_stack,
-    &check_server_rt,
-    &check_jack_registry,
-    &check_pipewire_clock,
-    &check_usb_autosuspend,
-    &check_power_profile,
-    &check_tlp,
-    &check_laptop_mode,
-};
+#define CHECK_ENTRY(n) &check_##n,
+static const struct check *const table[] = { CHECKS(CHECK_ENTRY) };
 
 #define NCHECKS (sizeof(table) / sizeof(table[0]))
 

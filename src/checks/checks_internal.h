@@ -1,30 +1,32 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Shared by the files of src/checks only: the checks each group file defines (listed once, in checks.c's
- * table) and the small helpers they write their results with. */
+/* Shared by the files of src/checks only: the one list of the checks the group files define (CHECKS) and the
+ * small helpers they write their results with. */
 #ifndef RTJ_CHECKS_INTERNAL_H
 #define RTJ_CHECKS_INTERNAL_H
 #include "checks/checks.h"
 #include "util/wrap.h"
 
-/* privileges.c: the rights a real-time audio thread needs, in force and as configured */
-extern const struct check check_root, check_rtprio, check_memlock, check_sched_fifo, check_limits_files,
-    check_rtkit;
-/* kernel.c: the kernel and how it runs */
-extern const struct check check_threadirqs, check_preempt, check_high_res_timers, check_rt_throttling, check_hz,
-    check_nohz, check_timer_migration;
-/* boot.c: boot options: isolation, mitigations, the boot loader's set-up in force */
-extern const struct check check_isolation, check_mitigations, check_boot_setup;
-/* irq.c: the sound cards' and USB controllers' interrupts */
-extern const struct check check_rtirq, check_shared_irq, check_usb_irq;
-/* cpu.c: CPU frequency, SMT, idle states */
-extern const struct check check_governor, check_boost, check_smt, check_idle_states, check_cpu_dma_latency;
-/* disks.c: memory and disks */
-extern const struct check check_swappiness, check_filesystems, check_inotify;
-/* audio.c: the audio stack */
-extern const struct check check_audio_stack, check_server_rt, check_jack_registry, check_pipewire_clock,
-    check_usb_autosuspend;
-/* power.c: power managers */
-extern const struct check check_power_profile, check_tlp, check_laptop_mode;
+/* The one list of checks, in the verdict's order of advice (privileges, the machine, then the boot options: what is
+ * quickest to change and to undo first); the checklist prints the same entries by group. Each X(NAME) is the
+ * `const struct check check_NAME` of its group's file: privileges.c (the rights a real-time audio thread needs, in
+ * force and as configured), kernel.c (the kernel and how it runs), boot.c (isolation, mitigations, the boot
+ * loader's set-up in force), irq.c (the sound cards' and USB controllers' interrupts), cpu.c (frequency, SMT, idle
+ * states), disks.c (memory and disks), audio.c (the audio stack), power.c (power managers). The declarations here
+ * and the table in checks.c are made from it. */
+#define CHECKS(X)                                                                                                    \
+    /* privileges: the run's own rules say these in a verdict (audio.realtime, audio.mlocked) */                    \
+    X(root) X(rtprio) X(memlock) X(sched_fifo) X(limits_files) X(rtkit)                                              \
+    /* the machine */                                                                                                \
+    X(governor) X(rtirq) X(shared_irq) X(swappiness) X(rt_throttling)                                                \
+    /* boot options */                                                                                               \
+    X(threadirqs) X(preempt) X(high_res_timers)                                                                      \
+    /* the checklist's own */                                                                                        \
+    X(boost) X(smt) X(idle_states) X(cpu_dma_latency) X(usb_irq) X(filesystems) X(inotify) X(hz) X(nohz)             \
+    X(isolation) X(mitigations) X(timer_migration) X(boot_setup) X(audio_stack) X(server_rt) X(jack_registry)        \
+    X(pipewire_clock) X(usb_autosuspend) X(power_profile) X(tlp) X(laptop_mode)
+
+#define CHECK_DECLARE(n) extern const struct check check_##n;
+CHECKS(CHECK_DECLARE)
 
 /* login_probe.c: process.login {pid, comm, started, opener {pid, comm, uid, login_flag} or null, service,
  * session {id, leader_comm, leader_started}}: the login this process belongs to, from /proc; null unreadable. */

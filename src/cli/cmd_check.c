@@ -40,13 +40,6 @@ static const struct opt_def check_defs[] = {
 };
 #undef O
 
-static size_t check_sections(struct opt_section *out, size_t max)
-{
-    if (max > 0)
-        out[0] = (struct opt_section){ NULL, check_defs };
-    return max > 0;
-}
-
 const struct cli_command cmd_check_info = {
     .name = "check",
     .fn = cmd_check,
@@ -63,7 +56,7 @@ const struct cli_command cmd_check_info = {
                    "reason is told apart by facts: the login's groups and start against the file's mtime, its PAM\n"
                    "service and pam_limits, the hard limits, a container. Exit status 1 when any check fails.",
     .positional = NULL,
-    .sections = check_sections,
+    .defs = check_defs,
 };
 
 /* SGR colours for each status; none when the output is not a terminal or NO_COLOR is set (no-color.org). */
@@ -221,12 +214,9 @@ int cmd_check(int argc, char **argv, const char *command_line)
 {
     struct check_opts o = { 0 };
     int np = 0;
-    int pr = opts_parse("check", check_defs, &o, argc, argv, NULL, 0, &np);
-    if (pr != 0) {
-        if (pr == 1)
-            cli_help(stdout, &cmd_check_info);
-        return pr == 1 ? 0 : 2;
-    }
+    int status;
+    if (cli_parse(&cmd_check_info, NULL, &o, argc, argv, NULL, 0, &np, &status))
+        return status;
     const char *bad_dir = NULL, *which = NULL;
     if (o.root)
         bad_dir = not_a_dir(o.root), which = "--root";

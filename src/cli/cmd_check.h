@@ -6,5 +6,4 @@
 /* Returns the process exit status: 0 no check failed, 1 one did, 2 bad usage or the document could not be
  * written. */
 int cmd_check(int argc, char **argv, const char *command_line);
-extern const struct cli_command cmd_check_info;
 #endif

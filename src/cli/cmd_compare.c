@@ -139,14 +139,6 @@ static int matrix_mode(const struct compare_opts *o)
     return rc;
 }
 
-static size_t compare_sections(struct opt_section *out, size_t max)
-{
-    renderer_names(); /* the choices of --format, from the table of forms */
-    if (max > 0)
-        out[0] = (struct opt_section){ NULL, compare_defs };
-    return max > 0;
-}
-
 const struct cli_command cmd_compare_info = {
     .name = "compare",
     .fn = cmd_compare,
@@ -162,7 +154,7 @@ const struct cli_command cmd_compare_info = {
                    "and counted apart, not yet a call on the set-ups. Xrun events and missed deadlines are tested on\n"
                    "their counts per second. Run each set-up three times.",
     .positional = "REPORT.json",
-    .sections = compare_sections,
+    .defs = compare_defs,
 };
 
 int cmd_compare(int argc, char **argv, const char *command_line)
@@ -171,14 +163,9 @@ int cmd_compare(int argc, char **argv, const char *command_line)
     struct compare_opts o = { 0 };
     const char *pos[COMPARE_MAX + 1];
     int npos = 0;
-    renderer_names(); /* the choices of --format, from the table of forms */
-    int r = opts_parse("compare", compare_defs, &o, argc, argv, pos, COMPARE_MAX + 1, &npos);
-    if (r == 1) {
-        cli_help(stdout, &cmd_compare_info);
-        return 0;
-    }
-    if (r < 0)
-        return 2;
+    int status;
+    if (cli_parse(&cmd_compare_info, NULL, &o, argc, argv, pos, COMPARE_MAX + 1, &npos, &status))
+        return status;
     if (npos > COMPARE_MAX) {
         fprintf(stderr, "rtjitter compare: at most %d reports side by side\n", COMPARE_MAX);
         return 2;

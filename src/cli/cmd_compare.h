@@ -5,5 +5,4 @@
 #include "cli/command.h"
 /* Returns the process exit status: 0 ok, 2 bad usage or a file that is not a readable report. */
 int cmd_compare(int argc, char **argv, const char *command_line);
-extern const struct cli_command cmd_compare_info;
 #endif

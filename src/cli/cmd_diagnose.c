@@ -47,13 +47,6 @@ static const struct opt_def diag_defs[] = {
 };
 #undef O
 
-static size_t diag_sections(struct opt_section *out, size_t max)
-{
-    if (max > 0)
-        out[0] = (struct opt_section){ NULL, diag_defs };
-    return max > 0;
-}
-
 const struct cli_command cmd_diagnose_info = {
     .name = "diagnose",
     .fn = cmd_diagnose,
@@ -68,7 +61,7 @@ const struct cli_command cmd_diagnose_info = {
                    "Fedora's), or rtla or root is missing, it says so in one line. Exit status 0: no latency reached\n"
                    "the threshold; 1: one did; 2: bad usage; 3: rtla failed; 4: not available on this machine.",
     .positional = NULL,
-    .sections = diag_sections,
+    .defs = diag_defs,
 };
 
 /* Runs argv with stdout and stderr into *out (at most RTLA_OUT_MAX), for at most timeout_s (then TERM, and KILL
@@ -285,12 +278,9 @@ int cmd_diagnose(int argc, char **argv, const char *command_line)
 {
     struct diag_opts o = { .duration_s = 30, .threshold_us = 100 };
     int np = 0;
-    int pr = opts_parse("diagnose", diag_defs, &o, argc, argv, NULL, 0, &np);
-    if (pr != 0) {
-        if (pr == 1)
-            cli_help(stdout, &cmd_diagnose_info);
-        return pr == 1 ? 0 : 2;
-    }
+    int status;
+    if (cli_parse(&cmd_diagnose_info, NULL, &o, argc, argv, NULL, 0, &np, &status))
+        return status;
     const char *given = o.tracefs ? o.tracefs : getenv("RTJ_TRACEFS");
     if (given && !given[0])
         given = NULL;

@@ -6,5 +6,4 @@
 /* Returns the process exit status: 0 rtla ran and no latency reached the threshold, 1 it ran and one did (the
  * auto-analysis says why), 2 bad usage, 3 rtla failed, 4 not available on this machine (the one line says why). */
 int cmd_diagnose(int argc, char **argv, const char *command_line);
-extern const struct cli_command cmd_diagnose_info;
 #endif

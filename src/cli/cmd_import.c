@@ -75,13 +75,6 @@ static void summary(FILE *f, const char *file, const json_t *doc)
 #define SYNOPSIS "cyclictest|oslat FILE.json | jitterdebugger DIR [--load NAME] [--label TEXT] [--output DIR] " \
                  "[--json FILE] [--quiet]"
 
-static size_t import_sections(struct opt_section *out, size_t max)
-{
-    if (max > 0)
-        out[0] = (struct opt_section){ NULL, import_defs };
-    return max > 0;
-}
-
 const struct cli_command cmd_import_info = {
     .name = "import",
     .fn = cmd_import,
@@ -91,7 +84,7 @@ const struct cli_command cmd_import_info = {
                    "-h for its histogram) or of jitterdebugger's results (its -o DIR: DIR/results.json) and saves it\n"
                    "in the store, so that compare puts it beside runs like any other report.",
     .positional = "FILE.json|DIR",
-    .sections = import_sections,
+    .defs = import_defs,
 };
 
 int cmd_import(int argc, char **argv, const char *command_line)
@@ -99,13 +92,9 @@ int cmd_import(int argc, char **argv, const char *command_line)
     struct import_opts o = { 0 };
     const char *pos[2];
     int npos = 0;
-    int r = opts_parse("import", import_defs, &o, argc, argv, pos, 2, &npos);
-    if (r == 1) {
-        cli_help(stdout, &cmd_import_info);
-        return 0;
-    }
-    if (r < 0)
-        return 2;
+    int status;
+    if (cli_parse(&cmd_import_info, NULL, &o, argc, argv, pos, 2, &npos, &status))
+        return status;
     if (npos != 2) {
         fprintf(stderr, "rtjitter import: what, from which file? (rtjitter import " SYNOPSIS ")\n");
         return 2;

@@ -6,5 +6,4 @@
  * saved. */
 #include "cli/command.h"
 int cmd_import(int argc, char **argv, const char *command_line);
-extern const struct cli_command cmd_import_info;
 #endif

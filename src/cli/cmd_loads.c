@@ -50,13 +50,6 @@ static json_t *registry_json(void)
     return a;
 }
 
-static size_t loads_sections(struct opt_section *out, size_t max)
-{
-    if (max > 0)
-        out[0] = (struct opt_section){ NULL, loads_defs };
-    return max > 0;
-}
-
 const struct cli_command cmd_loads_info = {
     .name = "loads",
     .fn = cmd_loads,
@@ -64,7 +57,7 @@ const struct cli_command cmd_loads_info = {
     .synopsis = "[--json]",
     .description = NULL,
     .positional = NULL,
-    .sections = loads_sections,
+    .defs = loads_defs,
 };
 
 int cmd_loads(int argc, char **argv, const char *command_line)
@@ -72,12 +65,9 @@ int cmd_loads(int argc, char **argv, const char *command_line)
     (void)command_line;
     struct loads_opts o = { 0 };
     int np = 0;
-    int r = opts_parse("loads", loads_defs, &o, argc, argv, NULL, 0, &np);
-    if (r != 0) {
-        if (r == 1)
-            cli_help(stdout, &cmd_loads_info);
-        return r == 1 ? 0 : 2;
-    }
+    int status;
+    if (cli_parse(&cmd_loads_info, NULL, &o, argc, argv, NULL, 0, &np, &status))
+        return status;
     if (o.json) {
         json_t *a = registry_json();
         int e = json_dumpf(a, stdout, JSON_INDENT(2));

@@ -4,5 +4,4 @@
 #include "cli/command.h"
 /* `rtjitter loads [--json]`: the load registry, for people and for scripts. Returns the exit status. */
 int cmd_loads(int argc, char **argv, const char *command_line);
-extern const struct cli_command cmd_loads_info;
 #endif

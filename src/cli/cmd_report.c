@@ -37,14 +37,6 @@ static const struct opt_def report_defs[] = {
 };
 #undef O
 
-static size_t report_sections(struct opt_section *out, size_t max)
-{
-    renderer_names(); /* the choices of --format, from the table of forms */
-    if (max > 0)
-        out[0] = (struct opt_section){ NULL, report_defs };
-    return max > 0;
-}
-
 const struct cli_command cmd_report_info = {
     .name = "report",
     .fn = cmd_report,
@@ -55,7 +47,7 @@ const struct cli_command cmd_report_info = {
                    "cells; text, html and json only). Without it: the newest report in the store (its file is\n"
                    "named on stderr).",
     .positional = "REPORT.json",
-    .sections = report_sections,
+    .defs = report_defs,
 };
 
 /* A sweep document ("rtjitter.sweep/1"), through the same table: its text, page or JSON; the packaging forms
@@ -94,14 +86,9 @@ int cmd_report(int argc, char **argv, const char *command_line)
     struct report_opts o = { 0 };
     const char *pos[1];
     int npos = 0;
-    renderer_names();
-    int r = opts_parse("report", report_defs, &o, argc, argv, pos, 1, &npos);
-    if (r == 1) {
-        cli_help(stdout, &cmd_report_info);
-        return 0;
-    }
-    if (r < 0)
-        return 2;
+    int status;
+    if (cli_parse(&cmd_report_info, NULL, &o, argc, argv, pos, 1, &npos, &status))
+        return status;
     char newest[4600];
     if (npos == 0) {
         /* the newest report of the store: the run just made, most often */

@@ -6,5 +6,4 @@
 #include <stddef.h>
 /* Returns the process exit status: 0 ok, 2 bad usage or a file that is not a readable report. */
 int cmd_report(int argc, char **argv, const char *command_line);
-extern const struct cli_command cmd_report_info;
 #endif

@@ -156,13 +156,10 @@ int cmd_run(int argc, char **argv, const char *command_line)
     o.plan.duration_s = 0; /* 0 after parsing: not given (--soak refuses it) */
     o.plan.loads = NULL;
     int np = 0;
-    int pr = opts_parse("run", defs, &o, argc, argv, NULL, 0, &np);
+    int status, done = cli_parse(&cmd_run_info, defs, &o, argc, argv, NULL, 0, &np, &status);
     free(defs);
-    if (pr != 0) {
-        if (pr == 1)
-            cli_help(stdout, &cmd_run_info);
-        return pr == 1 ? 0 : 2;
-    }
+    if (done)
+        return status;
     if (o.dsp) {
         char err[160];
         if (rampdrv_parse_dsp(o.dsp, &o.plan.be.dsp_pct, &o.plan.dsp_ramp_step_pct, &o.plan.dsp_ramp_step_s, err,

@@ -4,5 +4,4 @@
 #include "cli/command.h"
 /* `rtjitter run`: returns the process exit status (0, 1 threshold exceeded, 2 bad usage, 3 incomplete). */
 int cmd_run(int argc, char **argv, const char *command_line);
-extern const struct cli_command cmd_run_info;
 #endif

@@ -96,13 +96,10 @@ int cmd_sweep(int argc, char **argv, const char *command_line)
         return 3;
     }
     int np = 0;
-    int pr = opts_parse("sweep", defs, &o, argc, argv, NULL, 0, &np);
+    int status, done = cli_parse(&cmd_sweep_info, defs, &o, argc, argv, NULL, 0, &np, &status);
     free(defs);
-    if (pr != 0) {
-        if (pr == 1)
-            cli_help(stdout, &cmd_sweep_info);
-        return pr == 1 ? 0 : 2;
-    }
+    if (done)
+        return status;
     if (o.backend && strcmp(o.backend, "list") == 0) {
         backend_opts_list(stdout);
         return 0;

@@ -3,7 +3,6 @@
 #define RTJ_CMD_SWEEP_H
 #include "cli/command.h"
 
-extern const struct cli_command cmd_sweep_info;
 int cmd_sweep(int argc, char **argv, const char *command_line);
 
 #endif

@@ -74,14 +74,6 @@ static const struct opt_def watch_defs[] = {
 #undef O
 #undef P
 
-static size_t watch_sections(struct opt_section *out, size_t max)
-{
-    if (max < 1)
-        return 0;
-    out[0] = (struct opt_section){ NULL, watch_defs };
-    return 1;
-}
-
 const struct cli_command cmd_watch_info = {
     .name = "watch",
     .fn = cmd_watch,
@@ -96,7 +88,7 @@ const struct cli_command cmd_watch_info = {
                    "the longest, the worst minute and the top culprits. Never starts a server; when the server\n"
                    "stops, it says so and its report is incomplete (exit 3).",
     .positional = NULL,
-    .sections = watch_sections,
+    .defs = watch_defs,
 };
 
 /* --server-log must be a regular file (jackd's stderr redirected to it): its source reads it by offset, as it grows.
@@ -179,12 +171,9 @@ int cmd_watch(int argc, char **argv, const char *command_line)
     memset(&o, 0, sizeof(o));
     run_plan_defaults(&o.plan);
     int np = 0;
-    int pr = opts_parse("watch", watch_defs, &o, argc, argv, NULL, 0, &np);
-    if (pr != 0) {
-        if (pr == 1)
-            cli_help(stdout, &cmd_watch_info);
-        return pr == 1 ? 0 : 2;
-    }
+    int status;
+    if (cli_parse(&cmd_watch_info, NULL, &o, argc, argv, NULL, 0, &np, &status))
+        return status;
     enum watch_format fmt = WATCH_TEXT;
     if (o.format && strcmp(o.format, "waybar") == 0)
         fmt = WATCH_WAYBAR;

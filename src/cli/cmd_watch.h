@@ -7,5 +7,4 @@
  * usage or no server to watch, 3 the server was lost or the report could not be saved (an incomplete report is
  * still written). */
 int cmd_watch(int argc, char **argv, const char *command_line);
-extern const struct cli_command cmd_watch_info;
 #endif

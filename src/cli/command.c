@@ -23,6 +23,26 @@ static void usage_line(FILE *f, int width, const char *name, const char *synopsi
     wrap_text(f, first, wrap_cols(first), width, text);
 }
 
+size_t cli_sections(const struct cli_command *c, struct opt_section *out, size_t max)
+{
+    if (c->sections)
+        return c->sections(out, max);
+    if (max < 1 || !c->defs)
+        return 0;
+    out[0] = (struct opt_section){ NULL, c->defs };
+    return 1;
+}
+
+int cli_parse(const struct cli_command *c, const struct opt_def *defs, void *opts, int argc, char **argv,
+              const char **pos, int maxpos, int *npos, int *status)
+{
+    int r = opts_parse(c->name, defs ? defs : c->defs, opts, argc, argv, pos, maxpos, npos);
+    if (r == 1)
+        cli_help(stdout, c);
+    *status = r == 1 ? 0 : 2;
+    return r != 0;
+}
+
 void cli_help(FILE *f, const struct cli_command *c)
 {
     int width = wrap_width(f);
@@ -32,7 +52,7 @@ void cli_help(FILE *f, const struct cli_command *c)
         wrap_paragraphs(f, width, c->description);
     }
     struct opt_section s[CLI_MAX_SECTIONS];
-    size_t n = c->sections(s, CLI_MAX_SECTIONS);
+    size_t n = cli_sections(c, s, CLI_MAX_SECTIONS);
     for (size_t i = 0; i < n; i++) {
         if (s[i].title) {
             fputc('\n', f);

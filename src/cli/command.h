@@ -23,16 +23,35 @@ struct cli_command {
     const char *description;  /* a paragraph (lines joined by the reader), or NULL */
     const char *positional;   /* what the arguments are ("REPORT.json"), NULL when it takes none; completed as
                                * file names */
-    /* Fills out[] with the option sections, the command's own first; returns how many (at most max). */
+    /* Its own options: the table the command parses (cli_parse) and, without sections, its one untitled section
+     * of help. */
+    const struct opt_def *defs;
+    /* Fills out[] with the option sections, the command's own first; returns how many (at most max). NULL: one
+     * untitled section, defs. Read them through cli_sections(). */
     size_t (*sections)(struct opt_section *out, size_t max);
 };
 
 #define CLI_MAX_SECTIONS 8
 
-/* The subcommands, NULL-terminated, in the order `rtjitter --help` and the man page list them (commands.c).
+/* The one list of subcommands, in the order `rtjitter --help` and the man page list them: each X(NAME) is the
+ * `const struct cli_command cmd_NAME_info` of src/cli/cmd_NAME.c (and cmd_NAME() in cmd_NAME.h). The declarations
+ * here and the table in commands.c are made from it. */
+#define CLI_COMMANDS(X) X(run) X(sweep) X(loads) X(report) X(compare) X(watch) X(check) X(diagnose) X(import)
+#define CLI_COMMAND_DECLARE(n) extern const struct cli_command cmd_##n##_info;
+CLI_COMMANDS(CLI_COMMAND_DECLARE)
+
+/* The subcommands, NULL-terminated, in CLI_COMMANDS' order (commands.c).
  * Each entry: a unique lowercase name, fn, a one-line summary and a synopsis, and sections() giving its own
  * option table first (untitled); tests/unit/test_registry.c holds every entry to that. */
 extern const struct cli_command *const cli_commands[];
+
+/* The option sections of c, its own first: its sections(), or one untitled section of its defs. How many (<= max). */
+size_t cli_sections(const struct cli_command *c, struct opt_section *out, size_t max);
+/* Parses argv (after NAME) with defs (NULL: c's own) into opts, as opts_parse() does. 1 when the command is done
+ * then, its exit status in *status: --help printed its help (0), or a bad option was said in one line (2); 0 to go
+ * on. Every command's -h/--help is this one place. */
+int cli_parse(const struct cli_command *c, const struct opt_def *defs, void *opts, int argc, char **argv,
+              const char **pos, int maxpos, int *npos, int *status);
 
 /* The usage line, the description and every option section, as `rtjitter NAME --help` prints them. */
 void cli_help(FILE *f, const struct cli_command *c);

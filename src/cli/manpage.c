@@ -379,7 +379,7 @@ static void command_section(FILE *f, const struct cli_command *c)
     if (c->description)
         paragraphs(f, c->description);
     struct opt_section s[CLI_MAX_SECTIONS];
-    size_t n = c->sections(s, CLI_MAX_SECTIONS);
+    size_t n = cli_sections(c, s, CLI_MAX_SECTIONS);
     for (size_t i = 0; i < n; i++) {
         if (s[i].title) {
             fputs(".PP\n", f);
@@ -542,7 +542,7 @@ static int listed_before(const struct opt_section *s, size_t sec, const struct o
 static void command_case(FILE *f, const struct cli_command *c)
 {
     struct opt_section s[CLI_MAX_SECTIONS];
-    size_t n = c->sections(s, CLI_MAX_SECTIONS);
+    size_t n = cli_sections(c, s, CLI_MAX_SECTIONS);
     fprintf(f, "    %s)\n        case $prev in\n", c->name);
     for (size_t i = 0; i < n; i++)
         for (const struct opt_def *d = s[i].defs; d->name; d++)

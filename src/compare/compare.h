@@ -3,7 +3,9 @@
  * which reports are of one set-up in compare_setup.h (included here); the per-load verdicts in compare_verdict.c,
  * on the seconds (compare_blocks.h), counts (compare_counts.h) and runs (compare_runs.h) of the reports, why each
  * test is the one used in those headers, and the tests themselves in src/stats/ (mann_whitney.h, perm_test.h,
- * pvalue.h); finding reports in the store in compare_store.c; the text rendering in render/compare_text.c. */
+ * pvalue.h); finding reports in the store in compare_store.c; the text rendering in render/compare_text.c.
+ * compare/ stands above report/: a file here may include report/, stats/, util/, culprit/culprit.h and jansson;
+ * never render/ (which shows a comparison from its JSON alone) or run/. */
 #ifndef RTJ_COMPARE_H
 #define RTJ_COMPARE_H
 #include <jansson.h>

@@ -5,8 +5,11 @@
  * thread: the engine's sampler is a normal-priority thread, sources are polled by it, and the collector thread
  * notes the happenings to explain (culprit_engine.h).
  *
- * This header is the module's common language, types only and their JSON: report/ may include it (to place the
- * culprits of events and spikes), and so may run/, render/ and compare/. It includes nothing of the project. */
+ * This header is the module's common language, types only and their JSON, and the one table of culprit kinds
+ * (culprit_kinds.c): report/ may include it (to place the culprits of events and spikes), and so may run/, render/,
+ * compare/ and verdict/. It includes nothing of the project. A file here may include util/, jansson and the
+ * libraries of its sources (libpipewire); never report/, render/, compare/, verdict/ or run/: run/ drives the engine
+ * (culprit_engine.h) and the report reads its results back through struct culprit_results. */
 #ifndef RTJ_CULPRIT_H
 #define RTJ_CULPRIT_H
 #include <jansson.h>
@@ -86,6 +89,23 @@ json_t *culprit_list_json(const struct culprit *c, int n);
 /* Reads one back (for compare and the tests); 0, or -1 when obj is not a culprit. Unknown kinds read as CK_NONE
  * with the name kept. */
 int culprit_from_json(const json_t *obj, struct culprit *out);
+/* A kind's row in the one table of kinds (culprit_kinds.c): every reader of a kind takes its token, words and
+ * advice from here. */
+struct culprit_kind_info {
+    const char *token;      /* the JSON name (culprit_kind_name), a stable contract */
+    const char *words;      /* in words, for HTML and compare ("client of the graph") */
+    const char *text_words; /* in words, in the text report's culprits section ("audio client"): its own wording */
+    const char *rule;       /* the verdict's advice rule for it ("culprit_client"), NULL: the verdict names it not */
+    int system;             /* the system's own class (kernel, its threads, below it): verdict/ladder_rule.h */
+    const char *lead;       /* the advice's first words, up to what it explains; "%s" is its name. NULL: the
+                             * verdict's rule writes its own */
+    const char *advice;     /* what to do, after what it explains and its evidence; NULL: by the rule */
+    const char *hint;       /* the few words of the summary's "Try ..." ("%s": its name); NULL: none or by the rule */
+};
+/* The row of k; NULL when k is no kind. */
+const struct culprit_kind_info *culprit_kind_info(enum culprit_kind k);
+/* The row of a JSON token; NULL when it is none. */
+const struct culprit_kind_info *culprit_kind_info_of(const char *token);
 const char *culprit_kind_name(enum culprit_kind k);
 const char *culprit_basis_name(enum culprit_basis b);
 /* The basis a JSON name says; "correlated" for anything else (a reader of an older report: there were two). */

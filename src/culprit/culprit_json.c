@@ -1,15 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The JSON of a culprit (culprit.h): one place writes and reads it. */
+/* The JSON of a culprit (culprit.h): one place writes and reads it; its kind's token is culprit_kinds.c's. */
 #include "culprit/culprit.h"
 #include <stdio.h>
 #include <string.h>
-
-static const char *const kind_names[CK_COUNT] = {
-    [CK_RT_TASK] = "rt_task",   [CK_CLIENT] = "client", [CK_IRQ] = "irq",     [CK_SOFTIRQ] = "softirq",
-    [CK_DSP] = "dsp",           [CK_RUN_DELAY] = "run_delay", [CK_STEAL] = "steal", [CK_PRESSURE] = "pressure",
-    [CK_FREQ] = "freq",         [CK_IDLE_EXIT] = "idle_exit", [CK_THREAD] = "thread", [CK_NONE] = "none",
-    [CK_KTHREAD] = "kthread",   [CK_NO_PREEMPT] = "no_preempt", [CK_BELOW] = "below_kernel",
-};
 
 enum culprit_kthread culprit_kthread_kind(const char *name)
 {
@@ -22,11 +15,6 @@ enum culprit_kthread culprit_kthread_kind(const char *name)
         if (strncmp(name, kinds[i].prefix, strlen(kinds[i].prefix)) == 0)
             return kinds[i].kind;
     return CKT_OTHER;
-}
-
-const char *culprit_kind_name(enum culprit_kind k)
-{
-    return (unsigned)k < CK_COUNT ? kind_names[k] : "none";
 }
 
 static const char *const basis_names[] = { [CB_CORRELATED] = "correlated", [CB_OBSERVED] = "observed",
@@ -43,14 +31,6 @@ enum culprit_basis culprit_basis_parse(const char *name)
         if (strcmp(name, basis_names[b]) == 0)
             return (enum culprit_basis)b;
     return CB_CORRELATED;
-}
-
-enum culprit_kind culprit_kind_parse(const char *name)
-{
-    for (int k = 0; name && k < CK_COUNT; k++)
-        if (strcmp(name, kind_names[k]) == 0)
-            return (enum culprit_kind)k;
-    return CK_COUNT;
 }
 
 json_t *culprit_json(const struct culprit *c)

@@ -1,23 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* A culprit's kind and counts in words (culprit_words.h). */
+/* A culprit's kind and counts in words (culprit_words.h); the words are the table of kinds' (culprit/culprit_kinds.c). */
 #include "render/culprit_words.h"
+#include "culprit/culprit.h"
 #include <stdio.h>
 #include <string.h>
 
-static const struct { const char *kind, *words; } kinds[] = {
-    { "rt_task", "real-time task" }, { "client", "client of the graph" }, { "irq", "interrupt" },
-    { "softirq", "softirq" }, { "dsp", "our DSP" }, { "run_delay", "run delay" }, { "steal", "steal time" },
-    { "pressure", "pressure (PSI)" }, { "freq", "CPU clock" }, { "idle_exit", "exit from idle" },
-    { "thread", "thread" }, { "none", "not known" }, { "kthread", "kernel thread" },
-    { "no_preempt", "kernel could not preempt" }, { "below_kernel", "below the kernel" },
-};
-
 const char *culprit_kind_words(const char *kind)
 {
-    for (size_t i = 0; kind && i < sizeof(kinds) / sizeof(kinds[0]); i++)
-        if (!strcmp(kinds[i].kind, kind))
-            return kinds[i].words;
-    return kind ? kind : "?";
+    const struct culprit_kind_info *k = culprit_kind_info_of(kind);
+    return k ? k->words : kind ? kind : "?";
+}
+
+const char *culprit_kind_text_words(const char *kind)
+{
+    const struct culprit_kind_info *k = culprit_kind_info_of(kind);
+    return k ? k->text_words : kind ? kind : "?";
 }
 
 void culprit_counts_words(char *buf, size_t len, long long events, long long spikes)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* src/render/: every form a document is shown in (text, HTML with SVG plots, JSON), rendered from the JSON
  * document alone, a report or a comparison, never from a run's memory. A file here may include report/ (the
- * documents, their accessors, a report's figures and doc_write), util/, jansson and verdict/verdict_order.h (how
- * many advice lines a verdict shows, a number the verdict keeps); never compare/ (a comparison is a document: its
+ * documents, their accessors, a report's figures and doc_write), util/, jansson, culprit/culprit.h (the one table of
+ * culprit kinds: the words of the JSON's kind tokens) and verdict/verdict_order.h (how many advice lines a verdict
+ * shows, a number the verdict keeps); never compare/ (a comparison is a document: its
  * JSON is read like a report's), cli/, run/ or rtaudio/.
  *
  * The forms are one const table, renderers[] in render.c: `rtjitter report --format`, `--html`, `--text`,
@@ -53,9 +54,8 @@ extern const struct renderer *const renderers[];
 
 /* The entry named name, or NULL. */
 const struct renderer *renderer_find(const char *name);
-/* The names, NULL-terminated (an option's list of choices): renderer_name_list, filled from the table on the first
- * call (main thread only). An option table points its choices at renderer_name_list and calls renderer_names()
- * before it parses or prints them. */
+/* The names, NULL-terminated (an option's list of choices): renderer_name_list, made from RENDER_FORMS with the
+ * table, in its order. An option table points its choices at renderer_name_list. */
 const char *const *renderer_names(void);
 extern const char *renderer_name_list[];
 

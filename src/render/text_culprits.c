@@ -5,27 +5,11 @@
  * report's builder counted from the events' own lists: nothing here counts again. */
 #include "render/text_culprits.h"
 #include "render/textfmt.h"
+#include "render/culprit_words.h"
 #include "report/access.h"
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-/* What a kind is, in words (culprit.h's JSON names); an unknown kind is shown by its own name. */
-static const char *kind_words(const char *kind)
-{
-    static const struct { const char *k, *w; } words[] = {
-        { "rt_task", "real-time task" }, { "client", "audio client" }, { "irq", "interrupt" },
-        { "softirq", "softirq" },        { "dsp", "our own DSP" },     { "run_delay", "run delay" },
-        { "steal", "hypervisor steal" }, { "pressure", "pressure stall" }, { "freq", "CPU clock" },
-        { "idle_exit", "exit from idle" }, { "thread", "thread" },      { "none", "not known" },
-        { "kthread", "kernel thread" },  { "no_preempt", "kernel could not preempt" },
-        { "below_kernel", "below the kernel" },
-    };
-    for (size_t i = 0; kind && i < sizeof(words) / sizeof(words[0]); i++)
-        if (strcmp(words[i].k, kind) == 0)
-            return words[i].w;
-    return kind ? kind : "?";
-}
 
 static void wrapped(FILE *f, const struct render_opts *o, const char *first, int indent, const char *text)
 {
@@ -68,7 +52,7 @@ static void phase_culprits(FILE *f, const json_t *p, const struct render_opts *o
             break;
         char cnt[160], head[8];
         counts(cnt, sizeof(cnt), c, nev, nsp);
-        const char *nm = doc_str(c, "name", "?"), *kw = kind_words(doc_str(c, "kind", NULL));
+        const char *nm = doc_str(c, "name", "?"), *kw = culprit_kind_text_words(doc_str(c, "kind", NULL));
         if (strcmp(doc_str(c, "kind", ""), "none") == 0) /* not known: no basis to give ("not known, observed") */
             snprintf(line, sizeof(line), "%.100s%s%s", nm, cnt[0] ? ", " : "", cnt);
         else if (strcasecmp(nm, kw) == 0) /* "not known: not known" says it once */

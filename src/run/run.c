@@ -199,24 +199,22 @@ static int open_failure_status(int e)
     return e == -EINVAL || e == -ENODEV || e == -ENOENT || e == -EBUSY || e == -EACCES || e == -EPERM ? 2 : 3;
 }
 
-/* Open the backend, start the collector and the cycles, run the phases, stop, report. */
-static int run_measure(struct run_state *st)
+/* Lock what is mapped now and what is touched later, as it is touched (MCL_ONFAULT): the RT path's memory (the ring,
+ * the backend's state, the RT thread's stack) is touched before the first cycle, while a thread's stack or a report
+ * tree is not made resident and locked whole. Kernels before 4.4 have no MCL_ONFAULT. 1 when locked: not being able
+ * to lock memory or to run real time is the verdict's first advice (audio.privileges). */
+static int measure_lock_memory(void)
 {
-    const struct run_plan *p = st->p;
-    char err[512];
-    int rc = 3;
-    struct run_info ri;
-    memset(&ri, 0, sizeof(ri));
-    clock_gettime(CLOCK_REALTIME, &ri.started);
-    /* Lock what is mapped now and what is touched later, as it is touched (MCL_ONFAULT): the RT path's memory (the
-     * ring, the backend's state, the RT thread's stack) is touched before the first cycle, while a thread's stack
-     * or a report tree is not made resident and locked whole. Kernels before 4.4 have no MCL_ONFAULT. */
 #ifdef MCL_ONFAULT
-    int mlocked = mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) == 0 || mlockall(MCL_CURRENT | MCL_FUTURE) == 0;
+    return mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) == 0 || mlockall(MCL_CURRENT | MCL_FUTURE) == 0;
 #else
-    int mlocked = mlockall(MCL_CURRENT | MCL_FUTURE) == 0;
+    return mlockall(MCL_CURRENT | MCL_FUTURE) == 0;
 #endif
-    /* Not being able to lock memory or to run real time is the verdict's first advice (audio.privileges). */
+}
+
+/* What the RT thread writes through its sink, ready before the backend opens: 0, or the exit status 3. */
+static int measure_sink_prepare(struct run_state *st)
+{
     atomic_init(&st->phase_tag, 0);
     st->sink.ring = &st->ring; /* sized below, once the backend says how fast its cycles come */
     st->sink.phase_tag = &st->phase_tag;
@@ -235,9 +233,18 @@ static int run_measure(struct run_state *st)
     st->sink.lost_by_tag = st->lost_by_tag;
     memset(&st->meter, 0, sizeof(st->meter)); /* touched before the RT threads touch it */
     st->sink.meter = &st->meter;
-    int e;
     if (st->lbr)
         st->sink.cap = lbr_ring(st->lbr); /* sized below with the record ring */
+    return 0;
+}
+
+/* The backend opened, the record ring sized for its cycles, the culprit engine and the loopback's analysis started:
+ * 0, or the exit status (2: bad input, 3). */
+static int measure_backend_open(struct run_state *st)
+{
+    const struct run_plan *p = st->p;
+    char err[512];
+    int e;
     st->bpriv = calloc(1, st->be->private_size);
     if (!st->bpriv) {
         run_err("out of memory\n");
@@ -261,8 +268,13 @@ static int run_measure(struct run_state *st)
         run_err("%s\n", err);
         return e == -EINVAL ? 2 : 3;
     }
+    return 0;
+}
 
-    /* The DSP work is calibrated once, here, for every backend, and kept in the report. */
+/* The DSP work is calibrated once, here, for every backend, and kept in the report: 0, or the exit status 3. */
+static int measure_dsp_calibrate(struct run_state *st)
+{
+    const struct run_plan *p = st->p;
     if (p->be.dsp_pct > 0 || p->dsp_ramp_step_pct > 0) {
         rampdrv_calibrate(&st->dsp, &st->cal);
         st->calibrated = 1;
@@ -272,7 +284,13 @@ static int run_measure(struct run_state *st)
         }
         /* The share stays 0 until the in-run calibration (run_phases) has the RT threads' own figure. */
     }
+    return 0;
+}
 
+/* Each phase's statistics, result, share and ramp, and the soak's histogram: 0, or the exit status 3. */
+static int measure_phases_prepare(struct run_state *st)
+{
+    const struct run_plan *p = st->p;
     st->stats = calloc((size_t)st->nphases, sizeof(*st->stats));
     st->results = calloc((size_t)st->nphases, sizeof(*st->results));
     st->shares = calloc((size_t)st->nphases, sizeof(*st->shares));
@@ -309,6 +327,13 @@ static int run_measure(struct run_state *st)
         run_err("out of memory\n");
         return 3;
     }
+    return 0;
+}
+
+/* The collector thread started on the ring and the phases: 0, or the exit status 3. */
+static int measure_collector_start(struct run_state *st)
+{
+    int e;
     st->col.ramps = st->ramps;
     st->col.ring = &st->ring;
     st->col.phases = st->stats;
@@ -324,7 +349,13 @@ static int run_measure(struct run_state *st)
         run_err("cannot start the collector thread: %s\n", strerror(-e));
         return 3;
     }
-    /* The idle trap's cure (dma_hold.h), held from before the first cycle to after the last. */
+    return 0;
+}
+
+/* The idle trap's cure (dma_hold.h), held from before the first cycle to after the last. */
+static void measure_dma_take(struct run_state *st)
+{
+    const struct run_plan *p = st->p;
     int want_dma = p->be.dma_latency || (st->be->dma_latency_default && !p->be.no_dma_latency);
     if (dma_hold_take(&st->dma, "/dev/cpu_dma_latency", want_dma,
                       p->be.no_dma_latency ? "off (--no-dma-latency)"
@@ -334,33 +365,45 @@ static int run_measure(struct run_state *st)
         snprintf(w, sizeof(w), "--dma-latency: %s", st->dma.note);
         run_warn(st, w);
     }
-    double t_active = mono_s();
+}
+
+/* The cycles started, the phases run, and what only a running server shows read: the exit status so far (0, 3:
+ * stopped or the backend would not start). */
+static int measure_cycles(struct run_state *st)
+{
     if (st->be->start(st->bpriv) < 0) {
         run_err("cannot start the %s backend\n", st->be->name);
-    } else {
-        /* What the server's threads really run at (not what it asked for), read while it runs: a private server
-         * is gone by the report. */
-        struct backend_status bsv = { 0 };
-        st->be->status(st->bpriv, &bsv);
-        if (bsv.server_provider)
-            st->server_sched = sysinfo_server_sched(bsv.server_provider, bsv.server_name, bsv.server_pid);
-        if (st->culprits && st->server_sched && json_integer_value(json_object_get(st->server_sched, "pid")) > 0)
-            culprit_engine_set_server(st->culprits, (int)json_integer_value(json_object_get(st->server_sched, "pid")));
-        run_signals_cont_here(st->sink.clock); /* every RT thread runs now, with SIGCONT blocked */
-        if (st->watch)
-            run_watch_begin(st, &bsv);
-        run_phases(st);
-        /* the measuring is over: the backend, the culprits and the report are finished at more than a fair share of
-         * a busy machine (an interrupted run exits within 2 s); the nice is put back at the end (watch runs on) */
-        st->hurried = hurry_begin(0);
-        rc = st->stop_reason ? 3 : 0;
-        /* the audio thread and the interrupt threads as the kernel shows them, read while the thread still lives */
-        if (atomic_load(&st->sink.sched_known))
-            st->client_thread = sysinfo_thread_sched((int)getpid(), atomic_load(&st->sink.tid));
-        st->irq_threads = sysinfo_irq_threads("");
+        return 3;
     }
+    /* What the server's threads really run at (not what it asked for), read while it runs: a private server is
+     * gone by the report. */
+    struct backend_status bsv = { 0 };
+    st->be->status(st->bpriv, &bsv);
+    if (bsv.server_provider)
+        st->server_sched = sysinfo_server_sched(bsv.server_provider, bsv.server_name, bsv.server_pid);
+    if (st->culprits && st->server_sched && json_integer_value(json_object_get(st->server_sched, "pid")) > 0)
+        culprit_engine_set_server(st->culprits, (int)json_integer_value(json_object_get(st->server_sched, "pid")));
+    run_signals_cont_here(st->sink.clock); /* every RT thread runs now, with SIGCONT blocked */
+    if (st->watch)
+        run_watch_begin(st, &bsv);
+    run_phases(st);
+    /* the measuring is over: the backend, the culprits and the report are finished at more than a fair share of a
+     * busy machine (an interrupted run exits within 2 s); the nice is put back at the end (watch runs on) */
+    st->hurried = hurry_begin(0);
+    int rc = st->stop_reason ? 3 : 0;
+    /* the audio thread and the interrupt threads as the kernel shows them, read while the thread still lives */
+    if (atomic_load(&st->sink.sched_known))
+        st->client_thread = sysinfo_thread_sched((int)getpid(), atomic_load(&st->sink.tid));
+    st->irq_threads = sysinfo_irq_threads("");
+    return rc;
+}
+
+/* Everything stopped in its order (the backend, the loopback's capture, the collector, then the culprits, which
+ * the collector told of the last events), and each phase's records dropped read. */
+static void measure_stop(struct run_state *st, struct run_info *ri)
+{
     /* The run's own private memory while it measures (jack's shared segments excluded): make bench watches it. */
-    ri.stats.private_dirty_kib = run_proc_kib("/proc/self/smaps_rollup", "Private_Dirty:");
+    ri->stats.private_dirty_kib = run_proc_kib("/proc/self/smaps_rollup", "Private_Dirty:");
     st->abandoned = st->be->stop(st->bpriv) == 1;
     dma_hold_release(&st->dma);
     if (!st->abandoned)
@@ -375,6 +418,23 @@ static int run_measure(struct run_state *st)
     for (int i = 0; i < st->nphases; i++)
         if (st->results[i].measured)
             st->results[i].dropped = atomic_load(&st->lost_by_tag[(unsigned)i << 1 | 1u]);
+}
+
+/* Open the backend, start the collector and the cycles, run the phases, stop, report. */
+static int run_measure(struct run_state *st)
+{
+    int rc;
+    struct run_info ri;
+    memset(&ri, 0, sizeof(ri));
+    clock_gettime(CLOCK_REALTIME, &ri.started);
+    int mlocked = measure_lock_memory();
+    if ((rc = measure_sink_prepare(st)) || (rc = measure_backend_open(st)) || (rc = measure_dsp_calibrate(st)) ||
+        (rc = measure_phases_prepare(st)) || (rc = measure_collector_start(st)))
+        return rc;
+    measure_dma_take(st);
+    double t_active = mono_s();
+    rc = measure_cycles(st);
+    measure_stop(st, &ri);
     ri.stats.wall_s = mono_s() - t_active;
     if (rc == 0 && atomic_load(&st->col.soak_tripped))
         rc = 1; /* --stop-at-us: ended at a wake-up beyond the threshold asked for (run_soak.c) */

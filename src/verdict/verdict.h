@@ -4,7 +4,9 @@
  * ("thresholds", "profile", "verdict": struct report_judgement), which the report's builder places
  * (report_build(), report/report.h, calls verdict_judge last through the run's judge). verdict.c reads the phases
  * and writes the summary and the level, verdict_advice.c the advice, verdict_ramp.c a ramp's verdict,
- * verdict_text.c the sentences' one writer below them. A file here may include report/, checks/, util/. */
+ * verdict_text.c the sentences' one writer below them. A file here may include report/, checks/, sysinfo/ (an
+ * identity's figures: sysinfo_irq_floor()), culprit/culprit.h (the table of culprit kinds) and util/; never
+ * render/, compare/ or run/. */
 #ifndef RTJ_VERDICT_H
 #define RTJ_VERDICT_H
 #include <jansson.h>

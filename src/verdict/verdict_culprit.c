@@ -11,7 +11,9 @@
 #include "verdict/verdict_text.h"
 #include "report/access.h"
 #include "culprit/culprit.h"
+#include <limits.h>
 #include <stdio.h>
+#include <math.h>
 #include <string.h>
 
 /* The culprit a rule names: its top_culprits entry, its load, its detail (the first event's or spike's own culprit
@@ -27,25 +29,28 @@ static int trouble(const struct vctx *v)
     return v->failing > 0 || v->timing_warn;
 }
 
-static int kind_in(const char *kind, const char *const *kinds)
-{
-    for (; kind && *kinds; kinds++)
-        if (strcmp(kind, *kinds) == 0)
-            return 1;
-    return 0;
-}
-
-/* The first culprit object of (kind, name) among list's happenings' culprits. */
+/* The culprit object of (kind, name) in the longest of list's happenings that have it (events by length, spikes by
+ * wake-up; the first when none says), so that its pid and its evidence come from one happening, the one
+ * top_culprits quotes (report_culprits.c): two processes of one name (two canaries) are never mixed. */
 static const json_t *detail_in(const json_t *list, const char *kind, const char *name)
 {
     size_t i, j;
-    const json_t *h, *c;
+    const json_t *h, *c, *best = NULL;
+    double best_size = -1;
     json_array_foreach(list, i, h) json_array_foreach(json_object_get(h, "culprits"), j, c) {
         const char *k = doc_str(c, "kind", ""), *n = doc_str(c, "name", "");
-        if (strcmp(k, kind) == 0 && strcmp(n, name) == 0)
-            return c;
+        if (strcmp(k, kind) || strcmp(n, name))
+            continue;
+        double size = doc_num(h, "length_ms");
+        if (isnan(size))
+            size = doc_num(h, "wakeup_us") / 1000.0;
+        if (isnan(size))
+            size = 0;
+        if (!best || size > best_size)
+            best = c, best_size = size;
+        break;
     }
-    return NULL;
+    return best;
 }
 
 /* How many of list's happenings ranked (kind, name) first. */
@@ -64,14 +69,14 @@ static long long ranked_first(const json_t *list, const char *kind, const char *
 /* The culprit of one of kinds that explains the most events of a load (then spikes), over every load, among those
  * ranked first in at least one of them (a second-ranked culprit is a suspect, not the cause to act on). Spikes alone
  * count only when the timing was poor: a spike that cost nothing needs no advice. */
-static int pick_best(const struct vctx *v, const char *const *kinds, struct pick *out)
+static int pick_best(const struct vctx *v, enum culprit_kind want, struct pick *out)
 {
     size_t i, j;
     const json_t *p, *c;
     memset(out, 0, sizeof(*out));
     json_array_foreach(json_object_get(v->doc, "phases"), i, p) json_array_foreach(json_object_get(p, "top_culprits"),
                                                                                     j, c) {
-        if (!kind_in(doc_str(c, "kind", NULL), kinds))
+        if (culprit_kind_parse(doc_str(c, "kind", NULL)) != want)
             continue;
         long long e = (long long)doc_num(c, "events"), s = (long long)doc_num(c, "spikes");
         e = e > 0 ? e : 0; /* doc_num is NAN when absent */
@@ -110,7 +115,9 @@ static size_t what_it_explains(const struct pick *k, char *b, size_t n, size_t o
 /* " (EVIDENCE)" when the culprit has a line of evidence. */
 static size_t evidence(const struct pick *k, char *b, size_t n, size_t o)
 {
-    const char *ev = doc_str(k->top, "evidence", NULL);
+    const char *ev = doc_str(k->detail, "evidence", NULL); /* the happening its pid is from */
+    if (!ev || !ev[0])
+        ev = doc_str(k->top, "evidence", NULL);
     return ev && ev[0] ? vadd(b, n, o, " (%s)", ev) : o;
 }
 
@@ -130,66 +137,98 @@ static const char *preempt_model(const struct vctx *v, int *dynamic)
     return doc_str(k, "preempt", "unknown");
 }
 
-/* ---- one class, one rule (culprit/trace_class.h says which holder is which class) ---- */
+/* ---- one class, one rule (culprit/trace_class.h says which holder is which class) ----
+ * A class's words are its row in the table of kinds (culprit/culprit_kinds.c): "LEAD EXPLAINS (EVIDENCE)ADVICE",
+ * with its name where the lead or the hint says "%s". What the table leaves NULL, the class's own function writes. */
 
-static const char *const below_kinds[] = { "below_kernel", NULL };
-static const char *const rt_kinds[] = { "rt_task", NULL };
-static const char *const thread_kinds[] = { "thread", NULL };
-static const char *const kthread_kinds[] = { "kthread", NULL };
-static const char *const no_preempt_kinds[] = { "no_preempt", NULL };
-static const char *const idle_kinds[] = { "idle_exit", NULL };
-static const char *const client_kinds[] = { "client", NULL };
-static const char *const dsp_kinds[] = { "dsp", NULL };
-static const char *const irq_kinds[] = { "irq", NULL };
-static const char *const softirq_kinds[] = { "softirq", NULL };
-static const char *const steal_kinds[] = { "steal", NULL };
-
-#define HAS(fn, kinds)                                                                                               \
-    static int fn(const struct vctx *v)                                                                              \
-    {                                                                                                                \
-        struct pick k;                                                                                               \
-        return pick_best(v, kinds, &k);                                                                              \
-    }
-/* The system's own classes (the kernel, its threads, the CPU below it): not this depth's answer when a ladder's
- * depths below it kept up on the same system (verdict/ladder_rule.h). */
-#define HAS_SYSTEM(fn, kinds)                                                                                        \
-    static int fn(const struct vctx *v)                                                                              \
-    {                                                                                                                \
-        struct pick k;                                                                                               \
-        return !v->kernel_cleared && pick_best(v, kinds, &k);                                                        \
-    }
-
-/* The class's culprit, and "NAME: EXPLAINS (EVIDENCE). " begun in b. */
-static size_t begin(const struct vctx *v, const char *const *kinds, struct pick *k, char *b, size_t n, const char *lead)
+/* fmt with name where it says "%s" (at most once), added at o; the name cut at max bytes. */
+static size_t add_named(char *b, size_t n, size_t o, const char *fmt, const char *name, int max)
 {
-    pick_best(v, kinds, k);
-    size_t o = vadd(b, n, 0, "%s", lead);
+    const char *at = strstr(fmt, "%s");
+    if (!at)
+        return vadd(b, n, o, "%s", fmt);
+    return vadd(b, n, o, "%.*s%.*s%s", (int)(at - fmt), fmt, max, name, at + 2);
+}
+
+/* Whether the class has a culprit to advise on: the system's own classes (the kernel, its threads, the CPU below it)
+ * are not this depth's answer when a ladder's depths below it kept up on the same system (verdict/ladder_rule.h). */
+static int has_kind(const struct vctx *v, enum culprit_kind kind)
+{
+    struct pick k;
+    return !(culprit_kind_info(kind)->system && v->kernel_cleared) && pick_best(v, kind, &k);
+}
+
+/* The class's culprit, and "LEAD EXPLAINS (EVIDENCE)" begun in b. */
+static size_t begin(const struct vctx *v, enum culprit_kind kind, struct pick *k, char *b, size_t n)
+{
+    pick_best(v, kind, k);
+    size_t o = add_named(b, n, 0, culprit_kind_info(kind)->lead, doc_str(k->top, "name", "?"), INT_MAX);
     o = what_it_explains(k, b, n, o);
     return evidence(k, b, n, o);
 }
 
-HAS_SYSTEM(has_below, below_kinds)
-static void say_below(const struct vctx *v, char *b, size_t n)
+/* The whole advice of a class whose row has it all: begin, then its advice. */
+static void say_kind(const struct vctx *v, enum culprit_kind kind, char *b, size_t n)
 {
     struct pick k;
-    size_t o = begin(v, below_kinds, &k, b, n, "The CPU was not running at all (no tick, no interrupt) while the audio "
-                     "thread waited, in ");
-    vadd(b, n, o, ". That is below the kernel: in a virtual machine the host did not run this virtual CPU (its "
-         "scheduling, overcommit, halt polling); on real hardware, firmware or SMIs. No setting of this kernel "
-         "changes it: ask the host for dedicated CPUs, or test on real hardware, before any kernel option.");
+    size_t o = begin(v, kind, &k, b, n);
+    vadd(b, n, o, "%s", culprit_kind_info(kind)->advice);
 }
 
-static void hint_below(const struct vctx *v, char *b, size_t n)
+/* Its row's hint, the name cut at 60 bytes. */
+static void hint_kind(const struct vctx *v, enum culprit_kind kind, char *b, size_t n)
 {
-    (void)v;
-    snprintf(b, n, "the host or firmware first");
+    struct pick k;
+    pick_best(v, kind, &k);
+    if (n)
+        b[0] = '\0';
+    add_named(b, n, 0, culprit_kind_info(kind)->hint, doc_str(k.top, "name", "?"), 60);
 }
 
-HAS(has_rt, rt_kinds)
+#define HAS(fn, kind)                                                                                                \
+    static int fn(const struct vctx *v) { return has_kind(v, kind); }
+#define SAY(fn, kind)                                                                                                \
+    static void fn(const struct vctx *v, char *b, size_t n) { say_kind(v, kind, b, n); }
+#define HINT(fn, kind)                                                                                               \
+    static void fn(const struct vctx *v, char *b, size_t n) { hint_kind(v, kind, b, n); }
+
+HAS(has_below, CK_BELOW)
+SAY(say_below, CK_BELOW)
+HAS(has_thread, CK_THREAD)
+SAY(say_thread, CK_THREAD)
+HAS(has_idle, CK_IDLE_EXIT)
+/* The idle CPU's rule: holding /dev/cpu_dma_latency only where the CPUs have idle states it keeps them from. */
+static void say_idle(const struct vctx *v, char *b, size_t n)
+{
+    if (verdict_idle_governable(v) != 0) {
+        say_kind(v, CK_IDLE_EXIT, b, n);
+        return;
+    }
+    struct pick k;
+    size_t o = begin(v, CK_IDLE_EXIT, &k, b, n);
+    verdict_say_halts(v, b, n, vadd(b, n, o, ". "));
+}
+HAS(has_client, CK_CLIENT)
+SAY(say_client, CK_CLIENT)
+HINT(hint_client, CK_CLIENT)
+HAS(has_dsp, CK_DSP)
+SAY(say_dsp, CK_DSP)
+HINT(hint_dsp, CK_DSP)
+HAS(has_softirq, CK_SOFTIRQ)
+SAY(say_softirq, CK_SOFTIRQ)
+HAS(has_steal, CK_STEAL)
+HINT(hint_below, CK_BELOW)
+HINT(hint_steal, CK_STEAL)
+SAY(say_steal, CK_STEAL)
+HAS(has_rt, CK_RT_TASK)
+HINT(hint_rt, CK_RT_TASK)
+HAS(has_no_preempt, CK_NO_PREEMPT)
+HAS(has_irq, CK_IRQ)
+
 static void say_rt(const struct vctx *v, char *b, size_t n)
 {
     struct pick k;
-    pick_best(v, rt_kinds, &k);
+    pick_best(v, CK_RT_TASK, &k);
     double pid = doc_num(k.detail, "pid");
     int ap = audio_rt_priority(v);
     size_t o = vadd(b, n, 0, "Lower %s", doc_str(k.top, "name", "?"));
@@ -202,22 +241,6 @@ static void say_rt(const struct vctx *v, char *b, size_t n)
     if (pid > 0 && ap > 1) /* SCHED_FIFO below the audio thread: a change the kernel accepts from root */
         o = vadd(b, n, o, " (chrt -f -p %d %.0f)", ap - 1, pid);
     vadd(b, n, o, ", or on another CPU.");
-}
-
-static void hint_rt(const struct vctx *v, char *b, size_t n)
-{
-    struct pick k;
-    pick_best(v, rt_kinds, &k);
-    snprintf(b, n, "lowering %.60s", doc_str(k.top, "name", "?"));
-}
-
-HAS(has_thread, thread_kinds)
-static void say_thread(const struct vctx *v, char *b, size_t n)
-{
-    struct pick k;
-    size_t o = begin(v, thread_kinds, &k, b, n, "The audio thread is not real time, so it shared its CPU with "
-                     "ordinary tasks in ");
-    vadd(b, n, o, ". Give the audio thread real-time priority (the first advice) before anything else.");
 }
 
 /* A kernel thread's advice by its kind; 0 when there is nothing to tune (a per-CPU stopper: never a line). */
@@ -252,7 +275,7 @@ static int kthread_advice(const char *name, char *b, size_t n, size_t o)
 /* The kernel thread that explains the most, leaving out the per-CPU stoppers (nothing to tune). */
 static int pick_kthread(const struct vctx *v, struct pick *k)
 {
-    if (!pick_best(v, kthread_kinds, k))
+    if (!pick_best(v, CK_KTHREAD, k))
         return 0;
     char tmp[8];
     return kthread_advice(doc_str(k->top, "name", ""), tmp, sizeof(tmp), 0);
@@ -267,23 +290,16 @@ static int has_kthread(const struct vctx *v)
 static void say_kthread(const struct vctx *v, char *b, size_t n)
 {
     struct pick k;
-    pick_kthread(v, &k);
-    size_t o = vadd(b, n, 0, "The kernel's own %s held the audio CPU in ", doc_str(k.top, "name", "?"));
-    o = what_it_explains(&k, b, n, o);
-    o = evidence(&k, b, n, o);
+    size_t o = begin(v, CK_KTHREAD, &k, b, n);
     kthread_advice(doc_str(k.top, "name", ""), b, n, o);
 }
 
-HAS_SYSTEM(has_no_preempt, no_preempt_kinds)
 static void say_no_preempt(const struct vctx *v, char *b, size_t n)
 {
     struct pick k;
     int dyn;
     const char *model = preempt_model(v, &dyn);
-    pick_best(v, no_preempt_kinds, &k);
-    size_t o = vadd(b, n, 0, "The kernel could not preempt %s for the audio thread in ", doc_str(k.top, "name", "?"));
-    o = what_it_explains(&k, b, n, o);
-    o = evidence(&k, b, n, o);
+    size_t o = begin(v, CK_NO_PREEMPT, &k, b, n);
     o = vadd(b, n, o, ". It is not to blame: it was in the kernel, and this kernel (preempt=%s) lets such code run "
              "on", model);
     if (strcmp(model, "none") == 0 || strcmp(model, "voluntary") == 0) {
@@ -306,77 +322,13 @@ static void hint_no_preempt(const struct vctx *v, char *b, size_t n)
     snprintf(b, n, "%s", partial && dyn ? "preempt=full" : "a PREEMPT_RT kernel");
 }
 
-HAS_SYSTEM(has_idle, idle_kinds)
-static void say_idle(const struct vctx *v, char *b, size_t n)
-{
-    struct pick k;
-    size_t o = begin(v, idle_kinds, &k, b, n, "The audio CPU was idle and woke late while the audio thread waited, "
-                     "in ");
-    if (verdict_idle_governable(v) == 0) {
-        o = vadd(b, n, o, ". ");
-        verdict_say_halts(v, b, n, o);
-        return;
-    }
-    vadd(b, n, o, ". Deep idle states take long to leave: hold /dev/cpu_dma_latency at 0 while you play (rtjitter "
-         "--dma-latency shows the difference); in a virtual machine the host woke the CPU late.");
-}
-
-HAS(has_client, client_kinds)
-static void say_client(const struct vctx *v, char *b, size_t n)
-{
-    struct pick k;
-    pick_best(v, client_kinds, &k);
-    size_t o = vadd(b, n, 0, "Client %s did not finish in time: ", doc_str(k.top, "name", "?"));
-    o = what_it_explains(&k, b, n, o);
-    o = evidence(&k, b, n, o);
-    vadd(b, n, o, ". The graph waits for every client: fix or remove that client (its own work, its own stalls) "
-         "before any setting of this machine.");
-}
-
-static void hint_client(const struct vctx *v, char *b, size_t n)
-{
-    struct pick k;
-    pick_best(v, client_kinds, &k);
-    snprintf(b, n, "fixing client %.60s", doc_str(k.top, "name", "?"));
-}
-
-HAS(has_dsp, dsp_kinds)
-static void say_dsp(const struct vctx *v, char *b, size_t n)
-{
-    struct pick k;
-    size_t o = begin(v, dsp_kinds, &k, b, n, "Your DSP overran the period: ");
-    vadd(b, n, o, ". The callback's own work took the cycle's time: do less work per cycle (a lower --dsp) or use a "
-         "larger buffer; no kernel setting gives a cycle more time.");
-}
-
-static void hint_dsp(const struct vctx *v, char *b, size_t n)
-{
-    (void)v;
-    snprintf(b, n, "less DSP work per cycle");
-}
-
-/* A real interrupt line (not a per-CPU vector: the local timer, IPIs, which nothing moves). */
-static int pick_irq(const struct vctx *v, struct pick *k)
-{
-    return pick_best(v, irq_kinds, k);
-}
-
-static int has_irq(const struct vctx *v)
-{
-    struct pick k;
-    return pick_irq(v, &k);
-}
-
+/* A real interrupt line (IRQ N) or a per-CPU vector (the local timer, IPIs, which nothing moves). */
 static void say_irq(const struct vctx *v, char *b, size_t n)
 {
     struct pick k;
-    pick_irq(v, &k);
+    size_t o = begin(v, CK_IRQ, &k, b, n);
     double irq = doc_num(k.detail, "irq");
-    const char *name = doc_str(k.top, "name", "?");
-    int line = strncmp(name, "IRQ ", 4) == 0;
-    size_t o = vadd(b, n, 0, "%s ran ahead of the audio thread in ", name);
-    o = what_it_explains(&k, b, n, o);
-    o = evidence(&k, b, n, o);
+    int line = strncmp(doc_str(k.top, "name", "?"), "IRQ ", 4) == 0;
     if (!line) { /* LOC, RES, CAL...: the CPU's own timer and the other CPUs' requests */
         vadd(b, n, o, ". These are the CPU's own timer and messages from the other CPUs: nothing moves them; what "
              "sends them (the load on the other CPU) is what to change.");
@@ -392,7 +344,7 @@ static void say_irq(const struct vctx *v, char *b, size_t n)
 static void hint_irq(const struct vctx *v, char *b, size_t n)
 {
     struct pick k;
-    pick_irq(v, &k);
+    pick_best(v, CK_IRQ, &k);
     const char *name = doc_str(k.top, "name", "?");
     if (strncmp(name, "IRQ ", 4) == 0)
         snprintf(b, n, "moving %.60s off the audio CPU", name);
@@ -400,36 +352,15 @@ static void hint_irq(const struct vctx *v, char *b, size_t n)
         snprintf(b, n, "less work on the other CPUs");
 }
 
-HAS(has_softirq, softirq_kinds)
-static void say_softirq(const struct vctx *v, char *b, size_t n)
-{
-    struct pick k;
-    pick_best(v, softirq_kinds, &k);
-    size_t o = vadd(b, n, 0, "%s softirq work ran ahead of the audio thread in ", doc_str(k.top, "name", "?"));
-    o = what_it_explains(&k, b, n, o);
-    o = evidence(&k, b, n, o);
-    vadd(b, n, o, ". Softirqs run ahead of every task: with threadirqs they run in the interrupt threads, which rtirq "
-         "can put below the audio; or move the device that raises them (its interrupt, its packet steering) off "
-         "the audio CPU.");
-}
-
-HAS(has_steal, steal_kinds)
-static void say_steal(const struct vctx *v, char *b, size_t n)
-{
-    struct pick k;
-    size_t o = begin(v, steal_kinds, &k, b, n, "The host of this virtual machine took the CPU (steal time) before ");
-    vadd(b, n, o, ". Nothing in this machine can change that: ask the VM's host for dedicated CPUs, or test on real "
-         "hardware.");
-}
-
-/* The culprits' rules, one a class; verdict_order.c's table sets the order the advice is given in. */
+/* The culprits' rules, one a class, each under its kind's rule id; verdict_order.c's table sets the order
+ * the advice is given in (tests/unit/test_culprit_kinds.c holds the ids to the table's). */
 static const struct advice_rule culprit_rules[] = {
     { "culprit_below", has_below, say_below, hint_below },
     { "culprit_process", has_rt, say_rt, hint_rt },
     { "culprit_thread", has_thread, say_thread, NULL },
     { "culprit_client", has_client, say_client, hint_client },
     { "culprit_dsp", has_dsp, say_dsp, hint_dsp },
-    { "culprit_steal", has_steal, say_steal, hint_below },
+    { "culprit_steal", has_steal, say_steal, hint_steal },
     { "culprit_kthread", has_kthread, say_kthread, NULL },
     { "culprit_irq", has_irq, say_irq, hint_irq },
     { "culprit_softirq", has_softirq, say_softirq, NULL },

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The floors of src/ (tests/integration/layering.sh): each folder's quoted includes against the rule its folder
-header states (report.h, render.h, loopback.h, run.h, sysinfo.h, checks.h, and compare's place above report/).
+header states (report.h, render.h, loopback.h, run.h, sysinfo.h, checks.h, culprit.h, verdict.h and compare.h);
+tests/README.md ("The floors") draws them as one picture.
 An include is resolved as the compiler does with -Isrc -Irtaudio -Iloads: the including file's own folder first,
 then src/, rtaudio/, loads/. Prints one TAP line per folder (each arrow against its floor named: file, line,
 target) and exits 1 when any folder breaks its rule.
@@ -14,7 +15,8 @@ import sys
 # folder -> (allowed targets as prefixes of the resolved path, the header that states the rule)
 RULES = {
     "report": (["src/report/", "src/stats/", "src/culprit/culprit.h", "src/util/"], "report.h"),
-    "render": (["src/render/", "src/report/", "src/util/", "src/verdict/verdict_order.h"], "render.h"),
+    "render": (["src/render/", "src/report/", "src/util/", "src/culprit/culprit.h", "src/verdict/verdict_order.h"],
+               "render.h"),
     "loopback": (["src/loopback/", "rtaudio/loopsig.h", "src/util/"], "loopback.h"),
     "sysinfo": (["src/sysinfo/", "src/util/"], "sysinfo.h"),
     "checks": (["src/checks/", "src/sysinfo/", "src/util/"], "checks.h"),
@@ -22,9 +24,13 @@ RULES = {
     "run": (["src/run/", "src/report/", "src/compare/", "src/render/", "src/verdict/", "src/checks/",
              "src/culprit/", "src/loopback/", "src/sysinfo/", "src/stats/", "src/util/", "loads/",
              "rtaudio/*.h"], "run.h"),
+    # culprit/ is below report/: its engine is driven by run/, its results read back by report/ through culprit.h
+    "culprit": (["src/culprit/", "src/util/"], "culprit.h"),
+    "verdict": (["src/verdict/", "src/report/", "src/checks/", "src/sysinfo/", "src/culprit/culprit.h",
+                 "src/util/"], "verdict.h"),
     # compare builds on report/ and is shown by render/ from its JSON: it includes neither render/ nor run/
     "compare": (["src/compare/", "src/report/", "src/stats/", "src/util/", "src/culprit/culprit.h"],
-                "compare/ (DESIGN.md: compare out of report)"),
+                "compare.h"),
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')

@@ -252,7 +252,7 @@ static void test_real_tables(void **state)
     (void)state;
     for (size_t c = 0; commands[c]; c++) {
         struct opt_section s[CLI_MAX_SECTIONS];
-        size_t n = commands[c]->sections(s, CLI_MAX_SECTIONS);
+        size_t n = cli_sections(commands[c], s, CLI_MAX_SECTIONS);
         assert_true(n >= 1);
         assert_null(s[0].title);
         const char *names[128];
@@ -282,7 +282,7 @@ static void test_real_tables(void **state)
     }
     /* The short options the issue promised, where a jackd or cyclictest user expects them. */
     struct opt_section s[CLI_MAX_SECTIONS];
-    size_t n = cmd_run_info.sections(s, CLI_MAX_SECTIONS);
+    size_t n = cli_sections(&cmd_run_info, s, CLI_MAX_SECTIONS);
     const char *want[][2] = { { "device", "d" }, { "rate", "r" }, { "period", "p" }, { "nperiods", "n" },
                               { "duration", "D" }, { "quiet", "q" } };
     for (size_t w = 0; w < sizeof(want) / sizeof(want[0]); w++) {
@@ -361,7 +361,7 @@ static void test_generated_docs(void **state)
         snprintf(want, sizeof(want), "\n    %s)\n", commands[c]->name);
         CONTAINS(comp, want);
         struct opt_section s[CLI_MAX_SECTIONS];
-        size_t n = commands[c]->sections(s, CLI_MAX_SECTIONS);
+        size_t n = cli_sections(commands[c], s, CLI_MAX_SECTIONS);
         for (size_t i = 0; i < n; i++)
             for (const struct opt_def *d = s[i].defs; d->name; d++) {
                 char roffname[100], *o = roffname;

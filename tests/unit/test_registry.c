@@ -260,7 +260,6 @@ static void check_opt_table(const char *where, const struct opt_def *defs, size_
         if (d->choices) {
             if (d->type != OPT_STR)
                 bad("%s: choices on an option that is not a string", who);
-            /* renderer_names() fills --format's list at run time: only its entries are checked here */
             for (const char *const *c = d->choices; *c; c++) {
                 if ((why = name_fault(*c, "-_")))
                     bad("%s: the choice '%s' %s", who, *c, why);
@@ -880,7 +879,7 @@ static void check_form(const struct renderer *r, enum form k, const struct docs 
 static const char *const *choices_of(const struct cli_command *c, const char *name)
 {
     struct opt_section s[CLI_MAX_SECTIONS];
-    size_t n = c->sections(s, CLI_MAX_SECTIONS);
+    size_t n = cli_sections(c, s, CLI_MAX_SECTIONS);
     for (size_t i = 0; i < n; i++)
         for (const struct opt_def *d = s[i].defs; d->name; d++)
             if (!strcmp(d->name, name))
@@ -1005,12 +1004,12 @@ static void test_commands(void **state)
             bad("command '%s': an empty description (NULL for none)", name);
         if (c->positional)
             LINE("command", name, "positional", c->positional, 0);
-        if (!c->fn || !c->sections) {
-            bad("command '%s': no %s", name, c->fn ? "sections()" : "handler (fn)");
+        if (!c->fn || (!c->sections && !c->defs)) {
+            bad("command '%s': no %s", name, c->fn ? "options (defs or sections())" : "handler (fn)");
             continue;
         }
         struct opt_section s[CLI_MAX_SECTIONS + 1];
-        size_t ns = c->sections(s, CLI_MAX_SECTIONS);
+        size_t ns = cli_sections(c, s, CLI_MAX_SECTIONS);
         if (ns < 1 || ns > CLI_MAX_SECTIONS || s[0].title) {
             bad("command '%s': sections() gave %zu sections, its own (untitled) not first", name, ns);
             continue;

@@ -298,6 +298,34 @@ static void test_steps_once(void **state)
     json_decref(d);
 }
 
+/* Two processes of one name (two canaries, one a CPU): the advice's pid, its chrt and its evidence come from one
+ * happening, the longest (a fresh machine's verdict named pid 14149 with pid 16516's evidence). */
+static void test_one_happening_one_pid(void **state)
+{
+    (void)state;
+    json_t *d = doc_on("sys-generic", 64), *p = phase("burn", 2, 2, 2, 2500, -900);
+    json_object_set_new(json_object_get(d, "audio"), "priority", json_integer(70));
+    json_t *a = culprit("rt_task", "canary", 100, -1, "canary (pid 100, real-time 99) kept CPU 0 for 0.2 ms");
+    json_t *b = culprit("rt_task", "canary", 200, -1, "canary (pid 200, real-time 99) kept CPU 1 for 3.0 ms");
+    json_object_set_new(p, "events", json_pack("[{s:f, s:f, s:b, s:[o]}, {s:f, s:f, s:b, s:[o]}]", "t_s", 10.0,
+                        "length_ms", 0.3, "explained", 1, "culprits", a, "t_s", 11.0, "length_ms", 3.2, "explained",
+                        1, "culprits", b));
+    json_object_set_new(p, "spikes", json_array());
+    json_object_set_new(p, "top_culprits", json_pack("[{s:s, s:s, s:s, s:i, s:i, s:s}]", "kind", "rt_task", "name",
+                        "canary", "basis", "observed", "events", 2, "spikes", 0, "evidence",
+                        "canary (pid 200, real-time 99) kept CPU 1 for 3.0 ms"));
+    add_phase(d, p);
+    json_t *prof = profile("studio");
+    verdict_report(d, prof, 0, -1, -1);
+    json_decref(prof);
+    const char *adv = advice_of(d, "culprit_process");
+    CONTAINS(adv, "Lower canary (pid 200)");
+    CONTAINS(adv, "(canary (pid 200, real-time 99) kept CPU 1 for 3.0 ms)");
+    CONTAINS(adv, "chrt -f -p 69 200");
+    assert_null(strstr(adv, "100"));
+    json_decref(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -309,6 +337,7 @@ int main(void)
         cmocka_unit_test(test_classes),
         cmocka_unit_test(test_idle_needs_states),
         cmocka_unit_test(test_steps_once),
+        cmocka_unit_test(test_one_happening_one_pid),
     };
     return cmocka_run_group_tests_name("verdict_culprits", tests, setup, NULL);
 }
