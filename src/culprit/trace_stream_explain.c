@@ -187,6 +187,20 @@ int ts_explain(struct trace_stream *ts, int64_t t0_ns, int64_t t1_ns, int cpu, s
     return out->waits;
 }
 
+int ts_account_span(struct trace_stream *ts, int cpu, int64_t t0_ns, int64_t t1_ns, struct ts_account *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->longest_cpu = cpu;
+    out->audio_prio = -1;
+    out->idle_exit_ns = ts->idle_exit_ns;
+    if (t1_ns <= t0_ns)
+        return 1;
+    out->wait_ns = out->longest_ns = t1_ns - t0_ns;
+    account_cpu(ts, cpu, t0_ns, t1_ns, out);
+    qsort(out->held, (size_t)out->nheld, sizeof(out->held[0]), by_ns);
+    return cpu >= 0 && cpu < TS_CPUS && ts->cpu[cpu].nseg && ts->cpu[cpu].last_ns >= t1_ns;
+}
+
 /* ---- what a person reads beside the report ---- */
 
 static const char *ctx_word(enum ts_ctx c)
