@@ -55,8 +55,12 @@ check "the report is written, incomplete; without --cpus every CPU but the first
 taskset -c 0 "$RTJ" run --backend noise --cpus "$cpu" --threshold 1000 --interval 1000 --priority 80 --loads none \
     --warmup 0.5 --duration 4 --quiet --output "$WORK/s" --json "$WORK/h.json" >"$WORK/h.out" 2>&1 &
 rpid=$!
-"$RTJ_HELPERS/cpu_hog" "$cpu" 90 40 300 8 1500 >"$WORK/hog.log" &
+"$RTJ_HELPERS/cpu_hog" "$cpu" 90 40 300 8 1500 2000 >"$WORK/hog.log" &
 hogpid=$!
+# the hog's own CPU time (the kernel's schedstat), read while it lingers asleep after its last spin (its log is
+# written then)
+for _ in $(seq 60); do [ "$(grep -c spin "$WORK/hog.log")" -ge 8 ] && break; sleep 0.1; done
+hogrun=$(cut -d' ' -f1 "/proc/$hogpid/schedstat" 2>/dev/null || echo 0)
 wait "$hogpid"
 wait "$rpid"; rc=$?
 check "noise run beside the hog exits 0 (got $rc: $(tail -1 "$WORK/h.out"))" [ "$rc" -eq 0 ]
@@ -66,15 +70,16 @@ python3 "$RTJ_TOP/tests/helpers/html_content.py" report "$WORK/h.html" "$WORK/h.
 grep -i 'noise' "$WORK/h.page" | sed 's/^/# /'
 check "the page of the run beside the hog: html_content.py's checks pass ($(grep -c '^ok' "$WORK/h.page") ok)" \
     [ "$(grep -c '^not ok' "$WORK/h.page")" = 0 -a -s "$WORK/h.html" ]
-python3 - "$WORK/h.json" "$WORK/hog.log" "$cpu" "$hogpid" >"$WORK/h.txt" <<'PY'
+python3 - "$WORK/h.json" "$WORK/hog.log" "$cpu" "$hogpid" "$hogrun" >"$WORK/h.txt" <<'PY'
 import json, sys
-d = json.load(open(sys.argv[1])); cpu = int(sys.argv[3]); hogpid = int(sys.argv[4])
+d = json.load(open(sys.argv[1])); cpu = int(sys.argv[3]); hogpid = int(sys.argv[4]); hogrun_s = int(sys.argv[5]) / 1e9
 spins = [tuple(map(float, l.split()[1:])) for l in open(sys.argv[2]) if l.startswith('spin')]
 p = d['phases'][0]; n = p['noise']
 w0, w1 = p['clock_window_s']
 inside = [s for s in spins if w0 + 0.05 < s[0] and s[1] < w1 - 0.05]
 ev = [e for e in n['events'] if e['cpu'] == cpu]
 covered = close = traced = tclose = 0
+held = []
 for a, b in inside:
     hit = [e for e in ev if e['t_s'] <= a + 0.0005 and e['t_s'] + e['length_us'] / 1e6 >= b - 0.0005]
     if hit and hit[0]['class'] == 'scheduler':
@@ -86,6 +91,7 @@ for a, b in inside:
     if h.get('by_trace') and h['class'] == 'scheduler' and (h.get('holder') or {}).get('pid') == hogpid:
         traced += 1
         tclose += abs(h['held_us'] / 1e6 - (b - a)) <= 0.1 * (b - a)
+        held.append(h['held_us'] / 1e6)
         print('# spin %.1f ms: the trace says %s (pid %d) held %.1f ms of the %.1f ms gap' % (
             (b - a) * 1e3, h['holder']['name'], h['holder']['pid'], h['held_us'] / 1e3, h['length_us'] / 1e3))
     elif n.get('trace'):
@@ -94,6 +100,10 @@ tr = n.get('trace') or {}
 hs = tr.get('holders') or [{}]
 print('trace', int(bool(tr) and tr.get('answered', 0) > 0)); print('traced', traced); print('tclose', tclose)
 print('tophog', int(hs[0].get('pid') == hogpid))
+# the hog's CPU time a spin by its schedstat (8 spins, nothing else) against the trace's account of it a gap
+print('schedspin_ms', '%.2f' % (hogrun_s / len(spins) * 1e3) if spins else 0)
+print('tracespin_ms', '%.2f' % (sum(held) / len(held) * 1e3) if held else 0)
+print('schedok', int(bool(held) and hogrun_s > 0 and abs(sum(held) / len(held) - hogrun_s / len(spins)) <= 0.1 * hogrun_s / len(spins)))
 c = n['cpus'][0]
 print('inside', len(inside)); print('covered', covered); print('close', close)
 print('spinmax_us', max((b - a) * 1e6 for a, b in inside) if inside else 0)
@@ -120,6 +130,8 @@ if [ "$(v trace)" = 1 ]; then
     check "the hog's time in the gap by the trace is its spin's (its own log) within 10 % for 3 of 4 spins at least (got $(v tclose) of $n)" \
         [ $((4 * $(v tclose))) -ge $((3 * n)) ]
     check "the hog is the trace's holder with the most time" [ "$(v tophog)" = 1 ]
+    check "the hog's time a gap by the trace is its CPU time a spin by its own schedstat within 10 % ($(v tracespin_ms) against $(v schedspin_ms) ms)" \
+        [ "$(v schedok)" = 1 ]
     "$RTJ" report "$WORK/h.json" >"$WORK/h.report" 2>&1
     check "the text report names the hog as the trace's holder ($(grep -o 'kernel trace classed.*' "$WORK/h.report" | head -c 120))" \
         grep -q "cpu_hog (pid $hogpid)" "$WORK/h.report"
