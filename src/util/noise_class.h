@@ -67,8 +67,8 @@ struct noise_trace_answer {
                                         * shows the probe itself current) */
 };
 /* 1: answered; 0: the trace has not seen the CPU past the gap's end yet (ask again later); a negative errno: it
- * never will (-ENODATA: most of the gap is before the trace's memory or lost; -ENOENT: no trace). Thread-safe; not
- * RT-safe (the probe's classifier thread asks). */
+ * never will (-ENODATA: most of the gap is before the trace's memory or lost; -ENOENT: no trace). Thread-safe; never
+ * called in the real-time loop (the probe's classifier thread asks). */
 typedef int (*noise_trace_fn)(void *arg, int cpu, int64_t t0_ns, int64_t t1_ns, struct noise_trace_answer *out);
 
 #endif
