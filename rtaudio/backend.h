@@ -44,7 +44,7 @@ struct backend_config {
     int noise_threshold_us;  /* noise: a gap between two clock reads over this is noise (0: its default) */
     /* noise: the kernel trace's account of a gap (util/noise_class.h's noise_trace_fn), set by the run; it answers
      * -ENOENT while no trace is open. NULL: none. Called from the probe's classifier thread, never its RT loop. */
-    int (*noise_trace)(void *arg, int cpu, int64_t t0_ns, int64_t t1_ns, struct noise_trace_answer *out);
+    int (*noise_trace)(void *arg, int cpu, int tid, int64_t t0_ns, int64_t t1_ns, struct noise_trace_answer *out);
     void *noise_trace_arg;
     int dma_latency;         /* run: hold /dev/cpu_dma_latency at 0 while measuring (src/run/dma_hold.h) */
     int duplex;              /* alsa: open the capture side too */

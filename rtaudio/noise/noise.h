@@ -98,7 +98,7 @@ struct noise_probe {
     int64_t read_ns;                   /* time they took, for the report (their cost) */
     int smi_readable;
     /* the kernel trace, through the run (backend_config.noise_trace; NULL: none): written by the classifier */
-    int (*trace)(void *arg, int cpu, int64_t t0_ns, int64_t t1_ns, struct noise_trace_answer *out);
+    int (*trace)(void *arg, int cpu, int tid, int64_t t0_ns, int64_t t1_ns, struct noise_trace_answer *out);
     void *trace_arg;
     struct noise_holder holders[NOISE_TAGS_MAX][NOISE_HOLDERS_MAX];
     int nholders[NOISE_TAGS_MAX];

@@ -135,7 +135,8 @@ static void ask_trace(struct noise_probe *np, struct cls_state *c, int64_t now_n
         c->pend_head = (c->pend_head + 1) % NOISE_TRACE_PENDING;
         c->pend_n--;
         struct noise_trace_answer a;
-        int r = np->trace(np->trace_arg, np->tb.streams[p.g.stream].cpu, p.g.t_entry_ns, p.g.t_exit_ns, &a);
+        int r = np->trace(np->trace_arg, np->tb.streams[p.g.stream].cpu, c->tids[p.g.stream], p.g.t_entry_ns,
+                          p.g.t_exit_ns, &a);
         if (r == 0 && !last && now_ns - p.g.t_exit_ns < NOISE_TRACE_WAIT_NS) { /* not yet: back in the ring */
             c->pend[(c->pend_head + c->pend_n) % NOISE_TRACE_PENDING] = p;
             c->pend_n++;

@@ -269,7 +269,7 @@ static void span_class(const struct ts_account *a, struct noise_trace_answer *ou
     }
 }
 
-int trace_source_span(const struct culprit_source *src, int cpu, int64_t t0_ns, int64_t t1_ns,
+int trace_source_span(const struct culprit_source *src, int cpu, int tid, int64_t t0_ns, int64_t t1_ns,
                       struct noise_trace_answer *out)
 {
     struct trace_ctx *c = src ? src->ctx : NULL;
@@ -281,7 +281,7 @@ int trace_source_span(const struct culprit_source *src, int cpu, int64_t t0_ns, 
     int64_t cpu0 = thread_cpu_ns();
     int r = drain(c) < 0 ? -ENOENT : 0;
     struct ts_account a;
-    if (!r && ts_account_span(c->ts, cpu, t0_ns, t1_ns, &a)) {
+    if (!r && ts_account_span(c->ts, cpu, tid, t0_ns, t1_ns, &a)) {
         c->spans++;
         if (a.unknown_ns * 2 > a.wait_ns) {
             c->spans_not_covered++;

@@ -205,12 +205,12 @@ static void add_trace(struct run_state *st, int tid)
     }
 }
 
-int run_noise_trace(void *arg, int cpu, int64_t t0_ns, int64_t t1_ns, struct noise_trace_answer *out)
+int run_noise_trace(void *arg, int cpu, int tid, int64_t t0_ns, int64_t t1_ns, struct noise_trace_answer *out)
 {
     struct run_state *st = arg;
     if (!atomic_load_explicit(&st->trace_live, memory_order_acquire))
         return -ENOENT;
-    return trace_source_span(&st->trace_src, cpu, t0_ns, t1_ns, out);
+    return trace_source_span(&st->trace_src, cpu, tid, t0_ns, t1_ns, out);
 }
 
 void run_culprits_audio(struct run_state *st)

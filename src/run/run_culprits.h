@@ -26,7 +26,7 @@ void run_culprits_cpu(void *arg, int cpu);
 /* After collector_stop: explains what is pending, stops the thread; the results stay for the report. */
 /* The noise probe's question about one gap (backend_config.noise_trace, util/noise_class.h's noise_trace_fn; arg is
  * the run state): the trace source's answer while it is open, else -ENOENT. The probe's classifier thread. */
-int run_noise_trace(void *arg, int cpu, int64_t t0_ns, int64_t t1_ns, struct noise_trace_answer *out);
+int run_noise_trace(void *arg, int cpu, int tid, int64_t t0_ns, int64_t t1_ns, struct noise_trace_answer *out);
 void run_culprits_stop(struct run_state *st);
 /* After the report was saved at report_path: the trace's slices (with privileges) in REPORT.trace/. */
 void run_culprits_save_slices(struct run_state *st, const char *report_path);

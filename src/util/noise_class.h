@@ -66,9 +66,10 @@ struct noise_trace_answer {
     int64_t held_ns;                   /* the main holder's time in the gap (below the kernel: the time the trace
                                         * shows the probe itself current) */
 };
-/* 1: answered; 0: the trace has not seen the CPU past the gap's end yet (ask again later); a negative errno: it
+/* cpu: the gap's; tid: the probe thread that had it (its own time is no holder). 1: answered; 0: the trace has not seen the CPU past the gap's end yet (ask again later); a negative errno: it
  * never will (-ENODATA: most of the gap is before the trace's memory or lost; -ENOENT: no trace). Thread-safe; never
  * called in the real-time loop (the probe's classifier thread asks). */
-typedef int (*noise_trace_fn)(void *arg, int cpu, int64_t t0_ns, int64_t t1_ns, struct noise_trace_answer *out);
+typedef int (*noise_trace_fn)(void *arg, int cpu, int tid, int64_t t0_ns, int64_t t1_ns,
+                              struct noise_trace_answer *out);
 
 #endif
