@@ -130,14 +130,17 @@ static void place(struct noise_probe *np, unsigned tag, const struct rt_record *
 static void ask_trace(struct noise_probe *np, struct cls_state *c, int64_t now_ns, int last)
 {
     int n = c->pend_n;
+    unsigned char later[NOISE_CPUS_MAX] = { 0 }; /* a CPU the trace has not passed yet: its newer gaps neither */
     for (int k = 0; k < n; k++) {
         struct pending p = c->pend[c->pend_head];
         c->pend_head = (c->pend_head + 1) % NOISE_TRACE_PENDING;
         c->pend_n--;
+        int fresh = !last && now_ns - p.g.t_exit_ns < NOISE_TRACE_WAIT_NS;
         struct noise_trace_answer a;
-        int r = np->trace(np->trace_arg, np->tb.streams[p.g.stream].cpu, c->tids[p.g.stream], p.g.t_entry_ns,
-                          p.g.t_exit_ns, &a);
-        if (r == 0 && !last && now_ns - p.g.t_exit_ns < NOISE_TRACE_WAIT_NS) { /* not yet: back in the ring */
+        int r = later[p.g.stream] && fresh ? 0 : np->trace(np->trace_arg, np->tb.streams[p.g.stream].cpu,
+                                                           c->tids[p.g.stream], p.g.t_entry_ns, p.g.t_exit_ns, &a);
+        if (r == 0 && fresh) { /* not yet: back in the ring, asked again next pass */
+            later[p.g.stream] = 1;
             c->pend[(c->pend_head + c->pend_n) % NOISE_TRACE_PENDING] = p;
             c->pend_n++;
             continue;

@@ -91,7 +91,7 @@ static void html_trace(FILE *f, const json_t *tr)
             fprintf(f, " (pid %.0f)", doc_num(h, "pid"));
         else if (strcmp(doc_str(h, "kind", ""), "irq") == 0)
             fputs(" (IRQ)", f);
-        fprintf(f, " %.0f gaps, ", doc_num(h, "gaps"));
+        fprintf(f, " %.0f gap%s, ", doc_num(h, "gaps"), doc_num(h, "gaps") == 1 ? "" : "s");
         dur(f, doc_num(h, "held_us"));
     }
     fputs(".</p>\n", f);

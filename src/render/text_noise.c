@@ -56,8 +56,8 @@ static void trace_line(FILE *f, const json_t *tr, const struct render_opts *o)
         else if (n < (int)sizeof line && strcmp(kind, "irq") == 0)
             n += snprintf(line + n, sizeof line - (size_t)n, " (IRQ)");
         if (n < (int)sizeof line)
-            n += snprintf(line + n, sizeof line - (size_t)n, " %.0f gaps, %s", doc_num(h, "gaps"),
-                          dur(a, sizeof a, doc_num(h, "held_us"), o));
+            n += snprintf(line + n, sizeof line - (size_t)n, " %.0f gap%s, %s", doc_num(h, "gaps"),
+                          doc_num(h, "gaps") == 1 ? "" : "s", dur(a, sizeof a, doc_num(h, "held_us"), o));
     }
     if (n < (int)sizeof line)
         say(f, o, "    ", line);
