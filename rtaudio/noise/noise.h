@@ -103,6 +103,8 @@ struct noise_probe {
     struct noise_holder holders[NOISE_TAGS_MAX][NOISE_HOLDERS_MAX];
     int nholders[NOISE_TAGS_MAX];
     uint64_t holders_other[NOISE_TAGS_MAX]; /* gaps whose holder found no slot */
+    int trace_seen;                    /* the trace answered anything but "no trace" once (else the report says
+                                        * null: the run had none, not root or --no-trace) */
     struct {                           /* the gaps of NOISE_TRACE_MIN_NS or more, by what the trace said */
         uint64_t answered, not_covered, no_trace, late, skipped;
     } tq[NOISE_TAGS_MAX];

@@ -190,10 +190,10 @@ static int by_ns_desc(const void *a, const void *b)
 }
 
 /* What the kernel trace said of the tag's gaps of NOISE_TRACE_MIN_NS or more (its holders by their time, largest
- * first); null when the run gave no trace. */
+ * first); null when the run had no trace (not root, --no-trace: it never answered). */
 static json_t *trace_json(const struct noise_probe *np, unsigned tag)
 {
-    if (!np->trace)
+    if (!np->trace || !np->trace_seen)
         return json_null();
     json_t *hs = json_array();
     struct noise_holder by[NOISE_HOLDERS_MAX];

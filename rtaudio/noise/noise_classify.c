@@ -139,6 +139,8 @@ static void ask_trace(struct noise_probe *np, struct cls_state *c, int64_t now_n
         struct noise_trace_answer a;
         int r = later[p.g.stream] && fresh ? 0 : np->trace(np->trace_arg, np->tb.streams[p.g.stream].cpu,
                                                            c->tids[p.g.stream], p.g.t_entry_ns, p.g.t_exit_ns, &a);
+        if (r != -ENOENT)
+            np->trace_seen = 1;
         if (r == 0 && fresh) { /* not yet: back in the ring, asked again next pass */
             later[p.g.stream] = 1;
             c->pend[(c->pend_head + c->pend_n) % NOISE_TRACE_PENDING] = p;

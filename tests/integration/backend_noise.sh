@@ -9,7 +9,8 @@
 #   touched the spin, which lengthens that one gap); the CPU's max noise and total noise hold the spins;
 #   as root, with the kernel trace: each of those gaps classed scheduler BY THE TRACE with the hog named (its own
 #   pid, which the probe does not know), the hog's time in it (the trace's account) its spin's within ±10 % for 3
-#   spins of 4 at least, and the hog the holder with the most time;
+#   spins of 4 at least, its time a gap by the trace its CPU time a spin by its own schedstat within ±10 %, and the
+#   hog the holder with the most time; with --no-trace, no class by the trace;
 # - an IPI storm sent from the other CPU: reading /dev/cpu/N/cpuid runs CPUID on CPU N through a function-call IPI
 #   (x86's CAL line), one per read, counted by the storm itself. With a 2 µs threshold, the probe must name CAL for
 #   a tenth of the IPIs sent at least (at rest the storm sends three times as many, each a shorter gap, some under
@@ -145,6 +146,12 @@ check "the histogram counts every gap, and so do the classes ($(v histsum), $(v 
     [ "$(v histsum)" = "$(v gaps)" -a "$(v classsum)" = "$(v gaps)" ]
 check "events: every gap counted, the longest 100 listed; available share = 1 - noise / time probed" \
     [ "$(v events_ok)" = 1 -a "$(v avail_ok)" = 1 ]
+
+# --- without the trace (--no-trace): no trace object, no class by it ---
+taskset -c 0 "$RTJ" run --backend noise --cpus "$cpu" --threshold 1000 --loads none --warmup 0.3 --duration 1.5 \
+    --no-trace --quiet --output "$WORK/s" --json "$WORK/nt.json" >"$WORK/nt.out" 2>&1
+check "--no-trace: the noise's trace is null and no gap is classed by it (got $(json "$WORK/nt.json" "d['phases'][0]['noise']['trace'], sum(v['by_trace'] for v in d['phases'][0]['noise']['cpus'][0]['classes'].values())"))" \
+    [ "$(json "$WORK/nt.json" "d['phases'][0]['noise']['trace'], sum(v['by_trace'] for v in d['phases'][0]['noise']['cpus'][0]['classes'].values())")" = "None 0" ]
 
 # --- the IPI storm, and the same run without it ---
 storm() { # SECONDS: reads of /dev/cpu/$cpu/cpuid from CPU 0, their count and span on CLOCK_MONOTONIC
