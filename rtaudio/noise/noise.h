@@ -31,6 +31,7 @@
  * trace to pass their end, and how long at most (then the counters' class stands). */
 #define NOISE_TRACE_MIN_NS 20000
 #define NOISE_TRACE_PER_S 200
+#define NOISE_TRACE_ALWAYS_NS 1000000  /* a gap this long is asked beyond the rate (a CPU has 1,000 a second at most) */
 #define NOISE_TRACE_PENDING 512
 #define NOISE_TRACE_WAIT_NS 2000000000LL
 #define NOISE_HOLDERS_MAX 16           /* the trace's holders named per phase tag (the others: counted) */

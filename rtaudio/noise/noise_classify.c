@@ -175,7 +175,8 @@ static void settle(struct noise_probe *np, struct cls_state *c, unsigned tag, co
         c->rate_t0_ns = g->t_exit_ns;
         c->rate_n = 0;
     }
-    if (c->rate_n >= NOISE_TRACE_PER_S || c->pend_n >= NOISE_TRACE_PENDING) {
+    int64_t len = g->t_exit_ns - g->t_entry_ns;
+    if ((c->rate_n >= NOISE_TRACE_PER_S && len < NOISE_TRACE_ALWAYS_NS) || c->pend_n >= NOISE_TRACE_PENDING) {
         np->tq[tag].skipped++;
         place(np, tag, g, w, NULL);
         return;
