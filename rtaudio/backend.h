@@ -25,6 +25,7 @@
 #include "rt_sink.h"
 
 struct opt_def; /* src/util/optdef.h: typed, bounded options that generate their own help (cli/options.h) */
+struct noise_trace_answer; /* src/util/noise_class.h: who the kernel trace saw hold the CPU in a noise gap */
 
 /* What run asks of a backend. Each backend reads only the fields its params table lists. Units in names. */
 struct backend_config {
@@ -41,6 +42,10 @@ struct backend_config {
     int interval_us;         /* timer: period in µs instead of --period/--rate (0: from them) */
     int no_dma_latency;      /* timer: do not hold /dev/cpu_dma_latency at 0 */
     int noise_threshold_us;  /* noise: a gap between two clock reads over this is noise (0: its default) */
+    /* noise: the kernel trace's account of a gap (util/noise_class.h's noise_trace_fn), set by the run; it answers
+     * -ENOENT while no trace is open. NULL: none. Called from the probe's classifier thread, never its RT loop. */
+    int (*noise_trace)(void *arg, int cpu, int tid, int64_t t0_ns, int64_t t1_ns, struct noise_trace_answer *out);
+    void *noise_trace_arg;
     int dma_latency;         /* run: hold /dev/cpu_dma_latency at 0 while measuring (src/run/dma_hold.h) */
     int duplex;              /* alsa: open the capture side too */
     const char *loopback;    /* jack: "OUT:IN" (ports our output and input connect to) or "internal[:N]"; alsa:

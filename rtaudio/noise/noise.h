@@ -26,6 +26,15 @@
 #define NOISE_TAGS_MAX 33              /* phase tags (phase << 1 | measuring): 16 phases */
 #define NOISE_EVENTS_MAX 100           /* events listed per phase: the longest; all are counted */
 #define NOISE_DEFAULT_THRESHOLD_US 5
+/* With the kernel trace (backend_config.noise_trace): the gaps it is asked about, their number a second (its cost
+ * stays small: each question drains the trace's pipe and walks one CPU's segments), how many wait at once for the
+ * trace to pass their end, and how long at most (then the counters' class stands). */
+#define NOISE_TRACE_MIN_NS 20000
+#define NOISE_TRACE_PER_S 200
+#define NOISE_TRACE_ALWAYS_NS 1000000  /* a gap this long is asked beyond the rate (a CPU has 1,000 a second at most) */
+#define NOISE_TRACE_PENDING 512
+#define NOISE_TRACE_WAIT_NS 2000000000LL
+#define NOISE_HOLDERS_MAX 16           /* the trace's holders named per phase tag (the others: counted) */
 
 /* One phase tag's totals of one probe thread: written by that thread only, read after it stopped. */
 struct noise_tagstat {
@@ -42,12 +51,24 @@ struct noise_event {
     int16_t cpu;
     uint8_t cls;                       /* enum noise_class */
     int16_t line;                      /* the line named, -1 none */
+    int8_t by_trace;                   /* the class is the trace's */
+    int8_t holder;                     /* the trace's main holder (holders[tag] index), -1 none */
+    int64_t held_ns;                   /* its time in the gap (by_trace) */
+};
+
+/* A holder the trace named as the main one of gaps (noise_trace_answer), per phase tag: written by the classifier. */
+struct noise_holder {
+    int kind, cls, id;                 /* enum noise_holder_kind, enum noise_class, pid / line / vector */
+    char name[32];
+    uint64_t gaps;
+    int64_t ns;                        /* its time in them */
 };
 
 /* One phase tag's classes of one CPU: written by the classifier only, read after it stopped. */
 struct noise_tagclass {
     uint64_t n[NOISE_NCLASS];
     int64_t ns[NOISE_NCLASS], max_ns[NOISE_NCLASS];
+    uint64_t by_trace[NOISE_NCLASS];   /* of n, the gaps whose class the kernel trace gave */
 };
 
 struct noise_stream {
@@ -77,6 +98,17 @@ struct noise_probe {
     uint64_t readings;                 /* counter readings taken */
     int64_t read_ns;                   /* time they took, for the report (their cost) */
     int smi_readable;
+    /* the kernel trace, through the run (backend_config.noise_trace; NULL: none): written by the classifier */
+    int (*trace)(void *arg, int cpu, int tid, int64_t t0_ns, int64_t t1_ns, struct noise_trace_answer *out);
+    void *trace_arg;
+    struct noise_holder holders[NOISE_TAGS_MAX][NOISE_HOLDERS_MAX];
+    int nholders[NOISE_TAGS_MAX];
+    uint64_t holders_other[NOISE_TAGS_MAX]; /* gaps whose holder found no slot */
+    int trace_seen;                    /* the trace answered anything but "no trace" once (else the report says
+                                        * null: the run had none, not root or --no-trace) */
+    struct {                           /* the gaps of NOISE_TRACE_MIN_NS or more, by what the trace said */
+        uint64_t answered, not_covered, no_trace, late, skipped;
+    } tq[NOISE_TAGS_MAX];
 };
 
 /* RT thread body (noise_loop.c). arg is a struct timer_stream of the probe's tb. RT-safe (runs in the RT thread). */

@@ -76,6 +76,8 @@ static int noise_open(void *priv, const struct backend_config *cfg, struct rt_si
     np->threshold_ns = (int64_t)(cfg->noise_threshold_us > 0 ? cfg->noise_threshold_us
                                                              : NOISE_DEFAULT_THRESHOLD_US) * 1000;
     np->ntags = sink->ntags ? sink->ntags : 1;
+    np->trace = cfg->noise_trace;
+    np->trace_arg = cfg->noise_trace_arg;
     for (int i = 0; i < np->tb.nstreams; i++)
         if ((e = rt_ring_init(&np->s[i].gaps, GAP_RING)) < 0) {
             snprintf(err, len, "out of memory for the noise probe's rings");
@@ -173,6 +175,45 @@ static int by_start(const void *a, const void *b)
     return (x->start_ns > y->start_ns) - (x->start_ns < y->start_ns);
 }
 
+static const char *const holder_kinds[] = { "none", "task", "irq", "softirq" };
+
+static json_t *holder_json(const struct noise_holder *h)
+{
+    return json_pack("{s:s, s:s, s:i}", "kind", holder_kinds[h->kind], "name", h->name,
+                     h->kind == NH_TASK ? "pid" : h->kind == NH_IRQ ? "line" : "vector", h->id);
+}
+
+static int by_ns_desc(const void *a, const void *b)
+{
+    const struct noise_holder *x = a, *y = b;
+    return (x->ns < y->ns) - (x->ns > y->ns);
+}
+
+/* What the kernel trace said of the tag's gaps of NOISE_TRACE_MIN_NS or more (its holders by their time, largest
+ * first); null when the run had no trace (not root, --no-trace: it never answered). */
+static json_t *trace_json(const struct noise_probe *np, unsigned tag)
+{
+    if (!np->trace || !np->trace_seen)
+        return json_null();
+    json_t *hs = json_array();
+    struct noise_holder by[NOISE_HOLDERS_MAX];
+    memcpy(by, np->holders[tag], sizeof(by));
+    qsort(by, (size_t)np->nholders[tag], sizeof(struct noise_holder), by_ns_desc);
+    for (int i = 0; i < np->nholders[tag]; i++) {
+        const struct noise_holder *h = &by[i];
+        json_t *j = holder_json(h);
+        json_object_set_new(j, "class", json_string(noise_classes[h->cls].token));
+        json_object_set_new(j, "gaps", json_integer((json_int_t)h->gaps));
+        json_object_set_new(j, "held_us", us_json(h->ns));
+        json_array_append_new(hs, j);
+    }
+    return json_pack("{s:f, s:I, s:I, s:I, s:I, s:I, s:o, s:I}", "min_gap_us", NOISE_TRACE_MIN_NS / 1000.0,
+                     "answered", (json_int_t)np->tq[tag].answered, "not_covered", (json_int_t)np->tq[tag].not_covered,
+                     "no_trace", (json_int_t)np->tq[tag].no_trace, "late", (json_int_t)np->tq[tag].late,
+                     "skipped", (json_int_t)np->tq[tag].skipped, "holders", hs,
+                     "holders_not_named", (json_int_t)np->holders_other[tag]);
+}
+
 /* Main thread, after stop: phase i's noise, per CPU and its events (tag i << 1 | 1: its measured part). */
 static json_t *noise_phase_json(void *priv, int phase)
 {
@@ -192,8 +233,9 @@ static json_t *noise_phase_json(void *priv, int phase)
         uint64_t classified = 0;
         for (int k = 0; k < NOISE_NCLASS; k++) {
             classified += c->n[k];
-            json_object_set_new(classes, noise_classes[k].token, json_pack("{s:I, s:o, s:o}",
-                "count", (json_int_t)c->n[k], "total_us", us_json(c->ns[k]), "max_us", us_json(c->max_ns[k])));
+            json_object_set_new(classes, noise_classes[k].token, json_pack("{s:I, s:o, s:o, s:I}",
+                "count", (json_int_t)c->n[k], "total_us", us_json(c->ns[k]), "max_us", us_json(c->max_ns[k]),
+                "by_trace", (json_int_t)c->by_trace[k]));
         }
         json_array_append_new(cpus, json_pack("{s:i, s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:I}",
             "cpu", np->tb.streams[i].cpu, "probed_s", json_real((double)t->spun_ns / 1e9), "gaps", (json_int_t)t->gaps,
@@ -208,19 +250,27 @@ static json_t *noise_phase_json(void *priv, int phase)
     qsort(np->events[tag], kept, sizeof(struct noise_event), by_start);
     for (uint64_t k = 0; k < kept; k++) {
         const struct noise_event *ev = &np->events[tag][k];
-        json_array_append_new(events, json_pack("{s:i, s:f, s:o, s:s, s:o}", "cpu", ev->cpu,
+        json_t *e = json_pack("{s:i, s:f, s:o, s:s, s:o, s:b}", "cpu", ev->cpu,
             "t_s", (double)ev->start_ns / 1e9, "length_us", us_json(ev->len_ns), "class", noise_classes[ev->cls].token,
-            "line", ev->line >= 0 && ev->line < np->lines.n ? json_string(np->lines.name[ev->line]) : json_null()));
+            "line", ev->line >= 0 && ev->line < np->lines.n ? json_string(np->lines.name[ev->line]) : json_null(),
+            "by_trace", ev->by_trace);
+        if (ev->by_trace) {
+            json_object_set_new(e, "holder", ev->holder >= 0 ? holder_json(&np->holders[tag][ev->holder]) : json_null());
+            json_object_set_new(e, "held_us", us_json(ev->held_ns));
+        }
+        json_array_append_new(events, e);
     }
     for (int l = 0; l < np->lines.n; l++)
         if (np->line_n[tag][l])
             json_array_append_new(lines, json_pack("{s:s, s:s, s:I}", "line", np->lines.name[l], "kind",
                                                    np->lines.softirq[l] ? "softirq" : "irq",
                                                    "gaps", (json_int_t)np->line_n[tag][l]));
-    return json_pack("{s:f, s:o, s:o, s:I, s:I, s:s, s:o}", "threshold_us", (double)np->threshold_ns / 1000.0,
-                     "cpus", cpus, "events", events, "events_total", (json_int_t)np->nevents[tag],
-                     "events_kept", (json_int_t)kept, "events_kept_are", "the longest, in time order",
-                     "lines", lines);
+    json_t *o = json_pack("{s:f, s:o, s:o, s:I, s:I, s:s, s:o}", "threshold_us", (double)np->threshold_ns / 1000.0,
+                          "cpus", cpus, "events", events, "events_total", (json_int_t)np->nevents[tag],
+                          "events_kept", (json_int_t)kept, "events_kept_are", "the longest, in time order",
+                          "lines", lines);
+    json_object_set_new(o, "trace", trace_json(np, tag));
+    return o;
 }
 
 const struct backend_ops backend_noise = {

@@ -2,10 +2,13 @@
 /* The noise probe's classifier thread (see noise.h). Not RT-safe: normal priority; it reads /proc. Every 10 ms it
  * pops the gap records, then reads the probed CPUs' counters; a gap's window runs from the last reading that ended
  * before the gap began to this one, which began after the gap ended: what changed in it is what the gap can be
- * blamed on (util/noise_class.h). A window without any gap on a CPU is that CPU's background. */
+ * blamed on (util/noise_class.h). A window without any gap on a CPU is that CPU's background. With the kernel
+ * trace (np->trace), a gap of NOISE_TRACE_MIN_NS or more waits (bounded) until the trace has seen its CPU past its
+ * end, and the trace's split of the CPU's events inside it wins over the counters' class. */
 #include "noise/noise.h"
 #include "rtclock.h"
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +27,14 @@ struct cls_state {
     int cpus[NOISE_CPUS_MAX], tids[NOISE_CPUS_MAX];
     struct rt_record batch[BATCH];
     uint32_t budget[NOISE_LINES_MAX];  /* the window's, per line (noise_budget) */
+    struct pending {                   /* gaps waiting for the trace: a FIFO ring */
+        struct rt_record g;
+        struct noise_why w;
+        unsigned tag;
+    } pend[NOISE_TRACE_PENDING];
+    int pend_head, pend_n;
+    int64_t rate_t0_ns;                /* the second the rate bound counts in, and its questions so far */
+    int rate_n;
 };
 
 static const struct reading *reading_at(const struct cls_state *c, int back) /* 0: the newest */
@@ -59,10 +70,40 @@ static void take_reading(struct noise_probe *np, struct cls_state *c)
         c->n++;
 }
 
-static void place(struct noise_probe *np, unsigned tag, const struct rt_record *g, const struct noise_why *w)
+/* The holder's slot of this tag (a new one while there is room), or -1. */
+static int holder_slot(struct noise_probe *np, unsigned tag, const struct noise_trace_answer *a)
+{
+    if (a->kind == NH_NONE)
+        return -1;
+    for (int i = 0; i < np->nholders[tag]; i++) {
+        const struct noise_holder *h = &np->holders[tag][i];
+        if (h->kind == a->kind && h->id == a->id && strcmp(h->name, a->name) == 0)
+            return i;
+    }
+    if (np->nholders[tag] >= NOISE_HOLDERS_MAX)
+        return -1;
+    struct noise_holder *h = &np->holders[tag][np->nholders[tag]];
+    *h = (struct noise_holder){ .kind = a->kind, .cls = a->cls, .id = a->id };
+    snprintf(h->name, sizeof(h->name), "%s", a->name);
+    return np->nholders[tag]++;
+}
+
+/* tr: the trace's answer that gave w its class, or NULL. */
+static void place(struct noise_probe *np, unsigned tag, const struct rt_record *g, const struct noise_why *w,
+                  const struct noise_trace_answer *tr)
 {
     struct noise_tagclass *tc = &np->s[g->stream].cls[tag];
     int64_t len = g->t_exit_ns - g->t_entry_ns;
+    int holder = -1;
+    if (tr) {
+        tc->by_trace[w->cls]++;
+        if ((holder = holder_slot(np, tag, tr)) >= 0) {
+            np->holders[tag][holder].gaps++;
+            np->holders[tag][holder].ns += tr->held_ns;
+        } else if (tr->kind != NH_NONE) {
+            np->holders_other[tag]++;
+        }
+    }
     tc->n[w->cls]++;
     tc->ns[w->cls] += len;
     if (len > tc->max_ns[w->cls])
@@ -80,7 +121,69 @@ static void place(struct noise_probe *np, unsigned tag, const struct rt_record *
             return;
     }
     np->events[tag][k] = (struct noise_event){
-        .start_ns = g->t_entry_ns, .len_ns = len, .cpu = g->cpu, .cls = (uint8_t)w->cls, .line = (int16_t)w->line };
+        .start_ns = g->t_entry_ns, .len_ns = len, .cpu = g->cpu, .cls = (uint8_t)w->cls, .line = (int16_t)w->line,
+        .by_trace = tr != NULL, .holder = (int8_t)holder, .held_ns = tr ? tr->held_ns : 0 };
+}
+
+/* Asks the trace about the pending gaps, oldest first; those it answered, or never will, are placed. last: the
+ * probe stopped, what is not answered now is not waited for. */
+static void ask_trace(struct noise_probe *np, struct cls_state *c, int64_t now_ns, int last)
+{
+    int n = c->pend_n;
+    unsigned char later[NOISE_CPUS_MAX] = { 0 }; /* a CPU the trace has not passed yet: its newer gaps neither */
+    for (int k = 0; k < n; k++) {
+        struct pending p = c->pend[c->pend_head];
+        c->pend_head = (c->pend_head + 1) % NOISE_TRACE_PENDING;
+        c->pend_n--;
+        int fresh = !last && now_ns - p.g.t_exit_ns < NOISE_TRACE_WAIT_NS;
+        struct noise_trace_answer a;
+        int r = later[p.g.stream] && fresh ? 0 : np->trace(np->trace_arg, np->tb.streams[p.g.stream].cpu,
+                                                           c->tids[p.g.stream], p.g.t_entry_ns, p.g.t_exit_ns, &a);
+        if (r != -ENOENT)
+            np->trace_seen = 1;
+        if (r == 0 && fresh) { /* not yet: back in the ring, asked again next pass */
+            later[p.g.stream] = 1;
+            c->pend[(c->pend_head + c->pend_n) % NOISE_TRACE_PENDING] = p;
+            c->pend_n++;
+            continue;
+        }
+        if (r == 1) {
+            np->tq[p.tag].answered++;
+            p.w.cls = (enum noise_class)a.cls;
+            p.w.line = -1;
+        } else if (r == 0) {
+            np->tq[p.tag].late++;
+        } else if (r == -ENOENT) {
+            np->tq[p.tag].no_trace++;
+        } else {
+            np->tq[p.tag].not_covered++;
+        }
+        place(np, p.tag, &p.g, &p.w, r == 1 ? &a : NULL);
+    }
+}
+
+/* A gap classed by the counters (w): placed now, or held for the trace when it is long enough and the bounds
+ * allow (a gap over the bounds keeps the counters' class, counted as skipped). */
+static void settle(struct noise_probe *np, struct cls_state *c, unsigned tag, const struct rt_record *g,
+                   const struct noise_why *w)
+{
+    if (!np->trace || g->t_exit_ns - g->t_entry_ns < NOISE_TRACE_MIN_NS) {
+        place(np, tag, g, w, NULL);
+        return;
+    }
+    if (g->t_exit_ns - c->rate_t0_ns >= 1000000000LL) {
+        c->rate_t0_ns = g->t_exit_ns;
+        c->rate_n = 0;
+    }
+    int64_t len = g->t_exit_ns - g->t_entry_ns;
+    if ((c->rate_n >= NOISE_TRACE_PER_S && len < NOISE_TRACE_ALWAYS_NS) || c->pend_n >= NOISE_TRACE_PENDING) {
+        np->tq[tag].skipped++;
+        place(np, tag, g, w, NULL);
+        return;
+    }
+    c->rate_n++;
+    c->pend[(c->pend_head + c->pend_n) % NOISE_TRACE_PENDING] = (struct pending){ *g, *w, tag };
+    c->pend_n++;
 }
 
 /* The n gaps g[] of CPU i whose window runs from reading a (NULL: older than the history: not known) to now. */
@@ -105,7 +208,7 @@ static void window(struct noise_probe *np, struct cls_state *c, int i, const str
             w.cls = NOISE_SCHED;
         else if (a)
             noise_classify_gap(&a->c[i], &now->c[i], np->lines.n, c->budget, &w);
-        place(np, g[k].phase < np->ntags ? g[k].phase : np->ntags - 1, &g[k], &w);
+        settle(np, c, g[k].phase < np->ntags ? g[k].phase : np->ntags - 1, &g[k], &w);
     }
 }
 
@@ -144,6 +247,8 @@ static void pass(struct noise_probe *np, struct cls_state *c)
         }
         o += got[i];
     }
+    if (c->pend_n)
+        ask_trace(np, c, now->t1_ns, 0);
 }
 
 static struct cls_state *cls_new(struct noise_probe *np)
@@ -194,6 +299,14 @@ void noise_classify_drain(struct noise_probe *np)
             break;
         pass(np, np->cls);
     }
+    /* the gaps still waiting for the trace: it may need a moment to pass their end (the probe's exit is an event
+     * of their CPU); at most 200 ms, then they keep the counters' class */
+    for (int round = 0; np->cls->pend_n && round < 10; round++) {
+        mono_nap_ms(20);
+        ask_trace(np, np->cls, rt_now_ns(CLOCK_MONOTONIC), 0);
+    }
+    if (np->cls->pend_n)
+        ask_trace(np, np->cls, rt_now_ns(CLOCK_MONOTONIC), 1);
     cls_free(np, np->cls);
     np->cls = NULL;
 }

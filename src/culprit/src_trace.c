@@ -44,6 +44,8 @@ static const char *const trace_events[] = {
 #define N_NEEDED 3
 
 struct trace_ctx {
+    pthread_mutex_t lock;             /* the stream and the pipe: the sampler's poll and explain, and the noise
+                                       * probe's classifier asking for its gaps (trace_source_span) */
     struct tracefs tf;
     clockid_t clock;
     const char *clock_name;
@@ -56,6 +58,7 @@ struct trace_ctx {
     size_t rd_len;
     long long bytes, reads;
     int explains, explained, not_covered, no_wait, short_wait, pipe_error;
+    long long spans, spans_not_covered; /* the noise probe's gaps asked for, and those the trace could not cover */
     int64_t cpu_ns;                   /* the sampler thread's CPU time in this source's reads and accounts */
 };
 
@@ -168,9 +171,12 @@ static int trace_poll(void *vctx, int64_t now, struct culprit_obs *out, int max)
     (void)now, (void)out, (void)max;
     struct trace_ctx *c = vctx;
     /* someone removed our instance (or unmounted tracefs): the source is gone */
-    if (!tracefs_has(&c->tf, "trace") || drain(c) < 0)
+    if (!tracefs_has(&c->tf, "trace"))
         return -1;
-    return 0;
+    pthread_mutex_lock(&c->lock);
+    int r = drain(c);
+    pthread_mutex_unlock(&c->lock);
+    return r < 0 ? -1 : 0;
 }
 
 /* The segments of the wait's CPU in [t0, t1], one a line, under a header saying what they are. */
@@ -209,8 +215,11 @@ static void slice_take(struct trace_ctx *c, int cpu, int64_t t0, int64_t t1, con
 static int trace_explain(void *vctx, int64_t t0, int64_t t1, int cpu, struct culprit_obs *out, int max)
 {
     struct trace_ctx *c = vctx;
-    if (drain(c) < 0)
+    pthread_mutex_lock(&c->lock);
+    if (drain(c) < 0) {
+        pthread_mutex_unlock(&c->lock);
         return -1;
+    }
     int64_t cpu0 = thread_cpu_ns();
     c->explains++;
     struct ts_account a;
@@ -228,12 +237,69 @@ static int trace_explain(void *vctx, int64_t t0, int64_t t1, int cpu, struct cul
         slice_take(c, a.longest_cpu, t0 - lead, t1, &a);
     }
     c->cpu_ns += thread_cpu_ns() - cpu0;
+    pthread_mutex_unlock(&c->lock);
     return n;
+}
+
+/* The main holder of an account as the noise probe's class. The kernel's own record of the gap (its holders) must
+ * be half of what the trace covers at least: else the probe was the CPU's current task for most of a gap it did not
+ * run in, and the time went below the kernel. */
+static void span_class(const struct ts_account *a, struct noise_trace_answer *out)
+{
+    int64_t covered = a->wait_ns - a->unknown_ns, kernel = 0;
+    for (int i = 0; i < a->nheld; i++)
+        kernel += a->held[i].ns;
+    const struct ts_holder *h = a->nheld ? &a->held[0] : NULL;
+    if (!h || h->ctx == TS_NOEVENT || kernel * 2 < covered) {
+        out->cls = NOISE_BELOW;
+        out->held_ns = h && h->ctx == TS_NOEVENT ? h->ns : covered - kernel;
+        return;
+    }
+    out->held_ns = h->ns;
+    out->id = h->id;
+    snprintf(out->name, sizeof(out->name), "%s", h->name);
+    if (h->ctx == TS_TASK) {
+        out->kind = NH_TASK; /* a threaded handler's time is its line's, as trace_class.h folds it */
+        out->cls = trace_class_kind(h, -1) == CK_IRQ ? NOISE_IRQ : NOISE_SCHED;
+    } else if (h->ctx == TS_IRQ || h->ctx == TS_SOFTIRQ) {
+        out->kind = h->ctx == TS_IRQ ? NH_IRQ : NH_SOFTIRQ;
+        out->cls = NOISE_IRQ;
+    } else { /* idle under a spinning probe: nothing the split can say */
+        out->cls = NOISE_UNKNOWN;
+    }
+}
+
+int trace_source_span(const struct culprit_source *src, int cpu, int tid, int64_t t0_ns, int64_t t1_ns,
+                      struct noise_trace_answer *out)
+{
+    struct trace_ctx *c = src ? src->ctx : NULL;
+    memset(out, 0, sizeof(*out));
+    out->cls = NOISE_UNKNOWN;
+    if (!c)
+        return -ENOENT;
+    pthread_mutex_lock(&c->lock);
+    int64_t cpu0 = thread_cpu_ns();
+    int r = drain(c) < 0 ? -ENOENT : 0;
+    struct ts_account a;
+    if (!r && ts_account_span(c->ts, cpu, tid, t0_ns, t1_ns, &a)) {
+        c->spans++;
+        if (a.unknown_ns * 2 > a.wait_ns) {
+            c->spans_not_covered++;
+            r = -ENODATA;
+        } else {
+            span_class(&a, out);
+            r = out->cls == NOISE_UNKNOWN ? -ENODATA : 1;
+        }
+    }
+    c->cpu_ns += thread_cpu_ns() - cpu0;
+    pthread_mutex_unlock(&c->lock);
+    return r;
 }
 
 static json_t *trace_summary(void *vctx)
 {
     struct trace_ctx *c = vctx;
+    pthread_mutex_lock(&c->lock);
     json_t *ev = json_array(), *sl = json_array();
     for (size_t i = 0; i < N_EVENTS; i++)
         if (c->events_on & (1u << i))
@@ -265,6 +331,10 @@ static json_t *trace_summary(void *vctx)
                      "slices_dropped", dropped, "slices", sl);
     if (o) /* the audio threads hardly waited (under a quarter of its lateness, at most 2 ms): not known */
         json_object_set_new(o, "short_wait", json_integer(c->short_wait));
+    if (o && c->spans) /* the noise probe's gaps accounted (issue 38) */
+        json_object_set_new(o, "noise_gaps", json_pack("{s:I, s:I}", "accounted", (json_int_t)c->spans,
+                                                       "not_covered", (json_int_t)c->spans_not_covered));
+    pthread_mutex_unlock(&c->lock);
     return o;
 }
 
@@ -279,6 +349,7 @@ static void trace_close(void *vctx)
     trace_slices_unref(c->slices);
     ts_free(c->ts);
     free(c->rd);
+    pthread_mutex_destroy(&c->lock);
     free(c);
 }
 
@@ -375,6 +446,7 @@ int trace_source_open(const char *tracefs_root, clockid_t clock, struct culprit_
         snprintf(err, errlen, "out of memory");
         return -ENOMEM;
     }
+    pthread_mutex_init(&c->lock, NULL);
     c->tf.inst_fd = -1;
     c->pipe_fd = -1;
     c->clock = clock;

@@ -22,6 +22,7 @@
 #ifndef RTJ_SRC_TRACE_H
 #define RTJ_SRC_TRACE_H
 #include "culprit/culprit_engine.h"
+#include "util/noise_class.h"
 #include <time.h>
 
 /* Per CPU: the ring the kernel writes between two reads of the pipe (the sampler reads it 20 times a second;
@@ -46,6 +47,13 @@ void trace_source_server_tid(struct culprit_source *src, int tid);
 void trace_source_idle_exit(struct culprit_source *src, int64_t ns);
 /* The kernel's tick (1 s / CONFIG_HZ), when known: a busy CPU with no event for longer is not running. */
 void trace_source_tick(struct culprit_source *src, int64_t tick_ns);
+
+/* Who held cpu over [t0_ns, t1_ns] by the trace (the noise probe's gaps, issue 38; util/noise_class.h): drains the
+ * pipe, accounts the span (ts_account_span: the followed threads, the probe's own among them, are no holder) and
+ * classes its main holder (tid: the probe thread of that CPU, never a holder). Thread-safe against the engine's sampler (the source's lock): any normal-priority
+ * thread, while the source is open. Returns as noise_trace_fn. */
+int trace_source_span(const struct culprit_source *src, int cpu, int tid, int64_t t0_ns, int64_t t1_ns,
+                      struct noise_trace_answer *out);
 
 /* The slices of trace the source keeps: a reference counted object, so that it outlives the source (the engine
  * closes the source at stop; the report's directory is known after). */

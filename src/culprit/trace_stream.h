@@ -93,6 +93,14 @@ int ts_feed_line(struct trace_stream *ts, const char *line, size_t len);
  * the number of waits in it (0: none: not known). */
 int ts_explain(struct trace_stream *ts, int64_t t0_ns, int64_t t1_ns, int cpu, struct ts_account *out);
 
+/* Who held cpu over [t0_ns, t1_ns] (the noise probe's gaps, issue 38): the span accounted as ts_explain accounts
+ * a wait, the followed threads' own time and self_tid's (the probe thread that asks; 0 none) not a holder (the time
+ * the kernel gave the probe in its own gap was taken below the kernel). out->wait_ns is the span, out->unknown_ns what the stream does not
+ * know of it, out->held its holders, largest first. Returns 1 when the stream has seen the CPU past t1_ns (the
+ * account is final), 0 when not yet (what is after its last event is unknown: ask again later). */
+int ts_account_span(struct trace_stream *ts, int cpu, int self_tid, int64_t t0_ns, int64_t t1_ns,
+                    struct ts_account *out);
+
 /* The segments of cpu over [a, b], one a line ("SECS.NS  LEN ms  CONTEXT NAME..."), into buf: the slice saved beside
  * the report. Returns the length written. */
 size_t ts_describe(struct trace_stream *ts, int cpu, int64_t a, int64_t b, char *buf, size_t len);

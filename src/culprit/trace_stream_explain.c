@@ -105,7 +105,7 @@ static void account_cpu(struct trace_stream *ts, int cpu, int64_t a, int64_t b, 
         }
         struct ts_holder h;
         holder_name(ts, s, &h);
-        credit(acc, &h, y - x, s->ctx == TS_TASK && ts_watched(ts, h.id));
+        credit(acc, &h, y - x, s->ctx == TS_TASK && (ts_watched(ts, h.id) || (ts->span_self && h.id == ts->span_self)));
     }
 }
 
@@ -185,6 +185,23 @@ int ts_explain(struct trace_stream *ts, int64_t t0_ns, int64_t t1_ns, int cpu, s
     account_cpu(ts, best.cpu, best.a, best.b, out);
     qsort(out->held, (size_t)out->nheld, sizeof(out->held[0]), by_ns);
     return out->waits;
+}
+
+int ts_account_span(struct trace_stream *ts, int cpu, int self_tid, int64_t t0_ns, int64_t t1_ns,
+                    struct ts_account *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->longest_cpu = cpu;
+    out->audio_prio = -1;
+    out->idle_exit_ns = ts->idle_exit_ns;
+    if (t1_ns <= t0_ns)
+        return 1;
+    out->wait_ns = out->longest_ns = t1_ns - t0_ns;
+    ts->span_self = self_tid;
+    account_cpu(ts, cpu, t0_ns, t1_ns, out);
+    ts->span_self = 0;
+    qsort(out->held, (size_t)out->nheld, sizeof(out->held[0]), by_ns);
+    return cpu >= 0 && cpu < TS_CPUS && ts->cpu[cpu].nseg && ts->cpu[cpu].last_ns >= t1_ns;
 }
 
 /* ---- what a person reads beside the report ---- */

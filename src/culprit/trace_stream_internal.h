@@ -63,6 +63,7 @@ struct trace_stream {
     struct ts_wait wait[TS_WAITS];
     long long nwait;
     int (*probe)(int pid, const char *comm);
+    int span_self;            /* ts_account_span's asking thread while it accounts (no holder), 0 none */
     long long events, lost, late;
     int64_t first_ns, last_ns;
 };

@@ -12,6 +12,7 @@
 #include "util/noise_class.h"
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 /* a figure as the text report writes it (text_noise.h) */
 static void dur(FILE *f, double us)
@@ -64,6 +65,36 @@ static void histogram(FILE *f, const json_t *h, int cpu)
     fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\">gaps by length (from; the count on a log scale)</text>\n",
             left, base + 30);
     fputs("</svg>\n</figure>\n", f);
+}
+
+/* With the kernel trace: how many of the long gaps it classed, and who held their CPU (its top holders). */
+static void html_trace(FILE *f, const json_t *tr)
+{
+    if (!json_is_object(tr))
+        return;
+    fprintf(f, "<p class=\"noisetrace\">The kernel trace classed %.0f of the gaps of ", doc_num(tr, "answered"));
+    dur(f, doc_num(tr, "min_gap_us"));
+    fputs(" or more by the CPU's events inside them", f);
+    double left = doc_num(tr, "not_covered") + doc_num(tr, "late") + doc_num(tr, "skipped") + doc_num(tr, "no_trace");
+    if (left > 0)
+        fprintf(f, " (%.0f not: the counters' class kept)", left);
+    size_t k;
+    const json_t *h;
+    json_array_foreach(json_object_get(tr, "holders"), k, h) {
+        if (k >= 5)
+            break;
+        fputs(k ? ", " : "; held by ", f);
+        fputs("<b>", f);
+        html_escape(f, doc_str(h, "name", "?"));
+        fputs("</b>", f);
+        if (strcmp(doc_str(h, "kind", ""), "task") == 0)
+            fprintf(f, " (pid %.0f)", doc_num(h, "pid"));
+        else if (strcmp(doc_str(h, "kind", ""), "irq") == 0)
+            fputs(" (IRQ)", f);
+        fprintf(f, " %.0f gap%s, ", doc_num(h, "gaps"), doc_num(h, "gaps") == 1 ? "" : "s");
+        dur(f, doc_num(h, "held_us"));
+    }
+    fputs(".</p>\n", f);
 }
 
 void html_noise(FILE *f, const json_t *doc)
@@ -142,5 +173,6 @@ void html_noise(FILE *f, const json_t *doc)
             }
             fputs("</p>\n", f);
         }
+        html_trace(f, json_object_get(nz, "trace"));
     }
 }

@@ -33,6 +33,36 @@ static const char *dur(char *b, size_t n, double us, const struct render_opts *o
     return noise_dur(b, n, us, o->ascii ? "us" : "µs");
 }
 
+/* With the kernel trace: how many of the long gaps it classed, and who held their CPU (its top holders). */
+static void trace_line(FILE *f, const json_t *tr, const struct render_opts *o)
+{
+    if (!json_is_object(tr))
+        return;
+    char line[1024], a[32];
+    int n = snprintf(line, sizeof line, "the kernel trace classed %.0f of the gaps of %s or more by the CPU's events "
+                     "inside them", doc_num(tr, "answered"), dur(a, sizeof a, doc_num(tr, "min_gap_us"), o));
+    double left = doc_num(tr, "not_covered") + doc_num(tr, "late") + doc_num(tr, "skipped") + doc_num(tr, "no_trace");
+    if (left > 0)
+        n += snprintf(line + n, sizeof line - (size_t)n, " (%.0f not: counters' class kept)", left);
+    size_t k;
+    const json_t *h;
+    json_array_foreach(json_object_get(tr, "holders"), k, h) {
+        if (k >= 5 || n >= (int)sizeof line)
+            break;
+        const char *kind = doc_str(h, "kind", "?");
+        n += snprintf(line + n, sizeof line - (size_t)n, "%s%s", k ? ", " : "; held by ", doc_str(h, "name", "?"));
+        if (n < (int)sizeof line && strcmp(kind, "task") == 0)
+            n += snprintf(line + n, sizeof line - (size_t)n, " (pid %.0f)", doc_num(h, "pid"));
+        else if (n < (int)sizeof line && strcmp(kind, "irq") == 0)
+            n += snprintf(line + n, sizeof line - (size_t)n, " (IRQ)");
+        if (n < (int)sizeof line)
+            n += snprintf(line + n, sizeof line - (size_t)n, " %.0f gap%s, %s", doc_num(h, "gaps"),
+                          doc_num(h, "gaps") == 1 ? "" : "s", dur(a, sizeof a, doc_num(h, "held_us"), o));
+    }
+    if (n < (int)sizeof line)
+        say(f, o, "    ", line);
+}
+
 void text_noise(FILE *f, const json_t *doc, const struct render_opts *o)
 {
     size_t i, k;
@@ -78,6 +108,7 @@ void text_noise(FILE *f, const json_t *doc, const struct render_opts *o)
                               doc_str(l, "line", "?"), doc_num(l, "gaps"));
         if (n)
             say(f, o, "    ", line);
+        trace_line(f, json_object_get(nz, "trace"), o);
     }
     if (!first) {
         say(f, o, "  ", "below_kernel: nothing the kernel counts (its interrupts, softirqs, steal, the probe's "

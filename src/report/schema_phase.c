@@ -286,10 +286,12 @@ const struct schema_key schema_phase[] = {
     { .path = "phases[].noise", .types = T_OBJ, .type = "object",
       .meaning = "`--backend noise` (absent otherwise): `{threshold_us, cpus [{cpu, probed_s, gaps, total_noise_us, "
                  "max_noise_us, available_pct, histogram [[lo_us, hi_us, count]] (log2 bins of the gaps), classes "
-                 "{scheduler, interrupt, steal, smi, below_kernel, unknown: {count, total_us, max_us}}, "
-                 "unclassified}], events [{cpu, t_s, length_us, class, line}] (the longest 100, in time order), "
+                 "{scheduler, interrupt, steal, smi, below_kernel, unknown: {count, total_us, max_us, by_trace (of "
+                 "count, classed by the kernel trace)}}, unclassified}], events [{cpu, t_s, length_us, class, line, "
+                 "by_trace, holder {kind, name, pid|line|vector}, held_us}] (the longest 100, in time order), "
                  "events_total, events_kept, lines [{line, kind, gaps}] (the interrupt and softirq lines the gaps "
-                 "named)}`" },
+                 "named), trace (null without the trace: {min_gap_us, answered, not_covered, no_trace, late, skipped, "
+                 "holders [{kind, name, pid|line|vector, class, gaps, held_us}], holders_not_named})}`" },
     { .path = "phases[].soak", .types = T_OBJ, .type = "object",
       .meaning = "with `run --soak` (absent otherwise): `{bin_us (1), range_us (10000), count, overflow (wake-ups "
                  "of 10 ms or more), max_us, max_at_s, bins [[us, count]] (the non-empty 1 µs bins [us, us + 1), "

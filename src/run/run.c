@@ -253,6 +253,8 @@ static int measure_backend_open(struct run_state *st)
     mlock(st->bpriv, st->be->private_size); /* the RT thread touches it; mlockall may have failed */
     struct backend_config cfg = p->be;
     cfg.quiet = p->quiet;
+    cfg.noise_trace = run_noise_trace; /* --backend noise: the trace's account of its gaps, once the trace opened */
+    cfg.noise_trace_arg = st;
     if ((e = st->be->open(st->bpriv, &cfg, &st->sink, err, sizeof(err))) < 0) {
         fprintf(stderr, "%s: %s\n", run_who(), err);
         return open_failure_status(e);

@@ -24,13 +24,14 @@ static int64_t period_ns(struct run_state *st)
 }
 
 /* A source that opened is the engine's; one that did not is named in the summary with its reason. */
-static void add(struct run_state *st, const char *name, int rc, const struct culprit_source *src, const char *err)
+static int add(struct run_state *st, const char *name, int rc, const struct culprit_source *src, const char *err)
 {
     if (rc == 0 && culprit_engine_add_source(st->culprits, src) == 0)
-        return;
+        return 0;
     if (rc == 0 && src->close)
         src->close(src->ctx);
     culprit_engine_source_unavailable(st->culprits, name, rc == 0 ? "too many sources" : err);
+    return -1;
 }
 
 /* The audio server's log: --server-log FILE, else the private jackd's own log, else jackdbus's where it exists. */
@@ -198,7 +199,18 @@ static void add_trace(struct run_state *st, int tid)
         watch_server_threads(&src, bs.server_pid);
         st->trace_slices = trace_source_slices(&src);
     }
-    add(st, "tracefs", rc, &src, err);
+    if (add(st, "tracefs", rc, &src, err) == 0) { /* the noise probe may ask it about its gaps from now on */
+        st->trace_src = src;
+        atomic_store_explicit(&st->trace_live, 1, memory_order_release);
+    }
+}
+
+int run_noise_trace(void *arg, int cpu, int tid, int64_t t0_ns, int64_t t1_ns, struct noise_trace_answer *out)
+{
+    struct run_state *st = arg;
+    if (!atomic_load_explicit(&st->trace_live, memory_order_acquire))
+        return -ENOENT;
+    return trace_source_span(&st->trace_src, cpu, tid, t0_ns, t1_ns, out);
 }
 
 void run_culprits_audio(struct run_state *st)
@@ -265,6 +277,7 @@ void run_culprits_cpu(void *arg, int cpu)
 
 void run_culprits_stop(struct run_state *st)
 {
+    atomic_store_explicit(&st->trace_live, 0, memory_order_release);
     if (!st->culprits)
         return;
     culprit_engine_stop(st->culprits); /* st->culprit_res, set at the start, stays valid until the free */
@@ -277,6 +290,7 @@ const struct culprit_results *run_culprits_results(struct run_state *st)
 
 void run_culprits_free(struct run_state *st)
 {
+    atomic_store_explicit(&st->trace_live, 0, memory_order_release);
     if (st->trace_slices)
         trace_slices_unref(st->trace_slices);
     st->trace_slices = NULL;

@@ -7,6 +7,7 @@
 #define RTJ_RUN_CULPRITS_H
 #include "culprit/culprit.h"
 #include "stats/phase.h"
+struct noise_trace_answer; /* util/noise_class.h */
 
 struct run_state;
 
@@ -23,6 +24,9 @@ void run_culprits_happening(void *arg, const struct phase_stats *p, enum phase_h
 /* collector.on_cpu: a CPU the audio thread ran on. */
 void run_culprits_cpu(void *arg, int cpu);
 /* After collector_stop: explains what is pending, stops the thread; the results stay for the report. */
+/* The noise probe's question about one gap (backend_config.noise_trace, util/noise_class.h's noise_trace_fn; arg is
+ * the run state): the trace source's answer while it is open, else -ENOENT. The probe's classifier thread. */
+int run_noise_trace(void *arg, int cpu, int tid, int64_t t0_ns, int64_t t1_ns, struct noise_trace_answer *out);
 void run_culprits_stop(struct run_state *st);
 /* After the report was saved at report_path: the trace's slices (with privileges) in REPORT.trace/. */
 void run_culprits_save_slices(struct run_state *st, const char *report_path);

@@ -82,6 +82,11 @@ struct run_state {
     struct culprit_results culprit_res; /* its results (set at the start: read while it runs, and after) */
     struct trace_slices *trace_slices; /* with privileges: the trace's slices, saved beside the report */
     int culprits_audio_told;       /* the engine knows the audio thread */
+    /* The trace source once it opened (a copy of the engine's; the engine closes it at its stop): the noise probe's
+     * classifier asks it about its gaps (run_noise_trace) while trace_live is 1. Cleared before the engine stops,
+     * which is after the backend stopped (its classifier joined): the source is never closed under a question. */
+    struct culprit_source trace_src;
+    atomic_int trace_live;
     /* Under PipeWire (native or pw-jack): its profiler, the graph's own xruns (collector_graph.c) and the engine's
      * observations; one connection, a holder each. graph_why: why it did not open ("" before any try). */
     struct culprit_source graph_src;

@@ -51,4 +51,25 @@ void noise_classify_gap(const struct noise_counts *a, const struct noise_counts 
 void noise_classify(const struct noise_counts *a, const struct noise_counts *b, int nlines, const struct noise_bg *bg,
                     int64_t window_ns, struct noise_why *w);
 
+/* What the kernel's trace saw hold the CPU in one gap (with the trace, root: src/culprit's trace source answers
+ * through a function the run gives the probe, backend.h's noise_trace): the same split from the CPU's events inside
+ * the gap. cls: NOISE_SCHED a task held it (named), NOISE_IRQ a hard IRQ, a softirq or an IRQ's thread (named),
+ * NOISE_BELOW the kernel recorded nothing of its own in most of the gap (the probe was its current task, or no event
+ * at all: the CPU was taken below the kernel). */
+enum noise_holder_kind { NH_NONE, NH_TASK, NH_IRQ, NH_SOFTIRQ };
+struct noise_trace_answer {
+    int cls;                           /* enum noise_class */
+    int kind;                          /* enum noise_holder_kind of the main holder (NH_NONE: below the kernel) */
+    int id;                            /* NH_TASK: its pid; NH_IRQ: the line (negative: an x86 vector); NH_SOFTIRQ:
+                                        * the vector */
+    char name[32];                     /* comm, the IRQ's or softirq's name, "" none */
+    int64_t held_ns;                   /* the main holder's time in the gap (below the kernel: the time the trace
+                                        * shows the probe itself current) */
+};
+/* cpu: the gap's; tid: the probe thread that had it (its own time is no holder). 1: answered; 0: the trace has not seen the CPU past the gap's end yet (ask again later); a negative errno: it
+ * never will (-ENODATA: most of the gap is before the trace's memory or lost; -ENOENT: no trace). Thread-safe; never
+ * called in the real-time loop (the probe's classifier thread asks). */
+typedef int (*noise_trace_fn)(void *arg, int cpu, int tid, int64_t t0_ns, int64_t t1_ns,
+                              struct noise_trace_answer *out);
+
 #endif

@@ -384,12 +384,14 @@ def report_page(page, doc):
         num = [re.sub(r'<span class="pct">.*?</span>', '', c[1]) for c in cells]
         jb = folded(phase['histograms']['jitter'], True)
         lo, hi = quantile(jb, 0.99)
+        if phase['jitter_us'].get('abs_p99') is not None:  # the run's own figure, stored: the page shows it
+            lo = hi = phase['jitter_us']['abs_p99']
         j99 = float(num[0])
         jmax = float(num[1])
         # shown to 0.1: half of it either way, and a hair more (4702.550 is shown 4702.6, 0.0500000000003 off)
         tap(lo - 0.05 - 1e-6 <= j99 <= min(hi, phase['jitter_us']['abs_max']) + 0.05 + 1e-6 and
             abs(jmax - phase['jitter_us']['abs_max']) <= 0.05 + 1e-6,
-            'table, %s: |jitter| p99 %.1f in its bucket %.2f..%.2f (from the histogram), max %.1f = %.3f' % (
+            'table, %s: |jitter| p99 %.1f = the stored abs_p99, else in its bucket %.2f..%.2f (the histogram), max %.1f = %.3f' % (
                 phase['load'], j99, lo, hi, jmax, phase['jitter_us']['abs_max']))
         met = num[8]
         want = '%.2f' % (math.floor(phase['deadlines_met_pct'] * 100 + 1e-6) / 100)

@@ -7,6 +7,10 @@
 #   the measured window must lie inside one gap of the scheduler class, and that gap's length be the spin's within
 #   ±10 % for 3 spins of 4 at least (the rest: where the real-time throttle's own 50 ms pause or a stall of the host
 #   touched the spin, which lengthens that one gap); the CPU's max noise and total noise hold the spins;
+#   as root, with the kernel trace: each of those gaps classed scheduler BY THE TRACE with the hog named (its own
+#   pid, which the probe does not know), the hog's time in it (the trace's account) its spin's within ±10 % for 3
+#   spins of 4 at least, its time a gap by the trace its CPU time a spin by its own schedstat within ±10 %, and the
+#   hog the holder with the most time; with --no-trace, no class by the trace;
 # - an IPI storm sent from the other CPU: reading /dev/cpu/N/cpuid runs CPUID on CPU N through a function-call IPI
 #   (x86's CAL line), one per read, counted by the storm itself. With a 2 µs threshold, the probe must name CAL for
 #   a tenth of the IPIs sent at least (at rest the storm sends three times as many, each a shorter gap, some under
@@ -52,7 +56,13 @@ check "the report is written, incomplete; without --cpus every CPU but the first
 taskset -c 0 "$RTJ" run --backend noise --cpus "$cpu" --threshold 1000 --interval 1000 --priority 80 --loads none \
     --warmup 0.5 --duration 4 --quiet --output "$WORK/s" --json "$WORK/h.json" >"$WORK/h.out" 2>&1 &
 rpid=$!
-"$RTJ_HELPERS/cpu_hog" "$cpu" 90 40 300 8 1500 >"$WORK/hog.log"
+"$RTJ_HELPERS/cpu_hog" "$cpu" 90 40 300 8 1500 2000 >"$WORK/hog.log" &
+hogpid=$!
+# the hog's own CPU time (the kernel's schedstat), read while it lingers asleep after its last spin (its log is
+# written then)
+for _ in $(seq 60); do [ "$(grep -c spin "$WORK/hog.log")" -ge 8 ] && break; sleep 0.1; done
+hogrun=$(cut -d' ' -f1 "/proc/$hogpid/schedstat" 2>/dev/null || echo 0)
+wait "$hogpid"
 wait "$rpid"; rc=$?
 check "noise run beside the hog exits 0 (got $rc: $(tail -1 "$WORK/h.out"))" [ "$rc" -eq 0 ]
 # its page: the noise section (a row per CPU and per class, a bar per histogram bucket) as the report says
@@ -61,15 +71,16 @@ python3 "$RTJ_TOP/tests/helpers/html_content.py" report "$WORK/h.html" "$WORK/h.
 grep -i 'noise' "$WORK/h.page" | sed 's/^/# /'
 check "the page of the run beside the hog: html_content.py's checks pass ($(grep -c '^ok' "$WORK/h.page") ok)" \
     [ "$(grep -c '^not ok' "$WORK/h.page")" = 0 -a -s "$WORK/h.html" ]
-python3 - "$WORK/h.json" "$WORK/hog.log" "$cpu" >"$WORK/h.txt" <<'PY'
+python3 - "$WORK/h.json" "$WORK/hog.log" "$cpu" "$hogpid" "$hogrun" >"$WORK/h.txt" <<'PY'
 import json, sys
-d = json.load(open(sys.argv[1])); cpu = int(sys.argv[3])
+d = json.load(open(sys.argv[1])); cpu = int(sys.argv[3]); hogpid = int(sys.argv[4]); hogrun_s = int(sys.argv[5]) / 1e9
 spins = [tuple(map(float, l.split()[1:])) for l in open(sys.argv[2]) if l.startswith('spin')]
 p = d['phases'][0]; n = p['noise']
 w0, w1 = p['clock_window_s']
 inside = [s for s in spins if w0 + 0.05 < s[0] and s[1] < w1 - 0.05]
 ev = [e for e in n['events'] if e['cpu'] == cpu]
-covered = close = 0
+covered = close = traced = tclose = 0
+held = []
 for a, b in inside:
     hit = [e for e in ev if e['t_s'] <= a + 0.0005 and e['t_s'] + e['length_us'] / 1e6 >= b - 0.0005]
     if hit and hit[0]['class'] == 'scheduler':
@@ -77,6 +88,23 @@ for a, b in inside:
         close += abs(hit[0]['length_us'] / 1e6 - (b - a)) <= 0.1 * (b - a)
     else:
         print('# spin %.4f-%.4f: %s' % (a, b, hit[:1] or 'no gap over it'))
+    h = hit[0] if hit else {}
+    if h.get('by_trace') and h['class'] == 'scheduler' and (h.get('holder') or {}).get('pid') == hogpid:
+        traced += 1
+        tclose += abs(h['held_us'] / 1e6 - (b - a)) <= 0.1 * (b - a)
+        held.append(h['held_us'] / 1e6)
+        print('# spin %.1f ms: the trace says %s (pid %d) held %.1f ms of the %.1f ms gap' % (
+            (b - a) * 1e3, h['holder']['name'], h['holder']['pid'], h['held_us'] / 1e3, h['length_us'] / 1e3))
+    elif n.get('trace'):
+        print('# spin %.4f-%.4f by the trace: %s' % (a, b, h or 'no gap over it'))
+tr = n.get('trace') or {}
+hs = tr.get('holders') or [{}]
+print('trace', int(bool(tr) and tr.get('answered', 0) > 0)); print('traced', traced); print('tclose', tclose)
+print('tophog', int(hs[0].get('pid') == hogpid))
+# the hog's CPU time a spin by its schedstat (8 spins, nothing else) against the trace's account of it a gap
+print('schedspin_ms', '%.2f' % (hogrun_s / len(spins) * 1e3) if spins else 0)
+print('tracespin_ms', '%.2f' % (sum(held) / len(held) * 1e3) if held else 0)
+print('schedok', int(bool(held) and hogrun_s > 0 and abs(sum(held) / len(held) - hogrun_s / len(spins)) <= 0.1 * hogrun_s / len(spins)))
 c = n['cpus'][0]
 print('inside', len(inside)); print('covered', covered); print('close', close)
 print('spinmax_us', max((b - a) * 1e6 for a, b in inside) if inside else 0)
@@ -97,10 +125,33 @@ check "that gap's length is the spin's (its own log) within 10 % for 3 of 4 spin
     [ $((4 * $(v close))) -ge $((3 * n)) ]
 check "the CPU's max noise holds the longest spin ($(v max_us) >= $(v spinmax_us) us) and its total the spins' ($(v total_us) >= $(v spinsum_us))" \
     python3 -c "import sys; sys.exit(not ($(v max_us) >= 0.99 * $(v spinmax_us) and $(v total_us) >= 0.99 * $(v spinsum_us)))"
+if [ "$(v trace)" = 1 ]; then
+    check "with the trace: each spin's gap classed scheduler by the trace, the hog (pid $hogpid) named (got $(v traced) of $n)" \
+        [ "$(v traced)" -eq "$n" ]
+    check "the hog's time in the gap by the trace is its spin's (its own log) within 10 % for 3 of 4 spins at least (got $(v tclose) of $n)" \
+        [ $((4 * $(v tclose))) -ge $((3 * n)) ]
+    check "the hog is the trace's holder with the most time" [ "$(v tophog)" = 1 ]
+    check "the hog's time a gap by the trace is its CPU time a spin by its own schedstat within 10 % ($(v tracespin_ms) against $(v schedspin_ms) ms)" \
+        [ "$(v schedok)" = 1 ]
+    "$RTJ" report "$WORK/h.json" >"$WORK/h.report" 2>&1
+    check "the text report names the hog as the trace's holder ($(grep -o 'kernel trace classed.*' "$WORK/h.report" | head -c 120))" \
+        grep -q "cpu_hog (pid $hogpid)" "$WORK/h.report"
+    check "the page names it too" grep -q "<b>cpu_hog</b> (pid $hogpid)" "$WORK/h.html"
+elif [ "$(id -u)" = 0 ]; then
+    check "as root the trace classes the long gaps (tracefs: $(json "$WORK/h.json" "d['culprits']['sources']" 2>&1 | head -c 200))" false
+else
+    ok "# not root: the trace's classes are not tested"
+fi
 check "the histogram counts every gap, and so do the classes ($(v histsum), $(v classsum) against $(v gaps))" \
     [ "$(v histsum)" = "$(v gaps)" -a "$(v classsum)" = "$(v gaps)" ]
 check "events: every gap counted, the longest 100 listed; available share = 1 - noise / time probed" \
     [ "$(v events_ok)" = 1 -a "$(v avail_ok)" = 1 ]
+
+# --- without the trace (--no-trace): no trace object, no class by it ---
+taskset -c 0 "$RTJ" run --backend noise --cpus "$cpu" --threshold 1000 --loads none --warmup 0.3 --duration 1.5 \
+    --no-trace --quiet --output "$WORK/s" --json "$WORK/nt.json" >"$WORK/nt.out" 2>&1
+check "--no-trace: the noise's trace is null and no gap is classed by it (got $(json "$WORK/nt.json" "d['phases'][0]['noise']['trace'], sum(v['by_trace'] for v in d['phases'][0]['noise']['cpus'][0]['classes'].values())"))" \
+    [ "$(json "$WORK/nt.json" "d['phases'][0]['noise']['trace'], sum(v['by_trace'] for v in d['phases'][0]['noise']['cpus'][0]['classes'].values())")" = "None 0" ]
 
 # --- the IPI storm, and the same run without it ---
 storm() { # SECONDS: reads of /dev/cpu/$cpu/cpuid from CPU 0, their count and span on CLOCK_MONOTONIC
