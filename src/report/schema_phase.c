@@ -283,7 +283,7 @@ const struct schema_key schema_phase[] = {
     { .path = "phases[].dsp_ramp.steps[].missed_deadlines", .types = T_NUM },
     { .path = "phases[].dsp_ramp.steps[].mono_window_s", .types = T_ARR },
     { .path = "phases[].dsp_ramp.steps[].run_delay_pct", .types = T_NUM },
-    { .path = "phases[].noise", .types = T_OBJ, .type = "object",
+    { .path = "phases[].noise", .types = T_OBJ, .flags = SCHEMA_OPEN, .type = "object",
       .meaning = "`--backend noise` (absent otherwise): `{threshold_us, cpus [{cpu, probed_s, gaps, total_noise_us, "
                  "max_noise_us, available_pct, histogram [[lo_us, hi_us, count]] (log2 bins of the gaps), classes "
                  "{scheduler, interrupt, steal, smi, below_kernel, unknown: {count, total_us, max_us, by_trace (of "
