@@ -79,7 +79,7 @@ p = d['phases'][0]; n = p['noise']
 w0, w1 = p['clock_window_s']
 inside = [s for s in spins if w0 + 0.05 < s[0] and s[1] < w1 - 0.05]
 ev = [e for e in n['events'] if e['cpu'] == cpu]
-covered = close = traced = tclose = 0
+covered = close = traced = tclose = twrong = 0
 held = []
 for a, b in inside:
     hit = [e for e in ev if e['t_s'] <= a + 0.0005 and e['t_s'] + e['length_us'] / 1e6 >= b - 0.0005]
@@ -96,10 +96,12 @@ for a, b in inside:
         print('# spin %.1f ms: the trace says %s (pid %d) held %.1f ms of the %.1f ms gap' % (
             (b - a) * 1e3, h['holder']['name'], h['holder']['pid'], h['held_us'] / 1e3, h['length_us'] / 1e3))
     elif n.get('trace'):
+        twrong += bool(h.get('by_trace'))  # the trace answered, and named something else
         print('# spin %.4f-%.4f by the trace: %s' % (a, b, h or 'no gap over it'))
 tr = n.get('trace') or {}
 hs = tr.get('holders') or [{}]
 print('trace', int(bool(tr) and tr.get('answered', 0) > 0)); print('traced', traced); print('tclose', tclose)
+print('twrong', twrong)
 print('tophog', int(hs[0].get('pid') == hogpid))
 # the hog's CPU time a spin by its schedstat (8 spins, nothing else) against the trace's account of it a gap
 print('schedspin_ms', '%.2f' % (hogrun_s / len(spins) * 1e3) if spins else 0)
@@ -126,8 +128,9 @@ check "that gap's length is the spin's (its own log) within 10 % for 3 of 4 spin
 check "the CPU's max noise holds the longest spin ($(v max_us) >= $(v spinmax_us) us) and its total the spins' ($(v total_us) >= $(v spinsum_us))" \
     python3 -c "import sys; sys.exit(not ($(v max_us) >= 0.99 * $(v spinmax_us) and $(v total_us) >= 0.99 * $(v spinsum_us)))"
 if [ "$(v trace)" = 1 ]; then
-    check "with the trace: each spin's gap classed scheduler by the trace, the hog (pid $hogpid) named (got $(v traced) of $n)" \
-        [ "$(v traced)" -eq "$n" ]
+    # a gap the trace had not passed in time keeps the counters' class (not known to the trace, never a wrong name)
+    check "with the trace: the spins' gaps classed scheduler by the trace naming the hog (pid $hogpid), 3 of 4 at least, none named otherwise (got $(v traced) of $n, $(v twrong) otherwise)" \
+        [ $((4 * $(v traced))) -ge $((3 * n)) -a "$(v twrong)" -eq 0 ]
     check "the hog's time in the gap by the trace is its spin's (its own log) within 10 % for 3 of 4 spins at least (got $(v tclose) of $n)" \
         [ $((4 * $(v tclose))) -ge $((3 * n)) ]
     check "the hog is the trace's holder with the most time" [ "$(v tophog)" = 1 ]
