@@ -78,6 +78,18 @@ static int output_file(const char *form, const char *path, const json_t *cmp, js
     return 0;
 }
 
+/* One report of the matrix (compare_matrix_read frees it once its cell has the figures), or NULL: left out. */
+static json_t *matrix_reader(const char *path, void *arg)
+{
+    (void)arg;
+    char err[512], shown[1024];
+    json_t *doc = NULL;
+    if (report_read_file(path, &doc, err, sizeof(err)) == 0)
+        return doc;
+    fprintf(stderr, "rtjitter compare: %s: %s (left out)\n", term_str(shown, sizeof(shown), path), err);
+    return NULL;
+}
+
 /* --matrix: every report of the store, the latest of each kernel on each machine. */
 static int matrix_mode(const struct compare_opts *o)
 {
@@ -94,24 +106,13 @@ static int matrix_mode(const struct compare_opts *o)
         return 2;
     }
     char **paths = NULL;
-    size_t n = 0, nd = 0;
+    size_t n = 0;
     int e = compare_all_in_store(store, o->label, &paths, &n), rc = 0;
     if (e < 0 || n == 0) {
         fprintf(stderr, "rtjitter compare: no reports in %s%s%s\n", store, e < 0 ? ": " : "", e < 0 ? strerror(-e) : "");
         rc = 2;
     }
-    json_t **docs = n ? calloc(n, sizeof(*docs)) : NULL;
-    const char **names = n ? calloc(n, sizeof(*names)) : NULL;
-    for (size_t i = 0; rc == 0 && i < n && docs && names; i++) {
-        char err[512];
-        if (report_read_file(paths[i], &docs[nd], err, sizeof(err)) < 0) {
-            char shown[1024];
-            fprintf(stderr, "rtjitter compare: %s: %s (left out)\n", term_str(shown, sizeof(shown), paths[i]), err);
-            continue;
-        }
-        names[nd++] = paths[i];
-    }
-    json_t *m = rc == 0 ? compare_matrix_build(names, docs, nd) : NULL;
+    json_t *m = rc == 0 ? compare_matrix_read((const char *const *)paths, n, matrix_reader, NULL) : NULL;
     if (rc == 0 && !m) {
         fprintf(stderr, "rtjitter compare: out of memory\n");
         rc = 2;
@@ -129,13 +130,9 @@ static int matrix_mode(const struct compare_opts *o)
             rc = 2;
         }
     json_decref(m);
-    for (size_t i = 0; i < nd; i++)
-        json_decref(docs[i]);
     for (size_t i = 0; i < n; i++)
         free(paths[i]);
     free(paths);
-    free(docs);
-    free(names);
     return rc;
 }
 

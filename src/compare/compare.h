@@ -61,4 +61,8 @@ int compare_all_in_store(const char *store, const char *label, char ***paths, si
  * A machine is the report's system identity: its hostname and CPU model. NULL when out of memory. */
 #define MATRIX_SCHEMA "rtjitter.matrix/1"
 json_t *compare_matrix_build(const char *const *paths, json_t *const *docs, size_t n);
+/* The same table read one report at a time (each freed once its cell has its figures: memory bounded by the cells,
+ * not the reports): read(path, arg) returns the report, or NULL after saying why it is left out. */
+typedef json_t *(*compare_matrix_reader)(const char *path, void *arg);
+json_t *compare_matrix_read(const char *const *paths, size_t n, compare_matrix_reader read, void *arg);
 #endif

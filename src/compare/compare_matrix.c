@@ -119,53 +119,82 @@ static void rates(json_t *c)
     }
 }
 
-json_t *compare_matrix_build(const char *const *paths, json_t *const *docs, size_t n)
+/* The table so far: its kernels, machines (their ids apart) and cells. */
+struct matrix_acc {
+    json_t *kernels, *machines, *ids, *cells;
+};
+
+/* One report into the table (oldest first): a later report of a pair replaces the earlier one in its cell, and
+ * counts. Only the cell's figures are kept, not the report: a fleet's 1,000 reports are read one at a time. */
+static void matrix_add(struct matrix_acc *a, const char *path, const json_t *doc)
+{
+    const json_t *sys = json_object_get(doc, "system");
+    const char *host = doc_str(sys, "hostname", "?"), *cpu = doc_str(json_object_get(sys, "cpu"), "model", "?");
+    const char *rel = doc_str(json_object_get(sys, "kernel"), "release", "?");
+    char id[600];
+    snprintf(id, sizeof(id), "%.255s | %.255s", host, cpu);
+    utf8_trim(id);
+    size_t before = json_array_size(a->ids), mi = index_of(a->ids, id);
+    if (json_array_size(a->ids) > before)
+        json_array_append_new(a->machines, json_pack("{s:o, s:o, s:o}", "id", utf8_json_string(id), "hostname",
+                                                     utf8_json_string(host), "cpu", utf8_json_string(cpu)));
+    index_of(a->kernels, rel);
+    json_t *c = cell_of(path, doc, rel, mi);
+    size_t i;
+    json_t *old;
+    int runs = 1;
+    json_array_foreach(a->cells, i, old)
+        if (json_integer_value(json_object_get(old, "machine")) == (json_int_t)mi &&
+            !strcmp(doc_str(old, "kernel", ""), rel)) {
+            runs += (int)json_integer_value(json_object_get(old, "runs"));
+            carry(c, old);
+            json_array_remove(a->cells, i);
+            break;
+        }
+    json_object_set_new(c, "runs", json_integer(runs));
+    json_array_append_new(a->cells, c);
+}
+
+static json_t *matrix_make(const char *const *paths, json_t *const *docs, size_t n, compare_matrix_reader read,
+                           void *arg)
 {
     json_t *m = doc_begin(MATRIX_SCHEMA, 1);
-    json_t *kernels = json_array(), *machines = json_array(), *ids = json_array(), *cells = json_array();
-    if (!m || !kernels || !machines || !ids || !cells) {
+    struct matrix_acc a = { json_array(), json_array(), json_array(), json_array() };
+    if (!m || !a.kernels || !a.machines || !a.ids || !a.cells) {
         json_decref(m);
-        json_decref(kernels);
-        json_decref(machines);
-        json_decref(ids);
-        json_decref(cells);
+        json_decref(a.kernels);
+        json_decref(a.machines);
+        json_decref(a.ids);
+        json_decref(a.cells);
         return NULL;
     }
-    /* docs are oldest first: a later report of a pair replaces the earlier one in its cell, and counts. */
     for (size_t r = 0; r < n; r++) {
-        const json_t *sys = json_object_get(docs[r], "system");
-        const char *host = doc_str(sys, "hostname", "?"), *cpu = doc_str(json_object_get(sys, "cpu"), "model", "?");
-        const char *rel = doc_str(json_object_get(sys, "kernel"), "release", "?");
-        char id[600];
-        snprintf(id, sizeof(id), "%.255s | %.255s", host, cpu);
-        utf8_trim(id);
-        size_t before = json_array_size(ids), mi = index_of(ids, id);
-        if (json_array_size(ids) > before)
-            json_array_append_new(machines, json_pack("{s:o, s:o, s:o}", "id", utf8_json_string(id), "hostname",
-                                                      utf8_json_string(host), "cpu", utf8_json_string(cpu)));
-        index_of(kernels, rel);
-        json_t *c = cell_of(paths[r], docs[r], rel, mi);
-        size_t i;
-        json_t *old;
-        int runs = 1;
-        json_array_foreach(cells, i, old)
-            if (json_integer_value(json_object_get(old, "machine")) == (json_int_t)mi &&
-                !strcmp(doc_str(old, "kernel", ""), rel)) {
-                runs += (int)json_integer_value(json_object_get(old, "runs"));
-                carry(c, old);
-                json_array_remove(cells, i);
-                break;
-            }
-        json_object_set_new(c, "runs", json_integer(runs));
-        json_array_append_new(cells, c);
+        if (docs) {
+            matrix_add(&a, paths[r], docs[r]);
+            continue;
+        }
+        json_t *doc = read(paths[r], arg); /* NULL: the reader said why, the report is left out */
+        if (doc)
+            matrix_add(&a, paths[r], doc);
+        json_decref(doc);
     }
     size_t ci;
     json_t *cc;
-    json_array_foreach(cells, ci, cc)
+    json_array_foreach(a.cells, ci, cc)
         rates(cc);
-    json_decref(ids);
-    json_object_set_new(m, "kernels", kernels);
-    json_object_set_new(m, "machines", machines);
-    json_object_set_new(m, "cells", cells);
+    json_decref(a.ids);
+    json_object_set_new(m, "kernels", a.kernels);
+    json_object_set_new(m, "machines", a.machines);
+    json_object_set_new(m, "cells", a.cells);
     return m;
+}
+
+json_t *compare_matrix_build(const char *const *paths, json_t *const *docs, size_t n)
+{
+    return matrix_make(paths, docs, n, NULL, NULL);
+}
+
+json_t *compare_matrix_read(const char *const *paths, size_t n, compare_matrix_reader read, void *arg)
+{
+    return matrix_make(paths, NULL, n, read, arg);
 }

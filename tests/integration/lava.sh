@@ -13,9 +13,8 @@
 # twice, with limits that hold (every judged case passes) and with a wake-up limit no run meets (exactly the
 # wake-up cases, the exit-status case and the verdict fail). The definition and both sample jobs (job-qemu.yaml,
 # job-ssh.yaml) are validated offline by LAVA's own job and test-definition schemas (lava-common's
-# lava_common.schemas, voluptuous; unpacked the same way), which also refuse broken copies. Not run here:
-# `lava-run` itself (it needs a device dictionary from lava-server and lava-dispatcher's full dependencies, and
-# a qemu boot of a Debian image is beyond a test's time on this machine).
+# lava_common.schemas, voluptuous; unpacked the same way), which also refuse broken copies. `lava-run --validate`
+# of the jobs: lava_run.sh. Not run here: a qemu boot of a Debian image by `lava-run` (no KVM, no qemu-system-x86).
 . "$(dirname "$0")/../lib.sh"
 TOP=$PWD
 RTJ_ABS=$(cd "$(dirname "$RTJ")" && pwd)/$(basename "$RTJ")
