@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include "fake_tracefs.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,45 +116,13 @@ static void test_span_accounted(void **state)
     ts_free(ts);
 }
 
-/* ---- the source on a fake tracefs tree (as tests/unit/test_tracefs.c builds it) ---- */
-
-static void put(const char *dir, const char *rel, const char *text)
-{
-    char p[1024];
-    snprintf(p, sizeof(p), "%s/%s", dir, rel);
-    for (char *s = p + 1; (s = strchr(s, '/')); s++) {
-        *s = '\0';
-        mkdir(p, 0755);
-        *s = '/';
-    }
-    FILE *f = fopen(p, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
-
-static const char *const enables[] = {
-    "events/sched/sched_switch/enable", "events/sched/sched_waking/enable", "events/irq/irq_handler_entry/enable",
-    "events/irq/irq_handler_exit/enable", "events/irq/softirq_entry/enable", "events/irq/softirq_exit/enable",
-    "events/workqueue/workqueue_execute_start/enable", "events/workqueue/workqueue_execute_end/enable",
-};
+/* ---- the source on a fake tracefs tree (fake_tracefs.h) ---- */
 
 static void test_source_span(void **state)
 {
     (void)state;
-    char root[64], inst[256], err[256], cmd[128];
-    snprintf(root, sizeof(root), "/tmp/rtjt-span.XXXXXX");
-    assert_non_null(mkdtemp(root));
-    put(root, "trace", "");
-    snprintf(inst, sizeof(inst), "%s/instances/rtjitter-%d", root, (int)getpid());
-    put(inst, "tracing_on", "1\n");
-    put(inst, "trace_clock", "[local] global mono mono_raw\n");
-    put(inst, "buffer_size_kb", "7\n");
-    put(inst, "trace", "");
-    put(inst, "trace_pipe", fixture); /* a file: read to its end, then nothing more, as a drained pipe */
-    put(inst, "events/sched/sched_waking/filter", "0\n");
-    for (size_t i = 0; i < sizeof(enables) / sizeof(enables[0]); i++)
-        put(inst, enables[i], "0\n");
+    char root[256], inst[512], err[256];
+    fake_tree(root, sizeof(root), inst, sizeof(inst), "[local] global mono mono_raw\n", fixture);
     struct culprit_source src;
     assert_int_equal(trace_source_open(root, CLOCK_MONOTONIC, &src, err, sizeof(err)), 0);
     trace_source_ignore_tid(&src, 500); /* an audio thread, as the run follows them; the probe is the asker */
@@ -191,8 +160,7 @@ static void test_source_span(void **state)
     json_decref(sum);
     src.close(src.ctx);
     assert_int_equal(trace_source_span(NULL, 2, 600, T0, T0 + MS, &a), -ENOENT);
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-    assert_int_equal(system(cmd), 0);
+    rm_tree(root);
 }
 
 int main(void)

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include "fake_tracefs.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -323,68 +324,8 @@ static void test_lost_and_partial(void **state)
     ts_free(ts);
 }
 
-/* ---- the source on a fake tracefs tree ---- */
+/* ---- the source on a fake tracefs tree (fake_tracefs.h) ---- */
 
-static void put(const char *dir, const char *rel, const char *text)
-{
-    char p[1024];
-    snprintf(p, sizeof(p), "%s/%s", dir, rel);
-    for (char *s = p + 1; (s = strchr(s, '/')); s++) {
-        *s = '\0';
-        mkdir(p, 0755);
-        *s = '/';
-    }
-    FILE *f = fopen(p, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
-
-static char *get(const char *dir, const char *rel)
-{
-    static char buf[4096];
-    char p[1024];
-    snprintf(p, sizeof(p), "%s/%s", dir, rel);
-    FILE *f = fopen(p, "r");
-    buf[0] = '\0';
-    if (f) {
-        size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-        buf[n] = '\0';
-        fclose(f);
-    }
-    return buf;
-}
-
-static const char *const enables[] = {
-    "events/sched/sched_switch/enable", "events/sched/sched_waking/enable", "events/irq/irq_handler_entry/enable",
-    "events/irq/irq_handler_exit/enable", "events/irq/softirq_entry/enable", "events/irq/softirq_exit/enable",
-    "events/workqueue/workqueue_execute_start/enable", "events/workqueue/workqueue_execute_end/enable",
-};
-
-/* root/ with trace and instances/, and our instance's files as a kernel makes them at mkdir. */
-static void fake_tree(char *root, size_t len, char *inst, size_t ilen, const char *clocks)
-{
-    snprintf(root, len, "/tmp/rtjt-tracefs.XXXXXX");
-    assert_non_null(mkdtemp(root));
-    put(root, "trace", "");
-    snprintf(inst, ilen, "%s/instances/rtjitter-%d", root, (int)getpid());
-    put(inst, "tracing_on", "1\n");
-    put(inst, "trace_clock", clocks);
-    put(inst, "buffer_size_kb", "7\n");
-    put(inst, "trace_marker", "");
-    put(inst, "trace", "");
-    put(inst, "trace_pipe", fixture); /* a file: read to its end, then nothing more, as a drained pipe */
-    put(inst, "events/sched/sched_waking/filter", "0\n");
-    for (size_t i = 0; i < sizeof(enables) / sizeof(enables[0]); i++)
-        put(inst, enables[i], "0\n");
-}
-
-static void rm_tree(const char *root)
-{
-    char cmd[1200];
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-    assert_int_equal(system(cmd), 0);
-}
 
 static int dead_pid(void)
 {
@@ -399,7 +340,8 @@ static void test_source_fake_tree(void **state)
 {
     (void)state;
     char root[256], inst[512], err[256], p[1024];
-    fake_tree(root, sizeof(root), inst, sizeof(inst), "[local] global counter uptime perf mono mono_raw boot\n");
+    fake_tree(root, sizeof(root), inst, sizeof(inst), "[local] global counter uptime perf mono mono_raw boot\n",
+              fixture);
     /* stale instances: a dead PID's (removed), a live one's (kept: our parent), a symlink (never followed) */
     int dead = dead_pid();
     snprintf(p, sizeof(p), "%s/instances/rtjitter-%d", root, dead);
@@ -472,12 +414,12 @@ static void test_source_refuses(void **state)
     (void)state;
     char root[256], inst[512], err[256];
     struct culprit_source src;
-    fake_tree(root, sizeof(root), inst, sizeof(inst), "[local] global counter\n");
+    fake_tree(root, sizeof(root), inst, sizeof(inst), "[local] global counter\n", fixture);
     assert_int_equal(trace_source_open(root, CLOCK_MONOTONIC, &src, err, sizeof(err)), -ENOTSUP);
     assert_string_equal(err, "this kernel's trace_clock has no mono (the measurement clock)");
     assert_int_equal(trace_source_open(root, CLOCK_REALTIME, &src, err, sizeof(err)), -EINVAL);
     rm_tree(root);
-    fake_tree(root, sizeof(root), inst, sizeof(inst), "[local] mono_raw\n");
+    fake_tree(root, sizeof(root), inst, sizeof(inst), "[local] mono_raw\n", fixture);
     char p[700];
     snprintf(p, sizeof(p), "%s/events/sched/sched_switch/enable", inst);
     unlink(p);
