@@ -20,8 +20,8 @@
 
 /* Below this a holder is not listed (nor below a tenth of the wait). */
 #define TRACE_CLASS_MIN_NS 20000
-/* An idle CPU whose audio thread waited longer than twice its slowest idle state's exit latency and this was not
- * running (an IPI's delivery and the switch take a few microseconds on real hardware). */
+/* An idle CPU that let the woken audio thread wait longer than twice its slowest idle state's exit latency plus this
+ * was not running (an IPI's delivery and the switch take a few microseconds on real hardware). */
 #define TRACE_CLASS_IDLE_SLACK_NS 50000
 
 /* The kind of a holder, by the audio thread's kernel prio in the wait (-1: not known). */

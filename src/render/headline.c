@@ -88,11 +88,7 @@ static int invalid_words(const json_t *doc, long long dropouts, char *b, size_t 
         if (!strcmp(doc_str(p, "load", ""), "none"))
             at_rest += dropouts_of(p);
     /* no CPU idle states (system.cpu.idle): the idle CPUs halted, and holding /dev/cpu_dma_latency changes nothing */
-    const json_t *states = json_object_get(json_object_get(json_object_get(json_object_get(doc, "system"), "cpu"),
-                                                           "idle"), "states"), *st;
-    int governable = !json_is_array(states);
-    json_array_foreach(states, i, st)
-        governable |= doc_num(st, "enabled_cpus") > 0 && doc_num(st, "latency_us") > 0;
+    int governable = doc_idle_governable(json_object_get(doc, "system")) != 0;
     if (idle && dropouts > 0 && 2 * at_rest >= dropouts && !governable)
         snprintf(b, n, "Not a kernel test at rest: most dropouts came at rest, while the idle CPUs halted and were "
                        "run again late (this machine has no CPU idle states: --dma-latency changes nothing here). ");

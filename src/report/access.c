@@ -109,3 +109,15 @@ void flatten_json(const json_t *o, const char *prefix, int depth,
         flatten_json(v, key, depth + 1, fn, arg);
     }
 }
+
+int doc_idle_governable(const json_t *system)
+{
+    const json_t *states = json_object_get(json_object_get(json_object_get(system, "cpu"), "idle"), "states"), *s;
+    if (!json_is_array(states))
+        return -1;
+    size_t i;
+    json_array_foreach(states, i, s)
+        if (doc_num(s, "enabled_cpus") > 0 && doc_num(s, "latency_us") > 0)
+            return 1;
+    return 0;
+}

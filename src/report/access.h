@@ -14,6 +14,11 @@ const char *doc_str(const json_t *o, const char *k, const char *dflt);
 /* And back: v as a JSON real, or null when it is NAN (absent). */
 json_t *doc_number_json(double v);
 
+/* Whether the system identity's CPUs have an idle state that holding /dev/cpu_dma_latency at 0 keeps them out of
+ * (system.cpu.idle: one enabled with an exit latency above 0): 1 yes, 0 no (no cpuidle driver: an idle CPU halts,
+ * and holding it changes nothing), -1 the document does not say (an older report). */
+int doc_idle_governable(const json_t *system);
+
 /* How every renderer and the comparison name a phase: its load, with "@FRAMES" when the buffer size changed
  * during the phase (one entry per size). The load is cut, never inside a character, to PHASE_NAME_LOAD_MAX
  * bytes. It is also the key by which compare matches the phases of two reports. */

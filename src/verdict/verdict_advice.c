@@ -382,15 +382,7 @@ static void hint_idle_trap(const struct vctx *v, char *b, size_t n)
 
 int verdict_idle_governable(const struct vctx *v)
 {
-    const json_t *idle = json_object_get(json_object_get(v->sys, "cpu"), "idle");
-    const json_t *states = json_object_get(idle, "states"), *s;
-    if (!json_is_array(states))
-        return -1;
-    size_t i;
-    json_array_foreach(states, i, s)
-        if (doc_num(s, "enabled_cpus") > 0 && doc_num(s, "latency_us") > 0)
-            return 1;
-    return 0;
+    return doc_idle_governable(v->sys);
 }
 
 /* What an idle CPU without idle states is, said where holding /dev/cpu_dma_latency would be advised. */
