@@ -13,7 +13,12 @@
 #   alone  judged to microseconds, so even a quick test's real-time threads move it: runs with nothing beside
 #   bulk   times nothing and runs no real-time thread, only ordinary CPU work (a compile of the whole tree): runs
 #          beside any test but an alone one, solo ones too (it loads the machine as the stress-ng beside every
-#          test does), so the solo tests at the end need not wait for it
+#          test does); it waits, as the solo ones do, until no plain test is pending, so that it fills the CPU the
+#          solo tests at the end leave idle (one a CPU less than the machine has beside a solo test) instead of
+#          slowing the plain ones (ci17: the plain tests ended at +356 s, then 207 s of solo tests ran one at a
+#          time with a CPU idle)
+# "# test-fill: tail (why)" holds a quick test back the same way (CPU work that times nothing and starts no
+# real-time thread, but quick enough for the developers' tier: a compile of the RT files, the golden outputs);
 # and "# test-lock: NAME (why)" keeps the tests that share NAME (a system resource: passwd for useradd) apart;
 # "# test-timeout: SECS (why)" gives a test more than TEST_TIMEOUT (a compile of the whole tree, one job, on a busy
 # machine).
@@ -28,7 +33,8 @@ BUILD=${BUILD:-build}
 export RTJ=${RTJ:-./rtjitter}
 export RTJ_HELPERS="$PWD/$BUILD/tests/helpers"
 export RTJ_TOP="$PWD"
-JOBS=${JOBS:-$(( $(nproc 2>/dev/null || echo 1) * 3 + 1 ))}
+NPROC=$(nproc 2>/dev/null || echo 1)
+JOBS=${JOBS:-$(( NPROC * 3 + 1 ))}
 [[ "$JOBS" =~ ^[1-9][0-9]*$ ]] || { echo "run-tests: JOBS must be a positive number, not '$JOBS'" >&2; exit 2; }
 # ASan and UBSan make the code about three times slower (test_loopback: 7.6 s of CPU, over 150 s of wall time
 # under ASan beside a busy suite): twice the time under `make sanitize`
@@ -114,7 +120,7 @@ stall_seen() {
             END { if (m) printf "%.1f ms at +%.1f s\n", m / 1000, at - t0 / 1e9 }'
 }
 declare -A retried=()
-declare -A tmo_of=() pid_of=() kind_of=() class_of=() lock_of=() start_of=() secs_of=() est_of=() cpu_of=()
+declare -A fill_of=() tmo_of=() pid_of=() kind_of=() class_of=() lock_of=() start_of=() secs_of=() est_of=() cpu_of=()
 running=()
 interrupted=0
 stop_all() {
@@ -151,6 +157,8 @@ for t in tests/integration/*.sh; do
     c=$(sed -n 's/^# test-class: *\([a-z]*\).*/\1/p' "$t" | head -1)
     case ${c:-plain} in quick|plain|solo|alone|bulk) ;; *) echo "run-tests: $t: unknown test-class '$c'" >&2; exit 2 ;; esac
     add "$(basename "$t" .sh)" integration "${c:-plain}" "$(sed -n 's/^# test-lock: *\([a-z0-9_-]*\).*/\1/p' "$t" | head -1)"
+    case $c in bulk) fill_of[$(basename "$t" .sh)]=1 ;; esac
+    grep -q '^# test-fill: *tail' "$t" && fill_of[$(basename "$t" .sh)]=1
     tmo=$(sed -n 's/^# test-timeout: *\([0-9][0-9]*\).*/\1/p' "$t" | head -1)
     [ -n "$tmo" ] && tmo_of[$(basename "$t" .sh)]=$tmo
 done
@@ -250,9 +258,12 @@ finish_full() { # NAME RC
 # May NAME start now, beside what runs? A solo test runs beside quick and bulk ones only (they time nothing and load
 # the machine no more than the stress-ng every test must pass beside), never beside another solo or a plain one.
 can_start() {
-    local n=$1 r
+    local n=$1 r solo=0 fills=0
     [ "${#running[@]}" -lt "$JOBS" ] || return 1
     for r in "${running[@]}"; do
+        [ "${class_of[$r]}" = solo ] && solo=1
+        [ -n "${fill_of[$r]:-}" ] && fills=$((fills + 1))
+        [ "${class_of[$n]}" = solo ] && [ -n "${fill_of[$r]:-}" ] && solo=1
         case ${class_of[$n]}:${class_of[$r]} in
             alone:* | *:alone) return 1 ;;
             solo:quick | quick:* | solo:bulk | bulk:*) ;;
@@ -260,6 +271,11 @@ can_start() {
         esac
         [ -n "${lock_of[$n]}" ] && [ "${lock_of[$n]}" = "${lock_of[$r]}" ] && return 1
     done
+    # beside a solo test, the fill tests leave it a CPU of its own
+    if [ "$solo" = 1 ] && { [ -n "${fill_of[$n]:-}" ] || [ "${class_of[$n]}" = solo ]; }; then
+        [ -n "${fill_of[$n]:-}" ] && fills=$((fills + 1))
+        [ "$fills" -le $(( NPROC > 1 ? NPROC - 1 : 1 )) ] || return 1
+    fi
     return 0
 }
 
@@ -278,6 +294,7 @@ while [ "${#pending[@]}" -gt 0 ] || [ "${#running[@]}" -gt 0 ]; do
         for i in "${!pending[@]}"; do
             n=${pending[$i]}
             case ${class_of[$n]} in solo|alone) [ "$others" = 1 ] && continue ;; esac
+            [ -n "${fill_of[$n]:-}" ] && [ "$others" = 1 ] && continue
             if can_start "$n"; then
                 launch "$n"; unset 'pending[i]'; pending=("${pending[@]}"); started=1; break
             fi

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# test-class: bulk (Chromium and Python on fixture reports: no server, no real-time thread, nothing timed)
 # test-timeout: 300 (three Chromium screenshots: 20 s at rest, 119 and 136 s beside stress-ng --cpu 2 --io 1)
 # Culprits (issue 24) on the HTML page and in compare, against fixture reports written by hand to the REPORT SCHEMA
 # of src/culprit/culprit.h (tests/fixtures/culprits: before.json, after.json, and make-fixtures.py that wrote them;

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # test-class: quick
+# test-fill: tail (renders fixture reports: no server, no real-time thread, nothing timed)
 # test-timeout: 120
 # Byte for byte: `report` and `compare` of the committed fixture reports (tests/fixtures/reports), through every
 # renderer and form (tests/helpers/golden.sh), equal the committed outputs in tests/fixtures/golden, and so does

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# test-class: plain (lava-run --validate five times, about 10 s beside the packages' download; no server, no network)
+# test-class: bulk (lava-run --validate five times, about 10 s beside the packages' download; no server, no network, no real-time thread, nothing timed)
 # The sample LAVA jobs (data/lava/job-ssh.yaml, job-qemu.yaml) validated by LAVA's real dispatcher: Debian's
 # lava-run 2023.01 --validate (the installed one, else unpacked from Debian's packages with `apt-get download` +
 # `dpkg-deb -x` with the Python modules it imports, nothing installed; python3-guestfs, which pulls libguestfs and

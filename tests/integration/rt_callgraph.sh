@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # test-class: quick
+# test-fill: tail (a compile of the RT files and two Python walks: no real-time thread, nothing timed)
 # The RT contract (tests/README.md, "The RT contract"), checked on the call graph: the RT code is compiled with make
 # check's hardened flags and gcc's -fcallgraph-info, and the graph is walked from the RT entry points (the callbacks
 # given to libjack, the thread bodies given to rt_thread_start, every function whose comment says RT-safe;

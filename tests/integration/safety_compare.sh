@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# test-class: plain (CPU-bound for about 10 s: a big pair and a crowded store, no server)
+# test-class: bulk (CPU-bound for about 10 s: a big pair and a crowded store; no server, no real-time thread, its one bound a generous 40 s)
 # compare's cost is bounded (issue 21, items 1 and 2). The attacks themselves, at a size that keeps the suite fast
 # (the full-size figures are in `make bench`, tests/bench.d/compare.sh):
 # - a pair of reports of 300 phases x 600 timeline seconds each (18 MB): every second is a unit (no "s" in the
