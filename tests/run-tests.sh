@@ -263,7 +263,6 @@ can_start() {
     for r in "${running[@]}"; do
         [ "${class_of[$r]}" = solo ] && solo=1
         [ -n "${fill_of[$r]:-}" ] && fills=$((fills + 1))
-        [ "${class_of[$n]}" = solo ] && [ -n "${fill_of[$r]:-}" ] && solo=1
         case ${class_of[$n]}:${class_of[$r]} in
             alone:* | *:alone) return 1 ;;
             solo:quick | quick:* | solo:bulk | bulk:*) ;;
@@ -271,10 +270,10 @@ can_start() {
         esac
         [ -n "${lock_of[$n]}" ] && [ "${lock_of[$n]}" = "${lock_of[$r]}" ] && return 1
     done
-    # beside a solo test, the fill tests leave it a CPU of its own
-    if [ "$solo" = 1 ] && { [ -n "${fill_of[$n]:-}" ] || [ "${class_of[$n]}" = solo ]; }; then
-        [ -n "${fill_of[$n]:-}" ] && fills=$((fills + 1))
-        [ "$fills" -le $(( NPROC > 1 ? NPROC - 1 : 1 )) ] || return 1
+    # beside a solo test, the fill tests leave it a CPU of its own (a solo test itself starts beside any: the solo
+    # tests one after another are the tail's length)
+    if [ "$solo" = 1 ] && [ -n "${fill_of[$n]:-}" ]; then
+        [ $((fills + 1)) -le $(( NPROC > 1 ? NPROC - 1 : 1 )) ] || return 1
     fi
     return 0
 }
