@@ -25,6 +25,7 @@
 #include "rt_sink.h"
 
 struct opt_def; /* src/util/optdef.h: typed, bounded options that generate their own help (cli/options.h) */
+struct xrun_notes; /* src/util/xrun_notes.h: when a provider's xrun notifications came */
 struct noise_trace_answer; /* src/util/noise_class.h: who the kernel trace saw hold the CPU in a noise gap */
 
 /* What run asks of a backend. Each backend reads only the fields its params table lists. Units in names. */
@@ -66,6 +67,7 @@ struct backend_status {
     const char *server_provider, *server_name;
     int server_pid;
     const char *server_log;           /* a private server's log file (its stderr), NULL: none */
+    const struct xrun_notes *xrun_notes; /* when the xrun notifications came (util/xrun_notes.h), NULL: not kept */
 };
 
 /* A session (issue 23): what outlives one run, so that a sweep (run/sweep.c) drives a backend from size to size

@@ -358,6 +358,7 @@ static void jack_status(void *priv, struct backend_status *st)
     st->rate_hz = atomic_load(&b->jack.rate_hz);
     st->period_frames = atomic_load(&b->jack.nframes);
     st->xruns = atomic_load(&b->jack.xruns);
+    st->xrun_notes = &b->jack.xrun_notes;
     st->size_changes = atomic_load(&b->jack.size_changes);
     st->dsp_load_pct = b->jack.client && !atomic_load(&b->jack.shutdown) && !atomic_load(&b->closing)
                            ? jack_cpu_load(b->jack.client) : -1;

@@ -97,9 +97,14 @@ static void thread_init_cb(void *arg)
 }
 
 /* RT-safe: PipeWire's JACK calls this from the RT thread. One atomic increment, nothing else. */
+/* RT-safe (PipeWire's JACK may call it on its data thread; jack2 on its notification thread): a clock read and
+ * atomic stores. */
 static int xrun_cb(void *arg)
 {
     struct rtj_jack *j = arg;
+    struct timespec ts;
+    if (j->sink && clock_gettime(j->sink->clock, &ts) == 0)
+        xrun_notes_add(&j->xrun_notes, (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec);
     atomic_fetch_add_explicit(&j->xruns, 1, memory_order_release);
     return 0;
 }

@@ -4,6 +4,7 @@
  * touches is allocated, zeroed and locked (it lives in the backend's private state) before activation. */
 #ifndef RTJ_JACK_CLIENT_H
 #define RTJ_JACK_CLIENT_H
+#include "util/xrun_notes.h"
 #include <jack/jack.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -23,6 +24,7 @@ struct rtj_jack {
     atomic_uint nframes;             /* written by the buffer-size callback */
     atomic_uint rate_hz;             /* written by the sample-rate callback */
     atomic_uint_fast64_t xruns;      /* server xrun notifications; written by the xrun callback only */
+    struct xrun_notes xrun_notes;    /* and when they came, on the sink's clock (util/xrun_notes.h) */
     atomic_uint_fast64_t size_changes; /* buffer-size callbacks after the first */
     atomic_int shutdown;             /* the server went away */
     int loopback;                    /* play the reference signal (loopsig) and push the input into sink->cap */

@@ -18,6 +18,8 @@
 #include "culprit/culprit.h"
 #include <time.h>
 
+struct xrun_notes; /* util/xrun_notes.h */
+
 /* An observation by a source that saw something happen (basis observed). */
 struct culprit_obs {
     int64_t t0_ns, t1_ns;                /* when, on the engine's clock (a log line: when it was read) */
@@ -60,6 +62,9 @@ struct culprit_config {
     int64_t period_ns;      /* the audio period (for windows and the DSP rule); 0 unknown */
     int server_pid;         /* the audio server's process (jackd, pipewire), 0 unknown: its threads run the graph
                              * the audio thread is part of, never "a task above the audio thread" */
+    /* When the server's xrun notifications came (util/xrun_notes.h), NULL: not known. jack2 sends one with each
+     * "client was not finished" line of its log: a client the log names is named only for a happening beside one. */
+    const struct xrun_notes *xrun_notes;
     const char *own_client; /* our own client's name in the graph ("rtjitter-PID"), or NULL: a source's "client
                              * NAME did not finish" about it is ours, judged by our DSP and run delay, never
                              * "another client" */

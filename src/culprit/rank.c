@@ -18,6 +18,7 @@
  *  - PSI above its usual, 10+; the clock of the audio CPU dropped, 15;
  *  - nothing: CK_NONE, said, never left out. */
 #include "culprit/rank_internal.h"
+#include "util/xrun_notes.h"
 #include <sys/stat.h>
 #include "util/utf8.h"
 #include <math.h>
@@ -140,6 +141,19 @@ static void add_wait_obs(struct rank_ctx *c, const struct culprit_obs *o)
     }
 }
 
+/* A client the server's log named (timed when read: its window, stretched by CE_SOURCE_LAG_NS, spans far more than
+ * its stall) is named for a happening only where the server sent an xrun notification beside it: jack2 sends one in
+ * the cycle it finds each unfinished client (util/xrun_notes.h). A period and 5 ms before, for the cycle the client
+ * began stalling in; two periods and 50 ms after, for the notification thread's own lateness on a busy machine. */
+static bool client_beside_note(const struct rank_ctx *c, const struct culprit_obs *o)
+{
+    const struct xrun_notes *x = c->e->cfg.xrun_notes;
+    if (o->kind != CK_CLIENT || o->began_exactly || !x)
+        return true;
+    int64_t p = c->period_ns > 0 ? c->period_ns : 0;
+    return xrun_notes_in(x, c->r->start_ns - p - 5000000, c->r->end_ns + 2 * p + 50000000) != 0;
+}
+
 static void add_obs(struct rank_ctx *c, const struct culprit_obs *o_in)
 {
     if (o_in->wait_ns > 0) {
@@ -160,6 +174,8 @@ static void add_obs(struct rank_ctx *c, const struct culprit_obs *o_in)
         return;
     if (own_client(c->e, o))
         return; /* our lateness: the DSP rule and the run delay say why */
+    if (!client_beside_note(c, o))
+        return;
     /* What began after the happening ended did not cause it (a stall client's stall 27 ms after a spike, inside the
      * window's interval after it, was named for it); a period's slack for the two clocks' readings. */
     int64_t slack = c->period_ns > 1000000 ? c->period_ns : 1000000;

@@ -121,6 +121,7 @@ void run_culprits_start(struct run_state *st)
     struct backend_status bs0 = { 0 };
     st->be->status(st->bpriv, &bs0);
     cfg.server_pid = bs0.server_pid;
+    cfg.xrun_notes = bs0.xrun_notes;
     char err[256];
     if (!(st->culprits = culprit_engine_start(&cfg, err, sizeof(err)))) {
         char w[320];

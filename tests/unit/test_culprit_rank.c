@@ -11,6 +11,7 @@
 #include <cmocka.h>
 #include <math.h>
 #include <string.h>
+#include "util/xrun_notes.h"
 #include "culprit/engine_internal.h"
 #include "report/report_culprits.h"
 #include "unit/culprit_tree.h"
@@ -373,6 +374,54 @@ static void test_what_began_after_is_no_cause(void **state)
             assert_int_equal(c[0].kind, CK_NONE);  /* woke after: not named */
         else
             assert_int_equal(c[0].kind, CK_CLIENT); /* a log line read then, or a wake before: named */
+        culprit_engine_free(e);
+        ctree_free(&t);
+    }
+}
+
+/* A client the server's log named, timed when read (its window reaches CE_SOURCE_LAG_NS back), is named only for a
+ * happening beside one of the server's xrun notifications (jack2 sends one with each line): a spike 130 ms before
+ * the stall's notifications is not the stall's (seen on a fresh machine), one 3 ms before the first is; with no
+ * notes kept (NULL) the window alone decides, as before. The notes are written here as the callback writes them. */
+static void test_log_client_needs_a_notification(void **state)
+{
+    (void)state;
+    static struct xrun_notes notes;
+    for (int v = 0; v < 3; v++) {
+        struct ctree t;
+        ctree_init(&t);
+        ctree_write(&t);
+        char proc[300], sys[300], err[200];
+        snprintf(proc, sizeof proc, "%s/proc", t.root);
+        snprintf(sys, sizeof sys, "%s/sys", t.root);
+        memset(&notes, 0, sizeof notes);
+        for (int k = 0; k < 4; k++) /* a 20 ms stall at 5 ms periods: a notification a cycle, from 1633 ms */
+            xrun_notes_add(&notes, (1633 + 5 * k) * MS);
+        struct culprit_config cfg = {.clock = CLOCK_MONOTONIC, .hz = 20, .proc_root = proc, .sys_root = sys,
+                                     .audio_pid = CT_AUDIO_PID, .period_ns = 5 * MS,
+                                     .xrun_notes = v == 2 ? NULL : &notes};
+        struct culprit_engine *e = ce_create(&cfg, err, sizeof err);
+        assert_non_null(e);
+        culprit_engine_set_audio(e, CT_AUDIO_TID, 10);
+        culprit_engine_audio_cpu(e, 1);
+        /* the lines read at 1700 ms, the poll before at 1650 ms: the lag reaches back past 1500 ms */
+        struct culprit_obs o = {.t0_ns = 1650 * MS, .t1_ns = 1700 * MS, .kind = CK_CLIENT, .name = "stall",
+                                .cpu = -1, .value_ns = 20 * MS,
+                                .evidence = "another JACK client did not finish: stall"};
+        ticks(e, &t, 0, 9, quiet);
+        e->obs[0] = o;
+        e->obs_n = 1;
+        e->obs_head = 1;
+        int64_t at = v == 1 ? 1630 * MS : 1500 * MS;
+        culprit_engine_note(e, CS_SPIKE, 0, at, at, 1, 0);
+        ticks(e, &t, 10, 14, quiet);
+        struct culprit c[CULPRITS_MAX];
+        int n = lookup(e, at, c);
+        assert_true(n >= 1);
+        if (v == 0)
+            assert_int_equal(c[0].kind, CK_NONE);   /* 133 ms before the first notification: not the stall's */
+        else
+            assert_int_equal(c[0].kind, CK_CLIENT); /* beside it, or no notes kept: named */
         culprit_engine_free(e);
         ctree_free(&t);
     }
@@ -757,6 +806,7 @@ int main(void)
         cmocka_unit_test(test_steal_keeps_softirq_below_run_delay),
         cmocka_unit_test(test_periodic_culprit_among_noise),
         cmocka_unit_test(test_what_began_after_is_no_cause),
+        cmocka_unit_test(test_log_client_needs_a_notification),
         cmocka_unit_test(test_before_history_and_summary),
         cmocka_unit_test(test_ring_wraps),
     };
