@@ -102,9 +102,8 @@ static void thread_init_cb(void *arg)
 static int xrun_cb(void *arg)
 {
     struct rtj_jack *j = arg;
-    struct timespec ts;
-    if (j->sink && clock_gettime(j->sink->clock, &ts) == 0)
-        xrun_notes_add(&j->xrun_notes, (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec);
+    if (j->sink)
+        xrun_notes_add(&j->xrun_notes, rt_now_ns(j->sink->clock));
     atomic_fetch_add_explicit(&j->xruns, 1, memory_order_release);
     return 0;
 }
