@@ -10,6 +10,9 @@
 #include "run/run.h"
 #include "run/signals.h"
 #include "run/watch.h"
+#include "render/render.h"
+#include "verdict/profile.h"
+#include "verdict/verdict.h"
 #include "util/termtext.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -124,6 +127,50 @@ static double now_s(void)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* The session's report across the server's lives: each life's report (saved in the store on its own, as it ends)
+ * gives its phase, numbered by "life", to one document, the last life's otherwise (its end, its system, whether it
+ * completed) with the first life's start and every life's warnings; the verdict is judged again over all of them.
+ * --json FILE is rewritten with it after each life from the second on: the whole session, not the last life only. */
+static void session_add(json_t **session, json_t *doc, int life, const char *profile_name)
+{
+    if (!doc)
+        return;
+    json_t *phases = json_array(), *warnings = json_array();
+    size_t i;
+    json_t *ph;
+    json_array_foreach(*session ? json_object_get(*session, "phases") : NULL, i, ph)
+        json_array_append(phases, ph);
+    json_array_foreach(*session ? json_object_get(*session, "warnings") : NULL, i, ph)
+        json_array_append(warnings, ph);
+    json_array_foreach(json_object_get(doc, "phases"), i, ph) {
+        json_t *c = json_copy(ph);
+        json_object_set_new(c, "life", json_integer(life));
+        json_array_append_new(phases, c);
+    }
+    json_array_foreach(json_object_get(doc, "warnings"), i, ph) {
+        if (!json_is_string(ph)) {
+            json_array_append(warnings, ph);
+            continue;
+        }
+        char w[1024];
+        snprintf(w, sizeof(w), "the server's life %d: %s", life, json_string_value(ph));
+        json_array_append_new(warnings, json_string(w));
+    }
+    json_t *next = json_copy(doc);
+    if (*session && json_object_get(*session, "started"))
+        json_object_set(next, "started", json_object_get(*session, "started"));
+    json_object_set_new(next, "phases", phases);
+    json_object_set_new(next, "warnings", warnings);
+    json_object_set_new(next, "lives", json_integer(life));
+    json_decref(*session);
+    *session = next;
+    json_t *prof = NULL;
+    char err[256];
+    if (life >= 2 && profile_load(profile_name ? profile_name : PROFILE_DEFAULT, &prof, err, sizeof(err)) == 0)
+        verdict_report(next, prof, profile_name != NULL, -1, -1);
+    json_decref(prof);
+}
+
 /* The session, one run a life of the server (issue 34 item 4): when it goes away (killed, stopped: not hung, not a
  * signal), its report so far is saved (incomplete: run_execute said so) and watch waits for a server of that name to
  * answer again, then watches it, numbering on and summing the session across its lives; --duration counts them all.
@@ -139,30 +186,46 @@ static int watch_lives(struct watch_opts *o, struct watch_feed *feed)
         snprintf(who, sizeof(who), "%s%s%s", name ? "JACK server '" : "the default JACK server", name ? name : "",
                  name ? "'" : "");
     double t0 = now_s(), total = o->plan.duration_s;
+    json_t *session = NULL;
+    int life = 0, rc = 0;
     for (;;) {
-        int rc = run_execute(&o->plan);
+        json_t *doc = NULL;
+        o->plan.result = &doc;
+        rc = run_execute(&o->plan);
+        session_add(&session, doc, ++life, o->plan.profile);
+        json_decref(doc);
+        if (life >= 2 && o->plan.json && session &&
+            render_report_file(renderer_find("json"), o->plan.json, session) < 0) {
+            fprintf(stderr, "rtjitter watch: cannot write %s with the session's %d lives (it holds the last one's "
+                    "report)\n", o->plan.json, life);
+            if (rc == 0)
+                rc = 3;
+        }
         if (!feed->server_gone || o->exit_with_server || run_must_exit_fast() || run_signals_reason() ||
             !o->plan.backend->server_answers)
-            return rc;
+            goto out;
         fprintf(stderr, "rtjitter watch: waiting for %s to come back (Ctrl-C ends the session; "
                 "--exit-with-server ends it here)\n", who);
         fflush(stderr);
         for (;;) {
             if (run_signals_reason() || now_s() - t0 >= total)
-                return rc;
+                goto out;
             int up = o->plan.backend->server_answers(name, 1000);
             if (up == -ETIMEDOUT) /* it hangs: a call is left behind in its thread, and no new one can be trusted */
-                return rc;
+                goto out;
             if (up == 1)
                 break;
             run_signals_wait_ms(1000);
         }
         o->plan.duration_s = total - (now_s() - t0);
         if (o->plan.duration_s < 1)
-            return rc;
+            goto out;
         fprintf(stderr, "rtjitter watch: %s is back: watching it again\n", who);
         fflush(stderr);
     }
+out:
+    json_decref(session);
+    return rc;
 }
 
 int cmd_watch(int argc, char **argv, const char *command_line)

@@ -27,8 +27,11 @@ void doc_phase_name(const json_t *phase, char *buf, size_t len)
 {
     const char *load = doc_str(phase, "load", "?");
     double segs = doc_num(phase, "segments_in_phase"), frames = doc_num(phase, "period_frames");
+    double life = doc_num(phase, "life"); /* watch: the server's life this phase watched, when it had several */
     if (segs > 1 && !isnan(frames))
         snprintf(buf, len, "%.*s@%.0f", utf8_prefix(load, PHASE_NAME_LOAD_MAX), load, frames);
+    else if (!isnan(life))
+        snprintf(buf, len, "%.*s (life %.0f)", utf8_prefix(load, PHASE_NAME_LOAD_MAX), load, life);
     else
         snprintf(buf, len, "%.*s", utf8_prefix(load, PHASE_NAME_LOAD_MAX), load);
     utf8_trim(buf); /* a buffer shorter than PHASE_NAME_LEN may still cut */

@@ -6,6 +6,8 @@
 const struct schema_key schema_phase[] = {
     { .path = "phases[].load", .types = T_STR | T_NULL, .flags = SCHEMA_READ, .type = "string",
       .meaning = "the phase's load" },
+    { .path = "phases[].life", .types = T_NUM, .flags = 0, .type = "integer",
+      .meaning = "`watch`: the server's life (1, 2, ...) the phase watched, when the session saw more than one" },
     { .path = "phases[].duration_s", .types = T_NUM | T_NULL, .flags = SCHEMA_READ | SCHEMA_WITH_NEXT,
       .type = "number" },
     { .path = "phases[].measured_s", .types = T_NUM | T_NULL, .flags = SCHEMA_READ, .type = "number",

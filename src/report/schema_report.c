@@ -20,6 +20,9 @@ const struct schema_key schema_report[] = {
     { .path = "session", .types = T_STR | T_NULL, .flags = SCHEMA_READ, .type = "string",
       .meaning = "`watch` in a report of `rtjitter watch` (its phase of the load `none` is the user's own session); "
                  "absent otherwise" },
+    { .path = "lives", .types = T_NUM, .flags = 0, .type = "integer",
+      .meaning = "`watch --json FILE` across a server that went away and came back: how many lives of the server "
+                 "the session watched, a phase each (`phases[].life`); absent with one" },
     { .path = "started", .types = T_STR | T_NULL, .flags = SCHEMA_READ, .type = "string",
       .meaning = "UTC ISO 8601" },
     { .path = "finished", .types = T_STR | T_NULL, .flags = SCHEMA_READ, .type = "string",

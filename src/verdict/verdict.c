@@ -326,7 +326,9 @@ int verdict_judge(const json_t *doc, const json_t *profile, int strict, const st
     json_array_foreach(phases, i, p) {
         struct pview *pv = &v.ph[v.nph];
         const char *load = doc_str(p, "load", NULL);
-        if (json_integer_value(json_object_get(p, "segments_in_phase")) > 1)
+        if (json_is_integer(json_object_get(p, "life"))) /* watch: a phase a life of the server */
+            doc_phase_name(p, pv->name, sizeof(pv->name));
+        else if (json_integer_value(json_object_get(p, "segments_in_phase")) > 1)
             snprintf(pv->name, sizeof(pv->name), "%.30s@%lld", load ? load : "?", count(doc_num(p, "period_frames")));
         else
             snprintf(pv->name, sizeof(pv->name), "%.40s", load ? load : "?");

@@ -32,7 +32,7 @@ def main():
     txt = open(stall_out).read().split()
     st = [float(x) for x in txt[txt.index('stall_times') + 1:txt.index('xrun_times')]]
     d = json.load(open(report))
-    ph = d['phases'][0]
+    ph = d['phases'][-1]  # a session across a server's lives: a phase each, the last life's last
     w0, w1 = ph['clock_window_s']
     raw = d['audio']['clock'] == 'CLOCK_MONOTONIC_RAW'
     # the window on the stall client's clock (the same clock when the report's is its)

@@ -9,7 +9,8 @@
 #   server is back; the numbers go on (each once), each of the client's stalls has its began line within 150 ms
 #   (tests/helpers/watch_check.py against the second life's report and the client's log), the numbers go on from a
 #   first client's stall in the first life, the last summary counts both lives, --duration counts both lives (exit 0
-#   at ~17 s), the store holds both lives' reports (the first incomplete, the second complete);
+#   at ~17 s), the store holds both lives' reports (the first incomplete, the second complete), and --json FILE the whole
+#   session: both lives' phases as the store's reports have them, numbered by life;
 # - --server-log a FIFO, /dev/zero (refused with one line, exit 2) and a file another process keeps growing (read
 #   a bounded amount a turn: the session ends at its --duration): none hangs (each under `timeout`);
 # - Ctrl-C (SIGINT) ends a session within 2 s, measured from the signal to the exit (2.5 s accepted only when the
@@ -92,6 +93,18 @@ check "restarted server: the store holds both lives' reports, the first incomple
 import json, sys
 r = [json.load(open(f)) for f in sys.argv[1:]]
 sys.exit(not (len(r) == 2 and r[0]['complete'] is False and r[1]['complete'] is True))" $reps
+# --json FILE holds the whole session, not the last life only: the store's two reports (each life's own, written as
+# it ended) are its phases, in order, each with its life; it starts when the first did and counts both lives' events
+check "restarted server: --json holds both lives, a phase each as the store's own reports have it ($(json "$WORK/r.json" "(d.get('lives'), [p.get('life') for p in d['phases']], [len(p.get('events', [])) for p in d['phases']])"))" \
+    python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))
+r = [json.load(open(f)) for f in sys.argv[2:]]
+ph = s['phases']
+same = all({k: v for k, v in p.items() if k != 'life'} == q['phases'][0] for p, q in zip(ph, r))
+sys.exit(not (len(r) == 2 and s.get('lives') == 2 and [p.get('life') for p in ph] == [1, 2] and same and
+              s['started'] == r[0]['started'] and s['finished'] == r[1]['finished'] and s['complete'] is True and
+              len(ph[0].get('events', [])) >= 1))" "$WORK/r.json" $reps
 
 # --- --server-log: a FIFO, /dev/zero, a growing file ---
 mkfifo "$WORK/log.fifo"
