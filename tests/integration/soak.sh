@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # test-class: solo (a SCHED_FIFO hog spins on one CPU)
-# `rtjitter run --soak` (issue 25), shortened: 12 s in windows of 3 s (RTJ_SOAK_WINDOW_S, for tests) on the timer
+# `rtjitter run --soak` (issue 25), shortened: 8 s in windows of 2 s (RTJ_SOAK_WINDOW_S, for tests) on the timer
 # backend, one thread on the last CPU, exercising every path a 24 h soak takes, against truths it does not produce:
 # - injected stalls: a SCHED_FIFO hog of higher priority (tests/helpers/cpu_hog) spins 4 ms once in each window on
 #   that CPU and logs its spins on CLOCK_MONOTONIC (the timer's clock): each window's maximum is at least the spin
@@ -10,7 +10,7 @@
 #   as long then (an idle VM stalls 3-4 ms now and then: seen beside the 4 ms spins); the 1 µs bins hold at least
 #   one cycle per spin at that size;
 # - the soak's own accumulators against the phase's (the log-linear histogram, a separate code path): the same
-#   cycle count and maximum; bins + overflow = cycles = the windows' cycles; the number of windows is 12 / 3 = 4;
+#   cycle count and maximum; bins + overflow = cycles = the windows' cycles; the number of windows is 8 / 2 = 4;
 # - the verdict line: its level follows its maximum against its threshold (the profile's share of the period);
 #   LAVA's t0-max-latency carries that maximum and its result, JUnit has the case, the HTML the SVG of 4 windows;
 #   a profile's soak_max_wakeup_pct of 0 fails every soak: enforced with --profile, exit 1, LAVA fail, JUnit failure;
@@ -33,16 +33,16 @@ for bad in "--soak 0" "--soak 1x" "--soak 5s --loads none,burn" "--soak 5s --dur
         [ "$rc" -eq 2 -a "$(wc -l <"$WORK/e")" -eq 1 -a ! -s "$WORK/o" ]
 done
 
-# --- a shortened soak: 12 s in windows of 3 s, a 4 ms spin in each window ---
-RTJ_SOAK_WINDOW_S=3 "$RTJ" run --backend timer --cpus "$cpu" --interval "$iv" --priority 80 --soak 12s --warmup 0.5 \
+# --- a shortened soak: 8 s in windows of 2 s, a 4 ms spin in each window ---
+RTJ_SOAK_WINDOW_S=2 "$RTJ" run --backend timer --cpus "$cpu" --interval "$iv" --priority 80 --soak 8s --warmup 0.5 \
     --quiet --json "$WORK/s.json" --html "$WORK/s.html" --junit "$WORK/s.xml" >"$WORK/s.out" 2>"$WORK/s.err" &
 rpid=$!
 # a canary on that CPU (tests/helpers/canary: SCHED_FIFO 85, under the hog, over rtjitter's thread, waking every 1 ms)
 # logs its own late wake-ups: the machine's own stalls beside the spins (an idle VM has some of 3-4 ms)
 "$RTJ_HELPERS/canary" "$cpu" 85 1000 15 500 >"$WORK/canary.log" 2>/dev/null &
 cpid=$!
-# the soak starts ~0.6 s after the start (its warm-up, the backend's start): spins at ~1.4, 4.4, 7.4, 10.4 s in
-"$RTJ_HELPERS/cpu_hog" "$cpu" 90 4 3000 4 2000 >"$WORK/hog.log"
+# the soak starts ~0.6 s after the start (its warm-up, the backend's start): spins at ~0.9, 2.9, 4.9, 6.9 s in
+"$RTJ_HELPERS/cpu_hog" "$cpu" 90 4 2000 4 1500 >"$WORK/hog.log"
 wait "$rpid"; rc=$?
 kill -TERM "$cpid" 2>/dev/null; wait "$cpid"
 check "the soak exits 0 (got $rc: $(head -c 200 "$WORK/s.err"))" [ "$rc" -eq 0 ]
@@ -93,7 +93,7 @@ PY
 sed 's/^/# /' "$WORK/s.txt"
 v() { awk -v k="$1" '$1 == k { print $2 }' "$WORK/s.txt"; }
 check "one phase, load none" [ "$(v phases) $(v load)" = "1 none" ]
-check "windows: 12 s / 3 s = 4 (planned 4, got $(v nwin))" [ "$(v nwin) $(v planned)" = "4 4" ]
+check "windows: 8 s / 2 s = 4 (planned 4, got $(v nwin))" [ "$(v nwin) $(v planned)" = "4 4" ]
 check "the soak's cycle count is the phase's wake-up count (a separate accumulator)" [ "$(v count_eq)" = True ]
 check "bins + overflow = cycles = the windows' cycles" [ "$(v binsum_eq)" = True ]
 check "the soak's maximum is the phase's wake-up maximum, and the largest window maximum" \
