@@ -3,11 +3,11 @@
 # test-class: solo (a SCHED_FIFO hog spins on one CPU, and a DSP burn overruns every period)
 # Culprits (issue 24) on a private jackd (256 frames), each injected culprit judged against its own log by
 # tests/helpers/culprit_check.py, never against what rtjitter computed:
-# - another JACK client that stalls (tests/helpers/stall_client "stall": 20 ms every 1.5 s, 4 times; it logs its
+# - another JACK client that stalls (tests/helpers/stall_client "stall": 20 ms every 1 s, 4 times; it logs its
 #   stalls on CLOCK_MONOTONIC_RAW, jack2's clock): named from the server's log (--server-log, the file the test's
 #   jackd writes), top culprit of every event in its stalls, observed, without the trace (--no-trace); nine
 #   bystanders never named unless jackd logged one Running, not finished (a machine stall in its cycle);
-# - a SCHED_FIFO 90 hog on the CPU rtjitter is pinned to (taskset), every 1.5 s: the top culprit of the events it
+# - a SCHED_FIFO 90 hog on the CPU rtjitter is pinned to (taskset), every 1 s: the top culprit of the events it
 #   causes, by its pid: correlated from counters alone (--no-trace: a normal user's path) when it spins 300 ms (whole
 #   50 ms samples: its run time proves it held the wait; 20 ms cannot, culprit_engine.sh), observed with the kernel
 #   trace (root) when it spins 20 ms;
@@ -21,13 +21,13 @@ log="$WORK/jackd-$srv.log"
 # --- a stalling client among nine that never stall, named from the server's log ---
 bys=()
 for i in 1 2 3 4 5 6 7 8 9; do
-    STALL_NAME="dsp$i" "$RTJ_HELPERS/stall_client" "$srv" 20 281 0 >"$WORK/dsp$i.out" 2>&1 &
+    STALL_NAME="dsp$i" "$RTJ_HELPERS/stall_client" "$srv" 20 188 0 >"$WORK/dsp$i.out" 2>&1 &
     bys+=($!)
 done
-"$RTJ_HELPERS/stall_client" "$srv" 20 281 4 >"$WORK/stall.out" 2>&1 &
+"$RTJ_HELPERS/stall_client" "$srv" 20 188 4 >"$WORK/stall.out" 2>&1 &
 spid=$!
 sleep 0.5
-"$RTJ" run --server "$srv" --server-log "$log" --no-trace --loads none --warmup 1 --duration 7.5 --quiet \
+"$RTJ" run --server "$srv" --server-log "$log" --no-trace --loads none --warmup 1 --duration 5 --quiet \
     --json "$WORK/s.json" >"$WORK/s.out" 2>&1 &
 rpid=$!
 sleep 1.5; kill -USR1 "$spid"
@@ -66,10 +66,10 @@ taskset -a -p -c "0-$((cpu - 1))" "$JACKD_PID" >/dev/null
 hog_part() { # NAME BASIS SPIN_MS [RUN-OPTION]
     local n=$1 basis=$2 spin=$3 rpid hog rc
     shift 3
-    taskset -c "$cpu" "$RTJ" run --server "$srv" --server-log "$log" "$@" --loads none --warmup 1 --duration 7.5 \
+    taskset -c "$cpu" "$RTJ" run --server "$srv" --server-log "$log" "$@" --loads none --warmup 1 --duration 5 \
         --quiet --json "$WORK/$n.json" >"$WORK/$n.out" 2>&1 &
     rpid=$!
-    "$RTJ_HELPERS/cpu_hog" "$cpu" 90 "$spin" 1500 4 2700 300 >"$WORK/$n.log" &
+    "$RTJ_HELPERS/cpu_hog" "$cpu" 90 "$spin" 1000 4 2000 300 >"$WORK/$n.log" &
     hog=$!
     wait "$hog"; wait "$rpid"; rc=$?
     check "$n: the run beside the hog exits 0 (got $rc)" [ "$rc" = 0 ]
