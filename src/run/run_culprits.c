@@ -252,8 +252,10 @@ void run_culprits_happening(void *arg, const struct phase_stats *p, enum phase_h
 {
     struct run_state *st = arg;
     int phase = (int)(p - st->stats);
-    if (st->watch)
-        watch_feed_note(st->watch, what, start_ns, end_ns);
+    if (st->watch) { /* the size of the event's own cycles: the segment it is told from */
+        const struct segment *s = p->telling;
+        watch_feed_note(st->watch, what, start_ns, end_ns, s ? s->nframes : 0, s ? s->rate_hz : 0);
+    }
     if (!st->culprits || what == PH_EVENT_BEGIN)
         return;
     /* one spike a sample interval is noted, the others sharing its window (culprit_engine.h), unless a trace follows

@@ -20,7 +20,8 @@ void watch_feed_init(struct watch_feed *f, FILE *out, enum watch_format format, 
     f->summary_to = format == WATCH_WAYBAR ? stderr : out;
 }
 
-void watch_feed_note(struct watch_feed *f, enum phase_happening what, int64_t start_ns, int64_t end_ns)
+void watch_feed_note(struct watch_feed *f, enum phase_happening what, int64_t start_ns, int64_t end_ns,
+                     unsigned frames, unsigned rate_hz)
 {
     if (what == PH_SPIKE)
         return;
@@ -28,7 +29,7 @@ void watch_feed_note(struct watch_feed *f, enum phase_happening what, int64_t st
     if (f->tail - f->head == WATCH_QUEUE)
         f->dropped++;
     else
-        f->q[f->tail++ % WATCH_QUEUE] = (struct watch_note){ what, start_ns, end_ns };
+        f->q[f->tail++ % WATCH_QUEUE] = (struct watch_note){ what, start_ns, end_ns, frames, rate_hz };
     pthread_mutex_unlock(&f->mu);
 }
 
@@ -56,7 +57,7 @@ static uint64_t number_of(struct watch_feed *f, int64_t start_ns)
     return 0;
 }
 
-static void began(struct watch_feed *f, int64_t start_ns)
+static void began(struct watch_feed *f, int64_t start_ns, unsigned frames, unsigned rate_hz)
 {
     f->begun++;
     if (f->nrecent == WATCH_PENDING) { /* the oldest number goes: its event closed long ago */
@@ -65,7 +66,7 @@ static void began(struct watch_feed *f, int64_t start_ns)
     }
     f->recent[f->nrecent++] = (struct watch_begun){ f->begun, start_ns };
     struct watch_event e = { .n = f->begun, .wall_ms = wall_ms(f, start_ns), .length_ms = -1 };
-    watch_tally_begun(&f->tally, e.wall_ms);
+    watch_tally_begun_at(&f->tally, e.wall_ms, frames, rate_hz);
     watch_out_event(&f->out, &e);
 }
 
@@ -145,12 +146,12 @@ void watch_feed_poll(struct watch_feed *f, const struct culprit_results *res, in
     pthread_mutex_unlock(&f->mu);
     for (unsigned i = 0; i < n; i++) {
         if (batch[i].what == PH_EVENT_BEGIN) {
-            began(f, batch[i].start_ns);
+            began(f, batch[i].start_ns, batch[i].frames, batch[i].rate_hz);
             continue;
         }
         uint64_t num = number_of(f, batch[i].start_ns);
         if (!num) { /* its beginning was lost to a full queue: it is numbered now */
-            began(f, batch[i].start_ns);
+            began(f, batch[i].start_ns, batch[i].frames, batch[i].rate_hz);
             num = f->begun;
         }
         struct watch_pending p = { num, batch[i].start_ns, batch[i].end_ns, mono_now() };

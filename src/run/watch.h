@@ -19,7 +19,7 @@
 
 struct watch_feed {
     pthread_mutex_t mu;
-    struct watch_note { int what; int64_t start_ns, end_ns; } q[WATCH_QUEUE];
+    struct watch_note { int what; int64_t start_ns, end_ns; unsigned frames, rate_hz; } q[WATCH_QUEUE];
     unsigned head, tail;           /* under mu: the collector writes tail, the main thread head */
     uint64_t dropped;              /* notes the full queue lost (said at the end) */
     /* main thread only */
@@ -47,7 +47,8 @@ struct watch_feed {
 
 void watch_feed_init(struct watch_feed *f, FILE *out, enum watch_format format, int notify);
 /* Collector thread: an event began (PH_EVENT_BEGIN) or closed (PH_EVENT); spikes are not watch's. */
-void watch_feed_note(struct watch_feed *f, enum phase_happening what, int64_t start_ns, int64_t end_ns);
+void watch_feed_note(struct watch_feed *f, enum phase_happening what, int64_t start_ns, int64_t end_ns,
+                     unsigned frames, unsigned rate_hz);
 /* Main thread: the measurement clock's offset to the wall clock (read once the clock is known). */
 void watch_feed_clock(struct watch_feed *f, clockid_t clock);
 /* Main thread, every wait step: lines for what came; res (NULL: none) names the culprits. final: the session has

@@ -41,9 +41,23 @@ void watch_tally_size(struct watch_tally *t, unsigned frames, unsigned rate_hz)
 
 void watch_tally_begun(struct watch_tally *t, int64_t wall_ms)
 {
+    watch_tally_begun_at(t, wall_ms, 0, 0);
+}
+
+void watch_tally_begun_at(struct watch_tally *t, int64_t wall_ms, unsigned frames, unsigned rate_hz)
+{
+    if (!frames) {
+        frames = t->frames;
+        rate_hz = t->rate_hz;
+    } else if (frames != t->frames || rate_hz != t->rate_hz) { /* a size not told yet: its slot, in force or not */
+        unsigned f0 = t->frames, r0 = t->rate_hz;
+        watch_tally_size(t, frames, rate_hz);
+        t->frames = f0;
+        t->rate_hz = r0;
+    }
     t->begun++;
     for (int i = 0; i < t->nsize; i++)
-        if ((t->size[i].frames == t->frames && t->size[i].rate_hz == t->rate_hz) || i == t->nsize - 1) {
+        if ((t->size[i].frames == frames && t->size[i].rate_hz == rate_hz) || i == t->nsize - 1) {
             t->size[i].n++;
             break;
         }

@@ -27,8 +27,8 @@ struct watch_tally {
     int unsought;                  /* no culprit sampler (--no-culprits): no culprit was sought, none is summed */
     unsigned buffer_changes;       /* the server's buffer changed this often while watching */
     unsigned frames, rate_hz;      /* the size in force now (0: not known yet) */
-    /* the xruns begun at each size in force as watch said their began line, in the order the sizes came; past the
-     * last slot, it sums the other sizes (frames 0) */
+    /* the xruns begun at each size (the size of their own cycles), in the order the sizes came; past the last
+     * slot, it sums the other sizes (frames 0) */
     struct { unsigned frames, rate_hz; uint64_t n; } size[WATCH_TALLY_SIZES];
     int nsize;
 };
@@ -38,6 +38,9 @@ void watch_tally_init(struct watch_tally *t, double t0_s);
 void watch_tally_size(struct watch_tally *t, unsigned frames, unsigned rate_hz);
 /* An event began at wall_ms (ms since the epoch), at the size in force. */
 void watch_tally_begun(struct watch_tally *t, int64_t wall_ms);
+/* The same at the size its own cycles ran at (frames 0: the size in force): a change is told up to half a second
+ * after the cycles at the new size began, and an event in between is theirs, not the old size's. */
+void watch_tally_begun_at(struct watch_tally *t, int64_t wall_ms, unsigned frames, unsigned rate_hz);
 /* An event ended: its number, its start, its length, its top culprit's "name (kind)" or NULL (not known). */
 void watch_tally_ended(struct watch_tally *t, uint64_t n, int64_t wall_ms, double length_ms, const char *culprit);
 /* One more ended event summed under culprit ("name (kind)"); watch_tally_ended's part, and the way an event told

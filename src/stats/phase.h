@@ -168,6 +168,7 @@ struct phase_stats {
     int64_t spike_threshold_ns;    /* phase_set_spike_threshold's; 0: half the period of each segment's size */
     phase_notify_fn notify;        /* phase_set_notify's; NULL: nobody is told */
     void *notify_arg;
+    const struct segment *telling; /* while notify runs: the segment whose happening it tells (its size) */
     phase_name_fn namer;           /* phase_set_namer's: names an event as it is summarised; NULL: not named */
     void *namer_arg;
     /* The wake-up the latest phase_add_cycle counted (a soak's linear histogram, stats/soakhist.h, takes it):

@@ -54,6 +54,7 @@ int phase_spike_note(struct phase_stats *p, struct segment *s, int64_t due_ns, i
     struct wake_spike *k = &s->spikes[s->nspikes++];
     *k = (struct wake_spike){ .t_ns = due_ns, .wakeup_ns = wake_ns, .callback_ns = cb_ns,
                               .callback_max_ns = cb_ns > cb_prev_ns ? cb_ns : cb_prev_ns, .cpu = cpu };
+    p->telling = s;
     if (p->notify)
         p->notify(p->notify_arg, p, PH_SPIKE, k->t_ns, k->t_ns + k->wakeup_ns, k->cpu, k->callback_max_ns);
     return 0;
@@ -63,6 +64,7 @@ void phase_tell_events(struct phase_stats *p, struct segment *s, int ended)
 {
     /* the newest event goes on while a disturbance within XRUN_EVENT_CLEAN cycles would join it (event_note) */
     int newest_closed = ended || s->cycles >= s->last_event_cycle + XRUN_EVENT_CLEAN;
+    p->telling = s;
     uint64_t n = s->events.total;
     while (s->events_begun < n) {
         const struct xrun_event *e = event_keep_seq(&s->events, s->events_begun++);

@@ -117,8 +117,8 @@ static void test_culprit_found_later(void **state)
     snprintf(feed.out.day, sizeof(feed.out.day), "%s", "-"); /* a date line first, whatever the day */
     watch_feed_clock(&feed, CLOCK_MONOTONIC);
     struct culprit_results res = { .lookup = lookup };
-    watch_feed_note(&feed, PH_EVENT_BEGIN, 1000000000, 1000000000);
-    watch_feed_note(&feed, PH_EVENT, 1000000000, 1010000000);
+    watch_feed_note(&feed, PH_EVENT_BEGIN, 1000000000, 1000000000, 0, 0);
+    watch_feed_note(&feed, PH_EVENT, 1000000000, 1010000000, 0, 0);
     watch_feed_poll(&feed, &res, 0);
     usleep((useconds_t)(WATCH_CULPRIT_WAIT_S * 1e6) + 200000);
     watch_feed_poll(&feed, &res, 0);
@@ -158,13 +158,19 @@ static void test_buffer_change(void **state)
     watch_tally_begun(&feed.tally, DAY1 + 3000);
     watch_feed_size(&feed, 512, 48000); /* the server's next life at the same size: no change */
     assert_int_equal(feed.tally.buffer_changes, 1);
+    /* an xrun of cycles at 128 frames, told before the change to 128 is (the change is seen up to 0.5 s late): it
+     * counts at 128, not at the 512 still in force; then one of the old size's last cycles, told after the change */
+    watch_tally_begun_at(&feed.tally, DAY1 + 4000, 128, 48000);
+    assert_int_equal(feed.tally.frames, 512);
+    watch_feed_buffer(&feed, 512, 48000, 128, 48000);
+    watch_tally_begun_at(&feed.tally, DAY1 + 5000, 512, 48000);
     FILE *g = tmpfile();
     assert_non_null(g);
     watch_tally_print(&feed.tally, g, feed.tally.t0_s);
     char buf[2048];
     lines(g, buf, sizeof(buf));
-    assert_non_null(strstr(buf, "  buffer: now 512 frames @ 48000 Hz (10.67 ms), after 1 change\n"
-                                "  xruns by buffer: 2 at 256, 1 at 512\n"));
+    assert_non_null(strstr(buf, "  buffer: now 128 frames @ 48000 Hz (2.67 ms), after 2 changes\n"
+                                "  xruns by buffer: 2 at 256, 2 at 512, 1 at 128\n"));
     /* more sizes than it counts apart: the last figure sums the others, said as such */
     struct watch_tally t;
     watch_tally_init(&t, 1.0);
