@@ -38,3 +38,12 @@ for f in $got; do
 done
 check "every output byte-identical to tests/fixtures/golden ($bad differ)" [ "$bad" = 0 ]
 
+# The page of three reports at three periods (1.33, 2.67 and 5.33 ms), checked as html_browser checks a page
+# (tests/helpers/html_content.py: the plots' axes read from their ticks, text measured with DejaVu Sans's own
+# widths): each period's line where the axis puts it, and no period label written over another text (the labels
+# of 64 and 128 frames once overlapped).
+S=tests/fixtures/reports/store/6.18.44-fc-v1098
+python3 tests/helpers/html_content.py compare "$WORK/out/compare-three.html" "$S/20261202T172301Z.json" \
+    "$S/20261202T172233Z.json" "$S/20261202T172228Z-after.json" >"$WORK/three.content" 2>&1
+check "compare-three.html: html_content.py's checks pass ($(grep -c '^ok' "$WORK/three.content") ok; $(grep -m 2 '^not ok' "$WORK/three.content"))" \
+    holds '! grep -q "^not ok" "$WORK/three.content" && grep -q "period labels write over no other text" "$WORK/three.content"'
