@@ -9,6 +9,8 @@
 # report itself: those outputs are compared with their inputs, not with stored copies; the golden pages are kept
 # without their stylesheet (golden.sh strips it). A deliberate change of an output regenerates them (`make goldens`)
 # and commits them with it; this test names each file that differs and shows the start of its diff.
+# The page of three periods is also checked as html_browser checks pages (html_content.py): its period lines and
+# labels, none written over another text.
 . "$(dirname "$0")/../lib.sh"
 TOP=${RTJ_TOP:-$PWD}
 cd "$TOP" || exit 1

@@ -11,6 +11,7 @@
 # wrapped) appears whole on one line of the text, or, wider than a line, on lines the shell joins (" \" at their
 # ends), so it can be copied. No wrapper mark reaches any output; the JSON forms do not depend on the width.
 # Compare's column headers show what tells the runs apart (their labels' ends here).
+# The status lines run and sweep redraw in place fit an 80-column pty (a wrapped one is left behind, not redrawn).
 . "$(dirname "$0")/../lib.sh"
 TOP=${RTJ_TOP:-$PWD}
 FIX="$TOP/tests/fixtures"
