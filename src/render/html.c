@@ -81,7 +81,7 @@ void html_page_start_css(FILE *f, const char *title, const char *extra_css)
           ".same{color:#555}.weak{color:#9a6a00}li.better,li.worse{font-weight:normal}\n"
           ".worse-pair{color:#b35300;font-style:italic}.better-pair{color:#1d6a6a;font-style:italic}\n"
           "th.title{white-space:normal;min-width:8em;max-width:16em;text-align:right}th.title.k{text-align:left}"
-          "td.file{white-space:normal;word-break:break-all;text-align:left}\n"
+          "td.file{white-space:normal;overflow-wrap:anywhere;text-align:left}\n"
           "div.wide{overflow-x:auto}th.mach{white-space:normal;word-break:break-word;min-width:7em;max-width:12em}\n"
           ".warning{color:#8a5a00}figure{margin:.8em 0 1.4em}figcaption{font-size:.9em;color:#333;max-width:60em}"
           "svg{max-width:100%;height:auto;background:#fff}svg .period-label{fill:#000}svg .ok-note{fill:#2a8f2a}\n"

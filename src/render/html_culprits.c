@@ -65,20 +65,20 @@ void html_culprit_label(char *buf, size_t len, const json_t *c)
              strcmp(basis, "none") == 0 ? "nothing seen" : basis);
 }
 
+/* The badge alone: what each basis means is said once, under the culprits' summary (html_culprits_sampler), not in a
+ * tooltip on each of up to 120 rows a load. */
 static void basis_badge(FILE *f, const char *basis)
 {
-    static const struct { const char *basis, *title, *word; } badges[] = {
-        { "observed", "a source saw it happen (the server's log, the profiler, a trace, our own callback)",
-          "observed" },
-        { "none", "nothing was seen: no wait of the audio threads in the trace, and no source named a cause",
-          "nothing seen" },
+    static const struct { const char *basis, *word; } badges[] = {
+        { "observed", "observed" },
+        { "none", "nothing seen" },
         /* the last is for any other basis too (a report without one) */
-        { "correlated", "counters rose around it, against their baseline: a likely cause, not seen", "correlated" },
+        { "correlated", "correlated" },
     };
     size_t i = 0, last = sizeof(badges) / sizeof(badges[0]) - 1;
     while (i < last && !(basis && !strcmp(basis, badges[i].basis)))
         i++;
-    fprintf(f, "<span class=\"basis %s\" title=\"%s\">%s</span>", badges[i].basis, badges[i].title, badges[i].word);
+    fprintf(f, "<span class=\"basis %s\">%s</span>", badges[i].basis, badges[i].word);
 }
 
 /* A culprit's name with its pid and CPU, and its kind beneath. */
@@ -348,9 +348,10 @@ static void sampler_note(FILE *f, const json_t *cu)
     fputs(" % of one CPU).", f);
     if (json_is_object(json_object_get(cu, "trace")))
         fputs(" A kernel trace was taken: its evidence is marked observed.", f);
-    fputs(" <span class=\"basis observed\">observed</span>: a source saw it happen; <span class=\"basis "
-          "correlated\">correlated</span>: counters rose around it against their baseline, a likely cause.</p>\n",
-          f);
+    fputs(" <span class=\"basis observed\">observed</span>: a source saw it happen (the server's log, the profiler, a "
+          "trace, our own callback); <span class=\"basis correlated\">correlated</span>: counters rose around it "
+          "against their baseline, a likely cause; <span class=\"basis none\">nothing seen</span>: no wait of the "
+          "audio threads in the trace, and no source named a cause.</p>\n", f);
 }
 
 void html_culprits_summary(FILE *f, const json_t *doc)

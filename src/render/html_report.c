@@ -363,11 +363,12 @@ void html_report(FILE *f, const json_t *doc)
     const json_t *v = json_object_get(doc, "verdict");
     const char *level = doc_str(v, "level", NULL);
     char headline[1024];
-    fprintf(f, "<header class=\"verdict %s\">\n<p class=\"headline\" style=\"font-size:1.5em;font-weight:bold;"
-            "margin:.2em 0\">", level_class(level));
-    html_escape(f, headline_report(doc, headline, sizeof(headline)));
-    fputs("</p>\n<h1>", f);
+    /* One title: the answer (the headline) is the page's heading; what the page is, a small line above it. */
+    fprintf(f, "<header class=\"verdict %s\">\n<p class=\"kicker\" style=\"margin:0;color:#555\">",
+            level_class(level));
     html_escape(f, title);
+    fputs("</p>\n<h1 class=\"headline\" style=\"font-size:1.5em;margin:.2em 0 .4em\">", f);
+    html_escape(f, headline_report(doc, headline, sizeof(headline)));
     fputs("</h1>\n<p class=\"summary\"><span class=\"level\">", f);
     html_escape(f, level ? (!strcmp(level, "pass") ? "PASS" : !strcmp(level, "warn") ? "WARN"
                             : !strcmp(level, "fail") ? "FAIL" : level) : "NO VERDICT");

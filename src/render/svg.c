@@ -144,8 +144,9 @@ double svg_text_width(const char *text, double font_px)
     return em * font_px;
 }
 
-void svg_text(FILE *f, const struct frame *fr, double x, double y, const char *anchor, const char *cls,
-              const char *text)
+/* svg_text() with attrs (NULL, or " name=\"value\"..." written into the element as they are). */
+static void text_attrs(FILE *f, const struct frame *fr, double x, double y, const char *anchor, const char *cls,
+                       const char *attrs, const char *text)
 {
     double w = svg_text_width(text, SVG_FONT);
     double left = !strcmp(anchor, "middle") ? x - w / 2 : !strcmp(anchor, "end") ? x - w : x;
@@ -153,10 +154,16 @@ void svg_text(FILE *f, const struct frame *fr, double x, double y, const char *a
         left = fr->w - 2 - w;
     if (left < 2)
         left = 2;
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\"%s%s%s>", left, y, cls ? " class=\"" : "", cls ? cls : "",
-            cls ? "\"" : "");
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\"%s%s%s%s>", left, y, cls ? " class=\"" : "", cls ? cls : "",
+            cls ? "\"" : "", attrs ? attrs : "");
     html_escape(f, text);
     fputs("</text>\n", f);
+}
+
+void svg_text(FILE *f, const struct frame *fr, double x, double y, const char *anchor, const char *cls,
+              const char *text)
+{
+    text_attrs(f, fr, x, y, anchor, cls, NULL, text);
 }
 
 /* ---- the frame ---- */
@@ -285,7 +292,7 @@ static void period_label(char *buf, size_t len, double period_us)
     snprintf(buf, len, "period %s", d);
 }
 
-void svg_period_x(FILE *f, const struct frame *fr, const struct axis *a, double period_us)
+void svg_period_x(FILE *f, const struct frame *fr, const struct axis *a, double period_us, int row)
 {
     if (!(period_us > 0) || !isfinite(period_us))
         return;
@@ -294,12 +301,15 @@ void svg_period_x(FILE *f, const struct frame *fr, const struct axis *a, double 
     period_label(lab, sizeof(lab), period_us);
     fprintf(f, "<line class=\"period\" data-us=\"%.6g\" x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\" "
             "stroke=\"#000\" stroke-width=\"1.6\" stroke-dasharray=\"6 3\"/>\n", period_us, x, fr->t, x, fr->b);
-    /* The label beside the line, on the side with room. */
-    double w = svg_text_width(lab, SVG_FONT);
+    /* The label beside the line, on the side with room; each period's on a row of its own, so that the labels
+     * of periods a few pixels apart (64 and 128 frames in compare) do not write over each other. */
+    double w = svg_text_width(lab, SVG_FONT), y = fr->t + 13 + 13 * row;
+    /* A halo of the plot's background under the letters, where another period's line passes behind them. */
+    static const char halo[] = " stroke=\"#fcfcfc\" stroke-width=\"3\" paint-order=\"stroke\"";
     if (x + 4 + w <= fr->r)
-        svg_text(f, fr, x + 4, fr->t + 13, "start", "period-label", lab);
+        text_attrs(f, fr, x + 4, y, "start", "period-label", halo, lab);
     else
-        svg_text(f, fr, x - 4, fr->t + 13, "end", "period-label", lab);
+        text_attrs(f, fr, x - 4, y, "end", "period-label", halo, lab);
 }
 
 void svg_period_y(FILE *f, const struct frame *fr, const struct axis *a, double period_us)

@@ -101,8 +101,9 @@ double svg_text_width(const char *text, double font_px);
 void svg_lat_ticks_x(FILE *f, const struct frame *fr, const struct axis *a);
 /* The axis title under the plot area, and the y axis title written upwards at the left. */
 void svg_axis_titles(FILE *f, const struct frame *fr, const char *xtitle, const char *ytitle);
-/* The period as a vertical (x axis in µs) or horizontal (y axis in µs) line, labelled. */
-void svg_period_x(FILE *f, const struct frame *fr, const struct axis *a, double period_us);
+/* The period as a vertical (x axis in µs) or horizontal (y axis in µs) line, labelled; a vertical one's label on
+ * text row `row` from the top (0 for the first period of a plot, 1 for the next, ...). */
+void svg_period_x(FILE *f, const struct frame *fr, const struct axis *a, double period_us, int row);
 void svg_period_y(FILE *f, const struct frame *fr, const struct axis *a, double period_us);
 /* A "no data" note and the end of the picture. */
 void svg_empty(FILE *f, const struct frame *fr, const char *why);

@@ -5,6 +5,7 @@
  * call them. Main thread. */
 #include "run/run_state.h"
 #include "util/termtext.h"
+#include "util/wrap.h"
 
 #define RUN_HUNG_S 2.0          /* no cycle for this long: the provider hung */
 #define RUN_HUNG_TEXT "2 s"
@@ -84,12 +85,23 @@ static void status_line(struct run_state *st, const struct run_progress *pg, dou
     else
         snprintf(when, sizeof(when), "%.1f/%.0f s", pg->part_elapsed_s, total);
     clock_text(left, sizeof(left), pg->run_left_s);
-    /* Measured cycles only, as the report's table counts them (warm-ups never count). */
-    printf("\r\033[K[%d/%d] %-12s %-10s run %s left  cycles %llu  xruns %llu/%llu (%llu events)  worst jitter %.0f %s",
-           pg->phase + 1, st->nphases, load_plan_name(st->plan, pg->phase), when, left,
-           (unsigned long long)atomic_load(&st->col.st_cycles), (unsigned long long)atomic_load(&st->col.st_reported),
-           (unsigned long long)atomic_load(&st->col.st_detected), (unsigned long long)atomic_load(&st->col.st_events),
-           (double)atomic_load(&st->col.st_worst_jitter_ns) / 1000.0, st->us);
+    /* Measured cycles only, as the report's table counts them (warm-ups never count). On a terminal narrower
+     * than the whole line (80 columns: it is about 100), a shorter one, and never past the last column: a line the
+     * terminal wrapped is not redrawn by "\r" but left behind, one more line each quarter of a second. */
+    unsigned long long cycles = atomic_load(&st->col.st_cycles), rep = atomic_load(&st->col.st_reported),
+                       det = atomic_load(&st->col.st_detected), ev = atomic_load(&st->col.st_events);
+    double worst_us = (double)atomic_load(&st->col.st_worst_jitter_ns) / 1000.0;
+    const char *load = load_plan_name(st->plan, pg->phase);
+    char line[320];
+    snprintf(line, sizeof(line), "[%d/%d] %-12s %-10s run %s left  cycles %llu  xruns %llu/%llu (%llu events)  "
+             "worst jitter %.0f %s", pg->phase + 1, st->nphases, load, when, left, cycles, rep, det, ev, worst_us, st->us);
+    int cols = wrap_tty_width(stdout);
+    if (cols > 0 && wrap_cols(line) >= cols) {
+        snprintf(line, sizeof(line), "[%d/%d] %s %s, run %s left, %llu xrun event%s, worst jitter %.0f %s",
+                 pg->phase + 1, st->nphases, load, when, left, ev, ev == 1 ? "" : "s", worst_us, st->us);
+        wrap_cut(line, cols - 1);
+    }
+    printf("\r\033[K%s", line);
     fflush(stdout);
 }
 

@@ -12,6 +12,7 @@
 #include "sysinfo/sysinfo.h"
 #include "util/termtext.h"
 #include "util/utf8.h"
+#include "util/wrap.h"
 #include "verdict/profile.h"
 #include "loadspec.h"
 #include "rtclock.h"
@@ -63,21 +64,20 @@ static void status_grid(struct sweep_ctx *c, int ri, int now_size, const int *no
     if (!c->status_on)
         return;
     const struct sweep_plan *sp = c->sp;
-    fprintf(stderr, "\r\033[Ksweep %d Hz, run %d", sp->rates[ri], c->runs + 1);
-    if (now_size >= 0)
-        fprintf(stderr, " (%d frames)", sp->periods[now_size]);
-    fprintf(stderr, ":");
-    for (int r = 0; r < c->nrows; r++) {
-        fprintf(stderr, " %.12s[", c->rows[r]);
+    char grid[400] = "", size[32] = "", cell[160] = "", brief[64] = "";
+    size_t n = 0;
+    for (int r = 0; r < c->nrows && n + 20 + (size_t)sp->nperiods < sizeof(grid); r++) {
+        n += (size_t)snprintf(grid + n, sizeof(grid) - n, " %.12s[", c->rows[r]);
         for (int s = 0; s < sp->nperiods; s++) {
             static const char ch[] = { '?', 'S', 'X', 's', 'x', '-' };
             char k = ch[c->state[ri][r][s]];
-            if (s == now_size && now_rows[r])
-                k = '*';
-            fputc(k, stderr);
+            grid[n++] = s == now_size && now_rows[r] ? '*' : k;
         }
-        fputc(']', stderr);
+        grid[n++] = ']';
+        grid[n] = 0;
     }
+    if (now_size >= 0)
+        snprintf(size, sizeof(size), " (%d frames)", sp->periods[now_size]);
     if (pg) {
         double w = sp->run.warmup_s, d = sp->run.duration_s;
         double cell_el = pg->warming ? pg->part_elapsed_s : w + pg->part_elapsed_s;
@@ -92,9 +92,20 @@ static void status_grid(struct sweep_ctx *c, int ri, int now_size, const int *no
         clock_text(left, sizeof(left), cell_left, 1);
         clock_text(all_el, sizeof(all_el), mono_s() - c->t0_s, 0);
         clock_text(all, sizeof(all), pg->run_left_s + open * (w + d), 1);
-        fprintf(stderr, "  cell %d/%d %s, %s left; sweep %s, at most %s left", pg->phase + 1, pg->nphases, el, left,
-                all_el, all);
+        snprintf(cell, sizeof(cell), "  cell %d/%d %s, %s left; sweep %s, at most %s left", pg->phase + 1,
+                 pg->nphases, el, left, all_el, all);
+        snprintf(brief, sizeof(brief), "  at most %s left", all);
     }
+    /* The whole line where it fits; on a narrower terminal (80 columns: with three loads it is about 110) the
+     * grid and the time left, never past the last column (a wrapped line is left behind, not redrawn). */
+    char line[700];
+    snprintf(line, sizeof(line), "sweep %d Hz, run %d%s:%s%s", sp->rates[ri], c->runs + 1, size, grid, cell);
+    int cols = wrap_tty_width(stderr);
+    if (cols > 0 && wrap_cols(line) >= cols) {
+        snprintf(line, sizeof(line), "run %d%s:%s%s", c->runs + 1, size, grid, brief);
+        wrap_cut(line, cols - 1);
+    }
+    fprintf(stderr, "\r\033[K%s", line);
     fflush(stderr);
 }
 

@@ -152,8 +152,13 @@ void watch_tally_print(const struct watch_tally *t, FILE *f, double now_s)
     say(f, line);
     if (t->ended) {
         hms(when, sizeof(when), t->longest_wall_ms, "%H:%M:%S");
-        snprintf(line, sizeof(line), "  longest: %.1f ms, xrun %llu at %s", t->longest_ms,
-                 (unsigned long long)t->longest_n, when);
+        char longest[24]; /* a session whose xruns were all late by microseconds: never "0.0 ms" (event_text) */
+        if (t->longest_ms >= 0.05)
+            snprintf(longest, sizeof(longest), "%.1f ms", t->longest_ms);
+        else
+            snprintf(longest, sizeof(longest), "under 0.1 ms");
+        snprintf(line, sizeof(line), "  longest: %s, xrun %llu at %s", longest, (unsigned long long)t->longest_n,
+                 when);
         say(f, line);
     }
     /* the worst minute: those decided, and those still in the ring */

@@ -20,6 +20,30 @@ int wrap_width(FILE *f)
     return WRAP_DEFAULT_WIDTH;
 }
 
+int wrap_tty_width(FILE *f)
+{
+    int fd = f ? fileno(f) : -1;
+    struct winsize ws;
+    if (fd >= 0 && isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0)
+        return ws.ws_col;
+    return 0;
+}
+
+void wrap_cut(char *s, int cols)
+{
+    if (cols <= 0)
+        return;
+    int n = 0;
+    for (size_t i = 0; s[i]; i++) {
+        if (((unsigned char)s[i] & 0xC0) == 0x80)
+            continue; /* a continuation byte belongs to the character counted at its lead */
+        if (n++ == cols) {
+            s[i] = 0;
+            return;
+        }
+    }
+}
+
 /* Length of the SGR sequence (ESC [ digits/semicolons m) at s, 0 when there is none. */
 static size_t sgr_len(const char *s)
 {

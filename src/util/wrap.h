@@ -24,6 +24,12 @@
 /* The columns text to f must fit: f's terminal's width when f is a terminal, else $COLUMNS when it is a whole
  * number from WRAP_MIN_WIDTH to WRAP_MAX_WIDTH, else WRAP_DEFAULT_WIDTH. */
 int wrap_width(FILE *f);
+/* The columns of the terminal f is, 0 when f is no terminal or its size is not known (a pty nobody sized): for a
+ * status line redrawn in place with "\r", which must never reach the terminal's last column (a wrapped line is
+ * not redrawn, it piles up). */
+int wrap_tty_width(FILE *f);
+/* s cut in place to at most cols code points (a UTF-8 character is never cut in two); cols <= 0 leaves s whole. */
+void wrap_cut(char *s, int cols);
 /* Display columns of UTF-8 text: one per code point; SGR sequences and the command marks count none. */
 int wrap_cols(const char *s);
 /* `first` (printed as it is: a tag, a label, an indent) then text wrapped at width columns, the continuation lines

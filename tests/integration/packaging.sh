@@ -265,11 +265,19 @@ for tc in cases:
         fails += c.tag == 'failure'; errs += c.tag == 'error'; skips += c.tag == 'skipped'
 assert (fails, errs, skips) == (int(s.get('failures')), int(s.get('errors')), int(s.get('skipped'))), (fails, errs, skips)
 assert props['kernel.release'] == sys.argv[2], props
+if len(sys.argv) > 3:  # the report's own verdict: a failed one is a <failure>, never hidden as skipped (issue 35)
+    import json
+    level = json.load(open(sys.argv[3]))['verdict']['level']
+    v = [tc for tc in cases if tc.get('name') == 'verdict']
+    assert len(v) == 1, [tc.get('name') for tc in cases]
+    kids = [c.tag for c in v[0]]
+    assert kids == (['failure'] if level == 'fail' else []), (level, kids)
 EOF
 REL=$(json "$WORK/p.json" "d['system']['kernel']['release']")
-check "JUnit of the failing run has the XSD's shape" python3 "$WORK/junit_shape.py" "$WORK/s.xml" "$REL"
+check "JUnit of the failing run has the XSD's shape; its verdict ($(json "$WORK/s.json" "d['verdict']['level']")) a <failure> when the report's failed" \
+    python3 "$WORK/junit_shape.py" "$WORK/s.xml" "$REL" "$WORK/s.json"
 check "JUnit of the passing run has the XSD's shape, no failure" \
-    sh -c "python3 '$WORK/junit_shape.py' '$WORK/p.xml' '$REL' && grep -q 'failures=\"0\" errors=\"0\"' '$WORK/p.xml'"
+    sh -c "python3 '$WORK/junit_shape.py' '$WORK/p.xml' '$REL' '$WORK/p.json' && grep -q 'failures=\"0\" errors=\"0\"' '$WORK/p.xml'"
 
 # ---- 3. the LAVA test definition: tests/integration/lava.sh (run by LAVA's own lava_test_shell scripts) ----
 gone() { ! ps -C jackd -o args= | grep -q -- "-n $1 "; }

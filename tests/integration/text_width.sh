@@ -11,6 +11,7 @@
 # wrapped) appears whole on one line of the text, or, wider than a line, on lines the shell joins (" \" at their
 # ends), so it can be copied. No wrapper mark reaches any output; the JSON forms do not depend on the width.
 # Compare's column headers show what tells the runs apart (their labels' ends here).
+# The status lines run and sweep redraw in place fit an 80-column pty (a wrapped one is left behind, not redrawn).
 . "$(dirname "$0")/../lib.sh"
 TOP=${RTJ_TOP:-$PWD}
 FIX="$TOP/tests/fixtures"
@@ -80,6 +81,28 @@ for c in run sweep loads report compare check import diagnose; do
 done
 run_both report "$RTJ" report "${REPS[0]}"
 run_both compare "$RTJ" compare "${REPS[@]}"
+# The status lines run and sweep redraw in place ("\r") on a terminal: on an 80-column pty each stays within 79
+# columns (one that wraps is not redrawn: the terminal keeps each wrapped piece, 20 lines of them a phase), and
+# still says the run's time left, its xrun events and its worst jitter (the sweep: its grid and time left). Each
+# redraw is a piece of the output between "\r"s.
+python3 "$WORK/ptyrun.py" 80 "$WORK/status.run" "$RTJ" run --backend timer --allow-no-rt --loads none --duration 0.8 \
+    --warmup 0.2 --output "$WORK/st" --label status
+python3 "$WORK/ptyrun.py" 80 "$WORK/status.sweep" "$RTJ" sweep --backend timer --allow-no-rt --periods 512 --loads none \
+    --duration 0.6s --warmup 0.2s --output "$WORK/st"
+read -r nrun wrun nsw wsw said < <(python3 - "$WORK/status.run" "$WORK/status.sweep" <<'PY'
+import re, sys
+def pieces(f, key):
+    t = re.sub(r'\x1b\[K', '', open(f, encoding='utf-8').read())
+    return [p for p in re.split(r'[\r\n]', t) if re.search(key, p)]
+r, s = pieces(sys.argv[1], r'^\[1/1\] '), pieces(sys.argv[2], r'\[[?*SXsx-]+\].* left')
+said = all(re.search(r'run [0-9:]+ left.*xrun events?.*worst jitter [0-9]+ ', p) for p in r)
+print(len(r), max(map(len, r), default=0), len(s), max(map(len, s), default=0), int(said and bool(r)))
+PY
+)
+check "run's status line on an 80-column pty: $nrun redraws, each within 79 columns (widest $wrun), with time left, xrun events, worst jitter" \
+    [ "${nrun:-0}" -ge 2 -a "${wrun:-99}" -le 79 -a "${said:-0}" = 1 ]
+check "sweep's status line on an 80-column pty: $nsw redraws, each within 79 columns (widest $wsw)" \
+    [ "${nsw:-0}" -ge 1 -a "${wsw:-99}" -le 79 ]
 w=$(python3 "$WORK/widest.py" "$WORK"/pipe.* 2>"$WORK/widest.err")
 check "on a pipe, no line of $n outputs is wider than 80 columns (widest $w: $(cat "$WORK/widest.err"))" \
     [ "$w" -le 80 ] 2>/dev/null

@@ -183,6 +183,18 @@ static void test_buffer_change(void **state)
     watch_tally_print(&t, g, 2.0);
     lines(g, buf, sizeof(buf));
     assert_non_null(strstr(buf, "  xruns by buffer: 1 at 32, 1 at 64, 1 at 128, 3 at other sizes\n"));
+    /* a session whose only xrun was late by microseconds: its longest is not "0.0 ms" either (issue 35) */
+    struct watch_tally u;
+    watch_tally_init(&u, 1.0);
+    watch_tally_begun(&u, DAY1 + 500);
+    watch_tally_ended(&u, 1, DAY1 + 500, 0.02, NULL);
+    FILE *h = tmpfile();
+    assert_non_null(h);
+    watch_tally_print(&u, h, 2.0);
+    lines(h, buf, sizeof(buf));
+    assert_non_null(strstr(buf, "  longest: under 0.1 ms, xrun 1 at 00:00:00\n"));
+    assert_null(strstr(buf, "0.0 ms"));
+    fclose(h);
     watch_feed_destroy(&feed);
     fclose(g);
     fclose(f);

@@ -120,8 +120,20 @@ static void test_unmark_and_width(void **state)
     assert_int_equal(wrap_width(f), 80);
     setenv("COLUMNS", "90x", 1);
     assert_int_equal(wrap_width(f), 80);
+    /* a status line's width: a file is no terminal, whatever $COLUMNS says (nothing to fit) */
+    setenv("COLUMNS", "60", 1);
+    assert_int_equal(wrap_tty_width(f), 0);
     unsetenv("COLUMNS");
     fclose(f);
+    /* cut to code points, a character never cut in two; 0 keeps it whole */
+    char u[] = "worst jitter 12 \u00b5s";
+    wrap_cut(u, 17);
+    assert_string_equal(u, "worst jitter 12 \u00b5");
+    wrap_cut(u, 0);
+    assert_string_equal(u, "worst jitter 12 \u00b5");
+    wrap_cut(u, 5);
+    assert_string_equal(u, "worst");
+    assert_int_equal(wrap_cols(u), 5);
 }
 
 int main(void)
