@@ -17,13 +17,17 @@
 
 struct reading {
     int64_t t0_ns, t1_ns;              /* the reading began, and ended */
+    uint64_t seq;                      /* readings taken before it */
     struct noise_counts c[NOISE_CPUS_MAX];
 };
 
 struct cls_state {
     struct noise_reader rd;
-    struct reading *hist;              /* HISTORY, a ring */
-    int n, head;                       /* readings kept, and the slot of the next */
+    struct reading *hist;              /* HISTORY, a ring: reading seq in slot seq % HISTORY */
+    int n;                             /* readings kept */
+    uint64_t taken;                    /* readings taken */
+    int64_t bg_from[NOISE_CPUS_MAX];   /* per CPU, the first reading (seq) of the stretch of windows without a gap
+                                        * popped that waits to be learnt as background (bg_settle), -1 none */
     int cpus[NOISE_CPUS_MAX], tids[NOISE_CPUS_MAX];
     struct rt_record batch[BATCH];
     uint32_t budget[NOISE_LINES_MAX];  /* the window's, per line (noise_budget) */
@@ -39,7 +43,13 @@ struct cls_state {
 
 static const struct reading *reading_at(const struct cls_state *c, int back) /* 0: the newest */
 {
-    return &c->hist[(c->head - 1 - back + 2 * HISTORY) % HISTORY];
+    return &c->hist[(c->taken - 1 - (uint64_t)back) % HISTORY];
+}
+
+/* Reading seq, or NULL when it is no longer (or not yet) kept. */
+static const struct reading *reading_seq(const struct cls_state *c, uint64_t seq)
+{
+    return seq < c->taken && c->taken - seq <= (uint64_t)c->n ? &c->hist[seq % HISTORY] : NULL;
 }
 
 /* The newest reading that ended before t_ns, or NULL. */
@@ -59,13 +69,14 @@ static void take_reading(struct noise_probe *np, struct cls_state *c)
     for (int i = 0; i < b->nstreams; i++)
         if (!c->tids[i])
             c->tids[i] = atomic_load(&b->streams[i].sink->tid);
-    struct reading *r = &c->hist[c->head];
+    struct reading *r = &c->hist[c->taken % HISTORY];
+    r->seq = c->taken;
     r->t0_ns = rt_now_ns(CLOCK_MONOTONIC);
     noise_read(&c->rd, &np->lines, c->cpus, c->tids, b->nstreams, r->c);
     r->t1_ns = rt_now_ns(CLOCK_MONOTONIC);
     np->readings++;
     np->read_ns += r->t1_ns - r->t0_ns;
-    c->head = (c->head + 1) % HISTORY;
+    c->taken++;
     if (c->n < HISTORY)
         c->n++;
 }
@@ -212,11 +223,42 @@ static void window(struct noise_probe *np, struct cls_state *c, int i, const str
     }
 }
 
-/* One pass: pop, read, classify; the CPUs without a gap add their window to their background. */
+/* The stretch of windows of CPU i in which no gap was popped (readings bg_from[i] to the one before this pass's),
+ * settled: a window is learnt as background once the probe is known to have run past its end with no gap in it,
+ * dropped when a gap overlapped it. first: the oldest gap popped in this pass (NULL: none); ran_ns: the probe's
+ * ran_ns, loaded before that pop. A window in which no gap was popped may still lie inside a gap: one that had not
+ * ended when its pass popped (the probe preempted, or stopped by the real-time throttle for 50 ms a second). The
+ * CPU's interrupts go on meanwhile: learnt as background, the IPIs of a storm made that line "usual" and the
+ * storm's own gaps were then put below the kernel (issue 38: the throttle's windows taught 144 to 757 function
+ * call IPIs "usual" a 10 ms window, of the 80 to 120 the storm sent in one). A gap popped later that began before a
+ * window's end covers it (it ended after that window's pass popped, which was after the window began); the probe
+ * seen running past its end (ran_ns), with no gap popped since, clears it. */
+static void bg_settle(struct noise_probe *np, struct cls_state *c, int i, const struct rt_record *first,
+                      int64_t ran_ns)
+{
+    if (c->bg_from[i] < 0 || c->taken < 2)
+        return;
+    uint64_t s = (uint64_t)c->bg_from[i], last = c->taken - 2; /* windows (s, s + 1) with s + 1 <= last */
+    for (; s + 1 <= last; s++) {
+        const struct reading *a = reading_seq(c, s), *b = reading_seq(c, s + 1);
+        if (!a || !b)
+            continue; /* older than the history: not learnt */
+        if (first ? first->t_entry_ns < b->t1_ns : ran_ns < b->t1_ns) /* its counts were read until t1 */
+            break;
+        if (a->c[i].ok & b->c[i].ok & NOISE_OK_SCHED) /* the probe's own time: both readings saw its thread */
+            noise_bg_add(&np->s[i].bg, &a->c[i], &b->c[i], np->lines.n, b->t0_ns - a->t1_ns);
+    }
+    c->bg_from[i] = first || s + 1 > last ? -1 : (int64_t)s; /* a gap settles them all: the rest it overlapped */
+}
+
+/* One pass: pop, read, classify; the windows without a gap wait to be learnt as their CPU's background. */
 static void pass(struct noise_probe *np, struct cls_state *c)
 {
     struct timer_backend *b = &np->tb;
     size_t got[NOISE_CPUS_MAX];
+    int64_t ran_ns[NOISE_CPUS_MAX];
+    for (int i = 0; i < b->nstreams; i++) /* before the pop: every gap that ended before it is popped now */
+        ran_ns[i] = atomic_load_explicit(&np->s[i].ran_ns, memory_order_acquire);
     /* Pop first, read after: every gap popped ended before the reading began. */
     size_t total = 0;
     for (int i = 0; i < b->nstreams; i++) {
@@ -227,14 +269,9 @@ static void pass(struct noise_probe *np, struct cls_state *c)
     const struct reading *now = reading_at(c, 0);
     size_t o = 0;
     for (int i = 0; i < b->nstreams; i++) {
-        struct noise_stream *ns = &np->s[i];
-        /* A background only of the probe's own time: both readings saw its thread (before it ran, the CPU did
-         * other work). */
-        if (!got[i] && c->n >= 2) {
-            const struct reading *prev = reading_at(c, 1);
-            if (prev->c[i].ok & now->c[i].ok & NOISE_OK_SCHED)
-                noise_bg_add(&ns->bg, &prev->c[i], &now->c[i], np->lines.n, now->t0_ns - prev->t1_ns);
-        }
+        bg_settle(np, c, i, got[i] ? &c->batch[o] : NULL, ran_ns[i]);
+        if (!got[i] && c->bg_from[i] < 0 && c->taken >= 2)
+            c->bg_from[i] = (int64_t)(c->taken - 2); /* the window from the reading before to this one */
         /* The gaps of one window (those whose last reading before them is the same) share what it counted: the
          * probe thread's involuntary switches go to its longest gaps, one each; a line is named for no more of them
          * than its count rose. */
@@ -261,9 +298,11 @@ static struct cls_state *cls_new(struct noise_probe *np)
         free(c);
         return NULL;
     }
-    for (int i = 0; i < np->tb.nstreams; i++)
+    for (int i = 0; i < np->tb.nstreams; i++) {
         c->cpus[i] = np->tb.streams[i].cpu;
-    noise_reader_open(&c->rd, "", c->cpus, np->tb.nstreams);
+        c->bg_from[i] = -1;
+    }
+    noise_reader_open(&c->rd, np->proc_root ? np->proc_root : "", c->cpus, np->tb.nstreams);
     for (int i = 0; i < np->tb.nstreams; i++)
         np->smi_readable |= c->rd.msr_fd[i] >= 0;
     return c;
@@ -285,6 +324,12 @@ void *noise_classify_thread(void *arg)
         mono_nap_ms(10);
     }
     return NULL;
+}
+
+void noise_classify_pass(struct noise_probe *np)
+{
+    if (np->cls)
+        pass(np, np->cls);
 }
 
 void noise_classify_drain(struct noise_probe *np)
