@@ -2,7 +2,11 @@
 /* The noise probe's classifier thread (see noise.h). Not RT-safe: normal priority; it reads /proc. Every 10 ms it
  * pops the gap records, then reads the probed CPUs' counters; a gap's window runs from the last reading that ended
  * before the gap began to this one, which began after the gap ended: what changed in it is what the gap can be
- * blamed on (util/noise_class.h). A window without any gap on a CPU is that CPU's background. With the kernel
+ * blamed on (util/noise_class.h). Windows overlap: a gap that began while a reading was taken has the window from
+ * the reading before it, and so shares the next window's rise with that window's gaps. Each reading keeps, per line,
+ * how much of the rise since the one before no gap has spent yet (left), and a window's budget is capped by what its
+ * readings have left: a line is named for no more gaps than its count rose, summed over the run too. A window the
+ * probe ran through without any gap is that CPU's background (bg_settle says when that is known). With the kernel
  * trace (np->trace), a gap of NOISE_TRACE_MIN_NS or more waits (bounded) until the trace has seen its CPU past its
  * end, and the trace's split of the CPU's events inside it wins over the counters' class. */
 #include "noise/noise.h"
@@ -31,6 +35,9 @@ struct cls_state {
     int cpus[NOISE_CPUS_MAX], tids[NOISE_CPUS_MAX];
     struct rt_record batch[BATCH];
     uint32_t budget[NOISE_LINES_MAX];  /* the window's, per line (noise_budget) */
+    uint32_t *left;                    /* per reading slot, CPU and line: how much of the line's rise since the
+                                        * reading before is not yet spent on a gap (HISTORY x nstreams x lines) */
+    int nstreams;
     struct pending {                   /* gaps waiting for the trace: a FIFO ring */
         struct rt_record g;
         struct noise_why w;
@@ -63,6 +70,11 @@ static const struct reading *before(const struct cls_state *c, int64_t t_ns)
     return NULL;
 }
 
+static uint32_t *left_of(struct cls_state *c, uint64_t seq, int i)
+{
+    return &c->left[((seq % HISTORY) * (uint64_t)c->nstreams + (uint64_t)i) * NOISE_LINES_MAX];
+}
+
 static void take_reading(struct noise_probe *np, struct cls_state *c)
 {
     struct timer_backend *b = &np->tb;
@@ -76,6 +88,16 @@ static void take_reading(struct noise_probe *np, struct cls_state *c)
     r->t1_ns = rt_now_ns(CLOCK_MONOTONIC);
     np->readings++;
     np->read_ns += r->t1_ns - r->t0_ns;
+    const int need = NOISE_OK_IRQ | NOISE_OK_SOFTIRQ;
+    const struct reading *p = c->taken ? reading_at(c, 0) : NULL;
+    for (int i = 0; i < b->nstreams; i++) {
+        uint32_t *left = left_of(c, r->seq, i);
+        for (int l = 0; l < NOISE_LINES_MAX; l++) {
+            uint64_t d = p && (p->c[i].ok & r->c[i].ok & need) == need && l < np->lines.n &&
+                         r->c[i].line[l] > p->c[i].line[l] ? r->c[i].line[l] - p->c[i].line[l] : 0;
+            left[l] = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
+        }
+    }
     c->taken++;
     if (c->n < HISTORY)
         c->n++;
@@ -211,14 +233,28 @@ static void window(struct noise_probe *np, struct cls_state *c, int i, const str
                 best = k;
         sched[best] = 1;
     }
-    if (a)
+    if (a) {
         noise_budget(&a->c[i], &now->c[i], np->lines.n, &np->s[i].bg, now->t0_ns - a->t1_ns, c->budget);
+        for (int l = 0; l < np->lines.n && l < NOISE_LINES_MAX; l++) { /* capped by the rise not yet spent */
+            uint64_t left = 0;
+            for (uint64_t s = a->seq + 1; s <= now->seq && c->budget[l]; s++)
+                left += left_of(c, s, i)[l];
+            if (left < c->budget[l])
+                c->budget[l] = (uint32_t)left;
+        }
+    }
     for (size_t k = 0; k < n; k++) {
         struct noise_why w = { NOISE_UNKNOWN, -1, 0 };
         if (sched[k])
             w.cls = NOISE_SCHED;
         else if (a)
             noise_classify_gap(&a->c[i], &now->c[i], np->lines.n, c->budget, &w);
+        if (w.cls == NOISE_IRQ && w.line >= 0 && w.line < NOISE_LINES_MAX) /* one unit spent, oldest first */
+            for (uint64_t s = a->seq + 1; s <= now->seq; s++)
+                if (left_of(c, s, i)[w.line]) {
+                    left_of(c, s, i)[w.line]--;
+                    break;
+                }
         settle(np, c, g[k].phase < np->ntags ? g[k].phase : np->ntags - 1, &g[k], &w);
     }
 }
@@ -293,8 +329,12 @@ static struct cls_state *cls_new(struct noise_probe *np)
     struct cls_state *c = calloc(1, sizeof(*c));
     if (!c)
         return NULL;
+    c->nstreams = np->tb.nstreams;
     c->hist = calloc(HISTORY, sizeof(*c->hist));
-    if (!c->hist) {
+    c->left = calloc((size_t)HISTORY * (size_t)(c->nstreams ? c->nstreams : 1), NOISE_LINES_MAX * sizeof(uint32_t));
+    if (!c->hist || !c->left) {
+        free(c->hist);
+        free(c->left);
         free(c);
         return NULL;
     }
@@ -312,6 +352,7 @@ static void cls_free(struct noise_probe *np, struct cls_state *c)
 {
     noise_reader_close(&c->rd, np->tb.nstreams);
     free(c->hist);
+    free(c->left);
     free(c);
 }
 
