@@ -156,13 +156,16 @@ check "--no-trace: the noise's trace is null and no gap is classed by it (got $(
     [ "$(json "$WORK/nt.json" "d['phases'][0]['noise']['trace'], sum(v['by_trace'] for v in d['phases'][0]['noise']['cpus'][0]['classes'].values())")" = "None 0" ]
 
 # --- the IPI storm, and the same run without it ---
-# The storm (python, on CPU 0) starts beside rtjitter, waits for its probe (the classifier thread, rtj-noiseclass)
-# and the warm-up, then reads /dev/cpu/$cpu/cpuid until rtjitter is gone (at most 8 s), logging its count every 10 ms
-# on CLOCK_MONOTONIC: the IPIs sent inside the probe's window are the storm's own count, however late it began.
+# The storm (python, on CPU 0) starts before rtjitter (on a loaded machine python takes seconds to start), is told
+# its pid, waits for its probe (the classifier thread, rtj-noiseclass) and the warm-up, then reads
+# /dev/cpu/$cpu/cpuid until rtjitter is gone (at most 8 s), logging its count every 10 ms on CLOCK_MONOTONIC: the
+# IPIs sent inside the probe's window are the storm's own count, however late it began.
 cat >"$WORK/storm.py" <<'PY'
 import glob, os, sys, time
-cpu, pid = sys.argv[1], sys.argv[2]
+cpu = sys.argv[1]
 fd = os.open('/dev/cpu/%s/cpuid' % cpu, os.O_RDONLY)
+print('ready', flush=True)
+pid = sys.stdin.readline().strip()
 def probing():
     for f in glob.glob('/proc/%s/task/*/comm' % pid):
         try:
@@ -186,14 +189,16 @@ PY
 noise_pair() { # the run without the storm and the run with it: $WORK/st.txt
     local run rpid spid
     for run in quiet storm; do
+        if [ $run = storm ]; then
+            exec {to}> >(taskset -c 0 python3 "$WORK/storm.py" "$cpu" >"$WORK/storm.log")
+            spid=$!
+            for _ in $(seq 200); do grep -qs ready "$WORK/storm.log" && break; sleep 0.05; done
+        fi
         taskset -c 0 "$RTJ" run --backend noise --cpus "$cpu" --threshold 2 --interval 1000 --priority 80 \
             --loads none --warmup 0.5 --duration 3 --quiet --output "$WORK/s" --json "$WORK/$run.json" \
             >"$WORK/$run.out" 2>&1 &
         rpid=$!
-        if [ $run = storm ]; then
-            taskset -c 0 python3 "$WORK/storm.py" "$cpu" "$rpid" >"$WORK/storm.log" &
-            spid=$!
-        fi
+        [ $run = storm ] && { echo "$rpid" >&$to; exec {to}>&-; }
         wait "$rpid"
     done
     wait "$spid"
@@ -204,9 +209,10 @@ def named(f):
     lines = {l['line']: l['gaps'] for l in n['lines']}
     top2 = sorted(lines, key=lines.get, reverse=True)[:2]
     c = n['cpus'][0]
-    return lines.get('CAL', 0), ','.join(top2) if top2 else '-', c['gaps'], p['clock_window_s'], c['probed_s'], c['classes']
+    return (lines.get('CAL', 0), ','.join(top2) if top2 else '-', c['gaps'], p['clock_window_s'], c['probed_s'],
+            c['classes'], c['unclassified'])
 q, s = named(sys.argv[1]), named(sys.argv[2])
-log = [tuple(map(float, l.split())) for l in open(sys.argv[3]) if l.strip()]
+log = [tuple(map(float, l.split())) for l in open(sys.argv[3]) if l.strip() and l[0].isdigit()]
 ts = [t for t, _ in log]
 def sent(t):
     i = bisect.bisect_right(ts, t) - 1
@@ -215,6 +221,7 @@ print('quiet', q[0]); print('quietgaps', q[2]); print('storm', s[0]); print('top
 print('sent', int(log[-1][1])); print('inwin', sent(s[3][1]) - sent(s[3][0]))
 print('quietscaled', round(q[0] * s[4] / q[4]) if q[4] > 0 else q[0])
 print('classes', ', '.join('%s %d' % (k, v['count']) for k, v in s[5].items() if v['count']))
+print('dropped', s[6])
 PY
 }
 w() { sed -n "s/^$1 //p" "$WORK/st.txt"; }
