@@ -12,11 +12,12 @@
 #   spins of 4 at least, its time a gap by the trace its CPU time a spin by its own schedstat within ±10 %, and the
 #   hog the holder with the most time; with --no-trace, no class by the trace;
 # - an IPI storm sent from the other CPU: reading /dev/cpu/N/cpuid runs CPUID on CPU N through a function-call IPI
-#   (x86's CAL line), one per read, counted by the storm itself. With a 2 µs threshold, the probe must name CAL for
-#   more gaps than in the same run without the storm (how many of the IPIs' gaps are named varies here, from 48 of
-#   53066 to 8992 of 46705, most of the rest put below the kernel: a weakness of the classifier, said in the closing
-#   note; printed, not judged); nor may it name CAL for more gaps than the IPIs sent (a line is named for no more gaps than its
-#   count rose), but for as many as the run without the storm named and 100;
+#   (x86's CAL line), one per read, counted by the storm itself (its count logged every 10 ms: the IPIs inside the
+#   probe's window). With a 2 µs threshold, the probe must name CAL (by the counters, or by the trace for a gap of
+#   20 µs or more) for 0.6 of those IPIs at least beyond the same run without the storm (the gaps a full ring
+#   dropped taken off in proportion; one more pair when short), and for no more gaps than the IPIs sent (a line is
+#   named for no more gaps than its count rose) but for the run without the storm's and 100; with the trace, CAL
+#   the trace's holder of more gaps than without the storm;
 # - the report: per CPU the figures the issue asks (total, available share, max, histogram) and their sums agree:
 #   the histogram's counts are the gaps, the classes' counts are the gaps;
 # - the page (report --html of the hog run): its noise section, a row per CPU and per class and a bar per histogram
@@ -209,8 +210,10 @@ def named(f):
     lines = {l['line']: l['gaps'] for l in n['lines']}
     top2 = sorted(lines, key=lines.get, reverse=True)[:2]
     c = n['cpus'][0]
+    tr = n.get('trace') or {}
+    tcal = sum(h['gaps'] for h in tr.get('holders', []) if h['kind'] == 'irq' and h['name'] == 'CAL')
     return (lines.get('CAL', 0), ','.join(top2) if top2 else '-', c['gaps'], p['clock_window_s'], c['probed_s'],
-            c['classes'], c['unclassified'])
+            c['classes'], c['unclassified'], tcal, tr.get('answered', -1))
 q, s = named(sys.argv[1]), named(sys.argv[2])
 log = [tuple(map(float, l.split())) for l in open(sys.argv[3]) if l.strip() and l[0].isdigit()]
 ts = [t for t, _ in log]
@@ -222,24 +225,35 @@ print('sent', int(log[-1][1])); print('inwin', sent(s[3][1]) - sent(s[3][0]))
 print('quietscaled', round(q[0] * s[4] / q[4]) if q[4] > 0 else q[0])
 print('classes', ', '.join('%s %d' % (k, v['count']) for k, v in s[5].items() if v['count']))
 print('dropped', s[6])
+print('tracecal', s[7]); print('quiettracecal', q[7]); print('traceanswered', s[8])
+print('named', s[0] + s[7]); print('quietnamed', round((q[0] + q[7]) * s[4] / q[4]) if q[4] > 0 else q[0] + q[7])
+print('received', '%.3f' % (1 - s[6] / s[2] if s[2] else 1))
 PY
 }
 w() { sed -n "s/^$1 //p" "$WORK/st.txt"; }
-# Judged: of the IPIs the storm sent inside the probe's window (its own count), CAL named for half at least beyond
-# what the run without the storm named (scaled to the same time); and for 1,000 IPIs at least (else the storm missed
-# the window). Each IPI is a gap here and raises CAL; a line is named for no more gaps of a window than its count
-# rose there. Measured in tests/experiments/noise_ipi-result.txt: FIXME
-judge() { python3 -c "import sys; sys.exit(not ($(w storm) - $(w quietscaled) >= 0.5 * $(w inwin) and $(w inwin) >= 1000))"; }
+# Judged: of the IPIs the storm sent inside the probe's window (its own count), CAL named (by the counters, or for
+# a gap of 20 us or more by the trace, as root) for half at least beyond what the run without the storm named
+# (scaled to the same time), and for 1,000 IPIs at least (else the storm missed the window). The gaps a full ring
+# dropped (the classifier thread starved on a loaded machine: counted, never classed) are taken off in proportion.
+# Each IPI is a gap here and raises CAL; a line is named for no more gaps than its count rose. Measured
+# (tests/experiments/noise_ipi-result.txt): FIXME
+judge() { python3 -c "import sys; sys.exit(not ($(w named) - $(w quietnamed) >= 0.6 * $(w inwin) * $(w received) and $(w inwin) >= 1000))"; }
 if [ -r "/dev/cpu/$cpu/cpuid" ] || modprobe cpuid 2>/dev/null && [ -r "/dev/cpu/$cpu/cpuid" ]; then
     noise_pair
     if ! judge && [ "${RTJ_TEST_RETRY:-1}" != 0 ]; then
-        echo "# storm: CAL for $(w storm) of $(w inwin) IPIs in the window (classes: $(w classes)); once more"
+        echo "# storm: CAL named for $(w named) of $(w inwin) IPIs in the window (classes: $(w classes)); once more"
         noise_pair
     fi
-    echo "# storm: $(w sent) IPIs sent, $(w inwin) inside the probe's window; CAL named for $(w storm) gaps (without the storm $(w quiet)), the top lines $(w top); $(w gaps) gaps (without the storm $(w quietgaps)): $(w classes)"
-    check "the storm's IPIs are named: CAL for half the IPIs sent in the window at least, beyond the run without them ($(w storm) - $(w quietscaled) >= $(w inwin) / 2; $(w inwin) >= 1000)" judge
-    check "no more gaps named CAL than the IPIs sent in the window, but for the run without them's own and 100 ($(w storm) <= $(w inwin) + $(w quietscaled) + 100)" \
-        [ "$(w storm)" -le $(($(w inwin) + $(w quietscaled) + 100)) ]
+    echo "# storm: $(w sent) IPIs sent, $(w inwin) inside the probe's window; CAL named for $(w named) gaps (by the trace $(w tracecal); without the storm $(w quietnamed)), the top lines $(w top); $(w gaps) gaps (without the storm $(w quietgaps)), $(w dropped) dropped: $(w classes)"
+    check "the storm's IPIs are named: CAL for 0.6 of the IPIs sent in the window at least, beyond the run without them ($(w named) - $(w quietnamed) >= 0.6 x $(w inwin) x $(w received) received; $(w inwin) >= 1000)" judge
+    check "no more gaps named CAL than the IPIs sent in the window, but for the run without them's own and 100 ($(w named) <= $(w inwin) + $(w quietnamed) + 100)" \
+        [ "$(w named)" -le $(($(w inwin) + $(w quietnamed) + 100)) ]
+    # With the trace (root), the gaps of 20 us or more it was asked about (200 a second): the function-call IPI's
+    # vector (CAL) their holder for more gaps than without the storm, and for no more than the IPIs sent
+    if [ "$(w traceanswered)" -gt 0 ]; then
+        check "with the trace: CAL the holder of more gaps than without the storm, no more than the IPIs sent in the window ($(w tracecal) of the $(w traceanswered) gaps it answered, without the storm $(w quiettracecal))" \
+            [ "$(w tracecal)" -gt "$(w quiettracecal)" -a "$(w tracecal)" -le "$(w inwin)" ]
+    fi
 else
     ok "# no /dev/cpu/$cpu/cpuid (the cpuid driver): the IPI storm is skipped"
 fi
