@@ -10,10 +10,11 @@
  * - noise_loop.c, the RT thread: clock reads and integer work only; per gap, its length into fixed per-phase
  *   totals (sum, max, a log2 histogram) and one fixed-size record into its own lock-free ring. No counter is read
  *   there: the loop pays nothing while nothing happens, and the reading of /proc is never part of a gap.
- * - noise_classify.c, a normal-priority thread (on whatever CPU the scheduler gives it; rtjitter's other threads
- *   are best kept off the probed CPUs, `taskset -c 0 rtjitter run --backend noise --cpus 1`): reads the probed
- *   CPUs' counters every 10 ms (util/noise_counters.h), pops the gap records, and gives each gap the class of what
- *   changed between the last reading before its start and the first after its end (util/noise_class.h).
+ * - noise_classify.c, a normal-priority thread (on the CPUs this process may use but the probed ones, where there
+ *   are any; rtjitter's other threads are best kept off the probed CPUs too, `taskset -c 0 rtjitter run --backend
+ *   noise --cpus 1`): reads the probed CPUs' counters every 10 ms (util/noise_counters.h), pops the gap records,
+ *   and gives each gap the class of what changed between the last reading before its start and the first after
+ *   its end (util/noise_class.h); the windows the probe ran through without a gap are the background.
  * The probe burns the CPUs it measures while it runs: bounded by --duration, never part of `watch`. */
 #ifndef RTJ_NOISE_H
 #define RTJ_NOISE_H
@@ -77,6 +78,8 @@ struct noise_stream {
     struct noise_tagstat tag[NOISE_TAGS_MAX];
     struct noise_tagclass cls[NOISE_TAGS_MAX];
     struct noise_bg bg;                /* the classifier's background of this CPU */
+    atomic_int_fast64_t ran_ns;        /* the loop's clock read at its latest deadline: every gap that ended before
+                                        * it is in the ring. Written by its probe thread (release) */
 };
 
 struct cls_state;
@@ -88,6 +91,7 @@ struct noise_probe {
     struct noise_stream s[NOISE_CPUS_MAX];
     /* classifier */
     struct cls_state *cls;             /* its state (noise_classify.c), from prepare to the drain */
+    const char *proc_root;             /* where /proc is read: NULL this machine's; a test's fake tree */
     pthread_t cls_thread;
     int cls_started;
     atomic_int cls_stop;
@@ -115,6 +119,8 @@ struct noise_probe {
 void *noise_thread(void *arg);
 /* Not RT-safe: the classifier thread's body (noise_classify.c), normal priority. arg is the struct noise_probe. */
 void *noise_classify_thread(void *arg);
+/* One pass of it: pop the gaps, read the counters, classify (the thread's loop; a test drives it directly). */
+void noise_classify_pass(struct noise_probe *np);
 /* Main thread, before the classifier starts: its state, and the MSR files opened (they need root). 0 or -ENOMEM. */
 int noise_classify_prepare(struct noise_probe *np);
 /* Main thread, after the threads and the classifier stopped: the gaps left in the rings, classified; its state

@@ -96,6 +96,15 @@ static int noise_start(void *priv)
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, 256 * 1024);
+    /* The classifier on this process's other CPUs, when it has any: on a probed CPU it would run only when the
+     * probe lets it (the real-time throttle's 50 ms a second), its readings late and the gap rings full. */
+    cpu_set_t others;
+    if (sched_getaffinity(0, sizeof(others), &others) == 0) {
+        for (int i = 0; i < np->tb.nstreams; i++)
+            CPU_CLR(np->tb.streams[i].cpu, &others);
+        if (CPU_COUNT(&others) > 0)
+            pthread_attr_setaffinity_np(&attr, sizeof(others), &others);
+    }
     e = -pthread_create(&np->cls_thread, &attr, noise_classify_thread, np);
     pthread_attr_destroy(&attr);
     if (e == 0)

@@ -2,7 +2,11 @@
 /* The noise probe's classifier thread (see noise.h). Not RT-safe: normal priority; it reads /proc. Every 10 ms it
  * pops the gap records, then reads the probed CPUs' counters; a gap's window runs from the last reading that ended
  * before the gap began to this one, which began after the gap ended: what changed in it is what the gap can be
- * blamed on (util/noise_class.h). A window without any gap on a CPU is that CPU's background. With the kernel
+ * blamed on (util/noise_class.h). Windows overlap: a gap that began while a reading was taken has the window from
+ * the reading before it, and so shares the next window's rise with that window's gaps. Each reading keeps, per line,
+ * how much of the rise since the one before no gap has spent yet (left), and a window's budget is capped by what its
+ * readings have left: a line is named for no more gaps than its count rose, summed over the run too. A window the
+ * probe ran through without any gap is that CPU's background (bg_settle says when that is known). With the kernel
  * trace (np->trace), a gap of NOISE_TRACE_MIN_NS or more waits (bounded) until the trace has seen its CPU past its
  * end, and the trace's split of the CPU's events inside it wins over the counters' class. */
 #include "noise/noise.h"
@@ -17,16 +21,23 @@
 
 struct reading {
     int64_t t0_ns, t1_ns;              /* the reading began, and ended */
+    uint64_t seq;                      /* readings taken before it */
     struct noise_counts c[NOISE_CPUS_MAX];
 };
 
 struct cls_state {
     struct noise_reader rd;
-    struct reading *hist;              /* HISTORY, a ring */
-    int n, head;                       /* readings kept, and the slot of the next */
+    struct reading *hist;              /* HISTORY, a ring: reading seq in slot seq % HISTORY */
+    int n;                             /* readings kept */
+    uint64_t taken;                    /* readings taken */
+    int64_t bg_from[NOISE_CPUS_MAX];   /* per CPU, the first reading (seq) of the stretch of windows without a gap
+                                        * popped that waits to be learnt as background (bg_settle), -1 none */
     int cpus[NOISE_CPUS_MAX], tids[NOISE_CPUS_MAX];
     struct rt_record batch[BATCH];
     uint32_t budget[NOISE_LINES_MAX];  /* the window's, per line (noise_budget) */
+    uint32_t *left;                    /* per reading slot, CPU and line: how much of the line's rise since the
+                                        * reading before is not yet spent on a gap (HISTORY x nstreams x lines) */
+    int nstreams;
     struct pending {                   /* gaps waiting for the trace: a FIFO ring */
         struct rt_record g;
         struct noise_why w;
@@ -39,7 +50,13 @@ struct cls_state {
 
 static const struct reading *reading_at(const struct cls_state *c, int back) /* 0: the newest */
 {
-    return &c->hist[(c->head - 1 - back + 2 * HISTORY) % HISTORY];
+    return &c->hist[(c->taken - 1 - (uint64_t)back) % HISTORY];
+}
+
+/* Reading seq, or NULL when it is no longer (or not yet) kept. */
+static const struct reading *reading_seq(const struct cls_state *c, uint64_t seq)
+{
+    return seq < c->taken && c->taken - seq <= (uint64_t)c->n ? &c->hist[seq % HISTORY] : NULL;
 }
 
 /* The newest reading that ended before t_ns, or NULL. */
@@ -53,19 +70,35 @@ static const struct reading *before(const struct cls_state *c, int64_t t_ns)
     return NULL;
 }
 
+static uint32_t *left_of(struct cls_state *c, uint64_t seq, int i)
+{
+    return &c->left[((seq % HISTORY) * (uint64_t)c->nstreams + (uint64_t)i) * NOISE_LINES_MAX];
+}
+
 static void take_reading(struct noise_probe *np, struct cls_state *c)
 {
     struct timer_backend *b = &np->tb;
     for (int i = 0; i < b->nstreams; i++)
         if (!c->tids[i])
             c->tids[i] = atomic_load(&b->streams[i].sink->tid);
-    struct reading *r = &c->hist[c->head];
+    struct reading *r = &c->hist[c->taken % HISTORY];
+    r->seq = c->taken;
     r->t0_ns = rt_now_ns(CLOCK_MONOTONIC);
     noise_read(&c->rd, &np->lines, c->cpus, c->tids, b->nstreams, r->c);
     r->t1_ns = rt_now_ns(CLOCK_MONOTONIC);
     np->readings++;
     np->read_ns += r->t1_ns - r->t0_ns;
-    c->head = (c->head + 1) % HISTORY;
+    const int need = NOISE_OK_IRQ | NOISE_OK_SOFTIRQ;
+    const struct reading *p = c->taken ? reading_at(c, 0) : NULL;
+    for (int i = 0; i < b->nstreams; i++) {
+        uint32_t *left = left_of(c, r->seq, i);
+        for (int l = 0; l < NOISE_LINES_MAX; l++) {
+            uint64_t d = p && (p->c[i].ok & r->c[i].ok & need) == need && l < np->lines.n &&
+                         r->c[i].line[l] > p->c[i].line[l] ? r->c[i].line[l] - p->c[i].line[l] : 0;
+            left[l] = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
+        }
+    }
+    c->taken++;
     if (c->n < HISTORY)
         c->n++;
 }
@@ -200,23 +233,68 @@ static void window(struct noise_probe *np, struct cls_state *c, int i, const str
                 best = k;
         sched[best] = 1;
     }
-    if (a)
+    if (a) {
         noise_budget(&a->c[i], &now->c[i], np->lines.n, &np->s[i].bg, now->t0_ns - a->t1_ns, c->budget);
+        for (int l = 0; l < np->lines.n && l < NOISE_LINES_MAX; l++) { /* capped by the rise not yet spent */
+            uint64_t left = 0;
+            for (uint64_t s = a->seq + 1; s <= now->seq && c->budget[l]; s++)
+                left += left_of(c, s, i)[l];
+            if (left < c->budget[l])
+                c->budget[l] = (uint32_t)left;
+        }
+    }
     for (size_t k = 0; k < n; k++) {
         struct noise_why w = { NOISE_UNKNOWN, -1, 0 };
         if (sched[k])
             w.cls = NOISE_SCHED;
         else if (a)
             noise_classify_gap(&a->c[i], &now->c[i], np->lines.n, c->budget, &w);
+        if (w.cls == NOISE_IRQ && w.line >= 0 && w.line < NOISE_LINES_MAX) /* one unit spent, oldest first */
+            for (uint64_t s = a->seq + 1; s <= now->seq; s++)
+                if (left_of(c, s, i)[w.line]) {
+                    left_of(c, s, i)[w.line]--;
+                    break;
+                }
         settle(np, c, g[k].phase < np->ntags ? g[k].phase : np->ntags - 1, &g[k], &w);
     }
 }
 
-/* One pass: pop, read, classify; the CPUs without a gap add their window to their background. */
+/* The stretch of windows of CPU i in which no gap was popped (readings bg_from[i] to the one before this pass's),
+ * settled: a window is learnt as background once the probe is known to have run past its end with no gap in it,
+ * dropped when a gap overlapped it. first: the oldest gap popped in this pass (NULL: none); ran_ns: the probe's
+ * ran_ns, loaded before that pop. A window in which no gap was popped may still lie inside a gap: one that had not
+ * ended when its pass popped (the probe preempted, or stopped by the real-time throttle for 50 ms a second). The
+ * CPU's interrupts go on meanwhile: learnt as background, the IPIs of a storm made that line "usual" and the
+ * storm's own gaps were then put below the kernel (issue 38: the throttle's windows taught 144 to 757 function
+ * call IPIs "usual" a 10 ms window, of the 80 to 120 the storm sent in one). A gap popped later that began before a
+ * window's end covers it (it ended after that window's pass popped, which was after the window began); the probe
+ * seen running past its end (ran_ns), with no gap popped since, clears it. */
+static void bg_settle(struct noise_probe *np, struct cls_state *c, int i, const struct rt_record *first,
+                      int64_t ran_ns)
+{
+    if (c->bg_from[i] < 0 || c->taken < 2)
+        return;
+    uint64_t s = (uint64_t)c->bg_from[i], last = c->taken - 2; /* windows (s, s + 1) with s + 1 <= last */
+    for (; s + 1 <= last; s++) {
+        const struct reading *a = reading_seq(c, s), *b = reading_seq(c, s + 1);
+        if (!a || !b)
+            continue; /* older than the history: not learnt */
+        if (first ? first->t_entry_ns < b->t1_ns : ran_ns < b->t1_ns) /* its counts were read until t1 */
+            break;
+        if (a->c[i].ok & b->c[i].ok & NOISE_OK_SCHED) /* the probe's own time: both readings saw its thread */
+            noise_bg_add(&np->s[i].bg, &a->c[i], &b->c[i], np->lines.n, b->t0_ns - a->t1_ns);
+    }
+    c->bg_from[i] = first || s + 1 > last ? -1 : (int64_t)s; /* a gap settles them all: the rest it overlapped */
+}
+
+/* One pass: pop, read, classify; the windows without a gap wait to be learnt as their CPU's background. */
 static void pass(struct noise_probe *np, struct cls_state *c)
 {
     struct timer_backend *b = &np->tb;
     size_t got[NOISE_CPUS_MAX];
+    int64_t ran_ns[NOISE_CPUS_MAX];
+    for (int i = 0; i < b->nstreams; i++) /* before the pop: every gap that ended before it is popped now */
+        ran_ns[i] = atomic_load_explicit(&np->s[i].ran_ns, memory_order_acquire);
     /* Pop first, read after: every gap popped ended before the reading began. */
     size_t total = 0;
     for (int i = 0; i < b->nstreams; i++) {
@@ -227,14 +305,9 @@ static void pass(struct noise_probe *np, struct cls_state *c)
     const struct reading *now = reading_at(c, 0);
     size_t o = 0;
     for (int i = 0; i < b->nstreams; i++) {
-        struct noise_stream *ns = &np->s[i];
-        /* A background only of the probe's own time: both readings saw its thread (before it ran, the CPU did
-         * other work). */
-        if (!got[i] && c->n >= 2) {
-            const struct reading *prev = reading_at(c, 1);
-            if (prev->c[i].ok & now->c[i].ok & NOISE_OK_SCHED)
-                noise_bg_add(&ns->bg, &prev->c[i], &now->c[i], np->lines.n, now->t0_ns - prev->t1_ns);
-        }
+        bg_settle(np, c, i, got[i] ? &c->batch[o] : NULL, ran_ns[i]);
+        if (!got[i] && c->bg_from[i] < 0 && c->taken >= 2)
+            c->bg_from[i] = (int64_t)(c->taken - 2); /* the window from the reading before to this one */
         /* The gaps of one window (those whose last reading before them is the same) share what it counted: the
          * probe thread's involuntary switches go to its longest gaps, one each; a line is named for no more of them
          * than its count rose. */
@@ -256,14 +329,20 @@ static struct cls_state *cls_new(struct noise_probe *np)
     struct cls_state *c = calloc(1, sizeof(*c));
     if (!c)
         return NULL;
+    c->nstreams = np->tb.nstreams;
     c->hist = calloc(HISTORY, sizeof(*c->hist));
-    if (!c->hist) {
+    c->left = calloc((size_t)HISTORY * (size_t)(c->nstreams ? c->nstreams : 1), NOISE_LINES_MAX * sizeof(uint32_t));
+    if (!c->hist || !c->left) {
+        free(c->hist);
+        free(c->left);
         free(c);
         return NULL;
     }
-    for (int i = 0; i < np->tb.nstreams; i++)
+    for (int i = 0; i < np->tb.nstreams; i++) {
         c->cpus[i] = np->tb.streams[i].cpu;
-    noise_reader_open(&c->rd, "", c->cpus, np->tb.nstreams);
+        c->bg_from[i] = -1;
+    }
+    noise_reader_open(&c->rd, np->proc_root ? np->proc_root : "", c->cpus, np->tb.nstreams);
     for (int i = 0; i < np->tb.nstreams; i++)
         np->smi_readable |= c->rd.msr_fd[i] >= 0;
     return c;
@@ -273,6 +352,7 @@ static void cls_free(struct noise_probe *np, struct cls_state *c)
 {
     noise_reader_close(&c->rd, np->tb.nstreams);
     free(c->hist);
+    free(c->left);
     free(c);
 }
 
@@ -285,6 +365,12 @@ void *noise_classify_thread(void *arg)
         mono_nap_ms(10);
     }
     return NULL;
+}
+
+void noise_classify_pass(struct noise_probe *np)
+{
+    if (np->cls)
+        pass(np, np->cls);
 }
 
 void noise_classify_drain(struct noise_probe *np)

@@ -37,7 +37,8 @@ static void noise_gap(struct noise_stream *ns, unsigned tag, int64_t start_ns, i
  * clock passes the next deadline of the timer's grid, the sink gets a cycle whose start is that deadline (its
  * wake-up: how late the loop saw it), and deadlines already behind are skipped and counted as the timer counts
  * them. No allocation, lock, printf, file I/O or system call but the sink's in its first (never measured) cycle;
- * the phase tag is read once a period, at the deadline. */
+ * the phase tag is read, and the clock stored for the classifier (ran_ns: the loop was running then, so a stretch
+ * before it without a gap in the ring had none), once a period, at the deadline. */
 void *noise_thread(void *arg)
 {
     struct timer_stream *ts = arg;
@@ -66,6 +67,7 @@ void *noise_thread(void *arg)
         prev = t;
         if (t < deadline)
             continue;
+        atomic_store_explicit(&ns->ran_ns, t, memory_order_release);
         r.t_entry_ns = t;
         r.start_ns = deadline;
         r.flags = RTREC_HAS_START;

@@ -12,11 +12,12 @@
 #   spins of 4 at least, its time a gap by the trace its CPU time a spin by its own schedstat within ±10 %, and the
 #   hog the holder with the most time; with --no-trace, no class by the trace;
 # - an IPI storm sent from the other CPU: reading /dev/cpu/N/cpuid runs CPUID on CPU N through a function-call IPI
-#   (x86's CAL line), one per read, counted by the storm itself. With a 2 µs threshold, the probe must name CAL for
-#   more gaps than in the same run without the storm (how many of the IPIs' gaps are named varies here, from 48 of
-#   53066 to 8992 of 46705, most of the rest put below the kernel: a weakness of the classifier, said in the closing
-#   note; printed, not judged); nor may it name CAL for more gaps than the IPIs sent (a line is named for no more gaps than its
-#   count rose), but for as many as the run without the storm named and 100;
+#   (x86's CAL line), one per read, counted by the storm itself (its count logged every 10 ms: the IPIs inside the
+#   probe's window). With a 2 µs threshold, the probe must name CAL (by the counters, or by the trace for a gap of
+#   20 µs or more) for 0.6 of those IPIs at least beyond the same run without the storm (the gaps a full ring
+#   dropped taken off in proportion; one more pair when short), and for no more gaps than the IPIs sent (a line is
+#   named for no more gaps than its count rose) but for the run without the storm's and 100; with the trace, CAL
+#   the trace's holder of more gaps than without the storm;
 # - the report: per CPU the figures the issue asks (total, available share, max, histogram) and their sums agree:
 #   the histogram's counts are the gaps, the classes' counts are the gaps;
 # - the page (report --html of the hog run): its noise section, a row per CPU and per class and a bar per histogram
@@ -156,47 +157,105 @@ check "--no-trace: the noise's trace is null and no gap is classed by it (got $(
     [ "$(json "$WORK/nt.json" "d['phases'][0]['noise']['trace'], sum(v['by_trace'] for v in d['phases'][0]['noise']['cpus'][0]['classes'].values())")" = "None 0" ]
 
 # --- the IPI storm, and the same run without it ---
-storm() { # SECONDS: reads of /dev/cpu/$cpu/cpuid from CPU 0, their count and span on CLOCK_MONOTONIC
-    taskset -c 0 python3 - "$cpu" "$1" <<'PY'
-import os, sys, time
-fd = os.open('/dev/cpu/%s/cpuid' % sys.argv[1], os.O_RDONLY)
-t0 = time.clock_gettime(time.CLOCK_MONOTONIC); n = 0
-while time.clock_gettime(time.CLOCK_MONOTONIC) - t0 < float(sys.argv[2]):
+# The storm (python, on CPU 0) starts before rtjitter (on a loaded machine python takes seconds to start), is told
+# its pid, waits for its probe (the classifier thread, rtj-noiseclass) and the warm-up, then reads
+# /dev/cpu/$cpu/cpuid until rtjitter is gone (at most 8 s), logging its count every 10 ms on CLOCK_MONOTONIC: the
+# IPIs sent inside the probe's window are the storm's own count, however late it began.
+cat >"$WORK/storm.py" <<'PY'
+import glob, os, sys, time
+cpu = sys.argv[1]
+fd = os.open('/dev/cpu/%s/cpuid' % cpu, os.O_RDONLY)
+print('ready', flush=True)
+pid = sys.stdin.readline().strip()
+def probing():
+    for f in glob.glob('/proc/%s/task/*/comm' % pid):
+        try:
+            if open(f).read().strip() == 'rtj-noiseclass': return True
+        except OSError: pass
+    return False
+for _ in range(400):
+    if probing(): break
+    time.sleep(0.025)
+time.sleep(0.5)
+clk = time.CLOCK_MONOTONIC
+t0 = time.clock_gettime(clk); n = 0; nxt = t0; log = ['%.6f 0' % t0]
+while True:
+    t = time.clock_gettime(clk)
+    if t >= nxt:
+        log.append('%.6f %d' % (t, n)); nxt = t + 0.01
+        if t - t0 > 8 or not os.path.exists('/proc/%s' % pid): break
     os.pread(fd, 16, 0); n += 1
-print('storm', n, t0, time.clock_gettime(time.CLOCK_MONOTONIC))
+print('\n'.join(log))
 PY
-}
-if [ -r "/dev/cpu/$cpu/cpuid" ] || modprobe cpuid 2>/dev/null && [ -r "/dev/cpu/$cpu/cpuid" ]; then
+noise_pair() { # the run without the storm and the run with it: $WORK/st.txt
+    local run rpid spid
     for run in quiet storm; do
+        if [ $run = storm ]; then
+            exec {to}> >(taskset -c 0 python3 "$WORK/storm.py" "$cpu" >"$WORK/storm.log")
+            spid=$!
+            for _ in $(seq 200); do grep -qs ready "$WORK/storm.log" && break; sleep 0.05; done
+        fi
         taskset -c 0 "$RTJ" run --backend noise --cpus "$cpu" --threshold 2 --interval 1000 --priority 80 \
             --loads none --warmup 0.5 --duration 3 --quiet --output "$WORK/s" --json "$WORK/$run.json" \
             >"$WORK/$run.out" 2>&1 &
         rpid=$!
-        if [ $run = storm ]; then sleep 1; storm 2 >"$WORK/storm.log"; fi
+        [ $run = storm ] && { echo "$rpid" >&$to; exec {to}>&-; }
         wait "$rpid"
     done
-    python3 - "$WORK/quiet.json" "$WORK/storm.json" >"$WORK/st.txt" <<'PY'
-import json, sys
+    wait "$spid"
+    python3 - "$WORK/quiet.json" "$WORK/storm.json" "$WORK/storm.log" >"$WORK/st.txt" <<'PY'
+import bisect, json, sys
 def named(f):
-    n = json.load(open(f))['phases'][0]['noise']
+    p = json.load(open(f))['phases'][0]; n = p['noise']
     lines = {l['line']: l['gaps'] for l in n['lines']}
     top2 = sorted(lines, key=lines.get, reverse=True)[:2]
-    return lines.get('CAL', 0), ','.join(top2) if top2 else '-', n['cpus'][0]['gaps']
+    c = n['cpus'][0]
+    tr = n.get('trace') or {}
+    tcal = sum(h['gaps'] for h in tr.get('holders', []) if h['kind'] == 'irq' and h['name'] == 'CAL')
+    return (lines.get('CAL', 0), ','.join(top2) if top2 else '-', c['gaps'], p['clock_window_s'], c['probed_s'],
+            c['classes'], c['unclassified'], tcal, tr.get('answered', -1))
 q, s = named(sys.argv[1]), named(sys.argv[2])
+log = [tuple(map(float, l.split())) for l in open(sys.argv[3]) if l.strip() and l[0].isdigit()]
+ts = [t for t, _ in log]
+def sent(t):
+    i = bisect.bisect_right(ts, t) - 1
+    return int(log[i][1]) if i >= 0 else 0
 print('quiet', q[0]); print('quietgaps', q[2]); print('storm', s[0]); print('top', s[1]); print('gaps', s[2])
+print('sent', int(log[-1][1])); print('inwin', sent(s[3][1]) - sent(s[3][0]))
+print('quietscaled', round(q[0] * s[4] / q[4]) if q[4] > 0 else q[0])
+print('classes', ', '.join('%s %d' % (k, v['count']) for k, v in s[5].items() if v['count']))
+print('dropped', s[6])
+print('tracecal', s[7]); print('quiettracecal', q[7]); print('traceanswered', s[8])
+print('named', s[0] + s[7]); print('quietnamed', round((q[0] + q[7]) * s[4] / q[4]) if q[4] > 0 else q[0] + q[7])
+print('received', '%.3f' % (1 - s[6] / s[2] if s[2] else 1))
 PY
-    w() { sed -n "s/^$1 //p" "$WORK/st.txt"; }
-    sent=$(cut -d' ' -f2 "$WORK/storm.log")
-    echo "# storm: $sent IPIs sent; gaps naming CAL: $(w storm) (without the storm $(w quiet)), top line $(w top), $(w gaps) gaps"
-    check "the storm's IPIs are named: CAL on more gaps than in the run without it ($(w storm) against $(w quiet))" \
-        [ "$(w storm)" -gt "$(w quiet)" ]
-    # How many of the storm's gaps the counters name CAL varies from run to run here, and most are put below the
-    # kernel (a known weakness, issue 38): 4,206 of 20,504 once, 2,739 of 43,632 in a CI run at rest, 8,992 of 46,705
-    # and then 48 of 53,066 in two runs a minute apart, 67 of 46,856 once. Checked: more than without the storm (above)
-    # and never more than the IPIs sent (below); the share is printed, not judged
-    echo "# storm: the top lines named $(w top); CAL for $(w storm) of $sent IPIs"
-    check "no more gaps named CAL than the IPIs sent, but for the run without them's own and 100 ($(w storm) <= $sent + $(w quiet) + 100)" \
-        [ "$(w storm)" -le $((sent + $(w quiet) + 100)) ]
+}
+w() { sed -n "s/^$1 //p" "$WORK/st.txt"; }
+# Judged: of the IPIs the storm sent inside the probe's window (its own count), CAL named (by the counters, or for
+# a gap of 20 us or more by the trace, as root) for half at least beyond what the run without the storm named
+# (scaled to the same time), and for 1,000 IPIs at least (else the storm missed the window). The gaps a full ring
+# dropped (the classifier thread starved on a loaded machine: counted, never classed) are taken off in proportion.
+# Each IPI is a gap here and raises CAL; a line is named for no more gaps than its count rose. Measured
+# (tests/experiments/noise_ipi.sh, its -result.txt): after the fix of the background (issue 38) 0.75-0.99 at rest
+# and 0.66-0.93 beside stress-ng but when foreign real-time tasks preempted the probe (0.42, 0.51); before it
+# 0.06-0.86 at rest (median 0.29, 2 of 11 over 0.6), 0.00-0.49 beside stress-ng.
+judge() { python3 -c "import sys; sys.exit(not ($(w named) - $(w quietnamed) >= 0.6 * $(w inwin) * $(w received) and $(w inwin) >= 1000))"; }
+if [ -r "/dev/cpu/$cpu/cpuid" ] || modprobe cpuid 2>/dev/null && [ -r "/dev/cpu/$cpu/cpuid" ]; then
+    noise_pair
+    if ! judge && [ "${RTJ_TEST_RETRY:-1}" != 0 ]; then
+        echo "# storm: CAL named for $(w named) of $(w inwin) IPIs in the window (classes: $(w classes)); once more"
+        noise_pair
+    fi
+    echo "# storm: $(w sent) IPIs sent, $(w inwin) inside the probe's window; CAL named for $(w named) gaps (by the trace $(w tracecal); without the storm $(w quietnamed)), the top lines $(w top); $(w gaps) gaps (without the storm $(w quietgaps)), $(w dropped) dropped: $(w classes)"
+    check "the storm's IPIs are named: CAL for 0.6 of the IPIs sent in the window at least, beyond the run without them ($(w named) - $(w quietnamed) >= 0.6 x $(w inwin) x $(w received) received; $(w inwin) >= 1000)" judge
+    check "no more gaps named CAL than the IPIs sent in the window, but for the run without them's own and 100 ($(w named) <= $(w inwin) + $(w quietnamed) + 100)" \
+        [ "$(w named)" -le $(($(w inwin) + $(w quietnamed) + 100)) ]
+    # With the trace (root), the gaps of 20 us or more it was asked about (200 a second): the function-call IPI's
+    # vector (CAL) their holder for more gaps than without the storm, and for no more than the IPIs sent
+    if [ "$(w traceanswered)" -gt 0 ]; then
+        check "with the trace: CAL the holder of more gaps than without the storm, no more than the IPIs sent in the window ($(w tracecal) of the $(w traceanswered) gaps it answered, without the storm $(w quiettracecal))" \
+            [ "$(w tracecal)" -gt "$(w quiettracecal)" -a "$(w tracecal)" -le "$(w inwin)" ]
+    fi
 else
     ok "# no /dev/cpu/$cpu/cpuid (the cpuid driver): the IPI storm is skipped"
 fi
