@@ -84,6 +84,9 @@ void ts_set_kthread_probe(struct trace_stream *ts, int (*probe)(int pid, const c
 void ts_feed(struct trace_stream *ts, const struct tev *ev);
 /* A line of trace text (tev_parse, then ts_feed); 1 when it was an event. */
 int ts_feed_line(struct trace_stream *ts, const char *line, size_t len);
+/* A workqueue function fed by another name (the binary reader feeds an address until it is named: trace_raw.h)
+ * gets its name, for the work already fed and what follows. */
+void ts_rename_fn(struct trace_stream *ts, const char *from, const char *to);
 
 /* Accounts the longest wait of the followed threads that overlaps [t0_ns, t1_ns] (a spike's [due, entry], an
  * event's [first cycle due, last disturbed entry]), from its sched_waking (or preemption) to its switch-in, by who
