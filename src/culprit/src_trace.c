@@ -131,13 +131,19 @@ static int64_t thread_cpu_ns(void)
     return clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) == 0 ? (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec : 0;
 }
 
+static void feed_stream(void *ts, const struct tev *ev)
+{
+    ts_feed(ts, ev);
+}
+
 /* What the rings hold now, fed to the stream in time order (never blocks: they are O_NONBLOCK). -1 when gone. */
 static int drain_raw(struct trace_ctx *c)
 {
     int64_t cpu0 = thread_cpu_ns();
     struct timespec now;
     clock_gettime(c->clock, &now); /* the trace clock: events written before this call are fed now */
-    long r = trace_raw_drain(c->raw, c->ts, (int64_t)now.tv_sec * 1000000000LL + now.tv_nsec, TRACE_PIPE_READ_MAX);
+    long r = trace_raw_drain(c->raw, feed_stream, c->ts, (int64_t)now.tv_sec * 1000000000LL + now.tv_nsec,
+                             TRACE_PIPE_READ_MAX);
     c->cpu_ns += thread_cpu_ns() - cpu0;
     if (r < 0) {
         c->pipe_error = (int)-r;
@@ -357,6 +363,11 @@ static json_t *trace_summary(void *vctx)
                      "slices_dropped", dropped, "slices", sl);
     if (o) /* the audio threads hardly waited (under a quarter of its lateness, at most 2 ms): not known */
         json_object_set_new(o, "short_wait", json_integer(c->short_wait));
+    long long lost = 0, lost_stats = 0;
+    if (c->raw)
+        trace_raw_lost(c->raw, &lost, &lost_stats);
+    if (o && lost_stats) /* of lost_events, counted from the rings' stats files (a sub-buffer had no room to say) */
+        json_object_set_new(o, "lost_from_stats", json_integer(lost_stats));
     if (o && !c->raw && c->raw_why[0]) /* the text instead of the binary rings: why */
         json_object_set_new(o, "read_why", json_string(c->raw_why));
     if (o && c->spans) /* the noise probe's gaps accounted (issue 38) */

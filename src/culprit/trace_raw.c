@@ -448,7 +448,7 @@ static int64_t stats_overrun(struct trace_raw *r, int cpu)
     return v;
 }
 
-static void feed_lost(struct trace_raw *r, struct trace_stream *ts, struct raw_cpu *c)
+static void feed_lost(struct trace_raw *r, trace_raw_feed_fn feed, void *arg, struct raw_cpu *c)
 {
     long long n = c->missed;
     if (n < 0) { /* the kernel had no room in the sub-buffer to count them: its stats file's overrun since */
@@ -466,12 +466,12 @@ static void feed_lost(struct trace_raw *r, struct trace_stream *ts, struct raw_c
     r->lost += n;
     struct tev ev = { .type = TEV_LOST, .cpu = c->cpu, .num = n, .next_pid = -1, .next_prio = -1, .prev_pid = -1,
                       .prev_prio = -1 };
-    ts_feed(ts, &ev); /* the CPU's context is not known until its next event, as after the text's LOST line */
+    feed(arg, &ev); /* the CPU's context is not known until its next event, as after the text's LOST line */
     c->missed = 0;
 }
 
 /* c's next sub-buffer into its kbuffer: 1 with events in it, 0 nothing to read now, or a negative errno. */
-static int load(struct trace_raw *r, struct trace_stream *ts, struct raw_cpu *c, long *bytes)
+static int load(struct trace_raw *r, trace_raw_feed_fn feed, void *arg, struct raw_cpu *c, long *bytes)
 {
     for (;;) {
         errno = 0;
@@ -508,11 +508,11 @@ static int load(struct trace_raw *r, struct trace_stream *ts, struct raw_cpu *c,
             return 1;
         }
         if (c->missed) /* lost events and nothing after them in this one */
-            feed_lost(r, ts, c);
+            feed_lost(r, feed, arg, c);
     }
 }
 
-long trace_raw_drain(struct trace_raw *r, struct trace_stream *ts, int64_t horizon_ns, size_t max_bytes)
+long trace_raw_drain(struct trace_raw *r, trace_raw_feed_fn feed, void *arg, int64_t horizon_ns, size_t max_bytes)
 {
     long bytes = 0;
     for (int i = 0; i < r->ncpu; i++)
@@ -526,7 +526,7 @@ long trace_raw_drain(struct trace_raw *r, struct trace_stream *ts, int64_t horiz
             if (!c->loaded && !c->dry) {
                 if ((size_t)bytes >= max_bytes)
                     return bytes; /* the rest next time, the CPUs still in order */
-                int e = load(r, ts, c, &bytes);
+                int e = load(r, feed, arg, c, &bytes);
                 if (e < 0)
                     return e;
                 c->dry = e == 0;
@@ -550,11 +550,11 @@ long trace_raw_drain(struct trace_raw *r, struct trace_stream *ts, int64_t horiz
         void *rec = kbuffer_read_event(best->kbuf, &t);
         while (rec && t <= limit) {
             if (best->first && best->missed)
-                feed_lost(r, ts, best);
+                feed_lost(r, feed, arg, best);
             best->first = 0;
             struct tev ev;
             if (decode(r, best->cpu, rec, kbuffer_event_size(best->kbuf), (int64_t)t, &ev))
-                ts_feed(ts, &ev);
+                feed(arg, &ev);
             rec = kbuffer_next_event(best->kbuf, &t);
         }
         if (!rec)
@@ -605,7 +605,8 @@ int trace_raw_name_fns(struct trace_raw *r, struct trace_stream *ts)
             snprintf(r->fn[r->nfn++].name, sizeof(r->fn[0].name), "%.47s", nm);
         }
         if (name[i][0]) {
-            ts_rename_fn(ts, hex, nm);
+            if (ts)
+                ts_rename_fn(ts, hex, nm);
             named++;
         }
     }

@@ -28,13 +28,15 @@ struct trace_stream;
  * text instead). */
 int trace_raw_open(const struct tracefs *t, const char *const *events, int nevents, struct trace_raw **out, char *err,
                    size_t errlen);
-/* Feeds ts every event the rings hold with a time up to horizon_ns (the trace clock: what was written before the
- * call; a later one waits for the next call, so that the CPUs' events go in time order), reading at most max_bytes.
- * Returns the bytes read, or a negative errno when the rings cannot be read (the instance is gone). */
-long trace_raw_drain(struct trace_raw *r, struct trace_stream *ts, int64_t horizon_ns, size_t max_bytes);
+/* Feeds every event the rings hold with a time up to horizon_ns (the trace clock: what was written before the
+ * call; a later one waits for the next call, so that the CPUs' events go in time order) to feed (the trace source:
+ * ts_feed), reading at most max_bytes. Returns the bytes read, or a negative errno when the rings cannot be read
+ * (the instance is gone). */
+typedef void (*trace_raw_feed_fn)(void *arg, const struct tev *ev);
+long trace_raw_drain(struct trace_raw *r, trace_raw_feed_fn feed, void *arg, int64_t horizon_ns, size_t max_bytes);
 /* Names the work functions fed as addresses since the last call ("0xffffffffc0a81230" in the stream's table
- * becomes "ext4_end_io_rsv_work", as the kernel's %ps prints it), one read of /proc/kallsyms for all of them; the
- * stream's explain calls it first. Returns how many were named. */
+ * becomes "ext4_end_io_rsv_work", as the kernel's %ps prints it; ts NULL: only remembered for what follows), one
+ * read of /proc/kallsyms for all of them. Returns how many were named. */
 int trace_raw_name_fns(struct trace_raw *r, struct trace_stream *ts);
 /* Lost events counted, in all (fed to the stream as TEV_LOST), and how many of them came from a stats file. */
 void trace_raw_lost(const struct trace_raw *r, long long *lost, long long *from_stats);
