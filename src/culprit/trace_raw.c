@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The kernel's binary ring into events (trace_raw.h). The sampler thread only. */
 #include "culprit/trace_raw.h"
+#include "culprit/trace_ksym.h"
 #include "culprit/trace_stream.h"
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <kbuffer.h>
-#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,8 +16,6 @@
 
 #define RAW_EVENTS 32      /* event types decoded (the trace source enables 8 and x86's vectors, 18 at most) */
 #define RAW_COMMS 4096     /* pids whose comm is remembered (direct-mapped by pid) */
-#define RAW_FNS 512        /* work functions named, as the stream's table (TS_FNS) */
-#define RAW_PENDING 64     /* work functions fed as addresses, not yet named */
 
 /* How an event type becomes a struct tev: its type, and its fields in the order decode() reads them. */
 enum { F_MAX = 7 };
@@ -62,16 +60,14 @@ struct trace_raw {
     const struct tracefs *tf;
     struct tep_handle *tep;
     int long_size, subbuf;
+    int pid_at;                       /* common_pid's offset in a record (4 on every kernel since 2.6.31) */
     struct raw_event ev[RAW_EVENTS];
     int nev;
     uint8_t by_id[65536];             /* event id -> index + 1 into ev (0: not ours) */
     struct raw_cpu *cpu;
     int ncpu;
     struct { int pid; char comm[16]; } comm[RAW_COMMS];
-    struct { uint64_t addr; char name[48]; } fn[RAW_FNS];
-    int nfn;
-    uint64_t pending[RAW_PENDING];
-    int npending;
+    struct ksym_names fns;            /* the work functions' names (trace_ksym.h) */
     long long lost, lost_stats;
 };
 
@@ -125,6 +121,10 @@ static int parse_format(struct trace_raw *r, const char *event)
         return -EPROTO;
     }
     free(buf);
+    struct tep_format_field *cp = tep_find_common_field(te, "common_pid");
+    if (!cp || cp->size != 4 || (r->nev && cp->offset != r->pid_at))
+        return -EPROTO;
+    r->pid_at = cp->offset;
     struct raw_event *re = &r->ev[r->nev];
     *re = (struct raw_event){ .id = te->id, .kind = kind, .vec = vec, .type = type };
     for (int k = 0; kind && k < F_MAX && kind->fields[k]; k++)
@@ -349,24 +349,10 @@ static void state_letters(int64_t st, char *out, size_t len)
     out[o] = '\0';
 }
 
-static const char *fn_name(struct trace_raw *r, uint64_t addr, char *hex, size_t len)
-{
-    for (int i = 0; i < r->nfn; i++)
-        if (r->fn[i].addr == addr)
-            return r->fn[i].name;
-    snprintf(hex, len, "0x%" PRIx64, addr);
-    int known = 0;
-    for (int i = 0; i < r->npending && !known; i++)
-        known = r->pending[i] == addr;
-    if (!known && r->npending < RAW_PENDING)
-        r->pending[r->npending++] = addr;
-    return hex;
-}
-
 /* One record into ev; 0 when it is not an event of ours. */
 static int decode(struct trace_raw *r, int cpu, const uint8_t *data, int size, int64_t t_ns, struct tev *ev)
 {
-    if (size < 8)
+    if (size < r->pid_at + 4)
         return 0;
     uint16_t id;
     memcpy(&id, data, sizeof(id)); /* common_type: the first field of every event */
@@ -380,7 +366,7 @@ static int decode(struct trace_raw *r, int cpu, const uint8_t *data, int size, i
     ev->cpu = cpu;
     ev->type = re->type;
     int32_t pid;
-    memcpy(&pid, data + 4, sizeof(pid)); /* common_pid */
+    memcpy(&pid, data + r->pid_at, sizeof(pid)); /* common_pid: the task in the event's header */
     ev->pid = pid;
     if (re->vec) {
         ev->num = re->vec->num;
@@ -421,7 +407,7 @@ static int decode(struct trace_raw *r, int cpu, const uint8_t *data, int size, i
             ev->num = num(re->f[0], data);
             break;
         case TEV_WQ_START:
-            snprintf(ev->fn, sizeof(ev->fn), "%s", fn_name(r, (uint64_t)num(re->f[0], data), hex, sizeof(hex)));
+            snprintf(ev->fn, sizeof(ev->fn), "%s", ksym_name(&r->fns, (uint64_t)num(re->f[0], data), hex, sizeof(hex)));
             break;
         default:
             break;
@@ -562,54 +548,7 @@ long trace_raw_drain(struct trace_raw *r, trace_raw_feed_fn feed, void *arg, int
     }
 }
 
-/* ---- the work functions' names ---- */
-
 int trace_raw_name_fns(struct trace_raw *r, struct trace_stream *ts)
 {
-    if (!r || !r->npending)
-        return 0;
-    uint64_t at[RAW_PENDING];
-    char name[RAW_PENDING][48];
-    int n = r->npending;
-    for (int i = 0; i < n; i++)
-        at[i] = 0, name[i][0] = '\0';
-    /* the text symbol at or below each address: its function (a pointer to a work function is its start) */
-    FILE *f = fopen("/proc/kallsyms", "re");
-    char line[512];
-    while (f && fgets(line, sizeof(line), f)) {
-        char *e;
-        uint64_t a = strtoull(line, &e, 16);
-        if (!a || e[0] != ' ' || (e[1] != 't' && e[1] != 'T') || e[2] != ' ')
-            continue;
-        for (int i = 0; i < n; i++) {
-            if (a > r->pending[i] || a < at[i] || (a == at[i] && name[i][0]))
-                continue;
-            char *s = e + 3, *tab = strpbrk(s, "\t\n"), *mod = tab && *tab == '\t' ? strchr(tab, '[') : NULL;
-            int sl = tab ? (int)(tab - s) : (int)strlen(s);
-            size_t ml = mod ? strcspn(mod, "]\n") : 0;
-            at[i] = a;
-            snprintf(name[i], sizeof(name[i]), "%.*s%s%.*s%s", sl, s, mod ? " " : "", (int)ml, mod ? mod : "",
-                     mod ? "]" : "");
-        }
-    }
-    if (f)
-        fclose(f);
-    int named = 0;
-    for (int i = 0; i < n; i++) {
-        char hex[24];
-        snprintf(hex, sizeof(hex), "0x%" PRIx64, r->pending[i]);
-        /* an address with no symbol (kallsyms hidden) keeps its number, once: it is not looked up again */
-        const char *nm = name[i][0] ? name[i] : hex;
-        if (r->nfn < RAW_FNS) {
-            r->fn[r->nfn].addr = r->pending[i];
-            snprintf(r->fn[r->nfn++].name, sizeof(r->fn[0].name), "%.47s", nm);
-        }
-        if (name[i][0]) {
-            if (ts)
-                ts_rename_fn(ts, hex, nm);
-            named++;
-        }
-    }
-    r->npending = 0;
-    return named;
+    return r ? ksym_resolve(&r->fns, ts) : 0;
 }
