@@ -276,6 +276,15 @@ static int64_t num(const struct tep_format_field *f, const void *data)
     return (int64_t)v;
 }
 
+/* At most n bytes of s, up to its NUL, into out (len > 0) and NUL-terminated: what snprintf("%.*s") does, without
+ * parsing a format for each of the trace's tens of thousands of events a second. */
+static void copy(char *out, size_t len, const char *s, size_t n)
+{
+    size_t k = strnlen(s, n < len - 1 ? n : len - 1);
+    memcpy(out, s, k);
+    out[k] = '\0';
+}
+
 /* A string field (a fixed char array, or a dynamic __data_loc/__rel_loc one) into out, within the record's size. */
 static void str(const struct tep_format_field *f, const uint8_t *data, int size, char *out, size_t len)
 {
@@ -292,9 +301,7 @@ static void str(const struct tep_format_field *f, const uint8_t *data, int size,
         if (off < 0 || off + n > size)
             return;
     }
-    const char *s = (const char *)data + off;
-    size_t k = strnlen(s, (size_t)n);
-    snprintf(out, len, "%.*s", (int)(k < len ? k : len - 1), s);
+    copy(out, len, (const char *)data + off, (size_t)n);
 }
 
 static void comm_learn(struct trace_raw *r, int pid, const char *comm)
@@ -303,19 +310,19 @@ static void comm_learn(struct trace_raw *r, int pid, const char *comm)
         return;
     unsigned h = (unsigned)pid % RAW_COMMS;
     r->comm[h].pid = pid;
-    snprintf(r->comm[h].comm, sizeof(r->comm[h].comm), "%.15s", comm); /* the kernel's TASK_COMM_LEN */
+    copy(r->comm[h].comm, sizeof(r->comm[h].comm), comm, 15); /* the kernel's TASK_COMM_LEN */
 }
 
 /* The comm of the task in an event's header: as the kernel's text prints it from the names it saw at switches. */
 static void comm_of(struct trace_raw *r, int pid, char *out, size_t len)
 {
     if (pid == 0) {
-        snprintf(out, len, "<idle>");
+        copy(out, len, "<idle>", 6);
         return;
     }
     unsigned h = (unsigned)pid % RAW_COMMS;
     if (pid > 0 && r->comm[h].pid == pid) {
-        snprintf(out, len, "%s", r->comm[h].comm);
+        copy(out, len, r->comm[h].comm, sizeof(r->comm[h].comm));
         return;
     }
     /* a task that ran since before the trace began: its name now (once: it is remembered) */
@@ -370,7 +377,7 @@ static int decode(struct trace_raw *r, int cpu, const uint8_t *data, int size, i
     ev->pid = pid;
     if (re->vec) {
         ev->num = re->vec->num;
-        snprintf(ev->name, sizeof(ev->name), "%s", re->vec->line);
+        copy(ev->name, sizeof(ev->name), re->vec->line, 8);
     } else {
         char hex[24];
         switch (re->type) {
@@ -407,7 +414,7 @@ static int decode(struct trace_raw *r, int cpu, const uint8_t *data, int size, i
             ev->num = num(re->f[0], data);
             break;
         case TEV_WQ_START:
-            snprintf(ev->fn, sizeof(ev->fn), "%s", ksym_name(&r->fns, (uint64_t)num(re->f[0], data), hex, sizeof(hex)));
+            copy(ev->fn, sizeof(ev->fn), ksym_name(&r->fns, (uint64_t)num(re->f[0], data), hex, sizeof(hex)), 47);
             break;
         default:
             break;
