@@ -260,9 +260,12 @@ static int trace_explain(void *vctx, int64_t t0, int64_t t1, int cpu, struct cul
         c->short_wait++; /* the audio threads hardly waited: what made it late is elsewhere (not known) */
     } else {
         c->explained++;
-        /* the work functions read as addresses since the last time, named (one read of /proc/kallsyms) for the
-         * account and its slice: paid only when a wait is explained and new work ran */
-        if (trace_raw_name_fns(c->raw, c->ts) > 0)
+        /* a work function read as an address (the binary rings) among its holders: the ones not named yet are,
+         * with one read of /proc/kallsyms (~50 ms of the kernel's time), paid only when a kworker held a wait */
+        int unnamed = 0;
+        for (int i = 0; i < a.nheld; i++)
+            unnamed |= strncmp(a.held[i].fn, "0x", 2) == 0;
+        if (unnamed && trace_raw_name_fns(c->raw, c->ts) > 0)
             ts_explain(c->ts, t0, t1, cpu, &a);
         n = trace_class_obs(&a, t0, t1, out, max);
         int64_t lead = 500000; /* the slice shows half a millisecond before the wait's window */

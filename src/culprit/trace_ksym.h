@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A work item's function in the binary trace is an address (workqueue_execute_start's `function`); the text trace
  * printed its name (%ps). The reader feeds the address as "0x..." and remembers it; ksym_resolve names all of them
- * at once from /proc/kallsyms (~50 ms of the kernel's time for its 120,000 lines, so only when a wait is explained
- * and new work ran: src_trace.c) and renames them in the stream. The sampler thread only. */
+ * at once from /proc/kallsyms (~50 ms of the kernel's time for its 120,000 lines, so only when a kworker running an
+ * unnamed one held an explained wait: src_trace.c) and renames them in the stream; a slice's work not among its
+ * wait's holders may keep its address until then. The sampler thread only. */
 #ifndef RTJ_CULPRIT_TRACE_KSYM_H
 #define RTJ_CULPRIT_TRACE_KSYM_H
 #include <stddef.h>

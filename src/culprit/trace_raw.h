@@ -8,7 +8,7 @@
  * What text gave and binary does not is made here: the task in an event's header has only its pid (its comm is
  * taken from the sched_switch and sched_waking events that name it, else /proc/PID/comm, else "<...>" as the kernel
  * prints it); a work item's function is an address (named from /proc/kallsyms only when an explain needs it:
- * trace_raw_name_fns); a switched-out task's state is a number (R, R+, S, D... as the kernel's format prints it).
+ * trace_raw_name_fns, trace_ksym.h); a switched-out task's state is a number (R, R+, S, D... as the kernel's format prints it).
  * Lost events: a sub-buffer read after the kernel overwrote events says so in its header, with the count where the
  * kernel had room to store it (else the CPU's stats file's overrun since the last count): fed as TEV_LOST, as the
  * text's "CPU:N [LOST M EVENTS]" line. The sampler thread only (normal priority, never the RT thread). */
