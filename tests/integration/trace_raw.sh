@@ -97,5 +97,8 @@ check "its events_read and out_of_order (${READ} + ${LATE}) are the kernel's rea
     [ "$(( ${READ:-0} + ${LATE:-0} ))" = "${KREAD:-y}" ]
 check "read and lost (${KREAD} + ${OVER}) hold at least the round trips' switches (2 x ${DONE})" \
     holds '[ "${DONE:-0}" -ge 10000 ] && [ $(( ${KREAD:-0} + ${OVER:-0} )) -ge $(( 2 * DONE )) ]'
-check "counted from the sub-buffers themselves, not the stats file the test reads" \
-    holds '! grep -q "\"lost_from_stats\"" "$WORK/lost.out"'
+# where a sub-buffer had no room for its count the reader takes it from the stats file the test reads too: most of
+# the count must be the sub-buffers' own, or the equality above would be the file's against itself
+FS=$(sed -n 's/.*"lost_from_stats":\([0-9]*\).*/\1/p' "$WORK/lost.out")
+check "most of it counted from the sub-buffers themselves (${FS:-0} of ${LOST} from the stats file)" \
+    holds '[ "${LOST:-0}" -gt 0 ] && [ $(( 2 * ${FS:-0} )) -le "${LOST:-0}" ]'
