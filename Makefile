@@ -38,8 +38,9 @@ JOBS     ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) * 3 + 1 )))
 
 # What the binary links: libjack (the JACK backend), alsa-lib (the ALSA backend), jansson (reports), zlib (reads
 # /proc/config.gz), libsndfile (the loopback's glitch WAVs and --record's WAV/FLAC of the whole capture),
-# libpipewire (the culprits' PipeWire profiler source: which other client did not finish, read from the daemon).
-PKGS     := jack jansson zlib alsa sndfile libpipewire-0.3
+# libpipewire (the culprits' PipeWire profiler source: which other client did not finish, read from the daemon),
+# libtracefs and libtraceevent (the culprits' kernel trace read from its binary per-CPU rings, src/culprit/trace_raw.c).
+PKGS     := jack jansson zlib alsa sndfile libpipewire-0.3 libtracefs libtraceevent
 PKG_CFLAGS = $(eval PKG_CFLAGS := $(call pkgconf,--cflags,$(PKGS)))$(PKG_CFLAGS)
 PKG_LIBS   = $(eval PKG_LIBS := $(call pkgconf,--libs,$(PKGS)))$(PKG_LIBS)
 CMOCKA_LIBS = $(eval CMOCKA_LIBS := $(call pkgconf,--libs,cmocka))$(CMOCKA_LIBS)
@@ -67,9 +68,11 @@ all: $(BIN)
 # ---- Debian packages -------------------------------------------------------------------------------------------
 # To build and run: a compiler, pkg-config, the libraries linked above (libsndfile1-dev: the loopback's WAV and
 # FLAC recordings), libpipewire-0.3-dev (the culprits' PipeWire profiler source: under PipeWire, the client that
-# did not finish, from the daemon's profiler), and jackd2 (the private server rtjitter starts when none is running). --no-install-recommends keeps it at what is listed (jackd2 recommends qjackctl).
+# did not finish, from the daemon's profiler), libtracefs-dev and libtraceevent-dev (the kernel trace's binary rings,
+# read as root), and jackd2 (the private server rtjitter starts when none is running). --no-install-recommends keeps
+# it at what is listed (jackd2 recommends qjackctl).
 RUN_PKGS   := build-essential pkg-config libjack-jackd2-dev jackd2 libjansson-dev zlib1g-dev libasound2-dev \
-              libsndfile1-dev libpipewire-0.3-dev
+              libsndfile1-dev libpipewire-0.3-dev libtracefs-dev libtraceevent-dev
 # The tests add: cmocka (unit tests); pipewire + pipewire-jack (PipeWire's JACK, on a private PipeWire);
 # rt-tests (cyclictest, hackbench: reference tools); stress-ng (busy-machine runs, bench); libasound2-plugins
 # (ALSA's jack PCM); chromium + python3 (the HTML test renders each page and parses its SVG); valgrind
@@ -232,10 +235,8 @@ sanitize: deps-check
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  BUILD=build-san RTJ=./rtjitter-san RTJ_SANITIZE=1 JOBS=$(JOBS) tests/run-tests.sh
 
-# make bench adds libtracefs-dev and libtraceevent-dev: tests/bench.d/tracebin.sh measures the kernel's trace read
-# through them against the text rtjitter reads.
 bench:
-	@$(MAKE) --no-print-directory deps-check RTJ_EXTRA_PKGS="libtracefs-dev libtraceevent-dev"
+	@$(MAKE) --no-print-directory deps-check
 	@$(MAKE) --no-print-directory -j$(JOBS) test-bins
 	@BUILD=$(BUILD) RTJ=$(RTJ) tests/bench.sh
 

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The trace source (src_trace.h): a private tracefs instance whose pipe is read as it fills into a stream
- * (trace_stream.h), the audio threads' waits accounted on each explain (trace_class.h), slices kept for the
- * report. The engine's sampler thread calls poll, explain and summary (normal priority); trace_slices_save runs
- * in the caller's thread after the engine stopped. */
+/* The trace source (src_trace.h): a private tracefs instance whose binary rings are read as they fill
+ * (trace_raw.h; its text pipe where they cannot be) into a stream (trace_stream.h), the audio threads' waits
+ * accounted on each explain (trace_class.h), slices kept for the report. The engine's sampler thread calls poll,
+ * explain and summary (normal priority); trace_slices_save runs in the caller's thread after the engine stopped. */
 #include "culprit/src_trace.h"
 #include "culprit/tracefs.h"
 #include "culprit/tracefs_parse.h"
 #include "culprit/trace_class.h"
+#include "culprit/trace_raw.h"
 #include "culprit/trace_stream.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -50,6 +51,8 @@ struct trace_ctx {
     clockid_t clock;
     const char *clock_name;
     int vectors, pipe_fd;
+    struct trace_raw *raw;            /* the binary rings; NULL: the text pipe (pipe_fd) is read instead */
+    char raw_why[200];                /* why the rings could not be read */
     unsigned events_on;               /* bit i: trace_events[i] enabled */
     int watch[BD_IGNORE], n_watch;
     struct trace_slices *slices;
@@ -128,10 +131,35 @@ static int64_t thread_cpu_ns(void)
     return clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) == 0 ? (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec : 0;
 }
 
+static void feed_stream(void *ts, const struct tev *ev)
+{
+    ts_feed(ts, ev);
+}
+
+/* What the rings hold now, fed to the stream in time order (never blocks: they are O_NONBLOCK). -1 when gone. */
+static int drain_raw(struct trace_ctx *c)
+{
+    int64_t cpu0 = thread_cpu_ns();
+    struct timespec now;
+    clock_gettime(c->clock, &now); /* the trace clock: events written before this call are fed now */
+    long r = trace_raw_drain(c->raw, feed_stream, c->ts, (int64_t)now.tv_sec * 1000000000LL + now.tv_nsec,
+                             TRACE_PIPE_READ_MAX);
+    c->cpu_ns += thread_cpu_ns() - cpu0;
+    if (r < 0) {
+        c->pipe_error = (int)-r;
+        return -1;
+    }
+    c->bytes += r;
+    c->reads += r > 0;
+    return 0;
+}
+
 /* Whatever the pipe holds now, fed to the stream (never blocks: the pipe is O_NONBLOCK). -1 when it is gone. */
 static int drain(struct trace_ctx *c)
 {
     enum { CHUNK = 1 << 16 };
+    if (c->raw)
+        return drain_raw(c);
     int64_t cpu0 = thread_cpu_ns();
     size_t total = 0;
     while (total < TRACE_PIPE_READ_MAX) {
@@ -232,6 +260,13 @@ static int trace_explain(void *vctx, int64_t t0, int64_t t1, int cpu, struct cul
         c->short_wait++; /* the audio threads hardly waited: what made it late is elsewhere (not known) */
     } else {
         c->explained++;
+        /* a work function read as an address (the binary rings) among its holders: the ones not named yet are,
+         * with one read of /proc/kallsyms (~50 ms of the kernel's time), paid only when a kworker held a wait */
+        int unnamed = 0;
+        for (int i = 0; i < a.nheld; i++)
+            unnamed |= strncmp(a.held[i].fn, "0x", 2) == 0;
+        if (unnamed && trace_raw_name_fns(c->raw, c->ts) > 0)
+            ts_explain(c->ts, t0, t1, cpu, &a);
         n = trace_class_obs(&a, t0, t1, out, max);
         int64_t lead = 500000; /* the slice shows half a millisecond before the wait's window */
         slice_take(c, a.longest_cpu, t0 - lead, t1, &a);
@@ -323,7 +358,7 @@ static json_t *trace_summary(void *vctx)
     json_t *o = json_pack("{s:s, s:s, s:s, s:b, s:s, s:i, s:o, s:s, s:i, s:i, s:i, s:i, s:I, s:I, s:I, s:I, s:I, s:f, "
                      "s:i, s:i, s:o}",
                      "name", "tracefs", "root", c->tf.root, "instance", c->tf.name, "mounted", c->tf.mounted[0] != 0,
-                     "clock", c->clock_name, "buffer_size_kb", TRACE_BUFFER_KB, "events", ev, "read", "trace_pipe",
+                     "clock", c->clock_name, "buffer_size_kb", TRACE_BUFFER_KB, "events", ev, "read", c->raw ? "trace_pipe_raw" : "trace_pipe",
                      "explains", c->explains, "explained", c->explained, "no_wait", c->no_wait, "not_covered",
                      c->not_covered, "events_read", (json_int_t)st.events, "lost_events", (json_int_t)st.lost,
                      "waits", (json_int_t)st.waits, "bytes_read", (json_int_t)c->bytes, "out_of_order",
@@ -331,6 +366,13 @@ static json_t *trace_summary(void *vctx)
                      "slices_dropped", dropped, "slices", sl);
     if (o) /* the audio threads hardly waited (under a quarter of its lateness, at most 2 ms): not known */
         json_object_set_new(o, "short_wait", json_integer(c->short_wait));
+    long long lost = 0, lost_stats = 0;
+    if (c->raw)
+        trace_raw_lost(c->raw, &lost, &lost_stats);
+    if (o && lost_stats) /* of lost_events, counted from the rings' stats files (a sub-buffer had no room to say) */
+        json_object_set_new(o, "lost_from_stats", json_integer(lost_stats));
+    if (o && !c->raw && c->raw_why[0]) /* the text instead of the binary rings: why */
+        json_object_set_new(o, "read_why", json_string(c->raw_why));
     if (o && c->spans) /* the noise probe's gaps accounted (issue 38) */
         json_object_set_new(o, "noise_gaps", json_pack("{s:I, s:I}", "accounted", (json_int_t)c->spans,
                                                        "not_covered", (json_int_t)c->spans_not_covered));
@@ -345,6 +387,7 @@ static void trace_close(void *vctx)
         return;
     if (c->pipe_fd >= 0)
         close(c->pipe_fd);
+    trace_raw_close(c->raw); /* before the instance's removal: an open ring keeps it busy */
     tracefs_close(&c->tf);
     trace_slices_unref(c->slices);
     ts_free(c->ts);
@@ -374,6 +417,36 @@ static int kthread_probe(int pid, const char *comm)
     if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) != 1)
         return -1;
     return (flags & 0x00200000UL) ? 1 : 0;
+}
+
+/* The binary rings of the events enabled (trace_raw.h); else why not, and the text pipe is read. */
+static int open_raw(struct trace_ctx *c)
+{
+    char names[N_EVENTS + 2 * 16][64];
+    const char *list[N_EVENTS + 2 * 16];
+    int n = 0;
+    for (size_t i = 0; i < N_EVENTS; i++)
+        if (c->events_on & (1u << i))
+            snprintf(names[n++], sizeof(names[0]), "%s", trace_events[i]);
+    for (const struct tev_vector *v = tev_vectors; v->event && n + 2 <= (int)(sizeof(names) / sizeof(names[0]));
+         v++)
+        for (int x = 0; x < 2; x++) {
+            char rel[96];
+            snprintf(rel, sizeof(rel), "events/irq_vectors/%s_%s/enable", v->event, x ? "exit" : "entry");
+            if (tracefs_has(&c->tf, rel))
+                snprintf(names[n++], sizeof(names[0]), "irq_vectors/%s_%s", v->event, x ? "exit" : "entry");
+        }
+    for (int i = 0; i < n; i++)
+        list[i] = names[i];
+    return trace_raw_open(&c->tf, list, n, &c->raw, c->raw_why, sizeof(c->raw_why));
+}
+
+static int start(struct trace_ctx *c, char *err, size_t errlen)
+{
+    int e = tracefs_write(&c->tf, "tracing_on", "1");
+    if (e < 0)
+        snprintf(err, errlen, "%s/tracing_on: %s", c->tf.inst, strerror(-e));
+    return e;
 }
 
 static int setup(struct trace_ctx *c, char *err, size_t errlen)
@@ -423,17 +496,15 @@ static int setup(struct trace_ctx *c, char *err, size_t errlen)
     /* no waking is traced until an audio thread is told (trace_source_ignore_tid sets the filter) */
     if (c->events_on & 2u)
         tracefs_write(&c->tf, "events/sched/sched_waking/filter", "pid == 0");
+    if (open_raw(c) == 0)
+        return start(c, err, errlen);
     c->pipe_fd = openat(c->tf.inst_fd, "trace_pipe", O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
     if (c->pipe_fd < 0) {
         e = -errno;
         snprintf(err, errlen, "%s/trace_pipe: %s", c->tf.inst, strerror(errno));
         return e;
     }
-    if ((e = tracefs_write(&c->tf, "tracing_on", "1")) < 0) {
-        snprintf(err, errlen, "%s/tracing_on: %s", c->tf.inst, strerror(-e));
-        return e;
-    }
-    return 0;
+    return start(c, err, errlen);
 }
 
 int trace_source_open(const char *tracefs_root, clockid_t clock, struct culprit_source *out, char *err,

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The trace source (culprit_engine.h struct culprit_source): with privileges (root, or a tracefs the user may
  * write), a private tracefs instance records the scheduler, interrupt, softirq and workqueue tracepoints on the
- * measurement clock, and the source reads them as they come (the instance's trace_pipe, never blocking) into a
+ * measurement clock, and the source reads them as they come (the instance's binary rings, trace_raw.h, or its
+ * trace_pipe text where they cannot be read; never blocking) into a
  * stream (trace_stream.h): what each CPU was doing, and the audio threads' waits. When the engine explains a
  * happening, the waits that overlap it are accounted by who held the CPU, one class each (trace_class.h): the
  * culprit is who held most of the wait, in measured time. Nothing is frozen and nothing is read twice; what came

@@ -332,6 +332,15 @@ void ts_feed(struct trace_stream *ts, const struct tev *ev)
     mark(ts, c, ev->t_ns);
 }
 
+void ts_rename_fn(struct trace_stream *ts, const char *from, const char *to)
+{
+    for (int i = 0; i < ts->nfn; i++)
+        if (strcmp(ts->fn[i], from) == 0) {
+            snprintf(ts->fn[i], sizeof(ts->fn[i]), "%s", to);
+            return;
+        }
+}
+
 int ts_feed_line(struct trace_stream *ts, const char *line, size_t len)
 {
     struct tev ev;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The trace as a stream (issue "Culprits, true"): the kernel's scheduler, interrupt and workqueue events, read as
- * they come (the instance's trace_pipe, src_trace.c), kept as what each CPU was doing — a ring of segments per CPU,
+ * they come (the instance's binary rings or its trace_pipe, src_trace.c), kept as what each CPU was doing — a ring of segments per CPU,
  * each one context: a task (comm, pid, priority, kernel thread or not, a kworker's workqueue function), a hard IRQ,
  * a softirq, idle, or nothing at all (no event for longer than a tick while the CPU was busy: the CPU was not
  * running; in a VM, the host did not run the virtual CPU) — and the waits of the audio threads: from sched_waking,
@@ -80,10 +80,13 @@ int ts_watched(const struct trace_stream *ts, int tid);
 /* A kernel thread or not, asked once per new task (reads /proc in the source; a test may answer from a table);
  * NULL: by its name only. Returns 1, 0, or -1 when unknown. */
 void ts_set_kthread_probe(struct trace_stream *ts, int (*probe)(int pid, const char *comm));
-/* One event, in time order (trace_pipe gives them so). */
+/* One event, in time order (trace_pipe gives them so; trace_raw.c merges the CPUs' rings so). */
 void ts_feed(struct trace_stream *ts, const struct tev *ev);
 /* A line of trace text (tev_parse, then ts_feed); 1 when it was an event. */
 int ts_feed_line(struct trace_stream *ts, const char *line, size_t len);
+/* A workqueue function fed by another name (the binary reader feeds an address until it is named: trace_raw.h)
+ * gets its name, for the work already fed and what follows. */
+void ts_rename_fn(struct trace_stream *ts, const char *from, const char *to);
 
 /* Accounts the longest wait of the followed threads that overlaps [t0_ns, t1_ns] (a spike's [due, entry], an
  * event's [first cycle due, last disturbed entry]), from its sched_waking (or preemption) to its switch-in, by who

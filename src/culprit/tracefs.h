@@ -2,11 +2,10 @@
 /* The few tracefs file operations the trace source needs (src_trace.h): find the tracefs mount (mount it, as root,
  * when it is not mounted), make a private instance, write and read its files, freeze it, remove it.
  *
- * Hand-written, not libtracefs: the trace source writes a dozen small files and reads one text file. libtracefs
- * would be a new dependency for every user (one more -dev package to build, one more library in every install, for
- * a path only root uses), and Debian 12's 1.6.4 has no snapshot API anyway; the file operations are short, are
- * tested on a fake tracefs tree (tests/unit/test_tracefs.c), and let us keep the rules of DESIGN.md: opened through
- * the instance's directory descriptor, never following a symlink, deletes by rmdir of the instance only.
+ * Hand-written, not libtracefs's instance API (libtracefs and libtraceevent read the rings, trace_raw.h): the file
+ * operations are short, are tested on a fake tracefs tree (tests/unit/test_tracefs.c), and keep the rules of
+ * DESIGN.md: opened through the instance's directory descriptor, never following a symlink, deletes by rmdir of the
+ * instance only.
  *
  * What is changed, and how it is restored: nothing outside our own instance (instances/rtjitter-PID) is written, so
  * removing the instance at close restores every setting (its clock, events, buffer size and tracing_on go with it).

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Issue 32 item 5's measurement: what reading the kernel's trace costs as text (the instance's trace_pipe, parsed by
- * rtjitter's own tev_parse, as src/culprit/src_trace.c does) against the binary ring read through Debian's
+ * rtjitter's own tev_parse, as src/culprit/src_trace.c did before trace_raw.c, and does where the rings cannot be
+ * read) against the binary ring read through Debian's
  * libtracefs/libtraceevent (tracefs_iterate_raw_events on trace_pipe_raw, each event's fields read with
  * tep_read_number_field into the same struct tev). One private instance with the culprit trace's events, a load of
  * pipe ping-pong between two processes (scheduler events on every CPU), rounds of SECS seconds alternating the two
  * readers (text, binary, text, binary ...), each reading every 50 ms as the sampler does; the reading thread's CPU
  * time (CLOCK_THREAD_CPUTIME_ID) per event. Root only. Prints figures, checks nothing.
  * usage: tracebin [SECS [ROUNDS]] (built and run by tests/bench.d/tracebin.sh) */
+#include "culprit/trace_raw.h"
 #include "culprit/tracefs_parse.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -129,6 +131,13 @@ static pid_t load_start(void)
     return p;
 }
 
+/* rtjitter's own reader (src/culprit/trace_raw.c), each event into struct tev as the trace source feeds its stream */
+static void on_tev(void *arg, const struct tev *ev)
+{
+    long long *n = arg;
+    *n += ev->type != TEV_LOST;
+}
+
 int main(int argc, char **argv)
 {
     double secs = argc > 1 ? atof(argv[1]) : 5;
@@ -156,21 +165,41 @@ int main(int argc, char **argv)
     printf("trace read as text (trace_pipe, tev_parse) and as binary (trace_pipe_raw, libtracefs %s / "
            "libtraceevent), %d events enabled, a pipe ping-pong load, %d rounds of %.0f s each, read every 50 ms\n",
            "1.6", on, rounds, secs);
-    double text_ns = 0, bin_ns = 0;
-    long long text_n = 0, bin_n = 0;
+    double text_ns = 0, bin_ns = 0, raw_ns = 0;
+    long long text_n = 0, bin_n = 0, raw_n = 0;
     char *buf = malloc(1 << 20);
-    for (int r = 0; r < 2 * rounds && buf; r++) {
-        int binary = r % 2;
+    /* the instance as src/culprit/tracefs.h holds it, for trace_raw_open */
+    struct tracefs tf;
+    memset(&tf, 0, sizeof(tf));
+    snprintf(tf.inst, sizeof(tf.inst), "%s/instances/%s", tracefs_tracing_dir(), name);
+    tf.inst_fd = open(tf.inst, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    const char *names[NEV];
+    char namebuf[NEV][64];
+    for (size_t i = 0; i < NEV; i++) {
+        snprintf(namebuf[i], sizeof(namebuf[i]), "%s/%s", events[i][0], events[i][1]);
+        names[i] = namebuf[i];
+    }
+    for (int r = 0; r < 3 * rounds && buf; r++) {
+        int binary = r % 3 == 1, ours = r % 3 == 2;
         /* empty the ring, then trace afresh */
         tracefs_trace_off(in);
         tracefs_instance_file_write(in, "trace", "");
         tracefs_trace_on(in);
         int64_t end = now_ns() + (int64_t)(secs * 1e9), c0 = cpu_ns();
         long long n = 0;
-        int fd = binary ? -1 : tracefs_instance_file_open(in, "trace_pipe", O_RDONLY | O_NONBLOCK);
+        int fd = binary || ours ? -1 : tracefs_instance_file_open(in, "trace_pipe", O_RDONLY | O_NONBLOCK);
+        struct trace_raw *raw = NULL;
+        char err[256];
+        if (ours && trace_raw_open(&tf, names, (int)NEV, &raw, err, sizeof(err)) < 0)
+            printf("  rtjitter's reader: %s\n", err);
         size_t have = 0;
         while (now_ns() < end) {
             usleep(50000);
+            if (ours) {
+                if (raw)
+                    trace_raw_drain(raw, on_tev, &n, now_ns(), 32u << 20);
+                continue;
+            }
             if (binary) {
                 bc.n = 0;
                 tracefs_iterate_raw_events(tep, in, NULL, 0, on_record, &bc);
@@ -198,17 +227,25 @@ int main(int argc, char **argv)
         int64_t used = cpu_ns() - c0;
         if (fd >= 0)
             close(fd);
-        printf("  round %d, %-6s: %lld events (%.0f/s), %.3f s of CPU, %.0f ns an event, %.2f %% of one CPU\n",
-               r / 2 + 1, binary ? "binary" : "text", n, n / secs, used / 1e9, n ? (double)used / (double)n : 0.0,
-               100.0 * (double)used / (secs * 1e9));
-        if (binary)
+        trace_raw_close(raw);
+        printf("  round %d, %-8s: %lld events (%.0f/s), %.3f s of CPU, %.0f ns an event, %.2f %% of one CPU\n",
+               r / 3 + 1, ours ? "rtjitter" : binary ? "binary" : "text", n, n / secs, used / 1e9,
+               n ? (double)used / (double)n : 0.0, 100.0 * (double)used / (secs * 1e9));
+        if (ours)
+            raw_ns += (double)used, raw_n += n;
+        else if (binary)
             bin_ns += (double)used, bin_n += n;
         else
             text_ns += (double)used, text_n += n;
     }
-    printf("tracebin: text %.0f ns an event, binary %.0f ns an event (binary/text %.2f)\n",
+    printf("tracebin: text %.0f ns an event, binary %.0f ns an event (binary/text %.2f), rtjitter's reader "
+           "(src/culprit/trace_raw.c, into struct tev) %.0f ns an event (/text %.2f)\n",
            text_n ? text_ns / (double)text_n : 0.0, bin_n ? bin_ns / (double)bin_n : 0.0,
-           text_n && bin_n && text_ns > 0 ? (bin_ns / (double)bin_n) / (text_ns / (double)text_n) : 0.0);
+           text_n && bin_n && text_ns > 0 ? (bin_ns / (double)bin_n) / (text_ns / (double)text_n) : 0.0,
+           raw_n ? raw_ns / (double)raw_n : 0.0,
+           text_n && raw_n && text_ns > 0 ? (raw_ns / (double)raw_n) / (text_ns / (double)text_n) : 0.0);
+    if (tf.inst_fd >= 0)
+        close(tf.inst_fd);
     free(buf);
     if (load > 0) {
         kill(-load, SIGKILL);

@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Issue 32 item 5: the kernel's trace read as text (what src/culprit/src_trace.c does: trace_pipe, tev_parse) against
-# its binary ring through Debian's libtracefs/libtraceevent (tracefs_iterate_raw_events), alternating, beside a
-# pipe ping-pong load: the reading thread's CPU time per event (tests/bench.d/tracebin.c). Root only; `make bench`
-# installs libtracefs-dev and libtraceevent-dev for it. Prints figures, checks nothing.
+# Issue 32 item 5: the kernel's trace read as text (trace_pipe, tev_parse: what src/culprit/src_trace.c read before
+# src/culprit/trace_raw.c, and its fallback) against its binary ring through Debian's libtracefs/libtraceevent
+# (tracefs_iterate_raw_events), alternating, beside a pipe ping-pong load: the reading thread's CPU time per event
+# (tests/bench.d/tracebin.c). Root only. Prints figures, checks nothing.
 set -u
 BUILD=${BUILD:-build}
 [ "$(id -u)" = 0 ] || { echo "tracebin: needs root (a tracefs instance): skipped"; exit 0; }

@@ -63,8 +63,8 @@ check "its time is within 3 ms of the burst's own (${GOT:-0} vs $NS ns)" \
     holds '[ -n "$GOT" ] && [ $(( GOT > NS ? GOT - NS : NS - GOT )) -le 3000000 ]'
 check "its evidence line says who, the CPU, its time and the wait's" \
     grep -Eq "evidence=trace_burst \(pid $TID, real-time 50\) kept CPU 1 for [0-9.]+ ms of the audio thread's [0-9.]+ ms wait \(trace\)$" <<<"$OBS"
-check "the summary: clock mono, read from trace_pipe, one explain, explained" \
-    grep -q '"clock":"mono".*"read":"trace_pipe".*"explains":1, *"explained":1' "$WORK/burst.out"
+check "the summary: clock mono, read from the binary rings (trace_pipe_raw), one explain, explained" \
+    grep -q '"clock":"mono".*"read":"trace_pipe_raw".*"explains":1, *"explained":1' "$WORK/burst.out"
 check "the slice was saved, with the burst's segment" grep -q "trace_burst-$TID " "$WORK/slices/trace-01-cpu1.txt"
 if [ -n "$OWN_MOUNT" ]; then
     check "tracefs was not mounted: the source mounted its own, privately" grep -q "mounted=1" "$WORK/burst.out"

@@ -1,0 +1,104 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# test-class: solo (a SCHED_FIFO 50 thread spins on CPU 1, and two threads bounce a byte on it as fast as they can)
+# The culprit trace's binary reader (src/culprit/trace_raw.c: each CPU's trace_pipe_raw through libtracefs and
+# libtraceevent, issues 32 and 34) on this machine's real tracefs, as root, against what the traced threads and the
+# kernel say themselves (tests/helpers/trace_raw_probe.c). Events: a hog named rtjhog, SCHED_FIFO 50 pinned to CPU 1,
+# sleeps 5 ms and spins 2 ms 20 times, logging by its own CLOCK_MONOTONIC (the instance's trace clock) when each sleep
+# began and each wake came, and reading its own switch-ins from /proc/thread-self/schedstat before and after: the
+# reader's sched_switch events that switch it in, in that span, must be exactly the schedstat's count; each sleep
+# must hold one switch-out asleep (not R), one sched_waking of it and its switch-in, in order, inside the span its
+# own clock logged, no earlier than the sleep's length after it began; its comm, priority (kernel prio 49) and CPU
+# as the hog set them, in the events' header too; times in ns. Lost events: the whole trace source opened as the
+# engine opens it, its instance's ring then cut to a few pages and flooded on CPU 1 (20,000 round trips of a byte
+# between two threads, each round trip two switches at least, unread meanwhile), tracing stopped, then read until
+# empty: the summary's lost_events must be the kernel's own overrun count (per_cpu/cpuN/stats, read by the helper),
+# its events_read (with out_of_order) the kernel's read events, and the two together at least the switches the
+# round trips made. SKIP lines say why where the machine cannot: not root, no tracefs, one CPU.
+. "$(dirname "$0")/../lib.sh"
+H="$RTJ_HELPERS/trace_raw_probe"
+
+skip_all() { ok "# SKIP $*"; exit 0; }
+[ "$(id -u)" -eq 0 ] || skip_all "not root: the trace needs root (or a tracefs the user may write)"
+grep -qw tracefs /proc/filesystems || skip_all "this kernel has no tracefs"
+[ "$(nproc)" -ge 2 ] || skip_all "one CPU: the hog needs a CPU of its own"
+
+# --- events against the hog's own log ------------------------------------------------------------------------------
+"$H" events 1 20 2 5 >"$WORK/events.out" 2>"$WORK/events.err"; rc=$?
+[ "$rc" -eq 77 ] && skip_all "$(sed -n 's/^SKIP //p' "$WORK/events.out")"
+check "the reader ran (exit $rc)" [ "$rc" -eq 0 ]
+grep '^reader' "$WORK/events.out" | sed 's/^/# /'
+python3 - "$WORK/events.out" >"$WORK/events.judged" <<'PY'
+import re, sys
+kv = lambda l: dict(re.findall(r'(\w+)=(\S+)', l))
+hog, stats, cycles, evs, reader = None, {}, [], [], None
+for line in open(sys.argv[1]):
+    w = line.split(' ', 1)[0]
+    d = kv(line)
+    if w == 'hog': hog = d
+    elif w == 'stat': stats[int(d['k'])] = {k: int(v) for k, v in d.items() if k != 'k'}
+    elif w == 'cycle': cycles.append((int(d['sleep']), int(d['wake'])))
+    elif w == 'ev': d['t'] = int(d['t']); evs.append(d)
+    elif w == 'reader': reader = d
+tid, cpu, sleep_ns = hog['tid'], hog['cpu'], int(hog['sleep_ms']) * 1000000
+def say(ok, what): print(('ok - ' if ok else 'not ok - ') + what)
+say(reader['lost'] == '0', f"no event was lost ({reader['lost']}; the ring holds 1 MB a CPU, read every 50 ms)")
+ins = [e['t'] for e in evs if e['type'] == 'switch' and e['next_pid'] == tid]
+a0, b0, a1, b1 = stats[0]['a'], stats[0]['b'], stats[1]['a'], stats[1]['b']
+n_schedstat = stats[1]['switch_ins'] - stats[0]['switch_ins']
+lo = sum(1 for t in ins if b0 < t <= a1)
+hi = sum(1 for t in ins if a0 < t <= b1)
+say(n_schedstat > len(cycles) - 1 and lo <= n_schedstat <= hi,
+    f"its switch-ins in the reader's events ({lo}..{hi}) are its schedstat's {n_schedstat}")
+bad = []
+for i, (s, w) in enumerate(cycles):
+    outs = [e for e in evs if e['type'] == 'switch' and e['prev_pid'] == tid and s <= e['t'] <= w]
+    asleep = [e for e in outs if not e['prev_state'].startswith('R')]
+    wk = [e['t'] for e in evs if e['type'] == 'waking' and s <= e['t'] <= w]
+    back = [e['t'] for e in evs if e['type'] == 'switch' and e['next_pid'] == tid and asleep and
+            asleep[0]['t'] < e['t'] <= w]
+    if len(asleep) != 1 or not wk or not back or not (asleep[0]['t'] <= wk[0] <= back[-1]) or back[-1] < s + sleep_ns:
+        bad.append(i)
+say(not bad, f"each of its {len(cycles)} sleeps: one switch-out asleep, its waking, its switch-in, in order, inside"
+    f" the span its own clock logged, no earlier than 5 ms after it began (wrong: {bad})")
+spun = [i for i in range(len(cycles) - 1) if any(e['type'] == 'switch' and e['prev_pid'] == tid and
+        not e['prev_state'].startswith('R') and cycles[i][1] < e['t'] < cycles[i + 1][0] for e in evs)]
+say(not spun, f"no switch-out asleep while it spun by its own clock (wrong: {spun})")
+mine = [e for e in evs if a0 < e['t'] <= b1]
+names = {e['next_comm'] for e in mine if e['type'] == 'switch' and e['next_pid'] == tid}
+heads = {e['comm'] for e in mine if e['pid'] == tid}
+prios = {e['next_prio'] for e in mine if e['type'] == 'switch' and e['next_pid'] == tid} | \
+        {e['prev_prio'] for e in mine if e['type'] == 'switch' and e['prev_pid'] == tid} | \
+        {e['prio'] for e in mine if e['type'] == 'waking'}
+say(names == {'rtjhog'} and heads == {'rtjhog'}, f"its name as it set it, switched in and in the header ({names}, {heads})")
+say(prios == {hog['prio']}, f"its priority as it set it: kernel prio {hog['prio']} ({prios})")
+cpus = {e['cpu'] for e in mine if e['type'] == 'switch'} | {e['target'] for e in mine if e['type'] == 'waking'}
+say(cpus == {cpu}, f"on the CPU it was pinned to ({cpus})")
+say(any(e['t'] % 1000 for e in evs), "times in ns (the text had µs)")
+PY
+cat "$WORK/events.judged"
+
+# --- lost events: a ring cut to a few pages, flooded -----------------------------------------------------------------
+"$H" lost 1 20000 >"$WORK/lost.out" 2>"$WORK/lost.err"; rc=$?
+[ "$rc" -eq 77 ] && skip_all "$(sed -n 's/^SKIP //p' "$WORK/lost.out")"
+check "the source ran (exit $rc)" [ "$rc" -eq 0 ]
+grep -v '^summary' "$WORK/lost.out" | sed 's/^/# /'
+v() { sed -n "s/^$1 .*\b$2=\([0-9a-z_]*\).*/\1/p" "$WORK/lost.out"; }
+KB=$(sed -n 's/^ring_kb=\([0-9-]*\) .*/\1/p' "$WORK/lost.out")
+DONE=$(sed -n 's/.* done=\([0-9]*\).*/\1/p' "$WORK/lost.out")
+OVER=$(v kernel overrun); KREAD=$(v kernel read_events); LEFT=$(v kernel entries)
+LOST=$(v source lost_events); READ=$(v source events_read); LATE=$(v source out_of_order)
+check "the source read the binary rings" [ "$(v source read)" = trace_pipe_raw ]
+check "the ring was cut to a few pages (${KB} kB a CPU) and overflowed (the kernel's overrun: ${OVER})" \
+    holds '[ "${KB:-99}" -le 16 ] && [ "${OVER:-0}" -gt 0 ]'
+check "every event was read: none left in the rings (${LEFT})" [ "${LEFT:-1}" -eq 0 ]
+check "the summary's lost_events (${LOST}) is the kernel's overrun (${OVER})" [ "${LOST:-x}" = "${OVER:-y}" ]
+check "its events_read and out_of_order (${READ} + ${LATE}) are the kernel's read events (${KREAD})" \
+    [ "$(( ${READ:-0} + ${LATE:-0} ))" = "${KREAD:-y}" ]
+check "read and lost (${KREAD} + ${OVER}) hold at least the round trips' switches (2 x ${DONE})" \
+    holds '[ "${DONE:-0}" -ge 10000 ] && [ $(( ${KREAD:-0} + ${OVER:-0} )) -ge $(( 2 * DONE )) ]'
+# where a sub-buffer had no room for its count the reader takes it from the stats file the test reads too: most of
+# the count must be the sub-buffers' own, or the equality above would be the file's against itself
+FS=$(sed -n 's/.*"lost_from_stats":\([0-9]*\).*/\1/p' "$WORK/lost.out")
+check "most of it counted from the sub-buffers themselves (${FS:-0} of ${LOST} from the stats file)" \
+    holds '[ "${LOST:-0}" -gt 0 ] && [ $(( 2 * ${FS:-0} )) -le "${LOST:-0}" ]'
