@@ -14,7 +14,7 @@
 #   bulk   times nothing and runs no real-time thread, only ordinary CPU work (a compile of the whole tree): runs
 #          beside any test but an alone one, solo ones too (it loads the machine as the stress-ng beside every
 #          test does); it waits, as the solo ones do, until no plain test is pending, so that it fills the CPU the
-#          solo tests at the end leave idle (one a CPU less than the machine has beside a solo test) instead of
+#          solo tests at the end leave idle (one a CPU less than the machine has at a time) instead of
 #          slowing the plain ones (ci17: the plain tests ended at +356 s, then 207 s of solo tests ran one at a
 #          time with a CPU idle)
 # "# test-fill: tail (why)" holds a quick test back the same way (CPU work that times nothing and starts no
@@ -258,10 +258,9 @@ finish_full() { # NAME RC
 # May NAME start now, beside what runs? A solo test runs beside quick and bulk ones only (they time nothing and load
 # the machine no more than the stress-ng every test must pass beside), never beside another solo or a plain one.
 can_start() {
-    local n=$1 r solo=0 fills=0
+    local n=$1 r fills=0
     [ "${#running[@]}" -lt "$JOBS" ] || return 1
     for r in "${running[@]}"; do
-        [ "${class_of[$r]}" = solo ] && solo=1
         [ -n "${fill_of[$r]:-}" ] && fills=$((fills + 1))
         case ${class_of[$n]}:${class_of[$r]} in
             alone:* | *:alone) return 1 ;;
@@ -270,9 +269,11 @@ can_start() {
         esac
         [ -n "${lock_of[$n]}" ] && [ "${lock_of[$n]}" = "${lock_of[$r]}" ] && return 1
     done
-    # beside a solo test, the fill tests leave it a CPU of its own (a solo test itself starts beside any: the solo
-    # tests one after another are the tail's length)
-    if [ "$solo" = 1 ] && [ -n "${fill_of[$n]:-}" ]; then
+    # the fill tests run one a CPU less than the machine has at a time (one on 2 CPUs), so that the solo test beside
+    # them keeps a CPU of its own (a solo test itself starts beside any: the solo tests one after another are the
+    # tail's length). ci19 let them all start at once as the last plain test ended: five beside culprits_truth
+    # stretched it from 35 to 67 s and the tail with it.
+    if [ -n "${fill_of[$n]:-}" ]; then
         [ $((fills + 1)) -le $(( NPROC > 1 ? NPROC - 1 : 1 )) ] || return 1
     fi
     return 0
