@@ -34,6 +34,16 @@ struct culprit_obs {
                                           * cause (0: a log line's read time, a trace window's start) */
     int64_t wait_ns;                     /* the trace's account of the audio threads' waits: how long they were,
                                           * all told (value_ns is this holder's part); 0 for any other source */
+    int none_why;                        /* kind CK_NONE: why the source names no one in the window (enum
+                                          * culprit_none_why), wait_ns the audio threads' wait it did see */
+};
+
+/* Why a source that looked (the trace) names no one: said in the "not known" culprit's evidence. */
+enum culprit_none_why {
+    CNW_UNSAID = 0,
+    CNW_NO_WAIT,     /* no wait of the audio threads in the window */
+    CNW_NOT_COVERED, /* most of their wait before the trace's ring, or in events it lost */
+    CNW_SHORT_WAIT,  /* they waited, but too little to have made it late: the lateness is elsewhere */
 };
 
 /* A source of observations, polled by the engine's thread (normal priority: a source may read files, take locks,

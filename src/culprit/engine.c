@@ -232,10 +232,14 @@ void ce_explain_due(struct culprit_engine *e, bool all)
         struct ce_result r = e->res[i];
         pthread_mutex_unlock(&e->mu);
         if (r.state == 0 && !r.asked && (all || (e->hist_n > 0 && e->last_t_ns >= r.end_ns + e->interval_ns))) {
-            int traced = ce_ask_sources(e, &r);
+            int why = 0;
+            int64_t wait_ns = 0;
+            int traced = ce_ask_sources(e, &r, &why, &wait_ns);
             pthread_mutex_lock(&e->mu);
             e->res[i].asked = true;
             e->res[i].traced = r.traced = traced;
+            e->res[i].trace_why = r.trace_why = (int8_t)why;
+            e->res[i].trace_wait_ns = r.trace_wait_ns = wait_ns;
             pthread_mutex_unlock(&e->mu);
         }
         if (r.state == 0 && due(e, &r, all))

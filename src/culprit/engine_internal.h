@@ -126,6 +126,8 @@ struct ce_result {
     bool asked;                  /* the sources' explain() was asked (ce_ask_sources): its answer is in obs[] */
     int traced;                  /* the trace's answer: -1 no trace, 0 it had no account of the audio threads' waits
                                   * in it (not known), n > 0 its holders (obs[] with wait_ns, t0/t1 = start/end) */
+    int8_t trace_why;            /* with traced 0: why (enum culprit_none_why) */
+    int64_t trace_wait_ns;       /* and the audio threads' wait it saw */
     int n;
     struct culprit *c;           /* n culprits (malloc'd) */
 };
@@ -237,7 +239,8 @@ int ce_rank(struct culprit_engine *e, const struct ce_result *r, struct culprit 
 /* As soon as the window after r is sampled (before the polled sources' lag has passed): asks every source with an
  * explain() about r ([start, end]) and keeps the answers with the polled observations. A trace's ring holds well under a
  * second of a busy machine: asked after the lag, the window was gone (seen beside stress-ng --io). rank.c. */
-int ce_ask_sources(struct culprit_engine *e, const struct ce_result *r); /* returns r's traced */
+/* returns r's traced; *why and *wait_ns its trace_why and trace_wait_ns */
+int ce_ask_sources(struct culprit_engine *e, const struct ce_result *r, int *why, int64_t *wait_ns);
 /* One more observation into the ring (engine.c). */
 void ce_keep_obs(struct culprit_engine *e, const struct culprit_obs *o);
 

@@ -221,7 +221,7 @@ static void rule_sources(struct rank_ctx *c)
     /* the sources' explain() answered when the window had been sampled (ce_ask_sources): in obs[] above */
 }
 
-int ce_ask_sources(struct culprit_engine *e, const struct ce_result *r)
+int ce_ask_sources(struct culprit_engine *e, const struct ce_result *r, int *why, int64_t *wait_ns)
 {
     struct ce_source_slot slots[CE_SOURCES_MAX];
     int traced = -1;
@@ -234,11 +234,18 @@ int ce_ask_sources(struct culprit_engine *e, const struct ce_result *r)
             continue;
         struct culprit_obs o[16];
         /* the happening itself: a trace accounts the audio threads' waits in it, never a window stretched */
-        int n = slots[i].src.explain(slots[i].src.ctx, r->start_ns, r->end_ns, r->cpu, o, 16);
-        for (int k = 0; k < n && k < 16; k++)
+        int n = slots[i].src.explain(slots[i].src.ctx, r->start_ns, r->end_ns, r->cpu, o, 16), kept = 0;
+        for (int k = 0; k < n && k < 16; k++) {
+            if (o[k].kind == CK_NONE) { /* why it names no one: the "not known" says it */
+                *why = o[k].none_why;
+                *wait_ns = o[k].wait_ns;
+                continue;
+            }
             ce_keep_obs(e, &o[k]);
+            kept++;
+        }
         if (strcmp(slots[i].src.name, "tracefs") == 0)
-            traced = n > 0 ? n : 0;
+            traced = n >= 0 ? kept : 0;
     }
     return traced;
 }
@@ -396,9 +403,18 @@ static void trace_rules(struct rank_ctx *c)
         c->cand[n++] = *p;
     }
     c->n = n;
-    if (!named)
-        rank_add(c, CK_NONE, CB_NONE, 1, "not known", "the trace holds no wait of the audio threads in it "
-                 "(their waits were before the trace's ring, or lost), and nothing else names a cause");
+    if (!named) { /* why the trace names no one, as it said (src_trace.c): its summary counts the same three */
+        if (c->r->trace_why == CNW_SHORT_WAIT)
+            rank_add(c, CK_NONE, CB_NONE, 1, "not known", "the audio threads waited only %.0f us in it (trace): "
+                     "what made it late is not who held their CPU, and nothing else names a cause",
+                     c->r->trace_wait_ns / 1e3);
+        else if (c->r->trace_why == CNW_NOT_COVERED)
+            rank_add(c, CK_NONE, CB_NONE, 1, "not known", "most of the audio threads' wait in it is before the "
+                     "trace's ring, or in events it lost, and nothing else names a cause");
+        else
+            rank_add(c, CK_NONE, CB_NONE, 1, "not known", "the trace holds no wait of the audio threads in it, "
+                     "and nothing else names a cause");
+    }
 }
 
 /* Without the trace, counters that rose around a happening (an interrupt's, a softirq's, pressure, the clock) do not

@@ -252,12 +252,17 @@ static int trace_explain(void *vctx, int64_t t0, int64_t t1, int cpu, struct cul
     c->explains++;
     struct ts_account a;
     int n = 0;
+    int why = CNW_UNSAID;
     if (!ts_explain(c->ts, t0, t1, cpu, &a)) {
         c->no_wait++; /* no wait of an audio thread in it: the trace does not say (the engine says "not known") */
+        why = CNW_NO_WAIT;
+        a.wait_ns = 0;
     } else if (a.unknown_ns * 2 > a.wait_ns) {
         c->not_covered++; /* most of the wait is before the stream's ring, or lost */
+        why = CNW_NOT_COVERED;
     } else if (a.wait_ns * 4 < (t1 - t0 < 2000000 ? t1 - t0 : 2000000)) {
         c->short_wait++; /* the audio threads hardly waited: what made it late is elsewhere (not known) */
+        why = CNW_SHORT_WAIT;
     } else {
         c->explained++;
         /* a work function read as an address (the binary rings) among its holders: the ones not named yet are,
@@ -270,6 +275,16 @@ static int trace_explain(void *vctx, int64_t t0, int64_t t1, int cpu, struct cul
         n = trace_class_obs(&a, t0, t1, out, max);
         int64_t lead = 500000; /* the slice shows half a millisecond before the wait's window */
         slice_take(c, a.longest_cpu, t0 - lead, t1, &a);
+    }
+    if (why != CNW_UNSAID && max > 0) { /* no one named: why, for the engine's "not known" */
+        memset(&out[0], 0, sizeof(out[0]));
+        out[0].kind = CK_NONE;
+        out[0].none_why = why;
+        out[0].wait_ns = a.wait_ns;
+        out[0].t0_ns = t0;
+        out[0].t1_ns = t1;
+        out[0].cpu = -1;
+        n = 1;
     }
     c->cpu_ns += thread_cpu_ns() - cpu0;
     pthread_mutex_unlock(&c->lock);

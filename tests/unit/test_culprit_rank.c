@@ -458,6 +458,46 @@ static int no_waits_explain(void *ctx, int64_t t0_ns, int64_t t1_ns, int cpu, st
     return 0;
 }
 
+/* A trace source that saw the audio threads wait, but 90 us only (as src_trace.c answers a short wait: one
+ * CK_NONE observation saying why) */
+static int short_wait_explain(void *ctx, int64_t t0_ns, int64_t t1_ns, int cpu, struct culprit_obs *out, int max)
+{
+    (void)ctx, (void)cpu;
+    if (max < 1)
+        return 0;
+    memset(out, 0, sizeof(*out));
+    out->kind = CK_NONE;
+    out->none_why = CNW_SHORT_WAIT;
+    out->wait_ns = 90000;
+    out->t0_ns = t0_ns;
+    out->t1_ns = t1_ns;
+    out->cpu = -1;
+    return 1;
+}
+
+/* "Not known" says why the trace named no one, as the trace said it: a short wait is not "the trace holds no wait"
+ * (the words every not-known said before, whatever the trace's reason: a fresh machine's run had 22 of them, each
+ * a short wait by the trace's own summary); the reason is never kept as an observation of its own. */
+static void test_traced_short_wait(void **state)
+{
+    (void)state;
+    struct ctree t;
+    struct culprit_engine *e = start(&t);
+    struct culprit_source src = { .name = "tracefs", .poll = no_waits_poll, .explain = short_wait_explain };
+    assert_int_equal(culprit_engine_add_source(e, &src), 0);
+    struct culprit c[CULPRITS_MAX];
+    int n = spike_at_1500(e, &t, spin_at_10, c);
+    assert_true(n >= 1);
+    assert_int_equal(c[0].kind, CK_NONE);
+    assert_int_equal(c[0].basis, CB_NONE);
+    assert_string_equal(c[0].evidence, "the audio threads waited only 90 us in it (trace): what made it late is not "
+                                       "who held their CPU, and nothing else names a cause");
+    for (int i = 1; i < n; i++)
+        assert_int_not_equal(c[i].kind, CK_NONE);
+    culprit_engine_free(e);
+    ctree_free(&t);
+}
+
 /* With the trace on and no wait of the audio threads in it, "not known" is said with the basis that says nothing
  * was seen (issue 32): "none", never "observed" (the older code's), in the engine's culprit, its JSON, the JSON read
  * back, and the phase's top culprits. */
@@ -807,6 +847,7 @@ int main(void)
         cmocka_unit_test(test_periodic_culprit_among_noise),
         cmocka_unit_test(test_what_began_after_is_no_cause),
         cmocka_unit_test(test_log_client_needs_a_notification),
+        cmocka_unit_test(test_traced_short_wait),
         cmocka_unit_test(test_before_history_and_summary),
         cmocka_unit_test(test_ring_wraps),
     };
