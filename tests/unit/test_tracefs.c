@@ -379,7 +379,10 @@ static void test_source_fake_tree(void **state)
     assert_int_equal(o[0].t0_ns, T0 + 2 * MS);
     assert_int_equal(o[0].t1_ns, T0 + 20100000);
     assert_int_equal(src.poll(src.ctx, 0, NULL, 0), 0); /* the pipe drained: nothing new, still on */
-    assert_int_equal(src.explain(src.ctx, T0 + 22 * MS, T0 + 25 * MS, 1, o, 8), 0); /* no wait in it */
+    /* no wait in it: no one named, and why, for the engine's "not known" */
+    assert_int_equal(src.explain(src.ctx, T0 + 22 * MS, T0 + 25 * MS, 1, o, 8), 1);
+    assert_int_equal(o[0].kind, CK_NONE);
+    assert_int_equal(o[0].none_why, CNW_NO_WAIT);
     assert_int_equal(src.explain(src.ctx, T0 + 50 * MS, T0 + 58 * MS, 1, o, 8), 1);
     assert_string_equal(o[0].name, "spin");
 
