@@ -97,8 +97,10 @@ check "its events_read and out_of_order (${READ} + ${LATE}) are the kernel's rea
     [ "$(( ${READ:-0} + ${LATE:-0} ))" = "${KREAD:-y}" ]
 check "read and lost (${KREAD} + ${OVER}) hold at least the round trips' switches (2 x ${DONE})" \
     holds '[ "${DONE:-0}" -ge 10000 ] && [ $(( ${KREAD:-0} + ${OVER:-0} )) -ge $(( 2 * DONE )) ]'
-# where a sub-buffer had no room for its count the reader takes it from the stats file the test reads too: most of
-# the count must be the sub-buffers' own, or the equality above would be the file's against itself
+# where a sub-buffer had no room for its count the reader takes it from the stats file the test reads too: then the
+# equality above is the file's against itself, and the round trips' bound just above (the test's own count) is the
+# independent check. How much came from where is the kernel's doing (a 7 kB ring flooded: from 3,144 of 45,968 to
+# 40,819 of 41,678 in CI), so it is printed, not judged
 FS=$(sed -n 's/.*"lost_from_stats":\([0-9]*\).*/\1/p' "$WORK/lost.out")
-check "most of it counted from the sub-buffers themselves (${FS:-0} of ${LOST} from the stats file)" \
-    holds '[ "${LOST:-0}" -gt 0 ] && [ $(( 2 * ${FS:-0} )) -le "${LOST:-0}" ]'
+echo "# of the ${LOST:-0} lost, ${FS:-0} counted from the stats file, the rest from the sub-buffers themselves"
+check "the lost count is there (${LOST:-0})" [ "${LOST:-0}" -gt 0 ]
