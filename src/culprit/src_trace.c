@@ -8,6 +8,7 @@
 #include "culprit/tracefs_parse.h"
 #include "culprit/trace_class.h"
 #include "culprit/trace_raw.h"
+#include "culprit/trace_slices.h"
 #include "culprit/trace_stream.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -18,20 +19,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-struct slice {
-    int seq, cpu, lines, truncated;
-    int64_t t0_ns, t1_ns;
-    char *text;
-    size_t len;
-};
-
-struct trace_slices {
-    pthread_mutex_t lock;
-    atomic_int refs;
-    int taken, kept;                  /* slices made, and how many of them the ring holds */
-    struct slice s[TRACE_SLICES_MAX]; /* a ring: slice k at s[k % TRACE_SLICES_MAX] */
-};
 
 /* The events enabled, where the kernel has them; the first three are needed. sched_waking is filtered to the audio
  * threads (its filter is set as they are told): the wait begins there, not at sched_wakeup (a remote wake of an
@@ -64,64 +51,6 @@ struct trace_ctx {
     long long spans, spans_not_covered; /* the noise probe's gaps asked for, and those the trace could not cover */
     int64_t cpu_ns;                   /* the sampler thread's CPU time in this source's reads and accounts */
 };
-
-/* ---- slices ---- */
-
-static struct trace_slices *slices_new(void)
-{
-    struct trace_slices *s = calloc(1, sizeof(*s));
-    if (!s)
-        return NULL;
-    pthread_mutex_init(&s->lock, NULL);
-    atomic_init(&s->refs, 1);
-    return s;
-}
-
-void trace_slices_unref(struct trace_slices *s)
-{
-    if (!s || atomic_fetch_sub(&s->refs, 1) != 1)
-        return;
-    for (int i = 0; i < TRACE_SLICES_MAX; i++)
-        free(s->s[i].text);
-    pthread_mutex_destroy(&s->lock);
-    free(s);
-}
-
-static void slice_name(char *buf, size_t len, const struct slice *sl)
-{
-    if (sl->cpu >= 0)
-        snprintf(buf, len, "trace-%02d-cpu%d.txt", sl->seq, sl->cpu);
-    else
-        snprintf(buf, len, "trace-%02d-all.txt", sl->seq);
-}
-
-int trace_slices_save(struct trace_slices *s, const char *dir, char *err, size_t errlen)
-{
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd < 0) {
-        snprintf(err, errlen, "%s: %s", dir, strerror(errno));
-        return -errno;
-    }
-    int n = 0, e = 0;
-    pthread_mutex_lock(&s->lock);
-    for (int k = s->taken - s->kept; k < s->taken && !e; k++) {
-        const struct slice *sl = &s->s[k % TRACE_SLICES_MAX];
-        char name[64];
-        slice_name(name, sizeof(name), sl);
-        int fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-        if (fd < 0 || write(fd, sl->text, sl->len) != (ssize_t)sl->len) {
-            e = -errno;
-            snprintf(err, errlen, "%s/%s: %s", dir, name, strerror(errno));
-        } else {
-            n++;
-        }
-        if (fd >= 0 && close(fd) < 0 && !e)
-            e = -errno;
-    }
-    pthread_mutex_unlock(&s->lock);
-    close(dfd);
-    return e ? e : n;
-}
 
 /* ---- the source's methods ---- */
 
@@ -210,7 +139,6 @@ static int trace_poll(void *vctx, int64_t now, struct culprit_obs *out, int max)
 /* The segments of the wait's CPU in [t0, t1], one a line, under a header saying what they are. */
 static void slice_take(struct trace_ctx *c, int cpu, int64_t t0, int64_t t1, const struct ts_account *a)
 {
-    struct trace_slices *s = c->slices;
     char *out = malloc(TRACE_SLICE_MAX);
     if (!out)
         return;
@@ -221,23 +149,9 @@ static void slice_take(struct trace_ctx *c, int cpu, int64_t t0, int64_t t1, con
                                 a->wait_ns / 1e6);
     if (o >= TRACE_SLICE_MAX)
         o = TRACE_SLICE_MAX - 1;
-    size_t d = ts_describe(c->ts, cpu, t0, t1, out + o, TRACE_SLICE_MAX - o);
-    int lines = 0;
-    for (size_t i = o; i < o + d; i++)
-        lines += out[i] == '\n';
-    o += d;
-    int truncated = o + 200 >= TRACE_SLICE_MAX;
-    char *fit = realloc(out, o + 1); /* the ring holds what was taken */
-    if (fit)
-        out = fit;
-    pthread_mutex_lock(&s->lock);
-    struct slice *sl = &s->s[s->taken % TRACE_SLICES_MAX];
-    free(sl->text);
-    *sl = (struct slice){ .seq = ++s->taken, .cpu = cpu, .lines = lines, .truncated = truncated, .t0_ns = t0,
-                          .t1_ns = t1, .text = out, .len = o };
-    if (s->kept < TRACE_SLICES_MAX)
-        s->kept++;
-    pthread_mutex_unlock(&s->lock);
+    size_t head = o;
+    o += ts_describe(c->ts, cpu, t0, t1, out + o, TRACE_SLICE_MAX - o);
+    trace_slices_put(c->slices, cpu, t0, t1, out, o, head, o + 200 >= TRACE_SLICE_MAX);
 }
 
 static int trace_explain(void *vctx, int64_t t0, int64_t t1, int cpu, struct culprit_obs *out, int max)
@@ -356,18 +270,7 @@ static json_t *trace_summary(void *vctx)
             json_array_append_new(ev, json_string(trace_events[i]));
     if (c->vectors)
         json_array_append_new(ev, json_string("irq_vectors/*_entry,*_exit"));
-    struct trace_slices *s = c->slices;
-    pthread_mutex_lock(&s->lock);
-    for (int k = s->taken - s->kept; k < s->taken; k++) {
-        const struct slice *x = &s->s[k % TRACE_SLICES_MAX];
-        char name[64];
-        slice_name(name, sizeof(name), x);
-        json_array_append_new(sl, json_pack("{s:s, s:I, s:I, s:i, s:i, s:b}", "file", name, "t0_ns",
-                                            (json_int_t)x->t0_ns, "t1_ns", (json_int_t)x->t1_ns, "cpu", x->cpu,
-                                            "lines", x->lines, "truncated", x->truncated));
-    }
-    int dropped = s->taken - s->kept;
-    pthread_mutex_unlock(&s->lock);
+    int dropped = trace_slices_list(c->slices, sl);
     struct ts_stats st;
     ts_get_stats(c->ts, &st);
     json_t *o = json_pack("{s:s, s:s, s:s, s:b, s:s, s:i, s:o, s:s, s:i, s:i, s:i, s:i, s:I, s:I, s:I, s:I, s:I, s:f, "
@@ -527,7 +430,7 @@ int trace_source_open(const char *tracefs_root, clockid_t clock, struct culprit_
 {
     memset(out, 0, sizeof(*out));
     struct trace_ctx *c = calloc(1, sizeof(*c));
-    if (!c || !(c->slices = slices_new())) {
+    if (!c || !(c->slices = trace_slices_new())) {
         free(c);
         snprintf(err, errlen, "out of memory");
         return -ENOMEM;
@@ -604,6 +507,5 @@ void trace_source_idle_exit(struct culprit_source *src, int64_t ns)
 struct trace_slices *trace_source_slices(struct culprit_source *src)
 {
     struct trace_ctx *c = src->ctx;
-    atomic_fetch_add(&c->slices->refs, 1);
-    return c->slices;
+    return trace_slices_ref(c->slices);
 }
