@@ -138,7 +138,7 @@ screenshots() {
 # late wake-ups over 1 ms logged to $WORK/canary-CPU.log), in the background; canaries_wait waits for them,
 # canaries_stop ends them early. The
 # machine's own stalls beside an injected one, seen by an observer the code under test does not contain; counted in a
-# window by canary_stalls W0 W1 [--spins HOGLOG] [--min-us US] [--interval-us US] [CPU...] (every CPU's by default;
+# window by canary_stalls W0 W1 [--spins HOGLOG] [--min-us US] [--interval-us US] [--total] [CPU...] (every CPU's by default;
 # tests/helpers/canary_stalls.py says what it prints).
 CANARY_PIDS=()
 canaries() {
@@ -164,7 +164,7 @@ canary_stalls() {
     local w0=$1 w1=$2 opts=() logs=() h
     shift 2
     while [ $# -gt 0 ]; do
-        case $1 in --*) opts+=("$1" "$2"); shift 2 ;; *) logs+=("$WORK/canary-$1.log"); shift ;; esac
+        case $1 in --total) opts+=("$1"); shift ;; --*) opts+=("$1" "$2"); shift 2 ;; *) logs+=("$WORK/canary-$1.log"); shift ;; esac
     done
     [ ${#logs[@]} -gt 0 ] || logs=("$WORK"/canary-*.log)
     h=$(cd "$(dirname "$0")/../helpers" && pwd)
