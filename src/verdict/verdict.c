@@ -121,11 +121,27 @@ static void build_summary(const struct vctx *v, const char *level, const char *h
     }
     /* Say what happened: our own callback late (missed deadlines), cycles lost in the server (xruns), or, with
      * neither, a jitter over the limit the user set. */
-    o = vadd(b, n, 0, "At %s, %s. ", setting,
-            v->missed && v->xruns ? "deadlines were missed and the server had xruns"
-            : v->missed           ? "deadlines were missed"
-            : v->xruns            ? "the server had xruns (audio was lost), although our callback met its deadlines"
-                                  : "every deadline was met and no audio was lost, but the jitter went over the limit");
+    /* What an xrun is at this depth: the server's (JACK, PipeWire), the card's (ALSA), or, on the kernel's timer
+     * where no audio flows, a period the thread woke too late to run at all. */
+    const char *be = doc_str(v->audio, "backend", "");
+    int timer = !strcmp(be, "timer") || !strcmp(be, "noise");
+    const char *who = timer ? "" : !strcmp(be, "alsa") ? "the card had xruns" : "the server had xruns";
+    if (timer)
+        o = vadd(b, n, 0, "At %s, %s. ", setting,
+                v->missed && v->xruns ? "deadlines were missed and whole periods were skipped (xruns)"
+                : v->missed           ? "deadlines were missed"
+                : v->xruns            ? "whole periods were skipped (xruns: the thread woke too late to run them), although "
+                                        "every cycle that ran met its deadline"
+                                      : "every deadline was met and no period was skipped, but the jitter went over "
+                                        "the limit");
+    else
+        o = vadd(b, n, 0, "At %s, %s%s%s. ", setting, v->missed && v->xruns ? "deadlines were missed and " : "",
+                v->missed && v->xruns ? who
+                : v->missed           ? "deadlines were missed"
+                : v->xruns            ? who
+                                      : "every deadline was met and no audio was lost, but the jitter went over the "
+                                        "limit",
+                !v->missed && v->xruns ? " (audio was lost), although our callback met its deadlines" : "");
     char part[256];
     /* The baseline first: when even the phase without a load fails, the machine is not quiet at rest, and no
      * "and N more loads" may hide that. */

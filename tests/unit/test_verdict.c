@@ -57,6 +57,42 @@ static void test_fail_generic_kernel(void **state)
     json_decref(p);
 }
 
+/* What an xrun is, said for the depth that had it: the server's (JACK, PipeWire; no backend named: a report of
+ * before the field), the card's (ALSA), and on the kernel's timer, where no audio flows and nothing serves, a period
+ * the thread woke too late to run. The same failing phases under each backend. */
+static void test_xrun_words_per_backend(void **state)
+{
+    (void)state;
+    static const struct { const char *backend, *both, *only; } cases[] = {
+        { NULL, "deadlines were missed and the server had xruns.",
+          "the server had xruns (audio was lost), although our callback met its deadlines." },
+        { "jack", "deadlines were missed and the server had xruns.",
+          "the server had xruns (audio was lost), although our callback met its deadlines." },
+        { "pipewire", "deadlines were missed and the server had xruns.", "the server had xruns (audio was lost)" },
+        { "alsa", "deadlines were missed and the card had xruns.",
+          "the card had xruns (audio was lost), although our callback met its deadlines." },
+        { "timer", "deadlines were missed and whole periods were skipped (xruns).",
+          "whole periods were skipped (xruns: the thread woke too late to run them), although every cycle that ran "
+          "met its deadline." },
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        json_t *p = profile("studio");
+        for (int only = 0; only < 2; only++) {
+            json_t *d = doc_on("sys-lowlatency", 64);
+            if (cases[i].backend)
+                json_object_set_new(json_object_get(d, "audio"), "backend", json_string(cases[i].backend));
+            add_phase(d, phase("write", 12, 0, only ? 0 : 3, 2500, only ? 100 : -900));
+            verdict_report(d, p, 0, -1, -1);
+            const char *s = vstr(d, "summary");
+            CONTAINS(s, only ? cases[i].only : cases[i].both);
+            if (cases[i].backend && !strcmp(cases[i].backend, "timer"))
+                assert_null(strstr(s, "server"));
+            json_decref(d);
+        }
+        json_decref(p);
+    }
+}
+
 /* The depth ladder's rule (verdict/ladder_rule.h): the same failing report, once as a ladder's jack depth above a
  * timer depth that kept up (warn: no trouble), once above one that failed, once outside a ladder. Above a clean
  * depth the verdict does not blame the kernel or the machine (no checks-table advice, no "not quiet"), says the
@@ -424,6 +460,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pass),
         cmocka_unit_test(test_fail_generic_kernel),
+        cmocka_unit_test(test_xrun_words_per_backend),
         cmocka_unit_test(test_ladder_rule),
         cmocka_unit_test(test_fail_rt_kernel_only_buffer),
         cmocka_unit_test(test_fail_dynamic_threadirqs_without_rtirq),
