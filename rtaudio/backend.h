@@ -132,6 +132,9 @@ struct backend_ops {
      * PipeWire's probe leaves nothing behind and says 0). watch waits with it for a server that went away to come
      * back. */
     int (*server_answers)(const char *server, int deadline_ms);
+    /* Optional, main thread, no session: as server_answers, and when the server answers (1) the sample rate and
+     * period it runs at, which a client cannot change (a depth ladder runs its other depths at that size). */
+    int (*server_size)(const char *server, int deadline_ms, int *rate_hz, int *period_frames);
     /* Main thread: connect or open the device (starting a private server when needed), find the clock, prepare
      * everything the RT thread will touch, and hand the sink its ring and clock. Does not start cycles.
      * Returns 0, -errno with one line in err (exit 2 for bad input such as a missing device, 3 otherwise). */

@@ -500,6 +500,7 @@ const struct backend_ops backend_jack = {
     .unavailable = jack_unavailable,
     .realtime_elsewhere = jack_realtime_elsewhere,
     .server_answers = rtj_jack_server_answers,
+    .server_size = rtj_jack_server_size,
     .open = jack_open,
     .start = jack_start,
     .status = jack_status,

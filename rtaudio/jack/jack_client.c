@@ -171,8 +171,11 @@ struct probe_call {
     atomic_int refs;
     atomic_int done;
     int rc;
+    int rate_hz, period_frames; /* what the server runs at, when it answered */
     char name[];
 };
+
+static int server_size_now(const char *name, int *rate_hz, int *period_frames);
 
 static void probe_release(struct probe_call *pc)
 {
@@ -183,7 +186,7 @@ static void probe_release(struct probe_call *pc)
 static void *probe_call_thread(void *arg)
 {
     struct probe_call *pc = arg;
-    pc->rc = rtj_jack_server_running(pc->name[0] ? pc->name : NULL);
+    pc->rc = server_size_now(pc->name[0] ? pc->name : NULL, &pc->rate_hz, &pc->period_frames);
     atomic_store(&pc->done, 1);
     probe_release(pc);
     return NULL;
@@ -191,10 +194,15 @@ static void *probe_call_thread(void *arg)
 
 int rtj_jack_server_answers(const char *name, int deadline_ms)
 {
+    return rtj_jack_server_size(name, deadline_ms, NULL, NULL);
+}
+
+int rtj_jack_server_size(const char *name, int deadline_ms, int *rate_hz, int *period_frames)
+{
     size_t n = name ? strlen(name) : 0;
     struct probe_call *pc = malloc(sizeof(*pc) + n + 1);
     if (!pc)
-        return rtj_jack_server_running(name);
+        return server_size_now(name, rate_hz, period_frames);
     atomic_init(&pc->refs, 2);
     atomic_init(&pc->done, 0);
     pc->rc = 0;
@@ -207,16 +215,25 @@ int rtj_jack_server_answers(const char *name, int deadline_ms)
     pthread_attr_destroy(&attr);
     if (e) {
         free(pc);
-        return rtj_jack_server_running(name);
+        return server_size_now(name, rate_hz, period_frames);
     }
     for (int waited = 0; waited < deadline_ms && !atomic_load(&pc->done); waited += 5)
         mono_nap_ms(5);
     int rc = atomic_load(&pc->done) ? pc->rc : -ETIMEDOUT;
+    if (rc == 1 && rate_hz)
+        *rate_hz = pc->rate_hz;
+    if (rc == 1 && period_frames)
+        *period_frames = pc->period_frames;
     probe_release(pc);
     return rc;
 }
 
 int rtj_jack_server_running(const char *name)
+{
+    return server_size_now(name, NULL, NULL);
+}
+
+static int server_size_now(const char *name, int *rate_hz, int *period_frames)
 {
     jack_status_t st;
     jack_set_error_function(silent_error);
@@ -226,6 +243,10 @@ int rtj_jack_server_running(const char *name)
                             : jack_client_open("rtjitter-probe", opt, &st);
     if (!c)
         return 0;
+    if (rate_hz)
+        *rate_hz = (int)jack_get_sample_rate(c);
+    if (period_frames)
+        *period_frames = (int)jack_get_buffer_size(c);
     jack_client_close(c);
     return 1;
 }

@@ -63,6 +63,9 @@ int rtj_jack_server_running(const char *name);
  * deadline_ms (a stopped or hung server); the call is then left behind in a detached thread of its own, which ends
  * when the server does (or the process). */
 int rtj_jack_server_answers(const char *name, int deadline_ms);
+/* Non-RT: rtj_jack_server_answers, and when it answers (1) the rate and buffer size it runs at (each pointer may be
+ * NULL): the backend's server_size op (a ladder's depths run at the size of the server at its top). */
+int rtj_jack_server_size(const char *name, int deadline_ms, int *rate_hz, int *period_frames);
 /* Non-RT: which libjack is in use: "jack2" or "pipewire-jack"; path into lib. */
 const char *rtj_jack_provider(char *lib, size_t liblen);
 

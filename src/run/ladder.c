@@ -179,8 +179,27 @@ int run_ladder(const struct run_plan *plan, const struct backend_ops *const *bac
     json_t *below = json_array(); /* the depths measured so far: each next depth's verdict knows them */
     if (!below)
         return 3;
+    /* A running server keeps its own size, and depths are held against each other only at one size: unless the user
+     * chose one (or asked to change the server's), every depth runs at the size of the server the ladder reaches. */
+    struct run_plan sized = *plan;
+    for (size_t i = 0; i < n && !(plan->be.period_given && plan->be.rate_given) && !plan->be.set_buffer_size; i++) {
+        int rate = 0, period = 0;
+        if (!backends[i]->server_size ||
+            backends[i]->server_size(plan->be.server, 2000, &rate, &period) != 1 || rate <= 0 || period <= 0)
+            continue;
+        if (!plan->be.rate_given)
+            sized.be.rate_hz = rate;
+        if (!plan->be.period_given)
+            sized.be.period_frames = period;
+        if (!plan->quiet)
+            printf("The %s server runs at %d frames / %d Hz: every depth runs at %d frames / %d Hz%s.\n",
+                   backends[i]->name, period, rate, sized.be.period_frames, sized.be.rate_hz,
+                   plan->be.period_given || plan->be.rate_given ? " (and what you chose)" : " (--period and --rate "
+                   "choose another for the depths without a server)");
+        break;
+    }
     for (size_t i = 0; i < n; i++) {
-        struct run_plan p = *plan;
+        struct run_plan p = sized;
         p.backend = backends[i];
         p.ladder_below = below;
         p.json = p.html = NULL; /* the ladder writes the comparison; each depth's report is in the store */

@@ -12,7 +12,9 @@ start_jackd "$name" 48000 256 || not_ok "jackd starts"
 spid=$!
 for i in $(seq 50); do grep -q ready "$WORK/stall.err" && break; sleep 0.1; done
 kill -USR1 "$spid"
-"$RTJ" run --backend timer,jack --server "$name" --period 256 --loads none --duration 2 --warmup 0.5 \
+# No --period: the ladder learns the size from the server it reaches (256 frames, as started here) and runs the timer
+# depth at it too; before, the timer ran at the default 64 and the ladder held no depth against another.
+"$RTJ" run --backend timer,jack --server "$name" --loads none --duration 2 --warmup 0.5 \
     --json "$WORK/l.json" --html "$WORK/l.html" >"$WORK/out" 2>"$WORK/err"; rc=$?
 kill -TERM "$spid"; wait "$spid" 2>/dev/null
 stop_jackd "$JACKD_PID"
@@ -28,6 +30,15 @@ print(' '.join('%s:%d:%s' % (d['audio']['backend'], sum(p['xruns']['events'] for
 PY
 )
 echo "# stored reports, backend:xrun events:verdict: $ev"
+sizes=$(python3 - "$XDG_DATA_HOME/rtjitter/reports" <<'PY'
+import glob, json, sys
+docs = sorted((json.load(open(f)) for f in glob.glob(sys.argv[1] + '/*/*.json')), key=lambda d: d['started'])
+print(' '.join('%s:%s:%s' % (d['audio']['backend'], d['audio']['period_frames'], d['audio']['rate']) for d in docs))
+PY
+)
+check "without --period every depth ran at the server's size, 256 frames at 48 kHz, as the test started it ($sizes), and the run said so" \
+    holds '[ "$sizes" = "timer:256:48000 jack:256:48000" ] && grep -q "^The jack server runs at 256 frames / 48000 Hz: every depth runs at 256 frames / 48000 Hz" "$WORK/out"'
+
 # The stalls are the JACK depth's alone, and each is an event there (run_xruns proves one event per stall): the JACK
 # depth's report holds at least as many events as the stall client logged stalls inside its measured window (its
 # log and the report are both on CLOCK_MONOTONIC_RAW), and 3 at least. Not relative to the timer depth's events: in a
