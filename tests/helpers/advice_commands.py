@@ -89,10 +89,26 @@ def add(src, text, marked):
 
 
 trees = sorted(glob.glob(os.path.join(TOP, "tests/fixtures/sys-*")))
+# sys-generic with jack2's registry (/dev/shm/jack-shm-registry, util/jackreg.h's layout) held by two dead servers,
+# one of root's and one of musician's: the check jack_registry's fix, the loop that frees them, is then given
+JACKTREE = os.path.join(WORK, "sys-jackdead")
+shutil.copytree(trees[[os.path.basename(t) for t in trees].index("sys-generic")], JACKTREE, symlinks=True)
+os.makedirs(JACKTREE + "/dev/shm", exist_ok=True)
+with open(JACKTREE + "/dev/shm/jack-shm-registry", "wb") as f:
+    import struct
+    reg = struct.pack("<IHxxiiii", 0x4A41434B, 0, 0, 24 + 8 * 264, 24 + 8 * 264, 264)
+    for pid, name in [(999991, "jack-0:rtjt-old-server:"), (999992, "jack-1000:studio:")] + [(0, "")] * 6:
+        reg += struct.pack("<i", pid) + name.encode().ljust(260, b"\0")
+    f.write(reg)
+trees.append(JACKTREE)
 for root in [""] + trees:
     name = os.path.basename(root) or "this machine"
-    for user in ([None, "musician"] if root else [None]):
-        for c in helper("checks", root, *([user] if user else [])):
+    try:  # where recordings could go: the tree's own mount points (the file-system checks judge them)
+        dirs = [line.split()[1].replace("\\040", " ") for line in open(root + "/proc/mounts")] if root else []
+    except OSError:
+        dirs = []
+    for user in (["", "musician"] if root else [""]):
+        for c in helper("checks", root, user, *dirs):
             add(f"check {c['id']} on {name}", c["fix"], True)
             add(f"check {c['id']}'s advice on {name}", c["advice"], False)
 
@@ -514,6 +530,32 @@ def run_tee(argv_text, cmd, src):
         not_ok(f"{cmd}: {path} is in no fixture tree and not on this machine; from {src}")
 
 
+def run_loop(text, cmd, src):
+    """Loops over names the fix read from the machine (jack2's dead servers), one a user: bash reads it, then it is
+    run for real with each list of names replaced by a name of this test's own (never over the names it lists:
+    another's server, maybe), as the users it names."""
+    rc, out = run(["bash", "-n", "-c", text])
+    loops = re.findall(r"for \w+ in ([^;]+); do ", text)
+    if rc != 0 or not loops:
+        return not_ok(f"{cmd}: not loops bash reads ({out}); from {src}")
+    names, k = [], [0]
+
+    def own(m):
+        k[0] += 1
+        names.append(f"rtjt-advice-{os.getpid()}-loop{k[0]}")
+        return m.group(0).replace(m.group(1), names[-1])
+    mine = re.sub(r"for \w+ in ([^;]+); do ", own, text)
+    mine = re.sub(r"--reuid=\d+ --regid=\d+", f"--reuid={UID} --regid={UID}", mine)  # a uid with no account
+    rc, out = run(["bash", "-c", mine], timeout=60)
+    left = [n for n in names if run(["pgrep", "-f", f"jackd -n {n}"])[0] == 0]
+    if rc != 0 or left:
+        return not_ok(f"{cmd}: run over names of this test's own ({', '.join(names)}), exit {rc} ({out[-200:]}), "
+                      f"left running: {left or 'nothing'}; from {src}")
+    ok(f"{cmd}: bash reads it; run for real over names of this test's own ({', '.join(names)}; another user's as "
+       f"uid {UID}, no account): exit 0, nothing "
+       f"left running; from {src}")
+
+
 NOT_RUN = {
     "cpupower": "changes this machine's CPU frequency or idle states (this virtual machine has no cpufreq)",
     "powerprofilesctl": "power-profiles-daemon is a laptop's: not on this machine",
@@ -538,6 +580,8 @@ def run_cmd(cmd, ctx, srcs):
         return
     if re.match(r"echo .* \| (sudo )?tee ", text):
         return run_tee(text, cmd, src)
+    if text.startswith("for "):
+        return run_loop(text, cmd, src)
     try:
         argv = shlex.split(text.replace("$USER", "'$USER'"))
     except ValueError:

@@ -3,8 +3,10 @@
  * and 35: every command a verdict or a check prints is run by a test). One JSON object a line on stdout:
  *
  *   advice_texts kinds                  {"kind": TOKEN} for every culprit kind of the table (culprit_kinds.c)
- *   advice_texts checks ROOT [USER]     {"id", "status", "fix", "advice"} of every check that gives a fix, on the
- *                                       tree ROOT as `rtjitter check --root ROOT [--user USER]` collects it; the
+ *   advice_texts checks ROOT [USER [DIR...]]
+ *                                       {"id", "status", "fix", "advice"} of every check that gives a fix, on the
+ *                                       tree ROOT as `rtjitter check --root ROOT [--user USER] [--dir DIR]` collects
+ *                                       it ("" USER: this process's; DIR: where recordings go); the
  *                                       fix keeps its command marks (util/wrap.h: U+001E ... U+001F), which
  *                                       `rtjitter check` drops on printing: they say exactly what is a command
  *   advice_texts judge REPORT.json      {"id", "advice"} of each piece of the verdict's advice, the report judged
@@ -29,9 +31,9 @@ static void put(json_t *o)
     json_decref(o);
 }
 
-static int checks(const char *root, const char *user)
+static int checks(const char *root, const char *user, const char *const *paths)
 {
-    struct checks_env env = { .root = root, .user = user, .probe = 1 };
+    struct checks_env env = { .root = root, .user = user && user[0] ? user : NULL, .paths = paths, .probe = 1 };
     json_t *sys = checks_collect(&env);
     size_t max = checks_count();
     struct check_result *r = calloc(max, sizeof(*r));
@@ -79,10 +81,10 @@ int main(int argc, char **argv)
             put(json_pack("{s:s}", "kind", culprit_kind_name((enum culprit_kind)k)));
         return 0;
     }
-    if ((argc == 3 || argc == 4) && strcmp(argv[1], "checks") == 0)
-        return checks(argv[2], argc == 4 ? argv[3] : NULL);
+    if (argc >= 3 && strcmp(argv[1], "checks") == 0)
+        return checks(argv[2], argc >= 4 ? argv[3] : NULL, argc >= 5 ? (const char *const *)argv + 4 : NULL);
     if (argc == 3 && strcmp(argv[1], "judge") == 0)
         return judge(argv[2]);
-    fprintf(stderr, "usage: advice_texts kinds | checks ROOT [USER] | judge REPORT.json\n");
+    fprintf(stderr, "usage: advice_texts kinds | checks ROOT [USER [DIR...]] | judge REPORT.json\n");
     return 2;
 }
