@@ -248,7 +248,7 @@ static int kthread_advice(const char *name, char *b, size_t n, size_t o)
 {
     switch (culprit_kthread_kind(name)) {
     case CKT_KWORKER:
-        if (strncmp(name, "unbound ", 8) == 0)
+        if (strncmp(name, "kworker/u", 9) == 0) /* an unbound pool's worker: kworker/uPOOL:N */
             vadd(b, n, o, ". Unbound kernel work can be kept off the audio CPU: write a CPU mask without it to "
                  "/sys/devices/virtual/workqueue/cpumask; and find what queues that work (a file system's "
                  "writeback, a driver).");

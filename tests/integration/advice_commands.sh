@@ -23,7 +23,7 @@ skip_all() { ok "# SKIP $*"; exit 0; }
 [ "$(id -u)" -eq 0 ] || skip_all "not root: the commands are root's (chrt, sysctl, unshare -m)"
 [ -x "$RTJ_HELPERS/advice_texts" ] || skip_all "no $RTJ_HELPERS/advice_texts (make test-bins)"
 
-python3 "$TOP/tests/helpers/advice_commands.py" "$RTJ" "$RTJ_HELPERS/advice_texts" "$TOP" "$WORK" >"$WORK/out" 2>&1
+python3 -B "$TOP/tests/helpers/advice_commands.py" "$RTJ" "$RTJ_HELPERS/advice_texts" "$TOP" "$WORK" >"$WORK/out" 2>&1
 rc=$?
 cat "$WORK/out"
 n_ok=$(grep -c '^ok - ' "$WORK/out")

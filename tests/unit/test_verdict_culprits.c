@@ -223,6 +223,15 @@ static void test_classes(void **state)
     CONTAINS(a, "The kernel's own kworker: ext4_end_io_rsv_work held the audio CPU in 3 of 5 xrun events under write");
     assert_null(strstr(a, "chrt"));
     assert_null(strstr(a, "taskset"));
+    assert_null(strstr(a, "workqueue/cpumask")); /* bound or unbound is not known from its work's name */
+    json_decref(d);
+    /* an unbound pool's worker (kworker/uPOOL:N): the unbound workqueues' CPU mask, which root may write
+     * (advice_commands writes it its own value back) */
+    d = judged(phase_with("write", 5, 3, culprit("kthread", "kworker/u8:0-ext4-rsv-conversion", 12, -1, "the kernel "
+                          "thread kworker/u8:0-ext4-rsv-conversion kept CPU 1 for 2.0 ms"), 0), ids, sizeof(ids));
+    a = advice_of(d, "culprit_kthread");
+    CONTAINS(a, "/sys/devices/virtual/workqueue/cpumask");
+    assert_null(strstr(a, "bound to the audio CPU"));
     json_decref(d);
     d = judged(phase_with("compile", 5, 4, culprit("no_preempt", "cc1", 900, -1, "cc1 (pid 900, SCHED_OTHER) kept CPU "
                           "1 for 9.9 ms of the audio thread's 18.1 ms wait"), 0), ids, sizeof(ids));
