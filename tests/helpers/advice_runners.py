@@ -91,7 +91,7 @@ def run_chrt_taskset(argv, cmd, src):
     uid = S.owner[pid]
     pre = ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups"] if uid else []
     rc, out = run(pre + argv)
-    who = f"uid {uid} (no account), its S.owner" if uid else "root"
+    who = f"uid {uid} (no account), its owner" if uid else "root"
     if rc != 0:
         return not_ok(f"{cmd}: refused when run by {who} against its throwaway FIFO 80 sleeper ({out}); from {src}")
     rc2, now = run(["chrt", "-p", str(pid)])
