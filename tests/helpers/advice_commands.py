@@ -47,7 +47,7 @@ import time
 RTJ, HELPER, TOP, WORK = sys.argv[1:5]
 ON, OFF = "\x1e", "\x1f"
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from advice_runners import (S, FAILS, PATH, apt_candidate, boot_option, limits_line, not_ok, ok, run, run_cmd,  # noqa
+from advice_runners import (S, FAILS, PATH, apt_candidate, apt_policy, boot_option, limits_line, not_ok, ok, run, run_cmd,  # noqa
                             run_file, say)
 
 
@@ -303,9 +303,12 @@ say(f"# {len(found)} distinct commands, files and boot options found")
 
 S.WORK, S.RTJ, S.trees, S.UID, S.procs, S.owner = WORK, RTJ, trees, UID, procs, owner
 S.kthread_pids, S.variant_kthreads = kthread_pids, VARIANT_KTHREADS
+named = [p for (k, c, ctx) in found if k == "cmd"
+         for p in re.findall(r"^(?:sudo )?apt(?:-get)? install ((?:[a-z0-9.+-]+ ?)+)$", c)[:1] for p in p.split()]
+apt_policy(named + ["usbutils"])
 S.apt_pkgs = sorted({p for (k, c, ctx) in found if k == "cmd" and ctx != "ubuntu"
-                   for p in re.findall(r"^(?:sudo )?apt(?:-get)? install ((?:[a-z0-9.+-]+ ?)+)$", c)[:1]
-                   for p in p.split() if apt_candidate(p)})
+                     for p in re.findall(r"^(?:sudo )?apt(?:-get)? install ((?:[a-z0-9.+-]+ ?)+)$", c)[:1]
+                     for p in p.split() if apt_candidate(p)})
 S.apt_all = run(["apt-get", "-s", "-q", "install", *S.apt_pkgs], timeout=300) if S.apt_pkgs else (-1, "")
 try:
     for (kind, what, ctx), srcs in sorted(found.items()):

@@ -124,11 +124,19 @@ def run_apt(pkgs, cmd, ctx, src):
 APT_CACHE = {}
 
 
-def apt_candidate(p):
-    if p not in APT_CACHE:
-        rc, out = run(["apt-cache", "policy", p])
-        m = re.search(r"Candidate: (\S+)", out)
+def apt_policy(pkgs):
+    """apt-cache policy of every package at once (each call reads the whole cache: seconds on a busy machine)."""
+    pkgs = [p for p in dict.fromkeys(pkgs) if p not in APT_CACHE]
+    if not pkgs:
+        return
+    rc, out = run(["apt-cache", "policy", *pkgs], timeout=120)
+    for p in pkgs:
+        m = re.search(r"^" + re.escape(p) + r":\n(?:  .*\n)*?  Candidate: (\S+)", out + "\n", re.M)
         APT_CACHE[p] = rc == 0 and m is not None and m.group(1) != "(none)"
+
+
+def apt_candidate(p):
+    apt_policy([p])
     return APT_CACHE[p]
 
 

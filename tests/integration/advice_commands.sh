@@ -1,8 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# test-class: quick
-# test-fill: tail (judges fixture reports and trees, runs the advised commands in throwaways: nothing timed; a dummy jackd for a second)
-# test-timeout: 300
+# test-class: bulk (rtjitter's code on fixture reports and trees, apt-get -s, throwaways: nothing timed; its only real-time threads are three dummy jackds' for a second or two each, waking every 21 ms, and FIFO sleepers that never run: 27-60 s here, most of it apt's)
+# test-timeout: 300 (apt-get -s install of a kernel image took 15 s beside the suite)
 # Every command rtjitter can advise, taken from its own output and run where it can be run (rule 4, issues 32 and
 # 35): the kernel, apt, PAM and jackd accept it, or the test fails. The commands come from rtjitter's code, never from
 # a list written here (tests/helpers/advice_commands.py says how): every check's fix (its marked commands) and advice
