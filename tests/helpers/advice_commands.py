@@ -204,8 +204,11 @@ for k in helper("kinds"):
                  "evidence": f"{nm} held CPU 1 for 0.9 ms of the audio thread's 1.0 ms wait"}
             if pid:
                 c.update(pid=pid, tid=pid)
-            if irq is not None:
+            if irq is not None:  # as a root run records it: rtjitter's own question to the kernel
                 c["irq"] = irq
+                aff = (helper("irq", str(irq)) or [{}])[0].get("affinity", 0)
+                if aff:
+                    c["affinity"] = "fixed" if aff > 0 else "movable"
             ph["spikes"][0]["culprits"] = [c]
             ph["top_culprits"] = [{"kind": kind, "name": nm, "basis": "observed", "events": 0, "spikes": 1,
                                    "evidence": c["evidence"]}]
@@ -213,6 +216,29 @@ for k in helper("kinds"):
                 d["system"] = system
             variants.append((f"a {kind} culprit '{nm}'" + (f" on {tree}" if tree else ""), d))
 
+# rtjitter's question to the kernel about each line (culprit_irq_affinity: a write of no CPU list) against the
+# write the advice would have the user make (the line's own list written back, which changes nothing on x86)
+for nm, irq in irq_names:
+    if irq is None:
+        continue
+    aff = (helper("irq", str(irq)) or [{}])[0].get("affinity", 0)
+    p = f"/proc/irq/{irq}/smp_affinity_list"
+    try:
+        old = open(p).read().strip()
+        fd = os.open(p, os.O_WRONLY)
+        try:
+            os.write(fd, old.encode())
+            wb = "accepted"
+        except OSError as e:
+            wb = e.strerror
+        finally:
+            os.close(fd)
+    except OSError as e:
+        wb = "cannot open: " + e.strerror
+    want = {1: "refused", -1: "accepted"}.get(aff, "not known")
+    (ok if (aff == -1) == (wb == "accepted") and aff else not_ok)(
+        f"{nm}: rtjitter records its affinity as {want} (culprit_irq_affinity), and its own CPU list written back "
+        f"is {wb}")
 for label, d in variants:
     path = os.path.join(WORK, "variant.json")
     json.dump(d, open(path, "w"))
@@ -246,7 +272,7 @@ def prose_command(clause):
         return None
     out, seen_arg, prev_opt = words[: i + 1], False, False
     for w in words[i + 1:]:
-        plain = re.fullmatch(r"[a-z]+", w) is not None
+        plain = re.fullmatch(r"[a-z']+", w) is not None
         if plain and seen_arg and not prev_opt:
             break
         out.append(w)
@@ -265,7 +291,7 @@ def commands_of(src, text, marked):
         for par in re.findall(r"\(([^()]*)\)", text):
             for clause in re.split(r", then |, or |; |, | or ", par):
                 c = prose_command(clause)
-                if c and any(not re.fullmatch(r"[a-z]+", w) for w in c.split()[1:]):
+                if c and any(not re.fullmatch(r"[a-z']+", w) for w in c.split()[1:]):
                     cmds.append(c)
         cmds += re.findall(r"(?:sudo )?sysctl [\w.]+=\S+?(?=[\s,;)]|\.\s|\.$|$)", prose)
         cmds += ["apt install " + p for p in re.findall(r"\bapt install ([a-z0-9][a-z0-9.+-]+[a-z0-9])", prose)]

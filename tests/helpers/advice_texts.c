@@ -9,6 +9,8 @@
  *                                       it ("" USER: this process's; DIR: where recordings go); the
  *                                       fix keeps its command marks (util/wrap.h: U+001E ... U+001F), which
  *                                       `rtjitter check` drops on printing: they say exactly what is a command
+ *   advice_texts irq N                  {"irq", "affinity"}: what a run records of line N (culprit_irq_affinity():
+ *                                       1 the kernel refuses to move it, -1 movable, 0 not known)
  *   advice_texts judge REPORT.json      {"id", "advice"} of each piece of the verdict's advice, the report judged
  *                                       again (verdict_report(), as a run judges it) by its own profile
  *
@@ -83,8 +85,13 @@ int main(int argc, char **argv)
     }
     if (argc >= 3 && strcmp(argv[1], "checks") == 0)
         return checks(argv[2], argc >= 4 ? argv[3] : NULL, argc >= 5 ? (const char *const *)argv + 4 : NULL);
+    if (argc == 3 && strcmp(argv[1], "irq") == 0) {
+        int irq = atoi(argv[2]);
+        put(json_pack("{s:i, s:i}", "irq", irq, "affinity", culprit_irq_affinity("/proc", irq)));
+        return 0;
+    }
     if (argc == 3 && strcmp(argv[1], "judge") == 0)
         return judge(argv[2]);
-    fprintf(stderr, "usage: advice_texts kinds | checks ROOT [USER [DIR...]] | judge REPORT.json\n");
+    fprintf(stderr, "usage: advice_texts kinds | checks ROOT [USER [DIR...]] | irq N | judge REPORT.json\n");
     return 2;
 }

@@ -28,7 +28,7 @@ cat "$WORK/out"
 n_ok=$(grep -c '^ok - ' "$WORK/out")
 n_bad=$(grep -c '^not ok - ' "$WORK/out")
 n_not=$(grep -c '^# not run' "$WORK/out")
-echo "# $n_ok commands proven, $n_bad refused or unprovable, $n_not not run here (printed above, with why)"
+echo "# $n_ok checks passed, $n_bad refused or unprovable, $n_not not run here (printed above, with why)"
 check "advice_commands.py ran through (exit $rc)" [ "$rc" = 0 ]
 # the kinds that must have been reached, or the texts were not read: the culprit's chrt, apt, sysctl, a boot option
 check "the verdict's chrt against a real-time culprit was run, as root and as its owner" \
