@@ -62,6 +62,8 @@ struct culprit {
     int tid;                             /* a task's thread (0: none) */
     int cpu;                             /* the CPU it was seen on, -1: any or unknown */
     int irq;                             /* CK_IRQ: the line's number, -1 for a named line (LOC, RES, ...) */
+    int affinity_fixed;                  /* CK_IRQ line: 1 the kernel refuses to move it (a managed or per-CPU
+                                          * interrupt), -1 it may be moved, 0 not known (culprit_irq_affinity) */
     double score;                        /* rank within one event: higher first (not comparable across events) */
     char evidence[CULPRIT_EVIDENCE_MAX]; /* one line, stating its window and its measure, e.g. "a real-time task
                                           * above the audio thread ran on CPU 1: spin (pid 812, FIFO 95), 3.0 ms in
@@ -71,8 +73,8 @@ struct culprit {
 /* What is explained: an xrun event (stats/phase.h struct xrun_event) or a wake-up spike. */
 enum culprit_subject { CS_EVENT, CS_SPIKE };
 
-/* The JSON of one culprit: {kind, basis, name, pid?, tid?, cpu?, irq?, score, evidence}; the optional keys only when
- * known (pid/tid > 0, cpu >= 0, irq >= 0 for CK_IRQ). */
+/* The JSON of one culprit: {kind, basis, name, pid?, tid?, cpu?, irq?, affinity?, score, evidence}; the optional
+ * keys only when known (pid/tid > 0, cpu >= 0, irq >= 0 for CK_IRQ; affinity "fixed" or "movable"). */
 json_t *culprit_json(const struct culprit *c);
 /* What a kernel thread's kind allows (CK_KTHREAD's advice), by its name. */
 enum culprit_kthread {
@@ -84,6 +86,12 @@ enum culprit_kthread {
     CKT_RCU,       /* rcu_*, rcuc/N ...: RCU's own threads (rcu_nocbs, rcutree.kthread_prio) */
 };
 enum culprit_kthread culprit_kthread_kind(const char *name);
+/* Whether the kernel lets user space move interrupt line irq, asked of proc's irq/IRQ/smp_affinity_list without
+ * changing it: the kernel checks that a line may be moved before it reads the CPU list, so a write of no list ("x")
+ * answers EPERM (or EIO) for a line it places itself (a managed interrupt: a multiqueue disk's or network card's
+ * queues; a per-CPU one) and EINVAL for one it would move. 1 fixed, -1 movable, 0 not known (not this machine's
+ * /proc, not root, no such line). Main thread (the report), never the RT thread. */
+int culprit_irq_affinity(const char *proc, int irq);
 /* A ranked list: [culprit_json...]. */
 json_t *culprit_list_json(const struct culprit *c, int n);
 /* Reads one back (for compare and the tests); 0, or -1 when obj is not a culprit. Unknown kinds read as CK_NONE

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The JSON of a culprit (culprit.h): one place writes and reads it; its kind's token is culprit_kinds.c's. */
 #include "culprit/culprit.h"
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 enum culprit_kthread culprit_kthread_kind(const char *name)
 {
@@ -15,6 +18,20 @@ enum culprit_kthread culprit_kthread_kind(const char *name)
         if (strncmp(name, kinds[i].prefix, strlen(kinds[i].prefix)) == 0)
             return kinds[i].kind;
     return CKT_OTHER;
+}
+
+int culprit_irq_affinity(const char *proc, int irq)
+{
+    if (irq < 0 || !proc || strcmp(proc, "/proc") != 0)
+        return 0; /* a tree of files (the tests'): nothing to ask */
+    char p[64];
+    snprintf(p, sizeof p, "/proc/irq/%d/smp_affinity_list", irq);
+    int fd = open(p, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    int err = write(fd, "x\n", 2) < 0 ? errno : 0;
+    close(fd);
+    return err == EPERM || err == EIO ? 1 : err == EINVAL ? -1 : 0;
 }
 
 static const char *const basis_names[] = { [CB_CORRELATED] = "correlated", [CB_OBSERVED] = "observed",
@@ -47,6 +64,8 @@ json_t *culprit_json(const struct culprit *c)
         json_object_set_new(o, "cpu", json_integer(c->cpu));
     if (c->kind == CK_IRQ && c->irq >= 0)
         json_object_set_new(o, "irq", json_integer(c->irq));
+    if (c->kind == CK_IRQ && c->irq >= 0 && c->affinity_fixed)
+        json_object_set_new(o, "affinity", json_string(c->affinity_fixed > 0 ? "fixed" : "movable"));
     json_object_set_new(o, "score", json_real(c->score));
     json_object_set_new(o, "evidence", json_string(c->evidence));
     return o;
@@ -81,6 +100,8 @@ int culprit_from_json(const json_t *obj, struct culprit *out)
     out->tid = json_is_integer(v = json_object_get(obj, "tid")) ? (int)json_integer_value(v) : 0;
     out->cpu = json_is_integer(v = json_object_get(obj, "cpu")) ? (int)json_integer_value(v) : -1;
     out->irq = json_is_integer(v = json_object_get(obj, "irq")) ? (int)json_integer_value(v) : -1;
+    const char *aff = json_string_value(json_object_get(obj, "affinity"));
+    out->affinity_fixed = !aff ? 0 : strcmp(aff, "fixed") == 0 ? 1 : strcmp(aff, "movable") == 0 ? -1 : 0;
     out->score = json_number_value(json_object_get(obj, "score"));
     return 0;
 }

@@ -65,6 +65,10 @@ static int lookup(const void *ctx, enum culprit_subject subj, int phase, int64_t
         rc = r->state == 1 ? shared_culprits(r, out, max) : 0;
     }
     pthread_mutex_unlock(&e->mu);
+    /* an interrupt line: whether the kernel would let its affinity be advised (the verdict's say_irq) */
+    for (int i = 0; i < rc; i++)
+        if (out[i].kind == CK_IRQ && out[i].irq >= 0)
+            out[i].affinity_fixed = culprit_irq_affinity(e->proc, out[i].irq);
     return rc;
 }
 

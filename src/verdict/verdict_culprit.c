@@ -248,7 +248,7 @@ static int kthread_advice(const char *name, char *b, size_t n, size_t o)
 {
     switch (culprit_kthread_kind(name)) {
     case CKT_KWORKER:
-        if (strncmp(name, "unbound ", 8) == 0)
+        if (strncmp(name, "kworker/u", 9) == 0) /* an unbound pool's worker: kworker/uPOOL:N */
             vadd(b, n, o, ". Unbound kernel work can be kept off the audio CPU: write a CPU mask without it to "
                  "/sys/devices/virtual/workqueue/cpumask; and find what queues that work (a file system's "
                  "writeback, a driver).");
@@ -334,10 +334,22 @@ static void say_irq(const struct vctx *v, char *b, size_t n)
              "sends them (the load on the other CPU) is what to change.");
         return;
     }
+    /* the run asked the kernel whether the line may be moved (culprit_irq_affinity): a managed interrupt (a
+     * multiqueue disk's or network card's queues) may not, and its path would be a command the kernel refuses */
+    const char *aff = doc_str(k.detail, "affinity", "");
+    if (strcmp(aff, "fixed") == 0) {
+        vadd(b, n, o, ". Put the sound card's interrupt thread and the audio above it (rtirq, on a kernel with "
+             "threadirqs); the kernel places this interrupt itself (a managed interrupt, as a multiqueue disk's or "
+             "network card's queues are), and refuses to move it.");
+        return;
+    }
     o = vadd(b, n, o, ". Put the sound card's interrupt thread and the audio above it (rtirq, on a kernel with "
              "threadirqs), or move that interrupt off the audio CPU");
-    if (irq >= 0)
-        o = vadd(b, n, o, " where the kernel allows it (/proc/irq/%.0f/smp_affinity_list)", irq);
+    if (irq >= 0 && strcmp(aff, "movable") == 0)
+        o = vadd(b, n, o, " (/proc/irq/%.0f/smp_affinity_list, as root)", irq);
+    else
+        o = vadd(b, n, o, " where the kernel allows it (it refuses a managed interrupt's; a run as root asks it, "
+                 "and names the file)");
     vadd(b, n, o, ".");
 }
 

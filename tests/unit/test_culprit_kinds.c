@@ -101,7 +101,7 @@ static void json_round_trip(void **state)
     (void)state;
     for (int k = 0; k < CK_COUNT; k++) {
         struct culprit c = { .kind = (enum culprit_kind)k, .basis = CB_OBSERVED, .pid = 812, .tid = 813, .cpu = 1,
-                             .irq = 145, .score = 2.5 }, back;
+                             .irq = 145, .affinity_fixed = k % 2 ? 1 : -1, .score = 2.5 }, back;
         snprintf(c.name, sizeof(c.name), "name of %d", k);
         snprintf(c.evidence, sizeof(c.evidence), "evidence of %d", k);
         json_t *j = culprit_json(&c);
@@ -118,6 +118,7 @@ static void json_round_trip(void **state)
         assert_int_equal(back.tid, 813);
         assert_int_equal(back.cpu, 1);
         assert_int_equal(back.irq, k == CK_IRQ ? 145 : -1); /* irq is written for CK_IRQ only */
+        assert_int_equal(back.affinity_fixed, k == CK_IRQ ? c.affinity_fixed : 0); /* "fixed" or "movable" */
         assert_true(back.score == 2.5);
         free(text);
         json_decref(again);

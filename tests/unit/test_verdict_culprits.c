@@ -163,13 +163,30 @@ static void test_irq_leads_to_rtirq(void **state)
 {
     (void)state;
     char ids[512];
-    json_t *d = judged(phase_with("net", 4, 2, culprit("irq", "IRQ 145 (iwlwifi)", 0, 145, "IRQ 145 (iwlwifi) on "
-                                                       "CPU 2: 41 in 100 ms, usually 2"), 0), ids, sizeof(ids));
+    json_t *c = culprit("irq", "IRQ 145 (iwlwifi)", 0, 145, "IRQ 145 (iwlwifi) on CPU 2: 41 in 100 ms, usually 2");
+    json_object_set_new(c, "affinity", json_string("movable")); /* the run asked the kernel: culprit_irq_affinity */
+    json_t *d = judged(phase_with("net", 4, 2, c, 0), ids, sizeof(ids));
     assert_string_equal(ids, "culprit_irq governor swappiness threadirqs preempt buffer");
     const char *a = advice_of(d, "culprit_irq");
     CONTAINS(a, "IRQ 145 (iwlwifi) ran ahead of the audio thread in 2 of 4 xrun events under net");
     CONTAINS(a, "rtirq");
     CONTAINS(a, "/proc/irq/145/smp_affinity_list");
+    json_decref(d);
+    /* a managed interrupt (the kernel refuses to move it: advice_commands found virtio-blk's here), and one the run
+     * could not ask about (not root): no path, never a write the kernel refuses */
+    c = culprit("irq", "IRQ 36 (virtio1-req.0)", 0, 36, "IRQ 36 (virtio1-req.0) on CPU 1: 90 in 100 ms, usually 3");
+    json_object_set_new(c, "affinity", json_string("fixed"));
+    d = judged(phase_with("write", 4, 2, c, 0), ids, sizeof(ids));
+    a = advice_of(d, "culprit_irq");
+    CONTAINS(a, "rtirq");
+    CONTAINS(a, "refuses to move it");
+    assert_null(strstr(a, "/proc/irq"));
+    json_decref(d);
+    d = judged(phase_with("write", 4, 2, culprit("irq", "IRQ 36 (virtio1-req.0)", 0, 36, "IRQ 36 (virtio1-req.0) on "
+                                                 "CPU 1: 90 in 100 ms, usually 3"), 0), ids, sizeof(ids));
+    a = advice_of(d, "culprit_irq");
+    CONTAINS(a, "where the kernel allows it");
+    assert_null(strstr(a, "/proc/irq"));
     json_decref(d);
     d = judged(phase_with("net", 4, 4, culprit("steal", "steal", 0, -1, "the host took 4.0 ms in the 50 ms around "
                                                "it"), 0), ids, sizeof(ids));
@@ -223,6 +240,15 @@ static void test_classes(void **state)
     CONTAINS(a, "The kernel's own kworker: ext4_end_io_rsv_work held the audio CPU in 3 of 5 xrun events under write");
     assert_null(strstr(a, "chrt"));
     assert_null(strstr(a, "taskset"));
+    assert_null(strstr(a, "workqueue/cpumask")); /* bound or unbound is not known from its work's name */
+    json_decref(d);
+    /* an unbound pool's worker (kworker/uPOOL:N): the unbound workqueues' CPU mask, which root may write
+     * (advice_commands writes it its own value back) */
+    d = judged(phase_with("write", 5, 3, culprit("kthread", "kworker/u8:0-ext4-rsv-conversion", 12, -1, "the kernel "
+                          "thread kworker/u8:0-ext4-rsv-conversion kept CPU 1 for 2.0 ms"), 0), ids, sizeof(ids));
+    a = advice_of(d, "culprit_kthread");
+    CONTAINS(a, "/sys/devices/virtual/workqueue/cpumask");
+    assert_null(strstr(a, "bound to the audio CPU"));
     json_decref(d);
     d = judged(phase_with("compile", 5, 4, culprit("no_preempt", "cc1", 900, -1, "cc1 (pid 900, SCHED_OTHER) kept CPU "
                           "1 for 9.9 ms of the audio thread's 18.1 ms wait"), 0), ids, sizeof(ids));
