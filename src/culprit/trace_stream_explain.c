@@ -99,8 +99,10 @@ static void account_cpu(struct trace_stream *ts, int cpu, int64_t a, int64_t b, 
         int64_t x = s0 > a ? s0 : a, y = s1 < b ? s1 : b;
         if (y <= x)
             continue;
-        if (s->ctx == TS_UNKNOWN) {
+        if (s->ctx == TS_UNKNOWN || s->ctx == TS_LOST) {
             acc->unknown_ns += y - x;
+            if (s->ctx == TS_LOST)
+                acc->lost_ns += y - x; /* the ring lost events then: who held the CPU is not known */
             continue;
         }
         struct ts_holder h;
@@ -208,7 +210,7 @@ int ts_account_span(struct trace_stream *ts, int cpu, int self_tid, int64_t t0_n
 
 static const char *ctx_word(enum ts_ctx c)
 {
-    static const char *const w[] = { "not known", "task", "IRQ", "softirq", "idle", "no event" };
+    static const char *const w[] = { "not known", "task", "IRQ", "softirq", "idle", "no event", "lost" };
     return (unsigned)c < sizeof(w) / sizeof(w[0]) ? w[c] : "?";
 }
 
