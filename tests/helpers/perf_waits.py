@@ -234,11 +234,16 @@ def read_canaries(paths):
     return out
 
 
+# the shortest silence a canary (tests/helpers/canary, woken every 1 ms, lateness over 1 ms logged) surely sees
+CANARY_SEES = 2000000
+
+
 def judge_below(cpus, runs, stalls, cpu, t0, t1, idle_ns):
     """A below_kernel answer judged on perf's own trace: from the happening's start (its cycle's due time) to our
     audio thread's first switch-in on that CPU after it, who held the CPU; right only when most of that time perf saw
     nothing on the CPU (no event for more than a tick and a quarter while busy, or idle far beyond its idle states'
-    exit latency) and, where canaries ran (--canary), the canary on that CPU was late through that silence too."""
+    exit latency) and, where canaries ran (--canary), the canary on that CPU was late through that silence too (when
+    the silence was 2 ms or more: a shorter one may fall between its wake-ups, unseen)."""
     c = cpus.get(cpu)
     if c is None:
         return {'right': False, 'cpu': cpu, 'why': 'perf saw no event on CPU %s at all' % cpu}
@@ -254,9 +259,11 @@ def judge_below(cpus, runs, stalls, cpu, t0, t1, idle_ns):
     why = 'perf: %.2f ms silent of [due, switch-in] %.2f ms; most of the rest %s %.2f ms' % (
         silent / 1e6, (b - t0) / 1e6, holder_words(other[0]).get('comm', other[0][0]), other[1] / 1e6)
     right = silent > 0 and silent >= other[1]
-    if right and cpu in stalls:
+    s0, s1 = silent_span(c, t0, b)
+    if right and cpu in stalls and s1 - s0 < CANARY_SEES:
+        why += '; the canary cannot see a silence of %.2f ms (it logs lateness over 1 ms)' % ((s1 - s0) / 1e6)
+    elif right and cpu in stalls:
         # the silence's stretch: the canary due in it (or just before) and woken only after it
-        s0, s1 = silent_span(c, t0, b)
         # (a CPU busy before it: perf's silence is counted from a tick after its last event, the canary from the
         # first of its 1 ms deadlines the stall held: up to a tick and a period earlier)
         late = [x for x in stalls[cpu] if s0 - 5100000 <= x[0] <= s1 and x[1] >= s1 - 500000]

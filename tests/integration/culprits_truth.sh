@@ -17,7 +17,8 @@
 #   of 0.5 ms or more named wrong, at least 85 % right (report clock CLOCK_MONOTONIC_RAW, moved onto perf's);
 # - in both runs every "below the kernel" (nothing on the CPU) is right: from the happening's due time to the audio
 #   thread's switch-in perf saw nothing on that CPU for most of it, and the test's own canary there (SCHED_FIFO 1,
-#   never ahead of the audio thread) was late through that silence. The wait from the waking alone cannot judge it:
+#   never ahead of the audio thread) was late through that silence when it lasted 2 ms or more (a shorter one can
+#   fall between its 1 ms wake-ups, unseen). The wait from the waking alone cannot judge it:
 #   a host's stall before the due time delays the wake itself (this VM's host stops both CPUs for 4-30 ms every
 #   100 ms at times: perf, rtjitter's trace and the canaries all saw CPU 1 silent 8.4 ms of an 11.0 ms lateness
 #   whose wait from the waking was 0.13 ms, and the old observer called rtjitter's answer wrong). A spin that came
