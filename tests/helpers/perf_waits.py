@@ -238,7 +238,22 @@ def read_canaries(paths):
 CANARY_SEES = 2000000
 
 
-def judge_below(cpus, runs, stalls, cpu, t0, t1, idle_ns):
+def judge_below(cpus, runs, stalls, cpu, t0, t1, idle_ns, wait=None):
+    """judge_window over the lateness (the due time to the switch-in), else over the longest wait (waking to switch-in,
+    where an xrun event's longest wait came after its first cycle)."""
+    r = runs.get(cpu, [])
+    i = bisect.bisect_left(r, t0)
+    b = r[i] if i < len(r) and r[i] <= t1 + 5000000 else t1
+    out = judge_window(cpus, stalls, cpu, t0, b, idle_ns, 'due, switch-in')
+    if not out['right'] and wait is not None and wait[3] == cpu:
+        w = judge_window(cpus, stalls, cpu, wait[1], wait[2], idle_ns, 'waking, switch-in')
+        if w['right']:
+            return w
+        out['why'] += '; ' + w['why']
+    return out
+
+
+def judge_window(cpus, stalls, cpu, t0, b, idle_ns, what):
     """A below_kernel answer judged on perf's own trace: from the happening's start (its cycle's due time) to our
     audio thread's first switch-in on that CPU after it, who held the CPU; right only when most of that time perf saw
     nothing on the CPU (no event for more than a tick and a quarter while busy, or idle far beyond its idle states'
@@ -247,17 +262,14 @@ def judge_below(cpus, runs, stalls, cpu, t0, t1, idle_ns):
     c = cpus.get(cpu)
     if c is None:
         return {'right': False, 'cpu': cpu, 'why': 'perf saw no event on CPU %s at all' % cpu}
-    r = runs.get(cpu, [])
-    i = bisect.bisect_left(r, t0)
-    b = r[i] if i < len(r) and r[i] <= t1 + 5000000 else t1
     acc = c.account(t0, b)
     silent = acc.pop(('noevent',), 0)
     idle = acc.pop(('idle',), 0)
     if idle > 2 * idle_ns + 50000:
         silent += idle
     other = max(acc.items(), key=lambda x: x[1]) if acc else (('nothing',), 0)
-    why = 'perf: %.2f ms silent of [due, switch-in] %.2f ms; most of the rest %s %.2f ms' % (
-        silent / 1e6, (b - t0) / 1e6, holder_words(other[0]).get('comm', other[0][0]), other[1] / 1e6)
+    why = 'perf: %.2f ms silent of [%s] %.2f ms; most of the rest %s %.2f ms' % (
+        silent / 1e6, what, (b - t0) / 1e6, holder_words(other[0]).get('comm', other[0][0]), other[1] / 1e6)
     right = silent > 0 and silent >= other[1]
     s0, s1 = silent_span(c, t0, b)
     if right and cpu in stalls and s1 - s0 < CANARY_SEES:
@@ -377,7 +389,8 @@ def main():
                     else:
                         row['verdict'] = 'match' if same(top, d) else 'wrong'
                 if top.get('kind') == 'below_kernel':  # judged however short the wait from the waking was
-                    row['below'] = judge_below(cpus, runs, stalls, top.get('cpu', h.get('cpu', -1)), t0, t1, idle_ns)
+                    row['below'] = judge_below(cpus, runs, stalls, top.get('cpu', h.get('cpu', -1)), t0, t1, idle_ns,
+                                               best)
                     row['verdict'] = 'match' if row['below']['right'] else 'wrong'
                 row['names'] = [c.get('name') for c in h.get('culprits') or []]
                 counts[row['verdict']] += 1
