@@ -275,10 +275,10 @@ def judge_window(cpus, stalls, cpu, t0, b, idle_ns, what):
     if right and cpu in stalls and s1 - s0 < CANARY_SEES:
         why += '; the canary cannot see a silence of %.2f ms (it logs lateness over 1 ms)' % ((s1 - s0) / 1e6)
     elif right and cpu in stalls:
-        # the silence's stretch: the canary due in it (or just before) and woken only after it
-        # (a CPU busy before it: perf's silence is counted from a tick after its last event, the canary from the
-        # first of its 1 ms deadlines the stall held: up to a tick and a period earlier)
-        late = [x for x in stalls[cpu] if s0 - 5100000 <= x[0] <= s1 and x[1] >= s1 - 500000]
+        # the silence's stretch: the canary due before its end (in it, or before it and kept waiting by what ran then:
+        # it is below every real-time thread) and woken only after it. A silence of 2 ms holds one of its 1 ms
+        # deadlines at least: had the CPU run, the canary would have run in it.
+        late = [x for x in stalls[cpu] if s0 - 100000000 <= x[0] <= s1 and x[1] >= s1 - 500000]
         right = bool(late)
         why += '; canary on CPU %d %s' % (cpu, 'late %.1f ms through it' % ((late[0][1] - late[0][0]) / 1e6)
                                           if late else 'not late through it: the CPU ran')
