@@ -81,7 +81,7 @@ read -r bnamed bright <<<"$(q "'%d %d' % (sum(1 for x in r if 'below' in x), sum
 echo "# below the kernel named in $bnamed happenings; perf saw that CPU silent, and its canary late, in $bright"
 check "every 'below the kernel' is right: perf saw nothing on that CPU then, and its canary was late ($bright of $bnamed)" \
     [ "$bright" = "$bnamed" ]
-misnamed=$(q "sum(1 for x in r if x.get('top') == 'cpu_hog' and 'delayer' in x and x['delayer'].get('pid') != hog)")
+misnamed=$(q "sum(1 for x in r if x.get('top_pid') == hog and 'delayer' in x and x['delayer'].get('pid') != hog)")
 check "cpu_hog is never named where the observer saw another hold the wait ($misnamed)" [ "$misnamed" = 0 ]
 read -r judged right wrong unknown <<<"$(q "'%d %d %d %d' % (o['counts']['match'] + o['counts']['wrong'] + o['counts']['not known'], o['counts']['match'], o['counts']['wrong'], o['counts']['not known'])")"
 echo "# waits of 0.5 ms or more: $judged; named right $right, wrong $wrong, not known $unknown"
