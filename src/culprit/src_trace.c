@@ -172,6 +172,10 @@ static int trace_explain(void *vctx, int64_t t0, int64_t t1, int cpu, struct cul
         c->no_wait++; /* no wait of an audio thread in it: the trace does not say (the engine says "not known") */
         why = CNW_NO_WAIT;
         a.wait_ns = 0;
+        if (ts_lost_in(c->ts, cpu, t0, t1) > 0) { /* its wait may be among the events lost */
+            why = CNW_LOST;
+            c->lost_waits++;
+        }
     } else if (a.unknown_ns * 2 > a.wait_ns || (why = trace_class_unproven(&a)) != CNW_UNSAID) {
         /* most of the wait is before the stream's ring, or lost; or what is not known could hold more than its main
          * holder: a stretch of lost events is never called "nothing on the CPU" */

@@ -106,6 +106,10 @@ int ts_explain(struct trace_stream *ts, int64_t t0_ns, int64_t t1_ns, int cpu, s
 int ts_account_span(struct trace_stream *ts, int cpu, int self_tid, int64_t t0_ns, int64_t t1_ns,
                     struct ts_account *out);
 
+/* How long the rings lost events over [t0_ns, t1_ns] on cpu (-1: on any CPU, the longest): a happening with no wait
+ * of the audio threads in it is "not known" because the trace lost events then, not because they did not wait. */
+int64_t ts_lost_in(const struct trace_stream *ts, int cpu, int64_t t0_ns, int64_t t1_ns);
+
 /* The segments of cpu over [a, b], one a line ("SECS.NS  LEN ms  CONTEXT NAME..."), into buf: the slice saved beside
  * the report. Returns the length written. */
 size_t ts_describe(struct trace_stream *ts, int cpu, int64_t a, int64_t b, char *buf, size_t len);

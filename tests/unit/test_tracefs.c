@@ -380,6 +380,23 @@ static void test_lost_never_below(void **state)
     assert_int_equal(a.held[0].id, 900);
     ts_free(ts);
     free(whole);
+    /* the waking among the events lost: no wait is seen, and the window says the trace lost events in it */
+    char *early = strdup(LOST_FIXTURE);
+    char *lost = strstr(early, "CPU:1 [LOST"), *waking = strstr(early, "cc1-900 [001] d..2. 1000.002000");
+    size_t nl = (size_t)(strchr(lost, '\n') + 1 - lost);
+    char line[64];
+    memcpy(line, lost, nl);
+    memmove(waking + nl, waking, (size_t)(lost - waking)); /* the LOST line before the waking, the waking dropped */
+    memcpy(waking, line, nl);
+    char *w = strstr(early, "cc1-900 [001] d..2. 1000.002000");
+    memmove(w, strchr(w, '\n') + 1, strlen(strchr(w, '\n') + 1) + 1);
+    ts = fed(early);
+    assert_int_equal(ts_explain(ts, T0 + 2 * MS, T0 + 17100000, -1, &a), 0);
+    assert_true(ts_lost_in(ts, 1, T0 + 2 * MS, T0 + 17100000) > 0);
+    assert_true(ts_lost_in(ts, -1, T0 + 2 * MS, T0 + 17100000) > 0);
+    assert_int_equal(ts_lost_in(ts, 1, T0 + 20 * MS, T0 + 30 * MS), 0);
+    ts_free(ts);
+    free(early);
 }
 
 /* ---- the source on a fake tracefs tree (fake_tracefs.h) ---- */
