@@ -193,9 +193,8 @@ int run_report(struct run_state *st, struct run_info *ri, int rc, int mlocked)
         json_array_foreach(json_object_get(smp, "sources"), k, src)
             lost += json_integer_value(json_object_get(json_object_get(src, "summary"), "lost_waits"));
         if (lost > 0) {
-            snprintf(w, sizeof(w), "culprits: %lld happening%s 'not known' because the trace lost events in %s "
-                     "wait (its ring overflowed: a busy machine)", (long long)lost, lost == 1 ? " is" : "s are",
-                     lost == 1 ? "its" : "their");
+            snprintf(w, sizeof(w), "culprits: %lld happening%s 'not known' because the trace lost events then (its "
+                     "ring overflowed: a busy machine)", (long long)lost, lost == 1 ? " is" : "s are");
             json_array_append_new(st->warnings, json_string(w));
         }
         if (emptied > 0) {
