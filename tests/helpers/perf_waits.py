@@ -286,7 +286,7 @@ def judge_window(cpus, stalls, cpu, t0, b, idle_ns, what, tick_ns):
     # a tie within the report's resolution is not decided here: its t_s has 0.1 ms steps, and a due time read 0.1 ms
     # early or late moves that much between the first holder and the silence
     right = silent > 0 and silent + TIE_NS >= other[1]
-    s0, s1 = silent_span(c, t0, b)
+    s0, s1 = silent_span(c, t0, b, tick_ns)
     if right and cpu in stalls and s1 - s0 < CANARY_SEES:
         why += '; the canary cannot see a silence of %.2f ms (it logs lateness over 1 ms)' % ((s1 - s0) / 1e6)
     elif right and cpu in stalls:
@@ -300,13 +300,14 @@ def judge_window(cpus, stalls, cpu, t0, b, idle_ns, what, tick_ns):
     return {'right': right, 'cpu': cpu, 'why': why, 'silent_ms': silent / 1e6}
 
 
-def silent_span(c, a, b):
-    """The longest stretch of [a, b] in which perf saw the CPU hold nothing (noevent or idle)."""
+def silent_span(c, a, b, tick_ns):
+    """The longest stretch of [a, b] in which perf saw the CPU hold nothing (idle, or no event: from its last event)."""
     best = (a, a)
     i = max(0, bisect.bisect_right(c.t, a) - 1)
     while i < len(c.t) and c.t[i] < b:
         if c.h[i][0] in ('noevent', 'idle'):
-            s0, s1 = max(c.t[i], a), min(c.t[i + 1] if i + 1 < len(c.t) else c.last, b)
+            start = c.t[i] - tick_ns if c.h[i][0] == 'noevent' else c.t[i]
+            s0, s1 = max(start, a), min(c.t[i + 1] if i + 1 < len(c.t) else c.last, b)
             if s1 - s0 > best[1] - best[0]:
                 best = (s0, s1)
         i += 1
