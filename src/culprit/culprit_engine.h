@@ -44,6 +44,8 @@ enum culprit_none_why {
     CNW_NO_WAIT,     /* no wait of the audio threads in the window */
     CNW_NOT_COVERED, /* most of their wait before the trace's ring, or in events it lost */
     CNW_SHORT_WAIT,  /* they waited, but too little to have made it late: the lateness is elsewhere */
+    CNW_LOST,        /* the trace lost events in their wait, enough to have hidden who held most of it (or, with
+                      * no wait seen, in the window: the wait itself may be among them) */
 };
 
 /* A source of observations, polled by the engine's thread (normal priority: a source may read files, take locks,

@@ -408,6 +408,12 @@ static void trace_rules(struct rank_ctx *c)
             rank_add(c, CK_NONE, CB_NONE, 1, "not known", "the audio threads waited only %.0f us in it (trace): "
                      "what made it late is not who held their CPU, and nothing else names a cause",
                      c->r->trace_wait_ns / 1e3);
+        else if (c->r->trace_why == CNW_LOST && c->r->trace_wait_ns > 0)
+            rank_add(c, CK_NONE, CB_NONE, 1, "not known", "the trace lost events in the audio threads' %.1f ms wait "
+                     "in it (its ring overflowed): who held their CPU then is not known", c->r->trace_wait_ns / 1e6);
+        else if (c->r->trace_why == CNW_LOST)
+            rank_add(c, CK_NONE, CB_NONE, 1, "not known", "the trace lost events in it (its ring overflowed): the "
+                     "audio threads' wait and who held their CPU then are not known");
         else if (c->r->trace_why == CNW_NOT_COVERED)
             rank_add(c, CK_NONE, CB_NONE, 1, "not known", "most of the audio threads' wait in it is before the "
                      "trace's ring, or in events it lost, and nothing else names a cause");

@@ -48,6 +48,7 @@ struct trace_ctx {
     size_t rd_len;
     long long bytes, reads;
     int explains, explained, not_covered, no_wait, short_wait, pipe_error;
+    int lost_waits;                   /* of not_covered, those whose wait the rings lost events in (CNW_LOST) */
     long long spans, spans_not_covered; /* the noise probe's gaps asked for, and those the trace could not cover */
     int64_t cpu_ns;                   /* the sampler thread's CPU time in this source's reads and accounts */
 };
@@ -171,9 +172,17 @@ static int trace_explain(void *vctx, int64_t t0, int64_t t1, int cpu, struct cul
         c->no_wait++; /* no wait of an audio thread in it: the trace does not say (the engine says "not known") */
         why = CNW_NO_WAIT;
         a.wait_ns = 0;
-    } else if (a.unknown_ns * 2 > a.wait_ns) {
-        c->not_covered++; /* most of the wait is before the stream's ring, or lost */
-        why = CNW_NOT_COVERED;
+        if (ts_lost_in(c->ts, cpu, t0, t1) > 0) { /* its wait may be among the events lost */
+            why = CNW_LOST;
+            c->lost_waits++;
+        }
+    } else if (a.unknown_ns * 2 > a.wait_ns || (why = trace_class_unproven(&a)) != CNW_UNSAID) {
+        /* most of the wait is before the stream's ring, or lost; or what is not known could hold more than its main
+         * holder: a stretch of lost events is never called "nothing on the CPU" */
+        if (why == CNW_UNSAID)
+            why = a.lost_ns > 0 ? CNW_LOST : CNW_NOT_COVERED;
+        c->not_covered++;
+        c->lost_waits += why == CNW_LOST;
     } else if (a.wait_ns * 4 < (t1 - t0 < 2000000 ? t1 - t0 : 2000000)) {
         c->short_wait++; /* the audio threads hardly waited: what made it late is elsewhere (not known) */
         why = CNW_SHORT_WAIT;
@@ -287,6 +296,8 @@ static json_t *trace_summary(void *vctx)
     long long lost = 0, lost_stats = 0;
     if (c->raw)
         trace_raw_lost(c->raw, &lost, &lost_stats);
+    if (o && c->lost_waits) /* of not_covered: the rings lost events in their wait (a warning of the report) */
+        json_object_set_new(o, "lost_waits", json_integer(c->lost_waits));
     if (o && lost_stats) /* of lost_events, counted from the rings' stats files (a sub-buffer had no room to say) */
         json_object_set_new(o, "lost_from_stats", json_integer(lost_stats));
     if (o && !c->raw && c->raw_why[0]) /* the text instead of the binary rings: why */

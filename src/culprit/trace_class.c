@@ -162,6 +162,16 @@ enum culprit_kind trace_class_kind(const struct ts_holder *h, int audio_prio)
     }
 }
 
+int trace_class_unproven(const struct ts_account *a)
+{
+    if (a->unknown_ns <= 0)
+        return 0;
+    int64_t top = a->nheld > 0 ? a->held[0].ns : 0, next = a->nheld > 1 ? a->held[1].ns : 0;
+    if (top > next + a->unknown_ns)
+        return 0;
+    return a->lost_ns > 0 ? CNW_LOST : CNW_NOT_COVERED;
+}
+
 int trace_class_obs(const struct ts_account *a, int64_t t0_ns, int64_t t1_ns, struct culprit_obs *out, int max)
 {
     int n = 0;

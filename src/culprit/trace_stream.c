@@ -262,7 +262,7 @@ void ts_feed(struct trace_stream *ts, const struct tev *ev)
     if (ev->type == TEV_LOST) { /* what the CPU did from its last event on is not known until its next one */
         ts->lost += ev->num;
         if (c->started)
-            push_seg(ts, c, c->last_ns, TS_UNKNOWN, 0, 0);
+            push_seg(ts, c, c->last_ns, TS_LOST, 0, 0);
         c->started = 0;
         c->depth = 0;
         return;

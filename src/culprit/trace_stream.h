@@ -27,8 +27,9 @@
 #define TS_WAITS 4096         /* their last waits */
 #define TS_HOLDERS 12         /* holders of one explained happening */
 
-/* What a CPU was doing. */
-enum ts_ctx { TS_UNKNOWN, TS_TASK, TS_IRQ, TS_SOFTIRQ, TS_IDLE, TS_NOEVENT };
+/* What a CPU was doing. TS_LOST: not known because the CPU's ring lost events then (from its last event before the
+ * loss to its first after it); TS_UNKNOWN: not known otherwise (before its first event). Neither is ever a holder. */
+enum ts_ctx { TS_UNKNOWN, TS_TASK, TS_IRQ, TS_SOFTIRQ, TS_IDLE, TS_NOEVENT, TS_LOST };
 
 /* A task the stream saw. prio: the kernel's (0-99 real time: rt priority 99 - prio; 100-139 normal; -1 unknown). */
 struct ts_ident {
@@ -54,6 +55,7 @@ struct ts_account {
     int64_t longest_ns;       /* the same; its CPU, the audio thread's prio in it (real time or not) */
     int longest_cpu, audio_prio;
     int64_t unknown_ns;       /* of wait_ns, what the stream does not know (before it, lost events) */
+    int64_t lost_ns;          /* of unknown_ns, the stretches in which the CPU's ring lost events */
     int64_t idle_exit_ns;     /* the slowest idle state's exit latency (0: no idle states, it halts); -1 not known */
     int nheld;
     struct ts_holder held[TS_HOLDERS]; /* by ns, largest first */
@@ -103,6 +105,10 @@ int ts_explain(struct trace_stream *ts, int64_t t0_ns, int64_t t1_ns, int cpu, s
  * account is final), 0 when not yet (what is after its last event is unknown: ask again later). */
 int ts_account_span(struct trace_stream *ts, int cpu, int self_tid, int64_t t0_ns, int64_t t1_ns,
                     struct ts_account *out);
+
+/* How long the rings lost events over [t0_ns, t1_ns] on cpu (-1: on any CPU, the longest): a happening with no wait
+ * of the audio threads in it is "not known" because the trace lost events then, not because they did not wait. */
+int64_t ts_lost_in(const struct trace_stream *ts, int cpu, int64_t t0_ns, int64_t t1_ns);
 
 /* The segments of cpu over [a, b], one a line ("SECS.NS  LEN ms  CONTEXT NAME..."), into buf: the slice saved beside
  * the report. Returns the length written. */

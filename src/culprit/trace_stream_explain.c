@@ -99,8 +99,10 @@ static void account_cpu(struct trace_stream *ts, int cpu, int64_t a, int64_t b, 
         int64_t x = s0 > a ? s0 : a, y = s1 < b ? s1 : b;
         if (y <= x)
             continue;
-        if (s->ctx == TS_UNKNOWN) {
+        if (s->ctx == TS_UNKNOWN || s->ctx == TS_LOST) {
             acc->unknown_ns += y - x;
+            if (s->ctx == TS_LOST)
+                acc->lost_ns += y - x; /* the ring lost events then: who held the CPU is not known */
             continue;
         }
         struct ts_holder h;
@@ -204,11 +206,39 @@ int ts_account_span(struct trace_stream *ts, int cpu, int self_tid, int64_t t0_n
     return cpu >= 0 && cpu < TS_CPUS && ts->cpu[cpu].nseg && ts->cpu[cpu].last_ns >= t1_ns;
 }
 
+static int64_t lost_on(const struct trace_stream *ts, const struct ts_cpu *c, int64_t a, int64_t b)
+{
+    if (!c->seg || !c->nseg)
+        return 0;
+    int cap = ts_cap_of(ts);
+    uint32_t oldest = c->nseg > (uint32_t)cap ? c->nseg - (uint32_t)cap : 0;
+    int64_t n = 0;
+    for (uint32_t k = c->nseg; k-- > oldest;) {
+        const struct ts_seg *s = &c->seg[k % (uint32_t)cap];
+        int64_t s1 = k + 1 < c->nseg ? c->seg[(k + 1) % (uint32_t)cap].t0_ns : c->last_ns;
+        if (s1 <= a)
+            break; /* the segments are in time order: nothing older overlaps */
+        if (s->ctx == TS_LOST && s->t0_ns < b)
+            n += (s1 < b ? s1 : b) - (s->t0_ns > a ? s->t0_ns : a);
+    }
+    return n;
+}
+
+int64_t ts_lost_in(const struct trace_stream *ts, int cpu, int64_t t0_ns, int64_t t1_ns)
+{
+    int64_t most = 0;
+    for (int i = cpu >= 0 ? cpu : 0; i < TS_CPUS && (cpu < 0 || i == cpu); i++) {
+        int64_t n = lost_on(ts, &ts->cpu[i], t0_ns, t1_ns);
+        most = n > most ? n : most;
+    }
+    return most;
+}
+
 /* ---- what a person reads beside the report ---- */
 
 static const char *ctx_word(enum ts_ctx c)
 {
-    static const char *const w[] = { "not known", "task", "IRQ", "softirq", "idle", "no event" };
+    static const char *const w[] = { "not known", "task", "IRQ", "softirq", "idle", "no event", "lost" };
     return (unsigned)c < sizeof(w) / sizeof(w[0]) ? w[c] : "?";
 }
 

@@ -186,6 +186,17 @@ int run_report(struct run_state *st, struct run_info *ri, int rc, int mlocked)
                      late == 1 ? "it" : "them");
             json_array_append_new(st->warnings, json_string(w));
         }
+        /* the trace's rings lost events in a happening's wait: who held the CPU then is not known (issue 32) */
+        json_int_t lost = 0;
+        size_t k;
+        json_t *src;
+        json_array_foreach(json_object_get(smp, "sources"), k, src)
+            lost += json_integer_value(json_object_get(json_object_get(src, "summary"), "lost_waits"));
+        if (lost > 0) {
+            snprintf(w, sizeof(w), "culprits: %lld happening%s 'not known' because the trace lost events then (its "
+                     "ring overflowed: a busy machine)", (long long)lost, lost == 1 ? " is" : "s are");
+            json_array_append_new(st->warnings, json_string(w));
+        }
         if (emptied > 0) {
             snprintf(w, sizeof(w), "culprits: %lld sample%s of the counters kept empty (out of memory)",
                      (long long)emptied, emptied == 1 ? "" : "s");

@@ -12,6 +12,7 @@ Written apart from src/culprit/ (another reader, another format, another languag
 code are the issue's definitions, not its code.
 
 usage: perf_waits.py REPORT.json PERF_SCRIPT.txt [--prio N] [--min-ms 0.5] [--tick-ms 4] [--json OUT]
+                     [--canary canary-CPU.log ...]
 PERF_SCRIPT.txt: `perf script -F comm,pid,tid,cpu,time,event,trace --ns` of
 `perf record -a -k CLOCK_MONOTONIC -e sched:sched_switch -e sched:sched_waking -e irq:irq_handler_entry
  -e irq:irq_handler_exit -e irq:softirq_entry -e irq:softirq_exit -e 'irq_vectors:*_entry' -e 'irq_vectors:*_exit'
@@ -22,6 +23,11 @@ starts with rtjitter, jackd, pipewire or data-loop, or a name given with --comm.
 threads' on its CPU and the server's on any.
 An idle CPU holding a wait for longer than twice its slowest idle state's exit latency (sysfs) plus 50 us is
 counted as nothing running ("noevent": below the kernel): its wake's IPI or timer interrupt came that late.
+A report's "below the kernel" (nothing on the CPU) is judged apart, however short the wait from the waking was: the
+wake itself may have come late (the CPU was not running when the audio thread's timer was due), so the observer
+accounts from the happening's start (its cycle's due time) to our audio thread's first switch-in on that CPU, and the
+answer is right only where perf too saw nothing on that CPU for most of it, and, with --canary, the canary pinned
+there was late through that silence (a "below" line says what perf and the canary saw).
 Prints one line per happening ("match", "wrong", "not known", "short") and a summary line; exits 0."""
 import argparse
 import bisect
@@ -86,7 +92,7 @@ class Cpu:
 
 
 def read_trace(path, audio_prio, comms, tick_ns, procs):
-    cpus, waits, state, names = {}, [], {}, {}
+    cpus, waits, state, names, runs = {}, [], {}, {}, {}
     audio = set()
     gap = tick_ns + tick_ns // 4
     with open(path, errors='replace') as f:
@@ -130,6 +136,8 @@ def read_trace(path, audio_prio, comms, tick_ns, procs):
                     waits.append((t - st[1], st[1], t, cpu, nxt))
                 if nxt in audio:
                     state[nxt] = ('run', t)
+                    if nxt in procs.own:
+                        runs.setdefault(cpu, []).append(t)
                 c.stack, c.fn = [], ''
                 c.task = (nxt, ncomm, nprio)
             elif ev == 'sched_waking':
@@ -162,7 +170,7 @@ def read_trace(path, audio_prio, comms, tick_ns, procs):
             if not c.stack and c.task and c.task[0] != pid and ev != 'sched_switch':
                 c.task = (pid, comm, -1)
             c.mark(t)
-    return cpus, waits, audio
+    return cpus, waits, audio, runs
 
 
 class Procs(set):
@@ -210,6 +218,107 @@ def same(culprit, d):
     return False
 
 
+def read_canaries(paths):
+    """{cpu: [(deadline_ns, woke_ns)]} from canary logs ("late DEADLINE_S LATENESS_US ..."), the CPU from the name."""
+    out = {}
+    for p in paths:
+        m = re.search(r'canary-(\d+)\.log$', p)
+        if not m:
+            continue
+        lst, ran = [], False
+        for line in open(p):
+            f = line.split()
+            if len(f) >= 3 and f[0] == 'late':
+                d = int(round(float(f[1]) * 1e9))
+                lst.append((d, d + int(float(f[2]) * 1000)))
+            ran |= len(f) == 2 and f[0] == 'wakeups' and f[1] != '0'
+        if ran:  # a canary that never ran (no "wakeups N" line) saw nothing: it judges nothing
+            out[int(m.group(1))] = lst
+        else:
+            print('# canary log %s: the canary did not run; its CPU is judged on perf alone' % p)
+    return out
+
+
+# the shortest silence a canary (tests/helpers/canary, woken every 1 ms, lateness over 1 ms logged) surely sees
+CANARY_SEES = 2000000
+# two holders this close are a tie at the report's resolution (t_s in 0.1 ms steps at both ends of a window)
+TIE_NS = 200000
+
+
+def judge_below(cpus, runs, stalls, cpu, t0, t1, idle_ns, wait, tick_ns):
+    """judge_window over the lateness (the due time to the switch-in), else over the longest wait (waking to switch-in,
+    where an xrun event's longest wait came after its first cycle)."""
+    r = runs.get(cpu, [])
+    i = bisect.bisect_left(r, t0)
+    b = r[i] if i < len(r) and r[i] <= t1 + 5000000 else t1
+    out = judge_window(cpus, stalls, cpu, t0, b, idle_ns, 'due, switch-in', tick_ns)
+    if not out['right'] and wait is not None and wait[3] == cpu:
+        w = judge_window(cpus, stalls, cpu, wait[1], wait[2], idle_ns, 'waking, switch-in', tick_ns)
+        if w['right']:
+            return w
+        out['why'] += '; ' + w['why']
+    return out
+
+
+def judge_window(cpus, stalls, cpu, t0, b, idle_ns, what, tick_ns):
+    """A below_kernel answer judged on perf's own trace: from the happening's start (its cycle's due time) to our
+    audio thread's first switch-in on that CPU after it, who held the CPU; right only when most of that time perf saw
+    nothing on the CPU (no event for more than a tick and a quarter while busy, or idle far beyond its idle states'
+    exit latency) and, where canaries ran (--canary), the canary on that CPU was late through that silence too (when
+    the silence was 2 ms or more: a shorter one may fall between its wake-ups, unseen)."""
+    c = cpus.get(cpu)
+    if c is None:
+        return {'right': False, 'cpu': cpu, 'why': 'perf saw no event on CPU %s at all' % cpu}
+    acc = c.account(t0, b)
+    # the whole stretch with no event is the silence: the issue's rule credits the context before it with its first
+    # tick, but where the host stopped the CPU between two tracers' probes of one event (perf's timestamp before the
+    # stop, rtjitter's after it: seen here inside a LOC interrupt) that tick belongs to different holders in the two
+    i = max(0, bisect.bisect_right(c.t, t0) - 1)
+    while i < len(c.t) and c.t[i] < b:
+        if c.h[i] == ('noevent',) and i > 0:
+            x, y = max(c.t[i] - tick_ns, t0), min(c.t[i], b)
+            if y > x and acc.get(c.h[i - 1], 0) >= y - x:
+                acc[c.h[i - 1]] -= y - x
+                acc[('noevent',)] = acc.get(('noevent',), 0) + (y - x)
+        i += 1
+    silent = acc.pop(('noevent',), 0)
+    idle = acc.pop(('idle',), 0)
+    if idle > 2 * idle_ns + 50000:
+        silent += idle
+    other = max(acc.items(), key=lambda x: x[1]) if acc else (('nothing',), 0)
+    why = 'perf: %.2f ms silent of [%s] %.2f ms; most of the rest %s %.2f ms' % (
+        silent / 1e6, what, (b - t0) / 1e6, holder_words(other[0]).get('comm', other[0][0]), other[1] / 1e6)
+    # a tie within the report's resolution is not decided here: its t_s has 0.1 ms steps, and a due time read 0.1 ms
+    # early or late moves that much between the first holder and the silence
+    right = silent > 0 and silent + TIE_NS >= other[1]
+    s0, s1 = silent_span(c, t0, b, tick_ns)
+    if right and cpu in stalls and s1 - s0 < CANARY_SEES:
+        why += '; the canary cannot see a silence of %.2f ms (it logs lateness over 1 ms)' % ((s1 - s0) / 1e6)
+    elif right and cpu in stalls:
+        # the silence's stretch: the canary due before its end (in it, or before it and kept waiting by what ran then:
+        # it is below every real-time thread) and woken only after it. A silence of 2 ms holds one of its 1 ms
+        # deadlines at least: had the CPU run, the canary would have run in it.
+        late = [x for x in stalls[cpu] if s0 - 100000000 <= x[0] <= s1 and x[1] >= s1 - 500000]
+        right = bool(late)
+        why += '; canary on CPU %d %s' % (cpu, 'late %.1f ms through it' % ((late[0][1] - late[0][0]) / 1e6)
+                                          if late else 'not late through it: the CPU ran')
+    return {'right': right, 'cpu': cpu, 'why': why, 'silent_ms': silent / 1e6}
+
+
+def silent_span(c, a, b, tick_ns):
+    """The longest stretch of [a, b] in which perf saw the CPU hold nothing (idle, or no event: from its last event)."""
+    best = (a, a)
+    i = max(0, bisect.bisect_right(c.t, a) - 1)
+    while i < len(c.t) and c.t[i] < b:
+        if c.h[i][0] in ('noevent', 'idle'):
+            start = c.t[i] - tick_ns if c.h[i][0] == 'noevent' else c.t[i]
+            s0, s1 = max(start, a), min(c.t[i + 1] if i + 1 < len(c.t) else c.last, b)
+            if s1 - s0 > best[1] - best[0]:
+                best = (s0, s1)
+        i += 1
+    return best
+
+
 def idle_exit_ns():
     """The slowest enabled CPU idle state's exit latency as sysfs says now (0: no idle states, the CPU halts)."""
     import glob
@@ -234,6 +343,9 @@ def main():
     ap.add_argument('--comm', action='append', default=[])
     ap.add_argument('--pid', type=int, action='append', default=[], help="the run's process (and its server's)")
     ap.add_argument('--json')
+    ap.add_argument('--canary', action='append', default=[],
+                    help="a canary's log (tests/helpers/canary; its CPU from the name canary-CPU.log): a below_kernel "
+                         "answer is right only where the canary on that CPU was late through perf's silence too")
     ap.add_argument('--idle-exit-us', type=float, default=None,
                     help='the slowest idle state\'s exit latency (default: read from sysfs now)')
     a = ap.parse_args()
@@ -258,10 +370,11 @@ def main():
     prio = a.prio if a.prio is not None else doc['audio'].get('priority')
     comms = tuple(['rtjitter', 'jackd', 'pipewire', 'data-loop'] + a.comm)
     procs = Procs(a.pid)
-    cpus, waits, audio = read_trace(a.script, 99 - prio, comms, int(a.tick_ms * 1e6), procs)
+    cpus, waits, audio, runs = read_trace(a.script, 99 - prio, comms, int(a.tick_ms * 1e6), procs)
+    stalls = read_canaries(a.canary)
     waits.sort(key=lambda w: w[2])
     ends = [w[2] for w in waits]
-    rows, counts = [], {'match': 0, 'wrong': 0, 'not known': 0, 'short': 0, 'no wait': 0}
+    rows, counts = [], {'match': 0, 'wrong': 0, 'not known': 0, 'short': 0, 'no wait': 0, 'judged': 0}
     for ph in doc['phases']:
         for kind, lst in (('event', ph.get('events', [])), ('spike', ph.get('spikes', []))):
             for h in lst:
@@ -277,9 +390,11 @@ def main():
                     i += 1
                 top = (h.get('culprits') or [{}])[0]
                 row = {'load': ph['load'], 'kind': kind, 't_s': h['t_s'], 'top': top.get('name'),
-                       'top_kind': top.get('kind')}
+                       'top_kind': top.get('kind'), 'top_pid': top.get('pid', 0)}
                 if best is None:
                     row['verdict'] = 'no wait'
+                    if top.get('kind') == 'below_kernel':
+                        row['verdict'] = 'judged'  # below the kernel: judged on perf's silence below
                 else:
                     acc = cpus[best[3]].account(best[1], best[2])
                     who, ns = max(acc.items(), key=lambda x: x[1]) if acc else (('unknown',), 0)
@@ -294,9 +409,17 @@ def main():
                         row['verdict'] = 'not known'
                     else:
                         row['verdict'] = 'match' if same(top, d) else 'wrong'
+                if top.get('kind') == 'below_kernel':  # judged however short the wait from the waking was
+                    row['below'] = judge_below(cpus, runs, stalls, top.get('cpu', h.get('cpu', -1)), t0, t1, idle_ns,
+                                               best, int(a.tick_ms * 1e6))
+                    row['verdict'] = 'match' if row['below']['right'] else 'wrong'
+                row['names'] = [c.get('name') for c in h.get('culprits') or []]
                 counts[row['verdict']] += 1
+                if 'below' in row:
+                    print('below    %s %s %.4f on CPU %s: %s' % (row['load'], kind, h['t_s'], row['below']['cpu'],
+                                                              row['below']['why']))
                 rows.append(row)
-                if row['verdict'] in ('wrong', 'not known', 'match'):
+                if row['verdict'] in ('wrong', 'not known', 'match') and 'wait_ms' in row:
                     print('%-9s %s %s %.4f wait %.2f ms on CPU %s: observer %s (%.2f ms), report %s (%s)' % (
                         row['verdict'], row['load'], kind, h['t_s'], row['wait_ms'], row['cpu'],
                         json.dumps(row['delayer']), row['held_ms'], row['top'], row['top_kind']))

@@ -313,6 +313,10 @@ static void test_lost_and_partial(void **state)
     assert_int_equal(ts_explain(ts, T0 + 2 * MS, T0 + 20100000, -1, &a), 1);
     /* from the last event before the loss (+5.01 ms) to the next (+6 ms): not known */
     assert_int_equal(a.unknown_ns, 990000);
+    assert_int_equal(a.lost_ns, 990000);
+    /* too little to hide the main holder: cc1's 8.89 ms known is more than no event's 6.99 ms and the 0.99 ms lost */
+    assert_int_equal(trace_class_unproven(&a), 0);
+    assert_int_equal(a.held[0].ctx, TS_TASK);
     struct ts_stats st;
     ts_get_stats(ts, &st);
     assert_int_equal(st.lost, 7);
@@ -322,6 +326,77 @@ static void test_lost_and_partial(void **state)
     ts = fed(strstr(fixture, "cc1-900 [001] d..2. 1000.005000"));
     assert_int_equal(ts_explain(ts, T0 + 2 * MS, T0 + 20100000, -1, &a), 0); /* its waking was never seen */
     ts_free(ts);
+}
+
+/* A wait the ring lost events in (issue 32, "Culprits, true"): CPU 1, cc1 (SCHED_OTHER) runs throughout with its
+ * ticks, the audio thread is woken at +2 ms (its due time) and switched in at +17.1 ms; the ring lost the events
+ * from +3.01 ms to +7 ms (cc1's, the truth this test chose), then CPU 1 recorded nothing from +7.01 to +17 ms (after
+ * one 4 ms tick: 5.99 ms with no event). Known: cc1 1.0 + 4.0 + 0.09 = 5.09 ms, no event 5.99 ms, lost 3.99 ms.
+ * The lost stretch could hold cc1 (it did: 9.08 ms in all) or anyone: "nothing on the CPU" (5.99 ms) is not proven
+ * the main holder, and the answer is "not known" because the trace lost events (CNW_LOST), not below the kernel. */
+#define LOST_FIXTURE                                                                                                \
+    L("1000.000000", "audio-500", 1, "sched_switch: prev_comm=audio prev_pid=500 prev_prio=29 prev_state=S ==> "    \
+      "next_comm=cc1 next_pid=900 next_prio=120")                                                                   \
+    L("1000.001000", "cc1-900", 1, "local_timer_entry: vector=236")                                                 \
+    L("1000.001010", "cc1-900", 1, "local_timer_exit: vector=236")                                                  \
+    L("1000.002000", "cc1-900", 1, "sched_waking: comm=audio pid=500 prio=29 target_cpu=001")                       \
+    L("1000.003000", "cc1-900", 1, "local_timer_entry: vector=236")                                                 \
+    L("1000.003010", "cc1-900", 1, "local_timer_exit: vector=236")                                                  \
+    "CPU:1 [LOST 212 EVENTS]\n"                                                                                     \
+    L("1000.007000", "cc1-900", 1, "local_timer_entry: vector=236")                                                 \
+    L("1000.007010", "cc1-900", 1, "local_timer_exit: vector=236")                                                  \
+    L("1000.017000", "cc1-900", 1, "local_timer_entry: vector=236")                                                 \
+    L("1000.017010", "cc1-900", 1, "local_timer_exit: vector=236")                                                  \
+    L("1000.017100", "cc1-900", 1, "sched_switch: prev_comm=cc1 prev_pid=900 prev_prio=120 prev_state=R ==> "       \
+      "next_comm=audio next_pid=500 next_prio=29")
+
+static void test_lost_never_below(void **state)
+{
+    (void)state;
+    struct trace_stream *ts = fed(LOST_FIXTURE);
+    struct ts_account a;
+    assert_int_equal(ts_explain(ts, T0 + 2 * MS, T0 + 17100000, -1, &a), 1);
+    assert_int_equal(a.wait_ns, 15100000);
+    assert_int_equal(a.lost_ns, 3990000);          /* +3.01 to +7 ms */
+    assert_int_equal(a.unknown_ns, 3990000);
+    const struct ts_holder *gap = held(&a, TS_NOEVENT, 0), *cc1 = held(&a, TS_TASK, 900);
+    assert_non_null(gap);
+    assert_non_null(cc1);
+    assert_int_equal(gap->ns, 5990000);            /* +11.01 to +17 ms */
+    assert_int_equal(cc1->ns, 5090000);            /* its ticks in the wait: LOC, 3 x 10 us */
+    assert_null(held(&a, TS_LOST, 0));             /* the lost stretch is nobody's */
+    assert_int_equal(a.held[0].ctx, TS_NOEVENT);   /* the largest known part, yet not proven the main one */
+    assert_int_equal(trace_class_unproven(&a), CNW_LOST);
+    /* the same wait with no loss (the ring kept cc1's events): cc1 is the main holder, proven */
+    char *whole = strdup(LOST_FIXTURE);
+    char *cut = strstr(whole, "CPU:1 [LOST");
+    memmove(cut, strchr(cut, '\n') + 1, strlen(strchr(cut, '\n') + 1) + 1);
+    ts_free(ts);
+    ts = fed(whole);
+    assert_int_equal(ts_explain(ts, T0 + 2 * MS, T0 + 17100000, -1, &a), 1);
+    assert_int_equal(a.lost_ns, 0);
+    assert_int_equal(trace_class_unproven(&a), 0);
+    assert_int_equal(a.held[0].ctx, TS_TASK);
+    assert_int_equal(a.held[0].id, 900);
+    ts_free(ts);
+    free(whole);
+    /* the waking among the events lost: no wait is seen, and the window says the trace lost events in it */
+    char *early = strdup(LOST_FIXTURE);
+    char *lost = strstr(early, "CPU:1 [LOST"), *waking = strstr(early, "cc1-900 [001] d..2. 1000.002000");
+    size_t nl = (size_t)(strchr(lost, '\n') + 1 - lost);
+    char line[64];
+    memcpy(line, lost, nl);
+    memmove(waking + nl, waking, (size_t)(lost - waking)); /* the LOST line before the waking, the waking dropped */
+    memcpy(waking, line, nl);
+    char *w = strstr(early, "cc1-900 [001] d..2. 1000.002000");
+    memmove(w, strchr(w, '\n') + 1, strlen(strchr(w, '\n') + 1) + 1);
+    ts = fed(early);
+    assert_int_equal(ts_explain(ts, T0 + 2 * MS, T0 + 17100000, -1, &a), 0);
+    assert_true(ts_lost_in(ts, 1, T0 + 2 * MS, T0 + 17100000) > 0);
+    assert_true(ts_lost_in(ts, -1, T0 + 2 * MS, T0 + 17100000) > 0);
+    assert_int_equal(ts_lost_in(ts, 1, T0 + 20 * MS, T0 + 30 * MS), 0);
+    ts_free(ts);
+    free(early);
 }
 
 /* ---- the source on a fake tracefs tree (fake_tracefs.h) ---- */
@@ -439,6 +514,7 @@ int main(void)
         cmocka_unit_test(test_parse_lines),      cmocka_unit_test(test_wait_accounted),
         cmocka_unit_test(test_wait_classes),
         cmocka_unit_test(test_idle_beyond_exit),     cmocka_unit_test(test_lost_and_partial),
+        cmocka_unit_test(test_lost_never_below),
         cmocka_unit_test(test_source_fake_tree), cmocka_unit_test(test_source_refuses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
