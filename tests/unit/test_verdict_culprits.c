@@ -352,6 +352,38 @@ static void test_one_happening_one_pid(void **state)
     json_decref(d);
 }
 
+/* The task ranked first in the most events is the one advised, not the one in the most (truth32's run: another
+ * test's canary, second in 4 events for 61 us and first in 1, took the "Lower" line from cpu_hog, first in 3). */
+static void test_first_ranked_wins(void **state)
+{
+    (void)state;
+    json_t *d = doc_on("sys-generic", 64), *p = phase("none", 4, 4, 4, 2500, -900);
+    json_object_set_new(json_object_get(d, "audio"), "priority", json_integer(70));
+    json_t *ev = json_array();
+    for (int i = 0; i < 4; i++) {
+        json_t *hog = culprit("rt_task", "cpu_hog", 300, -1, "cpu_hog (pid 300, real-time 80) kept CPU 1 for 8.3 ms");
+        json_t *can = culprit("rt_task", "canary", 400, -1, "canary (pid 400, real-time 99) kept CPU 1 for 0.06 ms");
+        json_t *cs = i < 3 ? json_pack("[o, o]", hog, can) : json_pack("[o]", can);
+        json_array_append_new(ev, json_pack("{s:f, s:f, s:b, s:o}", "t_s", 10.0 + i, "length_ms", 9.0, "explained",
+                                            1, "culprits", cs));
+    }
+    json_object_set_new(p, "events", ev);
+    json_object_set_new(p, "spikes", json_array());
+    json_object_set_new(p, "top_culprits", json_pack("[{s:s, s:s, s:s, s:i, s:i, s:s}, {s:s, s:s, s:s, s:i, s:i, s:s}]",
+                        "kind", "rt_task", "name", "canary", "basis", "observed", "events", 4, "spikes", 0,
+                        "evidence", "canary (pid 400, real-time 99) kept CPU 1 for 0.06 ms", "kind", "rt_task",
+                        "name", "cpu_hog", "basis", "observed", "events", 3, "spikes", 0, "evidence",
+                        "cpu_hog (pid 300, real-time 80) kept CPU 1 for 8.3 ms"));
+    add_phase(d, p);
+    json_t *prof = profile("studio");
+    verdict_report(d, prof, 0, -1, -1);
+    json_decref(prof);
+    const char *adv = advice_of(d, "culprit_process");
+    CONTAINS(adv, "Lower cpu_hog (pid 300)");
+    assert_null(strstr(adv, "canary"));
+    json_decref(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -364,6 +396,7 @@ int main(void)
         cmocka_unit_test(test_idle_needs_states),
         cmocka_unit_test(test_steps_once),
         cmocka_unit_test(test_one_happening_one_pid),
+        cmocka_unit_test(test_first_ranked_wins),
     };
     return cmocka_run_group_tests_name("verdict_culprits", tests, setup, NULL);
 }
