@@ -10,6 +10,7 @@ no_jackd_named() { ! grep -qs -- "$1" /proc/[0-9]*/cmdline 2>/dev/null; }
 # sets RC and STOP_S (seconds from the action to rtjitter's exit).
 interrupt_run() {
     local server=$1 out=$2; shift 2
+    RUN_T0=$(date +%s.%N)
     "$RTJ" run --loads none --server "$server" --duration 30 --warmup 0.5 --quiet --json "$out" >"$WORK/out" 2>&1 &
     rpid=$!
     # 3 s after its client is on the server (jack_lsp shows its ports; a stopped server shows nothing: then 3 s
@@ -17,6 +18,7 @@ interrupt_run() {
     local i
     for i in $(seq 50); do jack_lsp -s "$server" 2>/dev/null | grep -q "^rtjitter-$rpid:" && break; sleep 0.1; done
     sleep 3
+    ACT_T=$(date +%s.%N)
     "$@"
     local t0=$(date +%s.%N); wait "$rpid"; RC=$?; local t1=$(date +%s.%N)
     STOP_S=$(python3 -c "print(round($t1 - $t0, 2))")
@@ -121,8 +123,11 @@ check "SIGINT: report has complete=false and the reason" \
 ic=$(json "$WORK/i.json" "d['phases'][0]['cycles'], d['phases'][0]['xruns']['skipped_cycles'], d['phases'][0]['clock_window_s'][0], d['phases'][0]['clock_window_s'][1], d['audio'].get('clock')")
 read -r _ _ iw0 iw1 iclk <<<"$ic"
 read -r _ held_us _ held_n < <(canary_stalls "$iw0" "$iw1" --clock "$iclk" --min-us 1000 --total)
-check "SIGINT: the measured part is in the report (about 2.5 s of cycles, less the ${held_us:-?} us the canaries saw taken in ${held_n:-?} stalls: cycles, skipped, window, clock $ic)" \
-    python3 -c "import sys; c, k = map(int, '$ic'.split()[:2]); h = float('${held_us:-0}') / 1e6 * 48000 / 64; sys.exit(not 1500 - h < c + k < 2500)"
+# (and at most what the time from its start to the SIGINT holds: a busy machine took more than the 5 s the wait for
+# its client allows, and 6.2 s were measured, rightly)
+up=$(python3 -c "print(round(($ACT_T - $RUN_T0) * 48000 / 64 * 1.02 + 2))")
+check "SIGINT: the measured part is in the report (about 2.5 s of cycles, less the ${held_us:-?} us the canaries saw taken in ${held_n:-?} stalls, at most the $up cycles from its start to the SIGINT: cycles, skipped, window, clock $ic)" \
+    python3 -c "import sys; c, k = map(int, '$ic'.split()[:2]); h = float('${held_us:-0}') / 1e6 * 48000 / 64; sys.exit(not 1500 - h < c + k < max(2500, $up))"
 check "SIGINT: a stored copy exists as well" [ "$(find "$XDG_DATA_HOME/rtjitter/reports" -name '*.json' | wc -l)" -ge 1 ]
 check "SIGINT: the external server is untouched" kill -0 "$JACKD_PID"
 stop_jackd "$JACKD_PID"
@@ -142,8 +147,9 @@ t0=$(date +%s.%N)
 "$RTJ" run --loads none --server "$name" --duration 1 --quiet >"$WORK/o" 2>"$WORK/e"; rc=$?
 t1=$(date +%s.%N)
 echo "# connecting to the stopped server: exit $rc after $(python3 -c "print(round($t1 - $t0, 1))") s: $(head -1 "$WORK/e")"
-check "a stopped server at start: exit 3 within 7 s, one line saying it does not answer" \
-    [ "$rc" -eq 3 -a "$(python3 -c "print(int($t1 - $t0 < 7))")" = 1 -a "$(err_lines "$WORK/e")" -eq 1 -a "$(grep -c 'does not answer' "$WORK/e")" -eq 1 ]
+# (10 s: the 5 s deadline after the run's own start, which took 2.6 s on a machine at load 12)
+check "a stopped server at start: exit 3 within 10 s, one line saying it does not answer" \
+    [ "$rc" -eq 3 -a "$(python3 -c "print(int($t1 - $t0 < 10))")" = 1 -a "$(err_lines "$WORK/e")" -eq 1 -a "$(grep -c 'does not answer' "$WORK/e")" -eq 1 ]
 kill -CONT "$JACKD_PID"
 stop_jackd "$JACKD_PID"
 # No signal at all: a server that stops running cycles mid-run ends the run by itself.
