@@ -16,7 +16,7 @@ stall_sweep() {
     rm -f "$WORK"/stall.* "$WORK/s.json" "$WORK"/canary-*.log
     canaries 85 120
     "$RTJ" sweep --periods 64,128 --rates 8000 --duration 2 --warmup 0.3 --measure-all --quiet \
-        --loads "none,exec:$H/stall_client \"\$JACK_DEFAULT_SERVER\" 10 10 100000 >$WORK/stall.\$(date +%s%N) 2>&1 & p=\$!; sleep 0.2; kill -USR1 \$p; wait \$p" \
+        --loads "none,exec:f=$WORK/stall.\$(date +%s%N); $H/stall_client \"\$JACK_DEFAULT_SERVER\" 10 10 100000 >\$f 2>&1 & p=\$!; for i in \$(seq 400); do grep -qs ready \$f && break; sleep 0.05; done; kill -USR1 \$p; wait \$p" \
         --json "$WORK/s.json" --html "$WORK/s.html" >"$WORK/out" 2>&1 &
     SPID=$!   # its private server is rtjitter-$SPID-RANDOM-sweep
     wait $SPID
