@@ -108,6 +108,9 @@ json_t *checks_probe_process(const char *root, int fifo_priority);
  * priority rtjitter starts a JACK server at and advises (RTJ_AUDIO_PRIORITY); RLIMIT_MEMLOCK as jackd2's audio.conf (unlimited) or
  * 95-pipewire.conf (4 GiB) set it, at least 256 MiB. */
 #define CHECK_RTPRIO_NEED 70 /* RTJ_AUDIO_PRIORITY (checks/privileges.h): one figure everywhere */
+/* Idle states slower than this to leave (µs) are "deep" for audio: the check's warning and fix, and the verdict's
+ * idle trap advice, disable them with one figure (cpupower idle-set -D). */
+#define CHECK_IDLE_EXIT_MAX_US 100
 #define CHECK_MEMLOCK_NEED_KIB (256 * 1024)
 
 #endif

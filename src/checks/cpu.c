@@ -121,7 +121,7 @@ const struct check check_smt = {
 
 /* An idle state slower to leave than this delays the audio thread's wake-up by a noticeable part of a
  * 1.33 ms period (64 frames at 48 kHz). */
-#define IDLE_EXIT_MAX_US 100
+#define IDLE_EXIT_MAX_US CHECK_IDLE_EXIT_MAX_US
 
 static void eval_idle_states(const json_t *sys, struct check_result *r)
 {

@@ -372,7 +372,7 @@ static void say_idle_trap(const struct vctx *v, char *b, size_t n)
     if (why && strncmp(why, "not held", 8) == 0)
         o = vadd(b, n, o, " (this run could not: %s)", why + 10);
     vadd(b, n, o, "; rtjitter check says how the audio group may hold it, or disable the slow idle states "
-         "(sudo cpupower idle-set -D 10).");
+         "(sudo cpupower idle-set -D %d).", CHECK_IDLE_EXIT_MAX_US);
 }
 
 static void hint_idle_trap(const struct vctx *v, char *b, size_t n)
