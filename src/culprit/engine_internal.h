@@ -152,6 +152,7 @@ struct culprit_engine {
     struct culprit_config cfg;
     char own_client[CULPRIT_NAME_MAX]; /* cfg.own_client, copied ("": none) */
     char proc[256], sys[256];
+    bool real_proc;              /* proc is the machine's own /proc (not a unit test's fixture tree) */
     int64_t interval_ns;
     /* the sampler's own state (its thread only, or the test driving ticks) */
     struct ce_buf buf;

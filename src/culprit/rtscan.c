@@ -8,6 +8,7 @@
 #include "culprit/engine_internal.h"
 #include "util/utf8.h"
 #include <dirent.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,10 +59,27 @@ static struct ce_task *find_task(struct culprit_engine *e, int tid)
     return NULL;
 }
 
+/* Whether the kernel itself says tid is not real time: the policy by one system call, where reading its stat is an
+ * open, a read the kernel formats and a close (most of a scan's cost: every thread of the machine, once a second).
+ * Only for the machine's own /proc (a fixture tree's tasks are not the kernel's); a task the call cannot see is read
+ * as before. */
+static bool surely_not_rt(const struct culprit_engine *e, int tid)
+{
+    if (!e->real_proc)
+        return false;
+    int p = sched_getscheduler(tid);
+    if (p < 0)
+        return false;
+    p &= ~SCHED_RESET_ON_FORK;
+    return p != SCHED_FIFO && p != SCHED_RR;
+}
+
 static void scan_task(struct culprit_engine *e, int pid, int tid, const uint64_t *audio)
 {
     char path[400];
     struct ce_task_stat st;
+    if (surely_not_rt(e, tid))
+        return;
     snprintf(path, sizeof path, "%s/%d/task/%d/stat", e->proc, pid, tid);
     if (ce_read(&e->buf, path) < 0 || ce_parse_task_stat(e->buf.p, e->buf.len, &st) < 0)
         return;
