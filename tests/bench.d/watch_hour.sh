@@ -5,13 +5,14 @@
 # jackd (dummy, 48 kHz, 64 frames) beside a client that stalls STALL_MS (20) every STALL_EVERY_S (5) seconds
 # (tests/helpers/stall_client) and a bare JACK client (tests/helpers/jack_loopback) for the same time: the floor of
 # any client at this period here. Printed: each watch's CPU share (utime + stime of all its threads,
-# /proc/PID/stat, against the wall time) from 5 s to the end and for each stretch between checkpoints, and its
-# private memory (Private_Dirty of smaps_rollup) at 1, 10 and 60 minutes (those the run reaches) and at the end;
-# the xruns its report holds against the stalls the client made. BENCH_WATCH_S (180; the issue's hour: 3600) sets
-# the run. The normal user is created with useradd and removed after (root only when useradd cannot); its watch
-# runs under setpriv with CAP_SYS_NICE and CAP_IPC_LOCK as ambient capabilities (what
-# tests/integration/privileges.sh does where prlimit cannot raise RLIMIT_RTPRIO): real-time scheduling, as a
-# member of audio has, and no more (tracefs stays root's). Prints figures, checks nothing.
+# /proc/PID/stat, against the wall time) from 5 s to the end and for each stretch between checkpoints, each
+# thread's share, and its private memory (Private_Dirty of smaps_rollup) at 1, 10 and 60 minutes (those the run
+# reaches) and at the end; the xruns its report holds against the stalls the client made. BENCH_WATCH_S (180; the
+# issue's hour: 3600) sets the run (the watches run 10 s longer: the last reading is at BENCH_WATCH_S - 3 s, while
+# both surely run). The normal user is created with useradd and removed after (root only when useradd cannot); its
+# watch runs under setpriv with CAP_SYS_NICE and CAP_IPC_LOCK as ambient capabilities (what
+# tests/integration/privileges.sh does where prlimit cannot raise RLIMIT_RTPRIO): real-time scheduling, as a member
+# of audio has, and no more (tracefs stays root's). Prints figures, checks nothing.
 set -u
 secs=${BENCH_WATCH_S:-180}
 stall_ms=${STALL_MS:-20}
@@ -64,40 +65,62 @@ for try in $(seq 30); do
     wait "$jp"; sleep 2
 done
 pids+=("$jp")
-"$H/stall_client" "$name" "$stall_ms" "$k" "$nstall" >"$W/stall.out" 2>&1 &
-sp=$!; pids+=("$!")
-"$H/jack_loopback" "$name" bare 0 >/dev/null 2>&1 &
-bp=$!; pids+=("$!")
+# the helpers: a client's shared memory may be cut from under it by another test's jackd starting as one is killed
+# (jack2 reuses a registry slot's file: tests/lib.sh's jack_kill_begin); one that dies is started again, and said
+start_stall() { "$H/stall_client" "$name" "$stall_ms" "$k" "$nstall" >>"$W/stall.out" 2>&1 & sp=$!; pids+=("$!"); }
+start_bare() { "$H/jack_loopback" "$name" bare$((nbare++)) 0 >/dev/null 2>&1 & bp=$!; pids+=("$!"); }
+nbare=0; start_stall; start_bare
 sleep 0.5
 declare -A wp
 for who in "${whos[@]}"; do
     d="$W/$who"; mkdir -p "$d"; [ "$who" = user ] && chown "$uid" "$d"
-    as "$who" "$RTJ_ABS" watch --server "$name" --server-log "$W/jackd.log" --duration "$secs" --json "$d/w.json" \
+    as "$who" "$RTJ_ABS" watch --server "$name" --server-log "$W/jackd.log" --duration "$((secs + 10))" --json "$d/w.json" \
         --output "$d/store" >"$d/out" 2>"$d/err" &
     wp[$who]=$!; pids+=("$!")
 done
-sleep 1
+t_start=$(date +%s.%N)   # the watches' start: the checkpoints count from here
+for i in $(seq 50); do grep -q '^ready' "$W/stall.out" && break; sleep 0.1; done
 kill -USR1 "$sp"   # the stalls from here
 
 hz=$(getconf CLK_TCK)
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null; }
 kib() { awk '/^Private_Dirty:/ { print $2 }' "/proc/$1/smaps_rollup" 2>/dev/null; }
 now() { date +%s.%N; }
+# each thread of a process: its id, name, policy (stat's 41st field: 1 FIFO, 2 RR) and utime + stime
+threads() { local th; for th in /proc/$1/task/*; do awk '{ sub(/^.*\) /, "") ; print $39, $12 + $13 }' "$th/stat" \
+    2>/dev/null | sed "s|^|$(basename "$th") $(tr ' ' _ <"$th/comm" 2>/dev/null) |"; done; }
 # checkpoints (seconds since the watches started): 5 s, 1, 10 and 60 minutes that the run reaches, and the end
 cps=(5); for c in 60 600 3600; do [ "$c" -lt $((secs - 3)) ] && cps+=("$c"); done; cps+=($((secs - 3)))
-t_start=$(now)
 declare -A T M B
+bdone=0; blast=0; deaths=()   # the bare clients' ticks: those of the ended ones, the current one's last read
+bticks() { local x; x=$(ticks "$bp"); [ -n "$x" ] && blast=$x; echo $((bdone + blast)); }
 for c in "${cps[@]}"; do
-    w=$(awk -v s="$t_start" -v c="$c" -v n="$(now)" 'BEGIN { d = s + c - n; print (d > 0 ? d : 0) }')
-    sleep "$w"
+    while :; do
+        left=$(awk -v s="$t_start" -v c="$c" -v n="$(now)" 'BEGIN { d = s + c - n; print (d > 0 ? d : 0) }')
+        if ! kill -0 "$sp" 2>/dev/null; then
+            deaths+=("the stall client ended at $(awk -v s="$t_start" -v n="$(now)" 'BEGIN { printf "%.0f", n - s }') s")
+            r0=$(grep -c '^ready' "$W/stall.out"); start_stall
+            for i in $(seq 50); do [ "$(grep -c '^ready' "$W/stall.out")" -gt "$r0" ] && break; sleep 0.1; done
+            kill -USR1 "$sp" 2>/dev/null
+        fi
+        if ! kill -0 "$bp" 2>/dev/null; then
+            deaths+=("the bare client ended at $(awk -v s="$t_start" -v n="$(now)" 'BEGIN { printf "%.0f", n - s }') s (its CPU counted to 10 s before)")
+            bdone=$((bdone + blast)); blast=0; start_bare
+        fi
+        bticks >/dev/null
+        awk -v l="$left" 'BEGIN { exit !(l <= 10) }' && { sleep "$left"; break; }
+        sleep 10
+    done
     t=$(now)
     for who in "${whos[@]}"; do
-        T[$who,$c]=$(ticks "${wp[$who]}"); M[$who,$c]=$(kib "${wp[$who]}"); B[$who,$c]=$(ticks "$bp")
+        T[$who,$c]=$(ticks "${wp[$who]}"); M[$who,$c]=$(kib "${wp[$who]}"); B[$who,$c]=$(bticks)
+        threads "${wp[$who]}" >"$W/$who/threads-$c"
     done
     T[t,$c]=$t
 done
 for who in "${whos[@]}"; do wait "${wp[$who]}"; echo "$?" >"$W/$who/rc"; done
 kill -TERM "$sp" "$bp" 2>/dev/null; wait "$sp" "$bp" 2>/dev/null
+for d in "${deaths[@]}"; do echo "watch_hour: $d and was started again"; done
 
 echo "watch_hour: $secs s, one private jackd (dummy, 48 kHz, 64 frames) for both, a client stalling $stall_ms ms every" \
      "$every_s s; $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end"
@@ -105,7 +128,7 @@ for who in "${whos[@]}"; do
     mode="root, the trace on"; [ "$who" = user ] && mode="a normal user ($U), no trace"
     ev=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); p=d["phases"][0]; print(p["xruns"]["events"])' \
          "$W/$who/w.json" 2>/dev/null || echo "?")
-    st=$(awk '/^stalls/ { print $2 }' "$W/stall.out")
+    st=$(awk '/^stalls/ { n += $2 } END { print n }' "$W/stall.out")
     line="watch as $mode: exit $(cat "$W/$who/rc"), $ev xruns in its report, the client stalled ${st:-?} times"
     echo "$line"
     prev=5
@@ -121,4 +144,12 @@ for who in "${whos[@]}"; do
         -v s0="${T[t,5]}" -v s1="${T[t,$last]}" -v hz="$hz" -v l="$last" 'BEGIN {
         printf "  whole run (5-%d s): watch CPU %.2f %% of one CPU; the bare JACK client beside it %.2f %%; watch beyond that floor %.2f points\n",
             l, 100 * (b - a) / hz / (s1 - s0), 100 * (bb - ba) / hz / (s1 - s0), 100 * ((b - a) - (bb - ba)) / hz / (s1 - s0) }'
+    # where it goes: each thread's share over the run (the real-time ones are JACK's: the process callback, the notifications)
+    awk -v hz="$hz" -v s0="${T[t,5]}" -v s1="${T[t,$last]}" 'FNR == NR { a[$1] = $4; next }
+        { d = $4 - a[$1]; what = "JACK'"'"'s or the main thread"
+          if ($3 == 1 || $3 == 2) what = "a JACK thread, real time: the process callback or its notifications"
+          else if ($2 == "rtj-culprits") what = "the culprit sampler"
+          else if ($2 == "rtj-collect") what = "the collector"
+          printf "    thread %s (%s, %s): %.2f %% of one CPU\n", $1, $2, what, 100 * d / hz / (s1 - s0) }' \
+        "$W/$who/threads-5" "$W/$who/threads-$last"
 done
