@@ -179,6 +179,7 @@ struct culprit_engine {
     int ntasks;
     uint32_t tasks_lost;
     int64_t last_scan_ns;
+    int64_t freq_absent_ns;      /* the tick that found no cpufreq on the audio CPUs (0: found, or not looked) */
     struct ce_reader readers[CER_COUNT];
     struct ce_sample *hist;      /* a ring of hist_cap samples */
     struct ce_scratch scratch;   /* the sample being read */

@@ -297,6 +297,11 @@ static void sample_freq(struct culprit_engine *e, struct ce_sample *s)
     n = e->naudio_cpus;
     memcpy(cpus, e->audio_cpus, sizeof cpus);
     pthread_mutex_unlock(&e->mu);
+    /* no cpufreq on the audio CPUs (a VM): looked for again once a second, not at every tick */
+    if (n > 0 && e->freq_absent_ns && s->t_ns - e->freq_absent_ns < 1000000000) {
+        reader(e, CER_CPUFREQ, "absent", "no cpufreq on the audio CPUs");
+        return;
+    }
     for (int i = 0; i < n && s->n_freq < CE_S_FREQ; i++) {
         char path[400];
         snprintf(path, sizeof path, "%s/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq", e->sys, cpus[i]);
@@ -309,6 +314,7 @@ static void sample_freq(struct culprit_engine *e, struct ce_sample *s)
         s->freq[s->n_freq].cpu = (uint16_t)cpus[i];
         s->freq[s->n_freq++].khz = (uint32_t)(khz > UINT32_MAX ? UINT32_MAX : khz);
     }
+    e->freq_absent_ns = n > 0 && !found ? s->t_ns : 0;
     if (n == 0)
         reader(e, CER_CPUFREQ, "on", "no audio CPU known yet");
     else
