@@ -65,8 +65,8 @@ for try in $(seq 30); do
     wait "$jp"; sleep 2
 done
 pids+=("$jp")
-# the helpers: a client's shared memory may be cut from under it by another test's jackd starting as one is killed
-# (jack2 reuses a registry slot's file: tests/lib.sh's jack_kill_begin); one that dies is started again, and said
+# the helpers: on a busy machine they die (the hour of 2026-12-04: both together every ~2 minutes, the stall client
+# of SIGALRM, after jackd's "Could not write notification" for it); one that dies is started again, and said
 start_stall() { "$H/stall_client" "$name" "$stall_ms" "$k" "$nstall" >>"$W/stall.out" 2>&1 & sp=$!; pids+=("$!"); }
 start_bare() { "$H/jack_loopback" "$name" bare$((nbare++)) 0 >/dev/null 2>&1 & bp=$!; pids+=("$!"); }
 nbare=0; start_stall; start_bare
