@@ -73,6 +73,7 @@ struct culprit_engine *ce_create(const struct culprit_config *cfg, char *err, si
     e->hist_cap = (int)(e->cfg.history_s * e->cfg.hz) + 1;
     snprintf(e->proc, sizeof e->proc, "%s", cfg->proc_root ? cfg->proc_root : "/proc");
     snprintf(e->sys, sizeof e->sys, "%s", cfg->sys_root ? cfg->sys_root : "/sys");
+    e->real_proc = strcmp(e->proc, "/proc") == 0;
     snprintf(e->own_client, sizeof e->own_client, "%s", cfg->own_client ? cfg->own_client : "");
     e->cfg.proc_root = e->cfg.sys_root = e->cfg.own_client = NULL; /* the copies above are what is used */
     init_readers(e);

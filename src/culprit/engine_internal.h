@@ -32,6 +32,8 @@
 #define CE_OBS_MAX 1024         /* source observations kept (a ring) */
 #define CE_SOURCES_MAX 8
 #define CE_RESULTS_MAX 20000    /* happenings held at once (noted, not yet forgotten); beyond: counted, not explained */
+#define CE_FILES_MAX 24         /* /proc and /sys files read every tick kept open (ce_read_kept) */
+#define CE_KEPT_FD_MAX 768      /* no file kept open at or above this descriptor: room left for the rest */
 #define CE_FILE_MAX (8u << 20)  /* a /proc file larger than this is read up to here (and said truncated) */
 #define CE_COMM 16
 
@@ -98,6 +100,7 @@ struct ce_task {
     int64_t last_run_ns;         /* schedstat at the last read, -1 before the first */
     int64_t read_t_ns;           /* a stamp at or before that read (its tick's, or the one before at a scan) */
     bool seen;                   /* found by the current scan */
+    int stat_fd, sched_fd;       /* its stat and schedstat kept open, + 1 (0: none; ce_read_fd) */
 };
 
 /* What a reader of the sampler found on this machine (the summary's sources). */
@@ -139,13 +142,21 @@ struct ce_buf {
     bool truncated;
 };
 
+/* A /proc or /sys file read every tick, kept open and read again from its start: no path walk at each tick. */
+struct ce_file {
+    int kept;                    /* its descriptor + 1; 0: none */
+    char path[160];
+};
+
 struct culprit_engine {
     struct culprit_config cfg;
     char own_client[CULPRIT_NAME_MAX]; /* cfg.own_client, copied ("": none) */
     char proc[256], sys[256];
+    bool real_proc;              /* proc is the machine's own /proc (not a unit test's fixture tree) */
     int64_t interval_ns;
     /* the sampler's own state (its thread only, or the test driving ticks) */
     struct ce_buf buf;
+    struct ce_file files[CE_FILES_MAX];
     int ncpu;                    /* columns of /proc/interrupts */
     struct ce_line lines[CE_LINES_MAX];
     int nlines;
@@ -168,6 +179,7 @@ struct culprit_engine {
     int ntasks;
     uint32_t tasks_lost;
     int64_t last_scan_ns;
+    int64_t freq_absent_ns;      /* the tick that found no cpufreq on the audio CPUs (0: found, or not looked) */
     struct ce_reader readers[CER_COUNT];
     struct ce_sample *hist;      /* a ring of hist_cap samples */
     struct ce_scratch scratch;   /* the sample being read */
@@ -223,6 +235,11 @@ int ce_parse_task_stat(const char *buf, size_t len, struct ce_task_stat *out);
 int ce_parse_cpulist(const char *s, uint64_t *mask, int maxcpu); /* bits set, -1 malformed */
 int ce_parse_allowed(const char *status, size_t len, uint64_t *mask, int maxcpu);
 int ce_read(struct ce_buf *b, const char *path);                  /* 0, or -errno */
+/* the same, kept open between reads (/proc and /sys only): by the caller's descriptor (+ 1, 0 none), or in the
+ * engine's table by path (into e->buf) */
+int ce_read_fd(struct ce_buf *b, int *kept, const char *path);
+int ce_read_kept(struct culprit_engine *e, const char *path);
+void ce_fd_close(int *kept);
 void ce_buf_free(struct ce_buf *b);
 
 /* sampler.c */

@@ -8,6 +8,7 @@
 #include "culprit/engine_internal.h"
 #include "util/utf8.h"
 #include <dirent.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,10 +59,27 @@ static struct ce_task *find_task(struct culprit_engine *e, int tid)
     return NULL;
 }
 
+/* Whether the kernel itself says tid is not real time: the policy by one system call, where reading its stat is an
+ * open, a read the kernel formats and a close (most of a scan's cost: every thread of the machine, once a second).
+ * Only for the machine's own /proc (a fixture tree's tasks are not the kernel's); a task the call cannot see is read
+ * as before. */
+static bool surely_not_rt(const struct culprit_engine *e, int tid)
+{
+    if (!e->real_proc)
+        return false;
+    int p = sched_getscheduler(tid);
+    if (p < 0)
+        return false;
+    p &= ~SCHED_RESET_ON_FORK;
+    return p != SCHED_FIFO && p != SCHED_RR;
+}
+
 static void scan_task(struct culprit_engine *e, int pid, int tid, const uint64_t *audio)
 {
     char path[400];
     struct ce_task_stat st;
+    if (surely_not_rt(e, tid))
+        return;
     snprintf(path, sizeof path, "%s/%d/task/%d/stat", e->proc, pid, tid);
     if (ce_read(&e->buf, path) < 0 || ce_parse_task_stat(e->buf.p, e->buf.len, &st) < 0)
         return;
@@ -116,9 +134,14 @@ static void scan_process(struct culprit_engine *e, int pid, const uint64_t *audi
 static void drop_unseen(struct culprit_engine *e)
 {
     int w = 0;
-    for (int i = 0; i < e->ntasks; i++)
-        if (e->tasks[i].seen)
+    for (int i = 0; i < e->ntasks; i++) {
+        if (e->tasks[i].seen) {
             e->tasks[w++] = e->tasks[i];
+        } else {
+            ce_fd_close(&e->tasks[i].stat_fd);
+            ce_fd_close(&e->tasks[i].sched_fd);
+        }
+    }
     e->ntasks = w;
 }
 
@@ -147,19 +170,15 @@ void ce_rt_rescan(struct culprit_engine *e, const uint64_t *audio_mask)
     pthread_mutex_unlock(&e->mu);
 }
 
-/* One task at a tick: where it is and how much it ran since the last tick. */
+/* One task at a tick: how much it ran since the last tick and, when it ran, where it is (its files kept open:
+ * ce_read_fd; stat only for a task that ran, the one whose place a sample holds). */
 static void read_task(struct culprit_engine *e, struct ce_task *t, struct ce_sample *s)
 {
     char path[400];
     int64_t run, delay;
     struct ce_task_stat st;
-    snprintf(path, sizeof path, "%s/%d/task/%d/stat", e->proc, t->pid, t->tid);
-    if (ce_read(&e->buf, path) == 0 && ce_parse_task_stat(e->buf.p, e->buf.len, &st) == 0) {
-        t->cpu = st.processor;
-        t->prio = st.rt_priority;
-    }
     snprintf(path, sizeof path, "%s/%d/task/%d/schedstat", e->proc, t->pid, t->tid);
-    if (ce_read(&e->buf, path) < 0 || ce_parse_schedstat(e->buf.p, e->buf.len, &run, &delay) < 0)
+    if (ce_read_fd(&e->buf, &t->sched_fd, path) < 0 || ce_parse_schedstat(e->buf.p, e->buf.len, &run, &delay) < 0)
         return;
     int64_t d = t->last_run_ns >= 0 && run > t->last_run_ns ? run - t->last_run_ns : 0;
     int64_t since = t->read_t_ns; /* a read that failed before leaves this further back: the delta spans more */
@@ -167,6 +186,11 @@ static void read_task(struct culprit_engine *e, struct ce_task *t, struct ce_sam
     t->read_t_ns = s->t_ns;
     if (d == 0 || !e->primed)
         return;
+    snprintf(path, sizeof path, "%s/%d/task/%d/stat", e->proc, t->pid, t->tid);
+    if (ce_read_fd(&e->buf, &t->stat_fd, path) == 0 && ce_parse_task_stat(e->buf.p, e->buf.len, &st) == 0) {
+        t->cpu = st.processor;
+        t->prio = st.rt_priority;
+    }
     if (s->n_task >= CE_S_TASK) {
         s->lost++;
         return;

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/magic.h>
+#include <sys/statfs.h>
 #include "util/textscan.h"
 
 /* The header's columns: tokens "CPUn". */
@@ -237,13 +239,10 @@ int ce_parse_allowed(const char *b, size_t len, uint64_t *mask, int maxcpu)
     return -1;
 }
 
-/* Reads path whole into b (grown up to CE_FILE_MAX; beyond, truncated and said so). /proc files have no size:
- * read until EOF. */
-int ce_read(struct ce_buf *b, const char *path)
+/* Reads fd whole into b from where it is (grown up to CE_FILE_MAX; beyond, truncated and said so). /proc files have
+ * no size: read until EOF. */
+static int read_whole(struct ce_buf *b, int fd)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0)
-        return -errno;
     b->len = 0;
     b->truncated = false;
     for (;;) {
@@ -263,19 +262,88 @@ int ce_read(struct ce_buf *b, const char *path)
         if (r < 0 && errno == EINTR)
             continue;
         if (r <= 0) {
-            if (r < 0 && b->len == 0) {
-                int er = -errno;
-                close(fd);
-                return er;
-            }
+            if (r < 0 && b->len == 0)
+                return -errno;
             break;
         }
         b->len += (size_t)r;
     }
-    close(fd);
     if (b->p)
         b->p[b->len] = '\0';
     return b->p ? 0 : -ENOMEM;
+}
+
+static int open_ro(const char *path)
+{
+    return open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+}
+
+/* Reads path whole into b. */
+int ce_read(struct ce_buf *b, const char *path)
+{
+    int fd = open_ro(path);
+    if (fd < 0)
+        return -errno;
+    int r = read_whole(b, fd);
+    close(fd);
+    return r;
+}
+
+/* Keeps fd open (stored as fd + 1 in *kept) when it is of /proc or /sys, whose text a read from the start makes anew,
+ * and while the process has room for it; a file elsewhere (the unit tests' fixture trees, rewritten by renaming) is
+ * opened at each read as before. */
+static void keep_fd(int fd, int *kept)
+{
+    struct statfs f;
+    if (fd < CE_KEPT_FD_MAX && fstatfs(fd, &f) == 0 && (f.f_type == PROC_SUPER_MAGIC || f.f_type == SYSFS_MAGIC))
+        *kept = fd + 1;
+    else
+        close(fd);
+}
+
+int ce_read_fd(struct ce_buf *b, int *kept, const char *path)
+{
+    if (*kept > 0) {
+        int fd = *kept - 1;
+        int r = lseek(fd, 0, SEEK_SET) < 0 ? -errno : read_whole(b, fd);
+        if (r == 0)
+            return 0;
+        close(fd); /* gone (the task ended) or failing: opened by its path again, as a read without it would */
+        *kept = 0;
+    }
+    int fd = open_ro(path);
+    if (fd < 0)
+        return -errno;
+    int r = read_whole(b, fd);
+    if (r == 0)
+        keep_fd(fd, kept);
+    else
+        close(fd);
+    return r;
+}
+
+void ce_fd_close(int *kept)
+{
+    if (*kept > 0)
+        close(*kept - 1);
+    *kept = 0;
+}
+
+int ce_read_kept(struct culprit_engine *e, const char *path)
+{
+    size_t n = strlen(path);
+    struct ce_file *free_slot = NULL;
+    for (int i = 0; n < sizeof e->files[0].path && i < CE_FILES_MAX; i++) {
+        struct ce_file *f = &e->files[i];
+        if (f->kept > 0 && strcmp(f->path, path) == 0)
+            return ce_read_fd(&e->buf, &f->kept, path);
+        if (f->kept == 0 && !free_slot)
+            free_slot = f;
+    }
+    if (!free_slot || n >= sizeof free_slot->path)
+        return ce_read(&e->buf, path);
+    memcpy(free_slot->path, path, n + 1);
+    return ce_read_fd(&e->buf, &free_slot->kept, path);
 }
 
 void ce_buf_free(struct ce_buf *b)

@@ -121,7 +121,7 @@ static void sample_interrupts(struct culprit_engine *e, struct ce_sample *s)
 {
     char path[400];
     snprintf(path, sizeof path, "%s/interrupts", e->proc);
-    if (ce_read(&e->buf, path) < 0) {
+    if (ce_read_kept(e, path) < 0) {
         reader(e, CER_INTERRUPTS, "absent", "/proc/interrupts cannot be read");
         return;
     }
@@ -197,7 +197,7 @@ static void sample_softirqs(struct culprit_engine *e, struct ce_sample *s)
     char path[400];
     snprintf(path, sizeof path, "%s/softirqs", e->proc);
     struct soft_ctx c = {e, s};
-    if (ce_read(&e->buf, path) < 0 || ce_parse_table(e->buf.p, e->buf.len, soft_row, &c) < 0)
+    if (ce_read_kept(e, path) < 0 || ce_parse_table(e->buf.p, e->buf.len, soft_row, &c) < 0)
         reader(e, CER_SOFTIRQS, "absent", "/proc/softirqs cannot be read");
     else
         reader(e, CER_SOFTIRQS, "on", NULL);
@@ -233,7 +233,7 @@ static void sample_steal(struct culprit_engine *e, struct ce_sample *s)
     long hz = sysconf(_SC_CLK_TCK);
     struct steal_ctx c = {e, s, hz > 0 ? hz : 100};
     snprintf(path, sizeof path, "%s/stat", e->proc);
-    if (ce_read(&e->buf, path) < 0 || ce_parse_stat_steal(e->buf.p, e->buf.len, steal_row, &c) <= 0)
+    if (ce_read_kept(e, path) < 0 || ce_parse_stat_steal(e->buf.p, e->buf.len, steal_row, &c) <= 0)
         reader(e, CER_STAT, "absent", "/proc/stat has no per-CPU steal");
     else
         reader(e, CER_STAT, "on", NULL);
@@ -254,7 +254,7 @@ static void sample_audio(struct culprit_engine *e, struct ce_sample *s)
     char path[400];
     int64_t run, delay;
     snprintf(path, sizeof path, "%s/%d/task/%d/schedstat", e->proc, e->cfg.audio_pid, tid);
-    if (ce_read(&e->buf, path) < 0 || ce_parse_schedstat(e->buf.p, e->buf.len, &run, &delay) < 0) {
+    if (ce_read_kept(e, path) < 0 || ce_parse_schedstat(e->buf.p, e->buf.len, &run, &delay) < 0) {
         reader(e, CER_SCHEDSTAT, "failing", "the audio thread's schedstat cannot be read");
         e->audio_prev_tid = 0;
         return;
@@ -278,7 +278,7 @@ static void sample_psi(struct culprit_engine *e, struct ce_sample *s)
         int64_t total;
         s->psi_us[i] = -1;
         snprintf(path, sizeof path, "%s/pressure/%s", e->proc, names[i]);
-        if (ce_read(&e->buf, path) < 0 || ce_parse_psi_some(e->buf.p, e->buf.len, &total) < 0) {
+        if (ce_read_kept(e, path) < 0 || ce_parse_psi_some(e->buf.p, e->buf.len, &total) < 0) {
             e->psi_prev[i] = -1;
             continue;
         }
@@ -297,10 +297,15 @@ static void sample_freq(struct culprit_engine *e, struct ce_sample *s)
     n = e->naudio_cpus;
     memcpy(cpus, e->audio_cpus, sizeof cpus);
     pthread_mutex_unlock(&e->mu);
+    /* no cpufreq on the audio CPUs (a VM): looked for again once a second, not at every tick */
+    if (n > 0 && e->freq_absent_ns && s->t_ns - e->freq_absent_ns < 1000000000) {
+        reader(e, CER_CPUFREQ, "absent", "no cpufreq on the audio CPUs");
+        return;
+    }
     for (int i = 0; i < n && s->n_freq < CE_S_FREQ; i++) {
         char path[400];
         snprintf(path, sizeof path, "%s/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq", e->sys, cpus[i]);
-        if (ce_read(&e->buf, path) < 0)
+        if (ce_read_kept(e, path) < 0)
             continue;
         long khz = strtol(e->buf.p, NULL, 10);
         if (khz <= 0)
@@ -309,6 +314,7 @@ static void sample_freq(struct culprit_engine *e, struct ce_sample *s)
         s->freq[s->n_freq].cpu = (uint16_t)cpus[i];
         s->freq[s->n_freq++].khz = (uint32_t)(khz > UINT32_MAX ? UINT32_MAX : khz);
     }
+    e->freq_absent_ns = n > 0 && !found ? s->t_ns : 0;
     if (n == 0)
         reader(e, CER_CPUFREQ, "on", "no audio CPU known yet");
     else
@@ -426,6 +432,12 @@ void ce_sampler_free(struct culprit_engine *e)
     free(e->steal_roll);
     for (int i = 0; e->hist && i < e->hist_cap; i++)
         free(e->hist[i].block);
+    for (int i = 0; i < CE_FILES_MAX; i++)
+        ce_fd_close(&e->files[i].kept);
+    for (int i = 0; i < e->ntasks; i++) {
+        ce_fd_close(&e->tasks[i].stat_fd);
+        ce_fd_close(&e->tasks[i].sched_fd);
+    }
     free(e->hist);
     e->irq_roll = e->soft_roll = e->steal_roll = NULL;
     e->irq_prev = e->soft_prev = e->steal_prev = NULL;

@@ -27,10 +27,12 @@ int ksym_resolve(struct ksym_names *k, struct trace_stream *ts)
         return 0;
     uint64_t at[KSYM_PENDING];
     char name[KSYM_PENDING][48];
+    char cand[KSYM_PENDING][128]; /* the best line so far, as read ("name\t[module]"): formatted once, at the end */
     int n = k->npending;
     for (int i = 0; i < n; i++)
-        at[i] = 0, name[i][0] = '\0';
-    /* the text symbol at or below each address: its function (a pointer to a work function is its start) */
+        at[i] = 0, name[i][0] = cand[i][0] = '\0';
+    /* the text symbol at or below each address: its function (a pointer to a work function is its start); the file
+     * is mostly in ascending order, so nearly every line below an address improves on the one before: copied only */
     FILE *f = fopen("/proc/kallsyms", "re");
     char line[512];
     while (f && fgets(line, sizeof(line), f)) {
@@ -38,19 +40,28 @@ int ksym_resolve(struct ksym_names *k, struct trace_stream *ts)
         uint64_t a = strtoull(line, &e, 16);
         if (!a || e[0] != ' ' || (e[1] != 't' && e[1] != 'T') || e[2] != ' ')
             continue; /* a hidden address (kptr_restrict) is 0: nothing is named */
+        size_t l = 0;
         for (int i = 0; i < n; i++) {
-            if (a > k->pending[i] || a < at[i] || (a == at[i] && name[i][0]))
+            if (a > k->pending[i] || a < at[i] || (a == at[i] && cand[i][0]))
                 continue;
-            char *s = e + 3, *tab = strpbrk(s, "\t\n"), *mod = tab && *tab == '\t' ? strchr(tab, '[') : NULL;
-            int sl = tab ? (int)(tab - s) : (int)strlen(s);
-            size_t ml = mod ? strcspn(mod, "]\n") : 0;
+            if (!l)
+                l = strnlen(e + 3, sizeof(cand[i]) - 1);
             at[i] = a;
-            snprintf(name[i], sizeof(name[i]), "%.*s%s%.*s%s", sl, s, mod ? " " : "", (int)ml, mod ? mod : "",
-                     mod ? "]" : "");
+            memcpy(cand[i], e + 3, l);
+            cand[i][l] = '\0';
         }
     }
     if (f)
         fclose(f);
+    for (int i = 0; i < n; i++) {
+        if (!cand[i][0])
+            continue;
+        char *s = cand[i], *tab = strpbrk(s, "\t\n"), *mod = tab && *tab == '\t' ? strchr(tab, '[') : NULL;
+        int sl = tab ? (int)(tab - s) : (int)strlen(s);
+        size_t ml = mod ? strcspn(mod, "]\n") : 0;
+        snprintf(name[i], sizeof(name[i]), "%.*s%s%.*s%s", sl, s, mod ? " " : "", (int)ml, mod ? mod : "",
+                 mod ? "]" : "");
+    }
     int named = 0;
     for (int i = 0; i < n; i++) {
         char hex[24];
