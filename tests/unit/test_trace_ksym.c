@@ -18,7 +18,7 @@
 static uint64_t pick(char *name, size_t len, int want_module)
 {
     FILE *f = fopen("/proc/kallsyms", "re");
-    char line[512], prev[256] = "";
+    char line[512], prev[264] = "";
     unsigned long long pa = 0, ppa = 0;
     int pmod = 0;
     while (f && fgets(line, sizeof(line), f)) {

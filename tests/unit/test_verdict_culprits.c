@@ -361,9 +361,10 @@ static void test_first_ranked_wins(void **state)
     json_object_set_new(json_object_get(d, "audio"), "priority", json_integer(70));
     json_t *ev = json_array();
     for (int i = 0; i < 4; i++) {
-        json_t *hog = culprit("rt_task", "cpu_hog", 300, -1, "cpu_hog (pid 300, real-time 80) kept CPU 1 for 8.3 ms");
         json_t *can = culprit("rt_task", "canary", 400, -1, "canary (pid 400, real-time 99) kept CPU 1 for 0.06 ms");
-        json_t *cs = i < 3 ? json_pack("[o, o]", hog, can) : json_pack("[o]", can);
+        json_t *cs = i < 3 ? json_pack("[o, o]", culprit("rt_task", "cpu_hog", 300, -1, "cpu_hog (pid 300, real-time "
+                                                         "80) kept CPU 1 for 8.3 ms"), can)
+                           : json_pack("[o]", can);
         json_array_append_new(ev, json_pack("{s:f, s:f, s:b, s:o}", "t_s", 10.0 + i, "length_ms", 9.0, "explained",
                                             1, "culprits", cs));
     }
