@@ -47,6 +47,19 @@ def run(argv, timeout=20, **kw):
 
 
 
+_NS = []
+
+
+def etc_ns_missing():
+    """Why no private mount namespace can be made here, or None: in a chroot (a fresh-machine root) / is no mount
+    point and `unshare --propagation private` fails; without private propagation a bind over /etc could reach the
+    machine's own, so nothing is run then."""
+    if not _NS:
+        rc, out = run(["unshare", "-m", "--propagation", "private", "true"])
+        _NS.append(None if rc == 0 else f"no private mount namespace here ({out or 'unshare exit %d' % rc})")
+    return _NS[0]
+
+
 def in_etc_ns(script):
     """script in a private mount namespace over a copy of /etc (and debconf's database): nothing reaches the
     machine's own."""
@@ -155,6 +168,8 @@ def run_usermod(argv, cmd, src):
               f"useradd -M -d /nonexistent {user} 2>/dev/null; {' '.join(map(shlex.quote, argv))} || exit 4; "
               f"id -nG {user}; printf 'ulimit -r; ulimit -l; exit\\n' | timeout 10 script -qfec "
               f"'login -f {user}' /dev/null | tr -d '\\r' | tail -2 | tr '\\n' ' '")
+    if etc_ns_missing():
+        return say(f"# not run: {cmd}: {etc_ns_missing()}; from {src}")
     rc, out = in_etc_ns(script)
     lines = out.splitlines()
     if rc != 0 or len(lines) < 2 or group not in lines[-2].split():
@@ -252,6 +267,8 @@ def run_tee(argv_text, cmd, src):
     if path.startswith("/etc/"):
         script = (f"mkdir -p {shlex.quote(os.path.dirname(path))} && echo {val} > {shlex.quote(path)} && "
                   f"cat {shlex.quote(path)}")
+        if etc_ns_missing():
+            return say(f"# not run: {cmd}: {etc_ns_missing()}; from {src}")
         rc, out = in_etc_ns(script)
         if rc != 0:
             return not_ok(f"{cmd}: cannot be written in a throwaway /etc ({out}); from {src}")
