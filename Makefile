@@ -84,10 +84,12 @@ RUN_PKGS   := build-essential pkg-config libjack-jackd2-dev jackd2 libjansson-de
 # (perf record: the scheduler trace the culprits are judged against, tests/helpers/perf_waits.py); jitterdebugger (import_tools.sh imports its results; the noise bench);
 # wireplumber + dbus (PipeWire's session manager on a private session bus: pipewire_wireplumber.sh); libmagic1
 # (lava_run.sh's unpacked lava-dispatcher imports python3-magic, which loads it: a fresh Debian 12 root lacks it);
-# tzdata (lava-run reads /usr/share/zoneinfo/tzdata.zi: a fresh root lacks it, and lava_run failed there).
+# tzdata and openssh-client (lava-run reads /usr/share/zoneinfo/tzdata.zi, and validates an ssh device only with ssh
+# in PATH: a fresh root lacks both, and lava_run failed there).
 CHECK_PKGS := $(RUN_PKGS) libcmocka-dev pipewire pipewire-jack rt-tests stress-ng libasound2-plugins chromium \
               python3 valgrind strace time util-linux procps man-db python3-yaml python3-jsonschema python3-pil clang \
-              linux-perf jitterdebugger wireplumber dbus libmagic1 tzdata
+              linux-perf jitterdebugger wireplumber dbus libmagic1 tzdata \
+              openssh-client
 # RTJ_EXTRA_PKGS: what one target alone adds.
 
 # Q: the prefix of the build's command lines (@ when run or check build: quiet); V=1 shows them all the same.
