@@ -111,7 +111,10 @@ sleep 0.3
 canaries 99 8 # the host's own stalls (FIFO 99, one a CPU): in one, the graph's driver ran no cycles either
 "$RTJ" run --backend pipewire --loads none --duration 3 --warmup 0.5 --quiet --json "$WORK/stop.json" >"$WORK/stop.out" 2>&1 &
 rpid=$!
-sleep 2
+# the stop comes 1.2 s after our node is in the graph (its 0.5 s warm-up over), not 2 s after the run's start: a busy
+# machine took longer to get there, and the stop fell before the measured window (ci30: 0 events in the run)
+for i in $(seq 100); do pw-cli ls Node 2>/dev/null | grep -q "node.name = \"rtjitter-$rpid\"" && break; sleep 0.1; done
+sleep 1.2
 # The test's clock brackets the stop: it began after the SIGSTOP was sent and ended before the SIGCONT returned
 # (hi), and it lasted at least from the SIGSTOP's return to the SIGCONT's sending (lo); the sender runs at SCHED_FIFO
 # so that only the host's own stalls widen the bracket.
