@@ -125,23 +125,20 @@ static void build_summary(const struct vctx *v, const char *level, const char *h
      * where no audio flows, a period the thread woke too late to run at all. */
     const char *be = doc_str(v->audio, "backend", "");
     int timer = !strcmp(be, "timer") || !strcmp(be, "noise");
-    const char *who = timer ? "" : !strcmp(be, "alsa") ? "the card had xruns" : "the server had xruns";
-    if (timer)
-        o = vadd(b, n, 0, "At %s, %s. ", setting,
-                v->missed && v->xruns ? "deadlines were missed and whole periods were skipped (xruns)"
-                : v->missed           ? "deadlines were missed"
-                : v->xruns            ? "whole periods were skipped (xruns: the thread woke too late to run them), although "
-                                        "every cycle that ran met its deadline"
-                                      : "every deadline was met and no period was skipped, but the jitter went over "
-                                        "the limit");
+    const char *lost = timer ? "whole periods were skipped" : !strcmp(be, "alsa") ? "the card had xruns"
+                                                                                 : "the server had xruns";
+    o = vadd(b, n, 0, "At %s, ", setting);
+    if (v->missed && v->xruns)
+        o = vadd(b, n, o, "deadlines were missed and %s%s. ", lost, timer ? " (xruns)" : "");
+    else if (v->missed)
+        o = vadd(b, n, o, "deadlines were missed. ");
+    else if (v->xruns)
+        o = vadd(b, n, o, "%s %s. ", lost, timer ? "(xruns: the thread woke too late to run them), although every "
+                                                   "cycle that ran met its deadline"
+                                                 : "(audio was lost), although our callback met its deadlines");
     else
-        o = vadd(b, n, 0, "At %s, %s%s%s. ", setting, v->missed && v->xruns ? "deadlines were missed and " : "",
-                v->missed && v->xruns ? who
-                : v->missed           ? "deadlines were missed"
-                : v->xruns            ? who
-                                      : "every deadline was met and no audio was lost, but the jitter went over the "
-                                        "limit",
-                !v->missed && v->xruns ? " (audio was lost), although our callback met its deadlines" : "");
+        o = vadd(b, n, o, "every deadline was met and no %s, but the jitter went over the limit. ",
+                 timer ? "period was skipped" : "audio was lost");
     char part[256];
     /* The baseline first: when even the phase without a load fails, the machine is not quiet at rest, and no
      * "and N more loads" may hide that. */

@@ -27,6 +27,16 @@ static const char *advice_of(const json_t *d, const char *id)
     return "(none)";
 }
 
+/* d judged with phase p added (the studio profile): its advice on a culprit process. */
+static const char *process_advice(json_t *d, json_t *p)
+{
+    add_phase(d, p);
+    json_t *prof = profile("studio");
+    verdict_report(d, prof, 0, -1, -1);
+    json_decref(prof);
+    return advice_of(d, "culprit_process");
+}
+
 static json_t *culprit(const char *kind, const char *name, int pid, int irq, const char *evidence)
 {
     json_t *c = json_pack("{s:s, s:s, s:s, s:f, s:s}", "kind", kind, "basis", "correlated", "name", name, "score",
@@ -340,11 +350,7 @@ static void test_one_happening_one_pid(void **state)
     json_object_set_new(p, "top_culprits", json_pack("[{s:s, s:s, s:s, s:i, s:i, s:s}]", "kind", "rt_task", "name",
                         "canary", "basis", "observed", "events", 2, "spikes", 0, "evidence",
                         "canary (pid 200, real-time 99) kept CPU 1 for 3.0 ms"));
-    add_phase(d, p);
-    json_t *prof = profile("studio");
-    verdict_report(d, prof, 0, -1, -1);
-    json_decref(prof);
-    const char *adv = advice_of(d, "culprit_process");
+    const char *adv = process_advice(d, p);
     CONTAINS(adv, "Lower canary (pid 200)");
     CONTAINS(adv, "(canary (pid 200, real-time 99) kept CPU 1 for 3.0 ms)");
     CONTAINS(adv, "chrt -f -p 69 200");
@@ -375,11 +381,7 @@ static void test_first_ranked_wins(void **state)
                         "evidence", "canary (pid 400, real-time 99) kept CPU 1 for 0.06 ms", "kind", "rt_task",
                         "name", "cpu_hog", "basis", "observed", "events", 3, "spikes", 0, "evidence",
                         "cpu_hog (pid 300, real-time 80) kept CPU 1 for 8.3 ms"));
-    add_phase(d, p);
-    json_t *prof = profile("studio");
-    verdict_report(d, prof, 0, -1, -1);
-    json_decref(prof);
-    const char *adv = advice_of(d, "culprit_process");
+    const char *adv = process_advice(d, p);
     CONTAINS(adv, "Lower cpu_hog (pid 300)");
     assert_null(strstr(adv, "canary"));
     json_decref(d);
