@@ -124,8 +124,10 @@ static void record_glitch(struct lb *a, const char *kind, uint64_t length, int64
     /* After the capture's end only at the run's end; a glitch named because a hole of at least hsize/4 frames
      * follows it (lb_feed) keeps its whole context after it: those frames lie inside the hole, never captured,
      * zeros in the WAV as every hole is (a WAV cut short there looked like a run's end: 2656 frames, once). */
-    if (stop > a->end && !a->hole_after)
+    if (stop > a->end && !a->hole_after) {
         stop = a->end;
+        g.wav_cut = a->cut_why ? a->cut_why : "the capture ended";
+    }
     unsigned n = (unsigned)(stop > start ? stop - start : 0);
     if (index < LB_WAV_CAP) {
         g.ex = calloc(1, sizeof(*g.ex));

@@ -66,6 +66,7 @@ struct lb_glitch {
     int wav_state;         /* 0: no WAV folder; 1: written; 2: failed (wav_err); 3: over the cap */
     char wav[32];
     char wav_err[96];
+    const char *wav_cut;   /* why its WAV holds less than the context after it (NULL: it holds it all) */
     struct lb_excerpt *ex; /* NULL past the cap */
 };
 
@@ -108,6 +109,7 @@ struct lb {
     /* the glitch being resolved */
     uint64_t g_pos;
     int hole_after;        /* the glitch is named now because a hole of the capture follows it (lb_feed) */
+    const char *cut_why;   /* the glitch is named now, before its context after it came: why (lb_feed, lb_report) */
     /* counters */
     uint64_t fed, checked, lost, gaps, nonfinite, resets;
     uint64_t nglitch, unlisted, wav_written, wav_failed, wav_over_cap;

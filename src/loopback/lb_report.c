@@ -89,6 +89,7 @@ static json_t *glitch_json(const struct lb *a, const struct lb_glitch *g, uint64
     const char *why = g->wav_state == 0 ? "no WAV folder" : g->wav_state == 2 ? g->wav_err
                     : g->wav_state == 3 ? "over the WAV cap" : NULL;
     put(o, "wav_error", why ? json_string(why) : json_null(), bad);
+    put(o, "wav_cut", g->wav_state == 1 && g->wav_cut ? json_string(g->wav_cut) : json_null(), bad);
     if (g->ex)
         put(o, "excerpt", excerpt_json(g->ex, bad), bad);
     return o;

@@ -223,8 +223,12 @@ void lb_feed(struct lb *a, uint64_t pos, const float *in, unsigned n, uint64_t s
     } else if (pos < a->end) {
         /* the position went back (a restarted stream): what came before cannot be compared with what follows */
         a->resets++;
-        if (a->state == LB_GLITCH)
+        if (a->state == LB_GLITCH) {
+            /* named with the capture that came before the step back: what follows replaces those positions */
+            a->cut_why = "the frame clock went back";
             advance(a, 1);
+            a->cut_why = NULL;
+        }
         if (a->state == LB_LOCKED && a->end - pos <= a->hsize / 4) {
             /* a short step back (jack2's frame clock, read while the server recovers, can go back a period):
              * the output took the same positions, so the signal replays what it played; the capture there is
@@ -277,8 +281,11 @@ void lb_lost(struct lb *a, uint64_t pos, unsigned n)
 
 json_t *lb_report(struct lb *a)
 {
-    if (a->state == LB_GLITCH)
+    if (a->state == LB_GLITCH) {
+        a->cut_why = "the run ended";
         advance(a, 1);
+        a->cut_why = NULL;
+    }
     if (a->rec && lb_rec_finish(a->rec, a->rec_partial) != 0)
         snprintf(a->rec_err, sizeof(a->rec_err), "%s", lb_rec_error(a->rec));
     return lb_report_json(a);

@@ -74,7 +74,9 @@ void lb_set_partial(struct lb *a);
  *             each is),
  *             length_frames, length_ms, latency_before, latency_after (null: lost), latency_shifted,
  *             wav (file name in the WAV folder, or null), wav_error (why not: "No space left on device",
- *             "no WAV folder", "over the WAV cap"; null when written),
+ *             "no WAV folder", "over the WAV cap"; null when written), wav_cut (why a written WAV holds less than
+             the 50 ms after the glitch: "the run ended", "the frame clock went back" (the positions after it were
+             captured again: the glitch is named with what came before), "the capture ended"; null: it holds them),
  *             excerpt {start_pos, frames_per_point, points, glitch_point, scale, capture_min, capture_max,
  *                      reference_min, reference_max}   (integers: sample x scale; first 100 glitches only)}]
  *   record {path (where the capture is: --record's FILE, or the partial take's new name), requested_path (FILE),

@@ -188,6 +188,11 @@ void loopback_html(FILE *f, const json_t *doc)
             fputs("\">", f);
             html_escape(f, wav);
             fputs("</a>", f);
+            if (doc_str(g, "wav_cut", NULL)) {
+                fputs(" (cut: ", f);
+                html_escape(f, doc_str(g, "wav_cut", ""));
+                fputs(")", f);
+            }
         } else {
             fputs("none: ", f);
             html_escape(f, doc_str(g, "wav_error", "no recording"));

@@ -119,7 +119,9 @@ void loopback_text(FILE *f, const json_t *doc, const struct render_opts *given)
         if (json_is_true(json_object_get(g, "latency_shifted")))
             add(line, &n, ", latency %.0f -> %.0f frames",
                           doc_num(g, "latency_before"), doc_num(g, "latency_after"));
-        if (doc_str(g, "wav", NULL))
+        if (doc_str(g, "wav", NULL) && doc_str(g, "wav_cut", NULL))
+            add(line, &n, ", %.100s (cut: %.40s)", doc_str(g, "wav", ""), doc_str(g, "wav_cut", ""));
+        else if (doc_str(g, "wav", NULL))
             add(line, &n, ", %.100s", doc_str(g, "wav", ""));
         else if (doc_str(g, "wav_error", NULL))
             add(line, &n, ", no WAV: %.100s", doc_str(g, "wav_error", ""));

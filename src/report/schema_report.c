@@ -280,6 +280,7 @@ const struct schema_key schema_report[] = {
     { .path = "loopback.glitches[].phase", .types = T_NUM },
     { .path = "loopback.glitches[].pos", .types = T_NUM },
     { .path = "loopback.glitches[].wav", .types = T_STR | T_NULL },
+    { .path = "loopback.glitches[].wav_cut", .types = T_STR | T_NULL },
     { .path = "loopback.glitches[].wav_error", .types = T_STR | T_NULL },
     { .path = "loopback.glitches_unlisted", .types = T_NUM },
     { .path = "loopback.hardware_in_loop", .types = T_BOOL },
