@@ -176,7 +176,10 @@ fail:
 int doc_json_body(FILE *f, void *doc)
 {
     errno = 0;
-    if (json_dumpf(doc, f, JSON_INDENT(1) | JSON_REAL_PRECISION(8)) < 0 || fputc('\n', f) == EOF)
+    /* 12 significant digits: a time on CLOCK_MONOTONIC (t_s) keeps microseconds up to 11 days of uptime and 10 us
+     * up to 115 days (at 8 it had 1 ms steps after 3 hours, 10 ms after a day: an event could not be matched to a
+     * log or a trace); the report is about 1.5 % larger than at 8 */
+    if (json_dumpf(doc, f, JSON_INDENT(1) | JSON_REAL_PRECISION(12)) < 0 || fputc('\n', f) == EOF)
         return errno ? -errno : -EIO;
     return 0;
 }

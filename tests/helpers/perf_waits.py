@@ -380,12 +380,15 @@ def main():
             for h in lst:
                 t0 = int(round((h['t_s'] + shift) * 1e9))
                 t1 = t0 + int((h['length_ms'] * 1e6) if kind == 'event' else h['wakeup_us'] * 1e3)
-                a0, a1 = t0 - 200000, t1 + 200000  # t_s has 0.1 ms steps
+                a0, a1 = t0 - 200000, t1 + 200000  # t_s has 1 us steps (12 digits; 1 ms at 8, before)
                 i = bisect.bisect_left(ends, a0)
                 best = None
                 while i < len(waits) and waits[i][1] <= a1:
                     on_cpu = h.get('cpu', -1) < 0 or waits[i][4] not in procs.own or waits[i][3] == h['cpu']
-                    if on_cpu and waits[i][2] >= a0 and (best is None or waits[i][0] > best[0]):
+                    # a spike is one wake-up: a wait that ended after our thread ran (its end t1) did not delay it
+                    # (jackd's wait for the next cycle began inside the window once and was taken for it)
+                    ended = kind == 'event' or waits[i][2] <= a1
+                    if on_cpu and ended and waits[i][2] >= a0 and (best is None or waits[i][0] > best[0]):
                         best = waits[i]
                     i += 1
                 top = (h.get('culprits') or [{}])[0]

@@ -201,8 +201,8 @@ static void test_renderer_table(void **state)
     free(file);
     snprintf(path, sizeof(path), "%s/r.json", dir);
     assert_int_equal(render_report_file(renderer_find("json"), path, d), 0);
-    /* The on-disk form of every JSON document: indented by one, reals to 8 digits, a final newline. */
-    char *dump = json_dumps(d, JSON_INDENT(1) | JSON_REAL_PRECISION(8));
+    /* The on-disk form of every JSON document: indented by one, reals to 12 digits, a final newline. */
+    char *dump = json_dumps(d, JSON_INDENT(1) | JSON_REAL_PRECISION(12));
     file = slurp(path);
     assert_int_equal(strlen(file), strlen(dump) + 1);
     assert_memory_equal(file, dump, strlen(dump));
