@@ -256,7 +256,7 @@ void run_culprits_happening(void *arg, const struct phase_stats *p, enum phase_h
         const struct segment *s = p->telling;
         watch_feed_note(st->watch, what, start_ns, end_ns, s ? s->nframes : 0, s ? s->rate_hz : 0);
     }
-    if (!st->culprits || what == PH_EVENT_BEGIN)
+    if (!st->culprits || what == PH_EVENT_BEGIN || what == PH_BUFFER)
         return;
     /* one spike a sample interval is noted, the others sharing its window (culprit_engine.h), unless a trace follows
      * the audio threads: then each has its own wait */

@@ -142,9 +142,10 @@ int run_wait_phase(struct run_state *st, int phase, double secs, struct phase_re
             char w[160];
             snprintf(w, sizeof(w), "buffer changed during phase %s: %u frames @ %u Hz -> %u frames @ %u Hz",
                      load_plan_name(st->plan, phase), last_frames, last_rate, bs.period_frames, bs.rate_hz);
+            /* watch says it where the musician reads (issue 33 item 3) from the cycles themselves (PH_BUFFER, in
+             * watch_feed_poll), in order with the events: the server's status can show the new size before the
+             * collector has told the events of the cycles before it */
             json_array_append_new(st->warnings, utf8_json_string(w));
-            if (st->watch) /* said where the musician reads, as it happens (issue 33 item 3) */
-                watch_feed_buffer(st->watch, last_frames, last_rate, bs.period_frames, bs.rate_hz);
             last_frames = bs.period_frames;
             last_rate = bs.rate_hz;
         }

@@ -149,6 +149,12 @@ void watch_feed_poll(struct watch_feed *f, const struct culprit_results *res, in
             began(f, batch[i].start_ns, batch[i].frames, batch[i].rate_hz);
             continue;
         }
+        if (batch[i].what == PH_BUFFER) { /* said after the events that began before it: the order of the cycles */
+            if (batch[i].frames && (batch[i].frames != f->tally.frames || batch[i].rate_hz != f->tally.rate_hz))
+                watch_feed_buffer(f, wall_ms(f, batch[i].start_ns), f->tally.frames, f->tally.rate_hz,
+                                  batch[i].frames, batch[i].rate_hz);
+            continue;
+        }
         uint64_t num = number_of(f, batch[i].start_ns);
         if (!num) { /* its beginning was lost to a full queue: it is numbered now */
             began(f, batch[i].start_ns, batch[i].frames, batch[i].rate_hz);
@@ -182,10 +188,9 @@ void watch_feed_poll(struct watch_feed *f, const struct culprit_results *res, in
         watch_page_update(f, now);
 }
 
-void watch_feed_buffer(struct watch_feed *f, unsigned frames0, unsigned rate0, unsigned frames1, unsigned rate1)
+void watch_feed_buffer(struct watch_feed *f, int64_t at_wall_ms, unsigned frames0, unsigned rate0, unsigned frames1,
+                       unsigned rate1)
 {
-    struct timespec rt;
-    clock_gettime(CLOCK_REALTIME, &rt);
     char text[160];
     if (rate0 == rate1)
         snprintf(text, sizeof(text), "buffer changed: %u -> %u frames @ %u Hz (%.2f ms)", frames0, frames1, rate1,
@@ -193,7 +198,7 @@ void watch_feed_buffer(struct watch_feed *f, unsigned frames0, unsigned rate0, u
     else
         snprintf(text, sizeof(text), "buffer changed: %u @ %u -> %u frames @ %u Hz (%.2f ms)", frames0, rate0, frames1,
                  rate1, rate1 ? 1e3 * frames1 / rate1 : 0.0);
-    watch_out_note(&f->out, (int64_t)rt.tv_sec * 1000 + rt.tv_nsec / 1000000, text);
+    watch_out_note(&f->out, at_wall_ms, text);
     f->tally.buffer_changes++;
     watch_tally_size(&f->tally, frames1, rate1);
     char size[96];
@@ -203,10 +208,14 @@ void watch_feed_buffer(struct watch_feed *f, unsigned frames0, unsigned rate0, u
 
 void watch_feed_size(struct watch_feed *f, unsigned frames, unsigned rate_hz)
 {
-    if (f->tally.frames && (f->tally.frames != frames || f->tally.rate_hz != rate_hz)) /* a server's next life */
-        watch_feed_buffer(f, f->tally.frames, f->tally.rate_hz, frames, rate_hz);
-    else
+    if (f->tally.frames && (f->tally.frames != frames || f->tally.rate_hz != rate_hz)) { /* a server's next life */
+        struct timespec rt;
+        clock_gettime(CLOCK_REALTIME, &rt);
+        watch_feed_buffer(f, (int64_t)rt.tv_sec * 1000 + rt.tv_nsec / 1000000, f->tally.frames, f->tally.rate_hz,
+                          frames, rate_hz);
+    } else {
         watch_tally_size(&f->tally, frames, rate_hz);
+    }
 }
 
 void watch_feed_summary(struct watch_feed *f)

@@ -46,7 +46,8 @@ struct watch_feed {
 };
 
 void watch_feed_init(struct watch_feed *f, FILE *out, enum watch_format format, int notify);
-/* Collector thread: an event began (PH_EVENT_BEGIN) or closed (PH_EVENT); spikes are not watch's. */
+/* Collector thread: an event began (PH_EVENT_BEGIN) or closed (PH_EVENT), or the audio thread's cycles changed size
+ * (PH_BUFFER: frames and rate are the new size); spikes are not watch's. */
 void watch_feed_note(struct watch_feed *f, enum phase_happening what, int64_t start_ns, int64_t end_ns,
                      unsigned frames, unsigned rate_hz);
 /* Main thread: the measurement clock's offset to the wall clock (read once the clock is known). */
@@ -56,9 +57,11 @@ void watch_feed_clock(struct watch_feed *f, clockid_t clock);
 void watch_feed_poll(struct watch_feed *f, const struct culprit_results *res, int final);
 /* Main thread: the session's summary (run/watch_summary.h), at its end and on SIGUSR1. */
 void watch_feed_summary(struct watch_feed *f);
-/* Main thread: the server's buffer changed from (frames0, rate0) to (frames1, rate1) while watching: a line now,
- * and the summary says the size in force and how many changes. */
-void watch_feed_buffer(struct watch_feed *f, unsigned frames0, unsigned rate0, unsigned frames1, unsigned rate1);
+/* Main thread: the server's buffer changed from (frames0, rate0) to (frames1, rate1) while watching, at at_wall_ms
+ * (the first cycle at the new size, from a PH_BUFFER note; or now, for a server's next life): a line, and the summary
+ * says the size in force and how many changes. */
+void watch_feed_buffer(struct watch_feed *f, int64_t at_wall_ms, unsigned frames0, unsigned rate0, unsigned frames1,
+                       unsigned rate1);
 /* Main thread: the size in force as the cycles run (each life of the server); a size other than the last one's is a
  * change (watch_feed_buffer). */
 void watch_feed_size(struct watch_feed *f, unsigned frames, unsigned rate_hz);

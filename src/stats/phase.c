@@ -231,6 +231,17 @@ static struct segment *segment_for(struct phase_stats *p, const struct rt_record
         p->seg[last]->prev[stream].have = 0; /* deltas never span a size change */
     p->stream_seg[stream] = (uint8_t)(idx + 1);
     p->cur = idx;
+    if (stream == 0 && last >= 0 && last != idx) { /* the audio thread's own cycles changed size */
+        /* the old size's open event has ended: its cycles stopped (else it was told only after 8 more cycles at that
+         * size, or at the phase's end: watch said its end minutes late); a disturbance if that size comes back is a
+         * new event */
+        phase_tell_events(p, p->seg[last], 1);
+        p->seg[last]->last_event_cycle = 0;
+        if (p->notify) {
+            p->telling = p->seg[idx];
+            p->notify(p->notify_arg, p, PH_BUFFER, r->t_entry_ns, r->t_entry_ns, -1, 0);
+        }
+    }
     return p->seg[idx];
 }
 

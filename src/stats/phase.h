@@ -51,7 +51,11 @@ struct wake_spike {
  * cycle is accounted. The values equal culprit.h's enum culprit_subject (CS_EVENT, CS_SPIKE): stats/ includes
  * nothing of culprit/. */
 enum phase_happening { PH_EVENT = 0, PH_SPIKE = 1, PH_EVENT_BEGIN = 2 /* an event has begun (rtjitter watch's first
-                                                                         * line; not a culprit subject) */ };
+                                                                         * line; not a culprit subject) */,
+                       PH_BUFFER = 3 /* the audio thread's cycles changed size: start_ns = end_ns = the entry of the
+                                      * first cycle at the new size, telling its segment; told in the order of the
+                                      * cycles, so after every event that began before it (rtjitter watch's
+                                      * "buffer changed" line); not a culprit subject */ };
 struct phase_stats;
 /* start_ns: the event's start_ns or the spike's t_ns; end_ns: the event's end_ns or the spike's entry; cpu and
  * callback_max_ns: the event's or the spike's. Called on the collector thread, from phase_add_cycle(),

@@ -39,12 +39,16 @@ struct told {
     int64_t start[16], end[16], cb[16];
     int cpu[16];
     int cycles_when[16];  /* the segment's cycles when it was told */
+    char order[32];       /* every notification in order: B begun, E event, S spike, Z buffer */
+    int norder;
 };
 
 static void tell(void *arg, const struct phase_stats *p, enum phase_happening what, int64_t start_ns,
                  int64_t end_ns, int cpu, int64_t cb_ns)
 {
     struct told *t = arg;
+    if (t->norder < (int)sizeof(t->order) - 1)
+        t->order[t->norder++] = "ESBZ"[what];
     if (what == PH_EVENT_BEGIN) {
         assert_true(t->begun < 4);
         t->begun_cycles[t->begun++] = p->nseg ? (int)p->seg[0]->cycles : -1;
@@ -170,12 +174,64 @@ static void test_event_told_when_closed(void **state)
     phase_free(&p);
 }
 
+/* The cycles change size (64 -> 128 frames) right after a stall at 64: the stall's event is told as begun and as
+ * closed before the size change (rtjitter watch prints its lines in that order; before, its end waited for 8 more
+ * cycles at 64, or the phase's end), the change once, at the first cycle of the new size, telling its segment; back
+ * to 64 is a change again. */
+static void test_buffer_change_told_in_order(void **state)
+{
+    (void)state;
+    struct phase_stats p;
+    struct told t = { 0 };
+    phase_init(&p);
+    phase_set_notify(&p, tell, &t);
+    uint64_t pos = 0;
+    int64_t at = 1000000000LL;
+    int64_t change_at = 0, back_at = 0;
+    for (int k = 0; k < 1200; k++) {
+        unsigned frames = k >= 503 && k < 900 ? 128 : 64;
+        int64_t period = (int64_t)frames * 1000000000LL / RATE;
+        if (k == 500) { /* four cycles never ran */
+            at += 4 * period;
+            pos += 4 * frames;
+        }
+        struct rt_record r;
+        memset(&r, 0, sizeof(r));
+        r.start_ns = at;
+        r.t_entry_ns = at + 20000;
+        r.t_exit_ns = r.t_entry_ns + 10000;
+        r.frame_pos = pos;
+        r.flags = RTREC_HAS_START | RTREC_MEASURING;
+        r.nframes = frames;
+        r.rate_hz = RATE;
+        r.cpu = 1;
+        if (k == 503)
+            change_at = r.t_entry_ns;
+        if (k == 900)
+            back_at = r.t_entry_ns;
+        assert_int_equal(phase_add_cycle(&p, &r, 0, 0), 0);
+        if (k == 503) {
+            assert_int_equal(t.what[t.n - 1], PH_BUFFER);
+            assert_int_equal(t.start[t.n - 1], change_at);
+            assert_int_equal(p.telling->nframes, 128);
+        }
+        at += period;
+        pos += frames;
+    }
+    phase_finish(&p);
+    t.order[t.norder] = 0;
+    assert_string_equal(t.order, "BEZZ"); /* begun at 64, closed, the change, back to 64 */
+    assert_int_equal(t.start[2], back_at);
+    phase_free(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_injected_late_cycle_is_a_spike),
         cmocka_unit_test(test_threshold_and_cap),
         cmocka_unit_test(test_event_told_when_closed),
+        cmocka_unit_test(test_buffer_change_told_in_order),
     };
     return cmocka_run_group_tests_name("phase_spikes", tests, NULL, NULL);
 }

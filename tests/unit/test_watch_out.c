@@ -153,7 +153,7 @@ static void test_buffer_change(void **state)
     watch_feed_size(&feed, 256, 48000);
     watch_tally_begun(&feed.tally, DAY1 + 1000);
     watch_tally_begun(&feed.tally, DAY1 + 2000);
-    watch_feed_buffer(&feed, 256, 48000, 512, 48000);
+    watch_feed_buffer(&feed, DAY1 + 2500, 256, 48000, 512, 48000);
     assert_string_equal(feed.out.what, "watching pipewire server pipewire-0, 512 frames @ 48000 Hz (was 256 @ 48000)");
     watch_tally_begun(&feed.tally, DAY1 + 3000);
     watch_feed_size(&feed, 512, 48000); /* the server's next life at the same size: no change */
@@ -162,7 +162,7 @@ static void test_buffer_change(void **state)
      * counts at 128, not at the 512 still in force; then one of the old size's last cycles, told after the change */
     watch_tally_begun_at(&feed.tally, DAY1 + 4000, 128, 48000);
     assert_int_equal(feed.tally.frames, 512);
-    watch_feed_buffer(&feed, 512, 48000, 128, 48000);
+    watch_feed_buffer(&feed, DAY1 + 4500, 512, 48000, 128, 48000);
     watch_tally_begun_at(&feed.tally, DAY1 + 5000, 512, 48000);
     FILE *g = tmpfile();
     assert_non_null(g);
@@ -200,6 +200,34 @@ static void test_buffer_change(void **state)
     fclose(f);
 }
 
+/* The buffer change told by the cycles (PH_BUFFER) between an xrun that began before it and one after: the lines in
+ * that order, each xrun counted at its own size; the same size told again says nothing. */
+static void test_buffer_change_in_order(void **state)
+{
+    (void)state;
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    struct watch_feed feed;
+    watch_feed_init(&feed, f, WATCH_WIDE, 0);
+    watch_feed_clock(&feed, CLOCK_MONOTONIC);
+    watch_feed_size(&feed, 256, 48000);
+    watch_feed_note(&feed, PH_EVENT_BEGIN, 1000000000, 1000000000, 256, 48000);
+    watch_feed_note(&feed, PH_BUFFER, 1100000000, 1100000000, 512, 48000);
+    watch_feed_note(&feed, PH_BUFFER, 1200000000, 1200000000, 512, 48000);
+    watch_feed_note(&feed, PH_EVENT_BEGIN, 1300000000, 1300000000, 512, 48000);
+    watch_feed_poll(&feed, NULL, 0);
+    char buf[2048];
+    lines(f, buf, sizeof(buf));
+    const char *a = strstr(buf, "  xrun 1 began\n"), *b = strstr(buf, "  buffer changed: 256 -> 512 frames @ 48000 Hz"),
+               *c = strstr(buf, "  xrun 2 began\n");
+    assert_true(a && b && c && a < b && b < c);
+    assert_null(strstr(b + strlen("  buffer changed"), "buffer changed"));
+    assert_int_equal(feed.tally.buffer_changes, 1);
+    assert_int_equal(feed.tally.frames, 512);
+    watch_feed_destroy(&feed);
+    fclose(f);
+}
+
 int main(void)
 {
     setenv("TZ", "UTC", 1);
@@ -210,6 +238,7 @@ int main(void)
         cmocka_unit_test(test_wide_and_unsought),
         cmocka_unit_test(test_culprit_found_later),
         cmocka_unit_test(test_buffer_change),
+        cmocka_unit_test(test_buffer_change_in_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
