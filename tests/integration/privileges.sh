@@ -81,6 +81,14 @@ check "never 'usermod -aG audio' to a member of audio" [ "$(grep -c usermod "$WO
 check "the limits files grant it at the next login" [ "$(get "$WORK/out/a.json" limits_files status)" = ok ]
 check "not running as root" [ "$(get "$WORK/out/a.json" root status)" = ok ]
 
+# make check's runner as this login: rtjitter's own gate first, its why and fix, no test run, exit 2 (a fresh root's
+# normal user failed 564 checks of 1686 instead, all for this one reason)
+install -d -o "$uid" "$WORK/tmp-$U"
+(cd "$TOP" && without --groups=29 env BUILD=build-check RTJ="$RTJ_ABS" TESTS='^nothing$' \
+    TMPDIR="$WORK/tmp-$U" bash tests/run-tests.sh) >"$WORK/suite.out" 2>&1; rc=$?
+check "make check's runner without real time: exit 2, rtjitter's why and fix, no test run (rc $rc: $(head -c 300 "$WORK/suite.out" | tr '\n' ' '))" \
+    holds '[ "$rc" -eq 2 ] && grep -q "^rtjitter run: no real-time scheduling for this login" "$WORK/suite.out" && grep -q "^  fix: " "$WORK/suite.out" && grep -q "^run-tests: no test was run" "$WORK/suite.out" && ! grep -q "passed,\|allow-no-rt" "$WORK/suite.out"'
+
 # --- not in force, not in audio at all -----------------------------------------------------------------
 without --clear-groups "$RTJ_ABS" check --root "$WORK/outsider" --json "$WORK/out/c.json" >/dev/null 2>&1
 check "not in audio: sudo usermod -aG audio $U, then log out and in again" [ "$(get "$WORK/out/c.json" rtprio fix)" = \
