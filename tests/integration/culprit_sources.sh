@@ -4,7 +4,9 @@
 # tests/helpers/culprit_src_probe on CLOCK_MONOTONIC_RAW, against the truth of a stalling client's own log
 # (tests/helpers/stall_client: the start and end of each of its 20 ms stalls, on CLOCK_MONOTONIC_RAW, its clock):
 #  (a) a private jackd logging to a file: each stall is one observation naming "stall", read (t1) between the stall's
-#      start and its end + 2 poll intervals (the longest the probe measured) + 25 ms; none outside the stalls. jackd
+#      start and its end + 2 poll intervals (the longest the probe measured) + 25 ms; none outside the stalls but in
+#      the client's own late cycles or a stall of the machine FIFO 99 canaries saw (jackd names, truly, whichever
+#      client was running then). jackd
 #      notes an unfinished client in the cycles during the stall, but writes the line later, from jack2's message
 #      buffer thread (the RT thread only queues it): seen written 9 ms or more after the stall's end, so the
 #      interval a line is placed in (the poll before its read to the read) may start after the stall ended;
@@ -19,11 +21,15 @@
 PROBE="$RTJ_HELPERS/culprit_src_probe"
 POLL_MS=50
 
-# check_obs MODE STALL_OUT PROBE_OUT: prints "# ..." figures and one "ok"/"fail" line per rule.
+# check_obs MODE STALL_OUT PROBE_OUT USR1 [EXCUSED]: prints "# ..." figures and one "ok"/"fail" line per rule. EXCUSED:
+# windows "T0 T1" (raw clock) in which an observation outside the stalls is true: the stall client's own late cycles
+# (a busy machine preempted it: jackd then logs it not finished, truly) and the machine's stalls FIFO 99 canaries saw
+# (jackd logs whichever client was running then; ci32: once, beside a 12.7 ms stall the suite's canary saw).
 check_obs() {
     python3 - "$@" <<'PY'
 import re, sys
 mode, stall_out, probe_out, usr1_file = sys.argv[1:5]
+excused = [tuple(map(float, l.split()[:2])) for l in open(sys.argv[5]) if len(l.split()) >= 2] if len(sys.argv) > 5 else []
 usr1 = float(open(usr1_file).read())
 st = [l.split()[1:] for l in open(stall_out) if l.startswith("stall_times")][0]
 stalls = [(float(st[i]), float(st[i + 1])) for i in range(0, len(st), 2)]
@@ -66,6 +72,12 @@ for i, (s, e) in enumerate(stalls):
 # once, PipeWire showed the node triggered and not woken for 907 ms), said, not counted as outside the stalls.
 early = [o for k, o in enumerate(obs) if k not in used and o[1] < usr1]
 outside = [o for k, o in enumerate(obs) if k not in used and o[1] >= usr1]
+# an observation's span [t0, t1] met by an excused window, within a period
+why = [o for o in outside if any(a <= o[1] + period and b >= o[0] - period for a, b in excused)]
+if why:
+    print("# %s: %d observation(s) outside the stalls, each in the client's own late cycles or a machine stall the "
+          "canaries saw: %s" % (mode, len(why), "; ".join("%.6f-%.6f" % (o[0], o[1]) for o in why)))
+outside = [o for o in outside if o not in why]
 if early:
     print("# %s: %d observation(s) before the stalls were asked for (the client joining the graph): %s" %
           (mode, len(early), "; ".join("%.1f ms: %s" % ((o[1] - o[0]) * 1e3, o[4]) for o in early)))
@@ -103,8 +115,12 @@ if start_jackd "$name" 48000 256; then
     log="$WORK/jackd-$name.log"
     "$RTJ_HELPERS/stall_client" "$name" 20 40 5 >"$WORK/stall.out" 2>"$WORK/stall.err" &
     SPID=$!
+    canaries 99 20   # FIFO 99, one a CPU: the host's own stalls, seen apart from jackd and its clients
     stall_and_probe jacklog "$log"
-    res=$(check_obs jacklog "$WORK/stall.out" "$WORK/probe.out" "$WORK/usr1")
+    canaries_stop
+    sed -n 's/^late_times //p' "$WORK/stall.out" | tr ' ' '\n' | paste -d' ' - - >"$WORK/excused.txt"
+    awk '$1 == "late" { printf "%.6f %.6f\n", $4, $4 + $3 / 1e6 }' "$WORK"/canary-*.log >>"$WORK/excused.txt"
+    res=$(check_obs jacklog "$WORK/stall.out" "$WORK/probe.out" "$WORK/usr1" "$WORK/excused.txt")
     grep '^#' <<<"$res"
     echo "# jackd printed $(grep -c 'JackEngine::XRun: client = stall' "$log") XRun lines for stall; $(grep -c . "$WORK/stall.out") lines from the stall client"
     r=($(grep -v '^#' <<<"$res" | cut -c1-4))
