@@ -80,8 +80,10 @@ else
     check "the stall client's counts overlap (${s64[*]} against ${s128[*]}): the answer is never worse (got $outcome)" \
         [ "$outcome" != worse -a "$outcome" != worse_in_pair ]
 fi
-check "the answer names the change of buffer with the reports' own counts (\"at 128 frames: $e128 xrun events instead of $e64\")" \
+check "the answer names the change of buffer with the reports' own counts (\"at 128 frames: $e128 xrun events instead of $e64\"; it says: $(head -3 "$WORK/cmp.text" | tr '\n' ' ' | tr -s ' ' | cut -c1-300))" \
     grep -q "at 128 frames: $e128 xrun events\? instead of $e64" <(tr '\n' ' ' <"$WORK/cmp.text" | tr -s ' ')
+# (once, in a fresh root beside a 10.5 ms stall, this failed with nothing to tell why: compare's own counts, said)
+echo "# compare's xruns a/b per load: $(json "$WORK/cmp.json" "[(l['load'], v['a'], v['b']) for l in d['loads'] for v in l['verdicts'] if v['metric'] == 'xruns']")"
 check "the answer is the first line" grep -qi "^\[2\] against \[1\]: \(better\|worse\|no clear\|mixed\)" <(head -1 "$WORK/cmp.text")
 worse=$(json "$WORK/cmp.json" "[v['metric'] for l in d['loads'] for v in l['verdicts'] if v['outcome'].startswith('worse')]")
 check "no measure is called worse for the longer period's µs (worse: $worse)" [ "$worse" = "[]" ]
