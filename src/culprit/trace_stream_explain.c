@@ -117,11 +117,9 @@ static int by_ns(const void *x, const void *y)
     return a < b ? 1 : a > b ? -1 : 0;
 }
 
-struct span { int64_t a, b; int cpu, prio; };
-
 static int by_cpu_start(const void *x, const void *y)
 {
-    const struct span *p = x, *q = y;
+    const struct ts_span *p = x, *q = y;
     if (p->cpu != q->cpu)
         return p->cpu - q->cpu;
     return p->a < q->a ? -1 : p->a > q->a;
@@ -133,8 +131,11 @@ int ts_explain(struct trace_stream *ts, int64_t t0_ns, int64_t t1_ns, int cpu, s
     out->longest_cpu = -1;
     out->audio_prio = -1;
     out->idle_exit_ns = -1;
-    enum { SPANS = 256 };
-    struct span sp[SPANS], late = { 0, 0, -1, -1 };
+    /* every wait of the ring that overlaps: a 368 ms event at 64 frames held ~550 waits of two audio threads, and
+     * the first 256 gathered (the newest) left out its longest wait, 5.7 ms at its start (the default run against
+     * perf: another wait's holder was named) */
+    enum { SPANS = TS_WAITS };
+    struct ts_span *sp = ts->span, late = { 0, 0, -1, -1 };
     int n = 0;
     long long lo = ts->nwait > TS_WAITS ? ts->nwait - TS_WAITS : 0;
     int primary = ts->nwatch ? ts->watch[0].tid : -1;
@@ -147,13 +148,13 @@ int ts_explain(struct trace_stream *ts, int64_t t0_ns, int64_t t1_ns, int cpu, s
         }
         if (w->t0_ns > t1_ns || (cpu >= 0 && w->cpu != cpu && !w->any_cpu))
             continue;
-        sp[n++] = (struct span){ w->t0_ns, w->t1_ns, w->cpu, w->prio };
+        sp[n++] = (struct ts_span){ w->t0_ns, w->t1_ns, w->cpu, w->prio };
         /* the primary slept through its cycle's due time and was woken after it, on the CPU it then waited on (its
          * own timer's interrupt, not another audio thread): its wake came late, and that CPU is why. A wake sent
          * from another CPU was late there: what this CPU did meanwhile delayed nothing. */
         if (w->tid == primary && !w->waker_watched && w->waker_cpu == w->cpu && w->slept_ns &&
             w->slept_ns <= t0_ns && t0_ns < w->t0_ns)
-            late = (struct span){ t0_ns, w->t1_ns, w->cpu, w->prio };
+            late = (struct ts_span){ t0_ns, w->t1_ns, w->cpu, w->prio };
     }
     if (!n)
         return 0;
@@ -171,7 +172,7 @@ int ts_explain(struct trace_stream *ts, int64_t t0_ns, int64_t t1_ns, int cpu, s
         sp[m++] = sp[i];
     }
     /* the longest wait is the one accounted (a stall is one wait; the short ones around it are every cycle's) */
-    struct span best = sp[0];
+    struct ts_span best = sp[0];
     for (int i = 1; i < m; i++)
         if (sp[i].b - sp[i].a > best.b - best.a)
             best = sp[i];

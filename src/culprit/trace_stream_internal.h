@@ -46,6 +46,9 @@ struct ts_watch_state {
     int prio, waker_watched, waker_cpu;
 };
 
+/* A wait as ts_explain gathers them (one a wait in the ring that overlaps the happening). */
+struct ts_span { int64_t a, b; int cpu, prio; };
+
 struct trace_stream {
     int64_t tick_ns, gap_ns;
     int64_t idle_exit_ns;     /* the slowest enabled idle state's exit latency; -1 not known (ts_set_idle_exit) */
@@ -62,6 +65,7 @@ struct trace_stream {
     int nwatch;
     struct ts_wait wait[TS_WAITS];
     long long nwait;
+    struct ts_span span[TS_WAITS]; /* ts_explain's scratch: every wait of the ring may overlap a long event */
     int (*probe)(int pid, const char *comm);
     int span_self;            /* ts_account_span's asking thread while it accounts (no holder), 0 none */
     long long events, lost, late;
