@@ -122,6 +122,12 @@ static void test_exclusive_never_overwrites(void **state)
     assert_int_equal(doc_write_json(p, DOC_EXCLUSIVE, d), -EEXIST);
     json_decref(d);
     assert_int_equal(entries(dir), 2);
+    /* A time on CLOCK_MONOTONIC after 11 days of uptime keeps its microseconds (at 8 digits it read 987654.32) */
+    d = json_pack("{s:f}", "t_s", 987654.321234);
+    snprintf(p, sizeof(p), "%s/t.json", dir);
+    assert_int_equal(doc_write_json(p, DOC_EXCLUSIVE, d), 0);
+    assert_string_equal(slurp(p), "{\n \"t_s\": 987654.321234\n}\n");
+    json_decref(d);
 }
 
 static void test_replace(void **state)
