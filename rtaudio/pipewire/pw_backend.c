@@ -7,6 +7,7 @@
 #include "util/utf8.h"
 #include "pipewire/pwnode.h"
 #include "pipewire/pw_probe.h"
+#include "pipewire/pw_size.h"
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -158,6 +159,7 @@ const struct backend_ops backend_pipewire = {
     .unavailable = pw_unavailable,
     .realtime_elsewhere = pw_realtime_elsewhere,
     .server_answers = pwp_server_answers,
+    .server_size = pws_server_size, /* the settings metadata: a forced quantum, or the default while none runs */
     .open = pw_open,
     .start = pw_start,
     .status = pw_status,

@@ -184,9 +184,14 @@ int run_ladder(const struct run_plan *plan, const struct backend_ops *const *bac
     struct run_plan sized = *plan;
     for (size_t i = 0; i < n && !(plan->be.period_given && plan->be.rate_given) && !plan->be.set_buffer_size; i++) {
         int rate = 0, period = 0;
-        if (!backends[i]->server_size ||
-            backends[i]->server_size(plan->be.server, 2000, &rate, &period) != 1 || rate <= 0 || period <= 0)
+        if (!backends[i]->server_size)
             continue;
+        if (backends[i]->server_size(plan->be.server, 2000, &rate, &period) != 1 || rate <= 0 || period <= 0) {
+            if (!plan->quiet) /* not there, not answering, or (PipeWire) running at a size no client is told */
+                printf("The %s server's size is not known: the depths run at the size given (--period and --rate).\n",
+                       backends[i]->name);
+            continue;
+        }
         if (!plan->be.rate_given)
             sized.be.rate_hz = rate;
         if (!plan->be.period_given)

@@ -17,8 +17,10 @@
 # canaries), each naming the staller first as observed (PipeWire's profiler, src/culprit/src_pwprof.c); our node
 # destroyed mid-run (pw-cli destroy) and the server killed mid-run each end the run as incomplete, exit 3, with the
 # reason; with the server stopped (SIGSTOP), Ctrl-C still ends a run within 2 s (exit 3) and a new run says in one
-# line that it does not answer (exit 3). The depth ladder timer,pipewire: at the timer's default 64 frames beside the
-# graph's 256 no depth is held against another (the conclusion gives --period 256); with --period 256 both are.
+# line that it does not answer (exit 3). The depth ladder timer,pipewire without --period, the quantum forced to 256
+# then 128 (read back with pw-metadata): it says the graph's size, and both depths' stored reports (our node's from
+# the graph's own per-cycle quantum) are at it in every phase, judged against each other; with no PipeWire running
+# its size is said not known and the run ends with exit 2.
 . "$(dirname "$0")/../lib.sh"
 
 for c in pipewire pw-profiler pw-metadata pw-cli; do
@@ -41,6 +43,16 @@ unset PIPEWIRE_REMOTE
 rc=$?
 check "no PipeWire running: exit 2 with one line (got $rc, $(wc -l <"$WORK/none.err") lines: $(head -1 "$WORK/none.err"))" \
     holds '[ "$rc" -eq 2 ] && [ "$(wc -l <"$WORK/none.err")" -eq 1 ] && grep -q "no PipeWire server is running" "$WORK/none.err"'
+
+# the ladder with no PipeWire running: its size is not known at once (no wait on a server that is not there), the
+# timer depth runs at the size given, our depth ends the run with exit 2
+t0=$(date +%s%N)
+"$RTJ" run --backend timer,pipewire --loads none --duration 0.5 --warmup 0.1 >"$WORK/none-lad.out" 2>"$WORK/none-lad.err"
+rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+grep -q "^The pipewire server's size is not known" "$WORK/none-lad.out" && said=yes || said=no
+check "ladder timer,pipewire with no PipeWire running: its size said not known ($said), exit 2 ($rc) after $ms ms" \
+    holds '[ "$said" = yes ] && [ "$rc" -eq 2 ] && grep -q "no PipeWire server is running" "$WORK/none-lad.err"'
 
 start_pipewire
 check "private pipewire is up" [ -S "$XDG_RUNTIME_DIR/pipewire-0" ]
@@ -182,21 +194,25 @@ else
     ok "# SKIP pw-jack is not installed: no stalling client"
 fi
 
-# ---- the depth ladder under PipeWire (issue 33): timer then our node; the graph forced to 256 frames ----
-force 256
-sleep 0.3
-"$RTJ" run --backend timer,pipewire --loads none --duration 1 --warmup 0.3 --quiet --json "$WORK/lad.json" \
-    >"$WORK/lad.out" 2>&1
-rc=$?
-l=$(json "$WORK/lad.json" "d['ladder']['trouble_starts_at'], '--period 256 --rate 48000' in d['ladder']['conclusion']" 2>/dev/null)
-check "ladder timer,pipewire at the timer's 64 frames beside the graph's 256: no depth held against another, the conclusion gives --period 256 (rc $rc: $l)" \
-    [ "$l" = "None True" ]
-"$RTJ" run --backend timer,pipewire --period 256 --loads none --duration 1 --warmup 0.3 --quiet --json "$WORK/lad2.json" \
-    >"$WORK/lad2.out" 2>&1
-rc=$?
-l=$(json "$WORK/lad2.json" "len(d['ladder']['depths']), 'No depth is held' in d['ladder']['conclusion']" 2>/dev/null)
-check "ladder with --period 256: two depths judged against each other (rc $rc: $l)" \
-    holds '[ "$rc" -le 1 ] && [ "$l" = "2 False" ]'
+# ---- the depth ladder under PipeWire (issue 33): timer then our node, the graph forced to 256 then 128 frames and
+# no --period: the ladder asks the graph its size (the settings metadata) and runs every depth at it. Observers: the
+# forced quantum as pw-metadata reads it back, and each depth's stored report (our node's from the graph's own
+# per-cycle clock.duration) ----
+for Q in 256 128; do
+    force "$Q"
+    mq=$(pw-metadata -n settings 0 clock.force-quantum | sed -n "s/.*key:'clock.force-quantum' value:'\([0-9]*\)'.*/\1/p")
+    sleep 0.3
+    "$RTJ" run --backend timer,pipewire --loads none --duration 1 --warmup 0.3 --json "$WORK/lad$Q.json" \
+        >"$WORK/lad$Q.out" 2>&1
+    rc=$?
+    sizes=$(for f in $(sed -n 's/^report: //p' "$WORK/lad$Q.out"); do
+        json "$f" "'%s:%d:%d:%s' % (d['audio']['provider'], d['audio']['period_frames'], d['audio']['rate'], ','.join(str(p['period_frames']) for p in d['phases']))"
+    done | tr '\n' ' ')
+    check "ladder timer,pipewire, quantum forced to $Q (pw-metadata reads back $mq): it says the graph's size and both stored reports are at it, every phase (rc $rc: $sizes)" \
+        holds '[ "$rc" -le 1 ] && [ "$mq" = "$Q" ] && [ "$sizes" = "timer:$Q:48000:$Q pipewire:$Q:48000:$Q " ] && grep -q "^The pipewire server runs at $Q frames / 48000 Hz: every depth runs at $Q frames / 48000 Hz" "$WORK/lad$Q.out"'
+    l=$(json "$WORK/lad$Q.json" "len(d['ladder']['depths']), 'No depth is held' in d['ladder']['conclusion']" 2>/dev/null)
+    check "ladder at quantum $Q: two depths judged against each other ($l)" [ "$l" = "2 False" ]
+done
 
 # ---- our node destroyed mid-run: incomplete, exit 3, the reason ----
 "$RTJ" run --backend pipewire --loads none --duration 4 --warmup 0.5 --quiet --json "$WORK/gone.json" >"$WORK/gone.out" 2>&1 &
