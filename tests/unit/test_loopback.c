@@ -642,20 +642,41 @@ static void test_wav(void **state)
     free(c);
 }
 
+/* A capture whose loop jumps 50 frames at position g, and a loopback analyzer writing WAVs into wav_dir. */
+static struct lb *shifted_at(uint64_t g, struct cap **out)
+{
+    struct cap *c = cap_new(300);
+    cap_shift(c, g, 50);
+    cap_render(c);
+    struct lb_config cfg = { RATE, PER, RATE / 5, wav_dir, NULL, NULL, NULL };
+    char err[200] = "";
+    struct lb *a = lb_new(&cfg, err, sizeof(err));
+    assert_non_null(a);
+    *out = c;
+    return a;
+}
+
+/* The WAV a listed glitch names, open for reading. */
+static SNDFILE *wav_of(const json_t *g, SF_INFO *info)
+{
+    const char *name = json_string_value(json_object_get(g, "wav"));
+    assert_non_null(name);
+    char path[400];
+    snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+    SNDFILE *sf = sf_open(path, SFM_READ, info);
+    assert_non_null(sf);
+    return sf;
+}
+
 /* A glitch that a long hole follows (the capture's positions jump by hsize/4 or more before the glitch is resolved:
  * the host stalled the machine, the server skipped cycles) is named at once; its WAV still holds 50 ms after it,
  * the hole's frames as zeros (never captured), not a WAV cut short at the hole as if the run had ended there. */
 static void test_wav_hole_after(void **state)
 {
     (void)state;
-    struct cap *c = cap_new(300);
+    struct cap *c;
     const uint64_t G = 20000;
-    cap_shift(c, G, 50);
-    cap_render(c);
-    struct lb_config cfg = { RATE, PER, RATE / 5, wav_dir, NULL, NULL, NULL };
-    char err[200] = "";
-    struct lb *a = lb_new(&cfg, err, sizeof(err));
-    assert_non_null(a);
+    struct lb *a = shifted_at(G, &c);
     const uint64_t h0 = (G / PER + 2) * PER, h1 = h0 + ((a->hsize / 4) / PER + 10) * PER; /* the hole [h0, h1) */
     assert_true(h1 < N);
     for (uint64_t b = 0; b * PER < N; b++)
@@ -665,13 +686,8 @@ static void test_wav_hole_after(void **state)
     assert_non_null(rep);
     const json_t *g = glitch(rep, 0);
     assert_near(ival(g, "pos"), (json_int_t)G, 3);
-    const char *name = json_string_value(json_object_get(g, "wav"));
-    assert_non_null(name);
-    char path[400];
-    snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
     SF_INFO info = { 0 };
-    SNDFILE *sf = sf_open(path, SFM_READ, &info);
-    assert_non_null(sf);
+    SNDFILE *sf = wav_of(g, &info);
     assert_int_equal(info.frames, RATE / 10);   /* 50 ms each side, the hole's part included */
     float *buf = malloc(sizeof(float) * 2 * (size_t)info.frames);
     assert_int_equal(sf_readf_float(sf, buf, info.frames), info.frames);
@@ -693,14 +709,9 @@ static void test_wav_hole_after(void **state)
 static void test_wav_step_back(void **state)
 {
     (void)state;
-    struct cap *c = cap_new(300);
+    struct cap *c;
     const uint64_t G = 20000;
-    cap_shift(c, G, 50);
-    cap_render(c);
-    struct lb_config cfg = { RATE, PER, RATE / 5, wav_dir, NULL, NULL, NULL };
-    char err[200] = "";
-    struct lb *a = lb_new(&cfg, err, sizeof(err));
-    assert_non_null(a);
+    struct lb *a = shifted_at(G, &c);
     const uint64_t back = (G / PER + 2) * PER;  /* the capture's end when the clock steps back a period */
     uint64_t b;
     for (b = 0; b * PER < back; b++)
@@ -712,13 +723,8 @@ static void test_wav_step_back(void **state)
     const json_t *g = glitch(rep, 0);
     assert_near(ival(g, "pos"), (json_int_t)G, 3);
     assert_string_equal(json_string_value(json_object_get(g, "wav_cut")), "the frame clock went back");
-    const char *name = json_string_value(json_object_get(g, "wav"));
-    assert_non_null(name);
-    char path[400];
-    snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
     SF_INFO info = { 0 };
-    SNDFILE *sf = sf_open(path, SFM_READ, &info);
-    assert_non_null(sf);
+    SNDFILE *sf = wav_of(g, &info);
     sf_close(sf);
     assert_int_equal(info.frames, (sf_count_t)(back - (uint64_t)ival(g, "excerpt.start_pos")));
     for (size_t i = 1; i < json_array_size(json_object_get(rep, "glitches")); i++)
