@@ -61,8 +61,7 @@ HELPER_SRC := $(wildcard tests/helpers/*.c)
 HELPER_BIN := $(patsubst tests/helpers/%.c,$(BUILD)/tests/helpers/%,$(HELPER_SRC))
 ALL_OBJ  := $(LIB_OBJ) $(MAIN_OBJ)
 
-.PHONY: all deps deps-run deps-check run check check-clang check-quick check-unit-bins goldens test-bins tool-bins \
-  unit-bins compile sanitize bench install uninstall clean fuzz
+.PHONY: all deps deps-run deps-check run check check-clang check-quick goldens test-bins compile sanitize bench install uninstall clean fuzz
 
 all: $(BIN)
 
@@ -182,9 +181,6 @@ $(BUILD)/tests/helpers/%: tests/helpers/%.c $(BUILD)/librtj.a $(BUILD)/flags
 -include $(ALL_OBJ:.o=.d) $(UNIT_BIN:=.d) $(HELPER_BIN:=.d)
 
 test-bins: $(BIN) $(UNIT_BIN) $(HELPER_BIN)
-# make check builds them in two parts: what the integration tests run first, the unit tests beside them.
-tool-bins: $(BIN) $(HELPER_BIN)
-unit-bins: $(UNIT_BIN)
 
 # Every object of the tree, linked into nothing (tests/integration/build_flavours.sh: clang).
 compile: $(ALL_OBJ)
@@ -208,29 +204,17 @@ run:
 # (tests/run-tests.sh); check-quick is the developers' tier: the unit tests and the fast integration tests.
 HARDEN   = DEB_BUILD_MAINT_OPTIONS=hardening=+all dpkg-buildflags --get
 user_flag = $(if $(filter command line environment,$(origin $(1))),$($(1)))
-CHECK_VARS = BUILD=build-check BIN=build-check/rtjitter WERROR=1 \
+CHECK_MAKE = $(MAKE) --no-print-directory -j$(JOBS) BUILD=build-check BIN=build-check/rtjitter WERROR=1 \
   CPPFLAGS="$$($(HARDEN) CPPFLAGS | sed 's/-D_FORTIFY_SOURCE=[0-9]*/-U_FORTIFY_SOURCE -D_FORTIFY_SOURCE=3/') $(call user_flag,CPPFLAGS)" CFLAGS="$$($(HARDEN) CFLAGS | sed -e 's/^-g //' -e 's/ -g / /' -e 's/ -g$$//') $(call user_flag,CFLAGS)" \
-  LDFLAGS="$$($(HARDEN) LDFLAGS) $(call user_flag,LDFLAGS)"
-CHECK_MAKE = $(MAKE) --no-print-directory -j$(JOBS) $(CHECK_VARS) test-bins
-# make check's step 2 builds only the binary and the test helpers (tool-bins), which the integration tests need; the
-# unit tests (67 binaries, a third of the build's CPU: about 17 of its 55 s at rest) are built by this target, one
-# compile at a time, which the runner starts beside the first plain tests (RTJ_TEST_BUILD in tests/run-tests.sh: a
-# load of one CPU, less than the stress-ng every test passes beside; no solo or alone test runs beside it) and the
-# unit tests run once it is done. Same flags as step 2, so build-check/flags stays as it is and nothing the running
-# tests use is built again.
-check-unit-bins:
-	@$(MAKE) --no-print-directory -j1 $(CHECK_VARS) Q=@ unit-bins
-# (expanded here, not in check's recipe: a recipe line naming $(MAKE) runs even under make -n, the suite with it)
-CHECK_UNIT_MAKE := $(MAKE) --no-print-directory check-unit-bins
+  LDFLAGS="$$($(HARDEN) LDFLAGS) $(call user_flag,LDFLAGS)" test-bins
 # make check: three steps, a line each, then a line per test (a failed test's whole output; every test's in
 # build-check/test-log).
 check:
 	@$(MAKE) --no-print-directory deps-check STEP=[1/3]
-	@echo "rtjitter: [2/3] building the hardened binary and the test helpers (quietly; the unit tests beside the first tests)..."
-	@$(MAKE) --no-print-directory -j$(JOBS) $(CHECK_VARS) Q=$(QUIET_Q) tool-bins $(QUIET_OUT) || { echo "rtjitter: the build failed: the compiler's messages are above" >&2; exit 1; }
+	@echo "rtjitter: [2/3] building the hardened binary, the unit tests and their helpers (quietly)..."
+	@$(CHECK_MAKE) Q=$(QUIET_Q) $(QUIET_OUT) || { echo "rtjitter: the build failed: the compiler's messages are above" >&2; exit 1; }
 	@echo "rtjitter: [3/3] the tests, $(JOBS) at a time (each one's output: build-check/test-log)"
-	@BUILD=build-check RTJ=build-check/rtjitter JOBS=$(JOBS) BRIEF=1 \
-	  RTJ_TEST_BUILD='$(CHECK_UNIT_MAKE)' tests/run-tests.sh
+	@BUILD=build-check RTJ=build-check/rtjitter JOBS=$(JOBS) BRIEF=1 tests/run-tests.sh
 
 # The tree compiled with clang too (-Werror): build_flavours with its clang part, which make check leaves out.
 check-clang: deps-check

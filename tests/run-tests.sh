@@ -166,24 +166,11 @@ add() { # NAME KIND CLASS [LOCK]
     [ -n "${QUICK:-}" ] && [ "$3" != quick ] && return
     names+=("$1"); kind_of[$1]=$2; class_of[$1]=$3; lock_of[$1]=${4:-}
 }
-add_units() {
-    local t
-    for t in "$BUILD"/tests/test_*; do
-        [ -x "$t" ] && [ -f "$t" ] || continue
-        case $t in *.d) continue ;; esac
-        add "$(basename "$t")" unit quick
-    done
-}
-# RTJ_TEST_BUILD (make check): the command that builds the unit tests, started first as a job of its own (its class
-# "build": plain tests and quick ones run beside it, as a compile is less load than the stress-ng beside which every
-# test must pass; a solo or alone test never does), and the unit tests are queued when it has succeeded (their
-# binaries of an earlier build are not run meanwhile: they may be being written). Its failure is a failed test, with
-# the compiler's messages.
-if [ -n "${RTJ_TEST_BUILD:-}" ]; then
-    names+=("(build)"); kind_of["(build)"]=build; class_of["(build)"]=build; lock_of["(build)"]=
-else
-    add_units
-fi
+for t in "$BUILD"/tests/test_*; do
+    [ -x "$t" ] && [ -f "$t" ] || continue
+    case $t in *.d) continue ;; esac
+    add "$(basename "$t")" unit quick
+done
 # Each script's header lines, read in one pass (five processes a script were 400 forks: 11 s of an empty run at
 # load 6): NAME CLASS LOCK FILL TIMEOUT a line, "-" for none; each the first such line's, as `sed | head -1` gave.
 hdr() {
@@ -208,13 +195,11 @@ done < <(hdr tests/integration/*.sh)
 # when tests change much: cp build-check/test-times tests/). Without any, the long tests would start last.
 for h in tests/test-times "$HISTORY"; do
     [ -r "$h" ] || continue
-    while read -r n s; do [ -n "$n" ] && est_of[$n]=$s; done <"$h"   # (the unit tests too, queued after their build)
+    while read -r n s; do [ -n "${kind_of[$n]:-}" ] && est_of[$n]=$s; done <"$h"
 done
 # The longest first (last run's times, else the committed ones; a test not timed yet counts as long), so the lanes
 # end together.
-[ -n "${RTJ_TEST_BUILD:-}" ] && est_of["(build)"]=100000   # first
-by_length() { for n in "$@"; do echo "${est_of[$n]:-999} $n"; done | sort -k1,1nr -k2 | cut -d' ' -f2; }
-mapfile -t pending < <(by_length "${names[@]}")
+mapfile -t pending < <(for n in "${names[@]}"; do echo "${est_of[$n]:-999} $n"; done | sort -k1,1nr -k2 | cut -d' ' -f2)
 
 # ---- one test ---------------------------------------------------------------------------------------------------
 launch() { # NAME
@@ -223,9 +208,7 @@ launch() { # NAME
     # like /tmp (sticky, anyone may write): tests run commands as users they create
     chmod 0711 "$dir" && chmod 1777 "$dir/tmp"
     start_of[$n]=$(date +%s%N)
-    if [ "${kind_of[$n]}" = build ]; then
-        timeout -k 5 600 bash -c "$RTJ_TEST_BUILD" >"$dir/out" 2>&1 </dev/null &
-    elif [ "${kind_of[$n]}" = unit ]; then
+    if [ "${kind_of[$n]}" = unit ]; then
         TMPDIR="$dir/tmp" XDG_DATA_HOME="$dir/xdg" timeout -k 5 "$TIMEOUT" "$BUILD/tests/$n" >"$dir/out" 2>&1 </dev/null &
     else
         TMPDIR="$dir/tmp" XDG_DATA_HOME="$dir/xdg" timeout -k 20 "${tmo_of[$n]:-$TIMEOUT}" bash "tests/integration/$n.sh" \
@@ -264,19 +247,7 @@ finish_full() { # NAME RC
     local n=$1 rc=$2 dir="$log/$1" p f s
     s=$(( ($(date +%s%N) - start_of[$n]) / 100000000 ))   # tenths of a second
     secs_of[$n]=$((s / 10)).$((s % 10))
-    if [ "${kind_of[$n]}" = build ]; then
-        echo "== build: the unit tests (${secs_of[$n]} s, from +$(( (start_of[$n] - run_start) / 1000000000 )) s): $RTJ_TEST_BUILD"
-        p=0; f=0
-        if [ "$rc" -ne 0 ]; then
-            cat "$dir/out"; f=1; echo "not ok - the unit tests' build failed (status $rc): the compiler's messages are above"
-        else
-            local before=${#names[@]} new=()
-            add_units
-            new=("${names[@]:before}")
-            echo "# ${#new[@]} unit tests built, queued"
-            mapfile -t pending < <(by_length "${pending[@]}" "${new[@]}")
-        fi
-    elif [ "${kind_of[$n]}" = unit ]; then
+    if [ "${kind_of[$n]}" = unit ]; then
         echo "== unit: $n (${secs_of[$n]} s, from +$(( (start_of[$n] - run_start) / 1000000000 )) s)"
         cat "$dir/out"
         # cmocka's summary lines (stdout and stderr may share a line, so match anywhere)
@@ -395,7 +366,7 @@ if [ "${#secs_of[@]}" -gt 0 ]; then
     all_cpu=$(for n in "${!cpu_of[@]}"; do echo "${cpu_of[$n]}"; done | awk '{ t += $1 } END { printf "%.0f", t }')
     echo "   (wall time, class, the CPU time of an integration test and what it waited for: $all_cpu s in all)"
     if [ -z "${TESTS:-}" ] && [ -z "${QUICK:-}" ] && [ "$interrupted" = 0 ]; then
-        for n in "${!secs_of[@]}"; do [ "$n" = "(build)" ] || echo "$n ${secs_of[$n]}"; done | sort >"$HISTORY.tmp" 2>/dev/null &&
+        for n in "${!secs_of[@]}"; do echo "$n ${secs_of[$n]}"; done | sort >"$HISTORY.tmp" 2>/dev/null &&
             mv "$HISTORY.tmp" "$HISTORY" 2>/dev/null
     fi
 fi
