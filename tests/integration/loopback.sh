@@ -281,13 +281,14 @@ else
     export -f stall_run
     export RTJ SRV H WORK STALLS PERIOD
     # The tmpfs is filled (after rtjitter made its private glitch folder in it) until the stalls are over, then
-    # emptied, so the report itself can be written there at the end (a 6 s run: the stalls end about 4 s in, later
-    # on a busy machine, where a 3.5 s run once ended before the disk was freed: "cannot write df.json").
+    # emptied, so the report itself can be written there at the end (an 8 s run: the stalls end about 4 s in, later
+    # on a busy machine, where a 3.5 s run once ended before the disk was freed: "cannot write df.json", and a 6 s
+    # run once more in ci36, beside a 16.3 ms stall).
     unshare -m bash -c '
         mount -t tmpfs -o size=1m rtjt-lpr-full "$WORK/small" || exit 9
         BEFORE_STALLS="dd if=/dev/zero of=$WORK/small/filler bs=4k 2>/dev/null" \
         AFTER_STALLS="echo \$EPOCHREALTIME >$WORK/df.freed_rt; rm -f $WORK/small/filler" \
-            STALL_DURATION=6 stall_run df "$WORK/small/df.json"
+            STALL_DURATION=8 stall_run df "$WORK/small/df.json"
         echo "$RUN_RC" >"$WORK/df.rc"
         cp "$WORK/small/df.json" "$WORK/df.json"
         ls -A "$WORK/small" >"$WORK/df.left"
