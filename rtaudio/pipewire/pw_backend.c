@@ -8,6 +8,8 @@
 #include "pipewire/pwnode.h"
 #include "pipewire/pw_probe.h"
 #include "pipewire/pw_size.h"
+#include "pipewire/pw_session.h"
+#include "jack/pw_settings.h"
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -67,6 +69,12 @@ static int pw_open(void *priv, const struct backend_config *cfg, struct rt_sink 
     struct pw_backend *b = priv;
     b->cfg = *cfg;
     snprintf(b->name, sizeof(b->name), "rtjitter-%d", (int)getpid());
+    /* A sweep that died while it forced PipeWire's quantum (SIGKILL, a crash) left what to set back: the next start
+     * does it. */
+    pid_t owner = 0;
+    if (pw_force_recover(cfg->quiet, &owner) > 1)
+        note(b, "another rtjitter sweep (pid %d) is forcing PipeWire's quantum now: this run measures the size it set",
+             (int)owner);
     int e = pwn_open(&b->node, sink, cfg->server, b->name, cfg->period_given ? cfg->period_frames : 0,
                      cfg->rate_hz, FIRST_CYCLE_WAIT_MS, err, len);
     if (e < 0)
@@ -160,6 +168,7 @@ const struct backend_ops backend_pipewire = {
     .realtime_elsewhere = pw_realtime_elsewhere,
     .server_answers = pwp_server_answers,
     .server_size = pws_server_size, /* the settings metadata: a forced quantum, or the default while none runs */
+    .session = &pipewire_session,   /* pw_session.c: a sweep forces PipeWire's quantum per size, set back after */
     .open = pw_open,
     .start = pw_start,
     .status = pw_status,

@@ -103,7 +103,7 @@ one_case() {
         [ "${se%% *}" = ok ]
     named=$(python3 "$HELP_PY/pw_named.py" "$D/r.json" "$D/stall.out" "$Q")
     check "$cmd under WirePlumber: each event in a stall names the stalling client first, observed ($named)" \
-        holds 'set -- $named; [ "$1" = "$2" ] && [ "$2" -ge 3 ]'
+        holds 'set -- $named; [ "$1" = "$2" ] && [ "$2" -ge "$3" ] && [ "$3" -ge 3 ]'
     pp=$(python3 "$HELP_PY/pw_prof_rows.py" "$D/prof.log" "$D/Timing3.plot" "$D/r.json")
     check "$cmd under WirePlumber: pw-profiler saw the staller unfinished (rows, report's cycles: $pp): 3 <= the report's <= pw-profiler's rows" \
         holds 'set -- $pp; [ "$2" -ge 3 ] && [ "$2" -le "$1" ]'
