@@ -58,8 +58,12 @@ check "events an hour: events x 3600 / length ($(v per_hour), want $(v per_hour_
     awk -v a="$(v per_hour)" -v b="$(v per_hour_want)" 'BEGIN { exit !(a > 0 && a >= 0.9 * b && a <= 1.1 * b) }'
 # at most the client's longest stall and two periods, unless the longest is the machine's own, which a canary saw
 # (stall_events.py: every event beyond the stalls seen; once 67.9 ms at rest)
-check "longest: $(v longest_ms) ms, at least a period, at most the client's longest stall ($(v stall_max_ms) ms) and two periods, or the machine's own a canary saw" \
-    holds 'awk -v a="$(v longest_ms)" -v s="$(v stall_max_ms)" "BEGIN { exit !(a >= 5.3 && a <= s + 10.7) }" ||
+# (a stall the machine added to the client's, which canaries at its priority saw, lengthens the event by that much:
+# ci37, 47.3 ms for a 20.1 ms stall beside a 16.4 ms stall the suite's canary saw)
+read -r lt0 lt1 < <(json "$WORK/w.json" "(lambda e: '%.6f %.6f' % (e['t_s'], e['t_s'] + e['length_ms'] / 1e3))(max(d['phases'][0]['events'], key=lambda e: e['length_ms']))" 2>/dev/null)
+read -r _ held_us _ _ < <(canary_stalls "${lt0:-0}" "${lt1:-0}" --clock CLOCK_MONOTONIC_RAW --min-us 1000 --total)
+check "longest: $(v longest_ms) ms, at least a period, at most the client's longest stall ($(v stall_max_ms) ms) and two periods (and what the canaries saw taken in it: ${held_us:-0} us), or the machine's own a canary saw" \
+    holds 'awk -v a="$(v longest_ms)" -v s="$(v stall_max_ms)" -v h="${held_us:-0}" "BEGIN { exit !(a >= 5.3 && a <= s + 10.7 + h / 1000) }" ||
            { [ "$(v longest_at_stall)" = 0 ] && [ "${se%% *}" = ok ]; }'
 # the longest may be the machine's own (a clean clone's CI once: 16.3 ms of 'sleep' kept from the CPU, longer than the
 # stalls' events): then a canary saw it (stall_events.py said every event beyond the stalls was seen)
