@@ -113,7 +113,9 @@ stall_and_probe() {
 name=$(server_name csv_jl)
 if start_jackd "$name" 48000 256; then
     log="$WORK/jackd-$name.log"
-    "$RTJ_HELPERS/stall_client" "$name" 20 40 5 >"$WORK/stall.out" 2>"$WORK/stall.err" &
+    # stalls 80 cycles (427 ms) apart: the log has no times, so two stalls whose lines one poll reads are one
+    # observation (ci38, at load 8: polls 150 ms late, stalls 213 ms apart, 4 observations of 5 stalls)
+    "$RTJ_HELPERS/stall_client" "$name" 20 80 5 >"$WORK/stall.out" 2>"$WORK/stall.err" &
     SPID=$!
     canaries 99 20   # FIFO 99, one a CPU: the host's own stalls, seen apart from jackd and its clients
     stall_and_probe jacklog "$log"
