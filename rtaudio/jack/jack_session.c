@@ -36,9 +36,7 @@ static int jack_sess_check(void *ss, struct backend_session *s, const struct bac
         /* pw-jack: the JACK server is PipeWire; no jackd can start under its libjack, and jack_set_buffer_size does
          * nothing there. PipeWire's own setting sizes the graph. */
         j->pipewire = 1;
-        s->buffer_change = "pipewire_force_quantum";
-        s->not_in_force = " (PipeWire: clock.force-quantum was set, yet the graph ran another size: see "
-                          "pw-metadata -n settings 0 and pw-top)";
+        pw_force_session_check(s);
         if (cfg->device)
             fprintf(stderr, "%s: --device %s is ignored under PipeWire's JACK (PipeWire drives its own devices)\n",
                     s->who, cfg->device);
@@ -61,21 +59,7 @@ static int jack_sess_check(void *ss, struct backend_session *s, const struct bac
 static int jack_sess_begin(void *ss, struct backend_session *s, char *err, size_t len)
 {
     struct jack_sess *j = ss;
-    if (!j->pipewire)
-        return 0;
-    char why[512];
-    int e = pw_force_take(&j->pwf, s->quiet, why, sizeof(why));
-    if (e < 0) {
-        snprintf(err, len, "PipeWire: %s", why);
-        s->why = "PipeWire's quantum could not be taken over";
-        return e;
-    }
-    /* said even with --quiet: every other client of this PipeWire hears it */
-    fprintf(stderr, "%s: PipeWire: the whole PipeWire graph (every client of it) runs at each size tried while the "
-            "sweep lasts (clock.force-quantum, clock.force-rate); set back after to clock.force-quantum %ld, "
-            "clock.force-rate %ld (kept in %s/%s until then)\n", s->who, j->pwf.old_quantum, j->pwf.old_rate,
-            j->pwf.dir, j->pwf.name);
-    return 0;
+    return j->pipewire ? pw_force_session_begin(&j->pwf, s, err, len) : 0;
 }
 
 static int jack_sess_rate(void *ss, struct backend_session *s, int rate_hz, int period_frames, char *err,
@@ -112,14 +96,8 @@ static int jack_sess_period(void *ss, struct backend_session *s, struct backend_
     if (j->pipewire) {
         /* PipeWire's graph runs at the forced quantum for every client; read back before the run measures it (the
          * run's own report then says what the JACK client saw: jack_get_buffer_size and its buffer-size callback) */
-        char why[300];
         cfg->set_buffer_size = 0;
-        int e = pw_force_set(&j->pwf, cfg->period_frames, cfg->rate_hz, why, sizeof(why));
-        if (e < 0) {
-            snprintf(err, len, "PipeWire did not take the size: %s (the command: pw-metadata -n settings 0 "
-                     "clock.force-quantum %d)", why, cfg->period_frames);
-            return e;
-        }
+        return pw_force_session_period(&j->pwf, cfg, err, len);
     }
     return 0;
 }
@@ -130,27 +108,15 @@ static void jack_sess_end(void *ss, struct backend_session *s)
     if (j->srv_up)
         jackserver_stop(&j->srv);
     j->srv_up = 0;
-    if (j->pipewire && j->pwf.held) {
-        /* the main path, after an interrupt too (signals only set a flag): PipeWire chooses again */
-        int e = pw_force_restore(&j->pwf);
-        j->pw_restored = e < 0 ? e : 1;
-        if (e < 0)
-            fprintf(stderr, "%s: PipeWire: cannot set the quantum back (%s): the next start of rtjitter does it, or "
-                    "run: pw-metadata -n settings 0 clock.force-quantum %ld; pw-metadata -n settings 0 "
-                    "clock.force-rate %ld\n", s->who, strerror(-e), j->pwf.old_quantum, j->pwf.old_rate);
-        else if (!s->quiet)
-            fprintf(stderr, "%s: PipeWire: clock.force-quantum set back to %ld, clock.force-rate to %ld\n", s->who,
-                    j->pwf.old_quantum, j->pwf.old_rate);
-    }
+    if (j->pipewire)
+        pw_force_session_end(&j->pwf, s, &j->pw_restored);
 }
 
 static void jack_sess_describe(void *ss, json_t *audio)
 {
     struct jack_sess *j = ss;
     if (j->pipewire)
-        json_object_set_new(audio, "pipewire", json_pack("{s:I, s:I, s:b}", "force_quantum_before",
-                            (json_int_t)j->pwf.old_quantum, "force_rate_before", (json_int_t)j->pwf.old_rate,
-                            "restored", j->pw_restored == 1));
+        pw_force_session_describe(&j->pwf, j->pw_restored, audio);
 }
 
 const struct backend_session_ops jack_session = {

@@ -354,3 +354,59 @@ int pw_force_restore(struct pw_force *f)
     f->held = 0;
     return 0;
 }
+
+void pw_force_session_check(struct backend_session *s)
+{
+    s->buffer_change = "pipewire_force_quantum";
+    s->not_in_force = " (PipeWire: clock.force-quantum was set, yet the graph ran another size: see "
+                      "pw-metadata -n settings 0 and pw-top)";
+}
+
+int pw_force_session_begin(struct pw_force *f, struct backend_session *s, char *err, size_t len)
+{
+    char why[512];
+    int e = pw_force_take(f, s->quiet, why, sizeof(why));
+    if (e < 0) {
+        snprintf(err, len, "PipeWire: %s", why);
+        s->why = "PipeWire's quantum could not be taken over";
+        return e;
+    }
+    /* said even with --quiet: every other client of this PipeWire hears it */
+    fprintf(stderr, "%s: PipeWire: the whole PipeWire graph (every client of it) runs at each size tried while the "
+            "sweep lasts (clock.force-quantum, clock.force-rate); set back after to clock.force-quantum %ld, "
+            "clock.force-rate %ld (kept in %s/%s until then)\n", s->who, f->old_quantum, f->old_rate, f->dir, f->name);
+    return 0;
+}
+
+int pw_force_session_period(struct pw_force *f, const struct backend_config *cfg, char *err, size_t len)
+{
+    char why[300];
+    int e = pw_force_set(f, cfg->period_frames, cfg->rate_hz, why, sizeof(why));
+    if (e < 0)
+        snprintf(err, len, "PipeWire did not take the size: %s (the command: pw-metadata -n settings 0 "
+                 "clock.force-quantum %d)", why, cfg->period_frames);
+    return e;
+}
+
+void pw_force_session_end(struct pw_force *f, const struct backend_session *s, int *restored)
+{
+    if (!f->held)
+        return;
+    /* the main path, after an interrupt too (signals only set a flag): PipeWire chooses again */
+    int e = pw_force_restore(f);
+    *restored = e < 0 ? e : 1;
+    if (e < 0)
+        fprintf(stderr, "%s: PipeWire: cannot set the quantum back (%s): the next start of rtjitter does it, or run: "
+                "pw-metadata -n settings 0 clock.force-quantum %ld; pw-metadata -n settings 0 clock.force-rate %ld\n",
+                s->who, strerror(-e), f->old_quantum, f->old_rate);
+    else if (!s->quiet)
+        fprintf(stderr, "%s: PipeWire: clock.force-quantum set back to %ld, clock.force-rate to %ld\n", s->who,
+                f->old_quantum, f->old_rate);
+}
+
+void pw_force_session_describe(const struct pw_force *f, int restored, json_t *audio)
+{
+    json_object_set_new(audio, "pipewire", json_pack("{s:I, s:I, s:b}", "force_quantum_before",
+                        (json_int_t)f->old_quantum, "force_rate_before", (json_int_t)f->old_rate,
+                        "restored", restored == 1));
+}

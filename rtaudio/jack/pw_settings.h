@@ -6,6 +6,7 @@
  * here runs in the RT thread (it forks pw-metadata and writes files). */
 #ifndef RTJ_PW_SETTINGS_H
 #define RTJ_PW_SETTINGS_H
+#include "backend.h"
 #include <jansson.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -41,5 +42,17 @@ int pw_force_set(struct pw_force *f, int quantum, int rate, char *err, size_t er
 /* Sets the old values back and removes the state file. Safe when not held. 0, or -errno (the file is then kept for
  * the next start to restore). */
 int pw_force_restore(struct pw_force *f);
+
+/* A sweep's PipeWire part (backend_session_ops), one for the JACK session under pw-jack and the native one: */
+/* check: how the size changes, for the document and the "not in force" reason. */
+void pw_force_session_check(struct backend_session *s);
+/* begin: takes the quantum over (pw_force_take) and says so on stderr, even with --quiet; -errno with err, s->why. */
+int pw_force_session_begin(struct pw_force *f, struct backend_session *s, char *err, size_t len);
+/* period: forces cfg's size and reads it back; -errno with err the whole reason the size is not measured. */
+int pw_force_session_period(struct pw_force *f, const struct backend_config *cfg, char *err, size_t len);
+/* end: sets the old values back when held, said on stderr; *restored 1, or -errno; untouched when not held. */
+void pw_force_session_end(struct pw_force *f, const struct backend_session *s, int *restored);
+/* describe: audio.pipewire, the values before the sweep and whether they were set back. */
+void pw_force_session_describe(const struct pw_force *f, int restored, json_t *audio);
 
 #endif
