@@ -67,6 +67,11 @@ struct culprit_source {
 struct culprit_config {
     clockid_t clock;        /* the measurement clock: every time in and out is on it */
     double hz;              /* samples a second, 10-20 (0: 20) */
+    double quiet_hz;        /* samples a second while all is quiet (issue 34: watch pays for explaining only when
+                             * something happens): nothing noted or begun for quiet_after_s and nothing left to
+                             * explain; 0: never slower than hz. 2-10. A happening that begins wakes the sampler
+                             * at once (culprit_engine_wake), and hz holds again */
+    double quiet_after_s;   /* (0: 1) */
     double history_s;       /* history kept (0: 30) */
     const char *proc_root;  /* "/proc" (NULL), or a fixture tree for tests */
     const char *sys_root;   /* "/sys" (NULL), or a fixture tree */
@@ -105,6 +110,9 @@ void culprit_engine_source_unavailable(struct culprit_engine *e, const char *nam
  * has sampled end_ns + its window after. */
 void culprit_engine_note(struct culprit_engine *e, enum culprit_subject subj, int phase, int64_t start_ns,
                          int64_t end_ns, int cpu, int64_t callback_max_ns);
+/* Something began (an xrun event's first cycle, before it is noted): a quiet sampler samples now and goes back to
+ * hz, so that the happening's window has short samples on both sides. The collector thread (takes a mutex). */
+void culprit_engine_wake(struct culprit_engine *e);
 /* Spikes that come thick (a --dsp ramp, a machine missing every cycle) need not each be noted: the caller may note
  * one per sample interval (50 ms at 20 Hz); the results' lookup gives a spike not noted the culprits of the one
  * noted before it within that interval, whose window the sampler cannot tell from its own. */

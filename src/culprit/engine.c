@@ -70,6 +70,12 @@ struct culprit_engine *ce_create(const struct culprit_config *cfg, char *err, si
     if (e->cfg.history_s > 120)
         e->cfg.history_s = 120;
     e->interval_ns = (int64_t)(1e9 / e->cfg.hz);
+    if (e->cfg.quiet_hz > 0) {
+        e->cfg.quiet_hz = e->cfg.quiet_hz < 2 ? 2 : e->cfg.quiet_hz > 10 ? 10 : e->cfg.quiet_hz;
+        e->cfg.quiet_hz = e->cfg.quiet_hz > e->cfg.hz ? e->cfg.hz : e->cfg.quiet_hz;
+        e->quiet_ns = (int64_t)(1e9 / e->cfg.quiet_hz);
+        e->quiet_after_ns = (int64_t)(1e9 * (e->cfg.quiet_after_s > 0 ? e->cfg.quiet_after_s : 1));
+    }
     e->hist_cap = (int)(e->cfg.history_s * e->cfg.hz) + 1;
     snprintf(e->proc, sizeof e->proc, "%s", cfg->proc_root ? cfg->proc_root : "/proc");
     snprintf(e->sys, sizeof e->sys, "%s", cfg->sys_root ? cfg->sys_root : "/sys");
@@ -274,6 +280,20 @@ void ce_tick(struct culprit_engine *e, int64_t now_ns)
 
 /* ---- the thread ---- */
 
+/* Whether the sampler may slow down: quiet configured, nothing begun or noted for quiet_after, nothing left to
+ * explain (a pending one is explained at hz: its window after, and the sources' lag). Under mu. */
+static bool quiet_now(const struct culprit_engine *e, int64_t now)
+{
+    return e->quiet_ns > 0 && now >= e->active_until_ns && e->res_first_pending >= e->nres;
+}
+
+static void ts_add(struct timespec *t, int64_t ns)
+{
+    int64_t v = (int64_t)t->tv_sec * 1000000000 + t->tv_nsec + ns;
+    t->tv_sec = (time_t)(v / 1000000000);
+    t->tv_nsec = (long)(v % 1000000000);
+}
+
 static void *sampler_main(void *arg)
 {
     struct culprit_engine *e = arg;
@@ -281,18 +301,27 @@ static void *sampler_main(void *arg)
     struct timespec next;
     clock_gettime(CLOCK_MONOTONIC, &next);
     pthread_mutex_lock(&e->mu);
+    e->active_until_ns = mono_ns() + e->quiet_after_ns; /* the first samples at hz: the baselines fill */
     while (!e->stop) {
         pthread_mutex_unlock(&e->mu);
         ce_tick(e, ce_now(e));
         account_cpu(e);
-        next.tv_nsec += e->interval_ns;
-        while (next.tv_nsec >= 1000000000) {
-            next.tv_nsec -= 1000000000;
-            next.tv_sec++;
-        }
         pthread_mutex_lock(&e->mu);
-        while (!e->stop && pthread_cond_timedwait(&e->cv, &e->mu, &next) != ETIMEDOUT)
+        int64_t now = mono_ns();
+        bool quiet = quiet_now(e, now);
+        int64_t iv = quiet ? e->quiet_ns : e->interval_ns;
+        e->quiet_ticks += quiet;
+        ts_add(&next, iv);
+        int64_t t0 = now;
+        while (!e->stop && !e->wake && pthread_cond_timedwait(&e->cv, &e->mu, &next) != ETIMEDOUT)
             ;
+        now = mono_ns();
+        if (quiet)
+            e->quiet_total_ns += now - t0;
+        if (e->wake) { /* something began: sample now, at hz from here */
+            e->wake = false;
+            clock_gettime(CLOCK_MONOTONIC, &next);
+        }
     }
     pthread_mutex_unlock(&e->mu);
     /* a last sample, so that what ended just before the stop has its window after, then everything pending */
@@ -300,6 +329,28 @@ static void *sampler_main(void *arg)
     ce_explain_due(e, true);
     account_cpu(e);
     return NULL;
+}
+
+/* Under mu: the sampler stays at hz for quiet_after from now; a quiet one is woken to sample at once. */
+static void keep_active(struct culprit_engine *e)
+{
+    if (e->quiet_ns <= 0)
+        return;
+    int64_t now = mono_ns();
+    if (e->running && quiet_now(e, now)) {
+        e->wake = true;
+        pthread_cond_signal(&e->cv);
+    }
+    e->active_until_ns = now + e->quiet_after_ns;
+}
+
+void culprit_engine_wake(struct culprit_engine *e)
+{
+    if (!e)
+        return;
+    pthread_mutex_lock(&e->mu);
+    keep_active(e);
+    pthread_mutex_unlock(&e->mu);
 }
 
 struct culprit_engine *culprit_engine_start(const struct culprit_config *cfg, char *err, size_t errlen)
@@ -400,6 +451,7 @@ void culprit_engine_note(struct culprit_engine *e, enum culprit_subject subj, in
             e->res_cap = nc;
         }
     }
+    keep_active(e); /* before the result is added: quiet_now looks at what is pending */
     if (e->nres < e->res_cap && !e->stopped)
         e->res[e->nres++] = (struct ce_result){.subj = subj, .phase = phase, .cpu = cpu, .start_ns = start_ns,
                                                .end_ns = end_ns < start_ns ? start_ns : end_ns,

@@ -154,6 +154,14 @@ struct culprit_engine {
     char proc[256], sys[256];
     bool real_proc;              /* proc is the machine's own /proc (not a unit test's fixture tree) */
     int64_t interval_ns;
+    int64_t quiet_ns;            /* the interval while quiet (cfg.quiet_hz), 0: never quiet */
+    int64_t quiet_after_ns;
+    /* under mu: until when (CLOCK_MONOTONIC) the sampler stays at hz; a wake asked of it; its ticks, and how many
+     * of them and how long it was quiet (the summary) */
+    int64_t active_until_ns;
+    bool wake;
+    unsigned long quiet_ticks;
+    int64_t quiet_total_ns;
     /* the sampler's own state (its thread only, or the test driving ticks) */
     struct ce_buf buf;
     struct ce_file files[CE_FILES_MAX];

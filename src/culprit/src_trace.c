@@ -49,7 +49,7 @@ struct trace_ctx {
     long long bytes, reads;
     int explains, explained, not_covered, no_wait, short_wait, pipe_error;
     int lost_waits;                   /* of not_covered, those whose wait the rings lost events in (CNW_LOST) */
-    unsigned polls;                   /* the engine's polls: one in TRACE_POLL_EVERY reads the rings */
+    int64_t drained_ns;               /* when a poll last read the rings (the measurement clock; 0: never) */
     long long spans, spans_not_covered; /* the noise probe's gaps asked for, and those the trace could not cover */
     int64_t cpu_ns;                   /* the sampler thread's CPU time in this source's reads and accounts */
 };
@@ -127,11 +127,13 @@ static int drain(struct trace_ctx *c)
 
 static int trace_poll(void *vctx, int64_t now, struct culprit_obs *out, int max)
 {
-    (void)now, (void)out, (void)max;
+    (void)out, (void)max;
     struct trace_ctx *c = vctx;
-    /* the kernel's rings keep what came meanwhile, and an explanation reads them first: a quiet poll reads less */
-    if (c->polls++ % TRACE_POLL_EVERY != 0)
+    /* the kernel's rings keep what came meanwhile, and an explanation reads them first: polls read them every
+     * TRACE_DRAIN_NS or more (every fourth tick at 20 Hz; each tick of a quiet sampler, 4 Hz) */
+    if (c->drained_ns && now - c->drained_ns < TRACE_DRAIN_NS)
         return 0;
+    c->drained_ns = now;
     /* someone removed our instance (or unmounted tracefs): the source is gone */
     if (!tracefs_has(&c->tf, "trace"))
         return -1;

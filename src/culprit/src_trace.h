@@ -27,11 +27,12 @@
 #include <time.h>
 
 /* Per CPU: the ring the kernel writes between two reads of the pipe (the sampler's poll reads it every
- * TRACE_POLL_EVERY ticks, 200 ms at 20 Hz, and every explanation first reads what it holds; ~14,000 events a second
+ * TRACE_DRAIN_NS or more, every fourth tick at 20 Hz and every tick of watch's quiet 4 Hz, and every explanation
+ * first reads what it holds; ~14,000 events a second
  * a CPU under load fill ~1 MB of it in a second, 27,000 on a machine busy with tests in half a second: what does not
  * fit is counted by the kernel and shown as lost_events). */
 #define TRACE_BUFFER_KB 1024
-#define TRACE_POLL_EVERY 4
+#define TRACE_DRAIN_NS 180000000LL
 #define TRACE_SLICES_MAX 16      /* the last slices kept (each at most TRACE_SLICE_MAX bytes) */
 #define TRACE_SLICE_MAX (16 * 1024)
 #define TRACE_PIPE_READ_MAX (32u << 20) /* the most read from the pipe in one call (the rest: the next call) */

@@ -118,6 +118,10 @@ void run_culprits_start(struct run_state *st)
         return;
     struct culprit_config cfg = { .clock = st->sink.clock, .hz = 20, .history_s = 30, .audio_pid = (int)getpid(),
                                   .period_ns = period_ns(st), .own_client = own };
+    /* watch is left on for hours: while nothing happens it samples /proc at 4 Hz, not 20 (issue 34), and any
+     * event's first cycle brings 20 Hz back at once (run_culprits_happening) */
+    if (st->watch)
+        cfg.quiet_hz = 4;
     struct backend_status bs0 = { 0 };
     st->be->status(st->bpriv, &bs0);
     cfg.server_pid = bs0.server_pid;
@@ -256,6 +260,8 @@ void run_culprits_happening(void *arg, const struct phase_stats *p, enum phase_h
         const struct segment *s = p->telling;
         watch_feed_note(st->watch, what, start_ns, end_ns, s ? s->nframes : 0, s ? s->rate_hz : 0);
     }
+    if (st->culprits && what == PH_EVENT_BEGIN)
+        culprit_engine_wake(st->culprits);
     if (!st->culprits || what == PH_EVENT_BEGIN || what == PH_BUFFER)
         return;
     /* one spike a sample interval is noted, the others sharing its window (culprit_engine.h), unless a trace follows

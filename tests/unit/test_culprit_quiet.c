@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* watch's sampler slows down while all is quiet (issue 34: pay for explaining only when something happens): with
+ * quiet_hz set, after quiet_after_s with nothing begun, noted or pending it samples at quiet_hz, not hz; a happening
+ * that begins (culprit_engine_wake) or is noted brings hz back at once, and hz holds until it is explained. The
+ * engine's own thread runs on a fake /proc tree (culprit_tree.h); the observer is the kernel's: inotify's IN_ACCESS
+ * on the tree's proc/stat, which the sampler reads once a tick, never what the engine counts of itself.
+ *
+ * The bounds hold on a busy machine: a sampler held off the CPU reads less, never more, and the fast counts are
+ * taken over a whole second, which a sampler that missed its deadlines catches up on (its deadlines are absolute). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <time.h>
+#include <unistd.h>
+#include "culprit/engine_internal.h"
+#include "unit/culprit_tree.h"
+
+#define MS 1000000LL
+
+static int64_t mono(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+/* The reads of the watched file from now for ms milliseconds. */
+static int reads_for(int fd, int ms)
+{
+    int n = 0;
+    int64_t end = mono() + ms * MS;
+    for (;;) {
+        int64_t left = end - mono();
+        if (left <= 0)
+            break;
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        if (poll(&p, 1, (int)(left / MS) + 1) <= 0)
+            continue;
+        char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+        ssize_t r = read(fd, buf, sizeof buf);
+        for (ssize_t i = 0; r > 0 && i < r;) {
+            const struct inotify_event *ev = (const struct inotify_event *)(buf + i);
+            n += (ev->mask & IN_ACCESS) != 0;
+            i += (ssize_t)(sizeof *ev + ev->len);
+        }
+    }
+    return n;
+}
+
+struct fixture {
+    struct ctree t;
+    struct culprit_engine *e;
+    int fd;
+};
+
+static void start(struct fixture *f, double quiet_hz)
+{
+    ctree_init(&f->t);
+    ctree_write(&f->t);
+    char proc[300], sys[300], stat[320], err[200];
+    snprintf(proc, sizeof proc, "%s/proc", f->t.root);
+    snprintf(sys, sizeof sys, "%s/sys", f->t.root);
+    snprintf(stat, sizeof stat, "%s/proc/stat", f->t.root);
+    f->fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+    assert_true(f->fd >= 0);
+    assert_true(inotify_add_watch(f->fd, stat, IN_ACCESS) >= 0);
+    struct culprit_config cfg = {.clock = CLOCK_MONOTONIC, .hz = 20, .quiet_hz = quiet_hz, .quiet_after_s = 0.3,
+                                 .proc_root = proc, .sys_root = sys, .audio_pid = CT_AUDIO_PID, .period_ns = 1 * MS};
+    f->e = culprit_engine_start(&cfg, err, sizeof err);
+    assert_non_null(f->e);
+    culprit_engine_set_audio(f->e, CT_AUDIO_TID, 10);
+    culprit_engine_audio_cpu(f->e, 1);
+}
+
+static void stop(struct fixture *f)
+{
+    culprit_engine_stop(f->e);
+    culprit_engine_free(f->e);
+    close(f->fd);
+    ctree_free(&f->t);
+}
+
+/* Quiet: at most quiet_hz (4 a second: 6 in 1.5 s, 9 allowed for the tick a wait ends on) where 20 Hz makes 30;
+ * a wake: 20 Hz at once for quiet_after_s (at least 3 reads in the next 300 ms, where 4 Hz makes 1 or 2); then quiet
+ * again. */
+static void test_quiet_then_woken(void **state)
+{
+    (void)state;
+    struct fixture f;
+    start(&f, 4);
+    (void)reads_for(f.fd, 500); /* the first 0.3 s at 20 Hz (the baselines), then quiet */
+    int quiet = reads_for(f.fd, 1500);
+    print_message("quiet: %d reads in 1.5 s\n", quiet);
+    assert_true(quiet >= 1 && quiet <= 9);
+    culprit_engine_wake(f.e);
+    int woken = reads_for(f.fd, 300);
+    print_message("woken: %d reads in the next 300 ms\n", woken);
+    assert_true(woken >= 3);
+    (void)reads_for(f.fd, 200);
+    quiet = reads_for(f.fd, 1500);
+    print_message("quiet again: %d reads in 1.5 s\n", quiet);
+    assert_true(quiet >= 1 && quiet <= 9);
+    stop(&f);
+}
+
+/* A happening noted wakes a quiet sampler and keeps 20 Hz for quiet_after_s (0.3 s) and until it is explained: at
+ * least 3 reads in the 300 ms after the note (4 Hz makes 1 or 2), and it is explained (no longer pending) within
+ * the second. */
+static void test_noted_explained_at_hz(void **state)
+{
+    (void)state;
+    struct fixture f;
+    start(&f, 4);
+    (void)reads_for(f.fd, 800);
+    int64_t now = mono();
+    culprit_engine_note(f.e, CS_EVENT, 0, now - 5 * MS, now, 1, 0);
+    int woken = reads_for(f.fd, 300);
+    print_message("noted: %d reads in the next 300 ms\n", woken);
+    assert_true(woken >= 3);
+    (void)reads_for(f.fd, 700);
+    pthread_mutex_lock(&f.e->mu);
+    bool pending = f.e->res_first_pending < f.e->nres;
+    pthread_mutex_unlock(&f.e->mu);
+    assert_false(pending);
+    stop(&f);
+}
+
+/* quiet_hz 0 (run, sweep...): never slower than hz. */
+static void test_never_quiet_by_default(void **state)
+{
+    (void)state;
+    struct fixture f;
+    start(&f, 0);
+    (void)reads_for(f.fd, 500);
+    int n = reads_for(f.fd, 1000);
+    print_message("no quiet_hz: %d reads in 1 s\n", n);
+    /* 20 Hz: 20; a starved sampler catches up its absolute deadlines, so even on a busy machine well above 4 Hz's 4 */
+    assert_true(n >= 10);
+    stop(&f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_quiet_then_woken),
+        cmocka_unit_test(test_noted_explained_at_hz),
+        cmocka_unit_test(test_never_quiet_by_default),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
