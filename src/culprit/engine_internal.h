@@ -22,6 +22,7 @@
 #define CE_CPUS_MAX 1024        /* CPUs counted; a column beyond is ignored */
 #define CE_LINES_MAX 512        /* interrupt lines named (/proc/interrupts rows); beyond: counted in lines_lost */
 #define CE_SOFT_MAX 16          /* softirq types (the kernel has 10) */
+#define CE_SOFT_AT(type, cpu) ((size_t)(cpu) * CE_SOFT_MAX + (size_t)(type))
 #define CE_S_IRQ 384            /* moved (line, cpu) counters kept per sample */
 #define CE_S_SOFT 128           /* moved (type, cpu) counters kept per sample */
 #define CE_S_STEAL 32           /* CPUs with steal kept per sample */
@@ -173,11 +174,12 @@ struct culprit_engine {
     int irq_prev_ncpu;
     char soft_names[CE_SOFT_MAX][16];
     int nsoft;
-    uint64_t *soft_prev;         /* [CE_SOFT_MAX][CE_CPUS_MAX] */
+    uint64_t *soft_prev;         /* [CE_CPUS_MAX][CE_SOFT_MAX]: CE_SOFT_AT (a CPU's types side by side: the
+                                  * pages touched are the CPUs', not a page a type) */
     uint64_t *steal_prev;        /* [CE_CPUS_MAX], USER_HZ ticks */
     /* rolling baselines: the sums of every delta in the history ring, kept as samples come and go */
     uint64_t *irq_roll;          /* [CE_LINES_MAX][irq_prev_ncpu] */
-    uint64_t *soft_roll;         /* [CE_SOFT_MAX][CE_CPUS_MAX] */
+    uint64_t *soft_roll;         /* [CE_CPUS_MAX][CE_SOFT_MAX]: CE_SOFT_AT */
     uint64_t *steal_roll;        /* [CE_CPUS_MAX], µs */
     int64_t psi_roll[3];
     int64_t psi_prev[3];

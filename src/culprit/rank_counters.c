@@ -138,7 +138,7 @@ void rank_rule_softirqs(struct rank_ctx *c)
     for (int t = 0; t < e->nsoft; t++) {
         for (int cpu = 0; win[t] && cpu < CE_CPUS_MAX; cpu++)
             if (has_cpu(c, cpu))
-                base[t] += e->soft_roll[(size_t)t * CE_CPUS_MAX + cpu];
+                base[t] += e->soft_roll[CE_SOFT_AT(t, cpu)];
         double u = rank_usual(c, base[t], win[t]);
         if (!win[t] || !surge((double)win[t], u))
             continue;

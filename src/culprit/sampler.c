@@ -147,8 +147,11 @@ static void sample_interrupts(struct culprit_engine *e, struct ce_sample *s)
         /* the history's line indices and sums no longer hold: it starts again (a CPU brought up or down) */
         e->nlines = 0;
         e->hist_n = 0;
-        memset(e->soft_roll, 0, sizeof *e->soft_roll * CE_SOFT_MAX * CE_CPUS_MAX);
-        memset(e->steal_roll, 0, sizeof *e->steal_roll * CE_CPUS_MAX);
+        /* (the first reading finds them zero, as calloc left them: not touched, not made private memory) */
+        if (e->primed) {
+            memset(e->soft_roll, 0, sizeof *e->soft_roll * CE_SOFT_MAX * CE_CPUS_MAX);
+            memset(e->steal_roll, 0, sizeof *e->steal_roll * CE_CPUS_MAX);
+        }
         memset(e->psi_roll, 0, sizeof e->psi_roll);
     }
     if (!e->irq_prev || ce_parse_table(e->buf.p, e->buf.len, irq_row, &c) < 0) {
@@ -184,11 +187,11 @@ static void soft_row(void *vctx, const char *label, const uint64_t *v, int n, co
         utf8_trim(e->soft_names[idx]);
         fresh = true;
     }
-    uint64_t *prev = &e->soft_prev[(size_t)idx * CE_CPUS_MAX];
     for (int cpu = 0; cpu < n && cpu < CE_CPUS_MAX; cpu++) {
-        if (!fresh && e->primed && v[cpu] > prev[cpu])
-            add_count(c->s, c->s->soft, &c->s->n_soft, CE_S_SOFT, idx, cpu, v[cpu] - prev[cpu]);
-        prev[cpu] = v[cpu];
+        uint64_t *prev = &e->soft_prev[CE_SOFT_AT(idx, cpu)];
+        if (!fresh && e->primed && v[cpu] > *prev)
+            add_count(c->s, c->s->soft, &c->s->n_soft, CE_S_SOFT, idx, cpu, v[cpu] - *prev);
+        *prev = v[cpu];
     }
 }
 
@@ -338,7 +341,7 @@ static void roll(struct culprit_engine *e, const struct ce_sample *s, int sign)
             e->irq_roll[(size_t)s->irq[i].id * (size_t)e->irq_prev_ncpu + s->irq[i].cpu] +=
                 (uint64_t)(int64_t)sign * s->irq[i].delta;
     for (int i = 0; i < s->n_soft; i++)
-        e->soft_roll[(size_t)s->soft[i].id * CE_CPUS_MAX + s->soft[i].cpu] +=
+        e->soft_roll[CE_SOFT_AT(s->soft[i].id, s->soft[i].cpu)] +=
             (uint64_t)(int64_t)sign * s->soft[i].delta;
     for (int i = 0; i < s->n_steal; i++)
         e->steal_roll[s->steal[i].cpu] += (uint64_t)(int64_t)sign * s->steal[i].us;

@@ -514,6 +514,13 @@ void trace_source_tick(struct culprit_source *src, int64_t tick_ns)
         ts_set_tick(c->ts, tick_ns);
 }
 
+void trace_source_period(struct culprit_source *src, int64_t period_ns)
+{
+    struct trace_ctx *c = src->ctx;
+    if (c)
+        ts_set_period(c->ts, period_ns);
+}
+
 void trace_source_idle_exit(struct culprit_source *src, int64_t ns)
 {
     struct trace_ctx *c = src->ctx;

@@ -31,6 +31,11 @@ void ts_set_tick(struct trace_stream *ts, int64_t tick_ns)
     }
 }
 
+void ts_set_period(struct trace_stream *ts, int64_t period_ns)
+{
+    ts->lead_ns = period_ns > 0 ? period_ns / 2 : 0;
+}
+
 void ts_set_idle_exit(struct trace_stream *ts, int64_t ns)
 {
     ts->idle_exit_ns = ns >= 0 ? ns : -1;

@@ -18,8 +18,10 @@
 #include <stdint.h>
 
 #define TS_CPUS 256           /* CPUs followed (events of a higher CPU are ignored, and counted) */
-#define TS_SEG_BUDGET (2u << 20) /* bytes of segments in all, shared out among the CPUs (65,536 a CPU on 2 CPUs:
-                                  * ~5 s of a busy CPU, ten times the ~0.5 s an explain comes after) */
+#define TS_SEG_BUDGET (1u << 20) /* bytes of segments in all, shared out among the CPUs (32,768 a CPU on 2 CPUs:
+                                  * ~2.5 s of a busy CPU, ~14,000 events a second; an explain comes ~0.7 s after
+                                  * its happening's end: the window after and the polled sources' lag). 1 MiB, not
+                                  * 2: a watch left on for hours holds under 4 MiB (issues 32 and 34) */
 #define TS_IDS 8192           /* task identities, one a pid (a ring: the oldest is reused; a compile's thousands of
                                * processes take minutes to go round it, the segments reach back seconds) */
 #define TS_FNS 512            /* workqueue function names */
@@ -73,6 +75,13 @@ void ts_set_tick(struct trace_stream *ts, int64_t tick_ns);
  * states, an idle CPU halts and a halt is left in a microsecond or two): an idle CPU that let a woken audio thread
  * wait much longer than that was not running (trace_class.h). -1: not known. */
 void ts_set_idle_exit(struct trace_stream *ts, int64_t ns);
+/* The audio period (0: not known). A server's cycle begins when its driver thread runs: the time the server gives
+ * for the cycle (jack2's cycle begin, a happening's start) is taken just after that thread's switch-in, so the
+ * driver's wait that made the cycle late ends just before the happening starts (35 us before, on a busy machine:
+ * jackd's 0.81 ms wait behind a writer that the report left out, and named the idle CPU). A server's wait that
+ * ended up to half a period before a happening's start is taken with it; the previous cycle's began a whole period
+ * before. */
+void ts_set_period(struct trace_stream *ts, int64_t period_ns);
 /* An audio thread to follow (its waits are explained; its own time is never a holder). Up to TS_WATCH; the first
  * is the primary (rtjitter's own audio thread: its cycle's due time is known, see ts_explain). Our own threads'
  * waits count for a happening on their CPU; a server's (any_cpu) on any CPU. */

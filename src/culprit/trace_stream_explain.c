@@ -141,7 +141,7 @@ int ts_explain(struct trace_stream *ts, int64_t t0_ns, int64_t t1_ns, int cpu, s
     int primary = ts->nwatch ? ts->watch[0].tid : -1;
     for (long long k = ts->nwait - 1; k >= lo && n < SPANS; k--) {
         const struct ts_wait *w = &ts->wait[k % TS_WAITS];
-        if (w->t1_ns < t0_ns) {
+        if (w->t1_ns < t0_ns - (w->any_cpu ? ts->lead_ns : 0)) {
             if (w->t1_ns < t0_ns - 1000000000LL)
                 break; /* waits are in order of their ends: nothing older overlaps */
             continue;

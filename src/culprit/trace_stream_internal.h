@@ -51,6 +51,7 @@ struct ts_span { int64_t a, b; int cpu, prio; };
 
 struct trace_stream {
     int64_t tick_ns, gap_ns;
+    int64_t lead_ns;          /* a server's wait ending this much before a happening is its (ts_set_period) */
     int64_t idle_exit_ns;     /* the slowest enabled idle state's exit latency; -1 not known (ts_set_idle_exit) */
     int segs_per_cpu, ncpus;
     struct ts_cpu cpu[TS_CPUS];

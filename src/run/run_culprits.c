@@ -192,6 +192,7 @@ static void add_trace(struct run_state *st, int tid)
         int64_t tick_ns, idle_exit_ns;
         kernel_facts(&tick_ns, &idle_exit_ns);
         trace_source_tick(&src, tick_ns);
+        trace_source_period(&src, period_ns(st));
         if (idle_exit_ns >= 0)
             trace_source_idle_exit(&src, idle_exit_ns);
         trace_source_ignore_tid(&src, tid); /* the primary: its cycles' due times are the happenings' starts */

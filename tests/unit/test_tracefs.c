@@ -549,13 +549,83 @@ static void test_longest_of_many(void **state)
     free(text);
 }
 
+/* The default run against perf (write phase): jackd's driver thread (600, any CPU) woke on CPU 1 at its timer and
+ * waited 0.81 ms behind the writer (wr-903, an ordinary task); the cycle began when it ran, so the happening starts
+ * 35 us after its switch-in, and our thread (500) then waited 40 us on the idle CPU 0. The driver's wait is the
+ * happening's (ts_set_period: a server's wait that ended up to half a period before it); before, only the 40 us
+ * wait was seen and the idle CPU named. A happening a period later does not take that wait. */
+static void test_server_wait_before_start(void **state)
+{
+    (void)state;
+    char text[4096];
+    size_t off = 0;
+    const char *sw = "%s-%d [%03d] d..2. %.6f: sched_switch: prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s ==> "
+                     "next_comm=%s next_pid=%d next_prio=%d\n";
+    double t = 1000.000;
+    off += (size_t)snprintf(text + off, sizeof text - off, sw, "<idle>", 0, 1, t, "swapper/1", 0, 120, "R", "wr", 903, 120);
+    off += (size_t)snprintf(text + off, sizeof text - off, sw, "audio", 500, 0, t + 0.0001, "audio", 500, 34, "S",
+                            "swapper/0", 0, 120);
+    off += (size_t)snprintf(text + off, sizeof text - off, "wr-903 [001] d.h1. %.6f: local_timer_entry: vector=236\n"
+                            "wr-903 [001] d.h1. %.6f: sched_waking: comm=jackd pid=600 prio=29 target_cpu=001\n"
+                            "wr-903 [001] d.h1. %.6f: local_timer_exit: vector=236\n", t + 0.001, t + 0.000001 + 0.001,
+                            t + 0.001006);
+    off += (size_t)snprintf(text + off, sizeof text - off, sw, "wr", 903, 1, t + 0.00181, "wr", 903, 120, "R+", "jackd",
+                            600, 29);
+    off += (size_t)snprintf(text + off, sizeof text - off,
+                            "jackd-600 [001] d..2. %.6f: sched_waking: comm=audio pid=500 prio=34 target_cpu=000\n",
+                            t + 0.00184);
+    off += (size_t)snprintf(text + off, sizeof text - off, sw, "jackd", 600, 1, t + 0.00186, "jackd", 600, 29, "S", "wr",
+                            903, 120);
+    off += (size_t)snprintf(text + off, sizeof text - off, sw, "<idle>", 0, 0, t + 0.00188, "swapper/0", 0, 120, "R",
+                            "audio", 500, 34);
+    off += (size_t)snprintf(text + off, sizeof text - off, sw, "audio", 500, 0, t + 0.00190, "audio", 500, 34, "S",
+                            "swapper/0", 0, 120);
+    off += (size_t)snprintf(text + off, sizeof text - off, sw, "wr", 903, 1, t + 0.0040, "wr", 903, 120, "R", "wr",
+                            904, 120);
+    assert_true(off < sizeof text - 1);
+    int64_t t0 = T0 + 1845000, t1 = t0 + 73000; /* the cycle's begin, 35 us after jackd ran; 73 us late */
+    for (int period = 0; period < 2; period++) {
+        struct trace_stream *ts = ts_new(4 * MS);
+        assert_non_null(ts);
+        assert_int_equal(ts_watch(ts, 500, 0), 0);
+        assert_int_equal(ts_watch(ts, 600, 1), 0);
+        if (period)
+            ts_set_period(ts, 1333333);
+        for (const char *p = text; *p;) {
+            const char *nl = strchr(p, '\n');
+            size_t n = nl ? (size_t)(nl - p) : strlen(p);
+            ts_feed_line(ts, p, n);
+            p += n + (nl ? 1 : 0);
+        }
+        struct ts_account a;
+        assert_true(ts_explain(ts, t0, t1, 0, &a) > 0);
+        print_message("period %s: longest wait %.3f ms on CPU %d\n", period ? "set" : "not set", a.wait_ns / 1e6,
+                      a.longest_cpu);
+        if (!period) { /* ours alone: 40 us on the idle CPU 0 */
+            assert_true(a.wait_ns < 100000);
+            assert_null(held(&a, TS_TASK, 903));
+        } else {
+            assert_int_equal(a.longest_cpu, 1);
+            assert_true(a.wait_ns > 800000 && a.wait_ns < 820000);
+            const struct ts_holder *wr = held(&a, TS_TASK, 903);
+            assert_non_null(wr);
+            assert_true(wr->ns > 780000);
+            /* a period later: the driver's wait ended 1.37 ms before, the previous cycle's */
+            struct ts_account b;
+            (void)ts_explain(ts, t0 + 1333333, t1 + 1333333, 0, &b);
+            assert_null(held(&b, TS_TASK, 903));
+        }
+        ts_free(ts);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_lines),      cmocka_unit_test(test_wait_accounted),
         cmocka_unit_test(test_wait_classes),           cmocka_unit_test(test_longest_of_many),
         cmocka_unit_test(test_idle_beyond_exit),     cmocka_unit_test(test_lost_and_partial),
-        cmocka_unit_test(test_lost_never_below),
+        cmocka_unit_test(test_lost_never_below), cmocka_unit_test(test_server_wait_before_start),
         cmocka_unit_test(test_source_fake_tree), cmocka_unit_test(test_source_refuses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
