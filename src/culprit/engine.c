@@ -311,6 +311,7 @@ static void *sampler_main(void *arg)
         bool quiet = quiet_now(e, now);
         int64_t iv = quiet ? e->quiet_ns : e->interval_ns;
         e->quiet_ticks += quiet;
+        e->quiet = quiet;
         ts_add(&next, iv);
         int64_t t0 = now;
         while (!e->stop && !e->wake && pthread_cond_timedwait(&e->cv, &e->mu, &next) != ETIMEDOUT)
@@ -320,6 +321,7 @@ static void *sampler_main(void *arg)
             e->quiet_total_ns += now - t0;
         if (e->wake) { /* something began: sample now, at hz from here */
             e->wake = false;
+            e->quiet = false;
             clock_gettime(CLOCK_MONOTONIC, &next);
         }
     }

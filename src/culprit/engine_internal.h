@@ -15,6 +15,7 @@
  * sends its blocks in batches (21-180 ms); a busy machine adds to both. With such a source, a happening is
  * explained this much later, and an observation that began up to this long after the window still counts for it. */
 #define CE_SOURCE_LAG_NS 600000000LL
+#define CE_SCAN_QUIET_NS 5000000000LL /* the real-time tasks' scan while the sampler is quiet (sampler.c) */
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -161,6 +162,7 @@ struct culprit_engine {
      * of them and how long it was quiet (the summary) */
     int64_t active_until_ns;
     bool wake;
+    bool quiet;                  /* the sampler's own: its last wait was quiet_ns (the task scan slows too) */
     unsigned long quiet_ticks;
     int64_t quiet_total_ns;
     /* the sampler's own state (its thread only, or the test driving ticks) */
