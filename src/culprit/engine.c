@@ -321,7 +321,6 @@ static void *sampler_main(void *arg)
             e->quiet_total_ns += now - t0;
         if (e->wake) { /* something began: sample now, at hz from here */
             e->wake = false;
-            e->quiet = false;
             clock_gettime(CLOCK_MONOTONIC, &next);
         }
     }

@@ -63,6 +63,7 @@ struct ce_freq { uint16_t cpu; uint32_t khz; };
 struct ce_sample {
     int64_t t0_ns, t_ns;
     uint16_t n_irq, n_soft, n_steal, n_task, n_freq;
+    uint8_t quiet;               /* it followed a quiet wait (watch): it may span quiet_ns by design, not lateness */
     uint32_t lost;               /* entries that did not fit the caps below */
     int64_t task_read_ns;        /* how long the task reads took after t_ns: a task's run time is up to there */
     int64_t audio_run_ns, audio_delay_ns; /* -1: the audio thread was not known or not readable */
@@ -162,7 +163,8 @@ struct culprit_engine {
      * of them and how long it was quiet (the summary) */
     int64_t active_until_ns;
     bool wake;
-    bool quiet;                  /* the sampler's own: its last wait was quiet_ns (the task scan slows too) */
+    bool quiet;                  /* the sampler's own: its last wait was a quiet one (quiet_ns, or cut short by a
+                                  * wake): the next sample spans it (ce_sample.quiet), the task scan slows */
     unsigned long quiet_ticks;
     int64_t quiet_total_ns;
     /* the sampler's own state (its thread only, or the test driving ticks) */

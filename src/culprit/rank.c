@@ -486,20 +486,24 @@ static bool set_window(struct rank_ctx *c)
     c->a_ns = c->r->start_ns - before;
     c->b_ns = c->r->end_ns + e->interval_ns;
     c->i0 = -1;
+    bool quiet = false;
     for (int i = 0; i < e->hist_n; i++) {
         const struct ce_sample *s = ce_hist_at(e, i);
         if (s->t_ns > c->a_ns && s->t0_ns < c->b_ns) {
             if (c->i0 < 0)
                 c->i0 = i;
             c->i1 = i;
+            quiet |= s->quiet;
         }
     }
     if (c->i0 < 0)
         return false;
     c->span_ns = ce_hist_at(e, c->i1)->t_ns - ce_hist_at(e, c->i0)->t0_ns;
     /* A window never stretches: samples that came late (a sampler held off the CPU) span far more than the window
-     * asked; what they counted cannot be placed in it, so the counters say nothing of this happening. */
-    c->late = c->span_ns > (c->b_ns - c->a_ns) + 3 * e->interval_ns;
+     * asked; what they counted cannot be placed in it, so the counters say nothing of this happening. A sample that
+     * followed a quiet wait (watch's 4 Hz, cut short by the happening's start) spans up to quiet_ns by design: the
+     * span it may add is allowed, and said in the evidence ("in the N ms around"). */
+    c->late = c->span_ns > (c->b_ns - c->a_ns) + 3 * e->interval_ns + (quiet ? e->quiet_ns - e->interval_ns : 0);
     c->hist_ns = ce_hist_at(e, e->hist_n - 1)->t_ns - ce_hist_at(e, 0)->t0_ns;
     snprintf(c->around, sizeof c->around, "in the %.0f ms around the %s", c->span_ns / 1e6,
              c->r->subj == CS_SPIKE ? "spike" : "event");

@@ -385,6 +385,7 @@ void ce_sample_tick(struct culprit_engine *e, int64_t now_ns)
     memset(s, 0, sizeof(*s));
     s->irq = e->scratch.irq, s->soft = e->scratch.soft, s->steal = e->scratch.steal, s->freq = e->scratch.freq;
     s->task = e->scratch.task;
+    s->quiet = e->quiet;
     s->t0_ns = e->primed ? e->last_t_ns : now_ns;
     s->t_ns = now_ns;
     /* the times first, next to the tick's stamp: what runs after the stamp and before its read would be counted in

@@ -143,12 +143,53 @@ static void test_never_quiet_by_default(void **state)
     stop(&f);
 }
 
+/* The window rule (rank.c set_window): a sample that followed a quiet wait spans quiet_ns (250 ms) by design, so a
+ * happening just after it is not "late" for the counters; the same span after a wait at 20 Hz is a late sampler,
+ * and the happening's counters say nothing (late_windows). Driven by hand (ce_tick) on the fake tree. */
+static void test_quiet_sample_not_late(void **state)
+{
+    (void)state;
+    for (int q = 0; q < 2; q++) {
+        struct ctree t;
+        ctree_init(&t);
+        ctree_write(&t);
+        char proc[300], sys[300], err[200];
+        snprintf(proc, sizeof proc, "%s/proc", t.root);
+        snprintf(sys, sizeof sys, "%s/sys", t.root);
+        struct culprit_config cfg = {.clock = CLOCK_MONOTONIC, .hz = 20, .quiet_hz = 4, .proc_root = proc,
+                                     .sys_root = sys, .audio_pid = CT_AUDIO_PID, .period_ns = 1 * MS};
+        struct culprit_engine *e = ce_create(&cfg, err, sizeof err);
+        assert_non_null(e);
+        culprit_engine_set_audio(e, CT_AUDIO_TID, 10);
+        culprit_engine_audio_cpu(e, 1);
+        int64_t now = 1000 * MS;
+        for (int k = 0; k < 40; k++, now += 50 * MS) /* 2 s at 20 Hz: the baselines */
+            ce_tick(e, now);
+        e->quiet = q; /* the wait before the next tick: quiet (q) or a sampler 250 ms late */
+        now += 200 * MS; /* the tick 250 ms after the one before */
+        int64_t start = now - 10 * MS;
+        culprit_engine_note(e, CS_EVENT, 0, start, start + 3 * MS, 1, 0);
+        ce_tick(e, now);
+        e->quiet = false;
+        for (int k = 0; k < 4; k++) {
+            now += 50 * MS;
+            ce_tick(e, now);
+        }
+        culprit_engine_stop(e);
+        print_message("quiet %d: late windows %d\n", q, (int)e->late_windows);
+        assert_int_equal((int)e->late_windows, q ? 0 : 1);
+        culprit_engine_free(e);
+        ctree_free(&t);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_quiet_then_woken),
         cmocka_unit_test(test_noted_explained_at_hz),
         cmocka_unit_test(test_never_quiet_by_default),
+        cmocka_unit_test(test_quiet_sample_not_late),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
