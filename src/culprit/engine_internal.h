@@ -31,7 +31,9 @@
 #define CE_S_FREQ 8             /* audio CPUs whose frequency is kept per sample */
 #define CE_TASKS_MAX 256        /* real-time tasks followed */
 #define CE_AUDIO_CPUS 16        /* audio CPUs remembered */
-#define CE_OBS_MAX 1024         /* source observations kept (a ring) */
+#define CE_OBS_MAX 256          /* source observations kept (a ring: the newest; a happening is explained ~0.7 s
+                                 * after it, and a jackd log's line each xrun at 60 a second is 4 s of them; 368
+                                 * bytes each, 1,024 held 0.4 MB of a watch's private memory) */
 #define CE_SOURCES_MAX 8
 #define CE_RESULTS_MAX 20000    /* happenings held at once (noted, not yet forgotten); beyond: counted, not explained */
 #define CE_FILES_MAX 24         /* /proc and /sys files read every tick kept open (ce_read_kept) */
