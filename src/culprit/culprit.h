@@ -144,7 +144,9 @@ struct culprit_results {
  *  phases[].top_culprits           [{kind, name, basis, events, spikes, evidence}]: the culprits of the phase's
  *                                  events and spikes, by (kind, name), ranked by events then spikes; evidence is
  *                                  the longest event's (or spike's) line for it
- *  culprits (top level)            {sampler: {hz, window_ms, history_s, sources: [{name, state, why?}]},
+ *  culprits (top level)            {sampler: {hz, window_ms, history_s, sources: [{name, state, why?}],
+ *                                   quiet_hz?, quiet_s?, ticks?, quiet_ticks? (watch: the rate while all is quiet,
+ *                                   how long and how many ticks it was), late_windows?, lost?},
  *                                   cost: {cpu_s, cpu_pct}, periodicity: [{period_s, count, spread_s, what}],
  *                                   trace: {...} or absent}
  */

@@ -61,6 +61,10 @@ struct culprit_source {
     int (*explain)(void *ctx, int64_t t0_ns, int64_t t1_ns, int cpu, struct culprit_obs *out, int max);
     /* The source's part of the summary (new reference, may be NULL), e.g. the trace's breakdown. */
     json_t *(*summary)(void *ctx);
+    /* Optional: told before each poll whether the sampler is quiet (watch, nothing happening: quiet_hz): a source
+     * may then leave what it reads in the background where it is (the trace's rings) until it is not, or until an
+     * explain; NULL: polled the same either way. */
+    void (*quiet)(void *ctx, int quiet);
     void (*close)(void *ctx);
 };
 

@@ -142,6 +142,8 @@ static void poll_sources(struct culprit_engine *e, int64_t now_ns)
         if (strcmp(s->state, "on") != 0 || !s->src.poll)
             continue;
         struct culprit_obs o[32];
+        if (s->src.quiet)
+            s->src.quiet(s->src.ctx, e->polling_quiet);
         int n = s->src.poll(s->src.ctx, now_ns, o, 32);
         if (n < 0) {
             pthread_mutex_lock(&e->mu);
@@ -303,6 +305,8 @@ static void *sampler_main(void *arg)
     pthread_mutex_lock(&e->mu);
     e->active_until_ns = mono_ns() + e->quiet_after_ns; /* the first samples at hz: the baselines fill */
     while (!e->stop) {
+        /* quiet still (a wait that timed out, nothing begun): the sources may leave their background reading */
+        e->polling_quiet = quiet_now(e, mono_ns());
         pthread_mutex_unlock(&e->mu);
         ce_tick(e, ce_now(e));
         account_cpu(e);
@@ -324,6 +328,7 @@ static void *sampler_main(void *arg)
             clock_gettime(CLOCK_MONOTONIC, &next);
         }
     }
+    e->polling_quiet = false;
     pthread_mutex_unlock(&e->mu);
     /* a last sample, so that what ended just before the stop has its window after, then everything pending */
     ce_tick(e, ce_now(e));

@@ -165,6 +165,7 @@ struct culprit_engine {
      * of them and how long it was quiet (the summary) */
     int64_t active_until_ns;
     bool wake;
+    bool polling_quiet;          /* the sampler's own: this tick's polls are quiet ones (culprit_source.quiet) */
     bool quiet;                  /* the sampler's own: its last wait was a quiet one (quiet_ns, or cut short by a
                                   * wake): the next sample spans it (ce_sample.quiet), the task scan slows */
     unsigned long quiet_ticks;

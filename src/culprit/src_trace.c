@@ -50,6 +50,9 @@ struct trace_ctx {
     int explains, explained, not_covered, no_wait, short_wait, pipe_error;
     int lost_waits;                   /* of not_covered, those whose wait the rings lost events in (CNW_LOST) */
     int64_t drained_ns;               /* when a poll last read the rings (the measurement clock; 0: never) */
+    int quiet;                        /* the sampler is quiet (watch): polls leave the rings to the kernel */
+    int skipped;                      /* a quiet poll left them: the next read's lost events were overwritten */
+    long long quiet_polls, overwritten_quiet; /* polls that left them; events the kernel overwrote meanwhile */
     long long spans, spans_not_covered; /* the noise probe's gaps asked for, and those the trace could not cover */
     int64_t cpu_ns;                   /* the sampler thread's CPU time in this source's reads and accounts */
 };
@@ -86,7 +89,7 @@ static int drain_raw(struct trace_ctx *c)
 }
 
 /* Whatever the pipe holds now, fed to the stream (never blocks: the pipe is O_NONBLOCK). -1 when it is gone. */
-static int drain(struct trace_ctx *c)
+static int drain_now(struct trace_ctx *c)
 {
     enum { CHUNK = 1 << 16 };
     if (c->raw)
@@ -125,6 +128,27 @@ static int drain(struct trace_ctx *c)
     return 0;
 }
 
+/* drain_now, counting apart the events the kernel overwrote while quiet polls left the rings (by design: nothing
+ * happened then, and the newest seconds the rings hold are what an explanation reads). Under lock. */
+static int drain(struct trace_ctx *c)
+{
+    if (!c->skipped)
+        return drain_now(c);
+    struct ts_stats s0, s1;
+    ts_get_stats(c->ts, &s0);
+    int r = drain_now(c);
+    ts_get_stats(c->ts, &s1);
+    c->overwritten_quiet += s1.lost - s0.lost;
+    c->skipped = 0;
+    return r;
+}
+
+static void trace_quiet(void *vctx, int quiet)
+{
+    struct trace_ctx *c = vctx;
+    c->quiet = quiet; /* the sampler's thread, as poll */
+}
+
 static int trace_poll(void *vctx, int64_t now, struct culprit_obs *out, int max)
 {
     (void)out, (void)max;
@@ -133,6 +157,15 @@ static int trace_poll(void *vctx, int64_t now, struct culprit_obs *out, int max)
      * TRACE_DRAIN_NS or more (every fourth tick at 20 Hz; each tick of a quiet sampler, 4 Hz) */
     if (c->drained_ns && now - c->drained_ns < TRACE_DRAIN_NS)
         return 0;
+    if (c->quiet) { /* watch with nothing happening: the kernel's rings keep the newest seconds, read at the next
+                     * happening (its first cycle ends the quiet at once) or explain; what they overwrite meanwhile
+                     * is counted apart (overwritten_quiet), never a loss in a happening's wait */
+        pthread_mutex_lock(&c->lock);
+        c->skipped = 1;
+        c->quiet_polls++;
+        pthread_mutex_unlock(&c->lock);
+        return tracefs_has(&c->tf, "trace") ? 0 : -1;
+    }
     c->drained_ns = now;
     /* someone removed our instance (or unmounted tracefs): the source is gone */
     if (!tracefs_has(&c->tf, "trace"))
@@ -302,6 +335,9 @@ static json_t *trace_summary(void *vctx)
     long long lost = 0, lost_stats = 0;
     if (c->raw)
         trace_raw_lost(c->raw, &lost, &lost_stats);
+    if (o && c->quiet_polls) /* watch: polls that left the rings while all was quiet, and what the kernel overwrote */
+        json_object_update_new(o, json_pack("{s:I, s:I}", "quiet_polls", (json_int_t)c->quiet_polls,
+                                            "overwritten_quiet", (json_int_t)c->overwritten_quiet));
     if (o && c->lost_waits) /* of not_covered: the rings lost events in their wait (a warning of the report) */
         json_object_set_new(o, "lost_waits", json_integer(c->lost_waits));
     if (o && lost_stats) /* of lost_events, counted from the rings' stats files (a sub-buffer had no room to say) */
@@ -478,7 +514,7 @@ int trace_source_open(const char *tracefs_root, clockid_t clock, struct culprit_
         trace_close(c);
         return e;
     }
-    *out = (struct culprit_source){ .name = "tracefs", .ctx = c, .poll = trace_poll, .explain = trace_explain,
+    *out = (struct culprit_source){ .name = "tracefs", .ctx = c, .poll = trace_poll, .explain = trace_explain, .quiet = trace_quiet,
                                     .summary = trace_summary, .close = trace_close };
     return 0;
 }

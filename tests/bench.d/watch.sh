@@ -11,7 +11,8 @@ jackd -n "$name" -d dummy -r 48000 -p 64 >"$W/jackd.log" 2>&1 &
 jp=$!
 trap 'kill -TERM "$jp" 2>/dev/null; wait "$jp" 2>/dev/null; rm -rf "$W"' EXIT
 for i in $(seq 50); do (jack_wait -s "$name" -c 2>/dev/null | grep -q '^running') 2>/dev/null && break; sleep 0.1; done
-"$RTJ" watch --server "$name" --server-log "$W/jackd.log" --duration "$secs" --output "$W/store" >"$W/out" 2>&1 &
+"$RTJ" watch --server "$name" --server-log "$W/jackd.log" --duration "$secs" --json "$W/w.json" --output "$W/store" \
+    >"$W/out" 2>&1 &
 wp=$!
 kib() { awk '/^Private_Dirty:/ { print $2 }' "/proc/$wp/smaps_rollup" 2>/dev/null; }
 ticks() { awk '{ print $14 + $15 }' "/proc/$wp/stat" 2>/dev/null; }
@@ -26,6 +27,14 @@ awk -v a="$t0" -v b="$t1" -v s0="$s0" -v s1="$s1" -v hz="$hz" -v m0="$m0" -v m1=
         secs, 100 * (b - a) / hz / (s1 - s0), secs - 3
     if (m60 != "") printf "watch, private memory (Private_Dirty): %s KiB at 5 s, %s KiB at 60 s, %s KiB at %d s (%+d KiB from 60 s)\n", m0, m60, m1, secs - 3, m1 - m60
     else printf "watch, private memory (Private_Dirty): %s KiB at 5 s, %s KiB at %d s\n", m0, m1, secs - 3 }'
+# how long its culprit sampler was quiet (4 Hz, not 20: nothing had begun for a second and nothing was left to
+# explain), and this VM's own xruns at 64 frames that kept it at 20 Hz
+python3 - "$W/w.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); s = d['culprits']['sampler']; ph = d['phases'][0]
+print(f"watch, its culprit sampler: quiet ({s.get('quiet_hz', 0):.0f} Hz) {s.get('quiet_s', 0):.0f} s of "
+      f"{ph['measured_s']:.0f} s, {s.get('ticks', 0)} ticks; {ph['xruns']['events']} xruns (this machine's own)")
+PY
 
 # The floor: a bare JACK client of the same server (tests/helpers/jack_loopback, one port copied to another), its CPU
 # over 20 s: what any client at this period costs here (its wake-ups and futex calls), before watch measures anything.

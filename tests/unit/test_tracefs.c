@@ -445,7 +445,20 @@ static void test_source_fake_tree(void **state)
     trace_source_ignore_tid(&src, 501);
     assert_string_equal(get(inst, "events/sched/sched_waking/filter"), "pid == 500 || pid == 501");
     trace_source_tick(&src, 4 * MS);
+    /* a quiet sampler's poll (watch, nothing happening) leaves the rings to the kernel: nothing read, counted */
+    assert_non_null(src.quiet);
+    src.quiet(src.ctx, 1);
+    assert_int_equal(src.poll(src.ctx, 0, NULL, 0), 0);
+    json_t *q = src.summary(src.ctx);
+    assert_int_equal(json_integer_value(json_object_get(q, "bytes_read")), 0);
+    assert_int_equal(json_integer_value(json_object_get(q, "quiet_polls")), 1);
+    json_decref(q);
+    src.quiet(src.ctx, 0);
     assert_int_equal(src.poll(src.ctx, 0, NULL, 0), 0); /* reads the pipe */
+    q = src.summary(src.ctx);
+    assert_true(json_integer_value(json_object_get(q, "bytes_read")) > 0);
+    assert_int_equal(json_integer_value(json_object_get(q, "overwritten_quiet")), 0); /* the fixture lost none */
+    json_decref(q);
     struct culprit_obs o[8];
     int n = src.explain(src.ctx, T0 + 2 * MS, T0 + 20100000, 1, o, 8);
     assert_int_equal(n, 2);
