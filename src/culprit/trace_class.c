@@ -126,6 +126,10 @@ static void evidence_of(const struct ts_holder *h, enum culprit_kind k, const st
         if (h->fn[0])
             say(buf, len, "%s (pid %d, %s) ran the work %s on CPU %d for %s of the audio thread's %s %s (trace)",
                 h->name, h->id, policy(pol, sizeof(pol), h->prio), h->fn, cpu, d1, d2, of);
+        else if (strncmp(h->name, "kworker", 7) == 0) /* its work began before what the ring holds, or in lost events */
+            say(buf, len, "the kernel thread %s (pid %d, %s) kept CPU %d for %s of the audio thread's %s %s; the "
+                "work it ran is not in the trace (trace)", h->name, h->id, policy(pol, sizeof(pol), h->prio), cpu,
+                d1, d2, of);
         else
             say(buf, len, "the kernel thread %s (pid %d, %s) kept CPU %d for %s of the audio thread's %s %s (trace)",
                 h->name, h->id, policy(pol, sizeof(pol), h->prio), cpu, d1, d2, of);

@@ -632,6 +632,30 @@ static void test_server_wait_before_start(void **state)
     }
 }
 
+/* A kworker whose work item the trace did not see begin (before what the ring holds, or in lost events): named as
+ * the thread, and the evidence says its work is not in the trace (the default run against perf once had a kworker
+ * named with no word of its work). */
+static void test_kworker_work_unseen(void **state)
+{
+    (void)state;
+    struct ts_account a;
+    memset(&a, 0, sizeof(a));
+    a.waits = 1;
+    a.wait_ns = a.longest_ns = 2 * MS;
+    a.longest_cpu = 1;
+    a.audio_prio = 29;
+    a.idle_exit_ns = -1;
+    a.nheld = 1;
+    a.held[0] = (struct ts_holder){.ctx = TS_TASK, .id = 77, .prio = 120, .kthread = 1, .ns = 2 * MS};
+    snprintf(a.held[0].name, sizeof(a.held[0].name), "kworker/1:2");
+    struct culprit_obs o[8];
+    assert_int_equal(trace_class_obs(&a, T0, T0 + 2 * MS, o, 8), 1);
+    assert_int_equal(o[0].kind, CK_KTHREAD);
+    assert_string_equal(o[0].name, "kworker/1:2");
+    assert_string_equal(o[0].evidence, "the kernel thread kworker/1:2 (pid 77, SCHED_OTHER) kept CPU 1 for 2.0 ms of "
+                                       "the audio thread's 2.0 ms wait; the work it ran is not in the trace (trace)");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -639,6 +663,7 @@ int main(void)
         cmocka_unit_test(test_wait_classes),           cmocka_unit_test(test_longest_of_many),
         cmocka_unit_test(test_idle_beyond_exit),     cmocka_unit_test(test_lost_and_partial),
         cmocka_unit_test(test_lost_never_below), cmocka_unit_test(test_server_wait_before_start),
+        cmocka_unit_test(test_kworker_work_unseen),
         cmocka_unit_test(test_source_fake_tree), cmocka_unit_test(test_source_refuses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
