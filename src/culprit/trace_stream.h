@@ -78,9 +78,9 @@ void ts_set_idle_exit(struct trace_stream *ts, int64_t ns);
 /* The audio period (0: not known). A server's cycle begins when its driver thread runs: the time the server gives
  * for the cycle (jack2's cycle begin, a happening's start) is taken just after that thread's switch-in, so the
  * driver's wait that made the cycle late ends just before the happening starts (35 us before, on a busy machine:
- * jackd's 0.81 ms wait behind a writer that the report left out, and named the idle CPU). A server's wait that
- * ended up to half a period before a happening's start is taken with it; the previous cycle's began a whole period
- * before. */
+ * jackd's 0.81 ms wait behind a writer that the report left out, and named the idle CPU). A server thread's newest
+ * wait that ended up to half a period before a happening's start is taken with it: an older one there is the
+ * previous cycle's (a cycle that began 1.8 ms late, the next on time 0.85 ms after it). */
 void ts_set_period(struct trace_stream *ts, int64_t period_ns);
 /* An audio thread to follow (its waits are explained; its own time is never a holder). Up to TS_WATCH; the first
  * is the primary (rtjitter's own audio thread: its cycle's due time is known, see ts_explain). Our own threads'

@@ -202,7 +202,13 @@ static void add_trace(struct run_state *st, int tid)
             trace_source_ignore_tid(&src, atomic_load(&m->slot[i].tid));
         struct backend_status bs = { 0 };
         st->be->status(st->bpriv, &bs);
-        watch_server_threads(&src, bs.server_pid);
+        /* a server rtjitter did not start (watch beside a session) is known by the pid found for it by name
+         * (server_sched): without it, its driver's waits went unseen and a happening it made late was "not known"
+         * (jackd's driver held 2.6-5.3 ms by a kworker, perf; the report: "waited only 79 us") */
+        int spid = bs.server_pid;
+        if (spid <= 0 && st->server_sched)
+            spid = (int)json_integer_value(json_object_get(st->server_sched, "pid"));
+        watch_server_threads(&src, spid);
         st->trace_slices = trace_source_slices(&src);
     }
     if (add(st, "tracefs", rc, &src, err) == 0) { /* the noise probe may ask it about its gaps from now on */
