@@ -13,11 +13,7 @@ shift
 RTJ=${RTJ:-./rtjitter}
 PY=$(dirname "$0")/../helpers
 mkdir -p "$out"
-ev=(-e sched:sched_switch -e sched:sched_waking -e irq:irq_handler_entry -e irq:irq_handler_exit
-    -e irq:softirq_entry -e irq:softirq_exit -e workqueue:workqueue_execute_start -e workqueue:workqueue_execute_end)
-for v in local_timer reschedule call_function call_function_single; do
-    ev+=(-e "irq_vectors:${v}_entry" -e "irq_vectors:${v}_exit")
-done
+. "$PY/perf_sched_events.sh"
 perf record -q -a -k CLOCK_MONOTONIC -m 4096 "${ev[@]}" -o "$out/perf.data" 2>"$out/perf.err" &
 perf_pid=$!
 sleep 1.5

@@ -22,11 +22,7 @@ jp=$!
 load=${LOAD:-stress-ng --hdd 1 --timeout $((secs + 5))}
 trap 'kill -TERM "$jp" ${lp:-} 2>/dev/null; wait 2>/dev/null' EXIT
 for i in $(seq 50); do (jack_wait -s "$name" -c 2>/dev/null | grep -q '^running') 2>/dev/null && break; sleep 0.1; done
-ev=(-e sched:sched_switch -e sched:sched_waking -e irq:irq_handler_entry -e irq:irq_handler_exit
-    -e irq:softirq_entry -e irq:softirq_exit -e workqueue:workqueue_execute_start -e workqueue:workqueue_execute_end)
-for v in local_timer reschedule call_function call_function_single; do
-    ev+=(-e "irq_vectors:${v}_entry" -e "irq_vectors:${v}_exit")
-done
+. "$PY/perf_sched_events.sh"
 perf record -q -a -k CLOCK_MONOTONIC -m 4096 "${ev[@]}" -o "$out/perf.data" 2>"$out/perf.err" &
 perf_pid=$!
 sleep 1.5

@@ -106,6 +106,15 @@ static inline void ctree_init(struct ctree *t)
     t->task_policy = 1;
 }
 
+/* A fresh tree, written, and its proc and sys roots for a culprit_config (each n bytes). */
+static inline void ctree_roots(struct ctree *t, char *proc, char *sys, size_t n)
+{
+    ctree_init(t);
+    ctree_write(t);
+    snprintf(proc, n, "%s/proc", t->root);
+    snprintf(sys, n, "%s/sys", t->root);
+}
+
 static inline void ctree_free(struct ctree *t)
 {
     char cmd[300];

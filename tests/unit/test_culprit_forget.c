@@ -17,11 +17,8 @@
 
 static struct culprit_engine *start(struct ctree *t)
 {
-    ctree_init(t);
-    ctree_write(t);
     char proc[300], sys[300], err[200];
-    snprintf(proc, sizeof proc, "%s/proc", t->root);
-    snprintf(sys, sizeof sys, "%s/sys", t->root);
+    ctree_roots(t, proc, sys, sizeof proc);
     struct culprit_config cfg = {.clock = CLOCK_MONOTONIC, .hz = 20, .proc_root = proc, .sys_root = sys,
                                  .audio_pid = CT_AUDIO_PID, .period_ns = 1 * MS};
     struct culprit_engine *e = ce_create(&cfg, err, sizeof err);

@@ -59,11 +59,8 @@ struct fixture {
 
 static void start(struct fixture *f, double quiet_hz)
 {
-    ctree_init(&f->t);
-    ctree_write(&f->t);
     char proc[300], sys[300], stat[320], err[200];
-    snprintf(proc, sizeof proc, "%s/proc", f->t.root);
-    snprintf(sys, sizeof sys, "%s/sys", f->t.root);
+    ctree_roots(&f->t, proc, sys, sizeof proc);
     snprintf(stat, sizeof stat, "%s/proc/stat", f->t.root);
     f->fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
     assert_true(f->fd >= 0);
@@ -151,11 +148,8 @@ static void test_quiet_sample_not_late(void **state)
     (void)state;
     for (int q = 0; q < 2; q++) {
         struct ctree t;
-        ctree_init(&t);
-        ctree_write(&t);
         char proc[300], sys[300], err[200];
-        snprintf(proc, sizeof proc, "%s/proc", t.root);
-        snprintf(sys, sizeof sys, "%s/sys", t.root);
+        ctree_roots(&t, proc, sys, sizeof proc);
         struct culprit_config cfg = {.clock = CLOCK_MONOTONIC, .hz = 20, .quiet_hz = 4, .proc_root = proc,
                                      .sys_root = sys, .audio_pid = CT_AUDIO_PID, .period_ns = 1 * MS};
         struct culprit_engine *e = ce_create(&cfg, err, sizeof err);

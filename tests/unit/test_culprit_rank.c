@@ -20,11 +20,8 @@
 
 static struct culprit_engine *start(struct ctree *t)
 {
-    ctree_init(t);
-    ctree_write(t);
     char proc[300], sys[300], err[200];
-    snprintf(proc, sizeof proc, "%s/proc", t->root);
-    snprintf(sys, sizeof sys, "%s/sys", t->root);
+    ctree_roots(t, proc, sys, sizeof proc);
     struct culprit_config cfg = {.clock = CLOCK_MONOTONIC, .hz = 20, .proc_root = proc, .sys_root = sys,
                                  .audio_pid = CT_AUDIO_PID, .period_ns = 1 * MS};
     struct culprit_engine *e = ce_create(&cfg, err, sizeof err);
@@ -389,11 +386,8 @@ static void test_log_client_needs_a_notification(void **state)
     static struct xrun_notes notes;
     for (int v = 0; v < 3; v++) {
         struct ctree t;
-        ctree_init(&t);
-        ctree_write(&t);
         char proc[300], sys[300], err[200];
-        snprintf(proc, sizeof proc, "%s/proc", t.root);
-        snprintf(sys, sizeof sys, "%s/sys", t.root);
+        ctree_roots(&t, proc, sys, sizeof proc);
         memset(&notes, 0, sizeof notes);
         for (int k = 0; k < 4; k++) /* a 20 ms stall at 5 ms periods: a notification a cycle, from 1633 ms */
             xrun_notes_add(&notes, (1633 + 5 * k) * MS);
