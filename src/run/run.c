@@ -383,8 +383,8 @@ static int measure_cycles(struct run_state *st)
     st->be->status(st->bpriv, &bsv);
     if (bsv.server_provider)
         st->server_sched = sysinfo_server_sched(bsv.server_provider, bsv.server_name, bsv.server_pid);
-    if (st->culprits && st->server_sched && json_integer_value(json_object_get(st->server_sched, "pid")) > 0)
-        culprit_engine_set_server(st->culprits, (int)json_integer_value(json_object_get(st->server_sched, "pid")));
+    if (st->culprits && st->server_sched && run_culprits_server_pid(st, &bsv) > 0)
+        culprit_engine_set_server(st->culprits, run_culprits_server_pid(st, &bsv));
     run_signals_cont_here(st->sink.clock); /* every RT thread runs now, with SIGCONT blocked */
     if (st->watch)
         run_watch_begin(st, &bsv);

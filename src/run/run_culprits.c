@@ -145,6 +145,12 @@ void run_culprits_start(struct run_state *st)
     }
 }
 
+int run_culprits_server_pid(const struct run_state *st, const struct backend_status *bs)
+{
+    int pid = st->server_sched ? (int)json_integer_value(json_object_get(st->server_sched, "pid")) : 0;
+    return pid > 0 ? pid : bs->server_pid;
+}
+
 /* The audio server's real-time threads (its driver's and its graph's): their waits are the audio's too. */
 static void watch_server_threads(struct culprit_source *src, int server_pid)
 {
@@ -202,13 +208,10 @@ static void add_trace(struct run_state *st, int tid)
             trace_source_ignore_tid(&src, atomic_load(&m->slot[i].tid));
         struct backend_status bs = { 0 };
         st->be->status(st->bpriv, &bs);
-        /* a server rtjitter did not start (watch beside a session) is known by the pid found for it by name
-         * (server_sched): without it, its driver's waits went unseen and a happening it made late was "not known"
-         * (jackd's driver held 2.6-5.3 ms by a kworker, perf; the report: "waited only 79 us") */
-        int spid = bs.server_pid;
-        if (spid <= 0 && st->server_sched)
-            spid = (int)json_integer_value(json_object_get(st->server_sched, "pid"));
-        watch_server_threads(&src, spid);
+        /* a server rtjitter did not start (watch beside a session) is known only by the pid found for it by name:
+         * without it, its driver's waits went unseen and a happening it made late was "not known" (jackd's driver
+         * held 2.6-5.3 ms by a kworker, perf; the report: "waited only 79 us") */
+        watch_server_threads(&src, run_culprits_server_pid(st, &bs));
         st->trace_slices = trace_source_slices(&src);
     }
     if (add(st, "tracefs", rc, &src, err) == 0) { /* the noise probe may ask it about its gaps from now on */

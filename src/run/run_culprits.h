@@ -7,6 +7,8 @@
 #define RTJ_RUN_CULPRITS_H
 #include "culprit/culprit.h"
 #include "stats/phase.h"
+
+struct backend_status;
 struct noise_trace_answer; /* util/noise_class.h */
 
 struct run_state;
@@ -15,6 +17,9 @@ struct run_state;
 void run_culprits_start(struct run_state *st);
 /* Once the audio thread is known (sink.sched_known): its tid and priority. */
 void run_culprits_audio(struct run_state *st);
+/* The audio server's process: the one found running the graph (server_sched: a server rtjitter did not start is
+ * found by name), else the one the backend started; 0 when not known. */
+int run_culprits_server_pid(const struct run_state *st, const struct backend_status *bs);
 /* phase_notify_fn: the collector thread tells of an event (begun, closed) or a spike. */
 /* The namer of events as they are summarised (phase_name_fn): their top culprit so far. Collector thread. */
 void run_culprits_name(void *arg, const struct phase_stats *p, int64_t start_ns, char *kind, size_t kind_len,
