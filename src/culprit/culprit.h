@@ -146,7 +146,8 @@ struct culprit_results {
  *                                  the longest event's (or spike's) line for it
  *  culprits (top level)            {sampler: {hz, window_ms, history_s, sources: [{name, state, why?}],
  *                                   quiet_hz?, quiet_s?, ticks?, quiet_ticks? (watch: the rate while all is quiet,
- *                                   how long and how many ticks it was), late_windows?, lost?},
+ *                                   how long and how many ticks it was), traced_slow_ticks? (watch with the trace:
+ *                                   ticks at quiet_hz while something happened), late_windows?, lost?},
  *                                   cost: {cpu_s, cpu_pct}, periodicity: [{period_s, count, spread_s, what}],
  *                                   trace: {...} or absent}
  */

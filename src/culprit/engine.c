@@ -282,6 +282,17 @@ void ce_tick(struct culprit_engine *e, int64_t now_ns)
 
 /* ---- the thread ---- */
 
+/* Whether a trace source is on: its explain accounts the audio threads' waits, and a happening it explains keeps
+ * none of the counters but steal (rank.c trace_rules). Under mu. */
+static bool traced_on(const struct culprit_engine *e)
+{
+    for (int i = 0; i < e->nsources; i++)
+        if (strcmp(e->sources[i].state, "on") == 0 && e->sources[i].src.name &&
+            strcmp(e->sources[i].src.name, "tracefs") == 0)
+            return true;
+    return false;
+}
+
 /* Whether the sampler may slow down: quiet configured, nothing begun or noted for quiet_after, nothing left to
  * explain (a pending one is explained at hz: its window after, and the sources' lag). Under mu. */
 static bool quiet_now(const struct culprit_engine *e, int64_t now)
@@ -313,9 +324,14 @@ static void *sampler_main(void *arg)
         pthread_mutex_lock(&e->mu);
         int64_t now = mono_ns();
         bool quiet = quiet_now(e, now);
-        int64_t iv = quiet ? e->quiet_ns : e->interval_ns;
+        /* with the trace on, the counters are context only (rank.c trace_rules keeps none of them but steal for a
+         * traced happening): watch reads them at quiet_hz even while something happens, and the trace, drained at
+         * each of those ticks (polling_quiet stays false), explains */
+        bool slow = quiet || (e->quiet_ns > 0 && traced_on(e));
+        int64_t iv = slow ? e->quiet_ns : e->interval_ns;
         e->quiet_ticks += quiet;
-        e->quiet = quiet;
+        e->traced_slow_ticks += slow && !quiet;
+        e->quiet = slow;
         ts_add(&next, iv);
         int64_t t0 = now;
         while (!e->stop && !e->wake && pthread_cond_timedwait(&e->cv, &e->mu, &next) != ETIMEDOUT)

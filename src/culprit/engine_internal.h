@@ -169,6 +169,7 @@ struct culprit_engine {
     bool quiet;                  /* the sampler's own: its last wait was a quiet one (quiet_ns, or cut short by a
                                   * wake): the next sample spans it (ce_sample.quiet), the task scan slows */
     unsigned long quiet_ticks;
+    unsigned long traced_slow_ticks; /* ticks at quiet_hz with something happening: the trace on (engine.c) */
     int64_t quiet_total_ns;
     /* the sampler's own state (its thread only, or the test driving ticks) */
     struct ce_buf buf;

@@ -285,8 +285,9 @@ static json_t *summary(const void *ctx)
     if (sampler && e->kept_lost) /* out of memory: samples kept without their moved counters (never silent) */
         json_object_set_new(sampler, "samples_emptied", json_integer((json_int_t)e->kept_lost));
     if (sampler && e->quiet_ns > 0) { /* watch: how much of the session it sampled slowly, all being quiet */
-        json_t *q = json_pack("{s:f, s:f, s:i, s:i}", "quiet_hz", e->cfg.quiet_hz, "quiet_s", e->quiet_total_ns / 1e9,
-                              "ticks", (json_int_t)e->ticks, "quiet_ticks", (json_int_t)e->quiet_ticks);
+        json_t *q = json_pack("{s:f, s:f, s:i, s:i, s:i}", "quiet_hz", e->cfg.quiet_hz, "quiet_s",
+                              e->quiet_total_ns / 1e9, "ticks", (json_int_t)e->ticks, "quiet_ticks",
+                              (json_int_t)e->quiet_ticks, "traced_slow_ticks", (json_int_t)e->traced_slow_ticks);
         if (q)
             json_object_update(sampler, q);
         json_decref(q);
