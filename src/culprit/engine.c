@@ -173,9 +173,7 @@ static void explain_one(struct culprit_engine *e, int idx)
     pthread_mutex_unlock(&e->mu);
     struct culprit c[CULPRITS_MAX];
     int n = e->hist_n > 0 ? ce_rank(e, &r, c, CULPRITS_MAX) : 0;
-    struct culprit *copy = n > 0 ? malloc(sizeof *copy * (size_t)n) : NULL;
-    if (copy)
-        memcpy(copy, c, sizeof *copy * (size_t)n);
+    struct ce_kept *copy = ce_kept_pack(c, n);
     pthread_mutex_lock(&e->mu);
     if (e->res[idx].state == 3) { /* forgotten while it was explained: no one will ask */
         pthread_mutex_unlock(&e->mu);

@@ -125,6 +125,23 @@ struct ce_source_slot {
     json_t *summary;             /* the source's summary, taken before it is closed */
 };
 
+/* A kept culprit (struct culprit without its evidence buffer): an explained happening is held while the report may
+ * still list it (EVENT_KEEP_LATEST + EVENT_KEEP_WORST events and SEGMENT_SPIKES_MAX spikes a segment), each with up
+ * to CULPRITS_MAX culprits, so each evidence is kept at its own length, after the result's n of these in one block
+ * (ce_kept_pack): ~1/3 of struct culprit's 344 bytes for a usual line. */
+struct ce_kept {
+    enum culprit_kind kind;
+    enum culprit_basis basis;
+    char name[CULPRIT_NAME_MAX];
+    int pid, tid, cpu, irq, affinity_fixed;
+    double score;
+    const char *evidence;        /* in the same block */
+};
+
+/* n culprits into one malloc'd block of kept ones (NULL when out of memory or n is 0); ce_kept_unpack: one back. */
+struct ce_kept *ce_kept_pack(const struct culprit *c, int n);
+void ce_kept_unpack(const struct ce_kept *k, struct culprit *out);
+
 struct ce_result {
     enum culprit_subject subj;
     int phase, cpu;
@@ -137,7 +154,7 @@ struct ce_result {
     int8_t trace_why;            /* with traced 0: why (enum culprit_none_why) */
     int64_t trace_wait_ns;       /* and the audio threads' wait it saw */
     int n;
-    struct culprit *c;           /* n culprits (malloc'd) */
+    struct ce_kept *c;           /* n culprits (one malloc'd block: ce_kept_pack) */
 };
 
 /* The sampler's file reading state: one growing buffer, reused. */

@@ -11,6 +11,36 @@
 #include <stdlib.h>
 #include <string.h>
 
+struct ce_kept *ce_kept_pack(const struct culprit *c, int n)
+{
+    size_t text = 0;
+    for (int i = 0; i < n; i++)
+        text += strnlen(c[i].evidence, sizeof c[i].evidence - 1) + 1;
+    struct ce_kept *k = n > 0 ? malloc(sizeof *k * (size_t)n + text) : NULL;
+    if (!k)
+        return NULL;
+    char *p = (char *)(k + n);
+    for (int i = 0; i < n; i++) {
+        size_t len = strnlen(c[i].evidence, sizeof c[i].evidence - 1);
+        k[i] = (struct ce_kept){.kind = c[i].kind, .basis = c[i].basis, .pid = c[i].pid, .tid = c[i].tid,
+                                .cpu = c[i].cpu, .irq = c[i].irq, .affinity_fixed = c[i].affinity_fixed,
+                                .score = c[i].score, .evidence = p};
+        memcpy(k[i].name, c[i].name, sizeof k[i].name);
+        memcpy(p, c[i].evidence, len);
+        p[len] = 0;
+        p += len + 1;
+    }
+    return k;
+}
+
+void ce_kept_unpack(const struct ce_kept *k, struct culprit *out)
+{
+    *out = (struct culprit){.kind = k->kind, .basis = k->basis, .pid = k->pid, .tid = k->tid, .cpu = k->cpu,
+                            .irq = k->irq, .affinity_fixed = k->affinity_fixed, .score = k->score};
+    memcpy(out->name, k->name, sizeof out->name);
+    snprintf(out->evidence, sizeof out->evidence, "%s", k->evidence);
+}
+
 /* The culprits a spike not noted shares with r: all but a task the counters proved held r's own wait (rank_tasks.c:
  * a proof of that wait, not of this one), "not known" on top in its place. */
 static int shared_culprits(const struct ce_result *r, struct culprit *out, int max)
@@ -18,12 +48,12 @@ static int shared_culprits(const struct ce_result *r, struct culprit *out, int m
     int n = 0;
     bool dropped = false;
     for (int k = 0; k < r->n && n < max; k++) {
-        const struct culprit *c = &r->c[k];
+        const struct ce_kept *c = &r->c[k];
         if (c->basis == CB_CORRELATED && (c->kind == CK_RT_TASK || c->kind == CK_KTHREAD)) {
             dropped = true;
             continue;
         }
-        out[n++] = *c;
+        ce_kept_unpack(c, &out[n++]);
     }
     if (dropped && n == max)
         n--;
@@ -50,8 +80,8 @@ static int lookup(const void *ctx, enum culprit_subject subj, int phase, int64_t
         if (r->subj != subj || r->phase != phase || r->start_ns != start_ns || r->state == 3)
             continue;
         rc = r->state == 1 ? (r->n < max ? r->n : max) : 0;
-        if (rc > 0)
-            memcpy(out, r->c, sizeof *out * (size_t)rc);
+        for (int k = 0; k < rc; k++)
+            ce_kept_unpack(&r->c[k], &out[k]);
         break;
     }
     /* A spike that was not noted on its own (they came thick: culprit_engine.h) shares the window, and so the
@@ -106,7 +136,7 @@ static void top_what(const struct culprit_engine *e, const int *idx, const unsig
                      size_t len)
 {
     enum { TOPS = 32 };
-    const struct culprit *top[TOPS];
+    const struct ce_kept *top[TOPS];
     int count[TOPS], ntop = 0, best = -1;
     for (int i = 0; i < n; i++) {
         const struct ce_result *r = &e->res[idx[i]];
@@ -134,13 +164,13 @@ static void top_what(const struct culprit_engine *e, const int *idx, const unsig
 }
 
 /* The same culprit (kind, name, pid). */
-static bool same_culprit(const struct culprit *x, const struct culprit *y)
+static bool same_culprit(const struct ce_kept *x, const struct ce_kept *y)
 {
     return x->kind == y->kind && x->pid == y->pid && strcmp(x->name, y->name) == 0;
 }
 
 /* Whether r names c among its culprits. */
-static bool names(const struct ce_result *r, const struct culprit *c)
+static bool names(const struct ce_result *r, const struct ce_kept *c)
 {
     for (int k = 0; k < r->n; k++)
         if (same_culprit(&r->c[k], c))
@@ -212,7 +242,7 @@ static json_t *periodicity_json(const struct culprit_engine *e)
         /* each culprit's happenings (those that name it, on top or below), in time order: the first 32 culprits
          * met on top of one */
         enum { GROUPS = 32 };
-        const struct culprit *who[GROUPS];
+        const struct ce_kept *who[GROUPS];
         int ng = 0;
         for (int i = 0; i < n && ng < GROUPS; i++) {
             const struct ce_result *r = &e->res[idx[i]];
@@ -231,7 +261,7 @@ static json_t *periodicity_json(const struct culprit_engine *e)
                     t[k++] = e->res[idx[i]].start_ns;
             struct ce_period p;
             if (k >= 3 && ce_period_find(t, k, &p, fit)) {
-                const struct culprit *c = who[g];
+                const struct ce_kept *c = who[g];
                 char what[CULPRIT_NAME_MAX + 40];
                 if (c->pid > 0)
                     snprintf(what, sizeof what, "%s: %s (pid %d)", culprit_kind_name(c->kind), c->name, c->pid);
