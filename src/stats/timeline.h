@@ -23,7 +23,7 @@
 #define TL_EDGE_S 60
 #define TL_NEAR_S 5
 #define TL_SPAN_S 60
-#define TL_DETAIL_MAX 3000
+#define TL_DETAIL_MAX 1500 /* 25 minutes of seconds alone at most: 2 x 1500 x 104 bytes held (issues 32, 34) */
 
 /* How an entry came to be: folded, or alone as an edge second, an eventful second, or an eventful one's neighbour. */
 enum tl_kind { TL_FOLDED, TL_EDGE, TL_EVENTFUL, TL_NEAR };
