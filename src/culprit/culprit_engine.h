@@ -74,7 +74,9 @@ struct culprit_config {
     double quiet_hz;        /* samples a second while all is quiet (issue 34: watch pays for explaining only when
                              * something happens): nothing noted or begun for quiet_after_s and nothing left to
                              * explain; 0: never slower than hz. 2-10. A happening that begins wakes the sampler
-                             * at once (culprit_engine_wake), and hz holds again */
+                             * at once (culprit_engine_wake), and hz holds again, unless a source named "tracefs"
+                             * is on: its explain accounts the waits and a traced happening keeps none of the
+                             * counters but steal (rank.c), so they are read at quiet_hz throughout */
     double quiet_after_s;   /* (0: 1) */
     double history_s;       /* history kept (0: 30) */
     const char *proc_root;  /* "/proc" (NULL), or a fixture tree for tests */

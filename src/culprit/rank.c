@@ -501,9 +501,10 @@ static bool set_window(struct rank_ctx *c)
     c->span_ns = ce_hist_at(e, c->i1)->t_ns - ce_hist_at(e, c->i0)->t0_ns;
     /* A window never stretches: samples that came late (a sampler held off the CPU) span far more than the window
      * asked; what they counted cannot be placed in it, so the counters say nothing of this happening. A sample that
-     * followed a quiet wait (watch's 4 Hz, cut short by the happening's start) spans up to quiet_ns by design: the
-     * span it may add is allowed, and said in the evidence ("in the N ms around"). */
-    c->late = c->span_ns > (c->b_ns - c->a_ns) + 3 * e->interval_ns + (quiet ? e->quiet_ns - e->interval_ns : 0);
+     * followed a quiet wait (watch's 4 Hz: all quiet, or the trace on) spans up to quiet_ns by design, one at each
+     * end of the window: the span they may add is allowed, and said in the evidence ("in the N ms around"). */
+    c->late = c->span_ns > (c->b_ns - c->a_ns) + 3 * e->interval_ns +
+                               (quiet ? 2 * (e->quiet_ns - e->interval_ns) : 0);
     c->hist_ns = ce_hist_at(e, e->hist_n - 1)->t_ns - ce_hist_at(e, 0)->t0_ns;
     snprintf(c->around, sizeof c->around, "in the %.0f ms around the %s", c->span_ns / 1e6,
              c->r->subj == CS_SPIKE ? "spike" : "event");

@@ -550,6 +550,13 @@ void trace_source_tick(struct culprit_source *src, int64_t tick_ns)
         ts_set_tick(c->ts, tick_ns);
 }
 
+void trace_source_segments(struct culprit_source *src, size_t bytes)
+{
+    struct trace_ctx *c = src->ctx;
+    if (c)
+        ts_set_budget(c->ts, bytes);
+}
+
 void trace_source_period(struct culprit_source *src, int64_t period_ns)
 {
     struct trace_ctx *c = src->ctx;

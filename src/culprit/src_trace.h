@@ -33,6 +33,10 @@
  * fit is counted by the kernel and shown as lost_events). */
 #define TRACE_BUFFER_KB 1024
 #define TRACE_DRAIN_NS 180000000LL
+#define TRACE_SEG_BUDGET_WATCH (1u << 19) /* watch's segments (trace_source_segments): 16,384 a CPU on 2 CPUs, ~1.1 s
+                                          * of a CPU at 14,000 events a second, where watch with the trace explains a
+                                          * happening within ~0.3 s of its end (engine.c: it samples at quiet_hz);
+                                          * half a MiB less for a watch left on for hours (issue 34: 4 MiB) */
 #define TRACE_SLICES_MAX 16      /* the last slices kept (each at most TRACE_SLICE_MAX bytes) */
 #define TRACE_SLICE_MAX (16 * 1024)
 #define TRACE_PIPE_READ_MAX (32u << 20) /* the most read from the pipe in one call (the rest: the next call) */
@@ -54,6 +58,9 @@ void trace_source_idle_exit(struct culprit_source *src, int64_t ns);
 void trace_source_period(struct culprit_source *src, int64_t period_ns);
 /* The kernel's tick (1 s / CONFIG_HZ), when known: a busy CPU with no event for longer is not running. */
 void trace_source_tick(struct culprit_source *src, int64_t tick_ns);
+/* The stream's segment budget in bytes (TS_SEG_BUDGET unless set; watch: TRACE_SEG_BUDGET_WATCH), before the source is
+ * first polled. */
+void trace_source_segments(struct culprit_source *src, size_t bytes);
 
 /* Who held cpu over [t0_ns, t1_ns] by the trace (the noise probe's gaps, issue 38; util/noise_class.h): drains the
  * pipe, accounts the span (ts_account_span: the followed threads, the probe's own among them, are no holder) and

@@ -15,12 +15,20 @@ struct trace_stream *ts_new(int64_t tick_ns)
     ts->tick_ns = tick_ns > 0 ? tick_ns : 4000000;
     ts->gap_ns = ts->tick_ns + ts->tick_ns / 4;
     ts->idle_exit_ns = -1;
-    /* the budget shared out among the machine's CPUs, at least 4096 segments each (a second or so of a busy CPU) */
-    long ncpu = sysconf(_SC_NPROCESSORS_CONF);
-    size_t per = TS_SEG_BUDGET / sizeof(struct ts_seg) / (size_t)(ncpu > 2 ? ncpu : 2);
-    ts->segs_per_cpu = per < 4096 ? 4096 : (int)per;
+    ts_set_budget(ts, TS_SEG_BUDGET);
     memset(ts->id_of, -1, sizeof(ts->id_of));
     return ts;
+}
+
+void ts_set_budget(struct trace_stream *ts, size_t bytes)
+{
+    for (int i = 0; i < TS_CPUS; i++)
+        if (ts->cpu[i].seg)
+            return;
+    /* the budget shared out among the machine's CPUs, at least 4096 segments each (a second or so of a busy CPU) */
+    long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+    size_t per = bytes / sizeof(struct ts_seg) / (size_t)(ncpu > 2 ? ncpu : 2);
+    ts->segs_per_cpu = per < 4096 ? 4096 : (int)per;
 }
 
 void ts_set_tick(struct trace_stream *ts, int64_t tick_ns)

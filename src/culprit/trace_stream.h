@@ -82,6 +82,8 @@ void ts_set_idle_exit(struct trace_stream *ts, int64_t ns);
  * wait that ended up to half a period before a happening's start is taken with it: an older one there is the
  * previous cycle's (a cycle that began 1.8 ms late, the next on time 0.85 ms after it). */
 void ts_set_period(struct trace_stream *ts, int64_t period_ns);
+/* The segments' budget in bytes (TS_SEG_BUDGET unless set), before the first event: later it changes nothing. */
+void ts_set_budget(struct trace_stream *ts, size_t bytes);
 /* An audio thread to follow (its waits are explained; its own time is never a holder). Up to TS_WATCH; the first
  * is the primary (rtjitter's own audio thread: its cycle's due time is known, see ts_explain). Our own threads'
  * waits count for a happening on their CPU; a server's (any_cpu) on any CPU. */

@@ -199,6 +199,8 @@ static void add_trace(struct run_state *st, int tid)
         kernel_facts(&tick_ns, &idle_exit_ns);
         trace_source_tick(&src, tick_ns);
         trace_source_period(&src, period_ns(st));
+        if (st->watch) /* it explains within ~0.3 s of a happening's end: half the segments (trace_stream.h) */
+            trace_source_segments(&src, TRACE_SEG_BUDGET_WATCH);
         if (idle_exit_ns >= 0)
             trace_source_idle_exit(&src, idle_exit_ns);
         trace_source_ignore_tid(&src, tid); /* the primary: its cycles' due times are the happenings' starts */

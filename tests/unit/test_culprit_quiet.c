@@ -219,6 +219,40 @@ static void test_quiet_sample_not_late(void **state)
     }
 }
 
+/* With the trace on, watch samples at 4 Hz while something happens too (engine.c), so a short happening can sit
+ * inside one 250 ms sample with another after it: the two span 500 ms around a 103 ms window, by design, not late;
+ * the same two at 20 Hz's interval (not quiet) are. */
+static void test_slow_both_ends_not_late(void **state)
+{
+    (void)state;
+    for (int q = 0; q < 2; q++) {
+        struct ctree t;
+        char proc[300], sys[300], err[200];
+        ctree_roots(&t, proc, sys, sizeof proc);
+        struct culprit_config cfg = {.clock = CLOCK_MONOTONIC, .hz = 20, .quiet_hz = 4, .proc_root = proc,
+                                     .sys_root = sys, .audio_pid = CT_AUDIO_PID, .period_ns = 1 * MS};
+        struct culprit_engine *e = ce_create(&cfg, err, sizeof err);
+        assert_non_null(e);
+        culprit_engine_set_audio(e, CT_AUDIO_TID, 10);
+        culprit_engine_audio_cpu(e, 1);
+        int64_t now = 1000 * MS;
+        for (int k = 0; k < 40; k++, now += 50 * MS) /* 2 s at 20 Hz: the baselines */
+            ce_tick(e, now);
+        e->quiet = q;
+        for (int k = 0; k < 4; k++, now += 250 * MS)
+            ce_tick(e, now);
+        int64_t start = now - 250 * MS + 5 * MS; /* 5 ms after the last tick, 3 ms long */
+        culprit_engine_note(e, CS_EVENT, 0, start, start + 3 * MS, 1, 0);
+        for (int k = 0; k < 3; k++, now += 250 * MS)
+            ce_tick(e, now);
+        culprit_engine_stop(e);
+        print_message("slow %d: late windows %d\n", q, (int)e->late_windows);
+        assert_int_equal((int)e->late_windows, q ? 0 : 1);
+        culprit_engine_free(e);
+        ctree_free(&t);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -227,6 +261,7 @@ int main(void)
         cmocka_unit_test(test_traced_pending_at_quiet_hz),
         cmocka_unit_test(test_never_quiet_by_default),
         cmocka_unit_test(test_quiet_sample_not_late),
+        cmocka_unit_test(test_slow_both_ends_not_late),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
