@@ -182,6 +182,24 @@ static void test_never_quiet_by_default(void **state)
     stop(&f);
 }
 
+/* An engine on the fake tree, driven by hand (ce_tick; watch's quiet_hz 4), its baselines filled by 2 s at 20 Hz;
+ * *now: the next tick's time. */
+static struct culprit_engine *hand_engine(struct ctree *t, int64_t *now)
+{
+    char proc[300], sys[300], err[200];
+    ctree_roots(t, proc, sys, sizeof proc);
+    struct culprit_config cfg = {.clock = CLOCK_MONOTONIC, .hz = 20, .quiet_hz = 4, .proc_root = proc,
+                                 .sys_root = sys, .audio_pid = CT_AUDIO_PID, .period_ns = 1 * MS};
+    struct culprit_engine *e = ce_create(&cfg, err, sizeof err);
+    assert_non_null(e);
+    culprit_engine_set_audio(e, CT_AUDIO_TID, 10);
+    culprit_engine_audio_cpu(e, 1);
+    *now = 1000 * MS;
+    for (int k = 0; k < 40; k++, *now += 50 * MS)
+        ce_tick(e, *now);
+    return e;
+}
+
 /* The window rule (rank.c set_window): a sample that followed a quiet wait spans quiet_ns (250 ms) by design, so a
  * happening just after it is not "late" for the counters; the same span after a wait at 20 Hz is a late sampler,
  * and the happening's counters say nothing (late_windows). Driven by hand (ce_tick) on the fake tree. */
@@ -190,17 +208,8 @@ static void test_quiet_sample_not_late(void **state)
     (void)state;
     for (int q = 0; q < 2; q++) {
         struct ctree t;
-        char proc[300], sys[300], err[200];
-        ctree_roots(&t, proc, sys, sizeof proc);
-        struct culprit_config cfg = {.clock = CLOCK_MONOTONIC, .hz = 20, .quiet_hz = 4, .proc_root = proc,
-                                     .sys_root = sys, .audio_pid = CT_AUDIO_PID, .period_ns = 1 * MS};
-        struct culprit_engine *e = ce_create(&cfg, err, sizeof err);
-        assert_non_null(e);
-        culprit_engine_set_audio(e, CT_AUDIO_TID, 10);
-        culprit_engine_audio_cpu(e, 1);
-        int64_t now = 1000 * MS;
-        for (int k = 0; k < 40; k++, now += 50 * MS) /* 2 s at 20 Hz: the baselines */
-            ce_tick(e, now);
+        int64_t now;
+        struct culprit_engine *e = hand_engine(&t, &now);
         e->quiet = q; /* the wait before the next tick: quiet (q) or a sampler 250 ms late */
         now += 200 * MS; /* the tick 250 ms after the one before */
         int64_t start = now - 10 * MS;
@@ -227,17 +236,8 @@ static void test_slow_both_ends_not_late(void **state)
     (void)state;
     for (int q = 0; q < 2; q++) {
         struct ctree t;
-        char proc[300], sys[300], err[200];
-        ctree_roots(&t, proc, sys, sizeof proc);
-        struct culprit_config cfg = {.clock = CLOCK_MONOTONIC, .hz = 20, .quiet_hz = 4, .proc_root = proc,
-                                     .sys_root = sys, .audio_pid = CT_AUDIO_PID, .period_ns = 1 * MS};
-        struct culprit_engine *e = ce_create(&cfg, err, sizeof err);
-        assert_non_null(e);
-        culprit_engine_set_audio(e, CT_AUDIO_TID, 10);
-        culprit_engine_audio_cpu(e, 1);
-        int64_t now = 1000 * MS;
-        for (int k = 0; k < 40; k++, now += 50 * MS) /* 2 s at 20 Hz: the baselines */
-            ce_tick(e, now);
+        int64_t now;
+        struct culprit_engine *e = hand_engine(&t, &now);
         e->quiet = q;
         for (int k = 0; k < 4; k++, now += 250 * MS)
             ce_tick(e, now);
