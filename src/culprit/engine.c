@@ -523,6 +523,7 @@ void culprit_engine_free(struct culprit_engine *e)
         json_decref(e->sources[i].summary);
     free(e->res);
     ce_sampler_free(e);
+    free(e->rank_scratch);
     pthread_mutex_destroy(&e->mu);
     pthread_cond_destroy(&e->cv);
     free(e);

@@ -129,6 +129,8 @@ struct ce_source_slot {
  * still list it (EVENT_KEEP_LATEST + EVENT_KEEP_WORST events and SEGMENT_SPIKES_MAX spikes a segment), each with up
  * to CULPRITS_MAX culprits, so each evidence is kept at its own length, after the result's n of these in one block
  * (ce_kept_pack): ~1/3 of struct culprit's 344 bytes for a usual line. */
+struct rank_ctx;
+
 struct ce_kept {
     enum culprit_kind kind;
     enum culprit_basis basis;
@@ -186,6 +188,7 @@ struct culprit_engine {
     bool quiet;                  /* the sampler's own: its last wait was a quiet one (quiet_ns, or cut short by a
                                   * wake): the next sample spans it (ce_sample.quiet), the task scan slows */
     unsigned long quiet_ticks;
+    struct rank_ctx *rank_scratch; /* ce_rank's, from its first call to the engine's free (the sampler's thread) */
     unsigned long traced_slow_ticks; /* ticks at quiet_hz with something happening: the trace on (engine.c) */
     int64_t quiet_total_ns;
     /* the sampler's own state (its thread only, or the test driving ticks) */

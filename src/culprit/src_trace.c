@@ -43,6 +43,9 @@ struct trace_ctx {
     unsigned events_on;               /* bit i: trace_events[i] enabled */
     int watch[BD_IGNORE], n_watch;
     struct trace_slices *slices;
+    char slice[TRACE_SLICE_MAX];      /* a slice as it is written (slice_take), copied to the ring at its length: a
+                                       * malloc of the most shrunk to fit left a free 12 kB between the live blocks
+                                       * of the sampler's heap at each slice (a watch's heap was half free) */
     struct trace_stream *ts;
     char *rd;                         /* the pipe's read buffer; a partial line is kept at its start */
     size_t rd_len;
@@ -179,9 +182,7 @@ static int trace_poll(void *vctx, int64_t now, struct culprit_obs *out, int max)
 /* The segments of the wait's CPU in [t0, t1], one a line, under a header saying what they are. */
 static void slice_take(struct trace_ctx *c, int cpu, int64_t t0, int64_t t1, const struct ts_account *a)
 {
-    char *out = malloc(TRACE_SLICE_MAX);
-    if (!out)
-        return;
+    char *out = c->slice;
     size_t o = (size_t)snprintf(out, TRACE_SLICE_MAX, "# rtjitter trace slice: CPU %d in [%lld, %lld] ns on "
                                 "trace_clock %s, instance %s: the audio threads' %d wait%s, %.3f ms, accounted by "
                                 "who held the CPU (segments: start, length, context)\n", cpu, (long long)t0,

@@ -50,20 +50,22 @@ void trace_slices_unref(struct trace_slices *s)
     free(s);
 }
 
-void trace_slices_put(struct trace_slices *s, int cpu, int64_t t0_ns, int64_t t1_ns, char *text, size_t len,
+void trace_slices_put(struct trace_slices *s, int cpu, int64_t t0_ns, int64_t t1_ns, const char *text, size_t len,
                       size_t body_at, int truncated)
 {
     int lines = 0;
     for (size_t i = body_at; i < len; i++)
         lines += text[i] == '\n';
-    char *fit = realloc(text, len + 1); /* the ring holds what was taken */
-    if (fit)
-        text = fit;
+    char *copy = malloc(len + 1); /* the ring holds what was taken, at its length */
+    if (!copy)
+        return;
+    memcpy(copy, text, len);
+    copy[len] = 0;
     pthread_mutex_lock(&s->lock);
     struct slice *sl = &s->s[s->taken % TRACE_SLICES_MAX];
     free(sl->text);
     *sl = (struct slice){ .seq = ++s->taken, .cpu = cpu, .lines = lines, .truncated = truncated, .t0_ns = t0_ns,
-                          .t1_ns = t1_ns, .text = text, .len = len };
+                          .t1_ns = t1_ns, .text = copy, .len = len };
     if (s->kept < TRACE_SLICES_MAX)
         s->kept++;
     pthread_mutex_unlock(&s->lock);

@@ -10,8 +10,8 @@
 
 struct trace_slices *trace_slices_new(void);
 struct trace_slices *trace_slices_ref(struct trace_slices *s);
-/* Keeps text (malloc'd, len bytes; the ring owns it from here), the lines from body_at on counted as its segments. */
-void trace_slices_put(struct trace_slices *s, int cpu, int64_t t0_ns, int64_t t1_ns, char *text, size_t len,
+/* Keeps a copy of text (len bytes), the lines from body_at on counted as its segments; out of memory: not kept. */
+void trace_slices_put(struct trace_slices *s, int cpu, int64_t t0_ns, int64_t t1_ns, const char *text, size_t len,
                       size_t body_at, int truncated);
 /* Appends each kept slice's {file, t0_ns, t1_ns, cpu, lines, truncated} to list; returns how many were dropped. */
 int trace_slices_list(struct trace_slices *s, json_t *list);
