@@ -4,15 +4,15 @@
 # seconds, as root (the kernel trace on) and as a normal user (the /proc sampler only), side by side on one private
 # jackd (dummy, 48 kHz, 64 frames) beside a client that stalls STALL_MS (20) every STALL_EVERY_S (5) seconds
 # (tests/helpers/stall_client) and a bare JACK client (tests/helpers/jack_loopback) for the same time: the floor of
-# any client at this period here. Printed: each watch's CPU share (utime + stime of all its threads,
-# /proc/PID/stat, against the wall time) from 5 s to the end and for each stretch between checkpoints, each
-# thread's share, and its private memory (Private_Dirty of smaps_rollup) at 1, 10 and 60 minutes (those the run
-# reaches) and at the end; the xruns its report holds against the stalls the client made. BENCH_WATCH_S (180; the
-# issue's hour: 3600) sets the run (the watches run 10 s longer: the last reading is at BENCH_WATCH_S - 3 s, while
-# both surely run). The normal user is created with useradd and removed after (root only when useradd cannot); its
-# watch runs under setpriv with CAP_SYS_NICE and CAP_IPC_LOCK as ambient capabilities (what
-# tests/integration/privileges.sh does where prlimit cannot raise RLIMIT_RTPRIO): real-time scheduling, as a member
-# of audio has, and no more (tracefs stays root's). Prints figures, checks nothing.
+# any client at this period here. Printed: each watch's CPU share (utime + stime of all its threads, /proc/PID/stat,
+# against the wall time) from 5 s to the end and for each stretch between checkpoints, each thread's share, and its
+# private memory (Private_Dirty of smaps_rollup) at 1, 10 and 60 minutes (those the run reaches) and at the end; the
+# xruns its report holds against the stalls the client made, and the report's size (issue 32: 2 MB an hour).
+# BENCH_WATCH_S (180; the issue's hour: 3600) sets the run (the watches run 10 s longer: the last reading is at
+# BENCH_WATCH_S - 3 s, while both surely run). The normal user is created with useradd and removed after (root only
+# when useradd cannot); its watch runs under setpriv with CAP_SYS_NICE and CAP_IPC_LOCK as ambient capabilities (what
+# tests/integration/privileges.sh does where prlimit cannot raise RLIMIT_RTPRIO): real-time scheduling, as a member of
+# audio has, and no more (tracefs stays root's). Prints figures, checks nothing.
 set -u
 secs=${BENCH_WATCH_S:-180}
 stall_ms=${STALL_MS:-20}
@@ -130,6 +130,7 @@ for who in "${whos[@]}"; do
          "$W/$who/w.json" 2>/dev/null || echo "?")
     st=$(awk '/^stalls/ { n += $2 } END { print n }' "$W/stall.out")
     line="watch as $mode: exit $(cat "$W/$who/rc"), $ev xruns in its report, the client stalled ${st:-?} times"
+    line+="; the report $(stat -c %s "$W/$who/w.json" 2>/dev/null || echo '?') bytes for $secs s (issue 32: 2 MB an hour)"
     echo "$line"
     prev=5
     for c in "${cps[@]:1}"; do
