@@ -11,6 +11,7 @@
 #include <string.h>
 #include "report/report.h"
 #include "report/access.h"
+#include "stats/timeline.h"
 #include "util/utf8.h"
 #include <math.h>
 
@@ -333,7 +334,7 @@ static void test_soak_timeline_is_bounded(void **state)
     assert_int_equal(covered, ps.seg[0]->nsecs);
     assert_int_equal(cycles, fed);
     assert_int_equal(detected, skipped_fed);
-    assert_int_equal(alone_xrun, 3000);                /* the cap, and every second alone is an xrun second */
+    assert_int_equal(alone_xrun, TL_DETAIL_MAX);       /* the cap, and every second alone is an xrun second */
     const json_t *td = json_object_get(ph, "timeline_detail");
     assert_non_null(td);
     assert_true(json_integer_value(json_object_get(td, "eventful_seconds_folded")) > 80000);
