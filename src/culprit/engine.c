@@ -285,8 +285,7 @@ void ce_tick(struct culprit_engine *e, int64_t now_ns)
 static bool traced_on(const struct culprit_engine *e)
 {
     for (int i = 0; i < e->nsources; i++)
-        if (strcmp(e->sources[i].state, "on") == 0 && e->sources[i].src.name &&
-            strcmp(e->sources[i].src.name, "tracefs") == 0)
+        if (strcmp(e->sources[i].state, "on") == 0 && ce_is_trace(&e->sources[i]))
             return true;
     return false;
 }

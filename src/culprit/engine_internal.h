@@ -18,6 +18,7 @@
 #define CE_SCAN_QUIET_NS 5000000000LL /* the real-time tasks' scan while the sampler is quiet (sampler.c) */
 #include <pthread.h>
 #include <stdbool.h>
+#include <string.h>
 #include <stdint.h>
 
 #define CE_CPUS_MAX 1024        /* CPUs counted; a column beyond is ignored */
@@ -128,7 +129,7 @@ struct ce_source_slot {
 /* A kept culprit (struct culprit without its evidence buffer): an explained happening is held while the report may
  * still list it (EVENT_KEEP_LATEST + EVENT_KEEP_WORST events and SEGMENT_SPIKES_MAX spikes a segment), each with up
  * to CULPRITS_MAX culprits, so each evidence is kept at its own length, after the result's n of these in one block
- * (ce_kept_pack): ~1/3 of struct culprit's 344 bytes for a usual line. */
+ * (ce_kept_pack): 112 bytes and the evidence's length, where struct culprit takes 344. */
 struct rank_ctx;
 
 struct ce_kept {
@@ -141,6 +142,12 @@ struct ce_kept {
 };
 
 /* n culprits into one malloc'd block of kept ones (NULL when out of memory or n is 0); ce_kept_unpack: one back. */
+/* Whether a source is the kernel trace (src_trace.c): its explain accounts the audio threads' waits. */
+static inline bool ce_is_trace(const struct ce_source_slot *s)
+{
+    return s->src.name && strcmp(s->src.name, "tracefs") == 0;
+}
+
 struct ce_kept *ce_kept_pack(const struct culprit *c, int n);
 void ce_kept_unpack(const struct ce_kept *k, struct culprit *out);
 

@@ -244,7 +244,7 @@ int ce_ask_sources(struct culprit_engine *e, const struct ce_result *r, int *why
             ce_keep_obs(e, &o[k]);
             kept++;
         }
-        if (strcmp(slots[i].src.name, "tracefs") == 0)
+        if (ce_is_trace(&slots[i]))
             traced = n >= 0 ? kept : 0;
     }
     return traced;
