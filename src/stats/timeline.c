@@ -174,7 +174,7 @@ static int acc_decide(struct tl_acc *a, const struct second_stats *win, uint64_t
             a->eventful--; /* undecided: it is decided again next time */
         return -ENOMEM;
     }
-    if (e.kind == TL_EVENTFUL && ++a->alone_ev >= 2 * TL_DETAIL_MAX && a->capped)
+    if (e.kind == TL_EVENTFUL && ++a->alone_ev >= TL_TRIM_AT && a->capped)
         acc_trim(a, TL_DETAIL_MAX);
     return 0;
 }

@@ -10,7 +10,7 @@
  *   eventful seconds folded are counted;
  * - the rest is folded into entries of up to TL_SPAN_S seconds: counts summed, maxima and p99s the largest.
  *
- * Nothing is lost from the counts. Memory: the window (under 3 x TL_EDGE_S seconds), at most 2 x TL_DETAIL_MAX
+ * Nothing is lost from the counts. Memory: the window (under 3 x TL_EDGE_S seconds), at most TL_TRIM_AT eventful
  * seconds alone between two trims, and the folded entries: any two folded entries side by side span more than
  * TL_SPAN_S, so they are fewer than 2 per TL_SPAN_S seconds, plus one beside each second alone (about 2 KB an hour).
  * Collector thread (phase.c), and the report once the phase has ended. */
@@ -23,7 +23,11 @@
 #define TL_EDGE_S 60
 #define TL_NEAR_S 5
 #define TL_SPAN_S 60
-#define TL_DETAIL_MAX 1500 /* 25 minutes of seconds alone at most: 2 x 1500 x 104 bytes held (issues 32, 34) */
+#define TL_DETAIL_MAX 1500 /* 25 minutes of seconds alone at most (issues 32, 34) */
+/* The eventful seconds alone are trimmed back to TL_DETAIL_MAX when they reach this: a quarter more, not twice as
+ * many (a trim sorts ~1,900 numbers once every ~375 eventful seconds), so a watch with an xrun every second holds
+ * at most ~1,900 x 104 bytes of them, not 3,000 x 104, and stops growing after ~31 minutes, not ~50 (issue 34). */
+#define TL_TRIM_AT (TL_DETAIL_MAX + TL_DETAIL_MAX / 4)
 
 /* How an entry came to be: folded, or alone as an edge second, an eventful second, or an eventful one's neighbour. */
 enum tl_kind { TL_FOLDED, TL_EDGE, TL_EVENTFUL, TL_NEAR };

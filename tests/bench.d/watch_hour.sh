@@ -65,8 +65,10 @@ for try in $(seq 30); do
     wait "$jp"; sleep 2
 done
 pids+=("$jp")
-# the helpers: on a busy machine they die (the hour of 2026-12-04: both together every ~2 minutes, the stall client
-# of SIGALRM, after jackd's "Could not write notification" for it); one that dies is started again, and said
+# the helpers: each ends itself by SIGALRM 120 s after it is ready unless told more (RTJ_HELPER_ALARM_S), so that a
+# test that forgets them leaves nothing behind; here they are told the run's length. One that still dies is started
+# again, and said (until 2026-12-05 the alarm was not raised: that, not the server, ended both every ~2 minutes)
+export RTJ_HELPER_ALARM_S=$((secs + 120))
 start_stall() { "$H/stall_client" "$name" "$stall_ms" "$k" "$nstall" >>"$W/stall.out" 2>&1 & sp=$!; pids+=("$!"); }
 start_bare() { "$H/jack_loopback" "$name" bare$((nbare++)) 0 >/dev/null 2>&1 & bp=$!; pids+=("$!"); }
 nbare=0; start_stall; start_bare

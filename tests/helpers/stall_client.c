@@ -14,7 +14,8 @@
  * cycle's start to that end, and every wake of its own more than 1.5 periods after the one before, from a period
  * after that one to it: its own view of when it did not finish, stalled or not (a busy machine may preempt it), for
  * a test that excuses a culprit naming it then. STALL_NAME=NAME in its environment: the client's name (default
- * "stall"), for bystanders of a graph (COUNT 0: they never stall). */
+ * "stall"), for bystanders of a graph (COUNT 0: they never stall). RTJ_HELPER_ALARM_S=N: SIGALRM ends it N seconds
+ * after it is ready (default 120: a test that forgets it must not leave it running; a long bench sets more). */
 #include <jack/jack.h>
 #include <sched.h>
 #include <signal.h>
@@ -24,6 +25,14 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+/* seconds until SIGALRM ends the client: RTJ_HELPER_ALARM_S, else 120 */
+static unsigned alarm_s(void)
+{
+    const char *v = getenv("RTJ_HELPER_ALARM_S");
+    long n = v ? strtol(v, NULL, 10) : 0;
+    return n > 0 && n < 864000 ? (unsigned)n : 120;
+}
 
 #define MAX_XRUNS 100000
 static double xrun_times[MAX_XRUNS];
@@ -156,7 +165,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "cannot connect to %s\n", argv[5]);
         return 1;
     }
-    alarm(120); /* a test that forgets to signal must not hang: SIGALRM ends the client */
+    alarm(alarm_s()); /* a test that forgets to signal must not hang: SIGALRM ends the client */
     fprintf(stderr, "ready\n");
     int sig = 0;
     sigwait(&set, &sig);

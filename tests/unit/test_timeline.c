@@ -232,7 +232,12 @@ static void test_memory_stays_bounded(void **state)
         struct phase_stats ps;
         phase_init(&ps);
         size_t half_entries = 0, half_cap = 0;
-        feed(&ps, &r, 0, n / 2);
+        uint64_t alone_most = 0; /* the most eventful seconds alone at any time (the trim's bound) */
+        for (int64_t k = 0; k < n / 2; k += 100) {
+            feed(&ps, &r, k, k + 100 < n / 2 ? k + 100 : n / 2);
+            if (ps.seg[0]->tl.alone_ev > alone_most)
+                alone_most = ps.seg[0]->tl.alone_ev;
+        }
         half_entries = ps.seg[0]->tl.n;
         half_cap = ps.seg[0]->tl.cap;
         feed(&ps, &r, n / 2, n);
@@ -244,6 +249,11 @@ static void test_memory_stays_bounded(void **state)
         assert_true(window <= 3 * (TL_EDGE_S + TL_NEAR_S));
         assert_true(s->secs_cap <= 256);
         assert_true(s->tl.n <= bound);
+        print_message("# the most eventful seconds alone at once in the first 12 h: %llu (trimmed at %d)\n",
+                      (unsigned long long)alone_most, TL_TRIM_AT);
+        assert_true(alone_most < TL_TRIM_AT);
+        if (all) /* every second eventful: the trims happened, each back to TL_DETAIL_MAX */
+            assert_true(alone_most >= TL_DETAIL_MAX);
         if (!all) /* quiet: the second half adds a minute's entry a minute, no more */
             assert_true(s->tl.n - half_entries <= (size_t)(n - n / 2) / TL_SPAN_S + 2);
         phase_free(&ps);
