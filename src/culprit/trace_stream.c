@@ -16,8 +16,7 @@ struct trace_stream *ts_new(int64_t tick_ns)
     ts->gap_ns = ts->tick_ns + ts->tick_ns / 4;
     ts->idle_exit_ns = -1;
     ts_set_budget(ts, TS_SEG_BUDGET);
-    memset(ts->id_of, -1, sizeof(ts->id_of));
-    return ts;
+    return ts; /* id_of all empty as calloc left it: untouched pages, no private memory until used */
 }
 
 void ts_set_budget(struct trace_stream *ts, size_t bytes)
@@ -96,28 +95,57 @@ int ts_kthread_by_name(const char *comm)
 
 /* ---- identities and function names ---- */
 
+/* A task's name as the identity keeps it (at most 15 bytes, as the kernel keeps it). */
+static void set_comm(struct ts_ident *d, const char *comm)
+{
+    size_t n = comm ? strnlen(comm, sizeof(d->comm) - 1) : 0;
+    if (n)
+        memcpy(d->comm, comm, n);
+    d->comm[n] = '\0';
+}
+
+/* The identity of pid: found in its slot or the TS_ID_PROBES after it, else made (the ring's oldest reused) and
+ * put in the first of those slots that is free, stale (its identity since reused) or pid's own, else in pid's own
+ * slot (nine live pids 8,192 apart: the one there is found no more and gets a new identity when it next comes). */
 static int ident(struct trace_stream *ts, int pid, const char *comm, int prio)
 {
-    unsigned h = (unsigned)pid * 2654435761u % 8192u;
-    int i = ts->id_of[h];
-    if (i >= 0 && ts->id[i].pid == pid) {
-        if (prio >= 0)
-            ts->id[i].prio = prio;
-        /* a new name for the pid (an exec; "<idle>" in a header is swapper/N's): kept, the task is the same */
-        if (pid && comm && comm[0] && comm[0] != '<' && strcmp(ts->id[i].comm, comm) != 0)
-            snprintf(ts->id[i].comm, sizeof(ts->id[i].comm), "%s", comm);
-        return i;
+    unsigned h = (unsigned)pid * 2654435761u % TS_ID_SLOTS, put = TS_ID_SLOTS;
+    for (unsigned k = 0; k <= TS_ID_PROBES; k++) {
+        unsigned s = (h + k) % TS_ID_SLOTS;
+        int i = ts->id_of[s].idx1 - 1;
+        int live = i >= 0 && ts->id[i].pid == ts->id_of[s].pid;
+        if (live && ts->id_of[s].pid == pid) {
+            if (prio >= 0)
+                ts->id[i].prio = prio;
+            /* a new name for the pid (an exec; "<idle>" in a header is swapper/N's): kept, the task is the same */
+            if (pid && comm && comm[0] && comm[0] != '<' && strncmp(ts->id[i].comm, comm, sizeof(ts->id[i].comm) - 1))
+                set_comm(&ts->id[i], comm);
+            return i;
+        }
+        if (!live && put == TS_ID_SLOTS)
+            put = s;
     }
-    i = ts->nid++ % TS_IDS;
+    int i = (int)(ts->nid % TS_IDS);
     struct ts_ident *d = &ts->id[i];
     d->pid = pid;
     d->prio = prio;
-    snprintf(d->comm, sizeof(d->comm), "%s", comm ? comm : "");
-    d->kthread = pid == 0 ? 1 : ts->probe ? ts->probe(pid, d->comm) : -1;
-    if (d->kthread < 0 && ts_kthread_by_name(d->comm))
-        d->kthread = 1;
-    ts->id_of[h] = i;
+    d->gen = (uint8_t)(ts->nid / TS_IDS % 255 + 1);
+    ts->nid++;
+    set_comm(d, comm);
+    int kt = pid == 0 ? 1 : ts->probe ? ts->probe(pid, d->comm) : -1;
+    d->kthread = (int8_t)(kt < 0 && ts_kthread_by_name(d->comm) ? 1 : kt);
+    if (put == TS_ID_SLOTS)
+        put = h;
+    ts->id_of[put].pid = pid;
+    ts->id_of[put].idx1 = i + 1;
     return i;
+}
+
+/* The CPU's task is now identity i (and that identity's gen: a later reuse of i is seen as such). */
+static void set_task(struct trace_stream *ts, struct ts_cpu *c, int i)
+{
+    c->task = i;
+    c->task_gen = ts->id[i].gen;
 }
 
 static uint16_t fn_index(struct trace_stream *ts, const char *fn)
@@ -162,24 +190,26 @@ static struct ts_cpu *cpu_of(struct trace_stream *ts, int cpu)
 static void push_seg(struct trace_stream *ts, struct ts_cpu *c, int64_t t, enum ts_ctx ctx, int32_t id, uint16_t fn)
 {
     int cap = ts_cap_of(ts);
+    uint8_t gen = ctx == TS_TASK ? ts->id[id].gen : 0;
     if (c->nseg) {
         struct ts_seg *last = &c->seg[(c->nseg - 1) % (uint32_t)cap];
-        if (last->ctx == ctx && last->id == id && last->fn == fn)
+        if (last->ctx == ctx && last->id == id && last->fn == fn && last->gen == gen)
             return; /* the same context goes on */
         if (last->t0_ns >= t) { /* a change at the same instant replaces it */
-            *last = (struct ts_seg){ .t0_ns = last->t0_ns, .id = id, .fn = fn, .ctx = (uint8_t)ctx };
+            *last = (struct ts_seg){ .t0_ns = last->t0_ns, .id = id, .fn = fn, .ctx = (uint8_t)ctx, .gen = gen };
             return;
         }
     }
-    c->seg[c->nseg++ % (uint32_t)cap] = (struct ts_seg){ .t0_ns = t, .id = id, .fn = fn, .ctx = (uint8_t)ctx };
+    c->seg[c->nseg++ % (uint32_t)cap] = (struct ts_seg){ .t0_ns = t, .id = id, .fn = fn, .ctx = (uint8_t)ctx,
+                                                         .gen = gen };
 }
 
 /* The context on top of a CPU as a segment. */
 static void top(const struct ts_cpu *c, const struct trace_stream *ts, enum ts_ctx *ctx, int32_t *id, uint16_t *fn)
 {
     *fn = 0;
-    if (!c->started) {
-        *ctx = TS_UNKNOWN, *id = 0;
+    if (!c->started || (!c->depth && ts->id[c->task].gen != c->task_gen)) {
+        *ctx = TS_UNKNOWN, *id = 0; /* (the task's identity reused since it came: who runs there is not known) */
     } else if (c->depth) {
         *ctx = (enum ts_ctx)c->stack[c->depth - 1].ctx, *id = c->stack[c->depth - 1].id;
     } else if (ts->id[c->task].pid == 0) {
@@ -292,7 +322,7 @@ void ts_feed(struct trace_stream *ts, const struct tev *ev)
         c->started = 1;
         c->depth = 0;
         c->fn = 0;
-        c->task = ident(ts, ev->pid, ev->comm, -1);
+        set_task(ts, c, ident(ts, ev->pid, ev->comm, -1));
         mark(ts, c, ev->t_ns);
     } else if (ev->t_ns - c->last_ns > ts->gap_ns && (c->depth || ts->id[c->task].pid != 0)) {
         /* busy, and no tick for longer than a tick: after one tick's time, the CPU was not running */
@@ -301,8 +331,8 @@ void ts_feed(struct trace_stream *ts, const struct tev *ev)
     }
     c->last_ns = ev->t_ns;
     /* in task context the header names the task running: trust it over a missed switch */
-    if (!c->depth && ev->type != TEV_SWITCH && ts->id[c->task].pid != ev->pid) {
-        c->task = ident(ts, ev->pid, ev->comm, -1);
+    if (!c->depth && ev->type != TEV_SWITCH && (ts->id[c->task].pid != ev->pid || ts->id[c->task].gen != c->task_gen)) {
+        set_task(ts, c, ident(ts, ev->pid, ev->comm, -1));
         c->fn = 0;
         mark(ts, c, ev->t_ns);
     }
@@ -312,7 +342,7 @@ void ts_feed(struct trace_stream *ts, const struct tev *ev)
             ident(ts, ev->prev_pid, NULL, ev->prev_prio);
         c->depth = 0;
         c->fn = 0;
-        c->task = ident(ts, ev->next_pid, ev->name, ev->next_prio);
+        set_task(ts, c, ident(ts, ev->next_pid, ev->name, ev->next_prio));
         switched(ts, ev);
         break;
     case TEV_WAKING:
@@ -366,6 +396,7 @@ int ts_feed_line(struct trace_stream *ts, const char *line, size_t len)
 void ts_get_stats(const struct trace_stream *ts, struct ts_stats *out)
 {
     *out = (struct ts_stats){ .events = ts->events, .lost = ts->lost, .waits = ts->nwait, .late_events = ts->late,
+                              .identities = ts->nid, .stale = ts->stale,
                               .cpus = ts->ncpus, .segs_per_cpu = ts->segs_per_cpu, .first_ns = ts->first_ns,
                               .last_ns = ts->last_ns };
 }

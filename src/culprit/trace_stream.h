@@ -23,7 +23,12 @@
                                   * its happening's end: the window after and the polled sources' lag). 1 MiB, not
                                   * 2: a watch left on for hours holds under 4 MiB (issues 32 and 34) */
 #define TS_IDS 8192           /* task identities, one a pid (a ring: the oldest is reused; a compile's thousands of
-                               * processes take minutes to go round it, the segments reach back seconds) */
+                               * processes take minutes to go round it, the segments reach back seconds; a segment
+                               * whose identity was reused since names no one: TS_UNKNOWN, never another task) */
+#define TS_ID_SLOTS 8192      /* the pid -> identity table: each pid's slot and the next TS_ID_PROBES (pids 8,192
+                               * apart share a slot: with one slot a pid, two such pids running by turns made a new
+                               * identity at every switch and went round the ring in seconds) */
+#define TS_ID_PROBES 8
 #define TS_FNS 512            /* workqueue function names */
 #define TS_WATCH 8            /* audio threads followed */
 #define TS_WAITS 4096         /* their last waits */
@@ -36,8 +41,9 @@ enum ts_ctx { TS_UNKNOWN, TS_TASK, TS_IRQ, TS_SOFTIRQ, TS_IDLE, TS_NOEVENT, TS_L
 /* A task the stream saw. prio: the kernel's (0-99 real time: rt priority 99 - prio; 100-139 normal; -1 unknown). */
 struct ts_ident {
     int pid, prio;
-    int kthread;              /* 1 a kernel thread, 0 not, -1 not known */
-    char comm[TEV_COMM_MAX];
+    int8_t kthread;           /* 1 a kernel thread, 0 not, -1 not known */
+    uint8_t gen;              /* which time round the ring made it (1-255, then 1 again; 0: never made) */
+    char comm[16];            /* the kernel's TASK_COMM_LEN: a task's name is at most 15 bytes */
 };
 
 /* One holder of the CPU in the waits accounted. */
@@ -130,6 +136,8 @@ int ts_kthread_by_name(const char *comm);
 /* Counters for the summary. */
 struct ts_stats {
     long long events, lost, waits, late_events; /* late_events: fed out of time order (skipped) */
+    long long identities;     /* task identities made (the ring holds the last TS_IDS) */
+    long long stale;          /* segments met whose identity had been reused since: not known, not named */
     int cpus, segs_per_cpu;
     int64_t first_ns, last_ns;
 };

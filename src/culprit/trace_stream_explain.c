@@ -18,7 +18,9 @@ static void holder_name(const struct trace_stream *ts, const struct ts_seg *s, s
     h->id = s->id;
     h->prio = -1;
     h->kthread = -1;
-    if (s->ctx == TS_TASK) {
+    if (s->ctx == TS_TASK && ts->id[s->id].gen != s->gen) {
+        h->ctx = TS_UNKNOWN; /* its identity was reused since: some task, which is not known any more */
+    } else if (s->ctx == TS_TASK) {
         const struct ts_ident *d = &ts->id[s->id];
         h->id = d->pid, h->prio = d->prio, h->kthread = d->kthread;
         snprintf(h->name, sizeof(h->name), "%s", d->comm);
@@ -107,6 +109,11 @@ static void account_cpu(struct trace_stream *ts, int cpu, int64_t a, int64_t b, 
         }
         struct ts_holder h;
         holder_name(ts, s, &h);
+        if (h.ctx == TS_UNKNOWN) {
+            acc->unknown_ns += y - x;
+            ts->stale++;
+            continue;
+        }
         credit(acc, &h, y - x, s->ctx == TS_TASK && (ts_watched(ts, h.id) || (ts->span_self && h.id == ts->span_self)));
     }
 }

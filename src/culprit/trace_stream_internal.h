@@ -14,7 +14,7 @@ struct ts_seg {
     int32_t id;               /* TS_TASK: an identity's index; TS_IRQ/TS_SOFTIRQ: the line, the vector */
     uint16_t fn;              /* TS_TASK: a workqueue function's index + 1, 0 none */
     uint8_t ctx;              /* enum ts_ctx */
-    uint8_t pad;
+    uint8_t gen;              /* TS_TASK: its identity's gen then (another gen now: reused, the task not known) */
 };
 
 #define STACK_MAX 8
@@ -25,6 +25,7 @@ struct ts_cpu {
     int64_t last_ns;          /* the CPU's last event */
     int started;              /* its context is known (after its first event, or after lost events) */
     int task;                 /* the identity on it */
+    uint8_t task_gen;         /* that identity's gen when it came (another now: reused, the task not known) */
     uint16_t fn;              /* the workqueue function of the work item running, index + 1 */
     int depth;
     struct { uint8_t ctx; int32_t id; } stack[STACK_MAX];
@@ -57,7 +58,9 @@ struct trace_stream {
     struct ts_cpu cpu[TS_CPUS];
     struct ts_ident id[TS_IDS];
     int nid;                  /* identities made; the ring holds the last TS_IDS */
-    int id_of[8192];          /* pid hash -> identity index (checked against its pid) */
+    struct { int pid, idx1; } id_of[TS_ID_SLOTS]; /* pid -> identity index + 1 (0 empty; checked against its
+                                                   * pid: a slot whose identity was reused since is free) */
+    long long stale;          /* segments met whose identity had been reused since */
     char fn[TS_FNS][48];
     int nfn;
     struct { int irq; char name[TEV_COMM_MAX]; } irqname[256];
