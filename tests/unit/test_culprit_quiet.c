@@ -253,6 +253,36 @@ static void test_slow_both_ends_not_late(void **state)
     }
 }
 
+/* The history holds history_s (30 s) of samples, whatever the rate: at watch's quiet 4 Hz for a minute, 121 samples
+ * and their blocks at most, not the 20 Hz ring's 601 slots (150 s at 4 Hz, which it held before). The baselines are
+ * rates over the span held, which stays 30 s. Driven by hand (ce_tick) on the fake tree. */
+static void test_history_by_time(void **state)
+{
+    (void)state;
+    struct ctree t;
+    int64_t now;
+    struct culprit_engine *e = hand_engine(&t, &now);
+    e->quiet = true;
+    for (int k = 0; k < 240; k++, now += 250 * MS) {
+        t.loc[1] += 10; /* a counter moves in every sample: each sample held has its block */
+        ctree_write(&t);
+        ce_tick(e, now);
+    }
+    int blocks = 0;
+    for (int i = 0; i < e->hist_cap; i++)
+        blocks += e->hist[i].block != NULL;
+    int64_t span = ce_hist_at(e, e->hist_n - 1)->t_ns - ce_hist_at(e, 0)->t0_ns;
+    print_message("# after 60 s at 4 Hz: %d samples held (ring of %d), %d blocks, spanning %.2f s\n", e->hist_n,
+                  e->hist_cap, blocks, span / 1e9);
+    assert_true(e->hist_n <= 30 * 4 + 1);
+    assert_true(e->hist_n >= 30 * 4 - 1);
+    assert_int_equal(blocks, e->hist_n); /* the samples gone took their blocks with them */
+    assert_true(span <= 30250 * MS && span >= 29750 * MS);
+    culprit_engine_stop(e);
+    culprit_engine_free(e);
+    ctree_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -262,6 +292,7 @@ int main(void)
         cmocka_unit_test(test_never_quiet_by_default),
         cmocka_unit_test(test_quiet_sample_not_late),
         cmocka_unit_test(test_slow_both_ends_not_late),
+        cmocka_unit_test(test_history_by_time),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
