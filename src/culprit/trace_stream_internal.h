@@ -57,7 +57,7 @@ struct trace_stream {
     int segs_per_cpu, ncpus;
     struct ts_cpu cpu[TS_CPUS];
     struct ts_ident id[TS_IDS];
-    int nid;                  /* identities made; the ring holds the last TS_IDS */
+    long long nid;            /* identities made; the ring holds the last TS_IDS */
     struct { int pid, idx1; } id_of[TS_ID_SLOTS]; /* pid -> identity index + 1 (0 empty; checked against its
                                                    * pid: a slot whose identity was reused since is free) */
     long long stale;          /* segments met whose identity had been reused since */

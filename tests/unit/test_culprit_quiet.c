@@ -3,7 +3,8 @@
  * quiet_hz set, after quiet_after_s with nothing begun, noted or pending it samples at quiet_hz, not hz; a happening
  * that begins (culprit_engine_wake) or is noted brings hz back at once, and hz holds until it is explained. The
  * engine's own thread runs on a fake /proc tree (culprit_tree.h); the observer is the kernel's: inotify's IN_ACCESS
- * on the tree's proc/stat, which the sampler reads once a tick, never what the engine counts of itself.
+ * on the tree's proc/stat, which the sampler reads once a tick, never what the engine counts of itself. Driven by
+ * hand (ce_tick): the window rule for quiet samples, and the history held by time (history_s), not by ring slots.
  *
  * The bounds hold on a busy machine: a sampler held off the CPU reads less, never more, and the fast counts are
  * taken over a whole second, which a sampler that missed its deadlines catches up on (its deadlines are absolute). */
