@@ -376,19 +376,17 @@ void ce_sample_tick(struct culprit_engine *e, int64_t now_ns)
 {
     struct timespec r0, r1; /* next to now_ns (taken by the caller just before), on a clock of its rate */
     clock_gettime(CLOCK_MONOTONIC, &r0);
-    /* samples older than history_s leave the history (and their blocks the heap): the ring is sized for history_s at
-     * hz, and at watch's quiet 4 Hz it held five times as long (150 s, ~190 kB of blocks) for baselines that are
-     * rates over the span held (rank.c hist_ns) */
+    /* the oldest sample leaves the history (and its block the heap) when the ring is full, and when it is older
+     * than history_s: the ring is sized for history_s at hz, and at watch's quiet 4 Hz it held five times as long
+     * (150 s, ~190 kB of blocks) for baselines that are rates over the span held (rank.c hist_ns) */
     int64_t keep_ns = (int64_t)(e->cfg.history_s * 1e9);
-    while (e->primed && e->hist_n > 1 && now_ns - ce_hist_at(e, 0)->t_ns > keep_ns) {
+    while (e->primed && e->hist_n > 0) {
         struct ce_sample *o = &e->hist[(e->hist_head - e->hist_n + e->hist_cap) % e->hist_cap];
+        if (e->hist_n < e->hist_cap && (e->hist_n == 1 || now_ns - o->t_ns <= keep_ns))
+            break;
         roll(e, o, -1);
         free(o->block);
         memset(o, 0, sizeof(*o));
-        e->hist_n--;
-    }
-    if (e->primed && e->hist_n == e->hist_cap) {
-        roll(e, cur_sample(e), -1); /* the oldest, about to be overwritten */
         e->hist_n--;
     }
     struct ce_sample *s = cur_sample(e);

@@ -141,6 +141,12 @@ static int ident(struct trace_stream *ts, int pid, const char *comm, int prio)
     return i;
 }
 
+/* Whether the identity of the CPU's task was given to another task since it came. */
+static int task_reused(const struct trace_stream *ts, const struct ts_cpu *c)
+{
+    return ts->id[c->task].gen != c->task_gen;
+}
+
 /* The CPU's task is now identity i (and that identity's gen: a later reuse of i is seen as such). */
 static void set_task(struct trace_stream *ts, struct ts_cpu *c, int i)
 {
@@ -208,7 +214,7 @@ static void push_seg(struct trace_stream *ts, struct ts_cpu *c, int64_t t, enum 
 static void top(const struct ts_cpu *c, const struct trace_stream *ts, enum ts_ctx *ctx, int32_t *id, uint16_t *fn)
 {
     *fn = 0;
-    if (!c->started || (!c->depth && ts->id[c->task].gen != c->task_gen)) {
+    if (!c->started || (!c->depth && task_reused(ts, c))) {
         *ctx = TS_UNKNOWN, *id = 0; /* (the task's identity reused since it came: who runs there is not known) */
     } else if (c->depth) {
         *ctx = (enum ts_ctx)c->stack[c->depth - 1].ctx, *id = c->stack[c->depth - 1].id;
@@ -331,7 +337,7 @@ void ts_feed(struct trace_stream *ts, const struct tev *ev)
     }
     c->last_ns = ev->t_ns;
     /* in task context the header names the task running: trust it over a missed switch */
-    if (!c->depth && ev->type != TEV_SWITCH && (ts->id[c->task].pid != ev->pid || ts->id[c->task].gen != c->task_gen)) {
+    if (!c->depth && ev->type != TEV_SWITCH && (ts->id[c->task].pid != ev->pid || task_reused(ts, c))) {
         set_task(ts, c, ident(ts, ev->pid, ev->comm, -1));
         c->fn = 0;
         mark(ts, c, ev->t_ns);

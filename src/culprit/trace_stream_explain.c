@@ -11,6 +11,12 @@
 static const char *const softirq_names[] = { "HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET",
                                              "SCHED", "HRTIMER", "RCU" };
 
+/* Whether a task's segment names an identity given to another task since: that task is not known any more. */
+static int seg_stale(const struct trace_stream *ts, const struct ts_seg *s)
+{
+    return s->ctx == TS_TASK && ts->id[s->id].gen != s->gen;
+}
+
 static void holder_name(const struct trace_stream *ts, const struct ts_seg *s, struct ts_holder *h)
 {
     memset(h, 0, sizeof(*h));
@@ -18,8 +24,8 @@ static void holder_name(const struct trace_stream *ts, const struct ts_seg *s, s
     h->id = s->id;
     h->prio = -1;
     h->kthread = -1;
-    if (s->ctx == TS_TASK && ts->id[s->id].gen != s->gen) {
-        h->ctx = TS_UNKNOWN; /* its identity was reused since: some task, which is not known any more */
+    if (seg_stale(ts, s)) {
+        h->ctx = TS_UNKNOWN;
     } else if (s->ctx == TS_TASK) {
         const struct ts_ident *d = &ts->id[s->id];
         h->id = d->pid, h->prio = d->prio, h->kthread = d->kthread;
@@ -101,19 +107,15 @@ static void account_cpu(struct trace_stream *ts, int cpu, int64_t a, int64_t b, 
         int64_t x = s0 > a ? s0 : a, y = s1 < b ? s1 : b;
         if (y <= x)
             continue;
-        if (s->ctx == TS_UNKNOWN || s->ctx == TS_LOST) {
+        if (s->ctx == TS_UNKNOWN || s->ctx == TS_LOST || seg_stale(ts, s)) {
             acc->unknown_ns += y - x;
+            ts->stale += seg_stale(ts, s);
             if (s->ctx == TS_LOST)
                 acc->lost_ns += y - x; /* the ring lost events then: who held the CPU is not known */
             continue;
         }
         struct ts_holder h;
         holder_name(ts, s, &h);
-        if (h.ctx == TS_UNKNOWN) {
-            acc->unknown_ns += y - x;
-            ts->stale++;
-            continue;
-        }
         credit(acc, &h, y - x, s->ctx == TS_TASK && (ts_watched(ts, h.id) || (ts->span_self && h.id == ts->span_self)));
     }
 }

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
+#include "helper_alarm.h"
 
 static _Atomic uint64_t seqlock; /* odd while the callback writes the pair */
 static _Atomic int64_t pair_t_ns;
@@ -84,7 +85,7 @@ int main(int argc, char **argv)
     }
     printf("rate %u period %u\n", jack_get_sample_rate(client), jack_get_buffer_size(client));
     fflush(stdout);
-    alarm(120);
+    helper_alarm();
     struct timespec poll = { 0, 50 * 1000 * 1000 }, zero = { 0, 0 };
     for (;;) {
         siginfo_t si;

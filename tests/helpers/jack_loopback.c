@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include "helper_alarm.h"
 
 static atomic_uint xruns;
 /* jack2 calls it from its notification thread (PipeWire's JACK: the RT thread): one atomic increment */
@@ -53,10 +54,7 @@ int main(int argc, char **argv)
         jlb_close(&l);
         return 1;
     }
-    /* a test that forgets to stop it must not leave it running: RTJ_HELPER_ALARM_S seconds (default 120) */
-    const char *al = getenv("RTJ_HELPER_ALARM_S");
-    long als = al ? strtol(al, NULL, 10) : 0;
-    alarm(als > 0 && als < 864000 ? (unsigned)als : 120);
+    helper_alarm(); /* a test that forgets to stop it must not leave it running */
     fprintf(stderr, "ready\n");
     int sig = 0;
     sigwait(&set, &sig);

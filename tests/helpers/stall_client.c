@@ -25,14 +25,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-/* seconds until SIGALRM ends the client: RTJ_HELPER_ALARM_S, else 120 */
-static unsigned alarm_s(void)
-{
-    const char *v = getenv("RTJ_HELPER_ALARM_S");
-    long n = v ? strtol(v, NULL, 10) : 0;
-    return n > 0 && n < 864000 ? (unsigned)n : 120;
-}
+#include "helper_alarm.h"
 
 #define MAX_XRUNS 100000
 static double xrun_times[MAX_XRUNS];
@@ -165,7 +158,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "cannot connect to %s\n", argv[5]);
         return 1;
     }
-    alarm(alarm_s()); /* a test that forgets to signal must not hang: SIGALRM ends the client */
+    helper_alarm(); /* a test that forgets to signal must not hang: SIGALRM ends the client */
     fprintf(stderr, "ready\n");
     int sig = 0;
     sigwait(&set, &sig);
