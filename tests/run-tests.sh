@@ -6,7 +6,11 @@
 # the slowest ten and one line: "N passed, N failed".
 #
 # A test's class is a line in its header, "# test-class: CLASS (why)" (an integration script; unit tests are quick):
-#   quick  fast and disturbs nobody: the developers' quick tier (QUICK=1, `make check-quick`)
+#   quick  fast and disturbs nobody: the developers' quick tier (QUICK=1, `make check-quick`). In a whole run it
+#          waits, as the bulk ones do, until no plain test is pending, then runs beside the last plain ones and the
+#          solo ones, one more at a time than the machine has CPUs while a solo test is left: the plain tests keep
+#          the CPU to themselves (ci49: the machine was busy 100 % from +60 to +240 s, then the solo tests ran
+#          138 s one after another at 9-44 %)
 #   (none) runs beside any other test but a solo one: a test beside it loads the machine no more than the
 #          `stress-ng --cpu 2 --io 1` every test must pass beside
 #   solo   disturbs others (a real-time thread that spins: a hog, a DSP burn) or holds system state others read
@@ -287,10 +291,11 @@ finish_full() { # NAME RC
 # May NAME start now, beside what runs? A solo test runs beside quick and bulk ones only (they time nothing and load
 # the machine no more than the stress-ng every test must pass beside), never beside another solo or a plain one.
 can_start() {
-    local n=$1 r fills=0 plains=0
+    local n=$1 r fills=0 plains=0 quicks=0
     [ "${#running[@]}" -lt "$JOBS" ] || return 1
     for r in "${running[@]}"; do
         [ -n "${fill_of[$r]:-}" ] && fills=$((fills + 1))
+        [ "${class_of[$r]}" = quick ] && quicks=$((quicks + 1))
         [ "${class_of[$r]}" = plain ] && plains=$((plains + 1))
         case ${class_of[$n]}:${class_of[$r]} in
             alone:* | *:alone) return 1 ;;
@@ -310,6 +315,9 @@ can_start() {
     # tests held for the tail, seven plain ones at once (ci20) made three of the first seven fail a timing check and
     # run again, as holding the quick ones back had done before
     [ "${class_of[$n]}" = plain ] && [ "$plains" -ge "$PLAIN_JOBS" ] && return 1
+    # in the tail, one quick test more than the machine has CPUs at once: the solo tests' hogs and real-time threads
+    # keep what they had beside them before the quick ones were held for the tail
+    [ "${class_of[$n]}" = quick ] && [ -n "$tail_solo" ] && [ "$quicks" -gt "$NPROC" ] && return 1
     return 0
 }
 
@@ -320,7 +328,10 @@ t0=$(date +%s)
 run_start=$(date +%s%N)
 while [ "${#pending[@]}" -gt 0 ] || [ "${#running[@]}" -gt 0 ]; do
     [ "$interrupted" = 1 ] && break
-    others=0
+    others=0 tail_solo=
+    for n in "${pending[@]}" "${running[@]}"; do
+        case ${class_of[$n]} in solo|alone) tail_solo=1 ;; esac
+    done
     for n in "${pending[@]}"; do [ "${class_of[$n]}" = plain ] && others=1; done
     started=1
     while [ "$started" = 1 ]; do
@@ -329,6 +340,7 @@ while [ "${#pending[@]}" -gt 0 ] || [ "${#running[@]}" -gt 0 ]; do
             n=${pending[$i]}
             case ${class_of[$n]} in solo|alone) [ "$others" = 1 ] && continue ;; esac
             [ -n "${fill_of[$n]:-}" ] && [ "$others" = 1 ] && continue
+            [ "${class_of[$n]}" = quick ] && [ "$others" = 1 ] && [ -z "${QUICK:-}" ] && continue
             if can_start "$n"; then
                 launch "$n"; unset 'pending[i]'; pending=("${pending[@]}"); started=1; break
             fi
