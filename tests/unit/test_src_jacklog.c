@@ -23,15 +23,13 @@
                    "JackAudioDriver::ProcessGraphAsyncMaster: Process error\n"
 
 static char dir[64], path[256];
-static int64_t base; /* the clock at setup: polls are placed after it */
+static int64_t base; /* the clock when the source opened + 100 ms: polls are placed after it (read at setup, a stall
+                      * of this VM between setup and the open put the open after P(0): ci50) */
 #define P(ms) (base + (int64_t)(ms) * 1000000)
 
 static int setup(void **state)
 {
     (void)state;
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    base = (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec + 100000000;
     snprintf(dir, sizeof(dir), "/tmp/rtjt-jacklog.XXXXXX");
     assert_non_null(mkdtemp(dir));
     snprintf(path, sizeof(path), "%s/jackd.log", dir);
@@ -64,6 +62,9 @@ static struct culprit_source open_src(int from_start)
     struct culprit_source src;
     char err[256] = "";
     assert_int_equal(jacklog_source_open(path, from_start, CLOCK_MONOTONIC, &src, err, sizeof(err)), 0);
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    base = (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec + 100000000;
     return src;
 }
 
