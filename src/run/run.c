@@ -33,16 +33,18 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-/* The ring holds RING_SECONDS of cycles at the rate the backend opened with (the collector drains it every 50 ms:
- * 20 times the margin), and never fewer than RING_MIN records, so that a later, smaller buffer size still has room
- * (a full ring loses records, counted, never blocks). 16 frames at 192 kHz: 16 Ki records, 1.3 MB. */
-#define RING_SECONDS 1
+/* The ring holds half a second of cycles at least, at the rate the backend opened with (the collector drains it
+ * every 50 ms: 10 times the margin, and over the 100 ms stalls this VM's host makes), and never fewer than RING_MIN
+ * records, so that a later, smaller buffer size still has room (a full ring loses records, counted, never blocks).
+ * rt_ring_init rounds up to a power of two: 16 frames at 192 kHz get 8 Ki records, 0.68 s, 576 KiB (a whole second
+ * was 16 Ki records, 1.13 MiB: a quarter of the run's private memory there). */
+#define RING_PER_S_DIV 2
 #define RING_MIN 4096
 
 static size_t ring_records(unsigned rate_hz, unsigned period_frames)
 {
     size_t per_s = rate_hz && period_frames ? (rate_hz + period_frames - 1) / period_frames : 0;
-    size_t n = per_s * RING_SECONDS;
+    size_t n = per_s / RING_PER_S_DIV;
     return n < RING_MIN ? RING_MIN : n;
 }
 
