@@ -94,6 +94,10 @@ void collector_record(struct collector *c, const struct rt_record *r, uint32_t g
         return;
     }
     struct phase_stats *p = &c->phases[r->phase];
+    /* the phases before a measured one are over: their last seconds are decided and their values freed (the
+     * warm-up between, 0.1 s at least, lies between their records and this one, which come in time order) */
+    while (c->settled < (int)r->phase)
+        phase_settle(&c->phases[c->settled++]);
     c->last_phase1 = (int)r->phase + 1;
     c->last_measured_seq = r->seq;
     /* What the records just after a long gap add is the gap's (a timer first reports the deadline it woke

@@ -45,6 +45,7 @@ struct collector {
                                        * last record that got through is not one: see collector_settle_lost) */
     int last_phase1;                  /* 1 + phase of the last measured record, 0 before any */
     uint64_t last_measured_seq;       /* and its sequence number */
+    int settled;                      /* the phases before it are settled (phase_settle): a later one was measured */
     atomic_int error;                 /* first -errno met; written by the collector thread only */
     pthread_t thread;
     int running;

@@ -39,6 +39,19 @@ static void close_second(struct segment *s)
     s->buf_wn = 0;
 }
 
+void phase_settle(struct phase_stats *p)
+{
+    for (int i = 0; i < p->nseg; i++) {
+        struct segment *s = p->seg[i];
+        close_second(s);
+        free(s->buf_jit);
+        free(s->buf_wake);
+        s->buf_jit = s->buf_wake = NULL;
+        s->buf_n = s->buf_wn = s->buf_cap = 0;
+        s->sec_settled = 1;
+    }
+}
+
 void phase_finish(struct phase_stats *p)
 {
     for (int i = 0; i < p->nseg; i++) {
@@ -74,6 +87,7 @@ static int timeline_reach(struct segment *s, int64_t sec)
     if (sec == s->cur_sec)
         return 0;
     close_second(s);
+    s->sec_settled = 0; /* a new second: its values are kept again */
     (void)timeline_compact(s); /* out of memory there: the window stays longer, nothing is lost */
     size_t need = (size_t)((uint64_t)sec + 1 - s->secs_base), have = s->nsecs - s->secs_base;
     if (need > s->secs_cap) {
@@ -99,6 +113,10 @@ static int timeline_reach(struct segment *s, int64_t sec)
 
 static int buf_push(struct segment *s, int64_t jit_abs, int64_t wake, int have_wake)
 {
+    if (s->sec_settled) { /* its second's p99s are decided */
+        s->p99_late++;
+        return 0;
+    }
     if (s->buf_n == s->buf_cap) {
         size_t cap = s->buf_cap ? s->buf_cap * 2 : 4096;
         int64_t *a = realloc(s->buf_jit, cap * sizeof(*a));

@@ -136,6 +136,9 @@ struct segment {
     size_t buf_n, buf_cap;
     size_t buf_wn;                 /* buf_wake's count: a cycle left out of the wake-up figures is not in it */
     int64_t cur_sec;
+    int sec_settled;               /* its current second was closed and its values freed (phase_settle): a cycle
+                                    * that still comes for that second is in every figure but the second's p99s */
+    uint64_t p99_late;             /* such cycles (none while the backends' records come in time order) */
     /* each stream's previous record, for period and frame deltas (a backend with several RT threads, the
      * timer on several CPUs, gives each its own stream: their records are pooled, their deltas never mixed) */
     struct stream_prev {
@@ -207,6 +210,10 @@ void phase_tell_open_events(struct phase_stats *p);
 /* Close the current second of every segment (computes its p99), and tell the notify function of each segment's
  * open event (the phase has ended: it is closed). */
 void phase_finish(struct phase_stats *p);
+/* The phase's measured part is over (a later phase's measured cycle came): each segment's current second is closed
+ * and the values kept for its p99 freed (16 frames at 192 kHz: 256 KiB a phase, kept to the run's end before).
+ * phase_finish still tells the events. */
+void phase_settle(struct phase_stats *p);
 uint64_t phase_cycles(const struct phase_stats *p);
 
 #endif

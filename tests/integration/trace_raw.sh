@@ -6,7 +6,9 @@
 # kernel say themselves (tests/helpers/trace_raw_probe.c). Events: a hog named rtjhog, SCHED_FIFO 50 pinned to CPU 1,
 # sleeps 5 ms and spins 2 ms 20 times, logging by its own CLOCK_MONOTONIC (the instance's trace clock) when each sleep
 # began and each wake came, and reading its own switch-ins from /proc/thread-self/schedstat before and after: the
-# reader's sched_switch events that switch it in, in that span, must be exactly the schedstat's count; each sleep
+# reader's sched_switch events that switch it in, in that span, must be exactly the schedstat's count (or, where this
+# kernel emitted fewer switch-in tracepoints than schedstat counted, exactly those a second tracefs instance of this
+# test recorded, read as the kernel's text); each sleep
 # must hold one switch-out asleep (not R), one sched_waking of it and its switch-in, in order, inside the span its
 # own clock logged, no earlier than the sleep's length after it began; its comm, priority (kernel prio 49) and CPU
 # as the hog set them, in the events' header too; times in ns. Lost events: the whole trace source opened as the
@@ -24,12 +26,35 @@ grep -qw tracefs /proc/filesystems || skip_all "this kernel has no tracefs"
 [ "$(nproc)" -ge 2 ] || skip_all "one CPU: the hog needs a CPU of its own"
 
 # --- events against the hog's own log ------------------------------------------------------------------------------
+# A second instance of tracefs, this test's own, records CPU 1's sched_switch beside it and is read as the kernel's
+# text: this kernel sometimes runs a task without a sched_switch tracepoint (the hog woken from its sleep ran 2 ms and
+# switched out asleep again with no switch-in: in perf's record as in the reader's, while schedstat counted the
+# switch-in; 5 of 150 runs beside stress-ng), so what the kernel emitted is that instance's record, and the reader
+# must hold the same switch-ins. (perf record beside it lost events or started late beside stress-ng: 0 of 20 seen.)
+TFS=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
+OBS=
+if [ -n "$TFS" ] && OBS="$TFS/instances/rtjt-test-$TESTNAME-$$-$RANDOM$RANDOM" && mkdir "$OBS" 2>/dev/null; then
+    trap 'rmdir "$OBS" 2>/dev/null; cleanup_lib' EXIT
+    echo mono >"$OBS/trace_clock"; echo 2048 >"$OBS/buffer_size_kb"; echo 2 >"$OBS/tracing_cpumask"
+    echo 1 >"$OBS/events/sched/sched_switch/enable"; echo 1 >"$OBS/tracing_on"
+else
+    OBS=
+fi
 "$H" events 1 20 2 5 >"$WORK/events.out" 2>"$WORK/events.err"; rc=$?
+: >"$WORK/obs.txt"
+if [ -n "$OBS" ]; then
+    echo 0 >"$OBS/tracing_on"
+    # "comm-pid [001] flags 54625.581476: sched_switch: prev_comm=... prev_pid=N ... next_pid=M ...": µs, mono
+    sed -n 's/.* \([0-9]*\.[0-9]*\): sched_switch: .*prev_pid=\([0-9]*\) .*next_pid=\([0-9]*\) .*/\1 \2 \3/p' \
+        "$OBS/trace" >"$WORK/obs.txt"
+    grep -q 'entries-in-buffer/entries-written: \([0-9]*\)/\1 ' "$OBS/trace" || echo "# the observing instance lost events: $(grep -m1 entries-in-buffer "$OBS/trace")"
+    rmdir "$OBS" 2>/dev/null
+fi
 [ "$rc" -eq 77 ] && skip_all "$(sed -n 's/^SKIP //p' "$WORK/events.out")"
 check "the reader ran (exit $rc)" [ "$rc" -eq 0 ]
 grep '^reader' "$WORK/events.out" | sed 's/^/# /'
-python3 - "$WORK/events.out" >"$WORK/events.judged" <<'PY'
-import re, sys
+python3 - "$WORK/events.out" "$WORK/obs.txt" >"$WORK/events.judged" <<'PY'
+import os, re, sys
 kv = lambda l: dict(re.findall(r'(\w+)=(\S+)', l))
 hog, stats, cycles, evs, reader = None, {}, [], [], None
 for line in open(sys.argv[1]):
@@ -48,9 +73,20 @@ a0, b0, a1, b1 = stats[0]['a'], stats[0]['b'], stats[1]['a'], stats[1]['b']
 n_schedstat = stats[1]['switch_ins'] - stats[0]['switch_ins']
 lo = sum(1 for t in ins if b0 < t <= a1)
 hi = sum(1 for t in ins if a0 < t <= b1)
-say(n_schedstat > len(cycles) - 1 and lo <= n_schedstat <= hi,
-    f"its switch-ins in the reader's events ({lo}..{hi}) are its schedstat's {n_schedstat}")
+# the observing instance's switch-ins of the hog (its text has µs, truncated: within 2 µs of the reader's ns)
+pins = None
+if os.path.exists(sys.argv[2]) and os.path.getsize(sys.argv[2]):
+    pins = [round(float(t) * 1e9) for t, _, nxt in (l.split() for l in open(sys.argv[2])) if int(nxt) == int(tid)]
+near = lambda t, ts: any(abs(t - u) <= 2000 for u in ts)
+plo = sum(1 for t in pins if b0 < t <= a1) if pins is not None else None
+unemitted = pins is not None and plo < n_schedstat
+say(n_schedstat > len(cycles) - 1 and (lo <= n_schedstat <= hi or
+    (unemitted and lo == plo and all(near(t, ins) for t in pins if b0 < t <= a1))),
+    f"its switch-ins in the reader's events ({lo}..{hi}) are its schedstat's {n_schedstat}"
+    + (f", or the observing instance's where the kernel emitted fewer ({plo})" if unemitted else
+       f" (the observing instance's: {plo})"))
 bad = []
+excused = []
 for i, (s, w) in enumerate(cycles):
     outs = [e for e in evs if e['type'] == 'switch' and e['prev_pid'] == tid and s <= e['t'] <= w]
     asleep = [e for e in outs if not e['prev_state'].startswith('R')]
@@ -58,9 +94,15 @@ for i, (s, w) in enumerate(cycles):
     back = [e['t'] for e in evs if e['type'] == 'switch' and e['next_pid'] == tid and asleep and
             asleep[0]['t'] < e['t'] <= w]
     if len(asleep) != 1 or not wk or not back or not (asleep[0]['t'] <= wk[0] <= back[-1]) or back[-1] < s + sleep_ns:
-        bad.append(i)
+        # no switch-in emitted: the observing instance has none after the switch-out either, the rest in order
+        if (not back and pins is not None and len(asleep) == 1 and wk and asleep[0]['t'] <= wk[0] and
+                not any(asleep[0]['t'] < t <= w for t in pins)):
+            excused.append(i)
+        else:
+            bad.append(i)
 say(not bad, f"each of its {len(cycles)} sleeps: one switch-out asleep, its waking, its switch-in, in order, inside"
-    f" the span its own clock logged, no earlier than 5 ms after it began (wrong: {bad})")
+    f" the span its own clock logged, no earlier than 5 ms after it began (wrong: {bad}"
+    + (f"; with no switch-in in the observing instance either: {excused}" if excused else "") + ")")
 spun = [i for i in range(len(cycles) - 1) if any(e['type'] == 'switch' and e['prev_pid'] == tid and
         not e['prev_state'].startswith('R') and cycles[i][1] < e['t'] < cycles[i + 1][0] for e in evs)]
 say(not spun, f"no switch-out asleep while it spun by its own clock (wrong: {spun})")

@@ -376,6 +376,69 @@ static void test_graph_held_and_folded(void **state)
     rig_free(&g);
 }
 
+/* A phase whose last cycle came is settled when a later phase's first measured cycle comes: its current second is
+ * decided then and the values kept for its p99 freed (16 frames at 192 kHz: 256 KiB a phase, held to the run's end
+ * before). Its per-second p99s are those of a twin collector that kept the values to the end; a cycle of the
+ * settled second that still comes is counted apart and moves no p99. */
+static void push_phase0(struct rig *g, int n)
+{
+    for (int k = 0; k < n; k++) {
+        struct rt_record r = rec(k, 0, 1, 0);
+        r.t_entry_ns += (int64_t)((k * 7919) % 97) * 1500; /* up to 0.14 ms late, in no order */
+        r.t_exit_ns = r.t_entry_ns + 1000;
+        rt_ring_push(&g->ring, &r);
+        if (k % 1000 == 999)
+            collector_drain(&g->c);
+    }
+    collector_drain(&g->c);
+}
+
+static void test_settled_phase_frees_its_values(void **state)
+{
+    (void)state;
+    static struct rig a, b; /* twins: a sees phase 1 begin, b does not */
+    const int n = 1900;     /* 2.53 s at 64 frames / 48 kHz: the last second is open */
+    rig_init(&a, 2048);
+    rig_init(&b, 2048);
+    push_phase0(&a, n);
+    push_phase0(&b, n);
+    struct segment *sa = a.ph[0].seg[0], *sb = b.ph[0].seg[0];
+    assert_non_null(sa->buf_jit);
+    assert_true(sa->buf_n > 0);
+    for (int k = n; k < n + 80; k++) { /* phase 1's warm-up, then its first measured cycles */
+        struct rt_record r = rec(k, 1, k >= n + 75, 0);
+        rt_ring_push(&a.ring, &r);
+    }
+    collector_drain(&a.c);
+    assert_null(sa->buf_jit);
+    assert_null(sa->buf_wake);
+    assert_int_equal(sa->buf_cap, 0);
+    assert_int_equal(a.c.settled, 1);
+    phase_finish(&b.ph[0]); /* the twin decides its last second at the end, from the values it kept */
+    assert_int_equal(sa->nsecs, sb->nsecs);
+    assert_int_equal(sa->nsecs, 3);
+    for (size_t i = 0; i < sa->nsecs; i++) {
+        assert_int_equal(sa->secs[i - sa->secs_base].jitter_abs_p99, sb->secs[i - sb->secs_base].jitter_abs_p99);
+        assert_int_equal(sa->secs[i - sa->secs_base].wakeup_p99, sb->secs[i - sb->secs_base].wakeup_p99);
+    }
+    assert_true(sa->secs[sa->nsecs - 1 - sa->secs_base].jitter_abs_p99 > 0);
+    /* a cycle of the settled second that still comes: in the phase's figures, not in the decided p99 */
+    int64_t p99 = sa->secs[sa->nsecs - 1 - sa->secs_base].jitter_abs_p99;
+    uint64_t cycles = sa->cycles;
+    struct rt_record late = rec(n, 0, 1, 0);
+    late.t_entry_ns += 900000; /* 0.9 ms late */
+    rt_ring_push(&a.ring, &late);
+    collector_drain(&a.c);
+    assert_int_equal(sa->cycles, cycles + 1);
+    assert_int_equal(sa->p99_late, 1);
+    assert_null(sa->buf_jit);
+    phase_finish(&a.ph[0]);
+    phase_finish(&a.ph[1]);
+    assert_int_equal(sa->secs[sa->nsecs - 1 - sa->secs_base].jitter_abs_p99, p99);
+    rig_free(&a);
+    rig_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -385,6 +448,7 @@ int main(void)
         cmocka_unit_test(test_streams_have_their_own_sequence),
         cmocka_unit_test(test_long_gap_kept),
         cmocka_unit_test(test_graph_held_and_folded),
+        cmocka_unit_test(test_settled_phase_frees_its_values),
     };
     return cmocka_run_group_tests_name("collector", tests, NULL, NULL);
 }
