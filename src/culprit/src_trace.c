@@ -332,8 +332,9 @@ static json_t *trace_summary(void *vctx)
                      (json_int_t)st.late_events, "cpu_s", c->cpu_ns / 1e9, "segments_per_cpu", st.segs_per_cpu,
                      "slices_dropped", dropped, "slices", sl);
     if (o) /* task identities made, and time not known because a task's identity was reused before it was read */
-        json_object_update_new(o, json_pack("{s:I, s:I}", "identities", (json_int_t)st.identities, "identities_stale",
-                                            (json_int_t)st.stale));
+        json_object_update_new(o, json_pack("{s:I, s:I, s:I}", "identities", (json_int_t)st.identities,
+                                            "identities_stale", (json_int_t)st.stale, "switches_missed",
+                                            (json_int_t)st.switch_missed));
     if (o) /* the audio threads hardly waited (under a quarter of its lateness, at most 2 ms): not known */
         json_object_set_new(o, "short_wait", json_integer(c->short_wait));
     long long lost = 0, lost_stats = 0;

@@ -138,6 +138,7 @@ struct ts_stats {
     long long events, lost, waits, late_events; /* late_events: fed out of time order (skipped) */
     long long identities;     /* task identities made (the ring holds the last TS_IDS) */
     long long stale;          /* segments met whose identity had been reused since: not known, not named */
+    long long switch_missed;  /* switches the trace did not hold (the header named another task): not known */
     int cpus, segs_per_cpu;
     int64_t first_ns, last_ns;
 };

@@ -61,6 +61,7 @@ struct trace_stream {
     struct { int pid, idx1; } id_of[TS_ID_SLOTS]; /* pid -> identity index + 1 (0 empty; checked against its
                                                    * pid: a slot whose identity was reused since is free) */
     long long stale;          /* segments met whose identity had been reused since */
+    long long switch_missed;  /* events whose header named another task than the CPU's last switch */
     char fn[TS_FNS][48];
     int nfn;
     struct { int irq; char name[TEV_COMM_MAX]; } irqname[256];
