@@ -8,9 +8,9 @@
 # A test's class is a line in its header, "# test-class: CLASS (why)" (an integration script; unit tests are quick):
 #   quick  fast and disturbs nobody: the developers' quick tier (QUICK=1, `make check-quick`). In a whole run it
 #          waits, as the bulk ones do, until no plain test is pending, then runs beside the last plain ones and the
-#          solo ones, with the bulk ones as many at a time as the machine has CPUs while a solo test is left: the
-#          plain tests keep the CPU to themselves (ci49: the machine was busy 100 % from +60 to +240 s, then the
-#          solo tests ran 138 s one after another at 9-44 %)
+#          solo ones; while a solo test is left, quick and bulk ones together run as many at a time as the machine
+#          has CPUs. The plain tests keep the CPU to themselves (ci49: the machine was busy 100 % from +60 to
+#          +240 s, then the solo tests ran 138 s one after another at 9-44 %)
 #   (none) runs beside any other test but a solo one: a test beside it loads the machine no more than the
 #          `stress-ng --cpu 2 --io 1` every test must pass beside
 #   solo   disturbs others (a real-time thread that spins: a hog, a DSP burn) or holds system state others read
@@ -291,11 +291,11 @@ finish_full() { # NAME RC
 # May NAME start now, beside what runs? A solo test runs beside quick and bulk ones only (they time nothing and load
 # the machine no more than the stress-ng every test must pass beside), never beside another solo or a plain one.
 can_start() {
-    local n=$1 r fills=0 plains=0 quicks=0
+    local n=$1 r fills=0 plains=0 beside=0
     [ "${#running[@]}" -lt "$JOBS" ] || return 1
     for r in "${running[@]}"; do
         [ -n "${fill_of[$r]:-}" ] && fills=$((fills + 1))
-        [ "${class_of[$r]}" = quick ] && [ -z "${fill_of[$r]:-}" ] && quicks=$((quicks + 1))
+        { [ "${class_of[$r]}" = quick ] || [ -n "${fill_of[$r]:-}" ]; } && beside=$((beside + 1))
         [ "${class_of[$r]}" = plain ] && plains=$((plains + 1))
         case ${class_of[$n]}:${class_of[$r]} in
             alone:* | *:alone) return 1 ;;
@@ -318,14 +318,15 @@ can_start() {
     # while a solo test is left, as many quick and fill tests at once as the machine has CPUs (ci50: three quick
     # ones and a bulk one beside culprits_truth stretched it from 50 to 77 s, and the solo tests' tail with it)
     if [ -n "$tail_solo" ] && { [ "${class_of[$n]}" = quick ] || [ -n "${fill_of[$n]:-}" ]; }; then
-        [ $((quicks + fills)) -lt "$NPROC" ] || return 1
+        [ "$beside" -lt "$NPROC" ] || return 1
     fi
     return 0
 }
 
-# Solo tests wait until no plain test is pending: they run one after another at the end, the quick ones beside them.
-# (Holding the quick ones back for that end was tried: six plain tests at once then failed five timing checks in a
-# clean clone's CI. The quick ones between them keep the plain phase lighter.)
+# Solo, alone, quick and fill tests wait until no plain test is pending: the solo ones then run one after another at
+# the end, the quick and fill ones beside them. (Holding the quick ones back was tried before PLAIN_JOBS: six plain
+# tests at once then failed five timing checks in a clean clone's CI. With at most PLAIN_JOBS plain ones at once,
+# ci51 and ci53 passed with them held.)
 t0=$(date +%s)
 run_start=$(date +%s%N)
 while [ "${#pending[@]}" -gt 0 ] || [ "${#running[@]}" -gt 0 ]; do
@@ -334,15 +335,14 @@ while [ "${#pending[@]}" -gt 0 ] || [ "${#running[@]}" -gt 0 ]; do
     for n in "${pending[@]}" "${running[@]}"; do
         case ${class_of[$n]} in solo|alone) tail_solo=1 ;; esac
     done
-    for n in "${pending[@]}"; do [ "${class_of[$n]}" = plain ] && others=1; done
+    for n in "${pending[@]}"; do [ "${class_of[$n]}" = plain ] && others=1 && break; done
     started=1
     while [ "$started" = 1 ]; do
         started=0
         for i in "${!pending[@]}"; do
             n=${pending[$i]}
-            case ${class_of[$n]} in solo|alone) [ "$others" = 1 ] && continue ;; esac
+            case ${class_of[$n]} in solo|alone|quick) [ "$others" = 1 ] && continue ;; esac
             [ -n "${fill_of[$n]:-}" ] && [ "$others" = 1 ] && continue
-            [ "${class_of[$n]}" = quick ] && [ "$others" = 1 ] && [ -z "${QUICK:-}" ] && continue
             if can_start "$n"; then
                 launch "$n"; unset 'pending[i]'; pending=("${pending[@]}"); started=1; break
             fi
