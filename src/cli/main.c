@@ -4,6 +4,7 @@
 #include "cli/command.h"
 #include "cli/manpage.h"
 #include "run/run.h"
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,11 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+    /* glibc raises its mmap threshold to the size of each large block freed (up to 32 MiB): the big blocks that
+     * come and go (a second's values, a segment's histograms) would then be carved from the heap, their freed pages
+     * kept, and calloc would write every byte of a segment. A fixed threshold keeps each of them a mapping of its
+     * own: given back when freed, its untouched pages never made private (issue 32, Cost: memory). */
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
     if (argc < 2) {
         usage(stderr);
         return 2;

@@ -215,7 +215,7 @@ void culprit_engine_forget(struct culprit_engine *e, enum culprit_subject subj, 
         struct ce_result *r = &e->res[i];
         if (r->subj != subj || r->phase != phase || r->start_ns != start_ns || r->state == 3)
             continue;
-        if (r->state == 0)
+        if (r->state == 0 && subj == CS_EVENT) /* summed as "not known"; a spike pushed out is only counted */
             e->forgotten_pending++;
         free(r->c);
         r->c = NULL;

@@ -248,8 +248,8 @@ static void spikes_table(FILE *f, const json_t *p)
         if (n > HTML_SPIKES_SHOWN)
             fprintf(f, " (%zu more on the timeline above", n - HTML_SPIKES_SHOWN);
         if (unlisted > 0)
-            fprintf(f, "%s%.0f beyond the report's list, counted only", n > HTML_SPIKES_SHOWN ? "; " : " (",
-                    unlisted);
+            fprintf(f, "%s%.0f less late than the report's %zu, counted only", n > HTML_SPIKES_SHOWN ? "; " : " (",
+                    unlisted, n);
         fputs(").</p>\n", f);
     }
 }

@@ -55,12 +55,25 @@ void report_place_culprits(json_t *o, const struct culprit_results *c, enum culp
     json_object_set_new(o, "culprits", n > 0 ? culprit_list_json(found, n) : json_array());
 }
 
+static int spike_cmp_t(const void *a, const void *b)
+{
+    const struct wake_spike *x = *(const struct wake_spike *const *)a, *y = *(const struct wake_spike *const *)b;
+    return (x->t_ns > y->t_ns) - (x->t_ns < y->t_ns);
+}
+
 json_t *report_spikes_json(const struct segment *s, int64_t wall_off_ns, const struct culprit_results *c,
                            int phase)
 {
     json_t *a = json_array();
-    for (size_t i = 0; s && i < s->nspikes; i++) {
-        const struct wake_spike *k = &s->spikes[i];
+    /* listed in time order: the segment keeps its worst in no order (phase.h) */
+    const struct wake_spike *by_t[SEGMENT_SPIKES_MAX];
+    size_t n = s ? s->nspikes : 0;
+    n = n > SEGMENT_SPIKES_MAX ? SEGMENT_SPIKES_MAX : n;
+    for (size_t i = 0; i < n; i++)
+        by_t[i] = &s->spikes[i];
+    qsort(by_t, n, sizeof(by_t[0]), spike_cmp_t);
+    for (size_t i = 0; i < n; i++) {
+        const struct wake_spike *k = by_t[i];
         char wall[40];
         report_wall(wall, sizeof(wall), k->t_ns, wall_off_ns);
         json_t *o = json_pack("{s:f, s:s, s:f, s:f, s:o}", "t_s", (double)k->t_ns / 1e9, "wall", wall,

@@ -276,6 +276,10 @@ void run_culprits_happening(void *arg, const struct phase_stats *p, enum phase_h
         culprit_engine_wake(st->culprits);
     if (!st->culprits || what == PH_EVENT_BEGIN || what == PH_BUFFER)
         return;
+    if (what == PH_SPIKE_DROPPED) { /* no longer listed: the engine need not keep its culprits */
+        culprit_engine_forget(st->culprits, CS_SPIKE, phase, start_ns);
+        return;
+    }
     /* one spike a sample interval is noted, the others sharing its window (culprit_engine.h), unless a trace follows
      * the audio threads: then each has its own wait */
     if (what == PH_SPIKE && !st->trace_slices) {

@@ -23,7 +23,7 @@ void watch_feed_init(struct watch_feed *f, FILE *out, enum watch_format format, 
 void watch_feed_note(struct watch_feed *f, enum phase_happening what, int64_t start_ns, int64_t end_ns,
                      unsigned frames, unsigned rate_hz)
 {
-    if (what == PH_SPIKE)
+    if (what == PH_SPIKE || what == PH_SPIKE_DROPPED)
         return;
     pthread_mutex_lock(&f->mu);
     if (f->tail - f->head == WATCH_QUEUE)

@@ -70,7 +70,8 @@ static struct segment *segment_new(uint32_t nframes, uint32_t rate)
     grid_init(&s->grid, nframes, rate);
     step_init(&s->step, rate);
     for (int m = 0; m < M_COUNT; m++)
-        metric_init(&s->m[m]);
+        metric_init_zeroed(&s->m[m]); /* calloc'd: untouched histogram pages stay free (main.c fixes the mmap
+                                       * threshold, so a segment is always a fresh mapping) */
     s->cur_sec = -1;
     event_keep_init(&s->events);
     s->tl.last_ev = -1;

@@ -40,11 +40,13 @@ struct wake_spike {
     int64_t callback_max_ns;       /* the larger of its callback and the previous cycle's (for the engine's note) */
     int cpu;                       /* the CPU it ran on, -1 unknown */
 };
-/* Listed per segment; more are counted (spikes_unlisted). 512: a spike is about 104 bytes of the report, so a 24 h
- * soak with a spike every second adds 53 KB a phase and its phase stays under the 2.5 MB test_report's
- * test_soak_timeline_is_bounded holds it to (1024 measured 2,524,382 bytes there); 512 are plenty to rank a
- * phase's culprits by. */
-#define SEGMENT_SPIKES_MAX 512
+/* The worst SEGMENT_SPIKES_MAX spikes of a segment (by wake-up) are listed, each explained; the rest are counted
+ * (spikes_unlisted). The worst, not the first: at 16 frames / 192 kHz beside a compile a phase makes ~3,000 spikes a
+ * second, and the first 512 were its first 0.2 s. A spike that enters once the list is full replaces the least late
+ * (the engine forgets that one: PH_SPIKE_DROPPED), so after the first few the list changes rarely (about
+ * 128 x ln(n / 128) entries in n spikes). 128: with their culprits they are a bounded part of a run's memory
+ * (issue 32, Cost) and of its report, and plenty to rank a phase's culprits by. */
+#define SEGMENT_SPIKES_MAX 128
 
 /* What the collector is told as the statistics are made (phase_set_notify): an xrun event once it has closed
  * (XRUN_EVENT_CLEAN clean cycles after its last disturbed one, a newer event, or the phase's end), a spike when its
@@ -55,12 +57,15 @@ enum phase_happening { PH_EVENT = 0, PH_SPIKE = 1, PH_EVENT_BEGIN = 2 /* an even
                        PH_BUFFER = 3 /* the audio thread's cycles changed size: start_ns = end_ns = the entry of the
                                       * first cycle at the new size, telling its segment; told in the order of the
                                       * cycles, so after every event that began before it (rtjitter watch's
-                                      * "buffer changed" line); not a culprit subject */ };
+                                      * "buffer changed" line); not a culprit subject */,
+                       PH_SPIKE_DROPPED = 4 /* a listed spike (start_ns its t_ns) was pushed out of the list by a
+                                             * later, later-waking one: no longer listed, its culprits need not be
+                                             * kept */ };
 struct phase_stats;
 /* start_ns: the event's start_ns or the spike's t_ns; end_ns: the event's end_ns or the spike's entry; cpu and
  * callback_max_ns: the event's or the spike's. Called on the collector thread, from phase_add_cycle(),
- * phase_add_reported_xruns() and phase_finish(); every event (begun, then closed) and every listed spike, each
- * once. */
+ * phase_add_reported_xruns() and phase_finish(); every event (begun, then closed) and every spike as it enters the
+ * list, each once; a spike pushed out of the list once more (PH_SPIKE_DROPPED). */
 typedef void (*phase_notify_fn)(void *arg, const struct phase_stats *p, enum phase_happening what,
                                 int64_t start_ns, int64_t end_ns, int cpu, int64_t callback_max_ns);
 
@@ -94,9 +99,10 @@ struct segment {
     uint64_t events_begun;         /* events notified as begun (PH_EVENT_BEGIN): those of seq < events_begun */
     int64_t event_cb_pending;      /* the largest callback since the open event's last disturbed cycle: folded
                                     * into it when it goes on, dropped when it closes */
-    struct wake_spike *spikes;     /* the first SEGMENT_SPIKES_MAX spikes, in order */
+    struct wake_spike *spikes;     /* the worst SEGMENT_SPIKES_MAX spikes, in no order (the report sorts them) */
     size_t nspikes, spikes_cap;
-    uint64_t spikes_unlisted;      /* spikes beyond them */
+    size_t spike_least;            /* once the list is full: the index of its least late spike */
+    uint64_t spikes_unlisted;      /* spikes not listed: less late than those listed, or pushed out by a later one */
     int64_t spike_threshold_ns;    /* the threshold in force for this segment (phase_set_spike_threshold) */
     int last_cpu;                  /* the CPU of the latest cycle, -1 unknown */
     int64_t last_cb_ns;            /* the callback time of the latest cycle */

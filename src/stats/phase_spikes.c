@@ -34,6 +34,16 @@ int64_t phase_spike_threshold(const struct phase_stats *p, uint32_t nframes, uin
     return rate_hz ? (int64_t)nframes * 500000000LL / rate_hz : INT64_MAX;
 }
 
+/* The least late of a full list (its index). */
+static size_t least_late(const struct segment *s)
+{
+    size_t m = 0;
+    for (size_t i = 1; i < s->nspikes; i++)
+        if (s->spikes[i].wakeup_ns < s->spikes[m].wakeup_ns)
+            m = i;
+    return m;
+}
+
 int phase_spike_note(struct phase_stats *p, struct segment *s, int64_t due_ns, int64_t wake_ns, int64_t cb_ns,
                      int64_t cb_prev_ns, int cpu)
 {
@@ -41,19 +51,31 @@ int phase_spike_note(struct phase_stats *p, struct segment *s, int64_t due_ns, i
         return 0;
     if (s->nspikes == s->spikes_cap && s->spikes_cap < SEGMENT_SPIKES_MAX) {
         size_t cap = s->spikes_cap ? s->spikes_cap * 2 : 16;
+        cap = cap > SEGMENT_SPIKES_MAX ? SEGMENT_SPIKES_MAX : cap;
         struct wake_spike *n = realloc(s->spikes, cap * sizeof(*n));
         if (!n)
             return -ENOMEM;
         s->spikes = n;
         s->spikes_cap = cap;
     }
-    if (s->nspikes == s->spikes_cap) {
+    struct wake_spike *k;
+    if (s->nspikes < s->spikes_cap) {
+        k = &s->spikes[s->nspikes++];
+    } else {
+        /* full: the worst are kept; one no later than the least late of them is only counted */
         s->spikes_unlisted++;
-        return 0;
+        k = &s->spikes[s->spike_least];
+        if (wake_ns <= k->wakeup_ns)
+            return 0;
+        p->telling = s;
+        if (p->notify)
+            p->notify(p->notify_arg, p, PH_SPIKE_DROPPED, k->t_ns, k->t_ns + k->wakeup_ns, k->cpu,
+                      k->callback_max_ns);
     }
-    struct wake_spike *k = &s->spikes[s->nspikes++];
     *k = (struct wake_spike){ .t_ns = due_ns, .wakeup_ns = wake_ns, .callback_ns = cb_ns,
                               .callback_max_ns = cb_ns > cb_prev_ns ? cb_ns : cb_prev_ns, .cpu = cpu };
+    if (s->nspikes == SEGMENT_SPIKES_MAX)
+        s->spike_least = least_late(s);
     p->telling = s;
     if (p->notify)
         p->notify(p->notify_arg, p, PH_SPIKE, k->t_ns, k->t_ns + k->wakeup_ns, k->cpu, k->callback_max_ns);

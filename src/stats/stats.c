@@ -90,6 +90,11 @@ double welford_sd(const struct welford *w)
 void metric_init(struct metric_stats *m)
 {
     memset(m, 0, sizeof(*m));
+    metric_init_zeroed(m);
+}
+
+void metric_init_zeroed(struct metric_stats *m)
+{
     m->min = INT64_MAX;
     m->max = INT64_MIN;
 }

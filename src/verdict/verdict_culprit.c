@@ -23,6 +23,7 @@ struct pick {
     long long events, spikes;
     long long first_events, first_spikes; /* of the kept happenings, those that ranked it first */
     size_t nev, nsp;
+    int sp_unlisted;              /* the phase had spikes not listed (less late than those listed) */
 };
 
 static int trouble(const struct vctx *v)
@@ -97,7 +98,8 @@ static int pick_best(const struct vctx *v, enum culprit_kind want, struct pick *
             continue;
         *out = (struct pick){ .top = c, .phase = p, .events = e, .spikes = s, .first_events = fe, .first_spikes = fs,
                               .nev = json_array_size(json_object_get(p, "events")),
-                              .nsp = json_array_size(json_object_get(p, "spikes")) };
+                              .nsp = json_array_size(json_object_get(p, "spikes")),
+                              .sp_unlisted = doc_num(p, "spikes_unlisted") > 0 };
     }
     if (!out->top)
         return 0;
@@ -115,6 +117,8 @@ static size_t what_it_explains(const struct pick *k, char *b, size_t n, size_t o
     doc_phase_name(k->phase, load, sizeof(load));
     if (k->events > 0)
         return vadd(b, n, o, "%lld of %zu xrun event%s under %s", k->events, k->nev, k->nev == 1 ? "" : "s", load);
+    if (k->sp_unlisted) /* the report lists the latest-waking spikes only (phase.h) */
+        return vadd(b, n, o, "%lld of the %zu worst wake-up spikes under %s", k->spikes, k->nsp, load);
     return vadd(b, n, o, "%lld of %zu wake-up spike%s under %s", k->spikes, k->nsp, k->nsp == 1 ? "" : "s", load);
 }
 

@@ -49,6 +49,33 @@ print(f"report size: {size / 1024:.0f} KiB for {s:.0f} s of one phase: about {si
       f"per phase")
 PY
 
+# The same with loads: four phases of PRIVATE_LOADS_S (12) s, read from outside every 5 s and at the run's end. Each
+# phase keeps its figures and its listed happenings (the latest 192 and worst 64 events, the worst 128 spikes) with
+# their culprits until the report is written: what a phase adds is the figure to read.
+pl=${PRIVATE_LOADS_S:-12}
+"$RTJ" run --loads none,write,compile,memload --rate 192000 --period 16 --duration "$pl" --warmup 1 --quiet \
+    --json "$W/pl.json" >/dev/null 2>&1 &
+plpid=$!
+: >"$W/pl.mem"
+while kill -0 "$plpid" 2>/dev/null; do
+    sleep 5
+    awk -v t="$SECONDS" '/^Private_Dirty/ { print t, $2 }' "/proc/$plpid/smaps_rollup" 2>/dev/null >>"$W/pl.mem"
+done
+wait "$plpid"
+python3 - "$W/pl.json" "$W/pl.mem" "$pl" <<'PY'
+import json, sys
+try:
+    d = json.load(open(sys.argv[1]))
+except (OSError, ValueError):
+    print("private memory with loads: the run wrote no report"); sys.exit(0)
+m = [int(l.split()[1]) for l in open(sys.argv[2]) if len(l.split()) == 2]
+ph = ', '.join(f"{p['load']} {len(p.get('events') or [])} events and {len(p.get('spikes') or [])} spikes listed "
+               f"({p['xruns'].get('events', 0)} and {len(p.get('spikes') or []) + (p.get('spikes_unlisted') or 0)})"
+               for p in d['phases'])
+print(f"private memory with loads (16 frames @ 192 kHz, {sys.argv[3]} s a phase): {min(m) if m else '?'} to "
+      f"{max(m) if m else '?'} KiB read every 5 s, {d['run_stats']['private_dirty_kib']} KiB at the last phase's end; {ph}")
+PY
+
 long=${RSS_LONG_S:-120}
 for dur in 10 "$long"; do
     "$RTJ" run --loads none --duration "$dur" --warmup 1 --quiet --json "$W/m$dur.json" >/dev/null 2>&1

@@ -37,7 +37,7 @@ p0 = s['phases'][0]
 happ = len(p0.get('events', [])) + len(p0.get('spikes', []))
 print(f"soak: private memory (Private_Dirty) of one {long} s soak: {m10} KiB at {at} s, {mend} KiB at {long - 1} s "
       f"({mend - m10:+d} KiB, {happ} events and spikes listed, each explained with its culprits: they are what "
-      f"grows, up to 512 events (the latest 384 and the worst 128) and 512 spikes a phase); the reports' own figure (at the end): "
+      f"grows, up to 256 events (the latest 192 and the worst 64) and the worst 128 spikes a phase); the reports' own figure (at the end): "
       f"{s10['run_stats']['private_dirty_kib']} KiB after a 10 s soak, {s['run_stats']['private_dirty_kib']} KiB "
       f"after {long} s")
 p = s['phases'][0]; tl = p['timeline']

@@ -57,7 +57,7 @@ done
 
 # With events: the same watch beside a client that stalls 3 ms every 12 cycles (tests/helpers/stall_client, ~60
 # xruns a second: a hundred times a bad session's rate), for WATCH_EVENTS_S (60) s: its private memory at 10 s, at
-# half time and at the end (flat once the report's 512 listed events and the engine's results for them are held:
+# half time and at the end (flat once the report's 256 listed events and the engine's results for them are held:
 # stats/eventkeep.h, culprit_engine_forget), and the report's size.
 esecs=${WATCH_EVENTS_S:-60}
 H=${RTJ_HELPERS:-build/tests/helpers}
@@ -78,5 +78,5 @@ ph = d['phases'][0]; n = ph['xruns']['events']; size = os.path.getsize(sys.argv[
 print(f"watch with events, {s:.0f} s beside a client stalling 3 ms every 12 cycles: {n} xruns; private memory "
       f"{sys.argv[3]} KiB at 10 s, {sys.argv[4]} KiB at {s / 2:.0f} s, {sys.argv[5]} KiB at {s - 3:.0f} s; report "
       f"{size / 1024:.0f} KiB ({ph['events_summary']['listed']} listed, {ph['events_summary']['summarised']} summed "
-      f"in {len(ph['events_summary']['per_minute'])} minutes: the listed stay at most 512, a minute adds one line)")
+      f"in {len(ph['events_summary']['per_minute'])} minutes: the listed stay at most 256, a minute adds one line)")
 PY

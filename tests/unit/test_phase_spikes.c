@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "stats/phase.h"
+#include "report/report_culprits.h"
+#include <jansson.h>
 
 #define RATE 48000
 #define FRAMES 64
@@ -97,8 +99,8 @@ static void test_injected_late_cycle_is_a_spike(void **state)
     phase_free(&p);
 }
 
-/* The threshold set by the lead: 100 µs makes the 150 µs cycle a spike, not the 90 µs one; the cap lists the first
- * SEGMENT_SPIKES_MAX and counts the rest. */
+/* The threshold set by the lead: 100 µs makes the 150 µs cycle a spike, not the 90 µs one; the cap lists
+ * SEGMENT_SPIKES_MAX and counts the rest (all equally late here: the first stay, a later one only counted). */
 static void test_threshold_and_cap(void **state)
 {
     (void)state;
@@ -121,6 +123,92 @@ static void test_threshold_and_cap(void **state)
     }
     assert_int_equal(p.seg[0]->nspikes, SEGMENT_SPIKES_MAX);
     assert_int_equal(p.seg[0]->spikes_unlisted, 76);
+    phase_free(&p);
+}
+
+/* What the worst-kept list was told: every spike as it entered, every one pushed out. */
+struct worst_told {
+    int64_t entered[1024], dropped[1024];
+    int nentered, ndropped, other;
+};
+
+static void worst_tell(void *arg, const struct phase_stats *p, enum phase_happening what, int64_t start_ns,
+                       int64_t end_ns, int cpu, int64_t cb_ns)
+{
+    (void)p, (void)end_ns, (void)cpu, (void)cb_ns;
+    struct worst_told *t = arg;
+    if (what == PH_SPIKE && t->nentered < 1024)
+        t->entered[t->nentered++] = start_ns;
+    else if (what == PH_SPIKE_DROPPED && t->ndropped < 1024)
+        t->dropped[t->ndropped++] = start_ns;
+    else
+        t->other++;
+}
+
+static int cmp_desc(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x < y) - (x > y);
+}
+
+static int has(const int64_t *v, int n, int64_t x)
+{
+    for (int i = 0; i < n; i++)
+        if (v[i] == x)
+            return 1;
+    return 0;
+}
+
+/* 3 x SEGMENT_SPIKES_MAX + 1 spikes of distinct lateness in a shuffled order (every other cycle): the list holds the
+ * SEGMENT_SPIKES_MAX latest-waking of them (the truth: this test's own sort of what it injected), counts the rest;
+ * every spike that entered and was pushed out was told dropped once, none listed was; the report lists them in
+ * time order. */
+static void test_worst_spikes_kept(void **state)
+{
+    (void)state;
+    enum { N = 3 * SEGMENT_SPIKES_MAX + 1 };
+    struct phase_stats p;
+    struct worst_told t;
+    memset(&t, 0, sizeof(t));
+    phase_init(&p);
+    phase_set_notify(&p, worst_tell, &t);
+    static int64_t wake[N], due[N], sorted[N];
+    for (int i = 0; i < N; i++) {
+        wake[i] = 700000 + (int64_t)((i * 7919) % N) * 100; /* 700.0 .. 738.4 µs, each once (7919 prime) */
+        sorted[i] = wake[i];
+        struct rt_record r = cyc(2 * i + 1, wake[i], 10000, 1);
+        due[i] = r.start_ns;
+        struct rt_record q = cyc(2 * i, 20000, 10000, 1);
+        assert_int_equal(phase_add_cycle(&p, &q, 0, 0), 0);
+        assert_int_equal(phase_add_cycle(&p, &r, 0, 0), 0);
+    }
+    qsort(sorted, N, sizeof(sorted[0]), cmp_desc);
+    int64_t least = sorted[SEGMENT_SPIKES_MAX - 1];
+    const struct segment *s = p.seg[0];
+    assert_int_equal(s->nspikes, SEGMENT_SPIKES_MAX);
+    assert_int_equal(s->spikes_unlisted, N - SEGMENT_SPIKES_MAX);
+    int64_t listed[SEGMENT_SPIKES_MAX];
+    for (size_t k = 0; k < s->nspikes; k++) {
+        assert_true(s->spikes[k].wakeup_ns >= least);
+        listed[k] = s->spikes[k].t_ns;
+    }
+    for (int i = 0; i < N; i++) {
+        int in = has(listed, SEGMENT_SPIKES_MAX, due[i]), entered = has(t.entered, t.nentered, due[i]);
+        assert_int_equal(in, wake[i] >= least);
+        if (in)
+            assert_false(has(t.dropped, t.ndropped, due[i]));
+        else
+            assert_int_equal(has(t.dropped, t.ndropped, due[i]), entered);
+    }
+    assert_int_equal(t.nentered - t.ndropped, SEGMENT_SPIKES_MAX);
+    assert_true(t.ndropped > 0);
+    assert_int_equal(t.other, 0);
+    json_t *a = report_spikes_json(s, 0, NULL, 0);
+    assert_int_equal(json_array_size(a), SEGMENT_SPIKES_MAX);
+    for (size_t k = 1; k < json_array_size(a); k++)
+        assert_true(json_real_value(json_object_get(json_array_get(a, k - 1), "t_s")) <
+                    json_real_value(json_object_get(json_array_get(a, k), "t_s")));
+    json_decref(a);
     phase_free(&p);
 }
 
@@ -230,6 +318,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_injected_late_cycle_is_a_spike),
         cmocka_unit_test(test_threshold_and_cap),
+        cmocka_unit_test(test_worst_spikes_kept),
         cmocka_unit_test(test_event_told_when_closed),
         cmocka_unit_test(test_buffer_change_told_in_order),
     };

@@ -214,6 +214,12 @@ static void test_spikes_alone(void **state)
                        sizeof(ids));
     CONTAINS(advice_of(d, "culprit_process"), "in 3 of 3 wake-up spikes under burn");
     json_decref(d);
+    /* spikes that were not listed (less late than the listed ones): the share is of the worst, and says so */
+    json_t *many = phase_with("burn", 3, 3, culprit("rt_task", "spin", 812, -1, "spin ran 1 ms"), 1);
+    json_object_set_new(many, "spikes_unlisted", json_integer(40000));
+    d = judged(many, ids, sizeof(ids));
+    CONTAINS(advice_of(d, "culprit_process"), "in 3 of the 3 worst wake-up spikes under burn");
+    json_decref(d);
     json_t *p = phase_with("burn", 3, 3, culprit("rt_task", "spin", 812, -1, "spin ran 1 ms"), 1);
     json_t *clean = phase("burn", 0, 0, 0, 20, 900);
     json_t *keys = json_pack("{s:O, s:O}", "spikes", json_object_get(p, "spikes"), "top_culprits",
