@@ -276,8 +276,12 @@ void run_culprits_happening(void *arg, const struct phase_stats *p, enum phase_h
         culprit_engine_wake(st->culprits);
     if (!st->culprits || what == PH_EVENT_BEGIN || what == PH_BUFFER)
         return;
-    if (what == PH_SPIKE_DROPPED) { /* no longer listed: the engine need not keep its culprits */
-        culprit_engine_forget(st->culprits, CS_SPIKE, phase, start_ns);
+    if (what == PH_SPIKE_DROPPED) {
+        /* no longer listed: the engine need not keep its culprits. Not without the trace: there a listed spike
+         * that was not noted (below) shares those of the one noted before it, which may be this one. Kept, they
+         * grow only as spikes enter the list: about 128 x ln(n / 128) in n spikes (phase.h) */
+        if (st->trace_slices)
+            culprit_engine_forget(st->culprits, CS_SPIKE, phase, start_ns);
         return;
     }
     /* one spike a sample interval is noted, the others sharing its window (culprit_engine.h), unless a trace follows
