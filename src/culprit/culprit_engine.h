@@ -16,6 +16,7 @@
 #ifndef RTJ_CULPRIT_ENGINE_H
 #define RTJ_CULPRIT_ENGINE_H
 #include "culprit/culprit.h"
+#include <stdbool.h>
 #include <time.h>
 
 struct xrun_notes; /* util/xrun_notes.h */
@@ -127,6 +128,9 @@ void culprit_engine_wake(struct culprit_engine *e);
  * what the report can still list, however long the session (issue 32 item 5). Any thread but the RT one; a
  * happening not found (never noted, or lost) is ignored. */
 void culprit_engine_forget(struct culprit_engine *e, enum culprit_subject subj, int phase, int64_t start_ns);
+/* Whether that happening was noted and is not explained yet (the engine running: it will be). Any thread but the
+ * RT one; NULL engine: no. */
+bool culprit_engine_pending(struct culprit_engine *e, enum culprit_subject subj, int phase, int64_t start_ns);
 /* Stops the thread after explaining what is pending with what it has. Results stay readable until free. */
 void culprit_engine_stop(struct culprit_engine *e);
 void culprit_engine_free(struct culprit_engine *e);

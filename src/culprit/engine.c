@@ -206,6 +206,23 @@ static void compact(struct culprit_engine *e)
     e->nforgotten = 0;
 }
 
+bool culprit_engine_pending(struct culprit_engine *e, enum culprit_subject subj, int phase, int64_t start_ns)
+{
+    if (!e)
+        return false;
+    bool pending = false;
+    pthread_mutex_lock(&e->mu);
+    for (int i = e->nres; !e->stopped && i-- > 0;) {
+        const struct ce_result *r = &e->res[i];
+        if (r->subj == subj && r->phase == phase && r->start_ns == start_ns && r->state != 3) {
+            pending = r->state == 0;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&e->mu);
+    return pending;
+}
+
 void culprit_engine_forget(struct culprit_engine *e, enum culprit_subject subj, int phase, int64_t start_ns)
 {
     if (!e)

@@ -414,6 +414,8 @@ static void measure_stop(struct run_state *st, struct run_info *ri)
         lbr_stop(st->lbr); /* the RT thread pushes no more: the rest of the capture is analyzed */
     collector_stop(&st->col);
     run_culprits_stop(st); /* after the collector: it told the last events at its stop */
+    for (int i = 0; i < st->nphases; i++) /* the events summed before the engine explained them: to their culprit */
+        phase_names_settle(&st->stats[i]);
     run_graph_close(st);
     if (st->watch) {
         watch_feed_poll(st->watch, run_culprits_results(st), 1);

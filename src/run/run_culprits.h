@@ -21,9 +21,10 @@ void run_culprits_audio(struct run_state *st);
  * found by name), else the one the backend started; 0 when not known. */
 int run_culprits_server_pid(const struct run_state *st, const struct backend_status *bs);
 /* phase_notify_fn: the collector thread tells of an event (begun, closed) or a spike. */
-/* The namer of events as they are summarised (phase_name_fn): their top culprit so far. Collector thread. */
-void run_culprits_name(void *arg, const struct phase_stats *p, int64_t start_ns, char *kind, size_t kind_len,
-                       char *name, size_t name_len);
+/* The namer of events as they are summarised (phase_name_fn): their top culprit, or 0 while the engine has not
+ * explained them (unless force). Collector thread; the main thread once the engine has stopped (force). */
+int run_culprits_name(void *arg, const struct phase_stats *p, int64_t start_ns, int force, char *kind,
+                      size_t kind_len, char *name, size_t name_len);
 void run_culprits_happening(void *arg, const struct phase_stats *p, enum phase_happening what, int64_t start_ns,
                             int64_t end_ns, int cpu, int64_t callback_max_ns);
 /* collector.on_cpu: a CPU the audio thread ran on. */

@@ -17,6 +17,7 @@ void event_keep_free(struct event_keep *k)
     free(k->latest);
     free(k->worst);
     free(k->buckets);
+    free(k->deferred);
     event_keep_init(k);
 }
 
@@ -97,7 +98,29 @@ static struct event_sum *culprit_for(struct event_keep *k, const char *kind, con
     return &c->sum;
 }
 
-/* e leaves the full detail: summed into its bucket and its culprit's line. */
+/* e summed into its culprit's line, when its culprit is known (or force): 1, else 0. */
+static int name_one(struct event_keep *k, const struct xrun_event *e, event_name_fn name, void *arg, int force)
+{
+    char kind[EVENT_SUM_KIND_MAX] = "", who[EVENT_SUM_NAME_MAX] = "";
+    if (!name(arg, e->start_ns, force, kind, sizeof(kind), who, sizeof(who)) && !force)
+        return 0;
+    sum_add(culprit_for(k, kind, kind[0] ? who : ""), e);
+    return 1;
+}
+
+/* The events waiting for their culprit, the oldest first, while theirs is known (or all, with force). */
+static void name_deferred(struct event_keep *k, event_name_fn name, void *arg, int force)
+{
+    size_t i = 0;
+    while (i < k->ndeferred && name_one(k, &k->deferred[i], name, arg, force))
+        i++;
+    if (i) {
+        memmove(k->deferred, k->deferred + i, (k->ndeferred - i) * sizeof(*k->deferred));
+        k->ndeferred -= i;
+    }
+}
+
+/* e leaves the full detail: summed into its bucket, and into its culprit's line now or once its culprit is known. */
 static void summarise(struct event_keep *k, const struct xrun_event *e, event_name_fn name, void *arg)
 {
     struct event_sum *b = bucket_for(k, e->start_ns);
@@ -110,9 +133,18 @@ static void summarise(struct event_keep *k, const struct xrun_event *e, event_na
     if (!name)
         return;
     k->named = 1;
-    char kind[EVENT_SUM_KIND_MAX] = "", who[EVENT_SUM_NAME_MAX] = "";
-    name(arg, e->start_ns, kind, sizeof(kind), who, sizeof(who));
-    sum_add(culprit_for(k, kind, kind[0] ? who : ""), e);
+    if (!k->deferred)
+        k->deferred = malloc(EVENT_DEFER_MAX * sizeof(*k->deferred)); /* no memory: named at once */
+    int room = k->deferred && k->ndeferred < EVENT_DEFER_MAX;
+    if (name_one(k, e, name, arg, !room))
+        return;
+    k->deferred[k->ndeferred++] = *e;
+}
+
+void event_keep_settle(struct event_keep *k, event_name_fn name, void *arg)
+{
+    if (name)
+        name_deferred(k, name, arg, 1);
 }
 
 static int shorter(const struct xrun_event *a, const struct xrun_event *b)
@@ -182,6 +214,8 @@ int event_keep_push(struct event_keep *k, const struct xrun_event *e, int64_t or
         }
         k->origin_ns = origin_ns;
     }
+    if (name && k->ndeferred)
+        name_deferred(k, name, arg, 0); /* those whose culprit is known by now, the oldest first */
     struct xrun_event n = *e;
     n.seq = k->total++;
     if (n.end_ns < n.start_ns)

@@ -26,8 +26,8 @@ struct xrun_event {
 /* 192 latest + 64 worst = 256 listed at most (the 4,096 listed before held the first 8 minutes of a busy session
  * and none after; 384 + 128 until issue 32's memory bound: at 16 frames / 192 kHz every phase of a run filled them
  * in seconds, each with its culprits held by the engine). 192: at this VM's 250 events a second under a compile
- * the latest still reach back ~0.8 s, about when the engine has explained them (one summed before it had is summed
- * "not known": culprits.sampler.forgotten_unexplained counts them). With 8 ranked culprits each, about 0.7 MB of a
+ * the latest still reach back ~0.8 s, about when the engine has explained them; one summed before it had waits
+ * (EVENT_DEFER_MAX) and is summed to its culprit once explained. With 8 ranked culprits each, about 0.7 MB of a
  * report at most, whatever the session's length; the ring and the heap are 17 KB a segment with events. */
 #define EVENT_KEEP_LATEST 192
 #define EVENT_KEEP_WORST 64
@@ -39,11 +39,18 @@ struct xrun_event {
 #define EVENT_SUM_CULPRITS_MAX 24
 #define EVENT_SUM_KIND_MAX 24
 #define EVENT_SUM_NAME_MAX 64
+/* Events summed before their culprits were known, waiting to be summed to their culprit (the oldest first); one
+ * more is named at once, as not known if its culprit is not (the culprit engine counts those:
+ * culprits.sampler.forgotten_unexplained). */
+#define EVENT_DEFER_MAX 256
 
-/* Names the top culprit of the event that began at start_ns (kind "" when not known). Called on the collector
- * thread when an event is summarised: once an event, when it leaves the full detail for good, so that the caller
- * may also release what it holds for it (the culprit engine forgets it: run_culprits_name). */
-typedef void (*event_name_fn)(void *arg, int64_t start_ns, char *kind, size_t kind_len, char *name, size_t name_len);
+/* Names the top culprit of the event that began at start_ns (kind "" when not known) and returns 1; or returns 0
+ * when who it was is not known yet (the culprit engine has not come to it: it explains ~0.7 s after an event),
+ * unless force is set. Called on the collector thread when an event is summarised, when it leaves the full detail
+ * for good, and again for one not named yet (event_keep_push, event_keep_settle) until it is, so that the caller
+ * may then release what it holds for it (the culprit engine forgets it: run_culprits_name). */
+typedef int (*event_name_fn)(void *arg, int64_t start_ns, int force, char *kind, size_t kind_len, char *name,
+                             size_t name_len);
 
 struct event_sum {                 /* events summed: a bucket's, a culprit's */
     uint64_t events, skipped, notifications;
@@ -73,6 +80,8 @@ struct event_keep {
     size_t nculprits;
     struct event_sum culprits_other; /* past the table */
     int named;                     /* a name function was given at least once: the culprit sums mean something */
+    struct xrun_event *deferred;   /* summed, their culprit not known yet: [0, ndeferred), the oldest first */
+    size_t ndeferred;
 };
 
 void event_keep_init(struct event_keep *k);
@@ -83,6 +92,9 @@ void event_keep_free(struct event_keep *k);
  * event is counted in lost). */
 int event_keep_push(struct event_keep *k, const struct xrun_event *e, int64_t origin_ns, event_name_fn name,
                     void *arg);
+/* Sums every event still waiting for its culprit to the one it has now, or as not known (force: the culprit
+ * engine has stopped). Before the summary is read for the report. */
+void event_keep_settle(struct event_keep *k, event_name_fn name, void *arg);
 /* The newest event (it may still go on: its end, skipped cycles, notifications grow), NULL before any. */
 struct xrun_event *event_keep_newest(struct event_keep *k);
 /* The event of that sequence number while it is among the latest, else NULL. */

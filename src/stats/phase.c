@@ -154,10 +154,17 @@ static int64_t max3(int64_t a, int64_t b, int64_t c)
 }
 
 /* eventkeep's namer: the phase's, told which phase. */
-static void name_event(void *arg, int64_t start_ns, char *kind, size_t kind_len, char *name, size_t name_len)
+static int name_event(void *arg, int64_t start_ns, int force, char *kind, size_t kind_len, char *name,
+                      size_t name_len)
 {
     const struct phase_stats *p = arg;
-    p->namer(p->namer_arg, p, start_ns, kind, kind_len, name, name_len);
+    return p->namer(p->namer_arg, p, start_ns, force, kind, kind_len, name, name_len);
+}
+
+void phase_names_settle(struct phase_stats *p)
+{
+    for (int i = 0; p->namer && i < p->nseg; i++)
+        event_keep_settle(&p->seg[i]->events, name_event, p);
 }
 
 /* A disturbance on the current cycle (a gap of `skipped` cycles due from due_ns, and/or n notifications): a new

@@ -70,9 +70,10 @@ typedef void (*phase_notify_fn)(void *arg, const struct phase_stats *p, enum pha
                                 int64_t start_ns, int64_t end_ns, int cpu, int64_t callback_max_ns);
 
 /* Names the top culprit of p's event that began at start_ns as it is summarised (event_name_fn, eventkeep.h): kind
- * "" when not known. Collector thread. */
-typedef void (*phase_name_fn)(void *arg, const struct phase_stats *p, int64_t start_ns, char *kind, size_t kind_len,
-                              char *name, size_t name_len);
+ * "" when not known; 0 when it is not known yet and force is not set (asked again later). Collector thread, and
+ * the main thread's phase_names_settle. */
+typedef int (*phase_name_fn)(void *arg, const struct phase_stats *p, int64_t start_ns, int force, char *kind,
+                             size_t kind_len, char *name, size_t name_len);
 
 /* The decided part of a segment's timeline (stats/timeline.c). */
 struct tl_entry;
@@ -220,6 +221,9 @@ void phase_finish(struct phase_stats *p);
  * and the values kept for its p99 freed (16 frames at 192 kHz: 256 KiB a phase, kept to the run's end before).
  * phase_finish still tells the events. */
 void phase_settle(struct phase_stats *p);
+/* The events summed before their culprit was known are summed to it now (event_keep_settle): after the namer's
+ * source has explained all it will (the culprit engine stopped), before the report reads the summary. */
+void phase_names_settle(struct phase_stats *p);
 uint64_t phase_cycles(const struct phase_stats *p);
 
 #endif
