@@ -74,8 +74,9 @@ const struct schema_key schema_phase[] = {
                  "`per_minute` `[{t_s, wall, span_s, events, length_ms_sum, length_ms_max, skipped, "
                  "notifications}]` sums the summarised ones by their start's bucket (`bucket_s` wide: 60 s, doubled "
                  "past 1,440 buckets; buckets without an event left out), adding up to `summarised`; `per_culprit` "
-                 "the same sums by the top culprit known when the event was summarised (`kind`, `name`; both null: "
-                 "not known then), null when the run sought no culprits; `per_culprit_others` the culprits past 24. "
+                 "the same sums by the top culprit (`kind`, `name`; both null: not known), null when the run sought "
+                 "no culprits: an event summarised before the culprit engine explained it is summed there once it "
+                 "has (before 2026-12-05: as not known); `per_culprit_others` the culprits past 24. "
                  "Written since issue 34; older reports have none" },
     { .path = "phases[].events_summary.bucket_s", .types = T_NUM | T_NULL, .flags = SCHEMA_READ },
     { .path = "phases[].events_summary.kept_latest", .types = T_COUNT | T_NULL, .flags = SCHEMA_READ },
