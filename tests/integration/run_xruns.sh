@@ -26,6 +26,8 @@ attempt() {
     for i in $(seq 50); do grep -q ready "$WORK/stall.err" && break; sleep 0.1; done
     # rtjitter's threads as the kernel shows them: policy and real-time priority of each (stat fields 41, 40)
     RT_THREADS=$(for t in /proc/$rpid/task/*/stat; do s=$(cat "$t" 2>/dev/null) && s=${s##*) } && set -- $s && echo "${39}:${38}"; done | sort | tr '\n' ' ')
+    # and the name of each thread at SCHED_FIFO 1 (the notification thread's, rtj-jacknotify)
+    NOTIFY_NAMES=$(for t in /proc/$rpid/task/*; do s=$(cat "$t/stat" 2>/dev/null) && s=${s##*) } && set -- $s && [ "${39}:${38}" = 1:1 ] && cat "$t/comm"; done | sort | tr '\n' ' ')
     sleep 2.2 # past rtjitter's warm-up
     kill -USR1 "$spid"
     for i in $(seq 100); do grep -q '^stalls' "$WORK/stall.out" && break; sleep 0.1; done
@@ -55,6 +57,8 @@ check "run exits 0 (got $RC)" [ "$RC" -eq 0 ]
 echo "# rtjitter's threads (policy:priority): $RT_THREADS"
 check "jack2's notification thread in rtjitter runs SCHED_FIFO 1 ($RT_THREADS)" \
     python3 -c "import sys; t = sys.argv[1].split(); sys.exit(not ('1:1' in t and sum(x.startswith('1:') for x in t) == 2))" "$RT_THREADS"
+check "that thread is named rtj-jacknotify, not rtjitter as the main thread (got: $NOTIFY_NAMES)" \
+    [ "$NOTIFY_NAMES" = "rtj-jacknotify " ]
 check "the stall client stalled $STALLS times" [ "$CLIENT_STALLS" = "$STALLS" ]
 check "xruns were forced at all (client saw $CLIENT_XRUNS)" [ "${CLIENT_XRUNS:-0}" -ge "$STALLS" ]
 check "rtjitter's reported xruns ($REPORTED) equal the stall client's own notifications in that window ($CLIENT_XRUNS)" \
