@@ -334,11 +334,12 @@ json_t *report_build(const struct run_info *ri)
         json_array_append_new(warnings, utf8_json_string(pt->lost_output));
     json_object_set_new(doc, "warnings", warnings);
     const struct run_stats *rs = &ri->stats;
-    json_object_set_new(doc, "run_stats", json_pack("{s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:I}",
+    json_object_set_new(doc, "run_stats", json_pack("{s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:I}",
         "wall_s", rs->wall_s, "collector_cpu_s", rs->collector_cpu_s,
         "collector_cpu_pct", rs->wall_s > 0 ? 100.0 * rs->collector_cpu_s / rs->wall_s : 0.0,
         "records", (json_int_t)rs->records, "dropped", (json_int_t)rs->dropped,
-        "ring_capacity", (json_int_t)rs->ring_capacity, "peak_rss_kib", (json_int_t)rs->peak_rss_kib,
+        "ring_capacity", (json_int_t)rs->ring_capacity, "ring_high_water", (json_int_t)rs->ring_high_water,
+        "peak_rss_kib", (json_int_t)rs->peak_rss_kib,
         "private_dirty_kib", (json_int_t)rs->private_dirty_kib));
     place(doc, "run", pt->run);
     place(doc, "loopback", pt->loopback);

@@ -58,6 +58,7 @@ struct run_stats {
     uint64_t records;              /* records drained, warm-ups included */
     uint64_t dropped;              /* records lost to a full ring, whole run */
     size_t ring_capacity;          /* records */
+    size_t ring_high_water;        /* the most records it held when the collector came to drain it */
     long peak_rss_kib;             /* VmHWM at the end of the run */
     long private_dirty_kib;        /* Private_Dirty (smaps_rollup) at the end of measuring, -1 unknown */
 };

@@ -209,7 +209,9 @@ const struct schema_key schema_report[] = {
       .meaning = "what the run also said on stderr (a period or quantum it measured instead of the one asked, a "
                  "change of the buffer size, ...)" },
     { .path = "run_stats", .types = T_OBJ, .type = "object",
-      .meaning = "`{wall_s, collector_cpu_s, collector_cpu_pct, records, dropped, ring_capacity, peak_rss_kib}`" },
+      .meaning = "`{wall_s, collector_cpu_s, collector_cpu_pct, records, dropped, ring_capacity, ring_high_water "
+                 "(the most records the ring held when the collector came to drain it; since 2026-12-05), "
+                 "peak_rss_kib, private_dirty_kib}`" },
     { .path = "run_stats.collector_cpu_pct", .types = T_NUM },
     { .path = "run_stats.collector_cpu_s", .types = T_NUM },
     { .path = "run_stats.dropped", .types = T_NUM },
@@ -217,6 +219,7 @@ const struct schema_key schema_report[] = {
     { .path = "run_stats.private_dirty_kib", .types = T_NUM },
     { .path = "run_stats.records", .types = T_NUM },
     { .path = "run_stats.ring_capacity", .types = T_NUM },
+    { .path = "run_stats.ring_high_water", .types = T_NUM },
     { .path = "run_stats.wall_s", .types = T_NUM },
     { .path = "verdict", .types = T_OBJ | T_NULL, .flags = SCHEMA_READ, .type = "object",
       .meaning = "`{level (pass/warn/fail), summary, setting, worst_load, try, advice[], advice_ids[]}`" },

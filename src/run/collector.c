@@ -128,6 +128,11 @@ void collector_record(struct collector *c, const struct rt_record *r, uint32_t g
 
 void collector_drain(struct collector *c)
 {
+    if (c->ring) {
+        size_t fill = rt_ring_fill(c->ring);
+        if (fill > c->ring_high)
+            c->ring_high = fill;
+    }
     if (c->graph_take) {
         collector_graph_drain(c);
     } else {

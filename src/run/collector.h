@@ -24,6 +24,8 @@ struct collector_gap {
 
 struct collector {
     struct rt_ring *ring;
+    size_t ring_high;                /* the most records the ring held at a drain (its high-water mark): how much of
+                                      * the ring a run needed (run_stats.ring_high_water) */
     struct phase_stats *phases;      /* nphases, owned by the collector thread until collector_stop() */
     int nphases;
     struct ramp_stats *ramps;        /* nphases DSP ramps (--dsp ramp), or NULL; fed beside phases[] */

@@ -153,6 +153,7 @@ int run_report(struct run_state *st, struct run_info *ri, int rc, int mlocked)
     ri->stats.records = st->col.records_seen;
     ri->stats.dropped = rt_ring_dropped(&st->ring);
     ri->stats.ring_capacity = st->ring.capacity;
+    ri->stats.ring_high_water = st->col.ring_high;
     ri->stats.peak_rss_kib = run_proc_kib("/proc/self/status", "VmHWM:");
     /* What the run's other parts produced, each placed by the one builder (report_build). */
     struct report_parts *pt = &ri->parts;

@@ -66,6 +66,7 @@ static void test_xruns_by_record(void **state)
     for (; k < 10; k++) { struct rt_record r = rec(k, 0, 0, x += (k == 5)); rt_ring_push(ringp, &r); } /* warm-up: +1 */
     for (; k < 40; k++) { struct rt_record r = rec(k, 0, 1, x += (k % 10 == 0) * 2); rt_ring_push(ringp, &r); }
     collector_drain(cp);
+    assert_int_equal(cp->ring_high, 40); /* the ring's high-water mark: the 40 records this test pushed */
     for (; k < 50; k++) { struct rt_record r = rec(k, 1, 0, x += (k == 45) * 3); rt_ring_push(ringp, &r); } /* warm-up: +3 */
     for (; k < 120; k++) { /* with the 10 of the warm-up, 80 records into a 64-slot ring: the last 16 are dropped,
                             * one of them carrying a new xrun */
@@ -74,11 +75,13 @@ static void test_xruns_by_record(void **state)
     }
     assert_int_equal(rt_ring_dropped(ringp), 16);
     collector_drain(cp);
+    assert_int_equal(cp->ring_high, 64); /* full */
     for (; k < 130; k++) { /* ... and the next record that gets through carries it */
         struct rt_record r = rec(k, 1, 1, x);
         rt_ring_push(ringp, &r);
     }
     collector_drain(cp);
+    assert_int_equal(cp->ring_high, 64); /* the most it held, not the last */
     phase_finish(&ph[0]);
     phase_finish(&ph[1]);
     assert_int_equal(ph[0].seg[0]->xruns_reported, 6); /* k = 10, 20, 30: 2 each; not the 7 before, not the warm-up's */
