@@ -206,19 +206,23 @@ static void compact(struct culprit_engine *e)
     e->nforgotten = 0;
 }
 
+struct ce_result *ce_find(struct culprit_engine *e, enum culprit_subject subj, int phase, int64_t start_ns)
+{
+    for (int i = e->nres; i-- > 0;) {
+        struct ce_result *r = &e->res[i];
+        if (r->subj == subj && r->phase == phase && r->start_ns == start_ns && r->state != 3)
+            return r;
+    }
+    return NULL;
+}
+
 bool culprit_engine_pending(struct culprit_engine *e, enum culprit_subject subj, int phase, int64_t start_ns)
 {
     if (!e)
         return false;
-    bool pending = false;
     pthread_mutex_lock(&e->mu);
-    for (int i = e->nres; !e->stopped && i-- > 0;) {
-        const struct ce_result *r = &e->res[i];
-        if (r->subj == subj && r->phase == phase && r->start_ns == start_ns && r->state != 3) {
-            pending = r->state == 0;
-            break;
-        }
-    }
+    const struct ce_result *r = e->stopped ? NULL : ce_find(e, subj, phase, start_ns);
+    bool pending = r && r->state == 0;
     pthread_mutex_unlock(&e->mu);
     return pending;
 }
@@ -228,10 +232,8 @@ void culprit_engine_forget(struct culprit_engine *e, enum culprit_subject subj, 
     if (!e)
         return;
     pthread_mutex_lock(&e->mu);
-    for (int i = e->nres; i-- > 0;) {
-        struct ce_result *r = &e->res[i];
-        if (r->subj != subj || r->phase != phase || r->start_ns != start_ns || r->state == 3)
-            continue;
+    struct ce_result *r = ce_find(e, subj, phase, start_ns);
+    if (r) {
         if (r->state == 0 && subj == CS_EVENT) /* summed as "not known"; a spike pushed out is only counted */
             e->forgotten_pending++;
         free(r->c);
@@ -239,7 +241,6 @@ void culprit_engine_forget(struct culprit_engine *e, enum culprit_subject subj, 
         r->n = 0;
         r->state = 3;
         e->nforgotten++;
-        break;
     }
     pthread_mutex_unlock(&e->mu);
 }

@@ -149,6 +149,8 @@ static inline bool ce_is_trace(const struct ce_source_slot *s)
 }
 
 struct ce_kept *ce_kept_pack(const struct culprit *c, int n);
+/* The newest result of that happening not forgotten, NULL when none. Under e->mu. */
+struct ce_result *ce_find(struct culprit_engine *e, enum culprit_subject subj, int phase, int64_t start_ns);
 void ce_kept_unpack(const struct ce_kept *k, struct culprit *out);
 
 struct ce_result {

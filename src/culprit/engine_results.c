@@ -75,24 +75,21 @@ static int lookup(const void *ctx, enum culprit_subject subj, int phase, int64_t
     struct culprit_engine *e = (struct culprit_engine *)ctx;
     int rc = -1;
     pthread_mutex_lock(&e->mu);
-    for (int i = e->nres; i-- > 0;) {
-        const struct ce_result *r = &e->res[i];
-        if (r->subj != subj || r->phase != phase || r->start_ns != start_ns || r->state == 3)
-            continue;
+    const struct ce_result *r = ce_find(e, subj, phase, start_ns);
+    if (r) {
         rc = r->state == 1 ? (r->n < max ? r->n : max) : 0;
         for (int k = 0; k < rc; k++)
             ce_kept_unpack(&r->c[k], &out[k]);
-        break;
     }
     /* A spike that was not noted on its own (they came thick: culprit_engine.h) shares the window, and so the
      * culprits, of the spike noted nearest before it within one sample interval: the sampler cannot tell them
      * apart. */
     for (int i = e->nres; rc < 0 && subj == CS_SPIKE && i-- > 0;) {
-        const struct ce_result *r = &e->res[i];
-        if (r->subj != subj || r->phase != phase || r->start_ns > start_ns || start_ns - r->start_ns > e->interval_ns ||
-            r->state == 3)
+        const struct ce_result *q = &e->res[i];
+        if (q->subj != subj || q->phase != phase || q->start_ns > start_ns || start_ns - q->start_ns > e->interval_ns ||
+            q->state == 3)
             continue;
-        rc = r->state == 1 ? shared_culprits(r, out, max) : 0;
+        rc = q->state == 1 ? shared_culprits(q, out, max) : 0;
     }
     pthread_mutex_unlock(&e->mu);
     /* an interrupt line: whether the kernel would let its affinity be advised (the verdict's say_irq) */

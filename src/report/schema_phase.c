@@ -40,11 +40,10 @@ const struct schema_key schema_phase[] = {
       .meaning = "`{n (its number in the segment, from 1; since issue 34), t_s (the measurement clock), wall (UTC "
                  "ISO 8601, ms), length_ms (from its first disturbed cycle's due time to its last's entry, never "
                  "negative), cycles (spanned, skipped ones included), skipped, notifications}`, in time order: the "
-                 "latest 192 and the worst 64 (by length) of a segment (384 and 128 before issue 32; before issue 34: the "
-                 "first 4,096); when "
-                 "the run sought culprits, also `cpu` (its first disturbed cycle's, null unknown), "
-                 "`callback_max_us` (the longest callback of its cycles and the one before), `explained` (false: "
-                 "the culprit engine had no data for it) and `culprits` (below)" },
+                 "latest 192 and the worst 64 (by length) of a segment (384 and 128 before issue 32; before issue "
+                 "34: the first 4,096); when the run sought culprits, also `cpu` (its first disturbed cycle's, null "
+                 "unknown), `callback_max_us` (the longest callback of its cycles and the one before), `explained` "
+                 "(false: the culprit engine had no data for it) and `culprits` (below)" },
     { .path = "phases[].events[].callback_max_us", .types = T_NUM | T_NULL, .flags = SCHEMA_READ },
     { .path = "phases[].events[].cpu", .types = T_NUM | T_NULL, .flags = SCHEMA_READ },
     { .path = "phases[].events[].culprits", .types = T_ARR | T_NULL, .flags = SCHEMA_READ },
@@ -123,9 +122,8 @@ const struct schema_key schema_phase[] = {
     { .path = "phases[].events_summary.total", .types = T_COUNT | T_NULL, .flags = SCHEMA_READ },
     { .path = "phases[].spikes", .types = T_ARR | T_NULL, .flags = SCHEMA_READ, .type = "array",
       .meaning = "`{t_s (when the cycle was due), wall, wakeup_us, callback_us, cpu}`: cycles that woke later than "
-                 "`spike_threshold_us` without being an xrun event's, in time order: the 128 latest-waking of a segment (before "
-                 "issue 32: the first 512); with culprits, "
-                 "also `explained` and `culprits`. Written since the culprits (issue 24); older reports have none" },
+                 "`spike_threshold_us` without being an xrun event's, in time order: the 128 latest-waking of a "
+                 "segment (before issue 32: the first 512); with culprits, also `explained` and `culprits`. Written since the culprits (issue 24); older reports have none" },
     { .path = "phases[].spikes[].callback_us", .types = T_NUM | T_NULL, .flags = SCHEMA_READ },
     { .path = "phases[].spikes[].cpu", .types = T_NUM | T_NULL, .flags = SCHEMA_READ },
     { .path = "phases[].spikes[].culprits", .types = T_ARR | T_NULL, .flags = SCHEMA_READ },
