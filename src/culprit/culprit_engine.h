@@ -47,6 +47,8 @@ enum culprit_none_why {
     CNW_SHORT_WAIT,  /* they waited, but too little to have made it late: the lateness is elsewhere */
     CNW_LOST,        /* the trace lost events in their wait, enough to have hidden who held most of it (or, with
                       * no wait seen, in the window: the wait itself may be among them) */
+    CNW_MISSED,      /* most of what is not known of their wait came after a switch on that CPU that the trace does
+                      * not hold (the kernel emitted no sched_switch for it): who ran then is not known */
 };
 
 /* A source of observations, polled by the engine's thread (normal priority: a source may read files, take locks,

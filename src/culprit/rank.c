@@ -414,6 +414,10 @@ static void trace_rules(struct rank_ctx *c)
         else if (c->r->trace_why == CNW_LOST)
             rank_add(c, CK_NONE, CB_NONE, 1, "not known", "the trace lost events in it (its ring overflowed): the "
                      "audio threads' wait and who held their CPU then are not known");
+        else if (c->r->trace_why == CNW_MISSED)
+            rank_add(c, CK_NONE, CB_NONE, 1, "not known", "the kernel switched the audio threads' CPU in their "
+                     "%.1f ms wait in it with no sched_switch event: who ran then is not known",
+                     c->r->trace_wait_ns / 1e6);
         else if (c->r->trace_why == CNW_NOT_COVERED)
             rank_add(c, CK_NONE, CB_NONE, 1, "not known", "most of the audio threads' wait in it is before the "
                      "trace's ring, or in events it lost, and nothing else names a cause");
@@ -535,10 +539,14 @@ int ce_rank(struct culprit_engine *e, const struct ce_result *r, struct culprit 
         rule_dsp(c);
         rule_sources(c);
         if (c->late) {
-            e->late_windows++;
-            if (c->n == 0)
+            /* the trace, when it looked, says why it named no one (its rings do not depend on the sampler) */
+            if (c->n == 0 && r->traced >= 0)
+                trace_rules(c);
+            if (c->n == 0) { /* counted: the report's warning says how many were not known for this */
+                e->late_windows++;
                 rank_add(c, CK_NONE, CB_CORRELATED, 0, "not known", "not known: the sampler's samples around it "
                          "came late (they span %.0f ms), so its counters cannot be placed in it", c->span_ns / 1e6);
+            }
             goto ranked;
         }
         rank_rule_rt_tasks(c);

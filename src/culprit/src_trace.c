@@ -52,6 +52,8 @@ struct trace_ctx {
     long long bytes, reads;
     int explains, explained, not_covered, no_wait, short_wait, pipe_error;
     int lost_waits;                   /* of not_covered, those whose wait the rings lost events in (CNW_LOST) */
+    int missed_waits;                 /* of not_covered, those whose wait a switch the trace does not hold left not
+                                       * known (CNW_MISSED) */
     int64_t drained_ns;               /* when a poll last read the rings (the measurement clock; 0: never) */
     int quiet;                        /* the sampler is quiet (watch): polls leave the rings to the kernel */
     int skipped;                      /* a quiet poll left them: the next read's lost events were overwritten */
@@ -220,9 +222,10 @@ static int trace_explain(void *vctx, int64_t t0, int64_t t1, int cpu, struct cul
         /* most of the wait is before the stream's ring, or lost; or what is not known could hold more than its main
          * holder: a stretch of lost events is never called "nothing on the CPU" */
         if (why == CNW_UNSAID)
-            why = a.lost_ns > 0 ? CNW_LOST : CNW_NOT_COVERED;
+            why = trace_class_why(&a);
         c->not_covered++;
         c->lost_waits += why == CNW_LOST;
+        c->missed_waits += why == CNW_MISSED;
     } else if (a.wait_ns * 4 < (t1 - t0 < 2000000 ? t1 - t0 : 2000000)) {
         c->short_wait++; /* the audio threads hardly waited: what made it late is elsewhere (not known) */
         why = CNW_SHORT_WAIT;
@@ -345,6 +348,8 @@ static json_t *trace_summary(void *vctx)
                                             "overwritten_quiet", (json_int_t)c->overwritten_quiet));
     if (o && c->lost_waits) /* of not_covered: the rings lost events in their wait (a warning of the report) */
         json_object_set_new(o, "lost_waits", json_integer(c->lost_waits));
+    if (o && c->missed_waits) /* of not_covered: a switch the kernel emitted no event for left their wait not known */
+        json_object_set_new(o, "missed_waits", json_integer(c->missed_waits));
     if (o && lost_stats) /* of lost_events, counted from the rings' stats files (a sub-buffer had no room to say) */
         json_object_set_new(o, "lost_from_stats", json_integer(lost_stats));
     if (o && !c->raw && c->raw_why[0]) /* the text instead of the binary rings: why */
@@ -574,6 +579,13 @@ void trace_source_idle_exit(struct culprit_source *src, int64_t ns)
     struct trace_ctx *c = src->ctx;
     if (c)
         ts_set_idle_exit(c->ts, ns);
+}
+
+void trace_source_own_timer(struct culprit_source *src, int on)
+{
+    struct trace_ctx *c = src->ctx;
+    if (c)
+        ts_set_own_timer(c->ts, on);
 }
 
 struct trace_slices *trace_source_slices(struct culprit_source *src)

@@ -54,6 +54,8 @@ void trace_source_ignore_tid(struct culprit_source *src, int tid);
 void trace_source_server_tid(struct culprit_source *src, int tid);
 /* The slowest enabled idle state's exit latency (0: the CPUs have no idle states and halt), when known. */
 void trace_source_idle_exit(struct culprit_source *src, int64_t ns);
+/* The primary sleeps on its own timer, due at each cycle's start (ts_set_own_timer). */
+void trace_source_own_timer(struct culprit_source *src, int on);
 /* The audio period: a server's wait that ended just before a happening is its (ts_set_period). */
 void trace_source_period(struct culprit_source *src, int64_t period_ns);
 /* The kernel's tick (1 s / CONFIG_HZ), when known: a busy CPU with no event for longer is not running. */

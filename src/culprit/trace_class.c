@@ -100,8 +100,12 @@ static void evidence_of(const struct ts_holder *h, enum culprit_kind k, const st
                     "(a halt is left in microseconds): it was not running (trace)", cpu, d1, d2, of);
             return;
         }
-        say(buf, len, "CPU %d recorded no event (no tick, IPI or interrupt) for %s of the audio thread's %s %s: it "
-            "was not running (trace)", cpu, d1, d2, of);
+        if (a->due_silent_ns * 2 > h->ns) /* its timer's interrupt was due in that silence (ts_set_own_timer) */
+            say(buf, len, "CPU %d recorded no event for %s of the audio thread's %s %s, though its timer's "
+                "interrupt was due: it was not running (trace)", cpu, d1, d2, of);
+        else
+            say(buf, len, "CPU %d recorded no event (no tick, IPI or interrupt) for %s of the audio thread's %s %s: "
+                "it was not running (trace)", cpu, d1, d2, of);
         return;
     case CK_IDLE_EXIT:
         if (h->ctx == TS_IDLE && a->idle_exit_ns == 0)
@@ -173,7 +177,14 @@ int trace_class_unproven(const struct ts_account *a)
     int64_t top = a->nheld > 0 ? a->held[0].ns : 0, next = a->nheld > 1 ? a->held[1].ns : 0;
     if (top > next + a->unknown_ns)
         return 0;
-    return a->lost_ns > 0 ? CNW_LOST : CNW_NOT_COVERED;
+    return trace_class_why(a);
+}
+
+int trace_class_why(const struct ts_account *a)
+{
+    if (a->lost_ns > 0)
+        return CNW_LOST;
+    return a->missed_ns * 2 > a->unknown_ns ? CNW_MISSED : CNW_NOT_COVERED;
 }
 
 int trace_class_obs(const struct ts_account *a, int64_t t0_ns, int64_t t1_ns, struct culprit_obs *out, int max)

@@ -29,8 +29,12 @@ enum culprit_kind trace_class_kind(const struct ts_holder *h, int audio_prio);
 /* Whether the account proves who held most of the wait: 0 when its main holder held more than the next one and all
  * the time the stream does not know together (that time could be anyone's); else why not: CNW_LOST when the CPU's
  * ring lost events in the wait (a stretch of lost events is never "no event": the CPU may have run anything then),
- * CNW_NOT_COVERED otherwise (the wait began before the stream's ring). */
+ * else trace_class_why's. */
 int trace_class_unproven(const struct ts_account *a);
+/* Why the account does not prove who held the wait, by what is not known of it: CNW_LOST when the CPU's ring lost
+ * events in the wait, CNW_MISSED when most of it came after a switch the trace does not hold, CNW_NOT_COVERED
+ * otherwise (the wait began before the stream's ring). */
+int trace_class_why(const struct ts_account *a);
 /* The account's holders as observations over [t0, t1] (largest first); returns how many. */
 int trace_class_obs(const struct ts_account *a, int64_t t0_ns, int64_t t1_ns, struct culprit_obs *out, int max);
 

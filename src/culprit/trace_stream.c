@@ -48,6 +48,11 @@ void ts_set_idle_exit(struct trace_stream *ts, int64_t ns)
     ts->idle_exit_ns = ns >= 0 ? ns : -1;
 }
 
+void ts_set_own_timer(struct trace_stream *ts, int on)
+{
+    ts->own_timer = on != 0;
+}
+
 void ts_free(struct trace_stream *ts)
 {
     if (!ts)
@@ -254,17 +259,23 @@ static void switched(struct trace_stream *ts, const struct tev *ev)
         w->slept_ns = runnable ? 0 : ev->t_ns;
         w->waker_watched = 0;
         w->waker_cpu = -1;
+        w->quiet0_ns = w->quiet1_ns = 0;
         if (ev->prev_prio >= 0)
             w->prio = ev->prev_prio;
     }
     if ((w = watched(ts, ev->next_pid))) {
         if (w->state == 2) {
+            int64_t q0 = w->since_ns - w->quiet0_ns, q1 = w->since_ns - w->quiet1_ns;
+            int quiet = w->waker_cpu >= 0 && w->quiet1_ns > 0 && q0 >= 0 && q0 < 2000000000LL && q1 >= 0;
             ts->wait[ts->nwait++ % TS_WAITS] = (struct ts_wait){ .t0_ns = w->since_ns, .t1_ns = ev->t_ns,
                                                                 .slept_ns = w->slept_ns, .tid = w->tid,
-                                                                .cpu = ev->cpu, .prio = ev->next_prio,
-                                                                .waker_watched = w->waker_watched,
-                                                                .waker_cpu = w->waker_cpu,
-                                                                .any_cpu = w->any_cpu };
+                                                                .cpu = (int16_t)ev->cpu,
+                                                                .prio = (int16_t)ev->next_prio,
+                                                                .waker_watched = (int8_t)w->waker_watched,
+                                                                .waker_cpu = (int16_t)w->waker_cpu,
+                                                                .any_cpu = (int8_t)w->any_cpu,
+                                                                .quiet0_ago = quiet ? (int32_t)q0 : 0,
+                                                                .quiet1_ago = quiet ? (int32_t)q1 : 0 };
         }
         w->state = 3;
         w->since_ns = ev->t_ns;
@@ -282,6 +293,8 @@ static void waking(struct trace_stream *ts, const struct tev *ev)
     w->since_ns = ev->t_ns;
     w->waker_watched = ev->pid > 0 && watched(ts, ev->pid) != NULL; /* the header's task woke it */
     w->waker_cpu = ev->cpu;
+    const struct ts_cpu *c = ev->cpu >= 0 && ev->cpu < TS_CPUS ? &ts->cpu[ev->cpu] : NULL;
+    w->quiet0_ns = c ? c->quiet0_ns : 0, w->quiet1_ns = c ? c->quiet1_ns : 0;
     if (ev->next_prio >= 0)
         w->prio = ev->next_prio;
 }
@@ -313,6 +326,7 @@ void ts_feed(struct trace_stream *ts, const struct tev *ev)
         if (c->started)
             push_seg(ts, c, c->last_ns, TS_LOST, 0, 0);
         c->started = 0;
+        c->quiet0_ns = c->quiet1_ns = 0; /* a loss is no silence */
         c->depth = 0;
         return;
     }
@@ -339,9 +353,11 @@ void ts_feed(struct trace_stream *ts, const struct tev *ev)
          * does not hold (this kernel sometimes emits no sched_switch for a switch-in: perf, a second instance and
          * our reader all miss it, schedstat counts it; tests/integration/trace_raw.sh). It came somewhere since
          * the CPU's last event: who held the CPU meanwhile is not known, never the task the last switch named. */
-        push_seg(ts, c, c->last_ns, TS_UNKNOWN, 0, 0);
+        push_seg(ts, c, c->last_ns, TS_MISSED, 0, 0);
         ts->switch_missed++;
     }
+    if (c->started && ev->t_ns - c->last_ns >= TS_QUIET_NS) /* a silence: no event at all on the CPU in it */
+        c->quiet0_ns = c->last_ns, c->quiet1_ns = ev->t_ns;
     c->last_ns = ev->t_ns;
     /* in task context the header names the task running: trust it over a missed switch */
     if (!c->depth && ev->type != TEV_SWITCH && (ts->id[c->task].pid != ev->pid || task_reused(ts, c))) {

@@ -35,8 +35,10 @@
 #define TS_HOLDERS 12         /* holders of one explained happening */
 
 /* What a CPU was doing. TS_LOST: not known because the CPU's ring lost events then (from its last event before the
- * loss to its first after it); TS_UNKNOWN: not known otherwise (before its first event). Neither is ever a holder. */
-enum ts_ctx { TS_UNKNOWN, TS_TASK, TS_IRQ, TS_SOFTIRQ, TS_IDLE, TS_NOEVENT, TS_LOST };
+ * loss to its first after it); TS_MISSED: not known because a switch came that the trace does not hold (from the CPU's
+ * last event to the first that named another task); TS_UNKNOWN: not known otherwise (before its first event). None
+ * is ever a holder. */
+enum ts_ctx { TS_UNKNOWN, TS_TASK, TS_IRQ, TS_SOFTIRQ, TS_IDLE, TS_NOEVENT, TS_LOST, TS_MISSED };
 
 /* A task the stream saw. prio: the kernel's (0-99 real time: rt priority 99 - prio; 100-139 normal; -1 unknown). */
 struct ts_ident {
@@ -64,6 +66,9 @@ struct ts_account {
     int longest_cpu, audio_prio;
     int64_t unknown_ns;       /* of wait_ns, what the stream does not know (before it, lost events) */
     int64_t lost_ns;          /* of unknown_ns, the stretches in which the CPU's ring lost events */
+    int64_t missed_ns;        /* of unknown_ns, the stretches after a switch the trace does not hold */
+    int64_t due_silent_ns;    /* of a TS_NOEVENT holder's time, the silence after the primary's own timer was due
+                               * (ts_set_own_timer): its interrupt did not come */
     int64_t idle_exit_ns;     /* the slowest idle state's exit latency (0: no idle states, it halts); -1 not known */
     int nheld;
     struct ts_holder held[TS_HOLDERS]; /* by ns, largest first */
@@ -81,6 +86,11 @@ void ts_set_tick(struct trace_stream *ts, int64_t tick_ns);
  * states, an idle CPU halts and a halt is left in a microsecond or two): an idle CPU that let a woken audio thread
  * wait much longer than that was not running (trace_class.h). -1: not known. */
 void ts_set_idle_exit(struct trace_stream *ts, int64_t ns);
+/* The primary audio thread sleeps on its own timer, due at each cycle's start (the timer backend; not a sound card's
+ * interrupt, whose time the card keeps): when its wake came late and its CPU, busy, recorded no event at all from the
+ * due time until the interrupt that woke it, that silence is TS_NOEVENT, however shorter than a tick and a quarter
+ * (a timer interrupt was due in it and did not come). */
+void ts_set_own_timer(struct trace_stream *ts, int on);
 /* The audio period (0: not known). A server's cycle begins when its driver thread runs: the time the server gives
  * for the cycle (jack2's cycle begin, a happening's start) is taken just after that thread's switch-in, so the
  * driver's wait that made the cycle late ends just before the happening starts (35 us before, on a busy machine:

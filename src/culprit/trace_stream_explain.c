@@ -107,17 +107,35 @@ static void account_cpu(struct trace_stream *ts, int cpu, int64_t a, int64_t b, 
         int64_t x = s0 > a ? s0 : a, y = s1 < b ? s1 : b;
         if (y <= x)
             continue;
-        if (s->ctx == TS_UNKNOWN || s->ctx == TS_LOST || seg_stale(ts, s)) {
+        if (s->ctx == TS_UNKNOWN || s->ctx == TS_LOST || s->ctx == TS_MISSED || seg_stale(ts, s)) {
             acc->unknown_ns += y - x;
             ts->stale += seg_stale(ts, s);
             if (s->ctx == TS_LOST)
                 acc->lost_ns += y - x; /* the ring lost events then: who held the CPU is not known */
+            if (s->ctx == TS_MISSED)
+                acc->missed_ns += y - x; /* a switch came that the trace does not hold: to whom is not known */
             continue;
         }
         struct ts_holder h;
         holder_name(ts, s, &h);
         credit(acc, &h, y - x, s->ctx == TS_TASK && (ts_watched(ts, h.id) || (ts->span_self && h.id == ts->span_self)));
     }
+}
+
+/* Whether cpu was idle at t (the segment that holds it). */
+static int idle_at(const struct trace_stream *ts, int cpu, int64_t t)
+{
+    const struct ts_cpu *c = cpu >= 0 && cpu < TS_CPUS ? &ts->cpu[cpu] : NULL;
+    if (!c || !c->seg || !c->nseg)
+        return 0;
+    int cap = ts_cap_of(ts);
+    uint32_t oldest = c->nseg > (uint32_t)cap ? c->nseg - (uint32_t)cap : 0;
+    for (uint32_t k = c->nseg; k-- > oldest;) {
+        const struct ts_seg *s = &c->seg[k % (uint32_t)cap];
+        if (s->t0_ns <= t)
+            return s->ctx == TS_IDLE;
+    }
+    return 0;
 }
 
 static int by_ns(const void *x, const void *y)
@@ -145,6 +163,7 @@ int ts_explain(struct trace_stream *ts, int64_t t0_ns, int64_t t1_ns, int cpu, s
      * perf: another wait's holder was named) */
     enum { SPANS = TS_WAITS };
     struct ts_span *sp = ts->span, late = { 0, 0, -1, -1 };
+    int64_t quiet0 = 0, quiet1 = 0; /* the late wake's CPU's silence before it */
     int n = 0;
     long long lo = ts->nwait > TS_WAITS ? ts->nwait - TS_WAITS : 0;
     int primary = ts->nwatch ? ts->watch[0].tid : -1;
@@ -176,7 +195,10 @@ int ts_explain(struct trace_stream *ts, int64_t t0_ns, int64_t t1_ns, int cpu, s
          * from another CPU was late there: what this CPU did meanwhile delayed nothing. */
         if (w->tid == primary && !w->waker_watched && w->waker_cpu == w->cpu && w->slept_ns &&
             w->slept_ns <= t0_ns && t0_ns < w->t0_ns)
+        {
             late = (struct ts_span){ t0_ns, w->t1_ns, w->cpu, w->prio };
+            quiet0 = w->quiet1_ago ? w->t0_ns - w->quiet0_ago : 0, quiet1 = w->quiet1_ago ? w->t0_ns - w->quiet1_ago : 0;
+        }
     }
     if (!n)
         return 0;
@@ -200,14 +222,28 @@ int ts_explain(struct trace_stream *ts, int64_t t0_ns, int64_t t1_ns, int cpu, s
             best = sp[i];
     /* unless the wake itself came later than that wait was long: then from the due time (what held the CPU while
      * the timer's interrupt did not come) */
-    if (late.cpu >= 0 && late.b - late.a > 2 * (best.b - best.a))
+    int from_due = late.cpu >= 0 && late.b - late.a > 2 * (best.b - best.a);
+    if (from_due)
         best = late;
     out->waits = m;
     out->wait_ns = out->longest_ns = best.b - best.a;
     out->longest_cpu = best.cpu;
     out->audio_prio = best.prio;
     out->idle_exit_ns = ts->idle_exit_ns;
-    account_cpu(ts, best.cpu, best.a, best.b, out);
+    /* its own timer's interrupt was due at the happening's start, and its CPU, busy, recorded no event at all from
+     * then until the interrupt that woke it came (a silence of TS_QUIET_NS or more): nothing ran there that the
+     * kernel knew of, whoever the last event named (ci59's spikes beside stress-ng: perf and a canary saw CPU 1
+     * silent 4.4 ms, a tick short of the gap_ns that makes a TS_NOEVENT stretch as events come) */
+    int64_t s0 = quiet0 > best.a ? quiet0 : best.a, s1 = quiet1 < best.b ? quiet1 : best.b;
+    if (from_due && ts->own_timer && quiet1 > 0 && s1 - s0 >= TS_QUIET_NS && !idle_at(ts, best.cpu, s0)) {
+        account_cpu(ts, best.cpu, best.a, s0, out);
+        struct ts_holder h = { .ctx = TS_NOEVENT, .id = 0, .prio = -1, .kthread = -1 };
+        credit(out, &h, s1 - s0, 0);
+        out->due_silent_ns = s1 - s0;
+        account_cpu(ts, best.cpu, s1, best.b, out);
+    } else {
+        account_cpu(ts, best.cpu, best.a, best.b, out);
+    }
     qsort(out->held, (size_t)out->nheld, sizeof(out->held[0]), by_ns);
     return out->waits;
 }

@@ -29,22 +29,33 @@ struct ts_cpu {
     uint16_t fn;              /* the workqueue function of the work item running, index + 1 */
     int depth;
     struct { uint8_t ctx; int32_t id; } stack[STACK_MAX];
+    int64_t quiet0_ns, quiet1_ns; /* its last silence of TS_QUIET_NS or more: from one event to the next */
 };
 
 /* An audio thread's wait: [t0, t1] on cpu (where it then ran); slept_ns: when it had gone to sleep before the
  * waking that began the wait (0: it was preempted, runnable). */
 struct ts_wait {
     int64_t t0_ns, t1_ns, slept_ns;
-    int tid, cpu, prio, any_cpu;
-    int waker_watched;        /* another audio thread woke it (the server's: its lateness is that thread's wait) */
-    int waker_cpu;            /* where the waking was issued (-1: not seen) */
+    int32_t tid;
+    int16_t cpu, prio;
+    int16_t waker_cpu;        /* where the waking was issued (-1: not seen) */
+    int8_t any_cpu;
+    int8_t waker_watched;     /* another audio thread woke it (the server's: its lateness is that thread's wait) */
+    int32_t quiet0_ago, quiet1_ago; /* the waker CPU's last silence (TS_QUIET_NS or more with no event) before the
+                                     * waking: from t0_ns - quiet0_ago to t0_ns - quiet1_ago (0, 0: none within
+                                     * 2 s) */
 };
+
+/* The shortest silence of a CPU (no event at all) that a wait remembers: a timer due in it whose interrupt did not
+ * come (ts_set_own_timer) */
+#define TS_QUIET_NS 100000
 
 struct ts_watch_state {
     int tid, state;           /* 0 unknown, 1 asleep, 2 runnable (waiting), 3 running */
     int any_cpu;              /* a server's thread: its waits count on any CPU */
     int64_t since_ns, slept_ns;
     int prio, waker_watched, waker_cpu;
+    int64_t quiet0_ns, quiet1_ns; /* the waker CPU's last silence before the waking (0, 0: none) */
 };
 
 /* A wait as ts_explain gathers them (one a wait in the ring that overlaps the happening). */
@@ -54,6 +65,7 @@ struct trace_stream {
     int64_t tick_ns, gap_ns;
     int64_t lead_ns;          /* a server's wait ending this much before a happening is its (ts_set_period) */
     int64_t idle_exit_ns;     /* the slowest enabled idle state's exit latency; -1 not known (ts_set_idle_exit) */
+    int own_timer;            /* the primary is woken by its own timer, due at a happening's start (ts_set_own_timer) */
     int segs_per_cpu, ncpus;
     struct ts_cpu cpu[TS_CPUS];
     struct ts_ident id[TS_IDS];

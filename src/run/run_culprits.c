@@ -203,6 +203,8 @@ static void add_trace(struct run_state *st, int tid)
             trace_source_segments(&src, TRACE_SEG_BUDGET_WATCH);
         if (idle_exit_ns >= 0)
             trace_source_idle_exit(&src, idle_exit_ns);
+        /* the timer backend's threads sleep on their own timers, due at the cycles' starts */
+        trace_source_own_timer(&src, strcmp(st->be->name, "timer") == 0);
         trace_source_ignore_tid(&src, tid); /* the primary: its cycles' due times are the happenings' starts */
         const struct rt_meter *m = st->sink.meter; /* our other real-time threads (the timer's, one a CPU) */
         int claimed = m ? atomic_load(&m->claimed) : 0;

@@ -188,14 +188,22 @@ int run_report(struct run_state *st, struct run_info *ri, int rc, int mlocked)
             json_array_append_new(st->warnings, json_string(w));
         }
         /* the trace's rings lost events in a happening's wait: who held the CPU then is not known (issue 32) */
-        json_int_t lost = 0;
+        json_int_t lost = 0, missed = 0;
         size_t k;
         json_t *src;
-        json_array_foreach(json_object_get(smp, "sources"), k, src)
+        json_array_foreach(json_object_get(smp, "sources"), k, src) {
             lost += json_integer_value(json_object_get(json_object_get(src, "summary"), "lost_waits"));
+            missed += json_integer_value(json_object_get(json_object_get(src, "summary"), "missed_waits"));
+        }
         if (lost > 0) {
             snprintf(w, sizeof(w), "culprits: %lld happening%s 'not known' because the trace lost events then (its "
                      "ring overflowed: a busy machine)", (long long)lost, lost == 1 ? " is" : "s are");
+            json_array_append_new(st->warnings, json_string(w));
+        }
+        /* the kernel switched the audio CPU with no sched_switch event in a happening's wait (issue 32) */
+        if (missed > 0) {
+            snprintf(w, sizeof(w), "culprits: %lld happening%s 'not known' because the kernel switched the audio "
+                     "CPU then without a sched_switch event", (long long)missed, missed == 1 ? " is" : "s are");
             json_array_append_new(st->warnings, json_string(w));
         }
         if (emptied > 0) {

@@ -27,7 +27,9 @@ A report's "below the kernel" (nothing on the CPU) is judged apart, however shor
 wake itself may have come late (the CPU was not running when the audio thread's timer was due), so the observer
 accounts from the happening's start (its cycle's due time) to our audio thread's first switch-in on that CPU, and the
 answer is right only where perf too saw nothing on that CPU for most of it, and, with --canary, the canary pinned
-there was late through that silence (a "below" line says what perf and the canary saw).
+there was late through that silence (a "below" line says what perf and the canary saw). When the run's thread sleeps
+on its own timer (the timer backend), that timer's interrupt was pending from the due time on: any stretch of 0.1 ms
+or more after it with no event at all on the busy CPU is silence too, not only one longer than a tick and a quarter.
 Prints one line per happening ("match", "wrong", "not known", "short") and a summary line; exits 0."""
 import argparse
 import bisect
@@ -58,6 +60,7 @@ class Cpu:
         self.last = None
         self.t = []           # segment starts
         self.h = []           # segment holders
+        self.quiet = []       # (a, b): busy, no event at all from a to b (QUIET_NS or more)
 
     def top(self):
         if self.stack:
@@ -110,6 +113,8 @@ def read_trace(path, audio_prio, comms, tick_ns, procs):
                 if tgid == procs.run:
                     procs.own.add(pid)
             c = cpus.setdefault(cpu, Cpu())
+            if c.last is not None and t - c.last >= QUIET_NS and c.top()[0] not in ('idle', 'unknown'):
+                c.quiet.append((c.last, t))
             if c.task is None:
                 c.task = (pid, comm, -1)
                 c.mark(t)
@@ -241,17 +246,19 @@ def read_canaries(paths):
 
 # the shortest silence a canary (tests/helpers/canary, woken every 1 ms, lateness over 1 ms logged) surely sees
 CANARY_SEES = 2000000
+QUIET_NS = 100000  # a busy CPU's stretch with no event that a pending timer interrupt makes silence (judge_window)
 # two holders this close are a tie at the report's resolution (t_s in 0.1 ms steps at both ends of a window)
 TIE_NS = 200000
 
 
-def judge_below(cpus, runs, stalls, cpu, t0, t1, idle_ns, wait, tick_ns):
+def judge_below(cpus, runs, stalls, cpu, t0, t1, idle_ns, wait, tick_ns, own_timer=False):
     """judge_window over the lateness (the due time to the switch-in), else over the longest wait (waking to switch-in,
-    where an xrun event's longest wait came after its first cycle)."""
+    where an xrun event's longest wait came after its first cycle). own_timer: the audio thread sleeps on its own
+    timer (the timer backend), due at t0."""
     r = runs.get(cpu, [])
     i = bisect.bisect_left(r, t0)
     b = r[i] if i < len(r) and r[i] <= t1 + 5000000 else t1
-    out = judge_window(cpus, stalls, cpu, t0, b, idle_ns, 'due, switch-in', tick_ns)
+    out = judge_window(cpus, stalls, cpu, t0, b, idle_ns, 'due, switch-in', tick_ns, own_timer)
     if not out['right'] and wait is not None and wait[3] == cpu:
         w = judge_window(cpus, stalls, cpu, wait[1], wait[2], idle_ns, 'waking, switch-in', tick_ns)
         if w['right']:
@@ -260,15 +267,32 @@ def judge_below(cpus, runs, stalls, cpu, t0, t1, idle_ns, wait, tick_ns):
     return out
 
 
-def judge_window(cpus, stalls, cpu, t0, b, idle_ns, what, tick_ns):
+def judge_window(cpus, stalls, cpu, t0, b, idle_ns, what, tick_ns, due=False):
     """A below_kernel answer judged on perf's own trace: from the happening's start (its cycle's due time) to our
     audio thread's first switch-in on that CPU after it, who held the CPU; right only when most of that time perf saw
     nothing on the CPU (no event for more than a tick and a quarter while busy, or idle far beyond its idle states'
     exit latency) and, where canaries ran (--canary), the canary on that CPU was late through that silence too (when
-    the silence was 2 ms or more: a shorter one may fall between its wake-ups, unseen)."""
+    the silence was 2 ms or more: a shorter one may fall between its wake-ups, unseen).
+    due: t0 is when the audio thread's own timer was due, its interrupt pending from then on; any stretch after it in
+    which the busy CPU recorded no event at all (QUIET_NS or more: no tick, IPI, interrupt, nor the timer's own) is
+    silence, however shorter than a tick and a quarter."""
     c = cpus.get(cpu)
     if c is None:
         return {'right': False, 'cpu': cpu, 'why': 'perf saw no event on CPU %s at all' % cpu}
+    quiet = [(max(q0, t0), min(q1, b)) for q0, q1 in c.quiet if q1 > t0 and q0 < b] if due else []
+    quiet = [(x, y) for x, y in quiet if y - x >= QUIET_NS]
+    if quiet:  # who held the rest: the stretches between the silences
+        acc, a = {}, t0
+        for x, y in quiet + [(b, b)]:
+            for k, v in c.account(a, x).items() if x > a else ():
+                acc[k] = acc.get(k, 0) + v
+            a = max(a, y)
+        acc.pop(('noevent',), None)
+        silent = sum(y - x for x, y in quiet)
+        idle = acc.pop(('idle',), 0)
+        if idle > 2 * idle_ns + 50000:
+            silent += idle
+        return finish_window(c, stalls, cpu, t0, b, acc, silent, what, tick_ns, max(quiet, key=lambda q: q[1] - q[0]))
     acc = c.account(t0, b)
     # the whole stretch with no event is the silence: the issue's rule credits the context before it with its first
     # tick, but where the host stopped the CPU between two tracers' probes of one event (perf's timestamp before the
@@ -285,13 +309,19 @@ def judge_window(cpus, stalls, cpu, t0, b, idle_ns, what, tick_ns):
     idle = acc.pop(('idle',), 0)
     if idle > 2 * idle_ns + 50000:
         silent += idle
+    return finish_window(c, stalls, cpu, t0, b, acc, silent, what, tick_ns, None)
+
+
+def finish_window(c, stalls, cpu, t0, b, acc, silent, what, tick_ns, span):
+    """judge_window's verdict from its account: acc the holders, silent the time perf saw nothing; span the longest
+    silence (None: found here)."""
     other = max(acc.items(), key=lambda x: x[1]) if acc else (('nothing',), 0)
     why = 'perf: %.2f ms silent of [%s] %.2f ms; most of the rest %s %.2f ms' % (
         silent / 1e6, what, (b - t0) / 1e6, holder_words(other[0]).get('comm', other[0][0]), other[1] / 1e6)
     # a tie within the report's resolution is not decided here: its t_s has 0.1 ms steps, and a due time read 0.1 ms
     # early or late moves that much between the first holder and the silence
     right = silent > 0 and silent + TIE_NS >= other[1]
-    s0, s1 = silent_span(c, t0, b, tick_ns)
+    s0, s1 = span if span else silent_span(c, t0, b, tick_ns)
     if right and cpu in stalls and s1 - s0 < CANARY_SEES:
         why += '; the canary cannot see a silence of %.2f ms (it logs lateness over 1 ms)' % ((s1 - s0) / 1e6)
     elif right and cpu in stalls:
@@ -368,6 +398,7 @@ def main():
                 best = (y - x, (x + y) / 2 - r)
         shift = best[1]
     prio = a.prio if a.prio is not None else doc['audio'].get('priority')
+    own_timer = doc['audio'].get('backend') == 'timer'  # its thread sleeps on its own timer, due at a cycle's start
     comms = tuple(['rtjitter', 'jackd', 'pipewire', 'data-loop'] + a.comm)
     procs = Procs(a.pid)
     cpus, waits, audio, runs = read_trace(a.script, 99 - prio, comms, int(a.tick_ms * 1e6), procs)
@@ -392,7 +423,7 @@ def main():
                         best = waits[i]
                     i += 1
                 top = (h.get('culprits') or [{}])[0]
-                row = {'load': ph['load'], 'kind': kind, 't_s': h['t_s'], 'top': top.get('name'),
+                row = {'load': ph['load'], 'kind': kind, 't_s': h['t_s'], 'late_ms': (t1 - t0) / 1e6, 'top': top.get('name'),
                        'top_kind': top.get('kind'), 'top_pid': top.get('pid', 0)}
                 if best is None:
                     row['verdict'] = 'no wait'
@@ -414,9 +445,11 @@ def main():
                         row['verdict'] = 'match' if same(top, d) else 'wrong'
                 if top.get('kind') == 'below_kernel':  # judged however short the wait from the waking was
                     row['below'] = judge_below(cpus, runs, stalls, top.get('cpu', h.get('cpu', -1)), t0, t1, idle_ns,
-                                               best, int(a.tick_ms * 1e6))
+                                               best, int(a.tick_ms * 1e6), own_timer)
                     row['verdict'] = 'match' if row['below']['right'] else 'wrong'
                 row['names'] = [c.get('name') for c in h.get('culprits') or []]
+                if top.get('kind') == 'none':  # why the report names no one, as it says
+                    row['why_not'] = top.get('evidence', '')
                 counts[row['verdict']] += 1
                 if 'below' in row:
                     print('below    %s %s %.4f on CPU %s: %s' % (row['load'], kind, h['t_s'], row['below']['cpu'],

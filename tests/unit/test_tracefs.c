@@ -793,6 +793,9 @@ static void test_switch_missed(void **state)
         assert_int_not_equal(a.held[i].ctx, TS_IDLE); /* the hog ran, not idle */
     }
     assert_int_equal(a.unknown_ns, 3 * MS);
+    assert_int_equal(a.missed_ns, 3 * MS); /* and why: a switch missed, not a loss or a wait before the ring */
+    assert_int_equal(a.lost_ns, 0);
+    assert_int_equal(trace_class_unproven(&a), CNW_MISSED);
     struct ts_stats st;
     ts_get_stats(ts, &st);
     assert_int_equal(st.switch_missed, 1);
@@ -817,6 +820,66 @@ static void test_switch_missed(void **state)
     ts_free(ts);
 }
 
+/* The primary's own timer due at +1 ms while hog (SCHED_OTHER) runs on CPU 1; the CPU records no event from +0.2 ms
+ * until the timer interrupt at +4.5 ms that wakes it (ci59 beside stress-ng: perf and a canary saw CPU 1 silent
+ * 4.4 ms, under the tick and a quarter that makes a TS_NOEVENT stretch as events come). With its own timer, the
+ * silence after the due time is nothing on the CPU; without (a sound card's interrupt keeps its own time) it is the
+ * hog's, as before. An event in the silence (the hog waking a task at +2.5 ms) proves the CPU ran until then. */
+static void test_due_silence(void **state)
+{
+    (void)state;
+#define DUE_SILENCE(MID)                                                                                             \
+    L("1000.000000", "audio-500", 1, "sched_switch: prev_comm=audio prev_pid=500 prev_prio=29 prev_state=S ==> "    \
+      "next_comm=hog next_pid=700 next_prio=120")                                                                  \
+    L("1000.000190", "hog-700", 1, "local_timer_entry: vector=236")                                               \
+    L("1000.000200", "hog-700", 1, "local_timer_exit: vector=236")                                                \
+    MID                                                                                                            \
+    L("1000.004500", "hog-700", 1, "local_timer_entry: vector=236")                                               \
+    L("1000.004502", "hog-700", 1, "sched_waking: comm=audio pid=500 prio=29 target_cpu=001")                     \
+    L("1000.004510", "hog-700", 1, "local_timer_exit: vector=236")                                                \
+    L("1000.004520", "hog-700", 1, "sched_switch: prev_comm=hog prev_pid=700 prev_prio=120 prev_state=R ==> "     \
+      "next_comm=audio next_pid=500 next_prio=29")                                                                 \
+    L("1000.004600", "audio-500", 1, "sched_switch: prev_comm=audio prev_pid=500 prev_prio=29 prev_state=S ==> "   \
+      "next_comm=hog next_pid=700 next_prio=120")
+    static const char silent[] = DUE_SILENCE("");
+    static const char spoke[] = DUE_SILENCE(L("1000.002500", "hog-700", 1, "sched_waking: comm=kw pid=800 prio=120 "
+                                                                           "target_cpu=001"));
+    struct ts_account a;
+    /* its own timer: 3.5 ms of the 3.52 ms wait from the due time is nothing on the CPU */
+    struct trace_stream *ts = fed(silent);
+    ts_set_own_timer(ts, 1);
+    assert_int_equal(ts_explain(ts, T0 + 1 * MS, T0 + 4600000, 1, &a), 1);
+    assert_int_equal(a.wait_ns, 3520000);
+    const struct ts_holder *h = held(&a, TS_NOEVENT, 0);
+    assert_non_null(h);
+    assert_int_equal(h->ns, 3500000);
+    assert_int_equal(a.due_silent_ns, 3500000);
+    assert_int_equal(a.held[0].ctx, TS_NOEVENT);
+    ts_free(ts);
+    /* a sound card's interrupt (not its own timer): the hog's, as the segments say */
+    ts = fed(silent);
+    assert_int_equal(ts_explain(ts, T0 + 1 * MS, T0 + 4600000, 1, &a), 1);
+    assert_null(held(&a, TS_NOEVENT, 0));
+    assert_int_equal(a.held[0].ctx, TS_TASK);
+    assert_string_equal(a.held[0].name, "hog");
+    ts_free(ts);
+    /* the hog's waking at +2.5 ms: the CPU ran until then (1.5 ms the hog's), silent 2.0 ms after */
+    ts = fed(spoke);
+    ts_set_own_timer(ts, 1);
+    assert_int_equal(ts_explain(ts, T0 + 1 * MS, T0 + 4600000, 1, &a), 1);
+    h = held(&a, TS_NOEVENT, 0);
+    assert_non_null(h);
+    assert_int_equal(h->ns, 2000000);
+    const struct ts_holder *hog = NULL;
+    for (int i = 0; i < a.nheld; i++)
+        if (a.held[i].ctx == TS_TASK && strcmp(a.held[i].name, "hog") == 0)
+            hog = &a.held[i];
+    assert_non_null(hog);
+    assert_int_equal(hog->ns, 1500000 + 10000); /* and the 10 us from the interrupt's exit to the switch */
+    ts_free(ts);
+#undef DUE_SILENCE
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -826,6 +889,7 @@ int main(void)
         cmocka_unit_test(test_lost_never_below), cmocka_unit_test(test_server_wait_before_start),
         cmocka_unit_test(test_kworker_work_unseen), cmocka_unit_test(test_ident_collision),
         cmocka_unit_test(test_ident_reused),     cmocka_unit_test(test_switch_missed),
+        cmocka_unit_test(test_due_silence),
         cmocka_unit_test(test_source_fake_tree), cmocka_unit_test(test_source_refuses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
