@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # test-class: solo (a sender floods loopback on one CPU; its softirqs run on the other, under a real-time thread)
-# Culprits (issue 24): a softirq storm on loopback networking only, bounded in time, named on a normal user's path
-# (counters only: no tracefs). The injected culprit: tests/helpers/udp_flood, sending small UDP datagrams to
+# Culprits (issues 24, 32): a softirq storm on loopback networking only, bounded in time, named from the trace and
+# judged against perf's record of the scheduler. The injected culprit: tests/helpers/udp_flood, sending small UDP datagrams to
 # its own socket on 127.0.0.1 from CPU 0 (at SCHED_FIFO 10, so that stress-ng there does not starve it) for 300 ms
 # every 1.5 s, 3 times; it logs its own bursts (CLOCK_MONOTONIC).
 # A sender on the audio CPU itself disturbs nothing: the kernel runs the receive softirq in the sender's own context,
