@@ -31,6 +31,11 @@ int main(int argc, char **argv)
      * kept, and calloc would write every byte of a segment. A fixed threshold keeps each of them a mapping of its
      * own: given back when freed, its untouched pages never made private (issue 32, Cost: memory). */
     mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+    /* One arena for every thread: each thread that allocates (the collector, the culprit sampler, the loads' and the
+     * report's) otherwise gets an arena of its own, each keeping its free pages apart (16 frames / 192 kHz, four
+     * loads: 4,740 KiB private at the end with one arena a thread, 4,244 with one for all). The real-time threads
+     * never allocate, so they never wait on its lock. */
+    mallopt(M_ARENA_MAX, 1);
     if (argc < 2) {
         usage(stderr);
         return 2;

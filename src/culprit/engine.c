@@ -190,7 +190,7 @@ static void explain_one(struct culprit_engine *e, int idx)
  * order they were noted. The sampler's thread only (it alone holds indices into res across unlocks); under mu. */
 static void compact(struct culprit_engine *e)
 {
-    if (e->nforgotten < 64 || 4 * e->nforgotten < e->nres)
+    if (e->nforgotten < 64 || 8 * e->nforgotten < e->nres) /* (an eighth: the array's pages touched follow its peak) */
         return;
     int w = 0, first = e->res_first_pending;
     for (int i = 0; i < e->nres; i++) {
@@ -490,7 +490,8 @@ void culprit_engine_note(struct culprit_engine *e, enum culprit_subject subj, in
     }
     keep_active(e); /* before the result is added: quiet_now looks at what is pending */
     if (e->nres < e->res_cap && !e->stopped)
-        e->res[e->nres++] = (struct ce_result){.subj = subj, .phase = phase, .cpu = cpu, .start_ns = start_ns,
+        e->res[e->nres++] = (struct ce_result){.subj = (uint8_t)subj, .phase = phase, .cpu = (int16_t)cpu,
+                                               .start_ns = start_ns,
                                                .end_ns = end_ns < start_ns ? start_ns : end_ns,
                                                .cb_max_ns = callback_max_ns, .traced = -1};
     else

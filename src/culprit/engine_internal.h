@@ -128,17 +128,18 @@ struct ce_source_slot {
 
 /* A kept culprit (struct culprit without its evidence buffer): an explained happening is held while the report may
  * still list it (EVENT_KEEP_LATEST + EVENT_KEEP_WORST events and SEGMENT_SPIKES_MAX spikes a segment), each with up
- * to CULPRITS_MAX culprits, so each evidence is kept at its own length, after the result's n of these in one block
- * (ce_kept_pack): 112 bytes and the evidence's length, where struct culprit takes 344. */
+ * to CULPRITS_MAX culprits, so each name and evidence is kept at its own length, after the result's n of these in one
+ * block (ce_kept_pack): 48 bytes and the two texts' lengths, where struct culprit takes 344 (112 with the name in
+ * place: four loaded phases at 16 frames / 192 kHz kept ~2,000 of them). */
 struct rank_ctx;
 
 struct ce_kept {
-    enum culprit_kind kind;
-    enum culprit_basis basis;
-    char name[CULPRIT_NAME_MAX];
-    int pid, tid, cpu, irq, affinity_fixed;
+    const char *name, *evidence; /* in the same block */
     double score;
-    const char *evidence;        /* in the same block */
+    int32_t pid, tid, cpu, irq;
+    uint8_t kind;                /* enum culprit_kind */
+    uint8_t basis;               /* enum culprit_basis */
+    int8_t affinity_fixed;
 };
 
 /* n culprits into one malloc'd block of kept ones (NULL when out of memory or n is 0); ce_kept_unpack: one back. */
@@ -153,19 +154,21 @@ struct ce_kept *ce_kept_pack(const struct culprit *c, int n);
 struct ce_result *ce_find(struct culprit_engine *e, enum culprit_subject subj, int phase, int64_t start_ns);
 void ce_kept_unpack(const struct ce_kept *k, struct culprit *out);
 
+/* 56 bytes (88 with int-sized fields: at 16 frames / 192 kHz a run's results array reached 3,700 of them, 324 KiB) */
 struct ce_result {
-    enum culprit_subject subj;
-    int phase, cpu;
     int64_t start_ns, end_ns, cb_max_ns;
-    int state;                   /* 0 pending, 1 explained, 2 no data, 3 forgotten (culprit_engine_forget: its slot
+    int64_t trace_wait_ns;       /* with traced 0: the audio threads' wait the trace saw */
+    struct ce_kept *c;           /* n culprits (one malloc'd block: ce_kept_pack) */
+    int32_t phase;
+    int32_t traced;              /* the trace's answer: -1 no trace, 0 it had no account of the audio threads' waits
+                                  * in it (not known), n > 0 its holders (obs[] with wait_ns, t0/t1 = start/end) */
+    int16_t cpu;
+    uint8_t subj;                /* enum culprit_subject */
+    uint8_t state;               /* 0 pending, 1 explained, 2 no data, 3 forgotten (culprit_engine_forget: its slot
                                   * is reclaimed by the sampler thread's next compaction) */
     bool asked;                  /* the sources' explain() was asked (ce_ask_sources): its answer is in obs[] */
-    int traced;                  /* the trace's answer: -1 no trace, 0 it had no account of the audio threads' waits
-                                  * in it (not known), n > 0 its holders (obs[] with wait_ns, t0/t1 = start/end) */
     int8_t trace_why;            /* with traced 0: why (enum culprit_none_why) */
-    int64_t trace_wait_ns;       /* and the audio threads' wait it saw */
-    int n;
-    struct ce_kept *c;           /* n culprits (one malloc'd block: ce_kept_pack) */
+    uint8_t n;
 };
 
 /* The sampler's file reading state: one growing buffer, reused. */

@@ -15,17 +15,21 @@ struct ce_kept *ce_kept_pack(const struct culprit *c, int n)
 {
     size_t text = 0;
     for (int i = 0; i < n; i++)
-        text += strnlen(c[i].evidence, sizeof c[i].evidence - 1) + 1;
+        text += strnlen(c[i].name, sizeof c[i].name - 1) + strnlen(c[i].evidence, sizeof c[i].evidence - 1) + 2;
     struct ce_kept *k = n > 0 ? malloc(sizeof *k * (size_t)n + text) : NULL;
     if (!k)
         return NULL;
     char *p = (char *)(k + n);
     for (int i = 0; i < n; i++) {
-        size_t len = strnlen(c[i].evidence, sizeof c[i].evidence - 1);
-        k[i] = (struct ce_kept){.kind = c[i].kind, .basis = c[i].basis, .pid = c[i].pid, .tid = c[i].tid,
-                                .cpu = c[i].cpu, .irq = c[i].irq, .affinity_fixed = c[i].affinity_fixed,
-                                .score = c[i].score, .evidence = p};
-        memcpy(k[i].name, c[i].name, sizeof k[i].name);
+        size_t nlen = strnlen(c[i].name, sizeof c[i].name - 1), len = strnlen(c[i].evidence, sizeof c[i].evidence - 1);
+        k[i] = (struct ce_kept){.kind = (uint8_t)c[i].kind, .basis = (uint8_t)c[i].basis, .pid = c[i].pid,
+                                .tid = c[i].tid, .cpu = c[i].cpu, .irq = c[i].irq,
+                                .affinity_fixed = (int8_t)c[i].affinity_fixed, .score = c[i].score,
+                                .name = p};
+        memcpy(p, c[i].name, nlen);
+        p[nlen] = 0;
+        p += nlen + 1;
+        k[i].evidence = p;
         memcpy(p, c[i].evidence, len);
         p[len] = 0;
         p += len + 1;
@@ -35,9 +39,10 @@ struct ce_kept *ce_kept_pack(const struct culprit *c, int n)
 
 void ce_kept_unpack(const struct ce_kept *k, struct culprit *out)
 {
-    *out = (struct culprit){.kind = k->kind, .basis = k->basis, .pid = k->pid, .tid = k->tid, .cpu = k->cpu,
-                            .irq = k->irq, .affinity_fixed = k->affinity_fixed, .score = k->score};
-    memcpy(out->name, k->name, sizeof out->name);
+    *out = (struct culprit){.kind = (enum culprit_kind)k->kind, .basis = (enum culprit_basis)k->basis, .pid = k->pid,
+                            .tid = k->tid, .cpu = k->cpu, .irq = k->irq, .affinity_fixed = k->affinity_fixed,
+                            .score = k->score};
+    snprintf(out->name, sizeof out->name, "%s", k->name);
     snprintf(out->evidence, sizeof out->evidence, "%s", k->evidence);
 }
 

@@ -50,20 +50,16 @@ static void abs_quantiles_json(json_t *o, const struct metric_stats *m)
 json_t *report_hist_json(const struct histogram *h)
 {
     json_t *a = json_array();
-    for (int b = HIST_BUCKETS - 1; b >= 0; b--)
-        if (h->neg[b]) {
-            uint64_t lo, hi;
-            hist_bucket_edges(b, &lo, &hi);
-            json_array_append_new(a, json_pack("[f,f,I]", -(double)hi / 1000.0, -(double)lo / 1000.0,
-                                               (json_int_t)h->neg[b]));
-        }
-    for (int b = 0; b < HIST_BUCKETS; b++)
-        if (h->pos[b]) {
-            uint64_t lo, hi;
-            hist_bucket_edges(b, &lo, &hi);
-            json_array_append_new(a, json_pack("[f,f,I]", (double)lo / 1000.0, (double)hi / 1000.0,
-                                               (json_int_t)h->pos[b]));
-        }
+    struct hist_iter it = { 0 };
+    int neg, b;
+    uint64_t n, lo, hi;
+    while (hist_next(h, &it, &neg, &b, &n)) { /* most negative first */
+        hist_bucket_edges(b, &lo, &hi);
+        if (neg)
+            json_array_append_new(a, json_pack("[f,f,I]", -(double)hi / 1000.0, -(double)lo / 1000.0, (json_int_t)n));
+        else
+            json_array_append_new(a, json_pack("[f,f,I]", (double)lo / 1000.0, (double)hi / 1000.0, (json_int_t)n));
+    }
     return a;
 }
 

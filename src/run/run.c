@@ -33,12 +33,13 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-/* The ring holds half a second of cycles at least, at the rate the backend opened with (the collector drains it
- * every 50 ms: 10 times the margin, and over the 100 ms stalls this VM's host makes), and never fewer than RING_MIN
- * records, so that a later, smaller buffer size still has room (a full ring loses records, counted, never blocks).
- * rt_ring_init rounds up to a power of two: 16 frames at 192 kHz get 8 Ki records, 0.68 s, 576 KiB (a whole second
- * was 16 Ki records, 1.13 MiB: a quarter of the run's private memory there). */
-#define RING_PER_S_DIV 2
+/* The ring holds a quarter of a second of cycles at least, at the rate the backend opened with (the collector drains
+ * it every 50 ms: 5 times the margin, and over twice the 100 ms stalls this VM's host makes), and never fewer than
+ * RING_MIN records, so that a later, smaller buffer size still has room (a full ring loses records, counted, never
+ * blocks). rt_ring_init rounds up to a power of two: 16 frames at 192 kHz get 4 Ki records, 0.34 s, 288 KiB. The
+ * most it held when the collector came (run_stats.ring_high_water) was 1,209 records (0.1 s) with four loads beside
+ * stress-ng; half a second (8 Ki records, 576 KiB) was an eighth of the run's private memory there. */
+#define RING_PER_S_DIV 4
 #define RING_MIN 4096
 
 static size_t ring_records(unsigned rate_hz, unsigned period_frames)

@@ -19,6 +19,8 @@ void phase_free(struct phase_stats *p)
         free(p->seg[i]->secs);
         free(p->seg[i]->tl.e);
         event_keep_free(&p->seg[i]->events);
+        for (int m = 0; m < M_COUNT; m++)
+            hist_release(&p->seg[i]->m[m].hist);
         free(p->seg[i]->spikes);
         free(p->seg[i]->buf_jit);
         free(p->seg[i]->buf_wake);
@@ -49,6 +51,8 @@ void phase_settle(struct phase_stats *p)
         s->buf_jit = s->buf_wake = NULL;
         s->buf_n = s->buf_wn = s->buf_cap = 0;
         s->sec_settled = 1;
+        for (int m = 0; m < M_COUNT; m++) /* no value comes any more: its non-empty buckets alone */
+            hist_compact(&s->m[m].hist);
     }
 }
 

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "stats/stats.h"
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 int hist_bucket(uint64_t v)
 {
@@ -28,8 +31,100 @@ void hist_bucket_edges(int b, uint64_t *lo, uint64_t *hi)
     *hi = *lo + width;
 }
 
+int hist_next(const struct histogram *h, struct hist_iter *it, int *neg, int *b, uint64_t *n)
+{
+    if (h->sparse) {
+        if (it->k >= h->nsparse)
+            return 0;
+        const struct hist_bin *x = &h->sparse[it->k++];
+        *neg = x->b < 0, *b = x->b < 0 ? -x->b - 1 : x->b, *n = x->n;
+        return 1;
+    }
+    if (it->stage == 0) { /* the negatives, most negative first */
+        it->stage = 1, it->b = HIST_BUCKETS;
+    }
+    if (it->stage == 1) {
+        while (--it->b >= 0)
+            if (h->neg[it->b]) {
+                *neg = 1, *b = it->b, *n = h->neg[it->b];
+                return 1;
+            }
+        it->stage = 2, it->b = -1;
+    }
+    while (++it->b < HIST_BUCKETS)
+        if (h->pos[it->b]) {
+            *neg = 0, *b = it->b, *n = h->pos[it->b];
+            return 1;
+        }
+    it->b = HIST_BUCKETS;
+    return 0;
+}
+
+/* An array inside an allocation that is no longer read: its whole pages given back to the kernel (they read as zeros
+ * again). A run locks its memory (mlockall: a locked page cannot be dropped, EINVAL), so they are unlocked first.
+ * Where that fails the array is left as it is: what it holds is what was compacted. */
+static void release_pages(void *p, size_t len)
+{
+    long pg = sysconf(_SC_PAGESIZE);
+    if (pg <= 0)
+        return;
+    uintptr_t a = ((uintptr_t)p + (uintptr_t)pg - 1) & ~((uintptr_t)pg - 1), e = ((uintptr_t)p + len) & ~((uintptr_t)pg - 1);
+    if (a >= e)
+        return;
+    munlock((void *)a, e - a);
+    (void)madvise((void *)a, e - a, MADV_DONTNEED);
+}
+
+int hist_compact(struct histogram *h)
+{
+    if (h->sparse)
+        return 0;
+    uint32_t n = 0;
+    for (int b = 0; b < HIST_BUCKETS; b++)
+        n += (h->pos[b] != 0) + (h->neg[b] != 0);
+    struct hist_bin *x = malloc((n ? n : 1) * sizeof(*x));
+    if (!x)
+        return -1;
+    struct hist_iter it = { 0 };
+    int neg, b;
+    uint64_t c;
+    uint32_t k = 0;
+    while (k < n && hist_next(h, &it, &neg, &b, &c))
+        x[k++] = (struct hist_bin){ neg ? -b - 1 : b, c };
+    release_pages(h->pos, sizeof(h->pos));
+    release_pages(h->neg, sizeof(h->neg));
+    h->sparse = x, h->nsparse = k;
+    return 0;
+}
+
+void hist_release(struct histogram *h)
+{
+    free(h->sparse);
+    h->sparse = NULL;
+    h->nsparse = 0;
+    h->total = 0;
+}
+
+/* A compacted histogram given a new value: its buckets spread back into the dense arrays first (what they held
+ * elsewhere is zero: empty buckets, or pages given back, or kept as they were compacted). */
+static void hist_expand(struct histogram *h)
+{
+    for (uint32_t k = 0; k < h->nsparse; k++) {
+        const struct hist_bin *x = &h->sparse[k];
+        if (x->b < 0)
+            h->neg[-x->b - 1] = x->n;
+        else
+            h->pos[x->b] = x->n;
+    }
+    free(h->sparse);
+    h->sparse = NULL;
+    h->nsparse = 0;
+}
+
 void hist_add(struct histogram *h, int64_t v)
 {
+    if (h->sparse)
+        hist_expand(h);
     if (v >= 0)
         h->pos[hist_bucket((uint64_t)v)]++;
     else
@@ -58,16 +153,13 @@ int64_t hist_quantile(const struct histogram *h, double q)
     uint64_t rank = (uint64_t)ceil(q * (double)h->total);
     if (rank < 1)
         rank = 1;
-    uint64_t cum = 0;
-    for (int b = HIST_BUCKETS - 1; b >= 0; b--) { /* most negative first */
-        cum += h->neg[b];
+    uint64_t cum = 0, n;
+    struct hist_iter it = { 0 };
+    int neg, b;
+    while (hist_next(h, &it, &neg, &b, &n)) { /* most negative first */
+        cum += n;
         if (cum >= rank)
-            return -bucket_mid(b);
-    }
-    for (int b = 0; b < HIST_BUCKETS; b++) {
-        cum += h->pos[b];
-        if (cum >= rank)
-            return bucket_mid(b);
+            return neg ? -bucket_mid(b) : bucket_mid(b);
     }
     return bucket_mid(HIST_BUCKETS - 1);
 }
@@ -133,8 +225,28 @@ int64_t metric_abs_quantile(const struct metric_stats *m, double q)
     if (rank < 1)
         rank = 1;
     int64_t v = bucket_mid(HIST_BUCKETS - 1);
+    const struct histogram *h = &m->hist;
+    if (h->sparse) { /* by magnitude: the negatives (most negative first) read backwards, merged with the positives */
+        uint32_t nneg = 0;
+        while (nneg < h->nsparse && h->sparse[nneg].b < 0)
+            nneg++;
+        uint32_t i = nneg, j = nneg; /* i: negatives left (the next is i - 1), j: the next positive */
+        while (i > 0 || j < h->nsparse) {
+            int bn = i > 0 ? -h->sparse[i - 1].b - 1 : HIST_BUCKETS, bp = j < h->nsparse ? h->sparse[j].b : HIST_BUCKETS;
+            int b = bn < bp ? bn : bp;
+            if (bn == b)
+                cum += h->sparse[--i].n;
+            if (bp == b)
+                cum += h->sparse[j++].n;
+            if (cum >= rank) {
+                v = bucket_mid(b);
+                break;
+            }
+        }
+        return v > m->abs_max ? m->abs_max : v;
+    }
     for (int b = 0; b < HIST_BUCKETS; b++) {
-        cum += m->hist.pos[b] + m->hist.neg[b];
+        cum += h->pos[b] + h->neg[b];
         if (cum >= rank) {
             v = bucket_mid(b);
             break;

@@ -20,11 +20,36 @@
 #define HIST_MAX_EXP 40
 #define HIST_BUCKETS (HIST_LINEAR + (HIST_MAX_EXP - 7 + 1) * HIST_SUB)
 
+/* A non-empty bucket of a compacted histogram: b >= 0 the bucket of values >= 0, b < 0 bucket -b - 1 of magnitudes of
+ * values < 0. */
+struct hist_bin {
+    int32_t b;
+    uint64_t n;
+};
+
 struct histogram {
     uint64_t pos[HIST_BUCKETS]; /* values >= 0 */
     uint64_t neg[HIST_BUCKETS]; /* magnitudes of values < 0 */
     uint64_t total;
+    struct hist_bin *sparse;    /* compacted (hist_compact): its non-empty buckets, most negative first, and pos and
+                                 * neg no longer read (their whole pages given back); NULL: pos and neg hold them */
+    uint32_t nsparse;
 };
+
+/* The non-empty buckets of a histogram, dense or compacted, most negative first: *neg, *b the bucket, *n its count;
+ * returns 0 when none is left. Start with it zeroed. */
+struct hist_iter {
+    int stage, b;
+    uint32_t k;
+};
+int hist_next(const struct histogram *h, struct hist_iter *it, int *neg, int *b, uint64_t *n);
+/* A histogram no value will be added to any more (its phase is over): its non-empty buckets are kept apart (a few
+ * hundred bytes) and the whole pages of its 37 KB of dense arrays given back to the kernel (munlock, madvise
+ * MADV_DONTNEED: a segment's five histograms touch ~90 KB at 16 frames / 192 kHz). Every reader goes through
+ * hist_next; a value added later first spreads the buckets back. Returns 0, or -1 (no memory: left dense). */
+int hist_compact(struct histogram *h);
+/* Frees what hist_compact kept apart (the histogram is then empty). */
+void hist_release(struct histogram *h);
 
 struct welford {
     uint64_t n;
