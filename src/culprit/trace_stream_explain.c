@@ -194,10 +194,10 @@ int ts_explain(struct trace_stream *ts, int64_t t0_ns, int64_t t1_ns, int cpu, s
          * own timer's interrupt, not another audio thread): its wake came late, and that CPU is why. A wake sent
          * from another CPU was late there: what this CPU did meanwhile delayed nothing. */
         if (w->tid == primary && !w->waker_watched && w->waker_cpu == w->cpu && w->slept_ns &&
-            w->slept_ns <= t0_ns && t0_ns < w->t0_ns)
-        {
+            w->slept_ns <= t0_ns && t0_ns < w->t0_ns) {
             late = (struct ts_span){ t0_ns, w->t1_ns, w->cpu, w->prio };
-            quiet0 = w->quiet1_ago ? w->t0_ns - w->quiet0_ago : 0, quiet1 = w->quiet1_ago ? w->t0_ns - w->quiet1_ago : 0;
+            quiet0 = w->quiet1_ago ? w->t0_ns - w->quiet0_ago : 0;
+            quiet1 = w->quiet1_ago ? w->t0_ns - w->quiet1_ago : 0;
         }
     }
     if (!n)
@@ -232,8 +232,8 @@ int ts_explain(struct trace_stream *ts, int64_t t0_ns, int64_t t1_ns, int cpu, s
     out->idle_exit_ns = ts->idle_exit_ns;
     /* its own timer's interrupt was due at the happening's start, and its CPU, busy, recorded no event at all from
      * then until the interrupt that woke it came (a silence of TS_QUIET_NS or more): nothing ran there that the
-     * kernel knew of, whoever the last event named (ci59's spikes beside stress-ng: perf and a canary saw CPU 1
-     * silent 4.4 ms, a tick short of the gap_ns that makes a TS_NOEVENT stretch as events come) */
+     * kernel knew of, whoever the last event named (culprits_softirq beside stress-ng: perf and a canary saw CPU 1
+     * silent 4.4 ms, under the gap_ns that makes a TS_NOEVENT stretch as events come) */
     int64_t s0 = quiet0 > best.a ? quiet0 : best.a, s1 = quiet1 < best.b ? quiet1 : best.b;
     if (from_due && ts->own_timer && quiet1 > 0 && s1 - s0 >= TS_QUIET_NS && !idle_at(ts, best.cpu, s0)) {
         account_cpu(ts, best.cpu, best.a, s0, out);

@@ -68,7 +68,8 @@ static void release_pages(void *p, size_t len)
     long pg = sysconf(_SC_PAGESIZE);
     if (pg <= 0)
         return;
-    uintptr_t a = ((uintptr_t)p + (uintptr_t)pg - 1) & ~((uintptr_t)pg - 1), e = ((uintptr_t)p + len) & ~((uintptr_t)pg - 1);
+    uintptr_t mask = ~((uintptr_t)pg - 1);
+    uintptr_t a = ((uintptr_t)p + (uintptr_t)pg - 1) & mask, e = ((uintptr_t)p + len) & mask;
     if (a >= e)
         return;
     munlock((void *)a, e - a);
@@ -232,7 +233,8 @@ int64_t metric_abs_quantile(const struct metric_stats *m, double q)
             nneg++;
         uint32_t i = nneg, j = nneg; /* i: negatives left (the next is i - 1), j: the next positive */
         while (i > 0 || j < h->nsparse) {
-            int bn = i > 0 ? -h->sparse[i - 1].b - 1 : HIST_BUCKETS, bp = j < h->nsparse ? h->sparse[j].b : HIST_BUCKETS;
+            int bn = i > 0 ? -h->sparse[i - 1].b - 1 : HIST_BUCKETS;
+            int bp = j < h->nsparse ? h->sparse[j].b : HIST_BUCKETS;
             int b = bn < bp ? bn : bp;
             if (bn == b)
                 cum += h->sparse[--i].n;

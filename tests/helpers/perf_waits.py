@@ -423,7 +423,8 @@ def main():
                         best = waits[i]
                     i += 1
                 top = (h.get('culprits') or [{}])[0]
-                row = {'load': ph['load'], 'kind': kind, 't_s': h['t_s'], 'late_ms': (t1 - t0) / 1e6, 'top': top.get('name'),
+                row = {'load': ph['load'], 'kind': kind, 't_s': h['t_s'], 'late_ms': (t1 - t0) / 1e6,
+                       'top': top.get('name'),
                        'top_kind': top.get('kind'), 'top_pid': top.get('pid', 0)}
                 if best is None:
                     row['verdict'] = 'no wait'

@@ -131,7 +131,8 @@ static int cmp_i64(const void *a, const void *b)
 static size_t resident_pages(const void *p, size_t len)
 {
     long pg = sysconf(_SC_PAGESIZE);
-    uintptr_t a = ((uintptr_t)p + (uintptr_t)pg - 1) & ~((uintptr_t)pg - 1), e = ((uintptr_t)p + len) & ~((uintptr_t)pg - 1);
+    uintptr_t mask = ~((uintptr_t)pg - 1);
+    uintptr_t a = ((uintptr_t)p + (uintptr_t)pg - 1) & mask, e = ((uintptr_t)p + len) & mask;
     if (e <= a)
         return 0;
     size_t n = (e - a) / (size_t)pg, r = 0;
