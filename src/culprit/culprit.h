@@ -147,7 +147,9 @@ struct culprit_results {
  *  culprits (top level)            {sampler: {hz, window_ms, history_s, sources: [{name, state, why?}],
  *                                   quiet_hz?, quiet_s?, ticks?, quiet_ticks? (watch: the rate while all is quiet,
  *                                   how long and how many ticks it was), traced_slow_ticks? (watch with the trace:
- *                                   ticks at quiet_hz while something happened), late_windows?, lost?},
+ *                                   ticks at quiet_hz while something happened), late_windows?, lost?,
+ *                                   results_peak, results_held (the happenings it held at once at most, and at
+ *                                   the end: noted and not yet forgotten; its memory follows them)},
  *                                   cost: {cpu_s, cpu_pct}, periodicity: [{period_s, count, spread_s, what}],
  *                                   trace: {...} or absent}
  */

@@ -242,6 +242,7 @@ struct culprit_engine {
     int obs_n, obs_head;
     uint32_t obs_lost;
     uint32_t late_windows;       /* happenings whose samples came too late to cover them: "not known" */
+    int res_peak;                /* the most results held at once (noted, not forgotten) */
     /* shared with the collector and the audio side: under mu */
     pthread_mutex_t mu;
     pthread_cond_t cv;

@@ -324,6 +324,9 @@ static json_t *summary(const void *ctx)
             json_object_update(sampler, q);
         json_decref(q);
     }
+    if (sampler) /* the happenings it held at once at most, and now (noted, not forgotten): what its memory follows */
+        json_object_update_new(sampler, json_pack("{s:i, s:i}", "results_peak", (json_int_t)e->res_peak,
+                                                  "results_held", (json_int_t)(e->nres - e->nforgotten)));
     if (sampler && e->late_windows) /* the counters could not place them: not known (rank.c: set_window) */
         json_object_set_new(sampler, "late_windows", json_integer(e->late_windows));
     if (sampler && e->forgotten_pending) /* summed as "not known" before the engine came to them */
