@@ -23,10 +23,12 @@
 #define TL_EDGE_S 60
 #define TL_NEAR_S 5
 #define TL_SPAN_S 60
-#define TL_DETAIL_MAX 1500 /* 25 minutes of seconds alone at most (issues 32, 34) */
+#define TL_DETAIL_MAX 600 /* 10 minutes of seconds alone at most (issues 32, 34): with 1,500, an hour at 16 frames /
+                           * 192 kHz on a busy machine, every second eventful, held ~330 KiB of them (a run's whole
+                           * private memory is to stay under 4 MiB) */
 /* The eventful seconds alone are trimmed back to TL_DETAIL_MAX when they reach this: a quarter more, not twice as
- * many (a trim sorts ~1,900 numbers once every ~375 eventful seconds), so a watch with an xrun every second holds
- * at most ~1,900 x 104 bytes of them, not 3,000 x 104, and stops growing after ~31 minutes, not ~50 (issue 34). */
+ * many (a trim sorts ~750 numbers once every ~150 eventful seconds), so a watch with an xrun every second holds at
+ * most ~750 x 104 bytes of them and stops growing after ~13 minutes (issue 34). */
 #define TL_TRIM_AT (TL_DETAIL_MAX + TL_DETAIL_MAX / 4)
 
 /* How an entry came to be: folded, or alone as an edge second, an eventful second, or an eventful one's neighbour. */
