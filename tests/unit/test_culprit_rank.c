@@ -560,6 +560,19 @@ static void test_steal_named(void **state)
     ctree_free(&t);
 }
 
+/* A spike at 1.5 s whose sampler was held off 3 s across it (its next sample spans (1500, 4500] ms); its culprits. */
+static int spike_late_samples(struct culprit_engine *e, struct ctree *t, struct culprit *c)
+{
+    ticks(e, t, 0, 9, spin_at_10);
+    culprit_engine_note(e, CS_SPIKE, 0, 1500 * MS, 1500 * MS, 1, 0);
+    spin_at_10(t, 10);
+    ctree_write(t);
+    ce_tick(e, 4500 * MS); /* late: 3 s after the one before */
+    ctree_write(t);
+    ce_tick(e, 4550 * MS);
+    return lookup(e, 1500 * MS, c);
+}
+
 /* The sampler was held off for 3 s across the spike (its next sample spans (1500, 4500] ms): the hog's CPU time in
  * that sample cannot be placed in the spike's window, so the counters name nothing: "not known", counted late. */
 static void test_window_never_stretches(void **state)
@@ -567,15 +580,8 @@ static void test_window_never_stretches(void **state)
     (void)state;
     struct ctree t;
     struct culprit_engine *e = start(&t);
-    ticks(e, &t, 0, 9, spin_at_10);
-    culprit_engine_note(e, CS_SPIKE, 0, 1500 * MS, 1500 * MS, 1, 0);
-    spin_at_10(&t, 10);
-    ctree_write(&t);
-    ce_tick(e, 4500 * MS); /* late: 3 s after the one before */
-    ctree_write(&t);
-    ce_tick(e, 4550 * MS);
     struct culprit c[CULPRITS_MAX];
-    int n = lookup(e, 1500 * MS, c);
+    int n = spike_late_samples(e, &t, c);
     assert_int_equal(n, 1);
     assert_int_equal(c[0].kind, CK_NONE);
     assert_string_equal(c[0].name, "not known");
@@ -599,15 +605,8 @@ static void test_window_late_trace_says(void **state)
     struct culprit_engine *e = start(&t);
     struct culprit_source src = { .name = "tracefs", .poll = no_waits_poll, .explain = short_wait_explain };
     assert_int_equal(culprit_engine_add_source(e, &src), 0);
-    ticks(e, &t, 0, 9, spin_at_10);
-    culprit_engine_note(e, CS_SPIKE, 0, 1500 * MS, 1500 * MS, 1, 0);
-    spin_at_10(&t, 10);
-    ctree_write(&t);
-    ce_tick(e, 4500 * MS); /* late: 3 s after the one before */
-    ctree_write(&t);
-    ce_tick(e, 4550 * MS);
     struct culprit c[CULPRITS_MAX];
-    int n = lookup(e, 1500 * MS, c);
+    int n = spike_late_samples(e, &t, c);
     assert_int_equal(n, 1);
     assert_int_equal(c[0].kind, CK_NONE);
     assert_string_equal(c[0].evidence, "the audio threads waited only 90 us in it (trace): what made it late is not "
