@@ -489,15 +489,16 @@ void culprit_engine_note(struct culprit_engine *e, enum culprit_subject subj, in
         }
     }
     keep_active(e); /* before the result is added: quiet_now looks at what is pending */
-    if (e->nres < e->res_cap && !e->stopped && e->nres - e->nforgotten + 1 > e->res_peak)
-        e->res_peak = e->nres - e->nforgotten + 1;
-    if (e->nres < e->res_cap && !e->stopped)
+    if (e->nres < e->res_cap && !e->stopped) {
         e->res[e->nres++] = (struct ce_result){.subj = (uint8_t)subj, .phase = phase, .cpu = (int16_t)cpu,
                                                .start_ns = start_ns,
                                                .end_ns = end_ns < start_ns ? start_ns : end_ns,
                                                .cb_max_ns = callback_max_ns, .traced = -1};
-    else
+        if (e->nres - e->nforgotten > e->res_peak)
+            e->res_peak = e->nres - e->nforgotten;
+    } else {
         e->res_lost++;
+    }
     pthread_mutex_unlock(&e->mu);
 }
 

@@ -53,12 +53,10 @@ json_t *report_hist_json(const struct histogram *h)
     struct hist_iter it = { 0 };
     int neg, b;
     uint64_t n, lo, hi;
-    while (hist_next(h, &it, &neg, &b, &n)) { /* most negative first */
+    while (hist_next(h, &it, &neg, &b, &n)) { /* most negative first: a negative bucket's edges are mirrored */
         hist_bucket_edges(b, &lo, &hi);
-        if (neg)
-            json_array_append_new(a, json_pack("[f,f,I]", -(double)hi / 1000.0, -(double)lo / 1000.0, (json_int_t)n));
-        else
-            json_array_append_new(a, json_pack("[f,f,I]", (double)lo / 1000.0, (double)hi / 1000.0, (json_int_t)n));
+        double x0 = neg ? -(double)hi : (double)lo, x1 = neg ? -(double)lo : (double)hi;
+        json_array_append_new(a, json_pack("[f,f,I]", x0 / 1000.0, x1 / 1000.0, (json_int_t)n));
     }
     return a;
 }

@@ -80,16 +80,16 @@ int hist_compact(struct histogram *h)
 {
     if (h->sparse)
         return 0;
-    uint32_t n = 0;
-    for (int b = 0; b < HIST_BUCKETS; b++)
-        n += (h->pos[b] != 0) + (h->neg[b] != 0);
-    struct hist_bin *x = malloc((n ? n : 1) * sizeof(*x));
-    if (!x)
-        return -1;
     struct hist_iter it = { 0 };
     int neg, b;
     uint64_t c;
-    uint32_t k = 0;
+    uint32_t n = 0, k = 0;
+    while (hist_next(h, &it, &neg, &b, &c))
+        n++;
+    struct hist_bin *x = malloc((n ? n : 1) * sizeof(*x));
+    if (!x)
+        return -1;
+    it = (struct hist_iter){ 0 };
     while (k < n && hist_next(h, &it, &neg, &b, &c))
         x[k++] = (struct hist_bin){ neg ? -b - 1 : b, c };
     release_pages(h->pos, sizeof(h->pos));
