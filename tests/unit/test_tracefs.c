@@ -241,6 +241,9 @@ static void test_wait_classes(void **state)
     assert_int_equal(trace_class_obs(&a, T0 + 61 * MS, T0 + 64600000, o, 8), 1);
     assert_int_equal(o[0].kind, CK_NO_PREEMPT); /* an ordinary task kept it from a real-time thread */
     assert_string_equal(o[0].name, "wr");
+    /* no local timer interrupt in its 0.6 ms (A's 18.1 ms wait had ticks): the evidence claims none */
+    assert_string_equal(o[0].evidence, "wr (pid 903, SCHED_OTHER) kept CPU 1 for 0.6 ms of the audio thread's 0.6 ms "
+                                       "wait: the kernel could not preempt it (trace)");
     /* a stretch with no wait of the audio thread (it ran from +20.1 to +30 ms): nothing to account */
     assert_int_equal(ts_explain(ts, T0 + 22 * MS, T0 + 25 * MS, -1, &a), 0);
     /* an audio thread that is not real time shares the CPU: the task is a thread, not "could not preempt" */
