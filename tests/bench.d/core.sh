@@ -63,7 +63,7 @@ while kill -0 "$plpid" 2>/dev/null; do
 done
 wait "$plpid"
 python3 - "$W/pl.json" "$W/pl.mem" "$pl" <<'PY'
-import json, sys
+import json, os, sys
 try:
     d = json.load(open(sys.argv[1]))
 except (OSError, ValueError):
@@ -74,6 +74,11 @@ ph = ', '.join(f"{p['load']} {len(p.get('events') or [])} events and {len(p.get(
                for p in d['phases'])
 print(f"private memory with loads (16 frames @ 192 kHz, {sys.argv[3]} s a phase): {min(m) if m else '?'} to "
       f"{max(m) if m else '?'} KiB read every 5 s, {d['run_stats']['private_dirty_kib']} KiB at the last phase's end; {ph}")
+# what each phase adds to the report, whatever its length: its lists, histograms and timeline (issue 32: an hour in
+# eight phases of 450 s wrote 5.4 MB, tests/experiments/hour16-result.txt)
+size = os.path.getsize(sys.argv[1])
+print(f"report with loads: {size / 1e3:.0f} kB as written for {len(d['phases'])} phases, {size / 1e3 / len(d['phases']):.0f} kB "
+      f"a phase ({len(json.dumps(d, separators=(',', ':'))) / 1e3 / len(d['phases']):.0f} kB compact)")
 PY
 
 long=${RSS_LONG_S:-120}
