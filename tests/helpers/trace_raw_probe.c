@@ -316,9 +316,12 @@ static int lost(int cpu, int rounds)
     usleep(20000);
     snprintf(p, sizeof(p), "%s/tracing_on", inst);
     write_file(p, "0"); /* nothing more is written: the kernel's counts are final once the rings are read */
-    for (int i = 0; i < 5; i++) { /* until the rings are empty: each poll reads what was written before it */
+    /* until the rings are empty: each poll reads what was written before it. The source reads the rings at most
+     * every TRACE_DRAIN_NS, so the polls are that far apart: 20 ms apart, a flood over in 60 ms (this VM after a
+     * reboot) left all five within 180 ms of the first, and none read anything (bytes_read 0, 145-187 entries left) */
+    for (int i = 0; i < 5; i++) {
+        usleep((useconds_t)(TRACE_DRAIN_NS / 1000 + 20000));
         src.poll(src.ctx, now(), NULL, 0);
-        usleep(20000);
     }
     long long overrun, read_events, entries;
     kernel_stats(inst, &overrun, &read_events, &entries);
