@@ -71,6 +71,8 @@ check "A/A: the answer is no clear difference ($aa_answer), in the text's first 
     holds '[ "$aa_answer" = same ] && head -1 "$WORK/aa.out" | grep -q "No clear difference"'
 
 "$RTJ" compare "$WORK/a1.json" "$WORK/b1.json" --json "$WORK/ab.json" >"$WORK/ab.out" 2>&1
+# the why of each measure is per-load detail: --wide (the default text is the answer and one table)
+"$RTJ" compare --wide "$WORK/a1.json" "$WORK/b1.json" >"$WORK/ab-wide.out" 2>&1
 ab=$(outcomes "$WORK/ab.json")
 echo "# A/B: $ab"
 # The answer (issue 35) follows the verdicts this test holds to the truth: dropouts decide, and where none was
@@ -103,7 +105,7 @@ if [ "${apart%%:*}" = apart ]; then
     check "A/B: 300 µs injected on every cycle, the truth's seconds apart: wakeup p99/s worse" \
         bash -c "echo '$ab' | grep -q 'wakeup_p99/s=worse'"
     check "A/B: the line says why (seconds above the baseline's median, the shift, the p-value, the runs)" \
-        grep -q "seconds above the baseline.s median, shift +[0-9.]* µs (Hodges-Lehmann; in every half of either run) beyond.*; and across runs: 5 runs of the baseline.s set-up against 3 of this one, ×[0-9.]* (t-test on the runs, p [<=] [0-9.e-]*, 6 df; over the 6 measures compared (Holm) p [<=] [0-9.e-]*)" <(tr '\n' ' ' <"$WORK/ab.out" | tr -s ' ')
+        grep -q "seconds above the baseline.s median, shift +[0-9.]* µs (Hodges-Lehmann; in every half of either run) beyond.*; and across runs: 5 runs of the baseline.s set-up against 3 of this one, ×[0-9.]* (t-test on the runs, p [<=] [0-9.e-]*, 6 df; over the [0-9]* measures compared (Holm) p [<=] [0-9.e-]*)" <(tr '\n' ' ' <"$WORK/ab-wide.out" | tr -s ' ')
 else
     check "A/B: the machine's stalls made the truth's seconds overlap: wakeup p99/s worse or no clear difference" \
         bash -c "echo '$ab' | grep -qE 'wakeup_p99/s=(worse|same)'"
@@ -151,6 +153,7 @@ check "A/B: the injection's own |jitter| p99 did not move (within 20 µs)" $T in
 # the line says why. One pair alone must show a tenth of the period (133 µs) in every half of either run: the truth
 # says whether it does.
 "$RTJ" compare --alone "$WORK/a1.json" "$WORK/b1.json" --json "$WORK/alone.json" >"$WORK/alone.out" 2>&1
+"$RTJ" compare --alone --wide "$WORK/a1.json" "$WORK/b1.json" >"$WORK/alone-wide.out" 2>&1
 al=$(outcomes "$WORK/alone.json")
 echo "# alone: $al"
 bar=$($T pairbar "$WORK/a1" "$WORK/b1" 133.34)
@@ -158,7 +161,7 @@ echo "# truth: $bar"
 if [ "${apart%%:*}" = apart ] && [ "${bar%%:*}" = clears ]; then
     check "--alone: 300 µs injected, the truth's seconds apart and beyond a tenth of the period: wakeup p99/s worse_in_pair, not worse" \
         bash -c "echo '$al' | grep -q 'wakeup_p99/s=worse_in_pair'"
-    check "--alone: the line says so first, and that the run-to-run noise is unknown" grep -q "worse in this pair: wakeup p99 per second, median .*; not yet confirmed across runs: one run a side and no other run of either set-up beside them" <(tr '\n' ' ' <"$WORK/alone.out" | tr -s ' ')
+    check "--alone: the line says so first, and that the run-to-run noise is unknown" grep -q "worse in this pair: wakeup p99 per second, median .*; not yet confirmed across runs: one run a side and no other run of either set-up beside them" <(tr '\n' ' ' <"$WORK/alone-wide.out" | tr -s ' ')
 else
     check "--alone: the truth's seconds overlap or fall short of the bar: wakeup p99/s worse_in_pair or no clear difference" bash -c "echo '$al' | grep -qE 'wakeup_p99/s=(worse_in_pair|same)'"
 fi
