@@ -151,6 +151,9 @@ static json_t *phase_json(const struct phase_result *pr, const struct segment *s
      * the events, measured whether or not anything explains them; then the phase's top culprits, when sought. */
     json_object_set_new(o, "spikes", report_spikes_json(s, at->wall_off_ns, at->culprits, at->phase));
     json_object_set_new(o, "spikes_unlisted", json_integer(s ? (json_int_t)s->spikes_unlisted : 0));
+    /* the most this phase could list: its share of the run's lists (stats/phase.h, struct phase_lists) */
+    json_object_set_new(o, "spikes_listed_max", s ? json_integer(s->spikes_max ? s->spikes_max : SEGMENT_SPIKES_MAX)
+                                                  : json_null());
     json_object_set_new(o, "spike_threshold_us", s && s->spike_threshold_ns != INT64_MAX
                                                      ? json_real(us(s->spike_threshold_ns)) : json_null());
     if (at->culprits)
@@ -218,7 +221,7 @@ static json_t *phase_json(const struct phase_result *pr, const struct segment *s
      * counts are in those entries; only their own second is not shown. */
     if (folded)
         json_object_set_new(o, "timeline_detail", json_pack("{s:I, s:i, s:s}", "eventful_seconds_folded",
-            (json_int_t)folded, "seconds_kept_alone_max", TL_DETAIL_MAX, "kept", "the worst: xrun events, then "
+            (json_int_t)folded, "seconds_kept_alone_max", (int)tl_alone_max(&s->tl), "kept", "the worst: xrun events, then "
             "missed deadlines, then the largest spike"));
     return o;
 }

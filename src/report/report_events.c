@@ -58,7 +58,8 @@ json_t *report_events_summary_json(const struct segment *s, int64_t wall_off_ns)
     const struct event_keep *k = &s->events;
     json_t *o = json_pack("{s:I, s:I, s:I, s:I, s:i, s:i, s:f}", "total", (json_int_t)k->total, "listed",
                           (json_int_t)(k->nlatest + k->nworst), "summarised", (json_int_t)k->summarised, "lost",
-                          (json_int_t)k->lost, "kept_latest", EVENT_KEEP_LATEST, "kept_worst", EVENT_KEEP_WORST,
+                          (json_int_t)k->lost, "kept_latest", (int)event_keep_latest_max(k), "kept_worst",
+                          (int)event_keep_worst_max(k),
                           "bucket_s", (double)k->bucket_ns / 1e9);
     if (!o)
         return json_null();

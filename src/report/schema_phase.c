@@ -144,6 +144,9 @@ const struct schema_key schema_phase[] = {
     { .path = "phases[].spikes_unlisted", .types = T_COUNT | T_NULL, .flags = SCHEMA_READ, .type = "integer",
       .meaning = "the spikes not listed: none woke later than the least late listed one (before issue 32: the "
                  "spikes past the first 512)" },
+    { .path = "phases[].spikes_listed_max", .types = T_COUNT | T_NULL, .flags = SCHEMA_READ, .type = "integer",
+      .meaning = "the most spikes this phase could list: its share of the run's lists (a run of several phases "
+                 "shares them; before this field: 128, or 512 before issue 32)" },
     { .path = "phases[].spike_threshold_us", .types = T_NUM | T_NULL, .flags = SCHEMA_READ, .type = "number",
       .meaning = "the spike threshold in force: half the period unless the run set another" },
     { .path = "phases[].top_culprits", .types = T_ARR | T_NULL, .flags = SCHEMA_READ, .type = "array",

@@ -311,8 +311,13 @@ static int measure_phases_prepare(struct run_state *st)
         run_err("out of memory\n");
         return 3;
     }
+    /* the run's lists shared among its phases: its memory and its report hold one phase's lists, whatever the
+     * number of phases (stats/phase.h) */
+    struct phase_lists lists;
+    phase_lists_share(&lists, st->nphases);
     for (int i = 0; i < st->nphases; i++) {
         phase_init(&st->stats[i]);
+        phase_set_lists(&st->stats[i], &lists);
         if (p->spike_us > 0)
             phase_set_spike_threshold(&st->stats[i], (int64_t)(p->spike_us * 1000.0));
         if (st->culprits || st->watch)

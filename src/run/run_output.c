@@ -80,8 +80,7 @@ int run_write_outputs(const json_t *doc, const struct run_outputs *o)
     if (first) {
         /* The measurement must not be lost: the whole report goes to stderr, for the user to keep. */
         run_err("the report follows, since it could not be saved:\n");
-        json_dumpf(doc, stderr, JSON_INDENT(1) | JSON_REAL_PRECISION(12));
-        fputc('\n', stderr);
+        doc_json_body(stderr, (void *)doc);
     }
     return first;
 }

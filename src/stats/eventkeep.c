@@ -14,11 +14,35 @@ void event_keep_init(struct event_keep *k)
 
 void event_keep_free(struct event_keep *k)
 {
+    uint32_t latest = k->keep_latest, worst = k->keep_worst;
     free(k->latest);
     free(k->worst);
     free(k->buckets);
     free(k->deferred);
     event_keep_init(k);
+    k->keep_latest = latest;
+    k->keep_worst = worst;
+}
+
+static uint32_t clamp_keep(uint32_t n, uint32_t max)
+{
+    return n < 1 ? 1 : n > max ? max : n;
+}
+
+void event_keep_set_lists(struct event_keep *k, uint32_t latest, uint32_t worst)
+{
+    k->keep_latest = clamp_keep(latest, EVENT_KEEP_LATEST);
+    k->keep_worst = clamp_keep(worst, EVENT_KEEP_WORST);
+}
+
+size_t event_keep_latest_max(const struct event_keep *k)
+{
+    return k->keep_latest ? k->keep_latest : EVENT_KEEP_LATEST;
+}
+
+size_t event_keep_worst_max(const struct event_keep *k)
+{
+    return k->keep_worst ? k->keep_worst : EVENT_KEEP_WORST;
 }
 
 int64_t event_length_ns(const struct xrun_event *e)
@@ -183,7 +207,7 @@ static void heap_up(struct xrun_event *h, size_t i)
 /* e has left the latest: kept among the worst, or summed (or the shortest of the worst is, in its place). */
 static void retire(struct event_keep *k, const struct xrun_event *e, event_name_fn name, void *arg)
 {
-    if (k->nworst < EVENT_KEEP_WORST) {
+    if (k->nworst < event_keep_worst_max(k)) {
         k->worst[k->nworst] = *e;
         heap_up(k->worst, k->nworst++);
         return;
@@ -202,8 +226,8 @@ int event_keep_push(struct event_keep *k, const struct xrun_event *e, int64_t or
                     void *arg)
 {
     if (!k->latest) {
-        k->latest = malloc(EVENT_KEEP_LATEST * sizeof(*k->latest));
-        k->worst = malloc(EVENT_KEEP_WORST * sizeof(*k->worst));
+        k->latest = malloc(event_keep_latest_max(k) * sizeof(*k->latest));
+        k->worst = malloc(event_keep_worst_max(k) * sizeof(*k->worst));
         if (!k->latest || !k->worst) {
             free(k->latest);
             free(k->worst);
@@ -220,13 +244,14 @@ int event_keep_push(struct event_keep *k, const struct xrun_event *e, int64_t or
     n.seq = k->total++;
     if (n.end_ns < n.start_ns)
         n.end_ns = n.start_ns; /* its last disturbed cycle's entry before its due time: a grid that moved */
-    if (k->nlatest == EVENT_KEEP_LATEST) {
+    size_t cap = event_keep_latest_max(k);
+    if (k->nlatest == cap) {
         struct xrun_event old = k->latest[k->latest_first];
         k->latest[k->latest_first] = n;
-        k->latest_first = (k->latest_first + 1) % EVENT_KEEP_LATEST;
+        k->latest_first = (k->latest_first + 1) % cap;
         retire(k, &old, name, arg);
     } else {
-        k->latest[(k->latest_first + k->nlatest++) % EVENT_KEEP_LATEST] = n;
+        k->latest[(k->latest_first + k->nlatest++) % cap] = n;
     }
     return 0;
 }
@@ -235,7 +260,7 @@ struct xrun_event *event_keep_newest(struct event_keep *k)
 {
     if (!k->nlatest)
         return NULL;
-    return &k->latest[(k->latest_first + k->nlatest - 1) % EVENT_KEEP_LATEST];
+    return &k->latest[(k->latest_first + k->nlatest - 1) % event_keep_latest_max(k)];
 }
 
 const struct xrun_event *event_keep_seq(const struct event_keep *k, uint64_t seq)
@@ -245,7 +270,7 @@ const struct xrun_event *event_keep_seq(const struct event_keep *k, uint64_t seq
     const struct xrun_event *first = &k->latest[k->latest_first];
     if (seq < first->seq || seq - first->seq >= k->nlatest)
         return NULL;
-    return &k->latest[(k->latest_first + (size_t)(seq - first->seq)) % EVENT_KEEP_LATEST];
+    return &k->latest[(k->latest_first + (size_t)(seq - first->seq)) % event_keep_latest_max(k)];
 }
 
 static int by_seq(const void *pa, const void *pb)
@@ -265,7 +290,7 @@ long event_keep_list(const struct event_keep *k, struct xrun_event **out)
         return -ENOMEM;
     memcpy(a, k->worst, k->nworst * sizeof(*a));
     for (size_t i = 0; i < k->nlatest; i++)
-        a[k->nworst + i] = k->latest[(k->latest_first + i) % EVENT_KEEP_LATEST];
+        a[k->nworst + i] = k->latest[(k->latest_first + i) % event_keep_latest_max(k)];
     qsort(a, n, sizeof(*a), by_seq);
     *out = a;
     return (long)n;

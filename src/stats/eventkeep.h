@@ -82,10 +82,18 @@ struct event_keep {
     int named;                     /* a name function was given at least once: the culprit sums mean something */
     struct xrun_event *deferred;   /* summed, their culprit not known yet: [0, ndeferred), the oldest first */
     size_t ndeferred;
+    uint32_t keep_latest, keep_worst; /* this segment's share of the run's lists (event_keep_set_lists); 0: the
+                                       * whole EVENT_KEEP_LATEST, EVENT_KEEP_WORST */
 };
 
 void event_keep_init(struct event_keep *k);
 void event_keep_free(struct event_keep *k);
+/* Keep at most latest and worst in full (each at least 1, at most EVENT_KEEP_LATEST, EVENT_KEEP_WORST): a run of
+ * several phases shares its lists among them (stats/phase.h, struct phase_lists). Before the first push. */
+void event_keep_set_lists(struct event_keep *k, uint32_t latest, uint32_t worst);
+/* What k keeps in full at most: its latest, its worst. */
+size_t event_keep_latest_max(const struct event_keep *k);
+size_t event_keep_worst_max(const struct event_keep *k);
 /* Counts e (a new event, seq set here) and keeps it among the latest; the one it pushes out of the ring stays if
  * it is among the worst, else it (or the worst it replaced) is summed, named through name (NULL: no culprits
  * sought). origin_ns: where the segment's buckets begin (read with the first event summed). 0, or -ENOMEM (then the

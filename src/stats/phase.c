@@ -11,6 +11,35 @@ void phase_init(struct phase_stats *p)
 {
     memset(p, 0, sizeof(*p));
     p->cur = -1;
+    phase_lists_share(&p->lists, 1);
+}
+
+static uint32_t share(uint32_t whole, int n)
+{
+    uint32_t d = n < 1 ? 1 : n > PHASE_LISTS_FLOOR_DIV ? PHASE_LISTS_FLOOR_DIV : (uint32_t)n;
+    uint32_t v = (whole + d - 1) / d;
+    return v < 1 ? 1 : v;
+}
+
+void phase_lists_share(struct phase_lists *l, int nphases)
+{
+    l->events_latest = share(EVENT_KEEP_LATEST, nphases);
+    l->events_worst = share(EVENT_KEEP_WORST, nphases);
+    l->spikes = share(SEGMENT_SPIKES_MAX, nphases);
+    l->seconds_alone = share(TL_DETAIL_MAX, nphases);
+}
+
+static uint32_t cap(uint32_t v, uint32_t whole)
+{
+    return v < 1 ? 1 : v > whole ? whole : v;
+}
+
+void phase_set_lists(struct phase_stats *p, const struct phase_lists *l)
+{
+    p->lists.events_latest = cap(l->events_latest, EVENT_KEEP_LATEST);
+    p->lists.events_worst = cap(l->events_worst, EVENT_KEEP_WORST);
+    p->lists.spikes = cap(l->spikes, SEGMENT_SPIKES_MAX);
+    p->lists.seconds_alone = cap(l->seconds_alone, TL_DETAIL_MAX);
 }
 
 void phase_free(struct phase_stats *p)
@@ -64,7 +93,7 @@ void phase_finish(struct phase_stats *p)
     }
 }
 
-static struct segment *segment_new(uint32_t nframes, uint32_t rate)
+static struct segment *segment_new(const struct phase_stats *p, uint32_t nframes, uint32_t rate)
 {
     struct segment *s = calloc(1, sizeof(*s));
     if (!s)
@@ -78,6 +107,9 @@ static struct segment *segment_new(uint32_t nframes, uint32_t rate)
                                        * threshold, so a segment is always a fresh mapping) */
     s->cur_sec = -1;
     event_keep_init(&s->events);
+    event_keep_set_lists(&s->events, p->lists.events_latest, p->lists.events_worst);
+    s->spikes_max = p->lists.spikes;
+    s->tl.alone_max = p->lists.seconds_alone;
     s->tl.last_ev = -1;
     s->last_cpu = -1;
     return s;
@@ -241,7 +273,7 @@ static struct segment *segment_for(struct phase_stats *p, const struct rt_record
             p->ignored_records++;
             return NULL;
         }
-        struct segment *s = segment_new(r->nframes, r->rate_hz);
+        struct segment *s = segment_new(p, r->nframes, r->rate_hz);
         if (!s) {
             *err = -ENOMEM;
             return NULL;

@@ -84,6 +84,8 @@ struct tl_acc {
     uint64_t alone_ev;             /* of them, those standing alone */
     int64_t last_ev;               /* the latest eventful second decided, -1 before any */
     int capped;                    /* too many eventful seconds to keep their neighbours alone */
+    uint32_t alone_max;            /* the eventful seconds it keeps alone at most (its share of the run's lists,
+                                    * struct phase_lists); 0: TL_DETAIL_MAX (stats/timeline.h) */
 };
 
 struct segment {
@@ -103,6 +105,8 @@ struct segment {
     struct wake_spike *spikes;     /* the worst SEGMENT_SPIKES_MAX spikes, in no order (the report sorts them) */
     size_t nspikes, spikes_cap;
     size_t spike_least;            /* once the list is full: the index of its least late spike */
+    uint32_t spikes_max;           /* the spikes it lists at most (its share of the run's lists, struct
+                                    * phase_lists); 0: SEGMENT_SPIKES_MAX */
     uint64_t spikes_unlisted;      /* spikes not listed: less late than those listed, or pushed out by a later one */
     int64_t spike_threshold_ns;    /* the threshold in force for this segment (phase_set_spike_threshold) */
     int last_cpu;                  /* the CPU of the latest cycle, -1 unknown */
@@ -165,6 +169,18 @@ struct segment {
 
 #define PHASE_MAX_SEGMENTS 8
 
+/* What each segment of a phase lists at most: the xrun events kept in full (the latest, the worst), the wake-up
+ * spikes, the eventful seconds alone in its timeline. A phase alone lists the whole EVENT_KEEP_LATEST,
+ * EVENT_KEEP_WORST, SEGMENT_SPIKES_MAX and TL_DETAIL_MAX; a run of several phases shares them (phase_lists_share):
+ * its memory and its report hold one phase's lists whatever the number of phases (issue 32, Cost). */
+struct phase_lists {
+    uint32_t events_latest, events_worst, spikes, seconds_alone;
+};
+/* The lists of each of a run's nphases phases: the whole lists divided among them, never below
+ * PHASE_LISTS_FLOOR_DIV of the whole (a phase lists at least an eighth of them). */
+#define PHASE_LISTS_FLOOR_DIV 8
+void phase_lists_share(struct phase_lists *l, int nphases);
+
 struct phase_stats {
     struct segment *seg[PHASE_MAX_SEGMENTS];
     int nseg;
@@ -180,6 +196,7 @@ struct phase_stats {
     int margin_known;
     int64_t margin_ns;
     int64_t spike_threshold_ns;    /* phase_set_spike_threshold's; 0: half the period of each segment's size */
+    struct phase_lists lists;      /* phase_set_lists's: what each new segment lists at most */
     phase_notify_fn notify;        /* phase_set_notify's; NULL: nobody is told */
     void *notify_arg;
     const struct segment *telling; /* while notify runs: the segment whose happening it tells (its size) */
@@ -195,6 +212,9 @@ void phase_init(struct phase_stats *p);
 /* A cycle whose wake-up is above ns is a spike (listed per segment, struct wake_spike); 0 (the default): half the
  * period of the segment's size (phase_spikes.c says why). Call after phase_init, before the first record. */
 void phase_set_spike_threshold(struct phase_stats *p, int64_t ns);
+/* What each segment lists at most (struct phase_lists; each figure at least 1, at most the whole); the default is
+ * the whole lists. After phase_init, before the first record. */
+void phase_set_lists(struct phase_stats *p, const struct phase_lists *l);
 /* Who is told of closed events and new spikes (phase_notify_fn), with arg; NULL: nobody. After phase_init. */
 void phase_set_notify(struct phase_stats *p, phase_notify_fn fn, void *arg);
 /* Who names the top culprit of an event as it leaves the full detail for the sums (eventkeep.h); NULL: nobody. */

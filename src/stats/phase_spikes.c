@@ -49,9 +49,10 @@ int phase_spike_note(struct phase_stats *p, struct segment *s, int64_t due_ns, i
 {
     if (wake_ns <= s->spike_threshold_ns)
         return 0;
-    if (s->nspikes == s->spikes_cap && s->spikes_cap < SEGMENT_SPIKES_MAX) {
+    size_t most = s->spikes_max ? s->spikes_max : SEGMENT_SPIKES_MAX;
+    if (s->nspikes == s->spikes_cap && s->spikes_cap < most) {
         size_t cap = s->spikes_cap ? s->spikes_cap * 2 : 16;
-        cap = cap > SEGMENT_SPIKES_MAX ? SEGMENT_SPIKES_MAX : cap;
+        cap = cap > most ? most : cap;
         struct wake_spike *n = realloc(s->spikes, cap * sizeof(*n));
         if (!n)
             return -ENOMEM;
@@ -74,7 +75,7 @@ int phase_spike_note(struct phase_stats *p, struct segment *s, int64_t due_ns, i
     }
     *k = (struct wake_spike){ .t_ns = due_ns, .wakeup_ns = wake_ns, .callback_ns = cb_ns,
                               .callback_max_ns = cb_ns > cb_prev_ns ? cb_ns : cb_prev_ns, .cpu = cpu };
-    if (s->nspikes == SEGMENT_SPIKES_MAX)
+    if (s->nspikes == most)
         s->spike_least = least_late(s);
     p->telling = s;
     if (p->notify)

@@ -40,6 +40,11 @@ static int64_t half_period(const struct segment *s)
     return s->rate_hz ? (int64_t)s->nframes * 500000000LL / s->rate_hz : INT64_MAX;
 }
 
+size_t tl_alone_max(const struct tl_acc *a)
+{
+    return a->alone_max ? a->alone_max : TL_DETAIL_MAX;
+}
+
 static int acc_push(struct tl_acc *a, const struct tl_entry *e)
 {
     if (a->n == a->cap) {
@@ -146,7 +151,7 @@ static int acc_decide(struct tl_acc *a, const struct second_stats *win, uint64_t
     if (ev) {
         a->eventful++;
         a->last_ev = (int64_t)i;
-        if (!a->capped && a->eventful * (2 * TL_NEAR_S + 1) > TL_DETAIL_MAX) {
+        if (!a->capped && a->eventful * (2 * TL_NEAR_S + 1) > tl_alone_max(a)) {
             a->capped = 1; /* too many to keep their neighbours: from now on the eventful seconds alone */
             acc_rebuild(a, not_near, NULL);
         }
@@ -174,8 +179,8 @@ static int acc_decide(struct tl_acc *a, const struct second_stats *win, uint64_t
             a->eventful--; /* undecided: it is decided again next time */
         return -ENOMEM;
     }
-    if (e.kind == TL_EVENTFUL && ++a->alone_ev >= TL_TRIM_AT && a->capped)
-        acc_trim(a, TL_DETAIL_MAX);
+    if (e.kind == TL_EVENTFUL && ++a->alone_ev >= tl_alone_max(a) + tl_alone_max(a) / 4 && a->capped)
+        acc_trim(a, tl_alone_max(a)); /* TL_TRIM_AT's rule, for this segment's share */
     return 0;
 }
 
@@ -221,7 +226,7 @@ int timeline_view(const struct segment *s, struct tl_entry **out, size_t *n, uin
             return -ENOMEM;
         }
     if (a.capped)
-        acc_trim(&a, TL_DETAIL_MAX);
+        acc_trim(&a, tl_alone_max(&a));
     *folded = a.capped && a.eventful > a.alone_ev ? a.eventful - a.alone_ev : 0;
     *out = a.e;
     *n = a.n;

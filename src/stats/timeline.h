@@ -53,6 +53,9 @@ int timeline_compact(struct segment *s);
  * budget). Nothing of s changes. 0 or -ENOMEM. */
 int timeline_view(const struct segment *s, struct tl_entry **out, size_t *n, uint64_t *folded);
 
+/* The eventful seconds a segment's timeline keeps alone at most: its tl.alone_max, or TL_DETAIL_MAX. */
+size_t tl_alone_max(const struct tl_acc *a);
+
 /* Folds b into a: counts summed, maxima (and per-second p99s) the largest, the margin's minimum the least. */
 void second_merge(struct second_stats *a, const struct second_stats *b);
 

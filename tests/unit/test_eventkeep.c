@@ -136,11 +136,17 @@ static int by_len_desc(const void *pa, const void *pb)
     return a > b ? -1 : a < b;
 }
 
-static void test_hundred_thousand(void **state)
+/* A stream of NEV events kept with at most `latest` and `worst` in full (set: event_keep_set_lists; else the
+ * defaults, LATEST and WORST), judged against the test's own sort of what it generated. */
+static void hundred_thousand(int set, int LATEST, int WORST)
 {
-    (void)state;
     struct event_keep k;
     event_keep_init(&k);
+    if (set)
+        event_keep_set_lists(&k, (uint32_t)LATEST, (uint32_t)WORST);
+    assert_int_equal(event_keep_latest_max(&k), LATEST);
+    assert_int_equal(event_keep_worst_max(&k), WORST);
+    named_calls = 0;
     uint64_t x = 88172645463325252ULL;
     int64_t *len = malloc(NEV * sizeof(*len));
     int64_t *start = malloc(NEV * sizeof(*start));
@@ -160,31 +166,31 @@ static void test_hundred_thousand(void **state)
     /* counts exact */
     assert_int_equal(k.total, NEV);
     assert_int_equal(k.lost, 0);
-    assert_int_equal(k.nlatest, EVENT_KEEP_LATEST);
-    assert_int_equal(k.nworst, EVENT_KEEP_WORST);
-    assert_int_equal(k.summarised, NEV - EVENT_KEEP_LATEST - EVENT_KEEP_WORST);
+    assert_int_equal(k.nlatest, LATEST);
+    assert_int_equal(k.nworst, WORST);
+    assert_int_equal(k.summarised, NEV - LATEST - WORST);
     assert_int_equal(named_calls, (int)k.summarised);  /* each summarised event named once */
     /* the list: every kept event once, in time order */
     struct xrun_event *l = NULL;
     long n = event_keep_list(&k, &l);
-    assert_int_equal(n, EVENT_KEEP_LATEST + EVENT_KEEP_WORST);
+    assert_int_equal(n, LATEST + WORST);
     for (long i = 1; i < n; i++)
         assert_true(l[i].seq > l[i - 1].seq);
-    /* latest kept: the stream's last EVENT_KEEP_LATEST, whole */
-    for (int i = 0; i < EVENT_KEEP_LATEST; i++) {
-        const struct xrun_event *e = &l[n - EVENT_KEEP_LATEST + i];
-        assert_int_equal(e->seq, NEV - EVENT_KEEP_LATEST + i);
+    /* latest kept: the stream's last LATEST, whole */
+    for (int i = 0; i < LATEST; i++) {
+        const struct xrun_event *e = &l[n - LATEST + i];
+        assert_int_equal(e->seq, NEV - LATEST + i);
         assert_int_equal(e->start_ns, start[e->seq]);
         assert_int_equal(e->end_ns - e->start_ns, len[e->seq]);
     }
-    /* worst kept: the EVENT_KEEP_WORST longest of the events before them, from a sort of the generated lengths */
-    int older = NEV - EVENT_KEEP_LATEST;
+    /* worst kept: the WORST longest of the events before them, from a sort of the generated lengths */
+    int older = NEV - LATEST;
     int64_t *sorted = malloc((size_t)older * sizeof(*sorted));
     memcpy(sorted, len, (size_t)older * sizeof(*sorted));
     qsort(sorted, (size_t)older, sizeof(*sorted), by_len_desc);
-    int64_t cut = sorted[EVENT_KEEP_WORST - 1];
-    assert_true(sorted[EVENT_KEEP_WORST] < cut); /* the generator's lengths are distinct around the cut */
-    for (long i = 0; i < n - EVENT_KEEP_LATEST; i++) {
+    int64_t cut = sorted[WORST - 1];
+    assert_true(sorted[WORST] < cut); /* the generator's lengths are distinct around the cut */
+    for (long i = 0; i < n - LATEST; i++) {
         assert_true(l[i].seq < (uint64_t)older);
         assert_true(l[i].end_ns - l[i].start_ns >= cut);
         assert_int_equal(l[i].end_ns - l[i].start_ns, len[l[i].seq]);
@@ -246,6 +252,37 @@ static void test_hundred_thousand(void **state)
     free(len);
     free(start);
     event_keep_free(&k);
+}
+
+static void test_hundred_thousand(void **state)
+{
+    (void)state;
+    hundred_thousand(0, EVENT_KEEP_LATEST, EVENT_KEEP_WORST);
+}
+
+/* A phase's share of a run's lists (stats/phase.h, phase_lists_share): eight phases keep an eighth each; more keep no
+ * less; the setter clamps to 1 .. the whole. */
+static void test_hundred_thousand_shared(void **state)
+{
+    (void)state;
+    struct phase_lists l;
+    phase_lists_share(&l, 8);
+    assert_int_equal(l.events_latest, EVENT_KEEP_LATEST / 8);
+    assert_int_equal(l.events_worst, EVENT_KEEP_WORST / 8);
+    hundred_thousand(1, (int)l.events_latest, (int)l.events_worst);
+    phase_lists_share(&l, 40);
+    assert_int_equal(l.events_latest, EVENT_KEEP_LATEST / PHASE_LISTS_FLOOR_DIV);
+    phase_lists_share(&l, 3);
+    assert_int_equal(l.events_latest, (EVENT_KEEP_LATEST + 2) / 3);
+    phase_lists_share(&l, 1);
+    assert_int_equal(l.events_latest, EVENT_KEEP_LATEST);
+    assert_int_equal(l.spikes, SEGMENT_SPIKES_MAX);
+    hundred_thousand(1, 1, 1);
+    struct event_keep k;
+    event_keep_init(&k);
+    event_keep_set_lists(&k, 0, 100000);
+    assert_int_equal(event_keep_latest_max(&k), 1);
+    assert_int_equal(event_keep_worst_max(&k), EVENT_KEEP_WORST);
 }
 
 /* A week of events: the buckets widen (neighbours merged), never grow past their cap, and still add up. */
@@ -353,6 +390,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hundred_thousand),
+        cmocka_unit_test(test_hundred_thousand_shared),
         cmocka_unit_test(test_named_when_known),
         cmocka_unit_test(test_buckets_widen),
         cmocka_unit_test(test_clamp),

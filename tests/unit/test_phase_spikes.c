@@ -163,18 +163,24 @@ static int has(const int64_t *v, int n, int64_t x)
  * SEGMENT_SPIKES_MAX latest-waking of them (the truth: this test's own sort of what it injected), counts the rest;
  * every spike that entered and was pushed out was told dropped once, none listed was; the report lists them in
  * time order. */
-static void test_worst_spikes_kept(void **state)
+static void worst_spikes_kept(int MAX)
 {
-    (void)state;
     enum { N = 3 * SEGMENT_SPIKES_MAX + 1 };
     struct phase_stats p;
-    struct worst_told t;
+    static struct worst_told t;
     memset(&t, 0, sizeof(t));
     phase_init(&p);
+    if (MAX != SEGMENT_SPIKES_MAX) { /* a phase's share of a run's lists (phase_set_lists) */
+        struct phase_lists l;
+        phase_lists_share(&l, 1);
+        l.spikes = (uint32_t)MAX;
+        phase_set_lists(&p, &l);
+    }
+    const int NN = 3 * MAX + 1;
     phase_set_notify(&p, worst_tell, &t);
     static int64_t wake[N], due[N], sorted[N];
-    for (int i = 0; i < N; i++) {
-        wake[i] = 700000 + (int64_t)((i * 7919) % N) * 100; /* 700.0 .. 738.4 µs, each once (7919 prime) */
+    for (int i = 0; i < NN; i++) {
+        wake[i] = 700000 + (int64_t)((i * 7919) % NN) * 100; /* 700.0 .. 738.4 µs, each once (7919 prime) */
         sorted[i] = wake[i];
         struct rt_record r = cyc(2 * i + 1, wake[i], 10000, 1);
         due[i] = r.start_ns;
@@ -182,34 +188,50 @@ static void test_worst_spikes_kept(void **state)
         assert_int_equal(phase_add_cycle(&p, &q, 0, 0), 0);
         assert_int_equal(phase_add_cycle(&p, &r, 0, 0), 0);
     }
-    qsort(sorted, N, sizeof(sorted[0]), cmp_desc);
-    int64_t least = sorted[SEGMENT_SPIKES_MAX - 1];
+    qsort(sorted, (size_t)NN, sizeof(sorted[0]), cmp_desc);
+    int64_t least = sorted[MAX - 1];
     const struct segment *s = p.seg[0];
-    assert_int_equal(s->nspikes, SEGMENT_SPIKES_MAX);
-    assert_int_equal(s->spikes_unlisted, N - SEGMENT_SPIKES_MAX);
+    assert_int_equal(s->nspikes, MAX);
+    assert_int_equal(s->spikes_unlisted, NN - MAX);
     int64_t listed[SEGMENT_SPIKES_MAX];
     for (size_t k = 0; k < s->nspikes; k++) {
         assert_true(s->spikes[k].wakeup_ns >= least);
         listed[k] = s->spikes[k].t_ns;
     }
-    for (int i = 0; i < N; i++) {
-        int in = has(listed, SEGMENT_SPIKES_MAX, due[i]), entered = has(t.entered, t.nentered, due[i]);
+    for (int i = 0; i < NN; i++) {
+        int in = has(listed, MAX, due[i]), entered = has(t.entered, t.nentered, due[i]);
         assert_int_equal(in, wake[i] >= least);
         if (in)
             assert_false(has(t.dropped, t.ndropped, due[i]));
         else
             assert_int_equal(has(t.dropped, t.ndropped, due[i]), entered);
     }
-    assert_int_equal(t.nentered - t.ndropped, SEGMENT_SPIKES_MAX);
+    assert_int_equal(t.nentered - t.ndropped, MAX);
     assert_true(t.ndropped > 0);
     assert_int_equal(t.other, 0);
     json_t *a = report_spikes_json(s, 0, NULL, 0);
-    assert_int_equal(json_array_size(a), SEGMENT_SPIKES_MAX);
+    assert_int_equal(json_array_size(a), MAX);
     for (size_t k = 1; k < json_array_size(a); k++)
         assert_true(json_real_value(json_object_get(json_array_get(a, k - 1), "t_s")) <
                     json_real_value(json_object_get(json_array_get(a, k), "t_s")));
     json_decref(a);
     phase_free(&p);
+}
+
+static void test_worst_spikes_kept(void **state)
+{
+    (void)state;
+    worst_spikes_kept(SEGMENT_SPIKES_MAX);
+}
+
+/* The same with an eighth of the list, a phase's share in a run of eight (stats/phase.h, struct phase_lists). */
+static void test_worst_spikes_kept_shared(void **state)
+{
+    (void)state;
+    struct phase_lists l;
+    phase_lists_share(&l, 8);
+    assert_int_equal(l.spikes, SEGMENT_SPIKES_MAX / 8);
+    worst_spikes_kept((int)l.spikes);
 }
 
 /* A stall: cycle 500's callback runs 5 ms on CPU 2 (four periods), the next cycle comes after a gap; a notification
@@ -319,6 +341,7 @@ int main(void)
         cmocka_unit_test(test_injected_late_cycle_is_a_spike),
         cmocka_unit_test(test_threshold_and_cap),
         cmocka_unit_test(test_worst_spikes_kept),
+        cmocka_unit_test(test_worst_spikes_kept_shared),
         cmocka_unit_test(test_event_told_when_closed),
         cmocka_unit_test(test_buffer_change_told_in_order),
     };

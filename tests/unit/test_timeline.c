@@ -72,6 +72,9 @@ static int desc(const void *a, const void *b)
     return (x < y) - (x > y);
 }
 
+/* The eventful seconds a segment keeps alone at most: TL_DETAIL_MAX, or a phase's share (test_many_events_shared). */
+static size_t g_alone = TL_DETAIL_MAX;
+
 /* The rule, over the whole run at once: which seconds stand alone, and how many eventful ones were folded. */
 static unsigned char *expected_alone(const struct run *r, uint64_t *folded)
 {
@@ -80,15 +83,15 @@ static unsigned char *expected_alone(const struct run *r, uint64_t *folded)
     size_t nev = 0;
     for (int64_t k = 0; k < r->n; k++)
         nev += !is_edge(r, k) && is_eventful(r, k);
-    int capped = nev * (2 * TL_NEAR_S + 1) > TL_DETAIL_MAX;
+    int capped = nev * (2 * TL_NEAR_S + 1) > g_alone;
     int64_t *w = malloc((nev + 1) * sizeof(*w)), cut = 0;
     size_t m = 0;
     for (int64_t k = 0; k < r->n; k++)
         if (!is_edge(r, k) && is_eventful(r, k))
             w[m++] = badness(r, k);
     qsort(w, m, sizeof(*w), desc);
-    if (capped && m > TL_DETAIL_MAX)
-        cut = w[TL_DETAIL_MAX - 1]; /* no two are equal: exactly TL_DETAIL_MAX are at or above it */
+    if (capped && m > g_alone)
+        cut = w[g_alone - 1]; /* no two are equal: exactly g_alone are at or above it */
     free(w);
     for (int64_t k = 0; k < r->n; k++) {
         if (is_edge(r, k)) {
@@ -102,7 +105,7 @@ static unsigned char *expected_alone(const struct run *r, uint64_t *folded)
                         alone[j] = 1;
         }
     }
-    *folded = capped && nev > TL_DETAIL_MAX ? nev - TL_DETAIL_MAX : 0;
+    *folded = capped && nev > g_alone ? nev - g_alone : 0;
     return alone;
 }
 
@@ -111,10 +114,17 @@ static void check_run(const struct run *r)
 {
     struct phase_stats ps;
     phase_init(&ps);
+    if (g_alone != TL_DETAIL_MAX) {
+        struct phase_lists l;
+        phase_lists_share(&l, 1);
+        l.seconds_alone = (uint32_t)g_alone;
+        phase_set_lists(&ps, &l);
+    }
     feed(&ps, r, 0, r->n);
     phase_finish(&ps);
     const struct segment *s = ps.seg[0];
     assert_int_equal(s->nsecs, (size_t)r->n);
+    assert_int_equal(tl_alone_max(&s->tl), g_alone);
     struct tl_entry *e = NULL;
     size_t n = 0;
     uint64_t folded = 0, want_folded = 0;
@@ -200,6 +210,29 @@ static void test_many_events(void **state)
     free(ev);
 }
 
+/* The same with a phase's share of a run's lists (stats/phase.h): eight phases, an eighth of the seconds alone each;
+ * and a run of a few events under that share (each with its neighbours). */
+static void test_many_events_shared(void **state)
+{
+    (void)state;
+    struct phase_lists l;
+    phase_lists_share(&l, 8);
+    assert_int_equal(l.seconds_alone, TL_DETAIL_MAX / 8);
+    g_alone = l.seconds_alone;
+    test_many_events(state);
+    for (size_t want = 5; want <= 7; want++) { /* 6 x 11 <= 75 < 7 x 11 */
+        const int64_t n = 12 * (int64_t)want + 200;
+        int64_t *ev = malloc(want * sizeof(*ev));
+        for (size_t i = 0; i < want; i++)
+            ev[i] = 100 + 12 * (int64_t)i;
+        struct run r = make_run(n, ev, want);
+        check_run(&r);
+        free(r.wake);
+        free(ev);
+    }
+    g_alone = TL_DETAIL_MAX;
+}
+
 /* Just over the budget's edge: 273 eventful seconds make 3,003 > 3,000 with their neighbours (capped: only they
  * stand alone), 272 do not (each with its neighbours). */
 static void test_budget_edge(void **state)
@@ -267,6 +300,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_few_events),
         cmocka_unit_test(test_many_events),
+        cmocka_unit_test(test_many_events_shared),
         cmocka_unit_test(test_budget_edge),
         cmocka_unit_test(test_memory_stays_bounded),
     };
