@@ -82,6 +82,7 @@ void phase_settle(struct phase_stats *p)
         s->sec_settled = 1;
         for (int m = 0; m < M_COUNT; m++) /* no value comes any more: its non-empty buckets alone */
             hist_compact(&s->m[m].hist);
+        (void)timeline_settle(s); /* out of memory: the window stays, nothing is lost */
     }
 }
 
@@ -495,9 +496,16 @@ int phase_add_cycle(struct phase_stats *p, const struct rt_record *r, uint64_t n
     int64_t sec = (r->t_entry_ns - s->t0_ns) / 1000000000LL;
     if (sec < 0)
         sec = 0;
-    if (timeline_reach(s, sec) < 0)
-        return -ENOMEM;
-    struct second_stats *ss = &s->secs[(uint64_t)(sec < s->cur_sec ? s->cur_sec : sec) - s->secs_base];
+    struct second_stats *ss;
+    if (s->tl_final && s->tl.n) {
+        /* its phase was settled, its window decided and freed (timeline_settle): a cycle that still comes is in
+         * its last entry, as it would have been in its last second (the current one) */
+        ss = &s->tl.e[s->tl.n - 1].st;
+    } else {
+        if (timeline_reach(s, sec) < 0)
+            return -ENOMEM;
+        ss = &s->secs[(uint64_t)(sec < s->cur_sec ? s->cur_sec : sec) - s->secs_base];
+    }
 
     int64_t adv = 0;
     if (pv->have) {

@@ -143,6 +143,7 @@ struct segment {
     size_t nsecs, secs_cap;        /* nsecs: the segment's seconds so far, all of them; secs_cap: the window's */
     uint64_t secs_base;            /* the seconds before it are in tl */
     struct tl_acc tl;
+    int tl_final;                  /* its phase is over: the window decided into tl and freed (timeline_settle) */
     int64_t *buf_jit, *buf_wake;   /* the current second's values, for its p99 */
     size_t buf_n, buf_cap;
     size_t buf_wn;                 /* buf_wake's count: a cycle left out of the wake-up figures is not in it */

@@ -91,7 +91,7 @@ int hist_compact(struct histogram *h)
         return -1;
     it = (struct hist_iter){ 0 };
     while (k < n && hist_next(h, &it, &neg, &b, &c))
-        x[k++] = (struct hist_bin){ neg ? -b - 1 : b, c };
+        x[k++] = (struct hist_bin){ (int16_t)(neg ? -b - 1 : b), c };
     release_pages(h->pos, sizeof(h->pos));
     release_pages(h->neg, sizeof(h->neg));
     h->sparse = x, h->nsparse = k;

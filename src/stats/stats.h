@@ -21,11 +21,13 @@
 #define HIST_BUCKETS (HIST_LINEAR + (HIST_MAX_EXP - 7 + 1) * HIST_SUB)
 
 /* A non-empty bucket of a compacted histogram: b >= 0 the bucket of values >= 0, b < 0 bucket -b - 1 of magnitudes of
- * values < 0. */
-struct hist_bin {
-    int32_t b;
+ * values < 0. Packed, 10 bytes (16 aligned): a finished phase keeps ~3,750 of them at 16 frames / 192 kHz under load
+ * (issue 32, Cost). */
+struct __attribute__((packed)) hist_bin {
+    int16_t b;
     uint64_t n;
 };
+_Static_assert(HIST_BUCKETS < 32767, "a bucket's index fits hist_bin.b");
 
 struct histogram {
     uint64_t pos[HIST_BUCKETS]; /* values >= 0 */

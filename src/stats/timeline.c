@@ -205,7 +205,9 @@ int timeline_compact(struct segment *s)
     return rc;
 }
 
-int timeline_view(const struct segment *s, struct tl_entry **out, size_t *n, uint64_t *folded)
+/* s's entries with its window's seconds decided as the last ones, the eventful alone trimmed: into *out (its own
+ * array, which the caller frees; the counters as they then are). 0 or -ENOMEM. */
+static int view_acc(const struct segment *s, struct tl_acc *out)
 {
     struct tl_acc a = s->tl;
     a.e = NULL;
@@ -227,8 +229,34 @@ int timeline_view(const struct segment *s, struct tl_entry **out, size_t *n, uin
         }
     if (a.capped)
         acc_trim(&a, tl_alone_max(&a));
+    *out = a;
+    return 0;
+}
+
+int timeline_view(const struct segment *s, struct tl_entry **out, size_t *n, uint64_t *folded)
+{
+    struct tl_acc a;
+    if (view_acc(s, &a) < 0)
+        return -ENOMEM;
     *folded = a.capped && a.eventful > a.alone_ev ? a.eventful - a.alone_ev : 0;
     *out = a.e;
     *n = a.n;
+    return 0;
+}
+
+int timeline_settle(struct segment *s)
+{
+    struct tl_acc a;
+    if (s->tl_final)
+        return 0;
+    if (view_acc(s, &a) < 0)
+        return -ENOMEM;
+    free(s->tl.e);
+    s->tl = a;
+    free(s->secs);
+    s->secs = NULL;
+    s->secs_cap = 0;
+    s->secs_base = s->nsecs;
+    s->tl_final = 1;
     return 0;
 }

@@ -53,6 +53,12 @@ int timeline_compact(struct segment *s);
  * budget). Nothing of s changes. 0 or -ENOMEM. */
 int timeline_view(const struct segment *s, struct tl_entry **out, size_t *n, uint64_t *folded);
 
+/* The phase is over (phase_settle): the window's seconds decided for good into the entries as timeline_view would,
+ * and the window freed (20 KB a segment at 16 frames / 192 kHz, kept to the run's end before); timeline_view then
+ * returns the same. A cycle that still comes (phase.h: sec_settled) is added to its last entry. 0 or -ENOMEM (the
+ * window is kept then). */
+int timeline_settle(struct segment *s);
+
 /* The eventful seconds a segment's timeline keeps alone at most: its tl.alone_max, or TL_DETAIL_MAX. */
 size_t tl_alone_max(const struct tl_acc *a);
 

@@ -8,7 +8,9 @@
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
+#include <stdlib.h>
 #include "run/collector.h"
+#include "stats/timeline.h"
 #include "rt_sink.h"
 
 static struct rt_record rec(int k, unsigned phase, int measuring, uint32_t xruns)
@@ -86,9 +88,14 @@ static void test_xruns_by_record(void **state)
     phase_finish(&ph[1]);
     assert_int_equal(ph[0].seg[0]->xruns_reported, 6); /* k = 10, 20, 30: 2 each; not the 7 before, not the warm-up's */
     assert_int_equal(ph[1].seg[0]->xruns_reported, 1); /* not phase 1's warm-up 3 */
-    uint64_t per_second = 0;
-    for (size_t s = 0; s < ph[0].seg[0]->nsecs; s++)
-        per_second += ph[0].seg[0]->secs[s].xruns_reported;
+    uint64_t per_second = 0; /* phase 0 was settled: its seconds are in its timeline's entries */
+    struct tl_entry *te;
+    size_t tn;
+    uint64_t tf;
+    assert_int_equal(timeline_view(ph[0].seg[0], &te, &tn, &tf), 0);
+    for (size_t s = 0; s < tn; s++)
+        per_second += te[s].st.xruns_reported;
+    free(te);
     assert_int_equal(per_second, 6);
     /* the 16 dropped records are a gap in the sequence: lost records, not a frame gap (the frames did advance) */
     assert_int_equal(cp->records_lost, 16);
@@ -420,13 +427,27 @@ static void test_settled_phase_frees_its_values(void **state)
     phase_finish(&b.ph[0]); /* the twin decides its last second at the end, from the values it kept */
     assert_int_equal(sa->nsecs, sb->nsecs);
     assert_int_equal(sa->nsecs, 3);
-    for (size_t i = 0; i < sa->nsecs; i++) {
-        assert_int_equal(sa->secs[i - sa->secs_base].jitter_abs_p99, sb->secs[i - sb->secs_base].jitter_abs_p99);
-        assert_int_equal(sa->secs[i - sa->secs_base].wakeup_p99, sb->secs[i - sb->secs_base].wakeup_p99);
+    /* the settled one's window was decided and freed (timeline_settle): its entries are the twin's */
+    assert_null(sa->secs);
+    struct tl_entry *ea, *eb;
+    size_t na, nb;
+    uint64_t fa, fb;
+    assert_int_equal(timeline_view(sa, &ea, &na, &fa), 0);
+    assert_int_equal(timeline_view(sb, &eb, &nb, &fb), 0);
+    assert_int_equal(na, 3);
+    assert_int_equal(nb, 3);
+    for (size_t i = 0; i < na; i++) {
+        assert_int_equal(ea[i].st.jitter_abs_p99, eb[i].st.jitter_abs_p99);
+        assert_int_equal(ea[i].st.wakeup_p99, eb[i].st.wakeup_p99);
+        assert_int_equal(ea[i].st.cycles, eb[i].st.cycles);
     }
-    assert_true(sa->secs[sa->nsecs - 1 - sa->secs_base].jitter_abs_p99 > 0);
-    /* a cycle of the settled second that still comes: in the phase's figures, not in the decided p99 */
-    int64_t p99 = sa->secs[sa->nsecs - 1 - sa->secs_base].jitter_abs_p99;
+    assert_true(ea[na - 1].st.jitter_abs_p99 > 0);
+    /* a cycle of the settled second that still comes: in the phase's figures and its last second's count, not in
+     * the decided p99 */
+    int64_t p99 = ea[na - 1].st.jitter_abs_p99;
+    uint32_t last_cycles = ea[na - 1].st.cycles;
+    free(ea);
+    free(eb);
     uint64_t cycles = sa->cycles;
     struct rt_record late = rec(n, 0, 1, 0);
     late.t_entry_ns += 900000; /* 0.9 ms late */
@@ -435,9 +456,15 @@ static void test_settled_phase_frees_its_values(void **state)
     assert_int_equal(sa->cycles, cycles + 1);
     assert_int_equal(sa->p99_late, 1);
     assert_null(sa->buf_jit);
+    assert_int_equal(timeline_view(sa, &ea, &na, &fa), 0);
+    assert_int_equal(ea[na - 1].st.cycles, last_cycles + 1);
+    assert_int_equal(ea[na - 1].st.jitter_abs_p99, p99);
+    free(ea);
     phase_finish(&a.ph[0]);
     phase_finish(&a.ph[1]);
-    assert_int_equal(sa->secs[sa->nsecs - 1 - sa->secs_base].jitter_abs_p99, p99);
+    assert_int_equal(timeline_view(sa, &ea, &na, &fa), 0);
+    assert_int_equal(ea[na - 1].st.jitter_abs_p99, p99);
+    free(ea);
     rig_free(&a);
     rig_free(&b);
 }

@@ -157,6 +157,24 @@ static void check_run(const struct run *r)
     }
     assert_int_equal(covered, (uint64_t)r->n);
     assert_int_equal(folded, want_folded);
+    /* the phase settled (a later phase's records came): the window is decided for good and freed, and the view is
+     * the one judged above, entry for entry */
+    phase_settle(&ps);
+    assert_null(s->secs);
+    assert_int_equal(s->tl_final, 1);
+    struct tl_entry *e2 = NULL;
+    size_t n2 = 0;
+    uint64_t folded2 = 0;
+    assert_int_equal(timeline_view(s, &e2, &n2, &folded2), 0);
+    assert_int_equal(n2, n);
+    assert_int_equal(folded2, folded);
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(e2[i].s0, e[i].s0);
+        assert_int_equal(e2[i].span, e[i].span);
+        assert_int_equal(e2[i].kind, e[i].kind);
+        assert_memory_equal(&e2[i].st, &e[i].st, sizeof(e[i].st));
+    }
+    free(e2);
     free(alone);
     free(e);
     phase_free(&ps);
