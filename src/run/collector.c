@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "run/collector.h"
+#include <malloc.h>
 #include <errno.h>
 #include <time.h>
 
@@ -96,8 +97,21 @@ void collector_record(struct collector *c, const struct rt_record *r, uint32_t g
     struct phase_stats *p = &c->phases[r->phase];
     /* the phases before a measured one are over: their last seconds are decided and their values freed (the
      * warm-up between, 0.1 s at least, lies between their records and this one, which come in time order) */
-    while (c->settled < (int)r->phase)
-        phase_settle(&c->phases[c->settled++]);
+    if (c->settled < (int)r->phase) {
+        while (c->settled < (int)r->phase)
+            phase_settle(&c->phases[c->settled++]);
+        /* what the phase freed (its values, its seconds' window, its dense histograms' spread) and what the culprit
+         * engine forgot meanwhile: the whole free pages inside the heap given back, once a phase (an hour of eight
+         * phases at 16 frames / 192 kHz held ~290 KiB free in the heap's middle at the first phase's end) */
+        malloc_trim(0);
+    }
+    /* the events a settled phase summed before their culprit was known: summed to it once known (about a second
+     * later), so that the culprit engine forgets them and the waiting list goes, not at the run's end */
+    if (c->named_upto < c->settled && r->t_entry_ns - c->named_at_ns >= 1000000000LL) {
+        c->named_at_ns = r->t_entry_ns;
+        while (c->named_upto < c->settled && phase_names_known(&c->phases[c->named_upto]) == 0)
+            c->named_upto++;
+    }
     c->last_phase1 = (int)r->phase + 1;
     c->last_measured_seq = r->seq;
     /* What the records just after a long gap add is the gap's (a timer first reports the deadline it woke

@@ -48,6 +48,8 @@ struct collector {
     int last_phase1;                  /* 1 + phase of the last measured record, 0 before any */
     uint64_t last_measured_seq;       /* and its sequence number */
     int settled;                      /* the phases before it are settled (phase_settle): a later one was measured */
+    int named_upto;                   /* the settled phases before it have no event waiting for its culprit */
+    int64_t named_at_ns;              /* when the collector last named those waiting (about once a second) */
     atomic_int error;                 /* first -errno met; written by the collector thread only */
     pthread_t thread;
     int running;

@@ -171,6 +171,17 @@ void event_keep_settle(struct event_keep *k, event_name_fn name, void *arg)
         name_deferred(k, name, arg, 1);
 }
 
+size_t event_keep_name_known(struct event_keep *k, event_name_fn name, void *arg)
+{
+    if (name && k->ndeferred)
+        name_deferred(k, name, arg, 0);
+    if (!k->ndeferred) {
+        free(k->deferred); /* a segment that gets no more events: its 16 KB go (summarise allocates it again) */
+        k->deferred = NULL;
+    }
+    return k->ndeferred;
+}
+
 static int shorter(const struct xrun_event *a, const struct xrun_event *b)
 {
     int64_t la = event_length_ns(a), lb = event_length_ns(b);

@@ -103,6 +103,10 @@ int event_keep_push(struct event_keep *k, const struct xrun_event *e, int64_t or
 /* Sums every event still waiting for its culprit to the one it has now, or as not known (force: the culprit
  * engine has stopped). Before the summary is read for the report. */
 void event_keep_settle(struct event_keep *k, event_name_fn name, void *arg);
+/* Sums the events waiting for their culprit to theirs while it is known (the oldest first), without forcing; frees
+ * the waiting list once it is empty. Returns how many still wait. For a segment whose phase is over (no push names
+ * them any more): the culprit engine forgets each once named. */
+size_t event_keep_name_known(struct event_keep *k, event_name_fn name, void *arg);
 /* The newest event (it may still go on: its end, skipped cycles, notifications grow), NULL before any. */
 struct xrun_event *event_keep_newest(struct event_keep *k);
 /* The event of that sequence number while it is among the latest, else NULL. */

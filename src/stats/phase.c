@@ -204,6 +204,14 @@ void phase_names_settle(struct phase_stats *p)
         event_keep_settle(&p->seg[i]->events, name_event, p);
 }
 
+size_t phase_names_known(struct phase_stats *p)
+{
+    size_t n = 0;
+    for (int i = 0; p->namer && i < p->nseg; i++)
+        n += event_keep_name_known(&p->seg[i]->events, name_event, p);
+    return n;
+}
+
 /* A disturbance on the current cycle (a gap of `skipped` cycles due from due_ns, and/or n notifications): a new
  * event, or the current one goes on (XRUN_EVENT_CLEAN, phase_internal.h); every event is counted and kept or summed
  * (stats/eventkeep.h). Collector thread. */

@@ -251,6 +251,11 @@ int timeline_settle(struct segment *s)
         return 0;
     if (view_acc(s, &a) < 0)
         return -ENOMEM;
+    if (a.n) { /* the view's room for the window's seconds, no longer needed */
+        struct tl_entry *fit = realloc(a.e, a.n * sizeof(*a.e));
+        if (fit)
+            a.e = fit, a.cap = a.n;
+    }
     free(s->tl.e);
     s->tl = a;
     free(s->secs);

@@ -49,11 +49,12 @@ print(f"report size: {size / 1024:.0f} KiB for {s:.0f} s of one phase: about {si
       f"per phase")
 PY
 
-# The same with loads: four phases of PRIVATE_LOADS_S (12) s, read from outside every 5 s and at the run's end. Each
-# phase keeps its figures and its listed happenings (the latest 192 and worst 64 events, the worst 128 spikes) with
-# their culprits until the report is written: what a phase adds is the figure to read.
+# The same with loads: every default load (eight phases) of PRIVATE_LOADS_S (12) s, read from outside every 5 s and
+# at the run's end. Each phase keeps its figures (its histograms' non-empty buckets, its timeline) and its share of
+# the run's lists (an eighth each: stats/phase.h, struct phase_lists) with their culprits until the report is
+# written. An hour of them: tests/experiments/hour16.sh (its results beside it).
 pl=${PRIVATE_LOADS_S:-12}
-"$RTJ" run --loads none,write,compile,memload --rate 192000 --period 16 --duration "$pl" --warmup 1 --quiet \
+"$RTJ" run --rate 192000 --period 16 --duration "$pl" --warmup 1 --quiet \
     --json "$W/pl.json" >/dev/null 2>&1 &
 plpid=$!
 : >"$W/pl.mem"
@@ -74,8 +75,8 @@ ph = ', '.join(f"{p['load']} {len(p.get('events') or [])} events and {len(p.get(
                for p in d['phases'])
 print(f"private memory with loads (16 frames @ 192 kHz, {sys.argv[3]} s a phase): {min(m) if m else '?'} to "
       f"{max(m) if m else '?'} KiB read every 5 s, {d['run_stats']['private_dirty_kib']} KiB at the last phase's end; {ph}")
-# what each phase adds to the report, whatever its length: its lists, histograms and timeline (issue 32: an hour in
-# eight phases of 450 s wrote 5.4 MB, tests/experiments/hour16-result.txt)
+# what each phase adds to the report: its lists (its share), histograms and timeline (issue 32: an hour in eight
+# phases of 450 s wrote 5.4 MB with the whole lists each, indented throughout; tests/experiments/hour16-result.txt)
 size = os.path.getsize(sys.argv[1])
 print(f"report with loads: {size / 1e3:.0f} kB as written for {len(d['phases'])} phases, {size / 1e3 / len(d['phases']):.0f} kB "
       f"a phase ({len(json.dumps(d, separators=(',', ':'))) / 1e3 / len(d['phases']):.0f} kB compact)")

@@ -136,6 +136,50 @@ static int by_len_desc(const void *pa, const void *pb)
     return a > b ? -1 : a < b;
 }
 
+/* A segment whose phase is over (no push names its waiting events any more): event_keep_name_known sums each to its
+ * culprit once known, without forcing, the oldest first, and frees the waiting list once it is empty; none is summed
+ * as not known. The truth: the namer's own rule (t(start), known once its time is passed). */
+static void test_named_once_known_later(void **state)
+{
+    (void)state;
+    enum { LAG = EVENT_KEEP_LATEST + 100, N = 3000 };
+    struct event_keep k;
+    struct lagged g = { 0 };
+    event_keep_init(&k);
+    uint64_t x = 88172645463325252ULL;
+    static int64_t start[N];
+    for (int i = 0; i < N; i++) {
+        struct xrun_event e = synth(i, &x);
+        start[i] = e.start_ns;
+        g.known_before = i >= LAG ? start[i - LAG] + 1 : 0;
+        assert_int_equal(event_keep_push(&k, &e, 0, lagged_namer, &g), 0);
+    }
+    size_t waiting = k.ndeferred;
+    assert_true(waiting > 2);
+    /* known up to the middle one waiting: those before it go, the rest wait, the list stays */
+    int64_t mid = k.deferred[waiting / 2].start_ns;
+    g.known_before = mid;
+    size_t left = event_keep_name_known(&k, lagged_namer, &g);
+    assert_int_equal(left, k.ndeferred);
+    assert_true(left > 0 && left < waiting);
+    assert_true(k.deferred[0].start_ns >= mid);
+    assert_non_null(k.deferred);
+    /* all known: none waits, the list is freed, none was summed as not known */
+    g.known_before = INT64_MAX;
+    assert_int_equal(event_keep_name_known(&k, lagged_namer, &g), 0);
+    assert_null(k.deferred);
+    assert_int_equal(g.forced_unknown, 0);
+    assert_int_equal(sum_of(&k, ""), 0);
+    uint64_t summed = 0;
+    for (int c = 0; c < 7; c++) {
+        char nm[8];
+        snprintf(nm, sizeof(nm), "t%d", c);
+        summed += sum_of(&k, nm);
+    }
+    assert_int_equal(summed, k.summarised);
+    event_keep_free(&k);
+}
+
 /* A stream of NEV events kept with at most `latest` and `worst` in full (set: event_keep_set_lists; else the
  * defaults, LATEST and WORST), judged against the test's own sort of what it generated. */
 static void hundred_thousand(int set, int LATEST, int WORST)
@@ -392,6 +436,7 @@ int main(void)
         cmocka_unit_test(test_hundred_thousand),
         cmocka_unit_test(test_hundred_thousand_shared),
         cmocka_unit_test(test_named_when_known),
+        cmocka_unit_test(test_named_once_known_later),
         cmocka_unit_test(test_buckets_widen),
         cmocka_unit_test(test_clamp),
         cmocka_unit_test(test_phase_tells_every_event),
