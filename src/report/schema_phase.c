@@ -338,6 +338,10 @@ const struct schema_key schema_phase[] = {
       .meaning = "`[{s, cycles, xruns_reported, xruns_detected, deadlines_missed, period_max_us, jitter_abs_max_us, "
                  "jitter_abs_p99_us, wakeup_max_us, wakeup_p99_us, callback_max_us, margin_min_us}]`, one entry per "
                  "second" },
+    { .path = "phases[].timeline_detail", .types = T_OBJ | T_NULL, .flags = SCHEMA_READ, .type = "object",
+      .meaning = "present when eventful seconds were folded into longer entries: `{eventful_seconds_folded, "
+                 "seconds_kept_alone_max, kept}`; `seconds_kept_alone_max` is the phase's share of the run's 600 "
+                 "(a run of several phases shares them)" },
     { .path = "phases[].timeline[].callback_max_us", .types = T_NUM | T_NULL, .flags = SCHEMA_READ },
     { .path = "phases[].timeline[].cycles", .types = T_COUNT | T_NULL, .flags = SCHEMA_READ },
     { .path = "phases[].timeline[].deadlines_missed", .types = T_COUNT | T_NULL, .flags = SCHEMA_READ },
