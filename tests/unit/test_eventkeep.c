@@ -120,7 +120,7 @@ static void test_named_when_known(void **state)
             want[(start[i] / 10000000) % 7]++;
     }
     for (int c = 0; c < 7; c++) {
-        char nm[8];
+        char nm[16];
         snprintf(nm, sizeof(nm), "t%d", c);
         assert_int_equal(sum_of(&k, nm), want[c]);
     }
@@ -172,7 +172,7 @@ static void test_named_once_known_later(void **state)
     assert_int_equal(sum_of(&k, ""), 0);
     uint64_t summed = 0;
     for (int c = 0; c < 7; c++) {
-        char nm[8];
+        char nm[16];
         snprintf(nm, sizeof(nm), "t%d", c);
         summed += sum_of(&k, nm);
     }
