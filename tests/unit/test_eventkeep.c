@@ -83,22 +83,29 @@ static uint64_t sum_of(const struct event_keep *k, const char *name)
 /* Events summed before their culprit is known are summed to it once it is: with culprits LAG events late, every
  * summarised event lands under its own culprit (the test's count of the truth), none as not known; settled at the
  * end with the last ones still unknown, those (and only those) are summed as not known. */
-static void test_named_when_known(void **state)
+/* N synthetic events pushed, each one's culprit known LAG events after it (the namer's rule, g): their starts into
+ * start. */
+enum { LAG = EVENT_KEEP_LATEST + 100, N = 3000 };
+static void push_lagged(struct event_keep *k, struct lagged *g, int64_t *start)
 {
-    (void)state;
-    enum { LAG = EVENT_KEEP_LATEST + 100, N = 3000 };
-    struct event_keep k;
-    struct lagged g = { 0 };
-    event_keep_init(&k);
     uint64_t x = 88172645463325252ULL;
-    static int64_t start[N];
     for (int i = 0; i < N; i++) {
         struct xrun_event e = synth(i, &x);
         start[i] = e.start_ns;
-        g.known_before = i >= LAG ? start[i - LAG] + 1 : 0;
-        assert_int_equal(event_keep_push(&k, &e, 0, lagged_namer, &g), 0);
-        assert_true(k.ndeferred <= EVENT_DEFER_MAX);
+        g->known_before = i >= LAG ? start[i - LAG] + 1 : 0;
+        assert_int_equal(event_keep_push(k, &e, 0, lagged_namer, g), 0);
+        assert_true(k->ndeferred <= EVENT_DEFER_MAX);
     }
+}
+
+static void test_named_when_known(void **state)
+{
+    (void)state;
+    struct event_keep k;
+    struct lagged g = { 0 };
+    event_keep_init(&k);
+    static int64_t start[N];
+    push_lagged(&k, &g, start);
     assert_true(k.ndeferred > 0); /* some were summed before their culprit was known */
     event_keep_settle(&k, lagged_namer, &g); /* the last LAG still unknown: forced */
     assert_int_equal(k.ndeferred, 0);
@@ -142,18 +149,11 @@ static int by_len_desc(const void *pa, const void *pb)
 static void test_named_once_known_later(void **state)
 {
     (void)state;
-    enum { LAG = EVENT_KEEP_LATEST + 100, N = 3000 };
     struct event_keep k;
     struct lagged g = { 0 };
     event_keep_init(&k);
-    uint64_t x = 88172645463325252ULL;
     static int64_t start[N];
-    for (int i = 0; i < N; i++) {
-        struct xrun_event e = synth(i, &x);
-        start[i] = e.start_ns;
-        g.known_before = i >= LAG ? start[i - LAG] + 1 : 0;
-        assert_int_equal(event_keep_push(&k, &e, 0, lagged_namer, &g), 0);
-    }
+    push_lagged(&k, &g, start);
     size_t waiting = k.ndeferred;
     assert_true(waiting > 2);
     /* known up to the middle one waiting: those before it go, the rest wait, the list stays */
