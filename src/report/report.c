@@ -152,7 +152,7 @@ static json_t *phase_json(const struct phase_result *pr, const struct segment *s
     json_object_set_new(o, "spikes", report_spikes_json(s, at->wall_off_ns, at->culprits, at->phase));
     json_object_set_new(o, "spikes_unlisted", json_integer(s ? (json_int_t)s->spikes_unlisted : 0));
     /* the most this phase could list: its share of the run's lists (stats/phase.h, struct phase_lists) */
-    json_object_set_new(o, "spikes_listed_max", s ? json_integer(s->spikes_max ? s->spikes_max : SEGMENT_SPIKES_MAX)
+    json_object_set_new(o, "spikes_listed_max", s ? json_integer((json_int_t)segment_spikes_max(s))
                                                   : json_null());
     json_object_set_new(o, "spike_threshold_us", s && s->spike_threshold_ns != INT64_MAX
                                                      ? json_real(us(s->spike_threshold_ns)) : json_null());

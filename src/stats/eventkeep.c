@@ -14,14 +14,11 @@ void event_keep_init(struct event_keep *k)
 
 void event_keep_free(struct event_keep *k)
 {
-    uint32_t latest = k->keep_latest, worst = k->keep_worst;
     free(k->latest);
     free(k->worst);
     free(k->buckets);
     free(k->deferred);
     event_keep_init(k);
-    k->keep_latest = latest;
-    k->keep_worst = worst;
 }
 
 static uint32_t clamp_keep(uint32_t n, uint32_t max)

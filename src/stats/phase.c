@@ -14,34 +14,6 @@ void phase_init(struct phase_stats *p)
     phase_lists_share(&p->lists, 1);
 }
 
-static uint32_t share(uint32_t whole, int n)
-{
-    uint32_t d = n < 1 ? 1 : n > PHASE_LISTS_FLOOR_DIV ? PHASE_LISTS_FLOOR_DIV : (uint32_t)n;
-    uint32_t v = (whole + d - 1) / d;
-    return v < 1 ? 1 : v;
-}
-
-void phase_lists_share(struct phase_lists *l, int nphases)
-{
-    l->events_latest = share(EVENT_KEEP_LATEST, nphases);
-    l->events_worst = share(EVENT_KEEP_WORST, nphases);
-    l->spikes = share(SEGMENT_SPIKES_MAX, nphases);
-    l->seconds_alone = share(TL_DETAIL_MAX, nphases);
-}
-
-static uint32_t cap(uint32_t v, uint32_t whole)
-{
-    return v < 1 ? 1 : v > whole ? whole : v;
-}
-
-void phase_set_lists(struct phase_stats *p, const struct phase_lists *l)
-{
-    p->lists.events_latest = cap(l->events_latest, EVENT_KEEP_LATEST);
-    p->lists.events_worst = cap(l->events_worst, EVENT_KEEP_WORST);
-    p->lists.spikes = cap(l->spikes, SEGMENT_SPIKES_MAX);
-    p->lists.seconds_alone = cap(l->seconds_alone, TL_DETAIL_MAX);
-}
-
 void phase_free(struct phase_stats *p)
 {
     for (int i = 0; i < p->nseg; i++) {
@@ -191,27 +163,6 @@ static int64_t max3(int64_t a, int64_t b, int64_t c)
 }
 
 /* eventkeep's namer: the phase's, told which phase. */
-static int name_event(void *arg, int64_t start_ns, int force, char *kind, size_t kind_len, char *name,
-                      size_t name_len)
-{
-    const struct phase_stats *p = arg;
-    return p->namer(p->namer_arg, p, start_ns, force, kind, kind_len, name, name_len);
-}
-
-void phase_names_settle(struct phase_stats *p)
-{
-    for (int i = 0; p->namer && i < p->nseg; i++)
-        event_keep_settle(&p->seg[i]->events, name_event, p);
-}
-
-size_t phase_names_known(struct phase_stats *p)
-{
-    size_t n = 0;
-    for (int i = 0; p->namer && i < p->nseg; i++)
-        n += event_keep_name_known(&p->seg[i]->events, name_event, p);
-    return n;
-}
-
 /* A disturbance on the current cycle (a gap of `skipped` cycles due from due_ns, and/or n notifications): a new
  * event, or the current one goes on (XRUN_EVENT_CLEAN, phase_internal.h); every event is counted and kept or summed
  * (stats/eventkeep.h). Collector thread. */
@@ -243,7 +194,7 @@ static void event_note(struct phase_stats *p, struct segment *s, struct second_s
                                                             .frame0 = frame0, .frame1 = frame1, .skipped = skipped,
                                                             .notifications = (uint32_t)n, .cpu = cb.cpu,
                                                             .callback_max_ns = max3(cb.now_ns, cb.before_ns, 0) },
-                          s->t0_ns, p->namer ? name_event : NULL, p); /* no memory: counted in events.lost */
+                          s->t0_ns, p->namer ? phase_name_event : NULL, p); /* no memory: counted in events.lost */
 }
 /* Consecutive cycles whose whole-frame start disagrees with the grid by more than half a period before the grid is
  * fitted anew whatever the step detector says: two step windows. */

@@ -245,6 +245,8 @@ void phase_settle(struct phase_stats *p);
 /* The events summed before their culprit was known are summed to it now (event_keep_settle): after the namer's
  * source has explained all it will (the culprit engine stopped), before the report reads the summary. */
 void phase_names_settle(struct phase_stats *p);
+/* The spikes s lists at most: its spikes_max, or SEGMENT_SPIKES_MAX. */
+size_t segment_spikes_max(const struct segment *s);
 /* The same for those whose culprit is known by now, without forcing (the collector, for a phase that is over, until
  * none waits: the culprit engine explains ~0.7 s after): how many still wait. */
 size_t phase_names_known(struct phase_stats *p);

@@ -44,12 +44,17 @@ static size_t least_late(const struct segment *s)
     return m;
 }
 
+size_t segment_spikes_max(const struct segment *s)
+{
+    return s->spikes_max ? s->spikes_max : SEGMENT_SPIKES_MAX;
+}
+
 int phase_spike_note(struct phase_stats *p, struct segment *s, int64_t due_ns, int64_t wake_ns, int64_t cb_ns,
                      int64_t cb_prev_ns, int cpu)
 {
     if (wake_ns <= s->spike_threshold_ns)
         return 0;
-    size_t most = s->spikes_max ? s->spikes_max : SEGMENT_SPIKES_MAX;
+    size_t most = segment_spikes_max(s);
     if (s->nspikes == s->spikes_cap && s->spikes_cap < most) {
         size_t cap = s->spikes_cap ? s->spikes_cap * 2 : 16;
         cap = cap > most ? most : cap;
