@@ -40,6 +40,26 @@ void collector_flush_gap(struct collector *c)
     c->gap_open = 0;
 }
 
+static void settle_lost(struct collector *c, int i);
+
+/* The phases settled and named, handed to the main thread (hand_over set): their lost records settled first, their
+ * xruns kept for the status line. */
+static void hand_over(struct collector *c)
+{
+    int h = atomic_load_explicit(&c->handed, memory_order_relaxed);
+    if (!c->hand_over || h >= c->named_upto)
+        return;
+    for (; h < c->named_upto; h++) {
+        settle_lost(c, h);
+        for (int s = 0; s < c->phases[h].nseg; s++) {
+            c->handed_xruns[0] += c->phases[h].seg[s]->xruns_detected;
+            c->handed_xruns[1] += c->phases[h].seg[s]->xruns_reported;
+            c->handed_xruns[2] += c->phases[h].seg[s]->xrun_events;
+        }
+    }
+    atomic_store_explicit(&c->handed, h, memory_order_release);
+}
+
 /* One record, with graph_xruns of the graph's disturbances folded into it (collector_graph.c). */
 void collector_record(struct collector *c, const struct rt_record *r, uint32_t graph_xruns)
 {
@@ -94,6 +114,10 @@ void collector_record(struct collector *c, const struct rt_record *r, uint32_t g
             phase_add_reported_xruns(&c->phases[c->last_phase1 - 1], told);
         return;
     }
+    if ((int)r->phase < atomic_load_explicit(&c->handed, memory_order_relaxed)) {
+        c->handed_late++; /* its phase is the main thread's now (none while records come in time order) */
+        return;
+    }
     struct phase_stats *p = &c->phases[r->phase];
     /* the phases before a measured one are over: their last seconds are decided and their values freed (the
      * warm-up between, 0.1 s at least, lies between their records and this one, which come in time order) */
@@ -111,6 +135,7 @@ void collector_record(struct collector *c, const struct rt_record *r, uint32_t g
         c->named_at_ns = r->t_entry_ns;
         while (c->named_upto < c->settled && phase_names_known(&c->phases[c->named_upto]) == 0)
             c->named_upto++;
+        hand_over(c);
     }
     c->last_phase1 = (int)r->phase + 1;
     c->last_measured_seq = r->seq;
@@ -156,8 +181,8 @@ void collector_drain(struct collector *c)
             for (size_t i = 0; i < n; i++)
                 collector_record(c, &batch[i], 0);
     }
-    uint64_t det = 0, rep = 0, ev = 0;
-    for (int i = 0; i < c->nphases; i++)
+    uint64_t det = c->handed_xruns[0], rep = c->handed_xruns[1], ev = c->handed_xruns[2];
+    for (int i = atomic_load_explicit(&c->handed, memory_order_relaxed); i < c->nphases; i++)
         for (int s = 0; s < c->phases[i].nseg; s++) {
             det += c->phases[i].seg[s]->xruns_detected;
             rep += c->phases[i].seg[s]->xruns_reported;
@@ -168,22 +193,28 @@ void collector_drain(struct collector *c)
     atomic_store_explicit(&c->st_events, ev, memory_order_relaxed);
 }
 
+/* Phase i's records lost while it measured (its measured tag's counter, final once it has ended): those no sequence
+ * gap showed go to the segment of its last record. */
+static void settle_lost(struct collector *c, int i)
+{
+    unsigned tag = (unsigned)i << 1 | 1u;
+    struct phase_stats *p = &c->phases[i];
+    if (!c->lost_by_tag || tag >= c->ntags || p->cur < 0)
+        return; /* a phase with no measured record that got through: only its `dropped` can say */
+    uint64_t lost = atomic_load_explicit(&c->lost_by_tag[tag], memory_order_acquire), seen = 0;
+    for (int s = 0; s < p->nseg; s++)
+        seen += p->seg[s]->records_lost;
+    if (lost > seen)
+        p->seg[p->cur]->records_lost += lost - seen;
+}
+
 void collector_settle_lost(struct collector *c)
 {
     if (!c->lost_by_tag || c->lost_settled)
         return;
     c->lost_settled = 1;
-    for (int i = 0; i < c->nphases; i++) {
-        unsigned tag = (unsigned)i << 1 | 1u;
-        struct phase_stats *p = &c->phases[i];
-        if (tag >= c->ntags || p->cur < 0)
-            continue; /* a phase with no measured record that got through: only its `dropped` can say */
-        uint64_t lost = atomic_load_explicit(&c->lost_by_tag[tag], memory_order_acquire), seen = 0;
-        for (int s = 0; s < p->nseg; s++)
-            seen += p->seg[s]->records_lost;
-        if (lost > seen)
-            p->seg[p->cur]->records_lost += lost - seen;
-    }
+    for (int i = atomic_load_explicit(&c->handed, memory_order_relaxed); i < c->nphases; i++)
+        settle_lost(c, i); /* a handed phase's were settled as it was handed */
 }
 
 static void *collector_main(void *arg)

@@ -50,6 +50,13 @@ struct collector {
     int settled;                      /* the phases before it are settled (phase_settle): a later one was measured */
     int named_upto;                   /* the settled phases before it have no event waiting for its culprit */
     int64_t named_at_ns;              /* when the collector last named those waiting (about once a second) */
+    /* Handing finished phases over (run/run_spill.h): with hand_over set, each phase that is settled and named, its
+     * lost records settled too, is handed to the main thread, which writes its detail out and frees it. handed: the
+     * phases before it are the main thread's (the collector touches them no more; release/acquire). */
+    int hand_over;
+    atomic_int handed;
+    uint64_t handed_xruns[3];         /* the handed phases' xruns detected, reported and events (the status line) */
+    uint64_t handed_late;             /* measured records of a handed phase that came after it: counted, not added */
     atomic_int error;                 /* first -errno met; written by the collector thread only */
     pthread_t thread;
     int running;

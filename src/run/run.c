@@ -3,6 +3,7 @@
  * thread copies into every record, and the backend's private state. */
 #include "run/run.h"
 #include "run/run_state.h"
+#include "run/run_spill.h"
 #include "util/termtext.h"
 #include "util/utf8.h"
 #include "run/collector.h"
@@ -355,6 +356,10 @@ static int measure_collector_start(struct run_state *st)
         st->col.on_cpu = run_culprits_cpu;
         st->col.on_cpu_arg = st;
     }
+    if (run_spill_setup(st) < 0) {
+        run_err("out of memory\n");
+        return 3;
+    }
     if ((e = collector_start(&st->col)) < 0) {
         run_err("cannot start the collector thread: %s\n", strerror(-e));
         return 3;
@@ -419,6 +424,7 @@ static void measure_stop(struct run_state *st, struct run_info *ri)
     if (!st->abandoned)
         lbr_stop(st->lbr); /* the RT thread pushes no more: the rest of the capture is analyzed */
     collector_stop(&st->col);
+    run_spill_restore(st); /* the phases written out read back: from here on they are as they were */
     run_culprits_stop(st); /* after the collector: it told the last events at its stop */
     for (int i = 0; i < st->nphases; i++) /* the events summed before the engine explained them: to their culprit */
         phase_names_settle(&st->stats[i]);
@@ -498,6 +504,7 @@ int run_execute(const struct run_plan *p)
     for (int i = 0; st->shares && i < st->nphases; i++)
         json_decref(st->shares[i]);
     run_soak_free(st);
+    run_spill_free(st);
     free(st->shares);
     free(st->marks);
     free(st->nmarks);

@@ -96,6 +96,10 @@ int run_report(struct run_state *st, struct run_info *ri, int rc, int mlocked)
     int tripped = rc == 1 && atomic_load(&st->col.soak_tripped); /* --stop-at-us ended it: done as asked */
     ri->complete = rc == 0 || tripped;
     ri->incomplete_reason = rc == 0 || tripped ? NULL : st->stop_reason ? st->stop_reason : "no audio cycle was measured";
+    if (st->spill_lost && ri->complete) { /* a phase's figures are missing (run_spill.h): said, never silent */
+        ri->complete = 0;
+        ri->incomplete_reason = st->spill_lost;
+    }
     struct backend_status bs = { 0 };
     st->be->status(st->bpriv, &bs);
     json_t *provider = json_object();

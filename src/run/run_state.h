@@ -99,6 +99,11 @@ struct run_state {
     struct soak_stats soak;        /* --soak: fed by the collector (col.soak points here), read after it stops */
     int soak_on;
     int soak_trip_seen;            /* the main thread has acted on --stop-at-us's trip (run_soak_tripped) */
+    FILE **spills;                 /* run_spill.h: per phase, the file its statistics were written to, or NULL;
+                                    * NULL: this run does not write its phases out */
+    int spilled;                   /* the phases before it were written out, or had nothing to write */
+    int spill_stuck;               /* one could not be written out: it and the rest stay in memory */
+    const char *spill_lost;        /* one could not be read back: the report is incomplete for this reason */
 };
 
 /* --dsp ramp: rampdrv_drive()'s wait between two steps is the phase's own wait (status line, stop reasons). It is

@@ -4,6 +4,7 @@
  * loads) and drawing the status line; and its warnings (run_warn). Below run.c, run_dsp.c and run_report.c, which
  * call them. Main thread. */
 #include "run/run_state.h"
+#include "run/run_spill.h"
 #include "util/termtext.h"
 #include "util/wrap.h"
 
@@ -120,6 +121,7 @@ int run_wait_phase(struct run_state *st, int phase, double secs, struct phase_re
             return 0; /* --stop-at-us: the soak ends here, measured (not a stop of the run) */
         run_signals_wait_ms(50);
         run_culprits_audio(st); /* once the audio thread is known */
+        run_spill_poll(st);     /* the finished phases' detail written out */
         if (st->watch) {
             watch_feed_poll(st->watch, run_culprits_results(st), 0);
             unsigned u = run_signals_usr1();

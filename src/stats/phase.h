@@ -207,6 +207,7 @@ struct phase_stats {
      * wake_known is 0 when that cycle has none in the wake-up figures. */
     int wake_known;
     int64_t wake_ns;
+    int spilled;                   /* segments written out and freed (stats/phase_spill.h), not yet read back */
 };
 
 void phase_init(struct phase_stats *p);
