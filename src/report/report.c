@@ -175,6 +175,9 @@ static json_t *phase_json(const struct phase_result *pr, const struct segment *s
     json_object_set_new(o, "records_lost", json_integer(s ? (json_int_t)s->records_lost : 0));
     json_object_set_new(o, "discontinuities", json_integer(s ? (json_int_t)s->discontinuities : 0));
     json_object_set_new(o, "duplicates", json_integer(s ? (json_int_t)s->duplicates : 0));
+    /* the phase's records of a buffer size past its PHASE_MAX_SEGMENTS segments: counted, in no figure (on every
+     * segment of it, like dropped) */
+    json_object_set_new(o, "records_unmeasured", json_integer((json_int_t)pr->stats->ignored_records));
     json_t *hist = json_object();
     for (int m = 0; m < M_COUNT; m++) {
         char key[32];

@@ -324,6 +324,9 @@ const struct schema_key schema_phase[] = {
     { .path = "phases[].duplicates", .types = T_NUM, .type = "integer",
       .meaning = "records lost to a full ring; frame-clock jumps back or far ahead; catch-up records with the same "
                  "frame time as the one before" },
+    { .path = "phases[].records_unmeasured", .types = T_NUM, .type = "integer",
+      .meaning = "the phase's records of a ninth buffer size (a phase keeps eight segments): counted, in no figure; "
+                 "the same on every segment of the phase, and a warning when not 0" },
     { .path = "phases[].load_metrics", .types = T_ARR | T_NULL, .flags = SCHEMA_READ, .type = "array",
       .meaning = "`[{name, value, unit}]`: what the load itself achieved" },
     { .path = "phases[].load_metrics[].name", .types = T_STR, .flags = SCHEMA_READ },

@@ -90,6 +90,14 @@ int run_report(struct run_state *st, struct run_info *ri, int rc, int mlocked)
         run_warn(st, "no audio cycle ran: the scheduling policy of the audio thread is unknown");
     if (st->col.records_seen == 0)
         rc = 3;
+    for (int i = 0; i < st->nphases; i++)
+        if (st->stats[i].ignored_records) { /* never silent (a phase keeps PHASE_MAX_SEGMENTS buffer sizes) */
+            char w[200];
+            snprintf(w, sizeof(w), "phase %s: %llu records of a ninth buffer size were counted and left out of its "
+                     "figures (records_unmeasured)", load_plan_name(st->plan, i),
+                     (unsigned long long)st->stats[i].ignored_records);
+            run_warn(st, w);
+        }
     ri->command = p->command_line;
     ri->label = p->label;
     ri->session = p->watch ? "watch" : NULL; /* the phase of no load is the user's own session (the verdict says so) */

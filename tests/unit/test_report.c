@@ -279,6 +279,47 @@ static void test_long_timeline_is_compacted(void **state)
     phase_free(&ps);
 }
 
+/* A phase keeps eight buffer sizes: the records of a ninth are counted, never lost without a word (rule 2): each of
+ * the phase's entries says how many (records_unmeasured), and those of the eight sizes are all in the figures. */
+static void test_ninth_size_is_counted(void **state)
+{
+    (void)state;
+    struct phase_stats ps;
+    phase_init(&ps);
+    uint64_t seq = 0;
+    int64_t t = 1000000000LL;
+    for (int size = 0; size < 9; size++)
+        for (int k = 0; k < 50 + size; k++) {
+            struct rt_record r;
+            memset(&r, 0, sizeof(r));
+            uint32_t n = 16u << (size % 5);
+            r.seq = seq++;
+            r.nframes = n;
+            r.rate_hz = size < 5 ? 48000 : 96000;
+            r.start_ns = t;
+            r.t_entry_ns = t + 20000;
+            r.t_exit_ns = t + 40000;
+            r.frame_pos = (uint64_t)k * n;
+            r.flags = RTREC_MEASURING | RTREC_HAS_START;
+            assert_int_equal(phase_add(&ps, &r), 0);
+            t += 1000000;
+        }
+    phase_finish(&ps);
+    json_t *d = build("sizes", "rtjitter run", "none", NULL, "default", &ps);
+    const json_t *ph = json_object_get(d, "phases");
+    assert_int_equal(json_array_size(ph), 8);
+    json_int_t cycles = 0;
+    size_t i;
+    json_t *e;
+    json_array_foreach(ph, i, e) {
+        assert_int_equal(json_integer_value(json_object_get(e, "records_unmeasured")), 58); /* the ninth's */
+        cycles += json_integer_value(json_object_get(e, "cycles"));
+    }
+    assert_int_equal(cycles, 8 * 50 + 28); /* 50 + 51 + ... + 57 */
+    json_decref(d);
+    phase_free(&ps);
+}
+
 /* The worst case of a soak: 24 h in which every second has a wake-up spike over half a period and every tenth an
  * xrun (a busy machine at a small buffer). The timeline keeps the worst seconds alone (every xrun second first), up
  * to its cap, and folds the rest into minutes, saying how many; the counts still add up to what was fed, and the
@@ -359,6 +400,7 @@ int main(void)
         cmocka_unit_test(test_strings_from_outside_survive),
         cmocka_unit_test(test_accessors),
         cmocka_unit_test(test_phase_display_name),
+        cmocka_unit_test(test_ninth_size_is_counted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
