@@ -14,19 +14,23 @@ void phase_init(struct phase_stats *p)
     phase_lists_share(&p->lists, 1);
 }
 
+void phase_segment_free(struct segment *s)
+{
+    free(s->secs);
+    free(s->tl.e);
+    event_keep_free(&s->events);
+    for (int m = 0; m < M_COUNT; m++)
+        hist_release(&s->m[m].hist);
+    free(s->spikes);
+    free(s->buf_jit);
+    free(s->buf_wake);
+    free(s);
+}
+
 void phase_free(struct phase_stats *p)
 {
-    for (int i = 0; i < p->nseg; i++) {
-        free(p->seg[i]->secs);
-        free(p->seg[i]->tl.e);
-        event_keep_free(&p->seg[i]->events);
-        for (int m = 0; m < M_COUNT; m++)
-            hist_release(&p->seg[i]->m[m].hist);
-        free(p->seg[i]->spikes);
-        free(p->seg[i]->buf_jit);
-        free(p->seg[i]->buf_wake);
-        free(p->seg[i]);
-    }
+    for (int i = 0; i < p->nseg; i++)
+        phase_segment_free(p->seg[i]);
     phase_init(p);
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Shared by phase.c (the cycles, the events), phase_lists.c (the lists, naming) and phase_spikes.c (the spikes, and telling the collector of events
- * and spikes) only. Collector thread. */
+/* Shared by phase.c (the cycles, the events), phase_lists.c (the lists, naming), phase_spikes.c (the spikes, and
+ * telling the collector of events and spikes) and phase_spill.c (a finished phase written out and read back) only.
+ * Collector thread, but for phase_spill.c's (stats/phase_spill.h). */
 #ifndef RTJ_PHASE_INTERNAL_H
 #define RTJ_PHASE_INTERNAL_H
 #include "stats/phase.h"
@@ -14,6 +15,9 @@ int phase_spike_note(struct phase_stats *p, struct segment *s, int64_t due_ns, i
 /* Tells p's notify function of s's events that have closed since it was last told: every one but the newest,
  * and the newest too when XRUN_EVENT_CLEAN cycles have run clean after it or when `ended` (the phase's end). */
 void phase_tell_events(struct phase_stats *p, struct segment *s, int ended);
+
+/* A segment and everything it points to, freed. */
+void phase_segment_free(struct segment *s);
 
 /* p's namer (phase_set_namer) as eventkeep.h's event_name_fn, arg the phase: phase_lists.c. */
 int phase_name_event(void *arg, int64_t start_ns, int force, char *kind, size_t kind_len, char *name,

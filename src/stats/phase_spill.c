@@ -2,6 +2,7 @@
 /* Writing a finished phase's segments out and reading them back (phase_spill.h). Not the RT path: the main thread
  * writes a phase the collector has handed over, and reads it back after the collector stopped. */
 #include "stats/phase_spill.h"
+#include "stats/phase_internal.h"
 #include "stats/timeline.h"
 #include <stddef.h>
 #include <stdlib.h>
@@ -47,20 +48,6 @@ static int write_segment(FILE *f, const struct segment *s)
            put_array(f, s->buf_wake, s->buf_cap, sizeof(*s->buf_wake)) ? -1 : 0;
 }
 
-/* What phase_free frees of a segment. */
-static void segment_free(struct segment *s)
-{
-    free(s->secs);
-    free(s->tl.e);
-    event_keep_free(&s->events);
-    for (int m = 0; m < M_COUNT; m++)
-        hist_release(&s->m[m].hist);
-    free(s->spikes);
-    free(s->buf_jit);
-    free(s->buf_wake);
-    free(s);
-}
-
 int phase_spill_write(struct phase_stats *p, FILE *f)
 {
     int32_t n = p->nseg;
@@ -72,7 +59,7 @@ int phase_spill_write(struct phase_stats *p, FILE *f)
     if (fflush(f) != 0 || ferror(f))
         return -1;
     for (int i = 0; i < p->nseg; i++) {
-        segment_free(p->seg[i]);
+        phase_segment_free(p->seg[i]);
         p->seg[i] = NULL;
     }
     p->spilled = p->nseg;
@@ -160,7 +147,7 @@ static struct segment *read_segment(FILE *f)
             s->buf_cap = 0;
     }
     if (bad) {
-        segment_free(s);
+        phase_segment_free(s);
         return NULL;
     }
     return s;
@@ -176,7 +163,7 @@ int phase_spill_read(struct phase_stats *p, FILE *f)
     for (int i = 0; i < n; i++)
         if (!(seg[i] = read_segment(f))) {
             while (i-- > 0)
-                segment_free(seg[i]);
+                phase_segment_free(seg[i]);
             return -1;
         }
     for (int i = 0; i < n; i++)
