@@ -20,23 +20,18 @@ int run_spill_setup(struct run_state *st)
     return 0;
 }
 
-/* An unnamed file, read and write, in $TMPDIR or /var/tmp (on disk where /tmp is memory), else /tmp; NULL when
- * none can be made (a file system without O_TMPFILE: the phases stay in memory). */
-static FILE *spill_file(void)
+/* An unnamed file, read and write, where the loads write (--tmpdir, else $TMPDIR, else /tmp); NULL when none can be
+ * made there (a file system without O_TMPFILE: the phases stay in memory). */
+static FILE *spill_file(const struct run_state *st)
 {
-    const char *dirs[] = { getenv("TMPDIR"), "/var/tmp", "/tmp" };
-    for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-        if (!dirs[i] || !*dirs[i])
-            continue;
-        int fd = open(dirs[i], O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
-        if (fd < 0)
-            continue;
-        FILE *f = fdopen(fd, "w+");
-        if (f)
-            return f;
+    const char *dir = st->p->tmpdir && *st->p->tmpdir ? st->p->tmpdir : getenv("TMPDIR");
+    int fd = open(dir && *dir ? dir : "/tmp", O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return NULL;
+    FILE *f = fdopen(fd, "w+");
+    if (!f)
         close(fd);
-    }
-    return NULL;
+    return f;
 }
 
 void run_spill_poll(struct run_state *st)
@@ -48,7 +43,7 @@ void run_spill_poll(struct run_state *st)
         struct phase_stats *p = &st->stats[st->spilled];
         if (p->nseg == 0)
             continue;
-        FILE *f = spill_file();
+        FILE *f = spill_file(st);
         if (!f || phase_spill_write(p, f) < 0) { /* it stays in memory, and so do the phases after it */
             if (f)
                 fclose(f);

@@ -3,7 +3,8 @@
  * a run's private memory stays flat however many phases it has: an hour of the eight default phases at 16 frames /
  * 192 kHz kept each finished phase's ~150 KiB to the end). Once the collector has handed a phase over (settled,
  * its events named, its lost records settled: run/collector.h), the main thread writes its segments to an unnamed
- * file (O_TMPFILE: nothing to remove, nothing left behind by a killed run, no name to guess) and frees them
+ * file where the loads write (--tmpdir, $TMPDIR or /tmp; O_TMPFILE: nothing to remove, nothing left behind by a
+ * killed run, no name to guess) and frees them
  * (stats/phase_spill.h); once the collector has stopped, they are read back, and the report is built as before. A
  * phase that cannot be written out stays in memory. Only a run of several plain phases does it (not --dsp ramp,
  * --soak, the noise backend or watch); RTJ_SPILL=0 turns it off (the tests compare both). */
