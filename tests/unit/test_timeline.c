@@ -110,6 +110,8 @@ static unsigned char *expected_alone(const struct run *r, uint64_t *folded)
 }
 
 /* Feeds the run, then holds the timeline the report would print to the truth. */
+static size_t g_near; /* check_run's: the seconds alone as an eventful one's neighbours (TL_NEAR) */
+
 static void check_run(const struct run *r)
 {
     struct phase_stats ps;
@@ -131,7 +133,9 @@ static void check_run(const struct run *r)
     assert_int_equal(timeline_view(s, &e, &n, &folded), 0);
     unsigned char *alone = expected_alone(r, &want_folded);
     uint64_t covered = 0;
+    g_near = 0;
     for (size_t i = 0; i < n; i++) {
+        g_near += e[i].kind == TL_NEAR;
         assert_int_equal(e[i].s0, covered); /* in order, no hole, no overlap */
         assert_true(e[i].span >= 1 && e[i].span <= TL_SPAN_S);
         int64_t wmax = 0;
@@ -263,18 +267,24 @@ static void test_many_events_shared(void **state)
     g_alone = TL_DETAIL_MAX;
 }
 
-/* Just over the budget's edge: 273 eventful seconds make 3,003 > 3,000 with their neighbours (capped: only they
- * stand alone), 272 do not (each with its neighbours). */
+/* Just over the budget's edge (TL_DETAIL_MAX, 600): each late second makes two eventful ones (its wake-up, and the
+ * next one's jitter back), so 28 make 56 x 11 = 616 > 600 seconds with their neighbours (capped: only the eventful
+ * ones stand alone), 27 make 54 x 11 = 594 (each pair with its 2 x TL_NEAR_S neighbours). */
 static void test_budget_edge(void **state)
 {
     (void)state;
-    for (size_t want = 272; want <= 273; want++) {
+    assert_int_equal(TL_DETAIL_MAX, 600); /* the edge below is its */
+    for (size_t want = 27; want <= 28; want++) {
         const int64_t n = 12 * (int64_t)want + 200;
         int64_t *ev = malloc(want * sizeof(*ev));
         for (size_t i = 0; i < want; i++)
             ev[i] = 100 + 12 * (int64_t)i; /* 12 s apart: neighbourhoods that do not touch */
         struct run r = make_run(n, ev, want);
         check_run(&r);
+        if (want == 27)
+            assert_int_equal(g_near, 27 * 2 * TL_NEAR_S); /* each pair with its neighbours */
+        else
+            assert_int_equal(g_near, 0); /* capped: the eventful seconds alone */
         free(r.wake);
         free(ev);
     }
