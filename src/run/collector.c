@@ -125,8 +125,9 @@ void collector_record(struct collector *c, const struct rt_record *r, uint32_t g
         while (c->settled < (int)r->phase)
             phase_settle(&c->phases[c->settled++]);
         /* what the phase freed (its values, its seconds' window, its dense histograms' spread) and what the culprit
-         * engine forgot meanwhile: the whole free pages inside the heap given back, once a phase (an hour of eight
-         * phases at 16 frames / 192 kHz held ~290 KiB free in the heap's middle at the first phase's end) */
+         * engine forgot meanwhile, given back once a phase: the heap's top always; the whole free pages inside it
+         * only where memory is not locked (madvise refuses a locked page: measured, a run that locked its memory
+         * keeps them and reuses them for the next phase) */
         malloc_trim(0);
     }
     /* the events a settled phase summed before their culprit was known: summed to it once known (about a second

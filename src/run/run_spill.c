@@ -51,7 +51,7 @@ void run_spill_poll(struct run_state *st)
             return;
         }
         st->spills[st->spilled] = f;
-        malloc_trim(0); /* the free pages inside the heap given back where the kernel lets them go */
+        malloc_trim(0); /* as the collector does once a phase (run/collector.c): what the kernel lets go */
     }
 }
 
