@@ -138,6 +138,7 @@ struct sinkrig {
     atomic_uint_fast64_t lost[5]; /* two phases: tags 0..3, and 4 after the last */
     struct rt_sink sink;
     int k;
+    atomic_uint_fast64_t xruns; /* the backend's xrun counter, which the sink copies into each record */
 };
 
 static void sinkrig_init(struct sinkrig *r, size_t cap)
@@ -151,6 +152,7 @@ static void sinkrig_init(struct sinkrig *r, size_t cap)
     r->sink.ntags = 5;
     r->g.c.lost_by_tag = r->lost;
     r->g.c.ntags = 5;
+    r->sink.xruns = &r->xruns;
 }
 
 /* n cycles under tag (phase << 1 | measuring), nothing drained meanwhile */
@@ -226,6 +228,54 @@ static void test_lost_at_the_edges_of_a_phase(void **state)
 
 /* Several RT threads (the timer backend, one per CPU) merged into one ring: each numbers its own records, so a
  * gap is one stream's, and two streams at different counts lose nothing. */
+/* Handing a finished phase over (run/run_spill.h): once a later phase's records have come for a second (its events
+ * named), the collector settles the phase's lost records, keeps its xruns for the status line and hands it over;
+ * from then on it never touches it: the main thread frees it, the status line keeps its counts, a late record of it
+ * is counted apart, and the run's end settles no lost record into it again. The truth is the construction. */
+static void test_phase_handed_over(void **state)
+{
+    (void)state;
+    static struct sinkrig r;
+    sinkrig_init(&r, 8);
+    struct collector *c = &r.g.c;
+    c->hand_over = 1;
+    cycles(&r, 1, 3);        /* phase 0 measuring */
+    atomic_store(&r.xruns, 2); /* the server told of two xruns: one event */
+    cycles(&r, 1, 3);
+    collector_drain(c);
+    cycles(&r, 1, 11);       /* 8 stored, 3 lost at the end of its measured part */
+    cycles(&r, 2, 2);        /* phase 1's warm-up: lost in the same gap */
+    collector_drain(c);
+    assert_int_equal(atomic_load(&c->handed), 0); /* not before a later phase is measured */
+    for (int i = 0; i < 200; i++) { /* phase 1 measuring: 800 cycles, 1.07 s */
+        cycles(&r, 3, 4);
+        collector_drain(c);
+    }
+    assert_int_equal(atomic_load(&c->handed), 1);
+    assert_int_equal(r.g.ph[0].nseg, 1);
+    assert_int_equal(phase_lost(&r.g.ph[0]), 3); /* settled as it was handed */
+    assert_int_equal(r.g.ph[0].seg[0]->cycles, 6 + 8);
+    /* phase 0's xruns: what the status line shows must not fall when phase 0 is freed */
+    uint64_t ev = atomic_load(&c->st_events), rep = atomic_load(&c->st_reported);
+    assert_int_equal(ev, 1);
+    assert_int_equal(rep, 2);
+    phase_free(&r.g.ph[0]); /* the main thread's now */
+    cycles(&r, 3, 4);
+    collector_drain(c);
+    assert_int_equal(atomic_load(&c->st_events), ev);
+    assert_int_equal(atomic_load(&c->st_reported), rep);
+    /* a late record of phase 0: counted apart, the freed phase left alone */
+    struct rt_record late = rec(r.k + 1, 0, 1, 0);
+    rt_ring_push(&r.g.ring, &late);
+    collector_drain(c);
+    assert_int_equal(c->handed_late, 1);
+    assert_int_equal(r.g.ph[0].nseg, 0);
+    collector_settle_lost(c);
+    assert_int_equal(r.g.ph[0].nseg, 0);
+    assert_int_equal(phase_lost(&r.g.ph[1]), 0);
+    rig_free(&r.g);
+}
+
 static void test_streams_have_their_own_sequence(void **state)
 {
     (void)state;
@@ -475,6 +525,7 @@ int main(void)
         cmocka_unit_test(test_xruns_by_record),
         cmocka_unit_test(test_late_notification_stays_with_its_phase),
         cmocka_unit_test(test_lost_at_the_edges_of_a_phase),
+        cmocka_unit_test(test_phase_handed_over),
         cmocka_unit_test(test_streams_have_their_own_sequence),
         cmocka_unit_test(test_long_gap_kept),
         cmocka_unit_test(test_graph_held_and_folded),
