@@ -28,6 +28,9 @@ static int put_array(FILE *f, const void *p, size_t n, size_t size)
 
 static int write_segment(FILE *f, const struct segment *s)
 {
+    for (int m = 0; m < M_COUNT; m++)
+        if (!s->m[m].hist.sparse && s->m[m].hist.total)
+            return -1; /* not compacted (phase_settle had no memory): its dense arrays are not written */
     if (put(f, s, SEG_HEAD))
         return -1;
     for (int m = 0; m < M_COUNT; m++)
@@ -110,7 +113,8 @@ static struct segment *read_segment(FILE *f)
         struct histogram *h = &s->m[m].hist;
         size_t n;
         bad = get(f, &s->m[m], M_HEAD) || get(f, &h->total, sizeof(*h) - H_TAIL) ||
-              get_array(f, (void **)&h->sparse, &n, sizeof(*h->sparse), SPILL_MAX) || n != h->nsparse;
+              get_array(f, (void **)&h->sparse, &n, sizeof(*h->sparse), SPILL_MAX) || n != h->nsparse ||
+              (!h->sparse && h->total);
         if (bad)
             h->sparse = NULL, h->nsparse = 0;
     }

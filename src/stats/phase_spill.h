@@ -11,7 +11,8 @@
 #include <stdio.h>
 
 /* p's segments written to f (at its current position) and freed: p then has no segment (p->nseg 0) and
- * p->spilled the count written. 0, or -1 when the write failed (p is as it was: nothing freed). */
+ * p->spilled the count written. 0, or -1 when the write failed or a histogram was not compacted (p is as it was:
+ * nothing freed). */
 int phase_spill_write(struct phase_stats *p, FILE *f);
 /* The segments written by phase_spill_write, read back from f (from its start) into p. 0, or -1 (a short or
  * inconsistent file, or no memory: p keeps none of them, p->spilled stays set). */

@@ -124,6 +124,17 @@ static void test_failed_write_frees_nothing(void **state)
     assert_int_equal(ps.spilled, 0);
     char *after = phases_text(&ps);
     assert_string_equal(before, after);
+    fclose(f);
+    /* a histogram left dense (phase_settle had no memory to compact it) is not written: its buckets would be lost */
+    struct histogram *h = &ps.seg[1]->m[M_WAKEUP].hist;
+    struct hist_bin *sparse = h->sparse;
+    uint32_t nsparse = h->nsparse;
+    h->sparse = NULL;
+    f = tmpfile();
+    assert_int_equal(phase_spill_write(&ps, f), -1);
+    assert_int_equal(ps.nseg, 2);
+    h->sparse = sparse;
+    h->nsparse = nsparse;
     free(before);
     free(after);
     fclose(f);
