@@ -18,6 +18,16 @@ static void phase_counts(const struct phase_stats *p, uint64_t v[3])
     }
 }
 
+/* What the status line counts of a phase, added to v: xruns detected, reported, and xrun events. */
+static void add_xruns(const struct phase_stats *p, uint64_t v[3])
+{
+    for (int s = 0; s < p->nseg; s++) {
+        v[0] += p->seg[s]->xruns_detected;
+        v[1] += p->seg[s]->xruns_reported;
+        v[2] += p->seg[s]->xrun_events;
+    }
+}
+
 /* Keeps gap g among the longest COLLECTOR_GAPS. */
 static void keep_gap(struct collector *c, const struct collector_gap *g)
 {
@@ -51,11 +61,7 @@ static void hand_over(struct collector *c)
         return;
     for (; h < c->named_upto; h++) {
         settle_lost(c, h);
-        for (int s = 0; s < c->phases[h].nseg; s++) {
-            c->handed_xruns[0] += c->phases[h].seg[s]->xruns_detected;
-            c->handed_xruns[1] += c->phases[h].seg[s]->xruns_reported;
-            c->handed_xruns[2] += c->phases[h].seg[s]->xrun_events;
-        }
+        add_xruns(&c->phases[h], c->handed_xruns);
     }
     atomic_store_explicit(&c->handed, h, memory_order_release);
 }
@@ -182,16 +188,12 @@ void collector_drain(struct collector *c)
             for (size_t i = 0; i < n; i++)
                 collector_record(c, &batch[i], 0);
     }
-    uint64_t det = c->handed_xruns[0], rep = c->handed_xruns[1], ev = c->handed_xruns[2];
+    uint64_t v[3] = { c->handed_xruns[0], c->handed_xruns[1], c->handed_xruns[2] };
     for (int i = atomic_load_explicit(&c->handed, memory_order_relaxed); i < c->nphases; i++)
-        for (int s = 0; s < c->phases[i].nseg; s++) {
-            det += c->phases[i].seg[s]->xruns_detected;
-            rep += c->phases[i].seg[s]->xruns_reported;
-            ev += c->phases[i].seg[s]->xrun_events;
-        }
-    atomic_store_explicit(&c->st_detected, det, memory_order_relaxed);
-    atomic_store_explicit(&c->st_reported, rep, memory_order_relaxed);
-    atomic_store_explicit(&c->st_events, ev, memory_order_relaxed);
+        add_xruns(&c->phases[i], v);
+    atomic_store_explicit(&c->st_detected, v[0], memory_order_relaxed);
+    atomic_store_explicit(&c->st_reported, v[1], memory_order_relaxed);
+    atomic_store_explicit(&c->st_events, v[2], memory_order_relaxed);
 }
 
 /* Phase i's records lost while it measured (its measured tag's counter, final once it has ended): those no sequence

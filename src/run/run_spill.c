@@ -58,7 +58,12 @@ void run_spill_poll(struct run_state *st)
 void run_spill_restore(struct run_state *st)
 {
     for (int i = 0; st->spills && i < st->nphases; i++) {
-        if (!st->spills[i] || phase_spill_read(&st->stats[i], st->spills[i]) == 0)
+        if (!st->spills[i])
+            continue;
+        int read = phase_spill_read(&st->stats[i], st->spills[i]);
+        fclose(st->spills[i]); /* read back or not, its work is done */
+        st->spills[i] = NULL;
+        if (read == 0)
             continue;
         char w[200];
         snprintf(w, sizeof(w), "phase %s: its statistics, written out during the run, could not be read back: "

@@ -17,10 +17,10 @@ struct run_state;
 int run_spill_setup(struct run_state *st);
 /* Main thread, in the waits: writes out each phase handed over. */
 void run_spill_poll(struct run_state *st);
-/* After the collector stopped: every phase written out read back (a warning, and the report incomplete, for one
- * that could not be), and a warning for records that came after their phase was written. */
+/* After the collector stopped: every phase written out read back and its file closed (a warning, and the report
+ * incomplete, for one that could not be), and a warning for records that came after their phase was written. */
 void run_spill_restore(struct run_state *st);
-/* The files, at the run's end. */
+/* The files still open (a run that stopped before run_spill_restore), at the run's end. */
 void run_spill_free(struct run_state *st);
 
 #endif
