@@ -94,8 +94,8 @@ check "nobody: rtprio, memlock and sched_fifo FAIL" [ "$(json "$WORK/nobody/n.js
 bad() { # DESCRIPTION WANTED-TEXT ARGS...
     local desc=$1 want=$2; shift 2
     "$RTJ" check "$@" >"$WORK/b.out" 2>"$WORK/b.err"; local rc=$?
-    check "$desc: exit 2, one line (got $rc: $(head -1 "$WORK/b.err"))" \
-        [ "$rc" -eq 2 ] && [ "$(wc -l <"$WORK/b.err")" -eq 1 ] && grep -qF -- "$want" "$WORK/b.err" && [ ! -s "$WORK/b.out" ]
+    ok_=0; [ "$rc" -eq 2 ] && [ "$(wc -l <"$WORK/b.err")" -eq 1 ] && grep -qF -- "$want" "$WORK/b.err" && [ ! -s "$WORK/b.out" ] && ok_=1 # all of them: "check ... [ a ] && [ b ]" judged [ a ] alone
+    check "$desc: exit 2, one line (got $rc: $(head -1 "$WORK/b.err"))" [ "$ok_" = 1 ]
 }
 bad "an unknown option" "unknown option '--bogus'" --bogus
 bad "a typo" "did you mean --json?" --jsno x
